@@ -1,0 +1,141 @@
+#!/usr/bin/env node
+// Entry point of every npm script. Makes each command work from a fresh clone: installs npm
+// dependencies when node_modules is missing or stale, installs the system packages the command
+// needs when it can (root or passwordless sudo) or prints the exact command to run, bundles the
+// TypeScript harness with esbuild, and runs it. Plain JavaScript: it runs before any install.
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const [command = 'help', ...args] = process.argv.slice(2);
+const quiet = { stdio: ['ignore', 'ignore', 'ignore'] };
+
+function die(msg) {
+  process.stderr.write(`error: ${msg}\n`);
+  process.exit(1);
+}
+
+function run(argv, opts = {}) {
+  const r = spawnSync(argv[0], argv.slice(1), { stdio: 'inherit', cwd: ROOT, ...opts });
+  return r.status ?? 1;
+}
+
+const has = (cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`], quiet).status === 0;
+
+function checkNode() {
+  const [major, minor] = process.versions.node.split('.').map(Number);
+  if (major < 20 || (major === 20 && minor < 19)) die(`Node.js >= 20.19 is required (this is ${process.version})`);
+}
+
+/** npm ci when node_modules is absent or was installed from another package-lock.json. */
+function ensureNpmDeps() {
+  const lock = join(ROOT, 'package-lock.json');
+  const stamp = join(ROOT, 'node_modules', '.jsio-lock.sha256');
+  const want = createHash('sha256').update(readFileSync(lock)).digest('hex');
+  if (existsSync(stamp) && readFileSync(stamp, 'utf8') === want) return;
+  // Installed by a plain `npm ci` after the lock file last changed (as CI does): accept it.
+  const hidden = join(ROOT, 'node_modules', '.package-lock.json');
+  if (!existsSync(stamp) && existsSync(hidden) && statSync(hidden).mtimeMs >= statSync(lock).mtimeMs) {
+    writeFileSync(stamp, want);
+    return;
+  }
+  process.stderr.write('node_modules is missing or stale: running npm ci\n');
+  if (run(['npm', 'ci', '--no-audit', '--no-fund', '--loglevel=error']) !== 0) die('npm ci failed (see above)');
+  writeFileSync(stamp, want);
+}
+
+// System packages by command: [executable to look for, Debian package].
+const TOOLS = {
+  hyperfine: ['hyperfine', 'hyperfine'],
+  strace: ['strace', 'strace'],
+  time: ['/usr/bin/time', 'time'],
+  shellcheck: ['shellcheck', 'shellcheck'],
+  chromium: ['chromium', 'chromium'],
+  fincore: ['fincore', 'util-linux'],
+};
+const NEEDS = {
+  bench: ['hyperfine', 'strace', 'time', 'fincore'],
+  calibrate: ['hyperfine', 'strace', 'time', 'fincore'],
+  test: ['hyperfine', 'strace', 'time', 'fincore', 'shellcheck', 'chromium'],
+};
+
+function ensureSystemPackages(names) {
+  const missing = names.filter((n) => !has(TOOLS[n][0]));
+  if (!missing.length) return;
+  const pkgs = [...new Set(missing.map((n) => TOOLS[n][1]))];
+  const install = `apt-get update && apt-get install -y ${pkgs.join(' ')}`;
+  const root = process.getuid?.() === 0;
+  const sudo = !root && has('sudo') && spawnSync('sudo', ['-n', 'true'], quiet).status === 0;
+  if (!has('apt-get') || (!root && !sudo)) {
+    die(`missing system packages: ${pkgs.join(', ')}. Install them with:\n  sudo sh -c '${install}'`);
+  }
+  process.stderr.write(`installing system packages: ${pkgs.join(' ')}\n`);
+  const prefix = root ? [] : ['sudo', '-n'];
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  if (run([...prefix, 'apt-get', '-o', 'DPkg::Lock::Timeout=300', 'update', '-qq'], { env }) !== 0) die(`apt-get update failed; run: ${install}`);
+  if (run([...prefix, 'apt-get', '-o', 'DPkg::Lock::Timeout=300', 'install', '-y', '-qq', ...pkgs], { env }) !== 0) die(`apt-get install failed; run: ${install}`);
+}
+
+/** Bundles harness/src/cli.ts into .cache/harness/cli.mjs (npm packages stay external). */
+async function bundleHarness() {
+  const { build } = await import(pathToFileURL(join(ROOT, 'node_modules', 'esbuild', 'lib', 'main.js')).href);
+  const outfile = join(ROOT, '.cache', 'harness', 'cli.mjs');
+  mkdirSync(dirname(outfile), { recursive: true });
+  await build({
+    entryPoints: [join(ROOT, 'harness', 'src', 'cli.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    outfile,
+    logLevel: 'warning',
+    sourcemap: 'inline',
+  });
+  return outfile;
+}
+
+/** actionlint from the Go module proxy into .cache/bin, or undefined with a printed reason. */
+function ensureActionlint() {
+  if (has('actionlint')) return 'actionlint';
+  const local = join(ROOT, '.cache', 'bin', 'actionlint');
+  if (existsSync(local)) return local;
+  if (!has('go')) {
+    process.stderr.write('actionlint skipped: it is not installed and Go is absent to build it (install Go, or actionlint itself)\n');
+    return undefined;
+  }
+  process.stderr.write('installing actionlint through the Go module proxy\n');
+  const env = { ...process.env, GOBIN: join(ROOT, '.cache', 'bin') };
+  if (run(['go', 'install', 'github.com/rhysd/actionlint/cmd/actionlint@v1.7.12'], { env }) !== 0) die('go install actionlint failed');
+  return local;
+}
+
+async function main() {
+  checkNode();
+  ensureNpmDeps();
+  ensureSystemPackages(NEEDS[command] ?? []);
+  process.env.JSIO_ROOT = ROOT;
+  if (command === 'test') {
+    const bin = (name) => join(ROOT, 'node_modules', '.bin', name);
+    process.stderr.write('== typecheck (tsc --noEmit)\n');
+    if (run([bin('tsc'), '--noEmit', '-p', '.']) !== 0) die('typecheck failed');
+    const workflows = join(ROOT, '.github', 'workflows');
+    if (existsSync(workflows)) {
+      const actionlint = ensureActionlint();
+      if (actionlint) {
+        process.stderr.write('== actionlint (with shellcheck)\n');
+        if (run([actionlint, '-color=never']) !== 0) die('actionlint found problems in .github/workflows');
+      }
+    }
+    process.stderr.write('== vitest\n');
+    process.exit(run([bin('vitest'), 'run', ...args]));
+  }
+  const cli = await bundleHarness();
+  process.argv = [process.argv[0], cli, command, ...args];
+  await import(pathToFileURL(cli).href);
+}
+
+main().catch((e) => die(e?.stack ?? String(e)));

@@ -1,0 +1,213 @@
+/**
+ * The main job: plan -> build -> run -> validate -> normalize -> write results, summary and
+ * github-action-benchmark inputs -> append to the local history -> rebuild the local site.
+ * results.json is rewritten after every benchmark, so a crash or an interrupt loses nothing.
+ */
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { type BuildOutcome, buildVariant } from './build.js';
+import { UserError } from './errors.js';
+import { killAllChildren, which } from './exec.js';
+import { commitInfo, machineInfo } from './machine.js';
+import { type Experiment, loadAllExperiments } from './manifest/load.js';
+import { failedBenchmark, measuredBenchmark, skippedBenchmark } from './normalize.js';
+import { applyRuntimes, expand, type Filters, type Point } from './plan.js';
+import type { Profile } from './profiles.js';
+import { Progress } from './progress.js';
+import { GAB_FILES, toGab } from './report/gab.js';
+import { renderSummary } from './report/summary.js';
+import { type Benchmark, RESULTS_SCHEMA, type Results } from './results/schema.js';
+import { measurePoint, type Tools } from './run/measure.js';
+import { writeFileAtomic } from './store/atomic.js';
+import { publishRun } from './store/store.js';
+import { readPins, type Resolved, resolveRuntime, toolVersions } from './toolchains.js';
+import { parseHyperfineVersion } from './parse/hyperfine.js';
+import { probe } from './exec.js';
+
+export interface BenchOptions {
+  root: string;
+  profile: Profile;
+  filters: Filters;
+  outDir: string;
+  /** Local history (the embedded default store); undefined to skip publishing. */
+  storeDir?: string;
+  /** Called after publishing to rebuild the local site; returns where it is. */
+  buildSite?: (storeDir: string) => Promise<string>;
+  require: string[];
+  programsDir?: string;
+  cacheDir?: string;
+  log?: (msg: string) => void;
+}
+
+export interface BenchOutcome {
+  results: Results;
+  outDir: string;
+  summary: string;
+  sitePath?: string;
+  interrupted: boolean;
+}
+
+function ensureWritable(dir: string): void {
+  try {
+    mkdirSync(dir, { recursive: true });
+    const probeFile = join(dir, `.write-test-${process.pid}`);
+    writeFileSync(probeFile, 'ok');
+    rmSync(probeFile);
+  } catch (e) {
+    throw new UserError(`output directory ${dir} is not writable: ${(e as Error).message}`, 'choose another one with --out DIR');
+  }
+}
+
+function findTools(): Tools {
+  const hyperfine = which('hyperfine');
+  if (!hyperfine) throw new UserError('hyperfine is not installed; every timed benchmark needs it', 'apt-get install hyperfine (or: cargo install hyperfine --locked)');
+  const version = parseHyperfineVersion(probe([hyperfine, '--version']) ?? '');
+  if (!version || version[0] < 1 || (version[0] === 1 && version[1] < 15)) {
+    throw new UserError(`hyperfine ${version?.join('.') ?? '(unknown version)'} is too old; jsio-bench needs >= 1.15`, 'apt-get install hyperfine (Debian 12 ships 1.15)');
+  }
+  const strace = which('strace');
+  const gnuTime = ['/usr/bin/time'].find((p) => probe([p, '--version'])?.includes('GNU'));
+  return { hyperfine, ...(strace ? { strace } : {}), ...(gnuTime ? { gnuTime } : {}) };
+}
+
+function runId(start: Date, sha: string): string {
+  return `${start.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}-${sha.slice(0, 7)}`;
+}
+
+function paramLabel(p: Point): string {
+  return Object.entries(p.params)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(' ');
+}
+
+export async function bench(opts: BenchOptions): Promise<BenchOutcome> {
+  const log = opts.log ?? ((m: string) => process.stderr.write(`${m}\n`));
+  const started = new Date();
+  const t0 = performance.now();
+  const outDir = resolve(opts.outDir);
+  ensureWritable(outDir);
+  const programsDir = opts.programsDir ?? join(opts.root, 'programs');
+  const cacheDir = opts.cacheDir ?? join(opts.root, '.cache');
+  const experiments = loadAllExperiments(programsDir);
+  if (!experiments.length) throw new UserError(`no experiments found under ${programsDir}`);
+  let points = expand(experiments, opts.profile, opts.filters);
+  const tools = findTools();
+
+  // Resolve every runtime once (installing npm-published ones into the cache).
+  const pins = readPins(join(opts.root, 'harness', 'toolchains.json'));
+  const resolved = new Map<string, Resolved>();
+  for (const name of [...new Set(points.map((p) => p.runtime))]) {
+    resolved.set(name, await resolveRuntime(name, pins, join(cacheDir, 'runtimes'), log));
+  }
+  points = applyRuntimes(points, resolved, opts.require);
+
+  const toolchains = toolVersions();
+  for (const [name, r] of resolved) if (r.ok && name !== 'gcc' && r.version !== 'system') toolchains[name] = r.version;
+  const commit = commitInfo(opts.root);
+  const results: Results = {
+    schema: RESULTS_SCHEMA,
+    run: {
+      id: runId(started, commit.sha),
+      profile: opts.profile,
+      partial: true,
+      start: started.toISOString(),
+      end: started.toISOString(),
+      commit,
+      machine: machineInfo(),
+      toolchains,
+    },
+    experiments: Object.fromEntries(experiments.map((e) => [e.id, { title: e.manifest.title, question: e.manifest.question }])),
+    benchmarks: [],
+  };
+  const resultsPath = join(outDir, 'results.json');
+  const save = () => writeFileAtomic(resultsPath, `${JSON.stringify(results, null, 1)}\n`);
+
+  // Interrupts stop the children, keep what was measured, and mark the run partial.
+  let interrupted = false;
+  const onSignal = (sig: NodeJS.Signals) => {
+    if (interrupted) return;
+    interrupted = true;
+    log(`\n${sig} received: stopping the running benchmark; results so far are kept (marked partial)`);
+    killAllChildren('SIGKILL');
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+
+  let measuredSeconds = 0;
+  try {
+    // Build each variant once.
+    const builds = new Map<string, BuildOutcome | undefined>();
+    const gcc = resolved.get('gcc');
+    const just = resolved.get('just');
+    for (const p of points) {
+      const key = `${p.experiment.id}/${p.variant.id}`;
+      if (p.skip || builds.has(key) || !p.variant.build) continue;
+      log(`building ${key} (${p.variant.build.kind})`);
+      builds.set(
+        key,
+        await buildVariant(p.experiment, p.variant, join(cacheDir, 'build'), {
+          ...(gcc?.ok ? { gcc: gcc.path, gccVersion: toolchains.gcc ?? 'gcc' } : {}),
+          ...(just?.ok ? { just: just.path, justVersion: just.version } : {}),
+        }),
+      );
+    }
+
+    const runnable = points.filter((p) => !p.skip).length;
+    const progress = new Progress(runnable);
+    for (const p of points) {
+      if (interrupted) break;
+      let b: Benchmark;
+      if (p.skip) {
+        b = skippedBenchmark(p, p.skip.reason, p.skip.hint);
+      } else {
+        const build = builds.get(`${p.experiment.id}/${p.variant.id}`);
+        progress.start(`${p.experiment.id} › ${p.variant.id} › ${paramLabel(p)}`);
+        const t = performance.now();
+        if (build && !build.ok) {
+          b = failedBenchmark(p, `build failed: ${build.reason}`);
+        } else {
+          const rt = resolved.get(p.runtime);
+          const scope = {
+            ...p.params,
+            ...p.derived,
+            dir: p.experiment.dir,
+            ...(p.variant.source ? { src: join(p.experiment.dir, p.variant.source) } : {}),
+            ...(build?.ok ? { bin: build.artifact } : {}),
+            ...(rt?.ok ? { [p.runtime.split('@')[0] ?? p.runtime]: rt.path } : {}),
+          };
+          const m = await measurePoint(p, scope, tools);
+          measuredSeconds += m.measuredSeconds;
+          if (interrupted) break; // the point in flight was killed: it has no honest result
+          b = measuredBenchmark(p, m, build);
+        }
+        progress.finish((performance.now() - t) / 1000, b.status === 'ok' ? 'ok' : `${b.status}: ${b.reason}`);
+      }
+      results.benchmarks.push(b);
+      save();
+    }
+    progress.end();
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+
+  results.run.partial = interrupted;
+  results.run.end = new Date().toISOString();
+  results.run.timing = { totalSeconds: (performance.now() - t0) / 1000, measuredSeconds };
+  save();
+  const summary = renderSummary(results, experiments);
+  writeFileAtomic(join(outDir, 'summary.md'), summary);
+  const gab = toGab(results.benchmarks, experiments);
+  for (const dir of ['smaller', 'bigger'] as const) writeFileAtomic(join(outDir, 'gab', GAB_FILES[dir]), `${JSON.stringify(gab[dir], null, 1)}\n`);
+
+  let sitePath: string | undefined;
+  if (interrupted) {
+    log('interrupted: the local history was not touched (a partial run is never published)');
+  } else if (opts.storeDir) {
+    await publishRun(opts.storeDir, results);
+    if (opts.buildSite) sitePath = await opts.buildSite(opts.storeDir);
+  }
+  return { results, outDir, summary, interrupted, ...(sitePath ? { sitePath } : {}) };
+}
+
+export type { Experiment };

@@ -1,0 +1,104 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { z } from 'zod';
+import { UserError } from '../errors.js';
+import { referencedNames } from '../expr.js';
+import { PROFILES } from '../profiles.js';
+import { Manifest } from './schema.js';
+
+export interface Experiment {
+  id: string;
+  dir: string;
+  manifestPath: string;
+  manifest: Manifest;
+}
+
+/** Walks a dotted path into the raw JSON so an error can quote the bad value. */
+function valueAt(raw: unknown, path: readonly PropertyKey[]): unknown {
+  let v: unknown = raw;
+  for (const k of path) {
+    if (v === null || typeof v !== 'object') return undefined;
+    v = (v as Record<PropertyKey, unknown>)[k];
+  }
+  return v;
+}
+
+export function formatIssues(file: string, raw: unknown, error: z.ZodError): string {
+  const lines = error.issues.map((issue) => {
+    const field = issue.path.length ? issue.path.join('.') : '(top level)';
+    const value = valueAt(raw, issue.path);
+    const shown = value === undefined ? '' : ` (got ${JSON.stringify(value)?.slice(0, 80)})`;
+    return `  ${field}: ${issue.message}${shown}`;
+  });
+  return `${file} is invalid:\n${lines.join('\n')}`;
+}
+
+/** Cross-field checks the schema cannot express: files exist, names resolve. */
+function checkConsistency(file: string, dir: string, m: Manifest): string[] {
+  const problems: string[] = [];
+  const ids = new Set<string>();
+  for (const [i, v] of m.variants.entries()) {
+    if (ids.has(v.id)) problems.push(`variants.${i}.id: duplicate variant id (got "${v.id}")`);
+    ids.add(v.id);
+    if (v.source && !existsSync(join(dir, v.source))) problems.push(`variants.${i}.source: file not found (got "${v.source}")`);
+    if (v.build?.kind === 'just-static' && !existsSync(join(dir, v.build.config))) {
+      problems.push(`variants.${i}.build.config: file not found (got "${v.build.config}")`);
+    }
+    for (const field of Object.keys(v.skipChecks)) {
+      if (!m.validate.some((c) => c.field === field)) problems.push(`variants.${i}.skipChecks: no check on field "${field}"`);
+    }
+  }
+  const params = Object.keys(m.parameters);
+  for (const p of PROFILES) {
+    const known = new Set([...params, ...Object.keys(m.profiles[p].constants)]);
+    for (const [name, expr] of Object.entries(m.derive)) {
+      for (const ref of referencedNames(expr)) {
+        if (!known.has(ref)) problems.push(`derive.${name}: unknown name "${ref}" in profile ${p} (got "${expr}")`);
+      }
+      known.add(name);
+    }
+  }
+  if (m.input && !(m.input.bytes in m.derive)) problems.push(`input.bytes: not a derived value (got "${m.input.bytes}")`);
+  for (const r of m.summary?.ratios ?? []) {
+    if (!ids.has(r.to)) problems.push(`summary.ratios: unknown variant (got "${r.to}")`);
+  }
+  for (const section of [m.summary?.at, m.headline.at]) {
+    for (const k of Object.keys(section ?? {})) {
+      if (!(k in m.parameters) && k !== 'node') problems.push(`at: unknown parameter (got "${k}")`);
+    }
+  }
+  for (const [i, c] of m.validate.entries()) {
+    if (!(c.field in m.reports)) problems.push(`validate.${i}.field: not a reported field (got "${c.field}")`);
+  }
+  return problems.map((p) => `  ${p}`);
+}
+
+export function parseManifest(file: string, dir: string, text: string): Manifest {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    throw new UserError(`${file} is not valid JSON: ${(e as Error).message}`);
+  }
+  const parsed = Manifest.safeParse(raw);
+  if (!parsed.success) throw new UserError(formatIssues(file, raw, parsed.error));
+  const problems = checkConsistency(file, dir, parsed.data);
+  if (problems.length) throw new UserError(`${file} is invalid:\n${problems.join('\n')}`);
+  return parsed.data;
+}
+
+export function loadExperiment(dir: string): Experiment {
+  const abs = resolve(dir);
+  const manifestPath = join(abs, 'manifest.json');
+  if (!existsSync(manifestPath)) throw new UserError(`${manifestPath} not found: every experiment folder needs a manifest.json`);
+  const id = abs.split('/').pop() ?? '';
+  return { id, dir: abs, manifestPath, manifest: parseManifest(manifestPath, abs, readFileSync(manifestPath, 'utf8')) };
+}
+
+/** Every folder under programs/ with a manifest.json is an experiment. */
+export function loadAllExperiments(programsDir: string): Experiment[] {
+  return readdirSync(programsDir)
+    .filter((name) => statSync(join(programsDir, name)).isDirectory() && existsSync(join(programsDir, name, 'manifest.json')))
+    .sort()
+    .map((name) => loadExperiment(join(programsDir, name)));
+}

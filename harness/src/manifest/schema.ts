@@ -1,0 +1,142 @@
+/**
+ * The manifest: everything that defines one experiment, as data. One per folder
+ * programs/<experiment>/manifest.json; the folder name is the experiment id.
+ */
+import { z } from 'zod';
+import { PROFILES } from '../profiles.js';
+
+export const MANIFEST_SCHEMA = 1;
+
+const id = z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'lower-case letters, digits and dashes');
+const name = z.string().regex(/^[a-z_][a-z0-9_]*$/, 'lower-case identifier');
+const paramValue = z.union([z.number(), z.string()]);
+
+const perProfile = <T extends z.ZodType>(t: T) =>
+  z.object(Object.fromEntries(PROFILES.map((p) => [p, t])) as Record<(typeof PROFILES)[number], T>).strict();
+
+export const Direction = z.enum(['smaller', 'bigger']);
+
+const ParameterSpec = z
+  .object({
+    description: z.string().min(1),
+    unit: z.string().optional(),
+    values: perProfile(z.array(paramValue).min(1)),
+  })
+  .strict();
+
+const ProfileSettings = z
+  .object({
+    runs: z.number().int().min(1),
+    warmup: z.number().int().min(0),
+    /** Per-run timeout in seconds: a hung program is killed and reported as a timeout. */
+    timeout: z.number().positive().default(120),
+    /** Named numbers usable in `derive` expressions (e.g. bytes per run). */
+    constants: z.record(name, z.number()).default({}),
+  })
+  .strict();
+
+const Build = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('gcc'), flags: z.array(z.string()).default(['-O3']), libs: z.array(z.string()).default([]) }).strict(),
+  z.object({ kind: z.literal('just-static'), config: z.string().min(1) }).strict(),
+  z.object({ kind: z.literal('esbuild'), platform: z.enum(['node', 'neutral']).default('node') }).strict(),
+]);
+
+export const RUNTIMES = ['native', 'node', 'just', 'bun', 'deno', 'system'] as const;
+
+const Variant = z
+  .object({
+    id,
+    description: z.string().min(1),
+    /** What executes the program: gcc output (native), a JS runtime, or a system tool. */
+    runtime: z.enum(RUNTIMES),
+    /** Program source in the experiment folder, named <subject>-<runtime>.<ext>. */
+    source: z.string().optional(),
+    build: Build.optional(),
+    /**
+     * Command template. Placeholders: {bin} (build output), {src} (source path), {node},
+     * {bun}, {deno}, {just} (runtime binaries), parameters and derived values.
+     */
+    command: z.string().min(1),
+    /** How the program reports: one JSON line (default), a bare number, or nothing. */
+    output: z.enum(['json-line', 'number', 'none']).default('json-line'),
+    /** With output "number": which reported field the number is. */
+    numberField: name.optional(),
+    /** Validation checks that cannot apply to this variant, each with the reason. */
+    skipChecks: z.record(name, z.string().min(1)).default({}),
+  })
+  .strict()
+  .superRefine((v, ctx) => {
+    if (v.output === 'number' && !v.numberField) {
+      ctx.addIssue({ code: 'custom', path: ['numberField'], message: 'required when output is "number"' });
+    }
+    if (v.build && !v.source) ctx.addIssue({ code: 'custom', path: ['source'], message: 'a build needs a source' });
+  });
+
+const ReportedField = z
+  .object({
+    unit: z.string().min(1),
+    direction: Direction,
+    description: z.string().optional(),
+    /** False for fields that only serve validation (e.g. bytes counted). */
+    metric: z.boolean().default(true),
+  })
+  .strict();
+
+const Check = z
+  .object({
+    field: name,
+    /** Exactly one comparison; its value is an expression over parameters and derived values. */
+    equals: z.string().optional(),
+    atLeast: z.string().optional(),
+    atMost: z.string().optional(),
+  })
+  .strict()
+  .refine((c) => [c.equals, c.atLeast, c.atMost].filter((x) => x !== undefined).length === 1, {
+    message: 'give exactly one of equals, atLeast, atMost',
+  });
+
+const At = z.record(name, z.union([paramValue, z.array(paramValue)]));
+
+export const Manifest = z
+  .object({
+    schema: z.literal(MANIFEST_SCHEMA),
+    title: z.string().min(1),
+    question: z.string().min(1),
+    runner: z.enum(['hyperfine']).default('hyperfine'),
+    parameters: z.record(name, ParameterSpec),
+    /** Versions of multi-version runtimes to run node variants under ("current" = the running node). */
+    runtimes: z.object({ node: z.array(z.string().regex(/^(current|\d+)$/)).min(1).default(['current']) }).strict().default({ node: ['current'] }),
+    profiles: perProfile(ProfileSettings),
+    /** Values computed per point, in order, from constants, parameters and earlier derived values. */
+    derive: z.record(name, z.string()).default({}),
+    input: z
+      .object({
+        /** Command whose stdout is piped into every variant (a real pipe). */
+        pipe: z.string().min(1),
+        /** Derived value holding the bytes the pipe sends (for throughput). */
+        bytes: name,
+      })
+      .strict()
+      .optional(),
+    /** Fields the programs report in their JSON line; each becomes a metric. */
+    reports: z.record(name, ReportedField).default({}),
+    validate: z.array(Check).default([]),
+    variants: z.array(Variant).min(1),
+    summary: z
+      .object({
+        at: At,
+        metrics: z.array(z.string()).min(1),
+        ratios: z.array(z.object({ metric: z.string(), to: id }).strict()).default([]),
+      })
+      .strict()
+      .optional(),
+    /** The few stable series fed to github-action-benchmark. */
+    headline: z.object({ at: At, metrics: z.array(z.string()).min(1) }).strict(),
+  })
+  .strict();
+
+export type Manifest = z.infer<typeof Manifest>;
+export type Variant = Manifest['variants'][number];
+export type Check = Manifest['validate'][number];
+export type ParamValue = z.infer<typeof paramValue>;
+export type Params = Record<string, ParamValue>;

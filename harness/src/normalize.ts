@@ -1,0 +1,75 @@
+/**
+ * normalize: raw measurements -> the results contract. Units are converted here, once:
+ * seconds for time, bytes for memory, MB/s (10^6 bytes per second) for throughput.
+ */
+import type { BuildOutcome } from './build.js';
+import type { Point } from './plan.js';
+import type { Benchmark, Metric } from './results/schema.js';
+import type { Measurement } from './run/measure.js';
+import { describe } from './stats.js';
+
+/** The metric catalogue: every metric the harness itself produces, with unit and direction. */
+export const METRICS = {
+  wall_time: { unit: 's', direction: 'smaller' },
+  throughput: { unit: 'MB/s', direction: 'bigger' },
+  max_rss: { unit: 'B', direction: 'smaller' },
+  pipeline_max_rss: { unit: 'B', direction: 'smaller' },
+  syscalls: { unit: 'calls', direction: 'smaller' },
+} as const;
+
+function sampled(name: keyof typeof METRICS, samples: number[], source: string): Metric {
+  const stats = describe(samples);
+  return { ...METRICS[name], value: stats.median, samples, stats, deterministic: false, source };
+}
+
+function counter(unit: string, direction: 'smaller' | 'bigger', value: number, source: string): Metric {
+  return { unit, direction, value, deterministic: true, source };
+}
+
+export function metricsOf(point: Point, m: Measurement): Record<string, Metric> {
+  const out: Record<string, Metric> = {};
+  const hf = m.hyperfine;
+  if (hf) {
+    out.wall_time = sampled('wall_time', hf.times, 'hyperfine');
+    const bytesName = point.experiment.manifest.input?.bytes;
+    const bytes = bytesName ? point.derived[bytesName] : undefined;
+    if (bytes !== undefined) out.throughput = sampled('throughput', hf.times.map((t) => bytes / t / 1e6), 'derived');
+    if (hf.memoryBytes?.length) out.pipeline_max_rss = sampled('pipeline_max_rss', hf.memoryBytes, 'hyperfine');
+  }
+  if (m.gnuTime) out.max_rss = counter(METRICS.max_rss.unit, 'smaller', m.gnuTime.maxRssBytes, 'time');
+  for (const [field, spec] of Object.entries(point.experiment.manifest.reports)) {
+    const v = m.reported[field];
+    if (spec.metric && v !== undefined) out[field] = counter(spec.unit, spec.direction, v, 'program');
+  }
+  if (m.syscalls) {
+    for (const [name, calls] of Object.entries(m.syscalls.calls)) out[`syscalls.${name}`] = counter('calls', 'smaller', calls, 'strace');
+    out['syscalls.total'] = counter('calls', 'smaller', m.syscalls.total, 'strace');
+  }
+  return out;
+}
+
+function base(point: Point): Pick<Benchmark, 'id' | 'experiment' | 'variant' | 'params' | 'derived'> {
+  return { id: point.id, experiment: point.experiment.id, variant: point.variant.id, params: point.params, derived: point.derived };
+}
+
+export function skippedBenchmark(point: Point, reason: string, hint?: string): Benchmark {
+  return { ...base(point), status: 'skipped', reason, ...(hint ? { hint } : {}), metrics: {} };
+}
+
+export function failedBenchmark(point: Point, reason: string, build?: BuildOutcome): Benchmark {
+  return { ...base(point), status: 'failed', reason, metrics: {}, ...(build?.ok ? { build: build.info } : {}) };
+}
+
+export function measuredBenchmark(point: Point, m: Measurement, build?: BuildOutcome): Benchmark {
+  const notes = m.notes.length ? m.notes.join('; ') : undefined;
+  const reason = m.status === 'failed' ? m.reason : notes;
+  return {
+    ...base(point),
+    status: m.status,
+    ...(reason ? { reason } : {}),
+    command: m.command,
+    ...(m.validation ? { validation: m.validation } : {}),
+    metrics: m.status === 'ok' ? metricsOf(point, m) : {},
+    ...(build?.ok ? { build: build.info } : {}),
+  };
+}

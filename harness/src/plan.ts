@@ -1,0 +1,125 @@
+/**
+ * plan: profile + filters -> the list of benchmark points to measure. Runtimes are resolved
+ * here, so a point whose runtime is missing is already "skipped" with a reason and a hint.
+ */
+import { UserError } from './errors.js';
+import { evaluate } from './expr.js';
+import type { Experiment } from './manifest/load.js';
+import type { Manifest, Params, ParamValue, Variant } from './manifest/schema.js';
+import type { Profile } from './profiles.js';
+import { benchmarkId } from './results/schema.js';
+import { nodeMajors, type Resolved } from './toolchains.js';
+
+export type Settings = Manifest['profiles'][Profile];
+
+export interface Point {
+  id: string;
+  experiment: Experiment;
+  variant: Variant;
+  params: Params;
+  /** Derived values (bytes to send, counts) for this point. */
+  derived: Record<string, number>;
+  settings: Settings;
+  /** Runtime key the variant needs: "gcc", "node@22", "bun", "deno", "just", or a system tool. */
+  runtime: string;
+  skip?: { reason: string; hint: string };
+}
+
+export interface Filters {
+  experiments?: string[];
+  variants?: string[];
+  /** Parameter values chosen on the command line, replacing the profile's list. */
+  params?: Record<string, ParamValue[]>;
+}
+
+function requireKnown(kind: string, asked: readonly string[] | undefined, valid: readonly string[]): void {
+  for (const a of asked ?? []) {
+    if (!valid.includes(a)) throw new UserError(`unknown ${kind} "${a}"; valid ${kind}s: ${[...valid].sort().join(', ')}`);
+  }
+}
+
+/** Every combination of the given parameter values, in manifest order. */
+export function cartesian(axes: readonly [string, readonly ParamValue[]][]): Params[] {
+  let out: Params[] = [{}];
+  for (const [name, values] of axes) out = out.flatMap((p) => values.map((v) => ({ ...p, [name]: v })));
+  return out;
+}
+
+export function deriveValues(m: Manifest, profile: Profile, params: Params): Record<string, number> {
+  const scope: Record<string, number | string> = { ...m.profiles[profile].constants, ...params };
+  const derived: Record<string, number> = {};
+  for (const [name, expr] of Object.entries(m.derive)) {
+    const v = evaluate(expr, scope);
+    derived[name] = v;
+    scope[name] = v;
+  }
+  return derived;
+}
+
+export function runtimesOf(m: Manifest, v: Variant): string[] {
+  switch (v.runtime) {
+    case 'native':
+      return ['gcc'];
+    case 'node':
+      return nodeMajors(m.runtimes.node).map((major) => `node@${major}`);
+    case 'system':
+      return [v.command.trim().split(/\s+/)[0] ?? 'sh'];
+    default:
+      return [v.runtime];
+  }
+}
+
+/** Expands experiments x variants x parameter points, without resolving runtimes. */
+export function expand(experiments: readonly Experiment[], profile: Profile, filters: Filters): Point[] {
+  requireKnown('experiment', filters.experiments, experiments.map((e) => e.id));
+  const chosen = filters.experiments?.length ? experiments.filter((e) => filters.experiments!.includes(e.id)) : [...experiments];
+  requireKnown('variant', filters.variants, [...new Set(chosen.flatMap((e) => e.manifest.variants.map((v) => v.id)))]);
+  const paramNames = [...new Set(chosen.flatMap((e) => [...Object.keys(e.manifest.parameters), 'node']))];
+  requireKnown('parameter', Object.keys(filters.params ?? {}), paramNames);
+
+  const points: Point[] = [];
+  for (const exp of chosen) {
+    const m = exp.manifest;
+    const axes = Object.entries(m.parameters).map(([name, spec]): [string, ParamValue[]] => [name, filters.params?.[name] ?? spec.values[profile]]);
+    for (const variant of m.variants) {
+      if (filters.variants?.length && !filters.variants.includes(variant.id)) continue;
+      for (const runtime of runtimesOf(m, variant)) {
+        const nodeMajor = runtime.startsWith('node@') ? runtime.slice(5) : undefined;
+        if (nodeMajor && filters.params?.node && !filters.params.node.map(String).includes(nodeMajor)) continue;
+        for (const base of cartesian(axes)) {
+          const params: Params = nodeMajor ? { ...base, node: nodeMajor } : base;
+          points.push({
+            id: benchmarkId(exp.id, variant.id, params),
+            experiment: exp,
+            variant,
+            params,
+            derived: deriveValues(m, profile, base),
+            settings: m.profiles[profile],
+            runtime,
+          });
+        }
+      }
+    }
+  }
+  if (points.length === 0) throw new UserError('the filters select no benchmark; drop a filter or check the parameter values');
+  return points;
+}
+
+/** Marks points whose runtime is unavailable as skipped; --require turns that into an error. */
+export function applyRuntimes(points: Point[], resolved: ReadonlyMap<string, Resolved>, required: readonly string[]): Point[] {
+  for (const r of required) {
+    for (const [name, res] of resolved) {
+      if ((name === r || name.startsWith(`${r}@`)) && !res.ok) throw new UserError(`required runtime ${name} is unavailable: ${res.reason}`, res.hint);
+    }
+  }
+  return points.map((p) => {
+    const res = resolved.get(p.runtime);
+    return res && !res.ok ? { ...p, skip: { reason: res.reason, hint: res.hint } } : p;
+  });
+}
+
+/** For a quick look before a long run: points per experiment and variant. */
+export function describePlan(points: readonly Point[]): string {
+  const runnable = points.filter((p) => !p.skip).length;
+  return `${points.length} benchmarks (${runnable} to run, ${points.length - runnable} skipped)`;
+}

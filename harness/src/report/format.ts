@@ -1,0 +1,39 @@
+/** Human formatting of metric values by unit; pure, shared by summaries and comparisons. */
+export function formatValue(value: number, unit: string): string {
+  if (!Number.isFinite(value)) return '—';
+  switch (unit) {
+    case 's': {
+      const abs = Math.abs(value);
+      if (abs >= 1) return `${value.toFixed(3)} s`;
+      if (abs >= 1e-3) return `${(value * 1e3).toFixed(2)} ms`;
+      return `${(value * 1e6).toFixed(1)} µs`;
+    }
+    case 'B': {
+      const abs = Math.abs(value);
+      if (abs >= 2 ** 30) return `${(value / 2 ** 30).toFixed(2)} GiB`;
+      if (abs >= 2 ** 20) return `${(value / 2 ** 20).toFixed(1)} MiB`;
+      if (abs >= 2 ** 10) return `${(value / 2 ** 10).toFixed(1)} KiB`;
+      return `${value} B`;
+    }
+    case 'MB/s':
+      return `${value >= 100 ? value.toFixed(0) : value.toFixed(1)} MB/s`;
+    default:
+      return Number.isInteger(value) ? `${value.toLocaleString('en-US')}${unit === 'calls' || unit === 'count' ? '' : ` ${unit}`}` : `${value.toPrecision(4)} ${unit}`;
+  }
+}
+
+export function formatRatio(r: number): string {
+  return Number.isFinite(r) ? `${r.toFixed(2)}x` : '—';
+}
+
+/** Parameter values that read naturally: 65536 bytes -> 64 KiB. */
+export function formatParam(value: number | string, unit?: string): string {
+  if (unit === 'B' && typeof value === 'number') return formatValue(value, 'B').replace('.0 ', ' ');
+  return String(value);
+}
+
+export function formatDuration(seconds: number): string {
+  if (seconds < 60) return `${seconds.toFixed(0)}s`;
+  const m = Math.floor(seconds / 60);
+  return `${m}m${String(Math.round(seconds - m * 60)).padStart(2, '0')}s`;
+}

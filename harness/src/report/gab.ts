@@ -1,0 +1,46 @@
+/**
+ * github-action-benchmark custom inputs: one array per direction, names stable across commits:
+ * "<experiment>/<variant>/<k=v,...> <metric>". Only the manifest's headline series go here so
+ * the action's single data.js stays small; the full data goes to the store.
+ */
+import { z } from 'zod';
+import type { Experiment } from '../manifest/load.js';
+import { type Benchmark, paramKey } from '../results/schema.js';
+import { formatValue } from './format.js';
+import { matchesAt } from './summary.js';
+
+export const GabEntry = z
+  .object({
+    name: z.string().min(1),
+    unit: z.string().min(1),
+    value: z.number().finite(),
+    range: z.string().optional(),
+    extra: z.string().optional(),
+  })
+  .strict();
+export type GabEntry = z.infer<typeof GabEntry>;
+
+export const GAB_FILES = { smaller: 'customSmallerIsBetter.json', bigger: 'customBiggerIsBetter.json' } as const;
+
+export function gabName(b: Pick<Benchmark, 'experiment' | 'variant' | 'params'>, metric: string): string {
+  return `${b.experiment}/${b.variant}/${paramKey(b.params)} ${metric}`;
+}
+
+export function toGab(benchmarks: readonly Benchmark[], experiments: readonly Pick<Experiment, 'id' | 'manifest'>[]): Record<'smaller' | 'bigger', GabEntry[]> {
+  const out: Record<'smaller' | 'bigger', GabEntry[]> = { smaller: [], bigger: [] };
+  for (const exp of experiments) {
+    const { at, metrics } = exp.manifest.headline;
+    for (const b of benchmarks) {
+      if (b.experiment !== exp.id || b.status !== 'ok' || !matchesAt(b, at)) continue;
+      for (const name of metrics) {
+        const m = b.metrics[name];
+        if (!m || !Number.isFinite(m.value)) continue;
+        const entry: GabEntry = { name: gabName(b, name), unit: m.unit, value: m.value };
+        if (m.stats && m.stats.n > 1) entry.range = `± ${formatValue(m.stats.stddev, m.unit)}`;
+        if (m.stats) entry.extra = `median of ${m.stats.n} runs; min ${formatValue(m.stats.min, m.unit)}, max ${formatValue(m.stats.max, m.unit)}`;
+        out[m.direction].push(GabEntry.parse(entry));
+      }
+    }
+  }
+  return out;
+}

@@ -1,0 +1,98 @@
+/**
+ * summary.md: per experiment, the manifest's chosen point as a table (metrics and ratios to
+ * reference variants), then every skipped or failed benchmark with its reason.
+ */
+import type { Experiment } from '../manifest/load.js';
+import type { Benchmark, Results } from '../results/schema.js';
+import { formatParam, formatRatio, formatValue } from './format.js';
+import { escapeCell, markdownTable } from './markdown.js';
+
+type At = Record<string, number | string | (number | string)[]>;
+
+export function matchesAt(b: Pick<Benchmark, 'params'>, at: At): boolean {
+  return Object.entries(at).every(([k, want]) => (Array.isArray(want) ? want.map(String) : [String(want)]).includes(String(b.params[k])));
+}
+
+/** A row label: the variant, plus any parameter not fixed by `at` (e.g. the node version). */
+export function rowLabel(b: Pick<Benchmark, 'variant' | 'params'>, at: Record<string, unknown>): string {
+  const extra = Object.entries(b.params).filter(([k]) => !(k in at));
+  return extra.length ? `${b.variant} (${extra.map(([k, v]) => `${k} ${v}`).join(', ')})` : b.variant;
+}
+
+const METRIC_LABELS: Record<string, string> = {
+  throughput: 'throughput',
+  wall_time: 'time (median)',
+  max_rss: 'max RSS',
+};
+
+function metricLabel(name: string): string {
+  return METRIC_LABELS[name] ?? name.replace(/^syscalls\./, '') + (name.startsWith('syscalls.') ? ' calls' : '');
+}
+
+export function experimentSummary(exp: Pick<Experiment, 'id' | 'manifest'>, benchmarks: readonly Benchmark[]): string {
+  const m = exp.manifest;
+  const mine = benchmarks.filter((b) => b.experiment === exp.id);
+  const out: string[] = [`## ${exp.id}: ${m.title}`, '', `_${m.question}_`, ''];
+  const s = m.summary;
+  if (s) {
+    const rows = mine.filter((b) => b.status === 'ok' && matchesAt(b, s.at));
+    const atText = Object.entries(s.at)
+      .map(([k, v]) => `${k} = ${Array.isArray(v) ? v.map((x) => formatParam(x, m.parameters[k]?.unit)).join(', ') : formatParam(v, m.parameters[k]?.unit)}`)
+      .join(', ');
+    if (rows.length) {
+      const headers = ['variant', ...s.metrics.map(metricLabel), ...s.ratios.map((r) => `${metricLabel(r.metric)} vs ${r.to}`)];
+      const body = rows.map((b) => {
+        const ref = (to: string) => mine.find((o) => o.variant === to && o.status === 'ok' && Object.keys(s.at).every((k) => String(o.params[k]) === String(b.params[k])));
+        return [
+          rowLabel(b, s.at),
+          ...s.metrics.map((name) => {
+            const metric = b.metrics[name];
+            return metric ? formatValue(metric.value, metric.unit) : '—';
+          }),
+          ...s.ratios.map((r) => {
+            const mine_ = b.metrics[r.metric];
+            const theirs = ref(r.to)?.metrics[r.metric];
+            return mine_ && theirs ? formatRatio(mine_.value / theirs.value) : '—';
+          }),
+        ];
+      });
+      out.push(`At ${atText}:`, '', markdownTable(headers, body, headers.map((_, i) => (i === 0 ? 'l' : 'r'))), '');
+    } else out.push(`No successful benchmark at ${atText}.`, '');
+  }
+  const counts = { ok: 0, skipped: 0, failed: 0 };
+  for (const b of mine) counts[b.status]++;
+  out.push(`${mine.length} benchmarks: ${counts.ok} ok, ${counts.skipped} skipped, ${counts.failed} failed.`, '');
+  const problems = mine.filter((b) => b.status !== 'ok');
+  if (problems.length) {
+    // One line per distinct (status, variant, reason): a missing runtime skips every point.
+    const grouped = new Map<string, { b: Benchmark; n: number }>();
+    for (const b of problems) {
+      const key = `${b.status}|${b.variant}|${JSON.stringify(Object.fromEntries(Object.entries(b.params).filter(([k]) => !(k in m.parameters))))}|${b.reason}`;
+      const g = grouped.get(key);
+      if (g) g.n++;
+      else grouped.set(key, { b, n: 1 });
+    }
+    for (const { b, n } of grouped.values()) {
+      const where = n > 1 ? `${rowLabel(b, m.parameters)} (${n} points)` : b.id;
+      out.push(`- **${b.status}** ${escapeCell(where)}: ${escapeCell(b.reason ?? 'no reason given')}${b.hint ? ` — ${escapeCell(b.hint)}` : ''}`);
+    }
+    out.push('');
+  }
+  return out.join('\n');
+}
+
+export function renderSummary(results: Results, experiments: readonly Pick<Experiment, 'id' | 'manifest'>[]): string {
+  const r = results.run;
+  const head = [
+    `# jsio-bench ${r.partial ? 'PARTIAL run (interrupted)' : 'run'} ${r.id}`,
+    '',
+    `Profile **${r.profile}** on machine \`${r.machine.id}\` (${r.machine.cpu}, ${r.machine.cores} cores), commit \`${r.commit.sha.slice(0, 12)}\`${r.commit.dirty ? ' (with uncommitted changes)' : ''} ${r.commit.subject ? `“${escapeCell(r.commit.subject)}”` : ''}.`,
+    '',
+  ];
+  const ids = new Set(results.benchmarks.map((b) => b.experiment));
+  const body = experiments.filter((e) => ids.has(e.id)).map((e) => experimentSummary(e, results.benchmarks));
+  const tools = Object.entries(r.toolchains)
+    .map(([k, v]) => `${k} ${v}`)
+    .join('; ');
+  return [...head, ...body, `Toolchains: ${escapeCell(tools)}.`, ''].join('\n');
+}

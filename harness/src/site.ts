@@ -1,0 +1,55 @@
+/**
+ * Builds the static trend site: gh-pages/ bundled with esbuild, plus a copy of the store under
+ * data/. The output is plain files that work from any static host, under any sub-path.
+ */
+import { cpSync, existsSync, mkdirSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { extname, join, normalize, resolve } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { build } from 'esbuild';
+
+export async function buildSite(root: string, storeDir: string, outDir: string): Promise<string> {
+  const src = join(root, 'gh-pages');
+  rmSync(outDir, { recursive: true, force: true });
+  mkdirSync(outDir, { recursive: true });
+  await build({
+    entryPoints: [join(src, 'src', 'main.ts')],
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    target: 'es2020',
+    outfile: join(outDir, 'app.js'),
+    logLevel: 'silent',
+    loader: { '.css': 'css' },
+  });
+  for (const f of ['index.html', 'style.css']) if (existsSync(join(src, f))) cpSync(join(src, f), join(outDir, f));
+  mkdirSync(join(outDir, 'data'), { recursive: true });
+  if (existsSync(storeDir)) cpSync(storeDir, join(outDir, 'data'), { recursive: true, filter: (s) => !s.endsWith('.lock') });
+  return join(outDir, 'index.html');
+}
+
+const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json', '.png': 'image/png' };
+
+/** Serves a built site on 127.0.0.1 (port 0 = any free port); resolves with the URL. */
+export function serveSite(dir: string, port = 0): Promise<{ url: string; close: () => void }> {
+  const base = resolve(dir);
+  const server = createServer((req, res) => {
+    const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+    const file = normalize(join(base, path.endsWith('/') ? `${path}index.html` : path));
+    if (!file.startsWith(base)) {
+      res.writeHead(403).end();
+      return;
+    }
+    readFile(file).then(
+      (body) => res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' }).end(body),
+      () => res.writeHead(404).end('not found'),
+    );
+  });
+  return new Promise((ok) => {
+    server.listen(port, '127.0.0.1', () => {
+      const addr = server.address();
+      const p = typeof addr === 'object' && addr ? addr.port : port;
+      ok({ url: `http://127.0.0.1:${p}/`, close: () => server.close() });
+    });
+  });
+}

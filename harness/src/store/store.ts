@@ -1,0 +1,118 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { z } from 'zod';
+import { UserError } from '../errors.js';
+import { formatIssues } from '../manifest/load.js';
+import type { Results } from '../results/schema.js';
+import { withLock, writeFileAtomic } from './atomic.js';
+import { type CommitEntry, IndexFile, MachinesFile, SeriesFile, STORE_SCHEMA } from './schema.js';
+
+/** Reads a store file, or undefined if absent; anything unreadable is refused, never replaced. */
+export function readStoreFile<T>(file: string, schema: z.ZodType<T>): T | undefined {
+  if (!existsSync(file)) return undefined;
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (e) {
+    throw new UserError(`refusing to touch the store: ${file} is unreadable (corrupt or truncated JSON: ${(e as Error).message}); repair or remove it by hand`);
+  }
+  const v = (raw as { schema?: unknown } | null)?.schema;
+  if (typeof v === 'number' && v > STORE_SCHEMA) {
+    throw new UserError(`refusing to touch the store: ${file} has store schema ${v}, newer than this harness understands (${STORE_SCHEMA}); update the harness`);
+  }
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) throw new UserError(`refusing to touch the store: ${formatIssues(file, raw, parsed.error)}`);
+  return parsed.data;
+}
+
+const json = (v: unknown) => `${JSON.stringify(v)}\n`;
+
+/** Metrics worth a trend line; the full syscall breakdown stays in the per-commit file. */
+function trended(name: string): boolean {
+  return !name.startsWith('syscalls.') || name === 'syscalls.total';
+}
+
+export function upsertSeries(prev: SeriesFile | undefined, experiment: string, commitOrder: readonly string[], results: Results): SeriesFile {
+  const sha = results.run.commit.sha;
+  const s: SeriesFile = prev ?? { schema: STORE_SCHEMA, experiment, commits: [], series: {} };
+  let col = s.commits.indexOf(sha);
+  if (col < 0) {
+    // Insert in the index's date order so columns stay chronological.
+    const rank = (c: string) => commitOrder.indexOf(c);
+    col = s.commits.findIndex((c) => rank(c) > rank(sha));
+    if (col < 0) col = s.commits.length;
+    s.commits.splice(col, 0, sha);
+    for (const entry of Object.values(s.series)) {
+      for (const m of Object.values(entry.metrics)) {
+        m.values.splice(col, 0, null);
+        m.ranges.splice(col, 0, null);
+      }
+    }
+  } else {
+    // Re-publishing a commit replaces its column entirely.
+    for (const entry of Object.values(s.series)) {
+      for (const m of Object.values(entry.metrics)) {
+        m.values[col] = null;
+        m.ranges[col] = null;
+      }
+    }
+  }
+  for (const b of results.benchmarks) {
+    if (b.experiment !== experiment || b.status !== 'ok') continue;
+    const entry = (s.series[b.id] ??= { variant: b.variant, params: b.params, metrics: {} });
+    for (const [name, metric] of Object.entries(b.metrics)) {
+      if (!trended(name)) continue;
+      const m = (entry.metrics[name] ??= { unit: metric.unit, direction: metric.direction, values: s.commits.map(() => null), ranges: s.commits.map(() => null) });
+      m.values[col] = metric.value;
+      m.ranges[col] = metric.stats && metric.stats.n > 1 ? metric.stats.stddev : null;
+    }
+  }
+  return s;
+}
+
+/**
+ * Appends one run to the store. Idempotent per commit: publishing a commit again replaces its
+ * entry. Locked against concurrent publishers; every file is written atomically.
+ */
+export async function publishRun(root: string, results: Results): Promise<{ machineDir: string; replaced: boolean }> {
+  const machine = results.run.machine;
+  const machineDir = join(root, machine.id);
+  return withLock(join(root, '.lock'), () => {
+    const machinesPath = join(root, 'machines.json');
+    const indexPath = join(machineDir, 'index.json');
+    // Read (and so validate) everything before writing anything.
+    const machines = readStoreFile(machinesPath, MachinesFile) ?? { schema: STORE_SCHEMA, machines: {} };
+    const index = readStoreFile(indexPath, IndexFile) ?? { schema: STORE_SCHEMA, machine, commits: [] };
+    const experiments = [...new Set(results.benchmarks.map((b) => b.experiment))].sort();
+    const seriesPaths = new Map(experiments.map((e) => [e, join(machineDir, 'series', `${e}.json`)]));
+    const prevSeries = new Map(experiments.map((e) => [e, readStoreFile(seriesPaths.get(e)!, SeriesFile)]));
+
+    const sha = results.run.commit.sha;
+    const counts = { ok: 0, skipped: 0, failed: 0 };
+    for (const b of results.benchmarks) counts[b.status]++;
+    const entry: CommitEntry = {
+      sha,
+      date: results.run.commit.date,
+      subject: results.run.commit.subject,
+      ref: results.run.commit.ref,
+      runId: results.run.id,
+      profile: results.run.profile,
+      partial: results.run.partial,
+      file: `runs/${sha}.json`,
+      counts,
+      experiments,
+    };
+    const replaced = index.commits.some((c) => c.sha === sha);
+    index.commits = [...index.commits.filter((c) => c.sha !== sha), entry].sort((a, b) => a.date.localeCompare(b.date) || a.sha.localeCompare(b.sha));
+    index.machine = machine;
+    const order = index.commits.map((c) => c.sha);
+
+    // The full results first: the index never points at a file that does not exist.
+    writeFileAtomic(join(machineDir, entry.file), json(results));
+    for (const e of experiments) writeFileAtomic(seriesPaths.get(e)!, json(upsertSeries(prevSeries.get(e), e, order, results)));
+    writeFileAtomic(indexPath, json(index));
+    machines.machines[machine.id] = { machine, lastRun: results.run.end, commits: index.commits.length };
+    writeFileAtomic(machinesPath, json(machines));
+    return { machineDir, replaced };
+  });
+}

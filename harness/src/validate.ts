@@ -1,0 +1,59 @@
+/**
+ * validate: a program's reported line against what the harness knows it sent. A wrong answer
+ * fails the benchmark: a fast wrong program must never produce a number.
+ */
+import { evaluate, type Scope } from './expr.js';
+import type { Check, Variant } from './manifest/schema.js';
+import type { Validation } from './results/schema.js';
+
+export type Report = { ok: true; fields: Record<string, number> } | { ok: false; reason: string };
+
+const clip = (s: string) => (s.length > 120 ? `${s.slice(0, 120)}…` : s);
+
+/** Reads the declared report format from a program's stdout. */
+export function parseReport(variant: Pick<Variant, 'output' | 'numberField'>, stdout: string): Report {
+  if (variant.output === 'none') return { ok: true, fields: {} };
+  const lines = stdout.trim().split('\n').filter((l) => l.trim() !== '');
+  const last = lines.at(-1);
+  if (last === undefined) return { ok: false, reason: 'the program printed no result line' };
+  if (variant.output === 'number') {
+    if (!/^\s*\d+\s*$/.test(last)) return { ok: false, reason: `expected a number, got "${clip(last)}"` };
+    return { ok: true, fields: { [variant.numberField ?? 'value']: Number(last) } };
+  }
+  let obj: unknown;
+  try {
+    obj = JSON.parse(last);
+  } catch {
+    return { ok: false, reason: `garbled result line (not JSON): "${clip(last)}"` };
+  }
+  if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) return { ok: false, reason: `result line is not a JSON object: "${clip(last)}"` };
+  const fields: Record<string, number> = {};
+  for (const [k, v] of Object.entries(obj)) {
+    if (typeof v !== 'number' || !Number.isFinite(v)) return { ok: false, reason: `result field "${k}" is not a number: ${clip(JSON.stringify(v))}` };
+    fields[k] = v;
+  }
+  return { ok: true, fields };
+}
+
+export function runChecks(checks: readonly Check[], variant: Pick<Variant, 'id' | 'output' | 'numberField' | 'skipChecks'>, fields: Record<string, number>, scope: Scope): Validation {
+  const results: Validation['checks'] = checks.map((c) => {
+    const op = c.equals !== undefined ? 'equals' : c.atLeast !== undefined ? 'atLeast' : 'atMost';
+    const expected = evaluate((c.equals ?? c.atLeast ?? c.atMost) as string, scope);
+    const seen = fields[c.field] ?? null;
+    const skipReason =
+      variant.skipChecks[c.field] ??
+      (variant.output === 'none' || (variant.output === 'number' && variant.numberField !== c.field) ? `${variant.id} does not report ${c.field}` : undefined);
+    if (skipReason) return { field: c.field, op, expected, seen, ok: true, skipped: skipReason };
+    const ok = seen !== null && (op === 'equals' ? seen === expected : op === 'atLeast' ? seen >= expected : seen <= expected);
+    return { field: c.field, op, expected, seen, ok };
+  });
+  const bad = results.filter((r) => !r.ok);
+  const words = { equals: 'expected', atLeast: 'expected at least', atMost: 'expected at most' } as const;
+  return {
+    ok: bad.length === 0,
+    checks: results,
+    ...(bad.length
+      ? { message: bad.map((b) => (b.seen === null ? `${b.field} missing from the result line` : `${b.field} = ${b.seen}, ${words[b.op]} ${b.expected}`)).join('; ') }
+      : {}),
+  };
+}
