@@ -3,11 +3,12 @@
  * github-action-benchmark inputs -> append to the local history -> rebuild the local site.
  * results.json is rewritten after every benchmark, so a crash or an interrupt loses nothing.
  */
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { type BuildOutcome, buildVariant } from './build.js';
 import { UserError } from './errors.js';
-import { killAllChildren, which } from './exec.js';
+import { killAllChildren, runProcess, which } from './exec.js';
+import { ensureInput, generatorArgs, inputScope } from './inputs.js';
 import { commitInfo, machineInfo } from './machine.js';
 import { type Experiment, loadAllExperiments } from './manifest/load.js';
 import { failedBenchmark, measuredBenchmark, skippedBenchmark } from './normalize.js';
@@ -152,6 +153,18 @@ export async function bench(opts: BenchOptions): Promise<BenchOutcome> {
       );
     }
 
+    // The page-cache evictor, built once, only when some point runs cold.
+    if (points.some((p) => !p.skip && p.experiment.manifest.evict) && gcc?.ok) {
+      const evictSrc = join(opts.root, 'harness', 'tools', 'evict.c');
+      const evictBin = join(cacheDir, 'tools', 'evict');
+      if (!existsSync(evictBin) || statSync(evictBin).mtimeMs < statSync(evictSrc).mtimeMs) {
+        mkdirSync(join(cacheDir, 'tools'), { recursive: true });
+        const r = await runProcess([gcc.path, '-O2', '-o', evictBin, evictSrc]);
+        if (r.code !== 0) log(`could not build the page-cache evictor: ${r.stderr.trim()}`);
+      }
+      if (existsSync(evictBin)) tools.evict = evictBin;
+    }
+
     const runnable = points.filter((p) => !p.skip).length;
     const progress = new Progress(runnable);
     for (const p of points) {
@@ -167,18 +180,30 @@ export async function bench(opts: BenchOptions): Promise<BenchOutcome> {
           b = failedBenchmark(p, `build failed: ${build.reason}`);
         } else {
           const rt = resolved.get(p.runtime);
+          const baseScope = { ...p.experiment.manifest.profiles[opts.profile].constants, ...p.params, ...p.derived };
+          const input = await ensureInput(p.experiment, generatorArgs(p.experiment, baseScope), cacheDir, log);
+          const scratch = join(cacheDir, 'scratch', p.experiment.id, p.variant.id);
+          rmSync(scratch, { recursive: true, force: true });
+          mkdirSync(scratch, { recursive: true });
+          if (input.ok) for (const [k, v] of Object.entries(input.facts)) if (typeof v === 'number') p.derived[`input_${k}`] = v;
           const scope = {
-            ...p.params,
-            ...p.derived,
+            ...baseScope,
+            ...(input.ok ? inputScope(input) : {}),
+            scratch,
             dir: p.experiment.dir,
             ...(p.variant.source ? { src: join(p.experiment.dir, p.variant.source) } : {}),
             ...(build?.ok ? { bin: build.artifact } : {}),
             ...(rt?.ok ? { [p.runtime.split('@')[0] ?? p.runtime]: rt.path } : {}),
           };
-          const m = await measurePoint(p, scope, tools);
-          measuredSeconds += m.measuredSeconds;
-          if (interrupted) break; // the point in flight was killed: it has no honest result
-          b = measuredBenchmark(p, m, build);
+          if (!input.ok) {
+            b = failedBenchmark(p, input.reason);
+          } else {
+            const m = await measurePoint(p, scope, tools);
+            measuredSeconds += m.measuredSeconds;
+            if (interrupted) break; // the point in flight was killed: it has no honest result
+            b = measuredBenchmark(p, m, build);
+          }
+          rmSync(scratch, { recursive: true, force: true });
         }
         progress.finish((performance.now() - t) / 1000, b.status === 'ok' ? 'ok' : `${b.status}: ${b.reason}`);
       }

@@ -31,9 +31,8 @@ export function metricsOf(point: Point, m: Measurement): Record<string, Metric> 
   const hf = m.hyperfine;
   if (hf) {
     out.wall_time = sampled('wall_time', hf.times, 'hyperfine');
-    const bytesName = point.experiment.manifest.input?.bytes;
-    const bytes = bytesName ? point.derived[bytesName] : undefined;
-    if (bytes !== undefined) out.throughput = sampled('throughput', hf.times.map((t) => bytes / t / 1e6), 'derived');
+    const bytes = m.throughputBytes;
+    if (bytes !== undefined && bytes > 0) out.throughput = sampled('throughput', hf.times.map((t) => bytes / t / 1e6), 'derived');
     if (hf.memoryBytes?.length) out.pipeline_max_rss = sampled('pipeline_max_rss', hf.memoryBytes, 'hyperfine');
   }
   if (m.gnuTime) out.max_rss = counter(METRICS.max_rss.unit, 'smaller', m.gnuTime.maxRssBytes, 'time');
@@ -61,6 +60,7 @@ export function failedBenchmark(point: Point, reason: string, build?: BuildOutco
 }
 
 export function measuredBenchmark(point: Point, m: Measurement, build?: BuildOutcome): Benchmark {
+  if (m.status === 'skipped') return skippedBenchmark(point, m.reason ?? 'skipped');
   const notes = m.notes.length ? m.notes.join('; ') : undefined;
   const reason = m.status === 'failed' ? m.reason : notes;
   return {

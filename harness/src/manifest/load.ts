@@ -58,7 +58,10 @@ function checkConsistency(file: string, dir: string, m: Manifest): string[] {
       known.add(name);
     }
   }
-  if (m.input && !(m.input.bytes in m.derive)) problems.push(`input.bytes: not a derived value (got "${m.input.bytes}")`);
+  if (m.generate && !existsSync(join(dir, m.generate.script))) problems.push(`generate.script: file not found (got "${m.generate.script}")`);
+  for (const k of Object.keys(m.evict?.when ?? {})) {
+    if (!(k in m.parameters)) problems.push(`evict.when: unknown parameter (got "${k}")`);
+  }
   for (const r of m.summary?.ratios ?? []) {
     if (!ids.has(r.to)) problems.push(`summary.ratios: unknown variant (got "${r.to}")`);
   }

@@ -113,11 +113,36 @@ export const Manifest = z
       .object({
         /** Command whose stdout is piped into every variant (a real pipe). */
         pipe: z.string().min(1),
-        /** Derived value holding the bytes the pipe sends (for throughput). */
-        bytes: name,
       })
       .strict()
       .optional(),
+    /**
+     * A generator script (run with the harness's node) that writes input files into the folder
+     * given by --out and prints one JSON line of facts (bytes, lines, checksums...). Its output
+     * is cached by script content + arguments. Facts become input_<name> values; the folder is
+     * {input_dir}.
+     */
+    generate: z
+      .object({
+        script: z.string().min(1),
+        /** --name value arguments: expressions over constants, parameters and derived values. */
+        args: z.record(name, z.string()).default({}),
+      })
+      .strict()
+      .optional(),
+    /**
+     * Cold-cache points: before every run, evict these paths from the page cache and verify it
+     * (mincore). A point whose eviction cannot be verified is skipped with the reason.
+     */
+    evict: z
+      .object({
+        when: z.record(name, z.union([paramValue, z.array(paramValue)])),
+        paths: z.array(z.string().min(1)).min(1),
+      })
+      .strict()
+      .optional(),
+    /** Expression for the bytes one run processes; gives the throughput metric (MB/s). */
+    throughputBytes: z.string().optional(),
     /** Fields the programs report in their JSON line; each becomes a metric. */
     reports: z.record(name, ReportedField).default({}),
     validate: z.array(Check).default([]),

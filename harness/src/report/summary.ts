@@ -7,11 +7,9 @@ import type { Benchmark, Results } from '../results/schema.js';
 import { formatParam, formatRatio, formatValue } from './format.js';
 import { escapeCell, markdownTable } from './markdown.js';
 
-type At = Record<string, number | string | (number | string)[]>;
+import { matchesAt } from '../select.js';
 
-export function matchesAt(b: Pick<Benchmark, 'params'>, at: At): boolean {
-  return Object.entries(at).every(([k, want]) => (Array.isArray(want) ? want.map(String) : [String(want)]).includes(String(b.params[k])));
-}
+export { matchesAt };
 
 /** A row label: the variant, plus any parameter not fixed by `at` (e.g. the node version). */
 export function rowLabel(b: Pick<Benchmark, 'variant' | 'params'>, at: Record<string, unknown>): string {

@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { quote } from 'shell-quote';
 import { describeExit, runProcess } from '../exec.js';
-import { fillTemplate, type Scope } from '../expr.js';
+import { evaluate, fillTemplate, type Scope } from '../expr.js';
+import { matchesAt } from '../select.js';
 import { GNU_TIME_FORMAT, parseGnuTime, type GnuTime } from '../parse/gnu-time.js';
 import { parseHyperfineJson, type HyperfineRun } from '../parse/hyperfine.js';
 import { parseStraceSummary, type SyscallCounts } from '../parse/strace.js';
@@ -20,11 +21,13 @@ export interface Tools {
   hyperfine?: string;
   strace?: string;
   gnuTime?: string;
+  /** harness/tools/evict, built with gcc, for cold-cache points. */
+  evict?: string;
 }
 
 export interface Measurement {
   command: string;
-  status: 'ok' | 'failed';
+  status: 'ok' | 'failed' | 'skipped';
   reason?: string;
   validation?: Validation;
   reported: Record<string, number>;
@@ -34,6 +37,8 @@ export interface Measurement {
   notes: string[];
   /** Seconds spent in processes that ran the measured command. */
   measuredSeconds: number;
+  /** Bytes one run processes (for throughput), when the manifest says. */
+  throughputBytes?: number;
 }
 
 const q = (s: string) => quote([s]);
@@ -56,7 +61,21 @@ export async function measurePoint(point: Point, scope: Scope, tools: Tools): Pr
   const bash = (cmd: string, t = timeoutMs) => runProcess(['bash', '-c', `set -o pipefail; ${cmd}`], { timeoutMs: t, cwd: point.experiment.dir });
   let measuredSeconds = 0;
   const result = (r: Partial<Measurement> & Pick<Measurement, 'status'>): Measurement => ({ command, reported: {}, notes, measuredSeconds, ...r });
+  const m = point.experiment.manifest;
+  const evictCmd =
+    m.evict && matchesAt(point, m.evict.when)
+      ? tools.evict
+        ? [tools.evict, ...m.evict.paths.map((p) => fillTemplate(p, scope, q))].join(' ')
+        : undefined
+      : '';
   try {
+    if (evictCmd === undefined) return result({ status: 'skipped', reason: 'cold cache: the evict tool could not be built (gcc missing?)' });
+    if (evictCmd) {
+      // Verify eviction works here before any cold number is taken.
+      const ev = await bash(evictCmd);
+      if (ev.code === 3) return result({ status: 'skipped', reason: `cold cache: eviction could not be verified (pages still resident: ${ev.stdout.trim()})` });
+      if (ev.code !== 0) return result({ status: 'skipped', reason: `cold cache: eviction failed: ${tail(ev.stderr)}` });
+    }
     // 1. Correctness (and max RSS of the program alone, not the pipeline).
     const timeFile = join(work, 'time.txt');
     const timeWrap = tools.gnuTime ? `${q(tools.gnuTime)} -f ${q(GNU_TIME_FORMAT.replace(/\\n/g, '\n'))} -o ${q(timeFile)}` : '';
@@ -88,6 +107,7 @@ export async function measurePoint(point: Point, scope: Scope, tools: Tools): Pr
       `--runs=${settings.runs}`,
       `--warmup=${settings.warmup}`,
       `--export-json=${jsonFile}`,
+      ...(evictCmd ? [`--prepare=${evictCmd}`] : []),
       `set -o pipefail; ${command}`,
     ];
     // hyperfine has no per-run timeout: bound the whole invocation instead.
@@ -103,14 +123,17 @@ export async function measurePoint(point: Point, scope: Scope, tools: Tools): Pr
     let syscalls: SyscallCounts | undefined;
     if (tools.strace) {
       const straceFile = join(work, 'strace.txt');
+      if (evictCmd) await bash(evictCmd);
       const traced = await bash(composeCommand(point, scope, `${q(tools.strace)} -c -f -U name,calls,errors -S calls -o ${q(straceFile)}`), timeoutMs * 4);
       measuredSeconds += traced.seconds;
       if (traced.code === 0) syscalls = parseStraceSummary(readFileSync(straceFile, 'utf8'));
       else notes.push(`syscall counts unavailable: strace run ${describeExit(traced, timeoutMs * 4)}: ${tail(traced.stderr)}`);
     } else notes.push('syscalls not counted: strace missing (apt-get install strace)');
 
+    const throughputBytes = m.throughputBytes ? evaluate(m.throughputBytes, scope) : undefined;
     return result({
       status: 'ok',
+      ...(throughputBytes !== undefined ? { throughputBytes } : {}),
       validation,
       reported: report.fields,
       ...(timed ? { hyperfine: timed } : {}),

@@ -1,0 +1,78 @@
+/**
+ * Generated inputs: an experiment's generator script writes files once per distinct argument
+ * set into the cache and reports facts about them (sizes, line counts, checksums). Reused across
+ * runs; keyed by the script's content and arguments, so changing either regenerates.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describeExit, runProcess } from './exec.js';
+import { evaluate, type Scope } from './expr.js';
+import type { Experiment } from './manifest/load.js';
+
+export type InputFacts = Record<string, number | string>;
+export type InputOutcome = { ok: true; dir: string; facts: InputFacts } | { ok: false; reason: string };
+
+/** The generator's --name value arguments for one point: bare string parameters pass through. */
+export function generatorArgs(exp: Experiment, scope: Scope): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, expr] of Object.entries(exp.manifest.generate?.args ?? {})) {
+    const bare = scope[expr.trim()];
+    out[k] = typeof bare === 'string' ? bare : String(evaluate(expr, scope));
+  }
+  return out;
+}
+
+export function parseFacts(stdout: string): InputFacts {
+  const last = stdout.trim().split('\n').at(-1) ?? '';
+  const obj: unknown = JSON.parse(last);
+  if (!obj || typeof obj !== 'object' || Array.isArray(obj)) throw new Error('generator must print one JSON object line');
+  const facts: InputFacts = {};
+  for (const [k, v] of Object.entries(obj)) {
+    if (typeof v !== 'number' && typeof v !== 'string') throw new Error(`generator fact "${k}" must be a number or a string`);
+    facts[k] = v;
+  }
+  return facts;
+}
+
+const cache = new Map<string, Promise<InputOutcome>>();
+
+export function ensureInput(exp: Experiment, args: Record<string, string>, cacheDir: string, log: (s: string) => void): Promise<InputOutcome> {
+  const spec = exp.manifest.generate;
+  if (!spec) return Promise.resolve({ ok: true, dir: '', facts: {} });
+  const script = join(exp.dir, spec.script);
+  const key = createHash('sha256').update(readFileSync(script)).update(JSON.stringify(args)).digest('hex').slice(0, 16);
+  const dir = join(cacheDir, 'inputs', exp.id, key);
+  const memo = cache.get(dir);
+  if (memo) return memo;
+  const job = (async (): Promise<InputOutcome> => {
+    const factsFile = join(dir, '.facts.json');
+    if (existsSync(factsFile)) return { ok: true, dir, facts: JSON.parse(readFileSync(factsFile, 'utf8')) as InputFacts };
+    log(`generating ${exp.id} input (${Object.entries(args).map(([k, v]) => `${k}=${v}`).join(' ') || 'defaults'})`);
+    const tmp = `${dir}.tmp-${process.pid}`;
+    rmSync(tmp, { recursive: true, force: true });
+    mkdirSync(tmp, { recursive: true });
+    const argv = [process.execPath, script, '--out', tmp, ...Object.entries(args).flatMap(([k, v]) => [`--${k}`, v])];
+    const r = await runProcess(argv, { timeoutMs: 1_800_000, cwd: exp.dir });
+    if (r.code !== 0) return { ok: false, reason: `input generator ${spec.script} ${describeExit(r)}: ${r.stderr.trim().split('\n').slice(-3).join(' | ')}` };
+    let facts: InputFacts;
+    try {
+      facts = parseFacts(r.stdout);
+    } catch (e) {
+      return { ok: false, reason: `input generator ${spec.script}: ${(e as Error).message}` };
+    }
+    writeFileSync(join(tmp, '.facts.json'), JSON.stringify(facts));
+    rmSync(dir, { recursive: true, force: true });
+    renameSync(tmp, dir); // a half-written input is never mistaken for a cached one
+    return { ok: true, dir, facts };
+  })();
+  cache.set(dir, job);
+  return job;
+}
+
+/** Facts as scope entries: input_<name>, plus input_dir. */
+export function inputScope(outcome: Extract<InputOutcome, { ok: true }>): Record<string, number | string> {
+  const scope: Record<string, number | string> = outcome.dir ? { input_dir: outcome.dir } : {};
+  for (const [k, v] of Object.entries(outcome.facts)) scope[`input_${k}`] = v;
+  return scope;
+}
