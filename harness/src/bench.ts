@@ -10,6 +10,7 @@ import { UserError } from './errors.js';
 import { killAllChildren, runProcess, which } from './exec.js';
 import { ensureInput, generatorArgs, inputScope } from './inputs.js';
 import { commitInfo, machineInfo } from './machine.js';
+import { cpuPlan, currentConditions, isBusy } from './conditions.js';
 import { type Experiment, loadAllExperiments } from './manifest/load.js';
 import { failedBenchmark, measuredBenchmark, skippedBenchmark } from './normalize.js';
 import { applyRuntimes, expand, type Filters, type Point } from './plan.js';
@@ -35,6 +36,8 @@ export interface BenchOptions {
   /** Called after publishing to rebuild the local site; returns where it is. */
   buildSite?: (storeDir: string) => Promise<string>;
   require: string[];
+  /** Refuse to run on a busy machine instead of warning. */
+  strict?: boolean;
   programsDir?: string;
   cacheDir?: string;
   log?: (msg: string) => void;
@@ -93,6 +96,20 @@ export async function bench(opts: BenchOptions): Promise<BenchOutcome> {
   if (!experiments.length) throw new UserError(`no experiments found under ${programsDir}`);
   let points = expand(experiments, opts.profile, opts.filters);
   const tools = findTools();
+  const machine = machineInfo();
+  const cpus = cpuPlan(machine.cores);
+  const taskset = which('taskset');
+  const conditions = currentConditions(cpus && taskset ? cpus : undefined);
+  if (isBusy(conditions, machine.cores)) {
+    const msg = `the machine is busy (load average ${conditions.loadAverage[0].toFixed(2)} on ${machine.cores} cores): timings will be noisy`;
+    if (opts.strict) throw new UserError(`${msg}; refusing because of --strict`, 'wait for the load to drop, or run without --strict');
+    log(`warning: ${msg}`);
+  }
+  if (cpus && taskset) {
+    // The harness (and so hyperfine and generators, its children) moves off the measured CPUs.
+    await runProcess([taskset, '-a', '-p', '-c', cpus.harness, String(process.pid)]);
+    tools.pin = { taskset, cpus: cpus.measured };
+  }
 
   // Resolve every runtime once (installing npm-published ones into the cache).
   const pins = readPins(join(opts.root, 'harness', 'toolchains.json'));
@@ -114,8 +131,9 @@ export async function bench(opts: BenchOptions): Promise<BenchOutcome> {
       start: started.toISOString(),
       end: started.toISOString(),
       commit,
-      machine: machineInfo(),
+      machine,
       toolchains,
+      conditions,
     },
     experiments: Object.fromEntries(experiments.map((e) => [e.id, { title: e.manifest.title, question: e.manifest.question }])),
     benchmarks: [],

@@ -30,7 +30,7 @@ const HELP = `jsio-bench: I/O in JavaScript runtimes vs C
 
   npm run bench -- [--profile smoke|quick|standard|full] [--experiments a,b] [--variants x,y]
                    [--param name=v1,v2 ...] [--out DIR] [--store DIR | --no-store] [--require just,...]
-                   [--programs DIR]
+                   [--programs DIR] [--strict]
   npm run site  -- [--serve] [--store DIR] [--out DIR] [--port N]
   npm test`;
 
@@ -48,6 +48,7 @@ async function cmdBench(argv: string[]): Promise<number> {
       'no-store': { type: 'boolean', default: false },
       require: { type: 'string', multiple: true, default: [] },
       programs: { type: 'string', default: join(ROOT, 'programs') },
+      strict: { type: 'boolean', default: false },
     },
   });
   if (!isProfile(values.profile)) throw new UserError(`--profile ${values.profile}: unknown profile; valid profiles: ${PROFILES.join(', ')}`);
@@ -65,6 +66,7 @@ async function cmdBench(argv: string[]): Promise<number> {
     ...(storeDir ? { storeDir, buildSite: (s: string) => buildSite(ROOT, s, DEFAULT_SITE) } : {}),
     require: values.require.flatMap((r) => list(r) ?? []),
     programsDir: resolve(values.programs),
+    strict: values.strict,
   });
   process.stdout.write(`\n${outcome.summary}\n`);
   const { results } = outcome;

@@ -103,6 +103,11 @@ export const Manifest = z
     title: z.string().min(1),
     question: z.string().min(1),
     runner: z.enum(['hyperfine']).default('hyperfine'),
+    /**
+     * Pin measured programs to the measured CPU set (all cores but the harness's). Experiments
+     * about parallelism (thread pools) turn this off so they keep every core.
+     */
+    pin: z.boolean().default(true),
     parameters: z.record(name, ParameterSpec),
     /** Versions of multi-version runtimes to run node variants under ("current" = the running node). */
     runtimes: z.object({ node: z.array(z.string().regex(/^(current|\d+)$/)).min(1).default(['current']) }).strict().default({ node: ['current'] }),

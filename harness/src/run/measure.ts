@@ -23,6 +23,8 @@ export interface Tools {
   gnuTime?: string;
   /** harness/tools/evict, built with gcc, for cold-cache points. */
   evict?: string;
+  /** taskset and the CPU list measured programs are pinned to, when pinning. */
+  pin?: { taskset: string; cpus: string };
 }
 
 export interface Measurement {
@@ -45,17 +47,21 @@ const q = (s: string) => quote([s]);
 const tail = (s: string) => s.trim().split('\n').slice(-5).join(' | ').slice(0, 400);
 
 /** The shell command for a point: generator pipe (if any) into the variant's command. */
-export function composeCommand(point: Point, scope: Scope, wrap = ''): string {
+export function composeCommand(point: Point, scope: Scope, wrap = '', pin?: Tools['pin']): string {
   const m = point.experiment.manifest;
   const program = fillTemplate(point.variant.command, scope, q);
-  const wrapped = wrap ? `${wrap} ${program}` : program;
+  // Only the program is pinned: the generator stays with the harness, off the measured CPUs.
+  const pinned = pin && m.pin ? `${q(pin.taskset)} -c ${pin.cpus} ` : '';
+  // Leading VAR=value assignments must stay in front of any wrapper to reach the program.
+  const [, assignments = '', rest = program] = /^((?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*)([\s\S]*)$/.exec(program) ?? [];
+  const wrapped = `${assignments}${pinned}${wrap ? `${wrap} ` : ''}${rest}`;
   return m.input ? `${fillTemplate(m.input.pipe, scope, q)} | ${wrapped}` : wrapped;
 }
 
 export async function measurePoint(point: Point, scope: Scope, tools: Tools): Promise<Measurement> {
   const settings = point.settings;
   const timeoutMs = settings.timeout * 1000;
-  const command = composeCommand(point, scope);
+  const command = composeCommand(point, scope, '', tools.pin);
   const notes: string[] = [];
   const work = mkdtempSync(join(tmpdir(), 'jsio-run-'));
   const bash = (cmd: string, t = timeoutMs) => runProcess(['bash', '-c', `set -o pipefail; ${cmd}`], { timeoutMs: t, cwd: point.experiment.dir });
@@ -79,7 +85,7 @@ export async function measurePoint(point: Point, scope: Scope, tools: Tools): Pr
     // 1. Correctness (and max RSS of the program alone, not the pipeline).
     const timeFile = join(work, 'time.txt');
     const timeWrap = tools.gnuTime ? `${q(tools.gnuTime)} -f ${q(GNU_TIME_FORMAT.replace(/\\n/g, '\n'))} -o ${q(timeFile)}` : '';
-    const check = await bash(composeCommand(point, scope, timeWrap));
+    const check = await bash(composeCommand(point, scope, timeWrap, tools.pin));
     measuredSeconds += check.seconds;
     if (check.code !== 0 || check.timedOut || check.signal) {
       return result({ status: 'failed', reason: `${describeExit(check, timeoutMs)}${check.stderr.trim() ? `: ${tail(check.stderr)}` : ''}` });
@@ -124,7 +130,7 @@ export async function measurePoint(point: Point, scope: Scope, tools: Tools): Pr
     if (tools.strace) {
       const straceFile = join(work, 'strace.txt');
       if (evictCmd) await bash(evictCmd);
-      const traced = await bash(composeCommand(point, scope, `${q(tools.strace)} -c -f -U name,calls,errors -S calls -o ${q(straceFile)}`), timeoutMs * 4);
+      const traced = await bash(composeCommand(point, scope, `${q(tools.strace)} -c -f -U name,calls,errors -S calls -o ${q(straceFile)}`, tools.pin), timeoutMs * 4);
       measuredSeconds += traced.seconds;
       if (traced.code === 0) syscalls = parseStraceSummary(readFileSync(straceFile, 'utf8'));
       else notes.push(`syscall counts unavailable: strace run ${describeExit(traced, timeoutMs * 4)}: ${tail(traced.stderr)}`);
