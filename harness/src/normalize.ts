@@ -3,6 +3,7 @@
  * seconds for time, bytes for memory, MB/s (10^6 bytes per second) for throughput.
  */
 import type { BuildOutcome } from './build.js';
+import { definitionHash } from './definition.js';
 import type { Point } from './plan.js';
 import type { Benchmark, Metric } from './results/schema.js';
 import type { Measurement } from './run/measure.js';
@@ -47,8 +48,15 @@ export function metricsOf(point: Point, m: Measurement): Record<string, Metric> 
   return out;
 }
 
-function base(point: Point): Pick<Benchmark, 'id' | 'experiment' | 'variant' | 'params' | 'derived'> {
-  return { id: point.id, experiment: point.experiment.id, variant: point.variant.id, params: point.params, derived: point.derived };
+function base(point: Point): Pick<Benchmark, 'id' | 'experiment' | 'variant' | 'params' | 'derived' | 'definition'> {
+  return {
+    id: point.id,
+    experiment: point.experiment.id,
+    variant: point.variant.id,
+    params: point.params,
+    derived: point.derived,
+    definition: definitionHash(point.experiment, point.variant),
+  };
 }
 
 export function skippedBenchmark(point: Point, reason: string, hint?: string): Benchmark {
