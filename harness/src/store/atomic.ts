@@ -1,4 +1,4 @@
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { UserError } from '../errors.js';
 
@@ -9,7 +9,8 @@ export function writeFileAtomic(file: string, data: string): void {
   try {
     const fd = openSync(tmp, 'w');
     try {
-      writeSync(fd, data);
+      // writeFileSync loops over short writes and throws on ENOSPC; a bare writeSync would not.
+      writeFileSync(fd, data);
       fsyncSync(fd);
     } finally {
       closeSync(fd);
