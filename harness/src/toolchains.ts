@@ -122,7 +122,8 @@ export function toolVersions(): Record<string, string> {
     ['gcc', ['gcc', '--version']],
     ['hyperfine', ['hyperfine', '--version']],
     ['strace', ['strace', '--version']],
-    ['time', ['/usr/bin/time', '--version']],
+    // GNU time prints "UNKNOWN" as its version on Debian: ask the package manager instead.
+    ['time', ['dpkg-query', '-W', '-f=${Version}', 'time']],
     ['kernel', ['uname', '-r']],
   ];
   for (const [k, argv] of entries) {
