@@ -2,7 +2,7 @@
  * The command line: `node <bundle> <command> [flags]`, reached through npm scripts.
  * Expected problems (UserError) print one clear message and exit 1.
  */
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { bench } from './bench.js';
 import { UserError } from './errors.js';
@@ -63,7 +63,8 @@ async function cmdBench(argv: string[]): Promise<number> {
       params: parseParamFlags(values.param),
     },
     outDir: values.out,
-    ...(storeDir ? { storeDir, buildSite: (s: string) => buildSite(ROOT, s, DEFAULT_SITE) } : {}),
+    // The site lives beside its store: results/history -> results/site.
+    ...(storeDir ? { storeDir, buildSite: (s: string) => buildSite(ROOT, s, join(dirname(s), 'site')) } : {}),
     require: values.require.flatMap((r) => list(r) ?? []),
     programsDir: resolve(values.programs),
     strict: values.strict,
