@@ -9,6 +9,13 @@ import { UserError } from './errors.js';
 import { isProfile, PROFILES, type Profile } from './profiles.js';
 import type { ParamValue } from './manifest/schema.js';
 import { buildSite, serveSite } from './site.js';
+import { commentFromArtifact } from './compare/artifact.js';
+import { compareRuns, type NoiseThresholds } from './compare/compare.js';
+import { renderComparison } from './compare/render.js';
+import { readResults } from './results/read.js';
+import { publishRun } from './store/store.js';
+import { writeFileAtomic } from './store/atomic.js';
+import { readFileSync } from 'node:fs';
 
 const ROOT = resolve(process.env.JSIO_ROOT ?? process.cwd());
 const DEFAULT_STORE = join(ROOT, 'results', 'history');
@@ -31,6 +38,9 @@ const HELP = `jsio-bench: I/O in JavaScript runtimes vs C
   npm run bench -- [--profile smoke|quick|standard|full] [--experiments a,b] [--variants x,y]
                    [--param name=v1,v2 ...] [--out DIR] [--store DIR | --no-store] [--require just,...]
                    [--programs DIR] [--strict]
+  npm run compare -- --base A.json [B.json...] --head C.json [D.json...] [--out DIR] [--noise FILE]
+  npm run publish -- RESULTS.json [--store DIR]
+  npm run pr-comment -- --artifact DIR --pr N [--out FILE]
   npm run site  -- [--serve] [--store DIR] [--out DIR] [--port N]
   npm test`;
 
@@ -110,7 +120,67 @@ async function cmdSite(argv: string[]): Promise<number> {
   return 0;
 }
 
-const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = { bench: cmdBench, site: cmdSite };
+/** Values after a flag up to the next flag: --base a.json b.json --head c.json */
+export function groupedFlags(argv: readonly string[], names: readonly string[]): { groups: Record<string, string[]>; rest: string[] } {
+  const groups: Record<string, string[]> = {};
+  const rest: string[] = [];
+  let current: string | undefined;
+  for (const a of argv) {
+    const name = a.startsWith('--') ? a.slice(2) : undefined;
+    if (name !== undefined && names.includes(name)) {
+      current = name;
+      groups[name] ??= [];
+    } else if (name !== undefined) {
+      current = undefined;
+      rest.push(a);
+    } else if (current) groups[current]!.push(a);
+    else rest.push(a);
+  }
+  return { groups, rest };
+}
+
+async function cmdCompare(argv: string[]): Promise<number> {
+  const { groups, rest } = groupedFlags(argv, ['base', 'head']);
+  const { values } = parseArgs({ args: rest, strict: true, options: { out: { type: 'string', default: join(ROOT, 'results', 'compare') }, noise: { type: 'string' } } });
+  const base = groups.base ?? [];
+  const head = groups.head ?? [];
+  if (!base.length || !head.length) throw new UserError('compare needs --base <results.json...> and --head <results.json...>');
+  const noise: NoiseThresholds = values.noise ? (JSON.parse(readFileSync(values.noise, 'utf8')) as { thresholds: NoiseThresholds }).thresholds : {};
+  const comparison = compareRuns(base.map(readResults), head.map(readResults), noise);
+  const md = renderComparison(comparison);
+  const out = resolve(values.out);
+  writeFileAtomic(join(out, 'comparison.json'), `${JSON.stringify(comparison, null, 1)}\n`);
+  writeFileAtomic(join(out, 'comparison.md'), md);
+  process.stdout.write(`${md}\ncomparison: ${join(out, 'comparison.md')} and comparison.json\n`);
+  return 0;
+}
+
+async function cmdPublish(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({ args: argv, strict: true, allowPositionals: true, options: { store: { type: 'string', default: DEFAULT_STORE } } });
+  if (positionals.length !== 1) throw new UserError('publish needs exactly one results.json');
+  const results = readResults(positionals[0]!);
+  if (results.run.partial) throw new UserError(`${positionals[0]} is a partial (interrupted) run: it is never published`);
+  const { machineDir, replaced } = await publishRun(resolve(values.store), results);
+  process.stdout.write(`${replaced ? 'replaced' : 'added'} commit ${results.run.commit.sha} in ${machineDir}\n`);
+  return 0;
+}
+
+async function cmdPrComment(argv: string[]): Promise<number> {
+  const { values } = parseArgs({ args: argv, strict: true, options: { artifact: { type: 'string' }, pr: { type: 'string' }, out: { type: 'string' } } });
+  if (!values.artifact || !values.pr) throw new UserError('pr-comment needs --artifact DIR and --pr N');
+  const { body } = commentFromArtifact(resolve(values.artifact), values.pr);
+  if (values.out) writeFileAtomic(resolve(values.out), body);
+  else process.stdout.write(body);
+  return 0;
+}
+
+const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
+  bench: cmdBench,
+  site: cmdSite,
+  compare: cmdCompare,
+  publish: cmdPublish,
+  'pr-comment': cmdPrComment,
+};
 
 export async function main(argv: string[]): Promise<number> {
   const [cmd, ...rest] = argv;
