@@ -127,7 +127,7 @@ async function main() {
       const actionlint = ensureActionlint();
       if (actionlint) {
         process.stderr.write('== actionlint (with shellcheck)\n');
-        if (run([actionlint, '-color=never']) !== 0) die('actionlint found problems in .github/workflows');
+        if (run([actionlint, '-no-color']) !== 0) die('actionlint found problems in .github/workflows');
       }
     }
     process.stderr.write('== vitest\n');

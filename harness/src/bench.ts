@@ -38,6 +38,8 @@ export interface BenchOptions {
   require: string[];
   /** Refuse to run on a busy machine instead of warning. */
   strict?: boolean;
+  /** Timed runs per benchmark, replacing the profile's. */
+  runs?: number;
   programsDir?: string;
   cacheDir?: string;
   log?: (msg: string) => void;
@@ -95,6 +97,7 @@ export async function bench(opts: BenchOptions): Promise<BenchOutcome> {
   const experiments = loadAllExperiments(programsDir);
   if (!experiments.length) throw new UserError(`no experiments found under ${programsDir}`);
   let points = expand(experiments, opts.profile, opts.filters);
+  if (opts.runs) points = points.map((p) => ({ ...p, settings: { ...p.settings, runs: opts.runs! } }));
   const tools = findTools();
   const machine = machineInfo();
   const cpus = cpuPlan(machine.cores);

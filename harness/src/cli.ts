@@ -2,13 +2,22 @@
  * The command line: `node <bundle> <command> [flags]`, reached through npm scripts.
  * Expected problems (UserError) print one clear message and exit 1.
  */
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { bench } from './bench.js';
 import { UserError } from './errors.js';
 import { isProfile, PROFILES, type Profile } from './profiles.js';
 import type { ParamValue } from './manifest/schema.js';
 import { buildSite, serveSite } from './site.js';
+import { commentFromArtifact } from './compare/artifact.js';
+import { compareRuns, type NoiseThresholds } from './compare/compare.js';
+import { renderComparison } from './compare/render.js';
+import { readResults } from './results/read.js';
+import { publishRun } from './store/store.js';
+import { writeFileAtomic } from './store/atomic.js';
+import { readFileSync } from 'node:fs';
+import { describeExit, runProcess } from './exec.js';
+import { machineInfo } from './machine.js';
 
 const ROOT = resolve(process.env.JSIO_ROOT ?? process.cwd());
 const DEFAULT_STORE = join(ROOT, 'results', 'history');
@@ -30,7 +39,13 @@ const HELP = `jsio-bench: I/O in JavaScript runtimes vs C
 
   npm run bench -- [--profile smoke|quick|standard|full] [--experiments a,b] [--variants x,y]
                    [--param name=v1,v2 ...] [--out DIR] [--store DIR | --no-store] [--require just,...]
-                   [--programs DIR] [--strict]
+                   [--programs DIR] [--strict] [--runs N]
+  npm run compare -- --base A.json [B.json...] --head C.json [D.json...] [--out DIR] [--noise FILE]
+  npm run publish -- RESULTS.json [--store DIR]
+  npm run pr-comment -- --artifact DIR --pr N [--out FILE]
+  npm run rounds -- --base DIR --head DIR [--rounds N] [--out DIR] [bench flags...]
+  npm run pages -- RESULTS.json... --dir GH_PAGES_CHECKOUT
+  npm run machine-id
   npm run site  -- [--serve] [--store DIR] [--out DIR] [--port N]
   npm test`;
 
@@ -49,8 +64,10 @@ async function cmdBench(argv: string[]): Promise<number> {
       require: { type: 'string', multiple: true, default: [] },
       programs: { type: 'string', default: join(ROOT, 'programs') },
       strict: { type: 'boolean', default: false },
+      runs: { type: 'string' },
     },
   });
+  if (values.runs !== undefined && !/^[1-9]\d{0,3}$/.test(values.runs)) throw new UserError(`--runs ${values.runs}: expected a positive integer`);
   if (!isProfile(values.profile)) throw new UserError(`--profile ${values.profile}: unknown profile; valid profiles: ${PROFILES.join(', ')}`);
   const profile: Profile = values.profile;
   const storeDir = values['no-store'] ? undefined : resolve(values.store);
@@ -63,10 +80,12 @@ async function cmdBench(argv: string[]): Promise<number> {
       params: parseParamFlags(values.param),
     },
     outDir: values.out,
-    ...(storeDir ? { storeDir, buildSite: (s: string) => buildSite(ROOT, s, DEFAULT_SITE) } : {}),
+    // The site lives beside its store: results/history -> results/site.
+    ...(storeDir ? { storeDir, buildSite: (s: string) => buildSite(ROOT, s, join(dirname(s), 'site')) } : {}),
     require: values.require.flatMap((r) => list(r) ?? []),
     programsDir: resolve(values.programs),
     strict: values.strict,
+    ...(values.runs ? { runs: Number(values.runs) } : {}),
   });
   process.stdout.write(`\n${outcome.summary}\n`);
   const { results } = outcome;
@@ -109,7 +128,132 @@ async function cmdSite(argv: string[]): Promise<number> {
   return 0;
 }
 
-const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = { bench: cmdBench, site: cmdSite };
+/** Values after a flag up to the next flag: --base a.json b.json --head c.json */
+export function groupedFlags(argv: readonly string[], names: readonly string[]): { groups: Record<string, string[]>; rest: string[] } {
+  const groups: Record<string, string[]> = {};
+  const rest: string[] = [];
+  let current: string | undefined;
+  for (const a of argv) {
+    const name = a.startsWith('--') ? a.slice(2) : undefined;
+    if (name !== undefined && names.includes(name)) {
+      current = name;
+      groups[name] ??= [];
+    } else if (name !== undefined) {
+      current = undefined;
+      rest.push(a);
+    } else if (current) groups[current]!.push(a);
+    else rest.push(a);
+  }
+  return { groups, rest };
+}
+
+async function cmdCompare(argv: string[]): Promise<number> {
+  const { groups, rest } = groupedFlags(argv, ['base', 'head']);
+  const { values } = parseArgs({ args: rest, strict: true, options: { out: { type: 'string', default: join(ROOT, 'results', 'compare') }, noise: { type: 'string' } } });
+  const base = groups.base ?? [];
+  const head = groups.head ?? [];
+  if (!base.length || !head.length) throw new UserError('compare needs --base <results.json...> and --head <results.json...>');
+  const noise: NoiseThresholds = values.noise ? (JSON.parse(readFileSync(values.noise, 'utf8')) as { thresholds: NoiseThresholds }).thresholds : {};
+  const comparison = compareRuns(base.map(readResults), head.map(readResults), noise);
+  const md = renderComparison(comparison);
+  const out = resolve(values.out);
+  writeFileAtomic(join(out, 'comparison.json'), `${JSON.stringify(comparison, null, 1)}\n`);
+  writeFileAtomic(join(out, 'comparison.md'), md);
+  process.stdout.write(`${md}\ncomparison: ${join(out, 'comparison.md')} and comparison.json\n`);
+  return 0;
+}
+
+async function cmdPublish(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({ args: argv, strict: true, allowPositionals: true, options: { store: { type: 'string', default: DEFAULT_STORE } } });
+  if (positionals.length !== 1) throw new UserError('publish needs exactly one results.json');
+  const results = readResults(positionals[0]!);
+  if (results.run.partial) throw new UserError(`${positionals[0]} is a partial (interrupted) run: it is never published`);
+  const { machineDir, replaced } = await publishRun(resolve(values.store), results);
+  process.stdout.write(`${replaced ? 'replaced' : 'added'} commit ${results.run.commit.sha} in ${machineDir}\n`);
+  return 0;
+}
+
+async function cmdPrComment(argv: string[]): Promise<number> {
+  const { values } = parseArgs({ args: argv, strict: true, options: { artifact: { type: 'string' }, pr: { type: 'string' }, out: { type: 'string' } } });
+  if (!values.artifact || !values.pr) throw new UserError('pr-comment needs --artifact DIR and --pr N');
+  const { body } = commentFromArtifact(resolve(values.artifact), values.pr);
+  if (values.out) writeFileAtomic(resolve(values.out), body);
+  else process.stdout.write(body);
+  return 0;
+}
+
+/** Publishes results into a gh-pages checkout and rebuilds the site there, in place. */
+async function cmdPages(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({ args: argv, strict: true, allowPositionals: true, options: { dir: { type: 'string' } } });
+  if (!values.dir || !positionals.length) throw new UserError('pages needs RESULTS.json... and --dir <gh-pages checkout>');
+  const dir = resolve(values.dir);
+  for (const file of positionals) {
+    const results = readResults(resolve(file));
+    if (results.run.partial) throw new UserError(`${file} is a partial (interrupted) run: it is never published`);
+    await publishRun(join(dir, 'data'), results);
+  }
+  await buildSite(ROOT, join(dir, 'data'), dir, { inPlace: true });
+  // A plain static host must not run Jekyll over the data files.
+  writeFileAtomic(join(dir, '.nojekyll'), '');
+  process.stdout.write(`published ${positionals.length} run(s) into ${dir}\n`);
+  return 0;
+}
+
+/** Prints this machine's id (workflows use it to keep machines' data apart). */
+async function cmdMachineId(): Promise<number> {
+  process.stdout.write(`${machineInfo().id}\n`);
+  return 0;
+}
+
+/**
+ * PR diffs: base and head checkouts benchmarked alternately in the same job on the same
+ * machine (base, head, base, head, ...), so drift hits both sides alike; then compared.
+ */
+async function cmdRounds(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    strict: true,
+    allowPositionals: true,
+    options: {
+      base: { type: 'string' },
+      head: { type: 'string' },
+      rounds: { type: 'string', default: '3' },
+      out: { type: 'string', default: join(ROOT, 'results', 'pr') },
+    },
+  });
+  const rounds = Number(values.rounds);
+  if (!values.base || !values.head) throw new UserError('rounds needs --base DIR and --head DIR (two checkouts)');
+  if (!Number.isInteger(rounds) || rounds < 1 || rounds > 20) throw new UserError(`--rounds ${values.rounds}: expected an integer from 1 to 20`);
+  const out = resolve(values.out);
+  const files: Record<'base' | 'head', string[]> = { base: [], head: [] };
+  for (let i = 1; i <= rounds; i++) {
+    for (const side of ['base', 'head'] as const) {
+      const dir = resolve(side === 'base' ? values.base : values.head);
+      const runOut = join(out, `${side}-${i}`);
+      process.stderr.write(`== round ${i}/${rounds}: ${side} (${dir})\n`);
+      const r = await runProcess([process.execPath, join(dir, 'harness', 'bootstrap.mjs'), 'bench', '--no-store', '--out', runOut, ...positionals], {
+        cwd: dir,
+        env: { ...process.env, JSIO_ROOT: dir },
+        onStderr: (c) => process.stderr.write(c),
+      });
+      // Failed benchmarks (exit 1) still wrote results: they are listed in the comparison.
+      if (r.code !== 0 && r.code !== 1) throw new UserError(`${side} round ${i} did not finish (${describeExit(r)}): ${r.stderr.trim().split('\n').slice(-3).join(' | ')}`);
+      files[side].push(join(runOut, 'results.json'));
+    }
+  }
+  return cmdCompare(['--base', ...files.base, '--head', ...files.head, '--out', out]);
+}
+
+const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
+  pages: cmdPages,
+  'machine-id': cmdMachineId,
+  rounds: cmdRounds,
+  bench: cmdBench,
+  site: cmdSite,
+  compare: cmdCompare,
+  publish: cmdPublish,
+  'pr-comment': cmdPrComment,
+};
 
 export async function main(argv: string[]): Promise<number> {
   const [cmd, ...rest] = argv;

@@ -8,9 +8,13 @@ import { extname, join, normalize, resolve } from 'node:path';
 import { readFile } from 'node:fs/promises';
 import { build } from 'esbuild';
 
-export async function buildSite(root: string, storeDir: string, outDir: string): Promise<string> {
+/**
+ * In place (for the gh-pages checkout): write the app files only; the store already lives in
+ * outDir/data and other files (github-action-benchmark's dev/bench) are left alone.
+ */
+export async function buildSite(root: string, storeDir: string, outDir: string, opts: { inPlace?: boolean } = {}): Promise<string> {
   const src = join(root, 'gh-pages');
-  rmSync(outDir, { recursive: true, force: true });
+  if (!opts.inPlace) rmSync(outDir, { recursive: true, force: true });
   mkdirSync(outDir, { recursive: true });
   await build({
     entryPoints: [join(src, 'src', 'main.ts')],
@@ -23,6 +27,7 @@ export async function buildSite(root: string, storeDir: string, outDir: string):
     loader: { '.css': 'css' },
   });
   for (const f of ['index.html', 'style.css']) if (existsSync(join(src, f))) cpSync(join(src, f), join(outDir, f));
+  if (opts.inPlace) return join(outDir, 'index.html');
   mkdirSync(join(outDir, 'data'), { recursive: true });
   if (existsSync(storeDir)) cpSync(storeDir, join(outDir, 'data'), { recursive: true, filter: (s) => !s.endsWith('.lock') });
   return join(outDir, 'index.html');

@@ -1,0 +1,44 @@
+/**
+ * The PR-comment step's input is an artifact produced by a workflow that ran pull-request code:
+ * untrusted data. It is size-checked, schema-validated and re-rendered from the validated JSON
+ * (never posted as it came); the PR number must be a plain integer equal to the one GitHub
+ * reports for the triggering run.
+ */
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { UserError } from '../errors.js';
+import { formatIssues } from '../manifest/load.js';
+import { renderComparison } from './render.js';
+import { Comparison } from './schema.js';
+
+export const MAX_ARTIFACT_BYTES = 8 * 2 ** 20;
+export const COMMENT_MARKER = '<!-- jsio-bench:perf-diff -->';
+
+function readBounded(file: string, max: number): string {
+  let size: number;
+  try {
+    size = statSync(file).size;
+  } catch {
+    throw new UserError(`artifact file missing: ${file}`);
+  }
+  if (size > max) throw new UserError(`artifact file ${file} is ${size} bytes, over the ${max}-byte limit: refusing it`);
+  return readFileSync(file, 'utf8');
+}
+
+export function commentFromArtifact(dir: string, expectedPr: string): { pr: number; body: string } {
+  if (!/^[1-9]\d{0,9}$/.test(expectedPr)) throw new UserError(`--pr must be a positive integer (got ${JSON.stringify(expectedPr.slice(0, 40))})`);
+  const prText = readBounded(join(dir, 'pr-number'), 64).trim();
+  if (!/^[1-9]\d{0,9}$/.test(prText)) throw new UserError(`artifact pr-number is not a positive integer (got ${JSON.stringify(prText.slice(0, 40))}): refusing it`);
+  if (prText !== expectedPr) throw new UserError(`artifact pr-number ${prText} does not match the run's pull request ${expectedPr}: refusing it`);
+  const file = join(dir, 'comparison.json');
+  const text = readBounded(file, MAX_ARTIFACT_BYTES);
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    throw new UserError(`${file} is not valid JSON: ${(e as Error).message}`);
+  }
+  const parsed = Comparison.safeParse(raw);
+  if (!parsed.success) throw new UserError(formatIssues(file, raw, parsed.error));
+  return { pr: Number(prText), body: `${COMMENT_MARKER}\n${renderComparison(parsed.data)}` };
+}

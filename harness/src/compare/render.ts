@@ -1,0 +1,136 @@
+/**
+ * comparison.md: what a reviewer reads on the PR. A headline, then per experiment the
+ * significant changes first and the unchanged rows folded away, then what could not be
+ * compared, then where it was measured. Always under GitHub's comment limit.
+ */
+import { formatValue } from '../report/format.js';
+import { escapeCell, markdownTable } from '../report/markdown.js';
+import type { Comparison, ComparedMetric } from './schema.js';
+
+/** GitHub refuses comments over 65,536 characters; keep room for the sticky-comment marker. */
+export const COMMENT_LIMIT = 65_000;
+
+const pct = (r: number) => `${r >= 1 ? '+' : '−'}${(Math.abs(r - 1) * 100).toFixed(1)}%`;
+const VERDICT = { slower: '🔴 slower', faster: '🟢 faster', unchanged: 'no significant change' } as const;
+
+function label(m: Pick<ComparedMetric, 'variant' | 'params'>): string {
+  const params = Object.entries(m.params)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(' ');
+  return `${m.variant} ${params}`.trim();
+}
+
+/** Counter changes of at least this share are shown in the table (all are in comparison.json). */
+const SHOWN_COUNTER_CHANGE = 0.01;
+
+function counterText(c: Comparison, benchmark: string): string {
+  const rel = (x: { base: number; head: number }) => Math.abs(x.head - x.base) / Math.max(1, Math.abs(x.base));
+  const shown = c.counters
+    .filter((x) => x.benchmark === benchmark && rel(x) >= SHOWN_COUNTER_CHANGE)
+    .sort((a, b) => rel(b) - rel(a));
+  const text = shown
+    .slice(0, 3)
+    .map((x) => `${x.metric.replace(/^syscalls\./, '')} ${formatValue(x.base, x.unit)}→${formatValue(x.head, x.unit)}`)
+    .join(', ');
+  return shown.length > 3 ? `${text}, +${shown.length - 3} more` : text;
+}
+
+function rows(c: Comparison, ms: readonly ComparedMetric[]): string[][] {
+  return ms.map((m) => [
+    label(m),
+    m.metric,
+    formatValue(m.base.median, m.unit),
+    formatValue(m.head.median, m.unit),
+    pct(m.ratio),
+    `${pct(m.ci[0])} … ${pct(m.ci[1])}`,
+    m.p < 0.001 ? '<0.001' : m.p.toFixed(3),
+    m.verdict === 'unchanged' && m.redefined ? 'redefined' : VERDICT[m.verdict],
+    counterText(c, m.benchmark),
+  ]);
+}
+
+const HEADERS = ['benchmark', 'metric', 'base', 'head', 'change', '95% CI', 'p', 'verdict', 'counters (base→head)'];
+const ALIGN = ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'l', 'l'] as const;
+
+function headline(c: Comparison): string {
+  const n = { slower: 0, faster: 0, unchanged: 0 };
+  for (const m of c.metrics) n[m.verdict]++;
+  const worst = c.metrics.filter((m) => m.verdict === 'slower').sort((a, b) => b.ratio - a.ratio)[0];
+  const lines = [`## Performance: ${n.slower} slower, ${n.faster} faster, ${n.unchanged} unchanged`];
+  if (worst) lines.push('', `Worst regression: **${escapeCell(worst.benchmark)}** ${escapeCell(worst.metric)} ${pct(worst.ratio)} (95% CI ${pct(worst.ci[0])} … ${pct(worst.ci[1])}).`);
+  else if (!c.metrics.length) lines.push('', 'No benchmark was measured on both sides.');
+  else lines.push('', 'No significant regression.');
+  lines.push('', `_Change > 0 means head is worse (slower, more memory, less throughput). ${escapeCell(c.method)}._`);
+  return lines.join('\n');
+}
+
+function footer(c: Comparison): string {
+  const tools = Object.entries(c.head.toolchains)
+    .map(([k, v]) => `${k} ${v}`)
+    .join('; ');
+  return [
+    `Measured on \`${escapeCell(c.head.machine)}\` (${escapeCell(c.head.cpu)}); base ${c.base.commits.map((s) => `\`${escapeCell(s.slice(0, 12))}\``).join(', ')} (${c.base.runs} rounds), head ${c.head.commits.map((s) => `\`${escapeCell(s.slice(0, 12))}\``).join(', ')} (${c.head.runs} rounds).`,
+    `Toolchains: ${escapeCell(tools)}.`,
+  ].join('\n\n');
+}
+
+/** One line per benchmark and reason, saying which sides it concerns. */
+function notMeasured(c: Comparison): string[] {
+  const byKey = new Map<string, { x: Comparison['notMeasured'][number]; sides: Set<string> }>();
+  for (const x of c.notMeasured) {
+    const key = `${x.benchmark}|${x.status}|${x.reason}`;
+    const g = byKey.get(key) ?? { x, sides: new Set<string>() };
+    g.sides.add(x.side);
+    byKey.set(key, g);
+  }
+  return [...byKey.values()].map(({ x, sides }) => `\`${escapeCell(x.benchmark)}\` (${sides.size === 2 ? 'both' : [...sides][0]}, ${x.status}): ${escapeCell(x.reason)}`);
+}
+
+export interface RenderOptions {
+  /** Include unchanged rows (folded); dropped first when the comment would be too long. */
+  unchangedRows?: boolean;
+  /** Cap on significant rows per experiment. */
+  maxRows?: number;
+}
+
+export function renderComparisonWith(c: Comparison, opts: RenderOptions): string {
+  const parts = [headline(c)];
+  const experiments = [...new Set(c.metrics.map((m) => m.experiment))].sort();
+  for (const exp of experiments) {
+    const mine = c.metrics.filter((m) => m.experiment === exp);
+    const sig = mine.filter((m) => m.verdict !== 'unchanged').sort((a, b) => Math.abs(b.ratio - 1) - Math.abs(a.ratio - 1));
+    const same = mine.filter((m) => m.verdict === 'unchanged');
+    parts.push(`### ${escapeCell(exp)}`);
+    const cap = opts.maxRows ?? Infinity;
+    if (sig.length) {
+      parts.push(markdownTable(HEADERS, rows(c, sig.slice(0, cap)), ALIGN));
+      if (sig.length > cap) parts.push(`…and ${sig.length - cap} more significant changes (see comparison.json).`);
+    }
+    if (same.length) {
+      const body = opts.unchangedRows !== false ? `\n\n${markdownTable(HEADERS, rows(c, same), ALIGN)}\n` : '\n\nRows left out to fit the comment; see comparison.json.\n';
+      parts.push(`<details><summary>${same.length} unchanged</summary>${body}</details>`);
+    }
+  }
+  const lists: [string, string[]][] = [
+    ['Only in head (added)', c.added.map((a) => `\`${escapeCell(a.benchmark)}\``)],
+    ['Only in base (removed)', c.removed.map((a) => `\`${escapeCell(a.benchmark)}\``)],
+    ['Not measured', notMeasured(c)],
+  ];
+  for (const [title, items] of lists) {
+    if (!items.length) continue;
+    const shown = opts.maxRows !== undefined ? items.slice(0, opts.maxRows) : items;
+    parts.push(`**${title}** (${items.length}):\n\n${shown.map((i) => `- ${i}`).join('\n')}${shown.length < items.length ? `\n- …and ${items.length - shown.length} more` : ''}`);
+  }
+  parts.push(footer(c));
+  return `${parts.join('\n\n')}\n`;
+}
+
+/** The fullest rendering that fits the limit: drop unchanged rows, then cap the tables. */
+export function renderComparison(c: Comparison, limit = COMMENT_LIMIT): string {
+  const attempts: RenderOptions[] = [{ unchangedRows: true }, { unchangedRows: false }, { unchangedRows: false, maxRows: 50 }, { unchangedRows: false, maxRows: 10 }, { unchangedRows: false, maxRows: 0 }];
+  for (const opts of attempts) {
+    const md = renderComparisonWith(c, opts);
+    if (md.length <= limit) return md;
+  }
+  return `${headline(c)}\n\nThe full comparison is too large for a comment: see comparison.json.\n`;
+}

@@ -1,0 +1,67 @@
+/**
+ * comparison.json: what `npm run compare` writes and what the PR-comment workflow accepts from
+ * an (untrusted) artifact after validating it against this schema.
+ */
+import { z } from 'zod';
+
+export const COMPARISON_SCHEMA = 1;
+
+const finite = z.number().finite();
+const short = (max: number) => z.string().max(max);
+
+export const ComparedMetric = z
+  .object({
+    benchmark: short(300),
+    experiment: short(100),
+    variant: short(100),
+    params: z.record(short(50), z.union([finite, short(100)])),
+    metric: short(100),
+    unit: short(20),
+    direction: z.enum(['smaller', 'bigger']),
+    base: z.object({ median: finite, n: z.number().int().min(1) }).strict(),
+    head: z.object({ median: finite, n: z.number().int().min(1) }).strict(),
+    ratio: finite,
+    ci: z.tuple([finite, finite]),
+    p: finite,
+    verdict: z.enum(['slower', 'faster', 'unchanged']),
+    note: short(200).optional(),
+    /** The definition changed between base and head: not the same benchmark any more. */
+    redefined: z.boolean().optional(),
+  })
+  .strict();
+export type ComparedMetric = z.infer<typeof ComparedMetric>;
+
+export const CounterChange = z
+  .object({ benchmark: short(300), metric: short(100), unit: short(20), base: finite, head: finite })
+  .strict();
+export type CounterChange = z.infer<typeof CounterChange>;
+
+export const OneSided = z.object({ benchmark: short(300), side: z.enum(['base', 'head']) }).strict();
+export const NotMeasured = z
+  .object({ benchmark: short(300), side: z.enum(['base', 'head']), status: z.enum(['skipped', 'failed']), reason: short(2000) })
+  .strict();
+
+const Side = z
+  .object({
+    commits: z.array(short(64)).max(50),
+    runs: z.number().int(),
+    machine: short(200),
+    cpu: short(200),
+    toolchains: z.record(short(50), short(200)),
+  })
+  .strict();
+
+export const Comparison = z
+  .object({
+    schema: z.literal(COMPARISON_SCHEMA),
+    method: short(500),
+    base: Side,
+    head: Side,
+    metrics: z.array(ComparedMetric).max(20_000),
+    counters: z.array(CounterChange).max(50_000),
+    added: z.array(OneSided).max(10_000),
+    removed: z.array(OneSided).max(10_000),
+    notMeasured: z.array(NotMeasured).max(10_000),
+  })
+  .strict();
+export type Comparison = z.infer<typeof Comparison>;

@@ -1,0 +1,76 @@
+// The wc experiment for real on this machine: gcc builds, hyperfine times, GNU time and strace
+// count, every variant's answer is validated, and the run lands in the store and the site.
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { parseResults } from '../src/results/read.js';
+import type { Results } from '../src/results/schema.js';
+import { type CliResult, runCli } from './helpers/cli.js';
+
+describe('wc smoke run', () => {
+  let dir: string;
+  let cli: CliResult;
+  let results: Results;
+  const at = (variant: string, bs = 65536) => results.benchmarks.filter((b) => b.variant === variant && b.params.bs === bs);
+
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'jsio-wc-'));
+    cli = runCli(['bench', '--profile', 'smoke', '--experiments', 'wc', '--out', join(dir, 'out'), '--store', join(dir, 'store')]);
+    results = parseResults('results.json', readFileSync(join(dir, 'out', 'results.json'), 'utf8'));
+  });
+
+  it('finishes without failures and prints where everything is', () => {
+    expect(cli.stderr).not.toMatch(/failed:/);
+    expect(cli.status).toBe(0);
+    expect(cli.stdout).toMatch(/results: +.*out\/results\.json/);
+    expect(cli.stdout).toMatch(/site: +.*index\.html/);
+    expect(cli.stderr).toMatch(/\[1\/\d+\] wc › c › bs=4096/);
+  });
+
+  it('validates every variant that ran', () => {
+    const ran = results.benchmarks.filter((b) => b.status === 'ok');
+    expect(new Set(ran.map((b) => b.variant))).toEqual(new Set(['c', 'node-stream', 'node-pipe', 'bun', 'deno', 'system-wc', 'dd-null']));
+    for (const b of ran) {
+      expect(b.validation?.ok, b.id).toBe(true);
+      const bytes = b.validation?.checks.find((c) => c.field === 'bytes');
+      if (!bytes?.skipped) expect(bytes?.seen, b.id).toBe(b.derived.bytes);
+    }
+  });
+
+  it('measures C with samples, throughput, RSS, reads and syscalls', () => {
+    const [c] = at('c');
+    expect(c?.build).toMatchObject({ kind: 'gcc', flags: ['-O3', '-Wall'] });
+    expect(c?.metrics.wall_time?.samples).toHaveLength(3);
+    expect(c?.metrics.throughput?.unit).toBe('MB/s');
+    expect(c?.metrics.max_rss?.value).toBeGreaterThan(100_000);
+    expect(c?.metrics.reads?.value).toBe(64);
+    expect(c?.metrics['syscalls.read']?.value).toBeGreaterThanOrEqual(65);
+  });
+
+  it('runs node variants under each node version as a parameter', () => {
+    expect(at('node-stream').map((b) => b.params.node).sort()).toEqual([...new Set(['20', '22', '24', process.versions.node.split('.')[0]])].sort());
+  });
+
+  it('skips just(js) with the install hint', () => {
+    for (const v of ['just-sync', 'just-async', 'just-static']) {
+      expect(at(v)[0]).toMatchObject({ status: 'skipped', hint: expect.stringContaining('install just(js)') });
+    }
+  });
+
+  it('records machine, toolchains and conditions', () => {
+    expect(results.run.machine.cores).toBeGreaterThan(0);
+    expect(results.run.toolchains).toMatchObject({ gcc: expect.any(String), hyperfine: expect.any(String), strace: expect.any(String) });
+    expect(results.run.conditions?.loadAverage).toHaveLength(3);
+    expect(results.run.partial).toBe(false);
+  });
+
+  it('writes the summary, the github-action-benchmark inputs and the store', () => {
+    expect(readFileSync(join(dir, 'out', 'summary.md'), 'utf8')).toContain('throughput vs dd-null');
+    const bigger = JSON.parse(readFileSync(join(dir, 'out', 'gab', 'customBiggerIsBetter.json'), 'utf8')) as { name: string }[];
+    expect(bigger.map((e) => e.name)).toContain('wc/c/bs=65536 throughput');
+    const index = JSON.parse(readFileSync(join(dir, 'store', results.run.machine.id, 'index.json'), 'utf8')) as { commits: { sha: string }[] };
+    expect(index.commits.map((c) => c.sha)).toEqual([results.run.commit.sha]);
+    expect(existsSync(join(dir, 'store', results.run.machine.id, 'runs', `${results.run.commit.sha}.json`))).toBe(true);
+  });
+});

@@ -1,0 +1,110 @@
+// The workflows' properties that matter for safety and fairness, read from the YAML itself.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { ROOT } from './helpers/cli.js';
+
+type Step = { uses?: string; run?: string; with?: Record<string, unknown>; env?: Record<string, string> };
+type Job = { permissions?: Record<string, string>; steps: Step[]; concurrency?: unknown; 'timeout-minutes'?: number; if?: string; 'runs-on': unknown };
+type Workflow = { on: Record<string, any>; permissions?: Record<string, string>; concurrency?: unknown; jobs: Record<string, Job> };
+
+const names = ['ci', 'bench', 'pr', 'pr-comment'] as const;
+const text = Object.fromEntries(names.map((n) => [n, readFileSync(join(ROOT, '.github', 'workflows', `${n}.yml`), 'utf8')])) as Record<(typeof names)[number], string>;
+const wf = Object.fromEntries(names.map((n) => [n, parse(text[n]) as Workflow])) as Record<(typeof names)[number], Workflow>;
+const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+
+describe.each(names)('%s.yml', (name) => {
+  const w = wf[name];
+  it('is read-only at workflow level', () => {
+    expect(w.permissions).toEqual({ contents: 'read' });
+  });
+
+  it('pins every action to a full commit SHA', () => {
+    for (const job of Object.values(w.jobs)) {
+      for (const step of job.steps) if (step.uses) expect(step.uses, step.uses).toMatch(/^[\w.-]+\/[\w.-]+@[0-9a-f]{40}$/);
+    }
+  });
+
+  it('puts a timeout on every job', () => {
+    for (const job of Object.values(w.jobs)) expect(job['timeout-minutes']).toBeGreaterThan(0);
+  });
+
+  it('runs only npm scripts that exist', () => {
+    for (const m of text[name].matchAll(/npm run (?:--silent )?([\w:-]+)/g)) expect(Object.keys(scripts), m[1]).toContain(m[1]);
+  });
+});
+
+describe('bench.yml', () => {
+  const w = wf.bench;
+  it('runs on push to main, nightly and by hand with the documented inputs', () => {
+    expect(w.on.push).toEqual({ branches: ['main'] });
+    expect(w.on.schedule).toHaveLength(1);
+    expect(Object.keys(w.on.workflow_dispatch.inputs).sort()).toEqual(['experiments', 'params', 'profile', 'ref', 'runners', 'runs', 'variants']);
+  });
+
+  it('passes every dispatch input to the CLI', () => {
+    const run = w.jobs.bench!.steps.find((s) => s.run?.includes('npm run bench'))!;
+    expect(run.env).toMatchObject({
+      PROFILE: "${{ inputs.profile || 'standard' }}",
+      EXPERIMENTS: '${{ inputs.experiments }}',
+      VARIANTS: '${{ inputs.variants }}',
+      PARAMS: '${{ inputs.params }}',
+      RUNS: '${{ inputs.runs }}',
+    });
+    for (const flag of ['--profile "$PROFILE"', '--experiments "$EXPERIMENTS"', '--variants "$VARIANTS"', '--runs "$RUNS"', '--param "$p"', '--require just']) expect(run.run).toContain(flag);
+    expect(text.bench).toContain('ref: ${{ inputs.ref || github.sha }}');
+    expect(text.bench).toContain('fromJSON(inputs.runners');
+  });
+
+  it('serialises benchmark machines and gh-pages publishes', () => {
+    expect(w.jobs.bench!.concurrency).toEqual({ group: 'bench-machine-${{ matrix.runner }}', 'cancel-in-progress': false });
+    expect(w.jobs.publish!.concurrency).toMatchObject({ 'cancel-in-progress': false });
+    expect(text.bench).toContain('npm run publish-to-branch');
+  });
+
+  it('writes only in the publish job', () => {
+    expect(w.jobs.bench!.permissions).toBeUndefined();
+    expect(w.jobs.publish!.permissions).toEqual({ contents: 'write' });
+  });
+
+  it('feeds github-action-benchmark both directions with alerts and summaries', () => {
+    const gab = w.jobs.publish!.steps.filter((s) => s.uses?.startsWith('benchmark-action/github-action-benchmark@'));
+    expect(gab.map((s) => s.with?.tool)).toEqual(['customSmallerIsBetter', 'customBiggerIsBetter']);
+    for (const s of gab) expect(s.with).toMatchObject({ 'alert-threshold': expect.any(String), 'comment-on-alert': true, 'summary-always': true });
+  });
+});
+
+describe('pr.yml', () => {
+  const w = wf.pr;
+  it('uses no secrets and cannot write', () => {
+    expect(text.pr).not.toMatch(/\$\{\{\s*secrets\./);
+    expect(w.permissions).toEqual({ contents: 'read' });
+    for (const job of Object.values(w.jobs)) expect(JSON.stringify(job.permissions ?? {})).not.toMatch(/write/);
+  });
+
+  it('runs fork pull requests only after the run-benchmarks label', () => {
+    expect(w.jobs.diff!.if).toMatch(/head\.repo\.full_name == github\.repository/);
+    expect(w.jobs.diff!.if).toMatch(/contains\(github\.event\.pull_request\.labels\.\*\.name, 'run-benchmarks'\)/);
+  });
+
+  it('measures base and head in rounds in one job and uploads the artifact with the PR number', () => {
+    expect(text.pr).toContain('npm run rounds -- --base ../base --head .');
+    expect(text.pr).toContain('comment/pr-number');
+    expect(text.pr).toContain('GITHUB_STEP_SUMMARY');
+  });
+});
+
+describe('pr-comment.yml', () => {
+  const w = wf['pr-comment'];
+  it('never checks out or runs pull-request code', () => {
+    const checkouts = w.jobs.comment!.steps.filter((s) => s.uses?.startsWith('actions/checkout@'));
+    expect(checkouts.map((s) => s.with?.ref)).toEqual(['${{ github.event.repository.default_branch }}']);
+    expect(text['pr-comment']).not.toMatch(/head_sha }}|head\.sha }}|pull_request\.head\.ref/);
+  });
+
+  it('validates the artifact before posting, with the PR number from GitHub', () => {
+    expect(text['pr-comment']).toContain('npm run pr-comment -- --artifact artifact --pr "$PR_NUMBER"');
+    expect(w.jobs.comment!.permissions).toEqual({ contents: 'read', actions: 'read', 'pull-requests': 'write' });
+  });
+});

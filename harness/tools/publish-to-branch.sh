@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Publishes to a branch (gh-pages) without losing anyone's work: start from the remote branch,
+# run the (idempotent) update command, commit, push; if another publisher pushed first, start
+# again from their result. Usage: publish-to-branch.sh DIR BRANCH MESSAGE -- COMMAND [ARGS...]
+# DIR is a clone whose `origin` is the repository; COMMAND runs inside DIR.
+set -euo pipefail
+dir="${1:?usage: publish-to-branch.sh DIR BRANCH MESSAGE -- COMMAND...}"
+branch="${2:?usage}"
+message="${3:?usage}"
+shift 3
+[ "${1:-}" = "--" ] && shift
+[ "$#" -gt 0 ] || { echo "publish-to-branch: no update command given" >&2; exit 2; }
+tries="${PUBLISH_TRIES:-6}"
+cd "$dir"
+for attempt in $(seq 1 "$tries"); do
+  if git fetch --quiet origin "$branch" 2>/dev/null; then
+    git checkout --quiet -B "$branch" "origin/$branch"
+    git reset --quiet --hard "origin/$branch"
+    git clean --quiet -fdx
+  else
+    # First publish: the branch does not exist yet.
+    git checkout --quiet --orphan "$branch"
+    git rm --quiet -rf --cached . >/dev/null 2>&1 || true
+    git clean --quiet -fdx
+  fi
+  "$@"
+  git add -A
+  if git diff --cached --quiet; then
+    echo "publish-to-branch: nothing changed"
+    exit 0
+  fi
+  git -c user.name="${GIT_AUTHOR_NAME:-jsio-bench}" -c user.email="${GIT_AUTHOR_EMAIL:-jsio-bench@users.noreply.github.com}" commit --quiet -m "$message"
+  if git push --quiet origin "HEAD:$branch"; then
+    echo "publish-to-branch: pushed to $branch (attempt $attempt)"
+    exit 0
+  fi
+  echo "publish-to-branch: push rejected (attempt $attempt of $tries); starting again from the remote" >&2
+  sleep $((attempt + RANDOM % 3))
+done
+echo "publish-to-branch: gave up after $tries attempts" >&2
+exit 1
