@@ -4,7 +4,7 @@
  */
 import type { Benchmark, Results } from '../results/schema.js';
 import { type Comparison, COMPARISON_SCHEMA, type ComparedMetric, type CounterChange } from './schema.js';
-import { ALPHA, BOOTSTRAP_ITERATIONS, compareSamples, MIN_EFFECT } from './stats.js';
+import { ALPHA, BOOTSTRAP_ITERATIONS, compareSamples, median, MIN_EFFECT } from './stats.js';
 
 /** Per-benchmark minimum effects written by `npm run calibrate` (id + " " + metric -> ratio). */
 export type NoiseThresholds = Record<string, number>;
@@ -12,7 +12,8 @@ export type NoiseThresholds = Record<string, number>;
 interface Merged {
   b: Benchmark;
   samples: Record<string, number[]>;
-  counters: Record<string, { value: number; unit: string }>;
+  /** One value per ok round, per counter. */
+  counters: Record<string, { values: number[]; unit: string }>;
   definitions: Set<string>;
 }
 
@@ -21,26 +22,81 @@ function comparable(name: string, m: Benchmark['metrics'][string]): boolean {
   return Boolean(m.samples?.length) && m.source !== 'derived' && name !== 'pipeline_max_rss';
 }
 
+/**
+ * strace lists only the syscalls a program made: in a round that counted syscalls, one that
+ * is missing was called zero times (so a syscall that appears only in head is a change).
+ */
+function zeroFillSyscalls(rounds: readonly Benchmark[]): Record<string, number>[] {
+  const names = new Set(rounds.flatMap((b) => Object.keys(b.metrics).filter((n) => n.startsWith('syscalls.'))));
+  return rounds.map((b) => (b.metrics['syscalls.total'] ? Object.fromEntries([...names].map((n) => [n, b.metrics[n]?.value ?? 0])) : {}));
+}
+
+/**
+ * Merges the rounds of one side. A benchmark is compared only when every round that has it
+ * measured it; one that failed or was skipped in any round is reported with its reason, and
+ * with how many rounds it concerns when other rounds were fine (a flaky failure is news).
+ */
 function merge(runs: readonly Results[]): { ok: Map<string, Merged>; other: Map<string, Benchmark> } {
+  const byId = new Map<string, Benchmark[]>();
+  for (const r of runs) for (const b of r.benchmarks) byId.set(b.id, [...(byId.get(b.id) ?? []), b]);
   const ok = new Map<string, Merged>();
   const other = new Map<string, Benchmark>();
-  for (const r of runs) {
-    for (const b of r.benchmarks) {
-      if (b.status !== 'ok') {
-        if (!ok.has(b.id)) other.set(b.id, b);
-        continue;
-      }
-      other.delete(b.id);
-      const m = ok.get(b.id) ?? { b, samples: {}, counters: {}, definitions: new Set<string>() };
+  for (const [id, seen] of byId) {
+    const bad = seen.filter((b) => b.status !== 'ok');
+    if (bad.length) {
+      const first = bad.find((b) => b.status === 'failed') ?? bad[0]!;
+      const reason = first.reason ?? '';
+      other.set(id, bad.length < seen.length ? { ...first, reason: `in ${bad.length} of ${seen.length} rounds: ${reason}` } : first);
+      continue;
+    }
+    const m: Merged = { b: seen[0]!, samples: {}, counters: {}, definitions: new Set<string>() };
+    const syscalls = zeroFillSyscalls(seen);
+    seen.forEach((b, round) => {
       if (b.definition) m.definitions.add(b.definition);
+      const values: Record<string, { value: number; unit: string }> = {};
       for (const [name, metric] of Object.entries(b.metrics)) {
         if (comparable(name, metric)) (m.samples[name] ??= []).push(...(metric.samples ?? []));
-        else if (metric.deterministic) m.counters[name] = { value: metric.value, unit: metric.unit };
+        else if (metric.deterministic) values[name] = { value: metric.value, unit: metric.unit };
       }
-      ok.set(b.id, m);
-    }
+      for (const [name, value] of Object.entries(syscalls[round]!)) values[name] ??= { value, unit: 'calls' };
+      for (const [name, v] of Object.entries(values)) (m.counters[name] ??= { values: [], unit: v.unit }).values.push(v.value);
+    });
+    ok.set(id, m);
   }
   return { ok, other };
+}
+
+/** A side's values of a counter; a syscall it never made counts zero where syscalls were counted. */
+function counterValues(m: Merged, name: string): { values: number[]; unit: string } | undefined {
+  const total = m.counters['syscalls.total'];
+  return m.counters[name] ?? (name.startsWith('syscalls.') && total ? { values: total.values.map(() => 0), unit: total.unit } : undefined);
+}
+
+/**
+ * Counters are compared exactly, but some are not deterministic in practice (futex and epoll
+ * counts of multi-threaded runtimes, max RSS by a few pages). When every round of both sides
+ * agrees, any difference is a change. When a side's rounds disagree, the ranges must not
+ * overlap and the gap between them must be at least the larger spread of a side: with three
+ * rounds a side, two noisy ranges miss each other one time in ten by chance alone, so
+ * separation alone would report noise.
+ */
+export function counterChange(benchmark: string, metric: string, unit: string, base: readonly number[], head: readonly number[]): CounterChange | undefined {
+  const lo = (xs: readonly number[]) => Math.min(...xs);
+  const hi = (xs: readonly number[]) => Math.max(...xs);
+  const gap = Math.max(lo(head) - hi(base), lo(base) - hi(head));
+  const spread = Math.max(hi(base) - lo(base), hi(head) - lo(head));
+  if (gap > 0 && gap >= spread) {
+    return {
+      benchmark,
+      metric,
+      unit,
+      base: median(base),
+      head: median(head),
+      ...(lo(base) !== hi(base) ? { baseRange: [lo(base), hi(base)] as [number, number] } : {}),
+      ...(lo(head) !== hi(head) ? { headRange: [lo(head), hi(head)] as [number, number] } : {}),
+    };
+  }
+  return undefined;
 }
 
 function side(runs: readonly Results[]): Comparison['base'] {
@@ -87,9 +143,11 @@ export function compareRuns(base: readonly Results[], head: readonly Results[], 
         ...(redefined ? { note: 'benchmark definition changed: not compared', redefined } : c.note ? { note: c.note } : {}),
       });
     }
-    for (const [name, hv] of Object.entries(h.counters)) {
-      const bv = b.counters[name];
-      if (bv !== undefined && bv.value !== hv.value) counters.push({ benchmark: id, metric: name, unit: hv.unit, base: bv.value, head: hv.value });
+    for (const name of [...new Set([...Object.keys(b.counters), ...Object.keys(h.counters)])]) {
+      const bv = counterValues(b, name);
+      const hv = counterValues(h, name);
+      const change = bv && hv && counterChange(id, name, hv.unit, bv.values, hv.values);
+      if (change) counters.push(change);
     }
   }
   const known = (m: { ok: Map<string, Merged>; other: Map<string, Benchmark> }, id: string) => m.ok.has(id) || m.other.has(id);

@@ -23,6 +23,11 @@ function label(m: Pick<ComparedMetric, 'variant' | 'params'>): string {
 /** Counter changes of at least this share are shown in the table (all are in comparison.json). */
 const SHOWN_COUNTER_CHANGE = 0.01;
 
+/** A counter's value, or its range over the rounds when they disagreed. */
+function counterValue(v: number, range: [number, number] | undefined, unit: string): string {
+  return range ? `${formatValue(range[0], unit)}–${formatValue(range[1], unit)}` : formatValue(v, unit);
+}
+
 function counterText(c: Comparison, benchmark: string): string {
   const rel = (x: { base: number; head: number }) => Math.abs(x.head - x.base) / Math.max(1, Math.abs(x.base));
   const shown = c.counters
@@ -30,7 +35,7 @@ function counterText(c: Comparison, benchmark: string): string {
     .sort((a, b) => rel(b) - rel(a));
   const text = shown
     .slice(0, 3)
-    .map((x) => `${x.metric.replace(/^syscalls\./, '')} ${formatValue(x.base, x.unit)}→${formatValue(x.head, x.unit)}`)
+    .map((x) => `${x.metric.replace(/^syscalls\./, '')} ${counterValue(x.base, x.baseRange, x.unit)}→${counterValue(x.head, x.headRange, x.unit)}`)
     .join(', ');
   return shown.length > 3 ? `${text}, +${shown.length - 3} more` : text;
 }

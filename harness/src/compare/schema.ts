@@ -31,8 +31,21 @@ export const ComparedMetric = z
   .strict();
 export type ComparedMetric = z.infer<typeof ComparedMetric>;
 
+/**
+ * A counter whose values differ between base and head. base/head are the medians over the
+ * rounds; when a side's rounds disagree among themselves its [min, max] is given too (such a
+ * counter is only reported when the two ranges do not overlap).
+ */
 export const CounterChange = z
-  .object({ benchmark: short(300), metric: short(100), unit: short(20), base: finite, head: finite })
+  .object({
+    benchmark: short(300),
+    metric: short(100),
+    unit: short(20),
+    base: finite,
+    head: finite,
+    baseRange: z.tuple([finite, finite]).optional(),
+    headRange: z.tuple([finite, finite]).optional(),
+  })
   .strict();
 export type CounterChange = z.infer<typeof CounterChange>;
 
