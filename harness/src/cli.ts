@@ -9,7 +9,8 @@ import { UserError } from './errors.js';
 import { isProfile, PROFILES, type Profile } from './profiles.js';
 import type { ParamValue } from './manifest/schema.js';
 import { buildSite, serveSite } from './site.js';
-import { commentFromArtifact } from './compare/artifact.js';
+import { COMMENT_MARKER, commentFromArtifact } from './compare/artifact.js';
+import { findPullRequest, githubFromEnv, upsertComment } from './compare/github.js';
 import { compareRuns, type NoiseThresholds } from './compare/compare.js';
 import { renderComparison } from './compare/render.js';
 import { readResults } from './results/read.js';
@@ -42,7 +43,7 @@ const HELP = `jsio-bench: I/O in JavaScript runtimes vs C
                    [--programs DIR] [--strict] [--runs N]
   npm run compare -- --base A.json [B.json...] --head C.json [D.json...] [--out DIR] [--noise FILE]
   npm run publish -- RESULTS.json [--store DIR]
-  npm run pr-comment -- --artifact DIR --pr N [--out FILE]
+  npm run pr-comment -- --artifact DIR --pr N [--out FILE] [--post]  |  --find-pr [--event FILE]
   npm run rounds -- --base DIR --head DIR [--rounds N] [--out DIR] [bench flags...]
   npm run pages -- RESULTS.json... --dir GH_PAGES_CHECKOUT
   npm run machine-id
@@ -173,12 +174,38 @@ async function cmdPublish(argv: string[]): Promise<number> {
   return 0;
 }
 
+/**
+ * The PR-comment workflow's steps: `--find-pr` prints the pull request of the finished run
+ * (asked from GitHub); `--artifact DIR --pr N` validates the untrusted artifact and renders the
+ * comment; `--post` then creates or updates the sticky comment.
+ */
 async function cmdPrComment(argv: string[]): Promise<number> {
-  const { values } = parseArgs({ args: argv, strict: true, options: { artifact: { type: 'string' }, pr: { type: 'string' }, out: { type: 'string' } } });
-  if (!values.artifact || !values.pr) throw new UserError('pr-comment needs --artifact DIR and --pr N');
-  const { body } = commentFromArtifact(resolve(values.artifact), values.pr);
+  const { values } = parseArgs({
+    args: argv,
+    strict: true,
+    options: {
+      artifact: { type: 'string' },
+      pr: { type: 'string' },
+      out: { type: 'string' },
+      'find-pr': { type: 'boolean', default: false },
+      event: { type: 'string' },
+      post: { type: 'boolean', default: false },
+    },
+  });
+  if (values['find-pr']) {
+    const event = values.event ?? process.env.GITHUB_EVENT_PATH;
+    if (!event) throw new UserError('--find-pr needs the workflow_run event: --event FILE (GITHUB_EVENT_PATH inside Actions)');
+    process.stdout.write(`${await findPullRequest(githubFromEnv(), resolve(event))}\n`);
+    return 0;
+  }
+  if (!values.artifact || !values.pr) throw new UserError('pr-comment needs --artifact DIR and --pr N (or --find-pr)');
+  const { pr, body } = commentFromArtifact(resolve(values.artifact), values.pr);
   if (values.out) writeFileAtomic(resolve(values.out), body);
-  else process.stdout.write(body);
+  else if (!values.post) process.stdout.write(body);
+  if (values.post) {
+    const { action, id } = await upsertComment(githubFromEnv(), pr, body, COMMENT_MARKER);
+    process.stderr.write(`${action} comment ${id} on pull request #${pr}\n`);
+  }
   return 0;
 }
 
