@@ -19,6 +19,7 @@ import { writeFileAtomic } from './store/atomic.js';
 import { readFileSync } from 'node:fs';
 import { describeExit, runProcess } from './exec.js';
 import { machineInfo } from './machine.js';
+import { shareCaches } from './share-cache.js';
 
 const ROOT = resolve(process.env.JSIO_ROOT ?? process.cwd());
 const DEFAULT_STORE = join(ROOT, 'results', 'history');
@@ -46,7 +47,7 @@ const HELP = `jsio-bench: I/O in JavaScript runtimes vs C
   npm run pr-comment -- --artifact DIR --pr N [--out FILE] [--post]  |  --find-pr [--event FILE]
   npm run rounds -- --base DIR --head DIR [--rounds N] [--out DIR] [bench flags...]
   npm run pages -- RESULTS.json... --dir GH_PAGES_CHECKOUT
-  npm run machine-id
+  npm run machine-id [-- RESULTS.json]
   npm run site  -- [--serve] [--store DIR] [--out DIR] [--port N]
   npm test`;
 
@@ -226,9 +227,15 @@ async function cmdPages(argv: string[]): Promise<number> {
   return 0;
 }
 
-/** Prints this machine's id (workflows use it to keep machines' data apart). */
-async function cmdMachineId(): Promise<number> {
-  process.stdout.write(`${machineInfo().id}\n`);
+/**
+ * Prints this machine's id, or the id recorded in a results.json (workflows use it to keep
+ * machines' data apart, e.g. github-action-benchmark's data directory per machine).
+ */
+async function cmdMachineId(argv: string[]): Promise<number> {
+  const { positionals } = parseArgs({ args: argv, strict: true, allowPositionals: true, options: {} });
+  if (positionals.length > 1) throw new UserError('machine-id takes at most one results.json');
+  // The results schema restricts ids to [A-Za-z0-9._-]: safe as a path segment.
+  process.stdout.write(`${positionals[0] ? readResults(resolve(positionals[0])).run.machine.id : machineInfo().id}\n`);
   return 0;
 }
 
@@ -252,6 +259,7 @@ async function cmdRounds(argv: string[]): Promise<number> {
   if (!values.base || !values.head) throw new UserError('rounds needs --base DIR and --head DIR (two checkouts)');
   if (!Number.isInteger(rounds) || rounds < 1 || rounds > 20) throw new UserError(`--rounds ${values.rounds}: expected an integer from 1 to 20`);
   const out = resolve(values.out);
+  for (const link of shareCaches(values.base, values.head)) process.stderr.write(`sharing ${link} with the head checkout\n`);
   const files: Record<'base' | 'head', string[]> = { base: [], head: [] };
   for (let i = 1; i <= rounds; i++) {
     for (const side of ['base', 'head'] as const) {
