@@ -16,7 +16,9 @@ for tool in curl make g++ tar; do
 done
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
-curl -fsSL "https://github.com/just-js/just/archive/refs/tags/$version.tar.gz" -o "$tmp/just.tar.gz"
+# JUST_ARCHIVE_URL replaces the upstream address (tests use a local file:// tarball).
+url="${JUST_ARCHIVE_URL:-https://github.com/just-js/just/archive/refs/tags/$version.tar.gz}"
+curl -fsSL "$url" -o "$tmp/just.tar.gz"
 mkdir -p "$tmp/src"
 tar -xzf "$tmp/just.tar.gz" -C "$tmp/src" --strip-components=1
 (cd "$tmp/src" && make runtime-static >&2)
