@@ -1,9 +1,15 @@
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { UserError } from '../errors.js';
 
-/** Writes via a temp file + fsync + rename: readers see the old file or the new one, never half. */
-export function writeFileAtomic(file: string, data: string): void {
+function writeError(file: string, e: unknown): UserError {
+  const err = e as NodeJS.ErrnoException;
+  const why = err.code === 'ENOSPC' ? 'the disk is full' : err.code === 'EACCES' || err.code === 'EROFS' || err.code === 'EPERM' ? 'the location is not writable' : err.message;
+  return new UserError(`cannot write ${file}: ${why} (${err.code ?? 'error'}); nothing was overwritten`);
+}
+
+/** Writes data to a fresh temp file beside `file`, synced to disk; returns its path. */
+function stage(file: string, data: string): string {
   mkdirSync(dirname(file), { recursive: true });
   const tmp = `${file}.tmp-${process.pid}-${Math.random().toString(36).slice(2)}`;
   try {
@@ -15,12 +21,44 @@ export function writeFileAtomic(file: string, data: string): void {
     } finally {
       closeSync(fd);
     }
+    return tmp;
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    throw writeError(file, e);
+  }
+}
+
+/** Writes via a temp file + fsync + rename: readers see the old file or the new one, never half. */
+export function writeFileAtomic(file: string, data: string): void {
+  const tmp = stage(file, data);
+  try {
     renameSync(tmp, file);
   } catch (e) {
     rmSync(tmp, { force: true });
-    const err = e as NodeJS.ErrnoException;
-    const why = err.code === 'ENOSPC' ? 'the disk is full' : err.code === 'EACCES' || err.code === 'EROFS' || err.code === 'EPERM' ? 'the location is not writable' : err.message;
-    throw new UserError(`cannot write ${file}: ${why} (${err.code ?? 'error'}); nothing was overwritten`);
+    throw writeError(file, e);
+  }
+}
+
+/**
+ * Several files, each atomically, and all or nothing for what usually fails (a full disk, an
+ * unwritable place): every file is staged and synced first, and only then renamed into place,
+ * in the order given. If staging any of them fails, none is touched.
+ */
+export function writeFilesAtomic(files: readonly { file: string; data: string }[]): void {
+  const staged: { tmp: string; file: string }[] = [];
+  try {
+    for (const f of files) staged.push({ tmp: stage(f.file, f.data), file: f.file });
+  } catch (e) {
+    for (const s of staged) rmSync(s.tmp, { force: true });
+    throw e;
+  }
+  for (const [i, s] of staged.entries()) {
+    try {
+      renameSync(s.tmp, s.file);
+    } catch (e) {
+      for (const rest of staged.slice(i)) rmSync(rest.tmp, { force: true });
+      throw writeError(s.file, e);
+    }
   }
 }
 
@@ -28,8 +66,54 @@ function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
+  } catch (e) {
+    // EPERM: the process exists but belongs to another user; it still holds the lock.
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** A lock file's content (the holder's pid), or undefined if it is gone. */
+function readLock(lockFile: string): { text: string; ageMs: number } | undefined {
+  try {
+    return { text: readFileSync(lockFile, 'utf8'), ageMs: Date.now() - statSync(lockFile).mtimeMs };
   } catch {
-    return false;
+    return undefined;
+  }
+}
+
+/** A takeover (or an empty lock) left by a process that died inside it is this old, at most. */
+const STALE_MS = 10_000;
+
+/** True when the lock's holder is dead, or it was never written and is old. */
+function isStale(lock: { text: string; ageMs: number }): boolean {
+  const pid = Number(lock.text);
+  if (lock.text !== '' && Number.isInteger(pid) && pid > 0) return !alive(pid);
+  return lock.ageMs > STALE_MS;
+}
+
+/**
+ * Removes a stale lock, unless someone else already did and took the lock. Two waiters can
+ * both see the same dead holder; without this, the second would delete the lock the first had
+ * just created and both would go ahead. Takeovers are serialised by their own short-lived
+ * lock, inside which the lock is read again and removed only if it is still the stale one.
+ */
+function takeOver(lockFile: string, seen: string): void {
+  const takeover = `${lockFile}.takeover`;
+  let fd: number;
+  try {
+    fd = openSync(takeover, 'wx');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    const t = readLock(takeover);
+    if (t && t.ageMs > STALE_MS) rmSync(takeover, { force: true });
+    return; // another waiter is taking over: look again shortly
+  }
+  try {
+    const now = readLock(lockFile);
+    if (now && now.text === seen && isStale(now)) rmSync(lockFile, { force: true });
+  } finally {
+    closeSync(fd);
+    rmSync(takeover, { force: true });
   }
 }
 
@@ -48,17 +132,13 @@ export async function withLock<T>(lockFile: string, fn: () => T | Promise<T>, ti
       break;
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw new UserError(`cannot create lock ${lockFile}: ${(e as Error).message}`);
-      let holder = NaN;
-      try {
-        holder = Number(readFileSync(lockFile, 'utf8'));
-      } catch {
-        // vanished between open and read: retry
-      }
-      if (Number.isInteger(holder) && holder > 0 && !alive(holder)) {
-        rmSync(lockFile, { force: true });
+      const lock = readLock(lockFile);
+      if (lock && isStale(lock)) {
+        takeOver(lockFile, lock.text);
+        await new Promise((r) => setTimeout(r, 5 + Math.random() * 20));
         continue;
       }
-      if (Date.now() > deadline) throw new UserError(`store is locked by process ${holder} (${lockFile}); try again when it finishes`);
+      if (Date.now() > deadline) throw new UserError(`store is locked by process ${lock?.text || '(unknown)'} (${lockFile}); try again when it finishes`);
       await new Promise((r) => setTimeout(r, 50 + Math.random() * 100));
     }
   }

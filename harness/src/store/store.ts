@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import { UserError } from '../errors.js';
 import { formatIssues } from '../manifest/load.js';
 import type { Results } from '../results/schema.js';
-import { withLock, writeFileAtomic } from './atomic.js';
+import { withLock, writeFilesAtomic } from './atomic.js';
 import { type CommitEntry, IndexFile, MachinesFile, SeriesFile, STORE_SCHEMA } from './schema.js';
 
 /** Reads a store file, or undefined if absent; anything unreadable is refused, never replaced. */
@@ -107,12 +107,16 @@ export async function publishRun(root: string, results: Results): Promise<{ mach
     index.machine = machine;
     const order = index.commits.map((c) => c.sha);
 
-    // The full results first: the index never points at a file that does not exist.
-    writeFileAtomic(join(machineDir, entry.file), json(results));
-    for (const e of experiments) writeFileAtomic(seriesPaths.get(e)!, json(upsertSeries(prevSeries.get(e), e, order, results)));
-    writeFileAtomic(indexPath, json(index));
     machines.machines[machine.id] = { machine, lastRun: results.run.end, commits: index.commits.length };
-    writeFileAtomic(machinesPath, json(machines));
+    // Everything is staged before anything is replaced (a full disk changes nothing), then
+    // renamed in this order: the full results first, so the index never points at a file that
+    // does not exist.
+    writeFilesAtomic([
+      { file: join(machineDir, entry.file), data: json(results) },
+      ...experiments.map((e) => ({ file: seriesPaths.get(e)!, data: json(upsertSeries(prevSeries.get(e), e, order, results)) })),
+      { file: indexPath, data: json(index) },
+      { file: machinesPath, data: json(machines) },
+    ]);
     return { machineDir, replaced };
   });
 }
