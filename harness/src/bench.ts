@@ -138,7 +138,19 @@ export async function bench(opts: BenchOptions): Promise<BenchOutcome> {
       toolchains,
       conditions,
     },
-    experiments: Object.fromEntries(experiments.map((e) => [e.id, { title: e.manifest.title, question: e.manifest.question }])),
+    // The summary and headline specs travel with the results: the site reads no manifests.
+    experiments: Object.fromEntries(
+      experiments.map((e) => [
+        e.id,
+        {
+          title: e.manifest.title,
+          question: e.manifest.question,
+          parameters: Object.fromEntries(Object.entries(e.manifest.parameters).map(([k, v]) => [k, { description: v.description, ...(v.unit ? { unit: v.unit } : {}) }])),
+          ...(e.manifest.summary ? { summary: e.manifest.summary } : {}),
+          headline: e.manifest.headline,
+        },
+      ]),
+    ),
     benchmarks: [],
   };
   const resultsPath = join(outDir, 'results.json');
