@@ -244,7 +244,15 @@ async function cmdRounds(argv: string[]): Promise<number> {
   return cmdCompare(['--base', ...files.base, '--head', ...files.head, '--out', out]);
 }
 
+async function cmdSitePerf(): Promise<number> {
+  const { sitePerf } = await import('./site-perf.js');
+  const r = await sitePerf(ROOT);
+  for (const [k, v] of Object.entries(r)) process.stdout.write(`${k.padEnd(26)} ${v.toLocaleString('en-US')}\n`);
+  return 0;
+}
+
 const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
+  'site-perf': cmdSitePerf,
   pages: cmdPages,
   'machine-id': cmdMachineId,
   rounds: cmdRounds,
