@@ -18,8 +18,8 @@ export interface TrendInput {
   /** One entry per commit (x = position, so gaps in time do not squash the chart). */
   commits: { sha: string; date: string; subject: string }[];
   lines: TrendLine[];
-  /** Change points per line: indexes into commits. */
-  changes: { line: number; index: number }[];
+  /** Change points per line: indexes into commits; "definition" marks a redefined benchmark. */
+  changes: { line: number; index: number; kind?: 'perf' | 'definition' }[];
   commitUrl: (sha: string) => string | undefined;
 }
 
@@ -63,7 +63,8 @@ function changeMarkers(input: TrendInput): uPlot.Plugin {
         ctx.lineWidth = 1.5 * devicePixelRatio;
         for (const c of input.changes) {
           const x = u.valToPos(c.index - 0.5, 'x', true);
-          ctx.strokeStyle = color(c.line);
+          ctx.strokeStyle = c.kind === 'definition' ? '#5f6b7a' : color(c.line);
+          ctx.setLineDash(c.kind === 'definition' ? [] : [4, 4]);
           ctx.beginPath();
           ctx.moveTo(x, u.bbox.top);
           ctx.lineTo(x, u.bbox.top + u.bbox.height);

@@ -3,7 +3,7 @@
  * data/machines.json, data/<machine>/index.json, data/<machine>/series/<experiment>.json and,
  * lazily, data/<machine>/runs/<sha>.json. Relative URLs, so the site works under any sub-path.
  */
-export const STORE_SCHEMA = 1;
+export const STORE_SCHEMA = 2;
 
 export interface Machine {
   id: string;
@@ -44,7 +44,19 @@ export interface SeriesFile {
   schema: number;
   experiment: string;
   commits: string[];
-  series: Record<string, { variant: string; params: Record<string, number | string>; metrics: Record<string, SeriesMetric> }>;
+  series: Record<string, { variant: string; params: Record<string, number | string>; definitions?: (string | null)[]; metrics: Record<string, SeriesMetric> }>;
+}
+
+/** Indexes where a series' benchmark definition changed (both sides known): trends must not run across them unmarked. */
+export function definitionChanges(definitions: readonly (string | null)[] | undefined): number[] {
+  const out: number[] = [];
+  let last: string | null = null;
+  (definitions ?? []).forEach((d, i) => {
+    if (d === null) return;
+    if (last !== null && d !== last) out.push(i);
+    last = d;
+  });
+  return out;
 }
 export interface Metric {
   unit: string;

@@ -3,7 +3,7 @@ import { compareSamples } from '../../harness/src/compare/stats.js';
 import { formatParam, formatRatio, formatValue } from '../../harness/src/report/format.js';
 import { detectChangePoints } from './changepoints.js';
 import { escapeHtml as esc, sweepChart, trendChart } from './charts.js';
-import { type Benchmark, type CommitEntry, type IndexFile, lineLabel, type RunFile, type Store, trendCharts } from './data.js';
+import { type Benchmark, type CommitEntry, definitionChanges, type IndexFile, lineLabel, type RunFile, type Store, trendCharts } from './data.js';
 import { type State, toHash } from './state.js';
 
 export interface Ctx {
@@ -153,9 +153,21 @@ export async function trends(ctx: Ctx): Promise<void> {
       .join(' ');
     const lines = chart.lines.map((l) => {
       const m = series.series[l.id]!.metrics[metric]!;
-      return { label: l.label, values: m.values, ranges: m.ranges, unit: m.unit };
+      return { label: l.label, values: m.values, ranges: m.ranges, unit: m.unit, redefined: definitionChanges(series.series[l.id]!.definitions) };
     });
-    const changes = lines.flatMap((l, i) => detectChangePoints(l.values).map((c) => ({ line: i, index: c.index, ratio: c.ratio })));
+    // Change points are searched within each definition's stretch only: a redefined benchmark
+    // is marked as such, never reported as a performance change.
+    const changes = lines.flatMap((l, i) => {
+      const cuts = [0, ...l.redefined, l.values.length];
+      return cuts.slice(0, -1).flatMap((from, k) =>
+        detectChangePoints(l.values.slice(from, cuts[k + 1])).map((c) => ({ line: i, index: from + c.index, ratio: c.ratio, kind: 'perf' as const })),
+      );
+    });
+    const redefinitions = lines.flatMap((l, i) => l.redefined.map((index) => ({ line: i, index, kind: 'definition' as const })));
+    for (const r of redefinitions) {
+      const commit = commits[r.index];
+      changeItems.push(`<li><a href="${toHash({ ...ctx.state, view: 'trends', machine: ctx.machine, experiment, metric, chart: chart.key })}">${esc(pointText)}</a> · ${esc(lines[r.line]!.label)}: <b>benchmark definition changed</b> at ${commit ? `${short(commit.sha)} ${esc(commit.subject)}` : '?'} (values before and after are not comparable)</li>`);
+    }
     for (const c of changes) {
       const commit = commits[c.index];
       changeItems.push(`<li><a href="${toHash({ ...ctx.state, view: 'trends', machine: ctx.machine, experiment, metric, chart: chart.key })}">${esc(pointText)}</a> · ${esc(lines[c.line]!.label)}: <b class="${(c.ratio > 1) === (series.series[chart.lines[c.line]!.id]!.metrics[metric]!.direction === 'smaller') ? 'bad' : 'good'}">×${c.ratio.toFixed(3)}</b> at ${commit ? `${short(commit.sha)} ${esc(commit.subject)}` : '?'}</li>`);
@@ -165,7 +177,7 @@ export async function trends(ctx: Ctx): Promise<void> {
     link.href = toHash({ view: 'trends', machine: ctx.machine, experiment, metric, chart: chart.key, ...(ctx.state.log ? { log: true } : {}) });
     link.textContent = 'permalink to this chart';
     box.draw = () => {
-      trendChart(box, { title: `${metric} · ${pointText}`, unit: lines[0]?.unit ?? '', log: Boolean(ctx.state.log), commits, lines, changes, commitUrl: ctx.commitUrl }, width(chartsEl));
+      trendChart(box, { title: `${metric} · ${pointText}`, unit: lines[0]?.unit ?? '', log: Boolean(ctx.state.log), commits, lines, changes: [...changes, ...redefinitions], commitUrl: ctx.commitUrl }, width(chartsEl));
       box.appendChild(link);
       box.style.minHeight = '';
     };

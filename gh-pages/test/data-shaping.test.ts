@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { lineLabel, type SeriesFile, trendCharts } from '../src/data.js';
+import { definitionChanges, lineLabel, type SeriesFile, trendCharts } from '../src/data.js';
 
 const wc = JSON.parse(readFileSync(join(import.meta.dirname, 'fixtures', 'store', 'bench-fast-0a1b2c3d', 'series', 'wc.json'), 'utf8')) as SeriesFile;
 
@@ -24,5 +24,13 @@ describe('trendCharts', () => {
   it('labels lines with parameters that are not fixed by the chart', () => {
     expect(lineLabel('node-stream', { bs: 1, node: '22' }, ['bs'])).toBe('node-stream (node 22)');
     expect(lineLabel('c', { bs: 1 }, ['bs'])).toBe('c');
+  });
+});
+
+describe('definitionChanges', () => {
+  it('finds where a known definition changes, ignoring unknowns', () => {
+    expect(definitionChanges(['a', null, 'a', 'b', null, 'b', 'c'])).toEqual([3, 6]);
+    expect(definitionChanges(undefined)).toEqual([]);
+    expect(definitionChanges(wc.series['wc/bun/bs=65536']!.definitions)).toEqual([25]);
   });
 });

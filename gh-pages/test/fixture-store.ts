@@ -2,7 +2,7 @@
  * A small deterministic store for the site's tests, written through the real publishRun:
  * two machines, 30 commits, a planted 25% step (node-stream on node 22 from commit 20 on the
  * first machine), a variant that appears late (bun from commit 10), and a skipped and a
- * failed benchmark in the latest run.
+ * failed benchmark in the latest run, and bun redefined (its program changed) at commit 25.
  */
 import { prng } from '../../harness/src/compare/stats.js';
 import type { Benchmark, Metric, Results } from '../../harness/src/results/schema.js';
@@ -31,6 +31,9 @@ function point(rand: () => number, experiment: string, variant: string, params: 
   return { id: `${experiment}/${variant}/${key}`, experiment, variant, params, status: 'ok', derived: {}, definition: `${variant}-def`, metrics };
 }
 
+/** bun's program changes at this commit: a redefinition, not a performance change. */
+export const REDEFINED_COMMIT = 25;
+
 export function fixtureRun(machine: number, i: number): Results {
   const rand = prng(machine * 1000 + i);
   const speed = machine === 1 ? 1 : 1.6;
@@ -43,7 +46,7 @@ export function fixtureRun(machine: number, i: number): Results {
       const step = machine === 1 && node === '22' && i >= STEP_COMMIT ? 1.25 : 1;
       benchmarks.push(point(rand, 'wc', 'node-stream', { bs, node }, base * 2.2 * step, bytes));
     }
-    if (i >= 10) benchmarks.push(point(rand, 'wc', 'bun', { bs }, base * 1.1, bytes));
+    if (i >= 10) benchmarks.push({ ...point(rand, 'wc', 'bun', { bs }, base * (i >= REDEFINED_COMMIT ? 0.8 : 1.1), bytes), definition: i >= REDEFINED_COMMIT ? 'bun-def-2' : 'bun-def' });
   }
   for (const n of [0, 10, 100]) {
     for (const mode of ['sync', 'async']) benchmarks.push(point(rand, 'streams', 'core-transform', { mode, n, node: '22' }, speed * (0.05 + n * (mode === 'sync' ? 0.0004 : 0.0009))));
