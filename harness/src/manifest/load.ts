@@ -72,6 +72,13 @@ function checkConsistency(file: string, dir: string, m: Manifest): string[] {
   }
   for (const [i, c] of m.validate.entries()) {
     if (!(c.field in m.reports)) problems.push(`validate.${i}.field: not a reported field (got "${c.field}")`);
+    else if (m.reports[c.field]?.samples) problems.push(`validate.${i}.field: a samples field cannot be checked (got "${c.field}")`);
+    for (const k of Object.keys(c.when ?? {})) {
+      if (!(k in m.parameters)) problems.push(`validate.${i}.when: unknown parameter (got "${k}")`);
+    }
+  }
+  for (const [field, spec] of Object.entries(m.reports)) {
+    if (spec.samples && m.runner !== 'self') problems.push(`reports.${field}.samples: needs "runner": "self" (got runner "${m.runner}")`);
   }
   return problems.map((p) => `  ${p}`);
 }
