@@ -63,7 +63,8 @@ function checkConsistency(file: string, dir: string, m: Manifest): string[] {
     if (!(k in m.parameters)) problems.push(`evict.when: unknown parameter (got "${k}")`);
   }
   for (const r of m.summary?.ratios ?? []) {
-    if (!ids.has(r.to)) problems.push(`summary.ratios: unknown variant (got "${r.to}")`);
+    if (r.to !== undefined && !ids.has(r.to)) problems.push(`summary.ratios: unknown variant (got "${r.to}")`);
+    for (const k of Object.keys(r.at ?? {})) if (!(k in m.parameters)) problems.push(`summary.ratios.at: unknown parameter (got "${k}")`);
   }
   for (const section of [m.summary?.at, m.headline.at]) {
     for (const k of Object.keys(section ?? {})) {

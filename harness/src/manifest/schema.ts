@@ -167,7 +167,18 @@ export const Manifest = z
       .object({
         at: At,
         metrics: z.array(z.string()).min(1),
-        ratios: z.array(z.object({ metric: z.string(), to: id }).strict()).default([]),
+        /**
+         * Each row's metric divided by a reference row's: the variant `to` (same parameters),
+         * and/or the same variant with the parameters in `at` changed (e.g. {"pool": 4}).
+         */
+        ratios: z
+          .array(
+            z
+              .object({ metric: z.string(), to: id.optional(), at: z.record(name, paramValue).optional() })
+              .strict()
+              .refine((r) => r.to !== undefined || r.at !== undefined, { message: 'give `to` (a variant) and/or `at` (parameter values)' }),
+          )
+          .default([]),
       })
       .strict()
       .optional(),
