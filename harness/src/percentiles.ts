@@ -1,7 +1,7 @@
 /**
- * Percentiles of per-item samples (e.g. per-file latencies). simple-statistics' quantile on
- * sorted data: for p*n an integer, the mean of the two neighbouring values, else the value at
- * ceil(p*n) (1-based) — so p50 of 1..100 is 50.5 and p99 is 99.5.
+ * Percentiles of per-item samples (e.g. per-file latencies). simple-statistics' quantileSorted
+ * interpolates linearly between the closest ranks (position (n-1)p, the default of R and NumPy),
+ * so p50 of 1..100 is 50.5 and p99 is 99.01.
  */
 import { quantileSorted } from 'simple-statistics';
 
