@@ -1,11 +1,11 @@
-// tp-node-promises: start fs.promises.readFile on every file at once (libuv's threadpool does
+// threadpool-node-promises: start fs.promises.readFile on every file at once (libuv's threadpool does
 // the reads), optionally JSON.parse each on the main thread, and time each file from the
 // batch start to its completion: the latency a request would see with that many in flight.
-// Usage: node tp-node-promises.js DIR FILES read|parse   (pool size: UV_THREADPOOL_SIZE)
+// Usage: node threadpool-node-promises.js DIR FILES read|parse   (pool size: UV_THREADPOOL_SIZE)
 import { readFile } from 'node:fs/promises';
-import { fileNames, finish, parseArgs } from './tp-common.js';
+import { fileNames, finish, parseArgs } from './threadpool-common.js';
 
-const { dir, files, parse } = parseArgs('tp-node-promises', process.argv.slice(2));
+const { dir, files, parse } = parseArgs('threadpool-node-promises', process.argv.slice(2));
 const names = fileNames(dir, files);
 const latency = new Array(files);
 let bytes = 0;

@@ -1,10 +1,10 @@
-// tp-node-callback: like tp-node-promises, with the callback API fs.readFile (no promise
+// threadpool-node-callback: like threadpool-node-promises, with the callback API fs.readFile (no promise
 // machinery between the threadpool's completion and the program).
-// Usage: node tp-node-callback.js DIR FILES read|parse   (pool size: UV_THREADPOOL_SIZE)
+// Usage: node threadpool-node-callback.js DIR FILES read|parse   (pool size: UV_THREADPOOL_SIZE)
 import { readFile } from 'node:fs';
-import { fileNames, finish, parseArgs } from './tp-common.js';
+import { fileNames, finish, parseArgs } from './threadpool-common.js';
 
-const { dir, files, parse } = parseArgs('tp-node-callback', process.argv.slice(2));
+const { dir, files, parse } = parseArgs('threadpool-node-callback', process.argv.slice(2));
 const names = fileNames(dir, files);
 const latency = new Array(files);
 let bytes = 0;
@@ -14,7 +14,7 @@ const t0 = performance.now();
 names.forEach((name, i) => {
   readFile(name, (err, buf) => {
     if (err) {
-      process.stderr.write(`tp-node-callback: ${name}: ${err.message}\n`);
+      process.stderr.write(`threadpool-node-callback: ${name}: ${err.message}\n`);
       process.exit(1);
     }
     bytes += buf.length;

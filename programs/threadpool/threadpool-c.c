@@ -1,10 +1,10 @@
 /*
- * tp-c: the C reference for the threadpool experiment. A pool of POOL pthreads reads FILES
+ * threadpool-c: the C reference for the threadpool experiment. A pool of POOL pthreads reads FILES
  * files (open, fstat, read all, close) that are all requested at once; like Node's event loop,
  * the main thread takes each completion from a queue, optionally parses the JSON (a validating
  * recursive-descent parser counting the elements of the top-level "jobs" array), and records
  * the file's latency from the batch start. Prints one JSON line like the JavaScript programs.
- * Usage: tp-c DIR FILES read|parse POOL
+ * Usage: threadpool-c DIR FILES read|parse POOL
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -32,7 +32,7 @@ static double now_ms(void) {
 }
 
 static void die(const char *what, const char *path) {
-  fprintf(stderr, "tp-c: %s %s: %s\n", what, path, strerror(errno));
+  fprintf(stderr, "threadpool-c: %s %s: %s\n", what, path, strerror(errno));
   exit(1);
 }
 
@@ -177,22 +177,22 @@ static int value(parser *s, int depth, int count_elements) {
 }
 
 int main(int argc, char **argv) {
-  if (argc != 5) { fprintf(stderr, "usage: tp-c DIR FILES read|parse POOL\n"); return 2; }
+  if (argc != 5) { fprintf(stderr, "usage: threadpool-c DIR FILES read|parse POOL\n"); return 2; }
   dir = argv[1];
   nfiles = atol(argv[2]);
   int parse = strcmp(argv[3], "parse") == 0;
   long pool = atol(argv[4]);
   if (nfiles < 1 || pool < 1 || (!parse && strcmp(argv[3], "read") != 0)) {
-    fprintf(stderr, "tp-c: bad arguments: FILES and POOL must be positive, work read or parse\n");
+    fprintf(stderr, "threadpool-c: bad arguments: FILES and POOL must be positive, work read or parse\n");
     return 2;
   }
   double *latency = calloc(nfiles, sizeof *latency);
   pthread_t *threads = calloc(pool, sizeof *threads);
-  if (!latency || !threads) { fprintf(stderr, "tp-c: out of memory\n"); return 1; }
+  if (!latency || !threads) { fprintf(stderr, "threadpool-c: out of memory\n"); return 1; }
   double t0 = now_ms();
   for (long t = 0; t < pool; t++) {
     int rc = pthread_create(&threads[t], NULL, worker, NULL);
-    if (rc) { fprintf(stderr, "tp-c: pthread_create: %s\n", strerror(rc)); return 1; }
+    if (rc) { fprintf(stderr, "threadpool-c: pthread_create: %s\n", strerror(rc)); return 1; }
   }
   unsigned long long bytes = 0;
   long jobs = 0;
@@ -206,9 +206,9 @@ int main(int argc, char **argv) {
     bytes += d->len;
     if (parse) {
       parser s = { d->buf, d->buf + d->len, 0 };
-      if (value(&s, 0, 0) < 0) { fprintf(stderr, "tp-c: file %ld: invalid JSON at byte %ld\n", d->index, (long)(s.p - d->buf)); return 1; }
+      if (value(&s, 0, 0) < 0) { fprintf(stderr, "threadpool-c: file %ld: invalid JSON at byte %ld\n", d->index, (long)(s.p - d->buf)); return 1; }
       ws(&s);
-      if (s.p != s.end) { fprintf(stderr, "tp-c: file %ld: trailing data\n", d->index); return 1; }
+      if (s.p != s.end) { fprintf(stderr, "threadpool-c: file %ld: trailing data\n", d->index); return 1; }
       jobs += s.jobs;
     }
     latency[d->index] = now_ms() - t0;
