@@ -20,6 +20,7 @@ import { GAB_FILES, toGab } from './report/gab.js';
 import { renderSummary } from './report/summary.js';
 import { type Benchmark, RESULTS_SCHEMA, type Results } from './results/schema.js';
 import { measurePoint, type Tools } from './run/measure.js';
+import { measureSelfReported } from './run/self-reported.js';
 import { writeFileAtomic } from './store/atomic.js';
 import { publishRun } from './store/store.js';
 import { readPins, type Resolved, resolveRuntime, toolVersions } from './toolchains.js';
@@ -231,7 +232,8 @@ export async function bench(opts: BenchOptions): Promise<BenchOutcome> {
           if (!input.ok) {
             b = failedBenchmark(p, input.reason);
           } else {
-            const m = await measurePoint(p, scope, tools);
+            const measure = p.experiment.manifest.runner === 'self' ? measureSelfReported : measurePoint;
+            const m = await measure(p, scope, tools);
             measuredSeconds += m.measuredSeconds;
             if (interrupted) break; // the point in flight was killed: it has no honest result
             b = measuredBenchmark(p, m, build);
