@@ -160,6 +160,18 @@ export class Store {
     });
   }
 
+  /** Per-benchmark noise thresholds from `npm run calibrate`, if this machine was calibrated. */
+  async noise(machine: string): Promise<Record<string, number>> {
+    try {
+      const r = await fetch(`${this.base}${machine}/noise.json`);
+      if (!r.ok) return {};
+      const v = (await r.json()) as { thresholds?: Record<string, number> };
+      return v.thresholds ?? {};
+    } catch {
+      return {};
+    }
+  }
+
   run(machine: string, entry: Pick<CommitEntry, 'file'>): Promise<RunFile> {
     return fetchJson(this.base, `${machine}/${entry.file}`, (v) => (Array.isArray((v as RunFile).benchmarks) ? undefined : 'field "benchmarks" is not a list'));
   }

@@ -1,7 +1,7 @@
 /** The four views. Each renders into a container from the store and the URL state. */
 import { compareSamples } from '../../harness/src/compare/stats.js';
 import { formatParam, formatRatio, formatValue } from '../../harness/src/report/format.js';
-import { detectChangePoints } from './changepoints.js';
+import { detectChangePoints, MIN_SHIFT } from './changepoints.js';
 import { escapeHtml as esc, sweepChart, trendChart } from './charts.js';
 import { type Benchmark, type CommitEntry, definitionChanges, type IndexFile, lineLabel, type RunFile, type Store, trendCharts } from './data.js';
 import { type State, toHash } from './state.js';
@@ -116,7 +116,7 @@ export async function trends(ctx: Ctx): Promise<void> {
     ctx.el.innerHTML = '<p class="notice">No experiment has been published for this machine yet.</p>';
     return;
   }
-  const series = await ctx.store.series(ctx.machine, experiment);
+  const [series, noise] = await Promise.all([ctx.store.series(ctx.machine, experiment), ctx.store.noise(ctx.machine)]);
   const metrics = [...new Set(Object.values(series.series).flatMap((s) => Object.keys(s.metrics)))].sort();
   const metric = ctx.state.metric && metrics.includes(ctx.state.metric) ? ctx.state.metric : metrics.includes('wall_time') ? 'wall_time' : metrics[0];
   const byCommit = new Map(ctx.index.commits.map((c) => [c.sha, c]));
@@ -153,14 +153,14 @@ export async function trends(ctx: Ctx): Promise<void> {
       .join(' ');
     const lines = chart.lines.map((l) => {
       const m = series.series[l.id]!.metrics[metric]!;
-      return { label: l.label, values: m.values, ranges: m.ranges, unit: m.unit, redefined: definitionChanges(series.series[l.id]!.definitions) };
+      return { id: l.id, label: l.label, values: m.values, ranges: m.ranges, unit: m.unit, redefined: definitionChanges(series.series[l.id]!.definitions) };
     });
     // Change points are searched within each definition's stretch only: a redefined benchmark
     // is marked as such, never reported as a performance change.
     const changes = lines.flatMap((l, i) => {
       const cuts = [0, ...l.redefined, l.values.length];
       return cuts.slice(0, -1).flatMap((from, k) =>
-        detectChangePoints(l.values.slice(from, cuts[k + 1])).map((c) => ({ line: i, index: from + c.index, ratio: c.ratio, kind: 'perf' as const })),
+        detectChangePoints(l.values.slice(from, cuts[k + 1]), Math.max(MIN_SHIFT, noise[`${l.id} ${metric}`] ?? 0)).map((c) => ({ line: i, index: from + c.index, ratio: c.ratio, kind: 'perf' as const })),
       );
     });
     const redefinitions = lines.flatMap((l, i) => l.redefined.map((index) => ({ line: i, index, kind: 'definition' as const })));

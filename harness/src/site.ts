@@ -2,7 +2,7 @@
  * Builds the static trend site: gh-pages/ bundled with esbuild, plus a copy of the store under
  * data/. The output is plain files that work from any static host, under any sub-path.
  */
-import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { extname, join, normalize, resolve } from 'node:path';
 import { readFile } from 'node:fs/promises';
@@ -38,9 +38,16 @@ export async function buildSite(root: string, storeDir: string, outDir: string, 
   });
   for (const f of ['index.html', 'style.css']) if (existsSync(join(src, f))) cpSync(join(src, f), join(outDir, f));
   writeFileSync(join(outDir, 'config.json'), JSON.stringify({ repoUrl: repoUrl(root) }));
-  if (opts.inPlace) return join(outDir, 'index.html');
-  mkdirSync(join(outDir, 'data'), { recursive: true });
-  if (existsSync(storeDir)) cpSync(storeDir, join(outDir, 'data'), { recursive: true, filter: (s) => !s.endsWith('.lock') });
+  if (!opts.inPlace) {
+    mkdirSync(join(outDir, 'data'), { recursive: true });
+    if (existsSync(storeDir)) cpSync(storeDir, join(outDir, 'data'), { recursive: true, filter: (s) => !s.endsWith('.lock') });
+  }
+  // Uncalibrated machines get an empty threshold file, so the page never requests a missing one.
+  const data = join(outDir, 'data');
+  for (const entry of existsSync(data) ? readdirSync(data, { withFileTypes: true }) : []) {
+    const noise = join(data, entry.name, 'noise.json');
+    if (entry.isDirectory() && !existsSync(noise)) writeFileSync(noise, '{"schema":1,"thresholds":{}}\n');
+  }
   return join(outDir, 'index.html');
 }
 
