@@ -20,6 +20,7 @@ import { GAB_FILES, toGab } from './report/gab.js';
 import { renderSummary } from './report/summary.js';
 import { type Benchmark, RESULTS_SCHEMA, type Results } from './results/schema.js';
 import { measurePoint, type Tools } from './run/measure.js';
+import { measureSelfReported } from './run/self-reported.js';
 import { writeFileAtomic } from './store/atomic.js';
 import { publishRun } from './store/store.js';
 import { readPins, type Resolved, resolveRuntime, toolVersions } from './toolchains.js';
@@ -138,7 +139,19 @@ export async function bench(opts: BenchOptions): Promise<BenchOutcome> {
       toolchains,
       conditions,
     },
-    experiments: Object.fromEntries(experiments.map((e) => [e.id, { title: e.manifest.title, question: e.manifest.question }])),
+    // The summary and headline specs travel with the results: the site reads no manifests.
+    experiments: Object.fromEntries(
+      experiments.map((e) => [
+        e.id,
+        {
+          title: e.manifest.title,
+          question: e.manifest.question,
+          parameters: Object.fromEntries(Object.entries(e.manifest.parameters).map(([k, v]) => [k, { description: v.description, ...(v.unit ? { unit: v.unit } : {}) }])),
+          ...(e.manifest.summary ? { summary: e.manifest.summary } : {}),
+          headline: e.manifest.headline,
+        },
+      ]),
+    ),
     benchmarks: [],
   };
   const resultsPath = join(outDir, 'results.json');
@@ -219,7 +232,8 @@ export async function bench(opts: BenchOptions): Promise<BenchOutcome> {
           if (!input.ok) {
             b = failedBenchmark(p, input.reason);
           } else {
-            const m = await measurePoint(p, scope, tools);
+            const measure = p.experiment.manifest.runner === 'self' ? measureSelfReported : measurePoint;
+            const m = await measure(p, scope, tools);
             measuredSeconds += m.measuredSeconds;
             if (interrupted) break; // the point in flight was killed: it has no honest result
             b = measuredBenchmark(p, m, build);

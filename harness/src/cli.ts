@@ -17,6 +17,9 @@ import { readResults } from './results/read.js';
 import { publishRun } from './store/store.js';
 import { writeFileAtomic } from './store/atomic.js';
 import { readFileSync } from 'node:fs';
+import { calibrateRuns } from './calibrate/run.js';
+import type { NoiseFile } from './calibrate/noise.js';
+import { markdownTable } from './report/markdown.js';
 import { describeExit, runProcess } from './exec.js';
 import { machineInfo } from './machine.js';
 import { shareCaches } from './share-cache.js';
@@ -47,6 +50,7 @@ const HELP = `jsio-bench: I/O in JavaScript runtimes vs C
   npm run pr-comment -- --artifact DIR --pr N [--out FILE] [--post]  |  --find-pr [--event FILE]
   npm run rounds -- --base DIR --head DIR [--rounds N] [--out DIR] [bench flags...]
   npm run pages -- RESULTS.json... --dir GH_PAGES_CHECKOUT
+  npm run calibrate -- [--rounds 6] [--out DIR] [--store DIR] [-- bench flags...]
   npm run machine-id [-- RESULTS.json]
   npm run site  -- [--serve] [--store DIR] [--out DIR] [--port N]
   npm test`;
@@ -279,7 +283,61 @@ async function cmdRounds(argv: string[]): Promise<number> {
   return cmdCompare(['--base', ...files.base, '--head', ...files.head, '--out', out]);
 }
 
+/**
+ * A/A calibration: the same checkout measured as base and head in alternating rounds; writes
+ * calibration.md and noise.json (per-benchmark thresholds that compare --noise and the site use).
+ */
+async function cmdCalibrate(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    strict: true,
+    allowPositionals: true,
+    options: { rounds: { type: 'string', default: '6' }, out: { type: 'string', default: join(ROOT, 'results', 'calibrate') }, store: { type: 'string', default: DEFAULT_STORE } },
+  });
+  const rounds = Number(values.rounds);
+  if (!Number.isInteger(rounds) || rounds < 2 || rounds % 2 || rounds > 20) throw new UserError(`--rounds ${values.rounds}: expected an even number from 2 to 20 (half are "base", half "head")`);
+  const out = resolve(values.out);
+  await cmdRounds(['--base', ROOT, '--head', ROOT, '--rounds', String(rounds / 2), '--out', out, '--', ...positionals]);
+  const files: string[] = [];
+  for (let i = 1; i <= rounds / 2; i++) files.push(join(out, `base-${i}`, 'results.json'), join(out, `head-${i}`, 'results.json'));
+  const runs = files.map(readResults);
+  const rows = calibrateRuns(runs);
+  const comparison = JSON.parse(readFileSync(join(out, 'comparison.json'), 'utf8')) as { metrics: { verdict: string }[] };
+  const called = comparison.metrics.filter((m) => m.verdict !== 'unchanged').length;
+  const machine = runs[0]!.run.machine.id;
+  const noise: NoiseFile = { schema: 1, machine, created: new Date().toISOString(), rounds, thresholds: Object.fromEntries(rows.map((r) => [r.key, Number(r.threshold.toFixed(4))])) };
+  writeFileAtomic(join(out, 'noise.json'), `${JSON.stringify(noise, null, 1)}\n`);
+  const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+  const md = [
+    `# A/A calibration on \`${machine}\``,
+    '',
+    `${rounds} rounds of the same build, alternating as base and head. compare called ${called} of ${comparison.metrics.length} benchmark metrics significant (expected: about ${pct(0.05)} or fewer). Over every split of the rounds into two sides, the mean false-positive rate is ${pct(rows.reduce((a, r) => a + r.falsePositiveRate, 0) / Math.max(1, rows.length))}.`,
+    '',
+    markdownTable(
+      ['benchmark metric', 'CV (samples)', 'CV (rounds)', 'false positives', 'MDE (95%/80%)', 'threshold', 'samples/side'],
+      rows.map((r) => [r.key, pct(r.cv), pct(r.roundCv), `${pct(r.falsePositiveRate)} of ${r.splits}`, pct(r.mde), pct(r.threshold), String(r.n)]),
+      ['l', 'r', 'r', 'r', 'r', 'r', 'r'],
+    ),
+    '',
+    'Thresholds are max(compare\'s 2% minimum effect, the MDE, the 95th percentile of A/A effects); `npm run compare -- --noise noise.json` and the site (from the store) use them.',
+    '',
+  ].join('\n');
+  writeFileAtomic(join(out, 'calibration.md'), md);
+  writeFileAtomic(join(resolve(values.store), machine, 'noise.json'), `${JSON.stringify(noise)}\n`);
+  process.stdout.write(`${md}\ncalibration: ${join(out, 'calibration.md')}; thresholds: ${join(out, 'noise.json')} (also stored for the site)\n`);
+  return 0;
+}
+
+async function cmdSitePerf(): Promise<number> {
+  const { sitePerf } = await import('./site-perf.js');
+  const r = await sitePerf(ROOT);
+  for (const [k, v] of Object.entries(r)) process.stdout.write(`${k.padEnd(26)} ${v.toLocaleString('en-US')}\n`);
+  return 0;
+}
+
 const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
+  calibrate: cmdCalibrate,
+  'site-perf': cmdSitePerf,
   pages: cmdPages,
   'machine-id': cmdMachineId,
   rounds: cmdRounds,

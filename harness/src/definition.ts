@@ -23,7 +23,7 @@ export function definitionHash(exp: Experiment, variant: Variant): string {
   if (hit) return hit;
   const m = exp.manifest;
   const h = createHash('sha256');
-  h.update(JSON.stringify({ variant, input: m.input ?? null, generate: m.generate ?? null, derive: m.derive, validate: m.validate, evict: m.evict ?? null }));
+  h.update(JSON.stringify({ variant, input: m.input ?? null, generate: m.generate ?? null, derive: m.derive, validate: m.validate, evict: m.evict ?? null, ...(m.runner !== 'hyperfine' ? { runner: m.runner } : {}) }));
   if (variant.source) h.update(fileText(join(exp.dir, variant.source)));
   if (variant.build?.kind === 'just-static') h.update(fileText(join(exp.dir, variant.build.config)));
   if (m.generate) h.update(fileText(join(exp.dir, m.generate.script)));

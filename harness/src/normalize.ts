@@ -7,6 +7,8 @@ import { definitionHash } from './definition.js';
 import type { Point } from './plan.js';
 import type { Benchmark, Metric } from './results/schema.js';
 import type { Measurement } from './run/measure.js';
+import type { Batches } from './run/self-reported.js';
+import { PERCENTILE_NAMES, percentiles } from './percentiles.js';
 import { describe } from './stats.js';
 
 /** The metric catalogue: every metric the harness itself produces, with unit and direction. */
@@ -27,7 +29,43 @@ function counter(unit: string, direction: 'smaller' | 'bigger', value: number, s
   return { unit, direction, value, deterministic: true, source };
 }
 
+/**
+ * Runner "self": wall time and throughput per run, scalar fields as per-run samples, and each
+ * samples field as percentiles of the values pooled over runs. A percentile metric's samples
+ * are that percentile within each run, so its spread across runs is kept for comparisons.
+ */
+function batchMetrics(point: Point, b: Batches, throughputBytes: number | undefined): Record<string, Metric> {
+  const out: Record<string, Metric> = {};
+  const reports = point.experiment.manifest.reports;
+  if (b.wall.length) {
+    out.wall_time = { ...sampled('wall_time', b.wall, 'harness'), source: 'harness' };
+    if (throughputBytes !== undefined && throughputBytes > 0) out.throughput = sampled('throughput', b.wall.map((t) => throughputBytes / t / 1e6), 'derived');
+  }
+  if (b.maxRssBytes !== undefined) out.max_rss = counter(METRICS.max_rss.unit, 'smaller', b.maxRssBytes, 'time');
+  for (const [field, xs] of Object.entries(b.scalars)) {
+    const spec = reports[field];
+    if (!spec?.metric || !xs.length) continue;
+    const stats = describe(xs);
+    const deterministic = xs.every((x) => x === xs[0]);
+    out[field] = deterministic
+      ? counter(spec.unit, spec.direction, xs[0] as number, 'program')
+      : { unit: spec.unit, direction: spec.direction, value: stats.median, samples: xs, stats, deterministic: false, source: 'program' };
+  }
+  for (const [field, { pooled, perRun }] of Object.entries(b.samples)) {
+    const spec = reports[field];
+    if (!spec?.metric || !pooled.length) continue;
+    const all = percentiles(pooled);
+    const each = perRun.map((xs) => percentiles(xs));
+    for (const name of PERCENTILE_NAMES) {
+      const samples = each.map((p) => p[name]);
+      out[`${field}_${name}`] = { unit: spec.unit, direction: spec.direction, value: all[name], samples, stats: describe(samples), deterministic: false, source: 'program' };
+    }
+  }
+  return out;
+}
+
 export function metricsOf(point: Point, m: Measurement): Record<string, Metric> {
+  if (m.batches) return batchMetrics(point, m.batches, m.throughputBytes);
   const out: Record<string, Metric> = {};
   const hf = m.hyperfine;
   if (hf) {

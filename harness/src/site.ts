@@ -2,11 +2,20 @@
  * Builds the static trend site: gh-pages/ bundled with esbuild, plus a copy of the store under
  * data/. The output is plain files that work from any static host, under any sub-path.
  */
-import { cpSync, existsSync, mkdirSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { extname, join, normalize, resolve } from 'node:path';
 import { readFile } from 'node:fs/promises';
 import { build } from 'esbuild';
+import { probe } from './exec.js';
+
+/** Where commit links point: the GitHub repository of the workflow, or this clone's origin. */
+function repoUrl(root: string): string | undefined {
+  if (process.env.GITHUB_REPOSITORY) return `${process.env.GITHUB_SERVER_URL ?? 'https://github.com'}/${process.env.GITHUB_REPOSITORY}`;
+  const origin = probe(['git', '-C', root, 'remote', 'get-url', 'origin']);
+  const m = origin && /github\.com[:/](.+?)(\.git)?$/.exec(origin);
+  return m ? `https://github.com/${m[1]}` : undefined;
+}
 
 /**
  * In place (for the gh-pages checkout): write the app files only; the store already lives in
@@ -23,13 +32,22 @@ export async function buildSite(root: string, storeDir: string, outDir: string, 
     format: 'esm',
     target: 'es2020',
     outfile: join(outDir, 'app.js'),
+    // uPlot's stylesheet is emitted beside the bundle as app.css.
     logLevel: 'silent',
     loader: { '.css': 'css' },
   });
   for (const f of ['index.html', 'style.css']) if (existsSync(join(src, f))) cpSync(join(src, f), join(outDir, f));
-  if (opts.inPlace) return join(outDir, 'index.html');
-  mkdirSync(join(outDir, 'data'), { recursive: true });
-  if (existsSync(storeDir)) cpSync(storeDir, join(outDir, 'data'), { recursive: true, filter: (s) => !s.endsWith('.lock') });
+  writeFileSync(join(outDir, 'config.json'), JSON.stringify({ repoUrl: repoUrl(root) }));
+  if (!opts.inPlace) {
+    mkdirSync(join(outDir, 'data'), { recursive: true });
+    if (existsSync(storeDir)) cpSync(storeDir, join(outDir, 'data'), { recursive: true, filter: (s) => !s.endsWith('.lock') });
+  }
+  // Uncalibrated machines get an empty threshold file, so the page never requests a missing one.
+  const data = join(outDir, 'data');
+  for (const entry of existsSync(data) ? readdirSync(data, { withFileTypes: true }) : []) {
+    const noise = join(data, entry.name, 'noise.json');
+    if (entry.isDirectory() && !existsSync(noise)) writeFileSync(noise, '{"schema":1,"thresholds":{}}\n');
+  }
   return join(outDir, 'index.html');
 }
 

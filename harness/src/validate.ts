@@ -4,7 +4,13 @@
  */
 import { evaluate, type Scope } from './expr.js';
 import type { Check, Variant } from './manifest/schema.js';
-import type { Validation } from './results/schema.js';
+import type { Params, Validation } from './results/schema.js';
+import { matchesAt } from './select.js';
+
+/** The scope's plain values, for matching a check's `when` selector against the point. */
+function scopeParams(scope: Scope): Params {
+  return Object.fromEntries(Object.entries(scope).filter((e): e is [string, number | string] => e[1] !== undefined));
+}
 
 export type Report = { ok: true; fields: Record<string, number> } | { ok: false; reason: string };
 
@@ -37,6 +43,11 @@ export function parseReport(variant: Pick<Variant, 'output' | 'numberField'>, st
 
 export function runChecks(checks: readonly Check[], variant: Pick<Variant, 'id' | 'output' | 'numberField' | 'skipChecks'>, fields: Record<string, number>, scope: Scope): Validation {
   const results: Validation['checks'] = checks.map((c) => {
+    if (c.when && !matchesAt({ params: scopeParams(scope) }, c.when)) {
+      const where = Object.entries(c.when).map(([k, v]) => `${k}=${Array.isArray(v) ? v.join('|') : v}`).join(', ');
+      const op = c.equals !== undefined ? 'equals' : c.atLeast !== undefined ? 'atLeast' : 'atMost';
+      return { field: c.field, op, expected: 0, seen: fields[c.field] ?? null, ok: true, skipped: `applies only at ${where}` };
+    }
     const op = c.equals !== undefined ? 'equals' : c.atLeast !== undefined ? 'atLeast' : 'atMost';
     const expected = evaluate((c.equals ?? c.atLeast ?? c.atMost) as string, scope);
     const seen = fields[c.field] ?? null;

@@ -48,7 +48,7 @@ describe('a store that cannot be read', () => {
   const cases: [string, string, RegExp][] = [
     ['corrupt', '{ this is not json', /is unreadable \(corrupt or truncated JSON/],
     ['truncated', '{"schema":1,"machines":{', /is unreadable \(corrupt or truncated JSON/],
-    ['newer-schema', '{"schema":99,"machines":{}}', /has store schema 99, newer than this harness understands \(1\)/],
+    ['newer-schema', '{"schema":99,"machines":{}}', /has store schema 99, newer than this harness understands \(2\)/],
     ['wrong-shape', '{"schema":1,"machines":[]}', /machines: .*expected record/i],
   ];
   it.each(cases)('refuses a %s machines.json, names it, and leaves it as it was', (_name, content, message) => {

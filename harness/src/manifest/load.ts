@@ -63,7 +63,8 @@ function checkConsistency(file: string, dir: string, m: Manifest): string[] {
     if (!(k in m.parameters)) problems.push(`evict.when: unknown parameter (got "${k}")`);
   }
   for (const r of m.summary?.ratios ?? []) {
-    if (!ids.has(r.to)) problems.push(`summary.ratios: unknown variant (got "${r.to}")`);
+    if (r.to !== undefined && !ids.has(r.to)) problems.push(`summary.ratios: unknown variant (got "${r.to}")`);
+    for (const k of Object.keys(r.at ?? {})) if (!(k in m.parameters)) problems.push(`summary.ratios.at: unknown parameter (got "${k}")`);
   }
   for (const section of [m.summary?.at, m.headline.at]) {
     for (const k of Object.keys(section ?? {})) {
@@ -72,6 +73,13 @@ function checkConsistency(file: string, dir: string, m: Manifest): string[] {
   }
   for (const [i, c] of m.validate.entries()) {
     if (!(c.field in m.reports)) problems.push(`validate.${i}.field: not a reported field (got "${c.field}")`);
+    else if (m.reports[c.field]?.samples) problems.push(`validate.${i}.field: a samples field cannot be checked (got "${c.field}")`);
+    for (const k of Object.keys(c.when ?? {})) {
+      if (!(k in m.parameters)) problems.push(`validate.${i}.when: unknown parameter (got "${k}")`);
+    }
+  }
+  for (const [field, spec] of Object.entries(m.reports)) {
+    if (spec.samples && m.runner !== 'self') problems.push(`reports.${field}.samples: needs "runner": "self" (got runner "${m.runner}")`);
   }
   return problems.map((p) => `  ${p}`);
 }

@@ -79,12 +79,21 @@ const ReportedField = z
     description: z.string().optional(),
     /** False for fields that only serve validation (e.g. bytes counted). */
     metric: z.boolean().default(true),
+    /**
+     * Runner "self" only: the field is an array of per-item values (e.g. per-file latencies),
+     * pooled over runs into percentile metrics <field>_p50 ... <field>_max.
+     */
+    samples: z.boolean().default(false),
   })
   .strict();
+
+const At = z.record(name, z.union([paramValue, z.array(paramValue)]));
 
 const Check = z
   .object({
     field: name,
+    /** Only at matching points (e.g. {"work": "parse"}); elsewhere the check is reported as skipped. */
+    when: At.optional(),
     /** Exactly one comparison; its value is an expression over parameters and derived values. */
     equals: z.string().optional(),
     atLeast: z.string().optional(),
@@ -95,14 +104,16 @@ const Check = z
     message: 'give exactly one of equals, atLeast, atMost',
   });
 
-const At = z.record(name, z.union([paramValue, z.array(paramValue)]));
-
 export const Manifest = z
   .object({
     schema: z.literal(MANIFEST_SCHEMA),
     title: z.string().min(1),
     question: z.string().min(1),
-    runner: z.enum(['hyperfine']).default('hyperfine'),
+    /**
+     * hyperfine: the harness times whole runs. self: the program measures itself and prints one
+     * JSON line per run (run/self-reported.ts); the harness repeats it and pools the samples.
+     */
+    runner: z.enum(['hyperfine', 'self']).default('hyperfine'),
     /**
      * Pin measured programs to the measured CPU set (all cores but the harness's). Experiments
      * about parallelism (thread pools) turn this off so they keep every core.
@@ -156,7 +167,18 @@ export const Manifest = z
       .object({
         at: At,
         metrics: z.array(z.string()).min(1),
-        ratios: z.array(z.object({ metric: z.string(), to: id }).strict()).default([]),
+        /**
+         * Each row's metric divided by a reference row's: the variant `to` (same parameters),
+         * and/or the same variant with the parameters in `at` changed (e.g. {"pool": 4}).
+         */
+        ratios: z
+          .array(
+            z
+              .object({ metric: z.string(), to: id.optional(), at: z.record(name, paramValue).optional() })
+              .strict()
+              .refine((r) => r.to !== undefined || r.at !== undefined, { message: 'give `to` (a variant) and/or `at` (parameter values)' }),
+          )
+          .default([]),
       })
       .strict()
       .optional(),

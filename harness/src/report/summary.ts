@@ -13,7 +13,8 @@ export { matchesAt };
 
 /** A row label: the variant, plus any parameter not fixed by `at` (e.g. the node version). */
 export function rowLabel(b: Pick<Benchmark, 'variant' | 'params'>, at: Record<string, unknown>): string {
-  const extra = Object.entries(b.params).filter(([k]) => !(k in at));
+  // Parameters `at` leaves open (absent, or a list of values) tell the rows apart.
+  const extra = Object.entries(b.params).filter(([k]) => !(k in at) || Array.isArray(at[k]));
   return extra.length ? `${b.variant} (${extra.map(([k, v]) => `${k} ${v}`).join(', ')})` : b.variant;
 }
 
@@ -38,9 +39,16 @@ export function experimentSummary(exp: Pick<Experiment, 'id' | 'manifest'>, benc
       .map(([k, v]) => `${k} = ${Array.isArray(v) ? v.map((x) => formatParam(x, m.parameters[k]?.unit)).join(', ') : formatParam(v, m.parameters[k]?.unit)}`)
       .join(', ');
     if (rows.length) {
-      const headers = ['variant', ...s.metrics.map(metricLabel), ...s.ratios.map((r) => `${metricLabel(r.metric)} vs ${r.to}`)];
+      const refLabel = (r: (typeof s.ratios)[number]) =>
+        [r.to, ...Object.entries(r.at ?? {}).map(([k, v]) => `${k} ${formatParam(v, m.parameters[k]?.unit)}`)].filter(Boolean).join(', ');
+      const headers = ['variant', ...s.metrics.map(metricLabel), ...s.ratios.map((r) => `${metricLabel(r.metric)} vs ${refLabel(r)}`)];
       const body = rows.map((b) => {
-        const ref = (to: string) => mine.find((o) => o.variant === to && o.status === 'ok' && Object.keys(s.at).every((k) => String(o.params[k]) === String(b.params[k])));
+        const ref = (r: (typeof s.ratios)[number]) => {
+          const want = { ...b.params, ...(r.at ?? {}) };
+          // The same variant: every other parameter (the node version too) must match.
+          const keys = [...new Set([...Object.keys(r.to === undefined ? b.params : s.at), ...Object.keys(r.at ?? {})])];
+          return mine.find((o) => o.variant === (r.to ?? b.variant) && o.status === 'ok' && keys.every((k) => String(o.params[k]) === String(want[k])));
+        };
         return [
           rowLabel(b, s.at),
           ...s.metrics.map((name) => {
@@ -49,7 +57,7 @@ export function experimentSummary(exp: Pick<Experiment, 'id' | 'manifest'>, benc
           }),
           ...s.ratios.map((r) => {
             const mine_ = b.metrics[r.metric];
-            const theirs = ref(r.to)?.metrics[r.metric];
+            const theirs = ref(r)?.metrics[r.metric];
             return mine_ && theirs ? formatRatio(mine_.value / theirs.value) : '—';
           }),
         ];

@@ -9,13 +9,14 @@ import { join } from 'node:path';
 import { quote } from 'shell-quote';
 import { describeExit, runProcess } from '../exec.js';
 import { evaluate, fillTemplate, type Scope } from '../expr.js';
-import { matchesAt } from '../select.js';
 import { GNU_TIME_FORMAT, parseGnuTime, type GnuTime } from '../parse/gnu-time.js';
 import { parseHyperfineJson, type HyperfineRun } from '../parse/hyperfine.js';
 import { parseStraceSummary, type SyscallCounts } from '../parse/strace.js';
 import type { Point } from '../plan.js';
 import type { Validation } from '../results/schema.js';
 import { parseReport, runChecks } from '../validate.js';
+import { evictPlan, verifyEviction } from './evict.js';
+import type { Batches } from './self-reported.js';
 
 export interface Tools {
   hyperfine?: string;
@@ -41,6 +42,8 @@ export interface Measurement {
   measuredSeconds: number;
   /** Bytes one run processes (for throughput), when the manifest says. */
   throughputBytes?: number;
+  /** Runner "self": what each timed run reported (see run/self-reported.ts). */
+  batches?: Batches;
 }
 
 const q = (s: string) => quote([s]);
@@ -68,19 +71,14 @@ export async function measurePoint(point: Point, scope: Scope, tools: Tools): Pr
   let measuredSeconds = 0;
   const result = (r: Partial<Measurement> & Pick<Measurement, 'status'>): Measurement => ({ command, reported: {}, notes, measuredSeconds, ...r });
   const m = point.experiment.manifest;
-  const evictCmd =
-    m.evict && matchesAt(point, m.evict.when)
-      ? tools.evict
-        ? [tools.evict, ...m.evict.paths.map((p) => fillTemplate(p, scope, q))].join(' ')
-        : undefined
-      : '';
+  const evict = evictPlan(point, scope, tools.evict);
+  const evictCmd = evict.kind === 'evict' ? evict.command : '';
   try {
-    if (evictCmd === undefined) return result({ status: 'skipped', reason: 'cold cache: the evict tool could not be built (gcc missing?)' });
+    if (evict.kind === 'unavailable') return result({ status: 'skipped', reason: evict.reason });
     if (evictCmd) {
       // Verify eviction works here before any cold number is taken.
-      const ev = await bash(evictCmd);
-      if (ev.code === 3) return result({ status: 'skipped', reason: `cold cache: eviction could not be verified (pages still resident: ${ev.stdout.trim()})` });
-      if (ev.code !== 0) return result({ status: 'skipped', reason: `cold cache: eviction failed: ${tail(ev.stderr)}` });
+      const skip = await verifyEviction(evictCmd, bash);
+      if (skip) return result({ status: 'skipped', reason: skip });
     }
     // 1. Correctness (and max RSS of the program alone, not the pipeline).
     const timeFile = join(work, 'time.txt');

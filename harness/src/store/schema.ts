@@ -10,7 +10,8 @@
 import { z } from 'zod';
 import { Direction, Machine } from '../results/schema.js';
 
-export const STORE_SCHEMA = 1;
+/** 2: series carry a definitions column (benchmark definition hash per commit). */
+export const STORE_SCHEMA = 2;
 
 export const MachinesFile = z
   .object({
@@ -52,7 +53,15 @@ export const SeriesFile = z
     commits: z.array(z.string()),
     series: z.record(
       z.string(),
-      z.object({ variant: z.string(), params: z.record(z.string(), z.union([z.number(), z.string()])), metrics: z.record(z.string(), SeriesMetric) }).strict(),
+      z
+        .object({
+          variant: z.string(),
+          params: z.record(z.string(), z.union([z.number(), z.string()])),
+          /** The benchmark's definition hash per commit: a change means a trend must not be drawn across it unmarked. */
+          definitions: z.array(z.string().nullable()),
+          metrics: z.record(z.string(), SeriesMetric),
+        })
+        .strict(),
     ),
   })
   .strict();

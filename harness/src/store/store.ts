@@ -5,10 +5,11 @@ import { UserError } from '../errors.js';
 import { formatIssues } from '../manifest/load.js';
 import type { Results } from '../results/schema.js';
 import { withLock, writeFilesAtomic } from './atomic.js';
+import { migrate, MIGRATIONS } from './migrate.js';
 import { type CommitEntry, IndexFile, MachinesFile, SeriesFile, STORE_SCHEMA } from './schema.js';
 
 /** Reads a store file, or undefined if absent; anything unreadable is refused, never replaced. */
-export function readStoreFile<T>(file: string, schema: z.ZodType<T>): T | undefined {
+export function readStoreFile<T>(file: string, schema: z.ZodType<T>, kind?: keyof typeof MIGRATIONS): T | undefined {
   if (!existsSync(file)) return undefined;
   let raw: unknown;
   try {
@@ -20,6 +21,7 @@ export function readStoreFile<T>(file: string, schema: z.ZodType<T>): T | undefi
   if (typeof v === 'number' && v > STORE_SCHEMA) {
     throw new UserError(`refusing to touch the store: ${file} has store schema ${v}, newer than this harness understands (${STORE_SCHEMA}); update the harness`);
   }
+  if (kind) raw = migrate(kind, raw, STORE_SCHEMA);
   const parsed = schema.safeParse(raw);
   if (!parsed.success) throw new UserError(`refusing to touch the store: ${formatIssues(file, raw, parsed.error)}`);
   return parsed.data;
@@ -43,6 +45,7 @@ export function upsertSeries(prev: SeriesFile | undefined, experiment: string, c
     if (col < 0) col = s.commits.length;
     s.commits.splice(col, 0, sha);
     for (const entry of Object.values(s.series)) {
+      entry.definitions.splice(col, 0, null);
       for (const m of Object.values(entry.metrics)) {
         m.values.splice(col, 0, null);
         m.ranges.splice(col, 0, null);
@@ -51,6 +54,7 @@ export function upsertSeries(prev: SeriesFile | undefined, experiment: string, c
   } else {
     // Re-publishing a commit replaces its column entirely.
     for (const entry of Object.values(s.series)) {
+      entry.definitions[col] = null;
       for (const m of Object.values(entry.metrics)) {
         m.values[col] = null;
         m.ranges[col] = null;
@@ -59,7 +63,8 @@ export function upsertSeries(prev: SeriesFile | undefined, experiment: string, c
   }
   for (const b of results.benchmarks) {
     if (b.experiment !== experiment || b.status !== 'ok') continue;
-    const entry = (s.series[b.id] ??= { variant: b.variant, params: b.params, metrics: {} });
+    const entry = (s.series[b.id] ??= { variant: b.variant, params: b.params, definitions: s.commits.map(() => null), metrics: {} });
+    entry.definitions[col] = b.definition ?? null;
     for (const [name, metric] of Object.entries(b.metrics)) {
       if (!trended(name)) continue;
       const m = (entry.metrics[name] ??= { unit: metric.unit, direction: metric.direction, values: s.commits.map(() => null), ranges: s.commits.map(() => null) });
@@ -81,11 +86,11 @@ export async function publishRun(root: string, results: Results): Promise<{ mach
     const machinesPath = join(root, 'machines.json');
     const indexPath = join(machineDir, 'index.json');
     // Read (and so validate) everything before writing anything.
-    const machines = readStoreFile(machinesPath, MachinesFile) ?? { schema: STORE_SCHEMA, machines: {} };
-    const index = readStoreFile(indexPath, IndexFile) ?? { schema: STORE_SCHEMA, machine, commits: [] };
+    const machines = readStoreFile(machinesPath, MachinesFile, 'machines') ?? { schema: STORE_SCHEMA, machines: {} };
+    const index = readStoreFile(indexPath, IndexFile, 'index') ?? { schema: STORE_SCHEMA, machine, commits: [] };
     const experiments = [...new Set(results.benchmarks.map((b) => b.experiment))].sort();
     const seriesPaths = new Map(experiments.map((e) => [e, join(machineDir, 'series', `${e}.json`)]));
-    const prevSeries = new Map(experiments.map((e) => [e, readStoreFile(seriesPaths.get(e)!, SeriesFile)]));
+    const prevSeries = new Map(experiments.map((e) => [e, readStoreFile(seriesPaths.get(e)!, SeriesFile, 'series')]));
 
     const sha = results.run.commit.sha;
     const counts = { ok: 0, skipped: 0, failed: 0 };

@@ -1,0 +1,47 @@
+/**
+ * Every view is addressable: the URL hash holds the whole view state, so a link in a PR
+ * comment opens exactly that chart. Pure functions, round-trip tested.
+ */
+export type View = 'overview' | 'trends' | 'sweeps' | 'compare';
+export const VIEWS: readonly View[] = ['overview', 'trends', 'sweeps', 'compare'];
+
+export interface State {
+  view: View;
+  machine?: string;
+  experiment?: string;
+  metric?: string;
+  /** trends: one chart's key, to scroll to and highlight. */
+  chart?: string;
+  log?: boolean;
+  /** sweeps: the commit (default latest) and an optional second one overlaid; compare: base/head. */
+  commit?: string;
+  vs?: string;
+  base?: string;
+  head?: string;
+}
+
+const KEYS = ['machine', 'experiment', 'metric', 'chart', 'commit', 'vs', 'base', 'head'] as const;
+
+export function parseHash(hash: string): State {
+  const [path = '', query = ''] = hash.replace(/^#\/?/, '').split('?');
+  const view = (VIEWS as readonly string[]).includes(path) ? (path as View) : 'overview';
+  const q = new URLSearchParams(query);
+  const state: State = { view };
+  for (const k of KEYS) {
+    const v = q.get(k);
+    if (v) state[k] = v;
+  }
+  if (q.get('log') === '1') state.log = true;
+  return state;
+}
+
+export function toHash(s: State): string {
+  const q = new URLSearchParams();
+  for (const k of KEYS) {
+    const v = s[k];
+    if (v) q.set(k, v);
+  }
+  if (s.log) q.set('log', '1');
+  const query = q.toString();
+  return `#/${s.view}${query ? `?${query}` : ''}`;
+}

@@ -1,0 +1,92 @@
+/**
+ * A small deterministic store for the site's tests, written through the real publishRun:
+ * two machines, 30 commits, a planted 25% step (node-stream on node 22 from commit 20 on the
+ * first machine), a variant that appears late (bun from commit 10), and a skipped and a
+ * failed benchmark in the latest run, and bun redefined (its program changed) at commit 25.
+ */
+import { prng } from '../../harness/src/compare/stats.js';
+import type { Benchmark, Metric, Results } from '../../harness/src/results/schema.js';
+import { describe as stats } from '../../harness/src/stats.js';
+import { publishRun } from '../../harness/src/store/store.js';
+
+export const STEP_COMMIT = 20;
+export const COMMITS = 30;
+
+const sha = (machine: number, i: number) => `${machine}${String(i).padStart(3, '0')}`.padEnd(40, 'f');
+
+function timed(samples: number[], unit: string, direction: 'smaller' | 'bigger', source = 'hyperfine'): Metric {
+  const s = stats(samples);
+  return { unit, direction, value: s.median, samples, stats: s, deterministic: false, source };
+}
+
+function point(rand: () => number, experiment: string, variant: string, params: Record<string, number | string>, seconds: number, bytes?: number): Benchmark {
+  const samples = Array.from({ length: 5 }, () => seconds * (1 + 0.02 * (rand() - 0.5)));
+  const metrics: Record<string, Metric> = { wall_time: timed(samples, 's', 'smaller') };
+  if (bytes) metrics.throughput = timed(samples.map((t) => bytes / t / 1e6), 'MB/s', 'bigger', 'derived');
+  metrics.max_rss = { unit: 'B', direction: 'smaller', value: variant === 'c' ? 1.5e6 : 5e7, deterministic: true, source: 'time' };
+  const key = Object.keys(params)
+    .sort()
+    .map((k) => `${k}=${params[k]}`)
+    .join(',');
+  return { id: `${experiment}/${variant}/${key}`, experiment, variant, params, status: 'ok', derived: {}, definition: `${variant}-def`, metrics };
+}
+
+/** bun's program changes at this commit: a redefinition, not a performance change. */
+export const REDEFINED_COMMIT = 25;
+
+export function fixtureRun(machine: number, i: number): Results {
+  const rand = prng(machine * 1000 + i);
+  const speed = machine === 1 ? 1 : 1.6;
+  const benchmarks: Benchmark[] = [];
+  for (const bs of [4096, 65536]) {
+    const bytes = 64 * 2 ** 20;
+    const base = (bytes / 1e9) * speed * (bs === 4096 ? 2 : 1);
+    benchmarks.push(point(rand, 'wc', 'c', { bs }, base, bytes));
+    for (const node of ['20', '22']) {
+      const step = machine === 1 && node === '22' && i >= STEP_COMMIT ? 1.25 : 1;
+      benchmarks.push(point(rand, 'wc', 'node-stream', { bs, node }, base * 2.2 * step, bytes));
+    }
+    if (i >= 10) benchmarks.push({ ...point(rand, 'wc', 'bun', { bs }, base * (i >= REDEFINED_COMMIT ? 0.8 : 1.1), bytes), definition: i >= REDEFINED_COMMIT ? 'bun-def-2' : 'bun-def' });
+  }
+  for (const n of [0, 10, 100]) {
+    for (const mode of ['sync', 'async']) benchmarks.push(point(rand, 'streams', 'core-transform', { mode, n, node: '22' }, speed * (0.05 + n * (mode === 'sync' ? 0.0004 : 0.0009))));
+  }
+  if (i === COMMITS - 1) {
+    benchmarks.push({ id: 'wc/just-sync/bs=65536', experiment: 'wc', variant: 'just-sync', params: { bs: 65536 }, status: 'skipped', reason: 'just(js) is not installed', hint: 'install just(js) 0.1.13', derived: {}, metrics: {} });
+    benchmarks.push({ id: 'wc/deno/bs=65536', experiment: 'wc', variant: 'deno', params: { bs: 65536 }, status: 'failed', reason: 'wrong result: bytes = 1, expected 2', derived: {}, metrics: {} });
+  }
+  const date = new Date(Date.UTC(2026, 9, 1 + i, 12)).toISOString();
+  return {
+    schema: 1,
+    run: {
+      id: `run-${machine}-${i}`,
+      profile: 'standard',
+      partial: false,
+      start: date,
+      end: date,
+      commit: { sha: sha(machine, i), ref: 'main', subject: i === STEP_COMMIT ? 'Switch stream reads to a slower path' : `Commit number ${i}`, date, dirty: false },
+      machine: { id: machine === 1 ? 'bench-fast-0a1b2c3d' : 'bench-slow-4e5f6a7b', hostname: `bench-${machine}`, cpu: machine === 1 ? 'Fast CPU 9000' : 'Slow CPU 100', cores: 4, memoryBytes: 16 * 2 ** 30, kernel: 'Linux 6.1', governor: 'performance', runner: `jsio-bench-${machine}` },
+      toolchains: { node: '22.23.3', gcc: '12.2.0', hyperfine: '1.20.0' },
+    },
+    experiments: {
+      wc: {
+        title: 'the cost of a read() system call',
+        question: 'What does a read() system call cost from JavaScript compared with C?',
+        parameters: { bs: { description: 'block size', unit: 'B' } },
+        summary: { at: { bs: 65536 }, metrics: ['throughput', 'wall_time', 'max_rss'], ratios: [{ metric: 'throughput', to: 'c' }] },
+        headline: { at: { bs: 65536 }, metrics: ['throughput'] },
+      },
+      streams: {
+        title: 'the cost of a stream transform',
+        question: 'What does one stream transform cost in Node.js?',
+        parameters: { n: { description: 'transforms' }, mode: { description: 'sync or async' } },
+        headline: { at: { n: 100 }, metrics: ['wall_time'] },
+      },
+    },
+    benchmarks,
+  };
+}
+
+export async function writeFixtureStore(dir: string, commits = COMMITS): Promise<void> {
+  for (const machine of [1, 2]) for (let i = 0; i < commits; i++) await publishRun(dir, fixtureRun(machine, i));
+}

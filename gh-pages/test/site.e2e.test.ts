@@ -1,0 +1,163 @@
+// The site in a real browser (Debian's chromium via playwright-core) against the committed
+// fixture store, served from a sub-path like GitHub Pages project sites.
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildSite } from '../../harness/src/site.js';
+import { launch } from './browser.js';
+import { writeFixtureStore } from './fixture-store.js';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const ARTIFACTS = join(ROOT, 'test-artifacts');
+const SUB = '/jsio-bench/';
+
+let server: Server;
+let base: string;
+let browser: BrowserContext;
+let errors: string[] = [];
+const sites: Record<string, string> = {};
+
+/** Serves several built sites under /<name>/jsio-bench/ (a project-site sub-path). */
+function serve(): Promise<string> {
+  server = createServer((req, res) => {
+    const [, name, ...rest] = decodeURIComponent((req.url ?? '/').split('?')[0]!).split('/');
+    const dir = sites[name ?? ''];
+    const path = `/${rest.join('/')}`;
+    if (!dir || !path.startsWith(SUB)) return void res.writeHead(404).end();
+    const file = join(dir, path.slice(SUB.length) || 'index.html');
+    readFile(file.endsWith('/') ? join(file, 'index.html') : file).then(
+      (b) => res.writeHead(200, { 'content-type': file.endsWith('.js') ? 'text/javascript' : file.endsWith('.css') ? 'text/css' : file.endsWith('.html') ? 'text/html' : 'application/json' }).end(b),
+      () => res.writeHead(404).end(),
+    );
+  });
+  return new Promise((ok) => server.listen(0, '127.0.0.1', () => ok(`http://127.0.0.1:${(server.address() as { port: number }).port}`)));
+}
+
+async function open(site: string, hash = ''): Promise<Page> {
+  const page = await browser.newPage();
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(`${base}/${site}${SUB}${hash}`);
+  return page;
+}
+
+beforeAll(async () => {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const tmp = mkdtempSync(join(tmpdir(), 'jsio-site-'));
+  sites.good = join(tmp, 'good');
+  await buildSite(ROOT, join(import.meta.dirname, 'fixtures', 'store'), sites.good);
+  sites.empty = join(tmp, 'empty');
+  await buildSite(ROOT, join(tmp, 'no-store'), sites.empty);
+  sites.broken = join(tmp, 'broken');
+  await buildSite(ROOT, join(import.meta.dirname, 'fixtures', 'store'), sites.broken);
+  writeFileSync(join(sites.broken, 'data', 'bench-fast-0a1b2c3d', 'index.json'), '{"schema":1,"commits":[{"sha":');
+  sites.one = join(tmp, 'one');
+  await writeFixtureStore(join(tmp, 'one-store'), 1);
+  await buildSite(ROOT, join(tmp, 'one-store'), sites.one);
+  base = await serve();
+  browser = await launch();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+describe('the trend site', () => {
+  it('overview: findings, problems with reasons, machine and toolchains', async () => {
+    errors = [];
+    const page = await open('good');
+    await page.waitForSelector('body[data-rendered="overview"]');
+    const text = await page.innerText('main');
+    expect(text).toContain('wc: the cost of a read() system call');
+    expect(text).toMatch(/node-stream \(node 22\): throughput .* 0\.\d\dx c at bs 64 KiB/);
+    expect(text).toContain('just(js) is not installed');
+    expect(text).toContain('wrong result: bytes = 1, expected 2');
+    expect(text).toContain('Fast CPU 9000');
+    expect(text).toContain('hyperfine 1.20.0');
+    await page.screenshot({ path: join(ARTIFACTS, 'site-overview.png'), fullPage: true });
+    expect(errors).toEqual([]);
+  });
+
+  it('trends: non-empty charts, hover tooltip, the planted change point listed, log toggle', async () => {
+    errors = [];
+    const page = await open('good', '#/trends?machine=bench-fast-0a1b2c3d&experiment=wc&metric=wall_time');
+    await page.waitForSelector('body[data-rendered="trends"]');
+    await page.waitForSelector('.chart canvas');
+    const charts = await page.locator('.chart canvas').count();
+    expect(charts).toBeGreaterThanOrEqual(2);
+    const changes = await page.innerText('#changes');
+    expect(changes).toMatch(/node-stream \(node 22\): ×1\.2\d\d at 1020f+ Switch stream reads to a slower path/);
+    // bun's definition changed at commit 25: marked as such, not reported as a speed-up.
+    expect(changes).toMatch(/bun: benchmark definition changed at 1025f+/);
+    expect(changes).not.toMatch(/bun: ×/);
+    const over = page.locator('.chart .u-over').first();
+    const box = (await over.boundingBox())!;
+    await page.mouse.move(box.x + box.width * 0.7, box.y + box.height / 2);
+    const tip = page.locator('.chart .tooltip').first();
+    await tip.waitFor({ state: 'visible' });
+    expect(await tip.innerText()).toMatch(/^10\d\dffffff · 2026-1\d-\d\d\n.+\n[\s\S]*node-stream \(node 22\): .*ms ± /);
+    await page.screenshot({ path: join(ARTIFACTS, 'site-trends.png') });
+    await page.check('#log');
+    await page.waitForFunction(() => location.hash.includes('log=1'));
+    expect(errors).toEqual([]);
+  });
+
+  it('sweeps: the parameter on the x-axis, overlaying a second commit', async () => {
+    errors = [];
+    const page = await open('good', `#/sweeps?machine=bench-fast-0a1b2c3d&experiment=wc&metric=throughput&vs=${'1005'.padEnd(40, 'f')}`);
+    await page.waitForSelector('body[data-rendered="sweeps"]');
+    await page.waitForSelector('.chart canvas');
+    const legend = await page.innerText('.chart .u-legend');
+    expect(legend).toContain('c @1029ffffff');
+    expect(legend).toContain('c @1005ffffff');
+    await page.screenshot({ path: join(ARTIFACTS, 'site-sweeps.png') });
+    expect(errors).toEqual([]);
+  });
+
+  it('compare: two commits give ratios and verdicts, the planted step is slower', async () => {
+    errors = [];
+    const b = '1015'.padEnd(40, 'f');
+    const h = '1025'.padEnd(40, 'f');
+    const page = await open('good', `#/compare?machine=bench-fast-0a1b2c3d&base=${b}&head=${h}`);
+    await page.waitForSelector('table.compare');
+    const slower = await page.locator('table.compare tr.slower td:first-child').allInnerTexts();
+    expect(slower).toEqual(expect.arrayContaining(['wc/node-stream/bs=4096,node=22', 'wc/node-stream/bs=65536,node=22']));
+    expect(slower.every((s) => s.includes('node=22'))).toBe(true);
+    await page.screenshot({ path: join(ARTIFACTS, 'site-compare.png'), fullPage: true });
+    expect(errors).toEqual([]);
+  });
+
+  it('switches machine and keeps permalinks', async () => {
+    errors = [];
+    const page = await open('good', '#/trends?machine=bench-fast-0a1b2c3d&experiment=streams');
+    await page.waitForSelector('body[data-rendered="trends"]');
+    await page.selectOption('#machine', 'bench-slow-4e5f6a7b');
+    await page.waitForFunction(() => location.hash.includes('machine=bench-slow-4e5f6a7b'));
+    await page.waitForSelector('.chart canvas');
+    const link = await page.locator('.permalink').first().getAttribute('href');
+    expect(link).toMatch(/^#\/trends\?machine=bench-slow-4e5f6a7b&experiment=\w+&metric=wall_time&chart=/);
+    const again = await open('good', link!);
+    await again.waitForSelector('.chart.highlight canvas');
+    expect(errors).toEqual([]);
+  });
+
+  it('one commit, an empty store and a malformed store each show a clear message', async () => {
+    const one = await open('one', '#/trends?machine=bench-fast-0a1b2c3d');
+    await one.waitForSelector('body[data-rendered="trends"]');
+    expect(await one.innerText('main')).toContain('Only one commit so far');
+    const empty = await open('empty');
+    await empty.waitForSelector('.notice');
+    expect(await empty.innerText('main')).toContain('No results yet');
+    const broken = await open('broken');
+    await broken.waitForSelector('.error');
+    expect(await broken.innerText('.error')).toContain('bench-fast-0a1b2c3d/index.json is not valid JSON (corrupt or truncated)');
+    await broken.screenshot({ path: join(ARTIFACTS, 'site-error.png') });
+  });
+});

@@ -1,0 +1,19 @@
+// URL state round-trips, so a permalink opens exactly the same view.
+import { describe, expect, it } from 'vitest';
+import { parseHash, type State, toHash } from '../src/state.js';
+
+describe('URL state', () => {
+  it.each<State>([
+    { view: 'overview' },
+    { view: 'trends', machine: 'bench-1-abc', experiment: 'wc', metric: 'wall_time', chart: 'wall_time|bs=65536', log: true },
+    { view: 'sweeps', machine: 'm', experiment: 'wc', commit: 'a'.repeat(40), vs: 'b'.repeat(40) },
+    { view: 'compare', machine: 'm', base: 'abc', head: 'def' },
+  ])('round-trips %j', (s) => {
+    expect(parseHash(toHash(s))).toEqual(s);
+  });
+
+  it('falls back to the overview for unknown views', () => {
+    expect(parseHash('#/nonsense?machine=x')).toEqual({ view: 'overview', machine: 'x' });
+    expect(parseHash('')).toEqual({ view: 'overview' });
+  });
+});

@@ -1,0 +1,59 @@
+// Cold-cache eviction: the real evict tool drops a real file's pages (checked independently
+// with fincore when present), and a point whose eviction cannot be verified is skipped with
+// the reason by both runners, never measured as "cold".
+import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadExperiment } from '../src/manifest/load.js';
+import { expand } from '../src/plan.js';
+import { measurePoint } from '../src/run/measure.js';
+import { measureSelfReported } from '../src/run/self-reported.js';
+import { ROOT } from './helpers/cli.js';
+
+// On the repository's disk, not a tmpfs: tmpfs pages cannot be evicted.
+mkdirSync(join(ROOT, '.cache'), { recursive: true });
+const work = mkdtempSync(join(ROOT, '.cache', 'test-evict-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+const fincoreResident = (file: string): number | undefined => {
+  const r = spawnSync('fincore', ['--bytes', '--noheadings', '--output', 'PAGES', file], { encoding: 'utf8' });
+  return r.status === 0 ? Number(r.stdout.trim()) : undefined;
+};
+
+describe('eviction', () => {
+  it('evicts a real file and verifies it with mincore', () => {
+    const bin = join(work, 'evict');
+    const cc = spawnSync('gcc', ['-O2', '-o', bin, join(ROOT, 'harness', 'tools', 'evict.c')], { encoding: 'utf8' });
+    expect(cc.status, cc.stderr).toBe(0);
+    const file = join(work, 'data.bin');
+    writeFileSync(file, Buffer.alloc(1 << 20, 7));
+    readFileSync(file); // make it resident
+    const before = fincoreResident(file);
+    if (before !== undefined) expect(before).toBeGreaterThan(0);
+    const r = spawnSync(bin, [file], { encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    const report = JSON.parse(r.stdout) as { files: number; pages: number; resident: number };
+    expect(report.files).toBe(1);
+    expect(report.pages).toBeGreaterThanOrEqual(256);
+    expect(report.resident).toBe(0);
+    const after = fincoreResident(file);
+    if (after !== undefined) expect(after).toBe(0);
+  });
+
+  it('skips cold points when eviction cannot be verified (an evictor that leaves pages resident)', async () => {
+    const fake = join(work, 'fake-evict');
+    writeFileSync(fake, '#!/bin/sh\necho \'{"files":1,"pages":4,"resident":4}\'\nexit 3\n');
+    chmodSync(fake, 0o755);
+    const exp = loadExperiment(join(ROOT, 'programs', 'threadpool'));
+    const [point] = expand([exp], 'smoke', { variants: ['c-pool'], params: { cache: ['cold'], work: ['read'], pool: [1] } });
+    if (!point) throw new Error('no point planned');
+    const scope = { ...point.params, copies: 1, input_dir: work, bin: '/bin/false' };
+    for (const measure of [measureSelfReported, measurePoint]) {
+      const m = await measure(point, scope, { evict: fake });
+      expect(m.status).toBe('skipped');
+      expect(m.reason).toMatch(/eviction could not be verified \(pages still resident: .*"resident":4/);
+      expect(m.measuredSeconds).toBe(0); // the program never ran
+    }
+  });
+});

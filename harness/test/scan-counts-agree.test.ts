@@ -1,0 +1,40 @@
+// A real smoke run of programs/scan: every variant (Node and C, blocking and event loop, cold
+// and warm) reports the same counts for the same project, equal to what the generator recorded.
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { parseResults } from '../src/results/read.js';
+import type { Results } from '../src/results/schema.js';
+import { runCli } from './helpers/cli.js';
+
+describe('scan smoke run', () => {
+  let results: Results;
+  beforeAll(() => {
+    const out = mkdtempSync(join(tmpdir(), 'jsio-scan-'));
+    const cli = runCli(['bench', '--profile', 'smoke', '--experiments', 'scan', '--out', out, '--no-store']);
+    expect(cli.status, cli.stderr).toBe(0);
+    results = parseResults('results.json', readFileSync(join(out, 'results.json'), 'utf8'));
+  });
+
+  it('measures every variant at every point, cold points included', () => {
+    expect(results.benchmarks.length).toBe(16);
+    expect(results.benchmarks.filter((b) => b.status !== 'ok').map((b) => `${b.id}: ${b.reason}`)).toEqual([]);
+  });
+
+  it('gets identical counts from all variants, equal to the generator’s', () => {
+    for (const files of [10, 100]) {
+      const mine = results.benchmarks.filter((b) => b.params.files === files);
+      const seen = new Set(mine.map((b) => JSON.stringify(Object.fromEntries((b.validation?.checks ?? []).map((c) => [c.field, c.seen])))));
+      expect(seen.size).toBe(1);
+      for (const b of mine) {
+        expect(b.validation?.ok).toBe(true);
+        for (const c of b.validation?.checks ?? []) {
+          expect(c.skipped).toBeUndefined();
+          expect(c.seen).toBe(b.derived[`input_${c.field}`]);
+        }
+      }
+      expect(mine[0]?.derived.input_files).toBe(files);
+    }
+  });
+});
