@@ -65,13 +65,21 @@ function headline(c: Comparison): string {
   if (worst) lines.push('', `Worst regression: **${escapeCell(worst.benchmark)}** ${escapeCell(worst.metric)} ${pct(worst.ratio)} (95% CI ${pct(worst.ci[0])} … ${pct(worst.ci[1])}).`);
   else if (!c.metrics.length) lines.push('', 'No benchmark was measured on both sides.');
   else lines.push('', 'No significant regression.');
+  if (c.base.machine !== c.head.machine) {
+    lines.push('', `> ⚠️ base ran on \`${escapeCell(c.base.machine)}\` and head on \`${escapeCell(c.head.machine)}\`: timings from different machines are not comparable.`);
+  }
   lines.push('', `_Change > 0 means head is worse (slower, more memory, less throughput). ${escapeCell(c.method)}._`);
   return lines.join('\n');
 }
 
 function footer(c: Comparison): string {
-  const tools = Object.entries(c.head.toolchains)
-    .map(([k, v]) => `${k} ${v}`)
+  // A toolchain that differs between the sides is shown as base → head: it may explain a change.
+  const names = [...new Set([...Object.keys(c.base.toolchains), ...Object.keys(c.head.toolchains)])];
+  const tools = names
+    .map((k) => {
+      const [b, h] = [c.base.toolchains[k], c.head.toolchains[k]];
+      return b === h ? `${k} ${h}` : `${k} ${b ?? 'absent'} → ${h ?? 'absent'}`;
+    })
     .join('; ');
   return [
     `Measured on \`${escapeCell(c.head.machine)}\` (${escapeCell(c.head.cpu)}); base ${c.base.commits.map((s) => `\`${escapeCell(s.slice(0, 12))}\``).join(', ')} (${c.base.runs} rounds), head ${c.head.commits.map((s) => `\`${escapeCell(s.slice(0, 12))}\``).join(', ')} (${c.head.runs} rounds).`,
