@@ -39,7 +39,8 @@ function batchMetrics(point: Point, b: Batches, throughputBytes: number | undefi
   const reports = point.experiment.manifest.reports;
   if (b.wall.length) {
     out.wall_time = { ...sampled('wall_time', b.wall, 'harness'), source: 'harness' };
-    if (throughputBytes !== undefined && throughputBytes > 0) out.throughput = sampled('throughput', b.wall.map((t) => throughputBytes / t / 1e6), 'derived');
+    const throughput = throughputOf(throughputBytes, b.wall);
+    if (throughput) out.throughput = throughput;
   }
   if (b.maxRssBytes !== undefined) out.max_rss = counter(METRICS.max_rss.unit, 'smaller', b.maxRssBytes, 'time');
   for (const [field, xs] of Object.entries(b.scalars)) {
@@ -64,14 +65,24 @@ function batchMetrics(point: Point, b: Batches, throughputBytes: number | undefi
   return out;
 }
 
+/**
+ * Throughput from wall times, or undefined when a time is not positive: hyperfine subtracts its
+ * shell's start-up time and reports 0 s for commands faster than that, and bytes / 0 would be
+ * Infinity, which JSON writes as null and the results schema rightly refuses.
+ */
+function throughputOf(bytes: number | undefined, times: readonly number[]): Metric | undefined {
+  if (bytes === undefined || bytes <= 0 || !times.every((t) => t > 0)) return undefined;
+  return sampled('throughput', times.map((t) => bytes / t / 1e6), 'derived');
+}
+
 export function metricsOf(point: Point, m: Measurement): Record<string, Metric> {
   if (m.batches) return batchMetrics(point, m.batches, m.throughputBytes);
   const out: Record<string, Metric> = {};
   const hf = m.hyperfine;
   if (hf) {
     out.wall_time = sampled('wall_time', hf.times, 'hyperfine');
-    const bytes = m.throughputBytes;
-    if (bytes !== undefined && bytes > 0) out.throughput = sampled('throughput', hf.times.map((t) => bytes / t / 1e6), 'derived');
+    const throughput = throughputOf(m.throughputBytes, hf.times);
+    if (throughput) out.throughput = throughput;
     if (hf.memoryBytes?.length) out.pipeline_max_rss = sampled('pipeline_max_rss', hf.memoryBytes, 'hyperfine');
   }
   if (m.gnuTime) out.max_rss = counter(METRICS.max_rss.unit, 'smaller', m.gnuTime.maxRssBytes, 'time');
