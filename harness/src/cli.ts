@@ -13,7 +13,9 @@ import { COMMENT_MARKER, commentFromArtifact } from './compare/artifact.js';
 import { findPullRequest, githubFromEnv, upsertComment } from './compare/github.js';
 import { compareRuns, type NoiseThresholds } from './compare/compare.js';
 import { renderComparison } from './compare/render.js';
+import { Comparison } from './compare/schema.js';
 import { readResults } from './results/read.js';
+import { formatIssues } from './manifest/load.js';
 import { publishRun } from './store/store.js';
 import { writeFileAtomic } from './store/atomic.js';
 import { readFileSync } from 'node:fs';
@@ -161,6 +163,9 @@ async function cmdCompare(argv: string[]): Promise<number> {
   if (!base.length || !head.length) throw new UserError('compare needs --base <results.json...> and --head <results.json...>');
   const noise: NoiseThresholds = values.noise ? (JSON.parse(readFileSync(values.noise, 'utf8')) as { thresholds: NoiseThresholds }).thresholds : {};
   const comparison = compareRuns(base.map(readResults), head.map(readResults), noise);
+  // What we write must pass the checks the PR-comment workflow applies to it.
+  const valid = Comparison.safeParse(comparison);
+  if (!valid.success) throw new Error(`comparison does not match its own schema (a bug): ${formatIssues('comparison.json', comparison, valid.error)}`);
   const md = renderComparison(comparison);
   const out = resolve(values.out);
   writeFileAtomic(join(out, 'comparison.json'), `${JSON.stringify(comparison, null, 1)}\n`);

@@ -73,3 +73,14 @@ describe('failures in some rounds', () => {
     expect(c.notMeasured.map((x) => [x.side, x.reason])).toEqual([['base', 'in 1 of 2 rounds: wrong result: bytes = 1, expected 2']]);
   });
 });
+
+describe('benchmarks too fast to time', () => {
+  it('are listed as not compared (a median of 0 s has no ratio) and the comparison stays valid', () => {
+    const zero = (sha: string) => results([bench('c', { bs: 4096 }, { wall_time: timed([0, 0, 2.79e-6]) }), bench('dd-null', { bs: 4096 }, { wall_time: timed(T) })], sha);
+    const c = compareRuns([zero('b'.repeat(40))], [zero('h'.repeat(40))]);
+    expect(c.metrics.map((m) => m.benchmark)).toEqual(['wc/dd-null/bs=4096']);
+    expect(c.incomparable).toEqual([{ benchmark: 'wc/c/bs=4096', metric: 'wall_time', reason: 'too fast to time: a median of wall_time is 0 s' }]);
+    expect(() => Comparison.parse(JSON.parse(JSON.stringify(c)))).not.toThrow();
+    expect(renderComparison(c)).toContain('**Not compared** (1):\n\n- `wc/c/bs=4096` wall_time: too fast to time');
+  });
+});

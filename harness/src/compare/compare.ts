@@ -114,6 +114,7 @@ export function compareRuns(base: readonly Results[], head: readonly Results[], 
   const B = merge(base);
   const H = merge(head);
   const metrics: ComparedMetric[] = [];
+  const incomparable: NonNullable<Comparison['incomparable']> = [];
   const counters: CounterChange[] = [];
   for (const [id, h] of H.ok) {
     const b = B.ok.get(id);
@@ -125,7 +126,14 @@ export function compareRuns(base: readonly Results[], head: readonly Results[], 
       const metric = h.b.metrics[name] ?? b.b.metrics[name];
       if (!metric) continue;
       const minEffect = Math.max(MIN_EFFECT, noise[`${id} ${name}`] ?? 0);
-      const c = compareSamples(baseSamples, headSamples, metric.direction, minEffect);
+      // A ratio needs positive medians: hyperfine reports 0 s for commands faster than its
+      // shell start-up, and a median of 0 has no ratio (nor has a bootstrap full of zeros).
+      const zeroMedian = median(baseSamples) <= 0 || median(headSamples) <= 0;
+      const c = zeroMedian ? undefined : compareSamples(baseSamples, headSamples, metric.direction, minEffect);
+      if (!c || !Number.isFinite(c.ratio) || !c.ci.every(Number.isFinite)) {
+        incomparable.push({ benchmark: id, metric: name, reason: `too fast to time: ${zeroMedian ? 'a median' : 'some resampled medians'} of ${name} is 0 ${metric.unit}` });
+        continue;
+      }
       metrics.push({
         benchmark: id,
         experiment: h.b.experiment,
@@ -167,5 +175,6 @@ export function compareRuns(base: readonly Results[], head: readonly Results[], 
     added,
     removed,
     notMeasured,
+    ...(incomparable.length ? { incomparable } : {}),
   };
 }

@@ -128,6 +128,7 @@ export function renderComparisonWith(c: Comparison, opts: RenderOptions): string
     ['Only in head (added)', c.added.map((a) => `\`${escapeCell(a.benchmark)}\``)],
     ['Only in base (removed)', c.removed.map((a) => `\`${escapeCell(a.benchmark)}\``)],
     ['Not measured', notMeasured(c)],
+    ['Not compared', (c.incomparable ?? []).map((x) => `\`${escapeCell(x.benchmark)}\` ${escapeCell(x.metric)}: ${escapeCell(x.reason)}`)],
   ];
   for (const [title, items] of lists) {
     if (!items.length) continue;
