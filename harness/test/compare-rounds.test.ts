@@ -84,3 +84,22 @@ describe('benchmarks too fast to time', () => {
     expect(renderComparison(c)).toContain('**Not compared** (1):\n\n- `wc/c/bs=4096` wall_time: too fast to time');
   });
 });
+
+describe('rounds measured on a busy machine', () => {
+  const run = (sha: string, load: number) => {
+    const r = results([bench('c', { bs: 65536 }, { wall_time: timed(T) })], sha);
+    r.run.conditions = { loadAverage: [load, load, load], governor: 'unavailable', turbo: 'unknown', smt: 'unknown', measuredCpus: '1', harnessCpus: '0' };
+    return r;
+  };
+  it('are named at the top of the comparison', () => {
+    const c = compareRuns([run('b'.repeat(40), 0.2), run('b'.repeat(40), 4.1)], [run('h'.repeat(40), 0.3), run('h'.repeat(40), 5.2)]);
+    expect(c.warnings).toEqual([
+      'the machine was busy during 2 of 4 rounds (load average up to 5.2 on 2 cores): timings are unreliable, and changes called significant may be caused by that load; run again on an idle machine',
+    ]);
+    expect(renderComparison(c).split('\n').slice(0, 6).join('\n')).toContain('> ⚠️ the machine was busy during 2 of 4 rounds');
+  });
+
+  it('give no warning when every round ran on an idle machine', () => {
+    expect(compareRuns([run('b'.repeat(40), 0.2)], [run('h'.repeat(40), 0.9)]).warnings).toBeUndefined();
+  });
+});

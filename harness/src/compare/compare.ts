@@ -2,6 +2,7 @@
  * compare: base vs head results (several files per side = rounds of the same build, merged per
  * benchmark by pooling samples) -> a Comparison. Decisions come from stats.ts only.
  */
+import { isBusy } from '../conditions.js';
 import type { Benchmark, Results } from '../results/schema.js';
 import { type Comparison, COMPARISON_SCHEMA, type ComparedMetric, type CounterChange } from './schema.js';
 import { ALPHA, BOOTSTRAP_ITERATIONS, compareSamples, median, MIN_EFFECT } from './stats.js';
@@ -110,6 +111,18 @@ function side(runs: readonly Results[]): Comparison['base'] {
   };
 }
 
+/**
+ * Interleaving rounds spreads slow drift over both sides, but not other work on the machine
+ * that happens to coincide with some rounds: then no statistic can tell it from a real change,
+ * and the reviewer must know. Uses the harness's own busy criterion (conditions.ts).
+ */
+export function busyWarning(runs: readonly Results[]): string | undefined {
+  const busy = runs.filter((r) => r.run.conditions && isBusy(r.run.conditions, r.run.machine.cores));
+  if (!busy.length) return undefined;
+  const worst = Math.max(...busy.map((r) => r.run.conditions!.loadAverage[0]));
+  return `the machine was busy during ${busy.length} of ${runs.length} rounds (load average up to ${worst.toFixed(1)} on ${busy[0]!.run.machine.cores} cores): timings are unreliable, and changes called significant may be caused by that load; run again on an idle machine`;
+}
+
 export function compareRuns(base: readonly Results[], head: readonly Results[], noise: NoiseThresholds = {}): Comparison {
   const B = merge(base);
   const H = merge(head);
@@ -176,5 +189,6 @@ export function compareRuns(base: readonly Results[], head: readonly Results[], 
     removed,
     notMeasured,
     ...(incomparable.length ? { incomparable } : {}),
+    ...(busyWarning([...base, ...head]) ? { warnings: [busyWarning([...base, ...head])!] } : {}),
   };
 }

@@ -65,6 +65,7 @@ function headline(c: Comparison): string {
   if (worst) lines.push('', `Worst regression: **${escapeCell(worst.benchmark)}** ${escapeCell(worst.metric)} ${pct(worst.ratio)} (95% CI ${pct(worst.ci[0])} … ${pct(worst.ci[1])}).`);
   else if (!c.metrics.length) lines.push('', 'No benchmark was measured on both sides.');
   else lines.push('', 'No significant regression.');
+  for (const w of c.warnings ?? []) lines.push('', `> ⚠️ ${escapeCell(w)}.`);
   if (c.base.machine !== c.head.machine) {
     lines.push('', `> ⚠️ base ran on \`${escapeCell(c.base.machine)}\` and head on \`${escapeCell(c.head.machine)}\`: timings from different machines are not comparable.`);
   }

@@ -75,6 +75,8 @@ export const Comparison = z
     added: z.array(OneSided).max(10_000),
     removed: z.array(OneSided).max(10_000),
     notMeasured: z.array(NotMeasured).max(10_000),
+    /** Conditions that make the timings unreliable (a busy machine during some rounds). */
+    warnings: z.array(short(500)).max(20).optional(),
     /** Measured on both sides but with no ratio to give (a median of 0: too fast to time). */
     incomparable: z.array(z.object({ benchmark: short(300), metric: short(100), reason: short(300) }).strict()).max(10_000).optional(),
   })
