@@ -18,7 +18,7 @@ import { readResults } from './results/read.js';
 import { formatIssues } from './manifest/load.js';
 import { publishRun } from './store/store.js';
 import { writeFileAtomic } from './store/atomic.js';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { calibrateRuns } from './calibrate/run.js';
 import type { NoiseFile } from './calibrate/noise.js';
 import { markdownTable } from './report/markdown.js';
@@ -162,7 +162,9 @@ async function cmdCompare(argv: string[]): Promise<number> {
   const head = groups.head ?? [];
   if (!base.length || !head.length) throw new UserError('compare needs --base <results.json...> and --head <results.json...>');
   const noise: NoiseThresholds = values.noise ? (JSON.parse(readFileSync(values.noise, 'utf8')) as { thresholds: NoiseThresholds }).thresholds : {};
-  const comparison = compareRuns(base.map(readResults), head.map(readResults), noise);
+  // A run's output directory stands for its results.json (`--base results/pr/base-*`).
+  const read = (p: string) => readResults(existsSync(p) && statSync(p).isDirectory() ? join(p, 'results.json') : p);
+  const comparison = compareRuns(base.map(read), head.map(read), noise);
   // What we write must pass the checks the PR-comment workflow applies to it.
   const valid = Comparison.safeParse(comparison);
   if (!valid.success) throw new Error(`comparison does not match its own schema (a bug): ${formatIssues('comparison.json', comparison, valid.error)}`);
