@@ -5,6 +5,7 @@
 import { evaluate, type Scope } from './expr.js';
 import type { Check, Variant } from './manifest/schema.js';
 import type { Validation } from './results/schema.js';
+import { matchesAt } from './select.js';
 
 export type Report = { ok: true; fields: Record<string, number> } | { ok: false; reason: string };
 
@@ -36,7 +37,10 @@ export function parseReport(variant: Pick<Variant, 'output' | 'numberField'>, st
 }
 
 export function runChecks(checks: readonly Check[], variant: Pick<Variant, 'id' | 'output' | 'numberField' | 'skipChecks'>, fields: Record<string, number>, scope: Scope): Validation {
-  const results: Validation['checks'] = checks.map((c) => {
+  // A check with `when` only exists at matching points; the scope holds the point's parameters.
+  const params = Object.fromEntries(Object.entries(scope).filter((e): e is [string, number | string] => typeof e[1] === 'number' || typeof e[1] === 'string'));
+  const applicable = checks.filter((c) => !c.when || matchesAt({ params }, c.when));
+  const results: Validation['checks'] = applicable.map((c) => {
     const op = c.equals !== undefined ? 'equals' : c.atLeast !== undefined ? 'atLeast' : 'atMost';
     const expected = evaluate((c.equals ?? c.atLeast ?? c.atMost) as string, scope);
     const seen = fields[c.field] ?? null;
