@@ -5,6 +5,7 @@
  */
 import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { runAnalyses } from './analysis/slope.js';
 import { type BuildOutcome, buildVariant } from './build.js';
 import { UserError } from './errors.js';
 import { killAllChildren, runProcess, which } from './exec.js';
@@ -254,6 +255,8 @@ export async function bench(opts: BenchOptions): Promise<BenchOutcome> {
   results.run.partial = interrupted;
   results.run.end = new Date().toISOString();
   results.run.timing = { totalSeconds: (performance.now() - t0) / 1000, measuredSeconds };
+  const analyses = runAnalyses(experiments, results.benchmarks);
+  if (analyses.length) results.analyses = analyses;
   save();
   const summary = renderSummary(results, experiments);
   writeFileAtomic(join(outDir, 'summary.md'), summary);

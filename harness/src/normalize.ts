@@ -72,6 +72,12 @@ export function metricsOf(point: Point, m: Measurement): Record<string, Metric> 
     out.wall_time = sampled('wall_time', hf.times, 'hyperfine');
     const bytes = m.throughputBytes;
     if (bytes !== undefined && bytes > 0) out.throughput = sampled('throughput', hf.times.map((t) => bytes / t / 1e6), 'derived');
+    for (const [name, r] of Object.entries(m.rates ?? {})) {
+      if (r.per <= 0) continue;
+      const samples = hf.times.map((t) => r.per / t);
+      const stats = describe(samples);
+      out[name] = { unit: r.unit, direction: 'bigger', value: stats.median, samples, stats, deterministic: false, source: 'derived' };
+    }
     if (hf.memoryBytes?.length) out.pipeline_max_rss = sampled('pipeline_max_rss', hf.memoryBytes, 'hyperfine');
   }
   if (m.gnuTime) out.max_rss = counter(METRICS.max_rss.unit, 'smaller', m.gnuTime.maxRssBytes, 'time');

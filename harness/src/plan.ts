@@ -8,6 +8,7 @@ import type { Experiment } from './manifest/load.js';
 import type { Manifest, Params, ParamValue, Variant } from './manifest/schema.js';
 import type { Profile } from './profiles.js';
 import { benchmarkId } from './results/schema.js';
+import { matchesAt } from './select.js';
 import { nodeMajors, type Resolved } from './toolchains.js';
 
 export type Settings = Manifest['profiles'][Profile];
@@ -87,6 +88,9 @@ export function expand(experiments: readonly Experiment[], profile: Profile, fil
         const nodeMajor = runtime.startsWith('node@') ? runtime.slice(5) : undefined;
         if (nodeMajor && filters.params?.node && !filters.params.node.map(String).includes(nodeMajor)) continue;
         for (const base of cartesian(axes)) {
+          // Combinations the manifest excludes, or outside the variant's own selector, do not exist.
+          if (m.exclude.some((sel) => matchesAt({ params: base }, sel))) continue;
+          if (variant.when && !matchesAt({ params: base }, variant.when)) continue;
           const params: Params = nodeMajor ? { ...base, node: nodeMajor } : base;
           points.push({
             id: benchmarkId(exp.id, variant.id, params),
@@ -96,6 +100,7 @@ export function expand(experiments: readonly Experiment[], profile: Profile, fil
             derived: deriveValues(m, profile, base),
             settings: m.profiles[profile],
             runtime,
+            ...(variant.unsupported ? { skip: { reason: variant.unsupported, hint: 'a known limitation of this runtime; see the variant description' } } : {}),
           });
         }
       }
@@ -114,6 +119,7 @@ export function applyRuntimes(points: Point[], resolved: ReadonlyMap<string, Res
   }
   return points.map((p) => {
     const res = resolved.get(p.runtime);
+    if (p.skip) return p;
     return res && !res.ok ? { ...p, skip: { reason: res.reason, hint: res.hint } } : p;
   });
 }

@@ -44,6 +44,9 @@ function checkConsistency(file: string, dir: string, m: Manifest): string[] {
     if (v.build?.kind === 'just-static' && !existsSync(join(dir, v.build.config))) {
       problems.push(`variants.${i}.build.config: file not found (got "${v.build.config}")`);
     }
+    for (const k of Object.keys(v.when ?? {})) {
+      if (!(k in m.parameters)) problems.push(`variants.${i}.when: unknown parameter (got "${k}")`);
+    }
     for (const field of Object.keys(v.skipChecks)) {
       if (!m.validate.some((c) => c.field === field)) problems.push(`variants.${i}.skipChecks: no check on field "${field}"`);
     }
@@ -80,6 +83,15 @@ function checkConsistency(file: string, dir: string, m: Manifest): string[] {
   }
   for (const [field, spec] of Object.entries(m.reports)) {
     if (spec.samples && m.runner !== 'self') problems.push(`reports.${field}.samples: needs "runner": "self" (got runner "${m.runner}")`);
+  }
+  for (const [i, sel] of m.exclude.entries()) {
+    for (const k of Object.keys(sel)) if (!(k in m.parameters)) problems.push(`exclude.${i}: unknown parameter (got "${k}")`);
+  }
+  for (const [i, a] of m.analyses.entries()) {
+    const spec = m.parameters[a.x];
+    if (!spec) problems.push(`analyses.${i}.x: unknown parameter (got "${a.x}")`);
+    else if (PROFILES.some((p) => spec.values[p].some((v) => typeof v !== 'number'))) problems.push(`analyses.${i}.x: parameter "${a.x}" must have numeric values only`);
+    if (a.per && !(a.per.value in m.derive) && !a.per.value.startsWith('input_')) problems.push(`analyses.${i}.per.value: not a derived value or input fact (got "${a.per.value}")`);
   }
   return problems.map((p) => `  ${p}`);
 }
