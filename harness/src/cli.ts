@@ -30,7 +30,7 @@ const HELP = `jsio-bench: I/O in JavaScript runtimes vs C
 
   npm run bench -- [--profile smoke|quick|standard|full] [--experiments a,b] [--variants x,y]
                    [--param name=v1,v2 ...] [--out DIR] [--store DIR | --no-store] [--require just,...]
-                   [--programs DIR] [--strict]
+                   [--programs DIR] [--strict] [--profile-cpu]
   npm run site  -- [--serve] [--store DIR] [--out DIR] [--port N]
   npm test`;
 
@@ -49,6 +49,7 @@ async function cmdBench(argv: string[]): Promise<number> {
       require: { type: 'string', multiple: true, default: [] },
       programs: { type: 'string', default: join(ROOT, 'programs') },
       strict: { type: 'boolean', default: false },
+      'profile-cpu': { type: 'boolean', default: false },
     },
   });
   if (!isProfile(values.profile)) throw new UserError(`--profile ${values.profile}: unknown profile; valid profiles: ${PROFILES.join(', ')}`);
@@ -67,6 +68,7 @@ async function cmdBench(argv: string[]): Promise<number> {
     require: values.require.flatMap((r) => list(r) ?? []),
     programsDir: resolve(values.programs),
     strict: values.strict,
+    profileCpu: values['profile-cpu'],
   });
   process.stdout.write(`\n${outcome.summary}\n`);
   const { results } = outcome;
