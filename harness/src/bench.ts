@@ -20,6 +20,7 @@ import { Progress } from './progress.js';
 import { GAB_FILES, toGab } from './report/gab.js';
 import { renderSummary } from './report/summary.js';
 import { type Benchmark, RESULTS_SCHEMA, type Results } from './results/schema.js';
+import { profilePoint } from './run/cpu-profile.js';
 import { measurePoint, type Tools } from './run/measure.js';
 import { measureSelfReported } from './run/self-reported.js';
 import { writeFileAtomic } from './store/atomic.js';
@@ -44,6 +45,8 @@ export interface BenchOptions {
   runs?: number;
   programsDir?: string;
   cacheDir?: string;
+  /** Also save a V8 .cpuprofile per measured Node.js point under <out>/cpuprofiles (untimed run). */
+  profileCpu?: boolean;
   log?: (msg: string) => void;
 }
 
@@ -238,6 +241,10 @@ export async function bench(opts: BenchOptions): Promise<BenchOutcome> {
             measuredSeconds += m.measuredSeconds;
             if (interrupted) break; // the point in flight was killed: it has no honest result
             b = measuredBenchmark(p, m, build);
+            if (opts.profileCpu && b.status === 'ok' && p.variant.runtime === 'node') {
+              const prof = await profilePoint(p, scope, tools, outDir);
+              log('files' in prof ? `cpu profile: ${prof.files.join(', ')}` : `cpu profile of ${p.id} not saved: ${prof.reason}`);
+            }
           }
           rmSync(scratch, { recursive: true, force: true });
         }

@@ -42,7 +42,7 @@ const HELP = `jsio-bench: I/O in JavaScript runtimes vs C
 
   npm run bench -- [--profile smoke|quick|standard|full] [--experiments a,b] [--variants x,y]
                    [--param name=v1,v2 ...] [--out DIR] [--store DIR | --no-store] [--require just,...]
-                   [--programs DIR] [--strict] [--runs N]
+                   [--programs DIR] [--strict] [--runs N] [--profile-cpu]
   npm run compare -- --base A.json [B.json...] --head C.json [D.json...] [--out DIR] [--noise FILE]
   npm run publish -- RESULTS.json [--store DIR]
   npm run pr-comment -- --artifact DIR --pr N [--out FILE]
@@ -69,6 +69,7 @@ async function cmdBench(argv: string[]): Promise<number> {
       programs: { type: 'string', default: join(ROOT, 'programs') },
       strict: { type: 'boolean', default: false },
       runs: { type: 'string' },
+      'profile-cpu': { type: 'boolean', default: false },
     },
   });
   if (values.runs !== undefined && !/^[1-9]\d{0,3}$/.test(values.runs)) throw new UserError(`--runs ${values.runs}: expected a positive integer`);
@@ -90,6 +91,7 @@ async function cmdBench(argv: string[]): Promise<number> {
     programsDir: resolve(values.programs),
     strict: values.strict,
     ...(values.runs ? { runs: Number(values.runs) } : {}),
+    profileCpu: values['profile-cpu'],
   });
   process.stdout.write(`\n${outcome.summary}\n`);
   const { results } = outcome;

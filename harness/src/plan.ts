@@ -100,7 +100,6 @@ export function expand(experiments: readonly Experiment[], profile: Profile, fil
             derived: deriveValues(m, profile, base),
             settings: m.profiles[profile],
             runtime,
-            ...(variant.unsupported ? { skip: { reason: variant.unsupported, hint: 'a known limitation of this runtime; see the variant description' } } : {}),
           });
         }
       }
@@ -119,7 +118,6 @@ export function applyRuntimes(points: Point[], resolved: ReadonlyMap<string, Res
   }
   return points.map((p) => {
     const res = resolved.get(p.runtime);
-    if (p.skip) return p;
     return res && !res.ok ? { ...p, skip: { reason: res.reason, hint: res.hint } } : p;
   });
 }

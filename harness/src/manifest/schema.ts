@@ -68,8 +68,6 @@ const Variant = z
     skipChecks: z.record(name, z.string().min(1)).default({}),
     /** Only the points matching this selector exist for this variant (e.g. read-only programs: {"op": "read"}). */
     when: At.optional(),
-    /** This variant cannot run here for a known reason (e.g. an API the runtime lacks): every point is skipped with it. */
-    unsupported: z.string().min(1).optional(),
   })
   .strict()
   .superRefine((v, ctx) => {
