@@ -58,7 +58,8 @@ async function cmdBench(argv: string[]): Promise<number> {
     args: argv,
     strict: true,
     options: {
-      profile: { type: 'string', default: 'quick' },
+      // JSIO_PROFILE changes the default (the docs' command test runs them at smoke size).
+      profile: { type: 'string', default: process.env.JSIO_PROFILE ?? 'quick' },
       experiments: { type: 'string' },
       variants: { type: 'string' },
       param: { type: 'string', multiple: true, default: [] },
