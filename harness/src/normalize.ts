@@ -20,7 +20,9 @@ export const METRICS = {
   syscalls: { unit: 'calls', direction: 'smaller' },
 } as const;
 
-function sampled(name: keyof typeof METRICS, samples: number[], source: string): Metric {
+function sampled(name: keyof typeof METRICS, raw: number[], source: string): Metric {
+  // JSON has no Infinity/NaN: a non-finite sample would be written as null and break readers.
+  const samples = raw.filter((x) => Number.isFinite(x));
   const stats = describe(samples);
   return { ...METRICS[name], value: stats.median, samples, stats, deterministic: false, source };
 }
@@ -39,7 +41,7 @@ function batchMetrics(point: Point, b: Batches, throughputBytes: number | undefi
   const reports = point.experiment.manifest.reports;
   if (b.wall.length) {
     out.wall_time = { ...sampled('wall_time', b.wall, 'harness'), source: 'harness' };
-    if (throughputBytes !== undefined && throughputBytes > 0) out.throughput = sampled('throughput', b.wall.map((t) => throughputBytes / t / 1e6), 'derived');
+    if (throughputBytes !== undefined && throughputBytes > 0 && b.wall.some((t) => t > 0)) out.throughput = sampled('throughput', b.wall.filter((t) => t > 0).map((t) => throughputBytes / t / 1e6), 'derived');
   }
   if (b.maxRssBytes !== undefined) out.max_rss = counter(METRICS.max_rss.unit, 'smaller', b.maxRssBytes, 'time');
   for (const [field, xs] of Object.entries(b.scalars)) {
@@ -71,10 +73,14 @@ export function metricsOf(point: Point, m: Measurement): Record<string, Metric> 
   if (hf) {
     out.wall_time = sampled('wall_time', hf.times, 'hyperfine');
     const bytes = m.throughputBytes;
-    if (bytes !== undefined && bytes > 0) out.throughput = sampled('throughput', hf.times.map((t) => bytes / t / 1e6), 'derived');
+    // hyperfine subtracts its shell's start-up time: a very fast command can come out at <= 0 s,
+    // which has no throughput.
+    const positive = hf.times.filter((t) => t > 0);
+    if (bytes !== undefined && bytes > 0 && positive.length) out.throughput = sampled('throughput', positive.map((t) => bytes / t / 1e6), 'derived');
     for (const [name, r] of Object.entries(m.rates ?? {})) {
       if (r.per <= 0) continue;
-      const samples = hf.times.map((t) => r.per / t);
+      const samples = hf.times.filter((t) => t > 0).map((t) => r.per / t);
+      if (!samples.length) continue;
       const stats = describe(samples);
       out[name] = { unit: r.unit, direction: 'bigger', value: stats.median, samples, stats, deterministic: false, source: 'derived' };
     }
