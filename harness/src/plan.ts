@@ -46,11 +46,22 @@ export function cartesian(axes: readonly [string, readonly ParamValue[]][]): Par
   return out;
 }
 
-export function deriveValues(m: Manifest, profile: Profile, params: Params): Record<string, number> {
+/** `file` names the manifest in errors: a value that cannot be computed stops the plan. */
+export function deriveValues(m: Manifest, profile: Profile, params: Params, file = 'manifest.json'): Record<string, number> {
   const scope: Record<string, number | string> = { ...m.profiles[profile].constants, ...params };
   const derived: Record<string, number> = {};
+  const at = Object.entries(params)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(',');
   for (const [name, expr] of Object.entries(m.derive)) {
-    const v = evaluate(expr, scope);
+    let v: number;
+    try {
+      v = evaluate(expr, scope);
+    } catch (e) {
+      throw new UserError(`${file}: derive.${name}: ${(e as Error).message.replace(`expression "${expr}": `, '')} at ${at}`);
+    }
+    // A NaN or an infinity would reach a command line as "count=NaN".
+    if (!Number.isFinite(v)) throw new UserError(`${file}: derive.${name} is not a finite number (got ${v}) at ${at}`, 'check the parameter values (--param) against the manifest');
     derived[name] = v;
     scope[name] = v;
   }
@@ -77,6 +88,9 @@ export function expand(experiments: readonly Experiment[], profile: Profile, fil
   requireKnown('variant', filters.variants, [...new Set(chosen.flatMap((e) => e.manifest.variants.map((v) => v.id)))]);
   const paramNames = [...new Set(chosen.flatMap((e) => [...Object.keys(e.manifest.parameters), 'node']))];
   requireKnown('parameter', Object.keys(filters.params ?? {}), paramNames);
+  // A node major no manifest lists would silently drop every node variant.
+  const majors = [...new Set(chosen.flatMap((e) => nodeMajors(e.manifest.runtimes.node)))];
+  requireKnown('node version', filters.params?.node?.map(String), majors);
 
   const points: Point[] = [];
   for (const exp of chosen) {
@@ -97,7 +111,7 @@ export function expand(experiments: readonly Experiment[], profile: Profile, fil
             experiment: exp,
             variant,
             params,
-            derived: deriveValues(m, profile, base),
+            derived: deriveValues(m, profile, base, exp.manifestPath),
             settings: m.profiles[profile],
             runtime,
           });

@@ -32,7 +32,7 @@ describe('docs commands in a fresh clone', () => {
     symlinkSync(join(ROOT, 'node_modules'), join(clone, 'node_modules'));
   });
 
-  it.each(blocks.filter((b) => b.info === 'sh').map((b) => [`${b.doc} #${b.i}`, b] as const))('%s runs', (_name, b) => {
+  it.each(blocks.filter((b) => b.info === 'sh').map((b) => [`${b.doc} #${b.i}`, b] as const))('%s runs', { timeout: 900_000 }, (_name, b) => {
     const script = b.body
       .split('\n')
       .filter((l) => !/^\s*npm test\b/.test(l))

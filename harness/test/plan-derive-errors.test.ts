@@ -27,7 +27,7 @@ describe('derived values at plan time', () => {
   // BUG (harness/src/plan.ts deriveValues): `--param bs=0` gives count = bytes = NaN (dd then
   // fails per point with "invalid number"), and `--param bs=abc` fails with the bare expression
   // but neither the manifest nor the field. Unskip once deriveValues names file, field and point.
-  it.skip.each([
+  it.each([
     [0, /programs\/wc\/manifest\.json: derive\.count is not a finite number \(got NaN\) at bs=0/],
     ['abc', /programs\/wc\/manifest\.json: derive\.count: "bs" is not a number \(abc\) at bs=abc/],
   ])('refuse bs=%s, naming the manifest, the field and the point', (bs, message) => {

@@ -68,7 +68,7 @@ describe('renderSummary over a sweep', () => {
       10 benchmarks: 6 ok, 2 skipped, 2 failed.
 
       - **failed** wc/c/bs=65536: wrong result
-      - **skipped** deno (2 points): deno is not installed — install it from the npm registry
+      - **skipped** deno (2 points): deno is not installed — \`install it from the npm registry\`
       - **failed** wc/evil/bs=65536: exited with status 1: &lt;img src=x onerror=alert(1)&gt; \\| col # heading \\[link\\](http://x) \\\`code\\\` @​octocat \\!\\[i\\](y) \\*bold\\*
 
       Toolchains: node 20.20.2; hyperfine 1.15.0.
@@ -97,6 +97,6 @@ describe('renderSummary over a sweep', () => {
   it('groups a runtime skipped at every point into one line', () => {
     const md = renderSummary(run(), [experiment]);
     expect(md.match(/deno is not installed/g)).toHaveLength(1);
-    expect(md).toContain('- **skipped** deno (2 points): deno is not installed — install it from the npm registry');
+    expect(md).toContain('- **skipped** deno (2 points): deno is not installed — `install it from the npm registry`');
   });
 });

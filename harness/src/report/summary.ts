@@ -11,6 +11,11 @@ import { matchesAt } from '../select.js';
 
 export { matchesAt };
 
+/** Install hints stay copy-pasteable: a code span is literal (no mentions, links or HTML). */
+function codeSpan(s: string): string {
+  return `\`${s.replace(/[`\r\n]+/g, ' ')}\``;
+}
+
 /** A row label: the variant, plus any parameter not fixed by `at` (e.g. the node version). */
 export function rowLabel(b: Pick<Benchmark, 'variant' | 'params'>, at: Record<string, unknown>): string {
   // A parameter `at` fixes to one value is implied; one it lists several values for is shown.
@@ -99,7 +104,7 @@ export function experimentSummary(exp: Pick<Experiment, 'id' | 'manifest'>, benc
     }
     for (const { b, n } of grouped.values()) {
       const where = n > 1 ? `${rowLabel(b, m.parameters)} (${n} points)` : b.id;
-      out.push(`- **${b.status}** ${escapeCell(where)}: ${escapeCell(b.reason ?? 'no reason given')}${b.hint ? ` — ${escapeCell(b.hint)}` : ''}`);
+      out.push(`- **${b.status}** ${escapeCell(where)}: ${escapeCell(b.reason ?? 'no reason given')}${b.hint ? ` — ${codeSpan(b.hint)}` : ''}`);
     }
     out.push('');
   }
