@@ -5,6 +5,7 @@
  */
 import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { runAnalyses } from './analysis/slope.js';
 import { type BuildOutcome, buildVariant } from './build.js';
 import { UserError } from './errors.js';
 import { killAllChildren, runProcess, which } from './exec.js';
@@ -19,6 +20,7 @@ import { Progress } from './progress.js';
 import { GAB_FILES, toGab } from './report/gab.js';
 import { renderSummary } from './report/summary.js';
 import { type Benchmark, RESULTS_SCHEMA, type Results } from './results/schema.js';
+import { profilePoint } from './run/cpu-profile.js';
 import { measurePoint, type Tools } from './run/measure.js';
 import { measureSelfReported } from './run/self-reported.js';
 import { writeFileAtomic } from './store/atomic.js';
@@ -43,6 +45,8 @@ export interface BenchOptions {
   runs?: number;
   programsDir?: string;
   cacheDir?: string;
+  /** Also save a V8 .cpuprofile per measured Node.js point under <out>/cpuprofiles (untimed run). */
+  profileCpu?: boolean;
   log?: (msg: string) => void;
 }
 
@@ -237,6 +241,10 @@ export async function bench(opts: BenchOptions): Promise<BenchOutcome> {
             measuredSeconds += m.measuredSeconds;
             if (interrupted) break; // the point in flight was killed: it has no honest result
             b = measuredBenchmark(p, m, build);
+            if (opts.profileCpu && b.status === 'ok' && p.variant.runtime === 'node') {
+              const prof = await profilePoint(p, scope, tools, outDir);
+              log('files' in prof ? `cpu profile: ${prof.files.join(', ')}` : `cpu profile of ${p.id} not saved: ${prof.reason}`);
+            }
           }
           rmSync(scratch, { recursive: true, force: true });
         }
@@ -254,6 +262,8 @@ export async function bench(opts: BenchOptions): Promise<BenchOutcome> {
   results.run.partial = interrupted;
   results.run.end = new Date().toISOString();
   results.run.timing = { totalSeconds: (performance.now() - t0) / 1000, measuredSeconds };
+  const analyses = runAnalyses(experiments, results.benchmarks);
+  if (analyses.length) results.analyses = analyses;
   save();
   const summary = renderSummary(results, experiments);
   writeFileAtomic(join(outDir, 'summary.md'), summary);

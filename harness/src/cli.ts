@@ -46,7 +46,7 @@ const HELP = `jsio-bench: I/O in JavaScript runtimes vs C
 
   npm run bench -- [--profile smoke|quick|standard|full] [--experiments a,b] [--variants x,y]
                    [--param name=v1,v2 ...] [--out DIR] [--store DIR | --no-store] [--require just,...]
-                   [--programs DIR] [--strict] [--runs N]
+                   [--programs DIR] [--strict] [--runs N] [--profile-cpu]
   npm run compare -- --base A.json [B.json...] --head C.json [D.json...] [--out DIR] [--noise FILE]
   npm run publish -- RESULTS.json [--store DIR]
   npm run pr-comment -- --artifact DIR --pr N [--out FILE] [--post]  |  --find-pr [--event FILE]
@@ -62,7 +62,8 @@ async function cmdBench(argv: string[]): Promise<number> {
     args: argv,
     strict: true,
     options: {
-      profile: { type: 'string', default: 'quick' },
+      // JSIO_PROFILE changes the default (the docs' command test runs them at smoke size).
+      profile: { type: 'string', default: process.env.JSIO_PROFILE ?? 'quick' },
       experiments: { type: 'string' },
       variants: { type: 'string' },
       param: { type: 'string', multiple: true, default: [] },
@@ -73,6 +74,7 @@ async function cmdBench(argv: string[]): Promise<number> {
       programs: { type: 'string', default: join(ROOT, 'programs') },
       strict: { type: 'boolean', default: false },
       runs: { type: 'string' },
+      'profile-cpu': { type: 'boolean', default: false },
     },
   });
   if (values.runs !== undefined && !/^[1-9]\d{0,3}$/.test(values.runs)) throw new UserError(`--runs ${values.runs}: expected a positive integer`);
@@ -94,6 +96,7 @@ async function cmdBench(argv: string[]): Promise<number> {
     programsDir: resolve(values.programs),
     strict: values.strict,
     ...(values.runs ? { runs: Number(values.runs) } : {}),
+    profileCpu: values['profile-cpu'],
   });
   process.stdout.write(`\n${outcome.summary}\n`);
   const { results } = outcome;

@@ -20,7 +20,9 @@ export const METRICS = {
   syscalls: { unit: 'calls', direction: 'smaller' },
 } as const;
 
-function sampled(name: keyof typeof METRICS, samples: number[], source: string): Metric {
+function sampled(name: keyof typeof METRICS, raw: number[], source: string): Metric {
+  // JSON has no Infinity/NaN: a non-finite sample would be written as null and break readers.
+  const samples = raw.filter((x) => Number.isFinite(x));
   const stats = describe(samples);
   return { ...METRICS[name], value: stats.median, samples, stats, deterministic: false, source };
 }
@@ -39,8 +41,7 @@ function batchMetrics(point: Point, b: Batches, throughputBytes: number | undefi
   const reports = point.experiment.manifest.reports;
   if (b.wall.length) {
     out.wall_time = { ...sampled('wall_time', b.wall, 'harness'), source: 'harness' };
-    const throughput = throughputOf(throughputBytes, b.wall);
-    if (throughput) out.throughput = throughput;
+    if (throughputBytes !== undefined && throughputBytes > 0 && b.wall.some((t) => t > 0)) out.throughput = sampled('throughput', b.wall.filter((t) => t > 0).map((t) => throughputBytes / t / 1e6), 'derived');
   }
   if (b.maxRssBytes !== undefined) out.max_rss = counter(METRICS.max_rss.unit, 'smaller', b.maxRssBytes, 'time');
   for (const [field, xs] of Object.entries(b.scalars)) {
@@ -65,24 +66,24 @@ function batchMetrics(point: Point, b: Batches, throughputBytes: number | undefi
   return out;
 }
 
-/**
- * Throughput from wall times, or undefined when a time is not positive: hyperfine subtracts its
- * shell's start-up time and reports 0 s for commands faster than that, and bytes / 0 would be
- * Infinity, which JSON writes as null and the results schema rightly refuses.
- */
-function throughputOf(bytes: number | undefined, times: readonly number[]): Metric | undefined {
-  if (bytes === undefined || bytes <= 0 || !times.every((t) => t > 0)) return undefined;
-  return sampled('throughput', times.map((t) => bytes / t / 1e6), 'derived');
-}
-
 export function metricsOf(point: Point, m: Measurement): Record<string, Metric> {
   if (m.batches) return batchMetrics(point, m.batches, m.throughputBytes);
   const out: Record<string, Metric> = {};
   const hf = m.hyperfine;
   if (hf) {
     out.wall_time = sampled('wall_time', hf.times, 'hyperfine');
-    const throughput = throughputOf(m.throughputBytes, hf.times);
-    if (throughput) out.throughput = throughput;
+    const bytes = m.throughputBytes;
+    // hyperfine subtracts its shell's start-up time: a very fast command can come out at <= 0 s,
+    // which has no throughput.
+    const positive = hf.times.filter((t) => t > 0);
+    if (bytes !== undefined && bytes > 0 && positive.length) out.throughput = sampled('throughput', positive.map((t) => bytes / t / 1e6), 'derived');
+    for (const [name, r] of Object.entries(m.rates ?? {})) {
+      if (r.per <= 0) continue;
+      const samples = hf.times.filter((t) => t > 0).map((t) => r.per / t);
+      if (!samples.length) continue;
+      const stats = describe(samples);
+      out[name] = { unit: r.unit, direction: 'bigger', value: stats.median, samples, stats, deterministic: false, source: 'derived' };
+    }
     if (hf.memoryBytes?.length) out.pipeline_max_rss = sampled('pipeline_max_rss', hf.memoryBytes, 'hyperfine');
   }
   if (m.gnuTime) out.max_rss = counter(METRICS.max_rss.unit, 'smaller', m.gnuTime.maxRssBytes, 'time');

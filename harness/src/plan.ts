@@ -8,6 +8,7 @@ import type { Experiment } from './manifest/load.js';
 import type { Manifest, Params, ParamValue, Variant } from './manifest/schema.js';
 import type { Profile } from './profiles.js';
 import { benchmarkId } from './results/schema.js';
+import { matchesAt } from './select.js';
 import { nodeMajors, type Resolved } from './toolchains.js';
 
 export type Settings = Manifest['profiles'][Profile];
@@ -45,11 +46,22 @@ export function cartesian(axes: readonly [string, readonly ParamValue[]][]): Par
   return out;
 }
 
-export function deriveValues(m: Manifest, profile: Profile, params: Params): Record<string, number> {
+/** `file` names the manifest in errors: a value that cannot be computed stops the plan. */
+export function deriveValues(m: Manifest, profile: Profile, params: Params, file = 'manifest.json'): Record<string, number> {
   const scope: Record<string, number | string> = { ...m.profiles[profile].constants, ...params };
   const derived: Record<string, number> = {};
+  const at = Object.entries(params)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(',');
   for (const [name, expr] of Object.entries(m.derive)) {
-    const v = evaluate(expr, scope);
+    let v: number;
+    try {
+      v = evaluate(expr, scope);
+    } catch (e) {
+      throw new UserError(`${file}: derive.${name}: ${(e as Error).message.replace(`expression "${expr}": `, '')} at ${at}`);
+    }
+    // A NaN or an infinity would reach a command line as "count=NaN".
+    if (!Number.isFinite(v)) throw new UserError(`${file}: derive.${name} is not a finite number (got ${v}) at ${at}`, 'check the parameter values (--param) against the manifest');
     derived[name] = v;
     scope[name] = v;
   }
@@ -76,6 +88,9 @@ export function expand(experiments: readonly Experiment[], profile: Profile, fil
   requireKnown('variant', filters.variants, [...new Set(chosen.flatMap((e) => e.manifest.variants.map((v) => v.id)))]);
   const paramNames = [...new Set(chosen.flatMap((e) => [...Object.keys(e.manifest.parameters), 'node']))];
   requireKnown('parameter', Object.keys(filters.params ?? {}), paramNames);
+  // A node major no manifest lists would silently drop every node variant.
+  const majors = [...new Set(chosen.flatMap((e) => nodeMajors(e.manifest.runtimes.node)))];
+  requireKnown('node version', filters.params?.node?.map(String), majors);
 
   const points: Point[] = [];
   for (const exp of chosen) {
@@ -87,13 +102,16 @@ export function expand(experiments: readonly Experiment[], profile: Profile, fil
         const nodeMajor = runtime.startsWith('node@') ? runtime.slice(5) : undefined;
         if (nodeMajor && filters.params?.node && !filters.params.node.map(String).includes(nodeMajor)) continue;
         for (const base of cartesian(axes)) {
+          // Combinations the manifest excludes, or outside the variant's own selector, do not exist.
+          if (m.exclude.some((sel) => matchesAt({ params: base }, sel))) continue;
+          if (variant.when && !matchesAt({ params: base }, variant.when)) continue;
           const params: Params = nodeMajor ? { ...base, node: nodeMajor } : base;
           points.push({
             id: benchmarkId(exp.id, variant.id, params),
             experiment: exp,
             variant,
             params,
-            derived: deriveValues(m, profile, base),
+            derived: deriveValues(m, profile, base, exp.manifestPath),
             settings: m.profiles[profile],
             runtime,
           });

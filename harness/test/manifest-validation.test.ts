@@ -60,7 +60,7 @@ describe('a bad manifest', () => {
   });
 
   it.each([
-    ['an unknown key', (m: any) => (m.colour = 'red'), /\(top level\): Unrecognized key: "colour"/],
+    ['an unknown key', (m: any) => (m.colour = 'red'), /\n  colour: unknown key \(got "red"\)/],
     ['a bad variant id', (m: any) => (m.variants[0].id = 'Bad Id'), /variants\.0\.id: lower-case letters, digits and dashes \(got "Bad Id"\)/],
     ['a number output without its field', (m: any) => (m.variants[0].output = 'number'), /variants\.0\.numberField: required when output is "number"/],
     ['a duplicate variant id', (m: any) => m.variants.push({ ...m.variants[0] }), /variants\.1\.id: duplicate variant id \(got "c"\)/],

@@ -33,7 +33,7 @@ describe('renderSummary', () => {
 
       7 benchmarks: 5 ok, 1 skipped, 1 failed.
 
-      - **skipped** wc/just-sync/bs=65536: just(js) is not installed — install it
+      - **skipped** wc/just-sync/bs=65536: just(js) is not installed — \`install it\`
       - **failed** wc/bun/bs=65536: wrong result: bytes = 1 \\| 2, expected 3
 
       Toolchains: node 20.20.2; hyperfine 1.15.0.

@@ -1,20 +1,39 @@
-/* wc-c: count the bytes on stdin, reading fixed-size blocks with read(2). */
+/* wc-c: count the bytes piped to stdin with a read(2) loop into one fixed buffer.
+ * The baseline: every JavaScript variant makes the same read() calls as this loop.
+ * Usage: wc-c [block-size]   (default 65536)
+ * Prints {"bytes":N,"reads":N}; exit 1 on a read error, 2 on a bad block size. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#define MAX_BS (1L << 30)
+
+/* Decimal digits only, 1 .. 1 GiB: the same rule as the JavaScript variants
+ * (strtol would also accept " 42", "+42" and silently saturate). */
+static long parse_bs(const char *s) {
+  long v = 0;
+  if (*s < '1' || *s > '9') return -1;
+  for (; *s; s++) {
+    if (*s < '0' || *s > '9') return -1;
+    v = v * 10 + (*s - '0');
+    if (v > MAX_BS) return -1;
+  }
+  return v;
+}
+
 int main(int argc, char **argv) {
-  char *end = NULL;
-  long bs = argc > 1 ? strtol(argv[1], &end, 10) : 65536;
-  if (bs <= 0 || (end && *end != '\0')) {
-    fprintf(stderr, "wc-c: block size must be a positive integer, got \"%s\"\n", argv[1]);
+  long bs = argc > 1 ? parse_bs(argv[1]) : 65536;
+  if (bs < 1) {
+    fprintf(stderr, "wc-c: block size must be an integer from 1 to %ld, got \"%s\"\n", MAX_BS,
+            argv[1]);
     return 2;
   }
+  /* Heap, not a VLA: block sizes up to 1 GiB would overflow the stack. */
   char *buf = malloc((size_t)bs);
-  if (!buf) {
-    fprintf(stderr, "wc-c: cannot allocate %ld bytes\n", bs);
+  if (buf == NULL) {
+    fprintf(stderr, "wc-c: cannot allocate %ld bytes: %s\n", bs, strerror(errno));
     return 1;
   }
   unsigned long long bytes = 0, reads = 0;
@@ -24,13 +43,14 @@ int main(int argc, char **argv) {
       bytes += (unsigned long long)n;
       reads++;
     } else if (n == 0) {
-      break;
+      break; /* EOF: the writer closed the pipe */
     } else if (errno != EINTR) {
-      fprintf(stderr, "wc-c: read: %s (errno %d)\n", strerror(errno), errno);
+      int err = errno;
+      fprintf(stderr, "wc-c: read: %s (errno %d)\n", strerror(err), err);
       return 1;
     }
   }
-  printf("{\"bytes\":%llu,\"reads\":%llu}\n", bytes, reads);
   free(buf);
+  printf("{\"bytes\":%llu,\"reads\":%llu}\n", bytes, reads);
   return 0;
 }

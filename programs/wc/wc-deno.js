@@ -1,8 +1,11 @@
-// wc-deno: count stdin bytes in Deno with Deno.stdin.readSync into one reused buffer.
+// wc-deno: count the bytes piped to stdin in Deno with Deno.stdin.readSync into one reused
+// Uint8Array: one blocking read(2) per call, like wc-c. Needs no permission flags.
+// Usage: deno run wc-deno.js [block-size]
 const arg = Deno.args[0];
-const bs = arg === undefined ? 65536 : Number(arg);
-if (!Number.isInteger(bs) || bs <= 0) {
-  console.error(`wc-deno: block size must be a positive integer, got "${arg}"`);
+const MAX_BS = 2 ** 30;
+const bs = arg === undefined ? 65536 : /^[1-9][0-9]{0,9}$/.test(arg) ? Number(arg) : 0;
+if (bs < 1 || bs > MAX_BS) {
+  console.error(`wc-deno: block size must be an integer from 1 to ${MAX_BS}, got "${arg}"`);
   Deno.exit(2);
 }
 
@@ -17,8 +20,10 @@ for (;;) {
     console.error(`wc-deno: read: ${err.message}`);
     Deno.exit(1);
   }
-  if (n === null) break;
-  bytes += n;
-  reads++;
+  if (n === null) break; // EOF (a read may also return 0 without meaning EOF)
+  if (n > 0) {
+    bytes += n;
+    reads++;
+  }
 }
 console.log(JSON.stringify({ bytes, reads }));

@@ -1,34 +1,44 @@
-// wc-just-sync: count stdin bytes with a blocking just.net.read loop into one fixed buffer.
-// The same file is built into a standalone static app (wc-just-static.config.js): there the
-// runtime's bootstrap does not run, so modules are loaded explicitly, and the first user
-// argument is args[1] instead of args[2].
-const standalone = !just.args[1] || !just.args[1].endsWith('.js')
+// wc-just-sync: count the bytes piped to stdin with a blocking just.net.read loop into one
+// fixed ArrayBuffer: one read(2) per iteration, like wc-c.
+// Usage: just wc-just-sync.js [block-size]   or, built standalone: ./wc-just-sync [block-size]
+//
+// The same file is the main of the static app (wc-just-static.config.js). A standalone app
+// skips the runtime's bootstrap: there is no just.library, just.net or just.sys, and argv has
+// no script name. So modules are always loaded through just.library with literal names (the
+// builder finds the modules to link by scanning for those calls), which works in both modes.
 if (!just.library) just.library = name => just.load(name)
-const net = just.net || just.library('net').net
-const sys = just.sys || just.library('sys').sys
+const { net } = just.library('net')
+const { sys } = just.library('sys')
+const { read } = net
+const { STDIN_FILENO, errno, strerror } = sys
 
-const arg = standalone ? just.args[1] : just.args[2]
-const bs = arg === undefined ? 65536 : Number(arg)
-if (!Number.isInteger(bs) || bs <= 0) {
-  just.error(`wc-just-sync: block size must be a positive integer, got "${arg}"`)
-  just.exit(2)
+// The bootstrap defines just.require and leaves the script path in args[1]; a standalone app
+// has neither, so its first user argument is args[1].
+const arg = just.args[typeof just.require === 'function' ? 2 : 1]
+const MAX_BS = 1 << 30
+const bs = arg === undefined ? 65536 : /^[1-9][0-9]{0,9}$/.test(arg) ? Number(arg) : 0
+if (bs < 1 || bs > MAX_BS) {
+  just.error(`wc-just-sync: block size must be an integer from 1 to ${MAX_BS}, got "${arg}"`)
+  sys.exit(2) // sys.exit is exit(3): present in both modes, and it flushes stdio
 }
 
+const EINTR = 4
 const buf = new ArrayBuffer(bs)
 let bytes = 0
 let reads = 0
 for (;;) {
-  const n = net.read(sys.STDIN_FILENO, buf, 0, bs)
+  // Without offset/length the binding reads buf.byteLength (= bs) bytes.
+  const n = read(STDIN_FILENO, buf)
   if (n > 0) {
     bytes += n
     reads++
   } else if (n === 0) {
-    break
+    break // EOF
   } else {
-    const errno = sys.errno()
-    if (errno === 4) continue // EINTR
-    just.error(`wc-just-sync: read: ${sys.strerror(errno)} (errno ${errno})`)
-    just.exit(1)
+    const err = errno()
+    if (err === EINTR) continue
+    just.error(`wc-just-sync: read: ${strerror(err)} (errno ${err})`)
+    sys.exit(1)
   }
 }
 just.print(JSON.stringify({ bytes, reads }))

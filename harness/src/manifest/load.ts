@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { z } from 'zod';
 import { UserError } from '../errors.js';
-import { referencedNames } from '../expr.js';
+import { evaluate, referencedNames } from '../expr.js';
 import { PROFILES } from '../profiles.js';
 import { Manifest } from './schema.js';
 
@@ -24,13 +24,35 @@ function valueAt(raw: unknown, path: readonly PropertyKey[]): unknown {
 }
 
 export function formatIssues(file: string, raw: unknown, error: z.ZodError): string {
-  const lines = error.issues.map((issue) => {
+  const lines = error.issues.flatMap((issue) => {
+    // zod reports unknown keys on their parent: name each key by its own path and value.
+    if (issue.code === 'unrecognized_keys') {
+      return issue.keys.map((key) => {
+        const path = [...issue.path, key];
+        return `  ${path.join('.')}: unknown key (got ${JSON.stringify(valueAt(raw, path))?.slice(0, 80)})`;
+      });
+    }
     const field = issue.path.length ? issue.path.join('.') : '(top level)';
     const value = valueAt(raw, issue.path);
     const shown = value === undefined ? '' : ` (got ${JSON.stringify(value)?.slice(0, 80)})`;
     return `  ${field}: ${issue.message}${shown}`;
   });
   return `${file} is invalid:\n${lines.join('\n')}`;
+}
+
+/** Template placeholders, read the way fillTemplate reads them. */
+const placeholders = (t: string) => [...t.matchAll(/\{([A-Za-z_][A-Za-z0-9_.]*)\}/g)].map((x) => x[1] as string);
+
+/** A syntax error or unknown function in an expression (evaluated with every name bound to 1). */
+function syntaxProblem(field: string, expr: string): string | undefined {
+  try {
+    evaluate(expr, Object.fromEntries(referencedNames(expr).map((n) => [n, 1])));
+    return undefined;
+  } catch (e) {
+    const msg = (e as Error).message;
+    const prefix = `expression "${expr}": `;
+    return `${field}: ${msg.startsWith(prefix) ? msg.slice(prefix.length) : msg} (got "${expr}")`;
+  }
 }
 
 /** Cross-field checks the schema cannot express: files exist, names resolve. */
@@ -44,20 +66,66 @@ function checkConsistency(file: string, dir: string, m: Manifest): string[] {
     if (v.build?.kind === 'just-static' && !existsSync(join(dir, v.build.config))) {
       problems.push(`variants.${i}.build.config: file not found (got "${v.build.config}")`);
     }
+    for (const k of Object.keys(v.when ?? {})) {
+      if (!(k in m.parameters)) problems.push(`variants.${i}.when: unknown parameter (got "${k}")`);
+    }
     for (const field of Object.keys(v.skipChecks)) {
       if (!m.validate.some((c) => c.field === field)) problems.push(`variants.${i}.skipChecks: no check on field "${field}"`);
     }
   }
   const params = Object.keys(m.parameters);
-  for (const p of PROFILES) {
-    const known = new Set([...params, ...Object.keys(m.profiles[p].constants)]);
-    for (const [name, expr] of Object.entries(m.derive)) {
-      for (const ref of referencedNames(expr)) {
-        if (!known.has(ref)) problems.push(`derive.${name}: unknown name "${ref}" in profile ${p} (got "${expr}")`);
-      }
-      known.add(name);
+  // Expressions: syntax once, names per profile (constants may differ between profiles).
+  const expressions: [string, string, 'derive' | 'run' | 'generate'][] = [
+    ...Object.entries(m.derive).map(([k, e]): [string, string, 'derive'] => [`derive.${k}`, e, 'derive']),
+    ...Object.entries(m.generate?.args ?? {}).map(([k, e]): [string, string, 'generate'] => [`generate.args.${k}`, e, 'generate']),
+    ...m.validate.map((c, i): [string, string, 'run'] => {
+      const op = c.equals !== undefined ? 'equals' : c.atLeast !== undefined ? 'atLeast' : 'atMost';
+      return [`validate.${i}.${op}`, c[op] ?? '', 'run'];
+    }),
+    ...(m.throughputBytes ? [['throughputBytes', m.throughputBytes, 'run'] as [string, string, 'run']] : []),
+    ...Object.entries(m.rates).map(([k, r]): [string, string, 'run'] => [`rates.${k}.per`, r.per, 'run']),
+  ];
+  const badSyntax = new Set<string>();
+  for (const [field, expr] of expressions) {
+    const problem = syntaxProblem(field, expr);
+    if (problem) {
+      problems.push(problem);
+      badSyntax.add(field);
     }
   }
+  // Input facts (input_*) exist only once the generator ran: with a generator, any is accepted.
+  const isInput = (n: string) => m.generate !== undefined && n.startsWith('input_');
+  const perProfile = new Set<string>();
+  for (const p of PROFILES) {
+    const known = new Set([...params, ...Object.keys(m.profiles[p].constants)]);
+    const check = (field: string, expr: string, inputs: boolean) => {
+      if (badSyntax.has(field)) return;
+      for (const ref of referencedNames(expr)) {
+        if (!known.has(ref) && !(inputs && isInput(ref))) perProfile.add(`${field}: unknown name "${ref}" in profile ${p} (got "${expr}")`);
+      }
+    };
+    for (const [field, expr, kind] of expressions) {
+      if (kind !== 'derive') continue;
+      check(field, expr, false);
+      known.add(field.slice('derive.'.length));
+    }
+    for (const [field, expr, kind] of expressions) if (kind !== 'derive') check(field, expr, kind === 'run');
+    // Templates see what the runner puts in scope (bench.ts): values, folders, inputs, the
+    // variant's source and build output, and its runtime's binary.
+    const common = [...known, 'scratch', 'dir'];
+    const checkTemplate = (field: string, template: string, extra: readonly string[]) => {
+      for (const name of placeholders(template)) {
+        if (!common.includes(name) && !extra.includes(name) && !isInput(name)) perProfile.add(`${field}: unknown placeholder {${name}} (got "${template}")`);
+      }
+    };
+    if (m.input) checkTemplate('input.pipe', m.input.pipe, []);
+    for (const [i, path] of (m.evict?.paths ?? []).entries()) checkTemplate(`evict.paths.${i}`, path, []);
+    for (const [i, v] of m.variants.entries()) {
+      const runtime = v.runtime === 'native' || v.runtime === 'system' ? [] : [v.runtime];
+      checkTemplate(`variants.${i}.command`, v.command, [...runtime, ...(v.source ? ['src'] : []), ...(v.build ? ['bin'] : [])]);
+    }
+  }
+  problems.push(...perProfile);
   if (m.generate && !existsSync(join(dir, m.generate.script))) problems.push(`generate.script: file not found (got "${m.generate.script}")`);
   for (const k of Object.keys(m.evict?.when ?? {})) {
     if (!(k in m.parameters)) problems.push(`evict.when: unknown parameter (got "${k}")`);
@@ -80,6 +148,15 @@ function checkConsistency(file: string, dir: string, m: Manifest): string[] {
   }
   for (const [field, spec] of Object.entries(m.reports)) {
     if (spec.samples && m.runner !== 'self') problems.push(`reports.${field}.samples: needs "runner": "self" (got runner "${m.runner}")`);
+  }
+  for (const [i, sel] of m.exclude.entries()) {
+    for (const k of Object.keys(sel)) if (!(k in m.parameters)) problems.push(`exclude.${i}: unknown parameter (got "${k}")`);
+  }
+  for (const [i, a] of m.analyses.entries()) {
+    const spec = m.parameters[a.x];
+    if (!spec) problems.push(`analyses.${i}.x: unknown parameter (got "${a.x}")`);
+    else if (PROFILES.some((p) => spec.values[p].some((v) => typeof v !== 'number'))) problems.push(`analyses.${i}.x: parameter "${a.x}" must have numeric values only`);
+    if (a.per && !(a.per.value in m.derive) && !a.per.value.startsWith('input_')) problems.push(`analyses.${i}.per.value: not a derived value or input fact (got "${a.per.value}")`);
   }
   return problems.map((p) => `  ${p}`);
 }

@@ -16,6 +16,9 @@ const perProfile = <T extends z.ZodType>(t: T) =>
 
 export const Direction = z.enum(['smaller', 'bigger']);
 
+/** A parameter selector: {"bs": 65536} or {"bs": [4096, 65536]}. */
+const At = z.record(name, z.union([paramValue, z.array(paramValue)]));
+
 const ParameterSpec = z
   .object({
     description: z.string().min(1),
@@ -63,6 +66,8 @@ const Variant = z
     numberField: name.optional(),
     /** Validation checks that cannot apply to this variant, each with the reason. */
     skipChecks: z.record(name, z.string().min(1)).default({}),
+    /** Only the points matching this selector exist for this variant (e.g. read-only programs: {"op": "read"}). */
+    when: At.optional(),
   })
   .strict()
   .superRefine((v, ctx) => {
@@ -86,8 +91,6 @@ const ReportedField = z
     samples: z.boolean().default(false),
   })
   .strict();
-
-const At = z.record(name, z.union([paramValue, z.array(paramValue)]));
 
 const Check = z
   .object({
@@ -157,8 +160,15 @@ export const Manifest = z
       })
       .strict()
       .optional(),
+    /** Parameter combinations that are not measured at all (e.g. [{"op": "write", "cache": "cold"}]). */
+    exclude: z.array(At).default([]),
     /** Expression for the bytes one run processes; gives the throughput metric (MB/s). */
     throughputBytes: z.string().optional(),
+    /**
+     * Further per-second rates from the wall-time samples, like throughput but for other units:
+     * {"lines_per_s": {"per": "input_lines", "unit": "lines/s"}} -> metric lines_per_s.
+     */
+    rates: z.record(name, z.object({ per: z.string().min(1), unit: z.string().min(1), description: z.string().optional() }).strict()).default({}),
     /** Fields the programs report in their JSON line; each becomes a metric. */
     reports: z.record(name, ReportedField).default({}),
     validate: z.array(Check).default([]),
@@ -182,6 +192,28 @@ export const Manifest = z
       })
       .strict()
       .optional(),
+    /**
+     * Analyses across points, computed after the run into results.json and summary.md. "slope":
+     * least-squares fit of a metric's value (median) over numeric parameter x, one fit per variant
+     * and combination of every other parameter (mode, node version...), with intercept and R^2.
+     */
+    analyses: z
+      .array(
+        z
+          .object({
+            kind: z.literal('slope'),
+            x: name,
+            metric: z.string().min(1),
+            /** Optional scale and unit for the summary table, e.g. 1e6 and "µs per transform". */
+            scale: z.number().positive().default(1),
+            unit: z.string().optional(),
+            title: z.string().optional(),
+            /** Also show the slope divided by a derived value (e.g. per line: input_lines), scaled. */
+            per: z.object({ value: name, scale: z.number().positive().default(1), unit: z.string().min(1) }).strict().optional(),
+          })
+          .strict(),
+      )
+      .default([]),
     /** The few stable series fed to github-action-benchmark. */
     headline: z.object({ at: At, metrics: z.array(z.string()).min(1) }).strict(),
   })
@@ -190,5 +222,6 @@ export const Manifest = z
 export type Manifest = z.infer<typeof Manifest>;
 export type Variant = Manifest['variants'][number];
 export type Check = Manifest['validate'][number];
+export type Analysis = Manifest['analyses'][number];
 export type ParamValue = z.infer<typeof paramValue>;
 export type Params = Record<string, ParamValue>;

@@ -3,7 +3,7 @@
  * reference variants), then every skipped or failed benchmark with its reason.
  */
 import type { Experiment } from '../manifest/load.js';
-import type { Benchmark, Results } from '../results/schema.js';
+import type { Benchmark, Results, SlopeFit } from '../results/schema.js';
 import { formatParam, formatRatio, formatValue } from './format.js';
 import { escapeCell, markdownTable } from './markdown.js';
 
@@ -11,10 +11,15 @@ import { matchesAt } from '../select.js';
 
 export { matchesAt };
 
+/** Install hints stay copy-pasteable: a code span is literal (no mentions, links or HTML). */
+function codeSpan(s: string): string {
+  return `\`${s.replace(/[`\r\n]+/g, ' ')}\``;
+}
+
 /** A row label: the variant, plus any parameter not fixed by `at` (e.g. the node version). */
 export function rowLabel(b: Pick<Benchmark, 'variant' | 'params'>, at: Record<string, unknown>): string {
-  // Parameters `at` leaves open (absent, or a list of values) tell the rows apart.
-  const extra = Object.entries(b.params).filter(([k]) => !(k in at) || Array.isArray(at[k]));
+  // A parameter `at` fixes to one value is implied; one it lists several values for is shown.
+  const extra = Object.entries(b.params).filter(([k]) => !(k in at) || (Array.isArray(at[k]) && (at[k] as unknown[]).length > 1));
   return extra.length ? `${b.variant} (${extra.map(([k, v]) => `${k} ${v}`).join(', ')})` : b.variant;
 }
 
@@ -28,7 +33,25 @@ function metricLabel(name: string): string {
   return METRIC_LABELS[name] ?? name.replace(/^syscalls\./, '') + (name.startsWith('syscalls.') ? ' calls' : '');
 }
 
-export function experimentSummary(exp: Pick<Experiment, 'id' | 'manifest'>, benchmarks: readonly Benchmark[]): string {
+/** One table per slope analysis: slope (scaled to the manifest's unit), intercept, R^2. */
+export function slopeTables(exp: Pick<Experiment, 'id' | 'manifest'>, fits: readonly SlopeFit[]): string[] {
+  const out: string[] = [];
+  for (const a of exp.manifest.analyses) {
+    const mine = fits.filter((f) => f.experiment === exp.id && f.x === a.x && f.metric === a.metric);
+    if (!mine.length) continue;
+    const unit = a.unit ?? `${mine[0]?.unit ?? ''} per ${a.x}`;
+    const scaled = (v: number) => (a.scale === 1 ? v.toPrecision(4) : (v * a.scale).toFixed(Math.abs(v * a.scale) >= 100 ? 0 : 2));
+    const per = a.per;
+    const perCell = (f: SlopeFit) => (per && f.per ? ((f.slope / f.per) * per.scale).toPrecision(3) : '—');
+    const headers = ['variant', `slope (${unit})`, ...(per ? [per.unit] : []), `intercept (${metricLabel(a.metric)})`, 'R²', `${a.x} values`];
+    const body = mine.map((f) => [rowLabel(f, {}), scaled(f.slope), ...(per ? [perCell(f)] : []), formatValue(f.intercept, f.unit), f.r2.toFixed(3), f.xs.join(', ')]);
+    const title = a.title ?? `${metricLabel(a.metric)} over ${a.x}: least-squares slope per variant`;
+    out.push(`${title}:`, '', markdownTable(headers, body, headers.map((_, i) => (i === 0 ? 'l' : 'r'))), '');
+  }
+  return out;
+}
+
+export function experimentSummary(exp: Pick<Experiment, 'id' | 'manifest'>, benchmarks: readonly Benchmark[], fits: readonly SlopeFit[] = []): string {
   const m = exp.manifest;
   const mine = benchmarks.filter((b) => b.experiment === exp.id);
   const out: string[] = [`## ${exp.id}: ${m.title}`, '', `_${m.question}_`, ''];
@@ -65,6 +88,7 @@ export function experimentSummary(exp: Pick<Experiment, 'id' | 'manifest'>, benc
       out.push(`At ${atText}:`, '', markdownTable(headers, body, headers.map((_, i) => (i === 0 ? 'l' : 'r'))), '');
     } else out.push(`No successful benchmark at ${atText}.`, '');
   }
+  out.push(...slopeTables(exp, fits));
   const counts = { ok: 0, skipped: 0, failed: 0 };
   for (const b of mine) counts[b.status]++;
   out.push(`${mine.length} benchmarks: ${counts.ok} ok, ${counts.skipped} skipped, ${counts.failed} failed.`, '');
@@ -80,7 +104,7 @@ export function experimentSummary(exp: Pick<Experiment, 'id' | 'manifest'>, benc
     }
     for (const { b, n } of grouped.values()) {
       const where = n > 1 ? `${rowLabel(b, m.parameters)} (${n} points)` : b.id;
-      out.push(`- **${b.status}** ${escapeCell(where)}: ${escapeCell(b.reason ?? 'no reason given')}${b.hint ? ` — ${escapeCell(b.hint)}` : ''}`);
+      out.push(`- **${b.status}** ${escapeCell(where)}: ${escapeCell(b.reason ?? 'no reason given')}${b.hint ? ` — ${codeSpan(b.hint)}` : ''}`);
     }
     out.push('');
   }
@@ -96,7 +120,7 @@ export function renderSummary(results: Results, experiments: readonly Pick<Exper
     '',
   ];
   const ids = new Set(results.benchmarks.map((b) => b.experiment));
-  const body = experiments.filter((e) => ids.has(e.id)).map((e) => experimentSummary(e, results.benchmarks));
+  const body = experiments.filter((e) => ids.has(e.id)).map((e) => experimentSummary(e, results.benchmarks, results.analyses ?? []));
   const tools = Object.entries(r.toolchains)
     .map(([k, v]) => `${k} ${v}`)
     .join('; ');

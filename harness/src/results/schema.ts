@@ -140,12 +140,37 @@ export const Run = z
   .strict();
 export type Run = z.infer<typeof Run>;
 
+/** A least-squares line of a metric over a numeric parameter, for one variant and parameter group. */
+export const SlopeFit = z
+  .object({
+    experiment: z.string(),
+    kind: z.literal('slope'),
+    x: z.string(),
+    metric: z.string(),
+    /** The metric's unit; the slope is in unit per unit of x. */
+    unit: z.string(),
+    variant: z.string(),
+    /** Every parameter but x: what the fit holds fixed. */
+    params: Params,
+    points: z.number().int(),
+    xs: z.array(z.number()),
+    slope: z.number(),
+    intercept: z.number(),
+    r2: z.number(),
+    /** The analysis's `per` divisor at these points (e.g. lines), when it declares one. */
+    per: z.number().optional(),
+  })
+  .strict();
+export type SlopeFit = z.infer<typeof SlopeFit>;
+
 export const Results = z
   .object({
     schema: z.literal(RESULTS_SCHEMA),
     run: Run,
     experiments: z.record(z.string(), ExperimentInfo),
     benchmarks: z.array(Benchmark),
+    /** Cross-point analyses declared by manifests (optional: older files have none). */
+    analyses: z.array(SlopeFit).optional(),
   })
   .strict();
 export type Results = z.infer<typeof Results>;

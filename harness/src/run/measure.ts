@@ -44,6 +44,8 @@ export interface Measurement {
   throughputBytes?: number;
   /** Runner "self": what each timed run reported (see run/self-reported.ts). */
   batches?: Batches;
+  /** Units one run processes, per manifest `rates` entry (e.g. lines), with the rate's unit. */
+  rates?: Record<string, { per: number; unit: string }>;
 }
 
 const q = (s: string) => quote([s]);
@@ -135,9 +137,11 @@ export async function measurePoint(point: Point, scope: Scope, tools: Tools): Pr
     } else notes.push('syscalls not counted: strace missing (apt-get install strace)');
 
     const throughputBytes = m.throughputBytes ? evaluate(m.throughputBytes, scope) : undefined;
+    const rates = Object.fromEntries(Object.entries(m.rates).map(([name, r]) => [name, { per: evaluate(r.per, scope), unit: r.unit }]));
     return result({
       status: 'ok',
       ...(throughputBytes !== undefined ? { throughputBytes } : {}),
+      ...(Object.keys(rates).length ? { rates } : {}),
       validation,
       reported: report.fields,
       ...(timed ? { hyperfine: timed } : {}),

@@ -1,0 +1,42 @@
+// Every experiment manifest under programs/ validates, and the new manifest fields are checked:
+// unknown parameters in exclude/when and a non-numeric slope axis are named in the error.
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { UserError } from '../src/errors.js';
+import { loadAllExperiments, loadExperiment, parseManifest } from '../src/manifest/load.js';
+import { expand } from '../src/plan.js';
+import { ROOT } from './helpers/cli.js';
+
+const dir = join(ROOT, 'programs', 'records');
+const raw = () => JSON.parse(JSON.stringify(loadExperiment(dir).manifest)) as Record<string, unknown> & { variants: Record<string, unknown>[] };
+
+describe('experiment manifests', () => {
+  it('all validate, including streams and records', () => {
+    const ids = loadAllExperiments(join(ROOT, 'programs')).map((e) => e.id);
+    expect(ids).toEqual(expect.arrayContaining(['records', 'streams', 'wc']));
+  });
+
+  it('records: excluded and out-of-`when` combinations are never planned', () => {
+    const points = expand([loadExperiment(dir)], 'smoke', { params: { node: ['20'] } });
+    expect(points.some((p) => p.params.op === 'write' && p.params.cache === 'cold')).toBe(false);
+    expect(points.some((p) => p.variant.id === 'node-readsync' && p.params.op === 'write')).toBe(false);
+    expect(points.some((p) => p.variant.id === 'node-writesync' && p.params.op === 'write')).toBe(true);
+  });
+
+  it('names an unknown parameter in exclude', () => {
+    const m = { ...raw(), exclude: [{ opp: 'write' }] };
+    expect(() => parseManifest('m.json', dir, JSON.stringify(m))).toThrow(UserError);
+    expect(() => parseManifest('m.json', dir, JSON.stringify(m))).toThrow('exclude.0: unknown parameter (got "opp")');
+  });
+
+  it('names an unknown parameter in a variant’s when', () => {
+    const m = raw();
+    m.variants[1] = { ...m.variants[1], when: { mode: 'read' } };
+    expect(() => parseManifest('m.json', dir, JSON.stringify(m))).toThrow('variants.1.when: unknown parameter (got "mode")');
+  });
+
+  it('refuses a slope over a parameter with string values', () => {
+    const m = { ...raw(), analyses: [{ kind: 'slope', x: 'op', metric: 'wall_time' }] };
+    expect(() => parseManifest('m.json', dir, JSON.stringify(m))).toThrow('analyses.0.x: parameter "op" must have numeric values only');
+  });
+});

@@ -1,0 +1,38 @@
+// --param node=<major> picks among the Node majors the manifests list; node variants run once
+// per chosen major, other variants are unaffected.
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { UserError } from '../src/errors.js';
+import { loadExperiment } from '../src/manifest/load.js';
+import { expand } from '../src/plan.js';
+import { CURRENT_NODE_MAJOR } from '../src/toolchains.js';
+import { ROOT } from './helpers/cli.js';
+
+const wc = loadExperiment(join(ROOT, 'programs', 'wc'));
+const majors = [...new Set([CURRENT_NODE_MAJOR, '22', '24'])];
+
+describe('node versions', () => {
+  it('runs node variants under every listed major by default, each as a runtime and a parameter', () => {
+    const points = expand([wc], 'smoke', { variants: ['node-pipe'], params: { bs: [65536] } });
+    expect(points.map((p) => [p.runtime, p.params.node])).toEqual(majors.map((m) => [`node@${m}`, m]));
+  });
+
+  it('keeps only the chosen majors, and leaves other variants alone', () => {
+    const points = expand([wc], 'smoke', { variants: ['c', 'node-stream'], params: { node: ['24'], bs: [4096] } });
+    expect(points.map((p) => p.id)).toEqual(['wc/c/bs=4096', 'wc/node-stream/bs=4096,node=24']);
+  });
+
+  // BUG (harness/src/plan.ts expand): a major the manifests do not list is dropped silently:
+  // `--variants c,node-stream --param node=18` runs only c, and with only node variants the
+  // error is the generic "the filters select no benchmark". Unskip once expand refuses it.
+  it('refuses a major no manifest lists, naming the valid ones', () => {
+    let err: unknown;
+    try {
+      expand([wc], 'smoke', { variants: ['c', 'node-stream'], params: { node: ['18'] } });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(UserError);
+    expect((err as Error).message).toBe(`unknown node version "18"; valid node versions: ${[...majors].sort().join(', ')}`);
+  });
+});

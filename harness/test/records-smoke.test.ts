@@ -1,0 +1,50 @@
+// A real smoke run of the records experiment passes: reads match the generator's checksum,
+// writes report fsync separately, and cold reads are either measured after verified eviction or
+// skipped with the reason.
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { parseResults } from '../src/results/read.js';
+import type { Results } from '../src/results/schema.js';
+import { runCli, type CliResult } from './helpers/cli.js';
+
+describe('records smoke run', () => {
+  let cli: CliResult;
+  let results: Results;
+
+  beforeAll(() => {
+    const out = mkdtempSync(join(tmpdir(), 'jsio-records-'));
+    cli = runCli(['bench', '--profile', 'smoke', '--experiments', 'records', '--param', 'node=20', '--no-store', '--out', out]);
+    results = parseResults('results.json', readFileSync(join(out, 'results.json'), 'utf8'));
+  });
+
+  it('exits 0 with no failed benchmark', () => {
+    expect(cli.status, cli.stderr).toBe(0);
+    expect(results.benchmarks.filter((b) => b.status === 'failed')).toEqual([]);
+  });
+
+  it('validates every read against the generated checksum', () => {
+    const reads = results.benchmarks.filter((b) => b.status === 'ok' && b.params.op === 'read');
+    expect(reads.length).toBeGreaterThan(0);
+    for (const b of reads) expect(b.validation?.checks.find((c) => c.field === 'checksum')).toMatchObject({ ok: true, expected: b.derived.input_sum32 });
+  });
+
+  it('reports the fsync time of every write apart from the write loop', () => {
+    const writes = results.benchmarks.filter((b) => b.status === 'ok' && b.params.op === 'write');
+    expect(writes.length).toBeGreaterThan(0);
+    for (const b of writes) {
+      expect(b.metrics.fsync_seconds?.unit).toBe('s');
+      expect(b.metrics.io_seconds?.unit).toBe('s');
+    }
+  });
+
+  it('measures cold reads only after verified eviction, or says why not', () => {
+    const cold = results.benchmarks.filter((b) => b.params.cache === 'cold' && b.variant === 'c');
+    expect(cold).toHaveLength(2);
+    for (const b of cold) {
+      if (b.status === 'skipped') expect(b.reason).toMatch(/^cold cache: /);
+      else expect(b.command).toBeDefined();
+    }
+  });
+});
