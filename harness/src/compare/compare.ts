@@ -144,7 +144,7 @@ export function compareRuns(base: readonly Results[], head: readonly Results[], 
       const zeroMedian = median(baseSamples) <= 0 || median(headSamples) <= 0;
       const c = zeroMedian ? undefined : compareSamples(baseSamples, headSamples, metric.direction, minEffect);
       if (!c || !Number.isFinite(c.ratio) || !c.ci.every(Number.isFinite)) {
-        incomparable.push({ benchmark: id, metric: name, reason: `too fast to time: ${zeroMedian ? 'a median' : 'some resampled medians'} of ${name} is 0 ${metric.unit}` });
+        incomparable.push({ benchmark: id, metric: name, reason: `too fast to time: ${zeroMedian ? `a median of ${name} is` : `some resampled medians of ${name} are`} 0 ${metric.unit}` });
         continue;
       }
       metrics.push({
