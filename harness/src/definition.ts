@@ -27,6 +27,7 @@ export function definitionHash(exp: Experiment, variant: Variant): string {
   if (variant.source) h.update(fileText(join(exp.dir, variant.source)));
   if (variant.build?.kind === 'just-static') h.update(fileText(join(exp.dir, variant.build.config)));
   if (m.generate) h.update(fileText(join(exp.dir, m.generate.script)));
+  for (const f of m.shared) h.update(fileText(join(exp.dir, f)));
   const hash = h.digest('hex').slice(0, 12);
   memo.set(key, hash);
   return hash;

@@ -126,6 +126,7 @@ function checkConsistency(file: string, dir: string, m: Manifest): string[] {
     }
   }
   problems.push(...perProfile);
+  for (const [i, f] of m.shared.entries()) if (!existsSync(join(dir, f))) problems.push(`shared.${i}: file not found (got "${f}")`);
   if (m.generate && !existsSync(join(dir, m.generate.script))) problems.push(`generate.script: file not found (got "${m.generate.script}")`);
   for (const k of Object.keys(m.evict?.when ?? {})) {
     if (!(k in m.parameters)) problems.push(`evict.when: unknown parameter (got "${k}")`);

@@ -164,6 +164,8 @@ export const Manifest = z
     exclude: z.array(At).default([]),
     /** Expression for the bytes one run processes; gives the throughput metric (MB/s). */
     throughputBytes: z.string().optional(),
+    /** Files the variants' programs share (imported helpers): part of every variant's definition hash. */
+    shared: z.array(z.string().min(1)).default([]),
     /**
      * Further per-second rates from the wall-time samples, like throughput but for other units:
      * {"lines_per_s": {"per": "input_lines", "unit": "lines/s"}} -> metric lines_per_s.
