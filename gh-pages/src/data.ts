@@ -179,8 +179,13 @@ export class Store {
 
 /** Label of a series line: the variant plus any parameter not on the chart's axis/point. */
 export function lineLabel(variant: string, params: Record<string, number | string>, fixed: readonly string[]): string {
-  const extra = Object.entries(params).filter(([k]) => !fixed.includes(k));
-  return extra.length ? `${variant} (${extra.map(([k, v]) => `${k} ${v}`).join(', ')})` : variant;
+  const extra = Object.entries(params)
+    .filter(([k]) => !fixed.includes(k))
+    .map(([k, v]) => `${k} ${v}`);
+  // A parameter the variant does not take (Bun has no UV_THREADPOOL_SIZE) is labelled as such.
+  const notApplicable = fixed.filter((k) => !(k in params) && k !== 'node').map((k) => `${k} n/a`);
+  const all = [...extra, ...notApplicable];
+  return all.length ? `${variant} (${all.join(', ')})` : variant;
 }
 
 /** Groups series into charts: one per metric and parameter point (runtime versions become lines). */

@@ -28,8 +28,9 @@ function commitOptions(index: IndexFile, selected?: string): string {
     .join('');
 }
 
+/** A parameter the benchmark does not take (a variant's `ignores`) does not exclude it. */
 function matchesAt(b: Pick<Benchmark, 'params'>, at: Record<string, unknown>): boolean {
-  return Object.entries(at).every(([k, want]) => (Array.isArray(want) ? want.map(String) : [String(want)]).includes(String(b.params[k])));
+  return Object.entries(at).every(([k, want]) => !(k in b.params) || (Array.isArray(want) ? want.map(String) : [String(want)]).includes(String(b.params[k])));
 }
 
 // ---------------------------------------------------------------- overview
@@ -212,7 +213,8 @@ export async function sweeps(ctx: Ctx): Promise<void> {
   const metric = ctx.state.metric && metrics.includes(ctx.state.metric) ? ctx.state.metric : metrics.includes('throughput') ? 'throughput' : metrics[0];
   // The swept parameter: the numeric one with the most distinct values.
   const params = Object.keys(info.parameters ?? {}).filter((p) => ok.some((b) => typeof b.params[p] === 'number'));
-  const axis = params.sort((a, b) => new Set(ok.map((x) => x.params[b])).size - new Set(ok.map((x) => x.params[a])).size)[0];
+  const distinct = (p: string) => new Set(ok.filter((x) => p in x.params).map((x) => x.params[p])).size;
+  const axis = params.sort((a, b) => distinct(b) - distinct(a))[0];
   ctx.el.innerHTML =
     `<div class="controls"><label>experiment <select id="exp">${experiments.map((e) => `<option${e === experiment ? ' selected' : ''}>${esc(e)}</option>`).join('')}</select></label>` +
     `<label>metric <select id="metric">${metrics.map((x) => `<option${x === metric ? ' selected' : ''}>${esc(x)}</option>`).join('')}</select></label>` +
@@ -235,7 +237,7 @@ export async function sweeps(ctx: Ctx): Promise<void> {
     host.innerHTML = '<p class="notice">This experiment has no numeric parameter to sweep.</p>';
     return;
   }
-  const xs = [...new Set(ok.map((b) => b.params[axis] as number))].sort((a, b) => a - b);
+  const xs = [...new Set(ok.filter((b) => typeof b.params[axis] === 'number').map((b) => b.params[axis] as number))].sort((a, b) => a - b);
   // Other parameters (except runtime versions, which become lines) make separate charts.
   const groupKeys = Object.keys(info.parameters ?? {}).filter((p) => p !== axis);
   const groups = new Map<string, Benchmark[]>();
@@ -246,7 +248,8 @@ export async function sweeps(ctx: Ctx): Promise<void> {
   for (const [key, list] of groups) {
     const lineIds = [...new Set(list.map((b) => lineLabel(b.variant, b.params, [axis, ...groupKeys])))].sort();
     const valuesFor = (bs: Benchmark[], label: string) =>
-      xs.map((x) => bs.find((b) => b.params[axis] === x && lineLabel(b.variant, b.params, [axis, ...groupKeys]) === label && groupKeys.every((k) => `${k}=${b.params[k]}` === key.split(' ').find((p) => p.startsWith(`${k}=`))))?.metrics[metric]?.value ?? null);
+      // A variant that does not take the swept parameter is one value: drawn flat across the axis.
+      xs.map((x) => bs.find((b) => (b.params[axis] === x || !(axis in b.params)) && lineLabel(b.variant, b.params, [axis, ...groupKeys]) === label && groupKeys.every((k) => `${k}=${b.params[k]}` === key.split(' ').find((p) => p.startsWith(`${k}=`))))?.metrics[metric]?.value ?? null);
     const lines = lineIds.map((label, i) => ({ label: `${label} @${short(commit.sha)}`, values: valuesFor(list, label), colorIndex: i }));
     if (other) {
       const otherOk = other.benchmarks.filter((b) => b.experiment === experiment && b.status === 'ok');

@@ -25,6 +25,11 @@ describe('trendCharts', () => {
     expect(lineLabel('node-stream', { bs: 1, node: '22' }, ['bs'])).toBe('node-stream (node 22)');
     expect(lineLabel('c', { bs: 1 }, ['bs'])).toBe('c');
   });
+
+  it('says a chart parameter does not apply to a variant that ignores it', () => {
+    expect(lineLabel('bun', { work: 'read' }, ['pool', 'work'])).toBe('bun (pool n/a)');
+    expect(lineLabel('c', {}, ['node'])).toBe('c');
+  });
 });
 
 describe('definitionChanges', () => {

@@ -31,6 +31,12 @@ function point(rand: () => number, experiment: string, variant: string, params: 
   return { id: `${experiment}/${variant}/${key}`, experiment, variant, params, status: 'ok', derived: {}, definition: `${variant}-def`, metrics };
 }
 
+function latency(rand: () => number, variant: string, params: Record<string, number | string>, ms: number): Benchmark {
+  const b = point(rand, 'threadpool', variant, params, ms / 1000);
+  const samples = Array.from({ length: 5 }, () => ms * (1 + 0.02 * (rand() - 0.5)));
+  return { ...b, metrics: { ...b.metrics, latency_p50: timed(samples, 'ms', 'smaller', 'program') } };
+}
+
 /** bun's program changes at this commit: a redefinition, not a performance change. */
 export const REDEFINED_COMMIT = 25;
 
@@ -51,6 +57,9 @@ export function fixtureRun(machine: number, i: number): Results {
   for (const n of [0, 10, 100]) {
     for (const mode of ['sync', 'async']) benchmarks.push(point(rand, 'streams', 'core-transform', { mode, n, node: '22' }, speed * (0.05 + n * (mode === 'sync' ? 0.0004 : 0.0009))));
   }
+  // threadpool: c-pool swept over pool; bun takes no pool (its manifest `ignores` it).
+  for (const pool of [1, 4, 12]) benchmarks.push(latency(rand, 'c-pool', { cache: 'warm', pool, work: 'read' }, 12 / Math.min(pool, 4)));
+  benchmarks.push(latency(rand, 'bun', { cache: 'warm', work: 'read' }, 2.5));
   if (i === COMMITS - 1) {
     benchmarks.push({ id: 'wc/just-sync/bs=65536', experiment: 'wc', variant: 'just-sync', params: { bs: 65536 }, status: 'skipped', reason: 'just(js) is not installed', hint: 'install just(js) 0.1.13', derived: {}, metrics: {} });
     benchmarks.push({ id: 'wc/deno/bs=65536', experiment: 'wc', variant: 'deno', params: { bs: 65536 }, status: 'failed', reason: 'wrong result: bytes = 1, expected 2', derived: {}, metrics: {} });
@@ -81,6 +90,13 @@ export function fixtureRun(machine: number, i: number): Results {
         question: 'What does one stream transform cost in Node.js?',
         parameters: { n: { description: 'transforms' }, mode: { description: 'sync or async' } },
         headline: { at: { n: 100 }, metrics: ['wall_time'] },
+      },
+      threadpool: {
+        title: 'does UV_THREADPOOL_SIZE change file I/O latency?',
+        question: 'How does per-file latency change with the pool size?',
+        parameters: { work: { description: 'read or parse' }, cache: { description: 'cold or warm' }, pool: { description: 'threads', unit: 'threads' } },
+        summary: { at: { pool: [1, 4, 12] }, metrics: ['latency_p50'], ratios: [] },
+        headline: { at: { pool: 4 }, metrics: ['latency_p50'] },
       },
     },
     benchmarks,

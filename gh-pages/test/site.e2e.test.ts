@@ -121,6 +121,31 @@ describe('the trend site', () => {
     expect(errors).toEqual([]);
   });
 
+  it('sweeps: a variant that does not take the swept parameter is one flat line, labelled as such', async () => {
+    errors = [];
+    const page = await open('good', '#/sweeps?machine=bench-fast-0a1b2c3d&experiment=threadpool&metric=latency_p50');
+    await page.waitForSelector('body[data-rendered="sweeps"]');
+    await page.waitForSelector('.chart canvas');
+    expect(await page.innerText('.chart')).toContain('latency_p50 vs pool');
+    const legend = await page.innerText('.chart .u-legend');
+    expect(legend).toContain('bun (pool n/a) @1029ffffff');
+    expect(legend).toContain('c-pool @1029ffffff');
+    // The cursor at pool 1 and at pool 12: c-pool's value changes, bun's stays the same.
+    const over = (await page.locator('.chart .u-over').first().boundingBox())!;
+    const at = async (fx: number) => {
+      await page.mouse.move(over.x + over.width * fx, over.y + over.height / 2);
+      const rows = await page.$$eval('.chart .u-legend tr.u-series', (trs) => trs.map((tr) => [tr.querySelector('th')?.textContent ?? '', tr.querySelector('td.u-value')?.textContent ?? '']));
+      const value = (label: string) => rows.find(([name]) => name.startsWith(label))?.[1];
+      return { bun: value('bun (pool n/a)'), c: value('c-pool') };
+    };
+    const left = await at(0.01);
+    const right = await at(0.99);
+    expect(left.bun).toMatch(/\d/);
+    expect(right.bun).toBe(left.bun);
+    expect(right.c).not.toBe(left.c);
+    expect(errors).toEqual([]);
+  });
+
   it('compare: two commits give ratios and verdicts, the planted step is slower', async () => {
     errors = [];
     const b = '1015'.padEnd(40, 'f');

@@ -122,7 +122,10 @@ export async function bench(opts: BenchOptions): Promise<BenchOutcome> {
   // Resolve every runtime once (installing npm-published ones into the cache).
   const pins = readPins(join(opts.root, 'harness', 'toolchains.json'));
   const resolved = new Map<string, Resolved>();
-  for (const name of [...new Set(points.map((p) => p.runtime))]) {
+  // gcc is also needed to build the page-cache evictor when a point may run cold, even if
+  // only JavaScript variants were chosen.
+  const needsGcc = points.some((p) => p.experiment.manifest.evict);
+  for (const name of [...new Set([...points.map((p) => p.runtime), ...(needsGcc ? ['gcc'] : [])])]) {
     resolved.set(name, await resolveRuntime(name, pins, join(cacheDir, 'runtimes'), log));
   }
   points = applyRuntimes(points, resolved, opts.require);

@@ -101,7 +101,7 @@ export function expand(experiments: readonly Experiment[], profile: Profile, fil
       for (const runtime of runtimesOf(m, variant)) {
         const nodeMajor = runtime.startsWith('node@') ? runtime.slice(5) : undefined;
         if (nodeMajor && filters.params?.node && !filters.params.node.map(String).includes(nodeMajor)) continue;
-        for (const base of cartesian(axes)) {
+        for (const base of cartesian(axes.filter(([name]) => !variant.ignores.includes(name)))) {
           // Combinations the manifest excludes, or outside the variant's own selector, do not exist.
           if (m.exclude.some((sel) => matchesAt({ params: base }, sel))) continue;
           if (variant.when && !matchesAt({ params: base }, variant.when)) continue;

@@ -71,6 +71,9 @@ describe('a bad manifest', () => {
     ['a check on an unreported field', (m: any) => (m.validate[0].field = 'lines'), /validate\.0\.field: not a reported field \(got "lines"\)/],
     ['a check with two comparisons', (m: any) => (m.validate[0].atLeast = '1'), /validate\.0: give exactly one of equals, atLeast, atMost/],
     ['a ratio to an unknown variant', (m: any) => (m.summary = { at: { bs: 1 }, metrics: ['throughput'], ratios: [{ metric: 'throughput', to: 'nope' }] }), /summary\.ratios: unknown variant \(got "nope"\)/],
+    ['an ignored parameter that does not exist', (m: any) => (m.variants[0].ignores = ['pool']), /variants\.0\.ignores: unknown parameter \(got "pool"\)/],
+    ['an ignored parameter used in the command', (m: any) => (m.variants[0].ignores = ['bs']), /variants\.0\.command: placeholder \{bs\} names a parameter the variant ignores/],
+    ['an ignored parameter in the variant’s selector', (m: any) => Object.assign(m.variants[0], { ignores: ['bs'], when: { bs: 1 }, command: '{bin}' }), /variants\.0\.ignores: "bs" is also in its when selector/],
   ])('with %s names the file, the field and the value', (_what, mutate, message) => {
     const msg = check(mutate);
     expect(msg).toMatch(/manifest\.json is invalid:/);

@@ -24,6 +24,25 @@ describe('expand', () => {
     expect(points.map((p) => p.id)).toEqual(['wc/c/bs=1024', 'wc/node-pipe/bs=1024,node=22']);
   });
 
+  it('gives a variant that ignores a parameter one point per combination of the others, its id without it', () => {
+    const threadpool = loadExperiment(join(ROOT, 'programs', 'threadpool'));
+    const points = expand([threadpool], 'quick', { params: { work: ['read'], cache: ['warm'] } });
+    expect(points.filter((p) => p.variant.id === 'c-pool').map((p) => p.params.pool)).toEqual([1, 2, 4, 8, 12]);
+    expect(points.filter((p) => p.variant.id === 'bun').map((p) => p.id)).toEqual(['threadpool/bun/cache=warm,work=read']);
+    // --param pool=... narrows the variants that take a pool; it does not drop Bun or Deno.
+    const narrowed = expand([threadpool], 'quick', { params: { pool: [4] }, variants: ['c-pool', 'deno'] });
+    expect(narrowed.map((p) => p.id)).toEqual([
+      'threadpool/c-pool/cache=cold,pool=4,work=read',
+      'threadpool/c-pool/cache=warm,pool=4,work=read',
+      'threadpool/c-pool/cache=cold,pool=4,work=parse',
+      'threadpool/c-pool/cache=warm,pool=4,work=parse',
+      'threadpool/deno/cache=cold,work=read',
+      'threadpool/deno/cache=warm,work=read',
+      'threadpool/deno/cache=cold,work=parse',
+      'threadpool/deno/cache=warm,work=parse',
+    ]);
+  });
+
   it.each([
     [{ experiments: ['wx'] }, /unknown experiment "wx"; valid experiments: .*wc/],
     [{ variants: ['cc'] }, /unknown variant "cc"; valid variants: .*bun, c, dd-null/],

@@ -20,9 +20,23 @@ describe('threadpool smoke run (runner self)', () => {
     summary = readFileSync(join(out, 'summary.md'), 'utf8');
   });
 
-  it('measures all 24 points, cold ones included', () => {
+  it('measures all 32 points, cold ones included', () => {
     expect(results.benchmarks.filter((b) => b.status !== 'ok').map((b) => `${b.id}: ${b.reason}`)).toEqual([]);
-    expect(results.benchmarks).toHaveLength(24);
+    // node-promises, node-callback and c-pool at 2 pool sizes x 4 scenarios; Bun and Deno once per scenario.
+    expect(results.benchmarks).toHaveLength(32);
+  });
+
+  it('runs Bun and Deno once per scenario, without a pool parameter (they have no UV_THREADPOOL_SIZE)', () => {
+    for (const runtime of ['bun', 'deno']) {
+      expect(results.benchmarks.filter((b) => b.variant === runtime).map((b) => b.id)).toEqual([
+        `threadpool/${runtime}/cache=cold,work=read`,
+        `threadpool/${runtime}/cache=warm,work=read`,
+        `threadpool/${runtime}/cache=cold,work=parse`,
+        `threadpool/${runtime}/cache=warm,work=parse`,
+      ]);
+    }
+    expect(summary).toMatch(/\| bun \(work read, cache cold, pool n\/a\) \|/);
+    expect(summary).toMatch(/\| deno \(work parse, cache warm, pool n\/a\) \|/);
   });
 
   it('turns per-file latencies into ordered percentiles with one sample per batch', () => {

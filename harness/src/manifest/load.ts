@@ -69,6 +69,10 @@ function checkConsistency(file: string, dir: string, m: Manifest): string[] {
     for (const k of Object.keys(v.when ?? {})) {
       if (!(k in m.parameters)) problems.push(`variants.${i}.when: unknown parameter (got "${k}")`);
     }
+    for (const k of v.ignores) {
+      if (!(k in m.parameters)) problems.push(`variants.${i}.ignores: unknown parameter (got "${k}")`);
+      else if (k in (v.when ?? {})) problems.push(`variants.${i}.ignores: "${k}" is also in its when selector`);
+    }
     for (const field of Object.keys(v.skipChecks)) {
       if (!m.validate.some((c) => c.field === field)) problems.push(`variants.${i}.skipChecks: no check on field "${field}"`);
     }
@@ -122,7 +126,11 @@ function checkConsistency(file: string, dir: string, m: Manifest): string[] {
     for (const [i, path] of (m.evict?.paths ?? []).entries()) checkTemplate(`evict.paths.${i}`, path, []);
     for (const [i, v] of m.variants.entries()) {
       const runtime = v.runtime === 'native' || v.runtime === 'system' ? [] : [v.runtime];
-      checkTemplate(`variants.${i}.command`, v.command, [...runtime, ...(v.source ? ['src'] : []), ...(v.build ? ['bin'] : [])]);
+      const extra = [...runtime, ...(v.source ? ['src'] : []), ...(v.build ? ['bin'] : [])];
+      for (const name of placeholders(v.command)) {
+        if (v.ignores.includes(name)) perProfile.add(`variants.${i}.command: placeholder {${name}} names a parameter the variant ignores (got "${v.command}")`);
+      }
+      checkTemplate(`variants.${i}.command`, v.command, extra);
     }
   }
   problems.push(...perProfile);

@@ -68,6 +68,11 @@ const Variant = z
     skipChecks: z.record(name, z.string().min(1)).default({}),
     /** Only the points matching this selector exist for this variant (e.g. read-only programs: {"op": "read"}). */
     when: At.optional(),
+    /**
+     * Parameters that do not apply to this variant (Bun and Deno have no UV_THREADPOOL_SIZE):
+     * it gets one point per combination of the others, and its ids and labels lack them.
+     */
+    ignores: z.array(name).default([]),
   })
   .strict()
   .superRefine((v, ctx) => {

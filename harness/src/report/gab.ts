@@ -31,7 +31,7 @@ export function toGab(benchmarks: readonly Benchmark[], experiments: readonly Pi
   for (const exp of experiments) {
     const { at, metrics } = exp.manifest.headline;
     for (const b of benchmarks) {
-      if (b.experiment !== exp.id || b.status !== 'ok' || !matchesAt(b, at)) continue;
+      if (b.experiment !== exp.id || b.status !== 'ok' || !matchesAt(b, at, 'matches')) continue;
       for (const name of metrics) {
         const m = b.metrics[name];
         if (!m || !Number.isFinite(m.value)) continue;

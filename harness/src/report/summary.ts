@@ -19,8 +19,13 @@ function codeSpan(s: string): string {
 /** A row label: the variant, plus any parameter not fixed by `at` (e.g. the node version). */
 export function rowLabel(b: Pick<Benchmark, 'variant' | 'params'>, at: Record<string, unknown>): string {
   // A parameter `at` fixes to one value is implied; one it lists several values for is shown.
-  const extra = Object.entries(b.params).filter(([k]) => !(k in at) || (Array.isArray(at[k]) && (at[k] as unknown[]).length > 1));
-  return extra.length ? `${b.variant} (${extra.map(([k, v]) => `${k} ${v}`).join(', ')})` : b.variant;
+  const extra = Object.entries(b.params)
+    .filter(([k]) => !(k in at) || (Array.isArray(at[k]) && (at[k] as unknown[]).length > 1))
+    .map(([k, v]) => `${k} ${v}`);
+  // A parameter the variant does not take (its `ignores`) is said, not silently implied.
+  const notApplicable = Object.keys(at).filter((k) => !(k in b.params) && k !== 'node').map((k) => `${k} n/a`);
+  const all = [...extra, ...notApplicable];
+  return all.length ? `${b.variant} (${all.join(', ')})` : b.variant;
 }
 
 const METRIC_LABELS: Record<string, string> = {
@@ -57,7 +62,7 @@ export function experimentSummary(exp: Pick<Experiment, 'id' | 'manifest'>, benc
   const out: string[] = [`## ${exp.id}: ${m.title}`, '', `_${m.question}_`, ''];
   const s = m.summary;
   if (s) {
-    const rows = mine.filter((b) => b.status === 'ok' && matchesAt(b, s.at));
+    const rows = mine.filter((b) => b.status === 'ok' && matchesAt(b, s.at, 'matches'));
     const atText = Object.entries(s.at)
       .map(([k, v]) => `${k} = ${Array.isArray(v) ? v.map((x) => formatParam(x, m.parameters[k]?.unit)).join(', ') : formatParam(v, m.parameters[k]?.unit)}`)
       .join(', ');

@@ -17,7 +17,7 @@ const tail = (s: string) => s.trim().split('\n').slice(-5).join(' | ').slice(0, 
 export function evictPlan(point: Point, scope: Scope, evictTool: string | undefined): EvictPlan {
   const m = point.experiment.manifest;
   if (!m.evict || !matchesAt(point, m.evict.when)) return { kind: 'none' };
-  if (!evictTool) return { kind: 'unavailable', reason: 'cold cache: the evict tool could not be built (gcc missing?)' };
+  if (!evictTool) return { kind: 'unavailable', reason: 'cold cache: the page-cache evictor could not be built (is gcc installed? apt-get install gcc)' };
   const q = (s: string) => quote([s]);
   return { kind: 'evict', command: [evictTool, ...m.evict.paths.map((p) => fillTemplate(p, scope, q))].map((s, i) => (i === 0 ? q(s) : s)).join(' ') };
 }
