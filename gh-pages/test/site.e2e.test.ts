@@ -135,7 +135,7 @@ describe('the trend site', () => {
     const at = async (fx: number) => {
       await page.mouse.move(over.x + over.width * fx, over.y + over.height / 2);
       const rows = await page.$$eval('.chart .u-legend tr.u-series', (trs) => trs.map((tr) => [tr.querySelector('th')?.textContent ?? '', tr.querySelector('td.u-value')?.textContent ?? '']));
-      const value = (label: string) => rows.find(([name]) => name.startsWith(label))?.[1];
+      const value = (label: string) => rows.find(([name]) => name?.startsWith(label))?.[1];
       return { bun: value('bun (pool n/a)'), c: value('c-pool') };
     };
     const left = await at(0.01);
