@@ -11,16 +11,16 @@ import type { ParamValue } from './manifest/schema.js';
 import { buildSite, serveSite } from './site.js';
 import { COMMENT_MARKER, commentFromArtifact } from './compare/artifact.js';
 import { findPullRequest, githubFromEnv, upsertComment } from './compare/github.js';
-import { compareRuns, type NoiseThresholds } from './compare/compare.js';
+import { compareRuns } from './compare/compare.js';
 import { renderComparison } from './compare/render.js';
 import { Comparison } from './compare/schema.js';
 import { readResults } from './results/read.js';
 import { formatIssues } from './manifest/load.js';
-import { publishRun } from './store/store.js';
+import { publishNoise, publishRun } from './store/store.js';
 import { writeFileAtomic } from './store/atomic.js';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { calibrateRuns } from './calibrate/run.js';
-import type { NoiseFile } from './calibrate/noise.js';
+import { type NoiseFile, noiseFor, parseNoiseFile } from './calibrate/noise.js';
 import { markdownTable } from './report/markdown.js';
 import { describeExit, runProcess } from './exec.js';
 import { machineInfo } from './machine.js';
@@ -47,10 +47,10 @@ const HELP = `jsio-bench: I/O in JavaScript runtimes vs C
   npm run bench -- [--profile smoke|quick|standard|full] [--experiments a,b] [--variants x,y]
                    [--param name=v1,v2 ...] [--out DIR] [--store DIR | --no-store] [--require just,...]
                    [--programs DIR] [--strict] [--runs N] [--profile-cpu]
-  npm run compare -- --base A.json [B.json...] --head C.json [D.json...] [--out DIR] [--noise FILE]
-  npm run publish -- RESULTS.json [--store DIR]
+  npm run compare -- --base A.json [B.json...] --head C.json [D.json...] [--out DIR] [--noise FILE | --noise-store DIR]
+  npm run publish -- RESULTS.json [--store DIR]     (or --noise NOISE.json... [--store DIR])
   npm run pr-comment -- --artifact DIR --pr N [--out FILE] [--post]  |  --find-pr [--event FILE]
-  npm run rounds -- --base DIR --head DIR [--rounds N] [--out DIR] [bench flags...]
+  npm run rounds -- --base DIR --head DIR [--rounds N] [--out DIR] [--noise FILE | --noise-store DIR] [bench flags...]
   npm run pages -- RESULTS.json... --dir GH_PAGES_CHECKOUT
   npm run calibrate -- [--rounds 6] [--out DIR] [--store DIR] [-- bench flags...]
   npm run machine-id [-- RESULTS.json]
@@ -158,16 +158,36 @@ export function groupedFlags(argv: readonly string[], names: readonly string[]):
   return { groups, rest };
 }
 
+function readNoise(file: string): NoiseFile {
+  if (!existsSync(file)) throw new UserError(`noise file not found: ${file}`, 'write one with npm run calibrate, or drop --noise');
+  return parseNoiseFile(file, readFileSync(file, 'utf8'));
+}
+
 async function cmdCompare(argv: string[]): Promise<number> {
   const { groups, rest } = groupedFlags(argv, ['base', 'head']);
-  const { values } = parseArgs({ args: rest, strict: true, options: { out: { type: 'string', default: join(ROOT, 'results', 'compare') }, noise: { type: 'string' } } });
+  const { values } = parseArgs({
+    args: rest,
+    strict: true,
+    options: { out: { type: 'string', default: join(ROOT, 'results', 'compare') }, noise: { type: 'string' }, 'noise-store': { type: 'string' } },
+  });
+  if (values.noise && values['noise-store']) throw new UserError('give --noise FILE or --noise-store DIR, not both');
   const base = groups.base ?? [];
   const head = groups.head ?? [];
   if (!base.length || !head.length) throw new UserError('compare needs --base <results.json...> and --head <results.json...>');
-  const noise: NoiseThresholds = values.noise ? (JSON.parse(readFileSync(values.noise, 'utf8')) as { thresholds: NoiseThresholds }).thresholds : {};
   // A run's output directory stands for its results.json (`--base results/pr/base-*`).
   const read = (p: string) => readResults(existsSync(p) && statSync(p).isDirectory() ? join(p, 'results.json') : p);
-  const comparison = compareRuns(base.map(read), head.map(read), noise);
+  const [baseRuns, headRuns] = [base.map(read), head.map(read)];
+  let noise: ReturnType<typeof noiseFor> = { thresholds: {}, note: '' };
+  const machine = headRuns[0]!.run.machine.id;
+  if (values.noise) noise = noiseFor(readNoise(values.noise), machine);
+  else if (values['noise-store']) {
+    // A store holds one calibration per machine; not having one yet is normal, not an error.
+    const file = join(resolve(values['noise-store']), machine, 'noise.json');
+    noise = existsSync(file) ? noiseFor(readNoise(file), machine) : { thresholds: {}, note: 'no calibration for this machine yet, so the 2% minimum effect applies (npm run calibrate measures one)' };
+  }
+  const comparison = compareRuns(baseRuns, headRuns, noise.thresholds);
+  if (noise.note) comparison.method = `${comparison.method}; ${noise.note}`;
+  if (noise.warning) comparison.warnings = [...(comparison.warnings ?? []), noise.warning];
   // What we write must pass the checks the PR-comment workflow applies to it.
   const valid = Comparison.safeParse(comparison);
   if (!valid.success) throw new Error(`comparison does not match its own schema (a bug): ${formatIssues('comparison.json', comparison, valid.error)}`);
@@ -180,8 +200,15 @@ async function cmdCompare(argv: string[]): Promise<number> {
 }
 
 async function cmdPublish(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({ args: argv, strict: true, allowPositionals: true, options: { store: { type: 'string', default: DEFAULT_STORE } } });
-  if (positionals.length !== 1) throw new UserError('publish needs exactly one results.json');
+  const { values, positionals } = parseArgs({ args: argv, strict: true, allowPositionals: true, options: { store: { type: 'string', default: DEFAULT_STORE }, noise: { type: 'boolean', default: false } } });
+  if (values.noise) {
+    // Calibrations (calibrate.yml's artifacts): each replaces its machine's noise.json.
+    if (!positionals.length) throw new UserError('publish --noise needs one or more noise.json files');
+    const files = positionals.map((p) => ({ p, noise: readNoise(p) }));
+    for (const { p, noise } of files) process.stdout.write(`stored ${p} (machine ${noise.machine}) as ${publishNoise(resolve(values.store), noise)}\n`);
+    return 0;
+  }
+  if (positionals.length !== 1) throw new UserError('publish needs exactly one results.json (or --noise with noise.json files)');
   const results = readResults(positionals[0]!);
   if (results.run.partial) throw new UserError(`${positionals[0]} is a partial (interrupted) run: it is never published`);
   const { machineDir, replaced } = await publishRun(resolve(values.store), results);
@@ -267,11 +294,16 @@ async function cmdRounds(argv: string[]): Promise<number> {
       head: { type: 'string' },
       rounds: { type: 'string', default: '3' },
       out: { type: 'string', default: join(ROOT, 'results', 'pr') },
+      noise: { type: 'string' },
+      'noise-store': { type: 'string' },
     },
   });
   const rounds = Number(values.rounds);
   if (!values.base || !values.head) throw new UserError('rounds needs --base DIR and --head DIR (two checkouts)');
   if (!Number.isInteger(rounds) || rounds < 1 || rounds > 20) throw new UserError(`--rounds ${values.rounds}: expected an integer from 1 to 20`);
+  // A bad noise file is found before the rounds, not after an hour of measuring.
+  if (values.noise && values['noise-store']) throw new UserError('give --noise FILE or --noise-store DIR, not both');
+  if (values.noise) readNoise(values.noise);
   const out = resolve(values.out);
   for (const link of shareCaches(values.base, values.head)) process.stderr.write(`sharing ${link} with the head checkout\n`);
   const files: Record<'base' | 'head', string[]> = { base: [], head: [] };
@@ -290,7 +322,7 @@ async function cmdRounds(argv: string[]): Promise<number> {
       files[side].push(join(runOut, 'results.json'));
     }
   }
-  return cmdCompare(['--base', ...files.base, '--head', ...files.head, '--out', out]);
+  return cmdCompare(['--base', ...files.base, '--head', ...files.head, '--out', out, ...(values.noise ? ['--noise', resolve(values.noise)] : []), ...(values['noise-store'] ? ['--noise-store', resolve(values['noise-store'])] : [])]);
 }
 
 /**
@@ -333,7 +365,7 @@ async function cmdCalibrate(argv: string[]): Promise<number> {
     '',
   ].join('\n');
   writeFileAtomic(join(out, 'calibration.md'), md);
-  writeFileAtomic(join(resolve(values.store), machine, 'noise.json'), `${JSON.stringify(noise)}\n`);
+  publishNoise(resolve(values.store), noise);
   process.stdout.write(`${md}\ncalibration: ${join(out, 'calibration.md')}; thresholds: ${join(out, 'noise.json')} (also stored for the site)\n`);
   return 0;
 }

@@ -1,7 +1,11 @@
 // Calibration statistics: round splits, false positives on identical rounds, MDE and thresholds.
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { calibrateMetric, roundSplits } from '../src/calibrate/noise.js';
+import { calibrateMetric, NoiseFile, roundSplits } from '../src/calibrate/noise.js';
 import { prng } from '../src/compare/stats.js';
+import { FIXTURES, runCli } from './helpers/cli.js';
 
 const round = (center: number, seed: number, spread = 0.02) => {
   const r = prng(seed);
@@ -37,5 +41,20 @@ describe('calibration', () => {
     const quiet = calibrateMetric('a', [1, 2, 3, 4].map((s) => round(1, s, 0.02)), 'smaller');
     const noisy = calibrateMetric('b', [1, 2, 3, 4].map((s) => round(1, s, 0.2)), 'smaller');
     expect(noisy.mde).toBeGreaterThan(quiet.mde * 5);
+  });
+});
+
+describe('npm run calibrate', () => {
+  it('runs A/A rounds and writes calibration.md, noise.json and the store copy that compare --noise-store reads', () => {
+    const out = mkdtempSync(join(tmpdir(), 'jsio-cal-'));
+    const store = join(out, 'store');
+    const r = runCli(['calibrate', '--rounds', '2', '--out', out, '--store', store, '--', '--profile', 'smoke', '--programs', join(FIXTURES, 'faults'), '--variants', 'ok']);
+    expect(r.status, r.stderr).toBe(0);
+    const noise = NoiseFile.parse(JSON.parse(readFileSync(join(out, 'noise.json'), 'utf8')));
+    expect(noise.rounds).toBe(2);
+    expect(Object.keys(noise.thresholds)).toEqual(['faults/ok/bs=65536 wall_time']);
+    expect(noise.thresholds['faults/ok/bs=65536 wall_time']).toBeGreaterThanOrEqual(0.02);
+    expect(NoiseFile.parse(JSON.parse(readFileSync(join(store, noise.machine, 'noise.json'), 'utf8')))).toEqual(noise);
+    expect(readFileSync(join(out, 'calibration.md'), 'utf8')).toMatch(/^# A\/A calibration on `[\w.-]+`/);
   });
 });

@@ -87,4 +87,26 @@ describe('publish', () => {
     expect(cli.status).toBe(1);
     expect(cli.stderr).toContain('is a partial (interrupted) run: it is never published');
   });
+
+  it('stores calibrations per machine with --noise, refusing a bad file or machine id', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'jsio-pub-'));
+    const store = join(dir, 'store');
+    const noise = (machine: string, t: unknown) => {
+      const f = join(dir, `noise-${t}.json`);
+      writeFileSync(f, JSON.stringify({ schema: 1, machine, created: '2026-11-21T00:00:00Z', rounds: 6, thresholds: { 'wc/c/bs=1 wall_time': t } }));
+      return f;
+    };
+    const ok = runCli(['publish', '--noise', noise('bench-a', 0.1), '--store', store]);
+    expect(ok.stderr).toBe('');
+    expect(JSON.parse(readFileSync(join(store, 'bench-a', 'noise.json'), 'utf8')).thresholds).toEqual({ 'wc/c/bs=1 wall_time': 0.1 });
+    // A later calibration of the same machine replaces the earlier one.
+    expect(runCli(['publish', '--noise', noise('bench-a', 0.2), '--store', store]).status).toBe(0);
+    expect(JSON.parse(readFileSync(join(store, 'bench-a', 'noise.json'), 'utf8')).thresholds).toEqual({ 'wc/c/bs=1 wall_time': 0.2 });
+    const bad = runCli(['publish', '--noise', noise('bench-a', -1), '--store', store]);
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toMatch(/noise--1\.json is invalid:[\s\S]*thresholds/);
+    const escape = runCli(['publish', '--noise', noise('../etc', 0.3), '--store', store]);
+    expect(escape.stderr).toContain('machine id "../etc" is not a valid directory name');
+    expect(readdirSync(store)).toEqual(['bench-a']);
+  });
 });

@@ -11,13 +11,23 @@ import { wcResults } from './helpers/results.js';
 describe('rounds', () => {
   it('alternates base and head and writes the comparison', () => {
     const out = mkdtempSync(join(tmpdir(), 'jsio-rounds-'));
-    const r = runCli(['rounds', '--base', ROOT, '--head', ROOT, '--rounds', '2', '--out', out, '--', '--profile', 'smoke', '--programs', join(FIXTURES, 'faults'), '--variants', 'ok']);
+    const r = runCli(['rounds', '--base', ROOT, '--head', ROOT, '--rounds', '2', '--out', out, '--noise-store', join(out, 'no-store'), '--', '--profile', 'smoke', '--programs', join(FIXTURES, 'faults'), '--variants', 'ok']);
     expect(r.status).toBe(0);
     expect(r.stderr.match(/== round \d\/2: (base|head)/g)).toEqual(['== round 1/2: base', '== round 1/2: head', '== round 2/2: base', '== round 2/2: head']);
     const c = Comparison.parse(JSON.parse(readFileSync(join(out, 'comparison.json'), 'utf8')));
     expect(c.base.runs).toBe(2);
     expect(c.metrics.map((m) => [m.benchmark, m.metric, m.base.n, m.head.n])).toEqual([['faults/ok/bs=65536', 'wall_time', 4, 4]]);
     expect(readFileSync(join(out, 'comparison.md'), 'utf8')).toMatch(/^## Performance: /);
+    expect(c.method).toContain('no calibration for this machine yet');
+  });
+
+  it('refuses a malformed noise file before measuring anything', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'jsio-rounds-'));
+    writeFileSync(join(dir, 'noise.json'), '{"schema":1}');
+    const r = runCli(['rounds', '--base', ROOT, '--head', ROOT, '--noise', join(dir, 'noise.json'), '--out', dir]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/noise\.json is invalid:/);
+    expect(r.stderr).not.toContain('== round');
   });
 
   it('refuses a bad round count', () => {

@@ -9,7 +9,7 @@ type Step = { uses?: string; run?: string; with?: Record<string, unknown>; env?:
 type Job = { permissions?: Record<string, string>; steps: Step[]; concurrency?: unknown; 'timeout-minutes'?: number; if?: string; 'runs-on': unknown };
 type Workflow = { on: Record<string, any>; permissions?: Record<string, string>; concurrency?: unknown; jobs: Record<string, Job> };
 
-const names = ['ci', 'bench', 'pr', 'pr-comment'] as const;
+const names = ['ci', 'bench', 'pr', 'pr-comment', 'calibrate'] as const;
 const text = Object.fromEntries(names.map((n) => [n, readFileSync(join(ROOT, '.github', 'workflows', `${n}.yml`), 'utf8')])) as Record<(typeof names)[number], string>;
 const wf = Object.fromEntries(names.map((n) => [n, parse(text[n]) as Workflow])) as Record<(typeof names)[number], Workflow>;
 const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
@@ -92,6 +92,24 @@ describe('pr.yml', () => {
     expect(text.pr).toContain('npm run rounds -- --base ../base --head .');
     expect(text.pr).toContain('comment/pr-number');
     expect(text.pr).toContain('GITHUB_STEP_SUMMARY');
+  });
+});
+
+describe('calibrate.yml', () => {
+  const w = wf.calibrate;
+  it('is started by hand, shares the machine with benchmark runs, and publishes what it measured', () => {
+    expect(Object.keys(w.on)).toEqual(['workflow_dispatch']);
+    expect(JSON.stringify(w.jobs.calibrate!.concurrency)).toContain('bench-machine-${{ matrix.runner }}');
+    expect(JSON.stringify(wf.bench.jobs.bench!.concurrency)).toContain('bench-machine-${{ matrix.runner }}');
+    expect(text.calibrate).toContain('npm run calibrate -- --rounds "$ROUNDS"');
+    expect(text.calibrate).toMatch(/bootstrap\.mjs" publish --noise .*--store data/);
+    expect(w.jobs.calibrate!.permissions).toBeUndefined();
+    expect(w.jobs.publish!.permissions).toEqual({ contents: 'write' });
+  });
+
+  it('feeds pr.yml, which reads only the calibrations from gh-pages', () => {
+    expect(text.pr).toContain('sparse-checkout: data/*/noise.json');
+    expect(text.pr).toContain('--noise-store ../pages/data');
   });
 });
 

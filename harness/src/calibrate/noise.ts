@@ -6,6 +6,8 @@
  * effect at 95% confidence / 80% power, and the noise threshold compare and the site then use.
  */
 import { z } from 'zod';
+import { UserError } from '../errors.js';
+import { formatIssues } from '../manifest/load.js';
 import { compareSamples, MIN_EFFECT } from '../compare/stats.js';
 
 /** z quantiles: two-sided 95% confidence, 80% power. */
@@ -93,3 +95,27 @@ export const NoiseFile = z
   })
   .strict();
 export type NoiseFile = z.infer<typeof NoiseFile>;
+
+/** Parses a noise.json, naming the file and the field when it is not one. */
+export function parseNoiseFile(file: string, text: string): NoiseFile {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    throw new UserError(`${file} is not valid JSON: ${(e as Error).message}`, 'write it again with npm run calibrate');
+  }
+  const parsed = NoiseFile.safeParse(raw);
+  if (!parsed.success) throw new UserError(formatIssues(file, raw, parsed.error), 'write it again with npm run calibrate');
+  return parsed.data;
+}
+
+/**
+ * Thresholds apply only to the machine they were calibrated on: another machine's noise says
+ * nothing about this one. Returns the thresholds to use and a note for the comparison.
+ */
+export function noiseFor(noise: NoiseFile, machine: string): { thresholds: Record<string, number>; note: string; warning?: string } {
+  if (noise.machine !== machine) {
+    return { thresholds: {}, note: '', warning: `the noise thresholds given were calibrated on ${noise.machine}, not on ${machine}, so they were not used (the 2% minimum effect applies)` };
+  }
+  return { thresholds: noise.thresholds, note: `noise thresholds calibrated on this machine ${noise.created.slice(0, 10)} (${noise.rounds} rounds)` };
+}

@@ -125,3 +125,14 @@ export async function publishRun(root: string, results: Results): Promise<{ mach
     return { machineDir, replaced };
   });
 }
+
+/**
+ * Stores a machine's calibrated noise thresholds as <root>/<machine>/noise.json (read by compare
+ * --noise-store and the site). The machine id becomes a directory name, so it must be one.
+ */
+export function publishNoise(root: string, noise: { machine: string }): string {
+  if (!/^[A-Za-z0-9][\w.-]*$/.test(noise.machine) || noise.machine.includes('..')) throw new UserError(`noise file: machine id ${JSON.stringify(noise.machine.slice(0, 80))} is not a valid directory name`);
+  const file = join(root, noise.machine, 'noise.json');
+  writeFilesAtomic([{ file, data: `${JSON.stringify(noise)}\n` }]);
+  return file;
+}
