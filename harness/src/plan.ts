@@ -68,12 +68,12 @@ export function deriveValues(m: Manifest, profile: Profile, params: Params, file
   return derived;
 }
 
-export function runtimesOf(m: Manifest, v: Variant): string[] {
+export function runtimesOf(m: Manifest, v: Variant, profile: Profile): string[] {
   switch (v.runtime) {
     case 'native':
       return ['gcc'];
     case 'node':
-      return nodeMajors(m.runtimes.node).map((major) => `node@${major}`);
+      return nodeMajors(m.runtimes.node[profile]).map((major) => `node@${major}`);
     case 'system':
       return [v.command.trim().split(/\s+/)[0] ?? 'sh'];
     default:
@@ -89,7 +89,7 @@ export function expand(experiments: readonly Experiment[], profile: Profile, fil
   const paramNames = [...new Set(chosen.flatMap((e) => [...Object.keys(e.manifest.parameters), 'node']))];
   requireKnown('parameter', Object.keys(filters.params ?? {}), paramNames);
   // A node major no manifest lists would silently drop every node variant.
-  const majors = [...new Set(chosen.flatMap((e) => nodeMajors(e.manifest.runtimes.node)))];
+  const majors = [...new Set(chosen.flatMap((e) => nodeMajors(e.manifest.runtimes.node[profile])))];
   requireKnown('node version', filters.params?.node?.map(String), majors);
 
   const points: Point[] = [];
@@ -98,7 +98,7 @@ export function expand(experiments: readonly Experiment[], profile: Profile, fil
     const axes = Object.entries(m.parameters).map(([name, spec]): [string, ParamValue[]] => [name, filters.params?.[name] ?? spec.values[profile]]);
     for (const variant of m.variants) {
       if (filters.variants?.length && !filters.variants.includes(variant.id)) continue;
-      for (const runtime of runtimesOf(m, variant)) {
+      for (const runtime of runtimesOf(m, variant, profile)) {
         const nodeMajor = runtime.startsWith('node@') ? runtime.slice(5) : undefined;
         if (nodeMajor && filters.params?.node && !filters.params.node.map(String).includes(nodeMajor)) continue;
         for (const base of cartesian(axes.filter(([name]) => !variant.ignores.includes(name)))) {

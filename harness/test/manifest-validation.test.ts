@@ -71,6 +71,8 @@ describe('a bad manifest', () => {
     ['a check on an unreported field', (m: any) => (m.validate[0].field = 'lines'), /validate\.0\.field: not a reported field \(got "lines"\)/],
     ['a check with two comparisons', (m: any) => (m.validate[0].atLeast = '1'), /validate\.0: give exactly one of equals, atLeast, atMost/],
     ['a ratio to an unknown variant', (m: any) => (m.summary = { at: { bs: 1 }, metrics: ['throughput'], ratios: [{ metric: 'throughput', to: 'nope' }] }), /summary\.ratios: unknown variant \(got "nope"\)/],
+    ['a node version that is not a major', (m: any) => (m.runtimes = { node: ['22.1'] }), /runtimes\.node\.0: "current" or a major version \(got "22\.1"\)/],
+    ['a per-profile node list missing a profile', (m: any) => (m.runtimes = { node: { smoke: ['current'], quick: ['current'], standard: ['22'] } }), /runtimes\.node\.full: .*/],
     ['an ignored parameter that does not exist', (m: any) => (m.variants[0].ignores = ['pool']), /variants\.0\.ignores: unknown parameter \(got "pool"\)/],
     ['an ignored parameter used in the command', (m: any) => (m.variants[0].ignores = ['bs']), /variants\.0\.command: placeholder \{bs\} names a parameter the variant ignores/],
     ['an ignored parameter in the variant’s selector', (m: any) => Object.assign(m.variants[0], { ignores: ['bs'], when: { bs: 1 }, command: '{bin}' }), /variants\.0\.ignores: "bs" is also in its when selector/],

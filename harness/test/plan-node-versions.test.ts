@@ -22,9 +22,7 @@ describe('node versions', () => {
     expect(points.map((p) => p.id)).toEqual(['wc/c/bs=4096', 'wc/node-stream/bs=4096,node=24']);
   });
 
-  // BUG (harness/src/plan.ts expand): a major the manifests do not list is dropped silently:
-  // `--variants c,node-stream --param node=18` runs only c, and with only node variants the
-  // error is the generic "the filters select no benchmark". Unskip once expand refuses it.
+  // A major no manifest lists must not silently drop every node variant.
   it('refuses a major no manifest lists, naming the valid ones', () => {
     let err: unknown;
     try {
@@ -34,5 +32,13 @@ describe('node versions', () => {
     }
     expect(err).toBeInstanceOf(UserError);
     expect((err as Error).message).toBe(`unknown node version "18"; valid node versions: ${[...majors].sort().join(', ')}`);
+  });
+
+  it('takes a list per profile, so a short profile can run only the current node', () => {
+    const perProfile = { ...wc, manifest: { ...wc.manifest, runtimes: { node: { smoke: ['current'], quick: ['current'], standard: ['current', '22', '24'], full: ['current', '22', '24'] } } } };
+    const at = (profile: 'quick' | 'standard') => expand([perProfile], profile, { variants: ['node-pipe'], params: { bs: [65536] } }).map((p) => p.params.node);
+    expect(at('quick')).toEqual([CURRENT_NODE_MAJOR]);
+    expect(at('standard')).toEqual(majors);
+    expect(() => expand([perProfile], 'quick', { variants: ['node-pipe'], params: { node: ['24'] } })).toThrow(`unknown node version "24"; valid node versions: ${CURRENT_NODE_MAJOR}`);
   });
 });

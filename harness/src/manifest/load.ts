@@ -23,8 +23,21 @@ function valueAt(raw: unknown, path: readonly PropertyKey[]): unknown {
   return v;
 }
 
+type Issue = z.ZodError['issues'][number];
+
+/**
+ * A union (e.g. one list or a list per profile) fails as a whole with "Invalid input": when
+ * exactly one alternative has the value's shape, its own issues say what is wrong.
+ */
+function explainUnion(issue: Issue): Issue[] {
+  if (issue.code !== 'invalid_union' || !issue.errors?.length) return [issue];
+  const shaped = issue.errors.filter((branch) => !branch.some((i) => i.code === 'invalid_type' && i.path.length === 0));
+  if (shaped.length !== 1) return [issue];
+  return shaped[0]!.flatMap((i) => explainUnion({ ...i, path: [...issue.path, ...i.path] } as Issue));
+}
+
 export function formatIssues(file: string, raw: unknown, error: z.ZodError): string {
-  const lines = error.issues.flatMap((issue) => {
+  const lines = error.issues.flatMap(explainUnion).flatMap((issue) => {
     // zod reports unknown keys on their parent: name each key by its own path and value.
     if (issue.code === 'unrecognized_keys') {
       return issue.keys.map((key) => {

@@ -16,6 +16,8 @@ const perProfile = <T extends z.ZodType>(t: T) =>
 
 export const Direction = z.enum(['smaller', 'bigger']);
 
+const NodeVersions = z.array(z.string().regex(/^(current|\d+)$/, '"current" or a major version')).min(1);
+
 /** A parameter selector: {"bs": 65536} or {"bs": [4096, 65536]}. */
 const At = z.record(name, z.union([paramValue, z.array(paramValue)]));
 
@@ -128,8 +130,19 @@ export const Manifest = z
      */
     pin: z.boolean().default(true),
     parameters: z.record(name, ParameterSpec),
-    /** Versions of multi-version runtimes to run node variants under ("current" = the running node). */
-    runtimes: z.object({ node: z.array(z.string().regex(/^(current|\d+)$/)).min(1).default(['current']) }).strict().default({ node: ['current'] }),
+    /**
+     * Versions of multi-version runtimes to run node variants under ("current" = the running
+     * node): one list for every profile, or a list per profile (so quick can stay quick).
+     */
+    runtimes: z
+      .object({
+        node: z
+          .union([NodeVersions, perProfile(NodeVersions)])
+          .default(['current'])
+          .transform((v) => (Array.isArray(v) ? { smoke: v, quick: v, standard: v, full: v } : v)),
+      })
+      .strict()
+      .prefault({}),
     profiles: perProfile(ProfileSettings),
     /** Values computed per point, in order, from constants, parameters and earlier derived values. */
     derive: z.record(name, z.string()).default({}),
