@@ -4,13 +4,14 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
+import { CURRENT_NODE_MAJOR } from '../src/toolchains.js';
 import { runCli } from './helpers/cli.js';
 
 it('--profile-cpu writes a .cpuprofile per measured Node.js point', () => {
   const out = mkdtempSync(join(tmpdir(), 'jsio-cpuprof-'));
-  const cli = runCli(['bench', '--profile', 'smoke', '--experiments', 'streams', '--variants', 'core-transform', '--param', 'node=20', '--param', 'n=0', '--param', 'mode=sync', '--no-store', '--out', out, '--profile-cpu']);
+  const cli = runCli(['bench', '--profile', 'smoke', '--experiments', 'streams', '--variants', 'core-transform', '--param', `node=${CURRENT_NODE_MAJOR}`, '--param', 'n=0', '--param', 'mode=sync', '--no-store', '--out', out, '--profile-cpu']);
   expect(cli.status, cli.stderr).toBe(0);
-  const dir = join(out, 'cpuprofiles', 'streams', 'core-transform', 'mode=sync,n=0,node=20');
+  const dir = join(out, 'cpuprofiles', 'streams', 'core-transform', `mode=sync,n=0,node=${CURRENT_NODE_MAJOR}`);
   expect(existsSync(dir)).toBe(true);
   const files = readdirSync(dir).filter((f) => f.endsWith('.cpuprofile'));
   expect(files).toHaveLength(1);

@@ -15,7 +15,7 @@ describe('records smoke run', () => {
 
   beforeAll(() => {
     const out = mkdtempSync(join(tmpdir(), 'jsio-records-'));
-    cli = runCli(['bench', '--profile', 'smoke', '--experiments', 'records', '--param', 'node=20', '--no-store', '--out', out]);
+    cli = runCli(['bench', '--profile', 'smoke', '--experiments', 'records', '--no-store', '--out', out]);
     results = parseResults('results.json', readFileSync(join(out, 'results.json'), 'utf8'));
   });
 

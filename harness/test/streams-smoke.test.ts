@@ -15,7 +15,7 @@ describe('streams smoke run', () => {
 
   beforeAll(() => {
     out = mkdtempSync(join(tmpdir(), 'jsio-streams-'));
-    cli = runCli(['bench', '--profile', 'smoke', '--experiments', 'streams', '--param', 'node=20', '--no-store', '--out', out]);
+    cli = runCli(['bench', '--profile', 'smoke', '--experiments', 'streams', '--no-store', '--out', out]);
     results = parseResults('results.json', readFileSync(join(out, 'results.json'), 'utf8'));
   });
 

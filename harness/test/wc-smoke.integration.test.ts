@@ -49,7 +49,7 @@ describe('wc smoke run', () => {
   });
 
   it('runs node variants under each node version as a parameter', () => {
-    expect(at('node-stream').map((b) => b.params.node).sort()).toEqual([...new Set(['20', '22', '24', process.versions.node.split('.')[0]])].sort());
+    expect(at('node-stream').map((b) => b.params.node).sort()).toEqual([...new Set([process.versions.node.split('.')[0], '22', '24'])].sort());
   });
 
   it('skips just(js) with the install hint', () => {
