@@ -3,6 +3,8 @@
  * data/machines.json, data/<machine>/index.json, data/<machine>/series/<experiment>.json and,
  * lazily, data/<machine>/runs/<sha>.json. Relative URLs, so the site works under any sub-path.
  */
+import type { Ratio } from '../../harness/src/report/ratios.js';
+
 export const STORE_SCHEMA = 2;
 
 export interface Machine {
@@ -80,7 +82,7 @@ export interface ExperimentInfo {
   title: string;
   question: string;
   parameters?: Record<string, { description: string; unit?: string }>;
-  summary?: { at: Record<string, unknown>; metrics: string[]; ratios: { metric: string; to: string }[] };
+  summary?: { at: Record<string, unknown>; metrics: string[]; ratios: Ratio[] };
   headline?: { at: Record<string, unknown>; metrics: string[] };
 }
 export interface RunFile {

@@ -1,6 +1,9 @@
 /** The four views. Each renders into a container from the store and the URL state. */
 import { compareSamples } from '../../harness/src/compare/stats.js';
 import { formatParam, formatRatio, formatValue } from '../../harness/src/report/format.js';
+import { type Ratio, ratioReference, ratioTarget } from '../../harness/src/report/ratios.js';
+import { rowLabel } from '../../harness/src/report/summary.js';
+import { type At, matchesAt } from '../../harness/src/select.js';
 import { detectChangePoints, MIN_SHIFT } from './changepoints.js';
 import { escapeHtml as esc, sweepChart, trendChart } from './charts.js';
 import { type Benchmark, type CommitEntry, definitionChanges, type IndexFile, lineLabel, type RunFile, type Store, trendCharts } from './data.js';
@@ -28,10 +31,6 @@ function commitOptions(index: IndexFile, selected?: string): string {
     .join('');
 }
 
-/** A parameter the benchmark does not take (a variant's `ignores`) does not exclude it. */
-function matchesAt(b: Pick<Benchmark, 'params'>, at: Record<string, unknown>): boolean {
-  return Object.entries(at).every(([k, want]) => !(k in b.params) || (Array.isArray(want) ? want.map(String) : [String(want)]).includes(String(b.params[k])));
-}
 
 // ---------------------------------------------------------------- overview
 
@@ -58,30 +57,35 @@ export async function overview(ctx: Ctx): Promise<void> {
     parts.push(`<section class="card experiment" data-experiment="${esc(id)}"><h2>${esc(id)}: ${esc(info.title)}</h2><p class="question">${esc(info.question)}</p>`);
     const s = info.summary;
     if (s) {
-      const rows = mine.filter((b) => b.status === 'ok' && matchesAt(b, s.at));
-      const ref = (b: Benchmark, to: string) => mine.find((o) => o.variant === to && o.status === 'ok' && Object.keys(s.at).every((k) => String(o.params[k]) === String(b.params[k])));
-      const findings: string[] = [];
+      const rows = mine.filter((b) => b.status === 'ok' && matchesAt(b, s.at as At, 'matches'));
+      const unitOf = (k: string) => info.parameters?.[k]?.unit;
       const atText = Object.entries(s.at)
-        .map(([k, v]) => `${k} ${formatParam(v as number, info.parameters?.[k]?.unit)}`)
-        .join(', ');
-      const r0 = s.ratios[0];
-      if (r0) {
-        for (const b of rows) {
-          const mv = b.metrics[r0.metric];
-          const rv = ref(b, r0.to)?.metrics[r0.metric];
-          if (mv && rv && b.variant !== r0.to) findings.push(`<li><b>${esc(lineLabel(b.variant, b.params, Object.keys(s.at)))}</b>: ${esc(r0.metric)} ${formatValue(mv.value, mv.unit)}, <b>${formatRatio(mv.value / rv.value)}</b> ${esc(r0.to)} at ${esc(atText)}</li>`);
-        }
-      }
+        .map(([k, v]) => `${k} ${(Array.isArray(v) ? v : [v]).map((x) => formatParam(x as number | string, unitOf(k))).join(', ')}`)
+        .join('; ');
+      const cell = (b: Benchmark, r: Ratio) => {
+        const ref = ratioReference(b, r, mine, s.at);
+        const a = b.metrics[r.metric];
+        const c = ref?.metrics[r.metric];
+        return ref && ref !== b && a && c ? a.value / c.value : undefined;
+      };
+      // Findings: each row against a reference variant (e.g. "vs c"), the first such ratio.
+      const r0 = s.ratios.find((r) => r.to !== undefined);
+      const findings = r0
+        ? rows.flatMap((b) => {
+            const x = cell(b, r0);
+            const mv = b.metrics[r0.metric];
+            return x !== undefined && mv ? [`<li><b>${esc(rowLabel(b, s.at))}</b>: ${esc(r0.metric)} ${formatValue(mv.value, mv.unit)}, <b>${formatRatio(x)}</b> ${esc(ratioTarget(r0, unitOf))} at ${esc(atText)}</li>`] : [];
+          })
+        : [];
       if (findings.length) parts.push(`<ul class="findings">${findings.join('')}</ul>`);
       parts.push(
-        `<table><thead><tr><th>variant</th>${s.metrics.map((x) => `<th>${esc(x)}</th>`).join('')}${s.ratios.map((r) => `<th>${esc(r.metric)} vs ${esc(r.to)}</th>`).join('')}</tr></thead><tbody>${rows
+        `<table><thead><tr><th>variant</th>${s.metrics.map((x) => `<th>${esc(x)}</th>`).join('')}${s.ratios.map((r) => `<th>${esc(r.metric)} vs ${esc(ratioTarget(r, unitOf))}</th>`).join('')}</tr></thead><tbody>${rows
           .map(
             (b) =>
-              `<tr><td>${esc(lineLabel(b.variant, b.params, Object.keys(s.at)))}</td>${s.metrics.map((x) => `<td>${b.metrics[x] ? formatValue(b.metrics[x]!.value, b.metrics[x]!.unit) : '—'}</td>`).join('')}${s.ratios
+              `<tr><td>${esc(rowLabel(b, s.at))}</td>${s.metrics.map((x) => `<td>${b.metrics[x] ? formatValue(b.metrics[x]!.value, b.metrics[x]!.unit) : '—'}</td>`).join('')}${s.ratios
                 .map((r) => {
-                  const a = b.metrics[r.metric];
-                  const c = ref(b, r.to)?.metrics[r.metric];
-                  return `<td>${a && c ? formatRatio(a.value / c.value) : '—'}</td>`;
+                  const x = ratioReference(b, r, mine, s.at) === b ? 1 : cell(b, r);
+                  return `<td>${x !== undefined ? formatRatio(x) : '—'}</td>`;
                 })
                 .join('')}</tr>`,
           )

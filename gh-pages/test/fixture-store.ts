@@ -95,7 +95,7 @@ export function fixtureRun(machine: number, i: number): Results {
         title: 'does UV_THREADPOOL_SIZE change file I/O latency?',
         question: 'How does per-file latency change with the pool size?',
         parameters: { work: { description: 'read or parse' }, cache: { description: 'cold or warm' }, pool: { description: 'threads', unit: 'threads' } },
-        summary: { at: { pool: [1, 4, 12] }, metrics: ['latency_p50'], ratios: [] },
+        summary: { at: { work: 'read', cache: 'warm', pool: [1, 4, 12] }, metrics: ['latency_p50'], ratios: [{ metric: 'latency_p50', at: { pool: 4 } }] },
         headline: { at: { pool: 4 }, metrics: ['latency_p50'] },
       },
     },

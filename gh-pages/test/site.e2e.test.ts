@@ -81,6 +81,12 @@ describe('the trend site', () => {
     expect(text).toContain('wrong result: bytes = 1, expected 2');
     expect(text).toContain('Fast CPU 9000');
     expect(text).toContain('hyperfine 1.20.0');
+    // Ratios against the same variant at another parameter value; a variant without the
+    // parameter (Bun has no pool size) is labelled and gets no ratio.
+    const rows = await page.locator('section[data-experiment="threadpool"] tbody tr').allInnerTexts();
+    expect(rows.map((r) => r.split('\t')[0])).toEqual(['c-pool (pool 1)', 'c-pool (pool 4)', 'c-pool (pool 12)', 'bun (pool n/a)']);
+    expect(rows.map((r) => r.split('\t').at(-1))).toEqual(['4.00x', '1.00x', '1.00x', '—'].map((x, i) => (i === 0 ? expect.stringMatching(/^[34]\.\d\dx$/) : i === 2 ? expect.stringMatching(/^(0\.9\d|1\.0\d)x$/) : x)));
+    expect(await page.innerText('section[data-experiment="threadpool"] thead')).toContain('latency_p50 vs pool 4');
     await page.screenshot({ path: join(ARTIFACTS, 'site-overview.png'), fullPage: true });
     expect(errors).toEqual([]);
   });

@@ -6,6 +6,7 @@ import type { Experiment } from '../manifest/load.js';
 import type { Benchmark, Results, SlopeFit } from '../results/schema.js';
 import { formatParam, formatRatio, formatValue } from './format.js';
 import { escapeCell, markdownTable } from './markdown.js';
+import { ratioReference, ratioTarget } from './ratios.js';
 
 import { matchesAt } from '../select.js';
 
@@ -67,16 +68,9 @@ export function experimentSummary(exp: Pick<Experiment, 'id' | 'manifest'>, benc
       .map(([k, v]) => `${k} = ${Array.isArray(v) ? v.map((x) => formatParam(x, m.parameters[k]?.unit)).join(', ') : formatParam(v, m.parameters[k]?.unit)}`)
       .join(', ');
     if (rows.length) {
-      const refLabel = (r: (typeof s.ratios)[number]) =>
-        [r.to, ...Object.entries(r.at ?? {}).map(([k, v]) => `${k} ${formatParam(v, m.parameters[k]?.unit)}`)].filter(Boolean).join(', ');
-      const headers = ['variant', ...s.metrics.map(metricLabel), ...s.ratios.map((r) => `${metricLabel(r.metric)} vs ${refLabel(r)}`)];
+      const headers = ['variant', ...s.metrics.map(metricLabel), ...s.ratios.map((r) => `${metricLabel(r.metric)} vs ${ratioTarget(r, (k) => m.parameters[k]?.unit)}`)];
       const body = rows.map((b) => {
-        const ref = (r: (typeof s.ratios)[number]) => {
-          const want = { ...b.params, ...(r.at ?? {}) };
-          // The same variant: every other parameter (the node version too) must match.
-          const keys = [...new Set([...Object.keys(r.to === undefined ? b.params : s.at), ...Object.keys(r.at ?? {})])];
-          return mine.find((o) => o.variant === (r.to ?? b.variant) && o.status === 'ok' && keys.every((k) => String(o.params[k]) === String(want[k])));
-        };
+        const ref = (r: (typeof s.ratios)[number]) => ratioReference(b, r, mine, s.at);
         return [
           rowLabel(b, s.at),
           ...s.metrics.map((name) => {
