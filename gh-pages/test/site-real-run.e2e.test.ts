@@ -1,0 +1,82 @@
+// The site on data the harness really produced, not on a hand-made fixture: a smoke run of the
+// threadpool and scan experiments (percentile metrics, ratios at another parameter value,
+// variants that ignore a parameter) published as two commits, then every view of every
+// experiment opened in Debian's chromium. A shape the fixture lacks must not break a view.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildSite, serveSite } from '../../harness/src/site.js';
+import { ROOT, runCli } from '../../harness/test/helpers/cli.js';
+import { launch } from './browser.js';
+
+const EXPERIMENTS = ['threadpool', 'scan'];
+let browser: BrowserContext;
+let server: { url: string; close: () => void };
+let errors: string[] = [];
+const shas: string[] = [];
+
+beforeAll(async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'jsio-site-real-'));
+  const bench = runCli(['bench', '--profile', 'smoke', '--experiments', EXPERIMENTS.join(','), '--param', 'pool=1,4', '--no-store', '--out', join(dir, 'run')]);
+  expect(bench.status, bench.stderr).toBe(0);
+  // The same measurements as two commits a day apart: enough for trends and compare.
+  const results = JSON.parse(readFileSync(join(dir, 'run', 'results.json'), 'utf8'));
+  for (const [i, sha] of ['1'.repeat(40), '2'.repeat(40)].entries()) {
+    results.run.commit = { ...results.run.commit, sha, dirty: false, date: new Date(Date.UTC(2026, 10, 20 + i)).toISOString() };
+    writeFileSync(join(dir, `r${i}.json`), JSON.stringify(results));
+    const pub = runCli(['publish', join(dir, `r${i}.json`), '--store', join(dir, 'store')]);
+    expect(pub.status, pub.stderr).toBe(0);
+    shas.push(sha);
+  }
+  await buildSite(ROOT, join(dir, 'store'), join(dir, 'site'));
+  server = await serveSite(join(dir, 'site'));
+  browser = await launch();
+}, 300_000);
+
+afterAll(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+async function view(hash: string, rendered: string): Promise<Page> {
+  const page = await browser.newPage();
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(`${hash}: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => errors.push(`${hash}: ${String(e)}`));
+  await page.goto(`${server.url}${hash}`);
+  await page.waitForSelector(`body[data-rendered="${rendered}"]`, { state: 'attached' });
+  return page;
+}
+
+describe('the site on a real smoke run', () => {
+  it('overview: every experiment has its table, threadpool with Bun and Deno labelled pool n/a', async () => {
+    errors = [];
+    const page = await view('#/overview', 'overview');
+    for (const e of EXPERIMENTS) expect(await page.locator(`section[data-experiment="${e}"] tbody tr`).count(), e).toBeGreaterThan(0);
+    const labels = await page.locator('section[data-experiment="threadpool"] tbody tr td:first-child').allInnerTexts();
+    expect(labels).toEqual(expect.arrayContaining([expect.stringMatching(/^bun \(.*pool n\/a\)$/), expect.stringMatching(/^deno \(.*pool n\/a\)$/), expect.stringMatching(/^c-pool \(.*pool 4\)$/)]));
+    expect(await page.innerText('main')).not.toContain('could not be shown');
+    expect(errors).toEqual([]);
+  });
+
+  it.each(EXPERIMENTS)('trends and sweeps of %s draw charts', async (e) => {
+    errors = [];
+    for (const v of ['trends', 'sweeps']) {
+      const page = await view(`#/${v}?experiment=${e}`, v);
+      await page.waitForSelector('.chart canvas');
+      expect(await page.innerText('main')).not.toContain('could not be shown');
+    }
+    expect(errors).toEqual([]);
+  });
+
+  it('compare: the two commits give a table with verdicts', async () => {
+    errors = [];
+    const page = await view(`#/compare?base=${shas[0]}&head=${shas[1]}`, 'compare');
+    await page.waitForSelector('table.compare');
+    expect(await page.locator('table.compare tbody tr').count()).toBeGreaterThan(10);
+    expect(errors).toEqual([]);
+  });
+});
