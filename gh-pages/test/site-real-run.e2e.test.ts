@@ -1,6 +1,6 @@
-// The site on data the harness really produced, not on a hand-made fixture: a smoke run of the
-// threadpool and scan experiments (percentile metrics, ratios at another parameter value,
-// variants that ignore a parameter) published as two commits, then every view of every
+// The site on data the harness really produced, not on a hand-made fixture: a smoke run of every
+// experiment (percentile metrics, slopes, ratios at another parameter value, variants that ignore
+// a parameter, skipped just(js) points) published as two commits, then every view of every
 // experiment opened in Debian's chromium. A shape the fixture lacks must not break a view.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,7 +11,7 @@ import { buildSite, serveSite } from '../../harness/src/site.js';
 import { ROOT, runCli } from '../../harness/test/helpers/cli.js';
 import { launch } from './browser.js';
 
-const EXPERIMENTS = ['threadpool', 'scan'];
+const EXPERIMENTS = ['wc', 'streams', 'records', 'threadpool', 'scan'];
 let browser: BrowserContext;
 let server: { url: string; close: () => void };
 let errors: string[] = [];
@@ -33,7 +33,7 @@ beforeAll(async () => {
   await buildSite(ROOT, join(dir, 'store'), join(dir, 'site'));
   server = await serveSite(join(dir, 'site'));
   browser = await launch();
-}, 300_000);
+}, 600_000);
 
 afterAll(async () => {
   await browser?.close();
