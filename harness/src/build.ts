@@ -57,7 +57,10 @@ export async function buildVariant(
     case 'esbuild': {
       const out = join(outDir, `${variant.id}.mjs`);
       try {
-        await esbuild({ entryPoints: [src], bundle: true, platform: spec.platform, format: 'esm', outfile: out, logLevel: 'silent', minify: true });
+        // CommonJS dependencies bundled into an ES module still call require() for Node's
+        // built-ins; esbuild's shim needs a real `require` in scope to forward them to.
+        const banner = spec.platform === 'node' ? { js: "import { createRequire as __jsioCreateRequire } from 'node:module'; const require = __jsioCreateRequire(import.meta.url);" } : undefined;
+        await esbuild({ entryPoints: [src], bundle: true, platform: spec.platform, format: 'esm', outfile: out, logLevel: 'silent', minify: true, ...(banner ? { banner } : {}) });
       } catch (e) {
         return { ok: false, reason: `esbuild failed: ${(e as Error).message}` };
       }

@@ -5,6 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { UserError } from '../src/errors.js';
 import { loadAllExperiments, loadExperiment, parseManifest } from '../src/manifest/load.js';
 import { expand } from '../src/plan.js';
+import { PROFILES } from '../src/profiles.js';
+import { matchesAt } from '../src/select.js';
 import { CURRENT_NODE_MAJOR } from '../src/toolchains.js';
 import { ROOT } from './helpers/cli.js';
 
@@ -39,5 +41,13 @@ describe('experiment manifests', () => {
   it('refuses a slope over a parameter with string values', () => {
     const m = { ...raw(), analyses: [{ kind: 'slope', x: 'op', metric: 'wall_time' }] };
     expect(() => parseManifest('m.json', dir, JSON.stringify(m))).toThrow('analyses.0.x: parameter "op" must have numeric values only');
+  });
+
+  // A summary or headline selector that no point of a profile matches gives an empty table
+  // ("No successful benchmark at ...") or no github-action-benchmark series for that profile.
+  it.each(loadAllExperiments(join(ROOT, 'programs')).flatMap((e) => PROFILES.map((p) => [e.id, p, e] as const)))('%s: the summary and headline select points in profile %s', (_id, profile, e) => {
+    const points = expand([e], profile, {});
+    const selectors = { ...(e.manifest.summary ? { summary: e.manifest.summary.at } : {}), headline: e.manifest.headline.at };
+    for (const [what, at] of Object.entries(selectors)) expect(points.some((p) => matchesAt(p, at, 'matches')), `${what} at ${JSON.stringify(at)}`).toBe(true);
   });
 });
