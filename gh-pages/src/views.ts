@@ -148,14 +148,14 @@ export async function trends(ctx: Ctx): Promise<void> {
       (entry.target as HTMLElement & { draw?: () => void }).draw?.();
     }
   }, { rootMargin: '400px' });
+  const pointKeys = new Set(charts.flatMap((c) => Object.keys(c.point)));
   for (const chart of charts) {
     const box = document.createElement('div') as HTMLDivElement & { draw?: () => void };
     box.className = `chart${ctx.state.chart === chart.key ? ' highlight' : ''}`;
     box.dataset.key = chart.key;
     box.style.minHeight = '300px';
-    const pointText = Object.entries(chart.point)
-      .map(([k, v]) => `${k}=${v}`)
-      .join(' ');
+    // A chart of variants that do not take a parameter the others do (Bun: no pool size) says so.
+    const pointText = [...Object.entries(chart.point).map(([k, v]) => `${k}=${v}`), ...[...pointKeys].filter((k) => !(k in chart.point)).map((k) => `${k} n/a`)].join(' ');
     const lines = chart.lines.map((l) => {
       const m = series.series[l.id]!.metrics[metric]!;
       return { id: l.id, label: l.label, values: m.values, ranges: m.ranges, unit: m.unit, redefined: definitionChanges(series.series[l.id]!.definitions) };

@@ -72,6 +72,18 @@ describe('the site on a real smoke run', () => {
     expect(errors).toEqual([]);
   });
 
+  it('trends: Bun and Deno threadpool series get their own chart, titled pool n/a', async () => {
+    errors = [];
+    const page = await view('#/trends?experiment=threadpool&metric=latency_p50', 'trends');
+    const box = page.locator('.chart[data-key="latency_p50|cache=warm,work=read"]');
+    await box.scrollIntoViewIfNeeded();
+    await box.locator('canvas').waitFor();
+    const text = await box.innerText();
+    expect(text).toContain('work=read cache=warm pool n/a');
+    expect(text).toMatch(/bun[\s\S]*deno/);
+    expect(errors).toEqual([]);
+  });
+
   it('compare: the two commits give a table with verdicts', async () => {
     errors = [];
     const page = await view(`#/compare?base=${shas[0]}&head=${shas[1]}`, 'compare');
