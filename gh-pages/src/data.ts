@@ -3,6 +3,7 @@
  * data/machines.json, data/<machine>/index.json, data/<machine>/series/<experiment>.json and,
  * lazily, data/<machine>/runs/<sha>.json. Relative URLs, so the site works under any sub-path.
  */
+import type { Answer } from '../../harness/src/report/answers.js';
 import type { Ratio } from '../../harness/src/report/ratios.js';
 
 export const STORE_SCHEMA = 2;
@@ -82,7 +83,7 @@ export interface ExperimentInfo {
   title: string;
   question: string;
   parameters?: Record<string, { description: string; unit?: string }>;
-  summary?: { at: Record<string, unknown>; metrics: string[]; ratios: Ratio[] };
+  summary?: { at: Record<string, unknown>; metrics: string[]; ratios: Ratio[]; answers?: Answer[] };
   headline?: { at: Record<string, unknown>; metrics: string[] };
 }
 export interface RunFile {

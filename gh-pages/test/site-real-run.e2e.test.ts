@@ -59,6 +59,9 @@ describe('the site on a real smoke run', () => {
     const labels = await page.locator('section[data-experiment="threadpool"] tbody tr td:first-child').allInnerTexts();
     expect(labels).toEqual(expect.arrayContaining([expect.stringMatching(/^bun \(.*pool n\/a\)$/), expect.stringMatching(/^deno \(.*pool n\/a\)$/), expect.stringMatching(/^c-pool \(.*pool 4\)$/)]));
     expect(await page.innerText('main')).not.toContain('could not be shown');
+    // The manifest's questions, answered per scenario and variant.
+    const answers = await page.locator('section[data-experiment="threadpool"] .answer').allInnerTexts();
+    expect(answers.join('\n')).toMatch(/Is parsing the bottleneck once reads are cached\?[\s\S]*pool n\/a: bun \d+\.\d\dx/);
     expect(errors).toEqual([]);
   });
 

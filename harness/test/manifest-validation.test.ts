@@ -73,6 +73,8 @@ describe('a bad manifest', () => {
     ['a ratio to an unknown variant', (m: any) => (m.summary = { at: { bs: 1 }, metrics: ['throughput'], ratios: [{ metric: 'throughput', to: 'nope' }] }), /summary\.ratios: unknown variant \(got "nope"\)/],
     ['a node version that is not a major', (m: any) => (m.runtimes = { node: ['22.1'] }), /runtimes\.node\.0: "current" or a major version \(got "22\.1"\)/],
     ['a per-profile node list missing a profile', (m: any) => (m.runtimes = { node: { smoke: ['current'], quick: ['current'], standard: ['22'] } }), /runtimes\.node\.full: .*/],
+    ['an answer at an unknown parameter', (m: any) => (m.summary = { at: { bs: 1 }, metrics: ['throughput'], answers: [{ question: 'q?', metric: 'wall_time', base: { bz: 1 }, head: { bz: 2 } }] }), /summary\.answers\.0\.base: unknown parameter \(got "bz"\)/],
+    ['an answer changing a parameter its base does not set', (m: any) => (m.summary = { at: { bs: 1 }, metrics: ['throughput'], answers: [{ question: 'q?', metric: 'wall_time', base: { bs: 1 }, head: { node: '22' } }] }), /summary\.answers\.0: `head` must change parameters that `base` sets/],
     ['an ignored parameter that does not exist', (m: any) => (m.variants[0].ignores = ['pool']), /variants\.0\.ignores: unknown parameter \(got "pool"\)/],
     ['an ignored parameter used in the command', (m: any) => (m.variants[0].ignores = ['bs']), /variants\.0\.command: placeholder \{bs\} names a parameter the variant ignores/],
     ['an ignored parameter in the variant’s selector', (m: any) => Object.assign(m.variants[0], { ignores: ['bs'], when: { bs: 1 }, command: '{bin}' }), /variants\.0\.ignores: "bs" is also in its when selector/],

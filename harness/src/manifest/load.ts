@@ -152,6 +152,9 @@ function checkConsistency(file: string, dir: string, m: Manifest): string[] {
   for (const k of Object.keys(m.evict?.when ?? {})) {
     if (!(k in m.parameters)) problems.push(`evict.when: unknown parameter (got "${k}")`);
   }
+  for (const [i, a] of (m.summary?.answers ?? []).entries()) {
+    for (const k of Object.keys(a.base)) if (!(k in m.parameters)) problems.push(`summary.answers.${i}.base: unknown parameter (got "${k}")`);
+  }
   for (const r of m.summary?.ratios ?? []) {
     if (r.to !== undefined && !ids.has(r.to)) problems.push(`summary.ratios: unknown variant (got "${r.to}")`);
     for (const k of Object.keys(r.at ?? {})) if (!(k in m.parameters)) problems.push(`summary.ratios.at: unknown parameter (got "${k}")`);

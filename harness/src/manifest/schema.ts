@@ -209,6 +209,18 @@ export const Manifest = z
               .refine((r) => r.to !== undefined || r.at !== undefined, { message: 'give `to` (a variant) and/or `at` (parameter values)' }),
           )
           .default([]),
+        /**
+         * The experiment's own questions, answered per scenario and variant: the metric at
+         * `head` parameter values over the same benchmark at `base` values, tested on samples.
+         */
+        answers: z
+          .array(
+            z
+              .object({ question: z.string().min(1), metric: z.string().min(1), base: z.record(name, paramValue), head: z.record(name, paramValue) })
+              .strict()
+              .refine((a) => Object.keys(a.head).every((k) => k in a.base) && Object.keys(a.base).length > 0, { message: '`head` must change parameters that `base` sets' }),
+          )
+          .default([]),
       })
       .strict()
       .optional(),

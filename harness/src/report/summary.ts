@@ -6,6 +6,7 @@ import type { Experiment } from '../manifest/load.js';
 import type { Benchmark, Results, SlopeFit } from '../results/schema.js';
 import { formatParam, formatRatio, formatValue } from './format.js';
 import { escapeCell, markdownTable } from './markdown.js';
+import { type Answer, answerComparison, type AnswerScenario, answerScenarios } from './answers.js';
 import { ratioReference, ratioTarget } from './ratios.js';
 
 import { matchesAt } from '../select.js';
@@ -57,6 +58,17 @@ export function slopeTables(exp: Pick<Experiment, 'id' | 'manifest'>, fits: read
   return out;
 }
 
+const FINDING = { lower: 'lower', higher: 'higher', same: 'no significant difference' } as const;
+
+/** One question: a line per scenario, each variant's ratio and whether it is significant. */
+export function answerLines(a: Answer, benchmarks: readonly Benchmark[]): string[] {
+  const scenarios = answerScenarios(a, benchmarks);
+  const head = `**${escapeCell(a.question)}** ${metricLabel(a.metric)}, ${escapeCell(answerComparison(a))}:`;
+  if (!scenarios.length) return [head, '', `No pair of points measured for it in this run.`, ''];
+  const line = (s: AnswerScenario) => `- ${s.scenario ? `${escapeCell(s.scenario)}: ` : ''}${s.items.map((i) => `${escapeCell(i.variant)} ${formatRatio(i.ratio)} (${FINDING[i.finding]})`).join('; ')}`;
+  return [head, '', ...scenarios.map(line), ''];
+}
+
 export function experimentSummary(exp: Pick<Experiment, 'id' | 'manifest'>, benchmarks: readonly Benchmark[], fits: readonly SlopeFit[] = []): string {
   const m = exp.manifest;
   const mine = benchmarks.filter((b) => b.experiment === exp.id);
@@ -87,6 +99,7 @@ export function experimentSummary(exp: Pick<Experiment, 'id' | 'manifest'>, benc
       out.push(`At ${atText}:`, '', markdownTable(headers, body, headers.map((_, i) => (i === 0 ? 'l' : 'r'))), '');
     } else out.push(`No successful benchmark at ${atText}.`, '');
   }
+  for (const a of s?.answers ?? []) out.push(...answerLines(a, mine));
   out.push(...slopeTables(exp, fits));
   const counts = { ok: 0, skipped: 0, failed: 0 };
   for (const b of mine) counts[b.status]++;
