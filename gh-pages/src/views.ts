@@ -1,9 +1,9 @@
 /** The four views. Each renders into a container from the store and the URL state. */
 import { compareSamples } from '../../harness/src/compare/stats.js';
 import { formatParam, formatRatio, formatValue } from '../../harness/src/report/format.js';
-import { type Answer, answerComparison, type AnswerScenario, answerScenarios } from '../../harness/src/report/answers.js';
+import { answerComparison, type AnswerScenario, answerScenarios } from '../../harness/src/report/answers.js';
 import { type Ratio, ratioReference, ratioTarget } from '../../harness/src/report/ratios.js';
-import { rowLabel } from '../../harness/src/report/summary.js';
+import { FINDINGS, rowLabel } from '../../harness/src/report/summary.js';
 import { type At, matchesAt } from '../../harness/src/select.js';
 import { detectChangePoints, MIN_SHIFT } from './changepoints.js';
 import { escapeHtml as esc, sweepChart, trendChart } from './charts.js';
@@ -95,7 +95,7 @@ export async function overview(ctx: Ctx): Promise<void> {
       // The experiment's own questions, answered from this run (same code as summary.md).
       for (const a of s.answers ?? []) {
         const scenarios = answerScenarios(a, mine);
-        const items = (sc: AnswerScenario) => sc.items.map((i) => `${esc(i.variant)} <b>${formatRatio(i.ratio)}</b> <span class="${i.finding === 'same' ? 'muted' : ''}">(${i.finding === 'same' ? 'no significant difference' : i.finding})</span>`).join('; ');
+        const items = (sc: AnswerScenario) => sc.items.map((i) => `${esc(i.variant)} <b>${formatRatio(i.ratio)}</b> <span class="${i.finding === 'lower' || i.finding === 'higher' ? '' : 'muted'}">(${FINDINGS[i.finding]})</span>`).join('; ');
         parts.push(
           `<div class="answer"><p><b>${esc(a.question)}</b> <span class="muted">${esc(a.metric)}, ${esc(answerComparison(a))}</span></p>` +
             (scenarios.length ? `<ul>${scenarios.map((sc) => `<li>${sc.scenario ? `${esc(sc.scenario)}: ` : ''}${items(sc)}</li>`).join('')}</ul>` : '<p class="muted">No pair of points measured for it in this run.</p>') +

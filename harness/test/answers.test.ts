@@ -1,7 +1,7 @@
 // summary.answers: an experiment's questions answered per scenario and variant from the run,
 // "lower"/"higher" only when compare's test on the samples says so.
 import { describe, expect, it } from 'vitest';
-import { answerScenarios } from '../src/report/answers.js';
+import { answerScenarios, smallestTwoSidedP } from '../src/report/answers.js';
 import { answerLines } from '../src/report/summary.js';
 import { bench, timed } from './helpers/results.js';
 
@@ -47,5 +47,14 @@ describe('answers', () => {
       ].join('\n'),
     );
     expect(answerLines(pool, rows.slice(0, 1))).toContain('No pair of points measured for it in this run.');
+  });
+
+  it('says when there are too few samples for any difference to be significant', () => {
+    expect(smallestTwoSidedP(2, 2)).toBeCloseTo(1 / 3, 10);
+    expect(smallestTwoSidedP(3, 3)).toBeCloseTo(0.1, 10);
+    expect(smallestTwoSidedP(4, 4)).toBeCloseTo(2 / 70, 10);
+    const two = (variant: string, pool: number, v: number) => bench(variant, { pool }, { latency_p50: timed([v, v * 1.01], 'ms') });
+    expect(answerScenarios(pool, [two('c', 4, 10), two('c', 12, 1)])[0]?.items[0]).toEqual({ variant: 'c', ratio: expect.closeTo(0.1, 6), finding: 'untestable' });
+    expect(answerLines(pool, [two('c', 4, 10), two('c', 12, 1)]).join('\n')).toContain('c 0.10x (too few samples to test)');
   });
 });

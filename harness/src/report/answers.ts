@@ -5,7 +5,7 @@
  * "lower" or "higher" is said only when the difference is significant. Pure: shared by
  * summary.md and the site's overview.
  */
-import { compareSamples } from '../compare/stats.js';
+import { ALPHA, compareSamples } from '../compare/stats.js';
 import type { ParamValue } from '../manifest/schema.js';
 
 export interface Answer {
@@ -21,8 +21,11 @@ export interface AnswerItem {
   /** The benchmark's other parameters not shown by its scenario (e.g. the node version). */
   variant: string;
   ratio: number;
-  /** lower / higher: significant (Mann-Whitney, bootstrap CI, 2% minimum); same: not. */
-  finding: 'lower' | 'higher' | 'same';
+  /**
+   * lower / higher: significant (Mann-Whitney, bootstrap CI, 2% minimum); same: not;
+   * untestable: too few samples for any difference to reach significance (smoke runs).
+   */
+  finding: 'lower' | 'higher' | 'same' | 'untestable';
 }
 
 export interface AnswerScenario {
@@ -41,6 +44,13 @@ interface Row {
 
 const same = (a: ParamValue | undefined, b: ParamValue | undefined) => String(a) === String(b);
 
+/** The smallest two-sided Mann-Whitney p with n and m samples: complete separation, 2 / C(n+m, n). */
+export function smallestTwoSidedP(n: number, m: number): number {
+  let c = 1;
+  for (let i = 1; i <= n; i++) c = (c * (m + i)) / i;
+  return Math.min(1, 2 / c);
+}
+
 export function answerScenarios(answer: Answer, rows: readonly Row[]): AnswerScenario[] {
   const keys = Object.keys(answer.base);
   const scenarioKeysOf = (b: Row) => Object.keys(b.params).filter((k) => !(k in answer.base) && !(k in answer.head) && k !== 'node');
@@ -57,8 +67,9 @@ export function answerScenarios(answer: Answer, rows: readonly Row[]): AnswerSce
     const scenario = allScenarioKeys.map((k) => (k in b.params ? `${k} ${b.params[k]}` : `${k} n/a`)).join(', ');
     const extra = Object.keys(b.params).filter((k) => k === 'node');
     const label = extra.length ? `${b.variant} (${extra.map((k) => `${k} ${b.params[k]}`).join(', ')})` : b.variant;
-    const c = bm.samples?.length && hm.samples?.length ? compareSamples(bm.samples, hm.samples, 'smaller') : undefined;
-    const finding = c?.verdict === 'slower' ? 'higher' : c?.verdict === 'faster' ? 'lower' : 'same';
+    const [n, m] = [bm.samples?.length ?? 0, hm.samples?.length ?? 0];
+    const c = n && m ? compareSamples(bm.samples!, hm.samples!, 'smaller') : undefined;
+    const finding = !c || smallestTwoSidedP(n, m) >= ALPHA ? 'untestable' : c.verdict === 'slower' ? 'higher' : c.verdict === 'faster' ? 'lower' : 'same';
     scenarios.set(scenario, [...(scenarios.get(scenario) ?? []), { variant: label, ratio: hm.value / bm.value, finding }]);
   }
   return [...scenarios].map(([scenario, items]) => ({ scenario, items }));

@@ -58,14 +58,14 @@ export function slopeTables(exp: Pick<Experiment, 'id' | 'manifest'>, fits: read
   return out;
 }
 
-const FINDING = { lower: 'lower', higher: 'higher', same: 'no significant difference' } as const;
+export const FINDINGS = { lower: 'lower', higher: 'higher', same: 'no significant difference', untestable: 'too few samples to test' } as const;
 
 /** One question: a line per scenario, each variant's ratio and whether it is significant. */
 export function answerLines(a: Answer, benchmarks: readonly Benchmark[]): string[] {
   const scenarios = answerScenarios(a, benchmarks);
   const head = `**${escapeCell(a.question)}** ${metricLabel(a.metric)}, ${escapeCell(answerComparison(a))}:`;
   if (!scenarios.length) return [head, '', `No pair of points measured for it in this run.`, ''];
-  const line = (s: AnswerScenario) => `- ${s.scenario ? `${escapeCell(s.scenario)}: ` : ''}${s.items.map((i) => `${escapeCell(i.variant)} ${formatRatio(i.ratio)} (${FINDING[i.finding]})`).join('; ')}`;
+  const line = (s: AnswerScenario) => `- ${s.scenario ? `${escapeCell(s.scenario)}: ` : ''}${s.items.map((i) => `${escapeCell(i.variant)} ${formatRatio(i.ratio)} (${FINDINGS[i.finding]})`).join('; ')}`;
   return [head, '', ...scenarios.map(line), ''];
 }
 
