@@ -1,12 +1,9 @@
 // Every expression and template in a manifest is checked when it is loaded, before anything is
 // built or measured: a syntax error, an unknown function, name or placeholder is refused with
 // the file, the field path and the bad value.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UserError } from '../src/errors.js';
-import { parseManifest } from '../src/manifest/load.js';
+import { parseMutated } from './helpers/manifest.js';
 
 const good = {
   schema: 1,
@@ -26,19 +23,7 @@ const good = {
   headline: { at: { bs: 1 }, metrics: ['throughput'] },
 };
 
-function load(mutate: (m: any) => void): Error | 'valid' {
-  const dir = mkdtempSync(join(tmpdir(), 'jsio-expr-'));
-  writeFileSync(join(dir, 'x-c.c'), 'int main(void){return 0;}');
-  writeFileSync(join(dir, 'x-node.js'), '');
-  const m = structuredClone(good) as any;
-  mutate(m);
-  try {
-    parseManifest(join(dir, 'manifest.json'), dir, JSON.stringify(m));
-    return 'valid';
-  } catch (e) {
-    return e as Error;
-  }
-}
+const load = (mutate: (m: any) => void) => parseMutated(good, mutate, ['x-c.c', 'x-node.js']);
 
 describe('expressions in a manifest', () => {
   it('accepts the baseline, whose names all resolve', () => {

@@ -1,11 +1,11 @@
 // Every manifest in the repository validates and names only files that exist; a bad manifest
 // is refused with the file, the field path and the bad value.
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadAllExperiments, parseManifest } from '../src/manifest/load.js';
 import { ROOT } from './helpers/cli.js';
+import { parseMutated } from './helpers/manifest.js';
 
 const experiments = loadAllExperiments(join(ROOT, 'programs'));
 
@@ -41,17 +41,8 @@ const good = {
 };
 
 function check(mutate: (m: any) => void): string {
-  const dir = mkdtempSync(join(tmpdir(), 'jsio-manifest-'));
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'x-c.c'), 'int main(void){return 0;}');
-  const m = structuredClone(good) as any;
-  mutate(m);
-  try {
-    parseManifest(join(dir, 'manifest.json'), dir, JSON.stringify(m));
-    return 'valid';
-  } catch (e) {
-    return (e as Error).message;
-  }
+  const r = parseMutated(good, mutate, ['x-c.c']);
+  return r === 'valid' ? r : r.message;
 }
 
 describe('a bad manifest', () => {
