@@ -2,9 +2,10 @@
 // object transforms pass them on, a counting sink writes every line to /dev/null. through2 and
 // binary-split come from the repository's node_modules (package.json pins them).
 // Usage: streams-through2-node.mjs FILE N sync|async  ->  {"lines":..,"bytes":..}
-import { closeSync, createReadStream, openSync, writeSync } from 'node:fs';
-import { pipeline, Writable } from 'node:stream';
+import { createReadStream } from 'node:fs';
+import { pipeline } from 'node:stream';
 import { setImmediate } from 'node:timers';
+import { countingSink } from './streams-sink-node.mjs';
 import split from 'binary-split';
 import through2 from 'through2';
 
@@ -19,37 +20,12 @@ if (!file || !Number.isInteger(n) || n < 0 || (mode !== 'sync' && mode !== 'asyn
 const noop = () =>
   mode === 'sync' ? through2.obj((line, _enc, done) => done(null, line)) : through2.obj((line, _enc, done) => setImmediate(done, null, line));
 
-const out = openSync('/dev/null', 'w');
-const batch = Buffer.allocUnsafe(65536);
-let used = 0;
-let lines = 0;
-let bytes = 0;
-const flush = () => {
-  writeSync(out, batch, 0, used);
-  used = 0;
-};
-const sink = new Writable({
-  objectMode: true,
-  write(line, _enc, done) {
-    lines++;
-    bytes += line.length + 1;
-    if (used + line.length + 1 > batch.length) flush();
-    if (line.length + 1 > batch.length) writeSync(out, line);
-    else used += line.copy(batch, used);
-    batch[used++] = 10;
-    done();
-  },
-  final(done) {
-    flush();
-    done();
-  },
-});
+const { sink, report } = countingSink();
 
 pipeline(createReadStream(file), split('\n'), ...Array.from({ length: n }, noop), sink, (err) => {
   if (err) {
     process.stderr.write(`through2: ${err.message}\n`);
     process.exit(1);
   }
-  closeSync(out);
-  process.stdout.write(`${JSON.stringify({ lines, bytes })}\n`);
+  report();
 });
