@@ -79,13 +79,13 @@ function ensureSystemPackages(names) {
   if (run([...prefix, 'apt-get', '-o', 'DPkg::Lock::Timeout=300', 'install', '-y', '-qq', ...pkgs], { env }) !== 0) die(`apt-get install failed; run: ${install}`);
 }
 
-/** Bundles harness/src/cli.ts into .cache/harness/cli.mjs (npm packages stay external). */
+/** Bundles harness/src/cli/main.ts into .cache/harness/cli.mjs (npm packages stay external). */
 async function bundleHarness() {
   const { build } = await import(pathToFileURL(join(ROOT, 'node_modules', 'esbuild', 'lib', 'main.js')).href);
   const outfile = join(ROOT, '.cache', 'harness', 'cli.mjs');
   mkdirSync(dirname(outfile), { recursive: true });
   await build({
-    entryPoints: [join(ROOT, 'harness', 'src', 'cli.ts')],
+    entryPoints: [join(ROOT, 'harness', 'src', 'cli', 'main.ts')],
     bundle: true,
     platform: 'node',
     format: 'esm',

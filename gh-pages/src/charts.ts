@@ -1,6 +1,6 @@
 /** uPlot charts: trends across commits (with change points) and sweeps over a parameter. */
 import uPlot from 'uplot';
-import { formatValue } from '../../harness/src/report/format.js';
+import { formatValue } from '../../harness/src/lib/format.js';
 
 const COLORS = ['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b', '#e377c2', '#17becf', '#7f7f7f', '#bcbd22', '#393b79', '#637939'];
 export const color = (i: number) => COLORS[i % COLORS.length]!;

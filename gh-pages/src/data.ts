@@ -1,5 +1,5 @@
 /**
- * Loads what `npm run publish` writes (the path contract is in harness/src/store/schema.ts):
+ * Loads what `npm run publish` writes (the path contract is in harness/src/model/store.ts):
  * data/machines.json, data/<machine>/index.json, data/<machine>/series/<experiment>.json and,
  * lazily, data/<machine>/runs/<sha>.json. Relative URLs, so the site works under any sub-path.
  */

@@ -1,10 +1,10 @@
 /** The four views. Each renders into a container from the store and the URL state. */
-import { compareSamples } from '../../harness/src/compare/stats.js';
-import { formatParam, formatRatio, formatValue } from '../../harness/src/report/format.js';
+import { compareSamples } from '../../harness/src/analysis/two-sample.js';
+import { formatParam, formatRatio, formatValue } from '../../harness/src/lib/format.js';
 import { answerComparison, type AnswerScenario, answerScenarios } from '../../harness/src/report/answers.js';
 import { type Ratio, ratioReference, ratioTarget } from '../../harness/src/report/ratios.js';
 import { FINDINGS, rowLabel } from '../../harness/src/report/summary.js';
-import { type At, matchesAt } from '../../harness/src/select.js';
+import { type At, matchesAt } from '../../harness/src/model/select.js';
 import { detectChangePoints, MIN_SHIFT } from './changepoints.js';
 import { escapeHtml as esc, sweepChart, trendChart } from './charts.js';
 import { type Benchmark, type CommitEntry, definitionChanges, type IndexFile, lineLabel, type RunFile, type Store, trendCharts } from './data.js';
@@ -295,7 +295,7 @@ export async function compare(ctx: Ctx): Promise<void> {
   ctx.el.querySelector<HTMLElement>('#table')!.innerHTML = compareTable(b, h);
 }
 
-/** Same verdict logic as `npm run compare` (harness/src/compare/stats.ts). */
+/** Same verdict logic as `npm run compare` (harness/src/analysis/two-sample.ts). */
 export function compareTable(base: RunFile, head: RunFile): string {
   const rows: string[] = [];
   const counts = { slower: 0, faster: 0, unchanged: 0 };

@@ -4,9 +4,9 @@
  * first machine), a variant that appears late (bun from commit 10), and a skipped and a
  * failed benchmark in the latest run, and bun redefined (its program changed) at commit 25.
  */
-import { prng } from '../../harness/src/compare/stats.js';
-import type { Benchmark, Metric, Results } from '../../harness/src/results/schema.js';
-import { describe as stats } from '../../harness/src/stats.js';
+import { prng } from '../../harness/src/analysis/two-sample.js';
+import type { Benchmark, Metric, Results } from '../../harness/src/model/results.js';
+import { describe as stats } from '../../harness/src/analysis/describe.js';
 import { publishRun } from '../../harness/src/store/store.js';
 
 export const STEP_COMMIT = 20;

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildSite, serveSite } from '../../harness/src/site.js';
+import { buildSite, serveSite } from '../../harness/src/site/build-site.js';
 import { ROOT, runCli } from '../../harness/test/helpers/cli.js';
 import { launch } from './browser.js';
 

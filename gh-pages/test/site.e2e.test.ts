@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { readFile } from 'node:fs/promises';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildSite } from '../../harness/src/site.js';
+import { buildSite } from '../../harness/src/site/build-site.js';
 import { launch } from './browser.js';
 import { writeFixtureStore } from './fixture-store.js';
 

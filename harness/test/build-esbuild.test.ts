@@ -6,8 +6,8 @@ import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import { buildVariant } from '../src/build.js';
-import { loadExperiment } from '../src/manifest/load.js';
+import { buildVariant } from '../src/build/build.js';
+import { loadExperiment } from '../src/plan/experiments.js';
 import { ROOT } from './helpers/cli.js';
 
 it('bundles the through2 program into one module that runs on its own', async () => {

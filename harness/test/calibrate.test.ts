@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { calibrateMetric, NoiseFile, roundSplits } from '../src/calibrate/noise.js';
-import { prng } from '../src/compare/stats.js';
+import { prng } from '../src/analysis/two-sample.js';
 import { FIXTURES, runCli } from './helpers/cli.js';
 
 const round = (center: number, seed: number, spread = 0.02) => {

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { compareRuns } from '../src/compare/compare.js';
 import { renderComparison } from '../src/compare/render.js';
-import { Comparison } from '../src/compare/schema.js';
+import { Comparison } from '../src/model/comparison.js';
 import { bench, counter, results, timed } from './helpers/results.js';
 
 const spread = (c: number) => [0.97, 0.99, 1, 1.01, 1.03].map((f) => c * f);

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { compareRuns, counterChange } from '../src/compare/compare.js';
 import { renderComparison } from '../src/compare/render.js';
-import { Comparison } from '../src/compare/schema.js';
+import { Comparison } from '../src/model/comparison.js';
 import { bench, counter, results, timed } from './helpers/results.js';
 
 const T = [0.1, 0.101, 0.099, 0.1005, 0.0995];

@@ -1,6 +1,6 @@
 // The verdict logic on synthetic samples of known distributions (seeded, so deterministic).
 import { describe, expect, it } from 'vitest';
-import { compareSamples, mannWhitneyP, median, prng } from '../src/compare/stats.js';
+import { compareSamples, mannWhitneyP, median, prng } from '../src/analysis/two-sample.js';
 
 /** n log-normal-ish timings around `center` with ~3% spread, from a seeded generator. */
 function timings(n: number, center: number, seed: number): number[] {

@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import { CURRENT_NODE_MAJOR } from '../src/toolchains.js';
+import { CURRENT_NODE_MAJOR } from '../src/machine/toolchains.js';
 import { runCli } from './helpers/cli.js';
 
 it('--profile-cpu writes a .cpuprofile per measured Node.js point', () => {

@@ -4,8 +4,8 @@ import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { definitionHash } from '../src/definition.js';
-import { loadExperiment } from '../src/manifest/load.js';
+import { definitionHash } from '../src/plan/definition.js';
+import { loadExperiment } from '../src/plan/experiments.js';
 import { ROOT } from './helpers/cli.js';
 
 function copyOf(experiment: string, edit: (dir: string) => void): string {

@@ -5,10 +5,10 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadExperiment } from '../src/manifest/load.js';
-import { expand } from '../src/plan.js';
-import { measurePoint } from '../src/run/measure.js';
-import { measureSelfReported } from '../src/run/self-reported.js';
+import { loadExperiment } from '../src/plan/experiments.js';
+import { expand } from '../src/plan/plan.js';
+import { measurePoint } from '../src/run/hyperfine-runner.js';
+import { measureSelfReported } from '../src/run/self-runner.js';
 import { ROOT } from './helpers/cli.js';
 
 // On the repository's disk, not a tmpfs: tmpfs pages cannot be evicted.

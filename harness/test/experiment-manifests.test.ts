@@ -2,12 +2,12 @@
 // unknown parameters in exclude/when and a non-numeric slope axis are named in the error.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { UserError } from '../src/errors.js';
-import { loadAllExperiments, loadExperiment, parseManifest } from '../src/manifest/load.js';
-import { expand } from '../src/plan.js';
-import { PROFILES } from '../src/profiles.js';
-import { matchesAt } from '../src/select.js';
-import { CURRENT_NODE_MAJOR } from '../src/toolchains.js';
+import { UserError } from '../src/lib/errors.js';
+import { loadAllExperiments, loadExperiment, parseManifest } from '../src/plan/experiments.js';
+import { expand } from '../src/plan/plan.js';
+import { PROFILES } from '../src/model/profiles.js';
+import { matchesAt } from '../src/model/select.js';
+import { CURRENT_NODE_MAJOR } from '../src/machine/toolchains.js';
 import { ROOT } from './helpers/cli.js';
 
 const dir = join(ROOT, 'programs', 'records');

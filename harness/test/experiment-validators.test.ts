@@ -2,9 +2,9 @@
 // miscounts records or sums the wrong bytes; the read-only checksum check does not apply to writes.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadExperiment } from '../src/manifest/load.js';
-import { deriveValues } from '../src/plan.js';
-import { runChecks } from '../src/validate.js';
+import { loadExperiment } from '../src/plan/experiments.js';
+import { deriveValues } from '../src/plan/plan.js';
+import { runChecks } from '../src/run/validate.js';
 import { ROOT } from './helpers/cli.js';
 
 const streams = loadExperiment(join(ROOT, 'programs', 'streams'));

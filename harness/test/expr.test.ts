@@ -1,6 +1,6 @@
 // The manifests' arithmetic language and command templates.
 import { describe, expect, it } from 'vitest';
-import { evaluate, fillTemplate, referencedNames } from '../src/expr.js';
+import { evaluate, fillTemplate, referencedNames } from '../src/lib/expr.js';
 
 describe('evaluate', () => {
   it.each([

@@ -2,7 +2,7 @@
 // every entry strictly valid (the action itself would store null as 0).
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadExperiment } from '../src/manifest/load.js';
+import { loadExperiment } from '../src/plan/experiments.js';
 import { GabEntry, gabName, toGab } from '../src/report/gab.js';
 import { ROOT } from './helpers/cli.js';
 import { wcResults } from './helpers/results.js';

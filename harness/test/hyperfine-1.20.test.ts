@@ -4,10 +4,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadExperiment } from '../src/manifest/load.js';
-import { metricsOf } from '../src/normalize.js';
-import { parseHyperfineJson } from '../src/parse/hyperfine.js';
-import { expand } from '../src/plan.js';
+import { loadExperiment } from '../src/plan/experiments.js';
+import { metricsOf } from '../src/normalize/normalize.js';
+import { parseHyperfineJson } from '../src/run/parse-hyperfine.js';
+import { expand } from '../src/plan/plan.js';
 import { FIXTURES, ROOT } from './helpers/cli.js';
 
 const fixture = (name: string) => readFileSync(join(FIXTURES, name), 'utf8');

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadExperiment, parseManifest } from '../src/manifest/load.js';
+import { loadExperiment, parseManifest } from '../src/plan/experiments.js';
 import { ROOT } from './helpers/cli.js';
 
 const dir = (id: string) => join(ROOT, 'programs', id);

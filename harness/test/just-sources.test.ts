@@ -3,9 +3,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadExperiment } from '../src/manifest/load.js';
-import { applyRuntimes, expand } from '../src/plan.js';
-import { readPins, resolveRuntime } from '../src/toolchains.js';
+import { loadExperiment } from '../src/plan/experiments.js';
+import { applyRuntimes, expand } from '../src/plan/plan.js';
+import { readPins, resolveRuntime } from '../src/machine/toolchains.js';
 import { ROOT } from './helpers/cli.js';
 
 const wc = loadExperiment(join(ROOT, 'programs', 'wc'));

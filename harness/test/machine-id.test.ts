@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { machineInfo } from '../src/machine.js';
+import { machineInfo } from '../src/machine/machine.js';
 import { runCli } from './helpers/cli.js';
 import { wcResults } from './helpers/results.js';
 

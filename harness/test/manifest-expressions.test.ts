@@ -2,7 +2,7 @@
 // built or measured: a syntax error, an unknown function, name or placeholder is refused with
 // the file, the field path and the bad value.
 import { describe, expect, it } from 'vitest';
-import { UserError } from '../src/errors.js';
+import { UserError } from '../src/lib/errors.js';
 import { parseMutated } from './helpers/manifest.js';
 
 const good = {
@@ -36,7 +36,7 @@ describe('expressions in a manifest', () => {
     expect((err as Error).message).toMatch(/manifest\.json is invalid:\n {2}derive\.count: unknown name "maxx" in profile smoke \(got "floor\(maxx \/ bs\)"\)/);
   });
 
-  // BUG (harness/src/manifest/load.ts checkConsistency): only names in `derive` are checked.
+  // BUG (harness/src/plan/experiments.ts checkConsistency): only names in `derive` are checked.
   // A character the tokenizer rejects throws a plain Error with neither file nor field (the CLI
   // prints an internal error with a stack); syntax errors and unknown functions surface only at
   // plan time without file or field; validate/throughputBytes expressions and command/input

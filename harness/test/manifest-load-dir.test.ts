@@ -4,8 +4,8 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { UserError } from '../src/errors.js';
-import { loadAllExperiments, loadExperiment } from '../src/manifest/load.js';
+import { UserError } from '../src/lib/errors.js';
+import { loadAllExperiments, loadExperiment } from '../src/plan/experiments.js';
 
 const manifest = (variantId = 'c') => ({
   schema: 1,

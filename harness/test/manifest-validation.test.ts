@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadAllExperiments, parseManifest } from '../src/manifest/load.js';
+import { loadAllExperiments, parseManifest } from '../src/plan/experiments.js';
 import { ROOT } from './helpers/cli.js';
 import { parseMutated } from './helpers/manifest.js';
 

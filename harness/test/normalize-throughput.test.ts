@@ -2,10 +2,10 @@
 // shell's start-up: such samples give no throughput, and never a non-finite number.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadExperiment } from '../src/manifest/load.js';
-import { metricsOf } from '../src/normalize.js';
-import { expand } from '../src/plan.js';
-import { Metric } from '../src/results/schema.js';
+import { loadExperiment } from '../src/plan/experiments.js';
+import { metricsOf } from '../src/normalize/normalize.js';
+import { expand } from '../src/plan/plan.js';
+import { Metric } from '../src/model/results.js';
 import { ROOT } from './helpers/cli.js';
 
 describe('throughput from hyperfine times', () => {

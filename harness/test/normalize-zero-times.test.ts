@@ -4,12 +4,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadExperiment } from '../src/manifest/load.js';
-import { measuredBenchmark, metricsOf } from '../src/normalize.js';
-import { parseHyperfineJson } from '../src/parse/hyperfine.js';
-import { expand } from '../src/plan.js';
-import { parseResults } from '../src/results/read.js';
-import type { Measurement } from '../src/run/measure.js';
+import { loadExperiment } from '../src/plan/experiments.js';
+import { measuredBenchmark, metricsOf } from '../src/normalize/normalize.js';
+import { parseHyperfineJson } from '../src/run/parse-hyperfine.js';
+import { expand } from '../src/plan/plan.js';
+import { parseResults } from '../src/model/read-results.js';
+import type { Measurement } from '../src/run/hyperfine-runner.js';
 import { FIXTURES, ROOT } from './helpers/cli.js';
 import { results } from './helpers/results.js';
 

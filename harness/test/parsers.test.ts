@@ -3,9 +3,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseGnuTime } from '../src/parse/gnu-time.js';
-import { parseHyperfineJson, parseHyperfineVersion } from '../src/parse/hyperfine.js';
-import { parseStraceSummary } from '../src/parse/strace.js';
+import { parseGnuTime } from '../src/run/parse-gnu-time.js';
+import { parseHyperfineJson, parseHyperfineVersion } from '../src/run/parse-hyperfine.js';
+import { parseStraceSummary } from '../src/run/parse-strace.js';
 import { FIXTURES } from './helpers/cli.js';
 
 const fixture = (name: string) => readFileSync(join(FIXTURES, name), 'utf8');

@@ -1,7 +1,7 @@
 // Percentiles of per-item samples on data whose answers are known by hand (linear
 // interpolation at position (n-1)p between sorted values).
 import { describe, expect, it } from 'vitest';
-import { percentiles } from '../src/percentiles.js';
+import { percentiles } from '../src/analysis/percentiles.js';
 
 const close = (got: Record<string, number>, want: Record<string, number>) => {
   for (const [k, v] of Object.entries(want)) expect(got[k], k).toBeCloseTo(v, 9);

@@ -3,9 +3,9 @@
 // field and the point, before anything runs; a NaN must never reach a command line.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { UserError } from '../src/errors.js';
-import { loadExperiment } from '../src/manifest/load.js';
-import { deriveValues, expand } from '../src/plan.js';
+import { UserError } from '../src/lib/errors.js';
+import { loadExperiment } from '../src/plan/experiments.js';
+import { deriveValues, expand } from '../src/plan/plan.js';
 import { ROOT } from './helpers/cli.js';
 
 const wc = loadExperiment(join(ROOT, 'programs', 'wc'));

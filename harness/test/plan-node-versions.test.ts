@@ -2,10 +2,10 @@
 // per chosen major, other variants are unaffected.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { UserError } from '../src/errors.js';
-import { loadExperiment } from '../src/manifest/load.js';
-import { expand } from '../src/plan.js';
-import { CURRENT_NODE_MAJOR } from '../src/toolchains.js';
+import { UserError } from '../src/lib/errors.js';
+import { loadExperiment } from '../src/plan/experiments.js';
+import { expand } from '../src/plan/plan.js';
+import { CURRENT_NODE_MAJOR } from '../src/machine/toolchains.js';
 import { ROOT } from './helpers/cli.js';
 
 const wc = loadExperiment(join(ROOT, 'programs', 'wc'));

@@ -2,10 +2,10 @@
 // prints with its hint), not a skipped variant; runtimes that resolved are left alone.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { UserError } from '../src/errors.js';
-import { loadExperiment } from '../src/manifest/load.js';
-import { applyRuntimes, expand } from '../src/plan.js';
-import type { Resolved } from '../src/toolchains.js';
+import { UserError } from '../src/lib/errors.js';
+import { loadExperiment } from '../src/plan/experiments.js';
+import { applyRuntimes, expand } from '../src/plan/plan.js';
+import type { Resolved } from '../src/machine/toolchains.js';
 import { ROOT } from './helpers/cli.js';
 
 const wc = loadExperiment(join(ROOT, 'programs', 'wc'));

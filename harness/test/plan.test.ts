@@ -2,9 +2,9 @@
 // filters that match nothing are errors listing the valid names.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadExperiment } from '../src/manifest/load.js';
-import { applyRuntimes, cartesian, deriveValues, expand } from '../src/plan.js';
-import { CURRENT_NODE_MAJOR, type Resolved } from '../src/toolchains.js';
+import { loadExperiment } from '../src/plan/experiments.js';
+import { applyRuntimes, cartesian, deriveValues, expand } from '../src/plan/plan.js';
+import { CURRENT_NODE_MAJOR, type Resolved } from '../src/machine/toolchains.js';
 import { ROOT } from './helpers/cli.js';
 
 const wc = loadExperiment(join(ROOT, 'programs', 'wc'));

@@ -6,8 +6,8 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { withLock } from '../src/store/atomic.js';
-import { IndexFile } from '../src/store/schema.js';
+import { withLock } from '../src/lib/atomic.js';
+import { IndexFile } from '../src/model/store.js';
 import { publishRun } from '../src/store/store.js';
 import { ROOT, runCli } from './helpers/cli.js';
 import { wcResults } from './helpers/results.js';

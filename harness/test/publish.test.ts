@@ -5,7 +5,7 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { IndexFile, SeriesFile } from '../src/store/schema.js';
+import { IndexFile, SeriesFile } from '../src/model/store.js';
 import { publishRun } from '../src/store/store.js';
 import { ROOT, runCli } from './helpers/cli.js';
 import { wcResults } from './helpers/results.js';

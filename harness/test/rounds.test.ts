@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Comparison } from '../src/compare/schema.js';
+import { Comparison } from '../src/model/comparison.js';
 import { FIXTURES, ROOT, runCli } from './helpers/cli.js';
 import { wcResults } from './helpers/results.js';
 

@@ -4,7 +4,7 @@ import { existsSync, lstatSync, mkdirSync, mkdtempSync, readlinkSync, writeFileS
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { shareCaches } from '../src/share-cache.js';
+import { shareCaches } from '../src/machine/share-cache.js';
 
 describe('shareCaches', () => {
   it('links runtimes and inputs of base to head, not build', () => {

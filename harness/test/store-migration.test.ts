@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { migrate } from '../src/store/migrate.js';
-import { IndexFile, SeriesFile, STORE_SCHEMA } from '../src/store/schema.js';
+import { IndexFile, SeriesFile, STORE_SCHEMA } from '../src/model/store.js';
 import { publishRun } from '../src/store/store.js';
 import { FIXTURES } from './helpers/cli.js';
 import { wcResults } from './helpers/results.js';

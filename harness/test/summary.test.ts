@@ -2,7 +2,7 @@
 // every skipped or failed benchmark with its reason, escaped.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadExperiment } from '../src/manifest/load.js';
+import { loadExperiment } from '../src/plan/experiments.js';
 import { renderSummary } from '../src/report/summary.js';
 import { ROOT } from './helpers/cli.js';
 import { wcResults } from './helpers/results.js';

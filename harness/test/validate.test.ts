@@ -1,7 +1,7 @@
 // validate: a program's declared result line against what the harness sent.
 import { describe, expect, it } from 'vitest';
-import type { Variant } from '../src/manifest/schema.js';
-import { parseReport, runChecks } from '../src/validate.js';
+import type { Variant } from '../src/model/manifest.js';
+import { parseReport, runChecks } from '../src/run/validate.js';
 
 const v = (over: Partial<Variant> = {}) => ({ id: 'x', output: 'json-line' as const, skipChecks: {}, ...over });
 const checks = [

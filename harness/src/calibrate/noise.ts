@@ -6,9 +6,9 @@
  * effect at 95% confidence / 80% power, and the noise threshold compare and the site then use.
  */
 import { z } from 'zod';
-import { UserError } from '../errors.js';
-import { formatIssues } from '../manifest/load.js';
-import { compareSamples, MIN_EFFECT } from '../compare/stats.js';
+import { UserError } from '../lib/errors.js';
+import { formatIssues } from '../plan/experiments.js';
+import { compareSamples, MIN_EFFECT } from '../analysis/two-sample.js';
 
 /** z quantiles: two-sided 95% confidence, 80% power. */
 const Z_ALPHA = 1.959964;

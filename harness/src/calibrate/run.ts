@@ -1,4 +1,4 @@
-import type { Results } from '../results/schema.js';
+import type { Results } from '../model/results.js';
 import { calibrateMetric, type NoiseRow } from './noise.js';
 
 /** Groups each comparable metric's samples by round (a round = one results file). */

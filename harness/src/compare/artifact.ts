@@ -6,10 +6,10 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { UserError } from '../errors.js';
-import { formatIssues } from '../manifest/load.js';
+import { UserError } from '../lib/errors.js';
+import { formatIssues } from '../plan/experiments.js';
 import { renderComparison } from './render.js';
-import { Comparison } from './schema.js';
+import { Comparison } from '../model/comparison.js';
 
 export const MAX_ARTIFACT_BYTES = 8 * 2 ** 20;
 export const COMMENT_MARKER = '<!-- jsio-bench:perf-diff -->';

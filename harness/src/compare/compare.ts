@@ -2,10 +2,10 @@
  * compare: base vs head results (several files per side = rounds of the same build, merged per
  * benchmark by pooling samples) -> a Comparison. Decisions come from stats.ts only.
  */
-import { isBusy } from '../conditions.js';
-import type { Benchmark, Results } from '../results/schema.js';
-import { type Comparison, COMPARISON_SCHEMA, type ComparedMetric, type CounterChange } from './schema.js';
-import { ALPHA, BOOTSTRAP_ITERATIONS, compareSamples, median, MIN_EFFECT } from './stats.js';
+import { isBusy } from '../machine/conditions.js';
+import type { Benchmark, Results } from '../model/results.js';
+import { type Comparison, COMPARISON_SCHEMA, type ComparedMetric, type CounterChange } from '../model/comparison.js';
+import { ALPHA, BOOTSTRAP_ITERATIONS, compareSamples, median, MIN_EFFECT } from '../analysis/two-sample.js';
 
 /** Per-benchmark minimum effects written by `npm run calibrate` (id + " " + metric -> ratio). */
 export type NoiseThresholds = Record<string, number>;

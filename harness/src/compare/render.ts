@@ -3,9 +3,9 @@
  * significant changes first and the unchanged rows folded away, then what could not be
  * compared, then where it was measured. Always under GitHub's comment limit.
  */
-import { formatValue } from '../report/format.js';
-import { escapeCell, markdownTable } from '../report/markdown.js';
-import type { Comparison, ComparedMetric } from './schema.js';
+import { formatValue } from '../lib/format.js';
+import { escapeCell, markdownTable } from '../lib/markdown.js';
+import type { Comparison, ComparedMetric } from '../model/comparison.js';
 
 /** GitHub refuses comments over 65,536 characters; keep room for the sticky-comment marker. */
 export const COMMENT_LIMIT = 65_000;

@@ -5,8 +5,8 @@
  * "lower" or "higher" is said only when the difference is significant. Pure: shared by
  * summary.md and the site's overview.
  */
-import { ALPHA, compareSamples } from '../compare/stats.js';
-import type { ParamValue } from '../manifest/schema.js';
+import { ALPHA, compareSamples } from '../analysis/two-sample.js';
+import type { ParamValue } from '../model/manifest.js';
 
 export interface Answer {
   question: string;

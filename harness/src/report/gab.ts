@@ -4,9 +4,9 @@
  * the action's single data.js stays small; the full data goes to the store.
  */
 import { z } from 'zod';
-import type { Experiment } from '../manifest/load.js';
-import { type Benchmark, paramKey } from '../results/schema.js';
-import { formatValue } from './format.js';
+import type { Experiment } from '../plan/experiments.js';
+import { type Benchmark, paramKey } from '../model/results.js';
+import { formatValue } from '../lib/format.js';
 import { matchesAt } from './summary.js';
 
 export const GabEntry = z

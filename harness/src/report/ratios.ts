@@ -2,8 +2,8 @@
  * Summary ratios (manifest `summary.ratios`): each row's metric divided by a reference row's.
  * Shared by summary.md and the site's overview so both read a manifest the same way.
  */
-import type { ParamValue } from '../manifest/schema.js';
-import { formatParam } from './format.js';
+import type { ParamValue } from '../model/manifest.js';
+import { formatParam } from '../lib/format.js';
 
 export interface Ratio {
   metric: string;

@@ -2,14 +2,14 @@
  * summary.md: per experiment, the manifest's chosen point as a table (metrics and ratios to
  * reference variants), then every skipped or failed benchmark with its reason.
  */
-import type { Experiment } from '../manifest/load.js';
-import type { Benchmark, Results, SlopeFit } from '../results/schema.js';
-import { formatParam, formatRatio, formatValue } from './format.js';
-import { escapeCell, markdownTable } from './markdown.js';
+import type { Experiment } from '../plan/experiments.js';
+import type { Benchmark, Results, SlopeFit } from '../model/results.js';
+import { formatParam, formatRatio, formatValue } from '../lib/format.js';
+import { escapeCell, markdownTable } from '../lib/markdown.js';
 import { type Answer, answerComparison, type AnswerScenario, answerScenarios } from './answers.js';
 import { ratioReference, ratioTarget } from './ratios.js';
 
-import { matchesAt } from '../select.js';
+import { matchesAt } from '../model/select.js';
 
 export { matchesAt };
 

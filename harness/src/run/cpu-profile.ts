@@ -5,12 +5,12 @@
  */
 import { chmodSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describeExit, runProcess } from '../exec.js';
-import type { Scope } from '../expr.js';
-import type { Point } from '../plan.js';
-import { paramKey } from '../results/schema.js';
+import { describeExit, runProcess } from '../lib/exec.js';
+import type { Scope } from '../lib/expr.js';
+import type { Point } from '../plan/plan.js';
+import { paramKey } from '../model/results.js';
 import { quote } from 'shell-quote';
-import { composeCommand, type Tools } from './measure.js';
+import { composeCommand, type Tools } from './hyperfine-runner.js';
 
 /** Where a point's profiles go: <out>/cpuprofiles/<experiment>/<variant>/<k=v,...>/. */
 export function profileDir(outDir: string, point: Point): string {

@@ -4,10 +4,10 @@
  * Shared by every runner.
  */
 import { quote } from 'shell-quote';
-import type { ProcessResult } from '../exec.js';
-import { fillTemplate, type Scope } from '../expr.js';
-import type { Point } from '../plan.js';
-import { matchesAt } from '../select.js';
+import type { ProcessResult } from '../lib/exec.js';
+import { fillTemplate, type Scope } from '../lib/expr.js';
+import type { Point } from '../plan/plan.js';
+import { matchesAt } from '../model/select.js';
 
 export type EvictPlan = { kind: 'none' } | { kind: 'unavailable'; reason: string } | { kind: 'evict'; command: string };
 

@@ -1,12 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { z } from 'zod';
-import { UserError } from '../errors.js';
-import { formatIssues } from '../manifest/load.js';
-import type { Results } from '../results/schema.js';
-import { withLock, writeFilesAtomic } from './atomic.js';
+import { UserError } from '../lib/errors.js';
+import { formatIssues } from '../plan/experiments.js';
+import type { Results } from '../model/results.js';
+import { withLock, writeFilesAtomic } from '../lib/atomic.js';
 import { migrate, MIGRATIONS } from './migrate.js';
-import { type CommitEntry, IndexFile, MachinesFile, SeriesFile, STORE_SCHEMA } from './schema.js';
+import { type CommitEntry, IndexFile, MachinesFile, SeriesFile, STORE_SCHEMA } from '../model/store.js';
 
 /** Reads a store file, or undefined if absent; anything unreadable is refused, never replaced. */
 export function readStoreFile<T>(file: string, schema: z.ZodType<T>, kind?: keyof typeof MIGRATIONS): T | undefined {

@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseManifest } from '../../src/manifest/load.js';
+import { parseManifest } from '../../src/plan/experiments.js';
 
 /**
  * Parses a copy of `base` changed by `mutate`, in a temporary experiment folder holding the

@@ -1,5 +1,5 @@
-import type { Benchmark, Metric, Results } from '../../src/results/schema.js';
-import { describe as stats } from '../../src/stats.js';
+import type { Benchmark, Metric, Results } from '../../src/model/results.js';
+import { describe as stats } from '../../src/analysis/describe.js';
 
 export function timed(samples: number[], unit = 's', direction: 'smaller' | 'bigger' = 'smaller'): Metric {
   const s = stats(samples);

@@ -53,7 +53,9 @@ export function summaryStructure(md: string): string[] {
   return md
     .split('\n')
     .filter((l) => !/^Toolchains:/.test(l) && !/syscalls?\b/.test(l))
-    .map(maskNumbers);
+    .map(maskNumbers)
+    // Which commit ran, and its subject, are not part of the structure.
+    .map((l) => l.replace(/commit `<sha>`.*$/, 'commit <commit>'));
 }
 
 export function gabStructure(dir: string): Record<string, { name: string; unit: string }[]> {

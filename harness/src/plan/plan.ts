@@ -2,14 +2,14 @@
  * plan: profile + filters -> the list of benchmark points to measure. Runtimes are resolved
  * here, so a point whose runtime is missing is already "skipped" with a reason and a hint.
  */
-import { UserError } from './errors.js';
-import { evaluate } from './expr.js';
-import type { Experiment } from './manifest/load.js';
-import type { Manifest, Params, ParamValue, Variant } from './manifest/schema.js';
-import type { Profile } from './profiles.js';
-import { benchmarkId } from './results/schema.js';
-import { matchesAt } from './select.js';
-import { nodeMajors, type Resolved } from './toolchains.js';
+import { UserError } from '../lib/errors.js';
+import { evaluate } from '../lib/expr.js';
+import type { Experiment } from './experiments.js';
+import type { Manifest, Params, ParamValue, Variant } from '../model/manifest.js';
+import type { Profile } from '../model/profiles.js';
+import { benchmarkId } from '../model/results.js';
+import { matchesAt } from '../model/select.js';
+import { nodeMajors, type Resolved } from '../machine/toolchains.js';
 
 export type Settings = Manifest['profiles'][Profile];
 

@@ -6,9 +6,9 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describeExit, runProcess } from './exec.js';
-import { evaluate, type Scope } from './expr.js';
-import type { Experiment } from './manifest/load.js';
+import { describeExit, runProcess } from '../lib/exec.js';
+import { evaluate, type Scope } from '../lib/expr.js';
+import type { Experiment } from './experiments.js';
 
 export type InputFacts = Record<string, number | string>;
 export type InputOutcome = { ok: true; dir: string; facts: InputFacts } | { ok: false; reason: string };

@@ -2,7 +2,7 @@
  * Progress on stderr: experiment, variant, parameters, done/total and an ETA from the average
  * time per finished benchmark. Rewrites one line on a terminal, prints lines otherwise (CI logs).
  */
-import { formatDuration } from './report/format.js';
+import { formatDuration } from '../lib/format.js';
 
 export class Progress {
   private done = 0;

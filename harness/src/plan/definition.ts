@@ -8,8 +8,8 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Experiment } from './manifest/load.js';
-import type { Variant } from './manifest/schema.js';
+import type { Experiment } from './experiments.js';
+import type { Variant } from '../model/manifest.js';
 
 const memo = new Map<string, string>();
 

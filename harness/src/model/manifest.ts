@@ -3,7 +3,7 @@
  * programs/<experiment>/manifest.json; the folder name is the experiment id.
  */
 import { z } from 'zod';
-import { PROFILES } from '../profiles.js';
+import { PROFILES } from './profiles.js';
 
 export const MANIFEST_SCHEMA = 1;
 

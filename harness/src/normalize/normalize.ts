@@ -2,14 +2,14 @@
  * normalize: raw measurements -> the results contract. Units are converted here, once:
  * seconds for time, bytes for memory, MB/s (10^6 bytes per second) for throughput.
  */
-import type { BuildOutcome } from './build.js';
-import { definitionHash } from './definition.js';
-import type { Point } from './plan.js';
-import type { Benchmark, Metric } from './results/schema.js';
-import type { Measurement } from './run/measure.js';
-import type { Batches } from './run/self-reported.js';
-import { PERCENTILE_NAMES, percentiles } from './percentiles.js';
-import { describe } from './stats.js';
+import type { BuildOutcome } from '../build/build.js';
+import { definitionHash } from '../plan/definition.js';
+import type { Point } from '../plan/plan.js';
+import type { Benchmark, Metric } from '../model/results.js';
+import type { Measurement } from '../run/hyperfine-runner.js';
+import type { Batches } from '../run/self-runner.js';
+import { PERCENTILE_NAMES, percentiles } from '../analysis/percentiles.js';
+import { describe } from '../analysis/describe.js';
 
 /** The metric catalogue: every metric the harness itself produces, with unit and direction. */
 export const METRICS = {

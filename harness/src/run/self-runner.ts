@@ -10,14 +10,14 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { quote } from 'shell-quote';
-import { describeExit, runProcess } from '../exec.js';
-import { evaluate, type Scope } from '../expr.js';
-import { GNU_TIME_FORMAT, parseGnuTime } from '../parse/gnu-time.js';
-import type { Point } from '../plan.js';
-import type { Validation } from '../results/schema.js';
-import { parseReport, runChecks } from '../validate.js';
+import { describeExit, runProcess } from '../lib/exec.js';
+import { evaluate, type Scope } from '../lib/expr.js';
+import { GNU_TIME_FORMAT, parseGnuTime } from './parse-gnu-time.js';
+import type { Point } from '../plan/plan.js';
+import type { Validation } from '../model/results.js';
+import { parseReport, runChecks } from './validate.js';
 import { evictPlan, verifyEviction } from './evict.js';
-import { composeCommand, type Measurement, type Tools } from './measure.js';
+import { composeCommand, type Measurement, type Tools } from './hyperfine-runner.js';
 
 export interface Batches {
   /** Wall seconds of each timed run (process start to exit, as the harness saw it). */

@@ -8,7 +8,7 @@
  * cannot read.
  */
 import { z } from 'zod';
-import { Direction, Machine } from '../results/schema.js';
+import { Direction, Machine } from './results.js';
 
 /** 2: series carry a definitions column (benchmark definition hash per commit). */
 export const STORE_SCHEMA = 2;

@@ -4,7 +4,7 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { probe, runProcess, which } from './exec.js';
+import { probe, runProcess, which } from '../lib/exec.js';
 
 export interface Pins {
   node: Record<string, string>;

@@ -1,6 +1,6 @@
 import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { UserError } from '../errors.js';
+import { UserError } from './errors.js';
 
 function writeError(file: string, e: unknown): UserError {
   const err = e as NodeJS.ErrnoException;

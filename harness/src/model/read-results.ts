@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { UserError } from '../errors.js';
-import { formatIssues } from '../manifest/load.js';
-import { RESULTS_SCHEMA, Results } from './schema.js';
+import { UserError } from '../lib/errors.js';
+import { formatIssues } from '../plan/experiments.js';
+import { RESULTS_SCHEMA, Results } from './results.js';
 
 /** Reads a results.json, refusing newer schemas and naming the file and field on errors. */
 export function parseResults(file: string, text: string): Results {

@@ -7,7 +7,7 @@ import { createServer } from 'node:http';
 import { extname, join, normalize, resolve } from 'node:path';
 import { readFile } from 'node:fs/promises';
 import { build } from 'esbuild';
-import { probe } from './exec.js';
+import { probe } from '../lib/exec.js';
 
 /** Where commit links point: the GitHub repository of the workflow, or this clone's origin. */
 function repoUrl(root: string): string | undefined {

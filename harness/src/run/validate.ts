@@ -2,10 +2,10 @@
  * validate: a program's reported line against what the harness knows it sent. A wrong answer
  * fails the benchmark: a fast wrong program must never produce a number.
  */
-import { evaluate, type Scope } from './expr.js';
-import type { Check, Variant } from './manifest/schema.js';
-import type { Params, Validation } from './results/schema.js';
-import { matchesAt } from './select.js';
+import { evaluate, type Scope } from '../lib/expr.js';
+import type { Check, Variant } from '../model/manifest.js';
+import type { Params, Validation } from '../model/results.js';
+import { matchesAt } from '../model/select.js';
 
 /** The scope's plain values, for matching a check's `when` selector against the point. */
 function scopeParams(scope: Scope): Params {

@@ -4,27 +4,27 @@
  */
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { bench } from './bench.js';
-import { UserError } from './errors.js';
-import { isProfile, PROFILES, type Profile } from './profiles.js';
-import type { ParamValue } from './manifest/schema.js';
-import { buildSite, serveSite } from './site.js';
-import { COMMENT_MARKER, commentFromArtifact } from './compare/artifact.js';
-import { findPullRequest, githubFromEnv, upsertComment } from './compare/github.js';
-import { compareRuns } from './compare/compare.js';
-import { renderComparison } from './compare/render.js';
-import { Comparison } from './compare/schema.js';
-import { readResults } from './results/read.js';
-import { formatIssues } from './manifest/load.js';
-import { publishNoise, publishRun } from './store/store.js';
-import { writeFileAtomic } from './store/atomic.js';
+import { bench } from '../pipeline/bench.js';
+import { UserError } from '../lib/errors.js';
+import { isProfile, PROFILES, type Profile } from '../model/profiles.js';
+import type { ParamValue } from '../model/manifest.js';
+import { buildSite, serveSite } from '../site/build-site.js';
+import { COMMENT_MARKER, commentFromArtifact } from '../compare/artifact.js';
+import { findPullRequest, githubFromEnv, upsertComment } from '../compare/github.js';
+import { compareRuns } from '../compare/compare.js';
+import { renderComparison } from '../compare/render.js';
+import { Comparison } from '../model/comparison.js';
+import { readResults } from '../model/read-results.js';
+import { formatIssues } from '../plan/experiments.js';
+import { publishNoise, publishRun } from '../store/store.js';
+import { writeFileAtomic } from '../lib/atomic.js';
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { calibrateRuns } from './calibrate/run.js';
-import { type NoiseFile, noiseFor, parseNoiseFile } from './calibrate/noise.js';
-import { markdownTable } from './report/markdown.js';
-import { describeExit, runProcess } from './exec.js';
-import { machineInfo } from './machine.js';
-import { shareCaches } from './share-cache.js';
+import { calibrateRuns } from '../calibrate/run.js';
+import { type NoiseFile, noiseFor, parseNoiseFile } from '../calibrate/noise.js';
+import { markdownTable } from '../lib/markdown.js';
+import { describeExit, runProcess } from '../lib/exec.js';
+import { machineInfo } from '../machine/machine.js';
+import { shareCaches } from '../machine/share-cache.js';
 
 const ROOT = resolve(process.env.JSIO_ROOT ?? process.cwd());
 const DEFAULT_STORE = join(ROOT, 'results', 'history');
@@ -371,7 +371,7 @@ async function cmdCalibrate(argv: string[]): Promise<number> {
 }
 
 async function cmdSitePerf(): Promise<number> {
-  const { sitePerf } = await import('./site-perf.js');
+  const { sitePerf } = await import('../site/perf.js');
   const r = await sitePerf(ROOT);
   for (const [k, v] of Object.entries(r)) process.stdout.write(`${k.padEnd(26)} ${v.toLocaleString('en-US')}\n`);
   return 0;

@@ -3,8 +3,8 @@
  * per-run memory_usage_byte (and 1.20 keeps that). Both shapes are accepted.
  */
 import { z } from 'zod';
-import { UserError } from '../errors.js';
-import { formatIssues } from '../manifest/load.js';
+import { UserError } from '../lib/errors.js';
+import { formatIssues } from '../plan/experiments.js';
 
 const HyperfineResult = z
   .object({

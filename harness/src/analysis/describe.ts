@@ -1,5 +1,5 @@
 import { max, mean, median, min, sampleStandardDeviation } from 'simple-statistics';
-import type { Stats } from './results/schema.js';
+import type { Stats } from '../model/results.js';
 
 export function describe(samples: readonly number[]): Stats {
   const xs = [...samples];

@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
-import { buildSite, serveSite } from './site.js';
+import { buildSite, serveSite } from './build-site.js';
 
 const COMMITS = 5000;
 const EXPERIMENTS = ['wc', 'streams', 'records'];

@@ -7,16 +7,16 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { quote } from 'shell-quote';
-import { describeExit, runProcess } from '../exec.js';
-import { evaluate, fillTemplate, type Scope } from '../expr.js';
-import { GNU_TIME_FORMAT, parseGnuTime, type GnuTime } from '../parse/gnu-time.js';
-import { parseHyperfineJson, type HyperfineRun } from '../parse/hyperfine.js';
-import { parseStraceSummary, type SyscallCounts } from '../parse/strace.js';
-import type { Point } from '../plan.js';
-import type { Validation } from '../results/schema.js';
-import { parseReport, runChecks } from '../validate.js';
+import { describeExit, runProcess } from '../lib/exec.js';
+import { evaluate, fillTemplate, type Scope } from '../lib/expr.js';
+import { GNU_TIME_FORMAT, parseGnuTime, type GnuTime } from './parse-gnu-time.js';
+import { parseHyperfineJson, type HyperfineRun } from './parse-hyperfine.js';
+import { parseStraceSummary, type SyscallCounts } from './parse-strace.js';
+import type { Point } from '../plan/plan.js';
+import type { Validation } from '../model/results.js';
+import { parseReport, runChecks } from './validate.js';
 import { evictPlan, verifyEviction } from './evict.js';
-import type { Batches } from './self-reported.js';
+import type { Batches } from './self-runner.js';
 
 export interface Tools {
   hyperfine?: string;

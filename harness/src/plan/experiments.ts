@@ -1,10 +1,10 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { z } from 'zod';
-import { UserError } from '../errors.js';
-import { evaluate, referencedNames } from '../expr.js';
-import { PROFILES } from '../profiles.js';
-import { Manifest } from './schema.js';
+import { UserError } from '../lib/errors.js';
+import { evaluate, referencedNames } from '../lib/expr.js';
+import { PROFILES } from '../model/profiles.js';
+import { Manifest } from '../model/manifest.js';
 
 export interface Experiment {
   id: string;

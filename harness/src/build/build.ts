@@ -5,10 +5,10 @@
 import { copyFileSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { build as esbuild } from 'esbuild';
-import { runProcess } from './exec.js';
-import type { Experiment } from './manifest/load.js';
-import type { Variant } from './manifest/schema.js';
-import type { BuildInfo } from './results/schema.js';
+import { runProcess } from '../lib/exec.js';
+import type { Experiment } from '../plan/experiments.js';
+import type { Variant } from '../model/manifest.js';
+import type { BuildInfo } from '../model/results.js';
 
 export type BuildOutcome = { ok: true; artifact: string; info: BuildInfo } | { ok: false; reason: string };
 

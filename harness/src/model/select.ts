@@ -1,4 +1,4 @@
-import type { Params } from './results/schema.js';
+import type { Params } from './results.js';
 
 /** Parameter selectors in manifests: {"bs": 65536} or {"bs": [4096, 65536]}. */
 export type At = Record<string, number | string | (number | string)[]>;
