@@ -7,9 +7,10 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadExperiment } from '../src/plan/experiments.js';
 import { expand } from '../src/plan/plan.js';
-import { measurePoint } from '../src/run/hyperfine-runner.js';
-import { measureSelfReported } from '../src/run/self-runner.js';
+import { hyperfineRunner } from '../src/run/hyperfine-runner.js';
+import { selfRunner } from '../src/run/self-runner.js';
 import { ROOT } from './helpers/cli.js';
+import { jobOf } from './helpers/jobs.js';
 
 // On the repository's disk, not a tmpfs: tmpfs pages cannot be evicted.
 mkdirSync(join(ROOT, '.cache'), { recursive: true });
@@ -48,9 +49,10 @@ describe('eviction', () => {
     const exp = loadExperiment(join(ROOT, 'programs', 'threadpool'));
     const [point] = expand([exp], 'smoke', { variants: ['c-pool'], params: { cache: ['cold'], work: ['read'], pool: [1] } });
     if (!point) throw new Error('no point planned');
-    const scope = { ...point.params, copies: 1, input_dir: work, bin: '/bin/false' };
-    for (const measure of [measureSelfReported, measurePoint]) {
-      const m = await measure(point, scope, { evict: fake });
+    const job = jobOf(point, { evictTool: fake, input: { ok: true, dir: work, facts: { file_bytes: 1, jobs: 1 } } });
+    expect(job.evict).toMatch(/fake-evict/);
+    for (const runner of [selfRunner, hyperfineRunner]) {
+      const m = await runner.measure(job, {});
       expect(m.status).toBe('skipped');
       expect(m.reason).toMatch(/eviction could not be verified \(pages still resident: .*"resident":4/);
       expect(m.measuredSeconds).toBe(0); // the program never ran

@@ -9,6 +9,7 @@ import { metricsOf } from '../src/normalize/normalize.js';
 import { parseHyperfineJson } from '../src/run/parse-hyperfine.js';
 import { expand } from '../src/plan/plan.js';
 import { FIXTURES, ROOT } from './helpers/cli.js';
+import { jobOf, rawOf } from './helpers/jobs.js';
 
 const fixture = (name: string) => readFileSync(join(FIXTURES, name), 'utf8');
 
@@ -34,7 +35,8 @@ describe('hyperfine 1.20 exports', () => {
     const wc = loadExperiment(join(ROOT, 'programs', 'wc'));
     const [point] = expand([wc], 'smoke', { variants: ['c'], params: { bs: [65536] } });
     const [hf] = parseHyperfineJson('p.json', fixture('hyperfine-1.20-params.json')).slice(1);
-    const metrics = metricsOf(point!, { command: 'x', status: 'ok', reported: { bytes: 6553600, reads: 100 }, notes: [], measuredSeconds: 0, hyperfine: hf!, throughputBytes: 6553600 });
+    const job = { ...jobOf(point!), throughputBytes: 6553600 };
+    const metrics = metricsOf(job, rawOf(hf!.times, { report: { bytes: 6553600, reads: 100 }, runs: hf!.times.map((wall, i) => ({ wall, memoryBytes: hf!.memoryBytes![i]! })) }));
     expect(metrics.pipeline_max_rss).toMatchObject({ unit: 'B', direction: 'smaller', value: 3280896, samples: [3280896, 3280896, 3280896] });
     expect(metrics.wall_time?.samples).toEqual(hf?.times);
     // 6.5536 MB in 5.69 ms (the median run)
@@ -47,7 +49,7 @@ describe('hyperfine 1.20 exports', () => {
     const wc = loadExperiment(join(ROOT, 'programs', 'wc'));
     const [point] = expand([wc], 'smoke', { variants: ['c'], params: { bs: [65536] } });
     const [hf] = parseHyperfineJson('p.json', fixture('hyperfine-1.15-params.json')).slice(1);
-    const metrics = metricsOf(point!, { command: 'x', status: 'ok', reported: {}, notes: [], measuredSeconds: 0, hyperfine: hf! });
+    const metrics = metricsOf(jobOf(point!), rawOf(hf!.times));
     expect(metrics.wall_time).toBeDefined();
     expect(metrics.pipeline_max_rss).toBeUndefined();
   });

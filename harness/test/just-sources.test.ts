@@ -4,7 +4,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadExperiment } from '../src/plan/experiments.js';
-import { applyRuntimes, expand } from '../src/plan/plan.js';
+import { planJobs } from '../src/plan/jobs.js';
+import { expand } from '../src/plan/plan.js';
 import { readPins, resolveRuntime } from '../src/machine/toolchains.js';
 import { ROOT } from './helpers/cli.js';
 
@@ -34,11 +35,11 @@ describe('just(js) variants', () => {
     try {
       const just = await resolveRuntime('just', readPins(join(ROOT, 'harness', 'toolchains.json')), '/nonexistent', () => {});
       expect(just).toMatchObject({ ok: false, reason: expect.stringContaining('just(js) is not installed') });
-      const points = applyRuntimes(expand([wc], 'smoke', { variants: justVariants.map((v) => v.id) }), new Map([['just', just]]), []);
-      expect(points).toHaveLength(6);
-      for (const p of points) {
-        expect(p.skip?.reason).toContain('just(js) is not installed');
-        expect(p.skip?.hint).toMatch(/install just\(js\) 0\.1\.13 from its upstream release/);
+      const jobs = planJobs(expand([wc], 'smoke', { variants: justVariants.map((v) => v.id) }), { runtimes: new Map([['just', just]]), inputs: new Map(), cacheDir: '/nonexistent', require: [] });
+      expect(jobs).toHaveLength(6);
+      for (const j of jobs) {
+        expect(j.blocked?.reason).toContain('just(js) is not installed');
+        expect(j.blocked?.hint).toMatch(/install just\(js\) 0\.1\.13 from its upstream release/);
       }
     } finally {
       process.env.PATH = saved.PATH;

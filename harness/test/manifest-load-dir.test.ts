@@ -54,7 +54,7 @@ describe('loading experiments from disk', () => {
     const root = programs({ good: JSON.stringify(manifest()), broken: '{ "schema": 1,' });
     const err = errorOf(() => loadAllExperiments(root));
     expect(err).toBeInstanceOf(UserError);
-    expect(err.message).toMatch(new RegExp(`^${join(root, 'broken', 'manifest.json').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} is not valid JSON: `));
+    expect(err.message).toMatch(new RegExp(`^${join(root, 'broken', 'manifest.json').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} is not valid JSON \\(truncated or corrupt\\?\\): `));
   });
 
   it('names the file, the field path and the bad value of an invalid manifest', () => {

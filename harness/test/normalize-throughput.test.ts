@@ -7,11 +7,12 @@ import { metricsOf } from '../src/normalize/normalize.js';
 import { expand } from '../src/plan/plan.js';
 import { Metric } from '../src/model/results.js';
 import { ROOT } from './helpers/cli.js';
+import { jobOf, rawOf } from './helpers/jobs.js';
 
 describe('throughput from hyperfine times', () => {
   const [point] = expand([loadExperiment(join(ROOT, 'programs', 'wc'))], 'smoke', { variants: ['c'], params: { bs: [65536] } });
-  const measure = (times: number[]) =>
-    metricsOf(point!, { command: 'x', status: 'ok', reported: {}, notes: [], measuredSeconds: 0, throughputBytes: 1e6, hyperfine: { command: 'x', times, exitCodes: times.map(() => 0), userSeconds: 0, systemSeconds: 0 } });
+  const job = { ...jobOf(point!), throughputBytes: 1e6 };
+  const measure = (times: number[]) => metricsOf(job, rawOf(times));
 
   it('skips zero and negative times', () => {
     const m = measure([0, -0.0001, 0.001, 0.002]);

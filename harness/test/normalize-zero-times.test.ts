@@ -5,18 +5,19 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadExperiment } from '../src/plan/experiments.js';
-import { measuredBenchmark, metricsOf } from '../src/normalize/normalize.js';
+import { metricsOf, normalize } from '../src/normalize/normalize.js';
 import { parseHyperfineJson } from '../src/run/parse-hyperfine.js';
 import { expand } from '../src/plan/plan.js';
 import { parseResults } from '../src/model/read-results.js';
-import type { Measurement } from '../src/run/hyperfine-runner.js';
 import { FIXTURES, ROOT } from './helpers/cli.js';
+import { jobOf, rawOf } from './helpers/jobs.js';
 import { results } from './helpers/results.js';
 
 const [hf] = parseHyperfineJson('zero.json', readFileSync(join(FIXTURES, 'hyperfine-1.15-zero-times.json'), 'utf8'));
 const wc = loadExperiment(join(ROOT, 'programs', 'wc'));
 const [point] = expand([wc], 'smoke', { variants: ['c'], params: { bs: [65536] } });
-const measurement: Measurement = { command: 'true', status: 'ok', reported: { bytes: 4194304, reads: 64 }, notes: [], measuredSeconds: 0, hyperfine: hf!, throughputBytes: 4194304 };
+const job = { ...jobOf(point!), throughputBytes: 4194304 };
+const measurement = rawOf(hf!.times, { command: 'true', report: { bytes: 4194304, reads: 64 } });
 
 describe('runs hyperfine timed at 0 s', () => {
   it('are in the fixture, beside runs that took time', () => {
@@ -25,7 +26,7 @@ describe('runs hyperfine timed at 0 s', () => {
   });
 
   it('stay in the wall time, and are left out of the throughput', () => {
-    const metrics = metricsOf(point!, measurement);
+    const metrics = metricsOf(job, measurement);
     expect(metrics.wall_time?.samples).toEqual(hf!.times);
     const positive = hf!.times.filter((t) => t > 0);
     expect(metrics.throughput?.samples).toHaveLength(positive.length);
@@ -33,7 +34,7 @@ describe('runs hyperfine timed at 0 s', () => {
   });
 
   it('give only finite numbers, so results.json reads back', () => {
-    const b = measuredBenchmark(point!, measurement);
+    const b = normalize(job, measurement);
     for (const [name, m] of Object.entries(b.metrics)) {
       expect(Number.isFinite(m.value), name).toBe(true);
       for (const x of [...(m.samples ?? []), ...Object.values(m.stats ?? {})]) expect(Number.isFinite(x), name).toBe(true);

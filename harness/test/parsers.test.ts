@@ -33,7 +33,7 @@ describe('hyperfine JSON', () => {
   });
 
   it('names the file when the JSON is broken or has the wrong shape', () => {
-    expect(() => parseHyperfineJson('/tmp/h.json', '{"results": [')).toThrow(/\/tmp\/h\.json: hyperfine JSON is not valid JSON/);
+    expect(() => parseHyperfineJson('/tmp/h.json', '{"results": [')).toThrow(/\/tmp\/h\.json is not valid JSON/);
     expect(() => parseHyperfineJson('/tmp/h.json', '{"results":[{"command":"x"}]}')).toThrow(/\/tmp\/h\.json is invalid:\n {2}results\.0\.mean/);
   });
 

@@ -4,13 +4,16 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UserError } from '../src/lib/errors.js';
 import { loadExperiment } from '../src/plan/experiments.js';
-import { applyRuntimes, expand } from '../src/plan/plan.js';
+import { planJobs } from '../src/plan/jobs.js';
+import { expand } from '../src/plan/plan.js';
 import type { Resolved } from '../src/machine/toolchains.js';
 import { ROOT } from './helpers/cli.js';
 
 const wc = loadExperiment(join(ROOT, 'programs', 'wc'));
 const ok: Resolved = { ok: true, path: '/usr/bin/x', version: '1' };
 const missing = (what: string): Resolved => ({ ok: false, reason: `${what} is not installed`, hint: `install ${what}` });
+
+const applyRuntimes = (points: ReturnType<typeof expand>, runtimes: Map<string, Resolved>, require: string[]) => planJobs(points, { runtimes, inputs: new Map(), cacheDir: '/nonexistent', require });
 
 const errorOf = (f: () => unknown): UserError => {
   try {
@@ -39,13 +42,13 @@ describe('--require', () => {
   it('only skips when the missing runtime is not required', () => {
     const resolved = new Map([['gcc', ok], ['node@22', ok], ['just', missing('just(js)')]]);
     const out = applyRuntimes(points, resolved, ['node', 'gcc']);
-    expect(out.filter((p) => p.skip).map((p) => p.id)).toEqual(['wc/just-sync/bs=4096', 'wc/just-sync/bs=65536']);
-    expect(out.filter((p) => !p.skip).map((p) => p.runtime)).toEqual(['gcc', 'gcc', 'node@22', 'node@22']);
+    expect(out.filter((p) => p.blocked).map((p) => p.id)).toEqual(['wc/just-sync/bs=4096', 'wc/just-sync/bs=65536']);
+    expect(out.filter((p) => !p.blocked).map((p) => p.runtime)).toEqual(['gcc', 'gcc', 'node@22', 'node@22']);
   });
 
   it('leaves every point runnable when all runtimes resolved', () => {
     const out = applyRuntimes(points, new Map([['gcc', ok], ['node@22', ok], ['just', ok]]), ['just', 'node']);
-    expect(out.every((p) => p.skip === undefined)).toBe(true);
+    expect(out.every((p) => p.blocked === undefined)).toBe(true);
     expect(out).toHaveLength(6);
   });
 });

@@ -3,11 +3,15 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadExperiment } from '../src/plan/experiments.js';
-import { applyRuntimes, cartesian, deriveValues, expand } from '../src/plan/plan.js';
+import { planJobs } from '../src/plan/jobs.js';
+import { cartesian, deriveValues, expand } from '../src/plan/plan.js';
 import { CURRENT_NODE_MAJOR, type Resolved } from '../src/machine/toolchains.js';
 import { ROOT } from './helpers/cli.js';
 
 const wc = loadExperiment(join(ROOT, 'programs', 'wc'));
+const ok: Resolved = { ok: true, path: '/usr/bin/x', version: '1' };
+const applyRuntimes = (points: ReturnType<typeof expand>, runtimes: Map<string, Resolved>, require: string[]) =>
+  planJobs(points, { runtimes: new Map([...points.map((p): [string, Resolved] => [p.runtime, ok]), ...runtimes]), inputs: new Map(), cacheDir: '/nonexistent', require });
 
 describe('expand', () => {
   it('sweeps the profile’s block sizes for every variant, node variants once per node major', () => {
@@ -69,13 +73,13 @@ describe('runtimes', () => {
 
   it('marks points of a missing runtime skipped with its reason and hint, keeping the others', () => {
     const points = applyRuntimes(expand([wc], 'smoke', { variants: ['c', 'just-sync'] }), new Map([['just', missingJust]]), []);
-    expect(points.map((p) => [p.id, p.skip?.reason ?? 'run'])).toEqual([
+    expect(points.map((p) => [p.id, p.blocked?.reason ?? 'run'])).toEqual([
       ['wc/c/bs=4096', 'run'],
       ['wc/c/bs=65536', 'run'],
       ['wc/just-sync/bs=4096', 'just(js) is not installed'],
       ['wc/just-sync/bs=65536', 'just(js) is not installed'],
     ]);
-    expect(points[2]?.skip?.hint).toBe('install just(js)');
+    expect(points[2]?.blocked?.hint).toBe('install just(js)');
   });
 
   it('turns a missing required runtime into an error', () => {

@@ -57,7 +57,7 @@ describe('publish', () => {
     await publishRun(store, wcResults(sha('a')));
     const file = join(store, 'test-machine', 'index.json');
     writeFileSync(file, '{"schema":1,"commits":[');
-    await expect(publishRun(store, wcResults(sha('b')))).rejects.toThrow(`refusing to touch the store: ${file} is unreadable`);
+    await expect(publishRun(store, wcResults(sha('b')))).rejects.toThrow(`refusing to touch the store: ${file} is not valid JSON (truncated or corrupt?)`);
     expect(readFileSync(file, 'utf8')).toBe('{"schema":1,"commits":[');
   });
 

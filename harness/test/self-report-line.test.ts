@@ -1,7 +1,7 @@
 // Runner "self": a program's line splits into declared sample arrays and ordinary scalar fields;
 // a malformed sample field fails with a reason naming it.
 import { describe, expect, it } from 'vitest';
-import { splitSamples } from '../src/run/self-runner.js';
+import { splitSamples } from '../src/run/validate.js';
 
 describe('splitSamples', () => {
   it('takes the declared arrays out and leaves the scalars as a JSON line', () => {

@@ -1,13 +1,13 @@
 /**
- * build: gcc for C, `just build --static` for standalone just(js) apps, esbuild for bundles.
- * Each variant is built once per run into the cache; its metadata goes into the results.
+ * build: gcc for C, `just build --clean --static` for standalone just(js) apps, esbuild for
+ * bundles. Each build a plan needs runs once, into the artifact path the plan chose; its
+ * metadata (compiler, flags, size, time) goes into the results of every job that uses it.
  */
-import { copyFileSync, mkdirSync, rmSync, statSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { copyFileSync, existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { build as esbuild } from 'esbuild';
 import { runProcess } from '../lib/exec.js';
-import type { Experiment } from '../plan/experiments.js';
-import type { Variant } from '../model/manifest.js';
+import type { Job, JobBuild } from '../model/job.js';
 import type { BuildInfo } from '../model/results.js';
 
 export type BuildOutcome = { ok: true; artifact: string; info: BuildInfo } | { ok: false; reason: string };
@@ -16,20 +16,13 @@ function tail(s: string, lines = 8): string {
   return s.trim().split('\n').slice(-lines).join('\n');
 }
 
-export async function buildVariant(
-  exp: Experiment,
-  variant: Variant,
-  buildRoot: string,
-  tools: { gcc?: string; gccVersion?: string; just?: string; justVersion?: string },
-): Promise<BuildOutcome | undefined> {
-  const spec = variant.build;
-  if (!spec || !variant.source) return undefined;
-  const src = join(exp.dir, variant.source);
-  const outDir = join(buildRoot, exp.id, variant.id);
+export async function buildOne(b: JobBuild): Promise<BuildOutcome> {
+  const { spec, source, artifact } = b;
+  const outDir = dirname(artifact);
   rmSync(outDir, { recursive: true, force: true });
   mkdirSync(outDir, { recursive: true });
   const started = performance.now();
-  const done = (artifact: string, compiler: string, flags: string[]): BuildOutcome => ({
+  const done = (compiler: string, flags: string[]): BuildOutcome => ({
     ok: true,
     artifact,
     info: { kind: spec.kind, compiler, flags, artifact: basename(artifact), bytes: statSync(artifact).size, seconds: (performance.now() - started) / 1000 },
@@ -37,34 +30,47 @@ export async function buildVariant(
 
   switch (spec.kind) {
     case 'gcc': {
-      if (!tools.gcc) return { ok: false, reason: 'gcc is not installed (apt-get install gcc)' };
-      const out = join(outDir, variant.id);
-      const r = await runProcess([tools.gcc, ...spec.flags, '-o', out, src, ...spec.libs], { timeoutMs: 120_000 });
+      if (!b.tool) return { ok: false, reason: 'gcc is not installed (apt-get install gcc)' };
+      const r = await runProcess([b.tool.path, ...spec.flags, '-o', artifact, source, ...spec.libs], { timeoutMs: 120_000 });
       if (r.code !== 0) return { ok: false, reason: `gcc failed:\n${tail(r.stderr)}` };
-      return done(out, tools.gccVersion ?? 'gcc', spec.flags);
+      return done(b.tool.version, spec.flags);
     }
     case 'just-static': {
-      if (!tools.just) return { ok: false, reason: 'just(js) is not installed' };
+      if (!b.tool || !b.config) return { ok: false, reason: 'just(js) is not installed' };
       // The builder wants `<name>.config.js` beside `<name>.js`; it writes `./<name>`.
-      const name = basename(variant.source, '.js');
-      copyFileSync(src, join(outDir, `${name}.js`));
-      copyFileSync(join(exp.dir, spec.config), join(outDir, `${name}.config.js`));
+      const name = basename(artifact);
+      copyFileSync(source, join(outDir, `${name}.js`));
+      copyFileSync(b.config, join(outDir, `${name}.config.js`));
       const flags = ['--clean', '--static', '--silent'];
-      const r = await runProcess([tools.just, 'build', `${name}.js`, ...flags], { cwd: outDir, timeoutMs: 900_000 });
-      if (r.code !== 0) return { ok: false, reason: `just build failed:\n${tail(r.stderr + r.stdout)}` };
-      return done(join(outDir, name), `just ${tools.justVersion ?? ''}`.trim(), flags);
+      const r = await runProcess([b.tool.path, 'build', `${name}.js`, ...flags], { cwd: outDir, timeoutMs: 900_000 });
+      // just build exits 0 when it fails: only the binary says whether it worked.
+      if (r.code !== 0 || !existsSync(artifact)) {
+        const why = r.code !== 0 ? `exited with status ${r.code}` : 'produced no binary';
+        return { ok: false, reason: `just build ${why}:\n${tail(r.stderr + r.stdout) || '(it printed nothing)'}` };
+      }
+      return done(`just ${b.tool.version}`.trim(), flags);
     }
     case 'esbuild': {
-      const out = join(outDir, `${variant.id}.mjs`);
       try {
         // CommonJS dependencies bundled into an ES module still call require() for Node's
         // built-ins; esbuild's shim needs a real `require` in scope to forward them to.
         const banner = spec.platform === 'node' ? { js: "import { createRequire as __jsioCreateRequire } from 'node:module'; const require = __jsioCreateRequire(import.meta.url);" } : undefined;
-        await esbuild({ entryPoints: [src], bundle: true, platform: spec.platform, format: 'esm', outfile: out, logLevel: 'silent', minify: true, ...(banner ? { banner } : {}) });
+        await esbuild({ entryPoints: [source], bundle: true, platform: spec.platform, format: 'esm', outfile: artifact, logLevel: 'silent', minify: true, ...(banner ? { banner } : {}) });
       } catch (e) {
         return { ok: false, reason: `esbuild failed: ${(e as Error).message}` };
       }
-      return done(out, 'esbuild', ['--bundle', '--minify', `--platform=${spec.platform}`]);
+      return done('esbuild', ['--bundle', '--minify', `--platform=${spec.platform}`]);
     }
   }
+}
+
+/** Builds what the runnable jobs need, once per build key, in plan order. */
+export async function buildAll(jobs: readonly Job[], log: (s: string) => void): Promise<Map<string, BuildOutcome>> {
+  const out = new Map<string, BuildOutcome>();
+  for (const job of jobs) {
+    if (job.blocked || !job.build || out.has(job.build.key)) continue;
+    log(`building ${job.build.key} (${job.build.spec.kind})`);
+    out.set(job.build.key, await buildOne(job.build));
+  }
+  return out;
 }

@@ -6,8 +6,7 @@
  * effect at 95% confidence / 80% power, and the noise threshold compare and the site then use.
  */
 import { z } from 'zod';
-import { UserError } from '../lib/errors.js';
-import { formatIssues } from '../plan/experiments.js';
+import { parseJson } from '../lib/json-file.js';
 import { compareSamples, MIN_EFFECT } from '../analysis/two-sample.js';
 
 /** z quantiles: two-sided 95% confidence, 80% power. */
@@ -98,15 +97,7 @@ export type NoiseFile = z.infer<typeof NoiseFile>;
 
 /** Parses a noise.json, naming the file and the field when it is not one. */
 export function parseNoiseFile(file: string, text: string): NoiseFile {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (e) {
-    throw new UserError(`${file} is not valid JSON: ${(e as Error).message}`, 'write it again with npm run calibrate');
-  }
-  const parsed = NoiseFile.safeParse(raw);
-  if (!parsed.success) throw new UserError(formatIssues(file, raw, parsed.error), 'write it again with npm run calibrate');
-  return parsed.data;
+  return parseJson(file, text, NoiseFile, { hint: 'write it again with npm run calibrate' });
 }
 
 /**

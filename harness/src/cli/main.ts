@@ -15,7 +15,7 @@ import { compareRuns } from '../compare/compare.js';
 import { renderComparison } from '../compare/render.js';
 import { Comparison } from '../model/comparison.js';
 import { readResults } from '../model/read-results.js';
-import { formatIssues } from '../plan/experiments.js';
+import { assertValid } from '../lib/json-file.js';
 import { publishNoise, publishRun } from '../store/store.js';
 import { writeFileAtomic } from '../lib/atomic.js';
 import { existsSync, readFileSync, statSync } from 'node:fs';
@@ -98,7 +98,7 @@ async function cmdBench(argv: string[]): Promise<number> {
     ...(values.runs ? { runs: Number(values.runs) } : {}),
     profileCpu: values['profile-cpu'],
   });
-  process.stdout.write(`\n${outcome.summary}\n`);
+  process.stdout.write(`\n${outcome.summaryText}\n`);
   const { results } = outcome;
   const t = results.run.timing;
   const failed = results.benchmarks.filter((b) => b.status === 'failed').length;
@@ -189,8 +189,7 @@ async function cmdCompare(argv: string[]): Promise<number> {
   if (noise.note) comparison.method = `${comparison.method}; ${noise.note}`;
   if (noise.warning) comparison.warnings = [...(comparison.warnings ?? []), noise.warning];
   // What we write must pass the checks the PR-comment workflow applies to it.
-  const valid = Comparison.safeParse(comparison);
-  if (!valid.success) throw new Error(`comparison does not match its own schema (a bug): ${formatIssues('comparison.json', comparison, valid.error)}`);
+  assertValid('comparison.json', comparison, Comparison);
   const md = renderComparison(comparison);
   const out = resolve(values.out);
   writeFileAtomic(join(out, 'comparison.json'), `${JSON.stringify(comparison, null, 1)}\n`);

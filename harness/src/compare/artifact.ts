@@ -7,7 +7,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserError } from '../lib/errors.js';
-import { formatIssues } from '../plan/experiments.js';
+import { readJsonFile } from '../lib/json-file.js';
 import { renderComparison } from './render.js';
 import { Comparison } from '../model/comparison.js';
 
@@ -30,15 +30,6 @@ export function commentFromArtifact(dir: string, expectedPr: string): { pr: numb
   const prText = readBounded(join(dir, 'pr-number'), 64).trim();
   if (!/^[1-9]\d{0,9}$/.test(prText)) throw new UserError(`artifact pr-number is not a positive integer (got ${JSON.stringify(prText.slice(0, 40))}): refusing it`);
   if (prText !== expectedPr) throw new UserError(`artifact pr-number ${prText} does not match the run's pull request ${expectedPr}: refusing it`);
-  const file = join(dir, 'comparison.json');
-  const text = readBounded(file, MAX_ARTIFACT_BYTES);
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (e) {
-    throw new UserError(`${file} is not valid JSON: ${(e as Error).message}`);
-  }
-  const parsed = Comparison.safeParse(raw);
-  if (!parsed.success) throw new UserError(formatIssues(file, raw, parsed.error));
-  return { pr: Number(prText), body: `${COMMENT_MARKER}\n${renderComparison(parsed.data)}` };
+  const parsed = readJsonFile(join(dir, 'comparison.json'), Comparison, { maxBytes: MAX_ARTIFACT_BYTES });
+  return { pr: Number(prText), body: `${COMMENT_MARKER}\n${renderComparison(parsed)}` };
 }

@@ -2,7 +2,7 @@
  * compare: base vs head results (several files per side = rounds of the same build, merged per
  * benchmark by pooling samples) -> a Comparison. Decisions come from stats.ts only.
  */
-import { isBusy } from '../machine/conditions.js';
+import { isBusy } from '../analysis/busy.js';
 import type { Benchmark, Results } from '../model/results.js';
 import { type Comparison, COMPARISON_SCHEMA, type ComparedMetric, type CounterChange } from '../model/comparison.js';
 import { ALPHA, BOOTSTRAP_ITERATIONS, compareSamples, median, MIN_EFFECT } from '../analysis/two-sample.js';

@@ -1,6 +1,7 @@
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { UserError } from './errors.js';
+import { makeDirectories } from './paths.js';
 
 function writeError(file: string, e: unknown): UserError {
   const err = e as NodeJS.ErrnoException;
@@ -10,9 +11,9 @@ function writeError(file: string, e: unknown): UserError {
 
 /** Writes data to a fresh temp file beside `file`, synced to disk; returns its path. */
 function stage(file: string, data: string): string {
-  mkdirSync(dirname(file), { recursive: true });
   const tmp = `${file}.tmp-${process.pid}-${Math.random().toString(36).slice(2)}`;
   try {
+    makeDirectories(dirname(file));
     const fd = openSync(tmp, 'w');
     try {
       // writeFileSync loops over short writes and throws on ENOSPC; a bare writeSync would not.
@@ -122,7 +123,7 @@ function takeOver(lockFile: string, seen: string): void {
  * read-modify-write. A lock left by a dead process is taken over.
  */
 export async function withLock<T>(lockFile: string, fn: () => T | Promise<T>, timeoutMs = 120_000): Promise<T> {
-  mkdirSync(dirname(lockFile), { recursive: true });
+  makeDirectories(dirname(lockFile));
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {

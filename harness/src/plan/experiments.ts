@@ -1,57 +1,16 @@
+/**
+ * Loads the experiments: every folder under programs/ with a manifest.json, validated by its
+ * schema and by the cross-field checks a schema cannot express (files exist, names resolve).
+ */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { z } from 'zod';
 import { UserError } from '../lib/errors.js';
 import { evaluate, referencedNames } from '../lib/expr.js';
 import { PROFILES } from '../model/profiles.js';
-import { Manifest } from '../model/manifest.js';
+import { type Experiment, Manifest } from '../model/manifest.js';
+import { parseJson } from '../lib/json-file.js';
 
-export interface Experiment {
-  id: string;
-  dir: string;
-  manifestPath: string;
-  manifest: Manifest;
-}
-
-/** Walks a dotted path into the raw JSON so an error can quote the bad value. */
-function valueAt(raw: unknown, path: readonly PropertyKey[]): unknown {
-  let v: unknown = raw;
-  for (const k of path) {
-    if (v === null || typeof v !== 'object') return undefined;
-    v = (v as Record<PropertyKey, unknown>)[k];
-  }
-  return v;
-}
-
-type Issue = z.ZodError['issues'][number];
-
-/**
- * A union (e.g. one list or a list per profile) fails as a whole with "Invalid input": when
- * exactly one alternative has the value's shape, its own issues say what is wrong.
- */
-function explainUnion(issue: Issue): Issue[] {
-  if (issue.code !== 'invalid_union' || !issue.errors?.length) return [issue];
-  const shaped = issue.errors.filter((branch) => !branch.some((i) => i.code === 'invalid_type' && i.path.length === 0));
-  if (shaped.length !== 1) return [issue];
-  return shaped[0]!.flatMap((i) => explainUnion({ ...i, path: [...issue.path, ...i.path] } as Issue));
-}
-
-export function formatIssues(file: string, raw: unknown, error: z.ZodError): string {
-  const lines = error.issues.flatMap(explainUnion).flatMap((issue) => {
-    // zod reports unknown keys on their parent: name each key by its own path and value.
-    if (issue.code === 'unrecognized_keys') {
-      return issue.keys.map((key) => {
-        const path = [...issue.path, key];
-        return `  ${path.join('.')}: unknown key (got ${JSON.stringify(valueAt(raw, path))?.slice(0, 80)})`;
-      });
-    }
-    const field = issue.path.length ? issue.path.join('.') : '(top level)';
-    const value = valueAt(raw, issue.path);
-    const shown = value === undefined ? '' : ` (got ${JSON.stringify(value)?.slice(0, 80)})`;
-    return `  ${field}: ${issue.message}${shown}`;
-  });
-  return `${file} is invalid:\n${lines.join('\n')}`;
-}
+export type { Experiment };
 
 /** Template placeholders, read the way fillTemplate reads them. */
 const placeholders = (t: string) => [...t.matchAll(/\{([A-Za-z_][A-Za-z0-9_.]*)\}/g)].map((x) => x[1] as string);
@@ -187,17 +146,10 @@ function checkConsistency(file: string, dir: string, m: Manifest): string[] {
 }
 
 export function parseManifest(file: string, dir: string, text: string): Manifest {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (e) {
-    throw new UserError(`${file} is not valid JSON: ${(e as Error).message}`);
-  }
-  const parsed = Manifest.safeParse(raw);
-  if (!parsed.success) throw new UserError(formatIssues(file, raw, parsed.error));
-  const problems = checkConsistency(file, dir, parsed.data);
+  const manifest = parseJson(file, text, Manifest);
+  const problems = checkConsistency(file, dir, manifest);
   if (problems.length) throw new UserError(`${file} is invalid:\n${problems.join('\n')}`);
-  return parsed.data;
+  return manifest;
 }
 
 export function loadExperiment(dir: string): Experiment {

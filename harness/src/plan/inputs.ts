@@ -8,9 +8,14 @@ import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync 
 import { join } from 'node:path';
 import { describeExit, runProcess } from '../lib/exec.js';
 import { evaluate, type Scope } from '../lib/expr.js';
-import type { Experiment } from './experiments.js';
+import type { Experiment } from '../model/manifest.js';
+import type { Point } from './plan.js';
+import { readJsonFile } from '../lib/json-file.js';
+import { z } from 'zod';
 
-export type InputFacts = Record<string, number | string>;
+/** What a generator reports about the input it wrote (sizes, counts, checksums): cached beside it. */
+const InputFactsFile = z.record(z.string(), z.union([z.number(), z.string()]));
+export type InputFacts = z.infer<typeof InputFactsFile>;
 export type InputOutcome = { ok: true; dir: string; facts: InputFacts } | { ok: false; reason: string };
 
 /** The generator's --name value arguments for one point: bare string parameters pass through. */
@@ -47,7 +52,7 @@ export function ensureInput(exp: Experiment, args: Record<string, string>, cache
   if (memo) return memo;
   const job = (async (): Promise<InputOutcome> => {
     const factsFile = join(dir, '.facts.json');
-    if (existsSync(factsFile)) return { ok: true, dir, facts: JSON.parse(readFileSync(factsFile, 'utf8')) as InputFacts };
+    if (existsSync(factsFile)) return { ok: true, dir, facts: readJsonFile(factsFile, InputFactsFile, { hint: `remove ${dir} to generate the input again` }) };
     log(`generating ${exp.id} input (${Object.entries(args).map(([k, v]) => `${k}=${v}`).join(' ') || 'defaults'})`);
     const tmp = `${dir}.tmp-${process.pid}`;
     rmSync(tmp, { recursive: true, force: true });
@@ -75,4 +80,18 @@ export function inputScope(outcome: Extract<InputOutcome, { ok: true }>): Record
   const scope: Record<string, number | string> = outcome.dir ? { input_dir: outcome.dir } : {};
   for (const [k, v] of Object.entries(outcome.facts)) scope[`input_${k}`] = v;
   return scope;
+}
+
+/**
+ * Generates (or finds in the cache) the input of every point whose experiment has a generator,
+ * before anything is measured, so jobs are planned with their input's facts.
+ */
+export async function prepareInputs(points: readonly Point[], cacheDir: string, log: (s: string) => void): Promise<Map<string, InputOutcome>> {
+  const out = new Map<string, InputOutcome>();
+  for (const p of points) {
+    if (!p.experiment.manifest.generate) continue;
+    const scope = { ...p.settings.constants, ...p.params, ...p.derived };
+    out.set(p.id, await ensureInput(p.experiment, generatorArgs(p.experiment, scope), cacheDir, log));
+  }
+  return out;
 }

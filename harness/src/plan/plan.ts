@@ -1,15 +1,16 @@
 /**
- * plan: profile + filters -> the list of benchmark points to measure. Runtimes are resolved
- * here, so a point whose runtime is missing is already "skipped" with a reason and a hint.
+ * plan, first half: profile + filters -> the benchmark points to measure (experiment x variant x
+ * runtime x parameter values), with their derived values. Pure: nothing is resolved or run here;
+ * plan/jobs.ts turns points into jobs once runtimes and inputs are known.
  */
 import { UserError } from '../lib/errors.js';
 import { evaluate } from '../lib/expr.js';
-import type { Experiment } from './experiments.js';
+import type { Experiment } from '../model/manifest.js';
 import type { Manifest, Params, ParamValue, Variant } from '../model/manifest.js';
 import type { Profile } from '../model/profiles.js';
 import { benchmarkId } from '../model/results.js';
 import { matchesAt } from '../model/select.js';
-import { nodeMajors, type Resolved } from '../machine/toolchains.js';
+import { nodeMajors } from '../machine/toolchains.js';
 
 export type Settings = Manifest['profiles'][Profile];
 
@@ -23,7 +24,6 @@ export interface Point {
   settings: Settings;
   /** Runtime key the variant needs: "gcc", "node@22", "bun", "deno", "just", or a system tool. */
   runtime: string;
-  skip?: { reason: string; hint: string };
 }
 
 export interface Filters {
@@ -121,23 +121,4 @@ export function expand(experiments: readonly Experiment[], profile: Profile, fil
   }
   if (points.length === 0) throw new UserError('the filters select no benchmark; drop a filter or check the parameter values');
   return points;
-}
-
-/** Marks points whose runtime is unavailable as skipped; --require turns that into an error. */
-export function applyRuntimes(points: Point[], resolved: ReadonlyMap<string, Resolved>, required: readonly string[]): Point[] {
-  for (const r of required) {
-    for (const [name, res] of resolved) {
-      if ((name === r || name.startsWith(`${r}@`)) && !res.ok) throw new UserError(`required runtime ${name} is unavailable: ${res.reason}`, res.hint);
-    }
-  }
-  return points.map((p) => {
-    const res = resolved.get(p.runtime);
-    return res && !res.ok ? { ...p, skip: { reason: res.reason, hint: res.hint } } : p;
-  });
-}
-
-/** For a quick look before a long run: points per experiment and variant. */
-export function describePlan(points: readonly Point[]): string {
-  const runnable = points.filter((p) => !p.skip).length;
-  return `${points.length} benchmarks (${runnable} to run, ${points.length - runnable} skipped)`;
 }

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import type { Experiment } from '../plan/experiments.js';
 import { type Benchmark, paramKey } from '../model/results.js';
 import { formatValue } from '../lib/format.js';
-import { matchesAt } from './summary.js';
+import { matchesAt } from '../model/select.js';
 
 export const GabEntry = z
   .object({

@@ -3,8 +3,7 @@
  * per-run memory_usage_byte (and 1.20 keeps that). Both shapes are accepted.
  */
 import { z } from 'zod';
-import { UserError } from '../lib/errors.js';
-import { formatIssues } from '../plan/experiments.js';
+import { parseJson } from '../lib/json-file.js';
 
 const HyperfineResult = z
   .object({
@@ -37,15 +36,8 @@ export interface HyperfineRun {
 }
 
 export function parseHyperfineJson(file: string, text: string): HyperfineRun[] {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (e) {
-    throw new UserError(`${file}: hyperfine JSON is not valid JSON: ${(e as Error).message}`);
-  }
-  const parsed = HyperfineExport.safeParse(raw);
-  if (!parsed.success) throw new UserError(formatIssues(file, raw, parsed.error));
-  return parsed.data.results.map((r) => ({
+  const parsed = parseJson(file, text, HyperfineExport);
+  return parsed.results.map((r) => ({
     command: r.command,
     times: r.times,
     exitCodes: r.exit_codes,

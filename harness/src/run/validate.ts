@@ -68,3 +68,32 @@ export function runChecks(checks: readonly Check[], variant: Pick<Variant, 'id' 
       : {}),
   };
 }
+
+/** Runner "self" programs report per-item values (e.g. per-file latencies) as arrays in their line. */
+export type SplitLine = { ok: true; scalarsLine: string; samples: Record<string, number[]> } | { ok: false; reason: string };
+
+/**
+ * Takes the declared sample arrays out of a program's last output line; the rest stays a JSON
+ * line for the ordinary report parser and checks.
+ */
+export function splitSamples(stdout: string, sampleFields: readonly string[]): SplitLine {
+  const last = stdout.trim().split('\n').filter((l) => l.trim() !== '').at(-1);
+  if (last === undefined) return { ok: false, reason: 'the program printed no result line' };
+  let obj: unknown;
+  try {
+    obj = JSON.parse(last);
+  } catch {
+    return { ok: false, reason: `garbled result line (not JSON): "${last.slice(0, 120)}"` };
+  }
+  if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) return { ok: false, reason: 'result line is not a JSON object' };
+  const rest: Record<string, unknown> = { ...(obj as Record<string, unknown>) };
+  const samples: Record<string, number[]> = {};
+  for (const f of sampleFields) {
+    const v = rest[f];
+    delete rest[f];
+    if (!Array.isArray(v) || v.length === 0) return { ok: false, reason: `result field "${f}" must be a non-empty array of numbers` };
+    if (!v.every((x) => typeof x === 'number' && Number.isFinite(x))) return { ok: false, reason: `result field "${f}" holds a value that is not a finite number` };
+    samples[f] = v as number[];
+  }
+  return { ok: true, scalarsLine: JSON.stringify(rest), samples };
+}

@@ -1,8 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { z } from 'zod';
 import { UserError } from '../lib/errors.js';
-import { formatIssues } from '../plan/experiments.js';
+import { readJsonFile } from '../lib/json-file.js';
 import type { Results } from '../model/results.js';
 import { withLock, writeFilesAtomic } from '../lib/atomic.js';
 import { migrate, MIGRATIONS } from './migrate.js';
@@ -11,20 +11,12 @@ import { type CommitEntry, IndexFile, MachinesFile, SeriesFile, STORE_SCHEMA } f
 /** Reads a store file, or undefined if absent; anything unreadable is refused, never replaced. */
 export function readStoreFile<T>(file: string, schema: z.ZodType<T>, kind?: keyof typeof MIGRATIONS): T | undefined {
   if (!existsSync(file)) return undefined;
-  let raw: unknown;
-  try {
-    raw = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (e) {
-    throw new UserError(`refusing to touch the store: ${file} is unreadable (corrupt or truncated JSON: ${(e as Error).message}); repair or remove it by hand`);
-  }
-  const v = (raw as { schema?: unknown } | null)?.schema;
-  if (typeof v === 'number' && v > STORE_SCHEMA) {
-    throw new UserError(`refusing to touch the store: ${file} has store schema ${v}, newer than this harness understands (${STORE_SCHEMA}); update the harness`);
-  }
-  if (kind) raw = migrate(kind, raw, STORE_SCHEMA);
-  const parsed = schema.safeParse(raw);
-  if (!parsed.success) throw new UserError(`refusing to touch the store: ${formatIssues(file, raw, parsed.error)}`);
-  return parsed.data;
+  return readJsonFile(file, schema, {
+    version: STORE_SCHEMA,
+    context: 'refusing to touch the store: ',
+    hint: 'repair or remove the file by hand, or update the harness if it is newer',
+    ...(kind ? { migrate: (raw: unknown) => migrate(kind, raw, STORE_SCHEMA) } : {}),
+  });
 }
 
 const json = (v: unknown) => `${JSON.stringify(v)}\n`;

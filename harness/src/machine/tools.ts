@@ -1,0 +1,47 @@
+/**
+ * The measuring tools of this machine: hyperfine (required, >= 1.15), strace and GNU time
+ * (optional: their metrics are then missing, with a note), taskset for pinning, and the
+ * page-cache evictor (harness/tools/evict.c, built with gcc when some job runs cold).
+ */
+import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { UserError } from '../lib/errors.js';
+import { probe, runProcess, which } from '../lib/exec.js';
+
+export interface Tools {
+  hyperfine?: string;
+  strace?: string;
+  gnuTime?: string;
+  taskset?: string;
+}
+
+/** "hyperfine 1.15.0" -> [1, 15, 0] */
+export function parseHyperfineVersion(text: string): [number, number, number] | undefined {
+  const m = /hyperfine (\d+)\.(\d+)\.(\d+)/.exec(text);
+  return m ? [Number(m[1]), Number(m[2]), Number(m[3])] : undefined;
+}
+
+export function findTools(): Tools {
+  const hyperfine = which('hyperfine');
+  if (!hyperfine) throw new UserError('hyperfine is not installed; every timed benchmark needs it', 'apt-get install hyperfine (or: cargo install hyperfine --locked)');
+  const version = parseHyperfineVersion(probe([hyperfine, '--version']) ?? '');
+  if (!version || version[0] < 1 || (version[0] === 1 && version[1] < 15)) {
+    throw new UserError(`hyperfine ${version?.join('.') ?? '(unknown version)'} is too old; jsio-bench needs >= 1.15`, 'apt-get install hyperfine (Debian 12 ships 1.15)');
+  }
+  const strace = which('strace');
+  const gnuTime = ['/usr/bin/time'].find((p) => probe([p, '--version'])?.includes('GNU'));
+  const taskset = which('taskset');
+  return { hyperfine, ...(strace ? { strace } : {}), ...(gnuTime ? { gnuTime } : {}), ...(taskset ? { taskset } : {}) };
+}
+
+/** Builds harness/tools/evict.c into the cache (once, and again when the source is newer). */
+export async function buildEvictor(gcc: string, root: string, cacheDir: string, log: (s: string) => void): Promise<string | undefined> {
+  const src = join(root, 'harness', 'tools', 'evict.c');
+  const bin = join(cacheDir, 'tools', 'evict');
+  if (!existsSync(bin) || statSync(bin).mtimeMs < statSync(src).mtimeMs) {
+    mkdirSync(join(cacheDir, 'tools'), { recursive: true });
+    const r = await runProcess([gcc, '-O2', '-o', bin, src]);
+    if (r.code !== 0) log(`could not build the page-cache evictor: ${r.stderr.trim()}`);
+  }
+  return existsSync(bin) ? bin : undefined;
+}

@@ -1,0 +1,80 @@
+/**
+ * A job: one benchmark point, fully resolved by plan before anything is measured — the exact
+ * command and what its templates and checks see, the runtime, where it runs, how its cache is
+ * evicted, what must be built first, and what identifies it. Build, run and normalize read jobs
+ * and never write into them (they are frozen).
+ */
+import type { Scope } from '../lib/expr.js';
+import type { Check, Experiment, Manifest, Variant } from './manifest.js';
+import type { Params } from './results.js';
+
+export type Settings = Readonly<Pick<Manifest['profiles']['quick'], 'runs' | 'warmup' | 'timeout'>>;
+
+/** What a job needs built before it runs: the spec, its source and where the artifact will be. */
+export interface JobBuild {
+  /** One build per experiment and variant, shared by all of its jobs. */
+  readonly key: string;
+  readonly spec: NonNullable<Variant['build']>;
+  readonly source: string;
+  readonly artifact: string;
+  /** just(js) app builds: the config file that makes the program the binary's entry point. */
+  readonly config?: string;
+  /** The toolchain binary that builds it (gcc, just), when one is needed. */
+  readonly tool?: { path: string; version: string };
+}
+
+/** The shell command of a job, in parts, so runners can put a measuring tool in front of the program. */
+export interface JobCommand {
+  /** The input generator whose stdout is piped into the program (manifest `input.pipe`). */
+  readonly generator?: string;
+  /** Leading VAR=value assignments of the program's command: they stay in front of any wrapper. */
+  readonly assignments: string;
+  /** `taskset -c <cpus>` when the program is pinned. */
+  readonly pin: string;
+  readonly program: string;
+}
+
+export interface Job {
+  readonly id: string;
+  readonly experiment: Experiment;
+  readonly variant: Variant;
+  readonly params: Params;
+  /** The point's derived values and its input's facts (input_<name>): recorded with the result. */
+  readonly derived: Readonly<Record<string, number>>;
+  /** Everything the command template, the checks and the evict paths can name. */
+  readonly scope: Scope;
+  readonly settings: Settings;
+  /** The runtime key ("node@22", "bun", "gcc", a system tool) and the binary resolved for it. */
+  readonly runtime: string;
+  /** Hash of what is measured (see plan/definition.ts). */
+  readonly definition: string;
+  readonly runner: 'hyperfine' | 'self';
+  readonly command: JobCommand;
+  /** The directory commands run in (the experiment's folder). */
+  readonly cwd: string;
+  /** Scratch space the program may write to, emptied before and removed after the job. */
+  readonly scratch: string;
+  readonly build?: JobBuild;
+  /** Cold-cache jobs: the command that evicts (and verifies) the input's pages before each run. */
+  readonly evict?: string;
+  readonly checks: readonly Check[];
+  /** Bytes one run processes (for throughput), when the manifest says. */
+  readonly throughputBytes?: number;
+  /** Further rates per second of wall time: units one run processes (manifest `rates`). */
+  readonly rates: readonly { readonly name: string; readonly per: number; readonly unit: string }[];
+  /** Why the job is not run, decided before anything is measured (a missing runtime, input or tool). */
+  readonly blocked?: { readonly status: 'skipped' | 'failed'; readonly reason: string; readonly hint?: string };
+}
+
+/** The job's whole shell command line, with `wrap` (a measuring tool) in front of the program. */
+export function commandLine(job: Pick<Job, 'command'>, wrap = ''): string {
+  const { generator, assignments, pin, program } = job.command;
+  const wrapped = `${assignments}${pin}${wrap ? `${wrap} ` : ''}${program}`;
+  return generator ? `${generator} | ${wrapped}` : wrapped;
+}
+
+/** Freezes a job and what it holds, so no stage can write into it. */
+export function freezeJob(job: Job): Job {
+  for (const v of [job.params, job.derived, job.scope, job.settings, job.command, job.rates, job.checks, job.build]) if (v) Object.freeze(v);
+  return Object.freeze(job);
+}

@@ -1,0 +1,156 @@
+/**
+ * plan, second half: points -> jobs, once runtimes and inputs are known. Everything a job needs
+ * is resolved here, once: its scope (constants, parameters, derived values, input facts, paths),
+ * its command, runtime, placement, eviction, build and identity. A point that cannot run is a job
+ * that says why (a missing runtime is "skipped" with the install hint; a failed input generator
+ * is "failed"); `--require` makes a missing runtime an error before anything is measured.
+ */
+import { basename, join } from 'node:path';
+import { UserError } from '../lib/errors.js';
+import { shellQuote } from '../lib/exec.js';
+import { evaluate, fillTemplate, type Scope } from '../lib/expr.js';
+import { freezeJob, type Job, type JobBuild } from '../model/job.js';
+import type { Experiment, Variant } from '../model/manifest.js';
+import { matchesAt } from '../model/select.js';
+import type { Resolved } from '../machine/toolchains.js';
+import { definitionHash } from './definition.js';
+import { type InputOutcome, inputScope } from './inputs.js';
+import type { Point } from './plan.js';
+
+export interface PlanEnvironment {
+  /** Every runtime key the points need (and gcc), resolved: installed, or why not. */
+  runtimes: ReadonlyMap<string, Resolved>;
+  /** Each point's input by point id, for experiments with a generator. */
+  inputs: ReadonlyMap<string, InputOutcome>;
+  cacheDir: string;
+  /** taskset and the CPUs measured programs are pinned to, when pinning. */
+  pin?: { taskset: string; cpus: string };
+  /** The page-cache evictor, when it could be built. */
+  evictTool?: string;
+  /** Runtimes that must be available (`--require`). */
+  require: readonly string[];
+  /** Timed runs per job, replacing the profile's (`--runs`). */
+  runs?: number;
+}
+
+/** A required runtime that is missing stops the run before anything is measured. */
+export function checkRequired(runtimes: ReadonlyMap<string, Resolved>, required: readonly string[]): void {
+  for (const r of required) {
+    for (const [name, res] of runtimes) {
+      if ((name === r || name.startsWith(`${r}@`)) && !res.ok) throw new UserError(`required runtime ${name} is unavailable: ${res.reason}`, res.hint);
+    }
+  }
+}
+
+/** Where a variant's build output goes: one place per experiment and variant. */
+export function artifactPath(cacheDir: string, exp: Experiment, variant: Variant): string | undefined {
+  const spec = variant.build;
+  if (!spec || !variant.source) return undefined;
+  const dir = join(cacheDir, 'build', exp.id, variant.id);
+  switch (spec.kind) {
+    case 'gcc':
+      return join(dir, variant.id);
+    case 'just-static':
+      // The builder writes ./<name> beside <name>.js.
+      return join(dir, basename(variant.source, '.js'));
+    case 'esbuild':
+      return join(dir, `${variant.id}.mjs`);
+  }
+}
+
+function jobBuild(point: Point, env: PlanEnvironment): JobBuild | undefined {
+  const { experiment: exp, variant } = point;
+  const spec = variant.build;
+  const artifact = artifactPath(env.cacheDir, exp, variant);
+  if (!spec || !variant.source || !artifact) return undefined;
+  const toolKey = spec.kind === 'gcc' ? 'gcc' : spec.kind === 'just-static' ? 'just' : undefined;
+  const tool = toolKey ? env.runtimes.get(toolKey) : undefined;
+  return {
+    key: `${exp.id}/${variant.id}`,
+    spec,
+    source: join(exp.dir, variant.source),
+    artifact,
+    ...(spec.kind === 'just-static' ? { config: join(exp.dir, spec.config) } : {}),
+    ...(tool?.ok ? { tool: { path: tool.path, version: tool.version } } : {}),
+  };
+}
+
+/** The command's leading VAR=value assignments stay in front of taskset and any measuring tool. */
+export function splitAssignments(program: string): { assignments: string; rest: string } {
+  const [, assignments = '', rest = program] = /^((?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*)([\s\S]*)$/.exec(program) ?? [];
+  return { assignments, rest };
+}
+
+export function planJob(point: Point, env: PlanEnvironment): Job {
+  const { experiment: exp, variant } = point;
+  const m = exp.manifest;
+  const rt = env.runtimes.get(point.runtime);
+  const input = m.generate ? env.inputs.get(point.id) : undefined;
+  const build = jobBuild(point, env);
+  const scratch = join(env.cacheDir, 'scratch', exp.id, variant.id);
+  const inputFacts = input?.ok ? Object.fromEntries(Object.entries(input.facts).filter((e): e is [string, number] => typeof e[1] === 'number').map(([k, v]) => [`input_${k}`, v])) : {};
+  const derived = { ...point.derived, ...inputFacts };
+  const runtimeName = point.runtime.split('@')[0] ?? point.runtime;
+  const scope: Scope = {
+    ...point.settings.constants,
+    ...point.params,
+    ...point.derived,
+    ...(input?.ok ? inputScope(input) : {}),
+    scratch,
+    dir: exp.dir,
+    ...(variant.source ? { src: join(exp.dir, variant.source) } : {}),
+    ...(build ? { bin: build.artifact } : {}),
+    ...(rt?.ok ? { [runtimeName]: rt.path } : {}),
+  };
+  const blocked: Job['blocked'] = !rt?.ok
+    ? { status: 'skipped', reason: rt?.reason ?? `${point.runtime} was not resolved`, ...(rt?.hint ? { hint: rt.hint } : {}) }
+    : m.generate && !input
+      ? { status: 'failed', reason: 'its input was not generated (a bug in the harness)' }
+      : input && !input.ok
+        ? { status: 'failed', reason: input.reason }
+        : undefined;
+  const coldPoint = m.evict !== undefined && matchesAt(point, m.evict.when);
+  const evictBlocked: Job['blocked'] =
+    !blocked && coldPoint && !env.evictTool ? { status: 'skipped', reason: 'cold cache: the page-cache evictor could not be built (is gcc installed? apt-get install gcc)' } : undefined;
+  // A job that cannot run still shows its command; what is missing stays a {placeholder}.
+  const fill = (t: string) => (blocked ? t.replace(/\{([A-Za-z_][A-Za-z0-9_.]*)\}/g, (x, n: string) => (scope[n] === undefined ? x : shellQuote(String(scope[n])))) : fillTemplate(t, scope, shellQuote));
+  const program = fill(variant.command);
+  const { assignments, rest } = splitAssignments(program);
+  const runnable = !blocked && !evictBlocked;
+  const settings = { runs: env.runs ?? point.settings.runs, warmup: point.settings.warmup, timeout: point.settings.timeout };
+  return freezeJob({
+    id: point.id,
+    experiment: exp,
+    variant,
+    params: point.params,
+    derived,
+    scope,
+    settings,
+    runtime: point.runtime,
+    definition: definitionHash(exp, variant),
+    runner: m.runner,
+    command: {
+      ...(m.input ? { generator: fill(m.input.pipe) } : {}),
+      assignments,
+      // Only the program is pinned: the generator stays with the harness, off the measured CPUs.
+      pin: env.pin && m.pin ? `${shellQuote(env.pin.taskset)} -c ${env.pin.cpus} ` : '',
+      program: rest,
+    },
+    cwd: exp.dir,
+    scratch,
+    ...(build ? { build } : {}),
+    ...(runnable && coldPoint && env.evictTool
+      ? { evict: [shellQuote(env.evictTool), ...m.evict!.paths.map((p) => fillTemplate(p, scope, shellQuote))].join(' ') }
+      : {}),
+    checks: m.validate,
+    ...(runnable && m.throughputBytes ? { throughputBytes: evaluate(m.throughputBytes, scope) } : {}),
+    rates: runnable ? Object.entries(m.rates).map(([name, r]) => ({ name, per: evaluate(r.per, scope), unit: r.unit })) : [],
+    ...(blocked || evictBlocked ? { blocked: blocked ?? evictBlocked } : {}),
+  });
+}
+
+/** Every point as a job, in plan order; fails first if a required runtime is missing. */
+export function planJobs(points: readonly Point[], env: PlanEnvironment): Job[] {
+  checkRequired(env.runtimes, env.require);
+  return points.map((p) => planJob(p, env));
+}

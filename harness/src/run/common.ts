@@ -1,0 +1,110 @@
+/**
+ * What both runners do the same way: run a job's command (in its folder, with its timeout), wrap
+ * the program in GNU time, check a run's answer, verify that eviction works before a cold job is
+ * timed, count syscalls in an untimed strace run, and assemble the raw samples.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describeExit, type ProcessResult, runShell, shellQuote } from '../lib/exec.js';
+import { commandLine, type Job } from '../model/job.js';
+import type { Validation } from '../model/results.js';
+import type { Tools } from '../machine/tools.js';
+import { GNU_TIME_FORMAT, parseGnuTime } from './parse-gnu-time.js';
+import { parseStraceSummary, type SyscallCounts } from './parse-strace.js';
+import type { RawSamples } from './runner.js';
+import { parseReport, runChecks, splitSamples } from './validate.js';
+
+/** The last lines of a tool's output, short enough for a failure reason. */
+export const tail = (s: string) => s.trim().split('\n').slice(-5).join(' | ').slice(0, 400);
+
+export const timeoutMs = (job: Job, factor = 1) => job.settings.timeout * 1000 * factor;
+
+/** Runs a shell command line for a job: in its folder, bounded by its timeout. */
+export function shell(job: Job, command: string, factor = 1): Promise<ProcessResult> {
+  return runShell(command, { cwd: job.cwd, timeoutMs: timeoutMs(job, factor) });
+}
+
+/** GNU time in front of the program (not the pipeline): max RSS of the program alone. */
+export function gnuTimeWrap(tools: Tools, file: string): string {
+  return tools.gnuTime ? `${shellQuote(tools.gnuTime)} -f ${shellQuote(GNU_TIME_FORMAT.replace(/\\n/g, '\n'))} -o ${shellQuote(file)}` : '';
+}
+
+export const RSS_UNMEASURED = 'max RSS not measured: GNU time missing (apt-get install time)';
+
+/** Collects a job's raw samples; `done` closes them with a status. */
+export function collector(job: Job, timer: RawSamples['timer'], command = commandLine(job)) {
+  const raw: RawSamples = { status: 'ok', command, timer, report: {}, runs: [], notes: [], measuredSeconds: 0 };
+  return {
+    raw,
+    spent(seconds: number) {
+      raw.measuredSeconds += seconds;
+    },
+    note(text: string) {
+      raw.notes.push(text);
+    },
+    done(status: RawSamples['status'], extra: Partial<RawSamples> = {}): RawSamples {
+      return { ...raw, ...extra, status };
+    },
+  };
+}
+
+/**
+ * Evicts the cold job's pages once and verifies it (evict exits 3 when mincore still sees
+ * resident pages): returns why the job must be skipped, or undefined when eviction works here.
+ */
+export async function verifyEviction(job: Job): Promise<string | undefined> {
+  if (!job.evict) return undefined;
+  const ev = await shell(job, job.evict);
+  if (ev.code === 3) return `cold cache: eviction could not be verified (pages still resident: ${ev.stdout.trim()})`;
+  if (ev.code !== 0) return `cold cache: eviction failed: ${tail(ev.stderr) || `exit status ${ev.code ?? ev.signal}`}`;
+  return undefined;
+}
+
+export type CheckedRun =
+  | { ok: true; fields: Record<string, number>; items: Record<string, number[]>; validation: Validation; maxRssBytes?: number; rssNote?: string; seconds: number }
+  | { ok: false; reason: string; validation?: Validation; fields?: Record<string, number>; seconds: number };
+
+/**
+ * Runs the job once, wrapped in GNU time, and checks its answer: the report line is parsed
+ * (sample arrays taken out for runner "self") and validated against what was sent.
+ * `label` names the run in failure reasons ("run 2 of 5").
+ */
+export async function checkedRun(job: Job, tools: Tools, work: string, label?: string): Promise<CheckedRun> {
+  const timeFile = join(work, 'time.txt');
+  const r = await shell(job, commandLine(job, gnuTimeWrap(tools, timeFile)));
+  const prefix = label ? `${label}: ` : '';
+  if (r.code !== 0 || r.timedOut || r.signal) {
+    return { ok: false, reason: `${prefix}${describeExit(r, timeoutMs(job))}${r.stderr.trim() ? `: ${tail(r.stderr)}` : ''}`, seconds: r.seconds };
+  }
+  const sampleFields = Object.entries(job.experiment.manifest.reports)
+    .filter(([, s]) => s.samples)
+    .map(([f]) => f);
+  let line = r.stdout;
+  let items: Record<string, number[]> = {};
+  if (sampleFields.length) {
+    const split = splitSamples(r.stdout, sampleFields);
+    if (!split.ok) return { ok: false, reason: `${prefix}${split.reason}`, seconds: r.seconds };
+    line = split.scalarsLine;
+    items = split.samples;
+  }
+  const report = parseReport(job.variant, line);
+  if (!report.ok) return { ok: false, reason: `${prefix}${report.reason}`, seconds: r.seconds };
+  const validation = runChecks(job.checks, job.variant, report.fields, job.scope);
+  if (!validation.ok) return { ok: false, reason: `wrong result${label ? ` in ${label}` : ''}: ${validation.message}`, validation, fields: report.fields, seconds: r.seconds };
+  if (!tools.gnuTime) return { ok: true, fields: report.fields, items, validation, seconds: r.seconds };
+  try {
+    return { ok: true, fields: report.fields, items, validation, maxRssBytes: parseGnuTime(readFileSync(timeFile, 'utf8')).maxRssBytes, seconds: r.seconds };
+  } catch (e) {
+    return { ok: true, fields: report.fields, items, validation, rssNote: `max RSS unavailable: ${(e as Error).message}`, seconds: r.seconds };
+  }
+}
+
+/** Counts syscalls in one untimed run under strace -c -f (evicting first for a cold job). */
+export async function countSyscalls(job: Job, tools: Tools, work: string): Promise<{ syscalls?: SyscallCounts; note?: string; seconds: number }> {
+  if (!tools.strace) return { note: 'syscalls not counted: strace missing (apt-get install strace)', seconds: 0 };
+  const file = join(work, 'strace.txt');
+  if (job.evict) await shell(job, job.evict);
+  const traced = await shell(job, commandLine(job, `${shellQuote(tools.strace)} -c -f -U name,calls,errors -S calls -o ${shellQuote(file)}`), 4);
+  if (traced.code !== 0) return { note: `syscall counts unavailable: strace run ${describeExit(traced, timeoutMs(job, 4))}: ${tail(traced.stderr)}`, seconds: traced.seconds };
+  return { syscalls: parseStraceSummary(readFileSync(file, 'utf8')), seconds: traced.seconds };
+}

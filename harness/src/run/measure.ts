@@ -1,0 +1,22 @@
+/**
+ * run: measures one job with the runner its manifest names, in a fresh scratch directory that
+ * is removed afterwards. Only correct programs are timed: each runner checks the answer first.
+ */
+import { mkdirSync, rmSync } from 'node:fs';
+import type { Job } from '../model/job.js';
+import type { Tools } from '../machine/tools.js';
+import { hyperfineRunner } from './hyperfine-runner.js';
+import type { RawSamples, Runner } from './runner.js';
+import { selfRunner } from './self-runner.js';
+
+const RUNNERS: Record<Job['runner'], Runner> = { hyperfine: hyperfineRunner, self: selfRunner };
+
+export async function measureJob(job: Job, tools: Tools): Promise<RawSamples> {
+  rmSync(job.scratch, { recursive: true, force: true });
+  mkdirSync(job.scratch, { recursive: true });
+  try {
+    return await RUNNERS[job.runner].measure(job, tools);
+  } finally {
+    rmSync(job.scratch, { recursive: true, force: true });
+  }
+}
