@@ -73,16 +73,16 @@ describe('npm run compare', () => {
 
     it('refuses a malformed or missing noise file, naming it and the field', () => {
       const bad = compare('--noise', noiseFile('test-machine', 'big'));
-      expect(bad.r.status).toBe(1);
+      expect(bad.r.status).toBe(2);
       expect(bad.r.stderr).toMatch(/noise-test-machine-big\.json is invalid:[\s\S]*thresholds\.wc\/c\/bs=1 wall_time/);
       const missing = compare('--noise', join(dir, 'nope.json'));
-      expect(missing.r.stderr).toContain(`noise file not found: ${join(dir, 'nope.json')}`);
+      expect(missing.r.stderr).toContain(`cannot read ${join(dir, 'nope.json')}: it does not exist`);
     });
   });
 
   it('names a missing input', () => {
     const r = runCli(['compare', '--base', '/nonexistent/base', '--head', '/nonexistent/head']);
-    expect(r.status).toBe(1);
+    expect(r.status).toBe(2);
     expect(r.stderr).toContain('cannot read /nonexistent/base');
   });
 });

@@ -28,7 +28,7 @@ describe.skipIf(!canMount)('unwritable output', () => {
   it('refuses a read-only output directory before measuring anything', () => {
     const ro = tmpfs('ro,size=1m')!;
     const r = bench(join(ro, 'out'));
-    expect(r.status).toBe(1);
+    expect(r.status).toBe(2);
     expect(r.stderr).toContain(`--out ${ro}/out: cannot create ${ro}/out: a read-only filesystem`);
     expect(r.stderr).not.toContain('faults › ok');
   });
@@ -38,7 +38,7 @@ describe.skipIf(!canMount)('unwritable output', () => {
     writeFileSync(join(full, 'results.json'), '{"previous":true}');
     writeFileSync(join(full, 'filler'), Buffer.alloc(4096)); // leave room for the probe only
     const r = bench(full);
-    expect(r.status).toBe(1);
+    expect(r.status).toBe(2);
     expect(r.stderr).toContain(`cannot write ${full}/results.json: the disk is full (ENOSPC); nothing was overwritten`);
     expect(readFileSync(join(full, 'results.json'), 'utf8')).toBe('{"previous":true}');
   });
@@ -57,7 +57,7 @@ describe('a store that cannot be read', () => {
     mkdirSync(store);
     writeFileSync(join(store, 'machines.json'), content);
     const r = bench(join(dir, 'out'), store);
-    expect(r.status).toBe(1);
+    expect(r.status).toBe(2);
     expect(r.stderr).toContain(`refusing to touch the store: ${join(store, 'machines.json')}`);
     expect(r.stderr).toMatch(message);
     expect(readFileSync(join(store, 'machines.json'), 'utf8')).toBe(content);

@@ -21,7 +21,7 @@ const bench = (bin: string, out: string, variants = 'ok') =>
 describe('tools too old or broken', () => {
   it('refuses a hyperfine older than 1.15, saying how to install a newer one', () => {
     const r = bench(fakeBin({ hyperfine: 'echo "hyperfine 1.10.0"' }), mkdtempSync(join(tmpdir(), 'jsio-t-')));
-    expect(r.status).toBe(1);
+    expect(r.status).toBe(2);
     expect(r.stderr).toContain('hyperfine 1.10.0 is too old; jsio-bench needs >= 1.15');
     expect(r.stderr).toContain('hint: apt-get install hyperfine');
   });

@@ -22,7 +22,7 @@ describe('machine-id', () => {
     r.run.machine.id = '../../etc';
     writeFileSync(join(dir, 'bad.json'), JSON.stringify(r));
     const bad = runCli(['machine-id', join(dir, 'bad.json')]);
-    expect(bad.status).toBe(1);
+    expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/bad\.json is invalid:[\s\S]*run\.machine\.id/);
   });
 });

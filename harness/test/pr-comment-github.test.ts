@@ -117,7 +117,7 @@ describe('pr-comment --find-pr', () => {
   ])('refuses when %s', async (_name, pulls, named, message) => {
     state.pulls = pulls;
     const r = await cli(['--find-pr', '--event', event(named)]);
-    expect(r.status).toBe(1);
+    expect(r.status).toBe(2);
     expect(r.stderr).toMatch(message);
   });
 
@@ -128,7 +128,7 @@ describe('pr-comment --find-pr', () => {
     ];
     state.foreignNext = true;
     const r = await cli(['--find-pr', '--event', event()]);
-    expect(r.status).toBe(1);
+    expect(r.status).toBe(2);
     expect(state.log).toEqual(['GET /repos/o/r/pulls?state=open&per_page=100']);
   });
 });
@@ -149,14 +149,14 @@ describe('pr-comment --post', () => {
 
   it('posts nothing when the artifact does not validate', async () => {
     const r = await cli(['--artifact', artifact(43), '--pr', '42', '--post']);
-    expect(r.status).toBe(1);
+    expect(r.status).toBe(2);
     expect(r.stderr).toContain("artifact pr-number 43 does not match the run's pull request 42");
     expect(state.log).toEqual([]);
   });
 
   it('names the failing API call', async () => {
     const r = await cli(['--artifact', artifact(42), '--pr', '42', '--post'], { GITHUB_REPOSITORY: 'o/missing' });
-    expect(r.status).toBe(1);
+    expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/GitHub API GET \/repos\/o\/missing\/issues\/42\/comments\?per_page=100 failed: 404/);
   });
 });

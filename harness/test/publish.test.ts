@@ -84,7 +84,7 @@ describe('publish', () => {
     r.run.partial = true;
     writeFileSync(join(dir, 'r.json'), JSON.stringify(r));
     const cli = runCli(['publish', join(dir, 'r.json'), '--store', join(dir, 'store')]);
-    expect(cli.status).toBe(1);
+    expect(cli.status).toBe(2);
     expect(cli.stderr).toContain('is a partial (interrupted) run: it is never published');
   });
 
@@ -103,10 +103,10 @@ describe('publish', () => {
     expect(runCli(['publish', '--noise', noise('bench-a', 0.2), '--store', store]).status).toBe(0);
     expect(JSON.parse(readFileSync(join(store, 'bench-a', 'noise.json'), 'utf8')).thresholds).toEqual({ 'wc/c/bs=1 wall_time': 0.2 });
     const bad = runCli(['publish', '--noise', noise('bench-a', -1), '--store', store]);
-    expect(bad.status).toBe(1);
+    expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/noise--1\.json is invalid:[\s\S]*thresholds/);
     const escape = runCli(['publish', '--noise', noise('../etc', 0.3), '--store', store]);
-    expect(escape.stderr).toContain('machine id "../etc" is not a valid directory name');
+    expect(escape.stderr).toMatch(/noise-0\.3\.json is invalid:\n {2}machine: letters, digits/);
     expect(readdirSync(store)).toEqual(['bench-a']);
   });
 });

@@ -25,14 +25,14 @@ describe('rounds', () => {
     const dir = mkdtempSync(join(tmpdir(), 'jsio-rounds-'));
     writeFileSync(join(dir, 'noise.json'), '{"schema":1}');
     const r = runCli(['rounds', '--base', ROOT, '--head', ROOT, '--noise', join(dir, 'noise.json'), '--out', dir]);
-    expect(r.status).toBe(1);
+    expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/noise\.json is invalid:/);
     expect(r.stderr).not.toContain('== round');
   });
 
   it('refuses a bad round count', () => {
     const r = runCli(['rounds', '--base', ROOT, '--head', ROOT, '--rounds', 'x']);
-    expect(r.status).toBe(1);
+    expect(r.status).toBe(2);
     expect(r.stderr).toContain('--rounds x: expected an integer from 1 to 20');
   });
 });

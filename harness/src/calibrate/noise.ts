@@ -5,8 +5,11 @@
  * splits keep the drift between rounds, which is what fools naive tests), the minimal detectable
  * effect at 95% confidence / 80% power, and the noise threshold compare and the site then use.
  */
-import { z } from 'zod';
-import { parseJson } from '../lib/json-file.js';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { UserError } from '../lib/errors.js';
+import { readJsonFile } from '../lib/json-file.js';
+import { NoiseFile } from '../model/noise.js';
 import { compareSamples, MIN_EFFECT } from '../analysis/two-sample.js';
 
 /** z quantiles: two-sided 95% confidence, 80% power. */
@@ -83,30 +86,45 @@ export function calibrateMetric(key: string, rounds: readonly number[][], direct
   return { key, cv, roundCv, falsePositiveRate: splits.length ? positives / splits.length : 0, splits: splits.length, mde, threshold: Math.max(MIN_EFFECT, mde, p95), n: perSide };
 }
 
-export const NoiseFile = z
-  .object({
-    schema: z.literal(1),
-    machine: z.string(),
-    created: z.string(),
-    rounds: z.number().int(),
-    /** "<benchmark id> <metric>" -> minimum relative effect to call a change. */
-    thresholds: z.record(z.string(), z.number().nonnegative()),
-  })
-  .strict();
-export type NoiseFile = z.infer<typeof NoiseFile>;
-
-/** Parses a noise.json, naming the file and the field when it is not one. */
-export function parseNoiseFile(file: string, text: string): NoiseFile {
-  return parseJson(file, text, NoiseFile, { hint: 'write it again with npm run calibrate' });
+/** The thresholds to use, and what the comparison should say about them. */
+export interface NoiseChoice {
+  thresholds: Record<string, number>;
+  note: string;
+  warning?: string;
 }
+
+export const NO_CALIBRATION = 'no calibration for this machine yet, so the 2% minimum effect applies (npm run calibrate measures one)';
 
 /**
  * Thresholds apply only to the machine they were calibrated on: another machine's noise says
  * nothing about this one. Returns the thresholds to use and a note for the comparison.
  */
-export function noiseFor(noise: NoiseFile, machine: string): { thresholds: Record<string, number>; note: string; warning?: string } {
+export function noiseFor(noise: NoiseFile, machine: string): NoiseChoice {
   if (noise.machine !== machine) {
     return { thresholds: {}, note: '', warning: `the noise thresholds given were calibrated on ${noise.machine}, not on ${machine}, so they were not used (the 2% minimum effect applies)` };
   }
+  if (noise.rounds === 0) return { thresholds: {}, note: NO_CALIBRATION };
   return { thresholds: noise.thresholds, note: `noise thresholds calibrated on this machine ${noise.created.slice(0, 10)} (${noise.rounds} rounds)` };
+}
+
+export { NoiseFile };
+
+/** Reads a noise.json, naming the file and the field when it is not one. */
+export function readNoiseFile(file: string): NoiseFile {
+  return readJsonFile(file, NoiseFile, { hint: 'write it again with npm run calibrate' });
+}
+
+/**
+ * The noise to compare with: a file (--noise), or this machine's file in a store (--noise-store;
+ * a machine with no calibration yet is normal, not an error), or none. Read and validated as
+ * soon as the machine is known: before any measuring, never after.
+ */
+export function loadNoise(source: { noise?: string; noiseStore?: string }, machine: string): NoiseChoice {
+  if (source.noise && source.noiseStore) throw new UserError('give --noise FILE or --noise-store DIR, not both');
+  if (source.noise) return noiseFor(readNoiseFile(source.noise), machine);
+  if (source.noiseStore) {
+    const file = join(source.noiseStore, machine, 'noise.json');
+    return existsSync(file) ? noiseFor(readNoiseFile(file), machine) : { thresholds: {}, note: NO_CALIBRATION };
+  }
+  return { thresholds: {}, note: '' };
 }

@@ -84,9 +84,18 @@ export const Benchmark = z
   .strict();
 export type Benchmark = z.infer<typeof Benchmark>;
 
+/**
+ * A machine id names directories (the store, github-action-benchmark's data): letters, digits,
+ * dots, dashes and underscores, starting with a letter or digit, never "..".
+ */
+export const MachineId = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/, 'letters, digits, ".", "_" and "-", starting with a letter or digit')
+  .refine((s) => !s.includes('..'), 'must not contain ".."');
+
 export const Machine = z
   .object({
-    id: z.string().regex(/^[A-Za-z0-9._-]+$/),
+    id: MachineId,
     hostname: z.string(),
     cpu: z.string(),
     cores: z.number().int(),

@@ -8,6 +8,7 @@ import { extname, join, normalize, resolve } from 'node:path';
 import { readFile } from 'node:fs/promises';
 import { build } from 'esbuild';
 import { probe } from '../lib/exec.js';
+import { uncalibrated } from '../model/noise.js';
 
 /** Where commit links point: the GitHub repository of the workflow, or this clone's origin. */
 function repoUrl(root: string): string | undefined {
@@ -42,11 +43,12 @@ export async function buildSite(root: string, storeDir: string, outDir: string, 
     mkdirSync(join(outDir, 'data'), { recursive: true });
     if (existsSync(storeDir)) cpSync(storeDir, join(outDir, 'data'), { recursive: true, filter: (s) => !s.endsWith('.lock') });
   }
-  // Uncalibrated machines get an empty threshold file, so the page never requests a missing one.
+  // Uncalibrated machines get a valid file saying so (rounds 0), so the page never requests a
+  // missing one and compare --noise-store reads it like any other.
   const data = join(outDir, 'data');
   for (const entry of existsSync(data) ? readdirSync(data, { withFileTypes: true }) : []) {
     const noise = join(data, entry.name, 'noise.json');
-    if (entry.isDirectory() && !existsSync(noise)) writeFileSync(noise, '{"schema":1,"thresholds":{}}\n');
+    if (entry.isDirectory() && !existsSync(noise)) writeFileSync(noise, `${JSON.stringify(uncalibrated(entry.name))}\n`);
   }
   return join(outDir, 'index.html');
 }

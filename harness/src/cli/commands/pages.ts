@@ -1,0 +1,28 @@
+/** npm run pages: publishes results into a gh-pages checkout and rebuilds the site there, in place. */
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { writeFileAtomic } from '../../lib/atomic.js';
+import { EXIT, UserError } from '../../lib/errors.js';
+import { existingDirectory } from '../../lib/paths.js';
+import { readResults } from '../../model/read-results.js';
+import { buildSite } from '../../site/build-site.js';
+import { publishRun } from '../../store/store.js';
+import { ROOT } from '../args.js';
+
+export async function pagesCommand(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({ args: argv, strict: true, allowPositionals: true, options: { dir: { type: 'string' } } });
+  if (!values.dir || !positionals.length) throw new UserError('pages needs RESULTS.json... and --dir <gh-pages checkout>');
+  const dir = existingDirectory(values.dir, '--dir');
+  // Every input is read and checked before the checkout is touched.
+  const runs = positionals.map((file) => {
+    const results = readResults(file);
+    if (results.run.partial) throw new UserError(`${file} is a partial (interrupted) run: it is never published`);
+    return results;
+  });
+  for (const results of runs) await publishRun(join(dir, 'data'), results);
+  await buildSite(ROOT, join(dir, 'data'), dir, { inPlace: true });
+  // A plain static host must not run Jekyll over the data files.
+  writeFileAtomic(join(dir, '.nojekyll'), '');
+  process.stdout.write(`published ${positionals.length} run(s) into ${dir}\n`);
+  return EXIT.ok;
+}
