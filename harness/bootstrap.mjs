@@ -75,8 +75,10 @@ function ensureSystemPackages(names) {
   process.stderr.write(`installing system packages: ${pkgs.join(' ')}\n`);
   const prefix = root ? [] : ['sudo', '-n'];
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  if (run([...prefix, 'apt-get', '-o', 'DPkg::Lock::Timeout=300', 'update', '-qq'], { env }) !== 0) die(`apt-get update failed; run: ${install}`);
-  if (run([...prefix, 'apt-get', '-o', 'DPkg::Lock::Timeout=300', 'install', '-y', '-qq', ...pkgs], { env }) !== 0) die(`apt-get install failed; run: ${install}`);
+  if (run([...prefix, 'apt-get', '-o', 'DPkg::Lock::Timeout=300', 'update', '-qq'], { env }) !== 0)
+    die(`apt-get update failed; run: ${install}`);
+  if (run([...prefix, 'apt-get', '-o', 'DPkg::Lock::Timeout=300', 'install', '-y', '-qq', ...pkgs], { env }) !== 0)
+    die(`apt-get install failed; run: ${install}`);
 }
 
 /** Bundles harness/src/cli/main.ts into .cache/harness/cli.mjs (npm packages stay external). */
@@ -104,13 +106,39 @@ function ensureActionlint() {
   const local = join(ROOT, '.cache', 'bin', 'actionlint');
   if (existsSync(local)) return local;
   if (!has('go')) {
-    process.stderr.write('actionlint skipped: it is not installed and Go is absent to build it (install Go, or actionlint itself)\n');
+    process.stderr.write(
+      'actionlint skipped: it is not installed and Go is absent to build it (install Go, or actionlint itself)\n',
+    );
     return undefined;
   }
   process.stderr.write('installing actionlint through the Go module proxy\n');
   const env = { ...process.env, GOBIN: join(ROOT, '.cache', 'bin') };
-  if (run(['go', 'install', 'github.com/rhysd/actionlint/cmd/actionlint@v1.7.12'], { env }) !== 0) die('go install actionlint failed');
+  if (run(['go', 'install', 'github.com/rhysd/actionlint/cmd/actionlint@v1.7.12'], { env }) !== 0)
+    die('go install actionlint failed');
   return local;
+}
+
+/**
+ * Biome's binary comes from its per-platform npm package (the wrapper package pulls in platforms
+ * the registries reachable here do not carry, which breaks npm ci): linux x64 and arm64.
+ */
+function biome() {
+  const bin = join(ROOT, 'node_modules', '@biomejs', `cli-linux-${process.arch}`, 'biome');
+  if (!existsSync(bin))
+    die(
+      `biome is not installed for ${process.platform}-${process.arch}: the project pins @biomejs/cli-linux-x64 and -arm64 (npm ci installs the one for this machine)`,
+    );
+  return bin;
+}
+
+/** One formatter and linter (biome) and the architecture's import rules (dependency-cruiser). */
+function lint() {
+  process.stderr.write('== format and lint (biome; npm run format fixes most problems)\n');
+  if (run([biome(), 'check', '.']) !== 0) die('biome found formatting or lint problems (npm run format fixes most)');
+  process.stderr.write('== architecture (dependency-cruiser: .dependency-cruiser.cjs)\n');
+  const depcruise = join(ROOT, 'node_modules', '.bin', 'depcruise');
+  if (run([depcruise, 'harness/src', 'gh-pages/src', '--config', '.dependency-cruiser.cjs']) !== 0)
+    die('an import breaks the rules in .dependency-cruiser.cjs');
 }
 
 async function main() {
@@ -118,10 +146,16 @@ async function main() {
   ensureNpmDeps();
   ensureSystemPackages(NEEDS[command] ?? []);
   process.env.JSIO_ROOT = ROOT;
+  if (command === 'lint') {
+    lint();
+    process.exit(0);
+  }
+  if (command === 'format') process.exit(run([biome(), 'check', '--write', '.']));
   if (command === 'test') {
     const bin = (name) => join(ROOT, 'node_modules', '.bin', name);
     process.stderr.write('== typecheck (tsc --noEmit)\n');
     if (run([bin('tsc'), '--noEmit', '-p', '.']) !== 0) die('typecheck failed');
+    lint();
     const workflows = join(ROOT, '.github', 'workflows');
     if (existsSync(workflows)) {
       const actionlint = ensureActionlint();

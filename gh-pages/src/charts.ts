@@ -2,7 +2,20 @@
 import uPlot from 'uplot';
 import { formatValue } from '../../harness/src/lib/format.js';
 
-const COLORS = ['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b', '#e377c2', '#17becf', '#7f7f7f', '#bcbd22', '#393b79', '#637939'];
+const COLORS = [
+  '#1f77b4',
+  '#d62728',
+  '#2ca02c',
+  '#ff7f0e',
+  '#9467bd',
+  '#8c564b',
+  '#e377c2',
+  '#17becf',
+  '#7f7f7f',
+  '#bcbd22',
+  '#393b79',
+  '#637939',
+];
 export const color = (i: number) => COLORS[i % COLORS.length]!;
 
 export interface TrendLine {
@@ -85,7 +98,10 @@ export function trendChart(el: HTMLElement, input: TrendInput, width: number): u
   tip.className = 'tooltip';
   tip.hidden = true;
   const xs = input.commits.map((_, i) => i);
-  const data: uPlot.AlignedData = [xs, ...input.lines.map((l) => l.values.map((v) => (v === null || (input.log && v <= 0) ? null : v)))];
+  const data: uPlot.AlignedData = [
+    xs,
+    ...input.lines.map((l) => l.values.map((v) => (v === null || (input.log && v <= 0) ? null : v))),
+  ];
   const u = new uPlot(
     {
       title: input.title,
@@ -95,10 +111,22 @@ export function trendChart(el: HTMLElement, input: TrendInput, width: number): u
       scales: { x: { time: false }, y: { distr: input.log ? 3 : 1 } },
       legend: { show: true, live: false },
       axes: [
-        { values: (_u, ticks) => ticks.map((t) => input.commits[Math.round(t)]?.date.slice(5, 10) ?? ''), grid: { stroke: '#eef1f5' } },
+        {
+          values: (_u, ticks) => ticks.map((t) => input.commits[Math.round(t)]?.date.slice(5, 10) ?? ''),
+          grid: { stroke: '#eef1f5' },
+        },
         { values: (_u, ticks) => ticks.map((t) => formatValue(t, input.unit)), size: 80, grid: { stroke: '#eef1f5' } },
       ],
-      series: [{ label: 'commit' }, ...input.lines.map((l, i) => ({ label: l.label, stroke: color(i), width: 1.5, points: { show: input.commits.length < 60 }, spanGaps: false }))],
+      series: [
+        { label: 'commit' },
+        ...input.lines.map((l, i) => ({
+          label: l.label,
+          stroke: color(i),
+          width: 1.5,
+          points: { show: input.commits.length < 60 },
+          spanGaps: false,
+        })),
+      ],
       plugins: [tooltipPlugin(input, tip), changeMarkers(input)],
     },
     data,
@@ -125,8 +153,20 @@ export function sweepChart(el: HTMLElement, input: SweepInput, width: number): u
       width,
       height: 320,
       scales: { x: { time: false, distr: input.logX ? 3 : 1, log: 2 }, y: { distr: input.log ? 3 : 1 } },
-      axes: [{ label: input.param, grid: { stroke: '#eef1f5' } }, { values: (_u, ticks) => ticks.map((t) => formatValue(t, input.unit)), size: 80, grid: { stroke: '#eef1f5' } }],
-      series: [{ label: input.param }, ...input.lines.map((l) => ({ label: l.label, stroke: color(l.colorIndex), width: 2, dash: l.dashed ? [6, 4] : undefined, points: { show: true } }))],
+      axes: [
+        { label: input.param, grid: { stroke: '#eef1f5' } },
+        { values: (_u, ticks) => ticks.map((t) => formatValue(t, input.unit)), size: 80, grid: { stroke: '#eef1f5' } },
+      ],
+      series: [
+        { label: input.param },
+        ...input.lines.map((l) => ({
+          label: l.label,
+          stroke: color(l.colorIndex),
+          width: 2,
+          dash: l.dashed ? [6, 4] : undefined,
+          points: { show: true },
+        })),
+      ],
     },
     [input.xs, ...input.lines.map((l) => l.values)],
     el,

@@ -47,7 +47,15 @@ export interface SeriesFile {
   schema: number;
   experiment: string;
   commits: string[];
-  series: Record<string, { variant: string; params: Record<string, number | string>; definitions?: (string | null)[]; metrics: Record<string, SeriesMetric> }>;
+  series: Record<
+    string,
+    {
+      variant: string;
+      params: Record<string, number | string>;
+      definitions?: (string | null)[];
+      metrics: Record<string, SeriesMetric>;
+    }
+  >;
 }
 
 /** Indexes where a series' benchmark definition changed (both sides known): trends must not run across them unmarked. */
@@ -126,7 +134,10 @@ async function fetchJson<T>(base: string, path: string, check: (v: unknown) => s
     }
     const schema = (v as { schema?: unknown } | null)?.schema;
     if (typeof schema !== 'number') throw new DataError(`${path} has no schema version: not a jsio-bench store file`);
-    if (schema > STORE_SCHEMA) throw new DataError(`${path} has schema ${schema}, newer than this site understands (${STORE_SCHEMA}): rebuild the site`);
+    if (schema > STORE_SCHEMA)
+      throw new DataError(
+        `${path} has schema ${schema}, newer than this site understands (${STORE_SCHEMA}): rebuild the site`,
+      );
     const problem = check(v);
     if (problem) throw new DataError(`${path}: ${problem}`);
     return v as T;
@@ -142,11 +153,15 @@ export class Store {
   constructor(readonly base = 'data/') {}
 
   machines(): Promise<MachinesFile> {
-    return fetchJson(this.base, 'machines.json', (v) => (isObj((v as MachinesFile).machines) ? undefined : 'field "machines" is missing'));
+    return fetchJson(this.base, 'machines.json', (v) =>
+      isObj((v as MachinesFile).machines) ? undefined : 'field "machines" is missing',
+    );
   }
 
   index(machine: string): Promise<IndexFile> {
-    return fetchJson(this.base, `${machine}/index.json`, (v) => (Array.isArray((v as IndexFile).commits) ? undefined : 'field "commits" is not a list'));
+    return fetchJson(this.base, `${machine}/index.json`, (v) =>
+      Array.isArray((v as IndexFile).commits) ? undefined : 'field "commits" is not a list',
+    );
   }
 
   series(machine: string, experiment: string): Promise<SeriesFile> {
@@ -156,7 +171,8 @@ export class Store {
       if (!isObj(s.series)) return 'field "series" is missing';
       for (const [id, e] of Object.entries(s.series)) {
         for (const [m, col] of Object.entries(e.metrics ?? {})) {
-          if (!Array.isArray(col.values) || col.values.length !== s.commits.length) return `series "${id}" metric "${m}" does not align with the commits`;
+          if (!Array.isArray(col.values) || col.values.length !== s.commits.length)
+            return `series "${id}" metric "${m}" does not align with the commits`;
         }
       }
       return undefined;
@@ -176,7 +192,9 @@ export class Store {
   }
 
   run(machine: string, entry: Pick<CommitEntry, 'file'>): Promise<RunFile> {
-    return fetchJson(this.base, `${machine}/${entry.file}`, (v) => (Array.isArray((v as RunFile).benchmarks) ? undefined : 'field "benchmarks" is not a list'));
+    return fetchJson(this.base, `${machine}/${entry.file}`, (v) =>
+      Array.isArray((v as RunFile).benchmarks) ? undefined : 'field "benchmarks" is not a list',
+    );
   }
 }
 
@@ -192,8 +210,15 @@ export function lineLabel(variant: string, params: Record<string, number | strin
 }
 
 /** Groups series into charts: one per metric and parameter point (runtime versions become lines). */
-export function trendCharts(s: SeriesFile, metric: string, lineParams: readonly string[] = ['node']): { key: string; point: Record<string, number | string>; lines: { label: string; id: string }[] }[] {
-  const charts = new Map<string, { key: string; point: Record<string, number | string>; lines: { label: string; id: string }[] }>();
+export function trendCharts(
+  s: SeriesFile,
+  metric: string,
+  lineParams: readonly string[] = ['node'],
+): { key: string; point: Record<string, number | string>; lines: { label: string; id: string }[] }[] {
+  const charts = new Map<
+    string,
+    { key: string; point: Record<string, number | string>; lines: { label: string; id: string }[] }
+  >();
   for (const [id, e] of Object.entries(s.series)) {
     if (!e.metrics[metric]) continue;
     const point = Object.fromEntries(Object.entries(e.params).filter(([k]) => !lineParams.includes(k)));

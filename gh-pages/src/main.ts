@@ -1,9 +1,9 @@
 // The trend site: a machine selector, four views, and the whole view state in the URL hash.
 import 'uplot/dist/uPlot.min.css';
+import { escapeHtml as esc } from './charts.js';
 import { DataError, Store } from './data.js';
 import { parseHash, type State, toHash, VIEWS } from './state.js';
-import { escapeHtml as esc } from './charts.js';
-import { compare, type Ctx, overview, sweeps, trends } from './views.js';
+import { type Ctx, compare, overview, sweeps, trends } from './views.js';
 
 const app = document.getElementById('app')!;
 const nav = document.getElementById('nav')!;
@@ -41,7 +41,8 @@ async function render(): Promise<void> {
   const ids = machines ? Object.keys(machines.machines).sort() : [];
   if (!ids.length) {
     nav.innerHTML = '';
-    app.innerHTML = '<div class="notice"><h2>No results yet</h2><p>Run <code>npm run bench</code> (locally) or wait for the first benchmark workflow to publish.</p></div>';
+    app.innerHTML =
+      '<div class="notice"><h2>No results yet</h2><p>Run <code>npm run bench</code> (locally) or wait for the first benchmark workflow to publish.</p></div>';
     return;
   }
   const machine = state.machine && ids.includes(state.machine) ? state.machine : ids[0]!;
@@ -50,7 +51,10 @@ async function render(): Promise<void> {
   };
   nav.innerHTML =
     `<label>machine <select id="machine">${ids.map((m) => `<option${m === machine ? ' selected' : ''}>${esc(m)}</option>`).join('')}</select></label>` +
-    VIEWS.map((v) => `<a class="tab${v === state.view ? ' active' : ''}" href="${toHash({ view: v, machine, ...(state.experiment ? { experiment: state.experiment } : {}) })}">${v}</a>`).join('');
+    VIEWS.map(
+      (v) =>
+        `<a class="tab${v === state.view ? ' active' : ''}" href="${toHash({ view: v, machine, ...(state.experiment ? { experiment: state.experiment } : {}) })}">${v}</a>`,
+    ).join('');
   nav.querySelector<HTMLSelectElement>('#machine')!.onchange = (e) => {
     location.hash = toHash({ view: state.view, machine: (e.target as HTMLSelectElement).value });
   };

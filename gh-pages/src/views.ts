@@ -1,13 +1,22 @@
 /** The four views. Each renders into a container from the store and the URL state. */
 import { compareSamples } from '../../harness/src/analysis/two-sample.js';
 import { formatParam, formatRatio, formatValue } from '../../harness/src/lib/format.js';
-import { answerComparison, type AnswerScenario, answerScenarios } from '../../harness/src/report/answers.js';
+import { type At, matchesAt } from '../../harness/src/model/select.js';
+import { type AnswerScenario, answerComparison, answerScenarios } from '../../harness/src/report/answers.js';
 import { type Ratio, ratioReference, ratioTarget } from '../../harness/src/report/ratios.js';
 import { FINDINGS, rowLabel } from '../../harness/src/report/summary.js';
-import { type At, matchesAt } from '../../harness/src/model/select.js';
 import { detectChangePoints, MIN_SHIFT } from './changepoints.js';
 import { escapeHtml as esc, sweepChart, trendChart } from './charts.js';
-import { type Benchmark, type CommitEntry, definitionChanges, type IndexFile, lineLabel, type RunFile, type Store, trendCharts } from './data.js';
+import {
+  type Benchmark,
+  type CommitEntry,
+  definitionChanges,
+  type IndexFile,
+  lineLabel,
+  type RunFile,
+  type Store,
+  trendCharts,
+} from './data.js';
 import { type State, toHash } from './state.js';
 
 export interface Ctx {
@@ -22,16 +31,19 @@ export interface Ctx {
 
 const width = (el: HTMLElement) => Math.max(320, Math.min(el.clientWidth || 900, 1150));
 const latest = (index: IndexFile) => index.commits.at(-1);
-const commitBySha = (index: IndexFile, sha?: string) => (sha ? index.commits.find((c) => c.sha.startsWith(sha)) : undefined);
+const commitBySha = (index: IndexFile, sha?: string) =>
+  sha ? index.commits.find((c) => c.sha.startsWith(sha)) : undefined;
 const short = (sha: string) => sha.slice(0, 10);
 
 function commitOptions(index: IndexFile, selected?: string): string {
   return [...index.commits]
     .reverse()
-    .map((c) => `<option value="${esc(c.sha)}"${c.sha === selected ? ' selected' : ''}>${short(c.sha)} · ${esc(c.date.slice(0, 10))} · ${esc(c.subject.slice(0, 60))}</option>`)
+    .map(
+      (c) =>
+        `<option value="${esc(c.sha)}"${c.sha === selected ? ' selected' : ''}>${short(c.sha)} · ${esc(c.date.slice(0, 10))} · ${esc(c.subject.slice(0, 60))}</option>`,
+    )
     .join('');
 }
-
 
 // ---------------------------------------------------------------- overview
 
@@ -55,13 +67,18 @@ export async function overview(ctx: Ctx): Promise<void> {
   for (const [id, info] of Object.entries(run.experiments)) {
     const mine = run.benchmarks.filter((b) => b.experiment === id);
     if (!mine.length) continue;
-    parts.push(`<section class="card experiment" data-experiment="${esc(id)}"><h2>${esc(id)}: ${esc(info.title)}</h2><p class="question">${esc(info.question)}</p>`);
+    parts.push(
+      `<section class="card experiment" data-experiment="${esc(id)}"><h2>${esc(id)}: ${esc(info.title)}</h2><p class="question">${esc(info.question)}</p>`,
+    );
     const s = info.summary;
     if (s) {
       const rows = mine.filter((b) => b.status === 'ok' && matchesAt(b, s.at as At, 'matches'));
       const unitOf = (k: string) => info.parameters?.[k]?.unit;
       const atText = Object.entries(s.at)
-        .map(([k, v]) => `${k} ${(Array.isArray(v) ? v : [v]).map((x) => formatParam(x as number | string, unitOf(k))).join(', ')}`)
+        .map(
+          ([k, v]) =>
+            `${k} ${(Array.isArray(v) ? v : [v]).map((x) => formatParam(x as number | string, unitOf(k))).join(', ')}`,
+        )
         .join('; ');
       const cell = (b: Benchmark, r: Ratio) => {
         const ref = ratioReference(b, r, mine, s.at);
@@ -75,7 +92,11 @@ export async function overview(ctx: Ctx): Promise<void> {
         ? rows.flatMap((b) => {
             const x = cell(b, r0);
             const mv = b.metrics[r0.metric];
-            return x !== undefined && mv ? [`<li><b>${esc(rowLabel(b, s.at))}</b>: ${esc(r0.metric)} ${formatValue(mv.value, mv.unit)}, <b>${formatRatio(x)}</b> ${esc(ratioTarget(r0, unitOf))} at ${esc(atText)}</li>`] : [];
+            return x !== undefined && mv
+              ? [
+                  `<li><b>${esc(rowLabel(b, s.at))}</b>: ${esc(r0.metric)} ${formatValue(mv.value, mv.unit)}, <b>${formatRatio(x)}</b> ${esc(ratioTarget(r0, unitOf))} at ${esc(atText)}</li>`,
+                ]
+              : [];
           })
         : [];
       if (findings.length) parts.push(`<ul class="findings">${findings.join('')}</ul>`);
@@ -95,10 +116,18 @@ export async function overview(ctx: Ctx): Promise<void> {
       // The experiment's own questions, answered from this run (same code as summary.md).
       for (const a of s.answers ?? []) {
         const scenarios = answerScenarios(a, mine);
-        const items = (sc: AnswerScenario) => sc.items.map((i) => `${esc(i.variant)} <b>${formatRatio(i.ratio)}</b> <span class="${i.finding === 'lower' || i.finding === 'higher' ? '' : 'muted'}">(${FINDINGS[i.finding]})</span>`).join('; ');
+        const items = (sc: AnswerScenario) =>
+          sc.items
+            .map(
+              (i) =>
+                `${esc(i.variant)} <b>${formatRatio(i.ratio)}</b> <span class="${i.finding === 'lower' || i.finding === 'higher' ? '' : 'muted'}">(${FINDINGS[i.finding]})</span>`,
+            )
+            .join('; ');
         parts.push(
           `<div class="answer"><p><b>${esc(a.question)}</b> <span class="muted">${esc(a.metric)}, ${esc(answerComparison(a))}</span></p>` +
-            (scenarios.length ? `<ul>${scenarios.map((sc) => `<li>${sc.scenario ? `${esc(sc.scenario)}: ` : ''}${items(sc)}</li>`).join('')}</ul>` : '<p class="muted">No pair of points measured for it in this run.</p>') +
+            (scenarios.length
+              ? `<ul>${scenarios.map((sc) => `<li>${sc.scenario ? `${esc(sc.scenario)}: ` : ''}${items(sc)}</li>`).join('')}</ul>`
+              : '<p class="muted">No pair of points measured for it in this run.</p>') +
             '</div>',
         );
       }
@@ -113,12 +142,19 @@ export async function overview(ctx: Ctx): Promise<void> {
         else grouped.set(key, { b, n: 1 });
       }
       parts.push(
-        `<details class="problems" open><summary>${problems.length} skipped or failed</summary><ul>${[...grouped.values()]
-          .map(({ b, n }) => `<li><span class="status ${b.status}">${b.status}</span> <b>${esc(b.variant)}</b>${n > 1 ? ` (${n} points)` : ` ${esc(b.id)}`}: ${esc(b.reason ?? '')}${b.hint ? ` <span class="muted">— ${esc(b.hint)}</span>` : ''}</li>`)
+        `<details class="problems" open><summary>${problems.length} skipped or failed</summary><ul>${[
+          ...grouped.values(),
+        ]
+          .map(
+            ({ b, n }) =>
+              `<li><span class="status ${b.status}">${b.status}</span> <b>${esc(b.variant)}</b>${n > 1 ? ` (${n} points)` : ` ${esc(b.id)}`}: ${esc(b.reason ?? '')}${b.hint ? ` <span class="muted">— ${esc(b.hint)}</span>` : ''}</li>`,
+          )
           .join('')}</ul></details>`,
       );
     }
-    parts.push(`<p><a href="${toHash({ view: 'trends', machine: ctx.machine, experiment: id })}">Trends</a> · <a href="${toHash({ view: 'sweeps', machine: ctx.machine, experiment: id })}">Sweeps</a></p></section>`);
+    parts.push(
+      `<p><a href="${toHash({ view: 'trends', machine: ctx.machine, experiment: id })}">Trends</a> · <a href="${toHash({ view: 'sweeps', machine: ctx.machine, experiment: id })}">Sweeps</a></p></section>`,
+    );
   }
   ctx.el.innerHTML = parts.join('');
 }
@@ -127,38 +163,54 @@ export async function overview(ctx: Ctx): Promise<void> {
 
 export async function trends(ctx: Ctx): Promise<void> {
   const experiments = [...new Set(ctx.index.commits.flatMap((c) => c.experiments))].sort();
-  const experiment = ctx.state.experiment && experiments.includes(ctx.state.experiment) ? ctx.state.experiment : experiments[0];
+  const experiment =
+    ctx.state.experiment && experiments.includes(ctx.state.experiment) ? ctx.state.experiment : experiments[0];
   if (!experiment) {
     ctx.el.innerHTML = '<p class="notice">No experiment has been published for this machine yet.</p>';
     return;
   }
   const [series, noise] = await Promise.all([ctx.store.series(ctx.machine, experiment), ctx.store.noise(ctx.machine)]);
   const metrics = [...new Set(Object.values(series.series).flatMap((s) => Object.keys(s.metrics)))].sort();
-  const metric = ctx.state.metric && metrics.includes(ctx.state.metric) ? ctx.state.metric : metrics.includes('wall_time') ? 'wall_time' : metrics[0];
+  const metric =
+    ctx.state.metric && metrics.includes(ctx.state.metric)
+      ? ctx.state.metric
+      : metrics.includes('wall_time')
+        ? 'wall_time'
+        : metrics[0];
   const byCommit = new Map(ctx.index.commits.map((c) => [c.sha, c]));
-  const commits = series.commits.map((sha) => byCommit.get(sha) ?? { sha, date: '', subject: '(commit not in the index)' });
+  const commits = series.commits.map(
+    (sha) => byCommit.get(sha) ?? { sha, date: '', subject: '(commit not in the index)' },
+  );
   ctx.el.innerHTML =
     `<div class="controls"><label>experiment <select id="exp">${experiments.map((e) => `<option${e === experiment ? ' selected' : ''}>${esc(e)}</option>`).join('')}</select></label>` +
     `<label>metric <select id="metric">${metrics.map((x) => `<option${x === metric ? ' selected' : ''}>${esc(x)}</option>`).join('')}</select></label>` +
     `<label><input type="checkbox" id="log"${ctx.state.log ? ' checked' : ''}> log scale</label><span class="muted">drag to zoom, double-click to reset</span></div>` +
-    (commits.length < 2 ? '<p class="notice">Only one commit so far: trends need at least two. The points are shown; lines appear from the next run on.</p>' : '') +
+    (commits.length < 2
+      ? '<p class="notice">Only one commit so far: trends need at least two. The points are shown; lines appear from the next run on.</p>'
+      : '') +
     '<div id="charts"></div><section class="card"><h3>Detected changes</h3><ul id="changes"></ul></section>';
-  ctx.el.querySelector<HTMLSelectElement>('#exp')!.onchange = (e) => ctx.go({ experiment: (e.target as HTMLSelectElement).value, metric: undefined, chart: undefined });
-  ctx.el.querySelector<HTMLSelectElement>('#metric')!.onchange = (e) => ctx.go({ metric: (e.target as HTMLSelectElement).value, chart: undefined });
-  ctx.el.querySelector<HTMLInputElement>('#log')!.onchange = (e) => ctx.go({ log: (e.target as HTMLInputElement).checked });
+  ctx.el.querySelector<HTMLSelectElement>('#exp')!.onchange = (e) =>
+    ctx.go({ experiment: (e.target as HTMLSelectElement).value, metric: undefined, chart: undefined });
+  ctx.el.querySelector<HTMLSelectElement>('#metric')!.onchange = (e) =>
+    ctx.go({ metric: (e.target as HTMLSelectElement).value, chart: undefined });
+  ctx.el.querySelector<HTMLInputElement>('#log')!.onchange = (e) =>
+    ctx.go({ log: (e.target as HTMLInputElement).checked });
   if (!metric) return;
   const chartsEl = ctx.el.querySelector<HTMLElement>('#charts')!;
   const changesEl = ctx.el.querySelector<HTMLElement>('#changes')!;
   const charts = trendCharts(series, metric);
   const changeItems: string[] = [];
   // Draw charts as they scroll into view: years of data stay fast.
-  const observer = new IntersectionObserver((entries) => {
-    for (const entry of entries) {
-      if (!entry.isIntersecting) continue;
-      observer.unobserve(entry.target);
-      (entry.target as HTMLElement & { draw?: () => void }).draw?.();
-    }
-  }, { rootMargin: '400px' });
+  const observer = new IntersectionObserver(
+    (entries) => {
+      for (const entry of entries) {
+        if (!entry.isIntersecting) continue;
+        observer.unobserve(entry.target);
+        (entry.target as HTMLElement & { draw?: () => void }).draw?.();
+      }
+    },
+    { rootMargin: '400px' },
+  );
   const pointKeys = new Set(charts.flatMap((c) => Object.keys(c.point)));
   for (const chart of charts) {
     const box = document.createElement('div') as HTMLDivElement & { draw?: () => void };
@@ -166,34 +218,74 @@ export async function trends(ctx: Ctx): Promise<void> {
     box.dataset.key = chart.key;
     box.style.minHeight = '300px';
     // A chart of variants that do not take a parameter the others do (Bun: no pool size) says so.
-    const pointText = [...Object.entries(chart.point).map(([k, v]) => `${k}=${v}`), ...[...pointKeys].filter((k) => !(k in chart.point)).map((k) => `${k} n/a`)].join(' ');
+    const pointText = [
+      ...Object.entries(chart.point).map(([k, v]) => `${k}=${v}`),
+      ...[...pointKeys].filter((k) => !(k in chart.point)).map((k) => `${k} n/a`),
+    ].join(' ');
     const lines = chart.lines.map((l) => {
       const m = series.series[l.id]!.metrics[metric]!;
-      return { id: l.id, label: l.label, values: m.values, ranges: m.ranges, unit: m.unit, redefined: definitionChanges(series.series[l.id]!.definitions) };
+      return {
+        id: l.id,
+        label: l.label,
+        values: m.values,
+        ranges: m.ranges,
+        unit: m.unit,
+        redefined: definitionChanges(series.series[l.id]!.definitions),
+      };
     });
     // Change points are searched within each definition's stretch only: a redefined benchmark
     // is marked as such, never reported as a performance change.
     const changes = lines.flatMap((l, i) => {
       const cuts = [0, ...l.redefined, l.values.length];
-      return cuts.slice(0, -1).flatMap((from, k) =>
-        detectChangePoints(l.values.slice(from, cuts[k + 1]), Math.max(MIN_SHIFT, noise[`${l.id} ${metric}`] ?? 0)).map((c) => ({ line: i, index: from + c.index, ratio: c.ratio, kind: 'perf' as const })),
-      );
+      return cuts
+        .slice(0, -1)
+        .flatMap((from, k) =>
+          detectChangePoints(
+            l.values.slice(from, cuts[k + 1]),
+            Math.max(MIN_SHIFT, noise[`${l.id} ${metric}`] ?? 0),
+          ).map((c) => ({ line: i, index: from + c.index, ratio: c.ratio, kind: 'perf' as const })),
+        );
     });
-    const redefinitions = lines.flatMap((l, i) => l.redefined.map((index) => ({ line: i, index, kind: 'definition' as const })));
+    const redefinitions = lines.flatMap((l, i) =>
+      l.redefined.map((index) => ({ line: i, index, kind: 'definition' as const })),
+    );
     for (const r of redefinitions) {
       const commit = commits[r.index];
-      changeItems.push(`<li><a href="${toHash({ ...ctx.state, view: 'trends', machine: ctx.machine, experiment, metric, chart: chart.key })}">${esc(pointText)}</a> · ${esc(lines[r.line]!.label)}: <b>benchmark definition changed</b> at ${commit ? `${short(commit.sha)} ${esc(commit.subject)}` : '?'} (values before and after are not comparable)</li>`);
+      changeItems.push(
+        `<li><a href="${toHash({ ...ctx.state, view: 'trends', machine: ctx.machine, experiment, metric, chart: chart.key })}">${esc(pointText)}</a> · ${esc(lines[r.line]!.label)}: <b>benchmark definition changed</b> at ${commit ? `${short(commit.sha)} ${esc(commit.subject)}` : '?'} (values before and after are not comparable)</li>`,
+      );
     }
     for (const c of changes) {
       const commit = commits[c.index];
-      changeItems.push(`<li><a href="${toHash({ ...ctx.state, view: 'trends', machine: ctx.machine, experiment, metric, chart: chart.key })}">${esc(pointText)}</a> · ${esc(lines[c.line]!.label)}: <b class="${(c.ratio > 1) === (series.series[chart.lines[c.line]!.id]!.metrics[metric]!.direction === 'smaller') ? 'bad' : 'good'}">×${c.ratio.toFixed(3)}</b> at ${commit ? `${short(commit.sha)} ${esc(commit.subject)}` : '?'}</li>`);
+      changeItems.push(
+        `<li><a href="${toHash({ ...ctx.state, view: 'trends', machine: ctx.machine, experiment, metric, chart: chart.key })}">${esc(pointText)}</a> · ${esc(lines[c.line]!.label)}: <b class="${(c.ratio > 1) === (series.series[chart.lines[c.line]!.id]!.metrics[metric]!.direction === 'smaller') ? 'bad' : 'good'}">×${c.ratio.toFixed(3)}</b> at ${commit ? `${short(commit.sha)} ${esc(commit.subject)}` : '?'}</li>`,
+      );
     }
     const link = document.createElement('a');
     link.className = 'permalink';
-    link.href = toHash({ view: 'trends', machine: ctx.machine, experiment, metric, chart: chart.key, ...(ctx.state.log ? { log: true } : {}) });
+    link.href = toHash({
+      view: 'trends',
+      machine: ctx.machine,
+      experiment,
+      metric,
+      chart: chart.key,
+      ...(ctx.state.log ? { log: true } : {}),
+    });
     link.textContent = 'permalink to this chart';
     box.draw = () => {
-      trendChart(box, { title: `${metric} · ${pointText}`, unit: lines[0]?.unit ?? '', log: Boolean(ctx.state.log), commits, lines, changes: [...changes, ...redefinitions], commitUrl: ctx.commitUrl }, width(chartsEl));
+      trendChart(
+        box,
+        {
+          title: `${metric} · ${pointText}`,
+          unit: lines[0]?.unit ?? '',
+          log: Boolean(ctx.state.log),
+          commits,
+          lines,
+          changes: [...changes, ...redefinitions],
+          commitUrl: ctx.commitUrl,
+        },
+        width(chartsEl),
+      );
       box.appendChild(link);
       box.style.minHeight = '';
     };
@@ -217,15 +309,23 @@ export async function sweeps(ctx: Ctx): Promise<void> {
   const run = await ctx.store.run(ctx.machine, commit);
   const other = vs ? await ctx.store.run(ctx.machine, vs) : undefined;
   const experiments = Object.keys(run.experiments).filter((e) => run.benchmarks.some((b) => b.experiment === e));
-  const experiment = ctx.state.experiment && experiments.includes(ctx.state.experiment) ? ctx.state.experiment : experiments[0];
+  const experiment =
+    ctx.state.experiment && experiments.includes(ctx.state.experiment) ? ctx.state.experiment : experiments[0];
   if (!experiment) {
     ctx.el.innerHTML = '<p class="notice">This run has no benchmarks.</p>';
     return;
   }
   const info = run.experiments[experiment]!;
   const ok = run.benchmarks.filter((b) => b.experiment === experiment && b.status === 'ok');
-  const metrics = [...new Set(ok.flatMap((b) => Object.keys(b.metrics)))].filter((m) => !m.startsWith('syscalls.') || m === 'syscalls.total').sort();
-  const metric = ctx.state.metric && metrics.includes(ctx.state.metric) ? ctx.state.metric : metrics.includes('throughput') ? 'throughput' : metrics[0];
+  const metrics = [...new Set(ok.flatMap((b) => Object.keys(b.metrics)))]
+    .filter((m) => !m.startsWith('syscalls.') || m === 'syscalls.total')
+    .sort();
+  const metric =
+    ctx.state.metric && metrics.includes(ctx.state.metric)
+      ? ctx.state.metric
+      : metrics.includes('throughput')
+        ? 'throughput'
+        : metrics[0];
   // The swept parameter: the numeric one with the most distinct values.
   const params = Object.keys(info.parameters ?? {}).filter((p) => ok.some((b) => typeof b.params[p] === 'number'));
   const distinct = (p: string) => new Set(ok.filter((x) => p in x.params).map((x) => x.params[p])).size;
@@ -252,7 +352,9 @@ export async function sweeps(ctx: Ctx): Promise<void> {
     host.innerHTML = '<p class="notice">This experiment has no numeric parameter to sweep.</p>';
     return;
   }
-  const xs = [...new Set(ok.filter((b) => typeof b.params[axis] === 'number').map((b) => b.params[axis] as number))].sort((a, b) => a - b);
+  const xs = [
+    ...new Set(ok.filter((b) => typeof b.params[axis] === 'number').map((b) => b.params[axis] as number)),
+  ].sort((a, b) => a - b);
   // Other parameters (except runtime versions, which become lines) make separate charts.
   const groupKeys = Object.keys(info.parameters ?? {}).filter((p) => p !== axis);
   const groups = new Map<string, Benchmark[]>();
@@ -264,17 +366,48 @@ export async function sweeps(ctx: Ctx): Promise<void> {
     const lineIds = [...new Set(list.map((b) => lineLabel(b.variant, b.params, [axis, ...groupKeys])))].sort();
     const valuesFor = (bs: Benchmark[], label: string) =>
       // A variant that does not take the swept parameter is one value: drawn flat across the axis.
-      xs.map((x) => bs.find((b) => (b.params[axis] === x || !(axis in b.params)) && lineLabel(b.variant, b.params, [axis, ...groupKeys]) === label && groupKeys.every((k) => `${k}=${b.params[k]}` === key.split(' ').find((p) => p.startsWith(`${k}=`))))?.metrics[metric]?.value ?? null);
-    const lines = lineIds.map((label, i) => ({ label: `${label} @${short(commit.sha)}`, values: valuesFor(list, label), colorIndex: i }));
+      xs.map(
+        (x) =>
+          bs.find(
+            (b) =>
+              (b.params[axis] === x || !(axis in b.params)) &&
+              lineLabel(b.variant, b.params, [axis, ...groupKeys]) === label &&
+              groupKeys.every((k) => `${k}=${b.params[k]}` === key.split(' ').find((p) => p.startsWith(`${k}=`))),
+          )?.metrics[metric]?.value ?? null,
+      );
+    const lines = lineIds.map((label, i) => ({
+      label: `${label} @${short(commit.sha)}`,
+      values: valuesFor(list, label),
+      colorIndex: i,
+    }));
     if (other) {
       const otherOk = other.benchmarks.filter((b) => b.experiment === experiment && b.status === 'ok');
-      lineIds.forEach((label, i) => lines.push({ label: `${label} @${short(other.run.commit.sha)}`, values: valuesFor(otherOk, label), colorIndex: i, dashed: true } as never));
+      lineIds.forEach((label, i) => {
+        lines.push({
+          label: `${label} @${short(other.run.commit.sha)}`,
+          values: valuesFor(otherOk, label),
+          colorIndex: i,
+          dashed: true,
+        } as never);
+      });
     }
     const box = document.createElement('div');
     box.className = 'chart';
     host.appendChild(box);
     const unit = list[0]?.metrics[metric]?.unit ?? '';
-    sweepChart(box, { title: `${metric} vs ${axis}${key ? ` · ${key}` : ''}`, param: `${axis}${info.parameters?.[axis]?.unit ? ` (${info.parameters[axis]!.unit})` : ''}`, unit, logX: xs.every((x) => x > 0) && xs.length > 2 && xs.at(-1)! / xs[0]! >= 16, log: Boolean(ctx.state.log), xs, lines }, width(host));
+    sweepChart(
+      box,
+      {
+        title: `${metric} vs ${axis}${key ? ` · ${key}` : ''}`,
+        param: `${axis}${info.parameters?.[axis]?.unit ? ` (${info.parameters[axis]!.unit})` : ''}`,
+        unit,
+        logX: xs.every((x) => x > 0) && xs.length > 2 && xs.at(-1)! / xs[0]! >= 16,
+        log: Boolean(ctx.state.log),
+        xs,
+        lines,
+      },
+      width(host),
+    );
   }
 }
 
@@ -289,8 +422,10 @@ export async function compare(ctx: Ctx): Promise<void> {
   const head = commitBySha(ctx.index, ctx.state.head) ?? commits.at(-1)!;
   const base = commitBySha(ctx.index, ctx.state.base) ?? commits.at(-2)!;
   ctx.el.innerHTML = `<div class="controls"><label>base <select id="base">${commitOptions(ctx.index, base.sha)}</select></label><label>head <select id="head">${commitOptions(ctx.index, head.sha)}</select></label></div><div id="table"><p>Loading both runs…</p></div>`;
-  ctx.el.querySelector<HTMLSelectElement>('#base')!.onchange = (e) => ctx.go({ base: (e.target as HTMLSelectElement).value });
-  ctx.el.querySelector<HTMLSelectElement>('#head')!.onchange = (e) => ctx.go({ head: (e.target as HTMLSelectElement).value });
+  ctx.el.querySelector<HTMLSelectElement>('#base')!.onchange = (e) =>
+    ctx.go({ base: (e.target as HTMLSelectElement).value });
+  ctx.el.querySelector<HTMLSelectElement>('#head')!.onchange = (e) =>
+    ctx.go({ head: (e.target as HTMLSelectElement).value });
   const [b, h] = await Promise.all([ctx.store.run(ctx.machine, base), ctx.store.run(ctx.machine, head)]);
   ctx.el.querySelector<HTMLElement>('#table')!.innerHTML = compareTable(b, h);
 }
@@ -301,7 +436,7 @@ export function compareTable(base: RunFile, head: RunFile): string {
   const counts = { slower: 0, faster: 0, unchanged: 0 };
   for (const hb of head.benchmarks) {
     const bb = base.benchmarks.find((x) => x.id === hb.id);
-    if (!bb || bb.status !== 'ok' || hb.status !== 'ok') continue;
+    if (bb?.status !== 'ok' || hb.status !== 'ok') continue;
     for (const [name, hm] of Object.entries(hb.metrics)) {
       const bm = bb.metrics[name];
       if (!hm.samples?.length || !bm?.samples?.length || name === 'throughput' || name === 'pipeline_max_rss') continue;

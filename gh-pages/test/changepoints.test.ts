@@ -49,7 +49,9 @@ describe('detectChangePoints', () => {
     const precision = truePos / (truePos + falsePos);
     const recall = truePos / planted;
     // eslint-disable-next-line no-console
-    console.log(`change points: precision ${precision.toFixed(3)}, recall ${recall.toFixed(3)} over ${planted} planted steps`);
+    console.log(
+      `change points: precision ${precision.toFixed(3)}, recall ${recall.toFixed(3)} over ${planted} planted steps`,
+    );
     expect(precision).toBeGreaterThanOrEqual(0.95);
     expect(recall).toBeGreaterThanOrEqual(0.9);
   });

@@ -5,13 +5,20 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { definitionChanges, lineLabel, type SeriesFile, trendCharts } from '../src/data.js';
 
-const wc = JSON.parse(readFileSync(join(import.meta.dirname, 'fixtures', 'store', 'bench-fast-0a1b2c3d', 'series', 'wc.json'), 'utf8')) as SeriesFile;
+const wc = JSON.parse(
+  readFileSync(join(import.meta.dirname, 'fixtures', 'store', 'bench-fast-0a1b2c3d', 'series', 'wc.json'), 'utf8'),
+) as SeriesFile;
 
 describe('trendCharts', () => {
   it('makes one chart per block size, lines per variant and node version, sorted by the parameter', () => {
     const charts = trendCharts(wc, 'wall_time');
     expect(charts.map((c) => c.key)).toEqual(['wall_time|bs=4096', 'wall_time|bs=65536']);
-    expect(charts[1]!.lines.map((l) => l.label).sort()).toEqual(['bun', 'c', 'node-stream (node 20)', 'node-stream (node 22)']);
+    expect(charts[1]!.lines.map((l) => l.label).sort()).toEqual([
+      'bun',
+      'c',
+      'node-stream (node 20)',
+      'node-stream (node 22)',
+    ]);
   });
 
   it('keeps a late variant aligned with the commits (nulls before it existed)', () => {

@@ -7,7 +7,11 @@ import { expect, it } from 'vitest';
 import { writeFixtureStore } from './fixture-store.js';
 
 const committed = join(import.meta.dirname, 'fixtures', 'store');
-const files = (d: string) => readdirSync(d, { recursive: true }).map(String).filter((f) => f.endsWith('.json')).sort();
+const files = (d: string) =>
+  readdirSync(d, { recursive: true })
+    .map(String)
+    .filter((f) => f.endsWith('.json'))
+    .sort();
 
 it('matches the generator', async () => {
   if (process.env.UPDATE_FIXTURES) {
@@ -17,5 +21,6 @@ it('matches the generator', async () => {
   const fresh = mkdtempSync(join(tmpdir(), 'jsio-fixture-'));
   await writeFixtureStore(fresh);
   expect(files(fresh)).toEqual(files(committed));
-  for (const f of files(fresh)) expect(readFileSync(join(fresh, f), 'utf8'), f).toBe(readFileSync(join(committed, f), 'utf8'));
+  for (const f of files(fresh))
+    expect(readFileSync(join(fresh, f), 'utf8'), f).toBe(readFileSync(join(committed, f), 'utf8'));
 });

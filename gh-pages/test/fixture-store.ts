@@ -4,9 +4,10 @@
  * first machine), a variant that appears late (bun from commit 10), and a skipped and a
  * failed benchmark in the latest run, and bun redefined (its program changed) at commit 25.
  */
+
+import { describe as stats } from '../../harness/src/analysis/describe.js';
 import { prng } from '../../harness/src/analysis/two-sample.js';
 import type { Benchmark, Metric, Results } from '../../harness/src/model/results.js';
-import { describe as stats } from '../../harness/src/analysis/describe.js';
 import { publishRun } from '../../harness/src/store/store.js';
 
 export const STEP_COMMIT = 20;
@@ -19,16 +20,44 @@ function timed(samples: number[], unit: string, direction: 'smaller' | 'bigger',
   return { unit, direction, value: s.median, samples, stats: s, deterministic: false, source };
 }
 
-function point(rand: () => number, experiment: string, variant: string, params: Record<string, number | string>, seconds: number, bytes?: number): Benchmark {
+function point(
+  rand: () => number,
+  experiment: string,
+  variant: string,
+  params: Record<string, number | string>,
+  seconds: number,
+  bytes?: number,
+): Benchmark {
   const samples = Array.from({ length: 5 }, () => seconds * (1 + 0.02 * (rand() - 0.5)));
   const metrics: Record<string, Metric> = { wall_time: timed(samples, 's', 'smaller') };
-  if (bytes) metrics.throughput = timed(samples.map((t) => bytes / t / 1e6), 'MB/s', 'bigger', 'derived');
-  metrics.max_rss = { unit: 'B', direction: 'smaller', value: variant === 'c' ? 1.5e6 : 5e7, deterministic: true, source: 'time' };
+  if (bytes)
+    metrics.throughput = timed(
+      samples.map((t) => bytes / t / 1e6),
+      'MB/s',
+      'bigger',
+      'derived',
+    );
+  metrics.max_rss = {
+    unit: 'B',
+    direction: 'smaller',
+    value: variant === 'c' ? 1.5e6 : 5e7,
+    deterministic: true,
+    source: 'time',
+  };
   const key = Object.keys(params)
     .sort()
     .map((k) => `${k}=${params[k]}`)
     .join(',');
-  return { id: `${experiment}/${variant}/${key}`, experiment, variant, params, status: 'ok', derived: {}, definition: `${variant}-def`, metrics };
+  return {
+    id: `${experiment}/${variant}/${key}`,
+    experiment,
+    variant,
+    params,
+    status: 'ok',
+    derived: {},
+    definition: `${variant}-def`,
+    metrics,
+  };
 }
 
 function latency(rand: () => number, variant: string, params: Record<string, number | string>, ms: number): Benchmark {
@@ -52,17 +81,50 @@ export function fixtureRun(machine: number, i: number): Results {
       const step = machine === 1 && node === '22' && i >= STEP_COMMIT ? 1.25 : 1;
       benchmarks.push(point(rand, 'wc', 'node-stream', { bs, node }, base * 2.2 * step, bytes));
     }
-    if (i >= 10) benchmarks.push({ ...point(rand, 'wc', 'bun', { bs }, base * (i >= REDEFINED_COMMIT ? 0.8 : 1.1), bytes), definition: i >= REDEFINED_COMMIT ? 'bun-def-2' : 'bun-def' });
+    if (i >= 10)
+      benchmarks.push({
+        ...point(rand, 'wc', 'bun', { bs }, base * (i >= REDEFINED_COMMIT ? 0.8 : 1.1), bytes),
+        definition: i >= REDEFINED_COMMIT ? 'bun-def-2' : 'bun-def',
+      });
   }
   for (const n of [0, 10, 100]) {
-    for (const mode of ['sync', 'async']) benchmarks.push(point(rand, 'streams', 'core-transform', { mode, n, node: '22' }, speed * (0.05 + n * (mode === 'sync' ? 0.0004 : 0.0009))));
+    for (const mode of ['sync', 'async'])
+      benchmarks.push(
+        point(
+          rand,
+          'streams',
+          'core-transform',
+          { mode, n, node: '22' },
+          speed * (0.05 + n * (mode === 'sync' ? 0.0004 : 0.0009)),
+        ),
+      );
   }
   // threadpool: c-pool swept over pool; bun takes no pool (its manifest `ignores` it).
-  for (const pool of [1, 4, 12]) benchmarks.push(latency(rand, 'c-pool', { cache: 'warm', pool, work: 'read' }, 12 / Math.min(pool, 4)));
+  for (const pool of [1, 4, 12])
+    benchmarks.push(latency(rand, 'c-pool', { cache: 'warm', pool, work: 'read' }, 12 / Math.min(pool, 4)));
   benchmarks.push(latency(rand, 'bun', { cache: 'warm', work: 'read' }, 2.5));
   if (i === COMMITS - 1) {
-    benchmarks.push({ id: 'wc/just-sync/bs=65536', experiment: 'wc', variant: 'just-sync', params: { bs: 65536 }, status: 'skipped', reason: 'just(js) is not installed', hint: 'install just(js) 0.1.13', derived: {}, metrics: {} });
-    benchmarks.push({ id: 'wc/deno/bs=65536', experiment: 'wc', variant: 'deno', params: { bs: 65536 }, status: 'failed', reason: 'wrong result: bytes = 1, expected 2', derived: {}, metrics: {} });
+    benchmarks.push({
+      id: 'wc/just-sync/bs=65536',
+      experiment: 'wc',
+      variant: 'just-sync',
+      params: { bs: 65536 },
+      status: 'skipped',
+      reason: 'just(js) is not installed',
+      hint: 'install just(js) 0.1.13',
+      derived: {},
+      metrics: {},
+    });
+    benchmarks.push({
+      id: 'wc/deno/bs=65536',
+      experiment: 'wc',
+      variant: 'deno',
+      params: { bs: 65536 },
+      status: 'failed',
+      reason: 'wrong result: bytes = 1, expected 2',
+      derived: {},
+      metrics: {},
+    });
   }
   const date = new Date(Date.UTC(2026, 9, 1 + i, 12)).toISOString();
   return {
@@ -73,8 +135,23 @@ export function fixtureRun(machine: number, i: number): Results {
       partial: false,
       start: date,
       end: date,
-      commit: { sha: sha(machine, i), ref: 'main', subject: i === STEP_COMMIT ? 'Switch stream reads to a slower path' : `Commit number ${i}`, date, dirty: false },
-      machine: { id: machine === 1 ? 'bench-fast-0a1b2c3d' : 'bench-slow-4e5f6a7b', hostname: `bench-${machine}`, cpu: machine === 1 ? 'Fast CPU 9000' : 'Slow CPU 100', cores: 4, memoryBytes: 16 * 2 ** 30, kernel: 'Linux 6.1', governor: 'performance', runner: `jsio-bench-${machine}` },
+      commit: {
+        sha: sha(machine, i),
+        ref: 'main',
+        subject: i === STEP_COMMIT ? 'Switch stream reads to a slower path' : `Commit number ${i}`,
+        date,
+        dirty: false,
+      },
+      machine: {
+        id: machine === 1 ? 'bench-fast-0a1b2c3d' : 'bench-slow-4e5f6a7b',
+        hostname: `bench-${machine}`,
+        cpu: machine === 1 ? 'Fast CPU 9000' : 'Slow CPU 100',
+        cores: 4,
+        memoryBytes: 16 * 2 ** 30,
+        kernel: 'Linux 6.1',
+        governor: 'performance',
+        runner: `jsio-bench-${machine}`,
+      },
       toolchains: { node: '22.23.3', gcc: '12.2.0', hyperfine: '1.20.0' },
     },
     experiments: {
@@ -82,7 +159,11 @@ export function fixtureRun(machine: number, i: number): Results {
         title: 'the cost of a read() system call',
         question: 'What does a read() system call cost from JavaScript compared with C?',
         parameters: { bs: { description: 'block size', unit: 'B' } },
-        summary: { at: { bs: 65536 }, metrics: ['throughput', 'wall_time', 'max_rss'], ratios: [{ metric: 'throughput', to: 'c' }] },
+        summary: {
+          at: { bs: 65536 },
+          metrics: ['throughput', 'wall_time', 'max_rss'],
+          ratios: [{ metric: 'throughput', to: 'c' }],
+        },
         headline: { at: { bs: 65536 }, metrics: ['throughput'] },
       },
       streams: {
@@ -94,8 +175,16 @@ export function fixtureRun(machine: number, i: number): Results {
       threadpool: {
         title: 'does UV_THREADPOOL_SIZE change file I/O latency?',
         question: 'How does per-file latency change with the pool size?',
-        parameters: { work: { description: 'read or parse' }, cache: { description: 'cold or warm' }, pool: { description: 'threads', unit: 'threads' } },
-        summary: { at: { work: 'read', cache: 'warm', pool: [1, 4, 12] }, metrics: ['latency_p50'], ratios: [{ metric: 'latency_p50', at: { pool: 4 } }] },
+        parameters: {
+          work: { description: 'read or parse' },
+          cache: { description: 'cold or warm' },
+          pool: { description: 'threads', unit: 'threads' },
+        },
+        summary: {
+          at: { work: 'read', cache: 'warm', pool: [1, 4, 12] },
+          metrics: ['latency_p50'],
+          ratios: [{ metric: 'latency_p50', at: { pool: 4 } }],
+        },
         headline: { at: { pool: 4 }, metrics: ['latency_p50'] },
       },
     },

@@ -19,12 +19,28 @@ const shas: string[] = [];
 
 beforeAll(async () => {
   const dir = mkdtempSync(join(tmpdir(), 'jsio-site-real-'));
-  const bench = runCli(['bench', '--profile', 'smoke', '--experiments', EXPERIMENTS.join(','), '--param', 'pool=1,4', '--no-store', '--out', join(dir, 'run')]);
+  const bench = runCli([
+    'bench',
+    '--profile',
+    'smoke',
+    '--experiments',
+    EXPERIMENTS.join(','),
+    '--param',
+    'pool=1,4',
+    '--no-store',
+    '--out',
+    join(dir, 'run'),
+  ]);
   expect(bench.status, bench.stderr).toBe(0);
   // The same measurements as two commits a day apart: enough for trends and compare.
   const results = JSON.parse(readFileSync(join(dir, 'run', 'results.json'), 'utf8'));
   for (const [i, sha] of ['1'.repeat(40), '2'.repeat(40)].entries()) {
-    results.run.commit = { ...results.run.commit, sha, dirty: false, date: new Date(Date.UTC(2026, 10, 20 + i)).toISOString() };
+    results.run.commit = {
+      ...results.run.commit,
+      sha,
+      dirty: false,
+      date: new Date(Date.UTC(2026, 10, 20 + i)).toISOString(),
+    };
     writeFileSync(join(dir, `r${i}.json`), JSON.stringify(results));
     const pub = runCli(['publish', join(dir, `r${i}.json`), '--store', join(dir, 'store')]);
     expect(pub.status, pub.stderr).toBe(0);
@@ -55,13 +71,22 @@ describe('the site on a real smoke run', () => {
   it('overview: every experiment has its table, threadpool with Bun and Deno labelled pool n/a', async () => {
     errors = [];
     const page = await view('#/overview', 'overview');
-    for (const e of EXPERIMENTS) expect(await page.locator(`section[data-experiment="${e}"] tbody tr`).count(), e).toBeGreaterThan(0);
+    for (const e of EXPERIMENTS)
+      expect(await page.locator(`section[data-experiment="${e}"] tbody tr`).count(), e).toBeGreaterThan(0);
     const labels = await page.locator('section[data-experiment="threadpool"] tbody tr td:first-child').allInnerTexts();
-    expect(labels).toEqual(expect.arrayContaining([expect.stringMatching(/^bun \(.*pool n\/a\)$/), expect.stringMatching(/^deno \(.*pool n\/a\)$/), expect.stringMatching(/^c-pool \(.*pool 4\)$/)]));
+    expect(labels).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^bun \(.*pool n\/a\)$/),
+        expect.stringMatching(/^deno \(.*pool n\/a\)$/),
+        expect.stringMatching(/^c-pool \(.*pool 4\)$/),
+      ]),
+    );
     expect(await page.innerText('main')).not.toContain('could not be shown');
     // The manifest's questions, answered per scenario and variant.
     const answers = await page.locator('section[data-experiment="threadpool"] .answer').allInnerTexts();
-    expect(answers.join('\n')).toMatch(/Is parsing the bottleneck once reads are cached\?[\s\S]*pool n\/a: bun \d+\.\d\dx/);
+    expect(answers.join('\n')).toMatch(
+      /Is parsing the bottleneck once reads are cached\?[\s\S]*pool n\/a: bun \d+\.\d\dx/,
+    );
     expect(errors).toEqual([]);
   });
 

@@ -1,10 +1,10 @@
 // The site in a real browser (Debian's chromium via playwright-core) against the committed
 // fixture store, served from a sub-path like GitHub Pages project sites.
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readFile } from 'node:fs/promises';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite } from '../../harness/src/site/build-site.js';
@@ -30,11 +30,24 @@ function serve(): Promise<string> {
     if (!dir || !path.startsWith(SUB)) return void res.writeHead(404).end();
     const file = join(dir, path.slice(SUB.length) || 'index.html');
     readFile(file.endsWith('/') ? join(file, 'index.html') : file).then(
-      (b) => res.writeHead(200, { 'content-type': file.endsWith('.js') ? 'text/javascript' : file.endsWith('.css') ? 'text/css' : file.endsWith('.html') ? 'text/html' : 'application/json' }).end(b),
+      (b) =>
+        res
+          .writeHead(200, {
+            'content-type': file.endsWith('.js')
+              ? 'text/javascript'
+              : file.endsWith('.css')
+                ? 'text/css'
+                : file.endsWith('.html')
+                  ? 'text/html'
+                  : 'application/json',
+          })
+          .end(b),
       () => res.writeHead(404).end(),
     );
   });
-  return new Promise((ok) => server.listen(0, '127.0.0.1', () => ok(`http://127.0.0.1:${(server.address() as { port: number }).port}`)));
+  return new Promise((ok) =>
+    server.listen(0, '127.0.0.1', () => ok(`http://127.0.0.1:${(server.address() as { port: number }).port}`)),
+  );
 }
 
 async function open(site: string, hash = ''): Promise<Page> {
@@ -84,8 +97,17 @@ describe('the trend site', () => {
     // Ratios against the same variant at another parameter value; a variant without the
     // parameter (Bun has no pool size) is labelled and gets no ratio.
     const rows = await page.locator('section[data-experiment="threadpool"] tbody tr').allInnerTexts();
-    expect(rows.map((r) => r.split('\t')[0])).toEqual(['c-pool (pool 1)', 'c-pool (pool 4)', 'c-pool (pool 12)', 'bun (pool n/a)']);
-    expect(rows.map((r) => r.split('\t').at(-1))).toEqual(['4.00x', '1.00x', '1.00x', '—'].map((x, i) => (i === 0 ? expect.stringMatching(/^[34]\.\d\dx$/) : i === 2 ? expect.stringMatching(/^(0\.9\d|1\.0\d)x$/) : x)));
+    expect(rows.map((r) => r.split('\t')[0])).toEqual([
+      'c-pool (pool 1)',
+      'c-pool (pool 4)',
+      'c-pool (pool 12)',
+      'bun (pool n/a)',
+    ]);
+    expect(rows.map((r) => r.split('\t').at(-1))).toEqual(
+      ['4.00x', '1.00x', '1.00x', '—'].map((x, i) =>
+        i === 0 ? expect.stringMatching(/^[34]\.\d\dx$/) : i === 2 ? expect.stringMatching(/^(0\.9\d|1\.0\d)x$/) : x,
+      ),
+    );
     expect(await page.innerText('section[data-experiment="threadpool"] thead')).toContain('latency_p50 vs pool 4');
     await page.screenshot({ path: join(ARTIFACTS, 'site-overview.png'), fullPage: true });
     expect(errors).toEqual([]);
@@ -117,7 +139,10 @@ describe('the trend site', () => {
 
   it('sweeps: the parameter on the x-axis, overlaying a second commit', async () => {
     errors = [];
-    const page = await open('good', `#/sweeps?machine=bench-fast-0a1b2c3d&experiment=wc&metric=throughput&vs=${'1005'.padEnd(40, 'f')}`);
+    const page = await open(
+      'good',
+      `#/sweeps?machine=bench-fast-0a1b2c3d&experiment=wc&metric=throughput&vs=${'1005'.padEnd(40, 'f')}`,
+    );
     await page.waitForSelector('body[data-rendered="sweeps"]');
     await page.waitForSelector('.chart canvas');
     const legend = await page.innerText('.chart .u-legend');
@@ -140,7 +165,9 @@ describe('the trend site', () => {
     const over = (await page.locator('.chart .u-over').first().boundingBox())!;
     const at = async (fx: number) => {
       await page.mouse.move(over.x + over.width * fx, over.y + over.height / 2);
-      const rows = await page.$$eval('.chart .u-legend tr.u-series', (trs) => trs.map((tr) => [tr.querySelector('th')?.textContent ?? '', tr.querySelector('td.u-value')?.textContent ?? '']));
+      const rows = await page.$$eval('.chart .u-legend tr.u-series', (trs) =>
+        trs.map((tr) => [tr.querySelector('th')?.textContent ?? '', tr.querySelector('td.u-value')?.textContent ?? '']),
+      );
       const value = (label: string) => rows.find(([name]) => name?.startsWith(label))?.[1];
       return { bun: value('bun (pool n/a)'), c: value('c-pool') };
     };
@@ -159,7 +186,9 @@ describe('the trend site', () => {
     const page = await open('good', `#/compare?machine=bench-fast-0a1b2c3d&base=${b}&head=${h}`);
     await page.waitForSelector('table.compare');
     const slower = await page.locator('table.compare tr.slower td:first-child').allInnerTexts();
-    expect(slower).toEqual(expect.arrayContaining(['wc/node-stream/bs=4096,node=22', 'wc/node-stream/bs=65536,node=22']));
+    expect(slower).toEqual(
+      expect.arrayContaining(['wc/node-stream/bs=4096,node=22', 'wc/node-stream/bs=65536,node=22']),
+    );
     expect(slower.every((s) => s.includes('node=22'))).toBe(true);
     await page.screenshot({ path: join(ARTIFACTS, 'site-compare.png'), fullPage: true });
     expect(errors).toEqual([]);
@@ -188,7 +217,9 @@ describe('the trend site', () => {
     expect(await empty.innerText('main')).toContain('No results yet');
     const broken = await open('broken');
     await broken.waitForSelector('.error');
-    expect(await broken.innerText('.error')).toContain('bench-fast-0a1b2c3d/index.json is not valid JSON (corrupt or truncated)');
+    expect(await broken.innerText('.error')).toContain(
+      'bench-fast-0a1b2c3d/index.json is not valid JSON (corrupt or truncated)',
+    );
     await broken.screenshot({ path: join(ARTIFACTS, 'site-error.png') });
   });
 });

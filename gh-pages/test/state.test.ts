@@ -5,7 +5,14 @@ import { parseHash, type State, toHash } from '../src/state.js';
 describe('URL state', () => {
   it.each<State>([
     { view: 'overview' },
-    { view: 'trends', machine: 'bench-1-abc', experiment: 'wc', metric: 'wall_time', chart: 'wall_time|bs=65536', log: true },
+    {
+      view: 'trends',
+      machine: 'bench-1-abc',
+      experiment: 'wc',
+      metric: 'wall_time',
+      chart: 'wall_time|bs=65536',
+      log: true,
+    },
     { view: 'sweeps', machine: 'm', experiment: 'wc', commit: 'a'.repeat(40), vs: 'b'.repeat(40) },
     { view: 'compare', machine: 'm', base: 'abc', head: 'def' },
   ])('round-trips %j', (s) => {

@@ -5,8 +5,13 @@ import { answerScenarios, smallestTwoSidedP } from '../src/report/answers.js';
 import { answerLines } from '../src/report/summary.js';
 import { bench, timed } from './helpers/results.js';
 
-const ms = (center: number, spread = 0.02) => timed([1, 1.01, 0.99, 1.02, 0.98, 1.005, 0.995].map((f) => center * (1 + (f - 1) * spread * 50)), 'ms');
-const row = (variant: string, params: Record<string, number | string>, p50: number, spread?: number) => bench(variant, params, { latency_p50: ms(p50, spread) });
+const ms = (center: number, spread = 0.02) =>
+  timed(
+    [1, 1.01, 0.99, 1.02, 0.98, 1.005, 0.995].map((f) => center * (1 + (f - 1) * spread * 50)),
+    'ms',
+  );
+const row = (variant: string, params: Record<string, number | string>, p50: number, spread?: number) =>
+  bench(variant, params, { latency_p50: ms(p50, spread) });
 
 const rows = [
   row('c-pool', { work: 'read', pool: 4 }, 10),
@@ -20,12 +25,28 @@ const rows = [
 ];
 
 describe('answers', () => {
-  const pool = { question: 'Does latency improve beyond 4 threads?', metric: 'latency_p50', base: { pool: 4 }, head: { pool: 12 } };
-  const parse = { question: 'Is parsing the bottleneck?', metric: 'latency_p50', base: { work: 'read' }, head: { work: 'parse' } };
+  const pool = {
+    question: 'Does latency improve beyond 4 threads?',
+    metric: 'latency_p50',
+    base: { pool: 4 },
+    head: { pool: 12 },
+  };
+  const parse = {
+    question: 'Is parsing the bottleneck?',
+    metric: 'latency_p50',
+    base: { work: 'read' },
+    head: { work: 'parse' },
+  };
 
   it('compares each benchmark with itself at other parameter values, significant or not', () => {
     expect(answerScenarios(pool, rows)).toEqual([
-      { scenario: 'work read', items: [{ variant: 'c-pool', ratio: 0.5, finding: 'lower' }, { variant: 'node-promises (node 22)', ratio: 1.3, finding: 'higher' }] },
+      {
+        scenario: 'work read',
+        items: [
+          { variant: 'c-pool', ratio: 0.5, finding: 'lower' },
+          { variant: 'node-promises (node 22)', ratio: 1.3, finding: 'higher' },
+        ],
+      },
       { scenario: 'work parse', items: [{ variant: 'c-pool', ratio: expect.closeTo(31 / 30, 6), finding: 'same' }] },
     ]);
   });
@@ -53,8 +74,15 @@ describe('answers', () => {
     expect(smallestTwoSidedP(2, 2)).toBeCloseTo(1 / 3, 10);
     expect(smallestTwoSidedP(3, 3)).toBeCloseTo(0.1, 10);
     expect(smallestTwoSidedP(4, 4)).toBeCloseTo(2 / 70, 10);
-    const two = (variant: string, pool: number, v: number) => bench(variant, { pool }, { latency_p50: timed([v, v * 1.01], 'ms') });
-    expect(answerScenarios(pool, [two('c', 4, 10), two('c', 12, 1)])[0]?.items[0]).toEqual({ variant: 'c', ratio: expect.closeTo(0.1, 6), finding: 'untestable' });
-    expect(answerLines(pool, [two('c', 4, 10), two('c', 12, 1)]).join('\n')).toContain('c 0.10x (too few samples to test)');
+    const two = (variant: string, pool: number, v: number) =>
+      bench(variant, { pool }, { latency_p50: timed([v, v * 1.01], 'ms') });
+    expect(answerScenarios(pool, [two('c', 4, 10), two('c', 12, 1)])[0]?.items[0]).toEqual({
+      variant: 'c',
+      ratio: expect.closeTo(0.1, 6),
+      finding: 'untestable',
+    });
+    expect(answerLines(pool, [two('c', 4, 10), two('c', 12, 1)]).join('\n')).toContain(
+      'c 0.10x (too few samples to test)',
+    );
   });
 });

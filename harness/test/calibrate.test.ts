@@ -3,8 +3,8 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { calibrateMetric, NoiseFile, roundSplits } from '../src/calibrate/noise.js';
 import { prng } from '../src/analysis/two-sample.js';
+import { calibrateMetric, NoiseFile, roundSplits } from '../src/calibrate/noise.js';
 import { FIXTURES, runCli } from './helpers/cli.js';
 
 const round = (center: number, seed: number, spread = 0.02) => {
@@ -23,7 +23,11 @@ describe('calibration', () => {
   });
 
   it('finds no false positives on quiet, identical rounds, and a small threshold', () => {
-    const row = calibrateMetric('x wall_time', [1, 2, 3, 4, 5, 6].map((s) => round(0.1, s)), 'smaller');
+    const row = calibrateMetric(
+      'x wall_time',
+      [1, 2, 3, 4, 5, 6].map((s) => round(0.1, s)),
+      'smaller',
+    );
     expect(row.falsePositiveRate).toBe(0);
     expect(row.cv).toBeLessThan(0.02);
     expect(row.threshold).toBeGreaterThanOrEqual(0.02);
@@ -38,8 +42,16 @@ describe('calibration', () => {
   });
 
   it('computes the MDE from the noise and the sample count', () => {
-    const quiet = calibrateMetric('a', [1, 2, 3, 4].map((s) => round(1, s, 0.02)), 'smaller');
-    const noisy = calibrateMetric('b', [1, 2, 3, 4].map((s) => round(1, s, 0.2)), 'smaller');
+    const quiet = calibrateMetric(
+      'a',
+      [1, 2, 3, 4].map((s) => round(1, s, 0.02)),
+      'smaller',
+    );
+    const noisy = calibrateMetric(
+      'b',
+      [1, 2, 3, 4].map((s) => round(1, s, 0.2)),
+      'smaller',
+    );
     expect(noisy.mde).toBeGreaterThan(quiet.mde * 5);
   });
 });
@@ -48,7 +60,22 @@ describe('npm run calibrate', () => {
   it('runs A/A rounds and writes calibration.md, noise.json and the store copy that compare --noise-store reads', () => {
     const out = mkdtempSync(join(tmpdir(), 'jsio-cal-'));
     const store = join(out, 'store');
-    const r = runCli(['calibrate', '--rounds', '2', '--out', out, '--store', store, '--', '--profile', 'smoke', '--programs', join(FIXTURES, 'faults'), '--variants', 'ok']);
+    const r = runCli([
+      'calibrate',
+      '--rounds',
+      '2',
+      '--out',
+      out,
+      '--store',
+      store,
+      '--',
+      '--profile',
+      'smoke',
+      '--programs',
+      join(FIXTURES, 'faults'),
+      '--variants',
+      'ok',
+    ]);
     expect(r.status, r.stderr).toBe(0);
     const noise = NoiseFile.parse(JSON.parse(readFileSync(join(out, 'noise.json'), 'utf8')));
     expect(noise.rounds).toBe(2);

@@ -11,12 +11,25 @@ import { bench, results, timed, wcResults } from './helpers/results.js';
 describe('npm run compare', () => {
   it('accepts run directories and results files, and writes comparison.md and a valid comparison.json', () => {
     const dir = mkdtempSync(join(tmpdir(), 'jsio-cmp-'));
-    for (const [name, c] of [['base-1', 'a'], ['base-2', 'a'], ['head-1', 'b']] as const) {
+    for (const [name, c] of [
+      ['base-1', 'a'],
+      ['base-2', 'a'],
+      ['head-1', 'b'],
+    ] as const) {
       mkdirSync(join(dir, name));
       writeFileSync(join(dir, name, 'results.json'), JSON.stringify(wcResults(c.repeat(40))));
     }
     const out = join(dir, 'out');
-    const r = runCli(['compare', '--base', join(dir, 'base-1'), join(dir, 'base-2', 'results.json'), '--head', join(dir, 'head-1'), '--out', out]);
+    const r = runCli([
+      'compare',
+      '--base',
+      join(dir, 'base-1'),
+      join(dir, 'base-2', 'results.json'),
+      '--head',
+      join(dir, 'head-1'),
+      '--out',
+      out,
+    ]);
     expect(r.stderr).not.toMatch(/error/);
     expect(r.status).toBe(0);
     const c = Comparison.parse(JSON.parse(readFileSync(join(out, 'comparison.json'), 'utf8')));
@@ -29,19 +42,37 @@ describe('npm run compare', () => {
     const dir = mkdtempSync(join(tmpdir(), 'jsio-noise-'));
     const run = (name: string, scale: number) => {
       const file = join(dir, `${name}.json`);
-      writeFileSync(file, JSON.stringify(results([bench('c', { bs: 1 }, { wall_time: timed([1, 1.01, 0.99, 1.02, 0.98].map((t) => t * scale)) })])));
+      writeFileSync(
+        file,
+        JSON.stringify(
+          results([bench('c', { bs: 1 }, { wall_time: timed([1, 1.01, 0.99, 1.02, 0.98].map((t) => t * scale)) })]),
+        ),
+      );
       return file;
     };
     const [base, head] = [run('base', 1), run('head', 1.1)];
     const noiseFile = (machine: string, threshold: number | string) => {
       const file = join(dir, `noise-${machine}-${threshold}.json`);
-      writeFileSync(file, JSON.stringify({ schema: 1, machine, created: '2026-11-20T10:00:00Z', rounds: 6, thresholds: { 'wc/c/bs=1 wall_time': threshold } }));
+      writeFileSync(
+        file,
+        JSON.stringify({
+          schema: 1,
+          machine,
+          created: '2026-11-20T10:00:00Z',
+          rounds: 6,
+          thresholds: { 'wc/c/bs=1 wall_time': threshold },
+        }),
+      );
       return file;
     };
     const compare = (...extra: string[]) => {
       const out = mkdtempSync(join(dir, 'out-'));
       const r = runCli(['compare', '--base', base, '--head', head, '--out', out, ...extra]);
-      return { r, c: r.status === 0 ? Comparison.parse(JSON.parse(readFileSync(join(out, 'comparison.json'), 'utf8'))) : undefined };
+      return {
+        r,
+        c:
+          r.status === 0 ? Comparison.parse(JSON.parse(readFileSync(join(out, 'comparison.json'), 'utf8'))) : undefined,
+      };
     };
 
     it('without it, the 10% slowdown is called', () => {
@@ -68,7 +99,9 @@ describe('npm run compare', () => {
       mkdirSync(join(store, 'test-machine'));
       writeFileSync(join(store, 'test-machine', 'noise.json'), readFileSync(noiseFile('test-machine', 0.25)));
       expect(compare('--noise-store', store).c?.metrics[0]?.verdict).toBe('unchanged');
-      expect(compare('--noise-store', store, '--noise', noiseFile('test-machine', 0.25)).r.stderr).toContain('give --noise FILE or --noise-store DIR, not both');
+      expect(compare('--noise-store', store, '--noise', noiseFile('test-machine', 0.25)).r.stderr).toContain(
+        'give --noise FILE or --noise-store DIR, not both',
+      );
     });
 
     it('refuses a malformed or missing noise file, naming it and the field', () => {

@@ -15,7 +15,8 @@ describe('compareSamples', () => {
   it('finds no significant change between identical distributions (false positives ≤ alpha-ish)', () => {
     let significant = 0;
     for (let seed = 1; seed <= 200; seed += 2) {
-      if (compareSamples(timings(15, 0.1, seed), timings(15, 0.1, seed + 1), 'smaller').verdict !== 'unchanged') significant++;
+      if (compareSamples(timings(15, 0.1, seed), timings(15, 0.1, seed + 1), 'smaller').verdict !== 'unchanged')
+        significant++;
     }
     expect(significant).toBeLessThanOrEqual(5); // of 100 A/A comparisons
   });

@@ -9,13 +9,34 @@ import { runCli } from './helpers/cli.js';
 
 it('--profile-cpu writes a .cpuprofile per measured Node.js point', () => {
   const out = mkdtempSync(join(tmpdir(), 'jsio-cpuprof-'));
-  const cli = runCli(['bench', '--profile', 'smoke', '--experiments', 'streams', '--variants', 'core-transform', '--param', `node=${CURRENT_NODE_MAJOR}`, '--param', 'n=0', '--param', 'mode=sync', '--no-store', '--out', out, '--profile-cpu']);
+  const cli = runCli([
+    'bench',
+    '--profile',
+    'smoke',
+    '--experiments',
+    'streams',
+    '--variants',
+    'core-transform',
+    '--param',
+    `node=${CURRENT_NODE_MAJOR}`,
+    '--param',
+    'n=0',
+    '--param',
+    'mode=sync',
+    '--no-store',
+    '--out',
+    out,
+    '--profile-cpu',
+  ]);
   expect(cli.status, cli.stderr).toBe(0);
   const dir = join(out, 'cpuprofiles', 'streams', 'core-transform', `mode=sync,n=0,node=${CURRENT_NODE_MAJOR}`);
   expect(existsSync(dir)).toBe(true);
   const files = readdirSync(dir).filter((f) => f.endsWith('.cpuprofile'));
   expect(files).toHaveLength(1);
-  const profile = JSON.parse(readFileSync(join(dir, files[0] ?? ''), 'utf8')) as { nodes: unknown[]; samples: unknown[] };
+  const profile = JSON.parse(readFileSync(join(dir, files[0] ?? ''), 'utf8')) as {
+    nodes: unknown[];
+    samples: unknown[];
+  };
   expect(profile.nodes.length).toBeGreaterThan(0);
   expect(Array.isArray(profile.samples)).toBe(true);
 });

@@ -20,7 +20,14 @@ describe('definitionHash', () => {
   const base = copyOf('threadpool', () => {});
 
   it('changes when a shared helper changes', () => {
-    expect(copyOf('threadpool', (d) => writeFileSync(join(d, 'threadpool-common.js'), `${readFileSync(join(d, 'threadpool-common.js'), 'utf8')}\n// edited\n`))).not.toBe(base);
+    expect(
+      copyOf('threadpool', (d) =>
+        writeFileSync(
+          join(d, 'threadpool-common.js'),
+          `${readFileSync(join(d, 'threadpool-common.js'), 'utf8')}\n// edited\n`,
+        ),
+      ),
+    ).not.toBe(base);
   });
 
   it('stays when only the number of runs changes', () => {

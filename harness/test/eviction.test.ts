@@ -47,7 +47,10 @@ describe('eviction', () => {
     writeFileSync(fake, '#!/bin/sh\necho \'{"files":1,"pages":4,"resident":4}\'\nexit 3\n');
     chmodSync(fake, 0o755);
     const exp = loadExperiment(join(ROOT, 'programs', 'threadpool'));
-    const [point] = expand([exp], 'smoke', { variants: ['c-pool'], params: { cache: ['cold'], work: ['read'], pool: [1] } });
+    const [point] = expand([exp], 'smoke', {
+      variants: ['c-pool'],
+      params: { cache: ['cold'], work: ['read'], pool: [1] },
+    });
     if (!point) throw new Error('no point planned');
     const job = jobOf(point, { evictTool: fake, input: { ok: true, dir: work, facts: { file_bytes: 1, jobs: 1 } } });
     expect(job.evict).toMatch(/fake-evict/);

@@ -3,15 +3,18 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UserError } from '../src/lib/errors.js';
-import { loadAllExperiments, loadExperiment, parseManifest } from '../src/plan/experiments.js';
-import { expand } from '../src/plan/plan.js';
+import { CURRENT_NODE_MAJOR } from '../src/machine/toolchains.js';
 import { PROFILES } from '../src/model/profiles.js';
 import { matchesAt } from '../src/model/select.js';
-import { CURRENT_NODE_MAJOR } from '../src/machine/toolchains.js';
+import { loadAllExperiments, loadExperiment, parseManifest } from '../src/plan/experiments.js';
+import { expand } from '../src/plan/plan.js';
 import { ROOT } from './helpers/cli.js';
 
 const dir = join(ROOT, 'programs', 'records');
-const raw = () => JSON.parse(JSON.stringify(loadExperiment(dir).manifest)) as Record<string, unknown> & { variants: Record<string, unknown>[] };
+const raw = () =>
+  JSON.parse(JSON.stringify(loadExperiment(dir).manifest)) as Record<string, unknown> & {
+    variants: Record<string, unknown>[];
+  };
 
 describe('experiment manifests', () => {
   it('all validate, including streams and records', () => {
@@ -35,19 +38,33 @@ describe('experiment manifests', () => {
   it('names an unknown parameter in a variant’s when', () => {
     const m = raw();
     m.variants[1] = { ...m.variants[1], when: { mode: 'read' } };
-    expect(() => parseManifest('m.json', dir, JSON.stringify(m))).toThrow('variants.1.when: unknown parameter (got "mode")');
+    expect(() => parseManifest('m.json', dir, JSON.stringify(m))).toThrow(
+      'variants.1.when: unknown parameter (got "mode")',
+    );
   });
 
   it('refuses a slope over a parameter with string values', () => {
     const m = { ...raw(), analyses: [{ kind: 'slope', x: 'op', metric: 'wall_time' }] };
-    expect(() => parseManifest('m.json', dir, JSON.stringify(m))).toThrow('analyses.0.x: parameter "op" must have numeric values only');
+    expect(() => parseManifest('m.json', dir, JSON.stringify(m))).toThrow(
+      'analyses.0.x: parameter "op" must have numeric values only',
+    );
   });
 
   // A summary or headline selector that no point of a profile matches gives an empty table
   // ("No successful benchmark at ...") or no github-action-benchmark series for that profile.
-  it.each(loadAllExperiments(join(ROOT, 'programs')).flatMap((e) => PROFILES.map((p) => [e.id, p, e] as const)))('%s: the summary and headline select points in profile %s', (_id, profile, e) => {
-    const points = expand([e], profile, {});
-    const selectors = { ...(e.manifest.summary ? { summary: e.manifest.summary.at } : {}), headline: e.manifest.headline.at };
-    for (const [what, at] of Object.entries(selectors)) expect(points.some((p) => matchesAt(p, at, 'matches')), `${what} at ${JSON.stringify(at)}`).toBe(true);
-  });
+  it.each(loadAllExperiments(join(ROOT, 'programs')).flatMap((e) => PROFILES.map((p) => [e.id, p, e] as const)))(
+    '%s: the summary and headline select points in profile %s',
+    (_id, profile, e) => {
+      const points = expand([e], profile, {});
+      const selectors = {
+        ...(e.manifest.summary ? { summary: e.manifest.summary.at } : {}),
+        headline: e.manifest.headline.at,
+      };
+      for (const [what, at] of Object.entries(selectors))
+        expect(
+          points.some((p) => matchesAt(p, at, 'matches')),
+          `${what} at ${JSON.stringify(at)}`,
+        ).toBe(true);
+    },
+  );
 });

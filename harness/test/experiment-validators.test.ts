@@ -39,13 +39,20 @@ describe('experiment validators', () => {
     const miscounted = runChecks(records.manifest.validate, v, { ...good, records: good.records + 1 }, rScope);
     expect(miscounted.ok).toBe(false);
     expect(miscounted.message).toBe(`records = ${good.records + 1}, expected ${good.records}`);
-    expect(runChecks(records.manifest.validate, v, { ...good, checksum: 1 }, rScope).message).toBe('checksum = 1, expected 123456789');
+    expect(runChecks(records.manifest.validate, v, { ...good, checksum: 1 }, rScope).message).toBe(
+      'checksum = 1, expected 123456789',
+    );
   });
 
   it('records: a writer reports no checksum, and none is asked of it', () => {
     const v = variant(records, 'c');
     const writeScope = { ...rScope, op: 'write' };
-    const r = runChecks(records.manifest.validate, v, { records: derived.records ?? NaN, bytes: derived.bytes ?? NaN }, writeScope);
+    const r = runChecks(
+      records.manifest.validate,
+      v,
+      { records: derived.records ?? NaN, bytes: derived.bytes ?? NaN },
+      writeScope,
+    );
     expect(r.ok).toBe(true);
     // The checksum check only applies to reads: it is listed as skipped, with the reason.
     expect(r.checks.filter((c) => !c.skipped).map((c) => c.field)).toEqual(['records', 'bytes']);

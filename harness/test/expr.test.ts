@@ -34,6 +34,8 @@ describe('fillTemplate', () => {
   });
 
   it('names an unknown placeholder', () => {
-    expect(() => fillTemplate('{nope}', { bs: 1 }, (s) => s)).toThrow('command template "{nope}": unknown placeholder {nope} (known: bs)');
+    expect(() => fillTemplate('{nope}', { bs: 1 }, (s) => s)).toThrow(
+      'command template "{nope}": unknown placeholder {nope} (known: bs)',
+    );
   });
 });

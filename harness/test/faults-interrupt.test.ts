@@ -11,7 +11,19 @@ async function interruptDuringHang(signal: NodeJS.Signals) {
   const out = mkdtempSync(join(tmpdir(), 'jsio-int-'));
   const store = join(out, 'store');
   // hang blocks for its 3 s timeout: interrupt while it hangs.
-  const child = startCli(['bench', '--profile', 'smoke', '--programs', join(FIXTURES, 'faults'), '--variants', 'ok,hang,exit', '--out', out, '--store', store]);
+  const child = startCli([
+    'bench',
+    '--profile',
+    'smoke',
+    '--programs',
+    join(FIXTURES, 'faults'),
+    '--variants',
+    'ok,hang,exit',
+    '--out',
+    out,
+    '--store',
+    store,
+  ]);
   let stderr = '';
   const code = await new Promise<number | null>((resolve) => {
     child.stderr.on('data', (c: Buffer) => {

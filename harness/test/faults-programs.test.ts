@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseResults } from '../src/model/read-results.js';
 import type { Results } from '../src/model/results.js';
-import { FIXTURES, runCli, type CliResult } from './helpers/cli.js';
+import { type CliResult, FIXTURES, runCli } from './helpers/cli.js';
 
 describe('faults in measured programs', () => {
   let out: string;
@@ -58,13 +58,18 @@ describe('faults in measured programs', () => {
   });
 
   it('skips a variant whose tool is missing, naming what to install', () => {
-    expect(reason('needs-missing-tool')).toMatchObject({ status: 'skipped', reason: 'jsio-no-such-tool is not installed' });
+    expect(reason('needs-missing-tool')).toMatchObject({
+      status: 'skipped',
+      reason: 'jsio-no-such-tool is not installed',
+    });
   });
 
   it('still writes the summary and the github-action-benchmark inputs', () => {
     const summary = readFileSync(join(out, 'summary.md'), 'utf8');
     expect(summary).toContain('**failed** faults/hang/bs=65536');
-    const bigger = JSON.parse(readFileSync(join(out, 'gab', 'customBiggerIsBetter.json'), 'utf8')) as { name: string }[];
+    const bigger = JSON.parse(readFileSync(join(out, 'gab', 'customBiggerIsBetter.json'), 'utf8')) as {
+      name: string;
+    }[];
     expect(bigger.map((e) => e.name)).toEqual(['faults/ok/bs=65536 throughput']);
   });
 });

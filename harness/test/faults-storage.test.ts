@@ -22,7 +22,18 @@ afterAll(() => {
 const canMount = process.getuid?.() === 0;
 
 const bench = (out: string, store?: string) =>
-  runCli(['bench', '--profile', 'smoke', '--programs', join(FIXTURES, 'faults'), '--variants', 'ok', '--out', out, ...(store ? ['--store', store] : ['--no-store'])]);
+  runCli([
+    'bench',
+    '--profile',
+    'smoke',
+    '--programs',
+    join(FIXTURES, 'faults'),
+    '--variants',
+    'ok',
+    '--out',
+    out,
+    ...(store ? ['--store', store] : ['--no-store']),
+  ]);
 
 describe.skipIf(!canMount)('unwritable output', () => {
   it('refuses a read-only output directory before measuring anything', () => {

@@ -16,7 +16,21 @@ function fakeBin(tools: Record<string, string>): string {
 }
 
 const bench = (bin: string, out: string, variants = 'ok') =>
-  runCli(['bench', '--profile', 'smoke', '--programs', join(FIXTURES, 'faults'), '--variants', variants, '--out', out, '--no-store'], { PATH: `${bin}:${process.env.PATH}` });
+  runCli(
+    [
+      'bench',
+      '--profile',
+      'smoke',
+      '--programs',
+      join(FIXTURES, 'faults'),
+      '--variants',
+      variants,
+      '--out',
+      out,
+      '--no-store',
+    ],
+    { PATH: `${bin}:${process.env.PATH}` },
+  );
 
 describe('tools too old or broken', () => {
   it('refuses a hyperfine older than 1.15, saying how to install a newer one', () => {
@@ -28,20 +42,36 @@ describe('tools too old or broken', () => {
 
   it('fails only the C variants when gcc is broken, with the compiler’s message', () => {
     const out = mkdtempSync(join(tmpdir(), 'jsio-t-'));
-    const r = bench(fakeBin({ gcc: 'echo "gcc: fatal error: cannot execute cc1" >&2; exit 1' }), out, 'ok,needs-missing-tool');
-    const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as { benchmarks: { variant: string; status: string; reason: string }[] };
+    const r = bench(
+      fakeBin({ gcc: 'echo "gcc: fatal error: cannot execute cc1" >&2; exit 1' }),
+      out,
+      'ok,needs-missing-tool',
+    );
+    const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as {
+      benchmarks: { variant: string; status: string; reason: string }[];
+    };
     expect(r.status).toBe(1);
-    expect(results.benchmarks.find((b) => b.variant === 'ok')).toMatchObject({ status: 'failed', reason: expect.stringContaining('build failed: gcc failed:\ngcc: fatal error: cannot execute cc1') });
+    expect(results.benchmarks.find((b) => b.variant === 'ok')).toMatchObject({
+      status: 'failed',
+      reason: expect.stringContaining('build failed: gcc failed:\ngcc: fatal error: cannot execute cc1'),
+    });
     expect(results.benchmarks.find((b) => b.variant === 'needs-missing-tool')?.status).toBe('skipped');
   });
 
   it('keeps timing when strace is broken, and says what is missing', () => {
     const out = mkdtempSync(join(tmpdir(), 'jsio-t-'));
-    const r = bench(fakeBin({ strace: 'echo "strace: ptrace(PTRACE_TRACEME): Operation not permitted" >&2; exit 1' }), out);
-    const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as { benchmarks: { status: string; reason: string; metrics: Record<string, unknown> }[] };
+    const r = bench(
+      fakeBin({ strace: 'echo "strace: ptrace(PTRACE_TRACEME): Operation not permitted" >&2; exit 1' }),
+      out,
+    );
+    const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as {
+      benchmarks: { status: string; reason: string; metrics: Record<string, unknown> }[];
+    };
     expect(r.status).toBe(0);
     expect(results.benchmarks[0]?.status).toBe('ok');
     expect(results.benchmarks[0]?.metrics.wall_time).toBeDefined();
-    expect(results.benchmarks[0]?.reason).toMatch(/syscall counts unavailable: strace run exited with status 1: strace: ptrace/);
+    expect(results.benchmarks[0]?.reason).toMatch(
+      /syscall counts unavailable: strace run exited with status 1: strace: ptrace/,
+    );
   });
 });

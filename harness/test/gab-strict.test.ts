@@ -9,10 +9,26 @@ import { bench, counter, results, timed } from './helpers/results.js';
 const manifest = (headline: Manifest['headline']) => ({ id: 'wc', manifest: { headline } as Manifest });
 const hostile = () =>
   results([
-    bench('c', { bs: 65536 }, { throughput: timed([1000, 1100, 900], 'MB/s', 'bigger'), max_rss: counter(2 ** 20, 'B') }),
+    bench(
+      'c',
+      { bs: 65536 },
+      { throughput: timed([1000, 1100, 900], 'MB/s', 'bigger'), max_rss: counter(2 ** 20, 'B') },
+    ),
     // A metric that came out NaN or infinite (e.g. zero bytes, a zero time) must not be emitted.
-    bench('nan', { bs: 65536 }, { throughput: { ...timed([1], 'MB/s', 'bigger'), value: Number.NaN }, max_rss: { ...counter(1, 'B'), value: Number.POSITIVE_INFINITY } }),
-    bench('failed', { bs: 65536 }, { throughput: timed([5000], 'MB/s', 'bigger') }, { status: 'failed', reason: 'wrong result' }),
+    bench(
+      'nan',
+      { bs: 65536 },
+      {
+        throughput: { ...timed([1], 'MB/s', 'bigger'), value: Number.NaN },
+        max_rss: { ...counter(1, 'B'), value: Number.POSITIVE_INFINITY },
+      },
+    ),
+    bench(
+      'failed',
+      { bs: 65536 },
+      { throughput: timed([5000], 'MB/s', 'bigger') },
+      { status: 'failed', reason: 'wrong result' },
+    ),
     bench('skipped', { bs: 65536 }, {}, { status: 'skipped', reason: 'no runtime' }),
     bench('c', { bs: 4096 }, { throughput: timed([500], 'MB/s', 'bigger') }),
     bench('c', { bs: 1024 }, { throughput: timed([300], 'MB/s', 'bigger') }),
@@ -56,6 +72,10 @@ describe('toGab entries', () => {
   });
 
   it('leaves out experiments it was not given', () => {
-    expect(toGab(hostile(), [{ id: 'other', manifest: { headline: { at: {}, metrics: ['throughput'] } } as unknown as Manifest }])).toEqual({ smaller: [], bigger: [] });
+    expect(
+      toGab(hostile(), [
+        { id: 'other', manifest: { headline: { at: {}, metrics: ['throughput'] } } as unknown as Manifest },
+      ]),
+    ).toEqual({ smaller: [], bigger: [] });
   });
 });

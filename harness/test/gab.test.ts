@@ -42,6 +42,8 @@ describe('toGab', () => {
   });
 
   it('keeps names stable for the same benchmark', () => {
-    expect(gabName({ experiment: 'wc', variant: 'c', params: { node: '22', bs: 1 } }, 'wall_time')).toBe('wc/c/bs=1,node=22 wall_time');
+    expect(gabName({ experiment: 'wc', variant: 'c', params: { node: '22', bs: 1 } }, 'wall_time')).toBe(
+      'wc/c/bs=1,node=22 wall_time',
+    );
   });
 });

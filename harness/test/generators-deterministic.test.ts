@@ -17,7 +17,12 @@ describe('generators', () => {
     const { files, graph, counts } = project(50);
     const reachable = new Set(['index.js']);
     const todo = ['index.js'];
-    while (todo.length) for (const d of graph.get(todo.pop() as string) ?? []) if (!reachable.has(d)) reachable.add(d), todo.push(d);
+    while (todo.length)
+      for (const d of graph.get(todo.pop() as string) ?? [])
+        if (!reachable.has(d)) {
+          reachable.add(d);
+          todo.push(d);
+        }
     let constants = 0;
     let functions = 0;
     let imports = 0;

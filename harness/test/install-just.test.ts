@@ -22,7 +22,11 @@ function fakeRelease(dir: string, version: string): string {
 }
 
 function install(version: string, prefix: string, env: NodeJS.ProcessEnv) {
-  return spawnSync('npm', ['run', '--silent', 'install-just', '--', version, prefix], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, ...env } });
+  return spawnSync('npm', ['run', '--silent', 'install-just', '--', version, prefix], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: { ...process.env, ...env },
+  });
 }
 
 describe('install-just', () => {

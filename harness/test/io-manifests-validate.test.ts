@@ -11,12 +11,22 @@ const dir = (id: string) => join(ROOT, 'programs', id);
 describe('threadpool and scan manifests', () => {
   it('load', () => {
     expect(loadExperiment(dir('threadpool')).manifest.runner).toBe('self');
-    expect(loadExperiment(dir('scan')).manifest.variants.map((v) => v.id)).toEqual(['node-sync', 'node-async', 'c-blocking', 'c-eventloop']);
+    expect(loadExperiment(dir('scan')).manifest.variants.map((v) => v.id)).toEqual([
+      'node-sync',
+      'node-async',
+      'c-blocking',
+      'c-eventloop',
+    ]);
   });
 
   it('refuse samples fields without runner self, and unknown parameters in check.when and ratio.at', () => {
     const raw = JSON.parse(readFileSync(join(dir('threadpool'), 'manifest.json'), 'utf8'));
-    const bad = { ...raw, runner: 'hyperfine', validate: [{ field: 'files', equals: 'copies', when: { nope: 1 } }], summary: { ...raw.summary, ratios: [{ metric: 'x', at: { poo: 4 } }] } };
+    const bad = {
+      ...raw,
+      runner: 'hyperfine',
+      validate: [{ field: 'files', equals: 'copies', when: { nope: 1 } }],
+      summary: { ...raw.summary, ratios: [{ metric: 'x', at: { poo: 4 } }] },
+    };
     const msg = (() => {
       try {
         parseManifest('threadpool/manifest.json', dir('threadpool'), JSON.stringify(bad));

@@ -3,10 +3,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { readPins, resolveRuntime } from '../src/machine/toolchains.js';
 import { loadExperiment } from '../src/plan/experiments.js';
 import { planJobs } from '../src/plan/jobs.js';
 import { expand } from '../src/plan/plan.js';
-import { readPins, resolveRuntime } from '../src/machine/toolchains.js';
 import { ROOT } from './helpers/cli.js';
 
 const wc = loadExperiment(join(ROOT, 'programs', 'wc'));
@@ -33,9 +33,19 @@ describe('just(js) variants', () => {
     process.env.PATH = '/usr/bin:/bin';
     delete process.env.JUST_HOME;
     try {
-      const just = await resolveRuntime('just', readPins(join(ROOT, 'harness', 'toolchains.json')), '/nonexistent', () => {});
+      const just = await resolveRuntime(
+        'just',
+        readPins(join(ROOT, 'harness', 'toolchains.json')),
+        '/nonexistent',
+        () => {},
+      );
       expect(just).toMatchObject({ ok: false, reason: expect.stringContaining('just(js) is not installed') });
-      const jobs = planJobs(expand([wc], 'smoke', { variants: justVariants.map((v) => v.id) }), { runtimes: new Map([['just', just]]), inputs: new Map(), cacheDir: '/nonexistent', require: [] });
+      const jobs = planJobs(expand([wc], 'smoke', { variants: justVariants.map((v) => v.id) }), {
+        runtimes: new Map([['just', just]]),
+        inputs: new Map(),
+        cacheDir: '/nonexistent',
+        require: [],
+      });
       expect(jobs).toHaveLength(6);
       for (const j of jobs) {
         expect(j.blocked?.reason).toContain('just(js) is not installed');

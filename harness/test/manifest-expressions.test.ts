@@ -10,7 +10,9 @@ const good = {
   title: 't',
   question: 'q',
   parameters: { bs: { description: 'block', unit: 'B', values: { smoke: [1], quick: [1], standard: [1], full: [1] } } },
-  profiles: Object.fromEntries(['smoke', 'quick', 'standard', 'full'].map((p) => [p, { runs: 1, warmup: 0, constants: { max: 10 } }])),
+  profiles: Object.fromEntries(
+    ['smoke', 'quick', 'standard', 'full'].map((p) => [p, { runs: 1, warmup: 0, constants: { max: 10 } }]),
+  ),
   derive: { count: 'floor(max / bs)', bytes: 'count * bs' },
   input: { pipe: 'dd if=/dev/zero bs={bs} count={count} status=none' },
   throughputBytes: 'bytes',
@@ -18,7 +20,13 @@ const good = {
   validate: [{ field: 'bytes', equals: 'count * bs' }],
   variants: [
     { id: 'c', description: 'd', runtime: 'native', source: 'x-c.c', build: { kind: 'gcc' }, command: '{bin} {bs}' },
-    { id: 'n', description: 'd', runtime: 'node', source: 'x-node.js', command: '{node} {src} {bs} {count} {scratch} {dir}' },
+    {
+      id: 'n',
+      description: 'd',
+      runtime: 'node',
+      source: 'x-node.js',
+      command: '{node} {src} {bs} {count} {scratch} {dir}',
+    },
   ],
   headline: { at: { bs: 1 }, metrics: ['throughput'] },
 };
@@ -33,7 +41,9 @@ describe('expressions in a manifest', () => {
   it('refuses an unknown name in derive', () => {
     const err = load((m) => (m.derive.count = 'floor(maxx / bs)'));
     expect(err).toBeInstanceOf(UserError);
-    expect((err as Error).message).toMatch(/manifest\.json is invalid:\n {2}derive\.count: unknown name "maxx" in profile smoke \(got "floor\(maxx \/ bs\)"\)/);
+    expect((err as Error).message).toMatch(
+      /manifest\.json is invalid:\n {2}derive\.count: unknown name "maxx" in profile smoke \(got "floor\(maxx \/ bs\)"\)/,
+    );
   });
 
   // BUG (harness/src/plan/experiments.ts checkConsistency): only names in `derive` are checked.
@@ -43,15 +53,51 @@ describe('expressions in a manifest', () => {
   // templates are not checked at all and abort the run mid-way when the first point reaches
   // them. Unskip once checkConsistency checks every expression and template.
   it.each([
-    ['a character the language lacks in derive', (m: any) => (m.derive.count = 'max; 1'), /derive\.count: unexpected character at 3: "; 1" \(got "max; 1"\)/],
-    ['a syntax error in derive', (m: any) => (m.derive.count = 'floor(max /'), /derive\.count: unexpected end \(got "floor\(max \/"\)/],
-    ['an unknown function in derive', (m: any) => (m.derive.count = 'sqrt(max)'), /derive\.count: unknown function "sqrt" \(got "sqrt\(max\)"\)/],
-    ['an unknown name in a check', (m: any) => (m.validate[0].equals = 'count * bss'), /validate\.0\.equals: unknown name "bss" in profile smoke \(got "count \* bss"\)/],
-    ['a syntax error in a check', (m: any) => (m.validate[0].equals = 'count *'), /validate\.0\.equals: unexpected end \(got "count \*"\)/],
-    ['an unknown name in throughputBytes', (m: any) => (m.throughputBytes = 'byts'), /throughputBytes: unknown name "byts" in profile smoke \(got "byts"\)/],
-    ['an unknown placeholder in a command', (m: any) => (m.variants[0].command = '{bin} {blocksize}'), /variants\.0\.command: unknown placeholder \{blocksize\} \(got "\{bin\} \{blocksize\}"\)/],
-    ['a runtime placeholder of another runtime', (m: any) => (m.variants[1].command = '{bun} {src}'), /variants\.1\.command: unknown placeholder \{bun\} \(got "\{bun\} \{src\}"\)/],
-    ['an unknown placeholder in the input pipe', (m: any) => (m.input.pipe = 'dd bs={blk}'), /input\.pipe: unknown placeholder \{blk\} \(got "dd bs=\{blk\}"\)/],
+    [
+      'a character the language lacks in derive',
+      (m: any) => (m.derive.count = 'max; 1'),
+      /derive\.count: unexpected character at 3: "; 1" \(got "max; 1"\)/,
+    ],
+    [
+      'a syntax error in derive',
+      (m: any) => (m.derive.count = 'floor(max /'),
+      /derive\.count: unexpected end \(got "floor\(max \/"\)/,
+    ],
+    [
+      'an unknown function in derive',
+      (m: any) => (m.derive.count = 'sqrt(max)'),
+      /derive\.count: unknown function "sqrt" \(got "sqrt\(max\)"\)/,
+    ],
+    [
+      'an unknown name in a check',
+      (m: any) => (m.validate[0].equals = 'count * bss'),
+      /validate\.0\.equals: unknown name "bss" in profile smoke \(got "count \* bss"\)/,
+    ],
+    [
+      'a syntax error in a check',
+      (m: any) => (m.validate[0].equals = 'count *'),
+      /validate\.0\.equals: unexpected end \(got "count \*"\)/,
+    ],
+    [
+      'an unknown name in throughputBytes',
+      (m: any) => (m.throughputBytes = 'byts'),
+      /throughputBytes: unknown name "byts" in profile smoke \(got "byts"\)/,
+    ],
+    [
+      'an unknown placeholder in a command',
+      (m: any) => (m.variants[0].command = '{bin} {blocksize}'),
+      /variants\.0\.command: unknown placeholder \{blocksize\} \(got "\{bin\} \{blocksize\}"\)/,
+    ],
+    [
+      'a runtime placeholder of another runtime',
+      (m: any) => (m.variants[1].command = '{bun} {src}'),
+      /variants\.1\.command: unknown placeholder \{bun\} \(got "\{bun\} \{src\}"\)/,
+    ],
+    [
+      'an unknown placeholder in the input pipe',
+      (m: any) => (m.input.pipe = 'dd bs={blk}'),
+      /input\.pipe: unknown placeholder \{blk\} \(got "dd bs=\{blk\}"\)/,
+    ],
   ])('refuses %s, naming the file, the field and the value', (_what, mutate, message) => {
     const err = load(mutate);
     expect(err).toBeInstanceOf(UserError);

@@ -13,7 +13,9 @@ const manifest = (variantId = 'c') => ({
   question: 'q',
   parameters: { bs: { description: 'block', values: { smoke: [1], quick: [1], standard: [1], full: [1] } } },
   profiles: Object.fromEntries(['smoke', 'quick', 'standard', 'full'].map((p) => [p, { runs: 1, warmup: 0 }])),
-  variants: [{ id: variantId, description: 'd', runtime: 'system', command: 'wc -c', output: 'number', numberField: 'bytes' }],
+  variants: [
+    { id: variantId, description: 'd', runtime: 'system', command: 'wc -c', output: 'number', numberField: 'bytes' },
+  ],
   headline: { at: { bs: 1 }, metrics: ['throughput'] },
 });
 
@@ -38,7 +40,11 @@ const errorOf = (f: () => unknown): Error => {
 
 describe('loading experiments from disk', () => {
   it('takes each folder with a manifest.json, sorted, named by the folder; ignores the rest', () => {
-    const root = programs({ zeta: JSON.stringify(manifest()), alpha: JSON.stringify(manifest('wc')), notes: undefined });
+    const root = programs({
+      zeta: JSON.stringify(manifest()),
+      alpha: JSON.stringify(manifest('wc')),
+      notes: undefined,
+    });
     const exps = loadAllExperiments(root);
     expect(exps.map((e) => [e.id, e.dir, e.manifestPath])).toEqual([
       ['alpha', join(root, 'alpha'), join(root, 'alpha', 'manifest.json')],
@@ -54,7 +60,11 @@ describe('loading experiments from disk', () => {
     const root = programs({ good: JSON.stringify(manifest()), broken: '{ "schema": 1,' });
     const err = errorOf(() => loadAllExperiments(root));
     expect(err).toBeInstanceOf(UserError);
-    expect(err.message).toMatch(new RegExp(`^${join(root, 'broken', 'manifest.json').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} is not valid JSON \\(truncated or corrupt\\?\\): `));
+    expect(err.message).toMatch(
+      new RegExp(
+        `^${join(root, 'broken', 'manifest.json').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} is not valid JSON \\(truncated or corrupt\\?\\): `,
+      ),
+    );
   });
 
   it('names the file, the field path and the bad value of an invalid manifest', () => {
@@ -63,7 +73,9 @@ describe('loading experiments from disk', () => {
     const root = programs({ exp: JSON.stringify(bad) });
     const err = errorOf(() => loadExperiment(join(root, 'exp')));
     expect(err).toBeInstanceOf(UserError);
-    expect(err.message).toBe(`${join(root, 'exp', 'manifest.json')} is invalid:\n  profiles.standard.runs: Invalid input: expected number, received string (got "ten")`);
+    expect(err.message).toBe(
+      `${join(root, 'exp', 'manifest.json')} is invalid:\n  profiles.standard.runs: Invalid input: expected number, received string (got "ten")`,
+    );
   });
 
   it('lists every problem of a manifest at once', () => {
@@ -77,6 +89,8 @@ describe('loading experiments from disk', () => {
 
   it('refuses a folder without a manifest, saying what it needs', () => {
     const root = programs({ empty: undefined });
-    expect(() => loadExperiment(join(root, 'empty'))).toThrow(`${join(root, 'empty', 'manifest.json')} not found: every experiment folder needs a manifest.json`);
+    expect(() => loadExperiment(join(root, 'empty'))).toThrow(
+      `${join(root, 'empty', 'manifest.json')} not found: every experiment folder needs a manifest.json`,
+    );
   });
 });

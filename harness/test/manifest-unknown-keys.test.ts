@@ -9,7 +9,9 @@ const good = {
   question: 'q',
   parameters: { bs: { description: 'block', values: { smoke: [1], quick: [1], standard: [1], full: [1] } } },
   profiles: Object.fromEntries(['smoke', 'quick', 'standard', 'full'].map((p) => [p, { runs: 1, warmup: 0 }])),
-  variants: [{ id: 'wc', description: 'd', runtime: 'system', command: 'wc -c', output: 'number', numberField: 'bytes' }],
+  variants: [
+    { id: 'wc', description: 'd', runtime: 'system', command: 'wc -c', output: 'number', numberField: 'bytes' },
+  ],
   headline: { at: { bs: 1 }, metrics: ['throughput'] },
 };
 

@@ -2,15 +2,18 @@
 // shell's start-up: such samples give no throughput, and never a non-finite number.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadExperiment } from '../src/plan/experiments.js';
-import { metricsOf } from '../src/normalize/normalize.js';
-import { expand } from '../src/plan/plan.js';
 import { Metric } from '../src/model/results.js';
+import { metricsOf } from '../src/normalize/normalize.js';
+import { loadExperiment } from '../src/plan/experiments.js';
+import { expand } from '../src/plan/plan.js';
 import { ROOT } from './helpers/cli.js';
 import { jobOf, rawOf } from './helpers/jobs.js';
 
 describe('throughput from hyperfine times', () => {
-  const [point] = expand([loadExperiment(join(ROOT, 'programs', 'wc'))], 'smoke', { variants: ['c'], params: { bs: [65536] } });
+  const [point] = expand([loadExperiment(join(ROOT, 'programs', 'wc'))], 'smoke', {
+    variants: ['c'],
+    params: { bs: [65536] },
+  });
   const job = { ...jobOf(point!), throughputBytes: 1e6 };
   const measure = (times: number[]) => metricsOf(job, rawOf(times));
 

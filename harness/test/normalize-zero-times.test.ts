@@ -4,11 +4,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadExperiment } from '../src/plan/experiments.js';
-import { metricsOf, normalize } from '../src/normalize/normalize.js';
-import { parseHyperfineJson } from '../src/run/parse-hyperfine.js';
-import { expand } from '../src/plan/plan.js';
 import { parseResults } from '../src/model/read-results.js';
+import { metricsOf, normalize } from '../src/normalize/normalize.js';
+import { loadExperiment } from '../src/plan/experiments.js';
+import { expand } from '../src/plan/plan.js';
+import { parseHyperfineJson } from '../src/run/parse-hyperfine.js';
 import { FIXTURES, ROOT } from './helpers/cli.js';
 import { jobOf, rawOf } from './helpers/jobs.js';
 import { results } from './helpers/results.js';
@@ -37,7 +37,8 @@ describe('runs hyperfine timed at 0 s', () => {
     const b = normalize(job, measurement);
     for (const [name, m] of Object.entries(b.metrics)) {
       expect(Number.isFinite(m.value), name).toBe(true);
-      for (const x of [...(m.samples ?? []), ...Object.values(m.stats ?? {})]) expect(Number.isFinite(x), name).toBe(true);
+      for (const x of [...(m.samples ?? []), ...Object.values(m.stats ?? {})])
+        expect(Number.isFinite(x), name).toBe(true);
     }
     const text = JSON.stringify(results([b]));
     expect(text).not.toContain('null');

@@ -22,7 +22,10 @@ describe('hyperfine JSON', () => {
 
   it('reads parameterised 1.15 exports', () => {
     const runs = parseHyperfineJson('p.json', fixture('hyperfine-1.15-params.json'));
-    expect(runs.map((r) => r.command)).toEqual(['dd if=/dev/zero bs=4096 count=100 status=none | wc -c', 'dd if=/dev/zero bs=65536 count=100 status=none | wc -c']);
+    expect(runs.map((r) => r.command)).toEqual([
+      'dd if=/dev/zero bs=4096 count=100 status=none | wc -c',
+      'dd if=/dev/zero bs=65536 count=100 status=none | wc -c',
+    ]);
   });
 
   it('reads 1.20 exports with per-run memory', () => {
@@ -34,7 +37,9 @@ describe('hyperfine JSON', () => {
 
   it('names the file when the JSON is broken or has the wrong shape', () => {
     expect(() => parseHyperfineJson('/tmp/h.json', '{"results": [')).toThrow(/\/tmp\/h\.json is not valid JSON/);
-    expect(() => parseHyperfineJson('/tmp/h.json', '{"results":[{"command":"x"}]}')).toThrow(/\/tmp\/h\.json is invalid:\n {2}results\.0\.mean/);
+    expect(() => parseHyperfineJson('/tmp/h.json', '{"results":[{"command":"x"}]}')).toThrow(
+      /\/tmp\/h\.json is invalid:\n {2}results\.0\.mean/,
+    );
   });
 
   it('reads the version line', () => {

@@ -14,7 +14,8 @@ describe('derived values at plan time', () => {
   it('are finite numbers at every point of every profile', () => {
     for (const profile of ['smoke', 'quick', 'standard', 'full'] as const) {
       for (const p of expand([wc], profile, { variants: ['c'] })) {
-        for (const [k, v] of Object.entries(p.derived)) expect(Number.isFinite(v), `${profile} ${p.id} ${k}=${v}`).toBe(true);
+        for (const [k, v] of Object.entries(p.derived))
+          expect(Number.isFinite(v), `${profile} ${p.id} ${k}=${v}`).toBe(true);
         expect(p.derived.bytes).toBe(p.derived.count! * Number(p.params.bs));
       }
     }

@@ -3,9 +3,9 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UserError } from '../src/lib/errors.js';
+import { CURRENT_NODE_MAJOR } from '../src/machine/toolchains.js';
 import { loadExperiment } from '../src/plan/experiments.js';
 import { expand } from '../src/plan/plan.js';
-import { CURRENT_NODE_MAJOR } from '../src/machine/toolchains.js';
 import { ROOT } from './helpers/cli.js';
 
 const wc = loadExperiment(join(ROOT, 'programs', 'wc'));
@@ -31,14 +31,32 @@ describe('node versions', () => {
       err = e;
     }
     expect(err).toBeInstanceOf(UserError);
-    expect((err as Error).message).toBe(`unknown node version "18"; valid node versions: ${[...majors].sort().join(', ')}`);
+    expect((err as Error).message).toBe(
+      `unknown node version "18"; valid node versions: ${[...majors].sort().join(', ')}`,
+    );
   });
 
   it('takes a list per profile, so a short profile can run only the current node', () => {
-    const perProfile = { ...wc, manifest: { ...wc.manifest, runtimes: { node: { smoke: ['current'], quick: ['current'], standard: ['current', '22', '24'], full: ['current', '22', '24'] } } } };
-    const at = (profile: 'quick' | 'standard') => expand([perProfile], profile, { variants: ['node-pipe'], params: { bs: [65536] } }).map((p) => p.params.node);
+    const perProfile = {
+      ...wc,
+      manifest: {
+        ...wc.manifest,
+        runtimes: {
+          node: {
+            smoke: ['current'],
+            quick: ['current'],
+            standard: ['current', '22', '24'],
+            full: ['current', '22', '24'],
+          },
+        },
+      },
+    };
+    const at = (profile: 'quick' | 'standard') =>
+      expand([perProfile], profile, { variants: ['node-pipe'], params: { bs: [65536] } }).map((p) => p.params.node);
     expect(at('quick')).toEqual([CURRENT_NODE_MAJOR]);
     expect(at('standard')).toEqual(majors);
-    expect(() => expand([perProfile], 'quick', { variants: ['node-pipe'], params: { node: ['24'] } })).toThrow(`unknown node version "24"; valid node versions: ${CURRENT_NODE_MAJOR}`);
+    expect(() => expand([perProfile], 'quick', { variants: ['node-pipe'], params: { node: ['24'] } })).toThrow(
+      `unknown node version "24"; valid node versions: ${CURRENT_NODE_MAJOR}`,
+    );
   });
 });

@@ -3,8 +3,8 @@
 // commit (forks included), and creating then updating one sticky comment without touching
 // anyone else's.
 import { spawn } from 'node:child_process';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -18,7 +18,14 @@ interface Comment {
   body: string;
   user: { login: string };
 }
-const state = { pulls: [] as { number: number; head: { sha: string } }[], comments: [] as Comment[], nextId: 100, log: [] as string[], auth: new Set<string>(), foreignNext: false };
+const state = {
+  pulls: [] as { number: number; head: { sha: string } }[],
+  comments: [] as Comment[],
+  nextId: 100,
+  log: [] as string[],
+  auth: new Set<string>(),
+  foreignNext: false,
+};
 let server: Server;
 let api = '';
 
@@ -35,11 +42,16 @@ beforeAll(async () => {
     const url = new URL(req.url ?? '/', api);
     state.log.push(`${req.method} ${url.pathname}${url.search}`);
     state.auth.add(String(req.headers.authorization));
-    const json = (status: number, data: unknown, link?: string) => res.writeHead(status, { 'content-type': 'application/json', ...(link ? { link } : {}) }).end(JSON.stringify(data));
+    const json = (status: number, data: unknown, link?: string) =>
+      res
+        .writeHead(status, { 'content-type': 'application/json', ...(link ? { link } : {}) })
+        .end(JSON.stringify(data));
     const page = Number(url.searchParams.get('page') ?? '1');
     if (req.method === 'GET' && url.pathname === '/repos/o/r/pulls') {
       // Two pages: the client must follow the Link header (and only to this API).
-      const next = state.foreignNext ? 'http://127.0.0.1:9/repos/o/r/pulls?page=2' : `${api}/repos/o/r/pulls?state=open&per_page=100&page=2`;
+      const next = state.foreignNext
+        ? 'http://127.0.0.1:9/repos/o/r/pulls?page=2'
+        : `${api}/repos/o/r/pulls?state=open&per_page=100&page=2`;
       return page === 1 ? json(200, state.pulls.slice(0, 1), `<${next}>; rel="next"`) : json(200, state.pulls.slice(1));
     }
     const m = /^\/repos\/o\/r\/issues\/(\d+)\/comments$/.exec(url.pathname);
@@ -68,7 +80,10 @@ beforeEach(() => {
 });
 
 /** The CLI as the workflow runs it, asynchronously so this process can answer its requests. */
-function cli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ status: number | null; stdout: string; stderr: string }> {
+function cli(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((ok) => {
     const p = spawn(process.execPath, [join(ROOT, 'harness', 'bootstrap.mjs'), 'pr-comment', ...args], {
       cwd: ROOT,
@@ -87,13 +102,19 @@ const SHA = 'f'.repeat(40);
 
 function event(pullRequests: number[] = []): string {
   const f = join(dir(), 'event.json');
-  writeFileSync(f, JSON.stringify({ workflow_run: { head_sha: SHA, pull_requests: pullRequests.map((number) => ({ number })) } }));
+  writeFileSync(
+    f,
+    JSON.stringify({ workflow_run: { head_sha: SHA, pull_requests: pullRequests.map((number) => ({ number })) } }),
+  );
   return f;
 }
 
 function artifact(pr: number): string {
   const d = dir();
-  writeFileSync(join(d, 'comparison.json'), JSON.stringify(compareRuns([wcResults('a'.repeat(40))], [wcResults('b'.repeat(40))])));
+  writeFileSync(
+    join(d, 'comparison.json'),
+    JSON.stringify(compareRuns([wcResults('a'.repeat(40))], [wcResults('b'.repeat(40))])),
+  );
   writeFileSync(join(d, 'pr-number'), String(pr));
   return d;
 }
@@ -111,9 +132,27 @@ describe('pr-comment --find-pr', () => {
   });
 
   it.each([
-    ['no open pull request has it', [{ number: 3, head: { sha: 'a'.repeat(40) } }], [], /no open pull request has head f{40}/],
-    ['two have it', [{ number: 3, head: { sha: SHA } }, { number: 4, head: { sha: SHA } }], [], /several open pull requests have head f{40} \(#3, #4\)/],
-    ['the event names another one', [{ number: 7, head: { sha: SHA } }], [8], /the run names pull request #8 but its head commit belongs to #7/],
+    [
+      'no open pull request has it',
+      [{ number: 3, head: { sha: 'a'.repeat(40) } }],
+      [],
+      /no open pull request has head f{40}/,
+    ],
+    [
+      'two have it',
+      [
+        { number: 3, head: { sha: SHA } },
+        { number: 4, head: { sha: SHA } },
+      ],
+      [],
+      /several open pull requests have head f{40} \(#3, #4\)/,
+    ],
+    [
+      'the event names another one',
+      [{ number: 7, head: { sha: SHA } }],
+      [8],
+      /the run names pull request #8 but its head commit belongs to #7/,
+    ],
   ])('refuses when %s', async (_name, pulls, named, message) => {
     state.pulls = pulls;
     const r = await cli(['--find-pr', '--event', event(named)]);
@@ -140,11 +179,16 @@ describe('pr-comment --post', () => {
     expect(first.stderr).toContain('created comment 100 on pull request #42');
     const second = await cli(['--artifact', artifact(42), '--pr', '42', '--post']);
     expect(second.stderr).toContain('updated comment 100 on pull request #42');
-    expect(state.comments.map((c) => [c.id, c.user.login, c.body.startsWith(`${COMMENT_MARKER}\n## Performance:`)])).toEqual([
+    expect(
+      state.comments.map((c) => [c.id, c.user.login, c.body.startsWith(`${COMMENT_MARKER}\n## Performance:`)]),
+    ).toEqual([
       [1, 'someone', false],
       [100, 'github-actions[bot]', true],
     ]);
-    expect(state.log.filter((l) => !l.startsWith('GET'))).toEqual(['POST /repos/o/r/issues/42/comments', 'PATCH /repos/o/r/issues/comments/100']);
+    expect(state.log.filter((l) => !l.startsWith('GET'))).toEqual([
+      'POST /repos/o/r/issues/42/comments',
+      'PATCH /repos/o/r/issues/comments/100',
+    ]);
   });
 
   it('posts nothing when the artifact does not validate', async () => {

@@ -38,7 +38,9 @@ describe('pr-comment', () => {
 
   it('rejects JSON that is not a comparison, naming the field', () => {
     const bad = { ...good(), metrics: [{ benchmark: 'x' }] };
-    expect(() => commentFromArtifact(artifact(bad), '42')).toThrow(/comparison\.json is invalid:\n {2}metrics\.0\.experiment/);
+    expect(() => commentFromArtifact(artifact(bad), '42')).toThrow(
+      /comparison\.json is invalid:\n {2}metrics\.0\.experiment/,
+    );
     expect(() => commentFromArtifact(artifact('{"schema":1'), '42')).toThrow(/comparison\.json is not valid JSON/);
   });
 
@@ -61,6 +63,8 @@ describe('pr-comment', () => {
   });
 
   it('refuses a non-numeric --pr from the workflow itself', () => {
-    expect(() => commentFromArtifact(artifact(good()), '${{ github.event.number }}')).toThrow(/--pr must be a positive integer/);
+    expect(() => commentFromArtifact(artifact(good()), '${{ github.event.number }}')).toThrow(
+      /--pr must be a positive integer/,
+    );
   });
 });

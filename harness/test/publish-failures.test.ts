@@ -25,7 +25,10 @@ function snapshot(store: string): Record<string, string> {
   }
   return out;
 }
-const commits = (store: string) => IndexFile.parse(JSON.parse(readFileSync(join(store, 'test-machine', 'index.json'), 'utf8'))).commits.map((c) => c.sha[0]);
+const commits = (store: string) =>
+  IndexFile.parse(JSON.parse(readFileSync(join(store, 'test-machine', 'index.json'), 'utf8'))).commits.map(
+    (c) => c.sha[0],
+  );
 
 describe('a failed publish', () => {
   it('names the file, leaves the store exactly as it was, and the next publish works', async () => {
@@ -68,7 +71,9 @@ describe.skipIf(process.getuid?.() !== 0)('a publish on a full disk', () => {
     rmSync(join(fill, '1'));
     rmSync(join(fill, '2'));
     const before = snapshot(store);
-    await expect(publishRun(store, wcResults(sha('b')))).rejects.toThrow(/cannot write .*: the disk is full \(ENOSPC\); nothing was overwritten/);
+    await expect(publishRun(store, wcResults(sha('b')))).rejects.toThrow(
+      /cannot write .*: the disk is full \(ENOSPC\); nothing was overwritten/,
+    );
     expect(snapshot(store)).toEqual(before);
     rmSync(fill, { recursive: true });
     await publishRun(store, wcResults(sha('b')));
@@ -98,7 +103,11 @@ describe('the store lock', () => {
     const racers = files.slice(1).map(
       (f) =>
         new Promise<number | null>((resolve) => {
-          const p = spawn(process.execPath, [join(ROOT, '.cache', 'harness', 'cli.mjs'), 'publish', f, '--store', store], { cwd: ROOT, stdio: 'ignore' });
+          const p = spawn(
+            process.execPath,
+            [join(ROOT, '.cache', 'harness', 'cli.mjs'), 'publish', f, '--store', store],
+            { cwd: ROOT, stdio: 'ignore' },
+          );
           p.on('close', resolve);
         }),
     );
@@ -119,7 +128,9 @@ describe('the store lock', () => {
   it('is respected while its holder lives', async () => {
     const store = mkdtempSync(join(tmpdir(), 'jsio-live-'));
     writeFileSync(join(store, '.lock'), String(process.pid));
-    await expect(withLock(join(store, '.lock'), () => 'ran', 300)).rejects.toThrow(`store is locked by process ${process.pid}`);
+    await expect(withLock(join(store, '.lock'), () => 'ran', 300)).rejects.toThrow(
+      `store is locked by process ${process.pid}`,
+    );
     expect(readFileSync(join(store, '.lock'), 'utf8')).toBe(String(process.pid));
   });
 });

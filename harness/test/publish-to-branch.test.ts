@@ -20,10 +20,30 @@ function setup() {
 /** The update command appends a line to a shared file: a naive rebase would conflict. */
 function publish(dir: string, clone: string, line: string) {
   return new Promise<number | null>((resolve) => {
-    const p = spawn('bash', [script, join(dir, clone), 'gh-pages', `publish ${line}`, '--', 'sh', '-c', `sleep 0.2; echo ${line} >> data.txt`], {
-      env: { ...process.env, PUBLISH_TRIES: '8', GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' },
-      stdio: 'ignore',
-    });
+    const p = spawn(
+      'bash',
+      [
+        script,
+        join(dir, clone),
+        'gh-pages',
+        `publish ${line}`,
+        '--',
+        'sh',
+        '-c',
+        `sleep 0.2; echo ${line} >> data.txt`,
+      ],
+      {
+        env: {
+          ...process.env,
+          PUBLISH_TRIES: '8',
+          GIT_AUTHOR_NAME: 't',
+          GIT_AUTHOR_EMAIL: 't@t',
+          GIT_COMMITTER_NAME: 't',
+          GIT_COMMITTER_EMAIL: 't@t',
+        },
+        stdio: 'ignore',
+      },
+    );
     p.on('close', resolve);
   });
 }

@@ -11,7 +11,8 @@ import { ROOT, runCli } from './helpers/cli.js';
 import { wcResults } from './helpers/results.js';
 
 const sha = (c: string) => c.repeat(40);
-const index = (store: string) => IndexFile.parse(JSON.parse(readFileSync(join(store, 'test-machine', 'index.json'), 'utf8')));
+const index = (store: string) =>
+  IndexFile.parse(JSON.parse(readFileSync(join(store, 'test-machine', 'index.json'), 'utf8')));
 
 function resultsFile(dir: string, c: string, date: string): string {
   const r = wcResults(sha(c));
@@ -57,7 +58,9 @@ describe('publish', () => {
     await publishRun(store, wcResults(sha('a')));
     const file = join(store, 'test-machine', 'index.json');
     writeFileSync(file, '{"schema":1,"commits":[');
-    await expect(publishRun(store, wcResults(sha('b')))).rejects.toThrow(`refusing to touch the store: ${file} is not valid JSON (truncated or corrupt?)`);
+    await expect(publishRun(store, wcResults(sha('b')))).rejects.toThrow(
+      `refusing to touch the store: ${file} is not valid JSON (truncated or corrupt?)`,
+    );
     expect(readFileSync(file, 'utf8')).toBe('{"schema":1,"commits":[');
   });
 
@@ -70,7 +73,11 @@ describe('publish', () => {
     const racers = files.slice(1).map(
       (f) =>
         new Promise<number | null>((resolve) => {
-          const p = spawn(process.execPath, [join(ROOT, '.cache', 'harness', 'cli.mjs'), 'publish', f, '--store', store], { cwd: ROOT, stdio: 'ignore' });
+          const p = spawn(
+            process.execPath,
+            [join(ROOT, '.cache', 'harness', 'cli.mjs'), 'publish', f, '--store', store],
+            { cwd: ROOT, stdio: 'ignore' },
+          );
           p.on('close', resolve);
         }),
     );
@@ -93,20 +100,33 @@ describe('publish', () => {
     const store = join(dir, 'store');
     const noise = (machine: string, t: unknown) => {
       const f = join(dir, `noise-${t}.json`);
-      writeFileSync(f, JSON.stringify({ schema: 1, machine, created: '2026-11-21T00:00:00Z', rounds: 6, thresholds: { 'wc/c/bs=1 wall_time': t } }));
+      writeFileSync(
+        f,
+        JSON.stringify({
+          schema: 1,
+          machine,
+          created: '2026-11-21T00:00:00Z',
+          rounds: 6,
+          thresholds: { 'wc/c/bs=1 wall_time': t },
+        }),
+      );
       return f;
     };
     const ok = runCli(['publish', '--noise', noise('bench-a', 0.1), '--store', store]);
     expect(ok.stderr).toBe('');
-    expect(JSON.parse(readFileSync(join(store, 'bench-a', 'noise.json'), 'utf8')).thresholds).toEqual({ 'wc/c/bs=1 wall_time': 0.1 });
+    expect(JSON.parse(readFileSync(join(store, 'bench-a', 'noise.json'), 'utf8')).thresholds).toEqual({
+      'wc/c/bs=1 wall_time': 0.1,
+    });
     // A later calibration of the same machine replaces the earlier one.
     expect(runCli(['publish', '--noise', noise('bench-a', 0.2), '--store', store]).status).toBe(0);
-    expect(JSON.parse(readFileSync(join(store, 'bench-a', 'noise.json'), 'utf8')).thresholds).toEqual({ 'wc/c/bs=1 wall_time': 0.2 });
+    expect(JSON.parse(readFileSync(join(store, 'bench-a', 'noise.json'), 'utf8')).thresholds).toEqual({
+      'wc/c/bs=1 wall_time': 0.2,
+    });
     const bad = runCli(['publish', '--noise', noise('bench-a', -1), '--store', store]);
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/noise--1\.json is invalid:[\s\S]*thresholds/);
-    const escape = runCli(['publish', '--noise', noise('../etc', 0.3), '--store', store]);
-    expect(escape.stderr).toMatch(/noise-0\.3\.json is invalid:\n {2}machine: letters, digits/);
+    const outside = runCli(['publish', '--noise', noise('../etc', 0.3), '--store', store]);
+    expect(outside.stderr).toMatch(/noise-0\.3\.json is invalid:\n {2}machine: letters, digits/);
     expect(readdirSync(store)).toEqual(['bench-a']);
   });
 });

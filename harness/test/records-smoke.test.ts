@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseResults } from '../src/model/read-results.js';
 import type { Results } from '../src/model/results.js';
-import { runCli, type CliResult } from './helpers/cli.js';
+import { type CliResult, runCli } from './helpers/cli.js';
 
 describe('records smoke run', () => {
   let cli: CliResult;
@@ -27,7 +27,11 @@ describe('records smoke run', () => {
   it('validates every read against the generated checksum', () => {
     const reads = results.benchmarks.filter((b) => b.status === 'ok' && b.params.op === 'read');
     expect(reads.length).toBeGreaterThan(0);
-    for (const b of reads) expect(b.validation?.checks.find((c) => c.field === 'checksum')).toMatchObject({ ok: true, expected: b.derived.input_sum32 });
+    for (const b of reads)
+      expect(b.validation?.checks.find((c) => c.field === 'checksum')).toMatchObject({
+        ok: true,
+        expected: b.derived.input_sum32,
+      });
   });
 
   it('reports the fsync time of every write apart from the write loop', () => {

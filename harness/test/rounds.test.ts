@@ -11,12 +11,38 @@ import { wcResults } from './helpers/results.js';
 describe('rounds', () => {
   it('alternates base and head and writes the comparison', () => {
     const out = mkdtempSync(join(tmpdir(), 'jsio-rounds-'));
-    const r = runCli(['rounds', '--base', ROOT, '--head', ROOT, '--rounds', '2', '--out', out, '--noise-store', join(out, 'no-store'), '--', '--profile', 'smoke', '--programs', join(FIXTURES, 'faults'), '--variants', 'ok']);
+    const r = runCli([
+      'rounds',
+      '--base',
+      ROOT,
+      '--head',
+      ROOT,
+      '--rounds',
+      '2',
+      '--out',
+      out,
+      '--noise-store',
+      join(out, 'no-store'),
+      '--',
+      '--profile',
+      'smoke',
+      '--programs',
+      join(FIXTURES, 'faults'),
+      '--variants',
+      'ok',
+    ]);
     expect(r.status).toBe(0);
-    expect(r.stderr.match(/== round \d\/2: (base|head)/g)).toEqual(['== round 1/2: base', '== round 1/2: head', '== round 2/2: base', '== round 2/2: head']);
+    expect(r.stderr.match(/== round \d\/2: (base|head)/g)).toEqual([
+      '== round 1/2: base',
+      '== round 1/2: head',
+      '== round 2/2: base',
+      '== round 2/2: head',
+    ]);
     const c = Comparison.parse(JSON.parse(readFileSync(join(out, 'comparison.json'), 'utf8')));
     expect(c.base.runs).toBe(2);
-    expect(c.metrics.map((m) => [m.benchmark, m.metric, m.base.n, m.head.n])).toEqual([['faults/ok/bs=65536', 'wall_time', 4, 4]]);
+    expect(c.metrics.map((m) => [m.benchmark, m.metric, m.base.n, m.head.n])).toEqual([
+      ['faults/ok/bs=65536', 'wall_time', 4, 4],
+    ]);
     expect(readFileSync(join(out, 'comparison.md'), 'utf8')).toMatch(/^## Performance: /);
     expect(c.method).toContain('no calibration for this machine yet');
   });
@@ -45,7 +71,15 @@ describe('pages', () => {
     writeFileSync(results, JSON.stringify(wcResults('c'.repeat(40))));
     const r = runCli(['pages', results, '--dir', dir]);
     expect(r.status).toBe(0);
-    for (const f of ['index.html', 'app.js', '.nojekyll', 'data/machines.json', 'data/test-machine/index.json', `data/test-machine/runs/${'c'.repeat(40)}.json`, 'keep.txt']) {
+    for (const f of [
+      'index.html',
+      'app.js',
+      '.nojekyll',
+      'data/machines.json',
+      'data/test-machine/index.json',
+      `data/test-machine/runs/${'c'.repeat(40)}.json`,
+      'keep.txt',
+    ]) {
       expect(existsSync(join(dir, f)), f).toBe(true);
     }
   });

@@ -25,7 +25,9 @@ describe('scan smoke run', () => {
   it('gets identical counts from all variants, equal to the generator’s', () => {
     for (const files of [10, 100]) {
       const mine = results.benchmarks.filter((b) => b.params.files === files);
-      const seen = new Set(mine.map((b) => JSON.stringify(Object.fromEntries((b.validation?.checks ?? []).map((c) => [c.field, c.seen])))));
+      const seen = new Set(
+        mine.map((b) => JSON.stringify(Object.fromEntries((b.validation?.checks ?? []).map((c) => [c.field, c.seen])))),
+      );
       expect(seen.size).toBe(1);
       for (const b of mine) {
         expect(b.validation?.ok).toBe(true);

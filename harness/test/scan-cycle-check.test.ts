@@ -7,7 +7,9 @@ const graph = (edges: Record<string, string[]>) => new Map(Object.entries(edges)
 
 describe('scan generator cycle check', () => {
   it('finds a three-file cycle and names its files', () => {
-    const found = cycles(graph({ 'index.js': ['a.js'], 'a.js': ['b.js'], 'b.js': ['c.js'], 'c.js': ['a.js'], 'd.js': [] }));
+    const found = cycles(
+      graph({ 'index.js': ['a.js'], 'a.js': ['b.js'], 'b.js': ['c.js'], 'c.js': ['a.js'], 'd.js': [] }),
+    );
     expect(found).toHaveLength(1);
     expect([...(found[0] ?? [])].sort()).toEqual(['a.js', 'b.js', 'c.js']);
     expect(() => assertAcyclic(graph({ 'a.js': ['b.js'], 'b.js': ['a.js'] }))).toThrow(/import cycle/);
@@ -27,7 +29,12 @@ describe('scan generator cycle check', () => {
       expect(cycles(g)).toEqual([]);
       const seen = new Set(['index.js']);
       const todo = ['index.js'];
-      while (todo.length) for (const d of g.get(todo.pop() as string) ?? []) if (!seen.has(d)) seen.add(d), todo.push(d);
+      while (todo.length)
+        for (const d of g.get(todo.pop() as string) ?? [])
+          if (!seen.has(d)) {
+            seen.add(d);
+            todo.push(d);
+          }
       expect(seen.size).toBe(n); // the one orphan module is left out on purpose
       expect(g.size).toBe(n + 1);
     }

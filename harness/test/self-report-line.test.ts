@@ -10,9 +10,21 @@ describe('splitSamples', () => {
   });
 
   it('names a missing, empty or non-numeric sample field', () => {
-    expect(splitSamples('{"files":3}', ['latency'])).toEqual({ ok: false, reason: 'result field "latency" must be a non-empty array of numbers' });
-    expect(splitSamples('{"latency":[]}', ['latency'])).toMatchObject({ ok: false, reason: expect.stringContaining('"latency"') });
-    expect(splitSamples('{"latency":[1,"x"]}', ['latency'])).toMatchObject({ ok: false, reason: expect.stringContaining('not a finite number') });
-    expect(splitSamples('garbage', ['latency'])).toMatchObject({ ok: false, reason: expect.stringContaining('not JSON') });
+    expect(splitSamples('{"files":3}', ['latency'])).toEqual({
+      ok: false,
+      reason: 'result field "latency" must be a non-empty array of numbers',
+    });
+    expect(splitSamples('{"latency":[]}', ['latency'])).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining('"latency"'),
+    });
+    expect(splitSamples('{"latency":[1,"x"]}', ['latency'])).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining('not a finite number'),
+    });
+    expect(splitSamples('garbage', ['latency'])).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining('not JSON'),
+    });
   });
 });

@@ -14,7 +14,18 @@ describe('threadpool smoke run (runner self)', () => {
   let summary: string;
   beforeAll(() => {
     const out = mkdtempSync(join(tmpdir(), 'jsio-tp-'));
-    const cli = runCli(['bench', '--profile', 'smoke', '--experiments', 'threadpool', '--param', 'pool=1,4', '--out', out, '--no-store']);
+    const cli = runCli([
+      'bench',
+      '--profile',
+      'smoke',
+      '--experiments',
+      'threadpool',
+      '--param',
+      'pool=1,4',
+      '--out',
+      out,
+      '--no-store',
+    ]);
     expect(cli.status, cli.stderr).toBe(0);
     results = parseResults('results.json', readFileSync(join(out, 'results.json'), 'utf8'));
     summary = readFileSync(join(out, 'summary.md'), 'utf8');
@@ -43,7 +54,10 @@ describe('threadpool smoke run (runner self)', () => {
     for (const b of results.benchmarks) {
       const names = ['p50', 'p70', 'p80', 'p90', 'p99', 'max'].map((p) => `latency_${p}`);
       const values = names.map((n) => b.metrics[n]?.value ?? NaN);
-      expect(values.every((v) => v > 0), b.id).toBe(true);
+      expect(
+        values.every((v) => v > 0),
+        b.id,
+      ).toBe(true);
       expect([...values].sort((x, y) => x - y)).toEqual(values);
       for (const n of names) expect(b.metrics[n]?.samples).toHaveLength(3);
       expect(b.metrics.wall_time?.samples).toHaveLength(3);
@@ -56,7 +70,9 @@ describe('threadpool smoke run (runner self)', () => {
       const jobs = b.validation?.checks.find((c) => c.field === 'jobs');
       if (b.params.work === 'parse') expect(jobs).toMatchObject({ ok: true, seen: 20 * (b.derived.input_jobs ?? NaN) });
       else expect(jobs?.skipped).toBe('applies only at work=parse');
-      expect(b.validation?.checks.find((c) => c.field === 'bytes')?.seen).toBe(20 * (b.derived.input_file_bytes ?? NaN));
+      expect(b.validation?.checks.find((c) => c.field === 'bytes')?.seen).toBe(
+        20 * (b.derived.input_file_bytes ?? NaN),
+      );
     }
   });
 
@@ -65,7 +81,11 @@ describe('threadpool smoke run (runner self)', () => {
     expect(summary).toContain('latency_p50 vs work read');
     expect(summary).toMatch(/\| c-pool \(work parse, cache warm, pool 4\) \|.*\| 1\.00x \|/);
     // Smoke has no pool 12, so the beyond-4-threads question has nothing to compare; parsing does.
-    expect(summary).toContain('**Does latency improve beyond 4 threads?** latency_p50, pool 12 vs pool 4:\n\nNo pair of points measured for it in this run.');
-    expect(summary).toMatch(/\*\*Is parsing the bottleneck once reads are cached\?\*\*[^\n]*\n\n- pool 1: node-promises \(node \d+\) \d+\.\d\dx/);
+    expect(summary).toContain(
+      '**Does latency improve beyond 4 threads?** latency_p50, pool 12 vs pool 4:\n\nNo pair of points measured for it in this run.',
+    );
+    expect(summary).toMatch(
+      /\*\*Is parsing the bottleneck once reads are cached\?\*\*[^\n]*\n\n- pool 1: node-promises \(node \d+\) \d+\.\d\dx/,
+    );
   });
 });

@@ -12,14 +12,19 @@ function bench(variant: string, n: number, mode: string, seconds: number): Bench
     params: { n, mode },
     status: 'ok',
     derived: { input_lines: 1000 },
-    metrics: { wall_time: { unit: 's', direction: 'smaller', value: seconds, deterministic: false, source: 'hyperfine' } },
+    metrics: {
+      wall_time: { unit: 's', direction: 'smaller', value: seconds, deterministic: false, source: 'hyperfine' },
+    },
   };
 }
 
 describe('slope analysis', () => {
   it('fits time = 2 ms per transform + 50 ms exactly', () => {
     const ns = [0, 1, 10, 20, 40, 100];
-    const bs = [...ns.map((n) => bench('a', n, 'sync', 0.05 + 0.002 * n)), ...ns.map((n) => bench('a', n, 'async', 0.06 + 0.005 * n))];
+    const bs = [
+      ...ns.map((n) => bench('a', n, 'sync', 0.05 + 0.002 * n)),
+      ...ns.map((n) => bench('a', n, 'async', 0.06 + 0.005 * n)),
+    ];
     const fits = slopes('streams', { x: 'n', metric: 'wall_time', per: { value: 'input_lines' } }, bs);
     expect(fits).toHaveLength(2);
     const sync = fits.find((f) => f.params.mode === 'sync');
@@ -32,7 +37,11 @@ describe('slope analysis', () => {
   });
 
   it('ignores failed points, other experiments, and groups with a single x', () => {
-    const bs = [bench('a', 0, 'sync', 1), { ...bench('a', 10, 'sync', 2), status: 'failed' as const }, { ...bench('a', 20, 'sync', 3), experiment: 'other' }];
+    const bs = [
+      bench('a', 0, 'sync', 1),
+      { ...bench('a', 10, 'sync', 2), status: 'failed' as const },
+      { ...bench('a', 20, 'sync', 3), experiment: 'other' },
+    ];
     expect(slopes('streams', { x: 'n', metric: 'wall_time' }, bs)).toEqual([]);
   });
 

@@ -4,8 +4,8 @@ import { cpSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { migrate } from '../src/store/migrate.js';
 import { IndexFile, SeriesFile, STORE_SCHEMA } from '../src/model/store.js';
+import { migrate } from '../src/store/migrate.js';
 import { publishRun } from '../src/store/store.js';
 import { FIXTURES } from './helpers/cli.js';
 import { wcResults } from './helpers/results.js';
@@ -36,6 +36,8 @@ describe('store migrations', () => {
     const s = SeriesFile.parse(JSON.parse(readFileSync(join(store, M, 'series', 'wc.json'), 'utf8')));
     expect(s.commits).toHaveLength(4);
     expect(s.series['wc/c/bs=65536']?.definitions).toEqual([null, null, null, 'def-now']);
-    expect(s.series['wc/c/bs=65536']?.metrics.wall_time?.values.slice(0, 3).every((v) => typeof v === 'number')).toBe(true);
+    expect(s.series['wc/c/bs=65536']?.metrics.wall_time?.values.slice(0, 3).every((v) => typeof v === 'number')).toBe(
+      true,
+    );
   });
 });

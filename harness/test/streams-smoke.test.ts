@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseResults } from '../src/model/read-results.js';
 import type { Results } from '../src/model/results.js';
-import { runCli, type CliResult } from './helpers/cli.js';
+import { type CliResult, runCli } from './helpers/cli.js';
 
 describe('streams smoke run', () => {
   let out: string;
@@ -37,7 +37,9 @@ describe('streams smoke run', () => {
   });
 
   it('fits one slope per measured variant and mode', () => {
-    const measured = new Set(results.benchmarks.filter((b) => b.status === 'ok').map((b) => `${b.variant}|${b.params.mode}`));
+    const measured = new Set(
+      results.benchmarks.filter((b) => b.status === 'ok').map((b) => `${b.variant}|${b.params.mode}`),
+    );
     const fits = results.analyses ?? [];
     expect(new Set(fits.map((f) => `${f.variant}|${f.params.mode}`))).toEqual(measured);
     for (const f of fits) expect(f.xs).toEqual([0, 20]);

@@ -15,17 +15,34 @@ const CURRENT = process.versions.node.split('.')[0]!;
 
 /** Which variants and parameter values the guard run covers (every mechanism, few points). */
 export const STRUCTURE_ARGS = [
-  'bench', '--profile', 'smoke', '--no-store',
-  '--variants', 'c,dd-null,system-wc,node-stream,node-readsync,c-pool,bun,c-blocking,node-sync,core-transform,through2-bundle',
-  '--param', 'bs=65536', '--param', 'record=16,4096', '--param', 'pool=1,4', '--param', 'files=500', '--param', 'n=0,10',
-  '--param', `node=${CURRENT}`,
+  'bench',
+  '--profile',
+  'smoke',
+  '--no-store',
+  '--variants',
+  'c,dd-null,system-wc,node-stream,node-readsync,c-pool,bun,c-blocking,node-sync,core-transform,through2-bundle',
+  '--param',
+  'bs=65536',
+  '--param',
+  'record=16,4096',
+  '--param',
+  'pool=1,4',
+  '--param',
+  'files=500',
+  '--param',
+  'n=0,10',
+  '--param',
+  `node=${CURRENT}`,
 ];
 
 describe('the structure of a smoke run', () => {
   it('matches the fixture (timings aside)', () => {
     const out = join(mkdtempSync(join(tmpdir(), 'jsio-structure-')), 'out');
     // just(js) is hidden so the fixture does not depend on whether this machine has it.
-    const path = (process.env.PATH ?? '').split(':').filter((p) => !existsSync(join(p, 'just'))).join(':');
+    const path = (process.env.PATH ?? '')
+      .split(':')
+      .filter((p) => !existsSync(join(p, 'just')))
+      .join(':');
     const cli = runCli([...STRUCTURE_ARGS, '--out', out], { PATH: path, JUST_HOME: '' });
     expect(cli.status, cli.stderr.slice(-2000)).toBe(0);
     const structure = JSON.parse(JSON.stringify(runStructure(out))) as unknown;

@@ -13,9 +13,17 @@ const experiment = {
     schema: 1,
     title: 'reads',
     question: 'What does a read cost?',
-    parameters: { bs: { description: 'block size', unit: 'B', values: { smoke: [4096, 65536], quick: [1], standard: [1], full: [1] } } },
+    parameters: {
+      bs: {
+        description: 'block size',
+        unit: 'B',
+        values: { smoke: [4096, 65536], quick: [1], standard: [1], full: [1] },
+      },
+    },
     profiles: Object.fromEntries(['smoke', 'quick', 'standard', 'full'].map((p) => [p, { runs: 1, warmup: 0 }])),
-    variants: [{ id: 'c', description: 'd', runtime: 'system', command: 'wc -c', output: 'number', numberField: 'bytes' }],
+    variants: [
+      { id: 'c', description: 'd', runtime: 'system', command: 'wc -c', output: 'number', numberField: 'bytes' },
+    ],
     summary: { at: { bs: [4096, 65536] }, metrics: ['throughput'], ratios: [{ metric: 'throughput', to: 'c' }] },
     headline: { at: { bs: 65536 }, metrics: ['throughput'] },
   }),
@@ -32,12 +40,28 @@ function run() {
     bench('bun', { bs: 65536 }, mbps(1500)),
     bench('bun', { bs: 4096 }, mbps(300)),
     bench('c', { bs: 1024 }, mbps(1)),
-    bench('deno', { bs: 4096 }, {}, { status: 'skipped', reason: 'deno is not installed', hint: 'install it from the npm registry' }),
-    bench('deno', { bs: 65536 }, {}, { status: 'skipped', reason: 'deno is not installed', hint: 'install it from the npm registry' }),
-    bench('evil', { bs: 65536 }, {}, {
-      status: 'failed',
-      reason: 'exited with status 1: <img src=x onerror=alert(1)> | col\n# heading [link](http://x) `code` @octocat ![i](y) *bold*',
-    }),
+    bench(
+      'deno',
+      { bs: 4096 },
+      {},
+      { status: 'skipped', reason: 'deno is not installed', hint: 'install it from the npm registry' },
+    ),
+    bench(
+      'deno',
+      { bs: 65536 },
+      {},
+      { status: 'skipped', reason: 'deno is not installed', hint: 'install it from the npm registry' },
+    ),
+    bench(
+      'evil',
+      { bs: 65536 },
+      {},
+      {
+        status: 'failed',
+        reason:
+          'exited with status 1: <img src=x onerror=alert(1)> | col\n# heading [link](http://x) `code` @octocat ![i](y) *bold*',
+      },
+    ),
   ]);
 }
 
@@ -91,7 +115,9 @@ describe('renderSummary over a sweep', () => {
     expect(line).toBeDefined();
     expect(md).not.toMatch(/^# heading/m);
     expect(line).not.toMatch(/<img|[^\\]\||[^\\]\[link\]|[^\\]`|@octocat/);
-    expect(line).toContain('&lt;img src=x onerror=alert(1)&gt; \\| col # heading \\[link\\](http://x) \\`code\\` @\u200boctocat \\!\\[i\\](y) \\*bold\\*');
+    expect(line).toContain(
+      '&lt;img src=x onerror=alert(1)&gt; \\| col # heading \\[link\\](http://x) \\`code\\` @\u200boctocat \\!\\[i\\](y) \\*bold\\*',
+    );
   });
 
   it('groups a runtime skipped at every point into one line', () => {

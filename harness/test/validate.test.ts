@@ -11,7 +11,10 @@ const checks = [
 
 describe('parseReport', () => {
   it('takes the last line of stdout as the JSON result', () => {
-    expect(parseReport(v(), 'warming up\n{"bytes":10,"reads":2}\n')).toEqual({ ok: true, fields: { bytes: 10, reads: 2 } });
+    expect(parseReport(v(), 'warming up\n{"bytes":10,"reads":2}\n')).toEqual({
+      ok: true,
+      fields: { bytes: 10, reads: 2 },
+    });
   });
 
   it.each([
@@ -24,7 +27,10 @@ describe('parseReport', () => {
   });
 
   it('reads a bare number into the declared field, and nothing for output "none"', () => {
-    expect(parseReport(v({ output: 'number', numberField: 'bytes' }), '  4096\n')).toEqual({ ok: true, fields: { bytes: 4096 } });
+    expect(parseReport(v({ output: 'number', numberField: 'bytes' }), '  4096\n')).toEqual({
+      ok: true,
+      fields: { bytes: 4096 },
+    });
     expect(parseReport(v({ output: 'number', numberField: 'bytes' }), '4096 -')).toMatchObject({ ok: false });
     expect(parseReport(v({ output: 'none' }), 'anything')).toEqual({ ok: true, fields: {} });
   });

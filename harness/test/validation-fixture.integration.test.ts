@@ -14,11 +14,22 @@ describe('a run with a miscounting and a crashing program', () => {
   let dir: string;
   let cli: CliResult;
   let results: Results;
-  const at = (variant: string, bs: number) => results.benchmarks.find((b) => b.variant === variant && b.params.bs === bs);
+  const at = (variant: string, bs: number) =>
+    results.benchmarks.find((b) => b.variant === variant && b.params.bs === bs);
 
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'jsio-tally-'));
-    cli = runCli(['bench', '--profile', 'smoke', '--programs', join(FIXTURES, 'programs'), '--out', join(dir, 'out'), '--store', join(dir, 'store')]);
+    cli = runCli([
+      'bench',
+      '--profile',
+      'smoke',
+      '--programs',
+      join(FIXTURES, 'programs'),
+      '--out',
+      join(dir, 'out'),
+      '--store',
+      join(dir, 'store'),
+    ]);
     results = parseResults('results.json', readFileSync(join(dir, 'out', 'results.json'), 'utf8'));
   });
 
@@ -70,18 +81,32 @@ describe('a run with a miscounting and a crashing program', () => {
       ['reads', null, 'system-wc does not report reads'],
     ]);
     const dd = at('dd-null', 65536)!;
-    expect(dd.validation?.checks.every((k) => k.skipped === 'dd-null does not report ' + k.field)).toBe(true);
+    expect(dd.validation?.checks.every((k) => k.skipped === `dd-null does not report ${k.field}`)).toBe(true);
     expect(dd.metrics.throughput?.unit).toBe('MB/s');
   });
 
   it('fails the miscounting program with the field, expected and seen values, and gives it no number', () => {
-    expect(at('miscount', 65536)).toMatchObject({ status: 'failed', reason: 'wrong result: bytes = 1048560, expected 1048576', metrics: {} });
+    expect(at('miscount', 65536)).toMatchObject({
+      status: 'failed',
+      reason: 'wrong result: bytes = 1048560, expected 1048576',
+      metrics: {},
+    });
     expect(at('miscount', 4096)?.reason).toBe('wrong result: bytes = 409500, expected 409600');
-    expect(at('miscount', 4096)?.validation?.checks[0]).toMatchObject({ field: 'bytes', op: 'equals', expected: 409600, seen: 409500, ok: false });
+    expect(at('miscount', 4096)?.validation?.checks[0]).toMatchObject({
+      field: 'bytes',
+      op: 'equals',
+      expected: 409600,
+      seen: 409500,
+      ok: false,
+    });
   });
 
   it('fails the crashing program with its exit status and its message', () => {
-    expect(at('crash', 65536)).toMatchObject({ status: 'failed', reason: 'exited with status 7: tally-crash: out of cheese', metrics: {} });
+    expect(at('crash', 65536)).toMatchObject({
+      status: 'failed',
+      reason: 'exited with status 7: tally-crash: out of cheese',
+      metrics: {},
+    });
   });
 
   it('lists both failures in the summary and keeps the table of the others', () => {
@@ -94,10 +119,19 @@ describe('a run with a miscounting and a crashing program', () => {
   });
 
   it('writes github-action-benchmark inputs for the successful headline points only', () => {
-    const read = (f: string) => JSON.parse(readFileSync(join(dir, 'out', 'gab', f), 'utf8')) as { name: string; unit: string; value: number }[];
-    expect(read('customBiggerIsBetter.json').map((e) => e.name)).toEqual(['tally/c/bs=65536 throughput', 'tally/system-wc/bs=65536 throughput', 'tally/dd-null/bs=65536 throughput']);
+    const read = (f: string) =>
+      JSON.parse(readFileSync(join(dir, 'out', 'gab', f), 'utf8')) as { name: string; unit: string; value: number }[];
+    expect(read('customBiggerIsBetter.json').map((e) => e.name)).toEqual([
+      'tally/c/bs=65536 throughput',
+      'tally/system-wc/bs=65536 throughput',
+      'tally/dd-null/bs=65536 throughput',
+    ]);
     const smaller = read('customSmallerIsBetter.json');
-    expect(smaller.map((e) => e.name)).toEqual(['tally/c/bs=65536 max_rss', 'tally/system-wc/bs=65536 max_rss', 'tally/dd-null/bs=65536 max_rss']);
+    expect(smaller.map((e) => e.name)).toEqual([
+      'tally/c/bs=65536 max_rss',
+      'tally/system-wc/bs=65536 max_rss',
+      'tally/dd-null/bs=65536 max_rss',
+    ]);
     expect(smaller.every((e) => e.unit === 'B' && e.value > 0)).toBe(true);
   });
 
@@ -106,7 +140,16 @@ describe('a run with a miscounting and a crashing program', () => {
     const index = JSON.parse(readFileSync(join(machineDir, 'index.json'), 'utf8')) as { commits: { sha: string }[] };
     expect(index.commits.map((c) => c.sha)).toEqual([results.run.commit.sha]);
     expect(existsSync(join(machineDir, 'runs', `${results.run.commit.sha}.json`))).toBe(true);
-    const series = JSON.parse(readFileSync(join(machineDir, 'series', 'tally.json'), 'utf8')) as { series: Record<string, unknown> };
-    expect(Object.keys(series.series).sort()).toEqual(['tally/c/bs=4096', 'tally/c/bs=65536', 'tally/dd-null/bs=4096', 'tally/dd-null/bs=65536', 'tally/system-wc/bs=4096', 'tally/system-wc/bs=65536']);
+    const series = JSON.parse(readFileSync(join(machineDir, 'series', 'tally.json'), 'utf8')) as {
+      series: Record<string, unknown>;
+    };
+    expect(Object.keys(series.series).sort()).toEqual([
+      'tally/c/bs=4096',
+      'tally/c/bs=65536',
+      'tally/dd-null/bs=4096',
+      'tally/dd-null/bs=65536',
+      'tally/system-wc/bs=4096',
+      'tally/system-wc/bs=65536',
+    ]);
   });
 });

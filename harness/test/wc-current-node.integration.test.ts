@@ -4,9 +4,9 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { CURRENT_NODE_MAJOR } from '../src/machine/toolchains.js';
 import { parseResults } from '../src/model/read-results.js';
 import type { Results } from '../src/model/results.js';
-import { CURRENT_NODE_MAJOR } from '../src/machine/toolchains.js';
 import { type CliResult, runCli } from './helpers/cli.js';
 
 describe('wc smoke run of c, node-stream and node-pipe on the running node', () => {
@@ -15,7 +15,20 @@ describe('wc smoke run of c, node-stream and node-pipe on the running node', () 
 
   beforeAll(() => {
     const dir = mkdtempSync(join(tmpdir(), 'jsio-wc-node-'));
-    cli = runCli(['bench', '--profile', 'smoke', '--experiments', 'wc', '--variants', 'c,node-stream,node-pipe', '--param', `node=${CURRENT_NODE_MAJOR}`, '--out', dir, '--no-store']);
+    cli = runCli([
+      'bench',
+      '--profile',
+      'smoke',
+      '--experiments',
+      'wc',
+      '--variants',
+      'c,node-stream,node-pipe',
+      '--param',
+      `node=${CURRENT_NODE_MAJOR}`,
+      '--out',
+      dir,
+      '--no-store',
+    ]);
     results = parseResults('results.json', readFileSync(join(dir, 'results.json'), 'utf8'));
   });
 

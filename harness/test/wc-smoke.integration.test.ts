@@ -12,11 +12,22 @@ describe('wc smoke run', () => {
   let dir: string;
   let cli: CliResult;
   let results: Results;
-  const at = (variant: string, bs = 65536) => results.benchmarks.filter((b) => b.variant === variant && b.params.bs === bs);
+  const at = (variant: string, bs = 65536) =>
+    results.benchmarks.filter((b) => b.variant === variant && b.params.bs === bs);
 
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'jsio-wc-'));
-    cli = runCli(['bench', '--profile', 'smoke', '--experiments', 'wc', '--out', join(dir, 'out'), '--store', join(dir, 'store')]);
+    cli = runCli([
+      'bench',
+      '--profile',
+      'smoke',
+      '--experiments',
+      'wc',
+      '--out',
+      join(dir, 'out'),
+      '--store',
+      join(dir, 'store'),
+    ]);
     results = parseResults('results.json', readFileSync(join(dir, 'out', 'results.json'), 'utf8'));
   });
 
@@ -30,7 +41,9 @@ describe('wc smoke run', () => {
 
   it('validates every variant that ran', () => {
     const ran = results.benchmarks.filter((b) => b.status === 'ok');
-    expect(new Set(ran.map((b) => b.variant))).toEqual(new Set(['c', 'node-stream', 'node-pipe', 'bun', 'deno', 'system-wc', 'dd-null']));
+    expect(new Set(ran.map((b) => b.variant))).toEqual(
+      new Set(['c', 'node-stream', 'node-pipe', 'bun', 'deno', 'system-wc', 'dd-null']),
+    );
     for (const b of ran) {
       expect(b.validation?.ok, b.id).toBe(true);
       const bytes = b.validation?.checks.find((c) => c.field === 'bytes');
@@ -49,7 +62,11 @@ describe('wc smoke run', () => {
   });
 
   it('runs node variants under each node version as a parameter', () => {
-    expect(at('node-stream').map((b) => b.params.node).sort()).toEqual([...new Set([process.versions.node.split('.')[0], '22', '24'])].sort());
+    expect(
+      at('node-stream')
+        .map((b) => b.params.node)
+        .sort(),
+    ).toEqual([...new Set([process.versions.node.split('.')[0], '22', '24'])].sort());
   });
 
   it('skips just(js) with the install hint', () => {
@@ -60,16 +77,24 @@ describe('wc smoke run', () => {
 
   it('records machine, toolchains and conditions', () => {
     expect(results.run.machine.cores).toBeGreaterThan(0);
-    expect(results.run.toolchains).toMatchObject({ gcc: expect.any(String), hyperfine: expect.any(String), strace: expect.any(String) });
+    expect(results.run.toolchains).toMatchObject({
+      gcc: expect.any(String),
+      hyperfine: expect.any(String),
+      strace: expect.any(String),
+    });
     expect(results.run.conditions?.loadAverage).toHaveLength(3);
     expect(results.run.partial).toBe(false);
   });
 
   it('writes the summary, the github-action-benchmark inputs and the store', () => {
     expect(readFileSync(join(dir, 'out', 'summary.md'), 'utf8')).toContain('throughput vs dd-null');
-    const bigger = JSON.parse(readFileSync(join(dir, 'out', 'gab', 'customBiggerIsBetter.json'), 'utf8')) as { name: string }[];
+    const bigger = JSON.parse(readFileSync(join(dir, 'out', 'gab', 'customBiggerIsBetter.json'), 'utf8')) as {
+      name: string;
+    }[];
     expect(bigger.map((e) => e.name)).toContain('wc/c/bs=65536 throughput');
-    const index = JSON.parse(readFileSync(join(dir, 'store', results.run.machine.id, 'index.json'), 'utf8')) as { commits: { sha: string }[] };
+    const index = JSON.parse(readFileSync(join(dir, 'store', results.run.machine.id, 'index.json'), 'utf8')) as {
+      commits: { sha: string }[];
+    };
     expect(index.commits.map((c) => c.sha)).toEqual([results.run.commit.sha]);
     expect(existsSync(join(dir, 'store', results.run.machine.id, 'runs', `${results.run.commit.sha}.json`))).toBe(true);
   });

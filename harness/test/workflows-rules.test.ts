@@ -7,7 +7,14 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { ROOT } from './helpers/cli.js';
 
-type Step = { uses?: string; run?: string; with?: Record<string, unknown>; env?: Record<string, string>; if?: string; name?: string };
+type Step = {
+  uses?: string;
+  run?: string;
+  with?: Record<string, unknown>;
+  env?: Record<string, string>;
+  if?: string;
+  name?: string;
+};
 type Job = { steps: Step[]; if?: string; concurrency?: unknown; permissions?: Record<string, string> };
 type Workflow = { concurrency?: unknown; jobs: Record<string, Job>; env?: Record<string, string> };
 
@@ -31,7 +38,9 @@ function evaluate(expr: string, ctx: Record<string, unknown>): boolean {
     return cur;
   };
   const js = expr
-    .replace(/contains\(([\w.]+)\.\*\.(\w+),\s*'([^']*)'\)/g, (_m, list: string, field: string, v: string) => JSON.stringify(((get(list) as Record<string, unknown>[]) ?? []).some((x) => x[field] === v)))
+    .replace(/contains\(([\w.]+)\.\*\.(\w+),\s*'([^']*)'\)/g, (_m, list: string, field: string, v: string) =>
+      JSON.stringify(((get(list) as Record<string, unknown>[]) ?? []).some((x) => x[field] === v)),
+    )
     .replace(/'([^']*)'/g, (_m, s: string) => JSON.stringify(s))
     .replace(/\b(github(?:\.[\w-]+)+)/g, (_m, path: string) => JSON.stringify(get(path) ?? null))
     .replace(/==/g, '===')
@@ -48,18 +57,37 @@ describe('pr.yml: who can start a benchmark on the self-hosted runner', () => {
       event: {
         action,
         ...(label ? { label: { name: label } } : {}),
-        pull_request: { head: { repo: { full_name: fork ? 'stranger/jsio-bench' : 'owner/jsio-bench' } }, labels: labels.map((name) => ({ name })) },
+        pull_request: {
+          head: { repo: { full_name: fork ? 'stranger/jsio-bench' : 'owner/jsio-bench' } },
+          labels: labels.map((name) => ({ name })),
+        },
       },
     },
   });
   it.each([
     { name: 'a branch of this repository, opened', ctx: event('opened', false, []), runs: true },
     { name: 'a branch of this repository, pushed to', ctx: event('synchronize', false, []), runs: true },
-    { name: 'a branch of this repository, labelled (no second run)', ctx: event('labeled', false, ['docs'], 'docs'), runs: false },
+    {
+      name: 'a branch of this repository, labelled (no second run)',
+      ctx: event('labeled', false, ['docs'], 'docs'),
+      runs: false,
+    },
     { name: 'a fork, opened', ctx: event('opened', true, []), runs: false },
-    { name: 'a fork pushed to after it was labelled', ctx: event('synchronize', true, ['run-benchmarks']), runs: false },
-    { name: 'a fork given the run-benchmarks label', ctx: event('labeled', true, ['run-benchmarks'], 'run-benchmarks'), runs: true },
-    { name: 'a fork given another label while labelled', ctx: event('labeled', true, ['run-benchmarks', 'docs'], 'docs'), runs: false },
+    {
+      name: 'a fork pushed to after it was labelled',
+      ctx: event('synchronize', true, ['run-benchmarks']),
+      runs: false,
+    },
+    {
+      name: 'a fork given the run-benchmarks label',
+      ctx: event('labeled', true, ['run-benchmarks'], 'run-benchmarks'),
+      runs: true,
+    },
+    {
+      name: 'a fork given another label while labelled',
+      ctx: event('labeled', true, ['run-benchmarks', 'docs'], 'docs'),
+      runs: false,
+    },
   ])('$name: runs = $runs', ({ ctx, runs }) => {
     expect(evaluate(cond, ctx)).toBe(runs);
   });
@@ -81,7 +109,8 @@ describe('all workflows', () => {
   });
 
   it('set JUST_TARGET wherever they set JUST_HOME (just build needs both)', () => {
-    for (const f of files) expect(text[f]!.includes('JUST_HOME=') ? text[f]!.includes('JUST_TARGET=') : true, f).toBe(true);
+    for (const f of files)
+      expect(text[f]!.includes('JUST_HOME=') ? text[f]!.includes('JUST_TARGET=') : true, f).toBe(true);
   });
 
   it('build the just(js) version pinned in harness/toolchains.json', () => {
@@ -93,7 +122,8 @@ describe('all workflows', () => {
 
   it('give every job of the benchmark and comment workflows a concurrency group', () => {
     for (const f of ['bench.yml', 'pr.yml', 'pr-comment.yml']) {
-      for (const [name, job] of Object.entries(wf[f]!.jobs)) expect(job.concurrency ?? wf[f]!.concurrency, `${f} ${name}`).toBeTruthy();
+      for (const [name, job] of Object.entries(wf[f]!.jobs))
+        expect(job.concurrency ?? wf[f]!.concurrency, `${f} ${name}`).toBeTruthy();
     }
   });
 
@@ -103,7 +133,8 @@ describe('all workflows', () => {
 });
 
 describe('every command a workflow runs is an npm script that a test runs', () => {
-  const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+  const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> })
+    .scripts;
   const testDir = join(ROOT, 'harness', 'test');
   const tests = readdirSync(testDir)
     .filter((f) => f.endsWith('.test.ts') && !f.startsWith('workflows'))
@@ -148,7 +179,8 @@ describe('every command a workflow runs is an npm script that a test runs', () =
         const isNpm = /^npm (ci|test)\b/.test(line) || /^npm run /.test(line);
         // Lines of a bench (or calibrate) step's argument assembly are shell around one npm run.
         const inBenchStep = /npm run (bench|calibrate) /.test(step.run);
-        if (!isNpm && !inBenchStep && !PLUMBING.some((re) => re.test(line))) expect.fail(`${f}: "${line}" is neither an npm script nor plumbing`);
+        if (!isNpm && !inBenchStep && !PLUMBING.some((re) => re.test(line)))
+          expect.fail(`${f}: "${line}" is neither an npm script nor plumbing`);
       }
     }
   });

@@ -6,13 +6,31 @@ import { parse } from 'yaml';
 import { ROOT } from './helpers/cli.js';
 
 type Step = { uses?: string; run?: string; with?: Record<string, unknown>; env?: Record<string, string> };
-type Job = { permissions?: Record<string, string>; steps: Step[]; concurrency?: unknown; 'timeout-minutes'?: number; if?: string; 'runs-on': unknown };
-type Workflow = { on: Record<string, any>; permissions?: Record<string, string>; concurrency?: unknown; jobs: Record<string, Job> };
+type Job = {
+  permissions?: Record<string, string>;
+  steps: Step[];
+  concurrency?: unknown;
+  'timeout-minutes'?: number;
+  if?: string;
+  'runs-on': unknown;
+};
+type Workflow = {
+  on: Record<string, any>;
+  permissions?: Record<string, string>;
+  concurrency?: unknown;
+  jobs: Record<string, Job>;
+};
 
 const names = ['ci', 'bench', 'pr', 'pr-comment', 'calibrate'] as const;
-const text = Object.fromEntries(names.map((n) => [n, readFileSync(join(ROOT, '.github', 'workflows', `${n}.yml`), 'utf8')])) as Record<(typeof names)[number], string>;
-const wf = Object.fromEntries(names.map((n) => [n, parse(text[n]) as Workflow])) as Record<(typeof names)[number], Workflow>;
-const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+const text = Object.fromEntries(
+  names.map((n) => [n, readFileSync(join(ROOT, '.github', 'workflows', `${n}.yml`), 'utf8')]),
+) as Record<(typeof names)[number], string>;
+const wf = Object.fromEntries(names.map((n) => [n, parse(text[n]) as Workflow])) as Record<
+  (typeof names)[number],
+  Workflow
+>;
+const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> })
+  .scripts;
 
 describe.each(names)('%s.yml', (name) => {
   const w = wf[name];
@@ -22,7 +40,8 @@ describe.each(names)('%s.yml', (name) => {
 
   it('pins every action to a full commit SHA', () => {
     for (const job of Object.values(w.jobs)) {
-      for (const step of job.steps) if (step.uses) expect(step.uses, step.uses).toMatch(/^[\w.-]+\/[\w.-]+@[0-9a-f]{40}$/);
+      for (const step of job.steps)
+        if (step.uses) expect(step.uses, step.uses).toMatch(/^[\w.-]+\/[\w.-]+@[0-9a-f]{40}$/);
     }
   });
 
@@ -31,7 +50,8 @@ describe.each(names)('%s.yml', (name) => {
   });
 
   it('runs only npm scripts that exist', () => {
-    for (const m of text[name].matchAll(/npm run (?:--silent )?([\w:-]+)/g)) expect(Object.keys(scripts), m[1]).toContain(m[1]);
+    for (const m of text[name].matchAll(/npm run (?:--silent )?([\w:-]+)/g))
+      expect(Object.keys(scripts), m[1]).toContain(m[1]);
   });
 });
 
@@ -40,7 +60,15 @@ describe('bench.yml', () => {
   it('runs on push to main, nightly and by hand with the documented inputs', () => {
     expect(w.on.push).toEqual({ branches: ['main'] });
     expect(w.on.schedule).toHaveLength(1);
-    expect(Object.keys(w.on.workflow_dispatch.inputs).sort()).toEqual(['experiments', 'params', 'profile', 'ref', 'runners', 'runs', 'variants']);
+    expect(Object.keys(w.on.workflow_dispatch.inputs).sort()).toEqual([
+      'experiments',
+      'params',
+      'profile',
+      'ref',
+      'runners',
+      'runs',
+      'variants',
+    ]);
   });
 
   it('passes every dispatch input to the CLI', () => {
@@ -52,13 +80,24 @@ describe('bench.yml', () => {
       PARAMS: '${{ inputs.params }}',
       RUNS: '${{ inputs.runs }}',
     });
-    for (const flag of ['--profile "$PROFILE"', '--experiments "$EXPERIMENTS"', '--variants "$VARIANTS"', '--runs "$RUNS"', '--param "$p"', '--require just']) expect(run.run).toContain(flag);
+    for (const flag of [
+      '--profile "$PROFILE"',
+      '--experiments "$EXPERIMENTS"',
+      '--variants "$VARIANTS"',
+      '--runs "$RUNS"',
+      '--param "$p"',
+      '--require just',
+    ])
+      expect(run.run).toContain(flag);
     expect(text.bench).toContain('ref: ${{ inputs.ref || github.sha }}');
     expect(text.bench).toContain('fromJSON(inputs.runners');
   });
 
   it('serialises benchmark machines and gh-pages publishes', () => {
-    expect(w.jobs.bench!.concurrency).toEqual({ group: 'bench-machine-${{ matrix.runner }}', 'cancel-in-progress': false });
+    expect(w.jobs.bench!.concurrency).toEqual({
+      group: 'bench-machine-${{ matrix.runner }}',
+      'cancel-in-progress': false,
+    });
     expect(w.jobs.publish!.concurrency).toMatchObject({ 'cancel-in-progress': false });
     expect(text.bench).toContain('npm run publish-to-branch');
   });
@@ -71,7 +110,12 @@ describe('bench.yml', () => {
   it('feeds github-action-benchmark both directions with alerts and summaries', () => {
     const gab = w.jobs.publish!.steps.filter((s) => s.uses?.startsWith('benchmark-action/github-action-benchmark@'));
     expect(gab.map((s) => s.with?.tool)).toEqual(['customSmallerIsBetter', 'customBiggerIsBetter']);
-    for (const s of gab) expect(s.with).toMatchObject({ 'alert-threshold': expect.any(String), 'comment-on-alert': true, 'summary-always': true });
+    for (const s of gab)
+      expect(s.with).toMatchObject({
+        'alert-threshold': expect.any(String),
+        'comment-on-alert': true,
+        'summary-always': true,
+      });
   });
 });
 

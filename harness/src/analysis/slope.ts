@@ -23,7 +23,10 @@ export function fitLine(points: readonly [number, number][]): { slope: number; i
 
 /** One fit per (variant, other parameters) group with at least two distinct x values. */
 export function slopes(experiment: string, spec: SlopeSpec, benchmarks: readonly Benchmark[]): SlopeFit[] {
-  const groups = new Map<string, { variant: string; params: Params; unit: string; per?: number; pts: [number, number][] }>();
+  const groups = new Map<
+    string,
+    { variant: string; params: Params; unit: string; per?: number; pts: [number, number][] }
+  >();
   for (const b of benchmarks) {
     const metric = b.metrics[spec.metric];
     const x = b.params[spec.x];
@@ -31,7 +34,13 @@ export function slopes(experiment: string, spec: SlopeSpec, benchmarks: readonly
     const params = Object.fromEntries(Object.entries(b.params).filter(([k]) => k !== spec.x));
     const key = `${b.variant}|${JSON.stringify(Object.entries(params).sort(([a], [c]) => a.localeCompare(c)))}`;
     const per = spec.per ? b.derived[spec.per.value] : undefined;
-    const g = groups.get(key) ?? { variant: b.variant, params, unit: metric.unit, ...(per !== undefined ? { per } : {}), pts: [] };
+    const g = groups.get(key) ?? {
+      variant: b.variant,
+      params,
+      unit: metric.unit,
+      ...(per !== undefined ? { per } : {}),
+      pts: [],
+    };
     g.pts.push([x, metric.value]);
     groups.set(key, g);
   }
@@ -57,6 +66,9 @@ export function slopes(experiment: string, spec: SlopeSpec, benchmarks: readonly
 }
 
 /** Every slope analysis the experiments declare, over a run's benchmarks. */
-export function runAnalyses(experiments: readonly { id: string; manifest: { analyses: readonly SlopeSpec[] } }[], benchmarks: readonly Benchmark[]): SlopeFit[] {
+export function runAnalyses(
+  experiments: readonly { id: string; manifest: { analyses: readonly SlopeSpec[] } }[],
+  benchmarks: readonly Benchmark[],
+): SlopeFit[] {
   return experiments.flatMap((e) => e.manifest.analyses.flatMap((a) => slopes(e.id, a, benchmarks)));
 }

@@ -70,7 +70,12 @@ function quantileSorted(s: readonly number[], q: number): number {
 }
 
 /** Percentile-bootstrap CI of median(head)/median(base). */
-export function bootstrapRatioCI(base: readonly number[], head: readonly number[], seed = 1, iterations = BOOTSTRAP_ITERATIONS): [number, number] {
+export function bootstrapRatioCI(
+  base: readonly number[],
+  head: readonly number[],
+  seed = 1,
+  iterations = BOOTSTRAP_ITERATIONS,
+): [number, number] {
   const rand = prng(seed);
   const ratios = new Array<number>(iterations);
   for (let i = 0; i < iterations; i++) ratios[i] = resampleMedian(head, rand) / resampleMedian(base, rand);
@@ -83,7 +88,9 @@ export function bootstrapRatioCI(base: readonly number[], head: readonly number[
 export function normalCdf(z: number): number {
   const x = Math.abs(z) / Math.SQRT2;
   const t = 1 / (1 + 0.3275911 * x);
-  const erf = 1 - ((((1.061405429 * t - 1.453152027) * t + 1.421413741) * t - 0.284496736) * t + 0.254829592) * t * Math.exp(-x * x);
+  const erf =
+    1 -
+    ((((1.061405429 * t - 1.453152027) * t + 1.421413741) * t - 0.284496736) * t + 0.254829592) * t * Math.exp(-x * x);
   return z >= 0 ? (1 + erf) / 2 : (1 - erf) / 2;
 }
 
@@ -118,7 +125,13 @@ export function mannWhitneyP(a: readonly number[], b: readonly number[]): number
 }
 
 /** Compares two sample sets of one metric. `minEffect` may be raised by calibration. */
-export function compareSamples(base: readonly number[], head: readonly number[], direction: Direction, minEffect = MIN_EFFECT, seed = 1): SampleComparison {
+export function compareSamples(
+  base: readonly number[],
+  head: readonly number[],
+  direction: Direction,
+  minEffect = MIN_EFFECT,
+  seed = 1,
+): SampleComparison {
   const baseMedian = median(base);
   const headMedian = median(head);
   const orient = (r: number) => (direction === 'smaller' ? r : 1 / r);

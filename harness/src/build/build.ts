@@ -25,13 +25,22 @@ export async function buildOne(b: JobBuild): Promise<BuildOutcome> {
   const done = (compiler: string, flags: string[]): BuildOutcome => ({
     ok: true,
     artifact,
-    info: { kind: spec.kind, compiler, flags, artifact: basename(artifact), bytes: statSync(artifact).size, seconds: (performance.now() - started) / 1000 },
+    info: {
+      kind: spec.kind,
+      compiler,
+      flags,
+      artifact: basename(artifact),
+      bytes: statSync(artifact).size,
+      seconds: (performance.now() - started) / 1000,
+    },
   });
 
   switch (spec.kind) {
     case 'gcc': {
       if (!b.tool) return { ok: false, reason: 'gcc is not installed (apt-get install gcc)' };
-      const r = await runProcess([b.tool.path, ...spec.flags, '-o', artifact, source, ...spec.libs], { timeoutMs: 120_000 });
+      const r = await runProcess([b.tool.path, ...spec.flags, '-o', artifact, source, ...spec.libs], {
+        timeoutMs: 120_000,
+      });
       if (r.code !== 0) return { ok: false, reason: `gcc failed:\n${tail(r.stderr)}` };
       return done(b.tool.version, spec.flags);
     }
@@ -54,8 +63,22 @@ export async function buildOne(b: JobBuild): Promise<BuildOutcome> {
       try {
         // CommonJS dependencies bundled into an ES module still call require() for Node's
         // built-ins; esbuild's shim needs a real `require` in scope to forward them to.
-        const banner = spec.platform === 'node' ? { js: "import { createRequire as __jsioCreateRequire } from 'node:module'; const require = __jsioCreateRequire(import.meta.url);" } : undefined;
-        await esbuild({ entryPoints: [source], bundle: true, platform: spec.platform, format: 'esm', outfile: artifact, logLevel: 'silent', minify: true, ...(banner ? { banner } : {}) });
+        const banner =
+          spec.platform === 'node'
+            ? {
+                js: "import { createRequire as __jsioCreateRequire } from 'node:module'; const require = __jsioCreateRequire(import.meta.url);",
+              }
+            : undefined;
+        await esbuild({
+          entryPoints: [source],
+          bundle: true,
+          platform: spec.platform,
+          format: 'esm',
+          outfile: artifact,
+          logLevel: 'silent',
+          minify: true,
+          ...(banner ? { banner } : {}),
+        });
       } catch (e) {
         return { ok: false, reason: `esbuild failed: ${(e as Error).message}` };
       }

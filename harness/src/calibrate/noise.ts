@@ -7,10 +7,10 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { compareSamples, MIN_EFFECT } from '../analysis/two-sample.js';
 import { UserError } from '../lib/errors.js';
 import { readJsonFile } from '../lib/json-file.js';
 import { NoiseFile } from '../model/noise.js';
-import { compareSamples, MIN_EFFECT } from '../analysis/two-sample.js';
 
 /** z quantiles: two-sided 95% confidence, 80% power. */
 const Z_ALPHA = 1.959964;
@@ -70,7 +70,8 @@ export function calibrateMetric(key: string, rounds: readonly number[][], direct
   const perSide = all.length / 2;
   const cv = cvOf(all);
   const roundCv = cvOf(rounds.map(medianOf));
-  const mde = (Z_ALPHA + Z_POWER) * Math.SQRT2 * Math.max(cv / Math.sqrt(perSide), roundCv / Math.sqrt(rounds.length / 2));
+  const mde =
+    (Z_ALPHA + Z_POWER) * Math.SQRT2 * Math.max(cv / Math.sqrt(perSide), roundCv / Math.sqrt(rounds.length / 2));
   const splits = roundSplits(rounds.length);
   let positives = 0;
   const effects: number[] = [];
@@ -83,7 +84,16 @@ export function calibrateMetric(key: string, rounds: readonly number[][], direct
   }
   effects.sort((a, b) => a - b);
   const p95 = effects.length ? effects[Math.min(effects.length - 1, Math.floor(effects.length * 0.95))]! : 0;
-  return { key, cv, roundCv, falsePositiveRate: splits.length ? positives / splits.length : 0, splits: splits.length, mde, threshold: Math.max(MIN_EFFECT, mde, p95), n: perSide };
+  return {
+    key,
+    cv,
+    roundCv,
+    falsePositiveRate: splits.length ? positives / splits.length : 0,
+    splits: splits.length,
+    mde,
+    threshold: Math.max(MIN_EFFECT, mde, p95),
+    n: perSide,
+  };
 }
 
 /** The thresholds to use, and what the comparison should say about them. */
@@ -93,7 +103,8 @@ export interface NoiseChoice {
   warning?: string;
 }
 
-export const NO_CALIBRATION = 'no calibration for this machine yet, so the 2% minimum effect applies (npm run calibrate measures one)';
+export const NO_CALIBRATION =
+  'no calibration for this machine yet, so the 2% minimum effect applies (npm run calibrate measures one)';
 
 /**
  * Thresholds apply only to the machine they were calibrated on: another machine's noise says
@@ -101,10 +112,17 @@ export const NO_CALIBRATION = 'no calibration for this machine yet, so the 2% mi
  */
 export function noiseFor(noise: NoiseFile, machine: string): NoiseChoice {
   if (noise.machine !== machine) {
-    return { thresholds: {}, note: '', warning: `the noise thresholds given were calibrated on ${noise.machine}, not on ${machine}, so they were not used (the 2% minimum effect applies)` };
+    return {
+      thresholds: {},
+      note: '',
+      warning: `the noise thresholds given were calibrated on ${noise.machine}, not on ${machine}, so they were not used (the 2% minimum effect applies)`,
+    };
   }
   if (noise.rounds === 0) return { thresholds: {}, note: NO_CALIBRATION };
-  return { thresholds: noise.thresholds, note: `noise thresholds calibrated on this machine ${noise.created.slice(0, 10)} (${noise.rounds} rounds)` };
+  return {
+    thresholds: noise.thresholds,
+    note: `noise thresholds calibrated on this machine ${noise.created.slice(0, 10)} (${noise.rounds} rounds)`,
+  };
 }
 
 export { NoiseFile };

@@ -8,21 +8,31 @@ export const DEFAULT_STORE = join(ROOT, 'results', 'history');
 export const DEFAULT_SITE = join(ROOT, 'results', 'site');
 
 /** "a,b, c" -> ["a", "b", "c"]; undefined for an empty or absent flag. */
-export const list = (s: string | undefined) => (s ? s.split(',').map((x) => x.trim()).filter(Boolean) : undefined);
+export const list = (s: string | undefined) =>
+  s
+    ? s
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean)
+    : undefined;
 
 /** --param name=v1,v2 ... -> { name: [v1, v2] }, numbers as numbers. */
 export function parseParamFlags(flags: readonly string[]): Record<string, ParamValue[]> {
   const out: Record<string, ParamValue[]> = {};
   for (const f of flags) {
     const m = /^([a-z_][a-z0-9_]*)=(.+)$/.exec(f);
-    if (!m || !m[1] || !m[2]) throw new UserError(`--param ${f}: expected name=value[,value...] (e.g. --param bs=4096,65536)`);
+    if (!m?.[1] || !m[2])
+      throw new UserError(`--param ${f}: expected name=value[,value...] (e.g. --param bs=4096,65536)`);
     out[m[1]] = m[2].split(',').map((v) => (/^-?\d+(\.\d+)?$/.test(v) ? Number(v) : v));
   }
   return out;
 }
 
 /** Values after a flag up to the next flag: --base a.json b.json --head c.json */
-export function groupedFlags(argv: readonly string[], names: readonly string[]): { groups: Record<string, string[]>; rest: string[] } {
+export function groupedFlags(
+  argv: readonly string[],
+  names: readonly string[],
+): { groups: Record<string, string[]>; rest: string[] } {
   const groups: Record<string, string[]> = {};
   const rest: string[] = [];
   let current: string | undefined;
@@ -43,6 +53,7 @@ export function groupedFlags(argv: readonly string[], names: readonly string[]):
 /** A positive integer flag within bounds, or a UserError naming the flag. */
 export function intFlag(flag: string, value: string, min: number, max: number, extra = ''): number {
   const n = Number(value);
-  if (!/^\d+$/.test(value) || n < min || n > max) throw new UserError(`${flag} ${value}: expected an integer from ${min} to ${max}${extra}`);
+  if (!/^\d+$/.test(value) || n < min || n > max)
+    throw new UserError(`${flag} ${value}: expected an integer from ${min} to ${max}${extra}`);
   return n;
 }

@@ -8,8 +8,8 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserError } from '../lib/errors.js';
 import { readJsonFile } from '../lib/json-file.js';
-import { renderComparison } from './render.js';
 import { Comparison } from '../model/comparison.js';
+import { renderComparison } from './render.js';
 
 export const MAX_ARTIFACT_BYTES = 8 * 2 ** 20;
 export const COMMENT_MARKER = '<!-- jsio-bench:perf-diff -->';
@@ -21,15 +21,23 @@ function readBounded(file: string, max: number): string {
   } catch {
     throw new UserError(`artifact file missing: ${file}`);
   }
-  if (size > max) throw new UserError(`artifact file ${file} is ${size} bytes, over the ${max}-byte limit: refusing it`);
+  if (size > max)
+    throw new UserError(`artifact file ${file} is ${size} bytes, over the ${max}-byte limit: refusing it`);
   return readFileSync(file, 'utf8');
 }
 
 export function commentFromArtifact(dir: string, expectedPr: string): { pr: number; body: string } {
-  if (!/^[1-9]\d{0,9}$/.test(expectedPr)) throw new UserError(`--pr must be a positive integer (got ${JSON.stringify(expectedPr.slice(0, 40))})`);
+  if (!/^[1-9]\d{0,9}$/.test(expectedPr))
+    throw new UserError(`--pr must be a positive integer (got ${JSON.stringify(expectedPr.slice(0, 40))})`);
   const prText = readBounded(join(dir, 'pr-number'), 64).trim();
-  if (!/^[1-9]\d{0,9}$/.test(prText)) throw new UserError(`artifact pr-number is not a positive integer (got ${JSON.stringify(prText.slice(0, 40))}): refusing it`);
-  if (prText !== expectedPr) throw new UserError(`artifact pr-number ${prText} does not match the run's pull request ${expectedPr}: refusing it`);
+  if (!/^[1-9]\d{0,9}$/.test(prText))
+    throw new UserError(
+      `artifact pr-number is not a positive integer (got ${JSON.stringify(prText.slice(0, 40))}): refusing it`,
+    );
+  if (prText !== expectedPr)
+    throw new UserError(
+      `artifact pr-number ${prText} does not match the run's pull request ${expectedPr}: refusing it`,
+    );
   const parsed = readJsonFile(join(dir, 'comparison.json'), Comparison, { maxBytes: MAX_ARTIFACT_BYTES });
   return { pr: Number(prText), body: `${COMMENT_MARKER}\n${renderComparison(parsed)}` };
 }

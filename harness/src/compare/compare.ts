@@ -3,9 +3,9 @@
  * benchmark by pooling samples) -> a Comparison. Decisions come from stats.ts only.
  */
 import { isBusy } from '../analysis/busy.js';
+import { ALPHA, BOOTSTRAP_ITERATIONS, compareSamples, MIN_EFFECT, median } from '../analysis/two-sample.js';
+import { COMPARISON_SCHEMA, type ComparedMetric, type Comparison, type CounterChange } from '../model/comparison.js';
 import type { Benchmark, Results } from '../model/results.js';
-import { type Comparison, COMPARISON_SCHEMA, type ComparedMetric, type CounterChange } from '../model/comparison.js';
-import { ALPHA, BOOTSTRAP_ITERATIONS, compareSamples, median, MIN_EFFECT } from '../analysis/two-sample.js';
 
 /** Per-benchmark minimum effects written by `npm run calibrate` (id + " " + metric -> ratio). */
 export type NoiseThresholds = Record<string, number>;
@@ -29,7 +29,9 @@ function comparable(name: string, m: Benchmark['metrics'][string]): boolean {
  */
 function zeroFillSyscalls(rounds: readonly Benchmark[]): Record<string, number>[] {
   const names = new Set(rounds.flatMap((b) => Object.keys(b.metrics).filter((n) => n.startsWith('syscalls.'))));
-  return rounds.map((b) => (b.metrics['syscalls.total'] ? Object.fromEntries([...names].map((n) => [n, b.metrics[n]?.value ?? 0])) : {}));
+  return rounds.map((b) =>
+    b.metrics['syscalls.total'] ? Object.fromEntries([...names].map((n) => [n, b.metrics[n]?.value ?? 0])) : {},
+  );
 }
 
 /**
@@ -47,7 +49,10 @@ function merge(runs: readonly Results[]): { ok: Map<string, Merged>; other: Map<
     if (bad.length) {
       const first = bad.find((b) => b.status === 'failed') ?? bad[0]!;
       const reason = first.reason ?? '';
-      other.set(id, bad.length < seen.length ? { ...first, reason: `in ${bad.length} of ${seen.length} rounds: ${reason}` } : first);
+      other.set(
+        id,
+        bad.length < seen.length ? { ...first, reason: `in ${bad.length} of ${seen.length} rounds: ${reason}` } : first,
+      );
       continue;
     }
     const m: Merged = { b: seen[0]!, samples: {}, counters: {}, definitions: new Set<string>() };
@@ -60,7 +65,8 @@ function merge(runs: readonly Results[]): { ok: Map<string, Merged>; other: Map<
         else if (metric.deterministic) values[name] = { value: metric.value, unit: metric.unit };
       }
       for (const [name, value] of Object.entries(syscalls[round]!)) values[name] ??= { value, unit: 'calls' };
-      for (const [name, v] of Object.entries(values)) (m.counters[name] ??= { values: [], unit: v.unit }).values.push(v.value);
+      for (const [name, v] of Object.entries(values))
+        (m.counters[name] ??= { values: [], unit: v.unit }).values.push(v.value);
     });
     ok.set(id, m);
   }
@@ -70,7 +76,10 @@ function merge(runs: readonly Results[]): { ok: Map<string, Merged>; other: Map<
 /** A side's values of a counter; a syscall it never made counts zero where syscalls were counted. */
 function counterValues(m: Merged, name: string): { values: number[]; unit: string } | undefined {
   const total = m.counters['syscalls.total'];
-  return m.counters[name] ?? (name.startsWith('syscalls.') && total ? { values: total.values.map(() => 0), unit: total.unit } : undefined);
+  return (
+    m.counters[name] ??
+    (name.startsWith('syscalls.') && total ? { values: total.values.map(() => 0), unit: total.unit } : undefined)
+  );
 }
 
 /**
@@ -81,7 +90,13 @@ function counterValues(m: Merged, name: string): { values: number[]; unit: strin
  * rounds a side, two noisy ranges miss each other one time in ten by chance alone, so
  * separation alone would report noise.
  */
-export function counterChange(benchmark: string, metric: string, unit: string, base: readonly number[], head: readonly number[]): CounterChange | undefined {
+export function counterChange(
+  benchmark: string,
+  metric: string,
+  unit: string,
+  base: readonly number[],
+  head: readonly number[],
+): CounterChange | undefined {
   const lo = (xs: readonly number[]) => Math.min(...xs);
   const hi = (xs: readonly number[]) => Math.max(...xs);
   const gap = Math.max(lo(head) - hi(base), lo(base) - hi(head));
@@ -123,7 +138,11 @@ export function busyWarning(runs: readonly Results[]): string | undefined {
   return `the machine was busy during ${busy.length} of ${runs.length} rounds (load average up to ${worst.toFixed(1)} on ${busy[0]!.run.machine.cores} cores): timings are unreliable, and changes called significant may be caused by that load; run again on an idle machine`;
 }
 
-export function compareRuns(base: readonly Results[], head: readonly Results[], noise: NoiseThresholds = {}): Comparison {
+export function compareRuns(
+  base: readonly Results[],
+  head: readonly Results[],
+  noise: NoiseThresholds = {},
+): Comparison {
   const B = merge(base);
   const H = merge(head);
   const metrics: ComparedMetric[] = [];
@@ -132,7 +151,8 @@ export function compareRuns(base: readonly Results[], head: readonly Results[], 
   for (const [id, h] of H.ok) {
     const b = B.ok.get(id);
     if (!b) continue;
-    const redefined = b.definitions.size > 0 && h.definitions.size > 0 && ![...h.definitions].every((d) => b.definitions.has(d));
+    const redefined =
+      b.definitions.size > 0 && h.definitions.size > 0 && ![...h.definitions].every((d) => b.definitions.has(d));
     for (const [name, headSamples] of Object.entries(h.samples)) {
       const baseSamples = b.samples[name];
       if (!baseSamples?.length) continue;
@@ -144,7 +164,11 @@ export function compareRuns(base: readonly Results[], head: readonly Results[], 
       const zeroMedian = median(baseSamples) <= 0 || median(headSamples) <= 0;
       const c = zeroMedian ? undefined : compareSamples(baseSamples, headSamples, metric.direction, minEffect);
       if (!c || !Number.isFinite(c.ratio) || !c.ci.every(Number.isFinite)) {
-        incomparable.push({ benchmark: id, metric: name, reason: `too fast to time: ${zeroMedian ? `a median of ${name} is` : `some resampled medians of ${name} are`} 0 ${metric.unit}` });
+        incomparable.push({
+          benchmark: id,
+          metric: name,
+          reason: `too fast to time: ${zeroMedian ? `a median of ${name} is` : `some resampled medians of ${name} are`} 0 ${metric.unit}`,
+        });
         continue;
       }
       metrics.push({
@@ -161,7 +185,11 @@ export function compareRuns(base: readonly Results[], head: readonly Results[], 
         ci: c.ci,
         p: c.p,
         verdict: redefined ? 'unchanged' : c.verdict,
-        ...(redefined ? { note: 'benchmark definition changed: not compared', redefined } : c.note ? { note: c.note } : {}),
+        ...(redefined
+          ? { note: 'benchmark definition changed: not compared', redefined }
+          : c.note
+            ? { note: c.note }
+            : {}),
       });
     }
     for (const name of [...new Set([...Object.keys(b.counters), ...Object.keys(h.counters)])]) {
@@ -171,12 +199,27 @@ export function compareRuns(base: readonly Results[], head: readonly Results[], 
       if (change) counters.push(change);
     }
   }
-  const known = (m: { ok: Map<string, Merged>; other: Map<string, Benchmark> }, id: string) => m.ok.has(id) || m.other.has(id);
-  const added = [...new Set([...H.ok.keys(), ...H.other.keys()])].filter((id) => !known(B, id)).map((benchmark) => ({ benchmark, side: 'head' as const }));
-  const removed = [...new Set([...B.ok.keys(), ...B.other.keys()])].filter((id) => !known(H, id)).map((benchmark) => ({ benchmark, side: 'base' as const }));
+  const known = (m: { ok: Map<string, Merged>; other: Map<string, Benchmark> }, id: string) =>
+    m.ok.has(id) || m.other.has(id);
+  const added = [...new Set([...H.ok.keys(), ...H.other.keys()])]
+    .filter((id) => !known(B, id))
+    .map((benchmark) => ({ benchmark, side: 'head' as const }));
+  const removed = [...new Set([...B.ok.keys(), ...B.other.keys()])]
+    .filter((id) => !known(H, id))
+    .map((benchmark) => ({ benchmark, side: 'base' as const }));
   const notMeasured = [
-    ...[...B.other.values()].map((b) => ({ benchmark: b.id, side: 'base' as const, status: b.status as 'skipped' | 'failed', reason: (b.reason ?? '').slice(0, 2000) })),
-    ...[...H.other.values()].map((b) => ({ benchmark: b.id, side: 'head' as const, status: b.status as 'skipped' | 'failed', reason: (b.reason ?? '').slice(0, 2000) })),
+    ...[...B.other.values()].map((b) => ({
+      benchmark: b.id,
+      side: 'base' as const,
+      status: b.status as 'skipped' | 'failed',
+      reason: (b.reason ?? '').slice(0, 2000),
+    })),
+    ...[...H.other.values()].map((b) => ({
+      benchmark: b.id,
+      side: 'head' as const,
+      status: b.status as 'skipped' | 'failed',
+      reason: (b.reason ?? '').slice(0, 2000),
+    })),
   ];
   return {
     schema: COMPARISON_SCHEMA,

@@ -16,11 +16,17 @@ export function githubFromEnv(env: NodeJS.ProcessEnv = process.env): GitHub {
   const token = env.GITHUB_TOKEN;
   const repo = env.GITHUB_REPOSITORY;
   if (!token) throw new UserError('GITHUB_TOKEN is not set (the workflow passes github.token)');
-  if (!repo || !/^[\w.-]+\/[\w.-]+$/.test(repo)) throw new UserError(`GITHUB_REPOSITORY ${JSON.stringify(repo ?? '')}: expected owner/name`);
+  if (!repo || !/^[\w.-]+\/[\w.-]+$/.test(repo))
+    throw new UserError(`GITHUB_REPOSITORY ${JSON.stringify(repo ?? '')}: expected owner/name`);
   return { api: (env.GITHUB_API_URL ?? 'https://api.github.com').replace(/\/+$/, ''), repo, token };
 }
 
-async function call(gh: GitHub, method: string, url: string, body?: unknown): Promise<{ data: unknown; next?: string }> {
+async function call(
+  gh: GitHub,
+  method: string,
+  url: string,
+  body?: unknown,
+): Promise<{ data: unknown; next?: string }> {
   const res = await fetch(url, {
     method,
     headers: {
@@ -33,7 +39,8 @@ async function call(gh: GitHub, method: string, url: string, body?: unknown): Pr
     ...(body ? { body: JSON.stringify(body) } : {}),
   });
   const text = await res.text();
-  if (!res.ok) throw new UserError(`GitHub API ${method} ${url.replace(gh.api, '')} failed: ${res.status} ${text.slice(0, 300)}`);
+  if (!res.ok)
+    throw new UserError(`GitHub API ${method} ${url.replace(gh.api, '')} failed: ${res.status} ${text.slice(0, 300)}`);
   // Follow pagination only within the API we were given (a Link header is data from the server).
   const next = /<([^>]+)>;\s*rel="next"/.exec(res.headers.get('link') ?? '')?.[1];
   return { data: text ? JSON.parse(text) : null, ...(next?.startsWith(`${gh.api}/`) ? { next } : {}) };
@@ -69,14 +76,21 @@ export async function findPullRequest(gh: GitHub, eventFile: string): Promise<nu
     throw new UserError(`cannot read the workflow event ${eventFile}: ${(e as Error).message}`);
   }
   const sha = event.workflow_run?.head_sha;
-  if (typeof sha !== 'string' || !/^[0-9a-f]{40}$/.test(sha)) throw new UserError(`${eventFile}: workflow_run.head_sha is missing or not a commit id`);
+  if (typeof sha !== 'string' || !/^[0-9a-f]{40}$/.test(sha))
+    throw new UserError(`${eventFile}: workflow_run.head_sha is missing or not a commit id`);
   const pulls = await all<{ number: number; head: { sha: string } }>(gh, `/repos/${gh.repo}/pulls?state=open`);
   const matches = pulls.filter((p) => p.head?.sha === sha).map((p) => p.number);
-  if (matches.length === 0) throw new UserError(`no open pull request has head ${sha} (closed, or pushed again since the run)`);
-  if (matches.length > 1) throw new UserError(`several open pull requests have head ${sha} (#${matches.join(', #')}): not guessing which one to comment on`);
+  if (matches.length === 0)
+    throw new UserError(`no open pull request has head ${sha} (closed, or pushed again since the run)`);
+  if (matches.length > 1)
+    throw new UserError(
+      `several open pull requests have head ${sha} (#${matches.join(', #')}): not guessing which one to comment on`,
+    );
   const found = matches[0]!;
-  const named = event.workflow_run?.pull_requests?.map((p) => p.number).filter((n): n is number => typeof n === 'number') ?? [];
-  if (named.length && !named.includes(found)) throw new UserError(`the run names pull request #${named.join(', #')} but its head commit belongs to #${found}`);
+  const named =
+    event.workflow_run?.pull_requests?.map((p) => p.number).filter((n): n is number => typeof n === 'number') ?? [];
+  if (named.length && !named.includes(found))
+    throw new UserError(`the run names pull request #${named.join(', #')} but its head commit belongs to #${found}`);
   return found;
 }
 
@@ -87,9 +101,18 @@ export const ACTIONS_BOT = 'github-actions[bot]';
  * Creates the sticky comment, or updates it: the comment by the Actions bot that starts with
  * the marker. Comments by anyone else are never touched, even if they quote the marker.
  */
-export async function upsertComment(gh: GitHub, pr: number, body: string, marker: string, author = ACTIONS_BOT): Promise<{ action: 'created' | 'updated'; id: number }> {
+export async function upsertComment(
+  gh: GitHub,
+  pr: number,
+  body: string,
+  marker: string,
+  author = ACTIONS_BOT,
+): Promise<{ action: 'created' | 'updated'; id: number }> {
   if (!body.startsWith(marker)) throw new UserError('the comment body does not start with the sticky-comment marker');
-  const comments = await all<{ id: number; body?: string; user?: { login?: string } }>(gh, `/repos/${gh.repo}/issues/${pr}/comments`);
+  const comments = await all<{ id: number; body?: string; user?: { login?: string } }>(
+    gh,
+    `/repos/${gh.repo}/issues/${pr}/comments`,
+  );
   const mine = comments.find((c) => c.user?.login === author && c.body?.startsWith(marker));
   if (mine) {
     await call(gh, 'PATCH', `${gh.api}/repos/${gh.repo}/issues/comments/${mine.id}`, { body });

@@ -5,7 +5,7 @@
  */
 import { formatValue } from '../lib/format.js';
 import { escapeCell, markdownTable } from '../lib/markdown.js';
-import type { Comparison, ComparedMetric } from '../model/comparison.js';
+import type { ComparedMetric, Comparison } from '../model/comparison.js';
 
 /** GitHub refuses comments over 65,536 characters; keep room for the sticky-comment marker. */
 export const COMMENT_LIMIT = 65_000;
@@ -35,7 +35,10 @@ function counterText(c: Comparison, benchmark: string): string {
     .sort((a, b) => rel(b) - rel(a));
   const text = shown
     .slice(0, 3)
-    .map((x) => `${x.metric.replace(/^syscalls\./, '')} ${counterValue(x.base, x.baseRange, x.unit)}→${counterValue(x.head, x.headRange, x.unit)}`)
+    .map(
+      (x) =>
+        `${x.metric.replace(/^syscalls\./, '')} ${counterValue(x.base, x.baseRange, x.unit)}→${counterValue(x.head, x.headRange, x.unit)}`,
+    )
     .join(', ');
   return shown.length > 3 ? `${text}, +${shown.length - 3} more` : text;
 }
@@ -62,12 +65,19 @@ function headline(c: Comparison): string {
   for (const m of c.metrics) n[m.verdict]++;
   const worst = c.metrics.filter((m) => m.verdict === 'slower').sort((a, b) => b.ratio - a.ratio)[0];
   const lines = [`## Performance: ${n.slower} slower, ${n.faster} faster, ${n.unchanged} unchanged`];
-  if (worst) lines.push('', `Worst regression: **${escapeCell(worst.benchmark)}** ${escapeCell(worst.metric)} ${pct(worst.ratio)} (95% CI ${pct(worst.ci[0])} … ${pct(worst.ci[1])}).`);
+  if (worst)
+    lines.push(
+      '',
+      `Worst regression: **${escapeCell(worst.benchmark)}** ${escapeCell(worst.metric)} ${pct(worst.ratio)} (95% CI ${pct(worst.ci[0])} … ${pct(worst.ci[1])}).`,
+    );
   else if (!c.metrics.length) lines.push('', 'No benchmark was measured on both sides.');
   else lines.push('', 'No significant regression.');
   for (const w of c.warnings ?? []) lines.push('', `> ⚠️ ${escapeCell(w)}.`);
   if (c.base.machine !== c.head.machine) {
-    lines.push('', `> ⚠️ base ran on \`${escapeCell(c.base.machine)}\` and head on \`${escapeCell(c.head.machine)}\`: timings from different machines are not comparable.`);
+    lines.push(
+      '',
+      `> ⚠️ base ran on \`${escapeCell(c.base.machine)}\` and head on \`${escapeCell(c.head.machine)}\`: timings from different machines are not comparable.`,
+    );
   }
   lines.push('', `_Change > 0 means head is worse (slower, more memory, less throughput). ${escapeCell(c.method)}._`);
   return lines.join('\n');
@@ -97,7 +107,10 @@ function notMeasured(c: Comparison): string[] {
     g.sides.add(x.side);
     byKey.set(key, g);
   }
-  return [...byKey.values()].map(({ x, sides }) => `\`${escapeCell(x.benchmark)}\` (${sides.size === 2 ? 'both' : [...sides][0]}, ${x.status}): ${escapeCell(x.reason)}`);
+  return [...byKey.values()].map(
+    ({ x, sides }) =>
+      `\`${escapeCell(x.benchmark)}\` (${sides.size === 2 ? 'both' : [...sides][0]}, ${x.status}): ${escapeCell(x.reason)}`,
+  );
 }
 
 export interface RenderOptions {
@@ -112,7 +125,9 @@ export function renderComparisonWith(c: Comparison, opts: RenderOptions): string
   const experiments = [...new Set(c.metrics.map((m) => m.experiment))].sort();
   for (const exp of experiments) {
     const mine = c.metrics.filter((m) => m.experiment === exp);
-    const sig = mine.filter((m) => m.verdict !== 'unchanged').sort((a, b) => Math.abs(b.ratio - 1) - Math.abs(a.ratio - 1));
+    const sig = mine
+      .filter((m) => m.verdict !== 'unchanged')
+      .sort((a, b) => Math.abs(b.ratio - 1) - Math.abs(a.ratio - 1));
     const same = mine.filter((m) => m.verdict === 'unchanged');
     parts.push(`### ${escapeCell(exp)}`);
     const cap = opts.maxRows ?? Infinity;
@@ -121,7 +136,10 @@ export function renderComparisonWith(c: Comparison, opts: RenderOptions): string
       if (sig.length > cap) parts.push(`…and ${sig.length - cap} more significant changes (see comparison.json).`);
     }
     if (same.length) {
-      const body = opts.unchangedRows !== false ? `\n\n${markdownTable(HEADERS, rows(c, same), ALIGN)}\n` : '\n\nRows left out to fit the comment; see comparison.json.\n';
+      const body =
+        opts.unchangedRows !== false
+          ? `\n\n${markdownTable(HEADERS, rows(c, same), ALIGN)}\n`
+          : '\n\nRows left out to fit the comment; see comparison.json.\n';
       parts.push(`<details><summary>${same.length} unchanged</summary>${body}</details>`);
     }
   }
@@ -129,12 +147,19 @@ export function renderComparisonWith(c: Comparison, opts: RenderOptions): string
     ['Only in head (added)', c.added.map((a) => `\`${escapeCell(a.benchmark)}\``)],
     ['Only in base (removed)', c.removed.map((a) => `\`${escapeCell(a.benchmark)}\``)],
     ['Not measured', notMeasured(c)],
-    ['Not compared', (c.incomparable ?? []).map((x) => `\`${escapeCell(x.benchmark)}\` ${escapeCell(x.metric)}: ${escapeCell(x.reason)}`)],
+    [
+      'Not compared',
+      (c.incomparable ?? []).map(
+        (x) => `\`${escapeCell(x.benchmark)}\` ${escapeCell(x.metric)}: ${escapeCell(x.reason)}`,
+      ),
+    ],
   ];
   for (const [title, items] of lists) {
     if (!items.length) continue;
     const shown = opts.maxRows !== undefined ? items.slice(0, opts.maxRows) : items;
-    parts.push(`**${title}** (${items.length}):\n\n${shown.map((i) => `- ${i}`).join('\n')}${shown.length < items.length ? `\n- …and ${items.length - shown.length} more` : ''}`);
+    parts.push(
+      `**${title}** (${items.length}):\n\n${shown.map((i) => `- ${i}`).join('\n')}${shown.length < items.length ? `\n- …and ${items.length - shown.length} more` : ''}`,
+    );
   }
   parts.push(footer(c));
   return `${parts.join('\n\n')}\n`;
@@ -142,7 +167,13 @@ export function renderComparisonWith(c: Comparison, opts: RenderOptions): string
 
 /** The fullest rendering that fits the limit: drop unchanged rows, then cap the tables. */
 export function renderComparison(c: Comparison, limit = COMMENT_LIMIT): string {
-  const attempts: RenderOptions[] = [{ unchangedRows: true }, { unchangedRows: false }, { unchangedRows: false, maxRows: 50 }, { unchangedRows: false, maxRows: 10 }, { unchangedRows: false, maxRows: 0 }];
+  const attempts: RenderOptions[] = [
+    { unchangedRows: true },
+    { unchangedRows: false },
+    { unchangedRows: false, maxRows: 50 },
+    { unchangedRows: false, maxRows: 10 },
+    { unchangedRows: false, maxRows: 0 },
+  ];
   for (const opts of attempts) {
     const md = renderComparisonWith(c, opts);
     if (md.length <= limit) return md;

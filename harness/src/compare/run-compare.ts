@@ -5,11 +5,11 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import type { NoiseChoice } from '../calibrate/noise.js';
 import { writeFileAtomic } from '../lib/atomic.js';
 import { assertValid } from '../lib/json-file.js';
-import { type Comparison as ComparisonType, Comparison } from '../model/comparison.js';
+import { Comparison, type Comparison as ComparisonType } from '../model/comparison.js';
 import { readResults } from '../model/read-results.js';
-import type { NoiseChoice } from '../calibrate/noise.js';
 import { compareRuns } from './compare.js';
 import { renderComparison } from './render.js';
 
@@ -18,8 +18,17 @@ export function resultsPath(p: string): string {
   return existsSync(p) && statSync(p).isDirectory() ? join(p, 'results.json') : p;
 }
 
-export function writeComparison(baseFiles: readonly string[], headFiles: readonly string[], noise: (machine: string) => NoiseChoice, outDir: string, warnings: readonly string[] = []): { comparison: ComparisonType; markdown: string } {
-  const [baseRuns, headRuns] = [baseFiles.map((f) => readResults(resultsPath(f))), headFiles.map((f) => readResults(resultsPath(f)))];
+export function writeComparison(
+  baseFiles: readonly string[],
+  headFiles: readonly string[],
+  noise: (machine: string) => NoiseChoice,
+  outDir: string,
+  warnings: readonly string[] = [],
+): { comparison: ComparisonType; markdown: string } {
+  const [baseRuns, headRuns] = [
+    baseFiles.map((f) => readResults(resultsPath(f))),
+    headFiles.map((f) => readResults(resultsPath(f))),
+  ];
   const choice = noise(headRuns[0]!.run.machine.id);
   const comparison = compareRuns(baseRuns, headRuns, choice.thresholds);
   if (choice.note) comparison.method = `${comparison.method}; ${choice.note}`;

@@ -1,11 +1,26 @@
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  fsyncSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { dirname } from 'node:path';
 import { UserError } from './errors.js';
 import { makeDirectories } from './paths.js';
 
 function writeError(file: string, e: unknown): UserError {
   const err = e as NodeJS.ErrnoException;
-  const why = err.code === 'ENOSPC' ? 'the disk is full' : err.code === 'EACCES' || err.code === 'EROFS' || err.code === 'EPERM' ? 'the location is not writable' : err.message;
+  const why =
+    err.code === 'ENOSPC'
+      ? 'the disk is full'
+      : err.code === 'EACCES' || err.code === 'EROFS' || err.code === 'EPERM'
+        ? 'the location is not writable'
+        : err.message;
   return new UserError(`cannot write ${file}: ${why} (${err.code ?? 'error'}); nothing was overwritten`);
 }
 
@@ -132,14 +147,18 @@ export async function withLock<T>(lockFile: string, fn: () => T | Promise<T>, ti
       closeSync(fd);
       break;
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw new UserError(`cannot create lock ${lockFile}: ${(e as Error).message}`);
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST')
+        throw new UserError(`cannot create lock ${lockFile}: ${(e as Error).message}`);
       const lock = readLock(lockFile);
       if (lock && isStale(lock)) {
         takeOver(lockFile, lock.text);
         await new Promise((r) => setTimeout(r, 5 + Math.random() * 20));
         continue;
       }
-      if (Date.now() > deadline) throw new UserError(`store is locked by process ${lock?.text || '(unknown)'} (${lockFile}); try again when it finishes`);
+      if (Date.now() > deadline)
+        throw new UserError(
+          `store is locked by process ${lock?.text || '(unknown)'} (${lockFile}); try again when it finishes`,
+        );
       await new Promise((r) => setTimeout(r, 50 + Math.random() * 100));
     }
   }

@@ -110,14 +110,24 @@ export const PROBE_TIMEOUT_MS = 3_000;
 export function probe(argv: readonly string[], timeoutMs = PROBE_TIMEOUT_MS): string | undefined {
   const [cmd, ...args] = argv;
   if (!cmd) return undefined;
-  const r = spawnSync(cmd, args, { encoding: 'utf8', timeout: timeoutMs, stdio: ['ignore', 'pipe', 'pipe'], killSignal: 'SIGKILL' });
+  const r = spawnSync(cmd, args, {
+    encoding: 'utf8',
+    timeout: timeoutMs,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    killSignal: 'SIGKILL',
+  });
   if (r.error || r.status !== 0) return undefined;
   return `${r.stdout}${r.stderr}`.trim();
 }
 
 /** The executable `cmd` would run as, searched on PATH like a shell does (no shell started). */
 export function which(cmd: string, path = process.env.PATH ?? ''): string | undefined {
-  const candidates = cmd.includes('/') ? [cmd] : path.split(delimiter).filter((d) => d && isAbsolute(d)).map((d) => join(d, cmd));
+  const candidates = cmd.includes('/')
+    ? [cmd]
+    : path
+        .split(delimiter)
+        .filter((d) => d && isAbsolute(d))
+        .map((d) => join(d, cmd));
   for (const c of candidates) {
     try {
       accessSync(c, constants.X_OK);

@@ -60,7 +60,7 @@ export function evaluate(src: string, scope: Scope): number {
   };
   const expectOp = (op: string) => {
     const t = tokens[i++];
-    if (!t || t.kind !== 'op' || t.value !== op) fail(`expected "${op}"`);
+    if (t?.kind !== 'op' || t.value !== op) fail(`expected "${op}"`);
   };
   function primary(): number {
     const t = tokens[i++];
@@ -129,7 +129,9 @@ export function fillTemplate(template: string, scope: Scope, quote: (s: string) 
   return template.replace(/\{([A-Za-z_][A-Za-z0-9_.]*)\}/g, (_, name: string) => {
     const v = scope[name];
     if (v === undefined) {
-      throw new UserError(`command template "${template}": unknown placeholder {${name}} (known: ${Object.keys(scope).sort().join(', ')})`);
+      throw new UserError(
+        `command template "${template}": unknown placeholder {${name}} (known: ${Object.keys(scope).sort().join(', ')})`,
+      );
     }
     return quote(String(v));
   });

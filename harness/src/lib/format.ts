@@ -19,8 +19,11 @@ export function formatValue(value: number, unit: string): string {
       return `${value >= 100 ? value.toFixed(0) : value.toFixed(1)} MB/s`;
     default:
       // Large rates (lines/s) read better as whole numbers than in exponent notation.
-      if (!Number.isInteger(value) && Math.abs(value) >= 1000) return `${Math.round(value).toLocaleString('en-US')} ${unit}`;
-      return Number.isInteger(value) ? `${value.toLocaleString('en-US')}${unit === 'calls' || unit === 'count' ? '' : ` ${unit}`}` : `${value.toPrecision(4)} ${unit}`;
+      if (!Number.isInteger(value) && Math.abs(value) >= 1000)
+        return `${Math.round(value).toLocaleString('en-US')} ${unit}`;
+      return Number.isInteger(value)
+        ? `${value.toLocaleString('en-US')}${unit === 'calls' || unit === 'count' ? '' : ` ${unit}`}`
+        : `${value.toPrecision(4)} ${unit}`;
   }
 }
 

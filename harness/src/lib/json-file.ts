@@ -88,7 +88,11 @@ export function readJsonFile<T>(file: string, schema: z.ZodType<T>, opts: JsonFi
   try {
     if (opts.maxBytes !== undefined) {
       const size = statSync(file).size;
-      if (size > opts.maxBytes) throw new UserError(`${opts.context ?? ''}${file} is ${size} bytes, over the ${opts.maxBytes}-byte limit: refusing it`, opts.hint);
+      if (size > opts.maxBytes)
+        throw new UserError(
+          `${opts.context ?? ''}${file} is ${size} bytes, over the ${opts.maxBytes}-byte limit: refusing it`,
+          opts.hint,
+        );
     }
     text = readFileSync(file, 'utf8');
   } catch (e) {
@@ -106,6 +110,7 @@ export function readJsonFile<T>(file: string, schema: z.ZodType<T>, opts: JsonFi
  */
 export function assertValid<T>(what: string, value: unknown, schema: z.ZodType<T>): T {
   const parsed = schema.safeParse(value);
-  if (!parsed.success) throw new Error(`${what} does not match its own schema (a bug): ${formatIssues(what, value, parsed.error)}`);
+  if (!parsed.success)
+    throw new Error(`${what} does not match its own schema (a bug): ${formatIssues(what, value, parsed.error)}`);
   return parsed.data;
 }

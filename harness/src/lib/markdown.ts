@@ -16,7 +16,11 @@ export function escapeCell(s: string): string {
     .replace(/@/g, '@\u200b');
 }
 
-export function markdownTable(headers: readonly string[], rows: readonly (readonly string[])[], align?: readonly ('l' | 'r')[]): string {
+export function markdownTable(
+  headers: readonly string[],
+  rows: readonly (readonly string[])[],
+  align?: readonly ('l' | 'r')[],
+): string {
   const sep = headers.map((_, i) => ((align?.[i] ?? 'l') === 'r' ? '---:' : '---'));
   const line = (cells: readonly string[]) => `| ${cells.map(escapeCell).join(' | ')} |`;
   return [line(headers), `| ${sep.join(' | ')} |`, ...rows.map(line)].join('\n');

@@ -9,13 +9,13 @@ import { UserError } from './errors.js';
 
 /** Filesystems no result may be written to (magic numbers from statfs(2)). */
 const SPECIAL_FS: Record<number, string> = {
-  0x9fa0: 'procfs',
-  0x62656572: 'sysfs',
-  0x1373: 'devfs',
-  0x64626720: 'debugfs',
-  0x27e0eb: 'cgroupfs',
-  0x63677270: 'cgroup2',
-  0x73636673: 'securityfs',
+  40864: 'procfs',
+  1650812274: 'sysfs',
+  4979: 'devfs',
+  1684170528: 'debugfs',
+  2613483: 'cgroupfs',
+  1667723888: 'cgroup2',
+  1935894131: 'securityfs',
 };
 
 type Kind = 'missing' | 'dangling-link' | 'directory' | 'file' | 'other';
@@ -50,7 +50,8 @@ function checkFilesystem(flag: string, path: string, existing: string): void {
   } catch {
     return;
   }
-  if (SPECIAL_FS[type]) refuse(flag, path, `${existing} is on ${SPECIAL_FS[type] ?? 'a special filesystem'}, not a place for files`);
+  if (SPECIAL_FS[type])
+    refuse(flag, path, `${existing} is on ${SPECIAL_FS[type] ?? 'a special filesystem'}, not a place for files`);
 }
 
 /**
@@ -79,7 +80,12 @@ export function ensureDirectory(path: string, flag: string): string {
     } catch (e) {
       const err = e as NodeJS.ErrnoException;
       if (err.code === 'EEXIST' && kindOf(dir) === 'directory') continue;
-      const why = err.code === 'EACCES' || err.code === 'EPERM' ? 'no permission' : err.code === 'EROFS' ? 'a read-only filesystem' : `${err.code ?? err.message}`;
+      const why =
+        err.code === 'EACCES' || err.code === 'EPERM'
+          ? 'no permission'
+          : err.code === 'EROFS'
+            ? 'a read-only filesystem'
+            : `${err.code ?? err.message}`;
       refuse(flag, abs, `cannot create ${dir}: ${why}`);
     }
   }
@@ -90,7 +96,14 @@ export function ensureDirectory(path: string, flag: string): string {
     rmSync(probe);
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
-    const why = err.code === 'EACCES' || err.code === 'EPERM' ? 'no permission to write there' : err.code === 'EROFS' ? 'a read-only filesystem' : err.code === 'ENOSPC' ? 'the disk is full' : err.message;
+    const why =
+      err.code === 'EACCES' || err.code === 'EPERM'
+        ? 'no permission to write there'
+        : err.code === 'EROFS'
+          ? 'a read-only filesystem'
+          : err.code === 'ENOSPC'
+            ? 'the disk is full'
+            : err.message;
     refuse(flag, abs, `not writable: ${why}`);
   }
   return abs;

@@ -33,7 +33,9 @@ export function turboState(): string {
 }
 
 export function smtState(): string {
-  return read('/sys/devices/system/cpu/smt/active') === '1' ? 'active' : read('/sys/devices/system/cpu/smt/control') ?? 'unavailable';
+  return read('/sys/devices/system/cpu/smt/active') === '1'
+    ? 'active'
+    : (read('/sys/devices/system/cpu/smt/control') ?? 'unavailable');
 }
 
 /**

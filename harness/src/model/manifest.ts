@@ -41,7 +41,13 @@ const ProfileSettings = z
   .strict();
 
 const Build = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('gcc'), flags: z.array(z.string()).default(['-O3']), libs: z.array(z.string()).default([]) }).strict(),
+  z
+    .object({
+      kind: z.literal('gcc'),
+      flags: z.array(z.string()).default(['-O3']),
+      libs: z.array(z.string()).default([]),
+    })
+    .strict(),
   z.object({ kind: z.literal('just-static'), config: z.string().min(1) }).strict(),
   z.object({ kind: z.literal('esbuild'), platform: z.enum(['node', 'neutral']).default('node') }).strict(),
 ]);
@@ -188,7 +194,12 @@ export const Manifest = z
      * Further per-second rates from the wall-time samples, like throughput but for other units:
      * {"lines_per_s": {"per": "input_lines", "unit": "lines/s"}} -> metric lines_per_s.
      */
-    rates: z.record(name, z.object({ per: z.string().min(1), unit: z.string().min(1), description: z.string().optional() }).strict()).default({}),
+    rates: z
+      .record(
+        name,
+        z.object({ per: z.string().min(1), unit: z.string().min(1), description: z.string().optional() }).strict(),
+      )
+      .default({}),
     /** Fields the programs report in their JSON line; each becomes a metric. */
     reports: z.record(name, ReportedField).default({}),
     validate: z.array(Check).default([]),
@@ -206,7 +217,9 @@ export const Manifest = z
             z
               .object({ metric: z.string(), to: id.optional(), at: z.record(name, paramValue).optional() })
               .strict()
-              .refine((r) => r.to !== undefined || r.at !== undefined, { message: 'give `to` (a variant) and/or `at` (parameter values)' }),
+              .refine((r) => r.to !== undefined || r.at !== undefined, {
+                message: 'give `to` (a variant) and/or `at` (parameter values)',
+              }),
           )
           .default([]),
         /**
@@ -216,9 +229,16 @@ export const Manifest = z
         answers: z
           .array(
             z
-              .object({ question: z.string().min(1), metric: z.string().min(1), base: z.record(name, paramValue), head: z.record(name, paramValue) })
+              .object({
+                question: z.string().min(1),
+                metric: z.string().min(1),
+                base: z.record(name, paramValue),
+                head: z.record(name, paramValue),
+              })
               .strict()
-              .refine((a) => Object.keys(a.head).every((k) => k in a.base) && Object.keys(a.base).length > 0, { message: '`head` must change parameters that `base` sets' }),
+              .refine((a) => Object.keys(a.head).every((k) => k in a.base) && Object.keys(a.base).length > 0, {
+                message: '`head` must change parameters that `base` sets',
+              }),
           )
           .default([]),
       })
@@ -241,7 +261,10 @@ export const Manifest = z
             unit: z.string().optional(),
             title: z.string().optional(),
             /** Also show the slope divided by a derived value (e.g. per line: input_lines), scaled. */
-            per: z.object({ value: name, scale: z.number().positive().default(1), unit: z.string().min(1) }).strict().optional(),
+            per: z
+              .object({ value: name, scale: z.number().positive().default(1), unit: z.string().min(1) })
+              .strict()
+              .optional(),
           })
           .strict(),
       )

@@ -10,7 +10,14 @@ export const Direction = z.enum(['smaller', 'bigger']);
 export type Direction = z.infer<typeof Direction>;
 
 export const Stats = z
-  .object({ n: z.number().int(), mean: z.number(), median: z.number(), stddev: z.number(), min: z.number(), max: z.number() })
+  .object({
+    n: z.number().int(),
+    mean: z.number(),
+    median: z.number(),
+    stddev: z.number(),
+    min: z.number(),
+    max: z.number(),
+  })
   .strict();
 export type Stats = z.infer<typeof Stats>;
 
@@ -47,7 +54,9 @@ export const Check = z
   })
   .strict();
 
-export const Validation = z.object({ ok: z.boolean(), checks: z.array(Check), message: z.string().optional() }).strict();
+export const Validation = z
+  .object({ ok: z.boolean(), checks: z.array(Check), message: z.string().optional() })
+  .strict();
 export type Validation = z.infer<typeof Validation>;
 
 export const BuildInfo = z

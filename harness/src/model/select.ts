@@ -9,5 +9,9 @@ export type At = Record<string, number | string | (number | string)[]>;
  * exclude it. Plans and checks keep the default, where a missing parameter never matches.
  */
 export function matchesAt(b: { params: Params }, at: At, absent: 'matches' | 'fails' = 'fails'): boolean {
-  return Object.entries(at).every(([k, want]) => (absent === 'matches' && !(k in b.params)) || (Array.isArray(want) ? want.map(String) : [String(want)]).includes(String(b.params[k])));
+  return Object.entries(at).every(
+    ([k, want]) =>
+      (absent === 'matches' && !(k in b.params)) ||
+      (Array.isArray(want) ? want.map(String) : [String(want)]).includes(String(b.params[k])),
+  );
 }

@@ -16,7 +16,10 @@ export const STORE_SCHEMA = 2;
 export const MachinesFile = z
   .object({
     schema: z.literal(STORE_SCHEMA),
-    machines: z.record(z.string(), z.object({ machine: Machine, lastRun: z.string(), commits: z.number().int() }).strict()),
+    machines: z.record(
+      z.string(),
+      z.object({ machine: Machine, lastRun: z.string(), commits: z.number().int() }).strict(),
+    ),
   })
   .strict();
 export type MachinesFile = z.infer<typeof MachinesFile>;
@@ -37,12 +40,16 @@ export const CommitEntry = z
   .strict();
 export type CommitEntry = z.infer<typeof CommitEntry>;
 
-export const IndexFile = z.object({ schema: z.literal(STORE_SCHEMA), machine: Machine, commits: z.array(CommitEntry) }).strict();
+export const IndexFile = z
+  .object({ schema: z.literal(STORE_SCHEMA), machine: Machine, commits: z.array(CommitEntry) })
+  .strict();
 export type IndexFile = z.infer<typeof IndexFile>;
 
 const Column = z.array(z.number().nullable());
 
-export const SeriesMetric = z.object({ unit: z.string(), direction: Direction, values: Column, ranges: Column }).strict();
+export const SeriesMetric = z
+  .object({ unit: z.string(), direction: Direction, values: Column, ranges: Column })
+  .strict();
 export type SeriesMetric = z.infer<typeof SeriesMetric>;
 
 export const SeriesFile = z

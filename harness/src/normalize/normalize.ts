@@ -38,7 +38,14 @@ function counter(unit: string, direction: Direction, value: number, source: stri
 function rate(unit: string, per: number | undefined, walls: readonly number[]): Metric | undefined {
   if (per === undefined || per <= 0) return undefined;
   const positive = walls.filter((t) => t > 0);
-  return positive.length ? sampled(unit, 'bigger', positive.map((t) => per / t), 'derived') : undefined;
+  return positive.length
+    ? sampled(
+        unit,
+        'bigger',
+        positive.map((t) => per / t),
+        'derived',
+      )
+    : undefined;
 }
 
 /** Every metric of a measured job. */
@@ -67,8 +74,11 @@ export function metricsOf(job: Job, raw: RawSamples): Record<string, Metric> {
     if (perRun) {
       const xs = raw.runs.flatMap((r) => (r.report?.[field] === undefined ? [] : [r.report[field]]));
       if (!xs.length) continue;
-      out[field] = xs.every((x) => x === xs[0]) ? counter(spec.unit, spec.direction, xs[0]!, 'program') : sampled(spec.unit, spec.direction, xs, 'program');
-    } else if (raw.report[field] !== undefined) out[field] = counter(spec.unit, spec.direction, raw.report[field], 'program');
+      out[field] = xs.every((x) => x === xs[0])
+        ? counter(spec.unit, spec.direction, xs[0]!, 'program')
+        : sampled(spec.unit, spec.direction, xs, 'program');
+    } else if (raw.report[field] !== undefined)
+      out[field] = counter(spec.unit, spec.direction, raw.report[field], 'program');
   }
   // Per-item values: percentiles of the values pooled over runs; each percentile's samples are
   // that percentile within each run, so its spread across runs is kept for comparisons.
@@ -80,22 +90,44 @@ export function metricsOf(job: Job, raw: RawSamples): Record<string, Metric> {
     const per = each.map((xs) => percentiles(xs));
     for (const name of PERCENTILE_NAMES) {
       const samples = per.map((p) => p[name]);
-      out[`${field}_${name}`] = { unit: spec.unit, direction: spec.direction, value: all[name], samples, stats: describe(samples), deterministic: false, source: 'program' };
+      out[`${field}_${name}`] = {
+        unit: spec.unit,
+        direction: spec.direction,
+        value: all[name],
+        samples,
+        stats: describe(samples),
+        deterministic: false,
+        source: 'program',
+      };
     }
   }
   if (raw.syscalls) {
-    for (const [name, calls] of Object.entries(raw.syscalls.calls)) out[`syscalls.${name}`] = counter('calls', 'smaller', calls, 'strace');
+    for (const [name, calls] of Object.entries(raw.syscalls.calls))
+      out[`syscalls.${name}`] = counter('calls', 'smaller', calls, 'strace');
     out['syscalls.total'] = counter('calls', 'smaller', raw.syscalls.total, 'strace');
   }
   return out;
 }
 
 function identity(job: Job): Pick<Benchmark, 'id' | 'experiment' | 'variant' | 'params' | 'derived' | 'definition'> {
-  return { id: job.id, experiment: job.experiment.id, variant: job.variant.id, params: job.params, derived: job.derived, definition: job.definition };
+  return {
+    id: job.id,
+    experiment: job.experiment.id,
+    variant: job.variant.id,
+    params: job.params,
+    derived: job.derived,
+    definition: job.definition,
+  };
 }
 
 /** A job that was not run: its runtime, input or tool is missing, or its build failed. */
-export function notRun(job: Job, status: 'skipped' | 'failed', reason: string, hint?: string, build?: BuildInfo): Benchmark {
+export function notRun(
+  job: Job,
+  status: 'skipped' | 'failed',
+  reason: string,
+  hint?: string,
+  build?: BuildInfo,
+): Benchmark {
   return { ...identity(job), status, reason, ...(hint ? { hint } : {}), metrics: {}, ...(build ? { build } : {}) };
 }
 

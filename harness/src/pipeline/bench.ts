@@ -8,15 +8,15 @@
  * on results.json is rewritten after every benchmark, so a crash or an interrupt loses nothing.
  */
 import { join, resolve } from 'node:path';
-import { runAnalyses } from '../analysis/slope.js';
 import { isBusy } from '../analysis/busy.js';
+import { runAnalyses } from '../analysis/slope.js';
 import { type BuildOutcome, buildAll } from '../build/build.js';
 import { UserError } from '../lib/errors.js';
 import { killAllChildren, runProcess } from '../lib/exec.js';
 import { ensureDirectory } from '../lib/paths.js';
 import { cpuPlan, currentConditions } from '../machine/conditions.js';
 import { commitInfo, machineInfo } from '../machine/machine.js';
-import { readPins, type Resolved, resolveRuntime, toolVersions } from '../machine/toolchains.js';
+import { type Resolved, readPins, resolveRuntime, toolVersions } from '../machine/toolchains.js';
 import { buildEvictor, findTools, type Tools } from '../machine/tools.js';
 import type { Job } from '../model/job.js';
 import type { Experiment } from '../model/manifest.js';
@@ -29,10 +29,10 @@ import { planJobs } from '../plan/jobs.js';
 import { expand, type Filters, type Point } from '../plan/plan.js';
 import { profileJob } from '../run/cpu-profile.js';
 import { measureJob } from '../run/measure.js';
-import { Progress } from './progress.js';
-import { type ResultsFile, startResults } from './results-file.js';
-import { writeReports } from './reports.js';
 import { publishRun } from '../store/store.js';
+import { Progress } from './progress.js';
+import { writeReports } from './reports.js';
+import { type ResultsFile, startResults } from './results-file.js';
 
 export interface BenchOptions {
   root: string;
@@ -80,7 +80,8 @@ async function setUpMachine(opts: BenchOptions, log: (m: string) => void): Promi
   const conditions = currentConditions(cpus && tools.taskset ? cpus : undefined);
   if (isBusy(conditions, machine.cores)) {
     const msg = `the machine is busy (load average ${conditions.loadAverage[0].toFixed(2)} on ${machine.cores} cores): timings will be noisy`;
-    if (opts.strict) throw new UserError(`${msg}; refusing because of --strict`, 'wait for the load to drop, or run without --strict');
+    if (opts.strict)
+      throw new UserError(`${msg}; refusing because of --strict`, 'wait for the load to drop, or run without --strict');
     log(`warning: ${msg}`);
   }
   if (!cpus || !tools.taskset) return { tools, machine, conditions };
@@ -90,17 +91,32 @@ async function setUpMachine(opts: BenchOptions, log: (m: string) => void): Promi
 }
 
 /** Every runtime the points need, resolved once (npm-published ones installed into the cache). */
-async function resolveRuntimes(points: readonly Point[], opts: BenchOptions, cacheDir: string, log: (m: string) => void): Promise<Map<string, Resolved>> {
+async function resolveRuntimes(
+  points: readonly Point[],
+  opts: BenchOptions,
+  cacheDir: string,
+  log: (m: string) => void,
+): Promise<Map<string, Resolved>> {
   const pins = readPins(join(opts.root, 'harness', 'toolchains.json'));
   // gcc also builds the page-cache evictor when a point may run cold, even for JavaScript-only runs.
-  const names = new Set([...points.map((p) => p.runtime), ...(points.some((p) => p.experiment.manifest.evict) ? ['gcc'] : [])]);
+  const names = new Set([
+    ...points.map((p) => p.runtime),
+    ...(points.some((p) => p.experiment.manifest.evict) ? ['gcc'] : []),
+  ]);
   const out = new Map<string, Resolved>();
   for (const name of names) out.set(name, await resolveRuntime(name, pins, join(cacheDir, 'runtimes'), log));
   return out;
 }
 
 /** Measures every job in order, writing results.json after each; stops cleanly on SIGINT/SIGTERM. */
-async function runJobs(jobs: readonly Job[], builds: ReadonlyMap<string, BuildOutcome>, host: Host, file: ResultsFile, opts: BenchOptions, log: (m: string) => void) {
+async function runJobs(
+  jobs: readonly Job[],
+  builds: ReadonlyMap<string, BuildOutcome>,
+  host: Host,
+  file: ResultsFile,
+  opts: BenchOptions,
+  log: (m: string) => void,
+) {
   let interrupted = false;
   const onSignal = (sig: NodeJS.Signals) => {
     if (interrupted) return;
@@ -119,7 +135,11 @@ async function runJobs(jobs: readonly Job[], builds: ReadonlyMap<string, BuildOu
         file.add(notRun(job, job.blocked.status, job.blocked.reason, job.blocked.hint));
         continue;
       }
-      progress.start(`${job.experiment.id} › ${job.variant.id} › ${Object.entries(job.params).map(([k, v]) => `${k}=${v}`).join(' ')}`);
+      progress.start(
+        `${job.experiment.id} › ${job.variant.id} › ${Object.entries(job.params)
+          .map(([k, v]) => `${k}=${v}`)
+          .join(' ')}`,
+      );
       const t = performance.now();
       const build = job.build ? builds.get(job.build.key) : undefined;
       let b: Benchmark;
@@ -131,7 +151,11 @@ async function runJobs(jobs: readonly Job[], builds: ReadonlyMap<string, BuildOu
         b = normalize(job, raw, build?.info);
         if (opts.profileCpu && b.status === 'ok' && job.variant.runtime === 'node') {
           const prof = await profileJob(job, file.outDir);
-          log('files' in prof ? `cpu profile: ${prof.files.join(', ')}` : `cpu profile of ${job.id} not saved: ${prof.reason}`);
+          log(
+            'files' in prof
+              ? `cpu profile: ${prof.files.join(', ')}`
+              : `cpu profile of ${job.id} not saved: ${prof.reason}`,
+          );
         }
       }
       progress.finish((performance.now() - t) / 1000, b.status === 'ok' ? 'ok' : `${b.status}: ${b.reason}`);
@@ -156,17 +180,44 @@ export async function bench(opts: BenchOptions): Promise<BenchOutcome> {
   const points = expand(experiments, opts.profile, opts.filters);
   const host = await setUpMachine(opts, log);
   const runtimes = await resolveRuntimes(points, opts, cacheDir, log);
-  const inputs = await prepareInputs(points.filter((p) => runtimes.get(p.runtime)?.ok), cacheDir, log);
+  const inputs = await prepareInputs(
+    points.filter((p) => runtimes.get(p.runtime)?.ok),
+    cacheDir,
+    log,
+  );
   const gcc = runtimes.get('gcc');
-  const evictTool = points.some((p) => p.experiment.manifest.evict) && gcc?.ok ? await buildEvictor(gcc.path, opts.root, cacheDir, log) : undefined;
-  const jobs = planJobs(points, { runtimes, inputs, cacheDir, require: opts.require, ...(host.pin ? { pin: host.pin } : {}), ...(evictTool ? { evictTool } : {}), ...(opts.runs ? { runs: opts.runs } : {}) });
+  const evictTool =
+    points.some((p) => p.experiment.manifest.evict) && gcc?.ok
+      ? await buildEvictor(gcc.path, opts.root, cacheDir, log)
+      : undefined;
+  const jobs = planJobs(points, {
+    runtimes,
+    inputs,
+    cacheDir,
+    require: opts.require,
+    ...(host.pin ? { pin: host.pin } : {}),
+    ...(evictTool ? { evictTool } : {}),
+    ...(opts.runs ? { runs: opts.runs } : {}),
+  });
 
   const toolchains = toolVersions();
   for (const [name, r] of runtimes) if (r.ok && name !== 'gcc' && r.version !== 'system') toolchains[name] = r.version;
-  const file = startResults(outDir, { started, profile: opts.profile, commit: commitInfo(opts.root), machine: host.machine, toolchains, conditions: host.conditions, experiments });
+  const file = startResults(outDir, {
+    started,
+    profile: opts.profile,
+    commit: commitInfo(opts.root),
+    machine: host.machine,
+    toolchains,
+    conditions: host.conditions,
+    experiments,
+  });
   const builds = await buildAll(jobs, log);
   const { interrupted, measuredSeconds } = await runJobs(jobs, builds, host, file, opts, log);
-  const results = file.finish({ partial: interrupted, timing: { totalSeconds: (performance.now() - t0) / 1000, measuredSeconds }, analyses: runAnalyses(experiments, file.benchmarks) });
+  const results = file.finish({
+    partial: interrupted,
+    timing: { totalSeconds: (performance.now() - t0) / 1000, measuredSeconds },
+    analyses: runAnalyses(experiments, file.benchmarks),
+  });
 
   const { summary, summaryText } = writeReports(outDir, results, experiments);
   let sitePath: string | undefined;

@@ -6,7 +6,14 @@ import { join } from 'node:path';
 import { writeFileAtomic } from '../lib/atomic.js';
 import type { Conditions } from '../machine/conditions.js';
 import type { Experiment } from '../model/manifest.js';
-import { type Benchmark, type Commit, type Machine, RESULTS_SCHEMA, type Results, type SlopeFit } from '../model/results.js';
+import {
+  type Benchmark,
+  type Commit,
+  type Machine,
+  RESULTS_SCHEMA,
+  type Results,
+  type SlopeFit,
+} from '../model/results.js';
 
 export interface RunFacts {
   started: Date;
@@ -26,7 +33,10 @@ export interface ResultsFile {
 }
 
 function runId(start: Date, sha: string): string {
-  return `${start.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}-${sha.slice(0, 7)}`;
+  return `${start
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z')}-${sha.slice(0, 7)}`;
 }
 
 /** What the summary, the site and github-action-benchmark read of each experiment: the results carry it, so readers need no manifest. */
@@ -35,7 +45,12 @@ function experimentInfo(e: Experiment): Results['experiments'][string] {
   return {
     title: m.title,
     question: m.question,
-    parameters: Object.fromEntries(Object.entries(m.parameters).map(([k, v]) => [k, { description: v.description, ...(v.unit ? { unit: v.unit } : {}) }])),
+    parameters: Object.fromEntries(
+      Object.entries(m.parameters).map(([k, v]) => [
+        k,
+        { description: v.description, ...(v.unit ? { unit: v.unit } : {}) },
+      ]),
+    ),
     ...(m.summary ? { summary: m.summary } : {}),
     headline: m.headline,
   };

@@ -14,7 +14,14 @@ export interface RoundsOutcome {
   stopped?: { reason: string; status: number };
 }
 
-export async function runRounds(opts: { base: string; head: string; rounds: number; out: string; benchArgs: readonly string[]; log: (s: string) => void }): Promise<RoundsOutcome> {
+export async function runRounds(opts: {
+  base: string;
+  head: string;
+  rounds: number;
+  out: string;
+  benchArgs: readonly string[];
+  log: (s: string) => void;
+}): Promise<RoundsOutcome> {
   for (const link of shareCaches(opts.base, opts.head)) opts.log(`sharing ${link} with the head checkout`);
   const files: RoundsOutcome['files'] = { base: [], head: [] };
   for (let i = 1; i <= opts.rounds; i++) {
@@ -22,20 +29,38 @@ export async function runRounds(opts: { base: string; head: string; rounds: numb
       const dir = resolve(side === 'base' ? opts.base : opts.head);
       const runOut = join(opts.out, `${side}-${i}`);
       opts.log(`== round ${i}/${opts.rounds}: ${side} (${dir})`);
-      const r = await runProcess([process.execPath, join(dir, 'harness', 'bootstrap.mjs'), 'bench', '--no-store', '--out', runOut, ...opts.benchArgs], {
-        cwd: dir,
-        env: { ...process.env, JSIO_ROOT: dir },
-        onStderr: (c) => process.stderr.write(c),
-      });
+      const r = await runProcess(
+        [
+          process.execPath,
+          join(dir, 'harness', 'bootstrap.mjs'),
+          'bench',
+          '--no-store',
+          '--out',
+          runOut,
+          ...opts.benchArgs,
+        ],
+        {
+          cwd: dir,
+          env: { ...process.env, JSIO_ROOT: dir },
+          onStderr: (c) => process.stderr.write(c),
+        },
+      );
       // Failed benchmarks (exit 1) still wrote results: they are listed in the comparison.
       if (r.code === EXIT.ok || r.code === EXIT.benchmarksFailed) {
         files[side].push(join(runOut, 'results.json'));
         continue;
       }
-      const status = r.code === EXIT.refused ? EXIT.refused : r.code === EXIT.interrupted ? EXIT.interrupted : EXIT.internalError;
+      const status =
+        r.code === EXIT.refused ? EXIT.refused : r.code === EXIT.interrupted ? EXIT.interrupted : EXIT.internalError;
       // A round that did not finish leaves the sides unequal: only complete pairs are compared.
       if (side === 'head') files.base.pop();
-      return { files, stopped: { reason: `${side} round ${i} did not finish (${describeExit(r)}): ${r.stderr.trim().split('\n').slice(-3).join(' | ')}`, status } };
+      return {
+        files,
+        stopped: {
+          reason: `${side} round ${i} did not finish (${describeExit(r)}): ${r.stderr.trim().split('\n').slice(-3).join(' | ')}`,
+          status,
+        },
+      };
     }
   }
   return { files };

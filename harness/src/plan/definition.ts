@@ -8,8 +8,8 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Experiment } from './experiments.js';
 import type { Variant } from '../model/manifest.js';
+import type { Experiment } from './experiments.js';
 
 const memo = new Map<string, string>();
 
@@ -23,7 +23,17 @@ export function definitionHash(exp: Experiment, variant: Variant): string {
   if (hit) return hit;
   const m = exp.manifest;
   const h = createHash('sha256');
-  h.update(JSON.stringify({ variant, input: m.input ?? null, generate: m.generate ?? null, derive: m.derive, validate: m.validate, evict: m.evict ?? null, ...(m.runner !== 'hyperfine' ? { runner: m.runner } : {}) }));
+  h.update(
+    JSON.stringify({
+      variant,
+      input: m.input ?? null,
+      generate: m.generate ?? null,
+      derive: m.derive,
+      validate: m.validate,
+      evict: m.evict ?? null,
+      ...(m.runner !== 'hyperfine' ? { runner: m.runner } : {}),
+    }),
+  );
   if (variant.source) h.update(fileText(join(exp.dir, variant.source)));
   if (variant.build?.kind === 'just-static') h.update(fileText(join(exp.dir, variant.build.config)));
   if (m.generate) h.update(fileText(join(exp.dir, m.generate.script)));

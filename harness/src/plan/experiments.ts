@@ -6,9 +6,9 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { UserError } from '../lib/errors.js';
 import { evaluate, referencedNames } from '../lib/expr.js';
-import { PROFILES } from '../model/profiles.js';
-import { type Experiment, Manifest } from '../model/manifest.js';
 import { parseJson } from '../lib/json-file.js';
+import { type Experiment, Manifest } from '../model/manifest.js';
+import { PROFILES } from '../model/profiles.js';
 
 export type { Experiment };
 
@@ -28,13 +28,14 @@ function syntaxProblem(field: string, expr: string): string | undefined {
 }
 
 /** Cross-field checks the schema cannot express: files exist, names resolve. */
-function checkConsistency(file: string, dir: string, m: Manifest): string[] {
+function checkConsistency(_file: string, dir: string, m: Manifest): string[] {
   const problems: string[] = [];
   const ids = new Set<string>();
   for (const [i, v] of m.variants.entries()) {
     if (ids.has(v.id)) problems.push(`variants.${i}.id: duplicate variant id (got "${v.id}")`);
     ids.add(v.id);
-    if (v.source && !existsSync(join(dir, v.source))) problems.push(`variants.${i}.source: file not found (got "${v.source}")`);
+    if (v.source && !existsSync(join(dir, v.source)))
+      problems.push(`variants.${i}.source: file not found (got "${v.source}")`);
     if (v.build?.kind === 'just-static' && !existsSync(join(dir, v.build.config))) {
       problems.push(`variants.${i}.build.config: file not found (got "${v.build.config}")`);
     }
@@ -46,14 +47,19 @@ function checkConsistency(file: string, dir: string, m: Manifest): string[] {
       else if (k in (v.when ?? {})) problems.push(`variants.${i}.ignores: "${k}" is also in its when selector`);
     }
     for (const field of Object.keys(v.skipChecks)) {
-      if (!m.validate.some((c) => c.field === field)) problems.push(`variants.${i}.skipChecks: no check on field "${field}"`);
+      if (!m.validate.some((c) => c.field === field))
+        problems.push(`variants.${i}.skipChecks: no check on field "${field}"`);
     }
   }
   const params = Object.keys(m.parameters);
   // Expressions: syntax once, names per profile (constants may differ between profiles).
   const expressions: [string, string, 'derive' | 'run' | 'generate'][] = [
     ...Object.entries(m.derive).map(([k, e]): [string, string, 'derive'] => [`derive.${k}`, e, 'derive']),
-    ...Object.entries(m.generate?.args ?? {}).map(([k, e]): [string, string, 'generate'] => [`generate.args.${k}`, e, 'generate']),
+    ...Object.entries(m.generate?.args ?? {}).map(([k, e]): [string, string, 'generate'] => [
+      `generate.args.${k}`,
+      e,
+      'generate',
+    ]),
     ...m.validate.map((c, i): [string, string, 'run'] => {
       const op = c.equals !== undefined ? 'equals' : c.atLeast !== undefined ? 'atLeast' : 'atMost';
       return [`validate.${i}.${op}`, c[op] ?? '', 'run'];
@@ -77,7 +83,8 @@ function checkConsistency(file: string, dir: string, m: Manifest): string[] {
     const check = (field: string, expr: string, inputs: boolean) => {
       if (badSyntax.has(field)) return;
       for (const ref of referencedNames(expr)) {
-        if (!known.has(ref) && !(inputs && isInput(ref))) perProfile.add(`${field}: unknown name "${ref}" in profile ${p} (got "${expr}")`);
+        if (!known.has(ref) && !(inputs && isInput(ref)))
+          perProfile.add(`${field}: unknown name "${ref}" in profile ${p} (got "${expr}")`);
       }
     };
     for (const [field, expr, kind] of expressions) {
@@ -91,7 +98,8 @@ function checkConsistency(file: string, dir: string, m: Manifest): string[] {
     const common = [...known, 'scratch', 'dir'];
     const checkTemplate = (field: string, template: string, extra: readonly string[]) => {
       for (const name of placeholders(template)) {
-        if (!common.includes(name) && !extra.includes(name) && !isInput(name)) perProfile.add(`${field}: unknown placeholder {${name}} (got "${template}")`);
+        if (!common.includes(name) && !extra.includes(name) && !isInput(name))
+          perProfile.add(`${field}: unknown placeholder {${name}} (got "${template}")`);
       }
     };
     if (m.input) checkTemplate('input.pipe', m.input.pipe, []);
@@ -100,23 +108,30 @@ function checkConsistency(file: string, dir: string, m: Manifest): string[] {
       const runtime = v.runtime === 'native' || v.runtime === 'system' ? [] : [v.runtime];
       const extra = [...runtime, ...(v.source ? ['src'] : []), ...(v.build ? ['bin'] : [])];
       for (const name of placeholders(v.command)) {
-        if (v.ignores.includes(name)) perProfile.add(`variants.${i}.command: placeholder {${name}} names a parameter the variant ignores (got "${v.command}")`);
+        if (v.ignores.includes(name))
+          perProfile.add(
+            `variants.${i}.command: placeholder {${name}} names a parameter the variant ignores (got "${v.command}")`,
+          );
       }
       checkTemplate(`variants.${i}.command`, v.command, extra);
     }
   }
   problems.push(...perProfile);
-  for (const [i, f] of m.shared.entries()) if (!existsSync(join(dir, f))) problems.push(`shared.${i}: file not found (got "${f}")`);
-  if (m.generate && !existsSync(join(dir, m.generate.script))) problems.push(`generate.script: file not found (got "${m.generate.script}")`);
+  for (const [i, f] of m.shared.entries())
+    if (!existsSync(join(dir, f))) problems.push(`shared.${i}: file not found (got "${f}")`);
+  if (m.generate && !existsSync(join(dir, m.generate.script)))
+    problems.push(`generate.script: file not found (got "${m.generate.script}")`);
   for (const k of Object.keys(m.evict?.when ?? {})) {
     if (!(k in m.parameters)) problems.push(`evict.when: unknown parameter (got "${k}")`);
   }
   for (const [i, a] of (m.summary?.answers ?? []).entries()) {
-    for (const k of Object.keys(a.base)) if (!(k in m.parameters)) problems.push(`summary.answers.${i}.base: unknown parameter (got "${k}")`);
+    for (const k of Object.keys(a.base))
+      if (!(k in m.parameters)) problems.push(`summary.answers.${i}.base: unknown parameter (got "${k}")`);
   }
   for (const r of m.summary?.ratios ?? []) {
     if (r.to !== undefined && !ids.has(r.to)) problems.push(`summary.ratios: unknown variant (got "${r.to}")`);
-    for (const k of Object.keys(r.at ?? {})) if (!(k in m.parameters)) problems.push(`summary.ratios.at: unknown parameter (got "${k}")`);
+    for (const k of Object.keys(r.at ?? {}))
+      if (!(k in m.parameters)) problems.push(`summary.ratios.at: unknown parameter (got "${k}")`);
   }
   for (const section of [m.summary?.at, m.headline.at]) {
     for (const k of Object.keys(section ?? {})) {
@@ -125,22 +140,27 @@ function checkConsistency(file: string, dir: string, m: Manifest): string[] {
   }
   for (const [i, c] of m.validate.entries()) {
     if (!(c.field in m.reports)) problems.push(`validate.${i}.field: not a reported field (got "${c.field}")`);
-    else if (m.reports[c.field]?.samples) problems.push(`validate.${i}.field: a samples field cannot be checked (got "${c.field}")`);
+    else if (m.reports[c.field]?.samples)
+      problems.push(`validate.${i}.field: a samples field cannot be checked (got "${c.field}")`);
     for (const k of Object.keys(c.when ?? {})) {
       if (!(k in m.parameters)) problems.push(`validate.${i}.when: unknown parameter (got "${k}")`);
     }
   }
   for (const [field, spec] of Object.entries(m.reports)) {
-    if (spec.samples && m.runner !== 'self') problems.push(`reports.${field}.samples: needs "runner": "self" (got runner "${m.runner}")`);
+    if (spec.samples && m.runner !== 'self')
+      problems.push(`reports.${field}.samples: needs "runner": "self" (got runner "${m.runner}")`);
   }
   for (const [i, sel] of m.exclude.entries()) {
-    for (const k of Object.keys(sel)) if (!(k in m.parameters)) problems.push(`exclude.${i}: unknown parameter (got "${k}")`);
+    for (const k of Object.keys(sel))
+      if (!(k in m.parameters)) problems.push(`exclude.${i}: unknown parameter (got "${k}")`);
   }
   for (const [i, a] of m.analyses.entries()) {
     const spec = m.parameters[a.x];
     if (!spec) problems.push(`analyses.${i}.x: unknown parameter (got "${a.x}")`);
-    else if (PROFILES.some((p) => spec.values[p].some((v) => typeof v !== 'number'))) problems.push(`analyses.${i}.x: parameter "${a.x}" must have numeric values only`);
-    if (a.per && !(a.per.value in m.derive) && !a.per.value.startsWith('input_')) problems.push(`analyses.${i}.per.value: not a derived value or input fact (got "${a.per.value}")`);
+    else if (PROFILES.some((p) => spec.values[p].some((v) => typeof v !== 'number')))
+      problems.push(`analyses.${i}.x: parameter "${a.x}" must have numeric values only`);
+    if (a.per && !(a.per.value in m.derive) && !a.per.value.startsWith('input_'))
+      problems.push(`analyses.${i}.per.value: not a derived value or input fact (got "${a.per.value}")`);
   }
   return problems.map((p) => `  ${p}`);
 }
@@ -155,7 +175,8 @@ export function parseManifest(file: string, dir: string, text: string): Manifest
 export function loadExperiment(dir: string): Experiment {
   const abs = resolve(dir);
   const manifestPath = join(abs, 'manifest.json');
-  if (!existsSync(manifestPath)) throw new UserError(`${manifestPath} not found: every experiment folder needs a manifest.json`);
+  if (!existsSync(manifestPath))
+    throw new UserError(`${manifestPath} not found: every experiment folder needs a manifest.json`);
   const id = abs.split('/').pop() ?? '';
   return { id, dir: abs, manifestPath, manifest: parseManifest(manifestPath, abs, readFileSync(manifestPath, 'utf8')) };
 }
@@ -163,7 +184,9 @@ export function loadExperiment(dir: string): Experiment {
 /** Every folder under programs/ with a manifest.json is an experiment. */
 export function loadAllExperiments(programsDir: string): Experiment[] {
   return readdirSync(programsDir)
-    .filter((name) => statSync(join(programsDir, name)).isDirectory() && existsSync(join(programsDir, name, 'manifest.json')))
+    .filter(
+      (name) => statSync(join(programsDir, name)).isDirectory() && existsSync(join(programsDir, name, 'manifest.json')),
+    )
     .sort()
     .map((name) => loadExperiment(join(programsDir, name)));
 }

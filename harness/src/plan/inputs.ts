@@ -6,12 +6,12 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { z } from 'zod';
 import { describeExit, runProcess } from '../lib/exec.js';
 import { evaluate, type Scope } from '../lib/expr.js';
+import { readJsonFile } from '../lib/json-file.js';
 import type { Experiment } from '../model/manifest.js';
 import type { Point } from './plan.js';
-import { readJsonFile } from '../lib/json-file.js';
-import { z } from 'zod';
 
 /** What a generator reports about the input it wrote (sizes, counts, checksums): cached beside it. */
 const InputFactsFile = z.record(z.string(), z.union([z.number(), z.string()]));
@@ -31,10 +31,12 @@ export function generatorArgs(exp: Experiment, scope: Scope): Record<string, str
 export function parseFacts(stdout: string): InputFacts {
   const last = stdout.trim().split('\n').at(-1) ?? '';
   const obj: unknown = JSON.parse(last);
-  if (!obj || typeof obj !== 'object' || Array.isArray(obj)) throw new Error('generator must print one JSON object line');
+  if (!obj || typeof obj !== 'object' || Array.isArray(obj))
+    throw new Error('generator must print one JSON object line');
   const facts: InputFacts = {};
   for (const [k, v] of Object.entries(obj)) {
-    if (typeof v !== 'number' && typeof v !== 'string') throw new Error(`generator fact "${k}" must be a number or a string`);
+    if (typeof v !== 'number' && typeof v !== 'string')
+      throw new Error(`generator fact "${k}" must be a number or a string`);
     facts[k] = v;
   }
   return facts;
@@ -42,7 +44,12 @@ export function parseFacts(stdout: string): InputFacts {
 
 const cache = new Map<string, Promise<InputOutcome>>();
 
-export function ensureInput(exp: Experiment, args: Record<string, string>, cacheDir: string, log: (s: string) => void): Promise<InputOutcome> {
+export function ensureInput(
+  exp: Experiment,
+  args: Record<string, string>,
+  cacheDir: string,
+  log: (s: string) => void,
+): Promise<InputOutcome> {
   const spec = exp.manifest.generate;
   if (!spec) return Promise.resolve({ ok: true, dir: '', facts: {} });
   const script = join(exp.dir, spec.script);
@@ -52,14 +59,29 @@ export function ensureInput(exp: Experiment, args: Record<string, string>, cache
   if (memo) return memo;
   const job = (async (): Promise<InputOutcome> => {
     const factsFile = join(dir, '.facts.json');
-    if (existsSync(factsFile)) return { ok: true, dir, facts: readJsonFile(factsFile, InputFactsFile, { hint: `remove ${dir} to generate the input again` }) };
-    log(`generating ${exp.id} input (${Object.entries(args).map(([k, v]) => `${k}=${v}`).join(' ') || 'defaults'})`);
+    if (existsSync(factsFile))
+      return {
+        ok: true,
+        dir,
+        facts: readJsonFile(factsFile, InputFactsFile, { hint: `remove ${dir} to generate the input again` }),
+      };
+    log(
+      `generating ${exp.id} input (${
+        Object.entries(args)
+          .map(([k, v]) => `${k}=${v}`)
+          .join(' ') || 'defaults'
+      })`,
+    );
     const tmp = `${dir}.tmp-${process.pid}`;
     rmSync(tmp, { recursive: true, force: true });
     mkdirSync(tmp, { recursive: true });
     const argv = [process.execPath, script, '--out', tmp, ...Object.entries(args).flatMap(([k, v]) => [`--${k}`, v])];
     const r = await runProcess(argv, { timeoutMs: 1_800_000, cwd: exp.dir });
-    if (r.code !== 0) return { ok: false, reason: `input generator ${spec.script} ${describeExit(r)}: ${r.stderr.trim().split('\n').slice(-3).join(' | ')}` };
+    if (r.code !== 0)
+      return {
+        ok: false,
+        reason: `input generator ${spec.script} ${describeExit(r)}: ${r.stderr.trim().split('\n').slice(-3).join(' | ')}`,
+      };
     let facts: InputFacts;
     try {
       facts = parseFacts(r.stdout);
@@ -86,7 +108,11 @@ export function inputScope(outcome: Extract<InputOutcome, { ok: true }>): Record
  * Generates (or finds in the cache) the input of every point whose experiment has a generator,
  * before anything is measured, so jobs are planned with their input's facts.
  */
-export async function prepareInputs(points: readonly Point[], cacheDir: string, log: (s: string) => void): Promise<Map<string, InputOutcome>> {
+export async function prepareInputs(
+  points: readonly Point[],
+  cacheDir: string,
+  log: (s: string) => void,
+): Promise<Map<string, InputOutcome>> {
   const out = new Map<string, InputOutcome>();
   for (const p of points) {
     if (!p.experiment.manifest.generate) continue;

@@ -9,10 +9,10 @@ import { basename, join } from 'node:path';
 import { UserError } from '../lib/errors.js';
 import { shellQuote } from '../lib/exec.js';
 import { evaluate, fillTemplate, type Scope } from '../lib/expr.js';
+import type { Resolved } from '../machine/toolchains.js';
 import { freezeJob, type Job, type JobBuild } from '../model/job.js';
 import type { Experiment, Variant } from '../model/manifest.js';
 import { matchesAt } from '../model/select.js';
-import type { Resolved } from '../machine/toolchains.js';
 import { definitionHash } from './definition.js';
 import { type InputOutcome, inputScope } from './inputs.js';
 import type { Point } from './plan.js';
@@ -37,7 +37,8 @@ export interface PlanEnvironment {
 export function checkRequired(runtimes: ReadonlyMap<string, Resolved>, required: readonly string[]): void {
   for (const r of required) {
     for (const [name, res] of runtimes) {
-      if ((name === r || name.startsWith(`${r}@`)) && !res.ok) throw new UserError(`required runtime ${name} is unavailable: ${res.reason}`, res.hint);
+      if ((name === r || name.startsWith(`${r}@`)) && !res.ok)
+        throw new UserError(`required runtime ${name} is unavailable: ${res.reason}`, res.hint);
     }
   }
 }
@@ -88,7 +89,13 @@ export function planJob(point: Point, env: PlanEnvironment): Job {
   const input = m.generate ? env.inputs.get(point.id) : undefined;
   const build = jobBuild(point, env);
   const scratch = join(env.cacheDir, 'scratch', exp.id, variant.id);
-  const inputFacts = input?.ok ? Object.fromEntries(Object.entries(input.facts).filter((e): e is [string, number] => typeof e[1] === 'number').map(([k, v]) => [`input_${k}`, v])) : {};
+  const inputFacts = input?.ok
+    ? Object.fromEntries(
+        Object.entries(input.facts)
+          .filter((e): e is [string, number] => typeof e[1] === 'number')
+          .map(([k, v]) => [`input_${k}`, v]),
+      )
+    : {};
   const derived = { ...point.derived, ...inputFacts };
   const runtimeName = point.runtime.split('@')[0] ?? point.runtime;
   const scope: Scope = {
@@ -103,7 +110,11 @@ export function planJob(point: Point, env: PlanEnvironment): Job {
     ...(rt?.ok ? { [runtimeName]: rt.path } : {}),
   };
   const blocked: Job['blocked'] = !rt?.ok
-    ? { status: 'skipped', reason: rt?.reason ?? `${point.runtime} was not resolved`, ...(rt?.hint ? { hint: rt.hint } : {}) }
+    ? {
+        status: 'skipped',
+        reason: rt?.reason ?? `${point.runtime} was not resolved`,
+        ...(rt?.hint ? { hint: rt.hint } : {}),
+      }
     : m.generate && !input
       ? { status: 'failed', reason: 'its input was not generated (a bug in the harness)' }
       : input && !input.ok
@@ -111,13 +122,27 @@ export function planJob(point: Point, env: PlanEnvironment): Job {
         : undefined;
   const coldPoint = m.evict !== undefined && matchesAt(point, m.evict.when);
   const evictBlocked: Job['blocked'] =
-    !blocked && coldPoint && !env.evictTool ? { status: 'skipped', reason: 'cold cache: the page-cache evictor could not be built (is gcc installed? apt-get install gcc)' } : undefined;
+    !blocked && coldPoint && !env.evictTool
+      ? {
+          status: 'skipped',
+          reason: 'cold cache: the page-cache evictor could not be built (is gcc installed? apt-get install gcc)',
+        }
+      : undefined;
   // A job that cannot run still shows its command; what is missing stays a {placeholder}.
-  const fill = (t: string) => (blocked ? t.replace(/\{([A-Za-z_][A-Za-z0-9_.]*)\}/g, (x, n: string) => (scope[n] === undefined ? x : shellQuote(String(scope[n])))) : fillTemplate(t, scope, shellQuote));
+  const fill = (t: string) =>
+    blocked
+      ? t.replace(/\{([A-Za-z_][A-Za-z0-9_.]*)\}/g, (x, n: string) =>
+          scope[n] === undefined ? x : shellQuote(String(scope[n])),
+        )
+      : fillTemplate(t, scope, shellQuote);
   const program = fill(variant.command);
   const { assignments, rest } = splitAssignments(program);
   const runnable = !blocked && !evictBlocked;
-  const settings = { runs: env.runs ?? point.settings.runs, warmup: point.settings.warmup, timeout: point.settings.timeout };
+  const settings = {
+    runs: env.runs ?? point.settings.runs,
+    warmup: point.settings.warmup,
+    timeout: point.settings.timeout,
+  };
   return freezeJob({
     id: point.id,
     experiment: exp,
@@ -140,11 +165,17 @@ export function planJob(point: Point, env: PlanEnvironment): Job {
     scratch,
     ...(build ? { build } : {}),
     ...(runnable && coldPoint && env.evictTool
-      ? { evict: [shellQuote(env.evictTool), ...m.evict!.paths.map((p) => fillTemplate(p, scope, shellQuote))].join(' ') }
+      ? {
+          evict: [shellQuote(env.evictTool), ...m.evict!.paths.map((p) => fillTemplate(p, scope, shellQuote))].join(
+            ' ',
+          ),
+        }
       : {}),
     checks: m.validate,
     ...(runnable && m.throughputBytes ? { throughputBytes: evaluate(m.throughputBytes, scope) } : {}),
-    rates: runnable ? Object.entries(m.rates).map(([name, r]) => ({ name, per: evaluate(r.per, scope), unit: r.unit })) : [],
+    rates: runnable
+      ? Object.entries(m.rates).map(([name, r]) => ({ name, per: evaluate(r.per, scope), unit: r.unit }))
+      : [],
     ...(blocked || evictBlocked ? { blocked: blocked ?? evictBlocked } : {}),
   });
 }

@@ -5,12 +5,11 @@
  */
 import { UserError } from '../lib/errors.js';
 import { evaluate } from '../lib/expr.js';
-import type { Experiment } from '../model/manifest.js';
-import type { Manifest, Params, ParamValue, Variant } from '../model/manifest.js';
+import { nodeMajors } from '../machine/toolchains.js';
+import type { Experiment, Manifest, Params, ParamValue, Variant } from '../model/manifest.js';
 import type { Profile } from '../model/profiles.js';
 import { benchmarkId } from '../model/results.js';
 import { matchesAt } from '../model/select.js';
-import { nodeMajors } from '../machine/toolchains.js';
 
 export type Settings = Manifest['profiles'][Profile];
 
@@ -35,7 +34,8 @@ export interface Filters {
 
 function requireKnown(kind: string, asked: readonly string[] | undefined, valid: readonly string[]): void {
   for (const a of asked ?? []) {
-    if (!valid.includes(a)) throw new UserError(`unknown ${kind} "${a}"; valid ${kind}s: ${[...valid].sort().join(', ')}`);
+    if (!valid.includes(a))
+      throw new UserError(`unknown ${kind} "${a}"; valid ${kind}s: ${[...valid].sort().join(', ')}`);
   }
 }
 
@@ -47,7 +47,12 @@ export function cartesian(axes: readonly [string, readonly ParamValue[]][]): Par
 }
 
 /** `file` names the manifest in errors: a value that cannot be computed stops the plan. */
-export function deriveValues(m: Manifest, profile: Profile, params: Params, file = 'manifest.json'): Record<string, number> {
+export function deriveValues(
+  m: Manifest,
+  profile: Profile,
+  params: Params,
+  file = 'manifest.json',
+): Record<string, number> {
   const scope: Record<string, number | string> = { ...m.profiles[profile].constants, ...params };
   const derived: Record<string, number> = {};
   const at = Object.entries(params)
@@ -58,10 +63,16 @@ export function deriveValues(m: Manifest, profile: Profile, params: Params, file
     try {
       v = evaluate(expr, scope);
     } catch (e) {
-      throw new UserError(`${file}: derive.${name}: ${(e as Error).message.replace(`expression "${expr}": `, '')} at ${at}`);
+      throw new UserError(
+        `${file}: derive.${name}: ${(e as Error).message.replace(`expression "${expr}": `, '')} at ${at}`,
+      );
     }
     // A NaN or an infinity would reach a command line as "count=NaN".
-    if (!Number.isFinite(v)) throw new UserError(`${file}: derive.${name} is not a finite number (got ${v}) at ${at}`, 'check the parameter values (--param) against the manifest');
+    if (!Number.isFinite(v))
+      throw new UserError(
+        `${file}: derive.${name} is not a finite number (got ${v}) at ${at}`,
+        'check the parameter values (--param) against the manifest',
+      );
     derived[name] = v;
     scope[name] = v;
   }
@@ -83,8 +94,14 @@ export function runtimesOf(m: Manifest, v: Variant, profile: Profile): string[] 
 
 /** Expands experiments x variants x parameter points, without resolving runtimes. */
 export function expand(experiments: readonly Experiment[], profile: Profile, filters: Filters): Point[] {
-  requireKnown('experiment', filters.experiments, experiments.map((e) => e.id));
-  const chosen = filters.experiments?.length ? experiments.filter((e) => filters.experiments!.includes(e.id)) : [...experiments];
+  requireKnown(
+    'experiment',
+    filters.experiments,
+    experiments.map((e) => e.id),
+  );
+  const chosen = filters.experiments?.length
+    ? experiments.filter((e) => filters.experiments!.includes(e.id))
+    : [...experiments];
   requireKnown('variant', filters.variants, [...new Set(chosen.flatMap((e) => e.manifest.variants.map((v) => v.id)))]);
   const paramNames = [...new Set(chosen.flatMap((e) => [...Object.keys(e.manifest.parameters), 'node']))];
   requireKnown('parameter', Object.keys(filters.params ?? {}), paramNames);
@@ -95,7 +112,10 @@ export function expand(experiments: readonly Experiment[], profile: Profile, fil
   const points: Point[] = [];
   for (const exp of chosen) {
     const m = exp.manifest;
-    const axes = Object.entries(m.parameters).map(([name, spec]): [string, ParamValue[]] => [name, filters.params?.[name] ?? spec.values[profile]]);
+    const axes = Object.entries(m.parameters).map(([name, spec]): [string, ParamValue[]] => [
+      name,
+      filters.params?.[name] ?? spec.values[profile],
+    ]);
     for (const variant of m.variants) {
       if (filters.variants?.length && !filters.variants.includes(variant.id)) continue;
       for (const runtime of runtimesOf(m, variant, profile)) {
@@ -119,6 +139,7 @@ export function expand(experiments: readonly Experiment[], profile: Profile, fil
       }
     }
   }
-  if (points.length === 0) throw new UserError('the filters select no benchmark; drop a filter or check the parameter values');
+  if (points.length === 0)
+    throw new UserError('the filters select no benchmark; drop a filter or check the parameter values');
   return points;
 }

@@ -53,14 +53,21 @@ export function smallestTwoSidedP(n: number, m: number): number {
 
 export function answerScenarios(answer: Answer, rows: readonly Row[]): AnswerScenario[] {
   const keys = Object.keys(answer.base);
-  const scenarioKeysOf = (b: Row) => Object.keys(b.params).filter((k) => !(k in answer.base) && !(k in answer.head) && k !== 'node');
+  const scenarioKeysOf = (b: Row) =>
+    Object.keys(b.params).filter((k) => !(k in answer.base) && !(k in answer.head) && k !== 'node');
   // A variant without a parameter the others have (Bun: no pool) gets "pool n/a" as its scenario.
   const allScenarioKeys = [...new Set(rows.flatMap(scenarioKeysOf))];
   const scenarios = new Map<string, AnswerItem[]>();
   for (const b of rows) {
     if (b.status !== 'ok' || !keys.every((k) => k in b.params && same(b.params[k], answer.base[k]))) continue;
     const want = { ...b.params, ...answer.head };
-    const h = rows.find((o) => o.status === 'ok' && o.variant === b.variant && Object.keys(want).every((k) => same(o.params[k], want[k])) && Object.keys(o.params).length === Object.keys(want).length);
+    const h = rows.find(
+      (o) =>
+        o.status === 'ok' &&
+        o.variant === b.variant &&
+        Object.keys(want).every((k) => same(o.params[k], want[k])) &&
+        Object.keys(o.params).length === Object.keys(want).length,
+    );
     const bm = b.metrics[answer.metric];
     const hm = h?.metrics[answer.metric];
     if (!bm || !hm || !(bm.value > 0)) continue;
@@ -69,8 +76,18 @@ export function answerScenarios(answer: Answer, rows: readonly Row[]): AnswerSce
     const label = extra.length ? `${b.variant} (${extra.map((k) => `${k} ${b.params[k]}`).join(', ')})` : b.variant;
     const [n, m] = [bm.samples?.length ?? 0, hm.samples?.length ?? 0];
     const c = n && m ? compareSamples(bm.samples!, hm.samples!, 'smaller') : undefined;
-    const finding = !c || smallestTwoSidedP(n, m) >= ALPHA ? 'untestable' : c.verdict === 'slower' ? 'higher' : c.verdict === 'faster' ? 'lower' : 'same';
-    scenarios.set(scenario, [...(scenarios.get(scenario) ?? []), { variant: label, ratio: hm.value / bm.value, finding }]);
+    const finding =
+      !c || smallestTwoSidedP(n, m) >= ALPHA
+        ? 'untestable'
+        : c.verdict === 'slower'
+          ? 'higher'
+          : c.verdict === 'faster'
+            ? 'lower'
+            : 'same';
+    scenarios.set(scenario, [
+      ...(scenarios.get(scenario) ?? []),
+      { variant: label, ratio: hm.value / bm.value, finding },
+    ]);
   }
   return [...scenarios].map(([scenario, items]) => ({ scenario, items }));
 }

@@ -4,10 +4,10 @@
  * the action's single data.js stays small; the full data goes to the store.
  */
 import { z } from 'zod';
-import type { Experiment } from '../plan/experiments.js';
-import { type Benchmark, paramKey } from '../model/results.js';
 import { formatValue } from '../lib/format.js';
+import { type Benchmark, paramKey } from '../model/results.js';
 import { matchesAt } from '../model/select.js';
+import type { Experiment } from '../plan/experiments.js';
 
 export const GabEntry = z
   .object({
@@ -26,7 +26,10 @@ export function gabName(b: Pick<Benchmark, 'experiment' | 'variant' | 'params'>,
   return `${b.experiment}/${b.variant}/${paramKey(b.params)} ${metric}`;
 }
 
-export function toGab(benchmarks: readonly Benchmark[], experiments: readonly Pick<Experiment, 'id' | 'manifest'>[]): Record<'smaller' | 'bigger', GabEntry[]> {
+export function toGab(
+  benchmarks: readonly Benchmark[],
+  experiments: readonly Pick<Experiment, 'id' | 'manifest'>[],
+): Record<'smaller' | 'bigger', GabEntry[]> {
   const out: Record<'smaller' | 'bigger', GabEntry[]> = { smaller: [], bigger: [] };
   for (const exp of experiments) {
     const { at, metrics } = exp.manifest.headline;
@@ -37,7 +40,8 @@ export function toGab(benchmarks: readonly Benchmark[], experiments: readonly Pi
         if (!m || !Number.isFinite(m.value)) continue;
         const entry: GabEntry = { name: gabName(b, name), unit: m.unit, value: m.value };
         if (m.stats && m.stats.n > 1) entry.range = `± ${formatValue(m.stats.stddev, m.unit)}`;
-        if (m.stats) entry.extra = `median of ${m.stats.n} runs; min ${formatValue(m.stats.min, m.unit)}, max ${formatValue(m.stats.max, m.unit)}`;
+        if (m.stats)
+          entry.extra = `median of ${m.stats.n} runs; min ${formatValue(m.stats.min, m.unit)}, max ${formatValue(m.stats.max, m.unit)}`;
         out[m.direction].push(GabEntry.parse(entry));
       }
     }

@@ -2,8 +2,9 @@
  * Summary ratios (manifest `summary.ratios`): each row's metric divided by a reference row's.
  * Shared by summary.md and the site's overview so both read a manifest the same way.
  */
-import type { ParamValue } from '../model/manifest.js';
+
 import { formatParam } from '../lib/format.js';
+import type { ParamValue } from '../model/manifest.js';
 
 export interface Ratio {
   metric: string;
@@ -25,13 +26,27 @@ interface Row {
  * same variant every parameter must, the node version too. A row without one of those
  * parameters (a variant's `ignores`) has no reference.
  */
-export function ratioReference<B extends Row>(row: B, ratio: Ratio, rows: readonly B[], summaryAt: Record<string, unknown>): B | undefined {
+export function ratioReference<B extends Row>(
+  row: B,
+  ratio: Ratio,
+  rows: readonly B[],
+  summaryAt: Record<string, unknown>,
+): B | undefined {
   const want: Record<string, ParamValue | undefined> = { ...row.params, ...(ratio.at ?? {}) };
-  const keys = [...new Set([...Object.keys(ratio.to === undefined ? row.params : summaryAt), ...Object.keys(ratio.at ?? {})])];
-  return rows.find((o) => o.variant === (ratio.to ?? row.variant) && o.status === 'ok' && keys.every((k) => k in o.params && String(o.params[k]) === String(want[k])));
+  const keys = [
+    ...new Set([...Object.keys(ratio.to === undefined ? row.params : summaryAt), ...Object.keys(ratio.at ?? {})]),
+  ];
+  return rows.find(
+    (o) =>
+      o.variant === (ratio.to ?? row.variant) &&
+      o.status === 'ok' &&
+      keys.every((k) => k in o.params && String(o.params[k]) === String(want[k])),
+  );
 }
 
 /** "c", "pool 4 threads", or "c, bs 64 KiB": what the ratio is taken against. */
 export function ratioTarget(ratio: Ratio, unitOf: (param: string) => string | undefined): string {
-  return [ratio.to, ...Object.entries(ratio.at ?? {}).map(([k, v]) => `${k} ${formatParam(v, unitOf(k))}`)].filter(Boolean).join(', ');
+  return [ratio.to, ...Object.entries(ratio.at ?? {}).map(([k, v]) => `${k} ${formatParam(v, unitOf(k))}`)]
+    .filter(Boolean)
+    .join(', ');
 }

@@ -4,11 +4,12 @@
  * benchmark that was skipped or failed. Pure and free of Node imports: summary.md, the terminal
  * and the site's overview all render this one model.
  */
-import type { Benchmark, Results, SlopeFit } from '../model/results.js';
-import type { Analysis, Manifest } from '../model/manifest.js';
+
 import { formatParam, formatRatio, formatValue } from '../lib/format.js';
+import type { Analysis, Manifest } from '../model/manifest.js';
+import type { Benchmark, Results, SlopeFit } from '../model/results.js';
 import { matchesAt } from '../model/select.js';
-import { type Answer, answerComparison, type AnswerScenario, answerScenarios } from './answers.js';
+import { type Answer, type AnswerScenario, answerComparison, answerScenarios } from './answers.js';
 import { ratioReference, ratioTarget } from './ratios.js';
 
 /** What the model needs of an experiment: its manifest's presentation fields (or the results' copy of them). */
@@ -80,35 +81,70 @@ export function rowLabel(b: Pick<Benchmark, 'variant' | 'params'>, at: Record<st
   return all.length ? `${b.variant} (${all.join(', ')})` : b.variant;
 }
 
-const METRIC_LABELS: Record<string, string> = { throughput: 'throughput', wall_time: 'time (median)', max_rss: 'max RSS' };
+const METRIC_LABELS: Record<string, string> = {
+  throughput: 'throughput',
+  wall_time: 'time (median)',
+  max_rss: 'max RSS',
+};
 
 export function metricLabel(name: string): string {
   return METRIC_LABELS[name] ?? name.replace(/^syscalls\./, '') + (name.startsWith('syscalls.') ? ' calls' : '');
 }
 
-export const FINDINGS = { lower: 'lower', higher: 'higher', same: 'no significant difference', untestable: 'too few samples to test' } as const;
+export const FINDINGS = {
+  lower: 'lower',
+  higher: 'higher',
+  same: 'no significant difference',
+  untestable: 'too few samples to test',
+} as const;
 
 const alignFirstLeft = (n: number): ('l' | 'r')[] => Array.from({ length: n }, (_, i) => (i === 0 ? 'l' : 'r'));
 
 /** One table per slope analysis: slope (scaled to the manifest's unit), intercept, R^2. */
-export function slopeTables(exp: Pick<ExperimentView, 'id' | 'analyses'>, fits: readonly SlopeFit[]): { title: string; table: Table }[] {
+export function slopeTables(
+  exp: Pick<ExperimentView, 'id' | 'analyses'>,
+  fits: readonly SlopeFit[],
+): { title: string; table: Table }[] {
   const out: { title: string; table: Table }[] = [];
   for (const a of exp.analyses ?? []) {
     const mine = fits.filter((f) => f.experiment === exp.id && f.x === a.x && f.metric === a.metric);
     if (!mine.length) continue;
     const unit = a.unit ?? `${mine[0]?.unit ?? ''} per ${a.x}`;
-    const scaled = (v: number) => (a.scale === 1 ? v.toPrecision(4) : (v * a.scale).toFixed(Math.abs(v * a.scale) >= 100 ? 0 : 2));
+    const scaled = (v: number) =>
+      a.scale === 1 ? v.toPrecision(4) : (v * a.scale).toFixed(Math.abs(v * a.scale) >= 100 ? 0 : 2);
     const per = a.per;
     const perCell = (f: SlopeFit) => (per && f.per ? ((f.slope / f.per) * per.scale).toPrecision(3) : '—');
-    const headers = ['variant', `slope (${unit})`, ...(per ? [per.unit] : []), `intercept (${metricLabel(a.metric)})`, 'R²', `${a.x} values`];
-    const rows = mine.map((f) => [rowLabel(f, {}), scaled(f.slope), ...(per ? [perCell(f)] : []), formatValue(f.intercept, f.unit), f.r2.toFixed(3), f.xs.join(', ')]);
-    out.push({ title: a.title ?? `${metricLabel(a.metric)} over ${a.x}: least-squares slope per variant`, table: { headers, rows, align: alignFirstLeft(headers.length) } });
+    const headers = [
+      'variant',
+      `slope (${unit})`,
+      ...(per ? [per.unit] : []),
+      `intercept (${metricLabel(a.metric)})`,
+      'R²',
+      `${a.x} values`,
+    ];
+    const rows = mine.map((f) => [
+      rowLabel(f, {}),
+      scaled(f.slope),
+      ...(per ? [perCell(f)] : []),
+      formatValue(f.intercept, f.unit),
+      f.r2.toFixed(3),
+      f.xs.join(', '),
+    ]);
+    out.push({
+      title: a.title ?? `${metricLabel(a.metric)} over ${a.x}: least-squares slope per variant`,
+      table: { headers, rows, align: alignFirstLeft(headers.length) },
+    });
   }
   return out;
 }
 
 export function answerModel(a: Answer, benchmarks: readonly Benchmark[]): AnswerModel {
-  return { question: a.question, metric: metricLabel(a.metric), comparison: answerComparison(a), scenarios: answerScenarios(a, benchmarks) };
+  return {
+    question: a.question,
+    metric: metricLabel(a.metric),
+    comparison: answerComparison(a),
+    scenarios: answerScenarios(a, benchmarks),
+  };
 }
 
 function summaryTable(exp: ExperimentView, mine: readonly Benchmark[]): Pick<ExperimentSummary, 'at' | 'table'> {
@@ -120,7 +156,11 @@ function summaryTable(exp: ExperimentView, mine: readonly Benchmark[]): Pick<Exp
     .join(', ');
   const rows = mine.filter((b) => b.status === 'ok' && matchesAt(b, s.at, 'matches'));
   if (!rows.length) return { at };
-  const headers = ['variant', ...s.metrics.map(metricLabel), ...s.ratios.map((r) => `${metricLabel(r.metric)} vs ${ratioTarget(r, unitOf)}`)];
+  const headers = [
+    'variant',
+    ...s.metrics.map(metricLabel),
+    ...s.ratios.map((r) => `${metricLabel(r.metric)} vs ${ratioTarget(r, unitOf)}`),
+  ];
   const body = rows.map((b) => [
     rowLabel(b, s.at),
     ...s.metrics.map((name) => {
@@ -153,7 +193,11 @@ function problems(exp: ExperimentView, mine: readonly Benchmark[]): Problem[] {
   }));
 }
 
-export function experimentSummary(exp: ExperimentView, benchmarks: readonly Benchmark[], fits: readonly SlopeFit[] = []): ExperimentSummary {
+export function experimentSummary(
+  exp: ExperimentView,
+  benchmarks: readonly Benchmark[],
+  fits: readonly SlopeFit[] = [],
+): ExperimentSummary {
   const mine = benchmarks.filter((b) => b.experiment === exp.id);
   const counts = { total: mine.length, ok: 0, skipped: 0, failed: 0 };
   for (const b of mine) counts[b.status]++;
@@ -170,9 +214,19 @@ export function experimentSummary(exp: ExperimentView, benchmarks: readonly Benc
 }
 
 /** The view of an experiment from its manifest. */
-export function viewOf(e: { id: string; manifest: Pick<Manifest, 'title' | 'question' | 'parameters' | 'summary' | 'analyses'> }): ExperimentView {
+export function viewOf(e: {
+  id: string;
+  manifest: Pick<Manifest, 'title' | 'question' | 'parameters' | 'summary' | 'analyses'>;
+}): ExperimentView {
   const m = e.manifest;
-  return { id: e.id, title: m.title, question: m.question, parameters: m.parameters, ...(m.summary ? { summary: m.summary } : {}), analyses: m.analyses };
+  return {
+    id: e.id,
+    title: m.title,
+    question: m.question,
+    parameters: m.parameters,
+    ...(m.summary ? { summary: m.summary } : {}),
+    analyses: m.analyses,
+  };
 }
 
 export function summaryModel(results: Results, experiments: readonly ExperimentView[]): SummaryModel {
@@ -184,7 +238,9 @@ export function summaryModel(results: Results, experiments: readonly ExperimentV
     profile: r.profile,
     machine: { id: r.machine.id, cpu: r.machine.cpu, cores: r.machine.cores },
     commit: { sha: r.commit.sha, dirty: r.commit.dirty, subject: r.commit.subject },
-    experiments: experiments.filter((e) => ids.has(e.id)).map((e) => experimentSummary(e, results.benchmarks, results.analyses ?? [])),
+    experiments: experiments
+      .filter((e) => ids.has(e.id))
+      .map((e) => experimentSummary(e, results.benchmarks, results.analyses ?? [])),
     toolchains: Object.entries(r.toolchains)
       .map(([k, v]) => `${k} ${v}`)
       .join('; '),

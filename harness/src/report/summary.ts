@@ -6,7 +6,17 @@ import { formatRatio } from '../lib/format.js';
 import { escapeCell, markdownTable } from '../lib/markdown.js';
 import type { Benchmark, Results } from '../model/results.js';
 import type { Answer } from './answers.js';
-import { type AnswerModel, answerModel, type ExperimentSummary, type ExperimentView, FINDINGS, summaryModel, type SummaryModel, type Table, viewOf } from './summary-model.js';
+import {
+  type AnswerModel,
+  answerModel,
+  type ExperimentSummary,
+  type ExperimentView,
+  FINDINGS,
+  type SummaryModel,
+  summaryModel,
+  type Table,
+  viewOf,
+} from './summary-model.js';
 
 export { FINDINGS, rowLabel } from './summary-model.js';
 
@@ -29,7 +39,10 @@ const MARKDOWN: Medium = {
 
 const TERMINAL: Medium = {
   text: (s) => s.replace(/[\r\n]+/g, ' '),
-  table: (t) => [t.headers, t.headers.map((_, i) => (t.align[i] === 'r' ? '---:' : '---')), ...t.rows].map((r) => `| ${r.join(' | ')} |`).join('\n'),
+  table: (t) =>
+    [t.headers, t.headers.map((_, i) => (t.align[i] === 'r' ? '---:' : '---')), ...t.rows]
+      .map((r) => `| ${r.join(' | ')} |`)
+      .join('\n'),
   code: (s) => s,
   bold: (s) => s,
   italic: (s) => s,
@@ -38,18 +51,28 @@ const TERMINAL: Medium = {
 function answerBlock(a: AnswerModel, md: Medium): string[] {
   const head = `${md.bold(md.text(a.question))} ${a.metric}, ${md.text(a.comparison)}:`;
   if (!a.scenarios.length) return [head, '', 'No pair of points measured for it in this run.', ''];
-  const lines = a.scenarios.map((s) => `- ${s.scenario ? `${md.text(s.scenario)}: ` : ''}${s.items.map((i) => `${md.text(i.variant)} ${formatRatio(i.ratio)} (${FINDINGS[i.finding]})`).join('; ')}`);
+  const lines = a.scenarios.map(
+    (s) =>
+      `- ${s.scenario ? `${md.text(s.scenario)}: ` : ''}${s.items.map((i) => `${md.text(i.variant)} ${formatRatio(i.ratio)} (${FINDINGS[i.finding]})`).join('; ')}`,
+  );
   return [head, '', ...lines, ''];
 }
 
 function experimentBlock(e: ExperimentSummary, md: Medium): string {
   const out: string[] = [`## ${e.id}: ${e.title}`, '', md.italic(e.question), ''];
-  if (e.at !== undefined) out.push(...(e.table ? [`At ${e.at}:`, '', md.table(e.table), ''] : [`No successful benchmark at ${e.at}.`, '']));
+  if (e.at !== undefined)
+    out.push(...(e.table ? [`At ${e.at}:`, '', md.table(e.table), ''] : [`No successful benchmark at ${e.at}.`, '']));
   for (const a of e.answers) out.push(...answerBlock(a, md));
   for (const s of e.slopes) out.push(`${s.title}:`, '', md.table(s.table), '');
-  out.push(`${e.counts.total} benchmarks: ${e.counts.ok} ok, ${e.counts.skipped} skipped, ${e.counts.failed} failed.`, '');
+  out.push(
+    `${e.counts.total} benchmarks: ${e.counts.ok} ok, ${e.counts.skipped} skipped, ${e.counts.failed} failed.`,
+    '',
+  );
   if (e.problems.length) {
-    for (const p of e.problems) out.push(`- ${md.bold(p.status)} ${md.text(p.where)}: ${md.text(p.reason)}${p.hint ? ` — ${md.code(p.hint)}` : ''}`);
+    for (const p of e.problems)
+      out.push(
+        `- ${md.bold(p.status)} ${md.text(p.where)}: ${md.text(p.reason)}${p.hint ? ` — ${md.code(p.hint)}` : ''}`,
+      );
     out.push('');
   }
   return out.join('\n');
@@ -62,7 +85,12 @@ function render(s: SummaryModel, md: Medium): string {
     `Profile ${md.bold(s.profile)} on machine \`${s.machine.id}\` (${s.machine.cpu}, ${s.machine.cores} cores), commit \`${s.commit.sha.slice(0, 12)}\`${s.commit.dirty ? ' (with uncommitted changes)' : ''} ${s.commit.subject ? `“${md.text(s.commit.subject)}”` : ''}.`,
     '',
   ];
-  return [...head, ...s.experiments.map((e) => experimentBlock(e, md)), `Toolchains: ${md.text(s.toolchains)}.`, ''].join('\n');
+  return [
+    ...head,
+    ...s.experiments.map((e) => experimentBlock(e, md)),
+    `Toolchains: ${md.text(s.toolchains)}.`,
+    '',
+  ].join('\n');
 }
 
 type Experiments = readonly (ExperimentView | Parameters<typeof viewOf>[0])[];

@@ -6,9 +6,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describeExit, type ProcessResult, runShell, shellQuote } from '../lib/exec.js';
+import type { Tools } from '../machine/tools.js';
 import { commandLine, type Job } from '../model/job.js';
 import type { Validation } from '../model/results.js';
-import type { Tools } from '../machine/tools.js';
 import { GNU_TIME_FORMAT, parseGnuTime } from './parse-gnu-time.js';
 import { parseStraceSummary, type SyscallCounts } from './parse-strace.js';
 import type { RawSamples } from './runner.js';
@@ -26,7 +26,9 @@ export function shell(job: Job, command: string, factor = 1): Promise<ProcessRes
 
 /** GNU time in front of the program (not the pipeline): max RSS of the program alone. */
 export function gnuTimeWrap(tools: Tools, file: string): string {
-  return tools.gnuTime ? `${shellQuote(tools.gnuTime)} -f ${shellQuote(GNU_TIME_FORMAT.replace(/\\n/g, '\n'))} -o ${shellQuote(file)}` : '';
+  return tools.gnuTime
+    ? `${shellQuote(tools.gnuTime)} -f ${shellQuote(GNU_TIME_FORMAT.replace(/\\n/g, '\n'))} -o ${shellQuote(file)}`
+    : '';
 }
 
 export const RSS_UNMEASURED = 'max RSS not measured: GNU time missing (apt-get install time)';
@@ -61,7 +63,15 @@ export async function verifyEviction(job: Job): Promise<string | undefined> {
 }
 
 export type CheckedRun =
-  | { ok: true; fields: Record<string, number>; items: Record<string, number[]>; validation: Validation; maxRssBytes?: number; rssNote?: string; seconds: number }
+  | {
+      ok: true;
+      fields: Record<string, number>;
+      items: Record<string, number[]>;
+      validation: Validation;
+      maxRssBytes?: number;
+      rssNote?: string;
+      seconds: number;
+    }
   | { ok: false; reason: string; validation?: Validation; fields?: Record<string, number>; seconds: number };
 
 /**
@@ -74,7 +84,11 @@ export async function checkedRun(job: Job, tools: Tools, work: string, label?: s
   const r = await shell(job, commandLine(job, gnuTimeWrap(tools, timeFile)));
   const prefix = label ? `${label}: ` : '';
   if (r.code !== 0 || r.timedOut || r.signal) {
-    return { ok: false, reason: `${prefix}${describeExit(r, timeoutMs(job))}${r.stderr.trim() ? `: ${tail(r.stderr)}` : ''}`, seconds: r.seconds };
+    return {
+      ok: false,
+      reason: `${prefix}${describeExit(r, timeoutMs(job))}${r.stderr.trim() ? `: ${tail(r.stderr)}` : ''}`,
+      seconds: r.seconds,
+    };
   }
   const sampleFields = Object.entries(job.experiment.manifest.reports)
     .filter(([, s]) => s.samples)
@@ -90,21 +104,54 @@ export async function checkedRun(job: Job, tools: Tools, work: string, label?: s
   const report = parseReport(job.variant, line);
   if (!report.ok) return { ok: false, reason: `${prefix}${report.reason}`, seconds: r.seconds };
   const validation = runChecks(job.checks, job.variant, report.fields, job.scope);
-  if (!validation.ok) return { ok: false, reason: `wrong result${label ? ` in ${label}` : ''}: ${validation.message}`, validation, fields: report.fields, seconds: r.seconds };
+  if (!validation.ok)
+    return {
+      ok: false,
+      reason: `wrong result${label ? ` in ${label}` : ''}: ${validation.message}`,
+      validation,
+      fields: report.fields,
+      seconds: r.seconds,
+    };
   if (!tools.gnuTime) return { ok: true, fields: report.fields, items, validation, seconds: r.seconds };
   try {
-    return { ok: true, fields: report.fields, items, validation, maxRssBytes: parseGnuTime(readFileSync(timeFile, 'utf8')).maxRssBytes, seconds: r.seconds };
+    return {
+      ok: true,
+      fields: report.fields,
+      items,
+      validation,
+      maxRssBytes: parseGnuTime(readFileSync(timeFile, 'utf8')).maxRssBytes,
+      seconds: r.seconds,
+    };
   } catch (e) {
-    return { ok: true, fields: report.fields, items, validation, rssNote: `max RSS unavailable: ${(e as Error).message}`, seconds: r.seconds };
+    return {
+      ok: true,
+      fields: report.fields,
+      items,
+      validation,
+      rssNote: `max RSS unavailable: ${(e as Error).message}`,
+      seconds: r.seconds,
+    };
   }
 }
 
 /** Counts syscalls in one untimed run under strace -c -f (evicting first for a cold job). */
-export async function countSyscalls(job: Job, tools: Tools, work: string): Promise<{ syscalls?: SyscallCounts; note?: string; seconds: number }> {
+export async function countSyscalls(
+  job: Job,
+  tools: Tools,
+  work: string,
+): Promise<{ syscalls?: SyscallCounts; note?: string; seconds: number }> {
   if (!tools.strace) return { note: 'syscalls not counted: strace missing (apt-get install strace)', seconds: 0 };
   const file = join(work, 'strace.txt');
   if (job.evict) await shell(job, job.evict);
-  const traced = await shell(job, commandLine(job, `${shellQuote(tools.strace)} -c -f -U name,calls,errors -S calls -o ${shellQuote(file)}`), 4);
-  if (traced.code !== 0) return { note: `syscall counts unavailable: strace run ${describeExit(traced, timeoutMs(job, 4))}: ${tail(traced.stderr)}`, seconds: traced.seconds };
+  const traced = await shell(
+    job,
+    commandLine(job, `${shellQuote(tools.strace)} -c -f -U name,calls,errors -S calls -o ${shellQuote(file)}`),
+    4,
+  );
+  if (traced.code !== 0)
+    return {
+      note: `syscall counts unavailable: strace run ${describeExit(traced, timeoutMs(job, 4))}: ${tail(traced.stderr)}`,
+      seconds: traced.seconds,
+    };
   return { syscalls: parseStraceSummary(readFileSync(file, 'utf8')), seconds: traced.seconds };
 }

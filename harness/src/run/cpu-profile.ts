@@ -13,22 +13,37 @@ import { splitAssignments } from '../plan/jobs.js';
 
 /** Where a job's profiles go: <out>/cpuprofiles/<experiment>/<variant>/<k=v,...>/. */
 export function profileDir(outDir: string, job: Pick<Job, 'experiment' | 'variant' | 'params'>): string {
-  return join(outDir, 'cpuprofiles', job.experiment.id, job.variant.id, paramKey(job.params).replace(/[^A-Za-z0-9=,._-]/g, '_') || 'default');
+  return join(
+    outDir,
+    'cpuprofiles',
+    job.experiment.id,
+    job.variant.id,
+    paramKey(job.params).replace(/[^A-Za-z0-9=,._-]/g, '_') || 'default',
+  );
 }
 
 /** Runs the job once under --cpu-prof; returns the files written, or why there are none. */
 export async function profileJob(job: Job, outDir: string): Promise<{ files: string[] } | { reason: string }> {
-  if (job.variant.runtime !== 'node') return { reason: 'CPU profiles are taken for Node.js variants only (--cpu-prof)' };
+  if (job.variant.runtime !== 'node')
+    return { reason: 'CPU profiles are taken for Node.js variants only (--cpu-prof)' };
   const node = job.scope.node;
   if (typeof node !== 'string') return { reason: 'no node binary for this job' };
   const dir = profileDir(outDir, job);
   mkdirSync(dir, { recursive: true });
   // Node refuses --cpu-prof in NODE_OPTIONS: {node} becomes a wrapper that adds the flags.
   const wrapper = join(dir, '.node-cpu-prof');
-  writeFileSync(wrapper, `#!/bin/sh\nexec ${[node, '--cpu-prof', `--cpu-prof-dir=${dir}`].map(shellQuote).join(' ')} "$@"\n`);
+  writeFileSync(
+    wrapper,
+    `#!/bin/sh\nexec ${[node, '--cpu-prof', `--cpu-prof-dir=${dir}`].map(shellQuote).join(' ')} "$@"\n`,
+  );
   chmodSync(wrapper, 0o755);
-  const { rest: program } = splitAssignments(fillTemplate(job.variant.command, { ...job.scope, node: wrapper }, shellQuote));
-  const r = await runShell(commandLine({ command: { ...job.command, program } }), { cwd: job.cwd, timeoutMs: job.settings.timeout * 2000 });
+  const { rest: program } = splitAssignments(
+    fillTemplate(job.variant.command, { ...job.scope, node: wrapper }, shellQuote),
+  );
+  const r = await runShell(commandLine({ command: { ...job.command, program } }), {
+    cwd: job.cwd,
+    timeoutMs: job.settings.timeout * 2000,
+  });
   if (r.code !== 0) return { reason: `profiled run ${describeExit(r)}` };
   const files = readdirSync(dir).filter((f) => f.endsWith('.cpuprofile'));
   return files.length ? { files: files.map((f) => join(dir, f)) } : { reason: 'the profiled run wrote no .cpuprofile' };

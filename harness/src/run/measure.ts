@@ -3,8 +3,8 @@
  * is removed afterwards. Only correct programs are timed: each runner checks the answer first.
  */
 import { mkdirSync, rmSync } from 'node:fs';
-import type { Job } from '../model/job.js';
 import type { Tools } from '../machine/tools.js';
+import type { Job } from '../model/job.js';
 import { hyperfineRunner } from './hyperfine-runner.js';
 import type { RawSamples, Runner } from './runner.js';
 import { selfRunner } from './self-runner.js';

@@ -13,7 +13,7 @@ export function parseGnuTime(text: string): GnuTime {
   let note: string | undefined;
   for (const line of text.split('\n')) {
     const m = /^(\w+)=(-?[\d.]+)$/.exec(line.trim());
-    if (m && m[1] && m[2]) values[m[1]] = Number(m[2]);
+    if (m?.[1] && m[2]) values[m[1]] = Number(m[2]);
     else if (/^Command (exited|terminated)/.test(line)) note = line.trim();
   }
   if (values.max_rss_kib === undefined) throw new Error('GNU time output has no max_rss_kib line');

@@ -2,9 +2,10 @@
  * What every runner returns: the raw samples of one job, before any unit is converted or any
  * statistic taken (normalize does that). A runner measures a job and never writes into it.
  */
+
+import type { Tools } from '../machine/tools.js';
 import type { Job } from '../model/job.js';
 import type { Validation } from '../model/results.js';
-import type { Tools } from '../machine/tools.js';
 import type { SyscallCounts } from './parse-strace.js';
 
 /** One timed run of the program. */

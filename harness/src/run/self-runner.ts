@@ -8,8 +8,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Job } from '../model/job.js';
 import type { Tools } from '../machine/tools.js';
+import type { Job } from '../model/job.js';
 import { checkedRun, collector, RSS_UNMEASURED, shell, tail, verifyEviction } from './common.js';
 import type { RawSamples, Runner } from './runner.js';
 
@@ -28,11 +28,19 @@ async function measure(job: Job, tools: Tools): Promise<RawSamples> {
       if (job.evict) {
         const ev = await shell(job, job.evict);
         // Verified once above; a later failure means this run would not be cold.
-        if (ev.code !== 0) return c.done('failed', { reason: `cold cache: eviction before ${label} failed (exit ${ev.code}): ${tail(ev.stdout + ev.stderr)}` });
+        if (ev.code !== 0)
+          return c.done('failed', {
+            reason: `cold cache: eviction before ${label} failed (exit ${ev.code}): ${tail(ev.stdout + ev.stderr)}`,
+          });
       }
       const run = await checkedRun(job, tools, work, label);
       c.spent(run.seconds);
-      if (!run.ok) return c.done('failed', { reason: run.reason, ...(run.validation ? { validation: run.validation } : {}), ...(run.fields ? { report: run.fields } : {}) });
+      if (!run.ok)
+        return c.done('failed', {
+          reason: run.reason,
+          ...(run.validation ? { validation: run.validation } : {}),
+          ...(run.fields ? { report: run.fields } : {}),
+        });
       last = run;
       if (!timed) continue;
       c.raw.runs.push({ wall: run.seconds, report: run.fields, items: run.items });
@@ -44,7 +52,11 @@ async function measure(job: Job, tools: Tools): Promise<RawSamples> {
   }
   if (!tools.gnuTime) c.note(RSS_UNMEASURED);
   c.note('syscalls not counted (runner "self")');
-  return c.done('ok', { report: last?.fields ?? {}, ...(last ? { validation: last.validation } : {}), ...(maxRssBytes !== undefined ? { maxRssBytes } : {}) });
+  return c.done('ok', {
+    report: last?.fields ?? {},
+    ...(last ? { validation: last.validation } : {}),
+    ...(maxRssBytes !== undefined ? { maxRssBytes } : {}),
+  });
 }
 
 export const selfRunner: Runner = { measure };

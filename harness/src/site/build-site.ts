@@ -3,16 +3,17 @@
  * data/. The output is plain files that work from any static host, under any sub-path.
  */
 import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { extname, join, normalize, resolve } from 'node:path';
-import { readFile } from 'node:fs/promises';
 import { build } from 'esbuild';
 import { probe } from '../lib/exec.js';
 import { uncalibrated } from '../model/noise.js';
 
 /** Where commit links point: the GitHub repository of the workflow, or this clone's origin. */
 function repoUrl(root: string): string | undefined {
-  if (process.env.GITHUB_REPOSITORY) return `${process.env.GITHUB_SERVER_URL ?? 'https://github.com'}/${process.env.GITHUB_REPOSITORY}`;
+  if (process.env.GITHUB_REPOSITORY)
+    return `${process.env.GITHUB_SERVER_URL ?? 'https://github.com'}/${process.env.GITHUB_REPOSITORY}`;
   const origin = probe(['git', '-C', root, 'remote', 'get-url', 'origin']);
   const m = origin && /github\.com[:/](.+?)(\.git)?$/.exec(origin);
   return m ? `https://github.com/${m[1]}` : undefined;
@@ -22,7 +23,12 @@ function repoUrl(root: string): string | undefined {
  * In place (for the gh-pages checkout): write the app files only; the store already lives in
  * outDir/data and other files (github-action-benchmark's dev/bench) are left alone.
  */
-export async function buildSite(root: string, storeDir: string, outDir: string, opts: { inPlace?: boolean } = {}): Promise<string> {
+export async function buildSite(
+  root: string,
+  storeDir: string,
+  outDir: string,
+  opts: { inPlace?: boolean } = {},
+): Promise<string> {
   const src = join(root, 'gh-pages');
   if (!opts.inPlace) rmSync(outDir, { recursive: true, force: true });
   mkdirSync(outDir, { recursive: true });
@@ -41,19 +47,27 @@ export async function buildSite(root: string, storeDir: string, outDir: string, 
   writeFileSync(join(outDir, 'config.json'), JSON.stringify({ repoUrl: repoUrl(root) }));
   if (!opts.inPlace) {
     mkdirSync(join(outDir, 'data'), { recursive: true });
-    if (existsSync(storeDir)) cpSync(storeDir, join(outDir, 'data'), { recursive: true, filter: (s) => !s.endsWith('.lock') });
+    if (existsSync(storeDir))
+      cpSync(storeDir, join(outDir, 'data'), { recursive: true, filter: (s) => !s.endsWith('.lock') });
   }
   // Uncalibrated machines get a valid file saying so (rounds 0), so the page never requests a
   // missing one and compare --noise-store reads it like any other.
   const data = join(outDir, 'data');
   for (const entry of existsSync(data) ? readdirSync(data, { withFileTypes: true }) : []) {
     const noise = join(data, entry.name, 'noise.json');
-    if (entry.isDirectory() && !existsSync(noise)) writeFileSync(noise, `${JSON.stringify(uncalibrated(entry.name))}\n`);
+    if (entry.isDirectory() && !existsSync(noise))
+      writeFileSync(noise, `${JSON.stringify(uncalibrated(entry.name))}\n`);
   }
   return join(outDir, 'index.html');
 }
 
-const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json', '.png': 'image/png' };
+const TYPES: Record<string, string> = {
+  '.html': 'text/html',
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.json': 'application/json',
+  '.png': 'image/png',
+};
 
 /** Serves a built site on 127.0.0.1 (port 0 = any free port); resolves with the URL. */
 export function serveSite(dir: string, port = 0): Promise<{ url: string; close: () => void }> {

@@ -14,14 +14,37 @@ const EXPERIMENTS = ['wc', 'streams', 'records'];
 const SERIES_PER_EXPERIMENT = 100;
 
 function syntheticStore(dir: string): void {
-  const machine = { id: 'perf-machine', hostname: 'p', cpu: 'Synthetic CPU', cores: 8, memoryBytes: 2 ** 35, kernel: 'Linux', governor: 'performance', runner: 'perf' };
+  const machine = {
+    id: 'perf-machine',
+    hostname: 'p',
+    cpu: 'Synthetic CPU',
+    cores: 8,
+    memoryBytes: 2 ** 35,
+    kernel: 'Linux',
+    governor: 'performance',
+    runner: 'perf',
+  };
   const shas = Array.from({ length: COMMITS }, (_, i) => i.toString(16).padStart(40, '0'));
   const dates = shas.map((_, i) => new Date(Date.UTC(2020, 0, 1) + i * 3600_000 * 8).toISOString());
   const m = join(dir, machine.id);
   mkdirSync(join(m, 'series'), { recursive: true });
   mkdirSync(join(m, 'runs'), { recursive: true });
-  writeFileSync(join(dir, 'machines.json'), JSON.stringify({ schema: 1, machines: { [machine.id]: { machine, lastRun: dates.at(-1), commits: COMMITS } } }));
-  const commits = shas.map((sha, i) => ({ sha, date: dates[i], subject: `Commit ${i}`, ref: 'main', runId: `r${i}`, profile: 'standard', partial: false, file: `runs/${sha}.json`, counts: { ok: 300, skipped: 0, failed: 0 }, experiments: EXPERIMENTS }));
+  writeFileSync(
+    join(dir, 'machines.json'),
+    JSON.stringify({ schema: 1, machines: { [machine.id]: { machine, lastRun: dates.at(-1), commits: COMMITS } } }),
+  );
+  const commits = shas.map((sha, i) => ({
+    sha,
+    date: dates[i],
+    subject: `Commit ${i}`,
+    ref: 'main',
+    runId: `r${i}`,
+    profile: 'standard',
+    partial: false,
+    file: `runs/${sha}.json`,
+    counts: { ok: 300, skipped: 0, failed: 0 },
+    experiments: EXPERIMENTS,
+  }));
   writeFileSync(join(m, 'index.json'), JSON.stringify({ schema: 1, machine, commits }));
   const benchmarks = [];
   for (const exp of EXPERIMENTS) {
@@ -30,13 +53,66 @@ function syntheticStore(dir: string): void {
       const variant = `variant-${s % 10}`;
       const bs = 2 ** (8 + Math.floor(s / 10));
       const id = `${exp}/${variant}/bs=${bs}`;
-      const values = shas.map((_, i) => Number((0.01 * (1 + (s % 10)) * (1 + 0.02 * Math.sin(i + s)) * (i > 2500 && s % 7 === 0 ? 1.2 : 1)).toPrecision(5)));
-      series[id] = { variant, params: { bs }, metrics: { wall_time: { unit: 's', direction: 'smaller', values, ranges: values.map((v) => Number((v * 0.01).toPrecision(3))) } } };
-      benchmarks.push({ id, experiment: exp, variant, params: { bs }, status: 'ok', derived: {}, metrics: { wall_time: { unit: 's', direction: 'smaller', value: values.at(-1), deterministic: false, source: 'hyperfine' } } });
+      const values = shas.map((_, i) =>
+        Number(
+          (0.01 * (1 + (s % 10)) * (1 + 0.02 * Math.sin(i + s)) * (i > 2500 && s % 7 === 0 ? 1.2 : 1)).toPrecision(5),
+        ),
+      );
+      series[id] = {
+        variant,
+        params: { bs },
+        metrics: {
+          wall_time: {
+            unit: 's',
+            direction: 'smaller',
+            values,
+            ranges: values.map((v) => Number((v * 0.01).toPrecision(3))),
+          },
+        },
+      };
+      benchmarks.push({
+        id,
+        experiment: exp,
+        variant,
+        params: { bs },
+        status: 'ok',
+        derived: {},
+        metrics: {
+          wall_time: {
+            unit: 's',
+            direction: 'smaller',
+            value: values.at(-1),
+            deterministic: false,
+            source: 'hyperfine',
+          },
+        },
+      });
     }
-    writeFileSync(join(m, 'series', `${exp}.json`), JSON.stringify({ schema: 1, experiment: exp, commits: shas, series }));
+    writeFileSync(
+      join(m, 'series', `${exp}.json`),
+      JSON.stringify({ schema: 1, experiment: exp, commits: shas, series }),
+    );
   }
-  const last = { schema: 1, run: { id: 'last', profile: 'standard', partial: false, start: dates.at(-1), end: dates.at(-1), commit: { sha: shas.at(-1), ref: 'main', subject: 'last', date: dates.at(-1), dirty: false }, machine, toolchains: { node: '22' } }, experiments: Object.fromEntries(EXPERIMENTS.map((e) => [e, { title: e, question: `${e}?`, parameters: { bs: { description: 'bs', unit: 'B' } } }])), benchmarks };
+  const last = {
+    schema: 1,
+    run: {
+      id: 'last',
+      profile: 'standard',
+      partial: false,
+      start: dates.at(-1),
+      end: dates.at(-1),
+      commit: { sha: shas.at(-1), ref: 'main', subject: 'last', date: dates.at(-1), dirty: false },
+      machine,
+      toolchains: { node: '22' },
+    },
+    experiments: Object.fromEntries(
+      EXPERIMENTS.map((e) => [
+        e,
+        { title: e, question: `${e}?`, parameters: { bs: { description: 'bs', unit: 'B' } } },
+      ]),
+    ),
+    benchmarks,
+  };
   writeFileSync(join(m, 'runs', `${shas.at(-1)}.json`), JSON.stringify(last));
 }
 
@@ -49,7 +125,15 @@ export async function sitePerf(root: string): Promise<Record<string, number>> {
     executablePath: '/usr/bin/chromium',
     headless: true,
     viewport: { width: 1280, height: 900 },
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   const measure = async (hash: string, ready: string) => {
     const page = await ctx.newPage();
@@ -63,7 +147,14 @@ export async function sitePerf(root: string): Promise<Record<string, number>> {
     const first = Date.now() - t0;
     await page.waitForSelector(`body[data-rendered]`, { timeout: 60_000 });
     // Every chart box in the first viewport drawn (the rest draw as they scroll into view).
-    await page.waitForFunction(() => [...document.querySelectorAll('.chart')].filter((c) => c.getBoundingClientRect().top < innerHeight).every((c) => c.querySelector('canvas')), undefined, { timeout: 60_000 });
+    await page.waitForFunction(
+      () =>
+        [...document.querySelectorAll('.chart')]
+          .filter((c) => c.getBoundingClientRect().top < innerHeight)
+          .every((c) => c.querySelector('canvas')),
+      undefined,
+      { timeout: 60_000 },
+    );
     const all = Date.now() - t0;
     await page.waitForLoadState('networkidle');
     await page.close();

@@ -14,7 +14,12 @@ export const MIGRATIONS: Record<'machines' | 'index' | 'series', Record<number, 
     // v2 added the definitions column; v1 did not record definitions, so every entry is unknown.
     1: (r) => {
       const commits = (r.commits as unknown[]) ?? [];
-      const series = Object.fromEntries(Object.entries((r.series as Record<string, Record<string, unknown>>) ?? {}).map(([id, e]) => [id, { ...e, definitions: commits.map(() => null) }]));
+      const series = Object.fromEntries(
+        Object.entries((r.series as Record<string, Record<string, unknown>>) ?? {}).map(([id, e]) => [
+          id,
+          { ...e, definitions: commits.map(() => null) },
+        ]),
+      );
       return { ...r, schema: 2, series };
     },
   },

@@ -1,12 +1,12 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { z } from 'zod';
+import { withLock, writeFilesAtomic } from '../lib/atomic.js';
 import { UserError } from '../lib/errors.js';
 import { readJsonFile } from '../lib/json-file.js';
 import type { Results } from '../model/results.js';
-import { withLock, writeFilesAtomic } from '../lib/atomic.js';
-import { migrate, MIGRATIONS } from './migrate.js';
 import { type CommitEntry, IndexFile, MachinesFile, SeriesFile, STORE_SCHEMA } from '../model/store.js';
+import { type MIGRATIONS, migrate } from './migrate.js';
 
 /** Reads a store file, or undefined if absent; anything unreadable is refused, never replaced. */
 export function readStoreFile<T>(file: string, schema: z.ZodType<T>, kind?: keyof typeof MIGRATIONS): T | undefined {
@@ -26,7 +26,12 @@ function trended(name: string): boolean {
   return !name.startsWith('syscalls.') || name === 'syscalls.total';
 }
 
-export function upsertSeries(prev: SeriesFile | undefined, experiment: string, commitOrder: readonly string[], results: Results): SeriesFile {
+export function upsertSeries(
+  prev: SeriesFile | undefined,
+  experiment: string,
+  commitOrder: readonly string[],
+  results: Results,
+): SeriesFile {
   const sha = results.run.commit.sha;
   const s: SeriesFile = prev ?? { schema: STORE_SCHEMA, experiment, commits: [], series: {} };
   let col = s.commits.indexOf(sha);
@@ -55,11 +60,21 @@ export function upsertSeries(prev: SeriesFile | undefined, experiment: string, c
   }
   for (const b of results.benchmarks) {
     if (b.experiment !== experiment || b.status !== 'ok') continue;
-    const entry = (s.series[b.id] ??= { variant: b.variant, params: b.params, definitions: s.commits.map(() => null), metrics: {} });
+    const entry = (s.series[b.id] ??= {
+      variant: b.variant,
+      params: b.params,
+      definitions: s.commits.map(() => null),
+      metrics: {},
+    });
     entry.definitions[col] = b.definition ?? null;
     for (const [name, metric] of Object.entries(b.metrics)) {
       if (!trended(name)) continue;
-      const m = (entry.metrics[name] ??= { unit: metric.unit, direction: metric.direction, values: s.commits.map(() => null), ranges: s.commits.map(() => null) });
+      const m = (entry.metrics[name] ??= {
+        unit: metric.unit,
+        direction: metric.direction,
+        values: s.commits.map(() => null),
+        ranges: s.commits.map(() => null),
+      });
       m.values[col] = metric.value;
       m.ranges[col] = metric.stats && metric.stats.n > 1 ? metric.stats.stddev : null;
     }
@@ -100,7 +115,9 @@ export async function publishRun(root: string, results: Results): Promise<{ mach
       experiments,
     };
     const replaced = index.commits.some((c) => c.sha === sha);
-    index.commits = [...index.commits.filter((c) => c.sha !== sha), entry].sort((a, b) => a.date.localeCompare(b.date) || a.sha.localeCompare(b.sha));
+    index.commits = [...index.commits.filter((c) => c.sha !== sha), entry].sort(
+      (a, b) => a.date.localeCompare(b.date) || a.sha.localeCompare(b.sha),
+    );
     index.machine = machine;
     const order = index.commits.map((c) => c.sha);
 
@@ -110,7 +127,10 @@ export async function publishRun(root: string, results: Results): Promise<{ mach
     // does not exist.
     writeFilesAtomic([
       { file: join(machineDir, entry.file), data: json(results) },
-      ...experiments.map((e) => ({ file: seriesPaths.get(e)!, data: json(upsertSeries(prevSeries.get(e), e, order, results)) })),
+      ...experiments.map((e) => ({
+        file: seriesPaths.get(e)!,
+        data: json(upsertSeries(prevSeries.get(e), e, order, results)),
+      })),
       { file: indexPath, data: json(index) },
       { file: machinesPath, data: json(machines) },
     ]);
@@ -123,7 +143,10 @@ export async function publishRun(root: string, results: Results): Promise<{ mach
  * --noise-store and the site). The machine id becomes a directory name, so it must be one.
  */
 export function publishNoise(root: string, noise: { machine: string }): string {
-  if (!/^[A-Za-z0-9][\w.-]*$/.test(noise.machine) || noise.machine.includes('..')) throw new UserError(`noise file: machine id ${JSON.stringify(noise.machine.slice(0, 80))} is not a valid directory name`);
+  if (!/^[A-Za-z0-9][\w.-]*$/.test(noise.machine) || noise.machine.includes('..'))
+    throw new UserError(
+      `noise file: machine id ${JSON.stringify(noise.machine.slice(0, 80))} is not a valid directory name`,
+    );
   const file = join(root, noise.machine, 'noise.json');
   writeFilesAtomic([{ file, data: `${JSON.stringify(noise)}\n` }]);
   return file;

@@ -23,5 +23,8 @@ export function runCli(args: string[], env: NodeJS.ProcessEnv = {}): CliResult {
 
 /** Starts the CLI in the background (for interrupt tests). */
 export function startCli(args: string[]) {
-  return spawn(process.execPath, [join(ROOT, 'harness', 'bootstrap.mjs'), ...args], { cwd: ROOT, env: { ...process.env, CI: '1' } });
+  return spawn(process.execPath, [join(ROOT, 'harness', 'bootstrap.mjs'), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, CI: '1' },
+  });
 }

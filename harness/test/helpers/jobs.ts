@@ -8,12 +8,25 @@ import type { Point } from '../../src/plan/plan.js';
 import type { RawSamples } from '../../src/run/runner.js';
 
 export function jobOf(point: Point, env: Partial<PlanEnvironment> & { input?: InputOutcome } = {}): Job {
-  const runtimes = new Map([[point.runtime, { ok: true as const, path: `/fake/${point.runtime}`, version: '1.0.0' }], ['gcc', { ok: true as const, path: '/usr/bin/gcc', version: '12.2.0' }], ...(env.runtimes ?? [])]);
+  const runtimes = new Map([
+    [point.runtime, { ok: true as const, path: `/fake/${point.runtime}`, version: '1.0.0' }],
+    ['gcc', { ok: true as const, path: '/usr/bin/gcc', version: '12.2.0' }],
+    ...(env.runtimes ?? []),
+  ]);
   const inputs = new Map(env.input ? [[point.id, env.input]] : []);
   return planJob(point, { cacheDir: join(tmpdir(), 'jsio-test-cache'), require: [], ...env, runtimes, inputs });
 }
 
 /** Raw samples as a runner returns them, from hyperfine-like times. */
 export function rawOf(times: number[], extra: Partial<RawSamples> = {}): RawSamples {
-  return { status: 'ok', command: 'x', timer: 'hyperfine', report: {}, runs: times.map((wall) => ({ wall })), notes: [], measuredSeconds: 0, ...extra };
+  return {
+    status: 'ok',
+    command: 'x',
+    timer: 'hyperfine',
+    report: {},
+    runs: times.map((wall) => ({ wall })),
+    notes: [],
+    measuredSeconds: 0,
+    ...extra,
+  };
 }

@@ -14,13 +14,15 @@ const structuralMetric = (name: string) => !name.startsWith('syscalls.') || name
 
 /** Numbers, durations and sizes become '#', so only the shape of a line remains. */
 export function maskNumbers(line: string): string {
-  return line
-    .replace(/\b[0-9a-f]{7,40}\b/g, '<sha>')
-    .replace(/\d{8}T\d{6}Z-\S+/g, '<run>')
-    .replace(/[−+-]?\d[\d,]*(\.\d+)?(e[+-]?\d+)?/g, '#')
-    // The unit a value is printed in depends on its size (950 µs, 1.2 ms).
-    .replace(/# (µs|ms|s)\b/g, '# <time>')
-    .replace(/# (B|KiB|MiB|GiB)\b/g, '# <bytes>');
+  return (
+    line
+      .replace(/\b[0-9a-f]{7,40}\b/g, '<sha>')
+      .replace(/\d{8}T\d{6}Z-\S+/g, '<run>')
+      .replace(/[−+-]?\d[\d,]*(\.\d+)?(e[+-]?\d+)?/g, '#')
+      // The unit a value is printed in depends on its size (950 µs, 1.2 ms).
+      .replace(/# (µs|ms|s)\b/g, '# <time>')
+      .replace(/# (B|KiB|MiB|GiB)\b/g, '# <bytes>')
+  );
 }
 
 export function resultsStructure(results: Json): Json {
@@ -30,12 +32,26 @@ export function resultsStructure(results: Json): Json {
     status: b.status,
     ...(b.status === 'skipped' ? { reason: b.reason } : {}),
     derived: Object.keys((b.derived as Json) ?? {}).sort(),
-    validation: ((b.validation as Json | undefined)?.checks as Json[] | undefined)?.map((c) => ({ field: c.field, op: c.op, expected: c.expected, ...(c.skipped ? { skipped: c.skipped } : {}) })),
+    validation: ((b.validation as Json | undefined)?.checks as Json[] | undefined)?.map((c) => ({
+      field: c.field,
+      op: c.op,
+      expected: c.expected,
+      ...(c.skipped ? { skipped: c.skipped } : {}),
+    })),
     metrics: Object.fromEntries(
       Object.entries((b.metrics as Record<string, Json>) ?? {})
         .filter(([name]) => structuralMetric(name))
         .sort(([a], [c]) => a.localeCompare(c))
-        .map(([name, m]) => [name, { unit: m.unit, direction: m.direction, deterministic: m.deterministic, source: m.source, samples: Array.isArray(m.samples) && m.samples.length > 0 }]),
+        .map(([name, m]) => [
+          name,
+          {
+            unit: m.unit,
+            direction: m.direction,
+            deterministic: m.deterministic,
+            source: m.source,
+            samples: Array.isArray(m.samples) && m.samples.length > 0,
+          },
+        ]),
     ),
     build: b.build ? { kind: (b.build as Json).kind, flags: (b.build as Json).flags } : undefined,
   }));
@@ -43,23 +59,39 @@ export function resultsStructure(results: Json): Json {
     schema: results.schema,
     run: Object.keys(run).sort(),
     profile: run.profile,
-    experiments: Object.fromEntries(Object.entries(results.experiments as Record<string, Json>).map(([k, v]) => [k, Object.keys(v).sort()])),
+    experiments: Object.fromEntries(
+      Object.entries(results.experiments as Record<string, Json>).map(([k, v]) => [k, Object.keys(v).sort()]),
+    ),
     benchmarks: benchmarks.sort((a, c) => String(a.id).localeCompare(String(c.id))),
-    analyses: ((results.analyses as Json[] | undefined) ?? []).map((a) => ({ experiment: a.experiment, variant: a.variant, params: a.params, x: a.x, metric: a.metric, unit: a.unit, xs: a.xs })),
+    analyses: ((results.analyses as Json[] | undefined) ?? []).map((a) => ({
+      experiment: a.experiment,
+      variant: a.variant,
+      params: a.params,
+      x: a.x,
+      metric: a.metric,
+      unit: a.unit,
+      xs: a.xs,
+    })),
   };
 }
 
 export function summaryStructure(md: string): string[] {
-  return md
-    .split('\n')
-    .filter((l) => !/^Toolchains:/.test(l) && !/syscalls?\b/.test(l))
-    .map(maskNumbers)
-    // Which commit ran, and its subject, are not part of the structure.
-    .map((l) => l.replace(/commit `<sha>`.*$/, 'commit <commit>'));
+  return (
+    md
+      .split('\n')
+      .filter((l) => !/^Toolchains:/.test(l) && !/syscalls?\b/.test(l))
+      .map(maskNumbers)
+      // Which commit ran, and its subject, are not part of the structure.
+      .map((l) => l.replace(/commit `<sha>`.*$/, 'commit <commit>'))
+  );
 }
 
 export function gabStructure(dir: string): Record<string, { name: string; unit: string }[]> {
-  const read = (f: string) => (JSON.parse(readFileSync(join(dir, 'gab', f), 'utf8')) as { name: string; unit: string }[]).map((e) => ({ name: e.name, unit: e.unit }));
+  const read = (f: string) =>
+    (JSON.parse(readFileSync(join(dir, 'gab', f), 'utf8')) as { name: string; unit: string }[]).map((e) => ({
+      name: e.name,
+      unit: e.unit,
+    }));
   return { smaller: read('customSmallerIsBetter.json'), bigger: read('customBiggerIsBetter.json') };
 }
 

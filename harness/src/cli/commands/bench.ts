@@ -29,7 +29,8 @@ export async function benchCommand(argv: string[]): Promise<number> {
     },
   });
   const runs = values.runs === undefined ? undefined : intFlag('--runs', values.runs, 1, 9999);
-  if (!isProfile(values.profile)) throw new UserError(`--profile ${values.profile}: unknown profile; valid profiles: ${PROFILES.join(', ')}`);
+  if (!isProfile(values.profile))
+    throw new UserError(`--profile ${values.profile}: unknown profile; valid profiles: ${PROFILES.join(', ')}`);
   const storeDir = values['no-store'] ? undefined : ensureDirectory(values.store, '--store');
   const outcome = await bench({
     root: ROOT,
@@ -57,12 +58,18 @@ export async function benchCommand(argv: string[]): Promise<number> {
     `summary:  ${join(outcome.outDir, 'summary.md')}`,
     `gab:      ${join(outcome.outDir, 'gab')}/`,
     ...(outcome.sitePath ? [`site:     ${outcome.sitePath}  (npm run site -- --serve to browse it)`] : []),
-    ...(t ? [`time:     ${t.totalSeconds.toFixed(1)} s in all, ${t.measuredSeconds.toFixed(1)} s in measured commands (harness overhead ${(100 * (1 - t.measuredSeconds / t.totalSeconds)).toFixed(1)}%)`] : []),
+    ...(t
+      ? [
+          `time:     ${t.totalSeconds.toFixed(1)} s in all, ${t.measuredSeconds.toFixed(1)} s in measured commands (harness overhead ${(100 * (1 - t.measuredSeconds / t.totalSeconds)).toFixed(1)}%)`,
+        ]
+      : []),
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
   if (outcome.interrupted) return EXIT.interrupted;
   if (failed) {
-    process.stderr.write(`${failed} benchmark(s) failed; their reasons are in the summary above. All other results were written.\n`);
+    process.stderr.write(
+      `${failed} benchmark(s) failed; their reasons are in the summary above. All other results were written.\n`,
+    );
     return EXIT.benchmarksFailed;
   }
   return EXIT.ok;

@@ -12,13 +12,21 @@ export async function compareCommand(argv: string[]): Promise<number> {
   const { values } = parseArgs({
     args: rest,
     strict: true,
-    options: { out: { type: 'string', default: join(ROOT, 'results', 'compare') }, noise: { type: 'string' }, 'noise-store': { type: 'string' } },
+    options: {
+      out: { type: 'string', default: join(ROOT, 'results', 'compare') },
+      noise: { type: 'string' },
+      'noise-store': { type: 'string' },
+    },
   });
   const base = groups.base ?? [];
   const head = groups.head ?? [];
-  if (!base.length || !head.length) throw new UserError('compare needs --base <results.json...> and --head <results.json...>');
+  if (!base.length || !head.length)
+    throw new UserError('compare needs --base <results.json...> and --head <results.json...>');
   const out = ensureDirectory(values.out, '--out');
-  const source = { ...(values.noise ? { noise: values.noise } : {}), ...(values['noise-store'] ? { noiseStore: values['noise-store'] } : {}) };
+  const source = {
+    ...(values.noise ? { noise: values.noise } : {}),
+    ...(values['noise-store'] ? { noiseStore: values['noise-store'] } : {}),
+  };
   const { markdown } = writeComparison(base, head, (machine) => loadNoise(source, machine), out);
   process.stdout.write(`${markdown}\ncomparison: ${join(out, 'comparison.md')} and comparison.json\n`);
   return EXIT.ok;

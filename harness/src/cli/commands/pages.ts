@@ -10,8 +10,14 @@ import { publishRun } from '../../store/store.js';
 import { ROOT } from '../args.js';
 
 export async function pagesCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({ args: argv, strict: true, allowPositionals: true, options: { dir: { type: 'string' } } });
-  if (!values.dir || !positionals.length) throw new UserError('pages needs RESULTS.json... and --dir <gh-pages checkout>');
+  const { values, positionals } = parseArgs({
+    args: argv,
+    strict: true,
+    allowPositionals: true,
+    options: { dir: { type: 'string' } },
+  });
+  if (!values.dir || !positionals.length)
+    throw new UserError('pages needs RESULTS.json... and --dir <gh-pages checkout>');
   const dir = existingDirectory(values.dir, '--dir');
   // Every input is read and checked before the checkout is touched.
   const runs = positionals.map((file) => {

@@ -26,7 +26,8 @@ export async function prCommentCommand(argv: string[]): Promise<number> {
   });
   if (values['find-pr']) {
     const event = values.event ?? process.env.GITHUB_EVENT_PATH;
-    if (!event) throw new UserError('--find-pr needs the workflow_run event: --event FILE (GITHUB_EVENT_PATH inside Actions)');
+    if (!event)
+      throw new UserError('--find-pr needs the workflow_run event: --event FILE (GITHUB_EVENT_PATH inside Actions)');
     process.stdout.write(`${await findPullRequest(githubFromEnv(), resolve(event))}\n`);
     return EXIT.ok;
   }

@@ -32,7 +32,10 @@ export async function roundsCommand(argv: string[]): Promise<number> {
   const base = existingDirectory(values.base, '--base');
   const head = existingDirectory(values.head, '--head');
   const out = ensureDirectory(values.out, '--out');
-  const source = { ...(values.noise ? { noise: values.noise } : {}), ...(values['noise-store'] ? { noiseStore: values['noise-store'] } : {}) };
+  const source = {
+    ...(values.noise ? { noise: values.noise } : {}),
+    ...(values['noise-store'] ? { noiseStore: values['noise-store'] } : {}),
+  };
   // Read and validated now, for this machine: the rounds run here.
   const noise = loadNoise(source, machineInfo().id);
   const log = (s: string) => process.stderr.write(`${s}\n`);
@@ -41,7 +44,9 @@ export async function roundsCommand(argv: string[]): Promise<number> {
     log(`error: ${stopped?.reason ?? 'no round was measured'}; no complete round to compare`);
     return stopped?.status ?? EXIT.internalError;
   }
-  const warnings = stopped ? [`the rounds stopped early (${stopped.reason.slice(0, 300)}): ${files.base.length} of ${rounds} rounds compared`] : [];
+  const warnings = stopped
+    ? [`the rounds stopped early (${stopped.reason.slice(0, 300)}): ${files.base.length} of ${rounds} rounds compared`]
+    : [];
   const { markdown } = writeComparison(files.base, files.head, () => noise, out, warnings);
   process.stdout.write(`${markdown}\ncomparison: ${join(out, 'comparison.md')} and comparison.json\n`);
   if (stopped) {
