@@ -1,0 +1,324 @@
+// Paired statistics of the PR diff (harness/src/analysis/paired*.ts): fixtures with known
+// answers, brute-force cross-checks of the exact distributions, and seeded simulations of the
+// sequential rule (small enough to run in a few seconds; no timing assertions).
+import { describe, expect, it } from 'vitest';
+import { prng } from '../src/analysis/two-sample.js';
+import {
+  bootstrapCentreInterval,
+  centreInterval,
+  classify,
+  comparePaired,
+  hodgesLehmann,
+  logRatios,
+  normalCdf,
+  normalQuantile,
+  orderEffect,
+  type Pair,
+  pairOrder,
+  pairProblem,
+  signedRankCritical,
+  signedRankTest,
+  walshAverages,
+} from '../src/analysis/paired.js';
+
+// ---------------------------------------------------------------------------------------------
+// Helpers
+
+/** Exhaustive two-sided signed-rank p-value over all 2^n sign patterns (mid-ranks, zeros dropped). */
+function bruteForceP(d: readonly number[]): number {
+  const nz = d.filter((x) => x !== 0);
+  const abs = nz.map(Math.abs);
+  const rank = abs.map((a) => {
+    const less = abs.filter((b) => b < a).length;
+    const equal = abs.filter((b) => b === a).length;
+    return less + (equal + 1) / 2;
+  });
+  const t = nz.reduce((acc, x, i) => acc + (x > 0 ? rank[i]! : 0), 0);
+  let lower = 0;
+  let upper = 0;
+  const total = 2 ** nz.length;
+  for (let mask = 0; mask < total; mask++) {
+    let s = 0;
+    for (let i = 0; i < nz.length; i++) if (mask & (1 << i)) s += rank[i]!;
+    if (s <= t + 1e-9) lower++;
+    if (s >= t - 1e-9) upper++;
+  }
+  return Math.min(1, (2 * Math.min(lower, upper)) / total);
+}
+
+const gaussian = (rand: () => number) => Math.sqrt(-2 * Math.log(1 - rand())) * Math.cos(2 * Math.PI * rand());
+
+describe('log-ratios', () => {
+  it('are > 0 when head is worse, for both directions', () => {
+    const time = logRatios([{ base: 100, head: 110 }], 'smaller');
+    expect(time[0]).toBeCloseTo(Math.log(1.1), 12);
+    const throughput = logRatios([{ base: 100, head: 90 }], 'bigger');
+    expect(throughput[0]).toBeCloseTo(Math.log(100 / 90), 12);
+    expect(logRatios([{ base: 100, head: 90 }], 'smaller')[0]).toBeLessThan(0);
+  });
+
+  it('refuse values a ratio cannot be taken of, naming the pair', () => {
+    expect(pairProblem([])).toBe('no pairs');
+    expect(pairProblem([{ base: 1, head: 1 }, { base: 0, head: 1 }])).toMatch(/^pair 2 .*too fast to time/);
+    expect(pairProblem([{ base: 1, head: Number.NaN }])).toMatch(/^pair 1/);
+    expect(pairProblem([{ base: 1, head: 2 }])).toBeUndefined();
+    expect(() => logRatios([{ base: -1, head: 1 }], 'smaller')).toThrow(RangeError);
+  });
+});
+
+describe('Hodges-Lehmann centre', () => {
+  it('is the median of the Walsh averages', () => {
+    expect([...walshAverages([1, 2, 3])]).toEqual([1, 1.5, 2, 2, 2.5, 3]);
+    expect(hodgesLehmann([1, 2, 3])).toBe(2);
+    // Walsh averages of [0, 0, 10]: 0, 0, 0, 5, 5, 10.
+    expect(hodgesLehmann([0, 0, 10])).toBe(2.5);
+    expect(hodgesLehmann([4])).toBe(4);
+    expect(() => hodgesLehmann([])).toThrow(RangeError);
+  });
+
+  it('ignores one wild value that moves the mean a lot', () => {
+    const d = [0.01, 0.012, 0.009, 0.011, 0.01, 0.013, 0.008, 0.5];
+    expect(hodgesLehmann(d)).toBeLessThan(0.013);
+    expect(d.reduce((a, b) => a + b) / d.length).toBeGreaterThan(0.07);
+  });
+});
+
+describe('normal distribution helpers', () => {
+  it('match tabulated values', () => {
+    expect(normalCdf(0)).toBeCloseTo(0.5, 7);
+    expect(normalCdf(1.959964)).toBeCloseTo(0.975, 6);
+    expect(normalCdf(-3)).toBeCloseTo(0.0013499, 6);
+    expect(normalQuantile(0.975)).toBeCloseTo(1.959964, 5);
+    expect(normalQuantile(0.8)).toBeCloseTo(0.841621, 5);
+    expect(normalQuantile(0.0025)).toBeCloseTo(-2.807034, 5);
+    expect(normalQuantile(0.5)).toBe(0);
+    for (const p of [0.001, 0.02, 0.3, 0.7, 0.99]) expect(normalCdf(normalQuantile(p))).toBeCloseTo(p, 6);
+  });
+});
+
+describe('Wilcoxon signed-rank test', () => {
+  it("gives the exact p-value of Darwin's maize data (n = 15, T- = 24: p = 1352/32768)", () => {
+    const d = [6, 8, 14, 16, 23, 24, 28, 29, 41, -48, 49, 56, 60, -67, 75];
+    const t = signedRankTest(d);
+    expect(t.n).toBe(15);
+    expect(t.tPlus).toBe(120 - 24);
+    expect(t.exact).toBe(true);
+    expect(t.p * 2 ** 15).toBeCloseTo(1352, 6);
+  });
+
+  it('agrees with exhaustive enumeration, with ties and zeros', () => {
+    const rand = prng(11);
+    for (let trial = 0; trial < 30; trial++) {
+      const n = 3 + (trial % 10);
+      // Rounded values make ties and zeros common.
+      const d = Array.from({ length: n }, () => Math.round((rand() - 0.4) * 6));
+      expect(signedRankTest(d).p, `d = ${d.join(',')}`).toBeCloseTo(bruteForceP(d), 10);
+    }
+  });
+
+  it('drops zeros (Wilcoxon): three positives alone give p = 2/8', () => {
+    expect(signedRankTest([0, 0, 1, 2, 3]).p).toBeCloseTo(0.25, 12);
+    expect(signedRankTest([0, 0, 0]).p).toBe(1);
+  });
+
+  it('switches to the normal approximation beyond the exact range, with a close p-value', () => {
+    const rand = prng(5);
+    const d = Array.from({ length: 260 }, () => gaussian(rand) + 0.15);
+    const t = signedRankTest(d);
+    expect(t.exact).toBe(false);
+    expect(t.p).toBeGreaterThan(0);
+    expect(t.p).toBeLessThan(0.05);
+    // The same data cut to 200 values is exact; both see a shift of 0.15 sd.
+    const exact = signedRankTest(d.slice(0, 200));
+    expect(exact.exact).toBe(true);
+    expect(exact.p).toBeLessThan(0.1);
+  });
+
+  it('has the tabulated two-sided critical values (reject when T <= c)', () => {
+    const at05: Record<number, number> = { 6: 0, 7: 2, 8: 3, 9: 5, 10: 8, 11: 10, 12: 13, 13: 17, 14: 21, 15: 25, 20: 52, 25: 89, 30: 137 };
+    for (const [n, c] of Object.entries(at05)) expect(signedRankCritical(Number(n), 0.05), `n = ${n}`).toBe(c);
+    const at01: Record<number, number> = { 8: 0, 9: 1, 10: 3, 12: 7, 15: 15, 20: 37, 25: 68, 30: 109 };
+    for (const [n, c] of Object.entries(at01)) expect(signedRankCritical(Number(n), 0.01), `n = ${n}`).toBe(c);
+    expect(signedRankCritical(5, 0.05)).toBe(-1); // 2^-5 > 2.5%: no 95% interval from 5 pairs
+    expect(signedRankCritical(8, 0.005)).toBe(-1);
+    expect(signedRankCritical(9, 0.005)).toBe(0);
+    // Normal approximation just above the exact range stays next to the exact value.
+    const exact200 = signedRankCritical(200, 0.05);
+    const approx201 = signedRankCritical(201, 0.05);
+    expect(approx201 - exact200).toBeGreaterThan(80);
+    expect(approx201 - exact200).toBeLessThan(120);
+  });
+});
+
+describe('the interval for the centre', () => {
+  it('is [min, max] of the differences for 6 pairs, with coverage 1 - 2/64', () => {
+    const d = [0.03, -0.01, 0.02, 0.05, 0.0, 0.04];
+    const iv = centreInterval(d, 0.05);
+    expect(iv.lo).toBe(-0.01);
+    expect(iv.hi).toBe(0.05);
+    expect(iv.confidence).toBeCloseTo(1 - 2 / 64, 12);
+    expect(iv.centre).toBe(hodgesLehmann(d));
+  });
+
+  it('does not exist when too few pairs could ever reach the level', () => {
+    const iv = centreInterval([0.1, 0.2, 0.3, 0.4, 0.5], 0.05);
+    expect(iv.lo).toBeUndefined();
+    expect(iv.hi).toBeUndefined();
+    expect(iv.centre).toBe(0.3);
+  });
+
+  it('excludes 0 exactly when the test is significant (untied data)', () => {
+    const rand = prng(21);
+    let significant = 0;
+    for (let trial = 0; trial < 300; trial++) {
+      const n = 6 + (trial % 25);
+      const d = Array.from({ length: n }, () => gaussian(rand) * 0.05 + 0.02);
+      const iv = centreInterval(d, 0.05);
+      const excludes = iv.lo! > 0 || iv.hi! < 0;
+      const p = signedRankTest(d).p;
+      expect(excludes, `n = ${n}, p = ${p}`).toBe(p <= 0.05);
+      if (excludes) significant++;
+    }
+    // Both outcomes occurred, so the check above compared something.
+    expect(significant).toBeGreaterThan(30);
+    expect(significant).toBeLessThan(270);
+  });
+
+  it('covers the true centre about 95% of the time, skewed noise included', () => {
+    const rand = prng(3);
+    let covered = 0;
+    const trials = 400;
+    for (let t = 0; t < trials; t++) {
+      // Symmetric heavy-ish tails: a difference of two log-normal-with-outlier processes.
+      const d = Array.from({ length: 15 }, () => {
+        const a = 0.04 * gaussian(rand) + (rand() < 0.05 ? 0.3 : 0);
+        const b = 0.04 * gaussian(rand) + (rand() < 0.05 ? 0.3 : 0);
+        return 0.03 + a - b;
+      });
+      const iv = centreInterval(d, 0.05);
+      if (iv.lo! < 0.03 && 0.03 < iv.hi!) covered++;
+    }
+    expect(covered / trials).toBeGreaterThan(0.92);
+    expect(covered / trials).toBeLessThan(0.985);
+  });
+
+  it('bootstrap over pairs is deterministic per seed and surrounds the centre', () => {
+    const rand = prng(8);
+    const d = Array.from({ length: 20 }, () => 0.02 + 0.03 * gaussian(rand));
+    const a = bootstrapCentreInterval(d, { seed: 4, iterations: 500 });
+    expect(bootstrapCentreInterval(d, { seed: 4, iterations: 500 })).toEqual(a);
+    expect(bootstrapCentreInterval(d, { seed: 5, iterations: 500 })).not.toEqual(a);
+    expect(a[0]).toBeLessThan(hodgesLehmann(d));
+    expect(a[1]).toBeGreaterThan(hodgesLehmann(d));
+    const exact = centreInterval(d, 0.05);
+    // Same ballpark as the exact interval (within a factor of two in width).
+    const ratio = (a[1] - a[0]) / (exact.hi! - exact.lo!);
+    expect(ratio).toBeGreaterThan(0.5);
+    expect(ratio).toBeLessThan(2);
+    const m = bootstrapCentreInterval(d, { seed: 4, iterations: 500, statistic: 'median' });
+    expect(m).not.toEqual(a);
+  });
+});
+
+describe('the verdict', () => {
+  const iv = (centre: number, lo: number, hi: number) => ({ centre: Math.log1p(centre), lo: Math.log1p(lo), hi: Math.log1p(hi), confidence: 0.95 });
+  it.each([
+    ['a significant 5% slowdown', iv(0.05, 0.03, 0.07), 0.001, 'slower'],
+    ['a significant 5% speed-up', iv(-0.05, -0.07, -0.03), 0.001, 'faster'],
+    ['an interval inside ±2%', iv(0.001, -0.01, 0.012), 0.8, 'unchanged'],
+    ['a significant change below the minimum effect, interval inside ±2%', iv(0.01, 0.005, 0.015), 0.001, 'unchanged'],
+    ['a significant 1% change whose interval reaches 3%', iv(0.01, 0.002, 0.03), 0.01, 'inconclusive'],
+    ['a wide interval around 0', iv(0.0, -0.05, 0.05), 0.9, 'inconclusive'],
+    ['a 5% centre that is not significant', iv(0.05, -0.01, 0.11), 0.2, 'inconclusive'],
+  ])('%s: %s', (_label, interval, p, verdict) => {
+    expect(classify(interval, p, 0.05, 0.02).verdict).toBe(verdict);
+  });
+
+  it('uses the larger calibrated threshold', () => {
+    expect(classify(iv(0.05, 0.03, 0.07), 0.001, 0.05, 0.06).verdict).toBe('inconclusive');
+    expect(classify(iv(0.05, 0.03, 0.07), 0.001, 0.05, 0.08).verdict).toBe('unchanged');
+  });
+
+  it('says why it did not call a change', () => {
+    expect(classify(iv(0.01, 0.002, 0.03), 0.01, 0.05, 0.02).note).toMatch(/\+1\.0%: below the 2\.0% minimum effect/);
+    expect(classify(iv(0.05, -0.01, 0.11), 0.2, 0.05, 0.02).note).toMatch(/^p = 0\.200/);
+    expect(classify({ centre: 0.01, confidence: 0.95 }, 1, 0.05, 0.02).note).toMatch(/too few pairs/);
+  });
+
+  it('decides "unchanged" on the equivalence interval when one is given', () => {
+    const wide = iv(0.0, -0.03, 0.03);
+    const narrow = iv(0.0, -0.015, 0.015);
+    expect(classify(wide, 0.9, 0.05, 0.02).verdict).toBe('inconclusive');
+    expect(classify(wide, 0.9, 0.05, 0.02, narrow).verdict).toBe('unchanged');
+  });
+});
+
+/** Pairs of log-normal timings around `centre`, head multiplied by `factor`, in the balanced random order. */
+function pairs(n: number, factor: number, cv: number, seed: number, opts: { orderEffect?: number } = {}): Pair[] {
+  const rand = prng(seed);
+  const sigma = Math.sqrt(Math.log(1 + cv * cv));
+  const proc = () => Math.exp(sigma * gaussian(rand));
+  return Array.from({ length: n }, (_, i) => {
+    const order = pairOrder(seed, i);
+    const first = proc();
+    const second = proc() * (1 + (opts.orderEffect ?? 0));
+    const [base, head] = order === 'AB' ? [first, second] : [second, first];
+    return { base: 0.06 * base, head: 0.06 * head * factor, order };
+  });
+}
+
+describe('comparePaired', () => {
+  it('calls a 5% slowdown slower, with the ratio and interval around 1.05', () => {
+    const c = comparePaired(pairs(30, 1.05, 0.02, 1), 'smaller');
+    expect(c.verdict).toBe('slower');
+    expect(c.ratio).toBeGreaterThan(1.035);
+    expect(c.ratio).toBeLessThan(1.065);
+    expect(c.ci![0]).toBeGreaterThan(1.02);
+    expect(c.ci![1]).toBeLessThan(1.08);
+    expect(c.p).toBeLessThan(0.001);
+    expect(c.exact).toBe(true);
+    expect(c.n).toBe(30);
+    expect(c.headMedian / c.baseMedian).toBeGreaterThan(1.02);
+  });
+
+  it('orients bigger-is-better metrics: less throughput is slower', () => {
+    const throughput = pairs(30, 1.05, 0.02, 2).map((p) => ({ ...p, base: 1 / p.base, head: 1 / p.head }));
+    const c = comparePaired(throughput, 'bigger');
+    expect(c.verdict).toBe('slower');
+    expect(c.ratio).toBeGreaterThan(1.03);
+  });
+
+  it('calls identical builds with little noise unchanged, and a noisy handful inconclusive', () => {
+    expect(comparePaired(pairs(40, 1, 0.01, 3), 'smaller').verdict).toBe('unchanged');
+    const few = comparePaired(pairs(8, 1, 0.1, 4), 'smaller');
+    expect(few.verdict).toBe('inconclusive');
+    const none = comparePaired(pairs(5, 1.5, 0.01, 4), 'smaller');
+    expect(none.verdict).toBe('inconclusive');
+    expect(none.ci).toBeUndefined();
+    expect(none.note).toMatch(/too few pairs/);
+  });
+
+  it('estimates an order effect and still calls the change right', () => {
+    // The second process of each pair is 8% slower (a cold cache for the first, say).
+    const ps = pairs(40, 1.05, 0.01, 5, { orderEffect: 0.08 });
+    const c = comparePaired(ps, 'smaller');
+    expect(c.orderEffect).toBeGreaterThan(1.06);
+    expect(c.orderEffect).toBeLessThan(1.1);
+    expect(c.verdict).toBe('slower');
+    expect(comparePaired(pairs(40, 1, 0.01, 5), 'smaller').orderEffect).toBeLessThan(1.01);
+    expect(orderEffect(ps.map(({ base, head }) => ({ base, head })), 'smaller')).toBeUndefined();
+  });
+});
+
+describe('pair order', () => {
+  it('is deterministic, balanced within every block of two, and random across blocks', () => {
+    const orders = Array.from({ length: 200 }, (_, i) => pairOrder(42, i));
+    expect(Array.from({ length: 200 }, (_, i) => pairOrder(42, i))).toEqual(orders);
+    for (let b = 0; b < 100; b++) expect(new Set([orders[2 * b], orders[2 * b + 1]]).size).toBe(2);
+    const abFirst = orders.filter((o, i) => i % 2 === 0 && o === 'AB').length;
+    expect(abFirst).toBeGreaterThan(35);
+    expect(abFirst).toBeLessThan(65);
+    const other = Array.from({ length: 200 }, (_, i) => pairOrder(43, i));
+    expect(other).not.toEqual(orders);
+  });
+});
