@@ -20,6 +20,7 @@ import {
   signedRankTest,
   walshAverages,
 } from '../src/analysis/paired.js';
+import { analyseLogRatios, type Analyse, decidePaired, decideSequential, DEFAULT_PLAN, makePlan, runSequential, type SequentialPlan } from '../src/analysis/paired-sequential.js';
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
@@ -320,5 +321,203 @@ describe('pair order', () => {
     expect(abFirst).toBeLessThan(65);
     const other = Array.from({ length: 200 }, (_, i) => pairOrder(43, i));
     expect(other).not.toEqual(orders);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Sequential sampling
+
+
+/**
+ * A point measured on a noisy shared VM: each process is log-normal with coefficient of variation
+ * `cv`, times a slow drift shared by neighbouring processes (AR(1) per process, sd `drift`), 2% of
+ * processes hit by a 30% stall, the second process of a pair `orderEffect` slower; head = base x
+ * `factor`. Returns the log-ratios of `n` pairs in run order, the order balanced per block.
+ */
+function simulatedLogRatios(n: number, o: { cv: number; factor?: number; drift?: number; orderEffect?: number; stalls?: number }, seed: number): number[] {
+  const rand = prng(seed);
+  const sigma = Math.sqrt(Math.log(1 + o.cv * o.cv));
+  const drift = o.drift ?? 0.05;
+  const rho = 0.99;
+  let g = drift * gaussian(rand);
+  const proc = () => {
+    g = rho * g + Math.sqrt(1 - rho * rho) * drift * gaussian(rand);
+    return Math.exp(g + sigma * gaussian(rand)) * (rand() < (o.stalls ?? 0.02) ? 1.3 : 1);
+  };
+  const out: Pair[] = [];
+  for (let i = 0; i < n; i++) {
+    const order = pairOrder(seed, i);
+    const first = proc();
+    const second = proc() * (1 + (o.orderEffect ?? 0.01));
+    const [base, head] = order === 'AB' ? [first, second] : [second, first];
+    out.push({ base, head: head * (o.factor ?? 1), order });
+  }
+  return logRatios(out, 'smaller');
+}
+
+/** Runs the sequential rule on `trials` simulated points; verdict counts and mean pairs. */
+function simulateRule(trials: number, o: Parameters<typeof simulatedLogRatios>[1], plan: SequentialPlan = DEFAULT_PLAN, seed0 = 1000, budget?: number) {
+  const counts = { slower: 0, faster: 0, unchanged: 0, inconclusive: 0 };
+  let pairsUsed = 0;
+  const max = plan.looks[plan.looks.length - 1]!;
+  for (let t = 0; t < trials; t++) {
+    const d = simulatedLogRatios(max, o, seed0 + t);
+    let pos = 0;
+    const r = runSequential(
+      (k) => {
+        const got = d.slice(pos, pos + k);
+        pos += got.length;
+        return got;
+      },
+      { budgetPairs: budget ?? max, plan },
+    );
+    counts[r.verdict]++;
+    pairsUsed += r.n;
+  }
+  return { ...counts, rate: (k: keyof typeof counts) => counts[k] / trials, meanPairs: pairsUsed / trials };
+}
+
+describe('sequential plan', () => {
+  it('spends the 5% false-positive bound and the 10% equivalence bound over its looks, increasingly', () => {
+    expect(DEFAULT_PLAN.looks).toEqual([10, 20, 40, 60]);
+    const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);
+    expect(sum(DEFAULT_PLAN.alphas)).toBeCloseTo(0.05, 12);
+    expect(sum(DEFAULT_PLAN.betas)).toBeCloseTo(0.1, 12);
+    expect(DEFAULT_PLAN.alphas[0]).toBeCloseTo(0.005, 12);
+    expect(DEFAULT_PLAN.alphas[3]).toBeCloseTo(0.02, 12);
+    expect(makePlan([20, 40], 0.05, [1, 1]).alphas).toEqual([0.025, 0.025]);
+    // Every look of the default plan can produce an interval at its level.
+    DEFAULT_PLAN.looks.forEach((n, k) => expect(signedRankCritical(n, DEFAULT_PLAN.alphas[k]!)).toBeGreaterThanOrEqual(0));
+  });
+
+  it('refuses malformed plans', () => {
+    expect(() => makePlan([])).toThrow(/at least one look/);
+    expect(() => makePlan([10, 10])).toThrow(/increasing/);
+    expect(() => makePlan([1, 10])).toThrow(/>= 2/);
+    expect(() => makePlan([10, 20], 0.05, [1])).toThrow(/one positive weight/);
+  });
+});
+
+describe('decideSequential', () => {
+  /** A fake analysis returning a fixed interval (log scale), recording the levels asked. */
+  function fake(centre: number, lo: number, hi: number, p: number) {
+    const calls: [number, number][] = [];
+    const analyse: Analyse = (alpha, beta) => {
+      calls.push([alpha, beta]);
+      const iv = { centre, lo, hi, confidence: 1 - alpha };
+      return { change: iv, equivalence: iv, p };
+    };
+    return { analyse, calls };
+  }
+  const wide = () => fake(0.0, -0.1, 0.1, 0.9);
+
+  it('asks for the first look without analysing anything', () => {
+    const f = wide();
+    expect(decideSequential(0, f.analyse, { budgetPairs: 100 })).toEqual({ action: 'continue', more: 10, look: 0 });
+    expect(decideSequential(4, f.analyse, { budgetPairs: 100 })).toEqual({ action: 'continue', more: 6, look: 0 });
+    expect(f.calls).toEqual([]);
+  });
+
+  it('stops at a look that decides, at that look’s level', () => {
+    const f = fake(0.06, 0.03, 0.09, 0.0001);
+    const d = decideSequential(10, f.analyse, { budgetPairs: 100 });
+    expect(d).toMatchObject({ action: 'stop', verdict: 'slower', reason: 'decided' });
+    expect(f.calls).toEqual([[DEFAULT_PLAN.alphas[0], DEFAULT_PLAN.betas[0]]]);
+    expect(decideSequential(20, fake(0.0, -0.01, 0.01, 0.7).analyse, { budgetPairs: 100 })).toMatchObject({ action: 'stop', verdict: 'unchanged' });
+  });
+
+  it('goes on to the next look while undecided, and ends at the last one', () => {
+    const f = wide();
+    expect(decideSequential(10, f.analyse, { budgetPairs: 100 })).toMatchObject({ action: 'continue', more: 10, look: 1 });
+    expect(decideSequential(20, f.analyse, { budgetPairs: 100 })).toMatchObject({ action: 'continue', more: 20, look: 2 });
+    expect(decideSequential(60, f.analyse, { budgetPairs: 100 })).toMatchObject({ action: 'stop', verdict: 'inconclusive', reason: 'last-look' });
+  });
+
+  it('cuts a look short when the budget runs out (whole blocks of two), and ends there', () => {
+    const f = wide();
+    expect(decideSequential(20, f.analyse, { budgetPairs: 7 })).toMatchObject({ action: 'continue', more: 6, look: 2 });
+    const cut = decideSequential(26, f.analyse, { budgetPairs: 0 });
+    expect(cut).toMatchObject({ action: 'stop', verdict: 'inconclusive', reason: 'budget' });
+    // The cut look is look 2 (40 pairs) and uses its level: no level is spent twice.
+    expect(f.calls.at(-1)).toEqual([DEFAULT_PLAN.alphas[2], DEFAULT_PLAN.betas[2]]);
+    expect(decideSequential(20, f.analyse, { budgetPairs: 1 })).toMatchObject({ action: 'continue', more: 1 });
+    expect(decideSequential(20, f.analyse, { budgetPairs: 0 })).toMatchObject({ action: 'stop', reason: 'budget' });
+    expect(decideSequential(0, f.analyse, { budgetPairs: 0 })).toMatchObject({ action: 'stop', verdict: 'inconclusive', reason: 'budget' });
+  });
+
+  it('never analyses one look twice, so the levels it spends add up to at most 5%', () => {
+    const rand = prng(9);
+    for (let trial = 0; trial < 200; trial++) {
+      const f = wide();
+      let n = 0;
+      let budget = Math.floor(rand() * 80);
+      for (;;) {
+        const d = decideSequential(n, f.analyse, { budgetPairs: budget });
+        if (d.action === 'stop') break;
+        // The runner may deliver fewer pairs than asked (a failed process is dropped).
+        const got = Math.max(1, d.more - (rand() < 0.2 ? 1 : 0));
+        n += got;
+        budget -= got;
+      }
+      const alphas = f.calls.map(([a]) => a);
+      expect(new Set(alphas).size, `looks analysed: ${alphas.join(', ')}`).toBe(alphas.length);
+      expect(alphas.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(0.05 + 1e-12);
+    }
+  });
+
+  it('decidePaired analyses real pairs: a clear 10% slowdown is called at the first look', () => {
+    const ps = pairs(10, 1.1, 0.01, 77);
+    const d = decidePaired(ps, 'smaller', { budgetPairs: 50 });
+    expect(d).toMatchObject({ action: 'stop', verdict: 'slower', reason: 'decided' });
+    expect(decidePaired([], 'smaller', { budgetPairs: 50 })).toMatchObject({ action: 'continue', more: 10 });
+  });
+});
+
+describe('sequential rule under simulated noise (seeded)', () => {
+  it('keeps the A/A false-positive rate at or below 5%, where peeking at 5% per look does not', () => {
+    const noisy = { cv: 0.05 };
+    const rule = simulateRule(400, noisy);
+    const fp = rule.rate('slower') + rule.rate('faster');
+    expect(fp).toBeLessThanOrEqual(0.05);
+    const naive: SequentialPlan = { looks: DEFAULT_PLAN.looks, alphas: [0.05, 0.05, 0.05, 0.05], betas: DEFAULT_PLAN.betas };
+    const peek = simulateRule(400, noisy, naive);
+    const fpPeek = peek.rate('slower') + peek.rate('faster');
+    expect(fpPeek).toBeGreaterThan(fp * 1.5);
+  });
+
+  it('detects a planted 5% slowdown with high power at 3% and 5% noise, and never calls it faster', () => {
+    for (const cv of [0.03, 0.05]) {
+      const r = simulateRule(300, { cv, factor: 1.05 });
+      expect(r.rate('slower')).toBeGreaterThanOrEqual(0.95);
+      expect(r.faster + r.unchanged).toBe(0);
+    }
+    const speedup = simulateRule(200, { cv: 0.03, factor: 1 / 1.05 });
+    expect(speedup.rate('faster')).toBeGreaterThanOrEqual(0.95);
+  });
+
+  it('calls quiet identical builds unchanged most of the time, and stops early doing so', () => {
+    const r = simulateRule(300, { cv: 0.02 });
+    expect(r.rate('unchanged')).toBeGreaterThanOrEqual(0.9);
+    expect(r.meanPairs).toBeLessThan(45);
+  });
+
+  it('calls a change of exactly the minimum effect "unchanged" rarely (the equivalence bound)', () => {
+    const r = simulateRule(300, { cv: 0.03, factor: 1.02 });
+    expect(r.rate('unchanged')).toBeLessThanOrEqual(0.1);
+  });
+
+  it('answers "inconclusive" when 10% noise and a small budget cannot decide, and uses no more than the budget', () => {
+    const r = simulateRule(100, { cv: 0.1, factor: 1.03 }, DEFAULT_PLAN, 5000, 16);
+    expect(r.rate('inconclusive')).toBeGreaterThanOrEqual(0.8);
+    expect(r.meanPairs).toBeLessThanOrEqual(16);
+    expect(r.faster).toBe(0);
+  });
+
+  it('analyseLogRatios serves both intervals from one set of Walsh averages', () => {
+    const d = simulatedLogRatios(20, { cv: 0.03 }, 1);
+    const a = analyseLogRatios(d)(0.01, 0.05);
+    expect(a.change.hi! - a.change.lo!).toBeGreaterThan(a.equivalence.hi! - a.equivalence.lo!);
+    expect(a.change.centre).toBe(hodgesLehmann(d));
+    expect(a.p).toBe(signedRankTest(d).p);
   });
 });
