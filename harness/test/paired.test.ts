@@ -21,6 +21,7 @@ import {
   walshAverages,
 } from '../src/analysis/paired.js';
 import { analyseLogRatios, type Analyse, decidePaired, decideSequential, DEFAULT_PLAN, makePlan, runSequential, type SequentialPlan } from '../src/analysis/paired-sequential.js';
+import { compareFit, decideFit, type FitPair, fitLogRatios, fitProblem, fitRatioIntervals, fitSide, walshRatios } from '../src/analysis/paired-fit.js';
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
@@ -519,5 +520,121 @@ describe('sequential rule under simulated noise (seeded)', () => {
     expect(a.change.hi! - a.change.lo!).toBeGreaterThan(a.equivalence.hi! - a.equivalence.lo!);
     expect(a.change.centre).toBe(hodgesLehmann(d));
     expect(a.p).toBe(signedRankTest(d).p);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Fit experiments (wc: time = start-up + reads x cost, two sizes per side per pair)
+
+/** Fit pairs: start-up `startup` s, `cost` s per read at the small/large read counts, head cost x `ratio`. */
+function fitPairs(n: number, o: { startup: number; cost: number; sizes: { small: number; large: number }; cv: number; ratio: number }, seed: number): FitPair[] {
+  const rand = prng(seed);
+  const sigma = Math.sqrt(Math.log(1 + o.cv * o.cv));
+  let g = 0;
+  const proc = (mean: number) => {
+    g = 0.99 * g + Math.sqrt(1 - 0.99 * 0.99) * 0.05 * gaussian(rand);
+    return mean * Math.exp(g + sigma * gaussian(rand));
+  };
+  return Array.from({ length: n }, () => {
+    // The four processes of a pair in a random order; drift moves between them.
+    const jobs = [0, 1, 2, 3].sort(() => rand() - 0.5);
+    const t: number[] = [];
+    for (const j of jobs) {
+      const reads = j % 2 ? o.sizes.large : o.sizes.small;
+      t[j] = proc(o.startup + reads * o.cost * (j >= 2 ? o.ratio : 1));
+    }
+    return { base: { small: t[0]!, large: t[1]! }, head: { small: t[2]!, large: t[3]! } };
+  });
+}
+const WC_SIZES = { small: 128, large: 1024 }; // 8 MiB and 64 MiB at bs = 64 KiB
+
+describe('fit experiments', () => {
+  it('fit one side: cost per operation and start-up from two sizes', () => {
+    const f = fitSide({ small: 0.012, large: 0.082 }, { small: 1000, large: 8000 });
+    expect(f.cost).toBeCloseTo(1e-5, 15);
+    expect(f.startup).toBeCloseTo(0.002, 15);
+  });
+
+  it('Walsh ratios are ratios of summed extra times', () => {
+    const pairs: FitPair[] = [
+      { base: { small: 1, large: 3 }, head: { small: 1, large: 4 } }, // extra 2 -> 3
+      { base: { small: 1, large: 5 }, head: { small: 1, large: 5 } }, // extra 4 -> 4
+    ];
+    expect([...walshRatios(pairs)]).toEqual([1, 7 / 6, 1.5]);
+  });
+
+  it('recovers an exact ratio whatever drift scales each pair, start-up included', () => {
+    const rand = prng(2);
+    const pairs: FitPair[] = Array.from({ length: 12 }, () => {
+      const g = 0.7 + rand() * 0.6; // the machine 30% faster or slower during this pair
+      const side = (cost: number, startup: number) => ({ small: g * (startup + 128 * cost), large: g * (startup + 1024 * cost) });
+      return { base: side(1e-5, 0.002), head: side(1.05e-5, 0.002 + rand() * 0.01) };
+    });
+    const { change } = fitRatioIntervals(pairs, 0.05);
+    expect(Math.exp(change.centre)).toBeCloseTo(1.05, 10);
+    expect(Math.exp(change.lo!)).toBeCloseTo(1.05, 10);
+    expect(Math.exp(change.hi!)).toBeCloseTo(1.05, 10);
+    // The per-pair log-ratios see the same: start-up changes cancel in the difference.
+    for (const d of fitLogRatios(pairs)!) expect(d).toBeCloseTo(Math.log(1.05), 10);
+  });
+
+  it('calls a 5% per-read slowdown of wc C at 64 KiB (noisy) slower, and identical builds not slower', () => {
+    const o = { startup: 0.002, cost: 6e-5, sizes: WC_SIZES, cv: 0.02, ratio: 1.05 };
+    const c = compareFit(fitPairs(30, o, 1), WC_SIZES);
+    expect(c.verdict).toBe('slower');
+    expect(c.ratio).toBeGreaterThan(1.03);
+    expect(c.ratio).toBeLessThan(1.07);
+    expect(c.headCost / c.baseCost).toBeGreaterThan(1.02);
+    expect(c.baseStartup).toBeGreaterThan(0);
+    expect(c.baseStartup).toBeLessThan(0.005);
+    const same = compareFit(fitPairs(30, { ...o, ratio: 1 }, 2), WC_SIZES);
+    expect(['unchanged', 'inconclusive']).toContain(same.verdict);
+  });
+
+  it('ignores a change of start-up: only the per-read cost is compared', () => {
+    const pairs = fitPairs(30, { startup: 0.045, cost: 6e-5, sizes: WC_SIZES, cv: 0.01, ratio: 1 }, 3).map((p) => ({
+      ...p,
+      head: { small: p.head.small + 0.02, large: p.head.large + 0.02 }, // head starts 20 ms slower
+    }));
+    const c = compareFit(pairs, WC_SIZES);
+    expect(c.verdict).toBe('unchanged');
+    expect(c.headStartup - c.baseStartup).toBeCloseTo(0.02, 2);
+  });
+
+  it('intervals cover the true per-read ratio about 95% of the time (both estimators)', () => {
+    let walsh = 0;
+    let logs = 0;
+    const trials = 300;
+    for (let t = 0; t < trials; t++) {
+      const pairs = fitPairs(15, { startup: 0.045, cost: 6e-5, sizes: WC_SIZES, cv: 0.04, ratio: 1.05 }, 100 + t);
+      const w = fitRatioIntervals(pairs, 0.05).change;
+      if (w.lo! < Math.log(1.05) && Math.log(1.05) < w.hi!) walsh++;
+      const l = centreInterval(fitLogRatios(pairs)!, 0.05);
+      if (l.lo! < Math.log(1.05) && Math.log(1.05) < l.hi!) logs++;
+    }
+    for (const covered of [walsh, logs]) {
+      expect(covered / trials).toBeGreaterThan(0.92);
+      expect(covered / trials).toBeLessThan(0.985);
+    }
+  });
+
+  it('refuses a fit whose sizes are too close for the noise, and the sequential rule stops on it', () => {
+    const bad: FitPair[] = [
+      { base: { small: 0.05, large: 0.06 }, head: { small: 0.05, large: 0.06 } },
+      { base: { small: 0.06, large: 0.055 }, head: { small: 0.05, large: 0.06 } },
+    ];
+    expect(fitProblem(bad)).toMatch(/^pair 2: base took no longer at the large size/);
+    expect(() => compareFit(bad, WC_SIZES)).toThrow(RangeError);
+    expect(decideFit(bad, { budgetPairs: 50 })).toMatchObject({ action: 'stop', verdict: 'inconclusive', reason: 'unmeasurable' });
+    // A head that did not grow still has a ratio (of sums) but no log-ratio of its own.
+    const headFlat: FitPair[] = [{ base: { small: 0.05, large: 0.1 }, head: { small: 0.05, large: 0.05 } }];
+    expect(fitLogRatios(headFlat)).toBeUndefined();
+    expect(Number.isFinite(fitRatioIntervals(headFlat).change.centre)).toBe(false);
+  });
+
+  it('decideFit runs the sequential rule: a clear slowdown stops at the first look', () => {
+    const pairs = fitPairs(10, { startup: 0.002, cost: 6e-5, sizes: WC_SIZES, cv: 0.01, ratio: 1.1 }, 9);
+    expect(decideFit(pairs, { budgetPairs: 50 })).toMatchObject({ action: 'stop', verdict: 'slower', reason: 'decided' });
+    expect(decideFit(pairs.slice(0, 4), { budgetPairs: 50 })).toMatchObject({ action: 'continue', more: 6 });
   });
 });
