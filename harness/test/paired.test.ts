@@ -22,6 +22,9 @@ import {
 } from '../src/analysis/paired.js';
 import { analyseLogRatios, type Analyse, decidePaired, decideSequential, DEFAULT_PLAN, makePlan, runSequential, type SequentialPlan } from '../src/analysis/paired-sequential.js';
 import { compareFit, decideFit, type FitPair, fitLogRatios, fitProblem, fitRatioIntervals, fitSide, walshRatios } from '../src/analysis/paired-fit.js';
+import { compareCounter, comparePairedCounter } from '../src/analysis/paired-counters.js';
+import { shareBudget } from '../src/analysis/paired-budget.js';
+import { bootstrapReplay, empiricalMde, falsePositives, minimalDetectableEffect, plantedPower, replayAA, robustScale, wilsonInterval } from '../src/analysis/paired-calibration.js';
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
@@ -636,5 +639,159 @@ describe('fit experiments', () => {
     const pairs = fitPairs(10, { startup: 0.002, cost: 6e-5, sizes: WC_SIZES, cv: 0.01, ratio: 1.1 }, 9);
     expect(decideFit(pairs, { budgetPairs: 50 })).toMatchObject({ action: 'stop', verdict: 'slower', reason: 'decided' });
     expect(decideFit(pairs.slice(0, 4), { budgetPairs: 50 })).toMatchObject({ action: 'continue', more: 6 });
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Counters
+
+describe('counters', () => {
+  it('deterministic: any difference is a change, even one call', () => {
+    expect(compareCounter([1024, 1024, 1024], [1025, 1025, 1025])).toEqual({ changed: true, kind: 'exact', base: 1024, head: 1025 });
+    expect(compareCounter([1024, 1024], [1024, 1024, 1024])).toEqual({ changed: false, kind: 'exact', base: 1024, head: 1024 });
+    expect(comparePairedCounter([{ base: 0, head: 1024 }])).toMatchObject({ changed: true, kind: 'exact' });
+  });
+
+  it('almost deterministic: separated ranges whose gap is at least the larger spread are a change', () => {
+    // futex counts of a threaded runtime: base 40-44, head 60-62 (gap 16 >= spread 4).
+    expect(compareCounter([40, 44, 42], [60, 62, 61])).toEqual({ changed: true, kind: 'range', base: 42, head: 61, baseRange: [40, 44], headRange: [60, 62] });
+  });
+
+  it('almost deterministic: overlapping ranges, or a gap smaller than the spread, are not', () => {
+    const overlap = compareCounter([40, 50, 45], [48, 55, 52]);
+    expect(overlap).toMatchObject({ changed: false, kind: 'range', note: 'the ranges overlap' });
+    const close = compareCounter([40, 50], [53, 54]);
+    expect(close).toMatchObject({ changed: false, note: 'the ranges are 3 apart, less than a side\'s spread (10)' });
+    // One exact side and one noisy side use the range rule too.
+    expect(compareCounter([100, 100], [101, 103])).toMatchObject({ changed: false, kind: 'range' });
+    expect(compareCounter([100, 100], [104, 105])).toMatchObject({ changed: true, kind: 'range', headRange: [104, 105] });
+  });
+
+  it('refuses empty sides and non-numbers', () => {
+    expect(() => compareCounter([], [1])).toThrow(RangeError);
+    expect(() => compareCounter([1], [Number.NaN])).toThrow(RangeError);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Budget
+
+describe('sharing the time budget between points', () => {
+  it('grants every request that fits', () => {
+    expect(shareBudget([{ pairs: 10, secondsPerPair: 0.2 }, { pairs: 20, secondsPerPair: 0.1 }], 10)).toEqual([10, 20]);
+  });
+
+  it('shares a short budget max-min fairly, in whole blocks of two pairs', () => {
+    // 30 s for three points: the cheap one asks for 2 s and gets it all; the two others share 28 s.
+    const granted = shareBudget(
+      [
+        { pairs: 10, secondsPerPair: 0.2 },
+        { pairs: 20, secondsPerPair: 1 },
+        { pairs: 20, secondsPerPair: 3 },
+      ],
+      30,
+    );
+    expect(granted).toEqual([10, 14, 4]);
+    const spent = granted[0]! * 0.2 + granted[1]! * 1 + granted[2]! * 3;
+    expect(spent).toBeLessThanOrEqual(30);
+  });
+
+  it('gives nothing from nothing and refuses nonsense', () => {
+    expect(shareBudget([{ pairs: 10, secondsPerPair: 1 }], 0)).toEqual([0]);
+    expect(shareBudget([{ pairs: 10, secondsPerPair: 1 }], 1.5)).toEqual([1]);
+    expect(() => shareBudget([{ pairs: 1.5, secondsPerPair: 1 }], 10)).toThrow(/request 1/);
+    expect(() => shareBudget([{ pairs: 1, secondsPerPair: 0 }], 10)).toThrow(/request 1/);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Calibration figures
+
+describe('calibration figures', () => {
+  it('Wilson intervals match tabulated values', () => {
+    const [lo0, hi0] = wilsonInterval(0, 10);
+    expect(lo0).toBe(0);
+    expect(hi0).toBeCloseTo(0.2775, 4);
+    const [lo, hi] = wilsonInterval(5, 10);
+    expect(lo).toBeCloseTo(0.2366, 4);
+    expect(hi).toBeCloseTo(0.7634, 4);
+    expect(wilsonInterval(0, 0)).toEqual([0, 1]);
+  });
+
+  it('replaying a long A/A record as consecutive experiments gives a false-positive rate within 5%', () => {
+    const record = simulatedLogRatios(24000, { cv: 0.04 }, 31);
+    const o = replayAA(record);
+    expect(o.trials).toBeGreaterThan(400);
+    expect(o.slower + o.faster + o.unchanged + o.inconclusive).toBe(o.trials);
+    expect((o.slower + o.faster) / o.trials).toBeLessThanOrEqual(0.05);
+    expect(o.meanPairs).toBeGreaterThan(10);
+    expect(o.meanPairs).toBeLessThanOrEqual(60);
+  });
+
+  it('bootstrap replays are deterministic per seed; they count a systematic side difference as false positives', () => {
+    const record = simulatedLogRatios(120, { cv: 0.03 }, 32);
+    const a = falsePositives(record, { trials: 150, seed: 3 });
+    expect(falsePositives(record, { trials: 150, seed: 3 })).toEqual(a);
+    expect(a.rate).toBeLessThanOrEqual(0.08);
+    expect(a.interval[0]).toBeLessThanOrEqual(a.rate);
+    expect(a.interval[1]).toBeGreaterThanOrEqual(a.rate);
+    // The head checkout is 4% slower on this machine (another directory, say): an A/A record with
+    // that bias must not look clean.
+    const biased = record.map((x) => x + Math.log(1.04));
+    expect(falsePositives(biased, { trials: 150, seed: 3 }).rate).toBeGreaterThan(0.5);
+    expect(bootstrapReplay(record, { trials: 20, seed: 1, block: 1 }).trials).toBe(20);
+  });
+
+  it('planted power: a 5% slowdown multiplied into the head samples is found; a planted speed-up is "faster"', () => {
+    const record = simulatedLogRatios(120, { cv: 0.03 }, 33);
+    const p = plantedPower(record, 1.05, { trials: 150, seed: 4 });
+    expect(p.rate).toBeGreaterThanOrEqual(0.9);
+    expect(p.outcomes.faster).toBe(0);
+    expect(plantedPower(record, 1 / 1.05, { trials: 150, seed: 4 }).rate).toBeGreaterThanOrEqual(0.9);
+    expect(plantedPower(record, 1.01, { trials: 150, seed: 4 }).rate).toBeLessThan(0.5);
+    expect(() => plantedPower(record, 1)).toThrow(RangeError);
+    // A side bias of the record (head 3% faster in A/A) does not hide a planted slowdown: the
+    // record is re-centred first, unless asked not to be.
+    const biased = record.map((x) => x - Math.log(1.03));
+    expect(plantedPower(biased, 1.05, { trials: 150, seed: 4 }).rate).toBe(p.rate);
+    expect(plantedPower(biased, 1.05, { trials: 150, seed: 4, recentre: false }).rate).toBeLessThan(0.5);
+  });
+
+  it('robust scale is the SD for normal data and ignores stalls', () => {
+    const rand = prng(12);
+    const d = Array.from({ length: 2000 }, () => 0.04 * gaussian(rand));
+    expect(robustScale(d)).toBeGreaterThan(0.037);
+    expect(robustScale(d)).toBeLessThan(0.043);
+    const stalled = d.map((x, i) => (i % 50 === 0 ? x + 0.3 : x));
+    expect(robustScale(stalled)).toBeLessThan(0.045);
+    expect(robustScale([])).toBe(0);
+  });
+
+  it('analytic MDE: known value, shrinks as 1/sqrt(n), never below the minimum effect', () => {
+    // scale 8%, 40 pairs, alpha 2%, 80% power: se = 0.08 / sqrt(40 * 3 / pi) = 0.012944;
+    // (2.326348 + 0.841621) * se = 0.041006 -> 4.19%.
+    const m = minimalDetectableEffect({ n: 40, scale: 0.08, alpha: 0.02 });
+    expect(m).toBeCloseTo(Math.expm1(0.041006), 5);
+    // Four times the pairs: half the statistical MDE (the margin term does not bind yet).
+    expect(minimalDetectableEffect({ n: 640, scale: 0.32, alpha: 0.02 })).toBeCloseTo(m, 10);
+    // scale 5%: ln(1.02) + 0.8416 se = 0.026612 beats (2.326 + 0.842) se = 0.025629.
+    expect(minimalDetectableEffect({ n: 40, scale: 0.05, alpha: 0.02 })).toBeCloseTo(Math.expm1(0.026612), 5);
+    // Quiet: the minimum effect binds (2% + 0.84 se).
+    expect(minimalDetectableEffect({ n: 60, scale: 0.001, alpha: 0.02 })).toBeGreaterThan(0.02);
+    expect(minimalDetectableEffect({ n: 60, scale: 0.001, alpha: 0.02 })).toBeLessThan(0.021);
+    expect(minimalDetectableEffect({ n: 0, scale: 0.05, alpha: 0.05 })).toBe(Infinity);
+  });
+
+  it('empirical MDE of the sequential rule is near the analytic one at the plan’s last look', () => {
+    const record = simulatedLogRatios(200, { cv: 0.04, stalls: 0 }, 34);
+    const empirical = empiricalMde(record, { trials: 100, seed: 5, tolerance: 0.002 });
+    const analytic = minimalDetectableEffect({ n: 60, scale: robustScale(record), alpha: DEFAULT_PLAN.alphas[3]! });
+    expect(empirical).toBeGreaterThan(0.02);
+    expect(empirical).toBeLessThan(analytic * 1.5);
+    expect(empirical).toBeGreaterThan(analytic * 0.5);
+    // Noise of 100% per pair: nothing up to 20% is detected four times in five.
+    const rand = prng(35);
+    const wild = Array.from({ length: 60 }, () => gaussian(rand));
+    expect(empiricalMde(wild, { trials: 30, maxEffect: 0.2 })).toBe(Infinity);
   });
 });
