@@ -24,7 +24,7 @@ import { analyseLogRatios, type Analyse, decidePaired, decideSequential, DEFAULT
 import { compareFit, decideFit, type FitPair, fitLogRatios, fitProblem, fitRatioIntervals, fitSide, walshRatios } from '../src/analysis/paired-fit.js';
 import { compareCounter, comparePairedCounter } from '../src/analysis/paired-counters.js';
 import { shareBudget } from '../src/analysis/paired-budget.js';
-import { bootstrapReplay, empiricalMde, falsePositives, minimalDetectableEffect, plantedPower, replayAA, robustScale, wilsonInterval } from '../src/analysis/paired-calibration.js';
+import { bootstrapReplay, calibratedThreshold, calibratePoint, empiricalMde, falsePositives, minimalDetectableEffect, plantedPower, replayAA, robustScale, wilsonInterval } from '../src/analysis/paired-calibration.js';
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
@@ -473,6 +473,10 @@ describe('decideSequential', () => {
     const ps = pairs(10, 1.1, 0.01, 77);
     const d = decidePaired(ps, 'smaller', { budgetPairs: 50 });
     expect(d).toMatchObject({ action: 'stop', verdict: 'slower', reason: 'decided' });
+    if (d.action !== 'stop') throw new Error('unreachable');
+    expect(d.analysis.ratio).toBeCloseTo(Math.exp(hodgesLehmann(logRatios(ps, 'smaller'))), 12);
+    expect(d.analysis.ci![0]).toBeGreaterThan(1.05);
+    expect(d.analysis.ci![1]).toBeLessThan(1.15);
     expect(decidePaired([], 'smaller', { budgetPairs: 50 })).toMatchObject({ action: 'continue', more: 10 });
   });
 });
@@ -793,5 +797,32 @@ describe('calibration figures', () => {
     const rand = prng(35);
     const wild = Array.from({ length: 60 }, () => gaussian(rand));
     expect(empiricalMde(wild, { trials: 30, maxEffect: 0.2 })).toBe(Infinity);
+  });
+
+  it('calibrated threshold: 2% for a clean point, raised past a side bias until A/A is clean again', () => {
+    const record = simulatedLogRatios(120, { cv: 0.03 }, 36);
+    expect(calibratedThreshold(record, { trials: 100, seed: 6 })).toBe(0.02);
+    const biased = record.map((x) => x + Math.log(1.04));
+    const t = calibratedThreshold(biased, { trials: 100, seed: 6, tolerance: 0.004 });
+    expect(t).toBeGreaterThan(0.04);
+    expect(t).toBeLessThan(0.08);
+    expect(falsePositives(biased, { trials: 100, seed: 6, minEffect: t }).rate).toBeLessThanOrEqual(0.05);
+  });
+
+  it('calibratePoint gathers every figure of one point', () => {
+    const record = simulatedLogRatios(400, { cv: 0.03 }, 37);
+    const c = calibratePoint(record, { trials: 100, seed: 7, pairsGot: 20 });
+    expect(c.pairs).toBe(400);
+    expect(Math.abs(c.aaRatio - 1)).toBeLessThan(0.01);
+    expect(c.falsePositives.rate).toBeLessThanOrEqual(0.05);
+    expect(c.replay!.trials).toBeGreaterThanOrEqual(6);
+    // 20 pairs reach look 1 (alpha 1%); its MDE is larger than at 60 pairs.
+    expect(c.mde).toBeCloseTo(minimalDetectableEffect({ n: 20, scale: c.scale, alpha: DEFAULT_PLAN.alphas[1]! }), 12);
+    expect(c.mde).toBeGreaterThan(minimalDetectableEffect({ n: 60, scale: c.scale, alpha: DEFAULT_PLAN.alphas[3]! }));
+    expect(c.power.factor).toBe(1.05);
+    expect(c.power.rate).toBeGreaterThanOrEqual(0.9);
+    expect(c.threshold).toBe(0.02);
+    expect(calibratePoint(record.slice(0, 100), { trials: 20 }).replay).toBeUndefined();
+    expect(() => calibratePoint([])).toThrow(RangeError);
   });
 });

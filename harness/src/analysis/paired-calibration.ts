@@ -192,3 +192,69 @@ export function empiricalMde(d: readonly number[], opts: RuleOptions & { power?:
   }
   return hi;
 }
+
+/**
+ * The calibrated noise threshold of a point: the smallest minimum effect (>= 2%) at which its
+ * A/A false-positive rate (bootstrap replay, not re-centred) is at most `target`. For a point
+ * whose two sides differ systematically (another directory, a cache that favours one side) this
+ * rises above 2% so that the bias is not reported as a change; for most points it stays 2%.
+ * Raising the minimum effect only removes calls, so the rate falls as it rises (bisection).
+ * Returns Infinity when even `maxEffect` leaves too many false positives.
+ */
+export function calibratedThreshold(d: readonly number[], opts: RuleOptions & { target?: number; trials?: number; seed?: number; block?: number; maxEffect?: number; tolerance?: number } = {}): number {
+  const { target = 0.05, maxEffect = 0.5, tolerance = 0.001 } = opts;
+  const fpAt = (m: number) => falsePositives(d, { ...opts, minEffect: m }).rate;
+  if (fpAt(MIN_EFFECT) <= target) return MIN_EFFECT;
+  if (fpAt(maxEffect) > target) return Infinity;
+  let lo = MIN_EFFECT;
+  let hi = maxEffect;
+  while (hi - lo > tolerance) {
+    const mid = (lo + hi) / 2;
+    if (fpAt(mid) <= target) hi = mid;
+    else lo = mid;
+  }
+  return hi;
+}
+
+export interface PointCalibration {
+  /** Pairs in the A/A record. */
+  pairs: number;
+  /** Centre of the A/A record as a ratio (1 = no side bias). */
+  aaRatio: number;
+  /** Robust scale of the log-ratios (~ relative noise of one pair). */
+  scale: number;
+  falsePositives: Rate;
+  /** Consecutive-experiment replay, when the record holds at least 5 whole experiments. */
+  replay?: Outcomes;
+  /** Analytic MDE (80% power) at `pairsGot` pairs, at the level of the look those pairs reach. */
+  mde: number;
+  /** Power to call a planted `plantedFactor` slowdown "slower". */
+  power: Rate & { factor: number };
+  threshold: number;
+}
+
+/**
+ * Every calibration figure of one point from its A/A record (log-ratios in run order).
+ * `pairsGot` = the pairs the point gets in a PR diff (default: the plan's last look).
+ */
+export function calibratePoint(d: readonly number[], opts: RuleOptions & { pairsGot?: number; plantedFactor?: number; trials?: number; seed?: number; block?: number } = {}): PointCalibration {
+  if (d.length === 0) throw new RangeError('calibration of no pairs');
+  const plan = opts.plan ?? DEFAULT_PLAN;
+  const last = plan.looks.length - 1;
+  const pairsGot = opts.pairsGot ?? plan.looks[last]!;
+  const look = plan.looks.findIndex((l) => l >= pairsGot);
+  const alpha = plan.alphas[look < 0 ? last : look]!;
+  const factor = opts.plantedFactor ?? 1.05;
+  const threshold = calibratedThreshold(d, opts);
+  const replay = d.length >= 5 * plan.looks[last]! ? replayAA(d, opts) : undefined;
+  return {
+    pairs: d.length,
+    aaRatio: Math.exp(hodgesLehmann(d)),
+    scale: robustScale(d),
+    falsePositives: falsePositives(d, opts),
+    ...(replay ? { replay } : {}),
+    mde: minimalDetectableEffect({ n: pairsGot, scale: robustScale(d), alpha, ...(opts.minEffect !== undefined ? { minEffect: opts.minEffect } : {}) }),
+    power: { ...plantedPower(d, factor, opts), factor },
+    threshold,
+  };
+}

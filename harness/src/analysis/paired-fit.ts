@@ -151,7 +151,7 @@ export function decideFit(pairs: readonly FitPair[], opts: { minEffect?: number;
     const plan = opts.plan ?? DEFAULT_PLAN;
     const look = Math.max(0, plan.looks.findIndex((l) => l >= pairs.length));
     const alpha = plan.alphas[look] ?? plan.alphas[plan.alphas.length - 1]!;
-    return { action: 'stop', verdict: 'inconclusive', reason: 'unmeasurable', analysis: { n: pairs.length, look, alpha, interval: { centre: 0, confidence: 1 - alpha }, p: 1, verdict: 'inconclusive', note: problem } };
+    return { action: 'stop', verdict: 'inconclusive', reason: 'unmeasurable', analysis: { n: pairs.length, look, alpha, interval: { centre: 0, confidence: 1 - alpha }, ratio: Number.NaN, p: 1, verdict: 'inconclusive', note: problem } };
   }
   return decideSequential(pairs.length, (alpha, beta) => fitRatioIntervals(pairs, alpha, beta), opts);
 }

@@ -64,10 +64,19 @@ export interface Analysis {
   /** Index of the look (in plan.looks) this analysis stands for. */
   look: number;
   alpha: number;
+  /** The change interval on the log scale (> 0 = head worse). */
   interval: LogInterval;
+  /** exp(centre): > 1 means head is worse. */
+  ratio: number;
+  /** The change interval as ratios, absent when too few pairs for one. */
+  ci?: [number, number];
   p: number;
   verdict: PairedVerdict;
   note?: string;
+}
+
+function asRatios(iv: LogInterval): { ratio: number; ci?: [number, number] } {
+  return { ratio: Math.exp(iv.centre), ...(iv.lo !== undefined && iv.hi !== undefined ? { ci: [Math.exp(iv.lo), Math.exp(iv.hi)] as [number, number] } : {}) };
 }
 
 export type SequentialDecision =
@@ -129,12 +138,12 @@ export function decideSequential(n: number, analyse: Analyse, opts: { minEffect?
   }
   const alpha = plan.alphas[look]!;
   if (n === 0) {
-    const analysis: Analysis = { n, look, alpha, interval: { centre: 0, confidence: 1 - alpha }, p: 1, verdict: 'inconclusive', note: 'no budget for a single pair' };
+    const analysis: Analysis = { n, look, alpha, interval: { centre: 0, confidence: 1 - alpha }, ratio: 1, p: 1, verdict: 'inconclusive', note: 'no budget for a single pair' };
     return { action: 'stop', verdict: 'inconclusive', reason: 'budget', analysis };
   }
   const { change, equivalence, p } = analyse(alpha, plan.betas[look]!);
   const c = classify(change, p, alpha, minEffect, equivalence);
-  const analysis: Analysis = { n, look, alpha, interval: change, p, verdict: c.verdict, ...(c.note ? { note: c.note } : {}) };
+  const analysis: Analysis = { n, look, alpha, interval: change, ...asRatios(change), p, verdict: c.verdict, ...(c.note ? { note: c.note } : {}) };
   if (c.verdict !== 'inconclusive') return { action: 'stop', verdict: c.verdict, reason: 'decided', analysis };
   if (n < target || look === last) return { action: 'stop', verdict: 'inconclusive', reason: n < target ? 'budget' : 'last-look', analysis };
   if (budget === 0) return { action: 'stop', verdict: 'inconclusive', reason: 'budget', analysis };
