@@ -19,8 +19,8 @@
  *   construction, so the test's level holds whatever the distribution of the timings.
  * - Verdict (classify): "slower"/"faster" only when p < alpha, the interval excludes 0 and the
  *   centre is at least the minimum effect (log-symmetric: ln(1 + minEffect)); "unchanged" when the
- *   whole interval lies inside ±minimum effect (an equivalence test: a change of the minimum
- *   effect is excluded); otherwise "inconclusive".
+ *   (1 - 2 beta) equivalence interval lies inside ±minimum effect (two one-sided tests: a change
+ *   of the minimum effect is excluded); otherwise "inconclusive".
  */
 import { MIN_EFFECT, median, prng } from './two-sample.js';
 
