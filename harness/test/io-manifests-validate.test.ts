@@ -11,7 +11,7 @@ const dir = (id: string) => join(ROOT, 'programs', id);
 describe('threadpool and scan manifests', () => {
   it('load', () => {
     expect(loadExperiment(dir('threadpool')).manifest.runner).toBe('self');
-    expect(loadExperiment(dir('scan')).manifest.variants.map((v) => v.id)).toEqual(['node-sync', 'node-async', 'c-blocking', 'c-eventloop']);
+    expect(loadExperiment(dir('scan')).manifest.variants.map((v) => v.id)).toEqual(['node-sync', 'node-async', 'just-sync', 'c-blocking', 'c-eventloop']);
   });
 
   it('refuse samples fields without runner self, and unknown parameters in check.when and ratio.at', () => {
