@@ -134,7 +134,8 @@ build_release() {
   log "make runtime-static (downloads the modules and V8 $version's libv8_monolith.a)"
   (cd "$tmp/src" && make runtime-static >&2)
   [ -x "$tmp/src/just" ] || die "make runtime-static produced no just binary"
-  mv "$tmp/src" "$dir" # built elsewhere, moved in whole: no half-installed directory
+  building=1 # until it is checked and stamped
+  mv "$tmp/src" "$dir" # built elsewhere, moved in whole
 }
 
 # ---- system: against the distribution's V8 ----------------------------------------------------
