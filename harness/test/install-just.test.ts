@@ -5,10 +5,10 @@
 // builds just(js) against Debian's V8 from upstream's source tarballs in ../shared/just.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { ROOT } from './helpers/cli.js';
 
 /** A tarball shaped like upstream's: just-<version>/Makefile whose runtime-static target builds ./just. */
@@ -122,7 +122,9 @@ describe.skipIf(!haveShared)('install-just --system (a real build against Debian
   const env = { JUST_DEB_CACHE: join(tmpdir(), 'jsio-just-debs') };
 
   it('builds a working runtime and static apps, stamps it, reuses it, and says where it is', () => {
-    const prefix = join(mkdtempSync(join(tmpdir(), 'jsio-just-system-')), 'cache');
+    const root = mkdtempSync(join(tmpdir(), 'jsio-just-system-'));
+    onTestFinished(() => rmSync(root, { recursive: true, force: true })); // about 60 MB
+    const prefix = join(root, 'cache');
     const home = join(prefix, 'just-0.1.13-system');
     const first = install(['--system', '--sources', SHARED, '0.1.13', prefix], env);
     expect(first.status, first.stderr.slice(-3000)).toBe(0);
