@@ -6,6 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -141,6 +142,40 @@ function lint() {
     die('an import breaks the rules in .dependency-cruiser.cjs');
 }
 
+/**
+ * just(js) for `npm test`. It cannot come from a package registry, so where it is not installed
+ * (no `just` on PATH or in $JUST_HOME) but the shared folder beside the clone carries upstream's
+ * sources and their build against Debian's V8 (../shared/just/build.sh: the development machines
+ * and CI), build it (once, about 20 s of CPU; instant afterwards) and put it in the tests'
+ * environment, so they run every just(js) variant for real. Elsewhere nothing happens: the
+ * just(js) tests skip with how to get it, or fail under CI=true.
+ */
+function ensureJustForTests() {
+  const home = process.env.JUST_HOME;
+  if (has('just') || (home && existsSync(join(home, 'just')))) return;
+  const script = join(ROOT, '..', 'shared', 'just', 'build.sh');
+  if (!existsSync(script)) return;
+  process.stderr.write(`== just(js) is not installed: building it with ${script}\n`);
+  const r = spawnSync(script, [join(homedir(), '.cache', 'jsio-just-system')], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  // Its last line is the environment: export PATH=DIR/just:$PATH JUST_HOME=DIR/just JUST_TARGET=DIR/apphome
+  const line = (r.stdout ?? '').trim().split('\n').at(-1) ?? '';
+  const env = /^export PATH=(\S+):\$PATH JUST_HOME=(\S+) JUST_TARGET=(\S+)$/.exec(line);
+  if (r.status !== 0 || !env) {
+    const why = `${script} failed (status ${r.status}${env ? '' : `, last line "${line}"`})`;
+    if (process.env.CI) die(why);
+    process.stderr.write(`warning: ${why}: the just(js) tests will be skipped\n`);
+    return;
+  }
+  process.env.PATH = `${env[1]}:${process.env.PATH}`;
+  process.env.JUST_HOME = env[2];
+  process.env.JUST_TARGET = env[3];
+  process.stderr.write(`== just(js) from ${env[2]} (JUST_TARGET ${env[3]})\n`);
+}
+
 async function main() {
   checkNode();
   ensureNpmDeps();
@@ -152,6 +187,7 @@ async function main() {
   }
   if (command === 'format') process.exit(run([biome(), 'check', '--write', '.']));
   if (command === 'test') {
+    ensureJustForTests();
     const bin = (name) => join(ROOT, 'node_modules', '.bin', name);
     process.stderr.write('== typecheck (tsc --noEmit)\n');
     if (run([bin('tsc'), '--noEmit', '-p', '.']) !== 0) die('typecheck failed');

@@ -2,7 +2,6 @@
 // answers, brute-force cross-checks of the exact distributions, and seeded simulations of the
 // sequential rule (small enough to run in a few seconds; no timing assertions).
 import { describe, expect, it } from 'vitest';
-import { prng } from '../src/analysis/two-sample.js';
 import {
   bootstrapCentreInterval,
   centreInterval,
@@ -20,11 +19,41 @@ import {
   signedRankTest,
   walshAverages,
 } from '../src/analysis/paired.js';
-import { analyseLogRatios, type Analyse, decidePaired, decideSequential, DEFAULT_PLAN, makePlan, runSequential, type SequentialPlan } from '../src/analysis/paired-sequential.js';
-import { compareFit, decideFit, type FitPair, fitLogRatios, fitProblem, fitRatioIntervals, fitSide, walshRatios } from '../src/analysis/paired-fit.js';
-import { compareCounter, comparePairedCounter } from '../src/analysis/paired-counters.js';
 import { shareBudget } from '../src/analysis/paired-budget.js';
-import { bootstrapReplay, calibratedThreshold, calibratePoint, empiricalMde, falsePositives, minimalDetectableEffect, plantedPower, replayAA, robustScale, wilsonInterval } from '../src/analysis/paired-calibration.js';
+import {
+  bootstrapReplay,
+  calibratedThreshold,
+  calibratePoint,
+  empiricalMde,
+  falsePositives,
+  minimalDetectableEffect,
+  plantedPower,
+  replayAA,
+  robustScale,
+  wilsonInterval,
+} from '../src/analysis/paired-calibration.js';
+import { compareCounter, comparePairedCounter } from '../src/analysis/paired-counters.js';
+import {
+  compareFit,
+  decideFit,
+  type FitPair,
+  fitLogRatios,
+  fitProblem,
+  fitRatioIntervals,
+  fitSide,
+  walshRatios,
+} from '../src/analysis/paired-fit.js';
+import {
+  type Analyse,
+  analyseLogRatios,
+  DEFAULT_PLAN,
+  decidePaired,
+  decideSequential,
+  makePlan,
+  runSequential,
+  type SequentialPlan,
+} from '../src/analysis/paired-sequential.js';
+import { prng } from '../src/analysis/two-sample.js';
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
@@ -64,7 +93,12 @@ describe('log-ratios', () => {
 
   it('refuse values a ratio cannot be taken of, naming the pair', () => {
     expect(pairProblem([])).toBe('no pairs');
-    expect(pairProblem([{ base: 1, head: 1 }, { base: 0, head: 1 }])).toMatch(/^pair 2 .*too fast to time/);
+    expect(
+      pairProblem([
+        { base: 1, head: 1 },
+        { base: 0, head: 1 },
+      ]),
+    ).toMatch(/^pair 2 .*too fast to time/);
     expect(pairProblem([{ base: 1, head: Number.NaN }])).toMatch(/^pair 1/);
     expect(pairProblem([{ base: 1, head: 2 }])).toBeUndefined();
     expect(() => logRatios([{ base: -1, head: 1 }], 'smaller')).toThrow(RangeError);
@@ -140,7 +174,21 @@ describe('Wilcoxon signed-rank test', () => {
   });
 
   it('has the tabulated two-sided critical values (reject when T <= c)', () => {
-    const at05: Record<number, number> = { 6: 0, 7: 2, 8: 3, 9: 5, 10: 8, 11: 10, 12: 13, 13: 17, 14: 21, 15: 25, 20: 52, 25: 89, 30: 137 };
+    const at05: Record<number, number> = {
+      6: 0,
+      7: 2,
+      8: 3,
+      9: 5,
+      10: 8,
+      11: 10,
+      12: 13,
+      13: 17,
+      14: 21,
+      15: 25,
+      20: 52,
+      25: 89,
+      30: 137,
+    };
     for (const [n, c] of Object.entries(at05)) expect(signedRankCritical(Number(n), 0.05), `n = ${n}`).toBe(c);
     const at01: Record<number, number> = { 8: 0, 9: 1, 10: 3, 12: 7, 15: 15, 20: 37, 25: 68, 30: 109 };
     for (const [n, c] of Object.entries(at01)) expect(signedRankCritical(Number(n), 0.01), `n = ${n}`).toBe(c);
@@ -226,7 +274,12 @@ describe('the interval for the centre', () => {
 });
 
 describe('the verdict', () => {
-  const iv = (centre: number, lo: number, hi: number) => ({ centre: Math.log1p(centre), lo: Math.log1p(lo), hi: Math.log1p(hi), confidence: 0.95 });
+  const iv = (centre: number, lo: number, hi: number) => ({
+    centre: Math.log1p(centre),
+    lo: Math.log1p(lo),
+    hi: Math.log1p(hi),
+    confidence: 0.95,
+  });
   it.each([
     ['a significant 5% slowdown', iv(0.05, 0.03, 0.07), 0.001, 'slower'],
     ['a significant 5% speed-up', iv(-0.05, -0.07, -0.03), 0.001, 'faster'],
@@ -311,7 +364,12 @@ describe('comparePaired', () => {
     expect(c.orderEffect).toBeLessThan(1.1);
     expect(c.verdict).toBe('slower');
     expect(comparePaired(pairs(40, 1, 0.01, 5), 'smaller').orderEffect).toBeLessThan(1.01);
-    expect(orderEffect(ps.map(({ base, head }) => ({ base, head })), 'smaller')).toBeUndefined();
+    expect(
+      orderEffect(
+        ps.map(({ base, head }) => ({ base, head })),
+        'smaller',
+      ),
+    ).toBeUndefined();
   });
 });
 
@@ -331,14 +389,17 @@ describe('pair order', () => {
 // ---------------------------------------------------------------------------------------------
 // Sequential sampling
 
-
 /**
  * A point measured on a noisy shared VM: each process is log-normal with coefficient of variation
  * `cv`, times a slow drift shared by neighbouring processes (AR(1) per process, sd `drift`), 2% of
  * processes hit by a 30% stall, the second process of a pair `orderEffect` slower; head = base x
  * `factor`. Returns the log-ratios of `n` pairs in run order, the order balanced per block.
  */
-function simulatedLogRatios(n: number, o: { cv: number; factor?: number; drift?: number; orderEffect?: number; stalls?: number }, seed: number): number[] {
+function simulatedLogRatios(
+  n: number,
+  o: { cv: number; factor?: number; drift?: number; orderEffect?: number; stalls?: number },
+  seed: number,
+): number[] {
   const rand = prng(seed);
   const sigma = Math.sqrt(Math.log(1 + o.cv * o.cv));
   const drift = o.drift ?? 0.05;
@@ -360,7 +421,13 @@ function simulatedLogRatios(n: number, o: { cv: number; factor?: number; drift?:
 }
 
 /** Runs the sequential rule on `trials` simulated points; verdict counts and mean pairs. */
-function simulateRule(trials: number, o: Parameters<typeof simulatedLogRatios>[1], plan: SequentialPlan = DEFAULT_PLAN, seed0 = 1000, budget?: number) {
+function simulateRule(
+  trials: number,
+  o: Parameters<typeof simulatedLogRatios>[1],
+  plan: SequentialPlan = DEFAULT_PLAN,
+  seed0 = 1000,
+  budget?: number,
+) {
   const counts = { slower: 0, faster: 0, unchanged: 0, inconclusive: 0 };
   let pairsUsed = 0;
   const max = plan.looks[plan.looks.length - 1]!;
@@ -391,7 +458,9 @@ describe('sequential plan', () => {
     expect(DEFAULT_PLAN.alphas[3]).toBeCloseTo(0.02, 12);
     expect(makePlan([20, 40], 0.05, [1, 1]).alphas).toEqual([0.025, 0.025]);
     // Every look of the default plan can produce an interval at its level.
-    DEFAULT_PLAN.looks.forEach((n, k) => expect(signedRankCritical(n, DEFAULT_PLAN.alphas[k]!)).toBeGreaterThanOrEqual(0));
+    DEFAULT_PLAN.looks.forEach((n, k) =>
+      expect(signedRankCritical(n, DEFAULT_PLAN.alphas[k]!)).toBeGreaterThanOrEqual(0),
+    );
   });
 
   it('refuses malformed plans', () => {
@@ -427,14 +496,29 @@ describe('decideSequential', () => {
     const d = decideSequential(10, f.analyse, { budgetPairs: 100 });
     expect(d).toMatchObject({ action: 'stop', verdict: 'slower', reason: 'decided' });
     expect(f.calls).toEqual([[DEFAULT_PLAN.alphas[0], DEFAULT_PLAN.betas[0]]]);
-    expect(decideSequential(20, fake(0.0, -0.01, 0.01, 0.7).analyse, { budgetPairs: 100 })).toMatchObject({ action: 'stop', verdict: 'unchanged' });
+    expect(decideSequential(20, fake(0.0, -0.01, 0.01, 0.7).analyse, { budgetPairs: 100 })).toMatchObject({
+      action: 'stop',
+      verdict: 'unchanged',
+    });
   });
 
   it('goes on to the next look while undecided, and ends at the last one', () => {
     const f = wide();
-    expect(decideSequential(10, f.analyse, { budgetPairs: 100 })).toMatchObject({ action: 'continue', more: 10, look: 1 });
-    expect(decideSequential(20, f.analyse, { budgetPairs: 100 })).toMatchObject({ action: 'continue', more: 20, look: 2 });
-    expect(decideSequential(60, f.analyse, { budgetPairs: 100 })).toMatchObject({ action: 'stop', verdict: 'inconclusive', reason: 'last-look' });
+    expect(decideSequential(10, f.analyse, { budgetPairs: 100 })).toMatchObject({
+      action: 'continue',
+      more: 10,
+      look: 1,
+    });
+    expect(decideSequential(20, f.analyse, { budgetPairs: 100 })).toMatchObject({
+      action: 'continue',
+      more: 20,
+      look: 2,
+    });
+    expect(decideSequential(60, f.analyse, { budgetPairs: 100 })).toMatchObject({
+      action: 'stop',
+      verdict: 'inconclusive',
+      reason: 'last-look',
+    });
   });
 
   it('cuts a look short when the budget runs out (whole blocks of two), and ends there', () => {
@@ -446,7 +530,11 @@ describe('decideSequential', () => {
     expect(f.calls.at(-1)).toEqual([DEFAULT_PLAN.alphas[2], DEFAULT_PLAN.betas[2]]);
     expect(decideSequential(20, f.analyse, { budgetPairs: 1 })).toMatchObject({ action: 'continue', more: 1 });
     expect(decideSequential(20, f.analyse, { budgetPairs: 0 })).toMatchObject({ action: 'stop', reason: 'budget' });
-    expect(decideSequential(0, f.analyse, { budgetPairs: 0 })).toMatchObject({ action: 'stop', verdict: 'inconclusive', reason: 'budget' });
+    expect(decideSequential(0, f.analyse, { budgetPairs: 0 })).toMatchObject({
+      action: 'stop',
+      verdict: 'inconclusive',
+      reason: 'budget',
+    });
   });
 
   it('never analyses one look twice, so the levels it spends add up to at most 5%', () => {
@@ -487,7 +575,11 @@ describe('sequential rule under simulated noise (seeded)', () => {
     const rule = simulateRule(400, noisy);
     const fp = rule.rate('slower') + rule.rate('faster');
     expect(fp).toBeLessThanOrEqual(0.05);
-    const naive: SequentialPlan = { looks: DEFAULT_PLAN.looks, alphas: [0.05, 0.05, 0.05, 0.05], betas: DEFAULT_PLAN.betas };
+    const naive: SequentialPlan = {
+      looks: DEFAULT_PLAN.looks,
+      alphas: [0.05, 0.05, 0.05, 0.05],
+      betas: DEFAULT_PLAN.betas,
+    };
     const peek = simulateRule(400, noisy, naive);
     const fpPeek = peek.rate('slower') + peek.rate('faster');
     expect(fpPeek).toBeGreaterThan(fp * 1.5);
@@ -534,7 +626,11 @@ describe('sequential rule under simulated noise (seeded)', () => {
 // Fit experiments (wc: time = start-up + reads x cost, two sizes per side per pair)
 
 /** Fit pairs: start-up `startup` s, `cost` s per read at the small/large read counts, head cost x `ratio`. */
-function fitPairs(n: number, o: { startup: number; cost: number; sizes: { small: number; large: number }; cv: number; ratio: number }, seed: number): FitPair[] {
+function fitPairs(
+  n: number,
+  o: { startup: number; cost: number; sizes: { small: number; large: number }; cv: number; ratio: number },
+  seed: number,
+): FitPair[] {
   const rand = prng(seed);
   const sigma = Math.sqrt(Math.log(1 + o.cv * o.cv));
   let g = 0;
@@ -574,7 +670,10 @@ describe('fit experiments', () => {
     const rand = prng(2);
     const pairs: FitPair[] = Array.from({ length: 12 }, () => {
       const g = 0.7 + rand() * 0.6; // the machine 30% faster or slower during this pair
-      const side = (cost: number, startup: number) => ({ small: g * (startup + 128 * cost), large: g * (startup + 1024 * cost) });
+      const side = (cost: number, startup: number) => ({
+        small: g * (startup + 128 * cost),
+        large: g * (startup + 1024 * cost),
+      });
       return { base: side(1e-5, 0.002), head: side(1.05e-5, 0.002 + rand() * 0.01) };
     });
     const { change } = fitRatioIntervals(pairs, 0.05);
@@ -632,7 +731,11 @@ describe('fit experiments', () => {
     ];
     expect(fitProblem(bad)).toMatch(/^pair 2: base took no longer at the large size/);
     expect(() => compareFit(bad, WC_SIZES)).toThrow(RangeError);
-    expect(decideFit(bad, { budgetPairs: 50 })).toMatchObject({ action: 'stop', verdict: 'inconclusive', reason: 'unmeasurable' });
+    expect(decideFit(bad, { budgetPairs: 50 })).toMatchObject({
+      action: 'stop',
+      verdict: 'inconclusive',
+      reason: 'unmeasurable',
+    });
     // A head that did not grow still has a ratio (of sums) but no log-ratio of its own.
     const headFlat: FitPair[] = [{ base: { small: 0.05, large: 0.1 }, head: { small: 0.05, large: 0.05 } }];
     expect(fitLogRatios(headFlat)).toBeUndefined();
@@ -641,7 +744,11 @@ describe('fit experiments', () => {
 
   it('decideFit runs the sequential rule: a clear slowdown stops at the first look', () => {
     const pairs = fitPairs(10, { startup: 0.002, cost: 6e-5, sizes: WC_SIZES, cv: 0.01, ratio: 1.1 }, 9);
-    expect(decideFit(pairs, { budgetPairs: 50 })).toMatchObject({ action: 'stop', verdict: 'slower', reason: 'decided' });
+    expect(decideFit(pairs, { budgetPairs: 50 })).toMatchObject({
+      action: 'stop',
+      verdict: 'slower',
+      reason: 'decided',
+    });
     expect(decideFit(pairs.slice(0, 4), { budgetPairs: 50 })).toMatchObject({ action: 'continue', more: 6 });
   });
 });
@@ -651,24 +758,45 @@ describe('fit experiments', () => {
 
 describe('counters', () => {
   it('deterministic: any difference is a change, even one call', () => {
-    expect(compareCounter([1024, 1024, 1024], [1025, 1025, 1025])).toEqual({ changed: true, kind: 'exact', base: 1024, head: 1025 });
-    expect(compareCounter([1024, 1024], [1024, 1024, 1024])).toEqual({ changed: false, kind: 'exact', base: 1024, head: 1024 });
+    expect(compareCounter([1024, 1024, 1024], [1025, 1025, 1025])).toEqual({
+      changed: true,
+      kind: 'exact',
+      base: 1024,
+      head: 1025,
+    });
+    expect(compareCounter([1024, 1024], [1024, 1024, 1024])).toEqual({
+      changed: false,
+      kind: 'exact',
+      base: 1024,
+      head: 1024,
+    });
     expect(comparePairedCounter([{ base: 0, head: 1024 }])).toMatchObject({ changed: true, kind: 'exact' });
   });
 
   it('almost deterministic: separated ranges whose gap is at least the larger spread are a change', () => {
     // futex counts of a threaded runtime: base 40-44, head 60-62 (gap 16 >= spread 4).
-    expect(compareCounter([40, 44, 42], [60, 62, 61])).toEqual({ changed: true, kind: 'range', base: 42, head: 61, baseRange: [40, 44], headRange: [60, 62] });
+    expect(compareCounter([40, 44, 42], [60, 62, 61])).toEqual({
+      changed: true,
+      kind: 'range',
+      base: 42,
+      head: 61,
+      baseRange: [40, 44],
+      headRange: [60, 62],
+    });
   });
 
   it('almost deterministic: overlapping ranges, or a gap smaller than the spread, are not', () => {
     const overlap = compareCounter([40, 50, 45], [48, 55, 52]);
     expect(overlap).toMatchObject({ changed: false, kind: 'range', note: 'the ranges overlap' });
     const close = compareCounter([40, 50], [53, 54]);
-    expect(close).toMatchObject({ changed: false, note: 'the ranges are 3 apart, less than a side\'s spread (10)' });
+    expect(close).toMatchObject({ changed: false, note: "the ranges are 3 apart, less than a side's spread (10)" });
     // One exact side and one noisy side use the range rule too.
     expect(compareCounter([100, 100], [101, 103])).toMatchObject({ changed: false, kind: 'range' });
-    expect(compareCounter([100, 100], [104, 105])).toMatchObject({ changed: true, kind: 'range', headRange: [104, 105] });
+    expect(compareCounter([100, 100], [104, 105])).toMatchObject({
+      changed: true,
+      kind: 'range',
+      headRange: [104, 105],
+    });
   });
 
   it('refuses empty sides and non-numbers', () => {
@@ -682,7 +810,15 @@ describe('counters', () => {
 
 describe('sharing the time budget between points', () => {
   it('grants every request that fits', () => {
-    expect(shareBudget([{ pairs: 10, secondsPerPair: 0.2 }, { pairs: 20, secondsPerPair: 0.1 }], 10)).toEqual([10, 20]);
+    expect(
+      shareBudget(
+        [
+          { pairs: 10, secondsPerPair: 0.2 },
+          { pairs: 20, secondsPerPair: 0.1 },
+        ],
+        10,
+      ),
+    ).toEqual([10, 20]);
   });
 
   it('shares a short budget max-min fairly, in whole blocks of two pairs', () => {

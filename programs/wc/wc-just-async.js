@@ -31,7 +31,7 @@ let bytes = 0
 let reads = 0
 
 function onReadable (fd) {
-  const n = read(fd, buf)
+  const n = read(fd, buf, 0, bs) // offset and length are required in 0.1.13
   if (n > 0) {
     bytes += n
     reads++

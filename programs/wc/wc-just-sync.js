@@ -27,8 +27,8 @@ const buf = new ArrayBuffer(bs)
 let bytes = 0
 let reads = 0
 for (;;) {
-  // Without offset/length the binding reads buf.byteLength (= bs) bytes.
-  const n = read(STDIN_FILENO, buf)
+  // Offset and length are required: in 0.1.13 read(fd, buf) alone passes length 0 to read(2).
+  const n = read(STDIN_FILENO, buf, 0, bs)
   if (n > 0) {
     bytes += n
     reads++

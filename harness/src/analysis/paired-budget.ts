@@ -18,13 +18,19 @@ export interface PairRequest {
 export function shareBudget(requests: readonly PairRequest[], seconds: number): number[] {
   requests.forEach((r, i) => {
     if (!(Number.isInteger(r.pairs) && r.pairs >= 0) || !(r.secondsPerPair > 0 && Number.isFinite(r.secondsPerPair))) {
-      throw new RangeError(`request ${i + 1}: pairs must be a non-negative integer and secondsPerPair a positive number (got ${r.pairs}, ${r.secondsPerPair})`);
+      throw new RangeError(
+        `request ${i + 1}: pairs must be a non-negative integer and secondsPerPair a positive number (got ${r.pairs}, ${r.secondsPerPair})`,
+      );
     }
   });
   const granted = requests.map(() => 0);
   let left = Math.max(0, seconds);
   // Cheapest requests first: each that fits in an equal share of what is left gets all it asks.
-  const order = requests.map((_, i) => i).sort((a, b) => requests[a]!.pairs * requests[a]!.secondsPerPair - requests[b]!.pairs * requests[b]!.secondsPerPair);
+  const order = requests
+    .map((_, i) => i)
+    .sort(
+      (a, b) => requests[a]!.pairs * requests[a]!.secondsPerPair - requests[b]!.pairs * requests[b]!.secondsPerPair,
+    );
   let k = 0;
   for (; k < order.length; k++) {
     const i = order[k]!;
@@ -43,4 +49,3 @@ export function shareBudget(requests: readonly PairRequest[], seconds: number): 
   }
   return granted;
 }
-

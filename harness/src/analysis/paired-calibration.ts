@@ -16,9 +16,10 @@
  *   re-centred on 0 (the power of the noise, not of a chance offset).
  * Pure and seeded: the same record gives the same figures.
  */
-import { prng } from './two-sample.js';
+
 import { hodgesLehmann, logMargin, MIN_EFFECT, normalQuantile, type PairedVerdict } from './paired.js';
 import { DEFAULT_PLAN, runSequential, type SequentialPlan } from './paired-sequential.js';
+import { prng } from './two-sample.js';
 
 export interface Outcomes {
   trials: number;
@@ -97,7 +98,10 @@ export function replayAA(d: readonly number[], opts: RuleOptions & { shift?: num
  * consecutive log-ratios (circular), run through the sequential rule. `shift` (log) plants a
  * change: ln(1.05) = head 5% slower.
  */
-export function bootstrapReplay(d: readonly number[], opts: RuleOptions & { shift?: number; trials?: number; seed?: number; block?: number } = {}): Outcomes {
+export function bootstrapReplay(
+  d: readonly number[],
+  opts: RuleOptions & { shift?: number; trials?: number; seed?: number; block?: number } = {},
+): Outcomes {
   if (d.length === 0) throw new RangeError('bootstrap replay of no pairs');
   const plan = opts.plan ?? DEFAULT_PLAN;
   const maxPairs = plan.looks[plan.looks.length - 1]!;
@@ -120,13 +124,22 @@ export function bootstrapReplay(d: readonly number[], opts: RuleOptions & { shif
       }
       return out;
     };
-    results.push(runSequential(stream, { budgetPairs: maxPairs, plan, ...(opts.minEffect !== undefined ? { minEffect: opts.minEffect } : {}) }));
+    results.push(
+      runSequential(stream, {
+        budgetPairs: maxPairs,
+        plan,
+        ...(opts.minEffect !== undefined ? { minEffect: opts.minEffect } : {}),
+      }),
+    );
   }
   return tally(results);
 }
 
 /** False-positive rate of the rule on an A/A record (bootstrap replay). */
-export function falsePositives(d: readonly number[], opts: RuleOptions & { trials?: number; seed?: number; block?: number } = {}): Rate & { outcomes: Outcomes } {
+export function falsePositives(
+  d: readonly number[],
+  opts: RuleOptions & { trials?: number; seed?: number; block?: number } = {},
+): Rate & { outcomes: Outcomes } {
   const o = bootstrapReplay(d, { ...opts, shift: 0 });
   return { ...rateOf(o.slower + o.faster, o.trials), outcomes: o };
 }
@@ -137,8 +150,13 @@ export function falsePositives(d: readonly number[], opts: RuleOptions & { trial
  * power is that of the noise alone: a chance offset of the A/A record (or a side bias, which
  * falsePositives reports) does not make a planted slowdown look easier or harder to find.
  */
-export function plantedPower(d: readonly number[], factor: number, opts: RuleOptions & { trials?: number; seed?: number; block?: number; recentre?: boolean } = {}): Rate & { outcomes: Outcomes } {
-  if (!(factor > 0) || factor === 1) throw new RangeError(`planted factor ${factor}: expected a positive factor other than 1`);
+export function plantedPower(
+  d: readonly number[],
+  factor: number,
+  opts: RuleOptions & { trials?: number; seed?: number; block?: number; recentre?: boolean } = {},
+): Rate & { outcomes: Outcomes } {
+  if (!(factor > 0) || factor === 1)
+    throw new RangeError(`planted factor ${factor}: expected a positive factor other than 1`);
   const offset = opts.recentre === false || d.length === 0 ? 0 : hodgesLehmann(d);
   const o = bootstrapReplay(d, { ...opts, shift: Math.log(factor) - offset });
   return { ...rateOf(factor > 1 ? o.slower : o.faster, o.trials), outcomes: o };
@@ -163,7 +181,13 @@ export function robustScale(d: readonly number[]): number {
  * call also needs the centre to reach the minimum effect, so the MDE is the larger of
  * (z_alpha/2 + z_power) * se and margin + z_power * se.
  */
-export function minimalDetectableEffect(opts: { n: number; scale: number; alpha: number; power?: number; minEffect?: number }): number {
+export function minimalDetectableEffect(opts: {
+  n: number;
+  scale: number;
+  alpha: number;
+  power?: number;
+  minEffect?: number;
+}): number {
   const { n, scale, alpha, power = 0.8 } = opts;
   if (n <= 0) return Infinity;
   const se = scale / Math.sqrt((n * 3) / Math.PI);
@@ -179,7 +203,17 @@ export function minimalDetectableEffect(opts: { n: number; scale: number; alpha:
  * the factor; the same seed for every factor makes the power non-decreasing in it). Returns
  * Infinity when even `maxEffect` is not detected that often.
  */
-export function empiricalMde(d: readonly number[], opts: RuleOptions & { power?: number; trials?: number; seed?: number; block?: number; maxEffect?: number; tolerance?: number } = {}): number {
+export function empiricalMde(
+  d: readonly number[],
+  opts: RuleOptions & {
+    power?: number;
+    trials?: number;
+    seed?: number;
+    block?: number;
+    maxEffect?: number;
+    tolerance?: number;
+  } = {},
+): number {
   const { power = 0.8, maxEffect = 1, tolerance = 0.0025 } = opts;
   const powerAt = (effect: number) => plantedPower(d, 1 + effect, opts).rate;
   if (powerAt(maxEffect) < power) return Infinity;
@@ -201,7 +235,17 @@ export function empiricalMde(d: readonly number[], opts: RuleOptions & { power?:
  * Raising the minimum effect only removes calls, so the rate falls as it rises (bisection).
  * Returns Infinity when even `maxEffect` leaves too many false positives.
  */
-export function calibratedThreshold(d: readonly number[], opts: RuleOptions & { target?: number; trials?: number; seed?: number; block?: number; maxEffect?: number; tolerance?: number } = {}): number {
+export function calibratedThreshold(
+  d: readonly number[],
+  opts: RuleOptions & {
+    target?: number;
+    trials?: number;
+    seed?: number;
+    block?: number;
+    maxEffect?: number;
+    tolerance?: number;
+  } = {},
+): number {
   const { target = 0.05, maxEffect = 0.5, tolerance = 0.001 } = opts;
   const fpAt = (m: number) => falsePositives(d, { ...opts, minEffect: m }).rate;
   if (fpAt(MIN_EFFECT) <= target) return MIN_EFFECT;
@@ -237,7 +281,16 @@ export interface PointCalibration {
  * Every calibration figure of one point from its A/A record (log-ratios in run order).
  * `pairsGot` = the pairs the point gets in a PR diff (default: the plan's last look).
  */
-export function calibratePoint(d: readonly number[], opts: RuleOptions & { pairsGot?: number; plantedFactor?: number; trials?: number; seed?: number; block?: number } = {}): PointCalibration {
+export function calibratePoint(
+  d: readonly number[],
+  opts: RuleOptions & {
+    pairsGot?: number;
+    plantedFactor?: number;
+    trials?: number;
+    seed?: number;
+    block?: number;
+  } = {},
+): PointCalibration {
   if (d.length === 0) throw new RangeError('calibration of no pairs');
   const plan = opts.plan ?? DEFAULT_PLAN;
   const last = plan.looks.length - 1;
@@ -253,7 +306,12 @@ export function calibratePoint(d: readonly number[], opts: RuleOptions & { pairs
     scale: robustScale(d),
     falsePositives: falsePositives(d, opts),
     ...(replay ? { replay } : {}),
-    mde: minimalDetectableEffect({ n: pairsGot, scale: robustScale(d), alpha, ...(opts.minEffect !== undefined ? { minEffect: opts.minEffect } : {}) }),
+    mde: minimalDetectableEffect({
+      n: pairsGot,
+      scale: robustScale(d),
+      alpha,
+      ...(opts.minEffect !== undefined ? { minEffect: opts.minEffect } : {}),
+    }),
     power: { ...plantedPower(d, factor, opts), factor },
     threshold,
   };

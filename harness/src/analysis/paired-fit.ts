@@ -22,7 +22,16 @@
  *   a tiny difference cannot throw the estimate; s_head may even be negative. It needs every
  *   s_base > 0 (else the fit at these sizes is noise: report it, do not compare).
  */
-import { ALPHA, classify, EQUIVALENCE_ALPHA, intervalFromWalsh, type LogInterval, MIN_EFFECT, type PairedVerdict, signedRankTest } from './paired.js';
+import {
+  ALPHA,
+  classify,
+  EQUIVALENCE_ALPHA,
+  intervalFromWalsh,
+  type LogInterval,
+  MIN_EFFECT,
+  type PairedVerdict,
+  signedRankTest,
+} from './paired.js';
 import { DEFAULT_PLAN, decideSequential, type SequentialDecision, type SequentialPlan } from './paired-sequential.js';
 
 /** Wall times of one side of a fit pair at both sizes. */
@@ -51,7 +60,8 @@ export function fitProblem(pairs: readonly FitPair[]): string | undefined {
   if (pairs.length === 0) return 'no pairs';
   for (const [i, p] of pairs.entries()) {
     const vals = [p.base.small, p.base.large, p.head.small, p.head.large];
-    if (!vals.every((v) => Number.isFinite(v) && v > 0)) return `pair ${i + 1} has a time that is not a positive finite number`;
+    if (!vals.every((v) => Number.isFinite(v) && v > 0))
+      return `pair ${i + 1} has a time that is not a positive finite number`;
     if (!(p.base.large > p.base.small)) {
       return `pair ${i + 1}: base took no longer at the large size (${p.base.large}) than at the small one (${p.base.small}): the sizes are too close for the noise, so the fit is not measurable`;
     }
@@ -85,14 +95,27 @@ export function walshRatios(pairs: readonly FitPair[]): Float64Array {
  * ordinary verdict applies (a non-positive ratio bound maps to -Infinity); `equivalence` is the
  * (1 - 2 beta) interval; p is the p-value of "ratio = 1" (signed-rank test of s_head - s_base).
  */
-export function fitRatioIntervals(pairs: readonly FitPair[], alpha = ALPHA, beta = EQUIVALENCE_ALPHA): { change: LogInterval; equivalence: LogInterval; p: number } {
+export function fitRatioIntervals(
+  pairs: readonly FitPair[],
+  alpha = ALPHA,
+  beta = EQUIVALENCE_ALPHA,
+): { change: LogInterval; equivalence: LogInterval; p: number } {
   const problem = fitProblem(pairs);
   if (problem) throw new RangeError(problem);
   const w = walshRatios(pairs);
   const log = (r: number) => (r > 0 ? Math.log(r) : -Infinity);
-  const toLog = (iv: LogInterval): LogInterval => ({ ...iv, centre: log(iv.centre), ...(iv.lo !== undefined ? { lo: log(iv.lo) } : {}), ...(iv.hi !== undefined ? { hi: log(iv.hi) } : {}) });
+  const toLog = (iv: LogInterval): LogInterval => ({
+    ...iv,
+    centre: log(iv.centre),
+    ...(iv.lo !== undefined ? { lo: log(iv.lo) } : {}),
+    ...(iv.hi !== undefined ? { hi: log(iv.hi) } : {}),
+  });
   const p = signedRankTest(pairs.map((q) => extra(q.head) - extra(q.base))).p;
-  return { change: toLog(intervalFromWalsh(w, pairs.length, alpha)), equivalence: toLog(intervalFromWalsh(w, pairs.length, 2 * beta)), p };
+  return {
+    change: toLog(intervalFromWalsh(w, pairs.length, alpha)),
+    equivalence: toLog(intervalFromWalsh(w, pairs.length, 2 * beta)),
+    p,
+  };
 }
 
 export interface FitComparison {
@@ -119,9 +142,17 @@ const medianOf = (xs: readonly number[]) => {
 };
 
 /** Fixed-size comparison of the per-operation cost of a fit experiment. */
-export function compareFit(pairs: readonly FitPair[], sizes: FitSizes, opts: { minEffect?: number; alpha?: number; equivalenceAlpha?: number } = {}): FitComparison {
+export function compareFit(
+  pairs: readonly FitPair[],
+  sizes: FitSizes,
+  opts: { minEffect?: number; alpha?: number; equivalenceAlpha?: number } = {},
+): FitComparison {
   const alpha = opts.alpha ?? ALPHA;
-  const { change: interval, equivalence, p } = fitRatioIntervals(pairs, alpha, opts.equivalenceAlpha ?? EQUIVALENCE_ALPHA);
+  const {
+    change: interval,
+    equivalence,
+    p,
+  } = fitRatioIntervals(pairs, alpha, opts.equivalenceAlpha ?? EQUIVALENCE_ALPHA);
   const { verdict, note } = classify(interval, p, alpha, Math.max(MIN_EFFECT, opts.minEffect ?? 0), equivalence);
   const base = pairs.map((q) => fitSide(q.base, sizes));
   const head = pairs.map((q) => fitSide(q.head, sizes));
@@ -132,7 +163,9 @@ export function compareFit(pairs: readonly FitPair[], sizes: FitSizes, opts: { m
     baseStartup: medianOf(base.map((f) => f.startup)),
     headStartup: medianOf(head.map((f) => f.startup)),
     ratio: Math.exp(interval.centre),
-    ...(interval.lo !== undefined && interval.hi !== undefined ? { ci: [Math.exp(interval.lo), Math.exp(interval.hi)] as [number, number] } : {}),
+    ...(interval.lo !== undefined && interval.hi !== undefined
+      ? { ci: [Math.exp(interval.lo), Math.exp(interval.hi)] as [number, number] }
+      : {}),
     confidence: 1 - alpha,
     p,
     verdict,
@@ -145,13 +178,33 @@ export function compareFit(pairs: readonly FitPair[], sizes: FitSizes, opts: { m
  * took no longer at the large size than at the small one stops the point as "inconclusive"
  * (reason "unmeasurable"): at these sizes the fit is noise, and more pairs will not fix that.
  */
-export function decideFit(pairs: readonly FitPair[], opts: { minEffect?: number; budgetPairs: number; plan?: SequentialPlan }): SequentialDecision {
+export function decideFit(
+  pairs: readonly FitPair[],
+  opts: { minEffect?: number; budgetPairs: number; plan?: SequentialPlan },
+): SequentialDecision {
   const problem = pairs.length ? fitProblem(pairs) : undefined;
   if (problem) {
     const plan = opts.plan ?? DEFAULT_PLAN;
-    const look = Math.max(0, plan.looks.findIndex((l) => l >= pairs.length));
+    const look = Math.max(
+      0,
+      plan.looks.findIndex((l) => l >= pairs.length),
+    );
     const alpha = plan.alphas[look] ?? plan.alphas[plan.alphas.length - 1]!;
-    return { action: 'stop', verdict: 'inconclusive', reason: 'unmeasurable', analysis: { n: pairs.length, look, alpha, interval: { centre: 0, confidence: 1 - alpha }, ratio: Number.NaN, p: 1, verdict: 'inconclusive', note: problem } };
+    return {
+      action: 'stop',
+      verdict: 'inconclusive',
+      reason: 'unmeasurable',
+      analysis: {
+        n: pairs.length,
+        look,
+        alpha,
+        interval: { centre: 0, confidence: 1 - alpha },
+        ratio: Number.NaN,
+        p: 1,
+        verdict: 'inconclusive',
+        note: problem,
+      },
+    };
   }
   return decideSequential(pairs.length, (alpha, beta) => fitRatioIntervals(pairs, alpha, beta), opts);
 }

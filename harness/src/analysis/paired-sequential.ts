@@ -15,7 +15,20 @@
  * Pure and stateless: the decision depends only on the pairs so far, the plan and the budget,
  * so the runner can call it after every batch and a replay gives the same answers.
  */
-import { ALPHA, classify, type Direction, hodgesLehmann, intervalFromWalsh, type LogInterval, logRatios, MIN_EFFECT, type Pair, type PairedVerdict, signedRankTest, walshAverages } from './paired.js';
+import {
+  ALPHA,
+  classify,
+  type Direction,
+  hodgesLehmann,
+  intervalFromWalsh,
+  type LogInterval,
+  logRatios,
+  MIN_EFFECT,
+  type Pair,
+  type PairedVerdict,
+  signedRankTest,
+  walshAverages,
+} from './paired.js';
 
 export interface SequentialPlan {
   /** Cumulative pair counts at which the data are analysed, increasing (even: orders balance in blocks of two). */
@@ -37,10 +50,16 @@ export const EQUIVALENCE_BETA = 0.1;
  * looks spend little, so only large changes stop early and the last look keeps most of the
  * power, in the spirit of O'Brien-Fleming boundaries but valid by the union bound alone).
  */
-export function makePlan(looks: readonly number[], alpha = ALPHA, weights?: readonly number[], beta = EQUIVALENCE_BETA): SequentialPlan {
+export function makePlan(
+  looks: readonly number[],
+  alpha = ALPHA,
+  weights?: readonly number[],
+  beta = EQUIVALENCE_BETA,
+): SequentialPlan {
   if (looks.length === 0) throw new RangeError('a plan needs at least one look');
   looks.forEach((n, i) => {
-    if (!Number.isInteger(n) || n < 2 || (i > 0 && n <= looks[i - 1]!)) throw new RangeError(`looks must be increasing integers >= 2, got ${looks.join(', ')}`);
+    if (!Number.isInteger(n) || n < 2 || (i > 0 && n <= looks[i - 1]!))
+      throw new RangeError(`looks must be increasing integers >= 2, got ${looks.join(', ')}`);
   });
   const w = weights ?? looks.map((_, i) => i + 1);
   if (w.length !== looks.length || w.some((x) => !(x > 0))) throw new RangeError('one positive weight per look');
@@ -76,7 +95,12 @@ export interface Analysis {
 }
 
 function asRatios(iv: LogInterval): { ratio: number; ci?: [number, number] } {
-  return { ratio: Math.exp(iv.centre), ...(iv.lo !== undefined && iv.hi !== undefined ? { ci: [Math.exp(iv.lo), Math.exp(iv.hi)] as [number, number] } : {}) };
+  return {
+    ratio: Math.exp(iv.centre),
+    ...(iv.lo !== undefined && iv.hi !== undefined
+      ? { ci: [Math.exp(iv.lo), Math.exp(iv.hi)] as [number, number] }
+      : {}),
+  };
 }
 
 export type SequentialDecision =
@@ -121,7 +145,11 @@ export function analyseLogRatios(d: readonly number[]): Analyse {
  * The generic rule. `n` = pairs so far; `budgetPairs` = pairs the point can still afford (its
  * share of the time budget divided by the seconds one pair takes).
  */
-export function decideSequential(n: number, analyse: Analyse, opts: { minEffect?: number; budgetPairs: number; plan?: SequentialPlan }): SequentialDecision {
+export function decideSequential(
+  n: number,
+  analyse: Analyse,
+  opts: { minEffect?: number; budgetPairs: number; plan?: SequentialPlan },
+): SequentialDecision {
   const plan = opts.plan ?? DEFAULT_PLAN;
   const minEffect = Math.max(MIN_EFFECT, opts.minEffect ?? 0);
   const budget = Math.max(0, Math.floor(opts.budgetPairs));
@@ -138,14 +166,33 @@ export function decideSequential(n: number, analyse: Analyse, opts: { minEffect?
   }
   const alpha = plan.alphas[look]!;
   if (n === 0) {
-    const analysis: Analysis = { n, look, alpha, interval: { centre: 0, confidence: 1 - alpha }, ratio: 1, p: 1, verdict: 'inconclusive', note: 'no budget for a single pair' };
+    const analysis: Analysis = {
+      n,
+      look,
+      alpha,
+      interval: { centre: 0, confidence: 1 - alpha },
+      ratio: 1,
+      p: 1,
+      verdict: 'inconclusive',
+      note: 'no budget for a single pair',
+    };
     return { action: 'stop', verdict: 'inconclusive', reason: 'budget', analysis };
   }
   const { change, equivalence, p } = analyse(alpha, plan.betas[look]!);
   const c = classify(change, p, alpha, minEffect, equivalence);
-  const analysis: Analysis = { n, look, alpha, interval: change, ...asRatios(change), p, verdict: c.verdict, ...(c.note ? { note: c.note } : {}) };
+  const analysis: Analysis = {
+    n,
+    look,
+    alpha,
+    interval: change,
+    ...asRatios(change),
+    p,
+    verdict: c.verdict,
+    ...(c.note ? { note: c.note } : {}),
+  };
   if (c.verdict !== 'inconclusive') return { action: 'stop', verdict: c.verdict, reason: 'decided', analysis };
-  if (n < target || look === last) return { action: 'stop', verdict: 'inconclusive', reason: n < target ? 'budget' : 'last-look', analysis };
+  if (n < target || look === last)
+    return { action: 'stop', verdict: 'inconclusive', reason: n < target ? 'budget' : 'last-look', analysis };
   if (budget === 0) return { action: 'stop', verdict: 'inconclusive', reason: 'budget', analysis };
   const need = plan.looks[look + 1]! - n;
   const more = need <= budget ? need : budget >= 2 ? budget - (budget % 2) : budget;
@@ -153,7 +200,11 @@ export function decideSequential(n: number, analyse: Analyse, opts: { minEffect?
 }
 
 /** The sequential rule on paired log-ratios (one metric of one point). */
-export function decidePaired(pairs: readonly Pair[], direction: Direction, opts: { minEffect?: number; budgetPairs: number; plan?: SequentialPlan }): SequentialDecision {
+export function decidePaired(
+  pairs: readonly Pair[],
+  direction: Direction,
+  opts: { minEffect?: number; budgetPairs: number; plan?: SequentialPlan },
+): SequentialDecision {
   const d = pairs.length ? logRatios(pairs, direction) : [];
   return decideSequential(pairs.length, analyseLogRatios(d), opts);
 }
@@ -165,13 +216,25 @@ export function decidePaired(pairs: readonly Pair[], direction: Direction, opts:
 export function runSequential(
   next: (k: number) => readonly number[],
   opts: { minEffect?: number; budgetPairs: number; plan?: SequentialPlan },
-): { verdict: PairedVerdict; reason: 'decided' | 'last-look' | 'budget' | 'unmeasurable'; n: number; centre: number; analysis: Analysis } {
+): {
+  verdict: PairedVerdict;
+  reason: 'decided' | 'last-look' | 'budget' | 'unmeasurable';
+  n: number;
+  centre: number;
+  analysis: Analysis;
+} {
   const d: number[] = [];
   let budget = Math.floor(opts.budgetPairs);
   for (;;) {
     const decision = decideSequential(d.length, analyseLogRatios(d), { ...opts, budgetPairs: budget });
     if (decision.action === 'stop') {
-      return { verdict: decision.verdict, reason: decision.reason, n: d.length, centre: d.length ? hodgesLehmann(d) : 0, analysis: decision.analysis };
+      return {
+        verdict: decision.verdict,
+        reason: decision.reason,
+        n: d.length,
+        centre: d.length ? hodgesLehmann(d) : 0,
+        analysis: decision.analysis,
+      };
     }
     const got = next(decision.more);
     d.push(...got);

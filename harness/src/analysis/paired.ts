@@ -78,7 +78,8 @@ export interface PairedComparison {
 export function pairProblem(pairs: readonly Pair[]): string | undefined {
   if (pairs.length === 0) return 'no pairs';
   const bad = pairs.findIndex((p) => !(p.base > 0 && p.head > 0 && Number.isFinite(p.base) && Number.isFinite(p.head)));
-  if (bad >= 0) return `pair ${bad + 1} has a value that is not a positive finite number (base ${pairs[bad]!.base}, head ${pairs[bad]!.head}): too fast to time?`;
+  if (bad >= 0)
+    return `pair ${bad + 1} has a value that is not a positive finite number (base ${pairs[bad]!.base}, head ${pairs[bad]!.head}): too fast to time?`;
   return undefined;
 }
 
@@ -124,7 +125,16 @@ export function normalCdf(z: number): number {
     Math.exp(
       -x * x -
         1.26551223 +
-        t * (1.00002368 + t * (0.37409196 + t * (0.09678418 + t * (-0.18628806 + t * (0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))))))),
+        t *
+          (1.00002368 +
+            t *
+              (0.37409196 +
+                t *
+                  (0.09678418 +
+                    t *
+                      (-0.18628806 +
+                        t *
+                          (0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))))))),
     );
   return z >= 0 ? 1 - erfc / 2 : erfc / 2;
 }
@@ -136,19 +146,33 @@ export function normalQuantile(p: number): number {
     if (p === 1) return Infinity;
     throw new RangeError(`normalQuantile(${p}): p must be in [0, 1]`);
   }
-  const a = [-3.969683028665376e1, 2.209460984245205e2, -2.759285104469687e2, 1.38357751867269e2, -3.066479806614716e1, 2.506628277459239];
-  const b = [-5.447609879822406e1, 1.615858368580409e2, -1.556989798598866e2, 6.680131188771972e1, -1.328068155288572e1];
-  const c = [-7.784894002430293e-3, -3.223964580411365e-1, -2.400758277161838, -2.549732539343734, 4.374664141464968, 2.938163982698783];
+  const a = [
+    -3.969683028665376e1, 2.209460984245205e2, -2.759285104469687e2, 1.38357751867269e2, -3.066479806614716e1,
+    2.506628277459239,
+  ];
+  const b = [
+    -5.447609879822406e1, 1.615858368580409e2, -1.556989798598866e2, 6.680131188771972e1, -1.328068155288572e1,
+  ];
+  const c = [
+    -7.784894002430293e-3, -3.223964580411365e-1, -2.400758277161838, -2.549732539343734, 4.374664141464968,
+    2.938163982698783,
+  ];
   const d = [7.784695709041462e-3, 3.224671290700398e-1, 2.445134137142996, 3.754408661907416];
   const lowTail = 0.02425;
   if (p < lowTail) {
     const q = Math.sqrt(-2 * Math.log(p));
-    return (((((c[0]! * q + c[1]!) * q + c[2]!) * q + c[3]!) * q + c[4]!) * q + c[5]!) / ((((d[0]! * q + d[1]!) * q + d[2]!) * q + d[3]!) * q + 1);
+    return (
+      (((((c[0]! * q + c[1]!) * q + c[2]!) * q + c[3]!) * q + c[4]!) * q + c[5]!) /
+      ((((d[0]! * q + d[1]!) * q + d[2]!) * q + d[3]!) * q + 1)
+    );
   }
   if (p > 1 - lowTail) return -normalQuantile(1 - p);
   const q = p - 0.5;
   const r = q * q;
-  return ((((((a[0]! * r + a[1]!) * r + a[2]!) * r + a[3]!) * r + a[4]!) * r + a[5]!) * q) / (((((b[0]! * r + b[1]!) * r + b[2]!) * r + b[3]!) * r + b[4]!) * r + 1);
+  return (
+    ((((((a[0]! * r + a[1]!) * r + a[2]!) * r + a[3]!) * r + a[4]!) * r + a[5]!) * q) /
+    (((((b[0]! * r + b[1]!) * r + b[2]!) * r + b[3]!) * r + b[4]!) * r + 1)
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -347,19 +371,42 @@ const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
  * (default: `change`) is the (1 - 2 beta) interval of the equivalence test (two one-sided tests
  * at beta): "unchanged" when it lies inside ±minimum effect.
  */
-export function classify(change: LogInterval, p: number, alpha: number, minEffect: number, equivalence: LogInterval = change): { verdict: PairedVerdict; note?: string } {
+export function classify(
+  change: LogInterval,
+  p: number,
+  alpha: number,
+  minEffect: number,
+  equivalence: LogInterval = change,
+): { verdict: PairedVerdict; note?: string } {
   const margin = logMargin(minEffect);
-  if (change.lo === undefined || change.hi === undefined) return { verdict: 'inconclusive', note: `too few pairs for a ${pct(1 - alpha)} interval` };
+  if (change.lo === undefined || change.hi === undefined)
+    return { verdict: 'inconclusive', note: `too few pairs for a ${pct(1 - alpha)} interval` };
   const excludesZero = change.lo > 0 || change.hi < 0;
   const centreChange = Math.expm1(change.centre);
   const signed = `${centreChange > 0 ? '+' : ''}${pct(centreChange)}`;
-  if (p < alpha && excludesZero && Math.abs(change.centre) >= margin) return { verdict: change.centre > 0 ? 'slower' : 'faster' };
-  if (equivalence.lo !== undefined && equivalence.hi !== undefined && equivalence.lo > -margin && equivalence.hi < margin) {
-    return excludesZero && p < alpha ? { verdict: 'unchanged', note: `a change of ${signed}, within the ±${pct(minEffect)} minimum effect` } : { verdict: 'unchanged' };
+  if (p < alpha && excludesZero && Math.abs(change.centre) >= margin)
+    return { verdict: change.centre > 0 ? 'slower' : 'faster' };
+  if (
+    equivalence.lo !== undefined &&
+    equivalence.hi !== undefined &&
+    equivalence.lo > -margin &&
+    equivalence.hi < margin
+  ) {
+    return excludesZero && p < alpha
+      ? { verdict: 'unchanged', note: `a change of ${signed}, within the ±${pct(minEffect)} minimum effect` }
+      : { verdict: 'unchanged' };
   }
-  if (p >= alpha) return { verdict: 'inconclusive', note: `p = ${p.toFixed(3)} ≥ ${alpha}, and the interval reaches beyond ±${pct(minEffect)}` };
-  if (!excludesZero) return { verdict: 'inconclusive', note: 'the interval includes no change, and reaches beyond the minimum effect' };
-  return { verdict: 'inconclusive', note: `a change of ${signed}: below the ${pct(minEffect)} minimum effect, which the interval does not exclude` };
+  if (p >= alpha)
+    return {
+      verdict: 'inconclusive',
+      note: `p = ${p.toFixed(3)} ≥ ${alpha}, and the interval reaches beyond ±${pct(minEffect)}`,
+    };
+  if (!excludesZero)
+    return { verdict: 'inconclusive', note: 'the interval includes no change, and reaches beyond the minimum effect' };
+  return {
+    verdict: 'inconclusive',
+    note: `a change of ${signed}: below the ${pct(minEffect)} minimum effect, which the interval does not exclude`,
+  };
 }
 
 /**
@@ -392,7 +439,11 @@ export interface CompareOptions {
 export const EQUIVALENCE_ALPHA = 0.05;
 
 /** The fixed-size paired comparison of one point's metric. */
-export function comparePaired(pairs: readonly Pair[], direction: Direction, opts: CompareOptions = {}): PairedComparison {
+export function comparePaired(
+  pairs: readonly Pair[],
+  direction: Direction,
+  opts: CompareOptions = {},
+): PairedComparison {
   const minEffect = Math.max(MIN_EFFECT, opts.minEffect ?? 0);
   const alpha = opts.alpha ?? ALPHA;
   const d = logRatios(pairs, direction);
@@ -407,7 +458,9 @@ export function comparePaired(pairs: readonly Pair[], direction: Direction, opts
     baseMedian: median(pairs.map((p) => p.base)),
     headMedian: median(pairs.map((p) => p.head)),
     ratio: Math.exp(iv.centre),
-    ...(iv.lo !== undefined && iv.hi !== undefined ? { ci: [Math.exp(iv.lo), Math.exp(iv.hi)] as [number, number] } : {}),
+    ...(iv.lo !== undefined && iv.hi !== undefined
+      ? { ci: [Math.exp(iv.lo), Math.exp(iv.hi)] as [number, number] }
+      : {}),
     confidence: 1 - alpha,
     p: test.p,
     exact: test.exact && d.length <= EXACT_MAX,
