@@ -231,7 +231,7 @@ describe('issue 15: contracts between jobs', () => {
     const step = wf['bench.yml']!.jobs.bench!.steps.find((s) => s.run?.includes('npm run bench'))!;
     expect(step.run).toContain('npm run bench -- "${args[@]}" || status=$?');
     expect(step.run).toMatch(/0\) ;;/);
-    expect(step.run).toMatch(/1\) echo "::warning::/);
+    expect(step.run).toMatch(/1\)\n[^)]*test -f results\/latest\/results\.json \|\| \{[^}]*exit 1; \}\n\s*echo "::warning::/);
     expect(step.run).toMatch(/2\) echo "::error::[^\n]*; exit 2 ;;/);
     expect(step.run).toMatch(/130\) [^\n]*exit 130 ;;/);
     expect(step.run).toMatch(/\*\) [^\n]*exit "\$status" ;;/);

@@ -6,7 +6,7 @@ import { parse } from 'yaml';
 import { ROOT } from './helpers/cli.js';
 
 type Step = { uses?: string; run?: string; with?: Record<string, unknown>; env?: Record<string, string> };
-type Job = { permissions?: Record<string, string>; steps: Step[]; concurrency?: unknown; 'timeout-minutes'?: number; if?: string; 'runs-on': unknown };
+type Job = { permissions?: Record<string, string>; steps: Step[]; concurrency?: unknown; 'timeout-minutes'?: number; if?: string; 'runs-on': unknown; strategy?: Record<string, unknown>; environment?: unknown; needs?: string | string[] };
 type Workflow = { on: Record<string, any>; permissions?: Record<string, string>; concurrency?: unknown; jobs: Record<string, Job> };
 
 const names = ['ci', 'bench', 'pr', 'pr-comment', 'calibrate'] as const;
