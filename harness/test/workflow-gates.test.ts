@@ -16,6 +16,7 @@ import { gabGate, type GabGateInput, parseGabDataJs } from '../src/workflow/gab-
 import { assertParamValue, assertSegment, assertSha, joinInside } from '../src/workflow/ids.js';
 import { checkApprovedHead, classifyPullRequest } from '../src/workflow/pr-gate.js';
 import { commentTarget, runTitle } from '../src/workflow/workflow-run.js';
+import { runCli } from './helpers/cli.js';
 
 const A = 'a'.repeat(40);
 const B = 'b'.repeat(40);
@@ -246,5 +247,14 @@ describe('npm run workflow (in-process)', () => {
   it('unknown checks and bad flags are refusals (2), not crashes', async () => {
     expect((await run(['nope'])).status).toBe(2);
     expect((await run(['pr-head', '--bogus'])).status).toBe(2);
+  });
+});
+
+describe('npm run workflow (through the CLI, as the workflows call it)', () => {
+  it('is an npm command with the exit statuses of the others', () => {
+    // needs harness change: package.json script "workflow": "node harness/bootstrap.mjs workflow"
+    // and `workflow: workflowCommand` (harness/src/workflow/cli.ts) in the CLI's command table.
+    const r = runCli(['workflow', 'pick-commit', '--head', 'main', '--store', tmp(), '--machine', 'm']);
+    expect([r.status, r.stderr]).toEqual([2, expect.stringMatching(/--head: "main" is not a full 40-character/)]);
   });
 });
