@@ -123,8 +123,7 @@ describe('bench.yml, replayed (dispatch of a narrowed smoke run)', () => {
       verbose: VERBOSE,
     });
     expect(refused.result).toBe('failure');
-    // needs harness change: `npm run bench` exits 2 when it refuses to run (today 1, which the
-    // workflow must read as "some benchmarks failed"; the job then fails later, at the summary).
+    // `npm run bench` exits 2 when it refuses to run; the step fails at once and says so.
     expect(refused.failed?.name).toBe('Run the suite');
     expect(refused.failed?.log).toContain('::error::the harness refused to run (exit 2)');
   });
@@ -287,9 +286,8 @@ describe('the PR diff reads what the bench publish wrote (bench -> gh-pages -> -
       runner: runner('m1', join(w.root, 'artifacts-pr-after-publish')),
       verbose: VERBOSE,
     });
-    // needs harness change: `npm run pages` writes a placeholder data/<machine>/noise.json
-    // ({"schema":1,"thresholds":{}}) that `rounds --noise-store` rejects after measuring
-    // (issue 15); the store files one command writes must be readable by the next.
+    // `npm run pages` wrote data/<machine>/noise.json for this uncalibrated machine; `rounds
+    // --noise-store` must read it (issue 15: it used to reject it after measuring).
     expect(d.result, why(d)).toBe('success');
   });
 });
