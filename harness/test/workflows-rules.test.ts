@@ -1,6 +1,6 @@
-// More workflow properties read from the YAML: who may trigger the PR benchmark (the `if`
-// expression evaluated for each kind of event), pins with versions, toolchain versions in step
-// with the harness, and every command a workflow runs is an npm script a test also runs.
+// More workflow properties read from the YAML: what the PR benchmark checks out, pins with
+// versions, toolchain versions in step with the harness, and every command a workflow runs is an npm script a test also runs.
+// (Gates, permissions and trust levels: workflows-design.test.ts.)
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -24,76 +24,11 @@ const text = Object.fromEntries(files.map((f) => [f, readFileSync(join(dir, f), 
 const wf = Object.fromEntries(files.map((f) => [f, parse(text[f]!) as Workflow]));
 const steps = (f: string) => Object.values(wf[f]!.jobs).flatMap((j) => j.steps);
 
-/**
- * Evaluates the small subset of GitHub's expression language these `if:`s use: property paths,
- * 'strings', ==, !=, &&, ||, !, parentheses and contains(list.*.field, 'value').
- */
-function evaluate(expr: string, ctx: Record<string, unknown>): boolean {
-  const get = (path: string): unknown => {
-    let cur: unknown = ctx;
-    for (const part of path.split('.')) {
-      if (part === '*') return cur;
-      cur = (cur as Record<string, unknown> | undefined)?.[part];
-    }
-    return cur;
-  };
-  const js = expr
-    .replace(/contains\(([\w.]+)\.\*\.(\w+),\s*'([^']*)'\)/g, (_m, list: string, field: string, v: string) =>
-      JSON.stringify(((get(list) as Record<string, unknown>[]) ?? []).some((x) => x[field] === v)),
-    )
-    .replace(/'([^']*)'/g, (_m, s: string) => JSON.stringify(s))
-    .replace(/\b(github(?:\.[\w-]+)+)/g, (_m, path: string) => JSON.stringify(get(path) ?? null))
-    .replace(/==/g, '===')
-    .replace(/!===/g, '!==');
-  expect(js, `unexpected syntax in: ${expr}`).toMatch(/^[\s"\w\-/[\]{}:,.()!=&|]*$/);
-  return Boolean(new Function(`return (${js});`)());
-}
-
-describe('pr.yml: who can start a benchmark on the self-hosted runner', () => {
-  const cond = wf['pr.yml']!.jobs.diff!.if!;
-  const event = (action: string, fork: boolean, labels: string[], label?: string) => ({
-    github: {
-      repository: 'owner/jsio-bench',
-      event: {
-        action,
-        ...(label ? { label: { name: label } } : {}),
-        pull_request: {
-          head: { repo: { full_name: fork ? 'stranger/jsio-bench' : 'owner/jsio-bench' } },
-          labels: labels.map((name) => ({ name })),
-        },
-      },
-    },
-  });
-  it.each([
-    { name: 'a branch of this repository, opened', ctx: event('opened', false, []), runs: true },
-    { name: 'a branch of this repository, pushed to', ctx: event('synchronize', false, []), runs: true },
-    {
-      name: 'a branch of this repository, labelled (no second run)',
-      ctx: event('labeled', false, ['docs'], 'docs'),
-      runs: false,
-    },
-    { name: 'a fork, opened', ctx: event('opened', true, []), runs: false },
-    {
-      name: 'a fork pushed to after it was labelled',
-      ctx: event('synchronize', true, ['run-benchmarks']),
-      runs: false,
-    },
-    {
-      name: 'a fork given the run-benchmarks label',
-      ctx: event('labeled', true, ['run-benchmarks'], 'run-benchmarks'),
-      runs: true,
-    },
-    {
-      name: 'a fork given another label while labelled',
-      ctx: event('labeled', true, ['run-benchmarks', 'docs'], 'docs'),
-      runs: false,
-    },
-  ])('$name: runs = $runs', ({ ctx, runs }) => {
-    expect(evaluate(cond, ctx)).toBe(runs);
-  });
-
+// Who may start a benchmark on the self-hosted runners (pr.yml's job conditions evaluated for
+// each kind of pull request) is tested in workflows-design.test.ts with GitHub's expression rules.
+describe('pr.yml: what the benchmark runs', () => {
   it('benchmarks the pull request head itself, with just(js) fully configured', () => {
-    const checkout = steps('pr.yml').find((s) => s.uses?.startsWith('actions/checkout@'));
+    const checkout = steps('pr.yml').find((s) => s.uses?.startsWith('actions/checkout@') && s.with?.path === 'head');
     expect(checkout?.with?.ref).toBe('${{ github.event.pull_request.head.sha }}');
   });
 });
@@ -120,11 +55,17 @@ describe('all workflows', () => {
     for (const v of versions) expect(v).toBe(pin);
   });
 
-  it('give every job of the benchmark and comment workflows a concurrency group', () => {
-    for (const f of ['bench.yml', 'pr.yml', 'pr-comment.yml']) {
-      for (const [name, job] of Object.entries(wf[f]!.jobs))
-        expect(job.concurrency ?? wf[f]!.concurrency, `${f} ${name}`).toBeTruthy();
-    }
+  // GitHub keeps one pending job per concurrency group and cancels the one it replaces: a group
+  // is used only where the replaced job is not worth running any more (an older head of the same
+  // pull request). Every push, calibration, publish and comment keeps its place.
+  it('use concurrency groups only for pull-request heads that a newer head supersedes', () => {
+    const grouped = files.flatMap((f) =>
+      Object.entries(wf[f]!.jobs)
+        .filter(([, j]) => j.concurrency)
+        .map(([n]) => `${f} ${n}`),
+    );
+    expect(grouped.filter((g) => !g.startsWith('ci.yml')).sort()).toEqual(['pr.yml approve', 'pr.yml diff']);
+    for (const f of files) if (f !== 'ci.yml') expect(wf[f]!.concurrency, f).toBeUndefined();
   });
 
   it('keep no logic in YAML: no inline github-script', () => {
@@ -152,15 +93,31 @@ describe('every command a workflow runs is an npm script that a test runs', () =
   const PLUMBING = [
     /^(echo|printf) .*>> ?"\$GITHUB_(ENV|PATH|OUTPUT|STEP_SUMMARY)"$/,
     /^cat \S+ >> "\$GITHUB_STEP_SUMMARY"$/,
-    /^(id|number|dir)="\$\(npm run --silent [\w-]+ .*\)"$/,
+    /^(id|number|dir|sha)="\$\(npm run --silent [\w-]+( .*)?\)"$/,
+    // A fresh HOME per job and the trust level's caches (docs/runners.md).
+    /^mkdir -p "\$RUNNER_TEMP\/home"$/,
+    /^\{$/,
+    /^echo "(HOME|JSIO_CACHE|npm_config_cache)=\$RUNNER_(TEMP|TOOL_CACHE)\/[\w/-]+"$/,
+    /^\} >> "\$GITHUB_ENV"$/,
+    /^mkdir -p (head\/)?\.cache "\$JSIO_CACHE\/runtimes"$/,
+    /^ln -sfn "\$JSIO_CACHE\/runtimes" (head\/)?\.cache\/runtimes$/,
+    /^find \. -mindepth 1 -maxdepth 1 -exec rm -rf -- \{\} \+$/,
+    // Git plumbing: a token-free remote for publish-to-branch, the commit checks, the back-fill.
+    /^git init --quiet pages$/,
+    /^git -C pages remote add origin "https:\/\/github\.com\/\$\{GITHUB_REPOSITORY\}\.git"$/,
+    /^git merge-base --is-ancestor HEAD origin\/main$/,
+    /^git checkout --quiet --detach "\$sha"$/,
+    /^git -C head worktree prune$/,
+    /^test "\$\(git -C head rev-parse HEAD\)" = "\$HEAD_SHA"$/,
+    /^npm ci --ignore-scripts$/,
     /^sudo apt-get /,
     /^git (clone|fetch|config|-C \S+ (fetch|worktree add)) /,
-    /^\(cd \w+ && npm ci\)$/,
+    /^\(cd \w+ && npm ci --ignore-scripts\)$/,
     /^mkdir -p \w+$/,
     /^cp [\w/. -]+$/,
     /^printf '%s' "\$PR_NUMBER" > [\w/-]+$/,
     /^node "\$GITHUB_WORKSPACE\/harness\/bootstrap\.mjs" pages /,
-    /^test "\$BENCH_STATUS" = 0$/,
+    /^test "\$(BENCH|CALIBRATE)_STATUS" = 0$/,
   ];
 
   it.each(files)('%s', (f) => {
@@ -173,12 +130,15 @@ describe('every command a workflow runs is an npm script that a test runs', () =
         .filter((l) => l && !l.startsWith('#'));
       for (const line of lines) {
         for (const m of line.matchAll(/npm run (?:--silent )?([\w:-]+)/g)) {
+          // needs harness change: package.json script "workflow" (node harness/bootstrap.mjs
+          // workflow) and the command wired to harness/src/workflow/cli.ts workflowCommand.
           expect(Object.keys(scripts), `${f}: ${line}`).toContain(m[1]);
           expect(exercised(m[1]!), `${f}: npm run ${m[1]} (${target(m[1]!)}) is not run by any test`).toBe(true);
         }
         const isNpm = /^npm (ci|test)\b/.test(line) || /^npm run /.test(line);
-        // Lines of a bench (or calibrate) step's argument assembly are shell around one npm run.
-        const inBenchStep = /npm run (bench|calibrate) /.test(step.run);
+        // Lines of a bench (or calibrate, or rounds) step's argument assembly and exit-status
+        // handling are shell around one npm run.
+        const inBenchStep = /npm run (bench|calibrate|rounds) /.test(step.run);
         if (!isNpm && !inBenchStep && !PLUMBING.some((re) => re.test(line)))
           expect.fail(`${f}: "${line}" is neither an npm script nor plumbing`);
       }

@@ -13,6 +13,9 @@ type Job = {
   'timeout-minutes'?: number;
   if?: string;
   'runs-on': unknown;
+  strategy?: Record<string, unknown>;
+  environment?: unknown;
+  needs?: string | string[];
 };
 type Workflow = {
   on: Record<string, any>;
@@ -50,6 +53,9 @@ describe.each(names)('%s.yml', (name) => {
   });
 
   it('runs only npm scripts that exist', () => {
+    // needs harness change: package.json script "workflow" (node harness/bootstrap.mjs workflow),
+    // wired to harness/src/workflow/cli.ts workflowCommand; until then bench.yml, pr.yml and
+    // pr-comment.yml name a script that does not exist yet.
     for (const m of text[name].matchAll(/npm run (?:--silent )?([\w:-]+)/g))
       expect(Object.keys(scripts), m[1]).toContain(m[1]);
   });
@@ -74,7 +80,7 @@ describe('bench.yml', () => {
   it('passes every dispatch input to the CLI', () => {
     const run = w.jobs.bench!.steps.find((s) => s.run?.includes('npm run bench'))!;
     expect(run.env).toMatchObject({
-      PROFILE: "${{ inputs.profile || 'standard' }}",
+      PROFILE: '${{ inputs.profile || env.DEFAULT_PROFILE }}',
       EXPERIMENTS: '${{ inputs.experiments }}',
       VARIANTS: '${{ inputs.variants }}',
       PARAMS: '${{ inputs.params }}',
@@ -93,12 +99,12 @@ describe('bench.yml', () => {
     expect(text.bench).toContain('fromJSON(inputs.runners');
   });
 
-  it('serialises benchmark machines and gh-pages publishes', () => {
-    expect(w.jobs.bench!.concurrency).toEqual({
-      group: 'bench-machine-${{ matrix.runner }}',
-      'cancel-in-progress': false,
-    });
-    expect(w.jobs.publish!.concurrency).toMatchObject({ 'cancel-in-progress': false });
+  // One runner agent per machine runs its jobs one at a time (docs/runners.md); a concurrency
+  // group would only let GitHub cancel the pending job it replaces (commits left unmeasured).
+  it('queues every push on every machine and publishes through the retrying publish-to-branch', () => {
+    expect(w.jobs.bench!.concurrency).toBeUndefined();
+    expect(w.jobs.publish!.concurrency).toBeUndefined();
+    expect(w.jobs.publish!.strategy).toMatchObject({ 'max-parallel': 1 });
     expect(text.bench).toContain('npm run publish-to-branch');
   });
 
@@ -107,15 +113,12 @@ describe('bench.yml', () => {
     expect(w.jobs.publish!.permissions).toEqual({ contents: 'write' });
   });
 
-  it('feeds github-action-benchmark both directions with alerts and summaries', () => {
+  // Alerts come from the project's change points against calibrated noise (docs/pages.md).
+  it('feeds github-action-benchmark both directions with summaries and without its own alerts', () => {
     const gab = w.jobs.publish!.steps.filter((s) => s.uses?.startsWith('benchmark-action/github-action-benchmark@'));
     expect(gab.map((s) => s.with?.tool)).toEqual(['customSmallerIsBetter', 'customBiggerIsBetter']);
     for (const s of gab)
-      expect(s.with).toMatchObject({
-        'alert-threshold': expect.any(String),
-        'comment-on-alert': true,
-        'summary-always': true,
-      });
+      expect(s.with).toMatchObject({ 'comment-on-alert': false, 'fail-on-alert': false, 'summary-always': true });
   });
 });
 
@@ -127,13 +130,14 @@ describe('pr.yml', () => {
     for (const job of Object.values(w.jobs)) expect(JSON.stringify(job.permissions ?? {})).not.toMatch(/write/);
   });
 
-  it('runs fork pull requests only after the run-benchmarks label', () => {
-    expect(w.jobs.diff!.if).toMatch(/head\.repo\.full_name == github\.repository/);
-    expect(w.jobs.diff!.if).toMatch(/contains\(github\.event\.pull_request\.labels\.\*\.name, 'run-benchmarks'\)/);
+  it("runs pull requests from the default branch's workflow file, forks and bots only after approval", () => {
+    expect(Object.keys(w.on)).toEqual(['pull_request_target']);
+    expect(w.jobs.approve!.environment).toBe('pr-benchmark');
+    expect(w.jobs.diff!.needs).toBe('approve');
   });
 
   it('measures base and head in rounds in one job and uploads the artifact with the PR number', () => {
-    expect(text.pr).toContain('npm run rounds -- --base ../base --head .');
+    expect(text.pr).toContain('npm run rounds -- --base ../base --head . --rounds "$ROUNDS"');
     expect(text.pr).toContain('comment/pr-number');
     expect(text.pr).toContain('GITHUB_STEP_SUMMARY');
   });
@@ -141,10 +145,10 @@ describe('pr.yml', () => {
 
 describe('calibrate.yml', () => {
   const w = wf.calibrate;
-  it('is started by hand, shares the machine with benchmark runs, and publishes what it measured', () => {
+  it('is started by hand, queues behind benchmark runs on the machine, and publishes what it measured', () => {
     expect(Object.keys(w.on)).toEqual(['workflow_dispatch']);
-    expect(JSON.stringify(w.jobs.calibrate!.concurrency)).toContain('bench-machine-${{ matrix.runner }}');
-    expect(JSON.stringify(wf.bench.jobs.bench!.concurrency)).toContain('bench-machine-${{ matrix.runner }}');
+    expect(w.jobs.calibrate!.concurrency).toBeUndefined();
+    expect(w.jobs.calibrate!['runs-on']).toEqual(wf.bench.jobs.bench!['runs-on']);
     expect(text.calibrate).toContain('npm run calibrate -- --rounds "$ROUNDS"');
     expect(text.calibrate).toMatch(/bootstrap\.mjs" publish --noise .*--store data/);
     expect(w.jobs.calibrate!.permissions).toBeUndefined();
@@ -165,8 +169,9 @@ describe('pr-comment.yml', () => {
     expect(text['pr-comment']).not.toMatch(/head_sha }}|head\.sha }}|pull_request\.head\.ref/);
   });
 
-  it('validates the artifact before posting, with the PR number from GitHub', () => {
+  it('validates the artifact before posting, with the PR number from GitHub (the run title)', () => {
     expect(text['pr-comment']).toContain('npm run pr-comment -- --artifact artifact --pr "$PR_NUMBER"');
+    expect(text['pr-comment']).toContain('workflow -- comment-target');
     expect(w.jobs.comment!.permissions).toEqual({ contents: 'read', actions: 'read', 'pull-requests': 'write' });
   });
 });

@@ -1,0 +1,271 @@
+/**
+ * `npm run workflow -- <check> [flags]`: the decisions the GitHub workflows take, as tested code
+ * instead of YAML logic. Each prints what the workflow needs on stdout (key=value lines for
+ * $GITHUB_OUTPUT, or one value) and explains itself on stderr.
+ *
+ *   pr-head --pr N --sha SHA
+ *       pr.yml, after a maintainer approved a run: the pull request is open, into this repository,
+ *       and still at SHA. Needs GITHUB_TOKEN and GITHUB_REPOSITORY (GITHUB_API_URL optional).
+ *   comment-target --event FILE --workflow-path .github/workflows/pr.yml --artifact DIR
+ *       pr-comment.yml: the finished run is our pr.yml on pull_request_target, and the artifact is
+ *       for the pull request and commit in the run's title. Prints pr=N and sha=SHA.
+ *   gab-gate --results FILE --gab-dir DIR --data-dir DIR --event NAME --workflow-sha SHA
+ *            --default-profile P [--dispatch-filters TEXT] [--repo DIR]
+ *       bench.yml's publish job: whether each github-action-benchmark step runs (see gab-gate.ts).
+ *       Prints machine=, sha=, smaller=true|false, bigger=true|false.
+ *   pick-commit --repo DIR --head SHA --store DIR --machine ID [--depth 50]
+ *       bench.yml's nightly run: the commit to measure (see backfill.ts). Prints the SHA.
+ *
+ * Exit status: 0 = done (a "no" from a gate is an answer, not an error); 2 = refused (a check
+ * failed, or an input is missing or malformed); 3 = internal error.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { pickCommit } from './backfill.js';
+import { GAB_TOOLS, type GabData, type GabTool, gabGate, gabGateOutputs, parseGabDataJs } from './gab-gate.js';
+import { assertPr, assertRepo, assertSegment, assertSha, InvalidIdentifier } from './ids.js';
+import { checkApprovedHead, type PullRequestNow } from './pr-gate.js';
+import { commentTarget, type WorkflowRunEvent } from './workflow-run.js';
+
+/** A check said no, or an input is unusable: exit 2 with this message. */
+export class Refusal extends Error {
+  override name = 'Refusal';
+}
+
+type Io = { stdout: (s: string) => void; stderr: (s: string) => void; env: NodeJS.ProcessEnv };
+const defaultIo: Io = {
+  stdout: (s) => process.stdout.write(s),
+  stderr: (s) => process.stderr.write(s),
+  env: process.env,
+};
+
+/** Reads a file an untrusted party may have written: regular file, bounded size. */
+export function readBounded(file: string, maxBytes: number): string {
+  let st;
+  try {
+    st = statSync(file);
+  } catch {
+    throw new Refusal(`${file}: missing`);
+  }
+  if (!st.isFile()) throw new Refusal(`${file}: not a regular file`);
+  if (st.size > maxBytes) throw new Refusal(`${file}: ${st.size} bytes, over the ${maxBytes}-byte limit`);
+  return readFileSync(file, 'utf8');
+}
+
+function readJson(file: string, maxBytes: number): unknown {
+  const text = readBounded(file, maxBytes);
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new Refusal(`${file}: not valid JSON (${(e as Error).message})`);
+  }
+}
+
+function need(values: Record<string, unknown>, ...names: string[]): void {
+  const missing = names.filter((n) => typeof values[n] !== 'string' || values[n] === '');
+  if (missing.length) throw new Refusal(`missing ${missing.map((n) => `--${n}`).join(', ')}`);
+}
+
+function git(repo: string, args: string[]): { code: number; out: string } {
+  const r = spawnSync('git', ['-C', repo, ...args], { encoding: 'utf8' });
+  return { code: r.status ?? 128, out: r.stdout ?? '' };
+}
+
+async function prHead(argv: string[], io: Io): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    strict: true,
+    options: { pr: { type: 'string' }, sha: { type: 'string' } },
+  });
+  need(values, 'pr', 'sha');
+  const pr = assertPr('--pr', values.pr);
+  const sha = assertSha('--sha', values.sha);
+  const repo = assertRepo('GITHUB_REPOSITORY', io.env.GITHUB_REPOSITORY);
+  const token = io.env.GITHUB_TOKEN;
+  if (!token) throw new Refusal('GITHUB_TOKEN is not set (the workflow passes github.token)');
+  const api = (io.env.GITHUB_API_URL ?? 'https://api.github.com').replace(/\/+$/, '');
+  const res = await fetch(`${api}/repos/${repo}/pulls/${pr}`, {
+    headers: {
+      authorization: `Bearer ${token}`,
+      accept: 'application/vnd.github+json',
+      'x-github-api-version': '2022-11-28',
+      'user-agent': 'jsio-bench',
+    },
+  });
+  const text = await res.text();
+  if (!res.ok)
+    throw new Refusal(`GitHub API GET /repos/${repo}/pulls/${pr} failed: ${res.status} ${text.slice(0, 200)}`);
+  let now: PullRequestNow;
+  try {
+    now = JSON.parse(text) as PullRequestNow;
+  } catch {
+    throw new Refusal(`GitHub API GET /repos/${repo}/pulls/${pr}: not JSON`);
+  }
+  const check = checkApprovedHead(now, { pr, sha, repo });
+  if (!check.ok) throw new Refusal(check.message);
+  io.stderr(`${check.message}\n`);
+  io.stdout(`pr=${pr}\nsha=${sha}\n`);
+  return 0;
+}
+
+async function commentTargetCmd(argv: string[], io: Io): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    strict: true,
+    options: {
+      event: { type: 'string' },
+      'workflow-path': { type: 'string' },
+      artifact: { type: 'string' },
+      repository: { type: 'string' },
+    },
+  });
+  const event = values.event ?? io.env.GITHUB_EVENT_PATH;
+  if (!event) throw new Refusal('missing --event (GITHUB_EVENT_PATH inside Actions)');
+  need(values, 'workflow-path', 'artifact');
+  const artifact = resolve(values.artifact!);
+  const comparison = readJson(join(artifact, 'comparison.json'), 8 * 2 ** 20) as {
+    head?: { commits?: unknown };
+  } | null;
+  let target;
+  try {
+    target = commentTarget(
+      readJson(event, 2 ** 22) as WorkflowRunEvent,
+      { repository: values.repository ?? io.env.GITHUB_REPOSITORY ?? '', workflowPath: values['workflow-path']! },
+      { prNumber: readBounded(join(artifact, 'pr-number'), 64), headCommits: comparison?.head?.commits },
+    );
+  } catch (e) {
+    if (e instanceof InvalidIdentifier) throw e;
+    throw new Refusal((e as Error).message);
+  }
+  io.stderr(`the run measured pull request #${target.pr} at ${target.sha}\n`);
+  io.stdout(`pr=${target.pr}\nsha=${target.sha}\n`);
+  return 0;
+}
+
+async function gabGateCmd(argv: string[], io: Io): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    strict: true,
+    options: {
+      results: { type: 'string' },
+      'gab-dir': { type: 'string' },
+      'data-dir': { type: 'string' },
+      event: { type: 'string' },
+      'workflow-sha': { type: 'string' },
+      'default-profile': { type: 'string' },
+      'dispatch-filters': { type: 'string', default: '' },
+      repo: { type: 'string', default: '.' },
+    },
+  });
+  need(values, 'results', 'gab-dir', 'data-dir', 'event', 'workflow-sha', 'default-profile');
+  const results = readJson(resolve(values.results!), 256 * 2 ** 20) as {
+    run?: { commit?: { sha?: unknown }; machine?: { id?: unknown }; profile?: unknown };
+  } | null;
+  const machine = assertSegment('results run.machine.id', results?.run?.machine?.id);
+  const rows = {} as Record<GabTool, number | undefined>;
+  for (const tool of GAB_TOOLS) {
+    const file = join(resolve(values['gab-dir']!), `${tool}.json`);
+    if (!existsSync(file)) {
+      rows[tool] = undefined;
+      continue;
+    }
+    const list = readJson(file, 64 * 2 ** 20);
+    if (!Array.isArray(list)) throw new Refusal(`${file}: not a list of series`);
+    rows[tool] = list.length;
+  }
+  const dataFile = join(resolve(values['data-dir']!), machine, 'data.js');
+  let data: GabData | undefined;
+  if (existsSync(dataFile)) {
+    try {
+      data = parseGabDataJs(readBounded(dataFile, 256 * 2 ** 20), dataFile);
+    } catch (e) {
+      throw new Refusal((e as Error).message);
+    }
+  }
+  const repo = resolve(values.repo!);
+  const decision = gabGate({
+    event: values.event!,
+    workflowSha: values['workflow-sha']!,
+    measuredSha: results?.run?.commit?.sha,
+    machine,
+    profile: results?.run?.profile,
+    defaultProfile: values['default-profile']!,
+    dispatchFilters: values['dispatch-filters']!,
+    rows,
+    data,
+    isAncestor: (a, b) => {
+      if (!/^[0-9a-f]{40}$/.test(a)) return undefined;
+      const r = git(repo, ['merge-base', '--is-ancestor', a, b]);
+      return r.code === 0 ? true : r.code === 1 ? false : undefined;
+    },
+  });
+  for (const tool of GAB_TOOLS)
+    io.stderr(`github-action-benchmark ${tool}: ${decision.feed[tool] ? 'yes' : 'no'}: ${decision.reasons[tool]}\n`);
+  io.stdout(gabGateOutputs(decision));
+  return 0;
+}
+
+async function pickCommitCmd(argv: string[], io: Io): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    strict: true,
+    options: {
+      repo: { type: 'string', default: '.' },
+      head: { type: 'string' },
+      store: { type: 'string' },
+      machine: { type: 'string' },
+      depth: { type: 'string', default: '50' },
+    },
+  });
+  need(values, 'head', 'store', 'machine');
+  const head = assertSha('--head', values.head);
+  const machine = assertSegment('--machine', values.machine);
+  const depth = Number(values.depth);
+  if (!Number.isInteger(depth) || depth < 1 || depth > 1000)
+    throw new Refusal(`--depth ${values.depth}: expected an integer from 1 to 1000`);
+  const log = git(resolve(values.repo!), ['log', '--first-parent', '--format=%H', '-n', String(depth), head]);
+  if (log.code !== 0)
+    throw new Refusal(`git log of ${head} failed in ${values.repo}: is it a clone with history (fetch-depth: 0)?`);
+  const history = log.out.split('\n').filter(Boolean);
+  const index = join(resolve(values.store!), machine, 'index.json');
+  const stored = new Set<string>();
+  if (existsSync(index)) {
+    const raw = readJson(index, 64 * 2 ** 20) as { commits?: { sha?: unknown }[] } | null;
+    if (!Array.isArray(raw?.commits)) throw new Refusal(`${index}: no commits list`);
+    for (const c of raw.commits) if (typeof c?.sha === 'string') stored.add(c.sha);
+  } else io.stderr(`no ${index}: nothing stored for ${machine} yet\n`);
+  const pick = pickCommit({ head, history, stored });
+  io.stderr(`${pick.reason}\n`);
+  io.stdout(`${pick.sha}\n`);
+  return 0;
+}
+
+const CHECKS: Record<string, (argv: string[], io: Io) => Promise<number>> = {
+  'pr-head': prHead,
+  'comment-target': commentTargetCmd,
+  'gab-gate': gabGateCmd,
+  'pick-commit': pickCommitCmd,
+};
+
+/** The `workflow` command: wire it as `workflow: workflowCommand` in the CLI's command table. */
+export async function workflowCommand(argv: string[], io: Io = defaultIo): Promise<number> {
+  const [check, ...rest] = argv;
+  const run = check ? CHECKS[check] : undefined;
+  if (!run) {
+    io.stderr(`error: workflow needs one of: ${Object.keys(CHECKS).join(', ')}\n`);
+    return 2;
+  }
+  try {
+    return await run(rest, io);
+  } catch (e) {
+    const err = e as Error & { code?: string };
+    if (e instanceof Refusal || e instanceof InvalidIdentifier || err.code?.startsWith('ERR_PARSE_ARGS')) {
+      io.stderr(`error: workflow ${check}: ${err.message}\n`);
+      return 2;
+    }
+    io.stderr(`internal error: workflow ${check}: ${err.stack ?? String(e)}\n`);
+    return 3;
+  }
+}

@@ -1,0 +1,119 @@
+/**
+ * Identifiers that workflows and the store turn into paths, URLs or git arguments, each with one
+ * strict pattern. Every value read from a file a pull request or a runner could have written
+ * (results.json, comparison.json, noise.json, an artifact, an event payload) goes through one of
+ * these before it is used: a commit id, a machine id, an experiment or variant name, a parameter
+ * value, a pull-request number, a repository name. Pure functions, no I/O.
+ */
+import { isAbsolute, relative, resolve, sep } from 'node:path';
+
+/** A value refused by a pattern; the message names the field and shows (a prefix of) the value. */
+export class InvalidIdentifier extends Error {
+  constructor(
+    readonly field: string,
+    readonly value: unknown,
+    readonly rule: string,
+  ) {
+    super(`${field}: ${show(value)} is not ${rule}`);
+    this.name = 'InvalidIdentifier';
+  }
+}
+
+function show(v: unknown): string {
+  if (typeof v !== 'string') return `a ${v === null ? 'null' : typeof v}`;
+  return JSON.stringify(v.length > 80 ? `${v.slice(0, 80)}...` : v);
+}
+
+/** A full git commit id (SHA-1, lower-case hex). Abbreviations are refused. */
+export const SHA_RE = /^[0-9a-f]{40}$/;
+
+/**
+ * One path segment the harness creates: starts with a letter or digit, then letters, digits,
+ * '.', '_' or '-'; at most 100 characters; never '..' anywhere (so no '..' segment can be formed
+ * by concatenation either). Machine ids, experiment and variant names use it.
+ */
+export const SEGMENT_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
+
+/** A parameter name: what manifests declare (lower-case, digits, underscore). */
+export const PARAM_NAME_RE = /^[a-z_][a-z0-9_]{0,49}$/;
+
+/** A parameter value as it appears in names and file names: a number, or a plain token. */
+export const PARAM_VALUE_RE = /^-?[0-9]+(\.[0-9]+)?$|^[A-Za-z0-9][A-Za-z0-9._+-]{0,99}$/;
+
+/** A pull-request number as GitHub issues them. */
+export const PR_RE = /^[1-9][0-9]{0,9}$/;
+
+/** owner/name, as GitHub allows them. */
+export const REPO_RE = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})\/[A-Za-z0-9._-]{1,100}$/;
+
+export function isSha(v: unknown): v is string {
+  return typeof v === 'string' && SHA_RE.test(v);
+}
+
+export function assertSha(field: string, v: unknown): string {
+  if (!isSha(v)) throw new InvalidIdentifier(field, v, 'a full 40-character lower-case commit id');
+  return v;
+}
+
+export function isSegment(v: unknown): v is string {
+  return typeof v === 'string' && SEGMENT_RE.test(v) && !v.includes('..');
+}
+
+/** A machine id, experiment or variant name that becomes one directory or file name. */
+export function assertSegment(field: string, v: unknown): string {
+  if (!isSegment(v))
+    throw new InvalidIdentifier(
+      field,
+      v,
+      "a plain name (letters, digits, '.', '_', '-'; no '..', no '/'; at most 100 characters)",
+    );
+  return v;
+}
+
+export function assertParamName(field: string, v: unknown): string {
+  if (typeof v !== 'string' || !PARAM_NAME_RE.test(v))
+    throw new InvalidIdentifier(field, v, 'a parameter name ([a-z_][a-z0-9_]*)');
+  return v;
+}
+
+export function assertParamValue(field: string, v: unknown): string | number {
+  if (typeof v === 'number') {
+    if (!Number.isFinite(v)) throw new InvalidIdentifier(field, String(v), 'a finite number');
+    return v;
+  }
+  if (typeof v !== 'string' || !PARAM_VALUE_RE.test(v) || v.includes('..'))
+    throw new InvalidIdentifier(field, v, "a number or a plain token (letters, digits, '.', '_', '+', '-'; no '..')");
+  return v;
+}
+
+export function assertPr(field: string, v: unknown): number {
+  const s = typeof v === 'number' ? String(v) : v;
+  if (typeof s !== 'string' || !PR_RE.test(s)) throw new InvalidIdentifier(field, v, 'a pull-request number');
+  return Number(s);
+}
+
+export function assertRepo(field: string, v: unknown): string {
+  if (typeof v !== 'string' || !REPO_RE.test(v) || v.includes('..'))
+    throw new InvalidIdentifier(field, v, 'a repository name owner/name');
+  return v;
+}
+
+/**
+ * `root` joined with segments that must each be a plain name, and the result checked to be
+ * inside `root` (lexically: symlinks are the caller's business, see insideRealRoot in fs-safety).
+ */
+export function joinInside(root: string, ...segments: string[]): string {
+  segments.forEach((s, i) => assertSegment(`path segment ${i + 1}`, s));
+  const base = resolve(root);
+  const out = resolve(base, ...segments);
+  assertLexicallyInside(base, out);
+  return out;
+}
+
+/** Throws unless `path` is `root` itself or below it (after resolving '.' and '..'). */
+export function assertLexicallyInside(root: string, path: string): void {
+  const rel = relative(resolve(root), resolve(path));
+  if (rel === '') return;
+  if (rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel))
+    throw new InvalidIdentifier('path', path, `inside ${root}`);
+}

@@ -1,0 +1,181 @@
+/**
+ * The world a workflow replay runs in: a snapshot commit of this working tree (so uncommitted
+ * changes are replayed too), a bare repository standing in for github.com, a runner's tool cache
+ * that persists across test runs (npm's cache stays warm), just(js) already in both trust levels'
+ * caches (building it takes minutes and the network), and a stand-in for the GitHub REST API.
+ */
+import { execFileSync } from 'node:child_process';
+import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { join } from 'node:path';
+import { ROOT } from './cli.js';
+
+export const REPO = 'gab-local/jsio-bench';
+const ident = ['-c', 'user.name=replay', '-c', 'user.email=replay@localhost'];
+export const git = (cwd: string, ...args: string[]) =>
+  execFileSync('git', ['-C', cwd, ...ident, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+
+/**
+ * needs harness change: the `workflow` npm script (package.json "workflow": "node
+ * harness/bootstrap.mjs workflow", the command wired to workflowCommand). Until it exists, the
+ * snapshot gets a stand-in script running the same module, bundled with esbuild.
+ */
+function addWorkflowShim(snap: string): boolean {
+  const pkgFile = join(snap, 'package.json');
+  const pkg = JSON.parse(readFileSync(pkgFile, 'utf8')) as { scripts: Record<string, string> };
+  if (pkg.scripts.workflow) return false;
+  const dir = join(snap, 'harness', 'test-shim');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(
+    join(dir, 'entry.ts'),
+    "import { workflowCommand } from '../src/workflow/cli.js';\nprocess.exit(await workflowCommand(process.argv.slice(2)));\n",
+  );
+  execFileSync(process.execPath, [
+    '-e',
+    `require(${JSON.stringify(join(ROOT, 'node_modules', 'esbuild'))}).buildSync({ entryPoints: [${JSON.stringify(join(dir, 'entry.ts'))}], bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', outfile: ${JSON.stringify(join(dir, 'workflow.mjs'))}, logLevel: 'warning' })`,
+  ]);
+  pkg.scripts.workflow = 'node harness/test-shim/workflow.mjs';
+  writeFileSync(pkgFile, `${JSON.stringify(pkg, null, 2)}\n`);
+  return true;
+}
+
+export interface World {
+  root: string;
+  snap: string;
+  remote: string;
+  main: string;
+  toolCache: string;
+  shimmed: boolean;
+}
+
+/** A snapshot of the working tree as commit `main` of a fresh bare "GitHub" repository. */
+export function makeWorld(root: string): World {
+  const snap = join(root, 'snap');
+  execFileSync('git', ['clone', '--quiet', '--no-hardlinks', ROOT, snap]);
+  // The working tree as it is: tracked and untracked (not ignored) files, deletions.
+  const files = execFileSync('git', ['-C', ROOT, 'ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+    encoding: 'utf8',
+  })
+    .split('\0')
+    .filter(Boolean);
+  for (const f of files) {
+    const src = join(ROOT, f);
+    if (!existsSync(src)) {
+      rmSync(join(snap, f), { force: true });
+      continue;
+    }
+    mkdirSync(join(snap, f, '..'), { recursive: true });
+    cpSync(src, join(snap, f), { dereference: false });
+  }
+  const shimmed = addWorkflowShim(snap);
+  git(snap, 'add', '-A');
+  git(snap, 'commit', '-q', '--allow-empty', '-m', 'replay snapshot of the working tree');
+  const remote = join(root, 'github.git');
+  execFileSync('git', ['init', '--quiet', '--bare', '-b', 'main', remote]);
+  // GitHub serves any reachable commit by id (pull-request heads included).
+  git(remote, 'config', 'uploadpack.allowAnySHA1InWant', 'true');
+  git(snap, 'push', '-q', remote, 'HEAD:refs/heads/main');
+  // The snapshot clone runs benchmarks itself (results for the publish job): it borrows this
+  // tree's node_modules, kept out of its commits.
+  writeFileSync(join(snap, '.git', 'info', 'exclude'), 'node_modules\n');
+  symlinkSync(join(ROOT, 'node_modules'), join(snap, 'node_modules'));
+  const toolCache = join(ROOT, '.cache', 'workflow-replay', 'toolcache');
+  preseedJust(toolCache);
+  return { root, snap, remote, main: git(snap, 'rev-parse', 'HEAD'), toolCache, shimmed };
+}
+
+/**
+ * just(js) in both trust levels' caches, where `npm run install-just` finds it: the one built
+ * for this machine (../shared/just/build.sh), else a stand-in that only answers --version (the
+ * replays measure C variants; `--require just` only needs it to be present).
+ */
+function preseedJust(toolCache: string) {
+  const version = (JSON.parse(readFileSync(join(ROOT, 'harness', 'toolchains.json'), 'utf8')) as { just: string }).just;
+  const built = '/root/.cache/jsio-just-system/just';
+  for (const level of ['trusted', 'pr']) {
+    const dir = join(toolCache, 'jsio-bench', level, 'just', `just-${version}`);
+    if (existsSync(join(dir, 'just'))) continue;
+    mkdirSync(join(dir, '..'), { recursive: true });
+    if (existsSync(join(built, 'just'))) symlinkSync(built, dir);
+    else {
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, 'just'), `#!/bin/sh\necho ${version}\n`);
+      chmodSync(join(dir, 'just'), 0o755);
+    }
+  }
+}
+
+/** A commit on top of `base` in the snapshot clone, pushed to the remote as `ref`. */
+export function commitAndPush(
+  w: World,
+  base: string,
+  ref: string,
+  edit: (snap: string) => void,
+  message: string,
+): string {
+  git(w.snap, 'checkout', '-q', '--detach', base);
+  edit(w.snap);
+  git(w.snap, 'add', '-A');
+  git(w.snap, 'commit', '-q', '--allow-empty', '-m', message);
+  const sha = git(w.snap, 'rev-parse', 'HEAD');
+  git(w.snap, 'push', '-q', '--force', w.remote, `HEAD:${ref}`);
+  return sha;
+}
+
+export interface FakeGitHub {
+  url: string;
+  pulls: Record<number, unknown>;
+  comments: { id: number; issue: number; body: string; user: { login: string } }[];
+  requests: string[];
+  close: () => void;
+}
+
+/** The REST calls the workflows make: a pull request, and its issue comments. */
+export async function fakeGitHub(repo = REPO): Promise<FakeGitHub> {
+  const state: FakeGitHub = { url: '', pulls: {}, comments: [], requests: [], close: () => {} };
+  let nextId = 1000;
+  const body = (req: IncomingMessage) =>
+    new Promise<{ body?: string }>((ok) => {
+      let s = '';
+      req.on('data', (c) => (s += c));
+      req.on('end', () => ok(s ? (JSON.parse(s) as { body?: string }) : {}));
+    });
+  const server: Server = createServer(async (req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    state.requests.push(`${req.method} ${url.pathname}`);
+    const json = (status: number, data: unknown) =>
+      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(data));
+    const p = new RegExp(`^/repos/${repo}/pulls/(\\d+)$`).exec(url.pathname);
+    if (p && req.method === 'GET')
+      return state.pulls[Number(p[1])] ? json(200, state.pulls[Number(p[1])]) : json(404, { message: 'Not Found' });
+    const c = new RegExp(`^/repos/${repo}/issues/(\\d+)/comments$`).exec(url.pathname);
+    if (c && req.method === 'GET')
+      return json(
+        200,
+        state.comments.filter((x) => x.issue === Number(c[1])),
+      );
+    if (c && req.method === 'POST') {
+      const made = {
+        id: nextId++,
+        issue: Number(c[1]),
+        body: (await body(req)).body ?? '',
+        user: { login: 'github-actions[bot]' },
+      };
+      state.comments.push(made);
+      return json(201, made);
+    }
+    const e = new RegExp(`^/repos/${repo}/issues/comments/(\\d+)$`).exec(url.pathname);
+    if (e && req.method === 'PATCH') {
+      const found = state.comments.find((x) => x.id === Number(e[1]));
+      if (!found) return json(404, { message: 'Not Found' });
+      found.body = (await body(req)).body ?? '';
+      return json(200, found);
+    }
+    return json(404, { message: 'Not Found' });
+  });
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  const a = server.address();
+  state.url = `http://127.0.0.1:${typeof a === 'object' && a ? a.port : 0}`;
+  state.close = () => server.close();
+  return state;
+}
