@@ -3,12 +3,12 @@
 //   plan -> build -> run -> normalize -> report
 // Below them: lib (shared utilities, a leaf), model (schemas and types), analysis (pure
 // statistics), machine (this machine's facts, tools and runtimes). Downstream of results.json:
-// compare, calibrate, store, site. On top: pipeline (the orchestration) and cli (the commands).
+// compare, calibrate, store, site, and the workflows' decisions (workflow). On top: pipeline (the orchestration) and cli (the commands).
 // The trend site (gh-pages/src) imports only pure harness modules, and nothing it reaches may
 // need Node's built-in modules: it runs in a browser.
 const SRC = '^harness/src/';
 const STAGES = ['plan', 'build', 'run', 'normalize', 'report'];
-const DOWNSTREAM = ['compare', 'calibrate', 'store', 'site'];
+const DOWNSTREAM = ['compare', 'calibrate', 'store', 'site', 'workflow'];
 const TOP = ['pipeline', 'cli'];
 const folders = (names) => `${SRC}(${names.join('|')})/`;
 const NODE_BUILTINS = '^(node:)?(fs|fs/promises|path|os|child_process|crypto|http|https|net|url|util|stream|worker_threads|zlib|events|process)$';

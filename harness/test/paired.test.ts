@@ -458,9 +458,8 @@ describe('sequential plan', () => {
     expect(DEFAULT_PLAN.alphas[3]).toBeCloseTo(0.02, 12);
     expect(makePlan([20, 40], 0.05, [1, 1]).alphas).toEqual([0.025, 0.025]);
     // Every look of the default plan can produce an interval at its level.
-    DEFAULT_PLAN.looks.forEach((n, k) =>
-      expect(signedRankCritical(n, DEFAULT_PLAN.alphas[k]!)).toBeGreaterThanOrEqual(0),
-    );
+    for (const [k, n] of DEFAULT_PLAN.looks.entries())
+      expect(signedRankCritical(n, DEFAULT_PLAN.alphas[k]!)).toBeGreaterThanOrEqual(0);
   });
 
   it('refuses malformed plans', () => {

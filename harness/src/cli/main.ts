@@ -13,6 +13,7 @@ import { prCommentCommand } from './commands/pr-comment.js';
 import { publishCommand } from './commands/publish.js';
 import { roundsCommand } from './commands/rounds.js';
 import { siteCommand, sitePerfCommand } from './commands/site.js';
+import { workflowCommand } from './commands/workflow.js';
 
 const HELP = `jsio-bench: I/O in JavaScript runtimes vs C
 
@@ -27,6 +28,7 @@ const HELP = `jsio-bench: I/O in JavaScript runtimes vs C
   npm run calibrate -- [--rounds 6] [--out DIR] [--store DIR] [-- bench flags...]
   npm run machine-id [-- RESULTS.json]
   npm run site  -- [--serve] [--store DIR] [--out DIR] [--port N]
+  npm run workflow -- pr-head|comment-target|gab-gate|pick-commit [flags]   (the workflows' checks: docs/workflows.md)
   npm test
 
 Exit status: 0 ok; 1 some benchmarks failed (all results written); 2 refused to run (bad input,
@@ -43,6 +45,7 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   'machine-id': machineIdCommand,
   site: siteCommand,
   'site-perf': sitePerfCommand,
+  workflow: (argv) => workflowCommand(argv),
 };
 
 export async function main(argv: string[]): Promise<number> {

@@ -4,7 +4,7 @@
  * (never posted as it came); the PR number must be a plain integer equal to the one GitHub
  * reports for the triggering run.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { lstatSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserError } from '../lib/errors.js';
 import { readJsonFile } from '../lib/json-file.js';
@@ -14,13 +14,21 @@ import { renderComparison } from './render.js';
 export const MAX_ARTIFACT_BYTES = 8 * 2 ** 20;
 export const COMMENT_MARKER = '<!-- jsio-bench:perf-diff -->';
 
-function readBounded(file: string, max: number): string {
-  let size: number;
+/** An artifact file must be a regular file in the artifact (a symlink could point anywhere). */
+function regularFile(file: string): number {
+  let st: ReturnType<typeof lstatSync>;
   try {
-    size = statSync(file).size;
+    st = lstatSync(file);
   } catch {
     throw new UserError(`artifact file missing: ${file}`);
   }
+  if (!st.isFile())
+    throw new UserError(`artifact file ${file} is not a regular file (a symlink or a directory): refusing it`);
+  return st.size;
+}
+
+function readBounded(file: string, max: number): string {
+  const size = regularFile(file);
   if (size > max)
     throw new UserError(`artifact file ${file} is ${size} bytes, over the ${max}-byte limit: refusing it`);
   return readFileSync(file, 'utf8');
@@ -38,6 +46,7 @@ export function commentFromArtifact(dir: string, expectedPr: string): { pr: numb
     throw new UserError(
       `artifact pr-number ${prText} does not match the run's pull request ${expectedPr}: refusing it`,
     );
+  regularFile(join(dir, 'comparison.json'));
   const parsed = readJsonFile(join(dir, 'comparison.json'), Comparison, { maxBytes: MAX_ARTIFACT_BYTES });
   return { pr: Number(prText), body: `${COMMENT_MARKER}\n${renderComparison(parsed)}` };
 }

@@ -58,6 +58,11 @@ async function all<T>(gh: GitHub, path: string, maxPages = 50): Promise<T[]> {
   return out;
 }
 
+/** One pull request as GitHub reports it now (its head may have moved since an approval). */
+export async function getPullRequest(gh: GitHub, pr: number): Promise<unknown> {
+  return (await call(gh, 'GET', `${gh.api}/repos/${gh.repo}/pulls/${pr}`)).data;
+}
+
 interface WorkflowRunEvent {
   workflow_run?: { head_sha?: unknown; pull_requests?: { number?: unknown }[] };
 }

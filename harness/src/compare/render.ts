@@ -93,7 +93,7 @@ function footer(c: Comparison): string {
     })
     .join('; ');
   return [
-    `Measured on \`${escapeCell(c.head.machine)}\` (${escapeCell(c.head.cpu)}); base ${c.base.commits.map((s) => `\`${escapeCell(s.slice(0, 12))}\``).join(', ')} (${c.base.runs} rounds), head ${c.head.commits.map((s) => `\`${escapeCell(s.slice(0, 12))}\``).join(', ')} (${c.head.runs} rounds).`,
+    `Measured on \`${escapeCell(c.head.machine)}\` (${escapeCell(c.head.cpu)}); base ${c.base.commits.map((s) => `\`${escapeCell(s)}\``).join(', ')} (${c.base.runs} rounds), head ${c.head.commits.map((s) => `\`${escapeCell(s)}\``).join(', ')} (${c.head.runs} rounds).`,
     `Toolchains: ${escapeCell(tools)}.`,
   ].join('\n\n');
 }

@@ -102,6 +102,27 @@ export function runShell(command: string, opts: RunOptions = {}): Promise<Proces
 /** How long a probe may take: no version query is worth more. */
 export const PROBE_TIMEOUT_MS = 3_000;
 
+/** A short command run to completion (git plumbing): stdin closed, bounded. */
+export function runSync(
+  argv: readonly string[],
+  opts: { cwd?: string; timeoutMs?: number } = {},
+): { code: number | null; stdout: string; stderr: string } {
+  const [cmd, ...args] = argv;
+  if (!cmd) throw new Error('runSync: empty command');
+  const r = spawnSync(cmd, args, {
+    cwd: opts.cwd,
+    encoding: 'utf8',
+    timeout: opts.timeoutMs ?? PROBE_TIMEOUT_MS,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    killSignal: 'SIGKILL',
+  });
+  return {
+    code: r.error ? null : r.status,
+    stdout: r.stdout ?? '',
+    stderr: `${r.stderr ?? ''}${r.error ? r.error.message : ''}`,
+  };
+}
+
 /**
  * Output of a quick informational command (a version), or undefined if it cannot run, fails or
  * takes longer than the bound. stdin is closed, so a tool that would wait for input (a REPL)

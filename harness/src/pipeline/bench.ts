@@ -13,6 +13,7 @@ import { runAnalyses } from '../analysis/slope.js';
 import { type BuildOutcome, buildAll } from '../build/build.js';
 import { UserError } from '../lib/errors.js';
 import { killAllChildren, runProcess } from '../lib/exec.js';
+import { isSha } from '../lib/ids.js';
 import { ensureDirectory } from '../lib/paths.js';
 import { cpuPlan, currentConditions } from '../machine/conditions.js';
 import { commitInfo, machineInfo } from '../machine/machine.js';
@@ -222,6 +223,8 @@ export async function bench(opts: BenchOptions): Promise<BenchOutcome> {
   const { summary, summaryText } = writeReports(outDir, results, experiments);
   let sitePath: string | undefined;
   if (interrupted) log('interrupted: the local history was not touched (a partial run is never published)');
+  else if (opts.storeDir && !isSha(results.run.commit.sha))
+    log(`not added to the local history: ${opts.root} is not a git commit (${results.run.commit.sha})`);
   else if (opts.storeDir) {
     await publishRun(opts.storeDir, results);
     if (opts.buildSite) sitePath = await opts.buildSite(opts.storeDir);

@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import type { z } from 'zod';
 import { withLock, writeFilesAtomic } from '../lib/atomic.js';
 import { UserError } from '../lib/errors.js';
+import { assertRealInside } from '../lib/fs-safety.js';
+import { assertParamName, assertParamValue, assertSegment, assertSha } from '../lib/ids.js';
 import { readJsonFile } from '../lib/json-file.js';
 import type { Results } from '../model/results.js';
 import { type CommitEntry, IndexFile, MachinesFile, SeriesFile, STORE_SCHEMA } from '../model/store.js';
@@ -86,7 +88,31 @@ export function upsertSeries(
  * Appends one run to the store. Idempotent per commit: publishing a commit again replaces its
  * entry. Locked against concurrent publishers; every file is written atomically.
  */
+/**
+ * Every identifier of a run that becomes a path or a series name, checked where it enters the
+ * store: a results.json is data a runner or a pull request could have shaped.
+ */
+export function checkIdentifiers(results: Results): void {
+  assertSha('run.commit.sha', results.run.commit.sha);
+  assertSegment('run.machine.id', results.run.machine.id);
+  for (const [i, b] of results.benchmarks.entries()) {
+    assertSegment(`benchmarks.${i}.experiment`, b.experiment);
+    assertSegment(`benchmarks.${i}.variant`, b.variant);
+    for (const [k, v] of Object.entries(b.params)) {
+      assertParamName(`benchmarks.${i}.params`, k);
+      assertParamValue(`benchmarks.${i}.params.${k}`, v);
+    }
+  }
+}
+
+/** Writes files of the store, refusing any that a planted symlink would lead outside it. */
+function writeInside(root: string, files: readonly { file: string; data: string }[]): void {
+  for (const f of files) assertRealInside(root, f.file);
+  writeFilesAtomic(files);
+}
+
 export async function publishRun(root: string, results: Results): Promise<{ machineDir: string; replaced: boolean }> {
+  checkIdentifiers(results);
   const machine = results.run.machine;
   const machineDir = join(root, machine.id);
   return withLock(join(root, '.lock'), () => {
@@ -125,7 +151,7 @@ export async function publishRun(root: string, results: Results): Promise<{ mach
     // Everything is staged before anything is replaced (a full disk changes nothing), then
     // renamed in this order: the full results first, so the index never points at a file that
     // does not exist.
-    writeFilesAtomic([
+    writeInside(root, [
       { file: join(machineDir, entry.file), data: json(results) },
       ...experiments.map((e) => ({
         file: seriesPaths.get(e)!,
@@ -143,11 +169,7 @@ export async function publishRun(root: string, results: Results): Promise<{ mach
  * --noise-store and the site). The machine id becomes a directory name, so it must be one.
  */
 export function publishNoise(root: string, noise: { machine: string }): string {
-  if (!/^[A-Za-z0-9][\w.-]*$/.test(noise.machine) || noise.machine.includes('..'))
-    throw new UserError(
-      `noise file: machine id ${JSON.stringify(noise.machine.slice(0, 80))} is not a valid directory name`,
-    );
-  const file = join(root, noise.machine, 'noise.json');
-  writeFilesAtomic([{ file, data: `${JSON.stringify(noise)}\n` }]);
+  const file = join(root, assertSegment('noise machine', noise.machine), 'noise.json');
+  writeInside(root, [{ file, data: `${JSON.stringify(noise)}\n` }]);
   return file;
 }

@@ -8,7 +8,7 @@
  * not fed twice, see gab-gate.ts).
  * Pure function; the command in cli.ts reads git's first-parent history and the store's index.
  */
-import { assertSha, isSha } from './ids.js';
+import { assertSha, isSha } from '../lib/ids.js';
 
 export interface PickInput {
   /** main's head when the nightly run started (github.sha). */

@@ -13,7 +13,7 @@
  * - never a missing or empty file (the action fails a step on `[]`).
  * Pure functions; the command in cli.ts reads the files and asks git.
  */
-import { assertSegment, assertSha } from './ids.js';
+import { assertSegment, assertSha } from '../lib/ids.js';
 
 export const GAB_TOOLS = ['customSmallerIsBetter', 'customBiggerIsBetter'] as const;
 export type GabTool = (typeof GAB_TOOLS)[number];

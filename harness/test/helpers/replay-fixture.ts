@@ -28,7 +28,7 @@ function addWorkflowShim(snap: string): boolean {
   mkdirSync(dir, { recursive: true });
   writeFileSync(
     join(dir, 'entry.ts'),
-    "import { workflowCommand } from '../src/workflow/cli.js';\nprocess.exit(await workflowCommand(process.argv.slice(2)));\n",
+    "import { workflowCommand } from '../src/cli/commands/workflow.js';\nprocess.exit(await workflowCommand(process.argv.slice(2)));\n",
   );
   execFileSync(process.execPath, [
     '-e',

@@ -19,20 +19,26 @@
  * Exit status: 0 = done (a "no" from a gate is an answer, not an error); 2 = refused (a check
  * failed, or an input is missing or malformed); 3 = internal error.
  */
-import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { pickCommit } from './backfill.js';
-import { GAB_TOOLS, type GabData, type GabTool, gabGate, gabGateOutputs, parseGabDataJs } from './gab-gate.js';
-import { assertPr, assertRepo, assertSegment, assertSha, InvalidIdentifier } from './ids.js';
-import { checkApprovedHead, type PullRequestNow } from './pr-gate.js';
-import { commentTarget, type WorkflowRunEvent } from './workflow-run.js';
-
-/** A check said no, or an input is unusable: exit 2 with this message. */
-export class Refusal extends Error {
-  override name = 'Refusal';
-}
+import { z } from 'zod';
+import { getPullRequest, githubFromEnv } from '../../compare/github.js';
+import { EXIT, UserError } from '../../lib/errors.js';
+import { runSync } from '../../lib/exec.js';
+import { assertPr, assertRepo, assertSegment, assertSha } from '../../lib/ids.js';
+import { readJsonFile } from '../../lib/json-file.js';
+import { pickCommit } from '../../workflow/backfill.js';
+import {
+  GAB_TOOLS,
+  type GabData,
+  type GabTool,
+  gabGate,
+  gabGateOutputs,
+  parseGabDataJs,
+} from '../../workflow/gab-gate.js';
+import { checkApprovedHead, type PullRequestNow } from '../../workflow/pr-gate.js';
+import { commentTarget, type WorkflowRunEvent } from '../../workflow/workflow-run.js';
 
 type Io = { stdout: (s: string) => void; stderr: (s: string) => void; env: NodeJS.ProcessEnv };
 const defaultIo: Io = {
@@ -43,34 +49,31 @@ const defaultIo: Io = {
 
 /** Reads a file an untrusted party may have written: regular file, bounded size. */
 export function readBounded(file: string, maxBytes: number): string {
-  let st;
+  let st: ReturnType<typeof statSync>;
   try {
     st = statSync(file);
   } catch {
-    throw new Refusal(`${file}: missing`);
+    throw new UserError(`${file}: missing`);
   }
-  if (!st.isFile()) throw new Refusal(`${file}: not a regular file`);
-  if (st.size > maxBytes) throw new Refusal(`${file}: ${st.size} bytes, over the ${maxBytes}-byte limit`);
+  if (!st.isFile()) throw new UserError(`${file}: not a regular file`);
+  if (st.size > maxBytes) throw new UserError(`${file}: ${st.size} bytes, over the ${maxBytes}-byte limit`);
   return readFileSync(file, 'utf8');
 }
 
+/** Untrusted JSON: bounded, parsed by the one JSON reader; its shape is checked by the pure decision code. */
 function readJson(file: string, maxBytes: number): unknown {
-  const text = readBounded(file, maxBytes);
-  try {
-    return JSON.parse(text);
-  } catch (e) {
-    throw new Refusal(`${file}: not valid JSON (${(e as Error).message})`);
-  }
+  readBounded(file, maxBytes);
+  return readJsonFile(file, z.unknown(), { maxBytes });
 }
 
 function need(values: Record<string, unknown>, ...names: string[]): void {
   const missing = names.filter((n) => typeof values[n] !== 'string' || values[n] === '');
-  if (missing.length) throw new Refusal(`missing ${missing.map((n) => `--${n}`).join(', ')}`);
+  if (missing.length) throw new UserError(`missing ${missing.map((n) => `--${n}`).join(', ')}`);
 }
 
 function git(repo: string, args: string[]): { code: number; out: string } {
-  const r = spawnSync('git', ['-C', repo, ...args], { encoding: 'utf8' });
-  return { code: r.status ?? 128, out: r.stdout ?? '' };
+  const r = runSync(['git', '-C', repo, ...args], { timeoutMs: 60_000 });
+  return { code: r.code ?? 128, out: r.stdout };
 }
 
 async function prHead(argv: string[], io: Io): Promise<number> {
@@ -83,28 +86,10 @@ async function prHead(argv: string[], io: Io): Promise<number> {
   const pr = assertPr('--pr', values.pr);
   const sha = assertSha('--sha', values.sha);
   const repo = assertRepo('GITHUB_REPOSITORY', io.env.GITHUB_REPOSITORY);
-  const token = io.env.GITHUB_TOKEN;
-  if (!token) throw new Refusal('GITHUB_TOKEN is not set (the workflow passes github.token)');
-  const api = (io.env.GITHUB_API_URL ?? 'https://api.github.com').replace(/\/+$/, '');
-  const res = await fetch(`${api}/repos/${repo}/pulls/${pr}`, {
-    headers: {
-      authorization: `Bearer ${token}`,
-      accept: 'application/vnd.github+json',
-      'x-github-api-version': '2022-11-28',
-      'user-agent': 'jsio-bench',
-    },
-  });
-  const text = await res.text();
-  if (!res.ok)
-    throw new Refusal(`GitHub API GET /repos/${repo}/pulls/${pr} failed: ${res.status} ${text.slice(0, 200)}`);
-  let now: PullRequestNow;
-  try {
-    now = JSON.parse(text) as PullRequestNow;
-  } catch {
-    throw new Refusal(`GitHub API GET /repos/${repo}/pulls/${pr}: not JSON`);
-  }
+  const gh = githubFromEnv(io.env);
+  const now = (await getPullRequest(gh, pr)) as PullRequestNow;
   const check = checkApprovedHead(now, { pr, sha, repo });
-  if (!check.ok) throw new Refusal(check.message);
+  if (!check.ok) throw new UserError(check.message);
   io.stderr(`${check.message}\n`);
   io.stdout(`pr=${pr}\nsha=${sha}\n`);
   return 0;
@@ -122,13 +107,13 @@ async function commentTargetCmd(argv: string[], io: Io): Promise<number> {
     },
   });
   const event = values.event ?? io.env.GITHUB_EVENT_PATH;
-  if (!event) throw new Refusal('missing --event (GITHUB_EVENT_PATH inside Actions)');
+  if (!event) throw new UserError('missing --event (GITHUB_EVENT_PATH inside Actions)');
   need(values, 'workflow-path', 'artifact');
   const artifact = resolve(values.artifact!);
   const comparison = readJson(join(artifact, 'comparison.json'), 8 * 2 ** 20) as {
     head?: { commits?: unknown };
   } | null;
-  let target;
+  let target: ReturnType<typeof commentTarget>;
   try {
     target = commentTarget(
       readJson(event, 2 ** 22) as WorkflowRunEvent,
@@ -136,8 +121,8 @@ async function commentTargetCmd(argv: string[], io: Io): Promise<number> {
       { prNumber: readBounded(join(artifact, 'pr-number'), 64), headCommits: comparison?.head?.commits },
     );
   } catch (e) {
-    if (e instanceof InvalidIdentifier) throw e;
-    throw new Refusal((e as Error).message);
+    if (e instanceof UserError) throw e;
+    throw new UserError((e as Error).message);
   }
   io.stderr(`the run measured pull request #${target.pr} at ${target.sha}\n`);
   io.stdout(`pr=${target.pr}\nsha=${target.sha}\n`);
@@ -172,7 +157,7 @@ async function gabGateCmd(argv: string[], io: Io): Promise<number> {
       continue;
     }
     const list = readJson(file, 64 * 2 ** 20);
-    if (!Array.isArray(list)) throw new Refusal(`${file}: not a list of series`);
+    if (!Array.isArray(list)) throw new UserError(`${file}: not a list of series`);
     rows[tool] = list.length;
   }
   const dataFile = join(resolve(values['data-dir']!), machine, 'data.js');
@@ -181,7 +166,7 @@ async function gabGateCmd(argv: string[], io: Io): Promise<number> {
     try {
       data = parseGabDataJs(readBounded(dataFile, 256 * 2 ** 20), dataFile);
     } catch (e) {
-      throw new Refusal((e as Error).message);
+      throw new UserError((e as Error).message);
     }
   }
   const repo = resolve(values.repo!);
@@ -224,16 +209,16 @@ async function pickCommitCmd(argv: string[], io: Io): Promise<number> {
   const machine = assertSegment('--machine', values.machine);
   const depth = Number(values.depth);
   if (!Number.isInteger(depth) || depth < 1 || depth > 1000)
-    throw new Refusal(`--depth ${values.depth}: expected an integer from 1 to 1000`);
+    throw new UserError(`--depth ${values.depth}: expected an integer from 1 to 1000`);
   const log = git(resolve(values.repo!), ['log', '--first-parent', '--format=%H', '-n', String(depth), head]);
   if (log.code !== 0)
-    throw new Refusal(`git log of ${head} failed in ${values.repo}: is it a clone with history (fetch-depth: 0)?`);
+    throw new UserError(`git log of ${head} failed in ${values.repo}: is it a clone with history (fetch-depth: 0)?`);
   const history = log.out.split('\n').filter(Boolean);
   const index = join(resolve(values.store!), machine, 'index.json');
   const stored = new Set<string>();
   if (existsSync(index)) {
     const raw = readJson(index, 64 * 2 ** 20) as { commits?: { sha?: unknown }[] } | null;
-    if (!Array.isArray(raw?.commits)) throw new Refusal(`${index}: no commits list`);
+    if (!Array.isArray(raw?.commits)) throw new UserError(`${index}: no commits list`);
     for (const c of raw.commits) if (typeof c?.sha === 'string') stored.add(c.sha);
   } else io.stderr(`no ${index}: nothing stored for ${machine} yet\n`);
   const pick = pickCommit({ head, history, stored });
@@ -255,17 +240,17 @@ export async function workflowCommand(argv: string[], io: Io = defaultIo): Promi
   const run = check ? CHECKS[check] : undefined;
   if (!run) {
     io.stderr(`error: workflow needs one of: ${Object.keys(CHECKS).join(', ')}\n`);
-    return 2;
+    return EXIT.refused;
   }
   try {
     return await run(rest, io);
   } catch (e) {
     const err = e as Error & { code?: string };
-    if (e instanceof Refusal || e instanceof InvalidIdentifier || err.code?.startsWith('ERR_PARSE_ARGS')) {
+    if (e instanceof UserError || err.code?.startsWith('ERR_PARSE_ARGS')) {
       io.stderr(`error: workflow ${check}: ${err.message}\n`);
-      return 2;
+      return EXIT.refused;
     }
     io.stderr(`internal error: workflow ${check}: ${err.stack ?? String(e)}\n`);
-    return 3;
+    return EXIT.internalError;
   }
 }

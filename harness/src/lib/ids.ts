@@ -6,15 +6,19 @@
  * value, a pull-request number, a repository name. Pure functions, no I/O.
  */
 import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { UserError } from './errors.js';
 
 /** A value refused by a pattern; the message names the field and shows (a prefix of) the value. */
-export class InvalidIdentifier extends Error {
+export class InvalidIdentifier extends UserError {
   constructor(
     readonly field: string,
     readonly value: unknown,
     readonly rule: string,
   ) {
-    super(`${field}: ${show(value)} is not ${rule}`);
+    super(
+      `${field}: ${show(value)} is not ${rule}`,
+      'identifiers that become paths are checked strictly; see lib/ids.ts',
+    );
     this.name = 'InvalidIdentifier';
   }
 }
@@ -103,7 +107,7 @@ export function assertRepo(field: string, v: unknown): string {
  * inside `root` (lexically: symlinks are the caller's business, see insideRealRoot in fs-safety).
  */
 export function joinInside(root: string, ...segments: string[]): string {
-  segments.forEach((s, i) => assertSegment(`path segment ${i + 1}`, s));
+  for (const [i, s] of segments.entries()) assertSegment(`path segment ${i + 1}`, s);
   const base = resolve(root);
   const out = resolve(base, ...segments);
   assertLexicallyInside(base, out);
