@@ -83,6 +83,22 @@ export async function checkedRun(job: Job, tools: Tools, work: string, label?: s
   const timeFile = join(work, 'time.txt');
   const r = await shell(job, commandLine(job, gnuTimeWrap(tools, timeFile)));
   const prefix = label ? `${label}: ` : '';
+  // The generator died of SIGPIPE (exit 141 under pipefail): the program stopped reading and
+  // exited. Its answer says what went wrong; the generator's signal does not.
+  const earlyExit = job.command.generator !== undefined && r.code === 128 + 13 && !r.timedOut;
+  if (earlyExit) {
+    const early = parseReport(job.variant, r.stdout);
+    const validation = early.ok ? runChecks(job.checks, job.variant, early.fields, job.scope) : undefined;
+    const answer =
+      validation && !validation.ok ? `wrong result${label ? ` in ${label}` : ''}: ${validation.message}; ` : prefix;
+    return {
+      ok: false,
+      reason: `${answer}the program exited before its input ended (its input generator was killed by SIGPIPE)`,
+      ...(validation ? { validation } : {}),
+      ...(early.ok ? { fields: early.fields } : {}),
+      seconds: r.seconds,
+    };
+  }
   if (r.code !== 0 || r.timedOut || r.signal) {
     return {
       ok: false,
