@@ -37,8 +37,11 @@ export function formatParam(value: number | string, unit?: string): string {
   return String(value);
 }
 
+/** "45s", "2m05s", "1h02m": rounded to whole seconds first, so 119.6 s is 2m00s, never 1m60s. */
 export function formatDuration(seconds: number): string {
-  if (seconds < 60) return `${seconds.toFixed(0)}s`;
-  const m = Math.floor(seconds / 60);
-  return `${m}m${String(Math.round(seconds - m * 60)).padStart(2, '0')}s`;
+  const total = Math.max(0, Math.round(seconds));
+  if (total < 60) return `${total}s`;
+  const m = Math.floor(total / 60);
+  if (m < 60) return `${m}m${String(total % 60).padStart(2, '0')}s`;
+  return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`;
 }
