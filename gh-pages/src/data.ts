@@ -3,6 +3,8 @@
  * data/machines.json, data/<machine>/index.json, data/<machine>/series/<experiment>.json and,
  * lazily, data/<machine>/runs/<sha>.json. Relative URLs, so the site works under any sub-path.
  */
+
+import { labelWith, RUNTIME_PARAM } from '../../harness/src/model/select.js';
 import type { Answer } from '../../harness/src/report/answers.js';
 import type { Ratio } from '../../harness/src/report/ratios.js';
 
@@ -200,20 +202,20 @@ export class Store {
 
 /** Label of a series line: the variant plus any parameter not on the chart's axis/point. */
 export function lineLabel(variant: string, params: Record<string, number | string>, fixed: readonly string[]): string {
-  const extra = Object.entries(params)
-    .filter(([k]) => !fixed.includes(k))
-    .map(([k, v]) => `${k} ${v}`);
   // A parameter the variant does not take (Bun has no UV_THREADPOOL_SIZE) is labelled as such.
-  const notApplicable = fixed.filter((k) => !(k in params) && k !== 'node').map((k) => `${k} n/a`);
-  const all = [...extra, ...notApplicable];
-  return all.length ? `${variant} (${all.join(', ')})` : variant;
+  const notApplicable = fixed.filter((k) => !(k in params) && k !== RUNTIME_PARAM).map((k) => `${k} n/a`);
+  return labelWith(
+    variant,
+    Object.entries(params).filter(([k]) => !fixed.includes(k)),
+    notApplicable,
+  );
 }
 
 /** Groups series into charts: one per metric and parameter point (runtime versions become lines). */
 export function trendCharts(
   s: SeriesFile,
   metric: string,
-  lineParams: readonly string[] = ['node'],
+  lineParams: readonly string[] = [RUNTIME_PARAM],
 ): { key: string; point: Record<string, number | string>; lines: { label: string; id: string }[] }[] {
   const charts = new Map<
     string,

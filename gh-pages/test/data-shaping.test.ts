@@ -16,8 +16,8 @@ describe('trendCharts', () => {
     expect(charts[1]!.lines.map((l) => l.label).sort()).toEqual([
       'bun',
       'c',
-      'node-stream (node 20)',
-      'node-stream (node 22)',
+      'node-stream (node20)',
+      'node-stream (node22)',
     ]);
   });
 
@@ -29,13 +29,13 @@ describe('trendCharts', () => {
   });
 
   it('labels lines with parameters that are not fixed by the chart', () => {
-    expect(lineLabel('node-stream', { bs: 1, node: '22' }, ['bs'])).toBe('node-stream (node 22)');
+    expect(lineLabel('node-stream', { bs: 1, runtime: 'node22' }, ['bs'])).toBe('node-stream (node22)');
     expect(lineLabel('c', { bs: 1 }, ['bs'])).toBe('c');
   });
 
   it('says a chart parameter does not apply to a variant that ignores it', () => {
     expect(lineLabel('bun', { work: 'read' }, ['pool', 'work'])).toBe('bun (pool n/a)');
-    expect(lineLabel('c', {}, ['node'])).toBe('c');
+    expect(lineLabel('c', {}, ['runtime'])).toBe('c');
   });
 });
 

@@ -79,7 +79,7 @@ export function fixtureRun(machine: number, i: number): Results {
     benchmarks.push(point(rand, 'wc', 'c', { bs }, base, bytes));
     for (const node of ['20', '22']) {
       const step = machine === 1 && node === '22' && i >= STEP_COMMIT ? 1.25 : 1;
-      benchmarks.push(point(rand, 'wc', 'node-stream', { bs, node }, base * 2.2 * step, bytes));
+      benchmarks.push(point(rand, 'wc', 'node-stream', { bs, runtime: `node${node}` }, base * 2.2 * step, bytes));
     }
     if (i >= 10)
       benchmarks.push({
@@ -94,7 +94,7 @@ export function fixtureRun(machine: number, i: number): Results {
           rand,
           'streams',
           'core-transform',
-          { mode, n, node: '22' },
+          { mode, n, runtime: 'node22' },
           speed * (0.05 + n * (mode === 'sync' ? 0.0004 : 0.0009)),
         ),
       );

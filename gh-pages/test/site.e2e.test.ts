@@ -89,7 +89,7 @@ describe('the trend site', () => {
     await page.waitForSelector('body[data-rendered="overview"]');
     const text = await page.innerText('main');
     expect(text).toContain('wc: the cost of a read() system call');
-    expect(text).toMatch(/node-stream \(node 22\): throughput .* 0\.\d\dx c at bs 64 KiB/);
+    expect(text).toMatch(/node-stream \(node22\): throughput .* 0\.\d\dx c at bs 64 KiB/);
     expect(text).toContain('just(js) is not installed');
     expect(text).toContain('wrong result: bytes = 1, expected 2');
     expect(text).toContain('Fast CPU 9000');
@@ -121,7 +121,7 @@ describe('the trend site', () => {
     const charts = await page.locator('.chart canvas').count();
     expect(charts).toBeGreaterThanOrEqual(2);
     const changes = await page.innerText('#changes');
-    expect(changes).toMatch(/node-stream \(node 22\): ×1\.2\d\d at 1020f+ Switch stream reads to a slower path/);
+    expect(changes).toMatch(/node-stream \(node22\): ×1\.2\d\d at 1020f+ Switch stream reads to a slower path/);
     // bun's definition changed at commit 25: marked as such, not reported as a speed-up.
     expect(changes).toMatch(/bun: benchmark definition changed at 1025f+/);
     expect(changes).not.toMatch(/bun: ×/);
@@ -130,7 +130,7 @@ describe('the trend site', () => {
     await page.mouse.move(box.x + box.width * 0.7, box.y + box.height / 2);
     const tip = page.locator('.chart .tooltip').first();
     await tip.waitFor({ state: 'visible' });
-    expect(await tip.innerText()).toMatch(/^10\d\dffffff · 2026-1\d-\d\d\n.+\n[\s\S]*node-stream \(node 22\): .*ms ± /);
+    expect(await tip.innerText()).toMatch(/^10\d\dffffff · 2026-1\d-\d\d\n.+\n[\s\S]*node-stream \(node22\): .*ms ± /);
     await page.screenshot({ path: join(ARTIFACTS, 'site-trends.png') });
     await page.check('#log');
     await page.waitForFunction(() => location.hash.includes('log=1'));
@@ -187,9 +187,9 @@ describe('the trend site', () => {
     await page.waitForSelector('table.compare');
     const slower = await page.locator('table.compare tr.slower td:first-child').allInnerTexts();
     expect(slower).toEqual(
-      expect.arrayContaining(['wc/node-stream/bs=4096,node=22', 'wc/node-stream/bs=65536,node=22']),
+      expect.arrayContaining(['wc/node-stream/bs=4096,runtime=node22', 'wc/node-stream/bs=65536,runtime=node22']),
     );
-    expect(slower.every((s) => s.includes('node=22'))).toBe(true);
+    expect(slower.every((s) => s.includes('runtime=node22'))).toBe(true);
     await page.screenshot({ path: join(ARTIFACTS, 'site-compare.png'), fullPage: true });
     expect(errors).toEqual([]);
   });

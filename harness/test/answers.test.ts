@@ -18,8 +18,8 @@ const rows = [
   row('c-pool', { work: 'read', pool: 12 }, 5),
   row('c-pool', { work: 'parse', pool: 4 }, 30),
   row('c-pool', { work: 'parse', pool: 12 }, 31, 0.3),
-  row('node-promises', { work: 'read', pool: 4, node: '22' }, 20),
-  row('node-promises', { work: 'read', pool: 12, node: '22' }, 26),
+  row('node-promises', { work: 'read', pool: 4, runtime: 'node22' }, 20),
+  row('node-promises', { work: 'read', pool: 12, runtime: 'node22' }, 26),
   row('bun', { work: 'read' }, 7),
   row('bun', { work: 'parse' }, 21),
 ];
@@ -44,7 +44,7 @@ describe('answers', () => {
         scenario: 'work read',
         items: [
           { variant: 'c-pool', ratio: 0.5, finding: 'lower' },
-          { variant: 'node-promises (node 22)', ratio: 1.3, finding: 'higher' },
+          { variant: 'node-promises (node22)', ratio: 1.3, finding: 'higher' },
         ],
       },
       { scenario: 'work parse', items: [{ variant: 'c-pool', ratio: expect.closeTo(31 / 30, 6), finding: 'same' }] },
@@ -62,7 +62,7 @@ describe('answers', () => {
       [
         '**Does latency improve beyond 4 threads?** latency_p50, pool 12 vs pool 4:',
         '',
-        '- work read: c-pool 0.50x (lower); node-promises (node 22) 1.30x (higher)',
+        '- work read: c-pool 0.50x (lower); node-promises (node22) 1.30x (higher)',
         '- work parse: c-pool 1.03x (no significant difference)',
         '',
       ].join('\n'),

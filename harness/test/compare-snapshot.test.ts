@@ -25,7 +25,7 @@ function round(_sha: string, head: boolean, r: number) {
       ),
       bench(
         'node-stream',
-        { bs: 65536, node: '22' },
+        { bs: 65536, runtime: 'node22' },
         {
           wall_time: timed(spread((head ? 0.13 : 0.1) * k)),
           reads: counter(head ? 2048 : 1024),
@@ -48,12 +48,12 @@ function round(_sha: string, head: boolean, r: number) {
         ? [
             bench(
               'node-pipe',
-              { bs: 65536, node: '22' },
+              { bs: 65536, runtime: 'node22' },
               {},
               { status: 'failed', reason: 'wrong result: bytes = 1, expected 65536' },
             ),
           ]
-        : [bench('node-pipe', { bs: 65536, node: '22' }, { wall_time: timed(spread(0.08)) })]),
+        : [bench('node-pipe', { bs: 65536, runtime: 'node22' }, { wall_time: timed(spread(0.08)) })]),
     ],
     (head ? 'h' : 'b').repeat(40),
   );

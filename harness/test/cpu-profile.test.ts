@@ -18,7 +18,7 @@ it('--profile-cpu writes a .cpuprofile per measured Node.js point', () => {
     '--variants',
     'core-transform',
     '--param',
-    `node=${CURRENT_NODE_MAJOR}`,
+    `runtime=node${CURRENT_NODE_MAJOR}`,
     '--param',
     'n=0',
     '--param',
@@ -29,7 +29,7 @@ it('--profile-cpu writes a .cpuprofile per measured Node.js point', () => {
     '--profile-cpu',
   ]);
   expect(cli.status, cli.stderr).toBe(0);
-  const dir = join(out, 'cpuprofiles', 'streams', 'core-transform', `mode=sync,n=0,node=${CURRENT_NODE_MAJOR}`);
+  const dir = join(out, 'cpuprofiles', 'streams', 'core-transform', `mode=sync,n=0,runtime=node${CURRENT_NODE_MAJOR}`);
   expect(existsSync(dir)).toBe(true);
   const files = readdirSync(dir).filter((f) => f.endsWith('.cpuprofile'));
   expect(files).toHaveLength(1);

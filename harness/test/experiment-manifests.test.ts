@@ -22,11 +22,14 @@ describe('experiment manifests', () => {
     expect(ids).toEqual(expect.arrayContaining(['records', 'streams', 'wc']));
   });
 
-  it('records: excluded and out-of-`when` combinations are never planned', () => {
-    const points = expand([loadExperiment(dir)], 'smoke', { params: { node: [CURRENT_NODE_MAJOR] } });
+  it('records: excluded combinations are never planned; one program runs under every runtime', () => {
+    const points = expand([loadExperiment(dir)], 'smoke', {
+      params: { runtime: [`node${CURRENT_NODE_MAJOR}`, 'bun', 'deno'] },
+    });
     expect(points.some((p) => p.params.op === 'write' && p.params.cache === 'cold')).toBe(false);
-    expect(points.some((p) => p.variant.id === 'node-readsync' && p.params.op === 'write')).toBe(false);
-    expect(points.some((p) => p.variant.id === 'node-writesync' && p.params.op === 'write')).toBe(true);
+    const sync = points.filter((p) => p.variant.id === 'sync' && p.params.op === 'write' && p.params.record === 16);
+    expect(sync.map((p) => p.params.runtime)).toEqual([`node${CURRENT_NODE_MAJOR}`, 'bun', 'deno']);
+    expect(sync.map((p) => p.runtime)).toEqual([`node@${CURRENT_NODE_MAJOR}`, 'bun', 'deno']);
   });
 
   it('names an unknown parameter in exclude', () => {

@@ -33,7 +33,7 @@ describe('experiment validators', () => {
   const rScope = { ...records.manifest.profiles.smoke.constants, ...params, ...derived, input_sum32: 123456789 };
 
   it('records: rejects a reader that miscounts records or sums other bytes', () => {
-    const v = variant(records, 'node-readsync');
+    const v = variant(records, 'sync');
     const good = { records: derived.records ?? NaN, bytes: derived.bytes ?? NaN, checksum: 123456789 };
     expect(runChecks(records.manifest.validate, v, good, rScope).ok).toBe(true);
     const miscounted = runChecks(records.manifest.validate, v, { ...good, records: good.records + 1 }, rScope);

@@ -15,8 +15,8 @@ describe('toGab', () => {
   it('names series <experiment>/<variant>/<params> <metric>, parameters sorted', () => {
     expect(gab.bigger.map((e) => e.name)).toEqual([
       'wc/c/bs=65536 throughput',
-      'wc/node-stream/bs=65536,node=20 throughput',
-      'wc/node-stream/bs=65536,node=22 throughput',
+      'wc/node-stream/bs=65536,runtime=node20 throughput',
+      'wc/node-stream/bs=65536,runtime=node22 throughput',
       'wc/dd-null/bs=65536 throughput',
     ]);
   });
@@ -42,8 +42,8 @@ describe('toGab', () => {
   });
 
   it('keeps names stable for the same benchmark', () => {
-    expect(gabName({ experiment: 'wc', variant: 'c', params: { node: '22', bs: 1 } }, 'wall_time')).toBe(
-      'wc/c/bs=1,node=22 wall_time',
+    expect(gabName({ experiment: 'wc', variant: 'c', params: { runtime: 'node22', bs: 1 } }, 'wall_time')).toBe(
+      'wc/c/bs=1,runtime=node22 wall_time',
     );
   });
 });

@@ -25,7 +25,7 @@ const good = {
       description: 'd',
       runtime: 'node',
       source: 'x-node.js',
-      command: '{node} {src} {bs} {count} {scratch} {dir}',
+      command: '{js} {bs} {count} {scratch} {dir}',
     },
   ],
   headline: { at: { bs: 1 }, metrics: ['throughput'] },

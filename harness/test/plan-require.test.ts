@@ -30,7 +30,10 @@ const errorOf = (f: () => unknown): UserError => {
 };
 
 describe('--require', () => {
-  const points = expand([wc], 'smoke', { variants: ['c', 'node-stream', 'just-sync'], params: { node: ['22'] } });
+  const points = expand([wc], 'smoke', {
+    variants: ['c', 'node-stream', 'just-sync'],
+    params: { runtime: ['node22', 'just'] },
+  });
 
   it('fails on a missing required runtime with its reason and install hint', () => {
     const err = errorOf(() =>
@@ -71,7 +74,10 @@ describe('--require', () => {
       ['just', missing('just(js)')],
     ]);
     const out = applyRuntimes(points, resolved, ['node', 'gcc']);
-    expect(out.filter((p) => p.blocked).map((p) => p.id)).toEqual(['wc/just-sync/bs=4096', 'wc/just-sync/bs=65536']);
+    expect(out.filter((p) => p.blocked).map((p) => p.id)).toEqual([
+      'wc/just-sync/bs=4096,runtime=just',
+      'wc/just-sync/bs=65536,runtime=just',
+    ]);
     expect(out.filter((p) => !p.blocked).map((p) => p.runtime)).toEqual(['gcc', 'gcc', 'node@22', 'node@22']);
   });
 

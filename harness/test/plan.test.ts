@@ -25,14 +25,14 @@ describe('expand', () => {
     expect(nodeStream.map((p) => p.params)).toEqual(
       [CURRENT_NODE_MAJOR, '22', '24']
         .filter((v, i, a) => a.indexOf(v) === i)
-        .flatMap((node) => [4096, 65536].map((bs) => ({ bs, node }))),
+        .flatMap((major) => [4096, 65536].map((bs) => ({ bs, runtime: `node${major}` }))),
     );
     expect(points.filter((p) => p.variant.id === 'c').map((p) => p.id)).toEqual(['wc/c/bs=4096', 'wc/c/bs=65536']);
   });
 
   it('lets --param replace the profile’s values and pick node versions', () => {
-    const points = expand([wc], 'quick', { variants: ['c', 'node-pipe'], params: { bs: [1024], node: ['22'] } });
-    expect(points.map((p) => p.id)).toEqual(['wc/c/bs=1024', 'wc/node-pipe/bs=1024,node=22']);
+    const points = expand([wc], 'quick', { variants: ['c', 'node-pipe'], params: { bs: [1024], runtime: ['node22'] } });
+    expect(points.map((p) => p.id)).toEqual(['wc/c/bs=1024', 'wc/node-pipe/bs=1024,runtime=node22']);
   });
 
   it('gives a variant that ignores a parameter one point per combination of the others, its id without it', () => {
@@ -40,7 +40,7 @@ describe('expand', () => {
     const points = expand([threadpool], 'quick', { params: { work: ['read'], cache: ['warm'] } });
     expect(points.filter((p) => p.variant.id === 'c-pool').map((p) => p.params.pool)).toEqual([1, 2, 4, 8, 12]);
     expect(points.filter((p) => p.variant.id === 'bun').map((p) => p.id)).toEqual([
-      'threadpool/bun/cache=warm,work=read',
+      'threadpool/bun/cache=warm,runtime=bun,work=read',
     ]);
     // --param pool=... narrows the variants that take a pool; it does not drop Bun or Deno.
     const narrowed = expand([threadpool], 'quick', { params: { pool: [4] }, variants: ['c-pool', 'deno'] });
@@ -49,17 +49,17 @@ describe('expand', () => {
       'threadpool/c-pool/cache=warm,pool=4,work=read',
       'threadpool/c-pool/cache=cold,pool=4,work=parse',
       'threadpool/c-pool/cache=warm,pool=4,work=parse',
-      'threadpool/deno/cache=cold,work=read',
-      'threadpool/deno/cache=warm,work=read',
-      'threadpool/deno/cache=cold,work=parse',
-      'threadpool/deno/cache=warm,work=parse',
+      'threadpool/deno/cache=cold,runtime=deno,work=read',
+      'threadpool/deno/cache=warm,runtime=deno,work=read',
+      'threadpool/deno/cache=cold,runtime=deno,work=parse',
+      'threadpool/deno/cache=warm,runtime=deno,work=parse',
     ]);
   });
 
   it.each([
     [{ experiments: ['wx'] }, /unknown experiment "wx"; valid experiments: .*wc/],
     [{ variants: ['cc'] }, /unknown variant "cc"; valid variants: .*bun, c, dd-null/],
-    [{ params: { blocksize: [1] } }, /unknown parameter "blocksize"; valid parameters: bs, node/],
+    [{ params: { blocksize: [1] } }, /unknown parameter "blocksize"; valid parameters: bs, runtime/],
   ])('refuses %j, listing the valid names', (filters, message) => {
     expect(() => expand([wc], 'smoke', filters)).toThrow(message);
   });
@@ -105,8 +105,8 @@ describe('runtimes', () => {
     expect(points.map((p) => [p.id, p.blocked?.reason ?? 'run'])).toEqual([
       ['wc/c/bs=4096', 'run'],
       ['wc/c/bs=65536', 'run'],
-      ['wc/just-sync/bs=4096', 'just(js) is not installed'],
-      ['wc/just-sync/bs=65536', 'just(js) is not installed'],
+      ['wc/just-sync/bs=4096,runtime=just', 'just(js) is not installed'],
+      ['wc/just-sync/bs=65536,runtime=just', 'just(js) is not installed'],
     ]);
     expect(points[2]?.blocked?.hint).toBe('install just(js)');
   });

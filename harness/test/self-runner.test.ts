@@ -40,10 +40,10 @@ describe('threadpool smoke run (runner self)', () => {
   it('runs Bun and Deno once per scenario, without a pool parameter (they have no UV_THREADPOOL_SIZE)', () => {
     for (const runtime of ['bun', 'deno']) {
       expect(results.benchmarks.filter((b) => b.variant === runtime).map((b) => b.id)).toEqual([
-        `threadpool/${runtime}/cache=cold,work=read`,
-        `threadpool/${runtime}/cache=warm,work=read`,
-        `threadpool/${runtime}/cache=cold,work=parse`,
-        `threadpool/${runtime}/cache=warm,work=parse`,
+        `threadpool/${runtime}/cache=cold,runtime=${runtime},work=read`,
+        `threadpool/${runtime}/cache=warm,runtime=${runtime},work=read`,
+        `threadpool/${runtime}/cache=cold,runtime=${runtime},work=parse`,
+        `threadpool/${runtime}/cache=warm,runtime=${runtime},work=parse`,
       ]);
     }
     expect(summary).toMatch(/\| bun \(work read, cache cold, pool n\/a\) \|/);
@@ -85,7 +85,7 @@ describe('threadpool smoke run (runner self)', () => {
       '**Does latency improve beyond 4 threads?** latency_p50, pool 12 vs pool 4:\n\nNo pair of points measured for it in this run.',
     );
     expect(summary).toMatch(
-      /\*\*Is parsing the bottleneck once reads are cached\?\*\*[^\n]*\n\n- pool 1: node-promises \(node \d+\) \d+\.\d\dx/,
+      /\*\*Is parsing the bottleneck once reads are cached\?\*\*[^\n]*\n\n- pool 1: node-promises \(node\d+\) \d+\.\d\dx/,
     );
   });
 });

@@ -20,7 +20,7 @@ export const STRUCTURE_ARGS = [
   'smoke',
   '--no-store',
   '--variants',
-  'c,dd-null,system-wc,node-stream,node-readsync,c-pool,bun,c-blocking,node-sync,core-transform,through2-bundle',
+  'c,dd-null,system-wc,node-stream,sync,c-pool,bun,c-blocking,node-sync,core-transform,through2-bundle',
   '--param',
   'bs=65536',
   '--param',
@@ -32,7 +32,7 @@ export const STRUCTURE_ARGS = [
   '--param',
   'n=0,10',
   '--param',
-  `node=${CURRENT}`,
+  `runtime=node${CURRENT},bun`,
 ];
 
 describe('the structure of a smoke run', () => {

@@ -24,7 +24,7 @@ describe('wc smoke run of c, node-stream and node-pipe on the running node', () 
       '--variants',
       'c,node-stream,node-pipe',
       '--param',
-      `node=${CURRENT_NODE_MAJOR}`,
+      `runtime=node${CURRENT_NODE_MAJOR}`,
       '--out',
       dir,
       '--no-store',
@@ -42,10 +42,10 @@ describe('wc smoke run of c, node-stream and node-pipe on the running node', () 
     expect(results.benchmarks.map((b) => b.id)).toEqual([
       'wc/c/bs=4096',
       'wc/c/bs=65536',
-      `wc/node-stream/bs=4096,node=${CURRENT_NODE_MAJOR}`,
-      `wc/node-stream/bs=65536,node=${CURRENT_NODE_MAJOR}`,
-      `wc/node-pipe/bs=4096,node=${CURRENT_NODE_MAJOR}`,
-      `wc/node-pipe/bs=65536,node=${CURRENT_NODE_MAJOR}`,
+      `wc/node-stream/bs=4096,runtime=node${CURRENT_NODE_MAJOR}`,
+      `wc/node-stream/bs=65536,runtime=node${CURRENT_NODE_MAJOR}`,
+      `wc/node-pipe/bs=4096,runtime=node${CURRENT_NODE_MAJOR}`,
+      `wc/node-pipe/bs=65536,runtime=node${CURRENT_NODE_MAJOR}`,
     ]);
   });
 

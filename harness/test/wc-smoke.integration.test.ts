@@ -60,9 +60,9 @@ describe('wc smoke run', () => {
   it('runs node variants under each node version as a parameter', () => {
     expect(
       at('node-stream')
-        .map((b) => b.params.node)
+        .map((b) => b.params.runtime)
         .sort(),
-    ).toEqual([...new Set([process.versions.node.split('.')[0], '22', '24'])].sort());
+    ).toEqual([...new Set([process.versions.node.split('.')[0], '22', '24'])].map((m) => `node${m}`).sort());
   });
 
   it('skips just(js), hidden here, with the install hint', () => {

@@ -136,6 +136,7 @@ describe.skipIf(!haveGab)('bench.yml publish job with the real github-action-ben
         toolCache: w.toolCache,
         artifacts,
         home: join(w.root, `hosted-${n}`, 'home'),
+        prelude: w.prelude,
       },
       verbose: process.env.JSIO_REPLAY_VERBOSE === '1',
     });

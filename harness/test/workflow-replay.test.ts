@@ -46,6 +46,7 @@ function runner(name: string, artifacts: string, world: World = w): Runner {
     home: join(w.root, name, 'home'),
     env: { GITHUB_API_URL: api.url },
     runnerName: 'replay-runner',
+    prelude: w.prelude,
   };
 }
 

@@ -125,7 +125,7 @@ export function evaluate(src: string, scope: Scope): number {
  * Fills "{name}" placeholders in a command template. Values are shell-quoted by the caller's
  * quote function so paths with spaces survive.
  */
-export function fillTemplate(template: string, scope: Scope, quote: (s: string) => string): string {
+export function fillTemplate(template: string, scope: Scope, quote: (s: string, name: string) => string): string {
   return template.replace(/\{([A-Za-z_][A-Za-z0-9_.]*)\}/g, (_, name: string) => {
     const v = scope[name];
     if (v === undefined) {
@@ -133,6 +133,6 @@ export function fillTemplate(template: string, scope: Scope, quote: (s: string) 
         `command template "${template}": unknown placeholder {${name}} (known: ${Object.keys(scope).sort().join(', ')})`,
       );
     }
-    return quote(String(v));
+    return quote(String(v), name);
   });
 }

@@ -52,20 +52,39 @@ const Build = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('esbuild'), platform: z.enum(['node', 'neutral']).default('node') }).strict(),
 ]);
 
-export const RUNTIMES = ['native', 'node', 'just', 'bun', 'deno', 'system'] as const;
+/**
+ * The JavaScript runtimes a program can run under. "The same program under another runtime or
+ * version" is one mechanism: a variant lists the runtimes it runs under, and each of its points
+ * gets the parameter `runtime` (node20, node22, bun, deno, just: plan/plan.ts runtimeLabel), so
+ * one program's results under Bun and under Node 22 are two points of one variant, and a
+ * runtime's trend is a filter (--param runtime=bun), not a renamed copy of the variant.
+ */
+export const JS_RUNTIMES = ['node', 'bun', 'deno', 'just'] as const;
+export type JsRuntime = (typeof JS_RUNTIMES)[number];
+const JsRuntime = z.enum(JS_RUNTIMES);
+
+/** The runtimes a variant runs under, or undefined for a native build or a system tool. */
+export function jsRuntimes(v: { runtime: Variant['runtime'] }): JsRuntime[] | undefined {
+  if (v.runtime === 'native' || v.runtime === 'system') return undefined;
+  return Array.isArray(v.runtime) ? v.runtime : [v.runtime];
+}
 
 const Variant = z
   .object({
     id,
     description: z.string().min(1),
-    /** What executes the program: gcc output (native), a JS runtime, or a system tool. */
-    runtime: z.enum(RUNTIMES),
+    /**
+     * What executes the program: gcc output ("native"), a system tool ("system"), or the
+     * JavaScript runtime(s) it runs under: "node", or a list such as ["node", "bun", "deno"].
+     */
+    runtime: z.union([z.enum(['native', 'system']), JsRuntime, z.array(JsRuntime).min(1)]),
     /** Program source in the experiment folder, named <subject>-<runtime>.<ext>. */
     source: z.string().optional(),
     build: Build.optional(),
     /**
-     * Command template. Placeholders: {bin} (build output), {src} (source path), {node},
-     * {bun}, {deno}, {just} (runtime binaries), parameters and derived values.
+     * Command template. Placeholders: {js} (the point's runtime running the program: its
+     * esbuild bundle if it has one, else its source), {runtime} (the runtime's binary), {bin}
+     * (build output), {src} (source path), parameters and derived values.
      */
     command: z.string().min(1),
     /** How the program reports: one JSON line (default), a bare number, or nothing. */

@@ -150,7 +150,7 @@ async function runJobs(
         measuredSeconds += raw.measuredSeconds;
         if (interrupted) break; // the job in flight was killed: it has no honest result
         b = normalize(job, raw, build?.info);
-        if (opts.profileCpu && b.status === 'ok' && job.variant.runtime === 'node') {
+        if (opts.profileCpu && b.status === 'ok' && job.runtime.startsWith('node@')) {
           const prof = await profileJob(job, file.outDir);
           log(
             'files' in prof

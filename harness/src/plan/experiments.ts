@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { UserError } from '../lib/errors.js';
 import { evaluate, referencedNames } from '../lib/expr.js';
 import { parseJson } from '../lib/json-file.js';
-import { type Experiment, Manifest } from '../model/manifest.js';
+import { type Experiment, jsRuntimes, Manifest } from '../model/manifest.js';
 import { PROFILES } from '../model/profiles.js';
 
 export type { Experiment };
@@ -105,7 +105,7 @@ function checkConsistency(_file: string, dir: string, m: Manifest): string[] {
     if (m.input) checkTemplate('input.pipe', m.input.pipe, []);
     for (const [i, path] of (m.evict?.paths ?? []).entries()) checkTemplate(`evict.paths.${i}`, path, []);
     for (const [i, v] of m.variants.entries()) {
-      const runtime = v.runtime === 'native' || v.runtime === 'system' ? [] : [v.runtime];
+      const runtime = jsRuntimes(v) ? ['js', 'runtime'] : [];
       const extra = [...runtime, ...(v.source ? ['src'] : []), ...(v.build ? ['bin'] : [])];
       for (const name of placeholders(v.command)) {
         if (v.ignores.includes(name))
@@ -135,7 +135,7 @@ function checkConsistency(_file: string, dir: string, m: Manifest): string[] {
   }
   for (const section of [m.summary?.at, m.headline.at]) {
     for (const k of Object.keys(section ?? {})) {
-      if (!(k in m.parameters) && k !== 'node') problems.push(`at: unknown parameter (got "${k}")`);
+      if (!(k in m.parameters) && k !== 'runtime') problems.push(`at: unknown parameter (got "${k}")`);
     }
   }
   for (const [i, c] of m.validate.entries()) {

@@ -11,7 +11,7 @@ import { shellQuote } from '../lib/exec.js';
 import { evaluate, fillTemplate, type Scope } from '../lib/expr.js';
 import type { Resolved } from '../machine/toolchains.js';
 import { freezeJob, type Job, type JobBuild } from '../model/job.js';
-import type { Experiment, Variant } from '../model/manifest.js';
+import { type Experiment, jsRuntimes, type Variant } from '../model/manifest.js';
 import { matchesAt } from '../model/select.js';
 import { definitionHash } from './definition.js';
 import { type InputOutcome, inputScope } from './inputs.js';
@@ -76,6 +76,17 @@ function jobBuild(point: Point, env: PlanEnvironment): JobBuild | undefined {
   };
 }
 
+/** Values are quoted into commands, except {js}: it is a command line already (runtime, flags, file). */
+export const quoteValue = (v: string, name: string) => (name === 'js' ? v : shellQuote(v));
+
+/** How each JavaScript runtime runs a program file: `{js}` in a command template. */
+export function jsInvocation(runtimeKey: string, path: string, script: string): string {
+  const family = runtimeKey.split('@')[0];
+  // Deno asks for permissions; the programs read their input and write scratch files only.
+  const args = family === 'deno' ? ['run', '--quiet', '--allow-all'] : [];
+  return [path, ...args, script].map(shellQuote).join(' ');
+}
+
 /** The command's leading VAR=value assignments stay in front of taskset and any measuring tool. */
 export function splitAssignments(program: string): { assignments: string; rest: string } {
   const [, assignments = '', rest = program] = /^((?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*)([\s\S]*)$/.exec(program) ?? [];
@@ -97,7 +108,10 @@ export function planJob(point: Point, env: PlanEnvironment): Job {
       )
     : {};
   const derived = { ...point.derived, ...inputFacts };
-  const runtimeName = point.runtime.split('@')[0] ?? point.runtime;
+  const js = jsRuntimes(variant) !== undefined;
+  // The program a JavaScript runtime runs: its esbuild bundle when it has one, else its source.
+  const script =
+    build?.spec.kind === 'esbuild' ? build.artifact : variant.source ? join(exp.dir, variant.source) : undefined;
   const scope: Scope = {
     ...point.settings.constants,
     ...point.params,
@@ -107,7 +121,9 @@ export function planJob(point: Point, env: PlanEnvironment): Job {
     dir: exp.dir,
     ...(variant.source ? { src: join(exp.dir, variant.source) } : {}),
     ...(build ? { bin: build.artifact } : {}),
-    ...(rt?.ok ? { [runtimeName]: rt.path } : {}),
+    ...(js && rt?.ok
+      ? { runtime: rt.path, ...(script ? { js: jsInvocation(point.runtime, rt.path, script) } : {}) }
+      : {}),
   };
   const blocked: Job['blocked'] = !rt?.ok
     ? {
@@ -132,9 +148,9 @@ export function planJob(point: Point, env: PlanEnvironment): Job {
   const fill = (t: string) =>
     blocked
       ? t.replace(/\{([A-Za-z_][A-Za-z0-9_.]*)\}/g, (x, n: string) =>
-          scope[n] === undefined ? x : shellQuote(String(scope[n])),
+          scope[n] === undefined ? x : quoteValue(String(scope[n]), n),
         )
-      : fillTemplate(t, scope, shellQuote);
+      : fillTemplate(t, scope, quoteValue);
   const program = fill(variant.command);
   const { assignments, rest } = splitAssignments(program);
   const runnable = !blocked && !evictBlocked;

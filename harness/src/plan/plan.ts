@@ -6,7 +6,14 @@
 import { UserError } from '../lib/errors.js';
 import { evaluate } from '../lib/expr.js';
 import { nodeMajors } from '../machine/toolchains.js';
-import type { Experiment, Manifest, Params, ParamValue, Variant } from '../model/manifest.js';
+import {
+  type Experiment,
+  jsRuntimes,
+  type Manifest,
+  type Params,
+  type ParamValue,
+  type Variant,
+} from '../model/manifest.js';
 import type { Profile } from '../model/profiles.js';
 import { benchmarkId } from '../model/results.js';
 import { matchesAt } from '../model/select.js';
@@ -79,20 +86,21 @@ export function deriveValues(
   return derived;
 }
 
+/** The runtime keys a variant's points run under: "gcc", "node@22", "bun", "deno", "just", or a system tool. */
 export function runtimesOf(m: Manifest, v: Variant, profile: Profile): string[] {
-  switch (v.runtime) {
-    case 'native':
-      return ['gcc'];
-    case 'node':
-      return nodeMajors(m.runtimes.node[profile]).map((major) => `node@${major}`);
-    case 'system':
-      return [v.command.trim().split(/\s+/)[0] ?? 'sh'];
-    default:
-      return [v.runtime];
-  }
+  if (v.runtime === 'native') return ['gcc'];
+  if (v.runtime === 'system') return [v.command.trim().split(/\s+/)[0] ?? 'sh'];
+  return (jsRuntimes(v) ?? []).flatMap((r) =>
+    r === 'node' ? nodeMajors(m.runtimes.node[profile]).map((major) => `node@${major}`) : [r],
+  );
 }
 
-/** Expands experiments x variants x parameter points, without resolving runtimes. */
+/** The value of a JavaScript point's `runtime` parameter: node@22 -> "node22", bun -> "bun". */
+export function runtimeLabel(key: string): string {
+  return key.replace('@', '');
+}
+
+/** Expands experiments x variants x runtimes x parameter points, without resolving runtimes. */
 export function expand(experiments: readonly Experiment[], profile: Profile, filters: Filters): Point[] {
   requireKnown(
     'experiment',
@@ -103,11 +111,15 @@ export function expand(experiments: readonly Experiment[], profile: Profile, fil
     ? experiments.filter((e) => filters.experiments!.includes(e.id))
     : [...experiments];
   requireKnown('variant', filters.variants, [...new Set(chosen.flatMap((e) => e.manifest.variants.map((v) => v.id)))]);
-  const paramNames = [...new Set(chosen.flatMap((e) => [...Object.keys(e.manifest.parameters), 'node']))];
+  const paramNames = [...new Set(chosen.flatMap((e) => [...Object.keys(e.manifest.parameters), 'runtime']))];
   requireKnown('parameter', Object.keys(filters.params ?? {}), paramNames);
-  // A node major no manifest lists would silently drop every node variant.
-  const majors = [...new Set(chosen.flatMap((e) => nodeMajors(e.manifest.runtimes.node[profile])))];
-  requireKnown('node version', filters.params?.node?.map(String), majors);
+  // A runtime no variant runs under would silently drop every point.
+  const labels = chosen.flatMap((e) =>
+    e.manifest.variants
+      .filter((v) => jsRuntimes(v))
+      .flatMap((v) => runtimesOf(e.manifest, v, profile).map(runtimeLabel)),
+  );
+  requireKnown('runtime', filters.params?.runtime?.map(String), [...new Set(labels)]);
 
   const points: Point[] = [];
   for (const exp of chosen) {
@@ -118,14 +130,15 @@ export function expand(experiments: readonly Experiment[], profile: Profile, fil
     ]);
     for (const variant of m.variants) {
       if (filters.variants?.length && !filters.variants.includes(variant.id)) continue;
+      const js = jsRuntimes(variant) !== undefined;
       for (const runtime of runtimesOf(m, variant, profile)) {
-        const nodeMajor = runtime.startsWith('node@') ? runtime.slice(5) : undefined;
-        if (nodeMajor && filters.params?.node && !filters.params.node.map(String).includes(nodeMajor)) continue;
+        const label = runtimeLabel(runtime);
+        if (js && filters.params?.runtime && !filters.params.runtime.map(String).includes(label)) continue;
         for (const base of cartesian(axes.filter(([name]) => !variant.ignores.includes(name)))) {
           // Combinations the manifest excludes, or outside the variant's own selector, do not exist.
           if (m.exclude.some((sel) => matchesAt({ params: base }, sel))) continue;
           if (variant.when && !matchesAt({ params: base }, variant.when)) continue;
-          const params: Params = nodeMajor ? { ...base, node: nodeMajor } : base;
+          const params: Params = js ? { ...base, runtime: label } : base;
           points.push({
             id: benchmarkId(exp.id, variant.id, params),
             experiment: exp,

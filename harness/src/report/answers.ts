@@ -7,6 +7,7 @@
  */
 import { ALPHA, compareSamples } from '../analysis/two-sample.js';
 import type { ParamValue } from '../model/manifest.js';
+import { labelWith, RUNTIME_PARAM } from '../model/select.js';
 
 export interface Answer {
   question: string;
@@ -54,7 +55,7 @@ export function smallestTwoSidedP(n: number, m: number): number {
 export function answerScenarios(answer: Answer, rows: readonly Row[]): AnswerScenario[] {
   const keys = Object.keys(answer.base);
   const scenarioKeysOf = (b: Row) =>
-    Object.keys(b.params).filter((k) => !(k in answer.base) && !(k in answer.head) && k !== 'node');
+    Object.keys(b.params).filter((k) => !(k in answer.base) && !(k in answer.head) && k !== RUNTIME_PARAM);
   // A variant without a parameter the others have (Bun: no pool) gets "pool n/a" as its scenario.
   const allScenarioKeys = [...new Set(rows.flatMap(scenarioKeysOf))];
   const scenarios = new Map<string, AnswerItem[]>();
@@ -72,8 +73,8 @@ export function answerScenarios(answer: Answer, rows: readonly Row[]): AnswerSce
     const hm = h?.metrics[answer.metric];
     if (!bm || !hm || !(bm.value > 0)) continue;
     const scenario = allScenarioKeys.map((k) => (k in b.params ? `${k} ${b.params[k]}` : `${k} n/a`)).join(', ');
-    const extra = Object.keys(b.params).filter((k) => k === 'node');
-    const label = extra.length ? `${b.variant} (${extra.map((k) => `${k} ${b.params[k]}`).join(', ')})` : b.variant;
+    const runtime = b.params[RUNTIME_PARAM];
+    const label = labelWith(b.variant, runtime === undefined ? [] : [[RUNTIME_PARAM, runtime]]);
     const [n, m] = [bm.samples?.length ?? 0, hm.samples?.length ?? 0];
     const c = n && m ? compareSamples(bm.samples!, hm.samples!, 'smaller') : undefined;
     const finding =

@@ -8,7 +8,7 @@
 import { formatParam, formatRatio, formatValue } from '../lib/format.js';
 import type { Analysis, Manifest } from '../model/manifest.js';
 import type { Benchmark, Results, SlopeFit } from '../model/results.js';
-import { matchesAt } from '../model/select.js';
+import { labelWith, matchesAt, RUNTIME_PARAM } from '../model/select.js';
 import { type Answer, type AnswerScenario, answerComparison, answerScenarios } from './answers.js';
 import { ratioReference, ratioTarget } from './ratios.js';
 
@@ -70,15 +70,14 @@ export interface SummaryModel {
 /** A row label: the variant, plus any parameter not fixed by `at` (e.g. the node version). */
 export function rowLabel(b: Pick<Benchmark, 'variant' | 'params'>, at: Record<string, unknown>): string {
   // A parameter `at` fixes to one value is implied; one it lists several values for is shown.
-  const extra = Object.entries(b.params)
-    .filter(([k]) => !(k in at) || (Array.isArray(at[k]) && (at[k] as unknown[]).length > 1))
-    .map(([k, v]) => `${k} ${v}`);
+  const extra = Object.entries(b.params).filter(
+    ([k]) => !(k in at) || (Array.isArray(at[k]) && (at[k] as unknown[]).length > 1),
+  );
   // A parameter the variant does not take (its `ignores`) is said, not silently implied.
   const notApplicable = Object.keys(at)
-    .filter((k) => !(k in b.params) && k !== 'node')
+    .filter((k) => !(k in b.params) && k !== RUNTIME_PARAM)
     .map((k) => `${k} n/a`);
-  const all = [...extra, ...notApplicable];
-  return all.length ? `${b.variant} (${all.join(', ')})` : b.variant;
+  return labelWith(b.variant, extra, notApplicable);
 }
 
 const METRIC_LABELS: Record<string, string> = {

@@ -9,7 +9,7 @@ import { describeExit, runShell, shellQuote } from '../lib/exec.js';
 import { fillTemplate } from '../lib/expr.js';
 import { commandLine, type Job } from '../model/job.js';
 import { paramKey } from '../model/results.js';
-import { splitAssignments } from '../plan/jobs.js';
+import { quoteValue, splitAssignments } from '../plan/jobs.js';
 
 /** Where a job's profiles go: <out>/cpuprofiles/<experiment>/<variant>/<k=v,...>/. */
 export function profileDir(outDir: string, job: Pick<Job, 'experiment' | 'variant' | 'params'>): string {
@@ -24,21 +24,23 @@ export function profileDir(outDir: string, job: Pick<Job, 'experiment' | 'varian
 
 /** Runs the job once under --cpu-prof; returns the files written, or why there are none. */
 export async function profileJob(job: Job, outDir: string): Promise<{ files: string[] } | { reason: string }> {
-  if (job.variant.runtime !== 'node')
+  if (!job.runtime.startsWith('node@'))
     return { reason: 'CPU profiles are taken for Node.js variants only (--cpu-prof)' };
-  const node = job.scope.node;
+  const node = job.scope.runtime;
   if (typeof node !== 'string') return { reason: 'no node binary for this job' };
   const dir = profileDir(outDir, job);
   mkdirSync(dir, { recursive: true });
-  // Node refuses --cpu-prof in NODE_OPTIONS: {node} becomes a wrapper that adds the flags.
+  // Node refuses --cpu-prof in NODE_OPTIONS: the node binary becomes a wrapper that adds the flags.
   const wrapper = join(dir, '.node-cpu-prof');
   writeFileSync(
     wrapper,
     `#!/bin/sh\nexec ${[node, '--cpu-prof', `--cpu-prof-dir=${dir}`].map(shellQuote).join(' ')} "$@"\n`,
   );
   chmodSync(wrapper, 0o755);
+  // {js} starts with the quoted node binary: the wrapper takes its place.
+  const js = `${shellQuote(wrapper)}${String(job.scope.js ?? '').slice(shellQuote(node).length)}`;
   const { rest: program } = splitAssignments(
-    fillTemplate(job.variant.command, { ...job.scope, node: wrapper }, shellQuote),
+    fillTemplate(job.variant.command, { ...job.scope, runtime: wrapper, js }, quoteValue),
   );
   const r = await runShell(commandLine({ command: { ...job.command, program } }), {
     cwd: job.cwd,

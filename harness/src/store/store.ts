@@ -2,7 +2,6 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { z } from 'zod';
 import { withLock, writeFilesAtomic } from '../lib/atomic.js';
-import { UserError } from '../lib/errors.js';
 import { assertRealInside } from '../lib/fs-safety.js';
 import { assertParamName, assertParamValue, assertSegment, assertSha } from '../lib/ids.js';
 import { readJsonFile } from '../lib/json-file.js';

@@ -46,7 +46,21 @@ export interface World {
   main: string;
   toolCache: string;
   shimmed: boolean;
+  /** Runner.prelude: stand-ins for the steps that download from GitHub. */
+  prelude: string;
 }
+
+/**
+ * `npm run install-just` builds upstream's release, which downloads from GitHub: impossible here.
+ * The replays stand it in with what a runner provisioned earlier would have (preseedJust), and run
+ * every other npm command for real.
+ */
+export const OFFLINE_PRELUDE = [
+  'npm() {',
+  '  if [ "$1 $2 $3 $4" = "run --silent install-just --" ]; then echo "$6/just-$5"; return 0; fi',
+  '  command npm "$@"',
+  '}',
+].join('\n');
 
 /** A snapshot of the working tree as commit `main` of a fresh bare "GitHub" repository. */
 export function makeWorld(root: string): World {
@@ -78,10 +92,11 @@ export function makeWorld(root: string): World {
   // The snapshot clone runs benchmarks itself (results for the publish job): it borrows this
   // tree's node_modules, kept out of its commits.
   writeFileSync(join(snap, '.git', 'info', 'exclude'), 'node_modules\n');
-  symlinkSync(join(ROOT, 'node_modules'), join(snap, 'node_modules'));
+  // A hard-linked copy, never a symlink: an npm ci in the snapshot must not empty ours.
+  execFileSync('cp', ['-al', join(ROOT, 'node_modules'), join(snap, 'node_modules')]);
   const toolCache = join(ROOT, '.cache', 'workflow-replay', 'toolcache');
   preseedJust(toolCache);
-  return { root, snap, remote, main: git(snap, 'rev-parse', 'HEAD'), toolCache, shimmed };
+  return { root, snap, remote, main: git(snap, 'rev-parse', 'HEAD'), toolCache, shimmed, prelude: OFFLINE_PRELUDE };
 }
 
 /**

@@ -80,8 +80,8 @@ export function wcResults(sha?: string): Results {
   return results(
     [
       at64('c', [0.05, 0.051, 0.049]),
-      at64('node-stream', [0.1, 0.11, 0.09], { node: '20' }),
-      at64('node-stream', [0.08, 0.081, 0.079], { node: '22' }),
+      at64('node-stream', [0.1, 0.11, 0.09], { runtime: 'node20' }),
+      at64('node-stream', [0.08, 0.081, 0.079], { runtime: 'node22' }),
       at64('dd-null', [0.045, 0.046, 0.044]),
       bench('c', { bs: 4096 }, { wall_time: timed([0.2, 0.21, 0.19]) }),
       bench(

@@ -63,6 +63,11 @@ export interface Runner {
   /** Extra environment for every step (e.g. GITHUB_API_URL of a stand-in API). */
   env?: Record<string, string>;
   runnerName?: string;
+  /**
+   * Bash put in front of every `run:` script: stand-ins for the few commands that need the
+   * internet this machine does not have (see replay-fixture.ts), nothing else.
+   */
+  prelude?: string;
 }
 
 export interface StepResult {
@@ -285,7 +290,7 @@ export async function runJob(spec: JobSpec): Promise<JobResult> {
     if (step.run !== undefined) {
       const script = interpolate(step.run, ctx());
       const file = join(temp, `step-${index}.sh`);
-      writeFileSync(file, script);
+      writeFileSync(file, runner.prelude ? `${runner.prelude}\n${script}` : script);
       const cwd = step['working-directory']
         ? resolve(runner.workspace, interpolate(step['working-directory'], ctx()))
         : runner.workspace;
