@@ -61,7 +61,7 @@ describe('compareRuns', () => {
     expect(Comparison.parse(c)).toBeTruthy();
   });
 
-  it('does not compare across a change of definition', () => {
+  it('compares a point whose program changed, marks it, and leads the comment with it', () => {
     const b2 = [round('b'.repeat(40), {})].map((r) => ({
       ...r,
       benchmarks: r.benchmarks.map((x) => ({ ...x, definition: 'old' })),
@@ -70,12 +70,39 @@ describe('compareRuns', () => {
       ...r,
       benchmarks: r.benchmarks.map((x) => ({ ...x, definition: 'new' })),
     }));
-    const node = compareRuns(b2, h2).metrics.find((m) => m.variant === 'node-stream');
-    expect(node).toMatchObject({
-      verdict: 'unchanged',
-      redefined: true,
-      note: 'benchmark definition changed: not compared',
+    const changed = compareRuns(b2, h2);
+    expect(changed.metrics.find((m) => m.variant === 'node-stream' && m.metric === 'wall_time')).toMatchObject({
+      verdict: 'slower',
+      changed: true,
     });
+    const md = renderComparison(changed);
+    expect(md.split('\n')[0]).toMatch(
+      /^## Performance: 1 slower, 0 faster, 1 unchanged; 2 benchmarks changed in this PR$/,
+    );
+    expect(md.indexOf('### Changed in this PR')).toBeGreaterThan(0);
+    expect(md).not.toContain('### wc'); // every point changed: none is listed twice
+    expect(md).toContain('🔴 slower (program changed in this PR)');
+  });
+
+  it('lists a point whose workload changed as not comparable, naming what changed, and refuses other profiles', () => {
+    const b2 = [round('b'.repeat(40), {})].map((r) => ({
+      ...r,
+      benchmarks: r.benchmarks.map((x) => ({ ...x, workload: 'w1', derived: { bytes: 4194304 } })),
+    }));
+    const h2 = [round('h'.repeat(40), {})].map((r) => ({
+      ...r,
+      benchmarks: r.benchmarks.map((x) => ({ ...x, workload: 'w2', derived: { bytes: 67108864 } })),
+    }));
+    const c2 = compareRuns(b2, h2);
+    expect(c2.metrics).toEqual([]);
+    expect(c2.incomparable?.[0]).toMatchObject({ metric: '*', reason: 'workload changed: bytes 4194304 → 67108864' });
+    const md = renderComparison(c2);
+    expect(md.split('\n')[0]).toMatch(/; 2 not comparable$/);
+    expect(md).toMatch(/\*\*Not comparable\*\* \(2\):\n\n- `wc\/[^`]+`: workload changed: bytes 4194304 → 67108864/);
+    const other = h2.map((r) => ({ ...r, run: { ...r.run, profile: 'standard' } }));
+    expect(() => compareRuns(b2, other)).toThrow(
+      /base and head ran different workloads: profile smoke vs standard \(e\.g\. wc\/.*: bytes 4194304 → 67108864\)/,
+    );
   });
 
   it('renders the headline, significant rows first, unchanged folded, sides at the bottom', () => {

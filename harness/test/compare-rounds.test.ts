@@ -124,7 +124,7 @@ describe('benchmarks too fast to time', () => {
       { benchmark: 'wc/c/bs=4096', metric: 'wall_time', reason: 'too fast to time: a median of wall_time is 0 s' },
     ]);
     expect(() => Comparison.parse(JSON.parse(JSON.stringify(c)))).not.toThrow();
-    expect(renderComparison(c)).toContain('**Not compared** (1):\n\n- `wc/c/bs=4096` wall_time: too fast to time');
+    expect(renderComparison(c)).toContain('**Not comparable** (1):\n\n- `wc/c/bs=4096` wall_time: too fast to time');
   });
 });
 

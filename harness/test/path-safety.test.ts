@@ -103,7 +103,7 @@ describe.each([
     const before = snapshot(s);
     const res = runCli(argv(file, s));
     const after = snapshot(s);
-    // needs harness change: results.json identifiers validated where they enter (commit sha: 40
+    // results.json identifiers validated where they enter (commit sha: 40
     // hex; machine id, experiment, variant: a plain segment without '..'; parameter values: a
     // number or a plain token), refused with exit 2.
     expect(changesOutside(before, after, inside), res.stderr).toEqual([]);
@@ -120,7 +120,7 @@ describe.each([
     const before = snapshot(s);
     const res = runCli(argv(file, s));
     const after = snapshot(s);
-    // needs harness change: the store resolves every path it writes through the file system and
+    // the store resolves every path it writes through the file system and
     // refuses one that leaves it (harness/src/workflow/fs-safety.ts assertRealInside).
     expect(changesOutside(before, after, inside), res.stderr).toEqual([]);
     expect(res.status).not.toBe(0);
@@ -153,7 +153,7 @@ describe('npm run publish --noise with crafted calibrations', () => {
     writeFileSync(join(s, 'noise.json'), JSON.stringify(noise('m-1')));
     const before = snapshot(s);
     const res = runCli(['publish', '--noise', join(s, 'noise.json'), '--store', join(s, 'w', 'store')]);
-    // needs harness change: publishNoise checks the real path (assertRealInside) before writing.
+    // publishNoise checks the real path (assertRealInside) before writing.
     expect(changesOutside(before, snapshot(s), 'w/store'), res.stderr).toEqual([]);
     expect(res.status).not.toBe(0);
   });
@@ -193,7 +193,7 @@ describe('npm run pr-comment with crafted artifacts', () => {
         } else writeFileSync(join(d, f), text);
       }
       const res = runCli(['pr-comment', '--artifact', d, '--pr', '7', '--out', join(s, 'w', 'out', 'comment.md')]);
-      // needs harness change: the artifact reader (compare/artifact.ts readBounded) takes regular
+      // the artifact reader (compare/artifact.ts readBounded) takes regular
       // files only (lstat), never a symlink out of the artifact.
       expect(res.status, res.stdout).not.toBe(0);
     },

@@ -415,8 +415,6 @@ describe('npm run workflow (in-process)', () => {
 
 describe('npm run workflow (through the CLI, as the workflows call it)', () => {
   it('is an npm command with the exit statuses of the others', () => {
-    // needs harness change: package.json script "workflow": "node harness/bootstrap.mjs workflow"
-    // and `workflow: workflowCommand` (harness/src/workflow/cli.ts) in the CLI's command table.
     const r = runCli(['workflow', 'pick-commit', '--head', 'main', '--store', tmp(), '--machine', 'm']);
     expect([r.status, r.stderr]).toEqual([2, expect.stringMatching(/--head: "main" is not a full 40-character/)]);
   });

@@ -130,8 +130,6 @@ describe('every command a workflow runs is an npm script that a test runs', () =
         .filter((l) => l && !l.startsWith('#'));
       for (const line of lines) {
         for (const m of line.matchAll(/npm run (?:--silent )?([\w:-]+)/g)) {
-          // needs harness change: package.json script "workflow" (node harness/bootstrap.mjs
-          // workflow) and the command wired to harness/src/workflow/cli.ts workflowCommand.
           expect(Object.keys(scripts), `${f}: ${line}`).toContain(m[1]);
           expect(exercised(m[1]!), `${f}: npm run ${m[1]} (${target(m[1]!)}) is not run by any test`).toBe(true);
         }

@@ -53,9 +53,6 @@ describe.each(names)('%s.yml', (name) => {
   });
 
   it('runs only npm scripts that exist', () => {
-    // needs harness change: package.json script "workflow" (node harness/bootstrap.mjs workflow),
-    // wired to harness/src/workflow/cli.ts workflowCommand; until then bench.yml, pr.yml and
-    // pr-comment.yml name a script that does not exist yet.
     for (const m of text[name].matchAll(/npm run (?:--silent )?([\w:-]+)/g))
       expect(Object.keys(scripts), m[1]).toContain(m[1]);
   });

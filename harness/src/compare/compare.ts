@@ -4,6 +4,7 @@
  */
 import { isBusy } from '../analysis/busy.js';
 import { ALPHA, BOOTSTRAP_ITERATIONS, compareSamples, MIN_EFFECT, median } from '../analysis/two-sample.js';
+import { UserError } from '../lib/errors.js';
 import { COMPARISON_SCHEMA, type ComparedMetric, type Comparison, type CounterChange } from '../model/comparison.js';
 import type { Benchmark, Results } from '../model/results.js';
 
@@ -138,11 +139,47 @@ export function busyWarning(runs: readonly Results[]): string | undefined {
   return `the machine was busy during ${busy.length} of ${runs.length} rounds (load average up to ${worst.toFixed(1)} on ${busy[0]!.run.machine.cores} cores): timings are unreliable, and changes called significant may be caused by that load; run again on an idle machine`;
 }
 
+/** What differs between two points' workloads, or undefined when they are the same workload. */
+export function workloadChange(base: Benchmark, head: Benchmark): string | undefined {
+  if (base.workload && head.workload && base.workload === head.workload) return undefined;
+  const diffs: string[] = [];
+  for (const k of [...new Set([...Object.keys(base.derived), ...Object.keys(head.derived)])].sort()) {
+    if (base.derived[k] !== head.derived[k])
+      diffs.push(`${k} ${base.derived[k] ?? 'absent'} → ${head.derived[k] ?? 'absent'}`);
+  }
+  if ((base.placement ?? '') !== (head.placement ?? '') && base.placement && head.placement)
+    diffs.push(`placement ${base.placement} → ${head.placement}`);
+  if (diffs.length) return diffs.join('; ');
+  // Files written before workloads had hashes: the derived values and placement are all there is.
+  if (!base.workload || !head.workload) return undefined;
+  return 'its input, checks or runner changed';
+}
+
+/**
+ * Runs of different profiles send different amounts of data: their numbers answer different
+ * questions, so compare refuses them as a whole, naming the difference.
+ */
+export function checkSameWorkloads(base: readonly Results[], head: readonly Results[]): void {
+  const profiles = (rs: readonly Results[]) => [...new Set(rs.map((r) => r.run.profile))];
+  const [bp, hp] = [profiles(base), profiles(head)];
+  if (bp.length === 1 && hp.length === 1 && bp[0] === hp[0]) return;
+  const headById = new Map(head.flatMap((r) => r.benchmarks).map((b) => [b.id, b]));
+  const example = base
+    .flatMap((r) => r.benchmarks)
+    .map((b) => [b, headById.get(b.id)] as const)
+    .find(([b, h]) => h && workloadChange(b, h));
+  throw new UserError(
+    `base and head ran different workloads: profile ${bp.join(', ')} vs ${hp.join(', ')}${example ? ` (e.g. ${example[0].id}: ${workloadChange(example[0], example[1]!)})` : ''}`,
+    'run both sides with the same --profile',
+  );
+}
+
 export function compareRuns(
   base: readonly Results[],
   head: readonly Results[],
   noise: NoiseThresholds = {},
 ): Comparison {
+  checkSameWorkloads(base, head);
   const B = merge(base);
   const H = merge(head);
   const metrics: ComparedMetric[] = [];
@@ -151,13 +188,25 @@ export function compareRuns(
   for (const [id, h] of H.ok) {
     const b = B.ok.get(id);
     if (!b) continue;
-    const redefined =
+    // A different workload (sizes, input, placement) measures something else: not comparable.
+    const workload = workloadChange(b.b, h.b);
+    if (workload) {
+      incomparable.push({ benchmark: id, metric: '*', reason: `workload changed: ${workload}`.slice(0, 300) });
+      continue;
+    }
+    // A different program is exactly what a PR diff is for: compared, and marked.
+    const changed =
       b.definitions.size > 0 && h.definitions.size > 0 && ![...h.definitions].every((d) => b.definitions.has(d));
     for (const [name, headSamples] of Object.entries(h.samples)) {
       const baseSamples = b.samples[name];
       if (!baseSamples?.length) continue;
       const metric = h.b.metrics[name] ?? b.b.metrics[name];
       if (!metric) continue;
+      const baseUnit = b.b.metrics[name]?.unit;
+      if (baseUnit !== undefined && baseUnit !== metric.unit) {
+        incomparable.push({ benchmark: id, metric: name, reason: `unit changed: ${baseUnit} → ${metric.unit}` });
+        continue;
+      }
       const minEffect = Math.max(MIN_EFFECT, noise[`${id} ${name}`] ?? 0);
       // A ratio needs positive medians: hyperfine reports 0 s for commands faster than its
       // shell start-up, and a median of 0 has no ratio (nor has a bootstrap full of zeros).
@@ -184,12 +233,9 @@ export function compareRuns(
         ratio: c.ratio,
         ci: c.ci,
         p: c.p,
-        verdict: redefined ? 'unchanged' : c.verdict,
-        ...(redefined
-          ? { note: 'benchmark definition changed: not compared', redefined }
-          : c.note
-            ? { note: c.note }
-            : {}),
+        verdict: c.verdict,
+        ...(c.note ? { note: c.note } : {}),
+        ...(changed ? { changed: true } : {}),
       });
     }
     for (const name of [...new Set([...Object.keys(b.counters), ...Object.keys(h.counters)])]) {

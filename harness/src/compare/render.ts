@@ -52,7 +52,7 @@ function rows(c: Comparison, ms: readonly ComparedMetric[]): string[][] {
     pct(m.ratio),
     `${pct(m.ci[0])} … ${pct(m.ci[1])}`,
     m.p < 0.001 ? '<0.001' : m.p.toFixed(3),
-    m.verdict === 'unchanged' && m.redefined ? 'redefined' : VERDICT[m.verdict],
+    `${VERDICT[m.verdict]}${m.changed ? ' (program changed in this PR)' : ''}`,
     counterText(c, m.benchmark),
   ]);
 }
@@ -64,7 +64,18 @@ function headline(c: Comparison): string {
   const n = { slower: 0, faster: 0, unchanged: 0 };
   for (const m of c.metrics) n[m.verdict]++;
   const worst = c.metrics.filter((m) => m.verdict === 'slower').sort((a, b) => b.ratio - a.ratio)[0];
-  const lines = [`## Performance: ${n.slower} slower, ${n.faster} faster, ${n.unchanged} unchanged`];
+  // Every kind is counted: a changed program or an incomparable point is news, not a footnote.
+  const changed = new Set(c.metrics.filter((m) => m.changed).map((m) => m.benchmark)).size;
+  const notComparable = new Set(
+    (c.incomparable ?? []).filter((x) => !x.reason.startsWith('too fast')).map((x) => x.benchmark),
+  ).size;
+  const extra = [
+    ...(changed ? [`${changed} ${changed === 1 ? 'benchmark' : 'benchmarks'} changed in this PR`] : []),
+    ...(notComparable ? [`${notComparable} not comparable`] : []),
+  ];
+  const lines = [
+    `## Performance: ${n.slower} slower, ${n.faster} faster, ${n.unchanged} unchanged${extra.length ? `; ${extra.join(', ')}` : ''}`,
+  ];
   if (worst)
     lines.push(
       '',
@@ -122,9 +133,19 @@ export interface RenderOptions {
 
 export function renderComparisonWith(c: Comparison, opts: RenderOptions): string {
   const parts = [headline(c)];
-  const experiments = [...new Set(c.metrics.map((m) => m.experiment))].sort();
+  // Points whose program the PR changed lead: they are what a PR diff exists to measure.
+  const changed = c.metrics.filter((m) => m.changed).sort((a, b) => Math.abs(b.ratio - 1) - Math.abs(a.ratio - 1));
+  if (changed.length) {
+    parts.push(
+      '### Changed in this PR',
+      markdownTable(HEADERS, rows(c, changed.slice(0, opts.maxRows ?? Infinity)), ALIGN),
+    );
+    if (opts.maxRows !== undefined && changed.length > opts.maxRows)
+      parts.push(`…and ${changed.length - opts.maxRows} more (see comparison.json).`);
+  }
+  const experiments = [...new Set(c.metrics.filter((m) => !m.changed).map((m) => m.experiment))].sort();
   for (const exp of experiments) {
-    const mine = c.metrics.filter((m) => m.experiment === exp);
+    const mine = c.metrics.filter((m) => m.experiment === exp && !m.changed);
     const sig = mine
       .filter((m) => m.verdict !== 'unchanged')
       .sort((a, b) => Math.abs(b.ratio - 1) - Math.abs(a.ratio - 1));
@@ -148,9 +169,10 @@ export function renderComparisonWith(c: Comparison, opts: RenderOptions): string
     ['Only in base (removed)', c.removed.map((a) => `\`${escapeCell(a.benchmark)}\``)],
     ['Not measured', notMeasured(c)],
     [
-      'Not compared',
+      'Not comparable',
       (c.incomparable ?? []).map(
-        (x) => `\`${escapeCell(x.benchmark)}\` ${escapeCell(x.metric)}: ${escapeCell(x.reason)}`,
+        (x) =>
+          `\`${escapeCell(x.benchmark)}\`${x.metric === '*' ? '' : ` ${escapeCell(x.metric)}`}: ${escapeCell(x.reason)}`,
       ),
     ],
   ];

@@ -25,8 +25,8 @@ export const ComparedMetric = z
     p: finite,
     verdict: z.enum(['slower', 'faster', 'unchanged']),
     note: short(200).optional(),
-    /** The definition changed between base and head: not the same benchmark any more. */
-    redefined: z.boolean().optional(),
+    /** The program (source, build, runtime version) changed in head: compared, and marked. */
+    changed: z.boolean().optional(),
   })
   .strict();
 export type ComparedMetric = z.infer<typeof ComparedMetric>;

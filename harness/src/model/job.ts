@@ -27,6 +27,8 @@ export interface JobBuild {
 export interface JobCommand {
   /** The input generator whose stdout is piped into the program (manifest `input.pipe`). */
   readonly generator?: string;
+  /** `taskset -c <cpus>` in front of the generator, as the placement says. */
+  readonly generatorPin: string;
   /** Leading VAR=value assignments of the program's command: they stay in front of any wrapper. */
   readonly assignments: string;
   /** `taskset -c <cpus>` when the program is pinned. */
@@ -46,8 +48,12 @@ export interface Job {
   readonly settings: Settings;
   /** The runtime key ("node@22", "bun", "gcc", a system tool) and the binary resolved for it. */
   readonly runtime: string;
-  /** Hash of what is measured (see plan/definition.ts). */
+  /** Hash of the program that runs: source, build, runtime version (plan/definition.ts). */
   readonly definition: string;
+  /** Hash of the workload: parameters, derived values, input, checks, placement (plan/definition.ts). */
+  readonly workload: string;
+  /** Where the generator and the program ran, e.g. "split: generator on cpu 0, program on cpu 1". */
+  readonly placement: string;
   readonly runner: 'hyperfine' | 'self';
   readonly command: JobCommand;
   /** The directory commands run in (the experiment's folder). */
@@ -68,9 +74,9 @@ export interface Job {
 
 /** The job's whole shell command line, with `wrap` (a measuring tool) in front of the program. */
 export function commandLine(job: Pick<Job, 'command'>, wrap = ''): string {
-  const { generator, assignments, pin, program } = job.command;
+  const { generator, generatorPin, assignments, pin, program } = job.command;
   const wrapped = `${assignments}${pin}${wrap ? `${wrap} ` : ''}${program}`;
-  return generator ? `${generator} | ${wrapped}` : wrapped;
+  return generator ? `${generatorPin}${generator} | ${wrapped}` : wrapped;
 }
 
 /** Freezes a job and what it holds, so no stage can write into it. */

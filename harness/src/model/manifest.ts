@@ -150,10 +150,13 @@ export const Manifest = z
      */
     runner: z.enum(['hyperfine', 'self']).default('hyperfine'),
     /**
-     * Pin measured programs to the measured CPU set (all cores but the harness's). Experiments
-     * about parallelism (thread pools) turn this off so they keep every core.
+     * Where the input generator and the measured program run (this decides a pipe's speed on
+     * small machines): "split" = generator on the harness's core, program on the others;
+     * "shared" = both on one measured core; "none" = no pinning (experiments about parallelism,
+     * which need every core). Every variant of an experiment, its ceiling included, runs under
+     * the same placement; it is recorded with each result and is part of the workload.
      */
-    pin: z.boolean().default(true),
+    placement: z.enum(['split', 'shared', 'none']).default('split'),
     parameters: z.record(name, ParameterSpec),
     /**
      * Versions of multi-version runtimes to run node variants under ("current" = the running

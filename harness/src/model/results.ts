@@ -84,6 +84,10 @@ export const Benchmark = z
     command: z.string().optional(),
     /** Hash of what this benchmark measures (manifest entry, sources, build flags): see definition.ts. */
     definition: z.string().optional(),
+    /** Hash of the workload (parameters, derived values, input, checks, placement): plan/definition.ts. Absent in older files. */
+    workload: z.string().optional(),
+    /** Where the generator and the program ran (manifest placement and the CPUs). */
+    placement: z.string().optional(),
     /** Values derived for this point (bytes sent, counts) so readers need no manifest. */
     derived: z.record(z.string(), z.number()).default({}),
     validation: Validation.optional(),

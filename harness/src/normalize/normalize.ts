@@ -109,7 +109,9 @@ export function metricsOf(job: Job, raw: RawSamples): Record<string, Metric> {
   return out;
 }
 
-function identity(job: Job): Pick<Benchmark, 'id' | 'experiment' | 'variant' | 'params' | 'derived' | 'definition'> {
+function identity(
+  job: Job,
+): Pick<Benchmark, 'id' | 'experiment' | 'variant' | 'params' | 'derived' | 'definition' | 'workload' | 'placement'> {
   return {
     id: job.id,
     experiment: job.experiment.id,
@@ -117,6 +119,8 @@ function identity(job: Job): Pick<Benchmark, 'id' | 'experiment' | 'variant' | '
     params: job.params,
     derived: job.derived,
     definition: job.definition,
+    workload: job.workload,
+    placement: job.placement,
   };
 }
 

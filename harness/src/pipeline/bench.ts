@@ -70,7 +70,7 @@ interface Host {
   tools: Tools;
   machine: ReturnType<typeof machineInfo>;
   conditions: ReturnType<typeof currentConditions>;
-  pin?: { taskset: string; cpus: string };
+  cpus?: { taskset: string; harness: string; measured: string; all: string };
 }
 
 /** Finds the measuring tools and records the machine; moves the harness off the measured CPUs. */
@@ -88,7 +88,7 @@ async function setUpMachine(opts: BenchOptions, log: (m: string) => void): Promi
   if (!cpus || !tools.taskset) return { tools, machine, conditions };
   // The harness (and so hyperfine and the generators, its children) moves off the measured CPUs.
   await runProcess([tools.taskset, '-a', '-p', '-c', cpus.harness, String(process.pid)]);
-  return { tools, machine, conditions, pin: { taskset: tools.taskset, cpus: cpus.measured } };
+  return { tools, machine, conditions, cpus: { taskset: tools.taskset, ...cpus, all: `0-${machine.cores - 1}` } };
 }
 
 /** Every runtime the points need, resolved once (npm-published ones installed into the cache). */
@@ -196,7 +196,7 @@ export async function bench(opts: BenchOptions): Promise<BenchOutcome> {
     inputs,
     cacheDir,
     require: opts.require,
-    ...(host.pin ? { pin: host.pin } : {}),
+    ...(host.cpus ? { cpus: host.cpus } : {}),
     ...(evictTool ? { evictTool } : {}),
     ...(opts.runs ? { runs: opts.runs } : {}),
   });

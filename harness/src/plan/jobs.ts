@@ -13,7 +13,7 @@ import type { Resolved } from '../machine/toolchains.js';
 import { freezeJob, type Job, type JobBuild } from '../model/job.js';
 import { type Experiment, jsRuntimes, type Variant } from '../model/manifest.js';
 import { matchesAt } from '../model/select.js';
-import { definitionHash } from './definition.js';
+import { programHash, workloadHash } from './definition.js';
 import { type InputOutcome, inputScope } from './inputs.js';
 import type { Point } from './plan.js';
 
@@ -23,8 +23,8 @@ export interface PlanEnvironment {
   /** Each point's input by point id, for experiments with a generator. */
   inputs: ReadonlyMap<string, InputOutcome>;
   cacheDir: string;
-  /** taskset and the CPUs measured programs are pinned to, when pinning. */
-  pin?: { taskset: string; cpus: string };
+  /** taskset and the machine's CPU sets: the harness's, the measured programs', all of them. */
+  cpus?: { taskset: string; harness: string; measured: string; all: string };
   /** The page-cache evictor, when it could be built. */
   evictTool?: string;
   /** Runtimes that must be available (`--require`). */
@@ -93,6 +93,36 @@ export function splitAssignments(program: string): { assignments: string; rest: 
   return { assignments, rest };
 }
 
+/** The taskset prefixes of the generator and the program under the manifest's placement. */
+export function placementOf(
+  kind: Experiment['manifest']['placement'],
+  cpus: PlanEnvironment['cpus'],
+): { generator: string; program: string; text: string } {
+  if (!cpus) return { generator: '', program: '', text: `${kind}: not applied (one core, or no taskset)` };
+  const on = (set: string) => `${shellQuote(cpus.taskset)} -c ${set} `;
+  switch (kind) {
+    case 'split':
+      return {
+        generator: on(cpus.harness),
+        program: on(cpus.measured),
+        text: `split: generator on cpu ${cpus.harness}, program on cpu ${cpus.measured}`,
+      };
+    case 'shared':
+      return {
+        generator: on(cpus.measured),
+        program: on(cpus.measured),
+        text: `shared: generator and program on cpu ${cpus.measured}`,
+      };
+    case 'none':
+      // Children inherit the harness's own pinning: widen it back to every core.
+      return {
+        generator: on(cpus.all),
+        program: on(cpus.all),
+        text: `none: generator and program on cpus ${cpus.all}`,
+      };
+  }
+}
+
 export function planJob(point: Point, env: PlanEnvironment): Job {
   const { experiment: exp, variant } = point;
   const m = exp.manifest;
@@ -136,6 +166,7 @@ export function planJob(point: Point, env: PlanEnvironment): Job {
       : input && !input.ok
         ? { status: 'failed', reason: input.reason }
         : undefined;
+  const placement = placementOf(m.placement, env.cpus);
   const coldPoint = m.evict !== undefined && matchesAt(point, m.evict.when);
   const evictBlocked: Job['blocked'] =
     !blocked && coldPoint && !env.evictTool
@@ -168,13 +199,15 @@ export function planJob(point: Point, env: PlanEnvironment): Job {
     scope,
     settings,
     runtime: point.runtime,
-    definition: definitionHash(exp, variant),
+    definition: programHash(exp, variant, rt?.ok ? rt.version : 'unavailable'),
+    workload: workloadHash(exp, point.params, derived, placement.text),
+    placement: placement.text,
     runner: m.runner,
     command: {
       ...(m.input ? { generator: fill(m.input.pipe) } : {}),
       assignments,
-      // Only the program is pinned: the generator stays with the harness, off the measured CPUs.
-      pin: env.pin && m.pin ? `${shellQuote(env.pin.taskset)} -c ${env.pin.cpus} ` : '',
+      generatorPin: placement.generator,
+      pin: placement.program,
       program: rest,
     },
     cwd: exp.dir,

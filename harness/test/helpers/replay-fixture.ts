@@ -15,37 +15,12 @@ const ident = ['-c', 'user.name=replay', '-c', 'user.email=replay@localhost'];
 export const git = (cwd: string, ...args: string[]) =>
   execFileSync('git', ['-C', cwd, ...ident, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
 
-/**
- * needs harness change: the `workflow` npm script (package.json "workflow": "node
- * harness/bootstrap.mjs workflow", the command wired to workflowCommand). Until it exists, the
- * snapshot gets a stand-in script running the same module, bundled with esbuild.
- */
-function addWorkflowShim(snap: string): boolean {
-  const pkgFile = join(snap, 'package.json');
-  const pkg = JSON.parse(readFileSync(pkgFile, 'utf8')) as { scripts: Record<string, string> };
-  if (pkg.scripts.workflow) return false;
-  const dir = join(snap, 'harness', 'test-shim');
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(
-    join(dir, 'entry.ts'),
-    "import { workflowCommand } from '../src/cli/commands/workflow.js';\nprocess.exit(await workflowCommand(process.argv.slice(2)));\n",
-  );
-  execFileSync(process.execPath, [
-    '-e',
-    `require(${JSON.stringify(join(ROOT, 'node_modules', 'esbuild'))}).buildSync({ entryPoints: [${JSON.stringify(join(dir, 'entry.ts'))}], bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', outfile: ${JSON.stringify(join(dir, 'workflow.mjs'))}, logLevel: 'warning' })`,
-  ]);
-  pkg.scripts.workflow = 'node harness/test-shim/workflow.mjs';
-  writeFileSync(pkgFile, `${JSON.stringify(pkg, null, 2)}\n`);
-  return true;
-}
-
 export interface World {
   root: string;
   snap: string;
   remote: string;
   main: string;
   toolCache: string;
-  shimmed: boolean;
   /** Runner.prelude: stand-ins for the steps that download from GitHub. */
   prelude: string;
 }
@@ -81,7 +56,6 @@ export function makeWorld(root: string): World {
     mkdirSync(join(snap, f, '..'), { recursive: true });
     cpSync(src, join(snap, f), { dereference: false });
   }
-  const shimmed = addWorkflowShim(snap);
   git(snap, 'add', '-A');
   git(snap, 'commit', '-q', '--allow-empty', '-m', 'replay snapshot of the working tree');
   const remote = join(root, 'github.git');
@@ -96,7 +70,7 @@ export function makeWorld(root: string): World {
   execFileSync('cp', ['-al', join(ROOT, 'node_modules'), join(snap, 'node_modules')]);
   const toolCache = join(ROOT, '.cache', 'workflow-replay', 'toolcache');
   preseedJust(toolCache);
-  return { root, snap, remote, main: git(snap, 'rev-parse', 'HEAD'), toolCache, shimmed, prelude: OFFLINE_PRELUDE };
+  return { root, snap, remote, main: git(snap, 'rev-parse', 'HEAD'), toolCache, prelude: OFFLINE_PRELUDE };
 }
 
 /**
