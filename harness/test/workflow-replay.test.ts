@@ -320,7 +320,7 @@ describe('pr.yml and pr-comment.yml, replayed (a fork with a planted regression)
         metric: string;
         verdict: string;
         ratio: number;
-        redefined?: boolean;
+        changed?: boolean;
       }[];
     };
     expect(cmp.head.commits).toEqual([head1]);
