@@ -43,6 +43,19 @@ describe('records smoke run', () => {
     }
   });
 
+  it('leads with the program’s own I/O time: a rate per run over io_seconds, start-up left out', () => {
+    const ok = results.benchmarks.filter((b) => b.status === 'ok');
+    for (const b of ok) {
+      const io = b.metrics.io_throughput;
+      expect(io, b.id).toMatchObject({ unit: 'MB/s', direction: 'bigger', source: 'program' });
+      expect(io?.samples).toHaveLength(b.metrics.wall_time?.samples?.length ?? -1);
+      // The I/O loop is a part of the process's life: its rate is higher than the whole run's.
+      expect(io!.value, b.id).toBeGreaterThan(b.metrics.throughput!.value);
+      // Every run's own timer, not one check run's: io_seconds is sampled.
+      expect(b.metrics.io_seconds?.deterministic).toBe(false);
+    }
+  });
+
   it('measures cold reads only after verified eviction, or says why not', () => {
     const cold = results.benchmarks.filter((b) => b.params.cache === 'cold' && b.variant === 'c');
     expect(cold).toHaveLength(2);

@@ -57,6 +57,22 @@ describe('wc smoke run', () => {
     expect(c?.metrics['syscalls.read']?.value).toBeGreaterThanOrEqual(65);
   });
 
+  it('fits time = start-up + reads × cost over two input sizes, with its interval and R²', () => {
+    for (const variant of ['c', 'node-stream', 'dd-null']) {
+      for (const b of at(variant)) {
+        const cost = b.metrics.read_cost;
+        // 1/8 of the input and all of it: 8 and 64 reads at 64 KiB (dd-null reports none: the expected count).
+        expect(cost?.fit, b.id).toMatchObject({ x: 'reads', xs: [8, 64], scales: [0.125, 1], n: 6 });
+        expect(cost?.unit).toBe('ns');
+        expect(cost?.samples).toHaveLength(3);
+        expect(cost?.fit?.ci?.[0]).toBeLessThanOrEqual(cost?.fit?.ci?.[1] ?? Number.NaN);
+        expect(b.metrics.startup).toMatchObject({ unit: 's', source: 'fit' });
+        // The full size's own runs stay: whole-process time and throughput, secondary.
+        expect(b.metrics.wall_time?.samples).toHaveLength(3);
+      }
+    }
+  });
+
   it('runs node variants under each node version as a parameter', () => {
     expect(
       at('node-stream')
@@ -83,11 +99,11 @@ describe('wc smoke run', () => {
   });
 
   it('writes the summary, the github-action-benchmark inputs and the store', () => {
-    expect(readFileSync(join(dir, 'out', 'summary.md'), 'utf8')).toContain('throughput vs dd-null');
+    expect(readFileSync(join(dir, 'out', 'summary.md'), 'utf8')).toContain('steady throughput vs dd-null');
     const bigger = JSON.parse(readFileSync(join(dir, 'out', 'gab', 'customBiggerIsBetter.json'), 'utf8')) as {
       name: string;
     }[];
-    expect(bigger.map((e) => e.name)).toContain('wc/c/bs=65536 throughput');
+    expect(bigger.map((e) => e.name)).toContain('wc/c/bs=65536 steady_throughput');
     const index = JSON.parse(readFileSync(join(dir, 'store', results.run.machine.id, 'index.json'), 'utf8')) as {
       commits: { sha: string }[];
     };

@@ -15,6 +15,12 @@ export function formatValue(value: number, unit: string): string {
       if (abs >= 2 ** 10) return `${(value / 2 ** 10).toFixed(1)} KiB`;
       return `${value} B`;
     }
+    case 'ns': {
+      const abs = Math.abs(value);
+      if (abs >= 1e6) return `${(value / 1e6).toFixed(2)} ms`;
+      if (abs >= 1e3) return `${(value / 1e3).toFixed(abs >= 1e5 ? 0 : abs >= 1e4 ? 1 : 2)} µs`;
+      return `${value.toFixed(abs >= 100 ? 0 : 1)} ns`;
+    }
     case 'MB/s':
       return `${value >= 100 ? value.toFixed(0) : value.toFixed(1)} MB/s`;
     default:

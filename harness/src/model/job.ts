@@ -67,7 +67,23 @@ export interface Job {
   /** Bytes one run processes (for throughput), when the manifest says. */
   readonly throughputBytes?: number;
   /** Further rates per second of wall time: units one run processes (manifest `rates`). */
-  readonly rates: readonly { readonly name: string; readonly per: number; readonly unit: string }[];
+  readonly rates: readonly {
+    readonly name: string;
+    readonly per: number;
+    readonly unit: string;
+    readonly time?: string;
+  }[];
+  /**
+   * Fit experiments: the job at every size, smallest first, its own size last (scale 1); each
+   * with the values its checks see and its command (manifest fit).
+   */
+  readonly sizes?: readonly {
+    readonly scale: number;
+    readonly scope: Scope;
+    readonly command: JobCommand;
+    readonly bytes?: number;
+    readonly expected?: number;
+  }[];
   /** Why the job is not run, decided before anything is measured (a missing runtime, input or tool). */
   readonly blocked?: { readonly status: 'skipped' | 'failed'; readonly reason: string; readonly hint?: string };
 }

@@ -213,15 +213,48 @@ export const Manifest = z
     /** Files the variants' programs share (imported helpers): part of every variant's definition hash. */
     shared: z.array(z.string().min(1)).default([]),
     /**
-     * Further per-second rates from the wall-time samples, like throughput but for other units:
-     * {"lines_per_s": {"per": "input_lines", "unit": "lines/s"}} -> metric lines_per_s.
+     * Further rates, like throughput but for other units: {"lines_per_s": {"per": "input_lines",
+     * "unit": "lines/s"}} -> metric lines_per_s, `per` units over each run's wall time. With
+     * `time`, over a time the program reports itself instead (a reported field, in seconds, one
+     * per run: runner "self"), so start-up is left out: {"io_throughput": {"per": "bytes / 1e6",
+     * "time": "io_seconds", "unit": "MB/s"}}.
      */
     rates: z
       .record(
         name,
-        z.object({ per: z.string().min(1), unit: z.string().min(1), description: z.string().optional() }).strict(),
+        z
+          .object({
+            per: z.string().min(1),
+            unit: z.string().min(1),
+            time: name.optional(),
+            description: z.string().optional(),
+          })
+          .strict(),
       )
       .default({}),
+    /**
+     * A headline free of start-up: each point also runs at smaller input sizes (`scale` in derive
+     * expressions takes each of `scales`; 1 is the point's own size), and a least-squares line
+     * time = start-up + x × cost through all runs of all sizes gives the cost per operation (x is
+     * a reported count, e.g. reads), its 95% interval and R², the start-up (the intercept), and,
+     * with `bytes`, the steady-state throughput (bytes per second once started).
+     */
+    fit: z
+      .object({
+        scales: z.array(z.number().positive().max(1)).min(1),
+        x: name,
+        /** For variants that do not report x (system tools): an expression for it, e.g. the expected count. */
+        expected: z.string().optional(),
+        /** Expression for the bytes one run processes (at each scale): gives steady_throughput. */
+        bytes: z.string().optional(),
+        /** Metric names: the cost per operation (ns), the start-up (s), the steady throughput (MB/s). */
+        cost: name,
+        startup: name.default('startup'),
+        throughput: name.default('steady_throughput'),
+        description: z.string().optional(),
+      })
+      .strict()
+      .optional(),
     /** Fields the programs report in their JSON line; each becomes a metric. */
     reports: z.record(name, ReportedField).default({}),
     validate: z.array(Check).default([]),

@@ -32,8 +32,25 @@ export const Metric = z
     stats: Stats.optional(),
     /** Counters that do not drift with machine noise (syscalls, reads, max RSS): compared exactly. */
     deterministic: z.boolean().default(false),
-    /** What measured it: hyperfine, time, strace, program, derived. */
+    /** What measured it: hyperfine, time, strace, program, derived, fit. */
     source: z.string(),
+    /**
+     * A fitted metric (manifest fit): the least-squares line through every run of every size, in
+     * the metric's unit. value is that line's slope (or intercept, or rate); samples are per-run.
+     */
+    fit: z
+      .object({
+        /** The reported count the line is over (e.g. reads), and its value at each size. */
+        x: z.string(),
+        xs: z.array(z.number()),
+        scales: z.array(z.number()),
+        r2: z.number(),
+        /** 95% interval of the value, from the slope's standard error (Student's t). */
+        ci: z.tuple([z.number(), z.number()]).optional(),
+        n: z.number().int(),
+      })
+      .strict()
+      .optional(),
   })
   .strict();
 export type Metric = z.infer<typeof Metric>;

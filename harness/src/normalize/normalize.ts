@@ -4,6 +4,7 @@
  * for throughput), and statistics are taken here, for both runners alike.
  */
 import { describe } from '../analysis/describe.js';
+import { fitSizes } from '../analysis/fit.js';
 import { PERCENTILE_NAMES, percentiles } from '../analysis/percentiles.js';
 import type { Job } from '../model/job.js';
 import type { Benchmark, BuildInfo, Metric } from '../model/results.js';
@@ -48,6 +49,74 @@ function rate(unit: string, per: number | undefined, walls: readonly number[]): 
     : undefined;
 }
 
+/**
+ * The start-up-free metrics of a fit experiment: cost per operation (ns), start-up (s), and
+ * steady throughput (MB/s), each with every run's own value as its samples.
+ */
+function fitMetrics(job: Job, raw: RawSamples): Record<string, Metric> {
+  const spec = job.experiment.manifest.fit;
+  if (!spec || !raw.sizes || raw.sizes.length < 2) return {};
+  const scales = raw.sizes.map((s) => s.scale);
+  const over = (xs: number[]) => raw.sizes!.map((s, i) => ({ x: xs[i]!, times: s.runs.map((r) => r.wall) }));
+  const xs = raw.sizes.map((s) => s.x);
+  const { fit, slopes, intercepts } = fitSizes(over(xs));
+  const meta = (scale: number, ci?: [number, number]) => ({
+    x: spec.x,
+    xs,
+    scales,
+    r2: fit.r2,
+    n: fit.n,
+    ...(ci ? { ci: ci.map((v) => v * scale) as [number, number] } : {}),
+  });
+  const out: Record<string, Metric> = {};
+  if (Number.isFinite(fit.slope) && slopes.length) {
+    const samples = slopes.map((b) => b * 1e9);
+    out[spec.cost] = {
+      unit: 'ns',
+      direction: 'smaller',
+      value: fit.slope * 1e9,
+      samples,
+      stats: describe(samples),
+      deterministic: false,
+      source: 'fit',
+      fit: meta(1e9, fit.ci),
+    };
+    out[spec.startup] = {
+      unit: 's',
+      direction: 'smaller',
+      value: fit.intercept,
+      samples: intercepts,
+      stats: describe(intercepts),
+      deterministic: false,
+      source: 'fit',
+      fit: meta(1),
+    };
+  }
+  const bytes = raw.sizes.map((s) => s.bytes);
+  if (bytes.every((b): b is number => b !== undefined)) {
+    const byBytes = fitSizes(over(bytes));
+    const mbps = (secondsPerByte: number) => 1 / secondsPerByte / 1e6;
+    const samples = byBytes.slopes.filter((b) => b > 0).map(mbps);
+    if (byBytes.fit.slope > 0 && samples.length) {
+      const ci =
+        byBytes.fit.ci && byBytes.fit.ci[0] > 0
+          ? ([mbps(byBytes.fit.ci[1]), mbps(byBytes.fit.ci[0])] as [number, number])
+          : undefined;
+      out[spec.throughput] = {
+        unit: 'MB/s',
+        direction: 'bigger',
+        value: mbps(byBytes.fit.slope),
+        samples,
+        stats: describe(samples),
+        deterministic: false,
+        source: 'fit',
+        fit: { x: 'bytes', xs: bytes, scales, r2: byBytes.fit.r2, n: byBytes.fit.n, ...(ci ? { ci } : {}) },
+      };
+    }
+  }
+  return out;
+}
+
 /** Every metric of a measured job. */
 export function metricsOf(job: Job, raw: RawSamples): Record<string, Metric> {
   const out: Record<string, Metric> = {};
@@ -59,10 +128,15 @@ export function metricsOf(job: Job, raw: RawSamples): Record<string, Metric> {
     const tp = rate(METRICS.throughput.unit, bytes === undefined ? undefined : bytes / 1e6, walls);
     if (tp) out.throughput = tp;
     for (const r of job.rates) {
-      const m = rate(r.unit, r.per, walls);
-      if (m) out[r.name] = m;
+      // Over each run's own timer (a reported field) when the manifest says, else over wall time.
+      const times = r.time
+        ? raw.runs.flatMap((run) => (run.report?.[r.time!] === undefined ? [] : [run.report[r.time!]!]))
+        : walls;
+      const m = rate(r.unit, r.per, times);
+      if (m) out[r.name] = r.time ? { ...m, source: 'program' } : m;
     }
   }
+  Object.assign(out, fitMetrics(job, raw));
   const memory = raw.runs.flatMap((r) => (r.memoryBytes === undefined ? [] : [r.memoryBytes]));
   if (memory.length) out.pipeline_max_rss = sampled(METRICS.pipeline_max_rss.unit, 'smaller', memory, raw.timer);
   if (raw.maxRssBytes !== undefined) out.max_rss = counter(METRICS.max_rss.unit, 'smaller', raw.maxRssBytes, 'time');

@@ -66,6 +66,8 @@ function checkConsistency(_file: string, dir: string, m: Manifest): string[] {
     }),
     ...(m.throughputBytes ? [['throughputBytes', m.throughputBytes, 'run'] as [string, string, 'run']] : []),
     ...Object.entries(m.rates).map(([k, r]): [string, string, 'run'] => [`rates.${k}.per`, r.per, 'run']),
+    ...(m.fit?.bytes ? [['fit.bytes', m.fit.bytes, 'run'] as [string, string, 'run']] : []),
+    ...(m.fit?.expected ? [['fit.expected', m.fit.expected, 'run'] as [string, string, 'run']] : []),
   ];
   const badSyntax = new Set<string>();
   for (const [field, expr] of expressions) {
@@ -79,7 +81,8 @@ function checkConsistency(_file: string, dir: string, m: Manifest): string[] {
   const isInput = (n: string) => m.generate !== undefined && n.startsWith('input_');
   const perProfile = new Set<string>();
   for (const p of PROFILES) {
-    const known = new Set([...params, ...Object.keys(m.profiles[p].constants)]);
+    // `scale` is 1 at a point's own size, and each of fit.scales at its smaller sizes.
+    const known = new Set([...params, ...Object.keys(m.profiles[p].constants), 'scale']);
     const check = (field: string, expr: string, inputs: boolean) => {
       if (badSyntax.has(field)) return;
       for (const ref of referencedNames(expr)) {
@@ -145,6 +148,20 @@ function checkConsistency(_file: string, dir: string, m: Manifest): string[] {
     for (const k of Object.keys(c.when ?? {})) {
       if (!(k in m.parameters)) problems.push(`validate.${i}.when: unknown parameter (got "${k}")`);
     }
+  }
+  for (const [k, r] of Object.entries(m.rates)) {
+    if (r.time === undefined) continue;
+    if (!(r.time in m.reports)) problems.push(`rates.${k}.time: not a reported field (got "${r.time}")`);
+    else if (m.runner !== 'self')
+      problems.push(
+        `rates.${k}.time: needs "runner": "self", which reads every run's report (got runner "${m.runner}")`,
+      );
+  }
+  if (m.fit) {
+    if (!(m.fit.x in m.reports)) problems.push(`fit.x: not a reported field (got "${m.fit.x}")`);
+    if (m.runner !== 'hyperfine') problems.push(`fit: needs "runner": "hyperfine" (got runner "${m.runner}")`);
+    if (!Object.values(m.derive).some((e) => referencedNames(e).includes('scale')))
+      problems.push('fit.scales: no derive expression uses `scale`, so every size would be the same');
   }
   for (const [field, spec] of Object.entries(m.reports)) {
     if (spec.samples && m.runner !== 'self')

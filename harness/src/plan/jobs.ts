@@ -10,7 +10,7 @@ import { UserError } from '../lib/errors.js';
 import { shellQuote } from '../lib/exec.js';
 import { evaluate, fillTemplate, type Scope } from '../lib/expr.js';
 import type { Resolved } from '../machine/toolchains.js';
-import { freezeJob, type Job, type JobBuild } from '../model/job.js';
+import { freezeJob, type Job, type JobBuild, type JobCommand } from '../model/job.js';
 import { type Experiment, jsRuntimes, type Variant } from '../model/manifest.js';
 import { matchesAt } from '../model/select.js';
 import { programHash, workloadHash } from './definition.js';
@@ -146,6 +146,7 @@ export function planJob(point: Point, env: PlanEnvironment): Job {
     ...point.settings.constants,
     ...point.params,
     ...point.derived,
+    scale: 1,
     ...(input?.ok ? inputScope(input) : {}),
     scratch,
     dir: exp.dir,
@@ -176,15 +177,36 @@ export function planJob(point: Point, env: PlanEnvironment): Job {
         }
       : undefined;
   // A job that cannot run still shows its command; what is missing stays a {placeholder}.
-  const fill = (t: string) =>
+  const fill = (t: string, sc: Scope = scope) =>
     blocked
       ? t.replace(/\{([A-Za-z_][A-Za-z0-9_.]*)\}/g, (x, n: string) =>
-          scope[n] === undefined ? x : quoteValue(String(scope[n]), n),
+          sc[n] === undefined ? x : quoteValue(String(sc[n]), n),
         )
-      : fillTemplate(t, scope, quoteValue);
-  const program = fill(variant.command);
-  const { assignments, rest } = splitAssignments(program);
+      : fillTemplate(t, sc, quoteValue);
+  const commandFor = (sc: Scope): JobCommand => {
+    const { assignments, rest } = splitAssignments(fill(variant.command, sc));
+    return {
+      ...(m.input ? { generator: fill(m.input.pipe, sc) } : {}),
+      generatorPin: placement.generator,
+      assignments,
+      pin: placement.program,
+      program: rest,
+    };
+  };
   const runnable = !blocked && !evictBlocked;
+  // Fit experiments also run each point at smaller sizes (its own size last).
+  const sizes = m.fit
+    ? [...point.smaller, { scale: 1, derived: point.derived }].map(({ scale, derived: d }) => {
+        const sc: Scope = { ...scope, ...d, scale };
+        return {
+          scale,
+          scope: sc,
+          command: commandFor(sc),
+          ...(runnable && m.fit?.bytes ? { bytes: evaluate(m.fit.bytes, sc) } : {}),
+          ...(runnable && m.fit?.expected ? { expected: evaluate(m.fit.expected, sc) } : {}),
+        };
+      })
+    : undefined;
   const settings = {
     runs: env.runs ?? point.settings.runs,
     warmup: point.settings.warmup,
@@ -200,16 +222,22 @@ export function planJob(point: Point, env: PlanEnvironment): Job {
     settings,
     runtime: point.runtime,
     definition: programHash(exp, variant, rt?.ok ? rt.version : 'unavailable'),
-    workload: workloadHash(exp, point.params, derived, placement.text),
+    // Every size a fit runs at is part of what the point measures.
+    workload: workloadHash(
+      exp,
+      point.params,
+      {
+        ...derived,
+        ...Object.fromEntries(
+          point.smaller.flatMap((s) => Object.entries(s.derived).map(([k, v]) => [`${k}@${s.scale}`, v])),
+        ),
+      },
+      placement.text,
+    ),
     placement: placement.text,
     runner: m.runner,
-    command: {
-      ...(m.input ? { generator: fill(m.input.pipe) } : {}),
-      assignments,
-      generatorPin: placement.generator,
-      pin: placement.program,
-      program: rest,
-    },
+    command: commandFor(scope),
+    ...(sizes ? { sizes } : {}),
     cwd: exp.dir,
     scratch,
     ...(build ? { build } : {}),
@@ -223,7 +251,12 @@ export function planJob(point: Point, env: PlanEnvironment): Job {
     checks: m.validate,
     ...(runnable && m.throughputBytes ? { throughputBytes: evaluate(m.throughputBytes, scope) } : {}),
     rates: runnable
-      ? Object.entries(m.rates).map(([name, r]) => ({ name, per: evaluate(r.per, scope), unit: r.unit }))
+      ? Object.entries(m.rates).map(([name, r]) => ({
+          name,
+          per: evaluate(r.per, scope),
+          unit: r.unit,
+          ...(r.time ? { time: r.time } : {}),
+        }))
       : [],
     ...(blocked || evictBlocked ? { blocked: blocked ?? evictBlocked } : {}),
   });

@@ -30,6 +30,8 @@ export interface Point {
   settings: Settings;
   /** Runtime key the variant needs: "gcc", "node@22", "bun", "deno", "just", or a system tool. */
   runtime: string;
+  /** Experiments with a fit: the smaller sizes this point also runs at, smallest first (manifest fit.scales). */
+  smaller: { scale: number; derived: Record<string, number> }[];
 }
 
 export interface Filters {
@@ -59,8 +61,9 @@ export function deriveValues(
   profile: Profile,
   params: Params,
   file = 'manifest.json',
+  scale = 1,
 ): Record<string, number> {
-  const scope: Record<string, number | string> = { ...m.profiles[profile].constants, ...params };
+  const scope: Record<string, number | string> = { ...m.profiles[profile].constants, ...params, scale };
   const derived: Record<string, number> = {};
   const at = Object.entries(params)
     .map(([k, v]) => `${k}=${v}`)
@@ -147,6 +150,10 @@ export function expand(experiments: readonly Experiment[], profile: Profile, fil
             derived: deriveValues(m, profile, base, exp.manifestPath),
             settings: m.profiles[profile],
             runtime,
+            smaller: [...new Set(m.fit?.scales ?? [])]
+              .filter((s) => s < 1)
+              .sort((a, b) => a - b)
+              .map((scale) => ({ scale, derived: deriveValues(m, profile, base, exp.manifestPath, scale) })),
           });
         }
       }

@@ -84,6 +84,11 @@ const METRIC_LABELS: Record<string, string> = {
   throughput: 'throughput',
   wall_time: 'time (median)',
   max_rss: 'max RSS',
+  read_cost: 'cost per read',
+  steady_throughput: 'steady throughput',
+  startup: 'start-up',
+  io_throughput: 'I/O throughput',
+  io_seconds: 'I/O time',
 };
 
 export function metricLabel(name: string): string {

@@ -79,16 +79,22 @@ export type CheckedRun =
  * (sample arrays taken out for runner "self") and validated against what was sent.
  * `label` names the run in failure reasons ("run 2 of 5").
  */
-export async function checkedRun(job: Job, tools: Tools, work: string, label?: string): Promise<CheckedRun> {
+export async function checkedRun(
+  job: Job,
+  tools: Tools,
+  work: string,
+  label?: string,
+  size: Pick<Job, 'command' | 'scope'> = job,
+): Promise<CheckedRun> {
   const timeFile = join(work, 'time.txt');
-  const r = await shell(job, commandLine(job, gnuTimeWrap(tools, timeFile)));
+  const r = await shell(job, commandLine(size, gnuTimeWrap(tools, timeFile)));
   const prefix = label ? `${label}: ` : '';
   // The generator died of SIGPIPE (exit 141 under pipefail): the program stopped reading and
   // exited. Its answer says what went wrong; the generator's signal does not.
   const earlyExit = job.command.generator !== undefined && r.code === 128 + 13 && !r.timedOut;
   if (earlyExit) {
     const early = parseReport(job.variant, r.stdout);
-    const validation = early.ok ? runChecks(job.checks, job.variant, early.fields, job.scope) : undefined;
+    const validation = early.ok ? runChecks(job.checks, job.variant, early.fields, size.scope) : undefined;
     const answer =
       validation && !validation.ok ? `wrong result${label ? ` in ${label}` : ''}: ${validation.message}; ` : prefix;
     return {
@@ -119,7 +125,7 @@ export async function checkedRun(job: Job, tools: Tools, work: string, label?: s
   }
   const report = parseReport(job.variant, line);
   if (!report.ok) return { ok: false, reason: `${prefix}${report.reason}`, seconds: r.seconds };
-  const validation = runChecks(job.checks, job.variant, report.fields, job.scope);
+  const validation = runChecks(job.checks, job.variant, report.fields, size.scope);
   if (!validation.ok)
     return {
       ok: false,

@@ -19,15 +19,22 @@ async function measure(job: Job, tools: Tools): Promise<RawSamples> {
   if (skip) return c.done('skipped', { reason: skip });
   const work = mkdtempSync(join(tmpdir(), 'jsio-run-'));
   try {
-    // 1. Correctness, and max RSS of the program alone (not the pipeline).
-    const check = await checkedRun(job, tools, work);
-    c.spent(check.seconds);
-    if (!check.ok)
-      return c.done('failed', {
-        reason: check.reason,
-        ...(check.validation ? { validation: check.validation } : {}),
-        ...(check.fields ? { report: check.fields } : {}),
-      });
+    // 1. Correctness at every size (its own size last), and max RSS of the program alone.
+    const sizes = job.sizes ?? [{ scale: 1, scope: job.scope, command: job.command }];
+    const checks: Extract<Awaited<ReturnType<typeof checkedRun>>, { ok: true }>[] = [];
+    for (const size of sizes) {
+      const label = job.sizes ? `at ${size.scale === 1 ? 'its own size' : `scale ${size.scale}`}` : undefined;
+      const check = await checkedRun(job, tools, work, label, size);
+      c.spent(check.seconds);
+      if (!check.ok)
+        return c.done('failed', {
+          reason: check.reason,
+          ...(check.validation ? { validation: check.validation } : {}),
+          ...(check.fields ? { report: check.fields } : {}),
+        });
+      checks.push(check);
+    }
+    const check = checks.at(-1)!;
     const known = {
       validation: check.validation,
       report: check.fields,
@@ -35,8 +42,13 @@ async function measure(job: Job, tools: Tools): Promise<RawSamples> {
     };
     if (check.rssNote) c.note(check.rssNote);
     if (!tools.gnuTime) c.note(RSS_UNMEASURED);
+    const fitX = job.experiment.manifest.fit?.x;
+    // x per size: what the program reported, or (a tool that reports nothing) the expected count.
+    const xOf = (i: number) => (fitX ? (checks[i]!.fields[fitX] ?? sizes[i]!.expected) : undefined);
+    if (fitX && sizes.some((_, i) => xOf(i) === undefined))
+      return c.done('failed', { reason: `the program did not report ${fitX}, which the fit needs`, ...known });
 
-    // 2. Timing.
+    // 2. Timing: one hyperfine invocation, every size (they share its warm-ups and conditions).
     if (!tools.hyperfine)
       return c.done('failed', { reason: 'hyperfine is not installed (apt-get install hyperfine)', ...known });
     const jsonFile = join(work, 'hyperfine.json');
@@ -49,25 +61,40 @@ async function measure(job: Job, tools: Tools): Promise<RawSamples> {
       `--warmup=${s.warmup}`,
       `--export-json=${jsonFile}`,
       ...(job.evict ? [`--prepare=${job.evict}`] : []),
-      `set -o pipefail; ${commandLine(job)}`,
+      ...sizes.map((size) => `set -o pipefail; ${commandLine(size)}`),
     ];
     // hyperfine has no per-run timeout: bound the whole invocation instead.
-    const bound = timeoutMs(job) * (s.runs + s.warmup) + 60_000;
+    const bound = timeoutMs(job) * (s.runs + s.warmup) * sizes.length + 60_000;
     const hf = await runProcess(argv, { timeoutMs: bound, cwd: job.cwd });
     c.spent(hf.seconds);
     if (hf.code !== 0)
       return c.done('failed', { reason: `hyperfine: ${describeExit(hf, bound)}: ${tail(hf.stderr)}`, ...known });
-    const [timed] = parseHyperfineJson(jsonFile, readFileSync(jsonFile, 'utf8'));
-    const runs = (timed?.times ?? []).map((wall, i) => ({
-      wall,
-      ...(timed?.memoryBytes?.[i] !== undefined ? { memoryBytes: timed.memoryBytes[i] } : {}),
-    }));
+    const timed = parseHyperfineJson(jsonFile, readFileSync(jsonFile, 'utf8'));
+    const runsOf = (i: number) =>
+      (timed[i]?.times ?? []).map((wall, j) => ({
+        wall,
+        ...(timed[i]?.memoryBytes?.[j] !== undefined ? { memoryBytes: timed[i]!.memoryBytes![j]! } : {}),
+      }));
+    const runs = runsOf(sizes.length - 1);
+    const fitted = fitX
+      ? sizes.map((size, i) => ({
+          scale: size.scale,
+          x: xOf(i)!,
+          ...(size.bytes !== undefined ? { bytes: size.bytes } : {}),
+          runs: runsOf(i),
+        }))
+      : undefined;
 
     // 3. Syscalls, untimed.
     const traced = await countSyscalls(job, tools, work);
     c.spent(traced.seconds);
     if (traced.note) c.note(traced.note);
-    return c.done('ok', { ...known, runs, ...(traced.syscalls ? { syscalls: traced.syscalls } : {}) });
+    return c.done('ok', {
+      ...known,
+      runs,
+      ...(fitted ? { sizes: fitted } : {}),
+      ...(traced.syscalls ? { syscalls: traced.syscalls } : {}),
+    });
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

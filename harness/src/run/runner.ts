@@ -31,6 +31,8 @@ export interface RawSamples {
   /** The fields of the checked report (the untimed check run, or the last timed run). */
   report: Record<string, number>;
   runs: RawRun[];
+  /** Fit experiments: the runs at every size (smallest first, the job's own size last), with the operations one run makes there. */
+  sizes?: { scale: number; x: number; bytes?: number; runs: RawRun[] }[];
   /** Max RSS of the program alone (GNU time), the largest over the runs it watched. */
   maxRssBytes?: number;
   syscalls?: SyscallCounts;

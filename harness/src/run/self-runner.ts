@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Tools } from '../machine/tools.js';
 import type { Job } from '../model/job.js';
-import { checkedRun, collector, RSS_UNMEASURED, shell, tail, verifyEviction } from './common.js';
+import { checkedRun, collector, countSyscalls, RSS_UNMEASURED, shell, tail, verifyEviction } from './common.js';
 import type { RawSamples, Runner } from './runner.js';
 
 async function measure(job: Job, tools: Tools): Promise<RawSamples> {
@@ -51,11 +51,22 @@ async function measure(job: Job, tools: Tools): Promise<RawSamples> {
     rmSync(work, { recursive: true, force: true });
   }
   if (!tools.gnuTime) c.note(RSS_UNMEASURED);
-  c.note('syscalls not counted (runner "self")');
+  // Syscalls, in one more untimed run under strace (never a timed one).
+  const traceDir = mkdtempSync(join(tmpdir(), 'jsio-self-strace-'));
+  let syscalls: Awaited<ReturnType<typeof countSyscalls>>['syscalls'];
+  try {
+    const traced = await countSyscalls(job, tools, traceDir);
+    c.spent(traced.seconds);
+    if (traced.note) c.note(traced.note);
+    syscalls = traced.syscalls;
+  } finally {
+    rmSync(traceDir, { recursive: true, force: true });
+  }
   return c.done('ok', {
     report: last?.fields ?? {},
     ...(last ? { validation: last.validation } : {}),
     ...(maxRssBytes !== undefined ? { maxRssBytes } : {}),
+    ...(syscalls ? { syscalls } : {}),
   });
 }
 
