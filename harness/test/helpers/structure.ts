@@ -79,7 +79,7 @@ export function summaryStructure(md: string): string[] {
   return (
     md
       .split('\n')
-      .filter((l) => !/^Toolchains:/.test(l) && !/syscalls?\b/.test(l))
+      .filter((l) => !/^Toolchains:/.test(l) && !(l.startsWith('|') && /syscalls?\b/.test(l)))
       .map(maskNumbers)
       // Which commit ran, and its subject, are not part of the structure.
       .map((l) => l.replace(/commit `<sha>`.*$/, 'commit <commit>'))
