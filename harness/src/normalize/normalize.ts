@@ -50,12 +50,26 @@ function rate(unit: string, per: number | undefined, walls: readonly number[]): 
 }
 
 /**
+ * Why a fit experiment's line gives no cost: a slope that is not positive means start-up noise
+ * exceeds the time the extra operations take at these sizes (a small profile). Then no cost,
+ * start-up or steady throughput is reported at all, rather than a negative cost.
+ */
+export function fitUnresolved(job: Job, raw: RawSamples): string | undefined {
+  if (!job.experiment.manifest.fit || !raw.sizes || raw.sizes.length < 2) return undefined;
+  const { fit } = fitSizes(raw.sizes.map((s) => ({ x: s.x, times: s.runs.map((r) => r.wall) })));
+  return fit.slope > 0
+    ? undefined
+    : 'no cost per operation: the runs at the larger size were not slower than at the smaller one (start-up noise exceeds the reads; use a larger profile)';
+}
+
+/**
  * The start-up-free metrics of a fit experiment: cost per operation (ns), start-up (s), and
  * steady throughput (MB/s), each with every run's own value as its samples.
  */
 function fitMetrics(job: Job, raw: RawSamples): Record<string, Metric> {
   const spec = job.experiment.manifest.fit;
   if (!spec || !raw.sizes || raw.sizes.length < 2) return {};
+  if (fitUnresolved(job, raw)) return {};
   const scales = raw.sizes.map((s) => s.scale);
   const over = (xs: number[]) => raw.sizes!.map((s, i) => ({ x: xs[i]!, times: s.runs.map((r) => r.wall) }));
   const xs = raw.sizes.map((s) => s.x);
@@ -211,7 +225,9 @@ export function notRun(
 
 export function normalize(job: Job, raw: RawSamples, build?: BuildInfo): Benchmark {
   if (raw.status === 'skipped') return notRun(job, 'skipped', raw.reason ?? 'skipped');
-  const notes = raw.notes.length ? raw.notes.join('; ') : undefined;
+  const unresolved = raw.status === 'ok' ? fitUnresolved(job, raw) : undefined;
+  const all = unresolved ? [...raw.notes, unresolved] : raw.notes;
+  const notes = all.length ? all.join('; ') : undefined;
   const reason = raw.status === 'failed' ? raw.reason : notes;
   return {
     ...identity(job),

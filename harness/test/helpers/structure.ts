@@ -25,11 +25,23 @@ export function maskNumbers(line: string): string {
   );
 }
 
+/**
+ * A fit's metrics (cost per operation, start-up, steady throughput) exist only when the larger
+ * input was measurably slower; at smoke sizes on a busy machine that is chance, so the structure
+ * records "fit reported or explained" and leaves the fit's metrics, series and cells out.
+ */
+const FIT_METRICS = ['read_cost', 'startup', 'steady_throughput'];
+const FIT_HEADERS = /^(cost per|steady throughput|start-up)/;
+const fitAccounted = (b: Json) =>
+  Object.values((b.metrics as Record<string, Json>) ?? {}).some((m) => m.source === 'fit') ||
+  /no cost per operation/.test(String(b.reason ?? ''));
+
 export function resultsStructure(results: Json): Json {
   const run = results.run as Json;
   const benchmarks = (results.benchmarks as Json[]).map((b) => ({
     id: b.id,
     status: b.status,
+    ...(fitAccounted(b) ? { fit: true } : {}),
     ...(b.status === 'skipped' ? { reason: b.reason } : {}),
     derived: Object.keys((b.derived as Json) ?? {}).sort(),
     validation: ((b.validation as Json | undefined)?.checks as Json[] | undefined)?.map((c) => ({
@@ -40,7 +52,7 @@ export function resultsStructure(results: Json): Json {
     })),
     metrics: Object.fromEntries(
       Object.entries((b.metrics as Record<string, Json>) ?? {})
-        .filter(([name]) => structuralMetric(name))
+        .filter(([name, m]) => structuralMetric(name) && m.source !== 'fit')
         .sort(([a], [c]) => a.localeCompare(c))
         .map(([name, m]) => [
           name,
@@ -75,23 +87,43 @@ export function resultsStructure(results: Json): Json {
   };
 }
 
+/** Table cells under a fit metric's column (or its ratio column) become '#', present or not. */
+function maskFitColumns(lines: string[]): string[] {
+  let fitColumns: number[] = [];
+  return lines.map((l) => {
+    if (!l.startsWith('|')) {
+      fitColumns = [];
+      return l;
+    }
+    const cells = l.split('|');
+    if (!fitColumns.length && cells.some((c) => FIT_HEADERS.test(c.trim()))) {
+      fitColumns = cells.flatMap((c, i) => (FIT_HEADERS.test(c.trim()) ? [i] : []));
+      return l;
+    }
+    if (/^\|[\s:-]+\|/.test(l)) return l;
+    return cells.map((c, i) => (fitColumns.includes(i) ? ' # ' : c)).join('|');
+  });
+}
+
 export function summaryStructure(md: string): string[] {
-  return (
+  return maskFitColumns(
     md
       .split('\n')
       .filter((l) => !/^Toolchains:/.test(l) && !(l.startsWith('|') && /syscalls?\b/.test(l)))
       .map(maskNumbers)
       // Which commit ran, and its subject, are not part of the structure.
-      .map((l) => l.replace(/commit `<sha>`.*$/, 'commit <commit>'))
+      .map((l) => l.replace(/commit `<sha>`.*$/, 'commit <commit>')),
   );
 }
 
 export function gabStructure(dir: string): Record<string, { name: string; unit: string }[]> {
   const read = (f: string) =>
-    (JSON.parse(readFileSync(join(dir, 'gab', f), 'utf8')) as { name: string; unit: string }[]).map((e) => ({
-      name: e.name,
-      unit: e.unit,
-    }));
+    (JSON.parse(readFileSync(join(dir, 'gab', f), 'utf8')) as { name: string; unit: string }[])
+      .filter((e) => !FIT_METRICS.some((m) => e.name.endsWith(` ${m}`)))
+      .map((e) => ({
+        name: e.name,
+        unit: e.unit,
+      }));
   return { smaller: read('customSmallerIsBetter.json'), bigger: read('customBiggerIsBetter.json') };
 }
 
