@@ -14,6 +14,7 @@ describe('threadpool and scan manifests', () => {
     expect(loadExperiment(dir('scan')).manifest.variants.map((v) => v.id)).toEqual([
       'node-sync',
       'node-async',
+      'node-eventloop',
       'just-sync',
       'c-blocking',
       'c-eventloop',

@@ -22,10 +22,20 @@ describe('scan smoke run', () => {
     b.variant.startsWith('just-') && b.status === 'skipped' && /just\(js\) is not installed/.test(b.reason ?? '');
 
   it('measures every variant at every point, cold points included', () => {
-    expect(results.benchmarks.length).toBe(20);
+    // 6 variants × 2 sizes × cold and warm.
+    expect(results.benchmarks.length).toBe(24);
     expect(
       results.benchmarks.filter((b) => b.status !== 'ok' && !justMissing(b)).map((b) => `${b.id}: ${b.reason}`),
     ).toEqual([]);
+  });
+
+  it('times each walk on the program’s own clock, start-up left out, every run', () => {
+    for (const b of results.benchmarks.filter((x) => x.status === 'ok')) {
+      const own = b.metrics.scan_seconds;
+      expect(own, b.id).toMatchObject({ unit: 's', source: 'program' });
+      expect(own?.samples?.length ?? 1, b.id).toBe(b.metrics.wall_time?.samples?.length);
+      expect(own!.value, b.id).toBeLessThan(b.metrics.wall_time!.value);
+    }
   });
 
   it('gets identical counts from all variants, equal to the generator’s', () => {

@@ -36,13 +36,24 @@ describe('streams smoke run', () => {
     }
   });
 
+  it('times the pipeline on the program’s own clock, shorter than the whole process, every run', () => {
+    for (const b of results.benchmarks.filter((x) => x.status === 'ok')) {
+      const own = b.metrics.pipeline_seconds;
+      expect(own, b.id).toMatchObject({ unit: 's', source: 'program' });
+      expect(own?.samples?.length, b.id).toBe(b.metrics.wall_time?.samples?.length);
+      // Start-up is left out: the program's own time is below its process's wall time.
+      expect(own!.value, b.id).toBeLessThan(b.metrics.wall_time!.value);
+      expect(b.metrics.lines_per_s?.source, b.id).toBe('program');
+    }
+  });
+
   it('fits one slope per measured variant and mode', () => {
     const measured = new Set(
       results.benchmarks.filter((b) => b.status === 'ok').map((b) => `${b.variant}|${b.params.mode}`),
     );
     const fits = results.analyses ?? [];
     expect(new Set(fits.map((f) => `${f.variant}|${f.params.mode}`))).toEqual(measured);
-    for (const f of fits) expect(f.xs).toEqual([0, 20]);
+    for (const f of fits) expect(f).toMatchObject({ xs: [0, 20], metric: 'pipeline_seconds' });
     expect(readFileSync(join(out, 'summary.md'), 'utf8')).toContain('µs per transform');
   });
 });

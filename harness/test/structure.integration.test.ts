@@ -20,7 +20,7 @@ export const STRUCTURE_ARGS = [
   'smoke',
   '--no-store',
   '--variants',
-  'c,dd-null,system-wc,node-stream,sync,c-pool,bun,c-blocking,node-sync,core-transform,through2-bundle',
+  'c,dd-null,system-wc,node-stream,readsync,sync,c-pool,bun,c-blocking,node-sync,core-transform,through2-bundle',
   '--param',
   'bs=65536',
   '--param',

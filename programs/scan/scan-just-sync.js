@@ -13,6 +13,8 @@ if (!root) {
 }
 
 const totals = { files: 0, imports: 0, constants: 0, functions: 0 }
+// just.hrtime() is nanoseconds on a monotonic clock (a Number in this build, a BigInt in some): both subtract.
+const started = just.hrtime()
 
 /** Counts one file's constants and functions and returns the project paths it imports. */
 function scanText (path, text) {
@@ -50,4 +52,5 @@ try {
   just.error(`scan-just-sync: ${err.message}`)
   just.exit(1)
 }
+totals.scan_seconds = Number(just.hrtime() - started) / 1e9
 just.print(JSON.stringify(totals))

@@ -5,6 +5,7 @@ import { newTotals, scanText, usage } from './scan-common.js';
 
 const root = usage('scan-node-async', process.argv[2]);
 const totals = newTotals();
+const started = performance.now();
 const seen = new Set(['index.js']);
 let level = ['index.js'];
 while (level.length) {
@@ -21,4 +22,5 @@ while (level.length) {
   });
   level = next;
 }
+totals.scan_seconds = (performance.now() - started) / 1000;
 console.log(JSON.stringify(totals));

@@ -15,6 +15,7 @@ if (!/^[1-9][0-9]{0,3}$/.test(boundArg)) {
 const bound = Number(boundArg);
 
 const totals = newTotals();
+const started = performance.now();
 const seen = new Set(['index.js']);
 const queue = ['index.js']; // first in, first out, like c-eventloop's request queue
 let next = 0;
@@ -41,4 +42,5 @@ await new Promise((resolve, reject) => {
   }
   start();
 });
+totals.scan_seconds = (performance.now() - started) / 1000;
 console.log(JSON.stringify(totals));

@@ -5,6 +5,7 @@ import { newTotals, scanText, usage } from './scan-common.js';
 
 const root = usage('scan-node-sync', process.argv[2]);
 const totals = newTotals();
+const started = performance.now();
 const seen = new Set(['index.js']);
 const todo = ['index.js'];
 while (todo.length) {
@@ -17,4 +18,5 @@ while (todo.length) {
     }
   }
 }
+totals.scan_seconds = (performance.now() - started) / 1000;
 console.log(JSON.stringify(totals));

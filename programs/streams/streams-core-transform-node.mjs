@@ -1,6 +1,6 @@
 // core-transform: node:stream Transform pipeline. A line splitter, then N no-op object-mode
 // Transforms, then a counting sink that writes every line to /dev/null.
-// Usage: streams-core-transform-node.mjs FILE N sync|async  ->  {"lines":..,"bytes":..}
+// Usage: streams-core-transform-node.mjs FILE N sync|async  ->  {"lines":..,"bytes":..,"pipeline_seconds":..}
 // Runs unchanged under Node, Bun and Deno (all three implement node:stream).
 import { createReadStream } from 'node:fs';
 import { pipeline, Transform } from 'node:stream';

@@ -1,7 +1,7 @@
 // through2: the original study's stack. binary-split turns bytes into lines, N no-op through2
 // object transforms pass them on, a counting sink writes every line to /dev/null. through2 and
 // binary-split come from the repository's node_modules (package.json pins them).
-// Usage: streams-through2-node.mjs FILE N sync|async  ->  {"lines":..,"bytes":..}
+// Usage: streams-through2-node.mjs FILE N sync|async  ->  {"lines":..,"bytes":..,"pipeline_seconds":..}
 import { createReadStream } from 'node:fs';
 import { pipeline } from 'node:stream';
 import { setImmediate } from 'node:timers';

@@ -89,6 +89,9 @@ const METRIC_LABELS: Record<string, string> = {
   startup: 'start-up',
   io_throughput: 'I/O throughput',
   io_seconds: 'I/O time',
+  pipeline_seconds: 'pipeline time',
+  scan_seconds: 'scan time',
+  lines_per_s: 'lines/s',
 };
 
 export function metricLabel(name: string): string {
