@@ -57,9 +57,24 @@ export function collector(job: Job, timer: RawSamples['timer'], command = comman
 export async function verifyEviction(job: Job): Promise<string | undefined> {
   if (!job.evict) return undefined;
   const ev = await shell(job, job.evict);
-  if (ev.code === 3) return `cold cache: eviction could not be verified (pages still resident: ${ev.stdout.trim()})`;
+  if (ev.code === 3) return `cold cache: eviction could not be verified (${residentPages(ev.stdout)})`;
   if (ev.code !== 0) return `cold cache: eviction failed: ${tail(ev.stderr) || `exit status ${ev.code ?? ev.signal}`}`;
   return undefined;
+}
+
+/**
+ * The evictor's line ({"files","pages","resident","attempts"}) in words: "2 of 641 pages stayed
+ * resident after 5 attempts". Pure.
+ */
+export function residentPages(line: string): string {
+  try {
+    const r = JSON.parse(line.trim()) as { pages?: number; resident?: number; attempts?: number };
+    if (typeof r.resident === 'number' && typeof r.pages === 'number')
+      return `${r.resident} of ${r.pages} pages stayed resident${r.attempts ? ` after ${r.attempts} attempts` : ''}`;
+  } catch {
+    // Not the evictor's line: quote it as it is.
+  }
+  return `pages still resident: ${line.trim()}`;
 }
 
 export type CheckedRun =

@@ -10,7 +10,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Tools } from '../machine/tools.js';
 import type { Job } from '../model/job.js';
-import { checkedRun, collector, countSyscalls, RSS_UNMEASURED, shell, tail, verifyEviction } from './common.js';
+import {
+  checkedRun,
+  collector,
+  countSyscalls,
+  RSS_UNMEASURED,
+  residentPages,
+  shell,
+  tail,
+  verifyEviction,
+} from './common.js';
 import type { RawSamples, Runner } from './runner.js';
 
 async function measure(job: Job, tools: Tools): Promise<RawSamples> {
@@ -30,7 +39,10 @@ async function measure(job: Job, tools: Tools): Promise<RawSamples> {
         // Verified once above; a later failure means this run would not be cold.
         if (ev.code !== 0)
           return c.done('failed', {
-            reason: `cold cache: eviction before ${label} failed (exit ${ev.code}): ${tail(ev.stdout + ev.stderr)}`,
+            reason:
+              ev.code === 3
+                ? `cold cache: eviction before ${label} could not be verified (${residentPages(ev.stdout)})`
+                : `cold cache: eviction before ${label} failed (exit ${ev.code}): ${tail(ev.stdout + ev.stderr)}`,
           });
       }
       const run = await checkedRun(job, tools, work, label);
