@@ -1,4 +1,4 @@
-/** uPlot charts: trends across commits (with change points) and sweeps over a parameter. */
+/** uPlot charts: trends across commits (with change points), sweeps over a parameter, overview pictures. */
 import uPlot from 'uplot';
 import { formatValue } from '../../harness/src/lib/format.js';
 
@@ -17,6 +17,62 @@ const COLORS = [
   '#637939',
 ];
 export const color = (i: number) => COLORS[i % COLORS.length]!;
+/** Reference lines (C, the pipe's ceiling): dark and neutral, distinct from the variants. */
+const REFERENCE_COLORS = ['#111827', '#6b7280', '#a16207'];
+
+/**
+ * One unit for a whole axis, chosen from the largest value it shows: ticks are plain numbers in
+ * that unit and the unit is said once, in the axis label (never "0.0 µs" beside "ms").
+ */
+export interface AxisUnit {
+  label: string;
+  scale: number;
+  format: (v: number) => string;
+}
+
+const SCALED: Record<string, [number, string][]> = {
+  s: [
+    [1, 's'],
+    [1e-3, 'ms'],
+    [1e-6, 'µs'],
+    [1e-9, 'ns'],
+  ],
+  ms: [
+    [1e3, 's'],
+    [1, 'ms'],
+    [1e-3, 'µs'],
+  ],
+  ns: [
+    [1e6, 'ms'],
+    [1e3, 'µs'],
+    [1, 'ns'],
+  ],
+  B: [
+    [2 ** 30, 'GiB'],
+    [2 ** 20, 'MiB'],
+    [2 ** 10, 'KiB'],
+    [1, 'B'],
+  ],
+  'MB/s': [
+    [1e3, 'GB/s'],
+    [1, 'MB/s'],
+  ],
+};
+
+export function axisUnit(values: readonly (number | null | undefined)[], unit: string): AxisUnit {
+  const max = Math.max(
+    0,
+    ...values.filter((v): v is number => typeof v === 'number' && Number.isFinite(v)).map(Math.abs),
+  );
+  const steps = SCALED[unit];
+  const [scale, label] = steps?.find(([f]) => max >= f) ?? steps?.at(-1) ?? [1, unit];
+  const format = (v: number) => {
+    const x = v / scale;
+    const a = Math.abs(x);
+    return a === 0 ? '0' : a >= 100 ? x.toFixed(0) : a >= 10 ? x.toFixed(1) : a >= 1 ? x.toFixed(2) : x.toPrecision(2);
+  };
+  return { label, scale, format };
+}
 
 export interface TrendLine {
   label: string;
@@ -31,8 +87,8 @@ export interface TrendInput {
   /** One entry per commit (x = position, so gaps in time do not squash the chart). */
   commits: { sha: string; date: string; subject: string }[];
   lines: TrendLine[];
-  /** Change points per line: indexes into commits; "definition" marks a redefined benchmark. */
-  changes: { line: number; index: number; kind?: 'perf' | 'definition' }[];
+  /** Change points per line: indexes into commits; "program" marks a changed program. */
+  changes: { line: number; index: number; kind?: 'perf' | 'program' }[];
   commitUrl: (sha: string) => string | undefined;
 }
 
@@ -72,12 +128,11 @@ function changeMarkers(input: TrendInput): uPlot.Plugin {
       draw: (u) => {
         const ctx = u.ctx;
         ctx.save();
-        ctx.setLineDash([4, 4]);
         ctx.lineWidth = 1.5 * devicePixelRatio;
         for (const c of input.changes) {
           const x = u.valToPos(c.index - 0.5, 'x', true);
-          ctx.strokeStyle = c.kind === 'definition' ? '#5f6b7a' : color(c.line);
-          ctx.setLineDash(c.kind === 'definition' ? [] : [4, 4]);
+          ctx.strokeStyle = c.kind === 'program' ? '#5f6b7a' : color(c.line);
+          ctx.setLineDash(c.kind === 'program' ? [] : [4, 4]);
           ctx.beginPath();
           ctx.moveTo(x, u.bbox.top);
           ctx.lineTo(x, u.bbox.top + u.bbox.height);
@@ -98,6 +153,10 @@ export function trendChart(el: HTMLElement, input: TrendInput, width: number): u
   tip.className = 'tooltip';
   tip.hidden = true;
   const xs = input.commits.map((_, i) => i);
+  const axis = axisUnit(
+    input.lines.flatMap((l) => l.values),
+    input.unit,
+  );
   const data: uPlot.AlignedData = [
     xs,
     ...input.lines.map((l) => l.values.map((v) => (v === null || (input.log && v <= 0) ? null : v))),
@@ -115,7 +174,12 @@ export function trendChart(el: HTMLElement, input: TrendInput, width: number): u
           values: (_u, ticks) => ticks.map((t) => input.commits[Math.round(t)]?.date.slice(5, 10) ?? ''),
           grid: { stroke: '#eef1f5' },
         },
-        { values: (_u, ticks) => ticks.map((t) => formatValue(t, input.unit)), size: 80, grid: { stroke: '#eef1f5' } },
+        {
+          label: axis.label,
+          values: (_u, ticks) => ticks.map((t) => axis.format(t)),
+          size: 60,
+          grid: { stroke: '#eef1f5' },
+        },
       ],
       series: [
         { label: 'commit' },
@@ -136,39 +200,110 @@ export function trendChart(el: HTMLElement, input: TrendInput, width: number): u
   return u;
 }
 
-export interface SweepInput {
+export interface XYLine {
+  label: string;
+  values: (number | null)[];
+  /** The interval around each value (e.g. min..max of the samples), drawn as a band. */
+  low?: (number | null)[];
+  high?: (number | null)[];
+  dashed?: boolean;
+  colorIndex: number;
+  /** A reference line (C, the pipe's ceiling): thinner, grey unless a colour is given. */
+  reference?: boolean;
+}
+
+export interface XYInput {
   title: string;
   param: string;
   unit: string;
   logX: boolean;
   log: boolean;
   xs: number[];
-  lines: { label: string; values: (number | null)[]; dashed?: boolean; colorIndex: number }[];
+  lines: XYLine[];
+  /** How x values are written on the axis (64 KiB rather than 65536). */
+  xFormat?: (v: number) => string;
+  height?: number;
 }
 
-export function sweepChart(el: HTMLElement, input: SweepInput, width: number): uPlot {
+/** A metric over a parameter: one line per variant, intervals as bands, reference lines thin. */
+export function xyChart(el: HTMLElement, input: XYInput, width: number): uPlot {
+  const axis = axisUnit(
+    input.lines.flatMap((l) => [...l.values, ...(l.high ?? [])]),
+    input.unit,
+  );
+  const series: uPlot.Series[] = [{ label: input.param }];
+  const data: (number | null)[][] = [input.xs];
+  const pos = (v: number | null | undefined) => (v === null || v === undefined || (input.log && v <= 0) ? null : v);
+  const strokes = input.lines.map((l) =>
+    l.colorIndex < 0 ? REFERENCE_COLORS[(-l.colorIndex - 1) % REFERENCE_COLORS.length]! : color(l.colorIndex),
+  );
+  input.lines.forEach((l, i) => {
+    series.push({
+      label: l.label,
+      stroke: strokes[i],
+      width: l.reference ? 1.5 : 2,
+      dash: l.dashed ? [6, 4] : l.reference ? [2, 3] : undefined,
+      points: { show: !l.reference },
+    });
+    data.push(l.values.map(pos));
+  });
+  // Intervals as whiskers at each point (the legend keeps one entry per line).
+  const whiskers: uPlot.Plugin = {
+    hooks: {
+      draw: (u) => {
+        const ctx = u.ctx;
+        ctx.save();
+        ctx.lineWidth = 1.5 * devicePixelRatio;
+        input.lines.forEach((l, i) => {
+          if (!l.low || !l.high || u.series[i + 1]?.show === false) return;
+          ctx.strokeStyle = strokes[i]!;
+          ctx.setLineDash(l.dashed ? [3, 2] : []);
+          // Overlaid commits are nudged apart so their whiskers do not hide each other.
+          const nudge = (l.dashed ? 4 : -4) * devicePixelRatio;
+          input.xs.forEach((x, k) => {
+            const lo = pos(l.low![k]);
+            const hi = pos(l.high![k]);
+            if (lo === null || hi === null) return;
+            const px = u.valToPos(x, 'x', true) + nudge;
+            const y0 = u.valToPos(lo, 'y', true);
+            const y1 = u.valToPos(hi, 'y', true);
+            ctx.beginPath();
+            ctx.moveTo(px, y0);
+            ctx.lineTo(px, y1);
+            ctx.moveTo(px - 3 * devicePixelRatio, y0);
+            ctx.lineTo(px + 3 * devicePixelRatio, y0);
+            ctx.moveTo(px - 3 * devicePixelRatio, y1);
+            ctx.lineTo(px + 3 * devicePixelRatio, y1);
+            ctx.stroke();
+          });
+        });
+        ctx.restore();
+      },
+    },
+  };
   return new uPlot(
     {
       title: input.title,
       width,
-      height: 320,
+      height: input.height ?? 320,
       scales: { x: { time: false, distr: input.logX ? 3 : 1, log: 2 }, y: { distr: input.log ? 3 : 1 } },
       axes: [
-        { label: input.param, grid: { stroke: '#eef1f5' } },
-        { values: (_u, ticks) => ticks.map((t) => formatValue(t, input.unit)), size: 80, grid: { stroke: '#eef1f5' } },
+        {
+          label: input.param,
+          grid: { stroke: '#eef1f5' },
+          ...(input.xFormat ? { values: (_u: uPlot, ticks: number[]) => ticks.map((t) => input.xFormat!(t)) } : {}),
+        },
+        {
+          label: axis.label,
+          values: (_u, ticks) => ticks.map((t) => axis.format(t)),
+          size: 60,
+          grid: { stroke: '#eef1f5' },
+        },
       ],
-      series: [
-        { label: input.param },
-        ...input.lines.map((l) => ({
-          label: l.label,
-          stroke: color(l.colorIndex),
-          width: 2,
-          dash: l.dashed ? [6, 4] : undefined,
-          points: { show: true },
-        })),
-      ],
+      series,
+      plugins: [whiskers],
     },
-    [input.xs, ...input.lines.map((l) => l.values)],
+    data as uPlot.AlignedData,
     el,
   );
 }

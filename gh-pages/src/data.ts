@@ -1,14 +1,24 @@
 /**
- * Loads what `npm run publish` writes (the path contract is in harness/src/model/store.ts):
- * data/machines.json, data/<machine>/index.json, data/<machine>/series/<experiment>.json and,
- * lazily, data/<machine>/runs/<sha>.json. Relative URLs, so the site works under any sub-path.
+ * Loads what `npm run publish` writes, store v3 (the path contract is harness/src/model/store-layout.ts):
+ * machines.json, then per machine and profile trends/<profile>/catalog.json, and only what a view
+ * needs of the sharded trend data: the recent windows' commits.json and the shards of one
+ * experiment and metric; older windows on demand. Relative URLs, so the site works under any
+ * sub-path, and nothing comes from another origin.
  */
 
 import { labelWith, RUNTIME_PARAM } from '../../harness/src/model/select.js';
+import {
+  type JoinedSeries,
+  joinShards,
+  type ProgramRuns,
+  paths,
+  RECENT_COMMITS,
+  STORE_SCHEMA,
+} from '../../harness/src/model/store-layout.js';
 import type { Answer } from '../../harness/src/report/answers.js';
 import type { Ratio } from '../../harness/src/report/ratios.js';
 
-export const STORE_SCHEMA = 2;
+export { STORE_SCHEMA };
 
 export interface Machine {
   id: string;
@@ -21,62 +31,104 @@ export interface Machine {
 }
 export interface MachinesFile {
   schema: number;
-  machines: Record<string, { machine: Machine; lastRun: string; commits: number }>;
+  machines: Record<
+    string,
+    {
+      machine: Machine;
+      lastRun: string;
+      commits: number;
+      profiles: Record<string, { commits: number; lastRun: string }>;
+    }
+  >;
 }
-export interface CommitEntry {
+export interface Moment {
+  date: string;
+  sha: string;
+}
+export interface TrendWindow {
+  id: string;
+  first: Moment;
+  last: Moment;
+  commits: number;
+}
+export interface CatalogMetric {
+  unit: string;
+  direction: 'smaller' | 'bigger';
+  source: string;
+  windows: [number, number];
+}
+export interface CatalogFile {
+  schema: number;
+  machine: string;
+  profile: string;
+  windows: TrendWindow[];
+  experiments: Record<string, { metrics: Record<string, CatalogMetric>; latest: Moment }>;
+}
+export interface WindowCommit {
   sha: string;
   date: string;
   subject: string;
   ref: string;
   runId: string;
-  profile: string;
   file: string;
   counts: { ok: number; skipped: number; failed: number };
   experiments: string[];
 }
-export interface IndexFile {
+export interface CommitsFile {
   schema: number;
-  machine: Machine;
-  commits: CommitEntry[];
+  profile: string;
+  window: string;
+  commits: WindowCommit[];
 }
-export interface SeriesMetric {
-  unit: string;
-  direction: 'smaller' | 'bigger';
-  values: (number | null)[];
-  ranges: (number | null)[];
-}
-export interface SeriesFile {
+export interface ShardFile {
   schema: number;
   experiment: string;
+  metric: string;
   commits: string[];
   series: Record<
     string,
-    {
-      variant: string;
-      params: Record<string, number | string>;
-      definitions?: (string | null)[];
-      metrics: Record<string, SeriesMetric>;
+    Omit<JoinedSeries, 'programs'> & {
+      programs: ProgramRuns;
     }
   >;
 }
-
-/** Indexes where a series' benchmark definition changed (both sides known): trends must not run across them unmarked. */
-export function definitionChanges(definitions: readonly (string | null)[] | undefined): number[] {
-  const out: number[] = [];
-  let last: string | null = null;
-  (definitions ?? []).forEach((d, i) => {
-    if (d === null) return;
-    if (last !== null && d !== last) out.push(i);
-    last = d;
-  });
-  return out;
+export interface TrendChange {
+  machine: string;
+  profile: string;
+  experiment: string;
+  metric: string;
+  benchmark: string;
+  series: string;
+  variant: string;
+  params: Record<string, number | string>;
+  workload: string;
+  unit: string;
+  direction: 'smaller' | 'bigger';
+  from: Moment & { subject: string };
+  to: Moment & { subject: string; window: string };
+  before: number;
+  after: number;
+  ratio: number;
+  ci: [number, number];
+  points: [number, number];
+  worse: boolean;
+  programChanged: boolean;
+}
+export interface RegressionsFile {
+  schema: number;
+  machine: string;
+  profile: string;
+  method: string;
+  regressions: TrendChange[];
 }
 export interface Metric {
   unit: string;
   direction: 'smaller' | 'bigger';
   value: number;
   samples?: number[];
-  stats?: { n: number; stddev: number };
+  stats?: { n: number; stddev: number; min?: number; max?: number };
+  deterministic?: boolean;
+  source?: string;
 }
 export interface Benchmark {
   id: string;
@@ -87,6 +139,8 @@ export interface Benchmark {
   reason?: string;
   hint?: string;
   definition?: string;
+  workload?: string;
+  derived: Record<string, number>;
   metrics: Record<string, Metric>;
 }
 export interface ExperimentInfo {
@@ -95,6 +149,7 @@ export interface ExperimentInfo {
   parameters?: Record<string, { description: string; unit?: string }>;
   summary?: { at: Record<string, unknown>; metrics: string[]; ratios: Ratio[]; answers?: Answer[] };
   headline?: { at: Record<string, unknown>; metrics: string[] };
+  overview?: unknown;
 }
 export interface RunFile {
   schema: number;
@@ -102,20 +157,28 @@ export interface RunFile {
     id: string;
     profile: string;
     partial: boolean;
-    commit: { sha: string; subject: string; date: string; ref: string };
-    machine: Machine;
+    start: string;
+    end: string;
+    commit: { sha: string; subject: string; date: string; ref: string; dirty: boolean };
+    machine: Machine & { hostname: string };
     toolchains: Record<string, string>;
     conditions?: { loadAverage: number[]; governor: string; turbo: string; smt: string; measuredCpus: string };
   };
   experiments: Record<string, ExperimentInfo>;
   benchmarks: Benchmark[];
+  analyses?: unknown[];
 }
 
 export class DataError extends Error {}
 
 const cache = new Map<string, Promise<unknown>>();
 
-async function fetchJson<T>(base: string, path: string, check: (v: unknown) => string | undefined): Promise<T> {
+async function fetchJson<T>(
+  base: string,
+  path: string,
+  check: (v: unknown) => string | undefined,
+  version = STORE_SCHEMA,
+): Promise<T> {
   const url = `${base}${path}`;
   const hit = cache.get(url);
   if (hit) return hit as Promise<T>;
@@ -136,9 +199,9 @@ async function fetchJson<T>(base: string, path: string, check: (v: unknown) => s
     }
     const schema = (v as { schema?: unknown } | null)?.schema;
     if (typeof schema !== 'number') throw new DataError(`${path} has no schema version: not a jsio-bench store file`);
-    if (schema > STORE_SCHEMA)
+    if (schema > version)
       throw new DataError(
-        `${path} has schema ${schema}, newer than this site understands (${STORE_SCHEMA}): rebuild the site`,
+        `${path} has schema ${schema}, newer than this site understands (${version}): rebuild the site`,
       );
     const problem = check(v);
     if (problem) throw new DataError(`${path}: ${problem}`);
@@ -150,41 +213,61 @@ async function fetchJson<T>(base: string, path: string, check: (v: unknown) => s
 }
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const notFound = (e: unknown) => e instanceof DataError && /was not found/.test(e.message);
 
 export class Store {
   constructor(readonly base = 'data/') {}
 
   machines(): Promise<MachinesFile> {
-    return fetchJson(this.base, 'machines.json', (v) =>
-      isObj((v as MachinesFile).machines) ? undefined : 'field "machines" is missing',
+    return fetchJson(this.base, paths.machines(), (v) => {
+      const m = (v as MachinesFile).machines;
+      if (!isObj(m)) return 'field "machines" is missing';
+      if ((v as MachinesFile).schema < STORE_SCHEMA)
+        return `schema ${(v as MachinesFile).schema} is older than this site reads (${STORE_SCHEMA}): publish once to migrate the store`;
+      return undefined;
+    });
+  }
+
+  catalog(machine: string, profile: string): Promise<CatalogFile> {
+    return fetchJson(this.base, paths.catalog(machine, profile), (v) => {
+      const c = v as CatalogFile;
+      if (!Array.isArray(c.windows)) return 'field "windows" is not a list';
+      return isObj(c.experiments) ? undefined : 'field "experiments" is missing';
+    });
+  }
+
+  commits(machine: string, profile: string, window: string): Promise<CommitsFile> {
+    return fetchJson(this.base, paths.commits(machine, profile, window), (v) =>
+      Array.isArray((v as CommitsFile).commits) ? undefined : 'field "commits" is not a list',
     );
   }
 
-  index(machine: string): Promise<IndexFile> {
-    return fetchJson(this.base, `${machine}/index.json`, (v) =>
-      Array.isArray((v as IndexFile).commits) ? undefined : 'field "commits" is not a list',
-    );
-  }
-
-  series(machine: string, experiment: string): Promise<SeriesFile> {
-    return fetchJson(this.base, `${machine}/series/${experiment}.json`, (v) => {
-      const s = v as SeriesFile;
+  /** One metric of one experiment over one window; undefined when the window has no run of it. */
+  shard(
+    machine: string,
+    profile: string,
+    window: string,
+    experiment: string,
+    metric: string,
+  ): Promise<ShardFile | undefined> {
+    return fetchJson<ShardFile>(this.base, paths.shard(machine, profile, window, experiment, metric), (v) => {
+      const s = v as ShardFile;
       if (!Array.isArray(s.commits)) return 'field "commits" is not a list';
       if (!isObj(s.series)) return 'field "series" is missing';
-      for (const [id, e] of Object.entries(s.series)) {
-        for (const [m, col] of Object.entries(e.metrics ?? {})) {
-          if (!Array.isArray(col.values) || col.values.length !== s.commits.length)
-            return `series "${id}" metric "${m}" does not align with the commits`;
-        }
-      }
+      for (const [key, e] of Object.entries(s.series))
+        if (!Array.isArray(e.values) || e.values.length !== s.commits.length)
+          return `series "${key}" does not align with the commits`;
       return undefined;
+    }).catch((e: unknown) => {
+      if (notFound(e)) return undefined;
+      throw e;
     });
   }
 
   /** Per-benchmark noise thresholds from `npm run calibrate`, if this machine was calibrated. */
   async noise(machine: string): Promise<Record<string, number>> {
     try {
-      const r = await fetch(`${this.base}${machine}/noise.json`);
+      const r = await fetch(`${this.base}${paths.noise(machine)}`);
       if (!r.ok) return {};
       const v = (await r.json()) as { thresholds?: Record<string, number> };
       return v.thresholds ?? {};
@@ -193,10 +276,104 @@ export class Store {
     }
   }
 
-  run(machine: string, entry: Pick<CommitEntry, 'file'>): Promise<RunFile> {
-    return fetchJson(this.base, `${machine}/${entry.file}`, (v) =>
-      Array.isArray((v as RunFile).benchmarks) ? undefined : 'field "benchmarks" is not a list',
+  /** Change points of every series of a profile, newest first (written by the site build). */
+  regressions(machine: string, profile: string): Promise<RegressionsFile> {
+    return fetchJson(this.base, paths.regressions(machine, profile), (v) =>
+      Array.isArray((v as RegressionsFile).regressions) ? undefined : 'field "regressions" is not a list',
     );
+  }
+
+  /** A commit's results for the profile (the file named by its window's commits.json). */
+  run(machine: string, entry: Pick<WindowCommit, 'file'>): Promise<RunFile> {
+    return fetchJson(
+      this.base,
+      `${machine}/${entry.file}`,
+      (v) => (Array.isArray((v as RunFile).benchmarks) ? undefined : 'field "benchmarks" is not a list'),
+      Number.MAX_SAFE_INTEGER, // results.json has its own schema numbers
+    );
+  }
+}
+
+/** A profile's catalog with what has been loaded of its commits, newest windows first. */
+export class Profile {
+  private loaded: CommitsFile[] = [];
+  constructor(
+    readonly store: Store,
+    readonly machine: string,
+    readonly profile: string,
+    readonly catalog: CatalogFile,
+  ) {}
+
+  get windows(): TrendWindow[] {
+    return this.catalog.windows;
+  }
+
+  /** Windows newest first until there are RECENT_COMMITS commits, then `older` more. */
+  recentWindows(older = 0): TrendWindow[] {
+    const out: TrendWindow[] = [];
+    let n = 0;
+    for (const w of [...this.windows].reverse()) {
+      if (n >= RECENT_COMMITS && older-- <= 0) break;
+      out.push(w);
+      n += w.commits;
+    }
+    return out.reverse();
+  }
+
+  /** The commits of these windows, oldest first. */
+  async commits(windows: readonly TrendWindow[]): Promise<WindowCommit[]> {
+    const files = await Promise.all(windows.map((w) => this.store.commits(this.machine, this.profile, w.id)));
+    for (const f of files) if (!this.loaded.some((l) => l.window === f.window)) this.loaded.push(f);
+    return files.flatMap((f) => f.commits);
+  }
+
+  /** Windows whose date range holds a moment (a commit's window by its date). */
+  windowOf(m: Moment): TrendWindow | undefined {
+    const ws = this.windows;
+    for (let i = ws.length - 1; i >= 0; i--) if (ws[i]!.first.date <= m.date || i === 0) return ws[i];
+    return undefined;
+  }
+
+  /** A commit by (a prefix of) its sha: the loaded windows first, then older ones, newest first. */
+  async find(sha: string): Promise<WindowCommit | undefined> {
+    const hit = (cs: readonly WindowCommit[]) => cs.find((c) => c.sha.startsWith(sha));
+    for (const l of this.loaded) {
+      const c = hit(l.commits);
+      if (c) return c;
+    }
+    for (const w of [...this.windows].reverse()) {
+      const c = hit(await this.commits([w]));
+      if (c) return c;
+    }
+    return undefined;
+  }
+
+  /** The commit entry of a moment the catalog names (an experiment's latest run). */
+  async at(m: Moment): Promise<WindowCommit | undefined> {
+    const w = this.windowOf(m);
+    const inWindow = w ? (await this.commits([w])).find((c) => c.sha === m.sha) : undefined;
+    return inWindow ?? this.find(m.sha);
+  }
+
+  /** One metric of one experiment over these windows, joined into columns over their commits. */
+  async trend(
+    experiment: string,
+    metric: string,
+    windows: readonly TrendWindow[],
+  ): Promise<{ commits: WindowCommit[]; series: Record<string, JoinedSeries> }> {
+    const range = this.catalog.experiments[experiment]?.metrics[metric]?.windows;
+    const ordinal = (w: TrendWindow) => this.windows.indexOf(w);
+    const want = windows.filter((w) => !range || (ordinal(w) >= range[0] && ordinal(w) <= range[1]));
+    const [commits, shards] = await Promise.all([
+      this.commits(windows),
+      Promise.all(want.map((w) => this.store.shard(this.machine, this.profile, w.id, experiment, metric))),
+    ]);
+    const mine = commits.filter((c) => c.experiments.includes(experiment));
+    const joined = joinShards(
+      mine.map((c) => c.sha),
+      shards.filter((s): s is ShardFile => s !== undefined),
+    );
+    return { commits: mine, series: joined.series };
   }
 }
 
@@ -211,28 +388,53 @@ export function lineLabel(variant: string, params: Record<string, number | strin
   );
 }
 
-/** Groups series into charts: one per metric and parameter point (runtime versions become lines). */
+/** The Trends view's chart of a series (its permalink's `chart`): metric and parameters but the lines'. */
+export function trendChartKey(
+  metric: string,
+  params: Record<string, number | string>,
+  unit?: string,
+  lineParams: readonly string[] = [RUNTIME_PARAM],
+): string {
+  const point = Object.entries(params)
+    .filter(([k]) => !lineParams.includes(k))
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `${metric}|${point.map(([k, v]) => `${k}=${v}`).join(',')}${unit ? `|${unit}` : ''}`;
+}
+
+export interface TrendChartSpec {
+  key: string;
+  point: Record<string, number | string>;
+  lines: { label: string; key: string }[];
+}
+
+/**
+ * Groups series into charts: one per metric, parameter point and unit (runtime versions become
+ * lines). A benchmark whose workload changed has one series per workload: each is its own line,
+ * labelled with its workload, so values of different workloads are never joined.
+ */
 export function trendCharts(
-  s: SeriesFile,
+  series: Record<string, JoinedSeries>,
   metric: string,
   lineParams: readonly string[] = [RUNTIME_PARAM],
-): { key: string; point: Record<string, number | string>; lines: { label: string; id: string }[] }[] {
-  const charts = new Map<
-    string,
-    { key: string; point: Record<string, number | string>; lines: { label: string; id: string }[] }
-  >();
-  for (const [id, e] of Object.entries(s.series)) {
-    if (!e.metrics[metric]) continue;
-    const point = Object.fromEntries(Object.entries(e.params).filter(([k]) => !lineParams.includes(k)));
-    const key = `${metric}|${Object.entries(point)
-      .sort()
-      .map(([k, v]) => `${k}=${v}`)
-      .join(',')}`;
-    const c = charts.get(key) ?? { key, point, lines: [] };
-    c.lines.push({ label: lineLabel(e.variant, e.params, Object.keys(point)), id });
-    charts.set(key, c);
+): TrendChartSpec[] {
+  const charts = new Map<string, TrendChartSpec>();
+  const workloads = new Map<string, Set<string>>();
+  for (const s of Object.values(series)) workloads.set(s.id, (workloads.get(s.id) ?? new Set()).add(s.workload));
+  // One unit per chart: a metric recorded in two units (a changed definition) gets a chart per unit.
+  const units = new Set(Object.values(series).map((s) => s.unit));
+  for (const [key, s] of Object.entries(series)) {
+    const point = Object.fromEntries(Object.entries(s.params).filter(([k]) => !lineParams.includes(k)));
+    const chartKey = trendChartKey(metric, s.params, units.size > 1 ? s.unit : undefined, lineParams);
+    const c = charts.get(chartKey) ?? { key: chartKey, point, lines: [] };
+    const several = (workloads.get(s.id)?.size ?? 0) > 1;
+    c.lines.push({
+      label: `${lineLabel(s.variant, s.params, Object.keys(point))}${several ? ` [workload ${s.workload.slice(0, 8)}]` : ''}`,
+      key,
+    });
+    charts.set(chartKey, c);
   }
   const num = (v: unknown) => (typeof v === 'number' ? v : Number.NaN);
+  for (const c of charts.values()) c.lines.sort((a, b) => a.label.localeCompare(b.label));
   return [...charts.values()].sort((a, b) => {
     const ka = Object.values(a.point).map(num);
     const kb = Object.values(b.point).map(num);

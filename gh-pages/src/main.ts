@@ -1,7 +1,9 @@
-// The trend site: a machine selector, four views, and the whole view state in the URL hash.
+// The trend site: machine and workload (profile) selectors, five views, and the whole view state in the URL hash.
 import 'uplot/dist/uPlot.min.css';
+import { defaultProfile, LEGACY_PROFILE, sortProfiles } from '../../harness/src/model/store-layout.js';
 import { escapeHtml as esc } from './charts.js';
-import { DataError, Store } from './data.js';
+import { DataError, Profile, Store } from './data.js';
+import { regressions } from './regressions.js';
 import { parseHash, type State, toHash, VIEWS } from './state.js';
 import { type Ctx, compare, overview, sweeps, trends } from './views.js';
 
@@ -11,6 +13,8 @@ const store = new Store('data/');
 
 interface Config {
   repoUrl?: string;
+  /** Each experiment's Overview picture, from its manifest (written by the site build). */
+  overview?: Record<string, unknown>;
 }
 
 async function config(): Promise<Config> {
@@ -46,32 +50,55 @@ async function render(): Promise<void> {
     return;
   }
   const machine = state.machine && ids.includes(state.machine) ? state.machine : ids[0]!;
+  // The workload: one profile at a time (standard by default), data from before store v3 apart.
+  const profiles = sortProfiles(Object.keys(machines!.machines[machine]!.profiles ?? {}));
+  const profile = state.profile && profiles.includes(state.profile) ? state.profile : defaultProfile(profiles);
   const go = (patch: Partial<State>) => {
-    location.hash = toHash({ ...state, machine, ...patch });
+    location.hash = toHash({ ...state, machine, ...(profile ? { profile } : {}), ...patch });
   };
+  const profileLabel = (p: string) =>
+    p === LEGACY_PROFILE
+      ? 'legacy (before store v3: profiles mixed)'
+      : `${p} (${machines!.machines[machine]!.profiles[p]!.commits} commits)`;
   nav.innerHTML =
     `<label>machine <select id="machine">${ids.map((m) => `<option${m === machine ? ' selected' : ''}>${esc(m)}</option>`).join('')}</select></label>` +
+    `<label>workload <select id="profile">${profiles.map((p) => `<option value="${esc(p)}"${p === profile ? ' selected' : ''}>${esc(profileLabel(p))}</option>`).join('')}</select></label>` +
     VIEWS.map(
       (v) =>
-        `<a class="tab${v === state.view ? ' active' : ''}" href="${toHash({ view: v, machine, ...(state.experiment ? { experiment: state.experiment } : {}) })}">${v}</a>`,
+        `<a class="tab${v === state.view ? ' active' : ''}" href="${toHash({ view: v, machine, ...(profile ? { profile } : {}), ...(state.experiment ? { experiment: state.experiment } : {}) })}">${v}</a>`,
     ).join('');
   nav.querySelector<HTMLSelectElement>('#machine')!.onchange = (e) => {
     location.hash = toHash({ view: state.view, machine: (e.target as HTMLSelectElement).value });
   };
+  nav.querySelector<HTMLSelectElement>('#profile')!.onchange = (e) => {
+    location.hash = toHash({
+      view: state.view,
+      machine,
+      profile: (e.target as HTMLSelectElement).value,
+      ...(state.experiment ? { experiment: state.experiment } : {}),
+    });
+  };
   app.innerHTML = '<p class="muted">Loading…</p>';
-  const index = await store.index(machine);
+  if (!profile) {
+    app.innerHTML = '<p class="notice">This machine has no runs yet.</p>';
+    document.body.dataset.rendered = state.view;
+    return;
+  }
+  const catalog = await store.catalog(machine, profile);
   if (id !== renderId) return;
   const ctx: Ctx = {
     store,
     state,
     machine,
-    index,
+    profile: new Profile(store, machine, profile, catalog),
+    overview: cfg.overview ?? {},
     el: app,
     go,
     commitUrl: (sha) => (cfg.repoUrl ? `${cfg.repoUrl}/commit/${sha}` : undefined),
   };
-  const view = { overview, trends, sweeps, compare }[state.view];
+  const view = { overview, trends, sweeps, compare, regressions }[state.view];
   await view(ctx);
+  if (id !== renderId) return;
   document.body.dataset.rendered = state.view;
 }
 

@@ -2,12 +2,14 @@
  * Every view is addressable: the URL hash holds the whole view state, so a link in a PR
  * comment opens exactly that chart. Pure functions, round-trip tested.
  */
-export type View = 'overview' | 'trends' | 'sweeps' | 'compare';
-export const VIEWS: readonly View[] = ['overview', 'trends', 'sweeps', 'compare'];
+export type View = 'overview' | 'trends' | 'sweeps' | 'compare' | 'regressions';
+export const VIEWS: readonly View[] = ['overview', 'trends', 'sweeps', 'compare', 'regressions'];
 
 export interface State {
   view: View;
   machine?: string;
+  /** The workload shown: a profile of the store (standard by default), one at a time. */
+  profile?: string;
   experiment?: string;
   metric?: string;
   /** trends: one chart's key, to scroll to and highlight. */
@@ -18,9 +20,11 @@ export interface State {
   vs?: string;
   base?: string;
   head?: string;
+  /** trends: how many windows older than the recent ones are loaded too. */
+  older?: number;
 }
 
-const KEYS = ['machine', 'experiment', 'metric', 'chart', 'commit', 'vs', 'base', 'head'] as const;
+const KEYS = ['machine', 'profile', 'experiment', 'metric', 'chart', 'commit', 'vs', 'base', 'head'] as const;
 
 export function parseHash(hash: string): State {
   const [path = '', query = ''] = hash.replace(/^#\/?/, '').split('?');
@@ -32,6 +36,8 @@ export function parseHash(hash: string): State {
     if (v) state[k] = v;
   }
   if (q.get('log') === '1') state.log = true;
+  const older = Number(q.get('older'));
+  if (Number.isInteger(older) && older > 0) state.older = older;
   return state;
 }
 
@@ -42,6 +48,7 @@ export function toHash(s: State): string {
     if (v) q.set(k, v);
   }
   if (s.log) q.set('log', '1');
+  if (s.older) q.set('older', String(s.older));
   const query = q.toString();
   return `#/${s.view}${query ? `?${query}` : ''}`;
 }

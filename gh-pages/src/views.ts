@@ -1,42 +1,51 @@
-/** The four views. Each renders into a container from the store and the URL state. */
-import { compareSamples } from '../../harness/src/analysis/two-sample.js';
-import { formatParam, formatRatio, formatValue } from '../../harness/src/lib/format.js';
-import { type At, matchesAt } from '../../harness/src/model/select.js';
-import { type AnswerScenario, answerComparison, answerScenarios } from '../../harness/src/report/answers.js';
-import { type Ratio, ratioReference, ratioTarget } from '../../harness/src/report/ratios.js';
-import { FINDINGS, rowLabel } from '../../harness/src/report/summary.js';
+/**
+ * The views. Each renders into a container from the store and the URL state, one profile (the
+ * workload) at a time. Verdicts, tables and answers come from the harness's own models
+ * (report/summary-model.ts, compare/compare.ts, analysis/*), never re-derived here.
+ */
+import { medianInterval } from '../../harness/src/analysis/median-interval.js';
+import { compareRuns } from '../../harness/src/compare/compare.js';
+import { formatParam, formatValue } from '../../harness/src/lib/format.js';
+import type { Results } from '../../harness/src/model/results.js';
+import { programChanges } from '../../harness/src/model/store-layout.js';
+import {
+  type ExperimentSummary,
+  experimentSummary,
+  FINDINGS,
+  type Table,
+} from '../../harness/src/report/summary-model.js';
 import { detectChangePoints, MIN_SHIFT } from './changepoints.js';
-import { escapeHtml as esc, sweepChart, trendChart } from './charts.js';
+import { escapeHtml as esc, trendChart, xyChart } from './charts.js';
 import {
   type Benchmark,
-  type CommitEntry,
-  definitionChanges,
-  type IndexFile,
+  type ExperimentInfo,
   lineLabel,
+  type Profile,
   type RunFile,
   type Store,
   trendCharts,
+  type WindowCommit,
 } from './data.js';
+import { overviewCharts } from './overview.js';
 import { type State, toHash } from './state.js';
 
 export interface Ctx {
   store: Store;
   state: State;
   machine: string;
-  index: IndexFile;
+  profile: Profile;
+  /** Each experiment's Overview picture (manifest `overview`, from config.json). */
+  overview: Record<string, unknown>;
   el: HTMLElement;
   commitUrl: (sha: string) => string | undefined;
   go: (s: Partial<State>) => void;
 }
 
-const width = (el: HTMLElement) => Math.max(320, Math.min(el.clientWidth || 900, 1150));
-const latest = (index: IndexFile) => index.commits.at(-1);
-const commitBySha = (index: IndexFile, sha?: string) =>
-  sha ? index.commits.find((c) => c.sha.startsWith(sha)) : undefined;
-const short = (sha: string) => sha.slice(0, 10);
+export const width = (el: HTMLElement) => Math.max(320, Math.min(el.clientWidth || 900, 1150));
+export const short = (sha: string) => sha.slice(0, 10);
 
-function commitOptions(index: IndexFile, selected?: string): string {
-  return [...index.commits]
+function commitOptions(commits: readonly WindowCommit[], selected?: string): string {
+  return [...commits]
     .reverse()
     .map(
       (c) =>
@@ -45,146 +54,165 @@ function commitOptions(index: IndexFile, selected?: string): string {
     .join('');
 }
 
+export function commitLink(ctx: Ctx, sha: string, text = short(sha)): string {
+  const url = ctx.commitUrl(sha);
+  return url ? `<a href="${esc(url)}">${esc(text)}</a>` : esc(text);
+}
+
+/** The experiment's presentation fields as the summary model wants them. */
+export function viewOfRun(id: string, info: ExperimentInfo) {
+  return {
+    id,
+    title: info.title,
+    question: info.question,
+    parameters: (info.parameters ?? {}) as Record<string, { unit?: string }>,
+    ...(info.summary ? { summary: info.summary as never } : {}),
+    analyses: ((info as { analyses?: unknown[] }).analyses ?? []) as never[],
+  };
+}
+
+export function tableHtml(t: Table, cls = ''): string {
+  return `<table${cls ? ` class="${cls}"` : ''}><thead><tr>${t.headers.map((h) => `<th>${esc(h)}</th>`).join('')}</tr></thead><tbody>${t.rows
+    .map((r) => `<tr>${r.map((c) => `<td>${esc(c)}</td>`).join('')}</tr>`)
+    .join('')}</tbody></table>`;
+}
+
+/** Everything of the summary model but the picture: the table, the answers, slopes, problems. */
+function summaryHtml(s: ExperimentSummary): string {
+  const parts: string[] = [];
+  if (s.table) parts.push(`<p class="muted">at ${esc(s.at ?? '')}</p>${tableHtml(s.table)}`);
+  for (const a of s.answers)
+    parts.push(
+      `<div class="answer"><p><b>${esc(a.question)}</b> <span class="muted">${esc(a.metric)}, ${esc(a.comparison)}</span></p>` +
+        (a.scenarios.length
+          ? `<ul>${a.scenarios
+              .map(
+                (sc) =>
+                  `<li>${sc.scenario ? `${esc(sc.scenario)}: ` : ''}${sc.items
+                    .map(
+                      (i) =>
+                        `${esc(i.variant)} <b>${i.ratio.toFixed(2)}x</b> <span class="${i.finding === 'lower' || i.finding === 'higher' ? '' : 'muted'}">(${FINDINGS[i.finding]})</span>`,
+                    )
+                    .join('; ')}</li>`,
+              )
+              .join('')}</ul>`
+          : '<p class="muted">No pair of points measured for it in this run.</p>') +
+        '</div>',
+    );
+  for (const sl of s.slopes) parts.push(`<p><b>${esc(sl.title)}</b></p>${tableHtml(sl.table)}`);
+  return parts.join('');
+}
+
+function problemsHtml(s: ExperimentSummary): string {
+  if (!s.problems.length) return '';
+  const n = s.counts.skipped + s.counts.failed;
+  return `<details class="problems" open><summary>${n} skipped or failed</summary><ul>${s.problems
+    .map(
+      (p) =>
+        `<li><span class="status ${p.status}">${p.status}</span> <b>${esc(p.where)}</b>: ${esc(p.reason)}${p.hint ? ` <span class="muted">— ${esc(p.hint)}</span>` : ''}</li>`,
+    )
+    .join('')}</ul></details>`;
+}
+
 // ---------------------------------------------------------------- overview
 
 export async function overview(ctx: Ctx): Promise<void> {
-  const last = latest(ctx.index);
-  if (!last) {
-    ctx.el.innerHTML = '<p class="notice">This machine has no runs yet.</p>';
+  const entries = Object.entries(ctx.profile.catalog.experiments);
+  if (!entries.length) {
+    ctx.el.innerHTML = '<p class="notice">This machine has no runs of this profile yet.</p>';
     return;
   }
-  const run = await ctx.store.run(ctx.machine, last);
-  const m = run.run.machine;
-  const parts: string[] = [];
-  const url = ctx.commitUrl(last.sha);
-  parts.push(
-    `<section class="card"><h2>Latest run</h2><p>Commit ${url ? `<a href="${esc(url)}">${short(last.sha)}</a>` : short(last.sha)} “${esc(last.subject)}”, ${esc(last.date)} · profile <b>${esc(run.run.profile)}</b>${run.run.partial ? ' · <b class="bad">partial run</b>' : ''}</p>` +
-      `<p class="muted">${esc(m.cpu)}, ${m.cores} cores, ${(m.memoryBytes / 2 ** 30).toFixed(0)} GiB, ${esc(m.kernel)}, governor ${esc(m.governor)}${run.run.conditions ? `, turbo ${esc(run.run.conditions.turbo)}, SMT ${esc(run.run.conditions.smt)}, measured on CPUs ${esc(run.run.conditions.measuredCpus)}` : ''}</p>` +
-      `<p class="muted">${Object.entries(run.run.toolchains)
-        .map(([k, v]) => `${esc(k)} ${esc(v)}`)
-        .join(' · ')}</p></section>`,
-  );
-  for (const [id, info] of Object.entries(run.experiments)) {
-    const mine = run.benchmarks.filter((b) => b.experiment === id);
-    if (!mine.length) continue;
-    parts.push(
-      `<section class="card experiment" data-experiment="${esc(id)}"><h2>${esc(id)}: ${esc(info.title)}</h2><p class="question">${esc(info.question)}</p>`,
-    );
-    const s = info.summary;
-    if (s) {
-      const rows = mine.filter((b) => b.status === 'ok' && matchesAt(b, s.at as At, 'matches'));
-      const unitOf = (k: string) => info.parameters?.[k]?.unit;
-      const atText = Object.entries(s.at)
-        .map(
-          ([k, v]) =>
-            `${k} ${(Array.isArray(v) ? v : [v]).map((x) => formatParam(x as number | string, unitOf(k))).join(', ')}`,
-        )
-        .join('; ');
-      const cell = (b: Benchmark, r: Ratio) => {
-        const ref = ratioReference(b, r, mine, s.at);
-        const a = b.metrics[r.metric];
-        const c = ref?.metrics[r.metric];
-        return ref && ref !== b && a && c ? a.value / c.value : undefined;
-      };
-      // Findings: each row against a reference variant (e.g. "vs c"), the first such ratio.
-      const r0 = s.ratios.find((r) => r.to !== undefined);
-      const findings = r0
-        ? rows.flatMap((b) => {
-            const x = cell(b, r0);
-            const mv = b.metrics[r0.metric];
-            return x !== undefined && mv
-              ? [
-                  `<li><b>${esc(rowLabel(b, s.at))}</b>: ${esc(r0.metric)} ${formatValue(mv.value, mv.unit)}, <b>${formatRatio(x)}</b> ${esc(ratioTarget(r0, unitOf))} at ${esc(atText)}</li>`,
-                ]
-              : [];
-          })
-        : [];
-      if (findings.length) parts.push(`<ul class="findings">${findings.join('')}</ul>`);
-      parts.push(
-        `<table><thead><tr><th>variant</th>${s.metrics.map((x) => `<th>${esc(x)}</th>`).join('')}${s.ratios.map((r) => `<th>${esc(r.metric)} vs ${esc(ratioTarget(r, unitOf))}</th>`).join('')}</tr></thead><tbody>${rows
-          .map(
-            (b) =>
-              `<tr><td>${esc(rowLabel(b, s.at))}</td>${s.metrics.map((x) => `<td>${b.metrics[x] ? formatValue(b.metrics[x]!.value, b.metrics[x]!.unit) : '—'}</td>`).join('')}${s.ratios
-                .map((r) => {
-                  const x = ratioReference(b, r, mine, s.at) === b ? 1 : cell(b, r);
-                  return `<td>${x !== undefined ? formatRatio(x) : '—'}</td>`;
-                })
-                .join('')}</tr>`,
-          )
-          .join('')}</tbody></table>`,
-      );
-      // The experiment's own questions, answered from this run (same code as summary.md).
-      for (const a of s.answers ?? []) {
-        const scenarios = answerScenarios(a, mine);
-        const items = (sc: AnswerScenario) =>
-          sc.items
-            .map(
-              (i) =>
-                `${esc(i.variant)} <b>${formatRatio(i.ratio)}</b> <span class="${i.finding === 'lower' || i.finding === 'higher' ? '' : 'muted'}">(${FINDINGS[i.finding]})</span>`,
-            )
-            .join('; ');
-        parts.push(
-          `<div class="answer"><p><b>${esc(a.question)}</b> <span class="muted">${esc(a.metric)}, ${esc(answerComparison(a))}</span></p>` +
-            (scenarios.length
-              ? `<ul>${scenarios.map((sc) => `<li>${sc.scenario ? `${esc(sc.scenario)}: ` : ''}${items(sc)}</li>`).join('')}</ul>`
-              : '<p class="muted">No pair of points measured for it in this run.</p>') +
-            '</div>',
-        );
-      }
-    }
-    const problems = mine.filter((b) => b.status !== 'ok');
-    if (problems.length) {
-      const grouped = new Map<string, { b: Benchmark; n: number }>();
-      for (const b of problems) {
-        const key = `${b.status}|${b.variant}|${b.reason}`;
-        const g = grouped.get(key);
-        if (g) g.n++;
-        else grouped.set(key, { b, n: 1 });
-      }
-      parts.push(
-        `<details class="problems" open><summary>${problems.length} skipped or failed</summary><ul>${[
-          ...grouped.values(),
-        ]
-          .map(
-            ({ b, n }) =>
-              `<li><span class="status ${b.status}">${b.status}</span> <b>${esc(b.variant)}</b>${n > 1 ? ` (${n} points)` : ` ${esc(b.id)}`}: ${esc(b.reason ?? '')}${b.hint ? ` <span class="muted">— ${esc(b.hint)}</span>` : ''}</li>`,
-          )
-          .join('')}</ul></details>`,
-      );
-    }
-    parts.push(
-      `<p><a href="${toHash({ view: 'trends', machine: ctx.machine, experiment: id })}">Trends</a> · <a href="${toHash({ view: 'sweeps', machine: ctx.machine, experiment: id })}">Sweeps</a></p></section>`,
-    );
+  // Each experiment from the newest commit that ran it (a filtered dispatch may have run one alone).
+  const latestCommit = await Promise.all(entries.map(([, e]) => ctx.profile.at(e.latest)));
+  const runs = await Promise.all(latestCommit.map((c) => (c ? ctx.store.run(ctx.machine, c) : undefined)));
+  const newest = runs
+    .filter((r): r is RunFile => r !== undefined)
+    .sort((a, b) => (a.run.commit.date < b.run.commit.date ? 1 : -1))[0];
+  if (!newest) {
+    ctx.el.innerHTML = '<p class="notice">This machine has no runs of this profile yet.</p>';
+    return;
   }
-  ctx.el.innerHTML = parts.join('');
+  const m = newest.run.machine;
+  ctx.el.innerHTML =
+    `<section class="card"><h2>Latest run</h2><p>Commit ${commitLink(ctx, newest.run.commit.sha)} “${esc(newest.run.commit.subject)}”, ${esc(newest.run.commit.date)} · profile <b>${esc(newest.run.profile)}</b>${newest.run.partial ? ' · <b class="bad">partial run</b>' : ''}</p>` +
+    `<p class="muted">${esc(m.cpu)}, ${m.cores} cores, ${(m.memoryBytes / 2 ** 30).toFixed(0)} GiB, ${esc(m.kernel)}, governor ${esc(m.governor)}${newest.run.conditions ? `, turbo ${esc(newest.run.conditions.turbo)}, SMT ${esc(newest.run.conditions.smt)}, measured on CPUs ${esc(newest.run.conditions.measuredCpus)}` : ''}</p>` +
+    `<p class="muted">${Object.entries(newest.run.toolchains)
+      .map(([k, v]) => `${esc(k)} ${esc(v)}`)
+      .join(' · ')}</p></section>`;
+  const order = Object.keys(newest.experiments);
+  const rank = (id: string) => (order.includes(id) ? order.indexOf(id) : order.length);
+  const items = entries
+    .map(([id], i) => ({ id, run: runs[i] }))
+    .filter((x): x is { id: string; run: RunFile } => Boolean(x.run?.experiments[x.id]))
+    .sort((a, b) => rank(a.id) - rank(b.id) || a.id.localeCompare(b.id));
+  const pictures: (() => void)[] = [];
+  for (const { id, run } of items) {
+    const info = run.experiments[id]!;
+    const summary = experimentSummary(
+      viewOfRun(id, info),
+      run.benchmarks as unknown as Results['benchmarks'],
+      (run.analyses ?? []) as never,
+    );
+    const section = document.createElement('section');
+    section.className = 'card experiment';
+    section.dataset.experiment = id;
+    const at =
+      run !== newest
+        ? `<p class="muted">From ${commitLink(ctx, run.run.commit.sha)} (${esc(run.run.commit.date.slice(0, 10))}), the newest commit with this experiment.</p>`
+        : '';
+    section.innerHTML = `<h2>${esc(id)}: ${esc(info.title)}</h2><p class="question">${esc(info.question)}</p>${at}<div class="picture"></div>`;
+    const picture = section.querySelector<HTMLElement>('.picture')!;
+    const drawn = overviewCharts(id, ctx.overview[id] ?? info.overview, info, run.benchmarks, picture);
+    if (drawn) pictures.push(drawn);
+    const rest = summaryHtml(summary);
+    if (rest)
+      section.insertAdjacentHTML(
+        'beforeend',
+        `<details class="tables"${drawn ? '' : ' open'}><summary>Tables: ${esc(summary.at ?? 'this run')}</summary>${rest}</details>`,
+      );
+    section.insertAdjacentHTML(
+      'beforeend',
+      `${problemsHtml(summary)}<p><a href="${toHash({ view: 'trends', machine: ctx.machine, profile: ctx.profile.profile, experiment: id })}">Trends</a> · <a href="${toHash({ view: 'sweeps', machine: ctx.machine, profile: ctx.profile.profile, experiment: id })}">Sweeps</a></p>`,
+    );
+    ctx.el.appendChild(section);
+  }
+  for (const draw of pictures) draw();
 }
 
 // ---------------------------------------------------------------- trends
 
 export async function trends(ctx: Ctx): Promise<void> {
-  const experiments = [...new Set(ctx.index.commits.flatMap((c) => c.experiments))].sort();
+  const catalog = ctx.profile.catalog;
+  const experiments = Object.keys(catalog.experiments).sort();
   const experiment =
     ctx.state.experiment && experiments.includes(ctx.state.experiment) ? ctx.state.experiment : experiments[0];
   if (!experiment) {
     ctx.el.innerHTML = '<p class="notice">No experiment has been published for this machine yet.</p>';
     return;
   }
-  const [series, noise] = await Promise.all([ctx.store.series(ctx.machine, experiment), ctx.store.noise(ctx.machine)]);
-  const metrics = [...new Set(Object.values(series.series).flatMap((s) => Object.keys(s.metrics)))].sort();
+  const metrics = Object.keys(catalog.experiments[experiment]!.metrics).sort();
   const metric =
     ctx.state.metric && metrics.includes(ctx.state.metric)
       ? ctx.state.metric
       : metrics.includes('wall_time')
         ? 'wall_time'
         : metrics[0];
-  const byCommit = new Map(ctx.index.commits.map((c) => [c.sha, c]));
-  const commits = series.commits.map(
-    (sha) => byCommit.get(sha) ?? { sha, date: '', subject: '(commit not in the index)' },
-  );
+  const older = ctx.state.older ?? 0;
+  const windows = ctx.profile.recentWindows(older);
+  const hasOlder = windows.length < ctx.profile.windows.length;
+  const [trend, noise] = await Promise.all([
+    metric ? ctx.profile.trend(experiment, metric, windows) : Promise.resolve(undefined),
+    ctx.store.noise(ctx.machine),
+  ]);
+  const commits = trend?.commits ?? [];
+  const span = commits.length ? `${commits[0]!.date.slice(0, 10)} … ${commits.at(-1)!.date.slice(0, 10)}` : '';
   ctx.el.innerHTML =
     `<div class="controls"><label>experiment <select id="exp">${experiments.map((e) => `<option${e === experiment ? ' selected' : ''}>${esc(e)}</option>`).join('')}</select></label>` +
     `<label>metric <select id="metric">${metrics.map((x) => `<option${x === metric ? ' selected' : ''}>${esc(x)}</option>`).join('')}</select></label>` +
-    `<label><input type="checkbox" id="log"${ctx.state.log ? ' checked' : ''}> log scale</label><span class="muted">drag to zoom, double-click to reset</span></div>` +
+    `<label><input type="checkbox" id="log"${ctx.state.log ? ' checked' : ''}> log scale</label>` +
+    `<span class="muted">${commits.length} commits (${esc(span)})</span>` +
+    (hasOlder ? '<button id="older" type="button">load older commits</button>' : '') +
+    '<span class="muted">drag to zoom, double-click to reset</span></div>' +
     (commits.length < 2
       ? '<p class="notice">Only one commit so far: trends need at least two. The points are shown; lines appear from the next run on.</p>'
       : '') +
@@ -195,11 +223,13 @@ export async function trends(ctx: Ctx): Promise<void> {
     ctx.go({ metric: (e.target as HTMLSelectElement).value, chart: undefined });
   ctx.el.querySelector<HTMLInputElement>('#log')!.onchange = (e) =>
     ctx.go({ log: (e.target as HTMLInputElement).checked });
-  if (!metric) return;
+  const more = ctx.el.querySelector<HTMLButtonElement>('#older');
+  if (more) more.onclick = () => ctx.go({ older: older + 1 });
+  if (!metric || !trend) return;
   const chartsEl = ctx.el.querySelector<HTMLElement>('#charts')!;
   const changesEl = ctx.el.querySelector<HTMLElement>('#changes')!;
-  const charts = trendCharts(series, metric);
-  const changeItems: string[] = [];
+  const charts = trendCharts(trend.series, metric);
+  const changeItems: { index: number; html: string }[] = [];
   // Draw charts as they scroll into view: years of data stay fast.
   const observer = new IntersectionObserver(
     (entries) => {
@@ -212,6 +242,7 @@ export async function trends(ctx: Ctx): Promise<void> {
     { rootMargin: '400px' },
   );
   const pointKeys = new Set(charts.flatMap((c) => Object.keys(c.point)));
+  const state = { view: 'trends' as const, machine: ctx.machine, profile: ctx.profile.profile, experiment, metric };
   for (const chart of charts) {
     const box = document.createElement('div') as HTMLDivElement & { draw?: () => void };
     box.className = `chart${ctx.state.chart === chart.key ? ' highlight' : ''}`;
@@ -223,55 +254,50 @@ export async function trends(ctx: Ctx): Promise<void> {
       ...[...pointKeys].filter((k) => !(k in chart.point)).map((k) => `${k} n/a`),
     ].join(' ');
     const lines = chart.lines.map((l) => {
-      const m = series.series[l.id]!.metrics[metric]!;
+      const s = trend.series[l.key]!;
       return {
-        id: l.id,
+        id: s.id,
         label: l.label,
-        values: m.values,
-        ranges: m.ranges,
-        unit: m.unit,
-        redefined: definitionChanges(series.series[l.id]!.definitions),
+        values: s.values,
+        ranges: s.ranges,
+        unit: s.unit,
+        direction: s.direction,
+        programChanged: programChanges(s.programs),
       };
     });
-    // Change points are searched within each definition's stretch only: a redefined benchmark
-    // is marked as such, never reported as a performance change.
-    const changes = lines.flatMap((l, i) => {
-      const cuts = [0, ...l.redefined, l.values.length];
-      return cuts
-        .slice(0, -1)
-        .flatMap((from, k) =>
-          detectChangePoints(
-            l.values.slice(from, cuts[k + 1]),
-            Math.max(MIN_SHIFT, noise[`${l.id} ${metric}`] ?? 0),
-          ).map((c) => ({ line: i, index: from + c.index, ratio: c.ratio, kind: 'perf' as const })),
-        );
-    });
-    const redefinitions = lines.flatMap((l, i) =>
-      l.redefined.map((index) => ({ line: i, index, kind: 'definition' as const })),
+    // A step where the program changed is found like any other, and marked (issue 14).
+    const changes = lines.flatMap((l, i) =>
+      detectChangePoints(l.values, Math.max(MIN_SHIFT, noise[`${l.id} ${metric}`] ?? 0)).map((c) => ({
+        line: i,
+        index: c.index,
+        ratio: c.ratio,
+        kind: 'perf' as const,
+        program: l.programChanged.includes(c.index),
+      })),
     );
-    for (const r of redefinitions) {
+    const programs = lines.flatMap((l, i) =>
+      l.programChanged.map((index) => ({ line: i, index, kind: 'program' as const })),
+    );
+    const link = toHash({ ...state, chart: chart.key, ...(ctx.state.log ? { log: true } : {}) });
+    for (const r of programs.filter((p) => !changes.some((c) => c.line === p.line && c.index === p.index))) {
       const commit = commits[r.index];
-      changeItems.push(
-        `<li><a href="${toHash({ ...ctx.state, view: 'trends', machine: ctx.machine, experiment, metric, chart: chart.key })}">${esc(pointText)}</a> · ${esc(lines[r.line]!.label)}: <b>benchmark definition changed</b> at ${commit ? `${short(commit.sha)} ${esc(commit.subject)}` : '?'} (values before and after are not comparable)</li>`,
-      );
+      changeItems.push({
+        index: r.index,
+        html: `<li><a href="${link}">${esc(pointText)}</a> · ${esc(lines[r.line]!.label)}: <b>program changed</b> at ${commit ? `${commitLink(ctx, commit.sha)} ${esc(commit.subject)}` : '?'}</li>`,
+      });
     }
     for (const c of changes) {
       const commit = commits[c.index];
-      changeItems.push(
-        `<li><a href="${toHash({ ...ctx.state, view: 'trends', machine: ctx.machine, experiment, metric, chart: chart.key })}">${esc(pointText)}</a> · ${esc(lines[c.line]!.label)}: <b class="${(c.ratio > 1) === (series.series[chart.lines[c.line]!.id]!.metrics[metric]!.direction === 'smaller') ? 'bad' : 'good'}">×${c.ratio.toFixed(3)}</b> at ${commit ? `${short(commit.sha)} ${esc(commit.subject)}` : '?'}</li>`,
-      );
+      const worse = c.ratio > 1 === (lines[c.line]!.direction === 'smaller');
+      changeItems.push({
+        index: c.index,
+        html: `<li><a href="${link}">${esc(pointText)}</a> · ${esc(lines[c.line]!.label)}: <b class="${worse ? 'bad' : 'good'}">×${c.ratio.toFixed(3)}</b> at ${commit ? `${commitLink(ctx, commit.sha)} ${esc(commit.subject)}` : '?'}${c.program ? ' <b>(program changed here)</b>' : ''}</li>`,
+      });
     }
-    const link = document.createElement('a');
-    link.className = 'permalink';
-    link.href = toHash({
-      view: 'trends',
-      machine: ctx.machine,
-      experiment,
-      metric,
-      chart: chart.key,
-      ...(ctx.state.log ? { log: true } : {}),
-    });
-    link.textContent = 'permalink to this chart';
+    const a = document.createElement('a');
+    a.className = 'permalink';
+    a.href = link;
+    a.textContent = 'permalink to this chart';
     box.draw = () => {
       trendChart(
         box,
@@ -281,41 +307,69 @@ export async function trends(ctx: Ctx): Promise<void> {
           log: Boolean(ctx.state.log),
           commits,
           lines,
-          changes: [...changes, ...redefinitions],
+          changes: [...changes, ...programs],
           commitUrl: ctx.commitUrl,
         },
         width(chartsEl),
       );
-      box.appendChild(link);
+      box.appendChild(a);
       box.style.minHeight = '';
     };
     chartsEl.appendChild(box);
     observer.observe(box);
   }
-  changesEl.innerHTML = changeItems.length ? changeItems.join('') : '<li class="muted">No change points detected.</li>';
-  if (ctx.state.chart) chartsEl.querySelector(`[data-key="${CSS.escape(ctx.state.chart)}"]`)?.scrollIntoView();
+  changesEl.innerHTML = changeItems.length
+    ? changeItems
+        .sort((x, y) => y.index - x.index)
+        .map((c) => c.html)
+        .join('')
+    : '<li class="muted">No change points detected.</li>';
+  if (ctx.state.chart) {
+    const target = chartsEl.querySelector<HTMLElement & { draw?: () => void }>(
+      `[data-key="${CSS.escape(ctx.state.chart)}"]`,
+    );
+    target?.scrollIntoView();
+  }
 }
 
 // ---------------------------------------------------------------- sweeps
 
+/** A metric's value with its 95% interval (of the median, from the samples), for a sweep point. */
+function withInterval(b: Benchmark | undefined, metric: string) {
+  const m = b?.metrics[metric];
+  if (!m) return { v: null, lo: null, hi: null };
+  const ci = m.samples && m.samples.length > 1 ? medianInterval(m.samples) : undefined;
+  return { v: m.value, lo: ci?.low ?? null, hi: ci?.high ?? null };
+}
+
 export async function sweeps(ctx: Ctx): Promise<void> {
-  const last = latest(ctx.index);
-  if (!last) {
-    ctx.el.innerHTML = '<p class="notice">No runs yet.</p>';
-    return;
-  }
-  const commit = commitBySha(ctx.index, ctx.state.commit) ?? last;
-  const vs = commitBySha(ctx.index, ctx.state.vs);
-  const run = await ctx.store.run(ctx.machine, commit);
-  const other = vs ? await ctx.store.run(ctx.machine, vs) : undefined;
-  const experiments = Object.keys(run.experiments).filter((e) => run.benchmarks.some((b) => b.experiment === e));
+  const catalog = ctx.profile.catalog;
+  const experiments = Object.keys(catalog.experiments).sort();
   const experiment =
     ctx.state.experiment && experiments.includes(ctx.state.experiment) ? ctx.state.experiment : experiments[0];
   if (!experiment) {
-    ctx.el.innerHTML = '<p class="notice">This run has no benchmarks.</p>';
+    ctx.el.innerHTML = '<p class="notice">No runs yet.</p>';
     return;
   }
-  const info = run.experiments[experiment]!;
+  const recent = (await ctx.profile.commits(ctx.profile.recentWindows(ctx.state.older ?? 0))).filter((c) =>
+    c.experiments.includes(experiment),
+  );
+  const commit =
+    (ctx.state.commit ? await ctx.profile.find(ctx.state.commit) : undefined) ??
+    (await ctx.profile.at(catalog.experiments[experiment]!.latest));
+  const vs = ctx.state.vs ? await ctx.profile.find(ctx.state.vs) : undefined;
+  if (!commit) {
+    ctx.el.innerHTML = '<p class="notice">No runs yet.</p>';
+    return;
+  }
+  const options = [...recent];
+  for (const c of [commit, vs]) if (c && !options.some((o) => o.sha === c.sha)) options.push(c);
+  options.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
+  const [run, other] = await Promise.all([
+    ctx.store.run(ctx.machine, commit),
+    vs ? ctx.store.run(ctx.machine, vs) : Promise.resolve(undefined),
+  ]);
+  const info = run.experiments[experiment] ?? other?.experiments[experiment];
   const ok = run.benchmarks.filter((b) => b.experiment === experiment && b.status === 'ok');
   const metrics = [...new Set(ok.flatMap((b) => Object.keys(b.metrics)))]
     .filter((m) => !m.startsWith('syscalls.') || m === 'syscalls.total')
@@ -327,15 +381,16 @@ export async function sweeps(ctx: Ctx): Promise<void> {
         ? 'throughput'
         : metrics[0];
   // The swept parameter: the numeric one with the most distinct values.
-  const params = Object.keys(info.parameters ?? {}).filter((p) => ok.some((b) => typeof b.params[p] === 'number'));
+  const params = Object.keys(info?.parameters ?? {}).filter((p) => ok.some((b) => typeof b.params[p] === 'number'));
   const distinct = (p: string) => new Set(ok.filter((x) => p in x.params).map((x) => x.params[p])).size;
   const axis = params.sort((a, b) => distinct(b) - distinct(a))[0];
   ctx.el.innerHTML =
     `<div class="controls"><label>experiment <select id="exp">${experiments.map((e) => `<option${e === experiment ? ' selected' : ''}>${esc(e)}</option>`).join('')}</select></label>` +
     `<label>metric <select id="metric">${metrics.map((x) => `<option${x === metric ? ' selected' : ''}>${esc(x)}</option>`).join('')}</select></label>` +
-    `<label>commit <select id="commit">${commitOptions(ctx.index, commit.sha)}</select></label>` +
-    `<label>overlay <select id="vs"><option value="">(none)</option>${commitOptions(ctx.index, vs?.sha)}</select></label>` +
-    `<label><input type="checkbox" id="log"${ctx.state.log ? ' checked' : ''}> log scale</label></div><div id="sweeps"></div>`;
+    `<label>commit <select id="commit">${commitOptions(options, commit.sha)}</select></label>` +
+    `<label>overlay <select id="vs"><option value="">(none)</option>${commitOptions(options, vs?.sha)}</select></label>` +
+    `<label><input type="checkbox" id="log"${ctx.state.log ? ' checked' : ''}> log scale</label></div>` +
+    '<p class="muted">Whiskers: the 95% interval of each median from its samples (the samples’ range below 6 samples); the overlaid commit is dashed.</p><div id="sweeps"></div>';
   const on = (id: string, key: keyof State) => {
     ctx.el.querySelector<HTMLSelectElement | HTMLInputElement>(`#${id}`)!.onchange = (e) => {
       const t = e.target as HTMLInputElement;
@@ -348,7 +403,7 @@ export async function sweeps(ctx: Ctx): Promise<void> {
   on('vs', 'vs');
   on('log', 'log');
   const host = ctx.el.querySelector<HTMLElement>('#sweeps')!;
-  if (!axis || !metric) {
+  if (!axis || !metric || !info) {
     host.innerHTML = '<p class="notice">This experiment has no numeric parameter to sweep.</p>';
     return;
   }
@@ -362,49 +417,55 @@ export async function sweeps(ctx: Ctx): Promise<void> {
     const key = groupKeys.map((k) => `${k}=${b.params[k]}`).join(' ');
     groups.set(key, [...(groups.get(key) ?? []), b]);
   }
+  const unitOf = info.parameters?.[axis]?.unit;
   for (const [key, list] of groups) {
     const lineIds = [...new Set(list.map((b) => lineLabel(b.variant, b.params, [axis, ...groupKeys])))].sort();
-    const valuesFor = (bs: Benchmark[], label: string) =>
+    const pointsFor = (bs: Benchmark[], label: string) =>
       // A variant that does not take the swept parameter is one value: drawn flat across the axis.
-      xs.map(
-        (x) =>
+      xs.map((x) =>
+        withInterval(
           bs.find(
             (b) =>
               (b.params[axis] === x || !(axis in b.params)) &&
               lineLabel(b.variant, b.params, [axis, ...groupKeys]) === label &&
               groupKeys.every((k) => `${k}=${b.params[k]}` === key.split(' ').find((p) => p.startsWith(`${k}=`))),
-          )?.metrics[metric]?.value ?? null,
+          ),
+          metric,
+        ),
       );
-    const lines = lineIds.map((label, i) => ({
-      label: `${label} @${short(commit.sha)}`,
-      values: valuesFor(list, label),
-      colorIndex: i,
-    }));
+    const lineOf = (label: string, bs: Benchmark[], sha: string, i: number, dashed: boolean) => {
+      const pts = pointsFor(bs, label);
+      return {
+        label: `${label} @${short(sha)}`,
+        values: pts.map((p) => p.v),
+        low: pts.map((p) => p.lo),
+        high: pts.map((p) => p.hi),
+        colorIndex: i,
+        dashed,
+      };
+    };
+    const lines = lineIds.map((label, i) => lineOf(label, list, commit.sha, i, false));
     if (other) {
       const otherOk = other.benchmarks.filter((b) => b.experiment === experiment && b.status === 'ok');
       lineIds.forEach((label, i) => {
-        lines.push({
-          label: `${label} @${short(other.run.commit.sha)}`,
-          values: valuesFor(otherOk, label),
-          colorIndex: i,
-          dashed: true,
-        } as never);
+        lines.push(lineOf(label, otherOk, other.run.commit.sha, i, true));
       });
     }
     const box = document.createElement('div');
     box.className = 'chart';
     host.appendChild(box);
     const unit = list[0]?.metrics[metric]?.unit ?? '';
-    sweepChart(
+    xyChart(
       box,
       {
         title: `${metric} vs ${axis}${key ? ` · ${key}` : ''}`,
-        param: `${axis}${info.parameters?.[axis]?.unit ? ` (${info.parameters[axis]!.unit})` : ''}`,
+        param: `${axis}${unitOf && unitOf !== 'B' ? ` (${unitOf})` : ''}`,
         unit,
         logX: xs.every((x) => x > 0) && xs.length > 2 && xs.at(-1)! / xs[0]! >= 16,
         log: Boolean(ctx.state.log),
         xs,
         lines,
+        xFormat: (v) => formatParam(Math.round(v), unitOf),
       },
       width(host),
     );
@@ -414,44 +475,51 @@ export async function sweeps(ctx: Ctx): Promise<void> {
 // ---------------------------------------------------------------- compare
 
 export async function compare(ctx: Ctx): Promise<void> {
-  const commits = ctx.index.commits;
+  const commits = await ctx.profile.commits(ctx.profile.recentWindows(ctx.state.older ?? 0));
   if (commits.length < 2) {
     ctx.el.innerHTML = '<p class="notice">Compare needs two commits; this machine has one so far.</p>';
     return;
   }
-  const head = commitBySha(ctx.index, ctx.state.head) ?? commits.at(-1)!;
-  const base = commitBySha(ctx.index, ctx.state.base) ?? commits.at(-2)!;
-  ctx.el.innerHTML = `<div class="controls"><label>base <select id="base">${commitOptions(ctx.index, base.sha)}</select></label><label>head <select id="head">${commitOptions(ctx.index, head.sha)}</select></label></div><div id="table"><p>Loading both runs…</p></div>`;
+  const head = (ctx.state.head ? await ctx.profile.find(ctx.state.head) : undefined) ?? commits.at(-1)!;
+  const base = (ctx.state.base ? await ctx.profile.find(ctx.state.base) : undefined) ?? commits.at(-2)!;
+  const options = [...commits];
+  for (const c of [base, head]) if (!options.some((o) => o.sha === c.sha)) options.push(c);
+  options.sort((a, b) => (a.date < b.date ? -1 : 1));
+  ctx.el.innerHTML = `<div class="controls"><label>base <select id="base">${commitOptions(options, base.sha)}</select></label><label>head <select id="head">${commitOptions(options, head.sha)}</select></label></div><div id="table"><p>Loading both runs…</p></div>`;
   ctx.el.querySelector<HTMLSelectElement>('#base')!.onchange = (e) =>
     ctx.go({ base: (e.target as HTMLSelectElement).value });
   ctx.el.querySelector<HTMLSelectElement>('#head')!.onchange = (e) =>
     ctx.go({ head: (e.target as HTMLSelectElement).value });
-  const [b, h] = await Promise.all([ctx.store.run(ctx.machine, base), ctx.store.run(ctx.machine, head)]);
-  ctx.el.querySelector<HTMLElement>('#table')!.innerHTML = compareTable(b, h);
+  const [b, h, noise] = await Promise.all([
+    ctx.store.run(ctx.machine, base),
+    ctx.store.run(ctx.machine, head),
+    ctx.store.noise(ctx.machine),
+  ]);
+  ctx.el.querySelector<HTMLElement>('#table')!.innerHTML = compareTable(b, h, noise);
 }
 
-/** Same verdict logic as `npm run compare` (harness/src/analysis/two-sample.ts). */
-export function compareTable(base: RunFile, head: RunFile): string {
-  const rows: string[] = [];
-  const counts = { slower: 0, faster: 0, unchanged: 0 };
-  for (const hb of head.benchmarks) {
-    const bb = base.benchmarks.find((x) => x.id === hb.id);
-    if (bb?.status !== 'ok' || hb.status !== 'ok') continue;
-    for (const [name, hm] of Object.entries(hb.metrics)) {
-      const bm = bb.metrics[name];
-      if (!hm.samples?.length || !bm?.samples?.length || name === 'throughput' || name === 'pipeline_max_rss') continue;
-      const redefined = Boolean(bb.definition && hb.definition && bb.definition !== hb.definition);
-      const c = compareSamples(bm.samples, hm.samples, hm.direction);
-      const verdict = redefined ? 'unchanged' : c.verdict;
-      counts[verdict]++;
-      const pct = (r: number) => `${r >= 1 ? '+' : '−'}${(Math.abs(r - 1) * 100).toFixed(1)}%`;
-      rows.push(
-        `<tr class="${verdict}"><td>${esc(hb.id)}</td><td>${esc(name)}</td><td>${formatValue(c.baseMedian, hm.unit)}</td><td>${formatValue(c.headMedian, hm.unit)}</td><td>${pct(c.ratio)}</td><td>${pct(c.ci[0])} … ${pct(c.ci[1])}</td><td>${c.p.toFixed(3)}</td><td>${redefined ? 'redefined (not compared)' : verdict === 'unchanged' ? 'no significant change' : verdict}</td></tr>`,
-      );
-    }
+/** `npm run compare`'s own comparison (compare/compare.ts) of two stored runs, as a table. */
+export function compareTable(base: RunFile, head: RunFile, noise: Record<string, number> = {}): string {
+  let c: ReturnType<typeof compareRuns>;
+  try {
+    c = compareRuns([base as unknown as Results], [head as unknown as Results], noise);
+  } catch (e) {
+    return `<p class="notice">${esc((e as Error).message)}</p>`;
   }
+  const counts = { slower: 0, faster: 0, unchanged: 0 };
+  for (const m of c.metrics) counts[m.verdict]++;
+  const changed = c.metrics.filter((m) => m.changed).length;
+  const pct = (r: number) => `${r >= 1 ? '+' : '−'}${(Math.abs(r - 1) * 100).toFixed(1)}%`;
+  const order = { slower: 0, faster: 1, unchanged: 2 };
+  const rows = [...c.metrics]
+    .sort((x, y) => Number(Boolean(y.changed)) - Number(Boolean(x.changed)) || order[x.verdict] - order[y.verdict])
+    .map(
+      (m) =>
+        `<tr class="${m.verdict}"><td>${esc(m.benchmark)}</td><td>${esc(m.metric)}</td><td>${formatValue(m.base.median, m.unit)}</td><td>${formatValue(m.head.median, m.unit)}</td><td>${pct(m.ratio)}</td><td>${pct(m.ci[0])} … ${pct(m.ci[1])}</td><td>${m.p.toFixed(3)}</td><td>${m.verdict === 'unchanged' ? 'no significant change' : m.verdict}${m.changed ? ' <b>(program changed)</b>' : ''}${m.note ? ` <span class="muted">${esc(m.note)}</span>` : ''}</td></tr>`,
+    );
   if (!rows.length) return '<p class="notice">No benchmark has samples on both sides.</p>';
-  return `<p><b>${counts.slower} slower, ${counts.faster} faster, ${counts.unchanged} unchanged.</b> <span class="muted">Change &gt; 0 means head is worse.</span></p><table class="compare"><thead><tr><th>benchmark</th><th>metric</th><th>base</th><th>head</th><th>change</th><th>95% CI</th><th>p</th><th>verdict</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+  const incomparable = c.incomparable?.length
+    ? `<details><summary>${c.incomparable.length} not comparable</summary><ul>${c.incomparable.map((x) => `<li>${esc(x.benchmark)} ${esc(x.metric)}: ${esc(x.reason)}</li>`).join('')}</ul></details>`
+    : '';
+  return `<p><b>${counts.slower} slower, ${counts.faster} faster, ${counts.unchanged} unchanged${changed ? `; ${changed} with a changed program` : ''}.</b> <span class="muted">${esc(c.method)}. Change &gt; 0 means the value grew.</span></p>${(c.warnings ?? []).map((w) => `<p class="bad">${esc(w)}</p>`).join('')}<table class="compare"><thead><tr><th>benchmark</th><th>metric</th><th>base</th><th>head</th><th>change</th><th>95% CI</th><th>p</th><th>verdict</th></tr></thead><tbody>${rows.join('')}</tbody></table>${incomparable}`;
 }
-
-export type { CommitEntry };

@@ -1,31 +1,42 @@
-// Shaping store data for charts: one chart per metric and parameter point, one line per
-// variant and runtime version.
+// Shaping store v3 data for charts: shards of one metric joined over the commits, one chart per
+// parameter point, one line per variant and runtime version; workloads never share a line.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { definitionChanges, lineLabel, type SeriesFile, trendCharts } from '../src/data.js';
+import { joinShards, programChanges } from '../../harness/src/model/store-layout.js';
+import { type CommitsFile, lineLabel, type ShardFile, trendChartKey, trendCharts } from '../src/data.js';
 
-const wc = JSON.parse(
-  readFileSync(join(import.meta.dirname, 'fixtures', 'store', 'bench-fast-0a1b2c3d', 'series', 'wc.json'), 'utf8'),
-) as SeriesFile;
+const dir = join(import.meta.dirname, 'fixtures', 'store', 'bench-fast-0a1b2c3d', 'trends');
+const read = <T>(...p: string[]) => JSON.parse(readFileSync(join(dir, ...p), 'utf8')) as T;
+const joined = (profile: string) => {
+  const commits = read<CommitsFile>(profile, '0000', 'commits.json').commits.map((c) => c.sha);
+  return joinShards(commits, [read<ShardFile>(profile, '0000', 'wc', 'wall_time.json')]);
+};
+const wc = joined('standard');
 
 describe('trendCharts', () => {
   it('makes one chart per block size, lines per variant and node version, sorted by the parameter', () => {
-    const charts = trendCharts(wc, 'wall_time');
+    const charts = trendCharts(wc.series, 'wall_time');
     expect(charts.map((c) => c.key)).toEqual(['wall_time|bs=4096', 'wall_time|bs=65536']);
-    expect(charts[1]!.lines.map((l) => l.label).sort()).toEqual([
-      'bun',
-      'c',
-      'node-stream (node20)',
-      'node-stream (node22)',
-    ]);
+    expect(charts[1]!.lines.map((l) => l.label)).toEqual(['bun', 'c', 'node-stream (node20)', 'node-stream (node22)']);
+    expect(trendChartKey('wall_time', { runtime: 'node22', bs: 65536 })).toBe('wall_time|bs=65536');
   });
 
   it('keeps a late variant aligned with the commits (nulls before it existed)', () => {
-    const bun = wc.series['wc/bun/bs=65536']!.metrics.wall_time!;
+    const bun = Object.values(wc.series).find((s) => s.id === 'wc/bun/bs=65536')!;
     expect(bun.values).toHaveLength(wc.commits.length);
     expect(bun.values.slice(0, 10).every((v) => v === null)).toBe(true);
     expect(bun.values[10]).toBeGreaterThan(0);
+    // bun's program changed at commit 25: known from the run-length encoded hashes.
+    expect(programChanges(bun.programs)).toEqual([25]);
+  });
+
+  it('keeps the smoke workload in its own profile, on series of its own workload', () => {
+    const smoke = joined('smoke');
+    expect(smoke.commits).toHaveLength(3);
+    const keys = Object.keys(smoke.series);
+    expect(keys.every((k) => k.includes('-smoke|'))).toBe(true);
+    expect(keys.some((k) => k in wc.series)).toBe(false);
   });
 
   it('labels lines with parameters that are not fixed by the chart', () => {
@@ -36,13 +47,5 @@ describe('trendCharts', () => {
   it('says a chart parameter does not apply to a variant that ignores it', () => {
     expect(lineLabel('bun', { work: 'read' }, ['pool', 'work'])).toBe('bun (pool n/a)');
     expect(lineLabel('c', {}, ['runtime'])).toBe('c');
-  });
-});
-
-describe('definitionChanges', () => {
-  it('finds where a known definition changes, ignoring unknowns', () => {
-    expect(definitionChanges(['a', null, 'a', 'b', null, 'b', 'c'])).toEqual([3, 6]);
-    expect(definitionChanges(undefined)).toEqual([]);
-    expect(definitionChanges(wc.series['wc/bun/bs=65536']!.definitions)).toEqual([25]);
   });
 });

@@ -3,6 +3,8 @@
  * two machines, 30 commits, a planted 25% step (node-stream on node 22 from commit 20 on the
  * first machine), a variant that appears late (bun from commit 10), and a skipped and a
  * failed benchmark in the latest run, and bun redefined (its program changed) at commit 25.
+ * The first machine also has smoke runs of its last SMOKE_COMMITS commits: a second workload,
+ * ten times faster, that must never share a series with the standard one.
  */
 
 import { describe as stats } from '../../harness/src/analysis/describe.js';
@@ -12,6 +14,7 @@ import { publishRun } from '../../harness/src/store/store.js';
 
 export const STEP_COMMIT = 20;
 export const COMMITS = 30;
+export const SMOKE_COMMITS = 3;
 
 const sha = (machine: number, i: number) => `${machine}${String(i).padStart(3, '0')}`.padEnd(40, 'f');
 
@@ -56,6 +59,7 @@ function point(
     status: 'ok',
     derived: {},
     definition: `${variant}-def`,
+    workload: `${variant}-${key}-workload`,
     metrics,
   };
 }
@@ -69,7 +73,7 @@ function latency(rand: () => number, variant: string, params: Record<string, num
 /** bun's program changes at this commit: a redefinition, not a performance change. */
 export const REDEFINED_COMMIT = 25;
 
-export function fixtureRun(machine: number, i: number): Results {
+export function fixtureRun(machine: number, i: number, profile = 'standard'): Results {
   const rand = prng(machine * 1000 + i);
   const speed = machine === 1 ? 1 : 1.6;
   const benchmarks: Benchmark[] = [];
@@ -131,7 +135,7 @@ export function fixtureRun(machine: number, i: number): Results {
     schema: 1,
     run: {
       id: `run-${machine}-${i}`,
-      profile: 'standard',
+      profile,
       partial: false,
       start: date,
       end: date,
@@ -192,6 +196,24 @@ export function fixtureRun(machine: number, i: number): Results {
   };
 }
 
+/** A smoke run: the same points at a tenth of the size (another workload hash). */
+export function smokeRun(machine: number, i: number): Results {
+  const r = fixtureRun(machine, i, 'smoke');
+  for (const b of r.benchmarks) {
+    if (b.workload) b.workload = `${b.workload}-smoke`;
+    for (const m of Object.values(b.metrics)) {
+      if (m.deterministic) continue;
+      const f = m.direction === 'smaller' ? 0.1 : 1;
+      m.value *= f;
+      if (m.samples) m.samples = m.samples.map((v) => v * f);
+      if (m.stats) m.stats = stats(m.samples ?? [m.value]);
+    }
+  }
+  r.run.id = `${r.run.id}-smoke`;
+  return r;
+}
+
 export async function writeFixtureStore(dir: string, commits = COMMITS): Promise<void> {
   for (const machine of [1, 2]) for (let i = 0; i < commits; i++) await publishRun(dir, fixtureRun(machine, i));
+  for (let i = Math.max(0, commits - SMOKE_COMMITS); i < commits; i++) await publishRun(dir, smokeRun(1, i));
 }

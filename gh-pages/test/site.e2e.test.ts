@@ -19,6 +19,8 @@ let server: Server;
 let base: string;
 let browser: BrowserContext;
 let errors: string[] = [];
+/** Every URL the pages requested: nothing may come from another origin. */
+const requested: string[] = [];
 const sites: Record<string, string> = {};
 
 /** Serves several built sites under /<name>/jsio-bench/ (a project-site sub-path). */
@@ -56,6 +58,7 @@ async function open(site: string, hash = ''): Promise<Page> {
     if (m.type() === 'error') errors.push(m.text());
   });
   page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('request', (r) => requested.push(r.url()));
   await page.goto(`${base}/${site}${SUB}${hash}`);
   return page;
 }
@@ -69,7 +72,10 @@ beforeAll(async () => {
   await buildSite(ROOT, join(tmp, 'no-store'), sites.empty);
   sites.broken = join(tmp, 'broken');
   await buildSite(ROOT, join(import.meta.dirname, 'fixtures', 'store'), sites.broken);
-  writeFileSync(join(sites.broken, 'data', 'bench-fast-0a1b2c3d', 'index.json'), '{"schema":1,"commits":[{"sha":');
+  writeFileSync(
+    join(sites.broken, 'data', 'bench-fast-0a1b2c3d', 'trends', 'standard', 'catalog.json'),
+    '{"schema":3,"windows":[{"id":',
+  );
   sites.one = join(tmp, 'one');
   await writeFixtureStore(join(tmp, 'one-store'), 1);
   await buildSite(ROOT, join(tmp, 'one-store'), sites.one);
@@ -80,6 +86,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   server?.close();
+  expect(requested.filter((u) => !u.startsWith(`${base}/`) && !u.startsWith('data:'))).toEqual([]);
 });
 
 describe('the trend site', () => {
@@ -89,14 +96,29 @@ describe('the trend site', () => {
     await page.waitForSelector('body[data-rendered="overview"]');
     const text = await page.innerText('main');
     expect(text).toContain('wc: the cost of a read() system call');
-    expect(text).toMatch(/node-stream \(node22\): throughput .* 0\.\d\dx c at bs 64 KiB/);
+    // Each experiment leads with its picture (the manifest's `overview`) and a computed answer.
+    for (const e of ['wc', 'streams', 'threadpool'])
+      expect(await page.locator(`section[data-experiment="${e}"] .picture canvas`).count(), e).toBeGreaterThan(0);
+    expect(await page.innerText('section[data-experiment="wc"] .answer-line')).toMatch(
+      /^At 64 KiB, throughput is 1\.\d\dx of c's for bun and 0\.\d\dx for node-stream \(node22\)\.$/,
+    );
+    expect(await page.innerText('section[data-experiment="streams"] .answer-line')).toMatch(
+      /^Async: each added transform costs 9\d\d\.\d µs \(core-transform \(node22\)\); sync: each added transform costs 3\d\d\.\d µs \(core-transform \(node22\)\)\.$/,
+    );
+    expect(await page.innerText('section[data-experiment="threadpool"] .answer-line')).toMatch(
+      /^Warm: from 1 threads to 12 threads, latency_p50 changes 0\.\d\dx \(c-pool\)\.$/,
+    );
+    // The tables stay, folded under the chart: the harness's summary model, ratios to C.
+    for (const e of ['wc', 'threadpool']) await page.click(`section[data-experiment="${e}"] details.tables > summary`);
+    const wcRows = await page.locator('section[data-experiment="wc"] details.tables tbody tr').allInnerTexts();
+    expect(wcRows.find((r) => r.startsWith('node-stream (node22)'))).toMatch(/\t0\.\d\dx$/);
     expect(text).toContain('just(js) is not installed');
     expect(text).toContain('wrong result: bytes = 1, expected 2');
     expect(text).toContain('Fast CPU 9000');
     expect(text).toContain('hyperfine 1.20.0');
     // Ratios against the same variant at another parameter value; a variant without the
     // parameter (Bun has no pool size) is labelled and gets no ratio.
-    const rows = await page.locator('section[data-experiment="threadpool"] tbody tr').allInnerTexts();
+    const rows = await page.locator('section[data-experiment="threadpool"] details.tables tbody tr').allInnerTexts();
     expect(rows.map((r) => r.split('\t')[0])).toEqual([
       'c-pool (pool 1)',
       'c-pool (pool 4)',
@@ -108,7 +130,9 @@ describe('the trend site', () => {
         i === 0 ? expect.stringMatching(/^[34]\.\d\dx$/) : i === 2 ? expect.stringMatching(/^(0\.9\d|1\.0\d)x$/) : x,
       ),
     );
-    expect(await page.innerText('section[data-experiment="threadpool"] thead')).toContain('latency_p50 vs pool 4');
+    expect(await page.innerText('section[data-experiment="threadpool"] details.tables thead')).toContain(
+      'latency_p50 vs pool 4',
+    );
     await page.screenshot({ path: join(ARTIFACTS, 'site-overview.png'), fullPage: true });
     expect(errors).toEqual([]);
   });
@@ -122,9 +146,8 @@ describe('the trend site', () => {
     expect(charts).toBeGreaterThanOrEqual(2);
     const changes = await page.innerText('#changes');
     expect(changes).toMatch(/node-stream \(node22\): ×1\.2\d\d at 1020f+ Switch stream reads to a slower path/);
-    // bun's definition changed at commit 25: marked as such, not reported as a speed-up.
-    expect(changes).toMatch(/bun: benchmark definition changed at 1025f+/);
-    expect(changes).not.toMatch(/bun: ×/);
+    // bun's program changed at commit 25: its step is found like any other, and marked.
+    expect(changes).toMatch(/bun: ×0\.7\d\d at 1025f+ Commit number 25 \(program changed here\)/);
     const over = page.locator('.chart .u-over').first();
     const box = (await over.boundingBox())!;
     await page.mouse.move(box.x + box.width * 0.7, box.y + box.height / 2);
@@ -202,9 +225,59 @@ describe('the trend site', () => {
     await page.waitForFunction(() => location.hash.includes('machine=bench-slow-4e5f6a7b'));
     await page.waitForSelector('.chart canvas');
     const link = await page.locator('.permalink').first().getAttribute('href');
-    expect(link).toMatch(/^#\/trends\?machine=bench-slow-4e5f6a7b&experiment=\w+&metric=wall_time&chart=/);
+    expect(link).toMatch(
+      /^#\/trends\?machine=bench-slow-4e5f6a7b&profile=standard&experiment=\w+&metric=wall_time&chart=/,
+    );
     const again = await open('good', link!);
     await again.waitForSelector('.chart.highlight canvas');
+    expect(errors).toEqual([]);
+  });
+
+  it('workload selector: standard by default, smoke apart on its own series, and kept in permalinks', async () => {
+    errors = [];
+    const page = await open('good', '#/trends?machine=bench-fast-0a1b2c3d&experiment=wc&metric=wall_time');
+    await page.waitForSelector('body[data-rendered="trends"]');
+    expect(await page.inputValue('#profile')).toBe('standard');
+    expect(await page.locator('#profile option').allInnerTexts()).toEqual([
+      'standard (30 commits)',
+      'smoke (3 commits)',
+    ]);
+    await page.selectOption('#profile', 'smoke');
+    await page.waitForFunction(() => location.hash.includes('profile=smoke'));
+    await page.waitForSelector('body[data-rendered="trends"] .chart canvas');
+    expect(await page.innerText('.controls')).toContain('3 commits');
+    const link = await page.locator('.permalink').first().getAttribute('href');
+    expect(link).toContain('profile=smoke');
+    const again = await open('good', link!);
+    await again.waitForSelector('.chart.highlight canvas');
+    expect(await again.inputValue('#profile')).toBe('smoke');
+    expect(errors).toEqual([]);
+  });
+
+  it('regressions: the planted step, newest first, with links to its chart and commits; the same list as JSON', async () => {
+    errors = [];
+    const page = await open('good', '#/regressions?machine=bench-fast-0a1b2c3d');
+    await page.waitForSelector('body[data-rendered="regressions"]');
+    const rows = await page.locator('table.regressions tbody tr').allInnerTexts();
+    expect(rows.length).toBeGreaterThan(0);
+    const step = rows.find((r) => r.includes('wc/node-stream/bs=65536,runtime=node22') && r.includes('wall_time'));
+    expect(step).toMatch(/\+2\d\.\d%/);
+    expect(step).toContain('1019ffffff');
+    expect(step).toContain('1020ffffff');
+    const dates = rows.map((r) => r.slice(0, 10));
+    expect([...dates].sort().reverse()).toEqual(dates);
+    const json = await page.locator('a', { hasText: 'this list as JSON' }).getAttribute('href');
+    const file = (await (await page.request.get(new URL(json!, page.url()).href)).json()) as {
+      regressions: { benchmark: string; metric: string; worse: boolean; to: { sha: string } }[];
+    };
+    expect(
+      file.regressions.some(
+        (r) => r.benchmark === 'wc/node-stream/bs=65536,runtime=node22' && r.worse && r.to.sha.startsWith('1020'),
+      ),
+    ).toBe(true);
+    await page.locator('table.regressions a', { hasText: 'wc/node-stream/bs=65536,runtime=node22' }).first().click();
+    await page.waitForSelector('.chart.highlight canvas');
+    expect(page.url()).toContain('chart=wall_time%7Cbs%3D65536');
     expect(errors).toEqual([]);
   });
 
@@ -218,7 +291,7 @@ describe('the trend site', () => {
     const broken = await open('broken');
     await broken.waitForSelector('.error');
     expect(await broken.innerText('.error')).toContain(
-      'bench-fast-0a1b2c3d/index.json is not valid JSON (corrupt or truncated)',
+      'bench-fast-0a1b2c3d/trends/standard/catalog.json is not valid JSON (corrupt or truncated)',
     );
     await broken.screenshot({ path: join(ARTIFACTS, 'site-error.png') });
   });

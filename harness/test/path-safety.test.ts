@@ -64,6 +64,14 @@ const crafted: [string, (r: Crafted) => void][] = [
   ["commit sha '../../../../outside/package'", (r) => (r.run.commit.sha = '../../../../outside/package')],
   ["commit sha '/abs/path'", (r) => (r.run.commit.sha = '/tmp/abs-path')],
   ["commit sha 'HEAD' (not a full commit id)", (r) => (r.run.commit.sha = 'HEAD')],
+  ["profile '../../../../outside'", (r) => (r.run.profile = '../../../../outside')],
+  [
+    "metric '../../../../outside/evil'",
+    (r) => {
+      for (const b of r.benchmarks)
+        if (b.metrics.wall_time) b.metrics['../../../../outside/evil'] = b.metrics.wall_time;
+    },
+  ],
   [
     "experiment '../../../../outside/evil'",
     (r) => {
@@ -110,11 +118,11 @@ describe.each([
     expect(res.status, res.stdout + res.stderr).toBe(2);
   });
 
-  it('a symlink planted in the store (runs/ -> outside) is not written through', () => {
+  it.each(['runs', 'trends'])('a symlink planted in the store (%s/ -> outside) is not written through', (planted) => {
     const s = sandbox(inside.split('/')[1]!);
     const machineDir = join(s, inside, ...(inside.endsWith('pages') ? ['data'] : []), 'test-machine');
     mkdirSync(machineDir, { recursive: true });
-    symlinkSync(join(s, 'outside'), join(machineDir, 'runs'));
+    symlinkSync(join(s, 'outside'), join(machineDir, planted));
     const file = join(s, 'results.json');
     writeFileSync(file, JSON.stringify(wcResults(SHA)));
     const before = snapshot(s);

@@ -7,10 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { withLock } from '../src/lib/atomic.js';
-import { IndexFile } from '../src/model/store.js';
 import { publishRun } from '../src/store/store.js';
 import { ROOT, runCli } from './helpers/cli.js';
 import { wcResults } from './helpers/results.js';
+import { indexOf } from './helpers/store.js';
 
 const sha = (c: string) => c.repeat(40);
 /** Every path in the store with its content ('<dir>' for directories). */
@@ -25,18 +25,15 @@ function snapshot(store: string): Record<string, string> {
   }
   return out;
 }
-const commits = (store: string) =>
-  IndexFile.parse(JSON.parse(readFileSync(join(store, 'test-machine', 'index.json'), 'utf8'))).commits.map(
-    (c) => c.sha[0],
-  );
+const commits = (store: string) => indexOf(store).commits.map((c) => c.sha[0]);
 
 describe('a failed publish', () => {
   it('names the file, leaves the store exactly as it was, and the next publish works', async () => {
     const store = mkdtempSync(join(tmpdir(), 'jsio-pubfail-'));
     await publishRun(store, wcResults(sha('a')));
     // The run file of the next commit cannot be written: a directory is in its way.
-    const blocker = join(store, 'test-machine', 'runs', `${sha('b')}.json`);
-    mkdirSync(blocker);
+    const blocker = join(store, 'test-machine', 'runs', sha('b'), 'smoke.json');
+    mkdirSync(blocker, { recursive: true });
     const before = snapshot(store);
     await expect(publishRun(store, wcResults(sha('b')))).rejects.toThrow(`cannot write ${blocker}`);
     expect(snapshot(store)).toEqual(before); // nothing changed, no temporary or lock file left

@@ -228,11 +228,12 @@ describe.skipIf(!haveGab)('bench.yml publish job with the real github-action-ben
       commits: { sha: string }[];
     };
     expect(index.commits.map((c) => c.sha).sort()).toEqual([A, B].sort());
-    const runB = JSON.parse(git(w.remote, 'show', `gh-pages:data/${machine}/runs/${B}.json`)) as {
+    // One run file per commit and profile: the records-only dispatch (smoke, like the pushes)
+    // merged into B's smoke run, keeping its wc benchmarks and adding the records one.
+    const runB = JSON.parse(git(w.remote, 'show', `gh-pages:data/${machine}/runs/${B}/smoke.json`)) as {
       benchmarks: { experiment: string }[];
     };
-    // needs harness change: a filtered or non-default dispatch merges into (or publishes apart
-    // from) a stored commit instead of replacing its results (issue 15).
-    expect.soft(runB.benchmarks.some((b) => b.experiment === 'wc')).toBe(true);
+    expect(runB.benchmarks.some((b) => b.experiment === 'wc')).toBe(true);
+    expect(runB.benchmarks.some((b) => b.experiment === 'records')).toBe(true);
   });
 });

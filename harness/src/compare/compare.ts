@@ -5,7 +5,8 @@
 import { isBusy } from '../analysis/busy.js';
 import { ALPHA, BOOTSTRAP_ITERATIONS, compareSamples, MIN_EFFECT, median } from '../analysis/two-sample.js';
 import { UserError } from '../lib/errors.js';
-import { COMPARISON_SCHEMA, type ComparedMetric, type Comparison, type CounterChange } from '../model/comparison.js';
+import type { ComparedMetric, Comparison, CounterChange } from '../model/comparison.js';
+import { COMPARISON_SCHEMA } from '../model/comparison-version.js';
 import type { Benchmark, Results } from '../model/results.js';
 
 /** Per-benchmark minimum effects written by `npm run calibrate` (id + " " + metric -> ratio). */

@@ -1,9 +1,11 @@
 import {
   closeSync,
+  existsSync,
   fsyncSync,
   openSync,
   readFileSync,
   renameSync,
+  rmdirSync,
   rmSync,
   statSync,
   writeFileSync,
@@ -62,10 +64,15 @@ export function writeFileAtomic(file: string, data: string): void {
  */
 export function writeFilesAtomic(files: readonly { file: string; data: string }[]): void {
   const staged: { tmp: string; file: string }[] = [];
+  // Directories that staging is about to create: a failed write removes them again, so it leaves
+  // the tree exactly as it was (no empty runs/<sha>/ behind).
+  const created = new Set<string>();
+  for (const f of files) for (const d of missingDirectories(dirname(f.file))) created.add(d);
   try {
     for (const f of files) staged.push({ tmp: stage(f.file, f.data), file: f.file });
   } catch (e) {
     for (const s of staged) rmSync(s.tmp, { force: true });
+    removeEmptyDirectories(created);
     throw e;
   }
   for (const [i, s] of staged.entries()) {
@@ -74,6 +81,24 @@ export function writeFilesAtomic(files: readonly { file: string; data: string }[
     } catch (e) {
       for (const rest of staged.slice(i)) rmSync(rest.tmp, { force: true });
       throw writeError(s.file, e);
+    }
+  }
+}
+
+/** `dir` and its ancestors that do not exist yet, deepest first. */
+function missingDirectories(dir: string): string[] {
+  const out: string[] = [];
+  for (let d = dir; !existsSync(d) && dirname(d) !== d; d = dirname(d)) out.push(d);
+  return out;
+}
+
+/** Removes the given directories, deepest first, where they exist and are empty. */
+function removeEmptyDirectories(dirs: Iterable<string>): void {
+  for (const d of [...dirs].sort((a, b) => b.length - a.length)) {
+    try {
+      rmdirSync(d);
+    } catch {
+      // not empty (someone else's file) or already gone: leave it
     }
   }
 }

@@ -4,7 +4,10 @@
  */
 import { z } from 'zod';
 
-export const COMPARISON_SCHEMA = 1;
+// The version lives apart so the site can bundle compare.ts without zod.
+export { COMPARISON_SCHEMA } from './comparison-version.js';
+
+import { COMPARISON_SCHEMA } from './comparison-version.js';
 
 const finite = z.number().finite();
 const short = (max: number) => z.string().max(max);

@@ -1,28 +1,58 @@
 /**
- * The trend store, laid out as on the gh-pages branch (and as the local history):
- *   <store>/machines.json                  every machine that has published
- *   <store>/<machine>/index.json           commits with run metadata, for the site
- *   <store>/<machine>/series/<exp>.json    per experiment, columnar values per commit
- *   <store>/<machine>/runs/<sha>.json      the full results.json of that commit
- * Every file carries `schema`; readers refuse newer versions and never overwrite what they
- * cannot read.
+ * The trend store's files, laid out as on the gh-pages branch (and as the local history); the
+ * layout, the series key and the windows are in ./store-layout.ts (shared with the site). Every
+ * file carries `schema`; readers refuse newer versions and never overwrite what they cannot read.
  */
 import { z } from 'zod';
-import { Direction, Machine } from './results.js';
+import { Direction, Machine, Params } from './results.js';
+import { STORE_SCHEMA } from './store-layout.js';
 
-/** 2: series carry a definitions column (benchmark definition hash per commit). */
-export const STORE_SCHEMA = 2;
+export { LEGACY_PROFILE, STORE_SCHEMA } from './store-layout.js';
+
+const schema = z.literal(STORE_SCHEMA);
+const Count = z.number().int().nonnegative();
 
 export const MachinesFile = z
   .object({
-    schema: z.literal(STORE_SCHEMA),
+    schema,
     machines: z.record(
       z.string(),
-      z.object({ machine: Machine, lastRun: z.string(), commits: z.number().int() }).strict(),
+      z
+        .object({
+          machine: Machine,
+          lastRun: z.string(),
+          /** Distinct commits stored, over every profile. */
+          commits: Count,
+          /** Per profile (and "legacy"): how many commits have a run of it, and the last publish. */
+          profiles: z.record(z.string(), z.object({ commits: Count, lastRun: z.string() }).strict()),
+        })
+        .strict(),
     ),
   })
   .strict();
 export type MachinesFile = z.infer<typeof MachinesFile>;
+
+const Counts = z.object({ ok: Count, skipped: Count, failed: Count }).strict();
+
+/** One commit's run of one profile: every publish of that commit and profile merged into one file. */
+export const RunEntry = z
+  .object({
+    /** The run that published last. */
+    runId: z.string(),
+    /** The profile the results say (for "legacy": whichever run store v2 kept). */
+    profile: z.string(),
+    partial: z.boolean(),
+    /** The results file, relative to the machine's directory. */
+    file: z.string(),
+    /** The trend window this commit is in, for this profile. */
+    window: z.string(),
+    counts: Counts,
+    experiments: z.array(z.string()),
+    /** The publishes merged into the file, oldest first (at most 20 kept): run id, its end, its benchmarks. */
+    sources: z.array(z.object({ runId: z.string(), end: z.string(), benchmarks: Count }).strict()),
+  })
+  .strict();
+export type RunEntry = z.infer<typeof RunEntry>;
 
 export const CommitEntry = z
   .object({
@@ -30,46 +60,154 @@ export const CommitEntry = z
     date: z.string(),
     subject: z.string(),
     ref: z.string(),
-    runId: z.string(),
-    profile: z.string(),
-    partial: z.boolean(),
-    file: z.string(),
-    counts: z.object({ ok: z.number().int(), skipped: z.number().int(), failed: z.number().int() }).strict(),
-    experiments: z.array(z.string()),
+    /** profile -> its run; a smoke run never replaces a standard one: both are kept. */
+    runs: z.record(z.string(), RunEntry),
   })
   .strict();
 export type CommitEntry = z.infer<typeof CommitEntry>;
 
-export const IndexFile = z
-  .object({ schema: z.literal(STORE_SCHEMA), machine: Machine, commits: z.array(CommitEntry) })
-  .strict();
+/** Every commit of a machine, oldest first: what tools read (the nightly back-fill); the site does not. */
+export const IndexFile = z.object({ schema, machine: Machine, commits: z.array(CommitEntry) }).strict();
 export type IndexFile = z.infer<typeof IndexFile>;
 
-const Column = z.array(z.number().nullable());
+const Moment = z.object({ date: z.string(), sha: z.string() }).strict();
 
-export const SeriesMetric = z
-  .object({ unit: z.string(), direction: Direction, values: Column, ranges: Column })
-  .strict();
-export type SeriesMetric = z.infer<typeof SeriesMetric>;
+export const TrendWindow = z.object({ id: z.string(), first: Moment, last: Moment, commits: Count }).strict();
+export type TrendWindow = z.infer<typeof TrendWindow>;
 
-export const SeriesFile = z
+export const CatalogMetric = z
   .object({
-    schema: z.literal(STORE_SCHEMA),
-    experiment: z.string(),
-    /** Commits this experiment ran in, oldest first; every values/ranges column aligns with it. */
-    commits: z.array(z.string()),
-    series: z.record(
+    unit: z.string(),
+    direction: Direction,
+    /** What measured it (results' metric source): "derived" metrics get no change points, as in compare. */
+    source: z.string(),
+    /** The first and last window (positions in `windows`) that have a file for it. */
+    windows: z.tuple([Count, Count]),
+  })
+  .strict();
+export type CatalogMetric = z.infer<typeof CatalogMetric>;
+
+/** trends/<profile>/catalog.json: what a profile's trend data holds; the site's entry point. */
+export const CatalogFile = z
+  .object({
+    schema,
+    machine: z.string(),
+    profile: z.string(),
+    windows: z.array(TrendWindow),
+    experiments: z.record(
       z.string(),
       z
         .object({
-          variant: z.string(),
-          params: z.record(z.string(), z.union([z.number(), z.string()])),
-          /** The benchmark's definition hash per commit: a change means a trend must not be drawn across it unmarked. */
-          definitions: z.array(z.string().nullable()),
-          metrics: z.record(z.string(), SeriesMetric),
+          metrics: z.record(z.string(), CatalogMetric),
+          /** The newest commit whose run of this profile has this experiment (the Overview shows it). */
+          latest: Moment,
         })
         .strict(),
     ),
   })
   .strict();
-export type SeriesFile = z.infer<typeof SeriesFile>;
+export type CatalogFile = z.infer<typeof CatalogFile>;
+
+export const WindowCommit = z
+  .object({
+    sha: z.string(),
+    date: z.string(),
+    subject: z.string(),
+    ref: z.string(),
+    runId: z.string(),
+    /** The run file, relative to the machine's directory. */
+    file: z.string(),
+    counts: Counts,
+    experiments: z.array(z.string()),
+  })
+  .strict();
+export type WindowCommit = z.infer<typeof WindowCommit>;
+
+export const CommitsFile = z
+  .object({ schema, profile: z.string(), window: z.string(), commits: z.array(WindowCommit) })
+  .strict();
+export type CommitsFile = z.infer<typeof CommitsFile>;
+
+const Column = z.array(z.number().nullable());
+
+export const Series = z
+  .object({
+    id: z.string(),
+    variant: z.string(),
+    params: Params,
+    /** The workload hash (or "legacy", "unrecorded"): part of the series' identity. */
+    workload: z.string(),
+    unit: z.string(),
+    direction: Direction,
+    values: Column,
+    /** The spread (standard deviation of the samples) per commit, when there were several. */
+    ranges: Column,
+    /** The program hash per commit, run-length encoded (store-layout.ts ProgramRuns). */
+    programs: z.array(z.tuple([Count, z.string().nullable()])),
+  })
+  .strict();
+export type Series = z.infer<typeof Series>;
+
+/**
+ * trends/<profile>/<window>/<experiment>/<metric>.json: one metric of one experiment over one
+ * window. Columns align with `commits` (the window's commits that ran this experiment, in order).
+ */
+export const ShardFile = z
+  .object({
+    schema,
+    profile: z.string(),
+    window: z.string(),
+    experiment: z.string(),
+    metric: z.string(),
+    commits: z.array(z.string()),
+    /** store-layout.ts seriesKey(id, workload, unit) -> the series. */
+    series: z.record(z.string(), Series),
+  })
+  .strict();
+export type ShardFile = z.infer<typeof ShardFile>;
+
+/** A change point of one series, a regression when `worse` (written by the site build into regressions.json). */
+export const TrendChange = z
+  .object({
+    machine: z.string(),
+    profile: z.string(),
+    experiment: z.string(),
+    metric: z.string(),
+    benchmark: z.string(),
+    series: z.string(),
+    variant: z.string(),
+    params: Params,
+    workload: z.string(),
+    unit: z.string(),
+    direction: Direction,
+    /** The last commit measured before the change and the first after it. */
+    from: Moment.extend({ subject: z.string() }),
+    to: Moment.extend({ subject: z.string(), window: z.string() }),
+    /** Medians of the stretches on either side, their ratio after/before and its 95% interval. */
+    before: z.number(),
+    after: z.number(),
+    ratio: z.number(),
+    ci: z.tuple([z.number(), z.number()]),
+    /** Points on either side that the ratio is taken from. */
+    points: z.tuple([Count, Count]),
+    /** True when the change makes the metric worse (slower, bigger, less throughput). */
+    worse: z.boolean(),
+    /** The benchmark's program changed between `from` and `to` (source, build or runtime version). */
+    programChanged: z.boolean(),
+  })
+  .strict();
+export type TrendChange = z.infer<typeof TrendChange>;
+
+export const RegressionsFile = z
+  .object({
+    schema,
+    machine: z.string(),
+    profile: z.string(),
+    /** The window these are of (its `to` commits), or absent for the whole list. */
+    window: z.string().optional(),
+    /** How change points were found, for people reading the JSON. */
+    method: z.string(),
+    regressions: z.array(TrendChange),
+  })
+  .strict();
+export type RegressionsFile = z.infer<typeof RegressionsFile>;

@@ -2,13 +2,51 @@
  * Builds the static trend site: gh-pages/ bundled with esbuild, plus a copy of the store under
  * data/. The output is plain files that work from any static host, under any sub-path.
  */
-import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { extname, join, normalize, resolve } from 'node:path';
 import { build } from 'esbuild';
 import { probe } from '../lib/exec.js';
+import { Overview } from '../model/manifest.js';
 import { uncalibrated } from '../model/noise.js';
+import type { CatalogFile, CommitsFile, ShardFile } from '../model/store.js';
+import { paths } from '../model/store-layout.js';
+import { regressionsFile } from '../store/regressions.js';
+
+const readIf = <T>(file: string): T | undefined =>
+  existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as T) : undefined;
+
+/**
+ * trends/<profile>/regressions.json for every machine and profile of a store copy: the change
+ * points of every series, newest first (the Regressions view, and tools).
+ */
+export function writeRegressions(data: string): number {
+  let files = 0;
+  for (const entry of existsSync(data) ? readdirSync(data, { withFileTypes: true }) : []) {
+    const machine = entry.name;
+    const trends = join(data, machine, 'trends');
+    if (!entry.isDirectory() || !existsSync(trends)) continue;
+    const noise = readIf<{ thresholds?: Record<string, number> }>(join(data, paths.noise(machine)))?.thresholds ?? {};
+    for (const profile of readdirSync(trends)) {
+      const catalog = readIf<CatalogFile>(join(data, paths.catalog(machine, profile)));
+      if (!catalog) continue;
+      const commits = catalog.windows.flatMap(
+        (w) => readIf<CommitsFile>(join(data, paths.commits(machine, profile, w.id))) ?? [],
+      );
+      const file = regressionsFile({
+        machine,
+        catalog,
+        commits,
+        noise,
+        shard: (w, e, m) => readIf<ShardFile>(join(data, paths.shard(machine, profile, w, e, m))),
+      });
+      writeFileSync(join(data, paths.regressions(machine, profile)), `${JSON.stringify(file)}\n`);
+      files++;
+    }
+  }
+  return files;
+}
 
 /** Where commit links point: the GitHub repository of the workflow, or this clone's origin. */
 function repoUrl(root: string): string | undefined {
@@ -17,6 +55,23 @@ function repoUrl(root: string): string | undefined {
   const origin = probe(['git', '-C', root, 'remote', 'get-url', 'origin']);
   const m = origin && /github\.com[:/](.+?)(\.git)?$/.exec(origin);
   return m ? `https://github.com/${m[1]}` : undefined;
+}
+
+/**
+ * Each experiment's Overview picture, from its manifest (programs/<exp>/manifest.json `overview`,
+ * validated here as `npm run bench` validates the whole manifest): the site draws stored runs,
+ * old ones too, the way the current manifests say.
+ */
+export function overviewSpecs(root: string): Record<string, Overview> {
+  const dir = join(root, 'programs');
+  const out: Record<string, Overview> = {};
+  for (const e of existsSync(dir) ? readdirSync(dir, { withFileTypes: true }) : []) {
+    const file = join(dir, e.name, 'manifest.json');
+    if (!e.isDirectory() || !existsSync(file)) continue;
+    const raw = (JSON.parse(readFileSync(file, 'utf8')) as { overview?: unknown }).overview;
+    if (raw !== undefined) out[e.name] = Overview.parse(raw);
+  }
+  return out;
 }
 
 /**
@@ -44,7 +99,7 @@ export async function buildSite(
     loader: { '.css': 'css' },
   });
   for (const f of ['index.html', 'style.css']) if (existsSync(join(src, f))) cpSync(join(src, f), join(outDir, f));
-  writeFileSync(join(outDir, 'config.json'), JSON.stringify({ repoUrl: repoUrl(root) }));
+  writeFileSync(join(outDir, 'config.json'), JSON.stringify({ repoUrl: repoUrl(root), overview: overviewSpecs(root) }));
   if (!opts.inPlace) {
     mkdirSync(join(outDir, 'data'), { recursive: true });
     if (existsSync(storeDir))
@@ -58,6 +113,7 @@ export async function buildSite(
     if (entry.isDirectory() && !existsSync(noise))
       writeFileSync(noise, `${JSON.stringify(uncalibrated(entry.name))}\n`);
   }
+  writeRegressions(data);
   return join(outDir, 'index.html');
 }
 

@@ -1,18 +1,29 @@
 /**
  * The site's performance benchmark (not a test): a synthetic store of 5,000 commits and 300
- * series, then headless chromium measures navigation -> first chart drawn, -> all charts of the
- * trends view drawn, overview rendered, bytes transferred, and the JS bundle size.
+ * series in store v3's layout, then headless chromium measures, per view, navigation -> first
+ * chart drawn and -> every chart of the first viewport drawn, the bytes transferred, and the JS
+ * bundle size. Targets (issue 18): first view <= 500 KB, first chart <= 300 ms.
  */
 import { mkdirSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { loadavg, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { chromium } from 'playwright-core';
+import {
+  paths,
+  roundSpread,
+  roundValue,
+  STORE_SCHEMA,
+  seriesKey,
+  WINDOW_COMMITS,
+  windowId,
+} from '../model/store-layout.js';
 import { buildSite, serveSite } from './build-site.js';
 
 const COMMITS = 5000;
 const EXPERIMENTS = ['wc', 'streams', 'records'];
 const SERIES_PER_EXPERIMENT = 100;
 
+/** A store v3 written directly in its layout (publishing 5,000 runs one by one would take long). */
 function syntheticStore(dir: string): void {
   const machine = {
     id: 'perf-machine',
@@ -24,52 +35,116 @@ function syntheticStore(dir: string): void {
     governor: 'performance',
     runner: 'perf',
   };
+  const profile = 'standard';
   const shas = Array.from({ length: COMMITS }, (_, i) => i.toString(16).padStart(40, '0'));
   const dates = shas.map((_, i) => new Date(Date.UTC(2020, 0, 1) + i * 3600_000 * 8).toISOString());
-  const m = join(dir, machine.id);
-  mkdirSync(join(m, 'series'), { recursive: true });
-  mkdirSync(join(m, 'runs'), { recursive: true });
-  writeFileSync(
-    join(dir, 'machines.json'),
-    JSON.stringify({ schema: 1, machines: { [machine.id]: { machine, lastRun: dates.at(-1), commits: COMMITS } } }),
-  );
-  const commits = shas.map((sha, i) => ({
-    sha,
-    date: dates[i],
-    subject: `Commit ${i}`,
-    ref: 'main',
-    runId: `r${i}`,
-    profile: 'standard',
-    partial: false,
-    file: `runs/${sha}.json`,
-    counts: { ok: 300, skipped: 0, failed: 0 },
-    experiments: EXPERIMENTS,
-  }));
-  writeFileSync(join(m, 'index.json'), JSON.stringify({ schema: 1, machine, commits }));
+  const put = (path: string, value: unknown) => {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), JSON.stringify(value));
+  };
+  const windows = Array.from({ length: Math.ceil(COMMITS / WINDOW_COMMITS) }, (_, w) => {
+    const first = w * WINDOW_COMMITS;
+    const last = Math.min(COMMITS, first + WINDOW_COMMITS) - 1;
+    return {
+      id: windowId(w),
+      first: { date: dates[first]!, sha: shas[first]! },
+      last: { date: dates[last]!, sha: shas[last]! },
+      commits: last - first + 1,
+    };
+  });
+  const file = (sha: string) => `runs/${sha}/${profile}.json`;
+  const counts = { ok: SERIES_PER_EXPERIMENT * EXPERIMENTS.length, skipped: 0, failed: 0 };
+  const commits = shas.map((sha, i) => ({ sha, date: dates[i]!, subject: `Commit ${i}`, ref: 'main' }));
+  put(paths.machines(), {
+    schema: STORE_SCHEMA,
+    machines: {
+      [machine.id]: {
+        machine,
+        lastRun: dates.at(-1),
+        commits: COMMITS,
+        profiles: { [profile]: { commits: COMMITS, lastRun: dates.at(-1) } },
+      },
+    },
+  });
+  put(paths.index(machine.id), {
+    schema: STORE_SCHEMA,
+    machine,
+    commits: commits.map((c, i) => ({
+      ...c,
+      runs: {
+        [profile]: {
+          runId: `r${i}`,
+          profile,
+          partial: false,
+          file: file(c.sha),
+          window: windowId(Math.floor(i / WINDOW_COMMITS)),
+          counts,
+          experiments: EXPERIMENTS,
+          sources: [{ runId: `r${i}`, end: c.date, benchmarks: counts.ok }],
+        },
+      },
+    })),
+  });
+  const latest = { date: dates.at(-1)!, sha: shas.at(-1)! };
+  put(paths.catalog(machine.id, profile), {
+    schema: STORE_SCHEMA,
+    machine: machine.id,
+    profile,
+    windows,
+    experiments: Object.fromEntries(
+      EXPERIMENTS.map((e) => [
+        e,
+        {
+          metrics: {
+            wall_time: { unit: 's', direction: 'smaller', source: 'hyperfine', windows: [0, windows.length - 1] },
+          },
+          latest,
+        },
+      ]),
+    ),
+  });
+  windows.forEach((w, k) => {
+    const from = k * WINDOW_COMMITS;
+    const mine = commits.slice(from, from + w.commits);
+    put(paths.commits(machine.id, profile, w.id), {
+      schema: STORE_SCHEMA,
+      profile,
+      window: w.id,
+      commits: mine.map((c, i) => ({
+        ...c,
+        runId: `r${from + i}`,
+        file: file(c.sha),
+        counts,
+        experiments: EXPERIMENTS,
+      })),
+    });
+  });
   const benchmarks = [];
   for (const exp of EXPERIMENTS) {
-    const series: Record<string, unknown> = {};
+    const shards = windows.map(() => ({}) as Record<string, unknown>);
     for (let s = 0; s < SERIES_PER_EXPERIMENT; s++) {
       const variant = `variant-${s % 10}`;
       const bs = 2 ** (8 + Math.floor(s / 10));
       const id = `${exp}/${variant}/bs=${bs}`;
+      const workload = `w-${exp}-${bs}`;
       const values = shas.map((_, i) =>
-        Number(
-          (0.01 * (1 + (s % 10)) * (1 + 0.02 * Math.sin(i + s)) * (i > 2500 && s % 7 === 0 ? 1.2 : 1)).toPrecision(5),
-        ),
+        roundValue(0.01 * (1 + (s % 10)) * (1 + 0.02 * Math.sin(i + s)) * (i > 2500 && s % 7 === 0 ? 1.2 : 1)),
       );
-      series[id] = {
-        variant,
-        params: { bs },
-        metrics: {
-          wall_time: {
-            unit: 's',
-            direction: 'smaller',
-            values,
-            ranges: values.map((v) => Number((v * 0.01).toPrecision(3))),
-          },
-        },
-      };
+      windows.forEach((w, k) => {
+        const part = values.slice(k * WINDOW_COMMITS, k * WINDOW_COMMITS + w.commits);
+        shards[k]![seriesKey(id, workload, 's')] = {
+          id,
+          variant,
+          params: { bs },
+          workload,
+          unit: 's',
+          direction: 'smaller',
+          values: part,
+          ranges: part.map((v) => roundSpread(v * 0.01)),
+          programs: [[0, `p-${variant}`]],
+        };
+      });
+      const samples = [0.99, 1, 1.01].map((f) => values.at(-1)! * f);
       benchmarks.push({
         id,
         experiment: exp,
@@ -77,27 +152,37 @@ function syntheticStore(dir: string): void {
         params: { bs },
         status: 'ok',
         derived: {},
+        workload,
+        definition: `p-${variant}`,
         metrics: {
           wall_time: {
             unit: 's',
             direction: 'smaller',
             value: values.at(-1),
+            samples,
             deterministic: false,
             source: 'hyperfine',
           },
         },
       });
     }
-    writeFileSync(
-      join(m, 'series', `${exp}.json`),
-      JSON.stringify({ schema: 1, experiment: exp, commits: shas, series }),
-    );
+    windows.forEach((w, k) => {
+      put(paths.shard(machine.id, profile, w.id, exp, 'wall_time'), {
+        schema: STORE_SCHEMA,
+        profile,
+        window: w.id,
+        experiment: exp,
+        metric: 'wall_time',
+        commits: shas.slice(k * WINDOW_COMMITS, k * WINDOW_COMMITS + w.commits),
+        series: shards[k],
+      });
+    });
   }
-  const last = {
+  put(`${machine.id}/${file(shas.at(-1)!)}`, {
     schema: 1,
     run: {
       id: 'last',
-      profile: 'standard',
+      profile,
       partial: false,
       start: dates.at(-1),
       end: dates.at(-1),
@@ -112,40 +197,54 @@ function syntheticStore(dir: string): void {
       ]),
     ),
     benchmarks,
-  };
-  writeFileSync(join(m, 'runs', `${shas.at(-1)}.json`), JSON.stringify(last));
+  });
 }
 
-export async function sitePerf(root: string): Promise<Record<string, number>> {
+const REPETITIONS = 3;
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+/**
+ * Builds the synthetic site and measures each view REPETITIONS times, each in a fresh browser
+ * profile (nothing cached): bytes transferred (response bodies, all same-origin) and the time
+ * from navigation to the first chart drawn and to every chart in the first viewport drawn.
+ * Returns the medians, the individual runs and the host's load average before and after.
+ */
+export async function sitePerf(root: string): Promise<Record<string, number | string>> {
   const tmp = mkdtempSync(join(tmpdir(), 'jsio-site-perf-'));
+  const t0 = Date.now();
   syntheticStore(join(tmp, 'store'));
   await buildSite(root, join(tmp, 'store'), join(tmp, 'site'));
+  const buildMs = Date.now() - t0;
   const { url, close } = await serveSite(join(tmp, 'site'));
-  const ctx = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), 'jsio-chromium-')), {
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    viewport: { width: 1280, height: 900 },
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  const loadBefore = loadavg()[0]!;
   const measure = async (hash: string, ready: string) => {
+    const ctx = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), 'jsio-chromium-')), {
+      executablePath: '/usr/bin/chromium',
+      headless: true,
+      viewport: { width: 1280, height: 900 },
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
     const page = await ctx.newPage();
     let bytes = 0;
+    let foreign = 0;
     page.on('response', async (r) => {
+      if (!r.url().startsWith(url)) foreign++;
       bytes += (await r.body().catch(() => Buffer.alloc(0))).length;
     });
-    const t0 = Date.now();
+    const start = Date.now();
     await page.goto(`${url}${hash}`);
     await page.waitForSelector(ready, { timeout: 60_000 });
-    const first = Date.now() - t0;
-    await page.waitForSelector(`body[data-rendered]`, { timeout: 60_000 });
+    const first = Date.now() - start;
+    await page.waitForSelector('body[data-rendered]', { timeout: 60_000 });
     // Every chart box in the first viewport drawn (the rest draw as they scroll into view).
     await page.waitForFunction(
       () =>
@@ -155,22 +254,33 @@ export async function sitePerf(root: string): Promise<Record<string, number>> {
       undefined,
       { timeout: 60_000 },
     );
-    const all = Date.now() - t0;
+    const all = Date.now() - start;
     await page.waitForLoadState('networkidle');
-    await page.close();
+    await ctx.close();
+    if (foreign) throw new Error(`${hash}: ${foreign} responses from outside ${url}`);
     return { first, all, bytes };
   };
-  const overview = await measure('#/overview', 'section.experiment');
-  const trends = await measure('#/trends?machine=perf-machine&experiment=wc&metric=wall_time', '.chart canvas');
-  await ctx.close();
+  const views = {
+    overview: ['#/overview', 'section.experiment'],
+    trends: ['#/trends?machine=perf-machine&experiment=wc&metric=wall_time', '.chart canvas'],
+    trends_older: ['#/trends?machine=perf-machine&experiment=wc&metric=wall_time&older=5', '.chart canvas'],
+    regressions: ['#/regressions?machine=perf-machine', 'body[data-rendered="regressions"]'],
+  } as const;
+  const out: Record<string, number | string> = {};
+  for (const [name, [hash, ready]] of Object.entries(views)) {
+    const runs = [];
+    for (let i = 0; i < REPETITIONS; i++) runs.push(await measure(hash, ready));
+    out[`${name}_first_chart_ms`] = median(runs.map((r) => r.first));
+    out[`${name}_visible_charts_ms`] = median(runs.map((r) => r.all));
+    out[`${name}_bytes`] = median(runs.map((r) => r.bytes));
+    out[`${name}_runs_ms`] = runs.map((r) => r.first).join(' ');
+  }
   close();
-  return {
-    overview_rendered_ms: overview.all,
-    overview_bytes: overview.bytes,
-    trends_first_chart_ms: trends.first,
-    trends_visible_charts_ms: trends.all,
-    trends_bytes: trends.bytes,
-    bundle_bytes: statSync(join(tmp, 'site', 'app.js')).size,
-    css_bytes: statSync(join(tmp, 'site', 'app.css')).size,
-  };
+  out.bundle_bytes = statSync(join(tmp, 'site', 'app.js')).size;
+  out.css_bytes = statSync(join(tmp, 'site', 'app.css')).size;
+  out.store_and_build_ms = buildMs;
+  out.repetitions = REPETITIONS;
+  out.load_before = loadBefore.toFixed(2);
+  out.load_after = loadavg()[0]!.toFixed(2);
+  return out;
 }

@@ -1,6 +1,8 @@
 /**
  * Store files are migrated forward when read, never silently misread: each step takes one
- * version to the next. Writers always write the current version.
+ * version to the next. Writers always write the current version. Files of store v1 and v2 are
+ * taken to v2 here, then a whole machine's v2 data becomes the "legacy" profile of store v3
+ * (./legacy.ts): that step spans many files, so it is not a per-file step.
  */
 type Raw = Record<string, unknown> & { schema: number };
 
@@ -8,7 +10,20 @@ type Step = (raw: Raw) => Raw;
 
 /** Per file kind, the step from version N to N+1, keyed by N. */
 export const MIGRATIONS: Record<'machines' | 'index' | 'series', Record<number, Step>> = {
-  machines: { 1: (r) => ({ ...r, schema: 2 }) },
+  machines: {
+    1: (r) => ({ ...r, schema: 2 }),
+    // v3 keeps profiles apart; a v2 machine's data all becomes the pseudo-profile "legacy".
+    2: (r) => ({
+      ...r,
+      schema: 3,
+      machines: Object.fromEntries(
+        Object.entries((r.machines as Record<string, { lastRun: string; commits: number }>) ?? {}).map(([id, m]) => [
+          id,
+          { ...m, profiles: { legacy: { commits: m.commits, lastRun: m.lastRun } } },
+        ]),
+      ),
+    }),
+  },
   index: { 1: (r) => ({ ...r, schema: 2 }) },
   series: {
     // v2 added the definitions column; v1 did not record definitions, so every entry is unknown.

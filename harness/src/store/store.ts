@@ -1,92 +1,69 @@
-import { existsSync } from 'node:fs';
+/**
+ * The trend store's writer (layout: model/store-layout.ts; schemas: model/store.ts). Publishing a
+ * run is idempotent, locked against concurrent publishers, all or nothing on disk, and merges
+ * into what a commit already has for the same profile; runs of other profiles are kept apart.
+ */
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { z } from 'zod';
 import { withLock, writeFilesAtomic } from '../lib/atomic.js';
+import { UserError } from '../lib/errors.js';
 import { assertRealInside } from '../lib/fs-safety.js';
-import { assertParamName, assertParamValue, assertSegment, assertSha } from '../lib/ids.js';
+import { assertParamName, assertParamValue, assertSegment, assertSha, isSegment } from '../lib/ids.js';
 import { readJsonFile } from '../lib/json-file.js';
-import type { Results } from '../model/results.js';
-import { type CommitEntry, IndexFile, MachinesFile, SeriesFile, STORE_SCHEMA } from '../model/store.js';
+import { RESULTS_SCHEMA, type Results, Results as ResultsSchema } from '../model/results.js';
+import {
+  CatalogFile,
+  type CommitEntry,
+  CommitsFile,
+  IndexFile,
+  LEGACY_PROFILE,
+  MachinesFile,
+  type RunEntry,
+  ShardFile,
+  STORE_SCHEMA,
+} from '../model/store.js';
+import { commitOrder, paths } from '../model/store-layout.js';
+import { legacyMachine, V2Index, V2Series } from './legacy.js';
+import { mergeResults } from './merge.js';
 import { type MIGRATIONS, migrate } from './migrate.js';
+import { projectColumn, trended } from './trends.js';
+import { placeInWindow } from './windows.js';
 
-/** Reads a store file, or undefined if absent; anything unreadable is refused, never replaced. */
-export function readStoreFile<T>(file: string, schema: z.ZodType<T>, kind?: keyof typeof MIGRATIONS): T | undefined {
+const HINT = 'repair or remove the file by hand, or update the harness if it is newer';
+
+/**
+ * Reads a store file, or undefined if absent; anything unreadable is refused, never replaced. A
+ * file reached through a symlink that leads out of the store is refused too (it would be
+ * published).
+ */
+export function readStoreFile<T>(
+  root: string,
+  file: string,
+  schema: z.ZodType<T>,
+  kind?: keyof typeof MIGRATIONS,
+): T | undefined {
   if (!existsSync(file)) return undefined;
+  assertRealInside(root, file);
   return readJsonFile(file, schema, {
     version: STORE_SCHEMA,
     context: 'refusing to touch the store: ',
-    hint: 'repair or remove the file by hand, or update the harness if it is newer',
+    hint: HINT,
     ...(kind ? { migrate: (raw: unknown) => migrate(kind, raw, STORE_SCHEMA) } : {}),
+  });
+}
+
+function readStoredRun(root: string, file: string): Results {
+  assertRealInside(root, file);
+  return readJsonFile(file, ResultsSchema, {
+    version: RESULTS_SCHEMA,
+    context: 'refusing to touch the store: ',
+    hint: HINT,
   });
 }
 
 const json = (v: unknown) => `${JSON.stringify(v)}\n`;
 
-/** Metrics worth a trend line; the full syscall breakdown stays in the per-commit file. */
-function trended(name: string): boolean {
-  return !name.startsWith('syscalls.') || name === 'syscalls.total';
-}
-
-export function upsertSeries(
-  prev: SeriesFile | undefined,
-  experiment: string,
-  commitOrder: readonly string[],
-  results: Results,
-): SeriesFile {
-  const sha = results.run.commit.sha;
-  const s: SeriesFile = prev ?? { schema: STORE_SCHEMA, experiment, commits: [], series: {} };
-  let col = s.commits.indexOf(sha);
-  if (col < 0) {
-    // Insert in the index's date order so columns stay chronological.
-    const rank = (c: string) => commitOrder.indexOf(c);
-    col = s.commits.findIndex((c) => rank(c) > rank(sha));
-    if (col < 0) col = s.commits.length;
-    s.commits.splice(col, 0, sha);
-    for (const entry of Object.values(s.series)) {
-      entry.definitions.splice(col, 0, null);
-      for (const m of Object.values(entry.metrics)) {
-        m.values.splice(col, 0, null);
-        m.ranges.splice(col, 0, null);
-      }
-    }
-  } else {
-    // Re-publishing a commit replaces its column entirely.
-    for (const entry of Object.values(s.series)) {
-      entry.definitions[col] = null;
-      for (const m of Object.values(entry.metrics)) {
-        m.values[col] = null;
-        m.ranges[col] = null;
-      }
-    }
-  }
-  for (const b of results.benchmarks) {
-    if (b.experiment !== experiment || b.status !== 'ok') continue;
-    const entry = (s.series[b.id] ??= {
-      variant: b.variant,
-      params: b.params,
-      definitions: s.commits.map(() => null),
-      metrics: {},
-    });
-    entry.definitions[col] = b.definition ?? null;
-    for (const [name, metric] of Object.entries(b.metrics)) {
-      if (!trended(name)) continue;
-      const m = (entry.metrics[name] ??= {
-        unit: metric.unit,
-        direction: metric.direction,
-        values: s.commits.map(() => null),
-        ranges: s.commits.map(() => null),
-      });
-      m.values[col] = metric.value;
-      m.ranges[col] = metric.stats && metric.stats.n > 1 ? metric.stats.stddev : null;
-    }
-  }
-  return s;
-}
-
-/**
- * Appends one run to the store. Idempotent per commit: publishing a commit again replaces its
- * entry. Locked against concurrent publishers; every file is written atomically.
- */
 /**
  * Every identifier of a run that becomes a path or a series name, checked where it enters the
  * store: a results.json is data a runner or a pull request could have shaped.
@@ -94,6 +71,9 @@ export function upsertSeries(
 export function checkIdentifiers(results: Results): void {
   assertSha('run.commit.sha', results.run.commit.sha);
   assertSegment('run.machine.id', results.run.machine.id);
+  assertSegment('run.profile', results.run.profile);
+  if (results.run.profile === LEGACY_PROFILE)
+    throw new UserError(`run.profile: "${LEGACY_PROFILE}" is reserved for data migrated from store v2`);
   for (const [i, b] of results.benchmarks.entries()) {
     assertSegment(`benchmarks.${i}.experiment`, b.experiment);
     assertSegment(`benchmarks.${i}.variant`, b.variant);
@@ -101,65 +81,291 @@ export function checkIdentifiers(results: Results): void {
       assertParamName(`benchmarks.${i}.params`, k);
       assertParamValue(`benchmarks.${i}.params.${k}`, v);
     }
+    for (const name of Object.keys(b.metrics)) if (trended(name)) assertSegment(`benchmarks.${i}.metrics`, name);
   }
 }
 
+type StagedFile = { file: string; data: string };
+
 /** Writes files of the store, refusing any that a planted symlink would lead outside it. */
-function writeInside(root: string, files: readonly { file: string; data: string }[]): void {
+function writeInside(root: string, files: readonly StagedFile[]): void {
   for (const f of files) assertRealInside(root, f.file);
   writeFilesAtomic(files);
 }
 
-export async function publishRun(root: string, results: Results): Promise<{ machineDir: string; replaced: boolean }> {
+/** The machine directories of a store (names that are plain segments). */
+function machineDirs(root: string): string[] {
+  if (!existsSync(root)) return [];
+  return readdirSync(root, { withFileTypes: true })
+    .filter((e) => e.isDirectory() && isSegment(e.name) && existsSync(join(root, e.name, 'index.json')))
+    .map((e) => e.name)
+    .sort();
+}
+
+function schemaOf(root: string, file: string): number | undefined {
+  assertRealInside(root, file);
+  try {
+    const v = (JSON.parse(readFileSync(file, 'utf8')) as { schema?: unknown } | null)?.schema;
+    return typeof v === 'number' ? v : undefined;
+  } catch {
+    return undefined; // the reader that needs it names the problem
+  }
+}
+
+/**
+ * Converts every machine still in store v2 (or v1) to v3, its data becoming the "legacy"
+ * profile. Call with the store's lock held. Returns the machines converted.
+ */
+function migrateLocked(root: string): string[] {
+  const converted: string[] = [];
+  const files: StagedFile[] = [];
+  const machinesPath = join(root, paths.machines());
+  const machines = readStoreFile(root, machinesPath, MachinesFile, 'machines') ?? {
+    schema: STORE_SCHEMA,
+    machines: {},
+  };
+  const raw = existsSync(machinesPath) ? schemaOf(root, machinesPath) : STORE_SCHEMA;
+  for (const id of machineDirs(root)) {
+    const dir = join(root, id);
+    const indexPath = join(root, paths.index(id));
+    const version = schemaOf(root, indexPath);
+    if (version === undefined || version >= STORE_SCHEMA) continue;
+    const index = readJsonFile(indexPath, V2Index, {
+      version: 2,
+      context: 'refusing to touch the store: ',
+      hint: HINT,
+      migrate: (r) => migrate('index', r, 2),
+    });
+    const series = new Map<string, V2Series>();
+    const seriesDir = join(dir, 'series');
+    if (existsSync(seriesDir)) {
+      assertRealInside(root, seriesDir);
+      for (const f of readdirSync(seriesDir)
+        .filter((n) => n.endsWith('.json'))
+        .sort()) {
+        const s = readJsonFile(join(seriesDir, f), V2Series, {
+          version: 2,
+          context: 'refusing to touch the store: ',
+          hint: HINT,
+          migrate: (r) => migrate('series', r, 2),
+        });
+        series.set(s.experiment, s);
+      }
+    }
+    // Metric sources (for "no change points on derived metrics") from the newest readable run.
+    const sources = new Map<string, string>();
+    for (const c of [...index.commits].sort(commitOrder).reverse()) {
+      try {
+        const r = readStoredRun(root, join(dir, c.file));
+        for (const b of r.benchmarks)
+          for (const [m, v] of Object.entries(b.metrics)) sources.set(`${b.experiment} ${m}`, v.source);
+        break;
+      } catch {
+        // an unreadable old run file only costs the sources
+      }
+    }
+    const legacy = legacyMachine(index, series, sources);
+    for (const f of legacy.files) files.push({ file: join(root, f.path), data: json(f.value) });
+    files.push({
+      file: indexPath,
+      data: json({ schema: STORE_SCHEMA, machine: index.machine, commits: legacy.commits }),
+    });
+    const prev = machines.machines[id];
+    const lastRun = prev?.lastRun ?? index.commits.at(-1)?.date ?? '';
+    machines.machines[id] = {
+      machine: prev?.machine ?? index.machine,
+      lastRun,
+      commits: legacy.commits.length,
+      profiles: { [LEGACY_PROFILE]: { commits: legacy.commits.length, lastRun } },
+    };
+    converted.push(id);
+  }
+  if (converted.length || (raw !== undefined && raw < STORE_SCHEMA))
+    files.push({ file: machinesPath, data: json(machines) });
+  if (files.length) writeInside(root, files);
+  // The v2 series files are now the legacy profile's trend files: nothing refers to them.
+  for (const id of converted) {
+    const seriesDir = join(root, id, 'series');
+    if (existsSync(seriesDir)) {
+      assertRealInside(root, seriesDir);
+      rmSync(seriesDir, { recursive: true, force: true });
+    }
+  }
+  return converted;
+}
+
+/** Converts a store's v2 machines to v3 (see migrateLocked), under the store's lock. */
+export function migrateStore(root: string): Promise<string[]> {
+  if (!existsSync(root)) return Promise.resolve([]);
+  return withLock(join(root, '.lock'), () => migrateLocked(root));
+}
+
+function countsOf(r: Results): RunEntry['counts'] {
+  const counts = { ok: 0, skipped: 0, failed: 0 };
+  for (const b of r.benchmarks) counts[b.status]++;
+  return counts;
+}
+
+const experimentsOf = (r: Results) => [...new Set(r.benchmarks.map((b) => b.experiment))].sort();
+
+/**
+ * Publishes one run into the store. A commit keeps one run per profile: publishing into a commit
+ * and profile that already has one merges (benchmarks replaced by id, every other kept, see
+ * merge.ts); another profile's run of the same commit is never touched. Idempotent; locked
+ * against concurrent publishers; every file staged before any is replaced.
+ * `replaced` is true when the commit already had a run of this profile (the new one was merged in).
+ */
+export async function publishRun(
+  root: string,
+  results: Results,
+): Promise<{ machineDir: string; replaced: boolean; profile: string; window: string }> {
   checkIdentifiers(results);
   const machine = results.run.machine;
+  const profile = results.run.profile;
+  const sha = results.run.commit.sha;
   const machineDir = join(root, machine.id);
   return withLock(join(root, '.lock'), () => {
-    const machinesPath = join(root, 'machines.json');
-    const indexPath = join(machineDir, 'index.json');
+    migrateLocked(root);
+    const machinesPath = join(root, paths.machines());
+    const indexPath = join(root, paths.index(machine.id));
+    const catalogPath = join(root, paths.catalog(machine.id, profile));
     // Read (and so validate) everything before writing anything.
-    const machines = readStoreFile(machinesPath, MachinesFile, 'machines') ?? { schema: STORE_SCHEMA, machines: {} };
-    const index = readStoreFile(indexPath, IndexFile, 'index') ?? { schema: STORE_SCHEMA, machine, commits: [] };
-    const experiments = [...new Set(results.benchmarks.map((b) => b.experiment))].sort();
-    const seriesPaths = new Map(experiments.map((e) => [e, join(machineDir, 'series', `${e}.json`)]));
-    const prevSeries = new Map(experiments.map((e) => [e, readStoreFile(seriesPaths.get(e)!, SeriesFile, 'series')]));
+    const machines = readStoreFile(root, machinesPath, MachinesFile, 'machines') ?? {
+      schema: STORE_SCHEMA,
+      machines: {},
+    };
+    const index = readStoreFile(root, indexPath, IndexFile) ?? { schema: STORE_SCHEMA, machine, commits: [] };
+    const catalog = readStoreFile(root, catalogPath, CatalogFile) ?? {
+      schema: STORE_SCHEMA,
+      machine: machine.id,
+      profile,
+      windows: [],
+      experiments: {},
+    };
+    const stored = index.commits.find((c) => c.sha === sha);
+    const prevEntry = stored?.runs[profile];
+    const runFile = `runs/${sha}/${profile}.json`;
+    if (prevEntry && !existsSync(join(machineDir, prevEntry.file)))
+      throw new UserError(
+        `refusing to touch the store: ${indexPath} lists ${join(machineDir, prevEntry.file)}, which does not exist`,
+        HINT,
+      );
+    const merged = mergeResults(prevEntry ? readStoredRun(root, join(machineDir, prevEntry.file)) : undefined, results);
+    const moment = { date: results.run.commit.date, sha };
 
-    const sha = results.run.commit.sha;
-    const counts = { ok: 0, skipped: 0, failed: 0 };
-    for (const b of results.benchmarks) counts[b.status]++;
-    const entry: CommitEntry = {
+    // The commit's trend window (kept once chosen) and that window's commit list.
+    let window = prevEntry?.window;
+    if (!window || !catalog.windows.some((w) => w.id === window)) {
+      const placed = placeInWindow(catalog.windows, moment);
+      catalog.windows = placed.windows;
+      window = placed.id;
+    }
+    const ordinal = catalog.windows.findIndex((w) => w.id === window);
+    const commitsPath = join(root, paths.commits(machine.id, profile, window));
+    const commitsFile = readStoreFile(root, commitsPath, CommitsFile) ?? {
+      schema: STORE_SCHEMA,
+      profile,
+      window,
+      commits: [],
+    };
+    const counts = countsOf(merged);
+    const experiments = experimentsOf(merged);
+    const windowCommit = {
       sha,
       date: results.run.commit.date,
       subject: results.run.commit.subject,
       ref: results.run.commit.ref,
-      runId: results.run.id,
-      profile: results.run.profile,
-      partial: results.run.partial,
-      file: `runs/${sha}.json`,
+      runId: merged.run.id,
+      file: runFile,
       counts,
       experiments,
     };
-    const replaced = index.commits.some((c) => c.sha === sha);
-    index.commits = [...index.commits.filter((c) => c.sha !== sha), entry].sort(
-      (a, b) => a.date.localeCompare(b.date) || a.sha.localeCompare(b.sha),
-    );
-    index.machine = machine;
-    const order = index.commits.map((c) => c.sha);
+    commitsFile.commits = [...commitsFile.commits.filter((c) => c.sha !== sha), windowCommit].sort(commitOrder);
+    const rankOf = new Map(commitsFile.commits.map((c, i) => [c.sha, i]));
+    const rank = (s: string) => rankOf.get(s) ?? Number.MAX_SAFE_INTEGER;
 
-    machines.machines[machine.id] = { machine, lastRun: results.run.end, commits: index.commits.length };
+    // Every metric of every experiment this run measured: its column for this commit, from the merged run.
+    const shards: StagedFile[] = [];
+    for (const experiment of [...new Set(results.benchmarks.map((b) => b.experiment))].sort()) {
+      const mine = merged.benchmarks.filter((b) => b.experiment === experiment);
+      const entry = catalog.experiments[experiment];
+      const inWindow = Object.entries(entry?.metrics ?? {})
+        .filter(([, m]) => m.windows[0] <= ordinal && ordinal <= m.windows[1])
+        .map(([name]) => name);
+      const measured = mine.flatMap((b) => (b.status === 'ok' ? Object.keys(b.metrics).filter(trended) : []));
+      const metrics = { ...(entry?.metrics ?? {}) };
+      for (const metric of [...new Set([...inWindow, ...measured])].sort()) {
+        assertSegment('metric', metric);
+        const path = join(root, paths.shard(machine.id, profile, window, experiment, metric));
+        const prev = readStoreFile(root, path, ShardFile);
+        const shard = projectColumn(prev, { profile, window, experiment, metric }, sha, rank, mine);
+        if (!prev && !Object.keys(shard.series).length) continue;
+        shards.push({ file: path, data: json(shard) });
+        const sample = mine.find((b) => b.status === 'ok' && b.metrics[metric])?.metrics[metric];
+        const before = metrics[metric];
+        metrics[metric] = {
+          unit: sample?.unit ?? before!.unit,
+          direction: sample?.direction ?? before!.direction,
+          source: sample?.source ?? before!.source,
+          windows: [Math.min(before?.windows[0] ?? ordinal, ordinal), Math.max(before?.windows[1] ?? ordinal, ordinal)],
+        };
+      }
+      const has = mine.length > 0;
+      const latest = entry?.latest;
+      catalog.experiments[experiment] = {
+        metrics,
+        latest: has && (!latest || commitOrder(moment, latest) >= 0) ? moment : (latest ?? moment),
+      };
+    }
+
+    // The index: the commit, and its run of this profile beside any other profile's.
+    const sources = [
+      ...(prevEntry?.sources ?? []).filter((s) => s.runId !== results.run.id),
+      { runId: results.run.id, end: results.run.end, benchmarks: results.benchmarks.length },
+    ].slice(-20);
+    const runEntry: RunEntry = {
+      runId: merged.run.id,
+      profile,
+      partial: merged.run.partial,
+      file: runFile,
+      window,
+      counts,
+      experiments,
+      sources,
+    };
+    const commit: CommitEntry = {
+      sha,
+      date: results.run.commit.date,
+      subject: results.run.commit.subject,
+      ref: results.run.commit.ref,
+      runs: { ...(stored?.runs ?? {}), [profile]: runEntry },
+    };
+    index.commits = [...index.commits.filter((c) => c.sha !== sha), commit].sort(commitOrder);
+    index.machine = machine;
+
+    const before = machines.machines[machine.id];
+    const profiles: Record<string, { commits: number; lastRun: string }> = {};
+    for (const c of index.commits)
+      for (const p of Object.keys(c.runs))
+        profiles[p] = { commits: (profiles[p]?.commits ?? 0) + 1, lastRun: before?.profiles[p]?.lastRun ?? '' };
+    profiles[profile]!.lastRun = results.run.end;
+    machines.machines[machine.id] = {
+      machine,
+      lastRun: results.run.end,
+      commits: index.commits.length,
+      profiles,
+    };
     // Everything is staged before anything is replaced (a full disk changes nothing), then
-    // renamed in this order: the full results first, so the index never points at a file that
-    // does not exist.
+    // renamed in this order: the run file first, so nothing ever names a file that does not exist.
     writeInside(root, [
-      { file: join(machineDir, entry.file), data: json(results) },
-      ...experiments.map((e) => ({
-        file: seriesPaths.get(e)!,
-        data: json(upsertSeries(prevSeries.get(e), e, order, results)),
-      })),
+      { file: join(machineDir, runFile), data: json(merged) },
+      ...shards,
+      { file: commitsPath, data: json(commitsFile) },
+      { file: catalogPath, data: json(catalog) },
       { file: indexPath, data: json(index) },
       { file: machinesPath, data: json(machines) },
     ]);
-    return { machineDir, replaced };
+    return { machineDir, replaced: Boolean(prevEntry), profile, window };
   });
 }
 

@@ -31,6 +31,6 @@ export async function siteCommand(argv: string[]): Promise<number> {
 export async function sitePerfCommand(): Promise<number> {
   const { sitePerf } = await import('../../site/perf.js');
   const r = await sitePerf(ROOT);
-  for (const [k, v] of Object.entries(r)) process.stdout.write(`${k.padEnd(26)} ${v.toLocaleString('en-US')}\n`);
+  for (const [k, v] of Object.entries(r)) process.stdout.write(`${k.padEnd(30)} ${v.toLocaleString('en-US')}\n`);
   return EXIT.ok;
 }

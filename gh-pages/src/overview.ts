@@ -1,0 +1,70 @@
+/**
+ * The Overview's pictures: one chart per experiment (a panel per value of the manifest's `panels`),
+ * drawn from the harness's overview model (report/overview-model.ts) with its computed answer.
+ */
+import { formatParam, formatValue } from '../../harness/src/lib/format.js';
+import type { Overview } from '../../harness/src/model/manifest.js';
+import { overviewModel } from '../../harness/src/report/overview-model.js';
+import { escapeHtml as esc, xyChart } from './charts.js';
+import type { Benchmark, ExperimentInfo } from './data.js';
+
+/** Fills `host` with the experiment's answer and chart boxes; returns the function that draws them, if any. */
+export function overviewCharts(
+  id: string,
+  overview: unknown,
+  info: ExperimentInfo,
+  benchmarks: readonly Benchmark[],
+  host: HTMLElement,
+): (() => void) | undefined {
+  const spec = overview as Overview | undefined;
+  if (!spec) return undefined;
+  const model = overviewModel(
+    spec,
+    (info.parameters ?? {}) as Record<string, { unit?: string }>,
+    benchmarks.filter((b) => b.experiment === id),
+  );
+  if (!model) return undefined;
+  host.innerHTML = `<p class="answer-line"><b>${esc(model.answer)}</b></p>`;
+  const grid = document.createElement('div');
+  grid.className = `panels n${model.panels.length}`;
+  host.appendChild(grid);
+  const boxes = model.panels.map((p) => {
+    const box = document.createElement('div');
+    box.className = 'chart overview-chart';
+    box.dataset.panel = p.title;
+    grid.appendChild(box);
+    return box;
+  });
+  const xUnit = model.xUnit;
+  return () => {
+    const w = Math.max(320, Math.min(host.clientWidth || 900, 1150));
+    const each = model.panels.length > 1 ? Math.max(320, Math.floor(w / 2) - 12) : w;
+    model.panels.forEach((p, i) => {
+      xyChart(
+        boxes[i]!,
+        {
+          title: `${model.title}${p.title ? ` · ${p.title}` : ''}`,
+          param: `${model.x}${xUnit && xUnit !== 'B' ? ` (${xUnit})` : ''}`,
+          unit: model.unit,
+          logX: model.logX,
+          log: false,
+          xs: p.xs,
+          xFormat: (v) => formatParam(Math.round(v), xUnit === 'B' ? 'B' : undefined),
+          lines: p.lines.map((l) => ({
+            label: l.slope
+              ? `${l.label}: ${formatValue(l.slope.value, model.unit)}/${model.x} (R² ${l.slope.r2.toFixed(2)})`
+              : l.label,
+            values: l.values,
+            low: l.low,
+            high: l.high,
+            colorIndex: l.colorIndex,
+            dashed: l.dashed,
+            reference: l.reference,
+          })),
+          height: 280,
+        },
+        each,
+      );
+    });
+  };
+}

@@ -1,0 +1,197 @@
+/**
+ * The trend store's path contract, shared by its writer (store/store.ts) and its reader (the site,
+ * gh-pages/src/data.ts): no zod here, so the browser bundle stays small. The schemas of the files
+ * are in ./store.ts; docs/pages.md describes the layout for people.
+ *
+ *   machines.json                                  every machine and the profiles it has published
+ *   <machine>/index.json                           every commit, with its run per profile (tools)
+ *   <machine>/runs/<sha>/<profile>.json            a commit's results for one profile, merged
+ *   <machine>/noise.json                           calibrated noise thresholds
+ *   <machine>/trends/<profile>/catalog.json        windows, experiments and metrics, latest runs
+ *   <machine>/trends/<profile>/<window>/commits.json             the window's commits
+ *   <machine>/trends/<profile>/<window>/<experiment>/<metric>.json   its trend columns
+ *   <machine>/trends/<profile>/<window>/regressions.json         change points (site build)
+ *   <machine>/trends/<profile>/regressions.json    every change point, newest first (site build)
+ *
+ * A profile's runs share one workload per benchmark (profiles fix the sizes): the site shows one
+ * profile at a time. Data from before store v3 (which kept one run per commit whatever its
+ * profile) is the pseudo-profile "legacy", shown apart and never merged into new series.
+ */
+
+/** 3: series keyed by workload, runs kept per profile and merged, trends sharded by window. */
+export const STORE_SCHEMA = 3;
+
+/** The pseudo-profile of data migrated from store v2: profiles were not kept apart then. */
+export const LEGACY_PROFILE = 'legacy';
+
+/**
+ * Commits per trend window. A window is a range of commit dates; new commits go into the newest
+ * window until it holds this many, then a new one starts (a back-filled older commit joins the
+ * window its date falls in). Small enough that the site's first chart stays well under its byte
+ * budget, large enough that a year of daily commits is a handful of files per metric.
+ */
+export const WINDOW_COMMITS = 100;
+
+/** The site loads windows newest first until it has at least this many commits. */
+export const RECENT_COMMITS = 60;
+
+/** The order the site offers profiles in, and picks the first of that exists. */
+export const PROFILE_ORDER = ['standard', 'full', 'quick', 'smoke'] as const;
+
+/** The profile shown when none is asked for: standard if it exists, else the next richest, legacy last. */
+export function defaultProfile(available: readonly string[]): string | undefined {
+  return sortProfiles(available)[0];
+}
+
+export function sortProfiles(available: readonly string[]): string[] {
+  const rank = (p: string) => {
+    const i = (PROFILE_ORDER as readonly string[]).indexOf(p);
+    return p === LEGACY_PROFILE ? 1000 : i < 0 ? 100 : i;
+  };
+  return [...new Set(available)].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+}
+
+export const paths = {
+  machines: () => 'machines.json',
+  index: (machine: string) => `${machine}/index.json`,
+  noise: (machine: string) => `${machine}/noise.json`,
+  /** v3 run files; legacy ones stay where store v2 put them (runs/<sha>.json, named by the index). */
+  run: (machine: string, sha: string, profile: string) => `${machine}/runs/${sha}/${profile}.json`,
+  trends: (machine: string, profile: string) => `${machine}/trends/${profile}`,
+  catalog: (machine: string, profile: string) => `${machine}/trends/${profile}/catalog.json`,
+  commits: (machine: string, profile: string, window: string) => `${machine}/trends/${profile}/${window}/commits.json`,
+  shard: (machine: string, profile: string, window: string, experiment: string, metric: string) =>
+    `${machine}/trends/${profile}/${window}/${experiment}/${metric}.json`,
+  windowRegressions: (machine: string, profile: string, window: string) =>
+    `${machine}/trends/${profile}/${window}/regressions.json`,
+  regressions: (machine: string, profile: string) => `${machine}/trends/${profile}/regressions.json`,
+};
+
+/** A window's id: its position, zero-padded so ids sort as they come. */
+export function windowId(ordinal: number): string {
+  return String(ordinal).padStart(4, '0');
+}
+
+/**
+ * One trend line: a benchmark, under one workload, in one unit. A changed workload (sizes,
+ * input, placement) or unit starts a new series; a changed program stays on it (marked).
+ */
+export function seriesKey(id: string, workload: string, unit: string): string {
+  return `${id}|${workload}|${unit}`;
+}
+
+/** What a series records for points measured before benchmarks carried a workload hash. */
+export const UNRECORDED_WORKLOAD = 'unrecorded';
+
+/** The order of commits everywhere in the store: by date, then by id. */
+export function commitOrder(a: { date: string; sha: string }, b: { date: string; sha: string }): number {
+  const ta = Date.parse(a.date);
+  const tb = Date.parse(b.date);
+  if (ta !== tb && Number.isFinite(ta) && Number.isFinite(tb)) return ta - tb;
+  return a.sha < b.sha ? -1 : a.sha > b.sha ? 1 : 0;
+}
+
+/** Trend columns are rounded: 6 significant digits for values, 3 for spreads (far below any noise). */
+export function roundValue(v: number): number {
+  return Number(v.toPrecision(6));
+}
+export function roundSpread(v: number): number {
+  return Number(v.toPrecision(3));
+}
+
+/** Program hashes per commit, run-length encoded: [index where a run starts, hash or null]. */
+export type ProgramRuns = [number, string | null][];
+
+export function decodePrograms(runs: ProgramRuns, length: number): (string | null)[] {
+  const out: (string | null)[] = Array.from({ length }, () => null);
+  runs.forEach(([start, hash], i) => {
+    const end = Math.min(length, runs[i + 1]?.[0] ?? length);
+    for (let k = Math.max(0, start); k < end; k++) out[k] = hash;
+  });
+  return out;
+}
+
+export function encodePrograms(column: readonly (string | null)[]): ProgramRuns {
+  const out: ProgramRuns = [];
+  column.forEach((h, i) => {
+    if (i === 0 || h !== column[i - 1]) out.push([i, h]);
+  });
+  return out;
+}
+
+/**
+ * Indexes where a series' program changed: a known hash that differs from the previous known one.
+ * Commits whose program is unknown (null) neither start nor end a stretch.
+ */
+export function programChanges(column: readonly (string | null)[]): number[] {
+  const out: number[] = [];
+  let last: string | null = null;
+  column.forEach((d, i) => {
+    if (d === null) return;
+    if (last !== null && d !== last) out.push(i);
+    last = d;
+  });
+  return out;
+}
+
+/** A series over several windows: full columns, the program hash decoded per commit. */
+export interface JoinedSeries {
+  id: string;
+  variant: string;
+  params: Record<string, number | string>;
+  workload: string;
+  unit: string;
+  direction: 'smaller' | 'bigger';
+  values: (number | null)[];
+  ranges: (number | null)[];
+  programs: (string | null)[];
+}
+
+interface ShardLike {
+  commits: readonly string[];
+  series: Record<
+    string,
+    Omit<JoinedSeries, 'programs' | 'values' | 'ranges'> & {
+      values: readonly (number | null)[];
+      ranges: readonly (number | null)[];
+      programs: ProgramRuns;
+    }
+  >;
+}
+
+/**
+ * Shards of consecutive windows (oldest first) joined into one set of columns over `commits`
+ * (every commit to show, in order; a commit missing from a shard is a gap).
+ */
+export function joinShards(
+  commits: readonly string[],
+  shards: readonly ShardLike[],
+): { commits: string[]; series: Record<string, JoinedSeries> } {
+  const at = new Map(commits.map((c, i) => [c, i]));
+  const n = commits.length;
+  const series: Record<string, JoinedSeries> = {};
+  for (const shard of shards) {
+    const cols = shard.commits.map((c) => at.get(c));
+    for (const [key, s] of Object.entries(shard.series)) {
+      const out = (series[key] ??= {
+        id: s.id,
+        variant: s.variant,
+        params: s.params,
+        workload: s.workload,
+        unit: s.unit,
+        direction: s.direction,
+        values: Array.from({ length: n }, () => null),
+        ranges: Array.from({ length: n }, () => null),
+        programs: Array.from({ length: n }, () => null),
+      });
+      const programs = decodePrograms(s.programs, shard.commits.length);
+      cols.forEach((col, i) => {
+        if (col === undefined) return;
+        out.values[col] = s.values[i] ?? null;
+        out.ranges[col] = s.ranges[i] ?? null;
+        out.programs[col] = programs[i] ?? null;
+      });
+    }
+  }
+  return { commits: [...commits], series };
+}

@@ -1,0 +1,227 @@
+/**
+ * The Overview's picture of an experiment, as data: the manifest's `overview` says which metric
+ * against which parameter answers the experiment's question, which variants are reference lines,
+ * and how to put the answer in one sentence; this computes the panels, lines, intervals and the
+ * sentence from one run's benchmarks. Pure and free of Node imports (bundled into the site).
+ */
+import { medianInterval } from '../analysis/median-interval.js';
+import { fitLine } from '../analysis/slope.js';
+import { formatParam, formatRatio, formatValue } from '../lib/format.js';
+import type { Overview } from '../model/manifest.js';
+import { labelWith, matchesAt } from '../model/select.js';
+
+interface Point {
+  variant: string;
+  params: Record<string, number | string>;
+  status: string;
+  metrics: Record<string, { value: number; unit: string; direction: 'smaller' | 'bigger'; samples?: number[] }>;
+}
+
+export interface OverviewLine {
+  label: string;
+  variant: string;
+  /** The metric this line shows (the overview's metric, or one of `also`, drawn dashed). */
+  metric: string;
+  values: (number | null)[];
+  low: (number | null)[];
+  high: (number | null)[];
+  reference: boolean;
+  dashed: boolean;
+  /** A variant that does not take the x parameter: one value, drawn flat. */
+  flat: boolean;
+  /** The fitted slope per unit of x (overview.slope), with R². */
+  slope?: { value: number; r2: number };
+  colorIndex: number;
+}
+
+export interface OverviewPanel {
+  /** The panel's parameter value ("cold"), or '' when there is one panel. */
+  title: string;
+  xs: number[];
+  lines: OverviewLine[];
+}
+
+export interface OverviewModel {
+  title: string;
+  x: string;
+  xUnit?: string;
+  metric: string;
+  unit: string;
+  /** The metric's own direction: which end of the answer is the better. */
+  direction: 'smaller' | 'bigger';
+  logX: boolean;
+  panels: OverviewPanel[];
+  /** One sentence answering the question, computed from the lines. */
+  answer: string;
+}
+
+const lineKey = (b: Point, drop: readonly string[]) =>
+  labelWith(
+    b.variant,
+    Object.entries(b.params).filter(([k]) => !drop.includes(k)),
+  );
+
+function pickMetric(spec: Overview, points: readonly Point[]): string | undefined {
+  const candidates = Array.isArray(spec.metric) ? spec.metric : [spec.metric];
+  // The first metric that at least two points report (a fit that could not resolve leaves none).
+  return candidates.find((m) => points.filter((p) => p.metrics[m] && Number.isFinite(p.metrics[m]!.value)).length >= 2);
+}
+
+/** The model, or undefined when the run has nothing to draw for it. */
+export function overviewModel(
+  spec: Overview,
+  parameters: Record<string, { unit?: string }>,
+  benchmarks: readonly Point[],
+): OverviewModel | undefined {
+  const ok = benchmarks.filter((b) => b.status === 'ok' && matchesAt(b, spec.at, 'matches'));
+  const metric = pickMetric(spec, ok);
+  if (!metric) return undefined;
+  const { unit, direction } = ok.find((b) => b.metrics[metric])!.metrics[metric]!;
+  const panelValues = spec.panels
+    ? [...new Set(ok.map((b) => b.params[spec.panels!]).filter((v) => v !== undefined))].sort()
+    : [undefined];
+  const refs = new Map(spec.references.map((r) => [r.variant, r.label]));
+  const xUnit = parameters[spec.x]?.unit;
+  const panels: OverviewPanel[] = [];
+  const colors = new Map<string, number>();
+  for (const pv of panelValues) {
+    const mine = ok.filter((b) => pv === undefined || b.params[spec.panels!] === pv || !(spec.panels! in b.params));
+    const xs = [...new Set(mine.map((b) => b.params[spec.x]).filter((x): x is number => typeof x === 'number'))].sort(
+      (a, b) => a - b,
+    );
+    if (!xs.length) continue;
+    const drop = [spec.x, ...(spec.panels ? [spec.panels] : []), ...Object.keys(spec.at)];
+    const lines: OverviewLine[] = [];
+    for (const m of [metric, ...spec.also]) {
+      const groups = new Map<string, Point[]>();
+      for (const b of mine.filter((x) => x.metrics[m])) {
+        const k = lineKey(b, drop);
+        groups.set(k, [...(groups.get(k) ?? []), b]);
+      }
+      for (const [label, pts] of [...groups].sort(([a], [b]) => a.localeCompare(b))) {
+        const flat = pts.every((p) => !(spec.x in p.params));
+        const at = (x: number) => pts.find((p) => p.params[spec.x] === x) ?? (flat ? pts[0] : undefined);
+        const values = xs.map((x) => at(x)?.metrics[m]?.value ?? null);
+        const ci = xs.map((x) => {
+          const s = at(x)?.metrics[m]?.samples;
+          return s && s.length > 1 ? medianInterval(s) : undefined;
+        });
+        const variant = pts[0]!.variant;
+        const refLabel = refs.get(variant);
+        // Reference lines get their own (negative) colour indexes, the rest count up from 0.
+        if (!colors.has(label)) {
+          const taken = [...colors.values()];
+          colors.set(
+            label,
+            refLabel !== undefined ? -1 - taken.filter((c) => c < 0).length : taken.filter((c) => c >= 0).length,
+          );
+        }
+        const known: [number, number][] = xs.flatMap((x, i) => (values[i] !== null ? [[x, values[i]!]] : []));
+        const slope = spec.slope && !flat && known.length >= 2 ? fitLine(known) : undefined;
+        lines.push({
+          label: `${refLabel ? `${refLabel} (${label})` : label}${m !== metric ? ` ${m}` : ''}`,
+          variant,
+          metric: m,
+          values,
+          low: ci.map((c) => c?.low ?? null),
+          high: ci.map((c) => c?.high ?? null),
+          reference: refLabel !== undefined || flat,
+          dashed: m !== metric,
+          flat,
+          ...(slope ? { slope: { value: slope.slope, r2: slope.r2 } } : {}),
+          colorIndex: colors.get(label)!,
+        });
+      }
+    }
+    panels.push({ title: pv === undefined ? '' : String(pv), xs, lines });
+  }
+  if (!panels.length) return undefined;
+  const allXs = panels.flatMap((p) => p.xs);
+  const model: OverviewModel = {
+    // The manifest's title names its first metric; a fallback metric (a fit that could not resolve) is named instead.
+    title:
+      spec.title && metric === (Array.isArray(spec.metric) ? spec.metric[0] : spec.metric)
+        ? spec.title
+        : `${metric} against ${spec.x}`,
+    x: spec.x,
+    ...(xUnit ? { xUnit } : {}),
+    metric,
+    unit,
+    direction,
+    logX: allXs.every((x) => x > 0) && Math.max(...allXs) / Math.min(...allXs) >= 16,
+    panels,
+    answer: '',
+  };
+  model.answer = answerSentence(spec, model);
+  return model;
+}
+
+const xText = (m: OverviewModel, x: number) =>
+  formatParam(x, m.xUnit === 'B' ? 'B' : undefined) + (m.xUnit && m.xUnit !== 'B' ? ` ${m.xUnit}` : '');
+
+/** The one sentence, by the manifest's kind of answer; every number in it comes from the model. */
+export function answerSentence(spec: Overview, m: OverviewModel): string {
+  const direction = m.direction;
+  const ans = spec.answer;
+  const parts: string[] = [];
+  for (const p of m.panels) {
+    const main = p.lines.filter((l) => l.metric === m.metric);
+    const lastX = p.xs.length - 1;
+    const prefix = p.title ? `${p.title}: ` : '';
+    const at = (l: OverviewLine, i: number) => l.values[i] ?? null;
+    if (ans.kind === 'reference') {
+      const ref = main.find((l) => l.variant === ans.to);
+      const i = lastX;
+      const rv = ref && at(ref, i);
+      if (!ref || !rv) continue;
+      const others = main
+        .filter((l) => !l.reference && at(l, i) !== null)
+        .map((l) => ({ l, r: at(l, i)! / rv }))
+        .sort((a, b) => a.r - b.r);
+      if (!others.length) continue;
+      const [lo, hi] = [others[0]!, others.at(-1)!];
+      const bestFirst = direction === 'smaller' ? [lo, hi] : [hi, lo];
+      let s = `${prefix}at ${xText(m, p.xs[i]!)}, ${m.metric} is ${formatRatio(bestFirst[0]!.r)} of ${ref.variant}'s for ${bestFirst[0]!.l.label}${others.length > 1 ? ` and ${formatRatio(bestFirst[1]!.r)} for ${bestFirst[1]!.l.label}` : ''}`;
+      const ceiling = ans.ceiling && main.find((l) => l.variant === ans.ceiling);
+      const cv = ceiling && at(ceiling, i);
+      if (cv) s += `; ${ref.variant} is at ${formatRatio(rv / cv)} of ${refLabelOf(spec, ceiling.variant)}`;
+      parts.push(s);
+    } else if (ans.kind === 'slope') {
+      const fitted = main.filter((l) => l.slope).sort((a, b) => a.slope!.value - b.slope!.value);
+      if (!fitted.length) continue;
+      const per = (l: OverviewLine) => formatValue(l.slope!.value, m.unit);
+      const [lo, hi] = [fitted[0]!, fitted.at(-1)!];
+      parts.push(
+        `${prefix}each added ${spec.unitName ?? spec.x} costs ${per(lo)} (${lo.label})${fitted.length > 1 ? ` to ${per(hi)} (${hi.label}), ${formatRatio(hi.slope!.value / lo.slope!.value)}` : ''}`,
+      );
+    } else if (ans.kind === 'scaling') {
+      const first = 0;
+      const scaled = main
+        .filter((l) => !l.flat && at(l, first) && at(l, lastX) !== null)
+        .map((l) => ({ l, r: at(l, lastX)! / at(l, first)! }))
+        .sort((a, b) => a.r - b.r);
+      if (!scaled.length || lastX === first) continue;
+      const [lo, hi] = [scaled[0]!, scaled.at(-1)!];
+      parts.push(
+        `${prefix}from ${xText(m, p.xs[first]!)} to ${xText(m, p.xs[lastX]!)}, ${m.metric} changes ${formatRatio(lo.r)} (${lo.l.label})${scaled.length > 1 ? ` to ${formatRatio(hi.r)} (${hi.l.label})` : ''}`,
+      );
+    } else if (ans.kind === 'pairs') {
+      const i = lastX;
+      const said = ans.pairs.flatMap(([a, b]) => {
+        const la = main.find((l) => l.variant === a);
+        const lb = main.find((l) => l.variant === b);
+        const va = la && at(la, i);
+        const vb = lb && at(lb, i);
+        return va && vb ? [`${b} ${formatRatio(vb / va)} of ${a}`] : [];
+      });
+      if (said.length) parts.push(`${prefix}at ${xText(m, p.xs[i]!)}, ${m.metric}: ${said.join(', ')}`);
+    }
+  }
+  if (!parts.length) return 'Not enough points in this run to answer.';
+  const sentence = parts.join('; ');
+  return `${sentence.charAt(0).toUpperCase()}${sentence.slice(1)}.`;
+}
+
+function refLabelOf(spec: Overview, variant: string): string {
+  return spec.references.find((r) => r.variant === variant)?.label ?? variant;
+}
