@@ -150,7 +150,8 @@ async function prepareSide(
   const gcc = runtimes.get('gcc');
   const evictTool =
     points.some((p) => p.experiment.manifest.evict) && gcc?.ok
-      ? await buildEvictor(gcc.path, root, cacheDir, log)
+      ? // The evictor is the harness's tool, not a program under test: the head's source for both sides.
+        await buildEvictor(gcc.path, resolve(opts.head), cacheDir, log)
       : undefined;
   const jobs = planJobs(points, {
     runtimes,
