@@ -42,8 +42,10 @@ function verdictText(p: PairedPoint): string {
 
 function counterText(p: PairedPoint): string {
   const shown = p.counters.slice(0, 3).map((c) => {
-    const v = (x: number) => formatValue(x, c.unit);
-    return `${c.metric.replace(/^syscalls\./, '')} ${v(c.base)}→${v(c.head)}`;
+    // A side whose own runs disagreed shows its range.
+    const v = (x: number, r?: [number, number]) =>
+      r ? `${formatValue(r[0], c.unit)}–${formatValue(r[1], c.unit)}` : formatValue(x, c.unit);
+    return `${c.metric.replace(/^syscalls\./, '')} ${v(c.base, c.baseRange)}→${v(c.head, c.headRange)}`;
   });
   return p.counters.length > 3 ? `${shown.join(', ')}, +${p.counters.length - 3} more` : shown.join(', ');
 }

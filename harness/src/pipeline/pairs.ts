@@ -252,23 +252,38 @@ async function preparePoint(live: Live, tools: Tools, timer: string): Promise<vo
       }
     }
     if (live.kind === 'fit') live.sizes = { small: xs.head[0]!, large: xs.head.at(-1)! };
-    // Counters: once per side, in an untimed run each (syscalls under strace).
-    const traced = {
-      base: await countSyscalls(live.base, tools, work),
-      head: await countSyscalls(live.head, tools, work),
-    };
-    const bc = counterValues(live.base, fields.base, traced.base.syscalls);
-    const hc = counterValues(live.head, fields.head, traced.head.syscalls);
-    // strace lists only calls made: where both sides were traced, a missing syscall was made 0 times.
-    const traceBoth = traced.base.syscalls && traced.head.syscalls;
-    for (const name of [...new Set([...Object.keys(bc), ...Object.keys(hc)])].sort()) {
-      const zero = traceBoth && name.startsWith('syscalls.') ? 0 : undefined;
-      const b = bc[name]?.value ?? zero;
-      const h = hc[name]?.value ?? zero;
-      if (b === undefined || h === undefined) continue;
-      const c = compareCounter([b], [h]);
-      if (c.changed)
-        live.counters.push({ metric: name, unit: (hc[name] ?? bc[name])!.unit, base: c.base, head: c.head });
+    // Counters: exact, from untimed runs of each side (syscalls under strace). Two traces per
+    // side: a counter a side's own runs disagree on (futex counts of threaded runtimes) is then
+    // judged by the range rule instead of calling its noise a change.
+    type Counts = Record<string, { value: number; unit: string }>;
+    const traces: Record<'base' | 'head', Counts[]> = { base: [], head: [] };
+    let traced = true;
+    for (let k = 0; k < COUNTER_TRACES; k++) {
+      for (const side of ['base', 'head'] as const) {
+        const t = await countSyscalls(live[side], tools, work);
+        traced &&= t.syscalls !== undefined;
+        traces[side].push(counterValues(live[side], fields[side], t.syscalls));
+      }
+    }
+    const names = [...new Set([...traces.base, ...traces.head].flatMap((c) => Object.keys(c)))].sort();
+    for (const name of names) {
+      // strace lists only calls made: where every run was traced, a missing syscall was made 0 times.
+      const zero = traced && name.startsWith('syscalls.') ? 0 : undefined;
+      const values = (side: 'base' | 'head') => traces[side].map((c) => c[name]?.value ?? zero);
+      const [b, h] = [values('base'), values('head')];
+      const known = (xs: (number | undefined)[]): xs is number[] => xs.every((v) => v !== undefined);
+      if (!known(b) || !known(h)) continue;
+      const c = compareCounter(b, h);
+      if (!c.changed) continue;
+      const unit = [...traces.base, ...traces.head].find((t) => t[name])![name]!.unit;
+      live.counters.push({
+        metric: name,
+        unit,
+        base: c.base,
+        head: c.head,
+        ...(c.baseRange ? { baseRange: c.baseRange } : {}),
+        ...(c.headRange ? { headRange: c.headRange } : {}),
+      });
     }
     // Warm-ups of both sides (at least one each), which also price a pair for the budget.
     const warm = Math.max(1, live.head.settings.warmup);
@@ -413,6 +428,9 @@ function decide(live: Live, budgetPairs: number, plan: SequentialPlan): Sequenti
   }
   return decidePaired(pairs, live.lead.direction, opts);
 }
+
+/** Untimed strace runs per side (see preparePoint). */
+const COUNTER_TRACES = 2;
 
 const round = (x: number) => Number(x.toPrecision(6));
 
