@@ -29,6 +29,7 @@ const HELP = `jsio-bench: I/O in JavaScript runtimes vs C
                    [--profile P] [--experiments a,b] [--variants x,y] [--param name=v1,v2 ...] [--require just] [--strict]
   npm run pages -- RESULTS.json... --dir GH_PAGES_CHECKOUT
   npm run calibrate -- [--rounds 6] [--out DIR] [--store DIR] [-- bench flags...]
+  npm run calibrate -- --paired [--repeats 3] [--budget MINUTES] [--plant-ns N] [--busy] [--out DIR] [-- bench flags...]
   npm run machine-id [-- RESULTS.json]
   npm run site  -- [--serve] [--store DIR] [--out DIR] [--port N]
   npm run workflow -- pr-head|comment-target|gab-gate|pick-commit [flags]   (the workflows' checks: docs/workflows.md)
