@@ -712,7 +712,7 @@ export async function runPairs(opts: PairsOptions): Promise<PairsOutcome> {
     direction: l.lead.direction,
     kind: l.kind,
     pairs:
-      l.kind === 'fit'
+      l.kind === 'fit' && l.lead.metric !== 'wall_time'
         ? l.fit.map((f, i) => ({
             base: f.base.large - f.base.small,
             head: f.head.large - f.head.small,
