@@ -41,7 +41,7 @@ import { type BuildOutcome, buildAll } from '../build/build.js';
 import type { NoiseThresholds } from '../compare/compare.js';
 import { workloadChange } from '../compare/compare.js';
 import { UserError } from '../lib/errors.js';
-import { shellQuote } from '../lib/exec.js';
+import { killAllChildren, shellQuote } from '../lib/exec.js';
 import { assertValid } from '../lib/json-file.js';
 import { currentConditions } from '../machine/conditions.js';
 import { commitInfo } from '../machine/machine.js';
@@ -590,8 +590,11 @@ export async function runPairs(opts: PairsOptions): Promise<PairsOutcome> {
   const minEffectOf = (l: Live) => Math.max(MIN_EFFECT, opts.noise?.[`${l.id} ${l.lead.metric}`] ?? 0);
   const started = performance.now();
   let interrupted = false;
-  const onSignal = () => {
+  const onSignal = (sig: NodeJS.Signals) => {
+    if (interrupted) return;
     interrupted = true;
+    log(`\n${sig} received: stopping; points are judged on the pairs measured so far (marked in the comment)`);
+    killAllChildren('SIGKILL');
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
@@ -600,6 +603,10 @@ export async function runPairs(opts: PairsOptions): Promise<PairsOutcome> {
       if (interrupted) break;
       log(`pairs: preparing ${live.id} (${i + 1}/${lives.length})`);
       await preparePoint(live, host.tools, timer);
+      if (interrupted) {
+        delete live.failed;
+        break;
+      }
       if (live.failed) continue;
       const sample = live.pairs[0]?.head ?? {};
       // The lead metric is known after the first pair; before it, the warm-up tells wall_time only.
@@ -650,6 +657,8 @@ export async function runPairs(opts: PairsOptions): Promise<PairsOutcome> {
         const failure = await measurePairs(live, host.tools, timer, from, n, true, opts.seed);
         const seconds = (performance.now() - t) / 1000;
         live.spent += seconds;
+        // A batch the interrupt killed is no failure of the program: its pairs are just missing.
+        if (interrupted) break;
         if (failure) {
           live.failed = failure;
           notMeasured.push({
