@@ -252,13 +252,18 @@ async function preparePoint(live: Live, tools: Tools, timer: string): Promise<vo
       }
     }
     if (live.kind === 'fit') live.sizes = { small: xs.head[0]!, large: xs.head.at(-1)! };
-    // Counters: exact, from untimed runs of each side (syscalls under strace). Two traces per
-    // side: a counter a side's own runs disagree on (futex counts of threaded runtimes) is then
-    // judged by the range rule instead of calling its noise a change.
+    // Counters: exact, from untimed runs of each side (syscalls under strace). Where the first
+    // traces differ, a second one per side: a counter a side's own runs disagree on (futex
+    // counts of threaded runtimes) is then judged by the range rule, not called a change.
     type Counts = Record<string, { value: number; unit: string }>;
     const traces: Record<'base' | 'head', Counts[]> = { base: [], head: [] };
     let traced = true;
-    for (let k = 0; k < COUNTER_TRACES; k++) {
+    const differ = () =>
+      [...new Set([...Object.keys(traces.base[0]!), ...Object.keys(traces.head[0]!)])].some(
+        (n) => traces.base[0]![n]?.value !== traces.head[0]![n]?.value,
+      );
+    // A second trace only where the first ones differ (the rest has nothing to report).
+    for (let k = 0; k < COUNTER_TRACES && (k === 0 || differ()); k++) {
       for (const side of ['base', 'head'] as const) {
         const t = await countSyscalls(live[side], tools, work);
         traced &&= t.syscalls !== undefined;
