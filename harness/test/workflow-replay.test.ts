@@ -229,7 +229,7 @@ describe('pr.yml and pr-comment.yml, replayed (a fork with a planted regression)
     event: event(sha),
   });
   const vars = {
-    PR_ROUNDS: '2',
+    PR_BUDGET_MINUTES: '2',
     PR_PROFILE: 'smoke',
     PR_BENCH_FLAGS: `--experiments ${NARROW.experiments} --variants ${NARROW.variants} --param ${NARROW.params}`,
   };
@@ -312,26 +312,28 @@ describe('pr.yml and pr-comment.yml, replayed (a fork with a planted regression)
     expect(d.result, why(d)).toBe('success');
     expect(d.env.JSIO_CACHE).toBe(join(w.toolCache, 'jsio-bench', 'pr'));
     const cmp = JSON.parse(readFileSync(join(artifacts(), 'perf-diff', 'comparison.json'), 'utf8')) as {
+      schema: number;
       head: { commits: string[] };
       base: { commits: string[] };
-      metrics: {
+      points: {
         experiment: string;
         variant: string;
-        metric: string;
-        verdict: string;
-        ratio: number;
+        pairs: number;
+        lead: { metric: string; verdict: string; ratio: number };
         changed?: boolean;
       }[];
     };
+    expect(cmp.schema).toBe(2);
     expect(cmp.head.commits).toEqual([head1]);
     expect(cmp.base.commits).toEqual([wp.main]);
-    // The planted regression is measured: wc/c is several times slower at the head.
-    const cWall = cmp.metrics.find((m) => m.variant === 'c' && m.metric === 'wall_time')!;
-    expect(cWall.ratio, JSON.stringify(cWall)).toBeGreaterThan(2);
+    // The planted regression is measured in pairs: wc/c is several times slower at the head.
+    const wcC = cmp.points.find((p) => p.variant === 'c')!;
+    expect(wcC.lead.ratio, JSON.stringify(wcC)).toBeGreaterThan(2);
+    expect(wcC.pairs).toBeGreaterThanOrEqual(10);
     // The PR changed the program: a PR diff exists to show exactly that, so it is compared (and
     // marked), never filed as "redefined" under unchanged.
-    expect(cWall.verdict).toBe('slower');
-    expect(cWall.changed).toBe(true);
+    expect(wcC.lead.verdict).toBe('slower');
+    expect(wcC.changed).toBe(true);
     expect(readFileSync(join(artifacts(), 'perf-diff', 'pr-number'), 'utf8')).toBe(String(PR));
 
     const c = await comment(head1);
@@ -339,7 +341,7 @@ describe('pr.yml and pr-comment.yml, replayed (a fork with a planted regression)
     expect(c.steps.find((s) => s.name?.startsWith('Check the run'))!.outputs).toEqual({ pr: String(PR), sha: head1 });
     expect(api.comments.map((x) => x.issue)).toEqual([PR]);
     const body = api.comments[0]!.body;
-    expect(body).toMatch(/\| c bs=65536 \| wall_time \| [^|]+ \| [^|]+ \| \+\d/);
+    expect(body).toMatch(/\| c bs=65536 \| (read_cost|wall_time) \| [^|]+ \| [^|]+ \| \+\d/);
     expect(body).toContain(head1.slice(0, 12));
     // The comment names the full commit measured.
     expect(body).toContain(head1);
@@ -424,7 +426,7 @@ describe('the PR diff reads what the bench publish wrote (bench -> gh-pages -> -
       job: 'diff',
       github: { event_name: 'pull_request_target', sha: w.main, ref: 'refs/heads/main', event: e },
       vars: {
-        PR_ROUNDS: '1',
+        PR_BUDGET_MINUTES: '1',
         PR_PROFILE: 'smoke',
         PR_BENCH_FLAGS: `--experiments ${NARROW.experiments} --variants ${NARROW.variants} --param ${NARROW.params}`,
       },
@@ -433,7 +435,7 @@ describe('the PR diff reads what the bench publish wrote (bench -> gh-pages -> -
       runner: runner('m1', join(w.root, 'artifacts-pr-after-publish')),
       verbose: VERBOSE,
     });
-    // `npm run pages` wrote data/<machine>/noise.json for this uncalibrated machine; `rounds
+    // `npm run pages` wrote data/<machine>/noise.json for this uncalibrated machine; `pairs
     // --noise-store` must read it (issue 15: it used to reject it after measuring).
     expect(d.result, why(d)).toBe('success');
   });

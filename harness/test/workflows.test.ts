@@ -133,8 +133,8 @@ describe('pr.yml', () => {
     expect(w.jobs.diff!.needs).toBe('approve');
   });
 
-  it('measures base and head in rounds in one job and uploads the artifact with the PR number', () => {
-    expect(text.pr).toContain('npm run rounds -- --base ../base --head . --rounds "$ROUNDS"');
+  it('measures base and head in pairs in one job and uploads the artifact with the PR number', () => {
+    expect(text.pr).toContain('npm run pairs -- --base ../base --head . --budget "$BUDGET_MINUTES"');
     expect(text.pr).toContain('comment/pr-number');
     expect(text.pr).toContain('GITHUB_STEP_SUMMARY');
   });

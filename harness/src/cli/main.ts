@@ -9,6 +9,7 @@ import { calibrateCommand } from './commands/calibrate.js';
 import { compareCommand } from './commands/compare.js';
 import { machineIdCommand } from './commands/machine-id.js';
 import { pagesCommand } from './commands/pages.js';
+import { pairsCommand } from './commands/pairs.js';
 import { prCommentCommand } from './commands/pr-comment.js';
 import { publishCommand } from './commands/publish.js';
 import { roundsCommand } from './commands/rounds.js';
@@ -24,8 +25,11 @@ const HELP = `jsio-bench: I/O in JavaScript runtimes vs C
   npm run publish -- RESULTS.json [--store DIR]     (or --noise NOISE.json... [--store DIR])
   npm run pr-comment -- --artifact DIR --pr N [--out FILE] [--post]  |  --find-pr [--event FILE]
   npm run rounds -- --base DIR --head DIR [--rounds N] [--out DIR] [--noise FILE | --noise-store DIR] [-- bench flags...]
+  npm run pairs -- --base DIR [--head DIR] [--budget MINUTES] [--seed N] [--out DIR] [--noise FILE | --noise-store DIR]
+                   [--profile P] [--experiments a,b] [--variants x,y] [--param name=v1,v2 ...] [--require just] [--strict]
   npm run pages -- RESULTS.json... --dir GH_PAGES_CHECKOUT
   npm run calibrate -- [--rounds 6] [--out DIR] [--store DIR] [-- bench flags...]
+  npm run calibrate -- --paired [--repeats 3] [--budget MINUTES] [--plant-ns N] [--busy] [--out DIR] [-- bench flags...]
   npm run machine-id [-- RESULTS.json]
   npm run site  -- [--serve] [--store DIR] [--out DIR] [--port N]
   npm run workflow -- pr-head|comment-target|gab-gate|pick-commit [flags]   (the workflows' checks: docs/workflows.md)
@@ -38,6 +42,7 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   bench: benchCommand,
   compare: compareCommand,
   rounds: roundsCommand,
+  pairs: pairsCommand,
   calibrate: calibrateCommand,
   publish: publishCommand,
   pages: pagesCommand,

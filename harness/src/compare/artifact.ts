@@ -8,8 +8,9 @@ import { lstatSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserError } from '../lib/errors.js';
 import { readJsonFile } from '../lib/json-file.js';
-import { Comparison } from '../model/comparison.js';
+import { AnyComparison, PAIRED_COMPARISON_SCHEMA } from '../model/comparison.js';
 import { renderComparison } from './render.js';
+import { renderPairedComparison } from './render-paired.js';
 
 export const MAX_ARTIFACT_BYTES = 8 * 2 ** 20;
 export const COMMENT_MARKER = '<!-- jsio-bench:perf-diff -->';
@@ -47,6 +48,11 @@ export function commentFromArtifact(dir: string, expectedPr: string): { pr: numb
       `artifact pr-number ${prText} does not match the run's pull request ${expectedPr}: refusing it`,
     );
   regularFile(join(dir, 'comparison.json'));
-  const parsed = readJsonFile(join(dir, 'comparison.json'), Comparison, { maxBytes: MAX_ARTIFACT_BYTES });
-  return { pr: Number(prText), body: `${COMMENT_MARKER}\n${renderComparison(parsed)}` };
+  // Schema 1 (pooled rounds) and 2 (paired) are both read; a newer one is refused by name.
+  const parsed = readJsonFile(join(dir, 'comparison.json'), AnyComparison, {
+    maxBytes: MAX_ARTIFACT_BYTES,
+    version: PAIRED_COMPARISON_SCHEMA,
+  });
+  const body = parsed.schema === PAIRED_COMPARISON_SCHEMA ? renderPairedComparison(parsed) : renderComparison(parsed);
+  return { pr: Number(prText), body: `${COMMENT_MARKER}\n${body}` };
 }

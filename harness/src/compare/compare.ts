@@ -141,7 +141,10 @@ export function busyWarning(runs: readonly Results[]): string | undefined {
 }
 
 /** What differs between two points' workloads, or undefined when they are the same workload. */
-export function workloadChange(base: Benchmark, head: Benchmark): string | undefined {
+export function workloadChange(
+  base: Pick<Benchmark, 'workload' | 'derived' | 'placement'>,
+  head: Pick<Benchmark, 'workload' | 'derived' | 'placement'>,
+): string | undefined {
   if (base.workload && head.workload && base.workload === head.workload) return undefined;
   const diffs: string[] = [];
   for (const k of [...new Set([...Object.keys(base.derived), ...Object.keys(head.derived)])].sort()) {

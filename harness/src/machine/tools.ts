@@ -1,7 +1,8 @@
 /**
  * The measuring tools of this machine: hyperfine (required, >= 1.15), strace and GNU time
  * (optional: their metrics are then missing, with a note), taskset for pinning, and the
- * page-cache evictor (harness/tools/evict.c, built with gcc when some job runs cold).
+ * page-cache evictor (harness/tools/evict.c, built with gcc when some job runs cold) and the
+ * paired runner's process timer (harness/tools/pair-timer.c).
  */
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -41,19 +42,30 @@ export function findTools(): Tools {
   return { hyperfine, ...(strace ? { strace } : {}), ...(gnuTime ? { gnuTime } : {}), ...(taskset ? { taskset } : {}) };
 }
 
-/** Builds harness/tools/evict.c into the cache (once, and again when the source is newer). */
-export async function buildEvictor(
+/** Builds harness/tools/<name>.c into the cache (once, and again when the source is newer). */
+export async function buildTool(
+  name: string,
   gcc: string,
   root: string,
   cacheDir: string,
   log: (s: string) => void,
 ): Promise<string | undefined> {
-  const src = join(root, 'harness', 'tools', 'evict.c');
-  const bin = join(cacheDir, 'tools', 'evict');
+  const src = join(root, 'harness', 'tools', `${name}.c`);
+  const bin = join(cacheDir, 'tools', name);
   if (!existsSync(bin) || statSync(bin).mtimeMs < statSync(src).mtimeMs) {
     mkdirSync(join(cacheDir, 'tools'), { recursive: true });
     const r = await runProcess([gcc, '-O2', '-o', bin, src]);
-    if (r.code !== 0) log(`could not build the page-cache evictor: ${r.stderr.trim()}`);
+    if (r.code !== 0) log(`could not build harness/tools/${name}.c: ${r.stderr.trim()}`);
   }
   return existsSync(bin) ? bin : undefined;
+}
+
+/** The page-cache evictor (harness/tools/evict.c). */
+export function buildEvictor(
+  gcc: string,
+  root: string,
+  cacheDir: string,
+  log: (s: string) => void,
+): Promise<string | undefined> {
+  return buildTool('evict', gcc, root, cacheDir, log);
 }

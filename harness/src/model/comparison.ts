@@ -93,3 +93,98 @@ export const Comparison = z
   })
   .strict();
 export type Comparison = z.infer<typeof Comparison>;
+
+// ---------------------------------------------------------------------------------------------
+// Schema 2: the paired PR diff (`npm run pairs`, docs/paired-design.md). One row per benchmark
+// point, led by its headline metric; the point's other metrics are folded into it; counters are
+// compared exactly, once per side.
+
+export const PAIRED_COMPARISON_SCHEMA = 2;
+
+const Verdict = z.enum(['slower', 'faster', 'unchanged', 'inconclusive']);
+
+/** One metric of a point compared over its pairs. */
+export const PairedMetric = z
+  .object({
+    metric: short(100),
+    unit: short(20),
+    direction: z.enum(['smaller', 'bigger']),
+    baseMedian: finite,
+    headMedian: finite,
+    /** Centre of head/base (Hodges-Lehmann of the paired log-ratios, or of the Walsh ratios for a fit): > 1 = head worse. */
+    ratio: finite,
+    /** The decision interval (its level is the look's, see `confidence`); absent with too few pairs. */
+    ci: z.tuple([finite, finite]).optional(),
+    confidence: finite,
+    p: finite,
+    verdict: Verdict,
+    note: short(300).optional(),
+  })
+  .strict();
+export type PairedMetric = z.infer<typeof PairedMetric>;
+
+export const PairedCounter = z
+  .object({
+    metric: short(100),
+    unit: short(20),
+    base: finite,
+    head: finite,
+    baseRange: z.tuple([finite, finite]).optional(),
+    headRange: z.tuple([finite, finite]).optional(),
+  })
+  .strict();
+
+export const PairedPoint = z
+  .object({
+    benchmark: short(300),
+    experiment: short(100),
+    variant: short(100),
+    params: z.record(short(50), z.union([finite, short(100)])),
+    placement: short(300),
+    /** The program (source, build, runtime version) differs between base and head: compared, and marked. */
+    changed: z.boolean().optional(),
+    /** How the pairs were made: whole processes timed by the harness, the program's own clock, or a fit over two sizes. */
+    kind: z.enum(['process', 'self', 'fit']),
+    /** Pairs measured (each: one base and one head process, or four for a fit), and how many ran base first. */
+    pairs: z.number().int().nonnegative(),
+    baseFirst: z.number().int().nonnegative(),
+    /** Why sampling stopped: the interval decided; the plan's last look; the time budget; the data cannot be compared. */
+    stop: z.enum(['decided', 'last-look', 'budget', 'unmeasurable']),
+    /** Minimum effect used for this point (the larger of 2% and its calibrated threshold). */
+    minEffect: finite,
+    /** Seconds one pair took (both sides, timer included). */
+    secondsPerPair: finite,
+    lead: PairedMetric,
+    folded: z.array(PairedMetric).max(50),
+    counters: z.array(PairedCounter).max(500),
+    /** How much worse the second process of a pair is than the first (> 1: worse), when measurable. */
+    orderEffect: finite.optional(),
+  })
+  .strict();
+export type PairedPoint = z.infer<typeof PairedPoint>;
+
+export const PairedComparison = z
+  .object({
+    schema: z.literal(PAIRED_COMPARISON_SCHEMA),
+    method: short(800),
+    /** Seed of the pair orders (analysis/paired.ts pairOrder): the schedule can be recomputed. */
+    seed: z.number().int(),
+    budget: z.object({ seconds: finite, spentSeconds: finite }).strict(),
+    base: Side,
+    head: Side,
+    points: z.array(PairedPoint).max(10_000),
+    added: z.array(OneSided).max(10_000),
+    removed: z.array(OneSided).max(10_000),
+    notMeasured: z.array(NotMeasured).max(10_000),
+    warnings: z.array(short(500)).max(20).optional(),
+    incomparable: z
+      .array(z.object({ benchmark: short(300), metric: short(100), reason: short(300) }).strict())
+      .max(10_000)
+      .optional(),
+  })
+  .strict();
+export type PairedComparison = z.infer<typeof PairedComparison>;
+
+/** Any comparison.json this harness reads: the pooled one (schema 1) or the paired one (schema 2). */
+export const AnyComparison = z.discriminatedUnion('schema', [Comparison, PairedComparison]);
+export type AnyComparison = z.infer<typeof AnyComparison>;

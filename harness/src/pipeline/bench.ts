@@ -66,7 +66,7 @@ export interface BenchOutcome {
   interrupted: boolean;
 }
 
-interface Host {
+export interface Host {
   tools: Tools;
   machine: ReturnType<typeof machineInfo>;
   conditions: ReturnType<typeof currentConditions>;
@@ -74,7 +74,7 @@ interface Host {
 }
 
 /** Finds the measuring tools and records the machine; moves the harness off the measured CPUs. */
-async function setUpMachine(opts: BenchOptions, log: (m: string) => void): Promise<Host> {
+export async function setUpMachine(opts: Pick<BenchOptions, 'strict'>, log: (m: string) => void): Promise<Host> {
   const tools = findTools();
   const machine = machineInfo();
   const cpus = cpuPlan(machine.cores);
@@ -92,9 +92,9 @@ async function setUpMachine(opts: BenchOptions, log: (m: string) => void): Promi
 }
 
 /** Every runtime the points need, resolved once (npm-published ones installed into the cache). */
-async function resolveRuntimes(
+export async function resolveRuntimes(
   points: readonly Point[],
-  opts: BenchOptions,
+  opts: Pick<BenchOptions, 'root'>,
   cacheDir: string,
   log: (m: string) => void,
 ): Promise<Map<string, Resolved>> {

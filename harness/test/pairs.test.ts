@@ -1,0 +1,200 @@
+// The paired PR diff on real checkouts: two copies of this repository's programs (an A/A diff:
+// the same build in two directories), and a copy whose wc C variant spins after every read (a
+// planted slowdown). Real gcc, real processes, the real timer; assertions on the artifact, none
+// on timings.
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { plantedWc } from '../src/calibrate/plant.js';
+import { renderPairedComparison } from '../src/compare/render-paired.js';
+import { AnyComparison, PairedComparison } from '../src/model/comparison.js';
+import { parseTimerOutput } from '../src/run/pair-timer.js';
+import { ROOT, runCli } from './helpers/cli.js';
+
+/** A checkout as the paired runner needs it: programs, the pins, the harness's C tools. */
+function checkout(name: string): string {
+  const dir = mkdtempSync(join(tmpdir(), `jsio-pairs-${name}-`));
+  cpSync(join(ROOT, 'programs'), join(dir, 'programs'), { recursive: true });
+  mkdirSync(join(dir, 'harness'), { recursive: true });
+  cpSync(join(ROOT, 'harness', 'toolchains.json'), join(dir, 'harness', 'toolchains.json'));
+  cpSync(join(ROOT, 'harness', 'tools'), join(dir, 'harness', 'tools'), { recursive: true });
+  return dir;
+}
+
+function pairs(base: string, head: string, out: string) {
+  const r = runCli([
+    'pairs',
+    '--base',
+    base,
+    '--head',
+    head,
+    '--out',
+    out,
+    '--budget',
+    '2',
+    '--seed',
+    '17',
+    '--noise-store',
+    join(out, 'no-store'),
+    '--profile',
+    'smoke',
+    '--experiments',
+    'wc',
+    '--variants',
+    'c',
+    '--param',
+    'bs=4096',
+  ]);
+  expect(r.status, r.stderr).toBe(0);
+  const c = PairedComparison.parse(JSON.parse(readFileSync(join(out, 'comparison.json'), 'utf8')));
+  return { r, c, md: readFileSync(join(out, 'comparison.md'), 'utf8') };
+}
+
+describe('npm run pairs', () => {
+  const base = checkout('base');
+
+  it('an A/A diff (one build in two checkouts) calls no change, with balanced orders', { timeout: 300_000 }, () => {
+    const out = mkdtempSync(join(tmpdir(), 'jsio-pairs-aa-'));
+    const { c, md } = pairs(base, checkout('same'), out);
+    expect(c.schema).toBe(2);
+    expect(c.seed).toBe(17);
+    expect(c.points).toHaveLength(1);
+    const p = c.points[0]!;
+    expect(p.benchmark).toBe('wc/c/bs=4096');
+    expect(p.kind).toBe('fit');
+    expect(p.changed).toBeUndefined();
+    // The first look needs 10 pairs; orders come in AB/BA blocks, so an even count is balanced.
+    expect(p.pairs).toBeGreaterThanOrEqual(10);
+    expect(p.pairs % 2).toBe(0);
+    expect(p.baseFirst * 2).toBe(p.pairs);
+    expect(['unchanged', 'inconclusive']).toContain(p.lead.verdict);
+    expect(p.counters).toEqual([]);
+    expect(md).toMatch(/^## Performance: 0 slower, 0 faster/);
+    expect(md).toContain(`order seed 17`);
+    // The record beside it holds every pair, for calibration.
+    const rec = JSON.parse(readFileSync(join(out, 'pairs.json'), 'utf8')) as { points: { pairs: unknown[] }[] };
+    expect(rec.points[0]!.pairs).toHaveLength(p.pairs);
+  });
+
+  it('a planted slowdown of wc C is called slower, and its program marked changed', { timeout: 300_000 }, () => {
+    const head = checkout('slow');
+    const file = join(head, 'programs', 'wc', 'wc-c.c');
+    // 40 µs per read: at 1,024 reads of 4 KiB that more than doubles the process.
+    writeFileSync(file, plantedWc(readFileSync(file, 'utf8'), 40_000));
+    const out = mkdtempSync(join(tmpdir(), 'jsio-pairs-slow-'));
+    const { c, md } = pairs(base, head, out);
+    const p = c.points[0]!;
+    expect(p.changed).toBe(true);
+    expect(p.lead.verdict).toBe('slower');
+    expect(p.stop).toBe('decided');
+    expect(p.lead.ratio).toBeGreaterThan(1.2);
+    expect(p.lead.ci![0]).toBeGreaterThan(1);
+    expect(md).toMatch(/^## Performance: 1 slower/);
+    expect(md).toContain('### Changed in this PR');
+  });
+
+  it('refuses a base whose programs it cannot read, before measuring', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'jsio-pairs-bad-'));
+    mkdirSync(join(dir, 'programs', 'x'), { recursive: true });
+    writeFileSync(join(dir, 'programs', 'x', 'manifest.json'), '{"id": 1}');
+    const r = runCli(['pairs', '--base', dir, '--out', dir, '--profile', 'smoke', '--experiments', 'wc']);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/base checkout's programs cannot be read/);
+  });
+});
+
+describe('paired diff: pure parts', () => {
+  it('parses the timer output and rejects anything else', () => {
+    expect(parseTimerOutput('0 1500000 0\n1 2500000 status 3\n')).toEqual([
+      { index: 0, ns: 1_500_000, status: '0' },
+      { index: 1, ns: 2_500_000, status: 'status 3' },
+    ]);
+    expect(parseTimerOutput('garbage')).toHaveProperty('problem');
+  });
+
+  it('plants a busy-wait after every read and refuses a source it cannot find the read in', () => {
+    const src = readFileSync(join(ROOT, 'programs', 'wc', 'wc-c.c'), 'utf8');
+    const out = plantedWc(src, 1000);
+    expect(out).toContain('#include <time.h>');
+    expect(out).toMatch(/read\(STDIN_FILENO[^\n]*\n[^\n]*planted slowdown[^\n]*\n[^\n]*< 1000L\); }/);
+    expect(() => plantedWc('int main(void) { return 0; }', 1000)).toThrow(/read\(\) line/);
+  });
+
+  const point = (over: Partial<PairedComparison['points'][number]> = {}): PairedComparison['points'][number] => ({
+    benchmark: 'wc/node-stream/bs=65536/runtime=node22',
+    experiment: 'wc',
+    variant: 'node-stream',
+    params: { bs: 65536, runtime: 'node22' },
+    placement: 'split',
+    kind: 'fit',
+    pairs: 60,
+    baseFirst: 30,
+    stop: 'budget',
+    minEffect: 0.02,
+    secondsPerPair: 0.4,
+    lead: {
+      metric: 'read_cost',
+      unit: 'ns',
+      direction: 'smaller',
+      baseMedian: 5000,
+      headMedian: 5100,
+      ratio: 1.02,
+      ci: [0.97, 1.08],
+      confidence: 0.98,
+      p: 0.3,
+      verdict: 'inconclusive',
+    },
+    folded: [
+      {
+        metric: 'wall_time',
+        unit: 's',
+        direction: 'smaller',
+        baseMedian: 0.05,
+        headMedian: 0.051,
+        ratio: 1.01,
+        confidence: 0.95,
+        p: 0.5,
+        verdict: 'unchanged',
+      },
+    ],
+    counters: [{ metric: 'syscalls.read', unit: 'calls', base: 1024, head: 1025 }],
+    ...over,
+  });
+  const comparison = (points: PairedComparison['points']): PairedComparison => ({
+    schema: 2,
+    method: 'paired',
+    seed: 5,
+    budget: { seconds: 600, spentSeconds: 590 },
+    base: { commits: ['a'], runs: 1, machine: 'm', cpu: 'c', toolchains: {} },
+    head: { commits: ['b'], runs: 1, machine: 'm', cpu: 'c', toolchains: {} },
+    points,
+    added: [],
+    removed: [],
+    notMeasured: [],
+    incomparable: [{ benchmark: 'wc/c/bs=1', metric: '*', reason: 'workload changed: bytes 1 → 2' }],
+  });
+
+  it('renders one row per point with pairs, interval and an honest "ran out of budget"', () => {
+    const md = renderPairedComparison(
+      comparison([
+        point(),
+        point({ benchmark: 'x', variant: 'c', stop: 'decided', lead: { ...point().lead, verdict: 'unchanged' } }),
+      ]),
+    );
+    expect(md).toMatch(
+      /^## Performance: 0 slower, 0 faster, 1 unchanged, 1 inconclusive \(1 ran out of budget\); 1 not comparable/,
+    );
+    expect(md).toContain('| node-stream bs=65536 runtime=node22 | read_cost | 5.00 µs | 5.10 µs |');
+    expect(md).toMatch(/\+2\.0% \| −3\.0% … \+8\.0% \(98\.0%\) \| 60 \| ⚪ inconclusive \(ran out of budget\)/);
+    expect(md).toContain('| read 1,024→1,025 |');
+    // Folded: the other metrics are one line per point, not rows of their own.
+    expect(md).toMatch(/other metrics of these points[\s\S]*wall_time 50\.00 ms→51\.00 ms \+1\.0% \(unchanged\)/);
+    expect(md).toContain('workload changed: bytes 1 → 2');
+  });
+
+  it('reads both schemas and refuses an unknown one', () => {
+    expect(AnyComparison.parse(comparison([point()])).schema).toBe(2);
+    expect(() => AnyComparison.parse({ ...comparison([]), schema: 3 })).toThrow();
+  });
+});
