@@ -87,7 +87,7 @@ describe.skipIf(!just && !inCi)('every just(js) variant, run and validated throu
     for (const b of wc) {
       const bytes = b.validation?.checks.find((c) => c.field === 'bytes');
       expect(bytes, b.id).toMatchObject({ seen: b.derived.bytes, expected: b.derived.bytes });
-      expect(b.derived.bytes).toBe(4194304);
+      expect(b.derived.bytes).toBe(16777216);
       expect(b.metrics.reads?.value, b.id).toBeGreaterThanOrEqual(b.derived.min_reads!);
       expect(b.metrics['syscalls.read']?.value, b.id).toBeGreaterThan(b.metrics.reads!.value);
     }

@@ -22,7 +22,7 @@ describe('derived values at plan time', () => {
   });
 
   it('are computed from the profile’s constants', () => {
-    expect(deriveValues(wc.manifest, 'smoke', { bs: 4096 })).toEqual({ count: 1024, bytes: 4194304, min_reads: 1024 });
+    expect(deriveValues(wc.manifest, 'smoke', { bs: 4096 })).toEqual({ count: 4096, bytes: 16777216, min_reads: 4096 });
   });
 
   // BUG (harness/src/plan.ts deriveValues): `--param bs=0` gives count = bytes = NaN (dd then

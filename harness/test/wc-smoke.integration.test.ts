@@ -53,8 +53,8 @@ describe('wc smoke run', () => {
     expect(c?.metrics.wall_time?.samples).toHaveLength(3);
     expect(c?.metrics.throughput?.unit).toBe('MB/s');
     expect(c?.metrics.max_rss?.value).toBeGreaterThan(100_000);
-    expect(c?.metrics.reads?.value).toBe(64);
-    expect(c?.metrics['syscalls.read']?.value).toBeGreaterThanOrEqual(65);
+    expect(c?.metrics.reads?.value).toBe(256);
+    expect(c?.metrics['syscalls.read']?.value).toBeGreaterThanOrEqual(257);
   });
 
   it('fits time = start-up + reads × cost over two input sizes, with its interval and R², or says why not', () => {
@@ -69,8 +69,8 @@ describe('wc smoke run', () => {
           expect(b.metrics.startup, b.id).toBeUndefined();
           continue;
         }
-        // 1/8 of the input and all of it: 8 and 64 reads at 64 KiB (dd-null reports none: the expected count).
-        expect(cost.fit, b.id).toMatchObject({ x: 'reads', xs: [8, 64], scales: [0.125, 1], n: 6 });
+        // 1/8 of the input and all of it: 32 and 256 reads at 64 KiB (dd-null reports none: the expected count).
+        expect(cost.fit, b.id).toMatchObject({ x: 'reads', xs: [32, 256], scales: [0.125, 1], n: 6 });
         expect(cost.unit).toBe('ns');
         expect(cost.value).toBeGreaterThan(0);
         expect(cost.samples).toHaveLength(3);
@@ -120,6 +120,9 @@ describe('wc smoke run', () => {
       commits: { sha: string }[];
     };
     expect(index.commits.map((c) => c.sha)).toEqual([results.run.commit.sha]);
-    expect(existsSync(join(dir, 'store', results.run.machine.id, 'runs', `${results.run.commit.sha}.json`))).toBe(true);
+    // One run file per commit and profile (store v3).
+    expect(existsSync(join(dir, 'store', results.run.machine.id, 'runs', results.run.commit.sha, 'smoke.json'))).toBe(
+      true,
+    );
   });
 });
