@@ -10,6 +10,7 @@ import { labelWith, RUNTIME_PARAM } from '../../harness/src/model/select.js';
 import {
   type JoinedSeries,
   joinShards,
+  LEGACY_PROFILE,
   type ProgramRuns,
   paths,
   RECENT_COMMITS,
@@ -346,6 +347,15 @@ export class Profile {
       if (c) return c;
     }
     return undefined;
+  }
+
+  /**
+   * The run file of a moment the catalog names, without loading its window's commits where the
+   * path is known (store v3 names run files by commit and profile; legacy ones are listed).
+   */
+  async runAt(m: Moment): Promise<{ file: string } | undefined> {
+    if (this.profile !== LEGACY_PROFILE) return { file: paths.run('', m.sha, this.profile).replace(/^\//, '') };
+    return this.at(m);
   }
 
   /** The commit entry of a moment the catalog names (an experiment's latest run). */

@@ -123,7 +123,7 @@ export async function overview(ctx: Ctx): Promise<void> {
     return;
   }
   // Each experiment from the newest commit that ran it (a filtered dispatch may have run one alone).
-  const latestCommit = await Promise.all(entries.map(([, e]) => ctx.profile.at(e.latest)));
+  const latestCommit = await Promise.all(entries.map(([, e]) => ctx.profile.runAt(e.latest)));
   const runs = await Promise.all(latestCommit.map((c) => (c ? ctx.store.run(ctx.machine, c) : undefined)));
   const newest = runs
     .filter((r): r is RunFile => r !== undefined)
@@ -139,8 +139,8 @@ export async function overview(ctx: Ctx): Promise<void> {
     `<p class="muted">${Object.entries(newest.run.toolchains)
       .map(([k, v]) => `${esc(k)} ${esc(v)}`)
       .join(' · ')}</p></section>`;
-  const order = Object.keys(newest.experiments);
-  const rank = (id: string) => (order.includes(id) ? order.indexOf(id) : order.length);
+  // The manifests' overview order (wc first), then by id.
+  const rank = (id: string) => (ctx.overview[id] as { order?: number } | undefined)?.order ?? 1000;
   const items = entries
     .map(([id], i) => ({ id, run: runs[i] }))
     .filter((x): x is { id: string; run: RunFile } => Boolean(x.run?.experiments[x.id]))

@@ -4,7 +4,16 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { joinShards, programChanges } from '../../harness/src/model/store-layout.js';
-import { type CommitsFile, lineLabel, type ShardFile, trendChartKey, trendCharts } from '../src/data.js';
+import {
+  type CatalogFile,
+  type CommitsFile,
+  lineLabel,
+  Profile,
+  type ShardFile,
+  Store,
+  trendChartKey,
+  trendCharts,
+} from '../src/data.js';
 
 const dir = join(import.meta.dirname, 'fixtures', 'store', 'bench-fast-0a1b2c3d', 'trends');
 const read = <T>(...p: string[]) => JSON.parse(readFileSync(join(dir, ...p), 'utf8')) as T;
@@ -47,5 +56,30 @@ describe('trendCharts', () => {
   it('says a chart parameter does not apply to a variant that ignores it', () => {
     expect(lineLabel('bun', { work: 'read' }, ['pool', 'work'])).toBe('bun (pool n/a)');
     expect(lineLabel('c', {}, ['runtime'])).toBe('c');
+  });
+});
+
+describe('Profile.recentWindows', () => {
+  const w = (i: number, commits: number) => ({
+    id: String(i).padStart(4, '0'),
+    first: { date: `2026-01-${String(i + 1).padStart(2, '0')}`, sha: 'a' },
+    last: { date: `2026-01-${String(i + 1).padStart(2, '0')}`, sha: 'b' },
+    commits,
+  });
+  const catalog = (sizes: number[]): CatalogFile => ({
+    schema: 3,
+    machine: 'm',
+    profile: 'standard',
+    windows: sizes.map((n, i) => w(i, n)),
+    experiments: {},
+  });
+  const ids = (p: Profile, older?: number) => p.recentWindows(older).map((x) => x.id);
+
+  it('loads the newest windows until 60 commits, older ones only on demand', () => {
+    const p = new Profile(new Store(), 'm', 'standard', catalog([100, 100, 100, 20]));
+    expect(ids(p)).toEqual(['0002', '0003']); // 20 commits are too few: the window before joins
+    expect(ids(p, 1)).toEqual(['0001', '0002', '0003']);
+    expect(ids(p, 5)).toEqual(['0000', '0001', '0002', '0003']);
+    expect(ids(new Profile(new Store(), 'm', 'standard', catalog([100, 100])))).toEqual(['0001']);
   });
 });

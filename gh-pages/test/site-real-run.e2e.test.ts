@@ -72,8 +72,14 @@ describe('the site on a real smoke run', () => {
     errors = [];
     const page = await view('#/overview', 'overview');
     for (const e of EXPERIMENTS)
-      expect(await page.locator(`section[data-experiment="${e}"] tbody tr`).count(), e).toBeGreaterThan(0);
-    const labels = await page.locator('section[data-experiment="threadpool"] tbody tr td:first-child').allInnerTexts();
+      expect(await page.locator(`section[data-experiment="${e}"] details.tables tbody tr`).count(), e).toBeGreaterThan(
+        0,
+      );
+    // The tables are folded under the picture: open threadpool's.
+    await page.click('section[data-experiment="threadpool"] details.tables > summary');
+    const labels = await page
+      .locator('section[data-experiment="threadpool"] details.tables tbody tr td:first-child')
+      .allInnerTexts();
     expect(labels).toEqual(
       expect.arrayContaining([
         expect.stringMatching(/^bun \(.*pool n\/a\)$/),
@@ -82,8 +88,16 @@ describe('the site on a real smoke run', () => {
       ]),
     );
     expect(await page.innerText('main')).not.toContain('could not be shown');
+    // Each experiment leads with its picture and an answer computed from this run.
+    for (const e of EXPERIMENTS) {
+      expect(await page.locator(`section[data-experiment="${e}"] .picture canvas`).count(), e).toBeGreaterThan(0);
+      const answer = await page.innerText(`section[data-experiment="${e}"] .answer-line`);
+      expect(answer, e).toMatch(/^[A-Z].*\d.*\.$/);
+      expect(answer, e).not.toContain('Not enough points');
+    }
     // The manifest's questions, answered per scenario and variant.
-    const answers = await page.locator('section[data-experiment="threadpool"] .answer').allInnerTexts();
+    const answers = await page.locator('section[data-experiment="threadpool"] details.tables .answer').allInnerTexts();
+    await page.screenshot({ path: join(ROOT, 'test-artifacts', 'real-overview.png'), fullPage: true });
     expect(answers.join('\n')).toMatch(
       /Is parsing the bottleneck once reads are cached\?[\s\S]*pool n\/a: bun \d+\.\d\dx/,
     );
@@ -109,6 +123,14 @@ describe('the site on a real smoke run', () => {
     const text = await box.innerText();
     expect(text).toContain('work=read cache=warm pool n/a');
     expect(text).toMatch(/bun[\s\S]*deno/);
+    expect(errors).toEqual([]);
+  });
+
+  it('regressions: opens on the real run (two identical commits: nothing to report)', async () => {
+    errors = [];
+    const page = await view('#/regressions', 'regressions');
+    expect(await page.innerText('main')).toContain('No regressions detected');
+    expect(await page.innerText('main')).toContain('this list as JSON');
     expect(errors).toEqual([]);
   });
 

@@ -106,7 +106,7 @@ describe('the trend site', () => {
       /^Async: each added transform costs 9\d\d\.\d µs \(core-transform \(node22\)\); sync: each added transform costs 3\d\d\.\d µs \(core-transform \(node22\)\)\.$/,
     );
     expect(await page.innerText('section[data-experiment="threadpool"] .answer-line')).toMatch(
-      /^Warm: from 1 threads to 12 threads, latency_p50 changes 0\.\d\dx \(c-pool\)\.$/,
+      /^Warm: from 1 thread to 12 threads, latency_p50 changes 0\.\d\dx \(c-pool\)\.$/,
     );
     // The tables stay, folded under the chart: the harness's summary model, ratios to C.
     for (const e of ['wc', 'threadpool']) await page.click(`section[data-experiment="${e}"] details.tables > summary`);
@@ -266,6 +266,7 @@ describe('the trend site', () => {
     expect(step).toContain('1020ffffff');
     const dates = rows.map((r) => r.slice(0, 10));
     expect([...dates].sort().reverse()).toEqual(dates);
+    await page.screenshot({ path: join(ARTIFACTS, 'site-regressions.png') });
     const json = await page.locator('a', { hasText: 'this list as JSON' }).getAttribute('href');
     const file = (await (await page.request.get(new URL(json!, page.url()).href)).json()) as {
       regressions: { benchmark: string; metric: string; worse: boolean; to: { sha: string } }[];

@@ -24,6 +24,8 @@ const At = z.record(name, z.union([paramValue, z.array(paramValue)]));
 export const Overview = z
   .object({
     title: z.string().optional(),
+    /** Where the experiment comes on the Overview (smallest first; then by id). */
+    order: z.number().int().optional(),
     x: name,
     metric: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]),
     /** More metrics drawn dashed on the same axes (p99 beside p50); same unit as `metric`. */

@@ -156,8 +156,12 @@ export function overviewModel(
   return model;
 }
 
-const xText = (m: OverviewModel, x: number) =>
-  formatParam(x, m.xUnit === 'B' ? 'B' : undefined) + (m.xUnit && m.xUnit !== 'B' ? ` ${m.xUnit}` : '');
+/** "64 KiB", "1 thread", "12 threads", "1500 files". */
+const xText = (m: OverviewModel, x: number) => {
+  if (m.xUnit === 'B') return formatParam(x, 'B');
+  if (!m.xUnit) return String(x);
+  return `${x} ${x === 1 && m.xUnit.endsWith('s') ? m.xUnit.slice(0, -1) : m.xUnit}`;
+};
 
 /** The one sentence, by the manifest's kind of answer; every number in it comes from the model. */
 export function answerSentence(spec: Overview, m: OverviewModel): string {
@@ -184,7 +188,7 @@ export function answerSentence(spec: Overview, m: OverviewModel): string {
       let s = `${prefix}at ${xText(m, p.xs[i]!)}, ${m.metric} is ${formatRatio(bestFirst[0]!.r)} of ${ref.variant}'s for ${bestFirst[0]!.l.label}${others.length > 1 ? ` and ${formatRatio(bestFirst[1]!.r)} for ${bestFirst[1]!.l.label}` : ''}`;
       const ceiling = ans.ceiling && main.find((l) => l.variant === ans.ceiling);
       const cv = ceiling && at(ceiling, i);
-      if (cv) s += `; ${ref.variant} is at ${formatRatio(rv / cv)} of ${refLabelOf(spec, ceiling.variant)}`;
+      if (cv) s += `; ${ref.variant}'s is ${formatRatio(rv / cv)} ${refLabelOf(spec, ceiling.variant)}'s`;
       parts.push(s);
     } else if (ans.kind === 'slope') {
       const fitted = main.filter((l) => l.slope).sort((a, b) => a.slope!.value - b.slope!.value);
@@ -192,7 +196,7 @@ export function answerSentence(spec: Overview, m: OverviewModel): string {
       const per = (l: OverviewLine) => formatValue(l.slope!.value, m.unit);
       const [lo, hi] = [fitted[0]!, fitted.at(-1)!];
       parts.push(
-        `${prefix}each added ${spec.unitName ?? spec.x} costs ${per(lo)} (${lo.label})${fitted.length > 1 ? ` to ${per(hi)} (${hi.label}), ${formatRatio(hi.slope!.value / lo.slope!.value)}` : ''}`,
+        `${prefix}each added ${spec.unitName ?? spec.x} costs ${per(lo)} (${lo.label})${fitted.length > 1 ? ` to ${per(hi)} (${hi.label})${lo.slope!.value > 0 ? `, ${formatRatio(hi.slope!.value / lo.slope!.value)}` : ''}` : ''}`,
       );
     } else if (ans.kind === 'scaling') {
       const first = 0;
