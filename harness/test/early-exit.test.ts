@@ -35,10 +35,10 @@ describe('a program that exits before its input ends', () => {
 
   it('gives the answer and the early exit as the reason, not the generator’s signal', () => {
     expect(reason('reads-nothing')).toBe(
-      'wrong result: bytes = 0, expected 16777216; reads = 0, expected at least 256; the program exited before its input ended (its input generator was killed by SIGPIPE)',
+      'wrong result: bytes = 0, expected 4194304; reads = 0, expected at least 64; the program exited before its input ended (its input generator was killed by SIGPIPE)',
     );
     expect(reason('one-block')).toMatch(
-      /^wrong result: bytes = 65536, expected 16777216; .*the program exited before its input ended/,
+      /^wrong result: bytes = 65536, expected 4194304; .*the program exited before its input ended/,
     );
     for (const v of ['reads-nothing', 'one-block']) expect(reason(v)).not.toMatch(/signal 13|exit 141/);
   });
