@@ -51,6 +51,14 @@ describe('overviewModel', () => {
     );
   });
 
+  it('answers at the largest x where C has a value (a fit a small run could not resolve has none)', () => {
+    const unresolved = runs.filter((r) => !(r.variant === 'c' && r.params.bs === 65536));
+    const m = overviewModel(wc, { bs: { unit: 'B' } }, unresolved)!;
+    expect(m.answer).toBe(
+      "At 4 KiB, read_cost is 1.11x of c's for bun and 2.50x for node-stream (node22); c's is 1.10x pipe ceiling's.",
+    );
+  });
+
   it('falls back to the next metric when the first has no values, and says so in the title', () => {
     const tput = runs.map((r) => ({
       ...r,

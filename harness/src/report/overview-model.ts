@@ -175,8 +175,9 @@ export function answerSentence(spec: Overview, m: OverviewModel): string {
     const at = (l: OverviewLine, i: number) => l.values[i] ?? null;
     if (ans.kind === 'reference') {
       const ref = main.find((l) => l.variant === ans.to);
-      const i = lastX;
-      const rv = ref && at(ref, i);
+      // The largest x the reference has a value at (a fit a small run could not resolve has none).
+      const i = ref ? ref.values.reduce<number>((last, v, k) => (v === null || v === undefined ? last : k), -1) : -1;
+      const rv = ref && i >= 0 ? at(ref, i) : null;
       if (!ref || !rv) continue;
       const others = main
         .filter((l) => !l.reference && at(l, i) !== null)
