@@ -1,6 +1,6 @@
 // The start-up-free cost per operation: a least-squares line through runs at several sizes.
 import { describe, expect, it } from 'vitest';
-import { fitSizes, leastSquares, t95 } from '../src/analysis/fit.js';
+import { fitSizes, leastSquares, t95, twoSizeFit } from '../src/analysis/fit.js';
 import { prng } from '../src/analysis/two-sample.js';
 
 describe('t95', () => {
@@ -63,5 +63,32 @@ describe('fitSizes', () => {
       { x: 20, times: [2, 2] },
     ]);
     expect(slopes).toEqual([0.1, 0]);
+  });
+});
+
+describe('twoSizeFit', () => {
+  it('keeps a positive cost when one run of the larger size was delayed down to the smaller ones (least squares does not)', () => {
+    // 5 ms start-up, 4 ms of reads at the larger size; one small run delayed by 20 ms.
+    const small = { x: 32, times: [0.0055, 0.0051, 0.0253, 0.0052, 0.0054] };
+    const large = { x: 256, times: [0.0091, 0.0093, 0.009, 0.0094, 0.0092] };
+    expect(leastSquares([small, large].flatMap((s) => s.times.map((t) => [s.x, t] as const))).slope).toBeLessThan(0);
+    const f = twoSizeFit(small, large);
+    expect(f.slope * 224).toBeCloseTo(0.0038, 3);
+    expect(f.slope).toBeGreaterThan(0);
+    expect(f.intercept).toBeGreaterThan(0.004);
+    expect(f.intercept).toBeLessThan(0.006);
+  });
+
+  it('takes its interval from the order statistics of the differences: the 3rd and 23rd of 25 for 5 runs each', () => {
+    const small = { x: 0, times: [0, 1, 2, 3, 4] };
+    const large = { x: 1, times: [10, 20, 30, 40, 50] };
+    const diffs = large.times.flatMap((l) => small.times.map((t) => l - t)).sort((a, b) => a - b);
+    const f = twoSizeFit(small, large);
+    expect(f.slope).toBe(28); // median of the 25 differences
+    expect(f.ci).toEqual([diffs[2], diffs[22]]);
+  });
+
+  it('gives no interval with 3 runs per size (too few for 95%)', () => {
+    expect(twoSizeFit({ x: 1, times: [1, 2, 3] }, { x: 2, times: [4, 5, 6] }).ci).toBeUndefined();
   });
 });

@@ -74,7 +74,9 @@ describe('wc smoke run', () => {
         expect(cost.unit).toBe('ns');
         expect(cost.value).toBeGreaterThan(0);
         expect(cost.samples).toHaveLength(3);
-        expect(cost.fit?.ci?.[0]).toBeLessThanOrEqual(cost.fit?.ci?.[1] ?? Number.NaN);
+        // Three runs per size are too few for a 95% interval of the robust slope (from four on there is one).
+        expect(cost.fit?.ci, b.id).toBeUndefined();
+        expect(cost.fit?.r2, b.id).toBeLessThanOrEqual(1);
         expect(b.metrics.startup).toMatchObject({ unit: 's', source: 'fit' });
       }
     }

@@ -1,8 +1,9 @@
 /**
- * The cost of one operation free of start-up: a least-squares line time = a + b·x through the
- * runs of one benchmark at several input sizes (x = operations per run, e.g. reads). b is the
- * cost per operation, a the start-up; the 95% interval of b comes from the slope's standard
- * error with Student's t (n − 2 degrees of freedom). Per-run slopes (run j of every size) are the
+ * The cost of one operation free of start-up: a line time = a + b·x through the runs of one
+ * benchmark at several input sizes (x = operations per run, e.g. reads). b is the cost per
+ * operation, a the start-up. With two sizes the line is robust (twoSizeFit); with more, least
+ * squares, the 95% interval of b from the slope's standard error with Student's t (n − 2 degrees
+ * of freedom). Per-run slopes (run j of every size) are the
  * samples a comparison tests. Pure.
  */
 
@@ -60,9 +61,45 @@ export interface SizeRuns {
   times: readonly number[];
 }
 
-/** The fit over every run of every size, and the per-run slopes and intercepts (run j of each size). */
+const median = (xs: readonly number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+
+/**
+ * The line through two sizes, robust to a run the scheduler delayed: the slope is the
+ * Hodges-Lehmann shift between the sizes (the median of every difference large_i − small_j) over
+ * the difference in x, its 95% interval the Mann-Whitney order statistics of those differences
+ * (normal approximation; none below about 4 runs per size), the intercept the small size's median
+ * minus slope × x. Least squares would let one late run of a few milliseconds flip a small
+ * profile's slope negative; this needs half the runs of one size to move. R² stays least squares'.
+ */
+export function twoSizeFit(small: SizeRuns, large: SizeRuns): LineFit {
+  const ols = leastSquares([small, large].flatMap((s) => s.times.map((t) => [s.x, t] as const)));
+  const dx = large.x - small.x;
+  const n1 = small.times.length;
+  const n2 = large.times.length;
+  if (!(dx > 0) || !n1 || !n2) return ols;
+  const diffs = large.times.flatMap((l) => small.times.map((t) => l - t)).sort((a, b) => a - b);
+  const slope = median(diffs) / dx;
+  const intercept = median(small.times) - slope * small.x;
+  const m = n1 * n2;
+  const k = Math.floor(m / 2 - 1.959964 * Math.sqrt((m * (n1 + n2 + 1)) / 12));
+  const ci: [number, number] | undefined = k >= 1 ? [diffs[k - 1]! / dx, diffs[m - k]! / dx] : undefined;
+  return { slope, intercept, r2: ols.r2, n: n1 + n2, ...(ci ? { ci } : {}) };
+}
+
+/**
+ * The fit over every run of every size (two sizes: twoSizeFit; more: least squares), and the
+ * per-run slopes and intercepts (run j of each size).
+ */
 export function fitSizes(sizes: readonly SizeRuns[]): { fit: LineFit; slopes: number[]; intercepts: number[] } {
-  const fit = leastSquares(sizes.flatMap((s) => s.times.map((t) => [s.x, t] as const)));
+  const byX = [...sizes].sort((a, b) => a.x - b.x);
+  const fit =
+    byX.length === 2
+      ? twoSizeFit(byX[0]!, byX[1]!)
+      : leastSquares(sizes.flatMap((s) => s.times.map((t) => [s.x, t] as const)));
   const runs = Math.min(...sizes.map((s) => s.times.length));
   const slopes: number[] = [];
   const intercepts: number[] = [];
