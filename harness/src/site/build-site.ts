@@ -13,6 +13,7 @@ import { uncalibrated } from '../model/noise.js';
 import type { CatalogFile, CommitsFile, ShardFile } from '../model/store.js';
 import { defaultProfile, LEGACY_PROFILE, paths } from '../model/store-layout.js';
 import { regressionsFile } from '../store/regressions.js';
+import { migrateStore } from '../store/store.js';
 
 const readIf = <T>(file: string): T | undefined =>
   existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as T) : undefined;
@@ -104,6 +105,9 @@ export async function buildSite(
     mkdirSync(join(outDir, 'data'), { recursive: true });
     if (existsSync(storeDir))
       cpSync(storeDir, join(outDir, 'data'), { recursive: true, filter: (s) => !s.endsWith('.lock') });
+    // A local history of an older store version is shown too: its copy is migrated (the
+    // history itself is migrated by the next publish).
+    await migrateStore(join(outDir, 'data'));
   }
   // Uncalibrated machines get a valid file saying so (rounds 0), so the page never requests a
   // missing one and compare --noise-store reads it like any other.
