@@ -108,6 +108,10 @@ describe('wc smoke run', () => {
       commits: { sha: string }[];
     };
     expect(index.commits.map((c) => c.sha)).toEqual([results.run.commit.sha]);
-    expect(existsSync(join(dir, 'store', results.run.machine.id, 'runs', `${results.run.commit.sha}.json`))).toBe(true);
+    expect(
+      existsSync(
+        join(dir, 'store', results.run.machine.id, 'runs', results.run.commit.sha, `${results.run.profile}.json`),
+      ),
+    ).toBe(true);
   });
 });
