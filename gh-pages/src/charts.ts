@@ -90,6 +90,13 @@ export function xAxis(
   return { label: name ? `${param} (${name})` : param, format };
 }
 
+/** On a log axis only powers of ten are labelled (uPlot also ticks 2..9 of each decade). */
+function isDecade(v: number): boolean {
+  if (v <= 0) return false;
+  const e = Math.log10(v);
+  return Math.abs(e - Math.round(e)) < 1e-9;
+}
+
 export interface TrendLine {
   label: string;
   values: (number | null)[];
@@ -192,7 +199,7 @@ export function trendChart(el: HTMLElement, input: TrendInput, width: number): u
         },
         {
           label: axis.label,
-          values: (_u, ticks) => ticks.map((t) => axis.format(t)),
+          values: (_u, ticks) => ticks.map((t) => (input.log && !isDecade(t) ? '' : axis.format(t))),
           size: 60,
           grid: { stroke: '#eef1f5' },
         },
@@ -312,7 +319,7 @@ export function xyChart(el: HTMLElement, input: XYInput, width: number): uPlot {
         },
         {
           label: axis.label,
-          values: (_u, ticks) => ticks.map((t) => axis.format(t)),
+          values: (_u, ticks) => ticks.map((t) => (input.log && !isDecade(t) ? '' : axis.format(t))),
           size: 60,
           grid: { stroke: '#eef1f5' },
         },

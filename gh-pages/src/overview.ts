@@ -8,6 +8,11 @@ import { overviewModel } from '../../harness/src/report/overview-model.js';
 import { escapeHtml as esc, xyChart } from './charts.js';
 import type { Benchmark, ExperimentInfo } from './data.js';
 
+function wide(values: readonly (number | null)[]): boolean {
+  const pos = values.filter((v): v is number => v !== null && v > 0);
+  return pos.length > 1 && Math.max(...pos) / Math.min(...pos) >= 30;
+}
+
 /** Fills `host` with the experiment's answer and chart boxes; returns the function that draws them, if any. */
 export function overviewCharts(
   id: string,
@@ -48,7 +53,8 @@ export function overviewCharts(
           ...(xUnit ? { xUnit } : {}),
           unit: model.unit,
           logX: model.logX,
-          log: false,
+          // Lines two orders of magnitude apart (records: C against JavaScript) on a log axis.
+          log: wide(p.lines.flatMap((l) => l.values)),
           xs: p.xs,
           lines: p.lines.map((l) => ({
             label: l.slope
