@@ -74,6 +74,29 @@ export function axisUnit(values: readonly (number | null | undefined)[], unit: s
   return { label, scale, format };
 }
 
+/** The x axis of a parameter: one unit for the whole axis, named in its label. */
+export function xAxis(
+  param: string,
+  xs: readonly number[],
+  unit?: string,
+): { label: string; format: (v: number) => string } {
+  const min = Math.min(...xs.filter((v) => v > 0));
+  const steps = unit ? SCALED[unit] : undefined;
+  const [scale, name] = steps?.find(([f]) => min >= f) ?? steps?.at(-1) ?? [1, unit ?? ''];
+  const format = (v: number) => {
+    const q = v / scale;
+    return Number.isInteger(q) ? String(q) : q >= 10 ? q.toFixed(0) : q.toPrecision(2);
+  };
+  return { label: name ? `${param} (${name})` : param, format };
+}
+
+/** On a log axis only powers of ten are labelled (uPlot also ticks 2..9 of each decade). */
+function isDecade(v: number): boolean {
+  if (v <= 0) return false;
+  const e = Math.log10(v);
+  return Math.abs(e - Math.round(e)) < 1e-9;
+}
+
 export interface TrendLine {
   label: string;
   values: (number | null)[];
@@ -176,7 +199,7 @@ export function trendChart(el: HTMLElement, input: TrendInput, width: number): u
         },
         {
           label: axis.label,
-          values: (_u, ticks) => ticks.map((t) => axis.format(t)),
+          values: (_u, ticks) => ticks.map((t) => (input.log && !isDecade(t) ? '' : axis.format(t))),
           size: 60,
           grid: { stroke: '#eef1f5' },
         },
@@ -220,8 +243,8 @@ export interface XYInput {
   log: boolean;
   xs: number[];
   lines: XYLine[];
-  /** How x values are written on the axis (64 KiB rather than 65536). */
-  xFormat?: (v: number) => string;
+  /** The parameter's unit: bytes are shown in the one unit that keeps the smallest x at 1 or more. */
+  xUnit?: string;
   height?: number;
 }
 
@@ -231,7 +254,8 @@ export function xyChart(el: HTMLElement, input: XYInput, width: number): uPlot {
     input.lines.flatMap((l) => [...l.values, ...(l.high ?? [])]),
     input.unit,
   );
-  const series: uPlot.Series[] = [{ label: input.param }];
+  const x = xAxis(input.param, input.xs, input.xUnit);
+  const series: uPlot.Series[] = [{ label: x.label }];
   const data: (number | null)[][] = [input.xs];
   const pos = (v: number | null | undefined) => (v === null || v === undefined || (input.log && v <= 0) ? null : v);
   const strokes = input.lines.map((l) =>
@@ -289,13 +313,13 @@ export function xyChart(el: HTMLElement, input: XYInput, width: number): uPlot {
       scales: { x: { time: false, distr: input.logX ? 3 : 1, log: 2 }, y: { distr: input.log ? 3 : 1 } },
       axes: [
         {
-          label: input.param,
+          label: x.label,
           grid: { stroke: '#eef1f5' },
-          ...(input.xFormat ? { values: (_u: uPlot, ticks: number[]) => ticks.map((t) => input.xFormat!(t)) } : {}),
+          values: (_u: uPlot, ticks: number[]) => ticks.map((t) => x.format(t)),
         },
         {
           label: axis.label,
-          values: (_u, ticks) => ticks.map((t) => axis.format(t)),
+          values: (_u, ticks) => ticks.map((t) => (input.log && !isDecade(t) ? '' : axis.format(t))),
           size: 60,
           grid: { stroke: '#eef1f5' },
         },

@@ -35,6 +35,8 @@ let renderId = 0;
 
 async function render(): Promise<void> {
   const id = ++renderId;
+  // Tests (and tools) wait for data-rendered: it names only a view that is fully drawn.
+  delete document.body.dataset.rendered;
   const state = parseHash(location.hash);
   // Both at once: every round trip before the first chart counts (issue 18's 300 ms).
   const [cfg, machines] = await Promise.all([

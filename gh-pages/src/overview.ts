@@ -2,11 +2,16 @@
  * The Overview's pictures: one chart per experiment (a panel per value of the manifest's `panels`),
  * drawn from the harness's overview model (report/overview-model.ts) with its computed answer.
  */
-import { formatParam, formatValue } from '../../harness/src/lib/format.js';
+import { formatValue } from '../../harness/src/lib/format.js';
 import type { Overview } from '../../harness/src/model/manifest.js';
 import { overviewModel } from '../../harness/src/report/overview-model.js';
 import { escapeHtml as esc, xyChart } from './charts.js';
 import type { Benchmark, ExperimentInfo } from './data.js';
+
+function wide(values: readonly (number | null)[]): boolean {
+  const pos = values.filter((v): v is number => v !== null && v > 0);
+  return pos.length > 1 && Math.max(...pos) / Math.min(...pos) >= 30;
+}
 
 /** Fills `host` with the experiment's answer and chart boxes; returns the function that draws them, if any. */
 export function overviewCharts(
@@ -44,12 +49,13 @@ export function overviewCharts(
         boxes[i]!,
         {
           title: `${model.title}${p.title ? ` · ${p.title}` : ''}`,
-          param: `${model.x}${xUnit && xUnit !== 'B' ? ` (${xUnit})` : ''}`,
+          param: model.x,
+          ...(xUnit ? { xUnit } : {}),
           unit: model.unit,
           logX: model.logX,
-          log: false,
+          // Lines two orders of magnitude apart (records: C against JavaScript) on a log axis.
+          log: wide(p.lines.flatMap((l) => l.values)),
           xs: p.xs,
-          xFormat: (v) => formatParam(Math.round(v), xUnit === 'B' ? 'B' : undefined),
           lines: p.lines.map((l) => ({
             label: l.slope
               ? `${l.label}: ${formatValue(l.slope.value, model.unit)}/${model.x} (R² ${l.slope.r2.toFixed(2)})`

@@ -5,7 +5,7 @@
  */
 import { medianInterval } from '../../harness/src/analysis/median-interval.js';
 import { compareRuns } from '../../harness/src/compare/compare.js';
-import { formatParam, formatValue } from '../../harness/src/lib/format.js';
+import { formatValue } from '../../harness/src/lib/format.js';
 import type { Results } from '../../harness/src/model/results.js';
 import { programChanges } from '../../harness/src/model/store-layout.js';
 import {
@@ -459,13 +459,13 @@ export async function sweeps(ctx: Ctx): Promise<void> {
       box,
       {
         title: `${metric} vs ${axis}${key ? ` · ${key}` : ''}`,
-        param: `${axis}${unitOf && unitOf !== 'B' ? ` (${unitOf})` : ''}`,
+        param: axis,
+        ...(unitOf ? { xUnit: unitOf } : {}),
         unit,
         logX: xs.every((x) => x > 0) && xs.length > 2 && xs.at(-1)! / xs[0]! >= 16,
         log: Boolean(ctx.state.log),
         xs,
         lines,
-        xFormat: (v) => formatParam(Math.round(v), unitOf),
       },
       width(host),
     );

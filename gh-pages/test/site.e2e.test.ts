@@ -76,6 +76,8 @@ beforeAll(async () => {
     join(sites.broken, 'data', 'bench-fast-0a1b2c3d', 'trends', 'standard', 'catalog.json'),
     '{"schema":3,"windows":[{"id":',
   );
+  sites.legacy = join(tmp, 'legacy');
+  await buildSite(ROOT, join(ROOT, 'harness', 'test', 'fixtures', 'store-v2'), sites.legacy);
   sites.one = join(tmp, 'one');
   await writeFixtureStore(join(tmp, 'one-store'), 1);
   await buildSite(ROOT, join(tmp, 'one-store'), sites.one);
@@ -222,8 +224,7 @@ describe('the trend site', () => {
     const page = await open('good', '#/trends?machine=bench-fast-0a1b2c3d&experiment=streams');
     await page.waitForSelector('body[data-rendered="trends"]');
     await page.selectOption('#machine', 'bench-slow-4e5f6a7b');
-    await page.waitForFunction(() => location.hash.includes('machine=bench-slow-4e5f6a7b'));
-    await page.waitForSelector('.chart canvas');
+    await page.waitForSelector('body[data-rendered="trends"] .permalink[href*="machine=bench-slow-4e5f6a7b"]');
     const link = await page.locator('.permalink').first().getAttribute('href');
     expect(link).toMatch(
       /^#\/trends\?machine=bench-slow-4e5f6a7b&profile=standard&experiment=\w+&metric=wall_time&chart=/,
@@ -243,8 +244,7 @@ describe('the trend site', () => {
       'smoke (3 commits)',
     ]);
     await page.selectOption('#profile', 'smoke');
-    await page.waitForFunction(() => location.hash.includes('profile=smoke'));
-    await page.waitForSelector('body[data-rendered="trends"] .chart canvas');
+    await page.waitForSelector('body[data-rendered="trends"] .permalink[href*="profile=smoke"]');
     expect(await page.innerText('.controls')).toContain('3 commits');
     const link = await page.locator('.permalink').first().getAttribute('href');
     expect(link).toContain('profile=smoke');
@@ -279,6 +279,18 @@ describe('the trend site', () => {
     await page.locator('table.regressions a', { hasText: 'wc/node-stream/bs=65536,runtime=node22' }).first().click();
     await page.waitForSelector('.chart.highlight canvas');
     expect(page.url()).toContain('chart=wall_time%7Cbs%3D65536');
+    expect(errors).toEqual([]);
+  });
+
+  it('a store of v2 (one run per commit, profiles mixed) is shown as the workload "legacy"', async () => {
+    errors = [];
+    const page = await open('legacy', '#/trends?experiment=wc&metric=wall_time');
+    await page.waitForSelector('body[data-rendered="trends"] .chart canvas');
+    expect(await page.locator('#profile option').allInnerTexts()).toEqual(['legacy (before store v3: profiles mixed)']);
+    const overview = await open('legacy');
+    await overview.waitForSelector('body[data-rendered="overview"]');
+    expect(await overview.innerText('main')).toContain('profile');
+    expect(await overview.innerText('main')).not.toContain('could not be shown');
     expect(errors).toEqual([]);
   });
 

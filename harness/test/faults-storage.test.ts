@@ -59,7 +59,7 @@ describe('a store that cannot be read', () => {
   const cases: [string, string, RegExp][] = [
     ['corrupt', '{ this is not json', /is not valid JSON \(truncated or corrupt\?\)/],
     ['truncated', '{"schema":1,"machines":{', /is not valid JSON \(truncated or corrupt\?\)/],
-    ['newer-schema', '{"schema":99,"machines":{}}', /has schema 99, newer than this harness understands \(2\)/],
+    ['newer-schema', '{"schema":99,"machines":{}}', /has schema 99, newer than this harness understands \(3\)/],
     ['wrong-shape', '{"schema":1,"machines":[]}', /machines: .*expected record/i],
   ];
   it.each(cases)('refuses a %s machines.json, names it, and leaves it as it was', (_name, content, message) => {

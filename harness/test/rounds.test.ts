@@ -77,7 +77,9 @@ describe('pages', () => {
       '.nojekyll',
       'data/machines.json',
       'data/test-machine/index.json',
-      `data/test-machine/runs/${'c'.repeat(40)}.json`,
+      `data/test-machine/runs/${'c'.repeat(40)}/smoke.json`,
+      'data/test-machine/trends/smoke/catalog.json',
+      'data/test-machine/trends/smoke/regressions.json',
       'keep.txt',
     ]) {
       expect(existsSync(join(dir, f)), f).toBe(true);

@@ -139,11 +139,17 @@ describe('a run with a miscounting and a crashing program', () => {
     const machineDir = join(dir, 'store', results.run.machine.id);
     const index = JSON.parse(readFileSync(join(machineDir, 'index.json'), 'utf8')) as { commits: { sha: string }[] };
     expect(index.commits.map((c) => c.sha)).toEqual([results.run.commit.sha]);
-    expect(existsSync(join(machineDir, 'runs', `${results.run.commit.sha}.json`))).toBe(true);
-    const series = JSON.parse(readFileSync(join(machineDir, 'series', 'tally.json'), 'utf8')) as {
-      series: Record<string, unknown>;
-    };
-    expect(Object.keys(series.series).sort()).toEqual([
+    const profile = results.run.profile;
+    expect(existsSync(join(machineDir, 'runs', results.run.commit.sha, `${profile}.json`))).toBe(true);
+    // Store v3: one metric of one experiment per shard, series keyed by benchmark, workload and unit.
+    const shard = JSON.parse(
+      readFileSync(join(machineDir, 'trends', profile, '0000', 'tally', 'wall_time.json'), 'utf8'),
+    ) as { series: Record<string, { id: string }> };
+    expect(
+      Object.values(shard.series)
+        .map((x) => x.id)
+        .sort(),
+    ).toEqual([
       'tally/c/bs=4096',
       'tally/c/bs=65536',
       'tally/dd-null/bs=4096',

@@ -129,8 +129,10 @@ describe('wc smoke run', () => {
     };
     expect(index.commits.map((c) => c.sha)).toEqual([results.run.commit.sha]);
     // One run file per commit and profile (store v3).
-    expect(existsSync(join(dir, 'store', results.run.machine.id, 'runs', results.run.commit.sha, 'smoke.json'))).toBe(
-      true,
-    );
+    expect(
+      existsSync(
+        join(dir, 'store', results.run.machine.id, 'runs', results.run.commit.sha, `${results.run.profile}.json`),
+      ),
+    ).toBe(true);
   });
 });

@@ -407,6 +407,34 @@ describe('npm run workflow (in-process)', () => {
     ).toBe(2);
   });
 
+  it('pick-commit --profile: a commit stored only with another profile (a smoke dispatch) is still a gap', async () => {
+    const d = tmp();
+    const repo = join(d, 'repo');
+    mkdirSync(repo);
+    const g = (...a: string[]) => execFileSync('git', ['-C', repo, ...a], { encoding: 'utf8' }).trim();
+    g('init', '-q', '-b', 'main');
+    const shas = ['a', 'b', 'c'].map((n) => {
+      g('-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '--allow-empty', '-m', n);
+      return g('rev-parse', 'HEAD');
+    });
+    const [one, two, three] = shas as [string, string, string];
+    mkdirSync(join(d, 'data', 'm-1'), { recursive: true });
+    writeFileSync(
+      join(d, 'data', 'm-1', 'index.json'),
+      JSON.stringify({
+        commits: [
+          { sha: one, runs: { legacy: {} } },
+          { sha: two, runs: { smoke: {} } },
+          { sha: three, runs: { standard: {}, smoke: {} } },
+        ],
+      }),
+    );
+    const pick = (...extra: string[]) =>
+      run(['pick-commit', '--repo', repo, '--head', three, '--store', join(d, 'data'), '--machine', 'm-1', ...extra]);
+    expect((await pick('--profile', 'standard')).stdout.trim()).toBe(two);
+    expect((await pick()).stdout.trim()).toBe(three); // without --profile any run counts
+  });
+
   it('unknown checks and bad flags are refusals (2), not crashes', async () => {
     expect((await run(['nope'])).status).toBe(2);
     expect((await run(['pr-head', '--bogus'])).status).toBe(2);

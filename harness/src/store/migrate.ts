@@ -13,16 +13,21 @@ export const MIGRATIONS: Record<'machines' | 'index' | 'series', Record<number, 
   machines: {
     1: (r) => ({ ...r, schema: 2 }),
     // v3 keeps profiles apart; a v2 machine's data all becomes the pseudo-profile "legacy".
-    2: (r) => ({
-      ...r,
-      schema: 3,
-      machines: Object.fromEntries(
-        Object.entries((r.machines as Record<string, { lastRun: string; commits: number }>) ?? {}).map(([id, m]) => [
-          id,
-          { ...m, profiles: { legacy: { commits: m.commits, lastRun: m.lastRun } } },
-        ]),
-      ),
-    }),
+    2: (r) => {
+      // A wrong shape is left to the schema check to name, never reshaped into a valid file.
+      if (typeof r.machines !== 'object' || r.machines === null || Array.isArray(r.machines))
+        return { ...r, schema: 3 };
+      return {
+        ...r,
+        schema: 3,
+        machines: Object.fromEntries(
+          Object.entries((r.machines as Record<string, { lastRun: string; commits: number }>) ?? {}).map(([id, m]) => [
+            id,
+            { ...m, profiles: { legacy: { commits: m.commits, lastRun: m.lastRun } } },
+          ]),
+        ),
+      };
+    },
   },
   index: { 1: (r) => ({ ...r, schema: 2 }) },
   series: {

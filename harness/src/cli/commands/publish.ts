@@ -28,7 +28,10 @@ export async function publishCommand(argv: string[]): Promise<number> {
   const results = readResults(positionals[0]!);
   if (results.run.partial)
     throw new UserError(`${positionals[0]} is a partial (interrupted) run: it is never published`);
-  const { machineDir, replaced } = await publishRun(ensureDirectory(values.store, '--store'), results);
-  process.stdout.write(`${replaced ? 'replaced' : 'added'} commit ${results.run.commit.sha} in ${machineDir}\n`);
+  const { machineDir, replaced, profile, window } = await publishRun(ensureDirectory(values.store, '--store'), results);
+  // A second publish of a commit and profile merges (benchmarks replaced by id, the rest kept).
+  process.stdout.write(
+    `${replaced ? 'merged into' : 'added'} commit ${results.run.commit.sha} (profile ${profile}, window ${window}) in ${machineDir}\n`,
+  );
   return EXIT.ok;
 }

@@ -19,6 +19,7 @@
  * Exit status: 0 = done (a "no" from a gate is an answer, not an error); 2 = refused (a check
  * failed, or an input is missing or malformed); 3 = internal error.
  */
+
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -28,6 +29,7 @@ import { EXIT, UserError } from '../../lib/errors.js';
 import { runSync } from '../../lib/exec.js';
 import { assertPr, assertRepo, assertSegment, assertSha } from '../../lib/ids.js';
 import { readJsonFile } from '../../lib/json-file.js';
+import { LEGACY_PROFILE } from '../../model/store-layout.js';
 import { pickCommit } from '../../workflow/backfill.js';
 import {
   GAB_TOOLS,
@@ -202,6 +204,8 @@ async function pickCommitCmd(argv: string[], io: Io): Promise<number> {
       store: { type: 'string' },
       machine: { type: 'string' },
       depth: { type: 'string', default: '50' },
+      /** Count only commits stored with a run of this profile (store v3; data from v2, "legacy", counts too). */
+      profile: { type: 'string' },
     },
   });
   need(values, 'head', 'store', 'machine');
@@ -217,9 +221,13 @@ async function pickCommitCmd(argv: string[], io: Io): Promise<number> {
   const index = join(resolve(values.store!), machine, 'index.json');
   const stored = new Set<string>();
   if (existsSync(index)) {
-    const raw = readJson(index, 64 * 2 ** 20) as { commits?: { sha?: unknown }[] } | null;
+    const raw = readJson(index, 64 * 2 ** 20) as { commits?: { sha?: unknown; runs?: unknown }[] } | null;
     if (!Array.isArray(raw?.commits)) throw new UserError(`${index}: no commits list`);
-    for (const c of raw.commits) if (typeof c?.sha === 'string') stored.add(c.sha);
+    // A smoke run or a filtered dispatch of a commit is not the default profile's run of it: with
+    // --profile, such a commit is still a gap to back-fill.
+    const has = (runs: unknown) =>
+      !values.profile || typeof runs !== 'object' || runs === null || values.profile in runs || LEGACY_PROFILE in runs;
+    for (const c of raw.commits) if (typeof c?.sha === 'string' && has(c.runs)) stored.add(c.sha);
   } else io.stderr(`no ${index}: nothing stored for ${machine} yet\n`);
   const pick = pickCommit({ head, history, stored });
   io.stderr(`${pick.reason}\n`);
