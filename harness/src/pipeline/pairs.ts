@@ -193,7 +193,7 @@ export function processValues(job: Job, run: RawRun): Values {
 }
 
 /** The metric a point is judged on: the manifest's first headline metric the point measures per process. */
-function leadMetric(job: Job, sample: Values): { metric: string; unit: string; direction: Direction } {
+export function leadMetric(job: Job, sample: Values): { metric: string; unit: string; direction: Direction } {
   const fit = job.experiment.manifest.fit;
   if (fit && job.sizes && job.sizes.length >= 2) return { metric: fit.cost, unit: 'ns', direction: 'smaller' };
   for (const name of job.experiment.manifest.headline.metrics) {
