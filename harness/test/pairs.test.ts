@@ -9,8 +9,12 @@ import { describe, expect, it } from 'vitest';
 import { plantedWc } from '../src/calibrate/plant.js';
 import { renderPairedComparison } from '../src/compare/render-paired.js';
 import { AnyComparison, PairedComparison } from '../src/model/comparison.js';
+import { leadMetric, processValues } from '../src/pipeline/pairs.js';
+import { loadExperiment } from '../src/plan/experiments.js';
+import { expand } from '../src/plan/plan.js';
 import { parseTimerOutput } from '../src/run/pair-timer.js';
 import { ROOT, runCli } from './helpers/cli.js';
+import { jobOf } from './helpers/jobs.js';
 
 /** A checkout as the paired runner needs it: programs, the pins, the harness's C tools. */
 function checkout(name: string): string {
@@ -111,6 +115,28 @@ describe('paired diff: pure parts', () => {
       { index: 1, ns: 2_500_000, status: 'status 3' },
     ]);
     expect(parseTimerOutput('garbage')).toHaveProperty('problem');
+  });
+
+  it("a process's values are normalize's metrics of one run; the lead is the headline metric it measures", () => {
+    const wc = loadExperiment(join(ROOT, 'programs', 'wc'));
+    const wcJob = jobOf(expand([wc], 'smoke', { variants: ['c'], params: { bs: [65536] } })[0]!);
+    // A whole process: its wall time; throughput (wall time again) and report fields (counters) are not paired.
+    expect(Object.keys(processValues(wcJob, { wall: 0.01 }))).toEqual(['wall_time']);
+    expect(leadMetric(wcJob, {})).toEqual({ metric: 'read_cost', unit: 'ns', direction: 'smaller' });
+    const tp = loadExperiment(join(ROOT, 'programs', 'threadpool'));
+    const tpJob = jobOf(
+      expand([tp], 'smoke', { variants: ['c-pool'], params: { cache: ['warm'], pool: [4], work: ['read'] } })[0]!,
+    );
+    const v = processValues(tpJob, {
+      wall: 0.02,
+      report: { files: 20, bytes: 2e6, jobs: 0, batch_ms: 3, files_per_s: 6000, mb_per_s: 600 },
+      items: { latency: [1, 2, 3, 4] },
+    });
+    // Self-timed: the program's own figures, one value per run, latency percentiles of this run.
+    expect(v.batch_ms).toEqual({ value: 3, unit: 'ms', direction: 'smaller' });
+    expect(v.latency_p50?.value).toBeCloseTo(2.5);
+    expect(v).not.toHaveProperty('max_rss');
+    expect(leadMetric(tpJob, v).metric).toBe('latency_p50');
   });
 
   it('plants a busy-wait after every read and refuses a source it cannot find the read in', () => {

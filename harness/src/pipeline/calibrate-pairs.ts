@@ -93,9 +93,14 @@ export async function calibratePairs(
   }
   const loadStart = load();
   try {
-    const diff = async (base: string, headDir: string, seed: number): Promise<PairsOutcome & { minutes: number }> => {
+    const diff = async (
+      base: string,
+      headDir: string,
+      seed: number,
+      filters = opts.filters,
+    ): Promise<PairsOutcome & { minutes: number }> => {
       const t = performance.now();
-      const r = await runPairs({ ...opts, base, head: headDir, seed });
+      const r = await runPairs({ ...opts, filters, base, head: headDir, seed });
       return { ...r, minutes: (performance.now() - t) / 60_000 };
     };
     const aa: (PairsOutcome & { minutes: number })[] = [];
@@ -156,7 +161,15 @@ export async function calibratePairs(
       const runs: (PairsOutcome & { minutes: number })[] = [];
       for (let i = 0; i < opts.repeats; i++) {
         log(`calibrate: planted diff ${i + 1}/${opts.repeats} (${ns.toFixed(0)} ns per read)`);
-        runs.push(await diff(a, planted, 2000 + i));
+        // Only the planted point is measured: the others would only spend the time.
+        runs.push(
+          await diff(a, planted, 2000 + i, {
+            ...opts.filters,
+            experiments: ['wc'],
+            variants: ['c'],
+            params: { ...opts.filters.params, ...(target ? { bs: [target.params.bs!] } : {}) },
+          }),
+        );
       }
       const ps = runs.flatMap((r) => r.comparison.points).filter((p) => p.benchmark === target?.benchmark);
       result.planted = {

@@ -193,7 +193,7 @@ export function processValues(job: Job, run: RawRun): Values {
 }
 
 /** The metric a point is judged on: the manifest's first headline metric the point measures per process. */
-function leadMetric(job: Job, sample: Values): { metric: string; unit: string; direction: Direction } {
+export function leadMetric(job: Job, sample: Values): { metric: string; unit: string; direction: Direction } {
   const fit = job.experiment.manifest.fit;
   if (fit && job.sizes && job.sizes.length >= 2) return { metric: fit.cost, unit: 'ns', direction: 'smaller' };
   for (const name of job.experiment.manifest.headline.metrics) {
@@ -263,7 +263,9 @@ async function preparePoint(live: Live, tools: Tools, timer: string): Promise<vo
         (n) => traces.base[0]![n]?.value !== traces.head[0]![n]?.value,
       );
     // A second trace only where the first ones differ (the rest has nothing to report).
-    for (let k = 0; k < COUNTER_TRACES && (k === 0 || differ()); k++) {
+    // The same program (source, build, runtime) on the same workload can differ only by noise:
+    // its counters are not traced at all, which halves the set-up of a typical PR's points.
+    for (let k = 0; live.changed && k < COUNTER_TRACES && (k === 0 || differ()); k++) {
       for (const side of ['base', 'head'] as const) {
         const t = await countSyscalls(live[side], tools, work);
         traced &&= t.syscalls !== undefined;
