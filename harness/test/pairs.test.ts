@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { plantedWc } from '../src/calibrate/plant.js';
 import { renderPairedComparison } from '../src/compare/render-paired.js';
+import { machineInfo } from '../src/machine/machine.js';
 import { AnyComparison, PairedComparison } from '../src/model/comparison.js';
 import { leadMetric, processValues } from '../src/pipeline/pairs.js';
 import { loadExperiment } from '../src/plan/experiments.js';
@@ -26,7 +27,7 @@ function checkout(name: string): string {
   return dir;
 }
 
-function pairs(base: string, head: string, out: string) {
+function pairs(base: string, head: string, out: string, noise: string[] = ['--noise-store', join(out, 'no-store')]) {
   const r = runCli([
     'pairs',
     '--base',
@@ -39,8 +40,7 @@ function pairs(base: string, head: string, out: string) {
     '2',
     '--seed',
     '17',
-    '--noise-store',
-    join(out, 'no-store'),
+    ...noise,
     '--profile',
     'smoke',
     '--experiments',
@@ -60,13 +60,28 @@ describe('npm run pairs', () => {
 
   it('an A/A diff (one build in two checkouts) calls no change, with balanced orders', { timeout: 300_000 }, () => {
     const out = mkdtempSync(join(tmpdir(), 'jsio-pairs-aa-'));
-    const { c, md } = pairs(base, checkout('same'), out);
+    // As on a calibrated runner: this point's threshold is 10%, so an A/A call needs a 10% shift
+    // (with the 2% default a loaded machine's A/A is called changed up to 5% of the time, by design).
+    const noise = join(out, 'noise.json');
+    writeFileSync(
+      noise,
+      JSON.stringify({
+        schema: 1,
+        machine: machineInfo().id,
+        created: '2026-11-23T00:00:00Z',
+        rounds: 6,
+        thresholds: { 'wc/c/bs=4096 read_cost': 0.1 },
+      }),
+    );
+    const { c, md } = pairs(base, checkout('same'), out, ['--noise', noise]);
+    expect(c.method).toContain('noise thresholds calibrated on this machine');
     expect(c.schema).toBe(2);
     expect(c.seed).toBe(17);
     expect(c.points).toHaveLength(1);
     const p = c.points[0]!;
     expect(p.benchmark).toBe('wc/c/bs=4096');
     expect(p.kind).toBe('fit');
+    expect(p.lead.metric).toBe('read_cost');
     expect(p.changed).toBeUndefined();
     // The first look needs 10 pairs; orders come in AB/BA blocks, so an even count is balanced.
     expect(p.pairs).toBeGreaterThanOrEqual(10);
@@ -84,7 +99,7 @@ describe('npm run pairs', () => {
   it('a planted slowdown of wc C is called slower, and its program marked changed', { timeout: 300_000 }, () => {
     const head = checkout('slow');
     const file = join(head, 'programs', 'wc', 'wc-c.c');
-    // 40 µs per read: at 1,024 reads of 4 KiB that more than doubles the process.
+    // 40 µs per read: at 4,096 reads of 4 KiB that more than doubles the process.
     writeFileSync(file, plantedWc(readFileSync(file, 'utf8'), 40_000));
     const out = mkdtempSync(join(tmpdir(), 'jsio-pairs-slow-'));
     const { c, md } = pairs(base, head, out);
