@@ -15,6 +15,8 @@ describe('URL state', () => {
     },
     { view: 'sweeps', machine: 'm', experiment: 'wc', commit: 'a'.repeat(40), vs: 'b'.repeat(40) },
     { view: 'compare', machine: 'm', base: 'abc', head: 'def' },
+    { view: 'trends', machine: 'm', profile: 'smoke', experiment: 'wc', metric: 'read_cost', older: 2 },
+    { view: 'regressions', machine: 'm', profile: 'standard', experiment: 'records' },
   ])('round-trips %j', (s) => {
     expect(parseHash(toHash(s))).toEqual(s);
   });
