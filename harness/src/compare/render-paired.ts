@@ -7,7 +7,7 @@
 import { formatValue } from '../lib/format.js';
 import { escapeCell, markdownTable } from '../lib/markdown.js';
 import type { PairedComparison, PairedMetric, PairedPoint } from '../model/comparison.js';
-import { COMMENT_LIMIT } from './render.js';
+import { COMMENT_LIMIT, listedSections } from './render.js';
 
 const pct = (r: number) => `${r >= 1 ? '+' : '−'}${(Math.abs(r - 1) * 100).toFixed(1)}%`;
 const VERDICT = {
@@ -177,25 +177,7 @@ export function renderPairedWith(c: PairedComparison, opts: { unchangedRows: boo
     const folded = opts.unchangedRows ? foldedList(mine) : '';
     if (folded) parts.push(`<details><summary>other metrics of these points</summary>\n\n${folded}\n</details>`);
   }
-  const lists: [string, string[]][] = [
-    ['Only in head (added)', c.added.map((a) => `\`${escapeCell(a.benchmark)}\``)],
-    ['Only in base (removed)', c.removed.map((a) => `\`${escapeCell(a.benchmark)}\``)],
-    ['Not measured', notMeasured(c)],
-    [
-      'Not comparable',
-      (c.incomparable ?? []).map(
-        (x) =>
-          `\`${escapeCell(x.benchmark)}\`${x.metric === '*' ? '' : ` ${escapeCell(x.metric)}`}: ${escapeCell(x.reason)}`,
-      ),
-    ],
-  ];
-  for (const [title, items] of lists) {
-    if (!items.length) continue;
-    const shown = items.slice(0, cap);
-    parts.push(
-      `**${title}** (${items.length}):\n\n${shown.map((i) => `- ${i}`).join('\n')}${shown.length < items.length ? `\n- …and ${items.length - shown.length} more` : ''}`,
-    );
-  }
+  parts.push(...listedSections(c, notMeasured(c), cap));
   parts.push(footer(c));
   return `${parts.join('\n\n')}\n`;
 }

@@ -109,6 +109,39 @@ function footer(c: Comparison): string {
   ].join('\n\n');
 }
 
+/**
+ * The lists under a comparison's tables (added, removed, not measured, not comparable), each
+ * capped at `cap` items; shared by the pooled and the paired renderings.
+ */
+export function listedSections(
+  c: {
+    added: readonly { benchmark: string }[];
+    removed: readonly { benchmark: string }[];
+    incomparable?: readonly { benchmark: string; metric: string; reason: string }[];
+  },
+  notMeasuredItems: string[],
+  cap = Number.POSITIVE_INFINITY,
+): string[] {
+  const lists: [string, string[]][] = [
+    ['Only in head (added)', c.added.map((a) => `\`${escapeCell(a.benchmark)}\``)],
+    ['Only in base (removed)', c.removed.map((a) => `\`${escapeCell(a.benchmark)}\``)],
+    ['Not measured', notMeasuredItems],
+    [
+      'Not comparable',
+      (c.incomparable ?? []).map(
+        (x) =>
+          `\`${escapeCell(x.benchmark)}\`${x.metric === '*' ? '' : ` ${escapeCell(x.metric)}`}: ${escapeCell(x.reason)}`,
+      ),
+    ],
+  ];
+  return lists
+    .filter(([, items]) => items.length)
+    .map(([title, items]) => {
+      const shown = items.slice(0, cap);
+      return `**${title}** (${items.length}):\n\n${shown.map((i) => `- ${i}`).join('\n')}${shown.length < items.length ? `\n- …and ${items.length - shown.length} more` : ''}`;
+    });
+}
+
 /** One line per benchmark and reason, saying which sides it concerns. */
 function notMeasured(c: Comparison): string[] {
   const byKey = new Map<string, { x: Comparison['notMeasured'][number]; sides: Set<string> }>();
@@ -164,25 +197,7 @@ export function renderComparisonWith(c: Comparison, opts: RenderOptions): string
       parts.push(`<details><summary>${same.length} unchanged</summary>${body}</details>`);
     }
   }
-  const lists: [string, string[]][] = [
-    ['Only in head (added)', c.added.map((a) => `\`${escapeCell(a.benchmark)}\``)],
-    ['Only in base (removed)', c.removed.map((a) => `\`${escapeCell(a.benchmark)}\``)],
-    ['Not measured', notMeasured(c)],
-    [
-      'Not comparable',
-      (c.incomparable ?? []).map(
-        (x) =>
-          `\`${escapeCell(x.benchmark)}\`${x.metric === '*' ? '' : ` ${escapeCell(x.metric)}`}: ${escapeCell(x.reason)}`,
-      ),
-    ],
-  ];
-  for (const [title, items] of lists) {
-    if (!items.length) continue;
-    const shown = opts.maxRows !== undefined ? items.slice(0, opts.maxRows) : items;
-    parts.push(
-      `**${title}** (${items.length}):\n\n${shown.map((i) => `- ${i}`).join('\n')}${shown.length < items.length ? `\n- …and ${items.length - shown.length} more` : ''}`,
-    );
-  }
+  parts.push(...listedSections(c, notMeasured(c), opts.maxRows));
   parts.push(footer(c));
   return `${parts.join('\n\n')}\n`;
 }
