@@ -33,5 +33,5 @@ it('bundles the through2 program into one module that runs on its own', async ()
   writeFileSync(join(dir, 'in.txt'), 'alpha\nbeta\ngamma\n');
   const r = spawnSync(process.execPath, [alone, join(dir, 'in.txt'), '3', 'async'], { cwd: dir, encoding: 'utf8' });
   expect(r.stderr).toBe('');
-  expect(JSON.parse(r.stdout)).toEqual({ lines: 3, bytes: 17 });
+  expect(JSON.parse(r.stdout)).toEqual({ lines: 3, bytes: 17, pipeline_seconds: expect.any(Number) });
 });
