@@ -7,7 +7,6 @@
 import { mkdirSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { chromium } from 'playwright-core';
 import {
   paths,
   roundSpread,
@@ -17,6 +16,7 @@ import {
   WINDOW_COMMITS,
   windowId,
 } from '../model/store-layout.js';
+import { launch } from './browser.js';
 import { buildSite, serveSite } from './build-site.js';
 
 const COMMITS = 5000;
@@ -229,20 +229,7 @@ export async function sitePerf(root: string): Promise<Record<string, number | st
   const { url, close } = await serveSite(join(tmp, 'site'));
   const loadBefore = loadavg()[0]!;
   const measure = async (hash: string, ready: string) => {
-    const ctx = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), 'jsio-chromium-')), {
-      executablePath: '/usr/bin/chromium',
-      headless: true,
-      viewport: { width: 1280, height: 900 },
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    const ctx = await launch();
     const page = await ctx.newPage();
     // Timed inside the page, from the navigation's start: the moment the first element matching
     // `ready` appears (a MutationObserver, no polling delay).
