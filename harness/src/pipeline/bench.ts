@@ -109,6 +109,32 @@ export async function resolveRuntimes(
   return out;
 }
 
+/**
+ * What points need before they can be planned into jobs: their runtimes, their generated inputs
+ * (for points whose runtime resolved) and, when a point may run cold, the page-cache evictor built
+ * from `evictorRoot`'s harness/tools. Shared by bench and the paired diff.
+ */
+export async function preparePoints(
+  points: readonly Point[],
+  root: string,
+  evictorRoot: string,
+  cacheDir: string,
+  log: (m: string) => void,
+) {
+  const runtimes = await resolveRuntimes(points, { root }, cacheDir, log);
+  const inputs = await prepareInputs(
+    points.filter((p) => runtimes.get(p.runtime)?.ok),
+    cacheDir,
+    log,
+  );
+  const gcc = runtimes.get('gcc');
+  const evictTool =
+    points.some((p) => p.experiment.manifest.evict) && gcc?.ok
+      ? await buildEvictor(gcc.path, evictorRoot, cacheDir, log)
+      : undefined;
+  return { runtimes, inputs, evictTool };
+}
+
 /** Measures every job in order, writing results.json after each; stops cleanly on SIGINT/SIGTERM. */
 async function runJobs(
   jobs: readonly Job[],
@@ -180,17 +206,7 @@ export async function bench(opts: BenchOptions): Promise<BenchOutcome> {
   const experiments: Experiment[] = loadAllExperiments(opts.programsDir ?? join(opts.root, 'programs'));
   const points = expand(experiments, opts.profile, opts.filters);
   const host = await setUpMachine(opts, log);
-  const runtimes = await resolveRuntimes(points, opts, cacheDir, log);
-  const inputs = await prepareInputs(
-    points.filter((p) => runtimes.get(p.runtime)?.ok),
-    cacheDir,
-    log,
-  );
-  const gcc = runtimes.get('gcc');
-  const evictTool =
-    points.some((p) => p.experiment.manifest.evict) && gcc?.ok
-      ? await buildEvictor(gcc.path, opts.root, cacheDir, log)
-      : undefined;
+  const { runtimes, inputs, evictTool } = await preparePoints(points, opts.root, opts.root, cacheDir, log);
   const jobs = planJobs(points, {
     runtimes,
     inputs,

@@ -46,7 +46,7 @@ import { assertValid } from '../lib/json-file.js';
 import { currentConditions } from '../machine/conditions.js';
 import { commitInfo } from '../machine/machine.js';
 import { readPins, resolveRuntime, toolVersions } from '../machine/toolchains.js';
-import { buildEvictor, buildTool, type Tools } from '../machine/tools.js';
+import { buildTool, type Tools } from '../machine/tools.js';
 import {
   PAIRED_COMPARISON_SCHEMA,
   PairedComparison,
@@ -58,13 +58,12 @@ import type { Experiment } from '../model/manifest.js';
 import type { Profile } from '../model/profiles.js';
 import { metricsOf } from '../normalize/normalize.js';
 import { loadAllExperiments } from '../plan/experiments.js';
-import { prepareInputs } from '../plan/inputs.js';
 import { planJobs } from '../plan/jobs.js';
 import { expand, type Filters } from '../plan/plan.js';
 import { checkedRun, countSyscalls, shell, timeoutMs, verifyEviction } from '../run/common.js';
 import { runSchedule } from '../run/pair-timer.js';
 import type { RawRun, RawSamples } from '../run/runner.js';
-import { type Host, resolveRuntimes, setUpMachine } from './bench.js';
+import { type Host, preparePoints, setUpMachine } from './bench.js';
 
 export interface PairsOptions {
   base: string;
@@ -141,18 +140,8 @@ async function prepareSide(
   }
   const points = expand(experiments, opts.profile, opts.filters);
   const cacheDir = join(root, '.cache');
-  const runtimes = await resolveRuntimes(points, { root }, cacheDir, log);
-  const inputs = await prepareInputs(
-    points.filter((p) => runtimes.get(p.runtime)?.ok),
-    cacheDir,
-    log,
-  );
-  const gcc = runtimes.get('gcc');
-  const evictTool =
-    points.some((p) => p.experiment.manifest.evict) && gcc?.ok
-      ? // The evictor is the harness's tool, not a program under test: the head's source for both sides.
-        await buildEvictor(gcc.path, resolve(opts.head), cacheDir, log)
-      : undefined;
+  // The evictor is the harness's tool, not a program under test: the head's source for both sides.
+  const { runtimes, inputs, evictTool } = await preparePoints(points, root, resolve(opts.head), cacheDir, log);
   const jobs = planJobs(points, {
     runtimes,
     inputs,
