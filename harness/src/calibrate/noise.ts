@@ -132,12 +132,25 @@ export function readNoiseFile(file: string): NoiseFile {
   return readJsonFile(file, NoiseFile, { hint: 'write it again with npm run calibrate' });
 }
 
+export interface NoiseSource {
+  noise?: string;
+  noiseStore?: string;
+}
+
+/** The noise source the commands' --noise and --noise-store flags name. */
+export function noiseSourceOf(flags: { noise?: string; 'noise-store'?: string }): NoiseSource {
+  return {
+    ...(flags.noise ? { noise: flags.noise } : {}),
+    ...(flags['noise-store'] ? { noiseStore: flags['noise-store'] } : {}),
+  };
+}
+
 /**
  * The noise to compare with: a file (--noise), or this machine's file in a store (--noise-store;
  * a machine with no calibration yet is normal, not an error), or none. Read and validated as
  * soon as the machine is known: before any measuring, never after.
  */
-export function loadNoise(source: { noise?: string; noiseStore?: string }, machine: string): NoiseChoice {
+export function loadNoise(source: NoiseSource, machine: string): NoiseChoice {
   if (source.noise && source.noiseStore) throw new UserError('give --noise FILE or --noise-store DIR, not both');
   if (source.noise) return noiseFor(readNoiseFile(source.noise), machine);
   if (source.noiseStore) {

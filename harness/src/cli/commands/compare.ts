@@ -1,7 +1,7 @@
 /** npm run compare: base vs head results -> comparison.md and comparison.json. */
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadNoise } from '../../calibrate/noise.js';
+import { loadNoise, noiseSourceOf } from '../../calibrate/noise.js';
 import { writeComparison } from '../../compare/run-compare.js';
 import { EXIT, UserError } from '../../lib/errors.js';
 import { ensureDirectory } from '../../lib/paths.js';
@@ -23,10 +23,7 @@ export async function compareCommand(argv: string[]): Promise<number> {
   if (!base.length || !head.length)
     throw new UserError('compare needs --base <results.json...> and --head <results.json...>');
   const out = ensureDirectory(values.out, '--out');
-  const source = {
-    ...(values.noise ? { noise: values.noise } : {}),
-    ...(values['noise-store'] ? { noiseStore: values['noise-store'] } : {}),
-  };
+  const source = noiseSourceOf(values);
   const { markdown } = writeComparison(base, head, (machine) => loadNoise(source, machine), out);
   process.stdout.write(`${markdown}\ncomparison: ${join(out, 'comparison.md')} and comparison.json\n`);
   return EXIT.ok;

@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadNoise } from '../../calibrate/noise.js';
+import { loadNoise, noiseSourceOf } from '../../calibrate/noise.js';
 import { renderPairedComparison } from '../../compare/render-paired.js';
 import { writeFileAtomic } from '../../lib/atomic.js';
 import { EXIT, UserError } from '../../lib/errors.js';
@@ -51,10 +51,7 @@ export async function pairsCommand(argv: string[]): Promise<number> {
   const base = existingDirectory(values.base, '--base');
   const head = existingDirectory(values.head, '--head');
   const out = ensureDirectory(values.out, '--out');
-  const source = {
-    ...(values.noise ? { noise: values.noise } : {}),
-    ...(values['noise-store'] ? { noiseStore: values['noise-store'] } : {}),
-  };
+  const source = noiseSourceOf(values);
   const noise = loadNoise(source, machineInfo().id);
   const log = (s: string) => process.stderr.write(`${s}\n`);
   for (const link of shareCaches(base, head)) log(`sharing ${link} with the head checkout`);

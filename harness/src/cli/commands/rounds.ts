@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadNoise } from '../../calibrate/noise.js';
+import { loadNoise, noiseSourceOf } from '../../calibrate/noise.js';
 import { writeComparison } from '../../compare/run-compare.js';
 import { EXIT, UserError } from '../../lib/errors.js';
 import { ensureDirectory, existingDirectory } from '../../lib/paths.js';
@@ -32,10 +32,7 @@ export async function roundsCommand(argv: string[]): Promise<number> {
   const base = existingDirectory(values.base, '--base');
   const head = existingDirectory(values.head, '--head');
   const out = ensureDirectory(values.out, '--out');
-  const source = {
-    ...(values.noise ? { noise: values.noise } : {}),
-    ...(values['noise-store'] ? { noiseStore: values['noise-store'] } : {}),
-  };
+  const source = noiseSourceOf(values);
   // Read and validated now, for this machine: the rounds run here.
   const noise = loadNoise(source, machineInfo().id);
   const log = (s: string) => process.stderr.write(`${s}\n`);
