@@ -72,6 +72,20 @@ const Side = z
   })
   .strict();
 
+/** The lists every comparison carries beside its rows, pooled or paired. */
+const LISTS = {
+  added: z.array(OneSided).max(10_000),
+  removed: z.array(OneSided).max(10_000),
+  notMeasured: z.array(NotMeasured).max(10_000),
+  /** Conditions that make the timings unreliable (a busy machine during some rounds). */
+  warnings: z.array(short(500)).max(20).optional(),
+  /** Measured on both sides but not comparable: a median of 0, or a changed workload, metric or unit. */
+  incomparable: z
+    .array(z.object({ benchmark: short(300), metric: short(100), reason: short(300) }).strict())
+    .max(10_000)
+    .optional(),
+};
+
 export const Comparison = z
   .object({
     schema: z.literal(COMPARISON_SCHEMA),
@@ -80,16 +94,7 @@ export const Comparison = z
     head: Side,
     metrics: z.array(ComparedMetric).max(20_000),
     counters: z.array(CounterChange).max(50_000),
-    added: z.array(OneSided).max(10_000),
-    removed: z.array(OneSided).max(10_000),
-    notMeasured: z.array(NotMeasured).max(10_000),
-    /** Conditions that make the timings unreliable (a busy machine during some rounds). */
-    warnings: z.array(short(500)).max(20).optional(),
-    /** Measured on both sides but with no ratio to give (a median of 0: too fast to time). */
-    incomparable: z
-      .array(z.object({ benchmark: short(300), metric: short(100), reason: short(300) }).strict())
-      .max(10_000)
-      .optional(),
+    ...LISTS,
   })
   .strict();
 export type Comparison = z.infer<typeof Comparison>;
@@ -173,14 +178,7 @@ export const PairedComparison = z
     base: Side,
     head: Side,
     points: z.array(PairedPoint).max(10_000),
-    added: z.array(OneSided).max(10_000),
-    removed: z.array(OneSided).max(10_000),
-    notMeasured: z.array(NotMeasured).max(10_000),
-    warnings: z.array(short(500)).max(20).optional(),
-    incomparable: z
-      .array(z.object({ benchmark: short(300), metric: short(100), reason: short(300) }).strict())
-      .max(10_000)
-      .optional(),
+    ...LISTS,
   })
   .strict();
 export type PairedComparison = z.infer<typeof PairedComparison>;
