@@ -7,7 +7,7 @@
 import { formatValue } from '../lib/format.js';
 import { escapeCell, markdownTable } from '../lib/markdown.js';
 import type { PairedComparison, PairedMetric, PairedPoint } from '../model/comparison.js';
-import { COMMENT_LIMIT, listedSections } from './render.js';
+import { COMMENT_LIMIT, listedSections, toolchainsLine } from './render.js';
 
 const pct = (r: number) => `${r >= 1 ? '+' : '−'}${(Math.abs(r - 1) * 100).toFixed(1)}%`;
 const VERDICT = {
@@ -129,13 +129,7 @@ function headline(c: PairedComparison): string {
 }
 
 function footer(c: PairedComparison): string {
-  const names = [...new Set([...Object.keys(c.base.toolchains), ...Object.keys(c.head.toolchains)])];
-  const tools = names
-    .map((k) => {
-      const [b, h] = [c.base.toolchains[k], c.head.toolchains[k]];
-      return b === h ? `${k} ${h}` : `${k} ${b ?? 'absent'} → ${h ?? 'absent'}`;
-    })
-    .join('; ');
+  const tools = toolchainsLine(c.base, c.head);
   const pairs = c.points.reduce((a, p) => a + p.pairs, 0);
   return [
     `Measured on \`${escapeCell(c.head.machine)}\` (${escapeCell(c.head.cpu)}); base ${c.base.commits.map((s) => `\`${escapeCell(s)}\``).join(', ')}, head ${c.head.commits.map((s) => `\`${escapeCell(s)}\``).join(', ')}; ${pairs} pairs in ${(c.budget.spentSeconds / 60).toFixed(1)} min (budget ${(c.budget.seconds / 60).toFixed(1)} min), order seed ${c.seed}.`,

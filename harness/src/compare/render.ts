@@ -94,15 +94,22 @@ function headline(c: Comparison): string {
   return lines.join('\n');
 }
 
-function footer(c: Comparison): string {
-  // A toolchain that differs between the sides is shown as base → head: it may explain a change.
-  const names = [...new Set([...Object.keys(c.base.toolchains), ...Object.keys(c.head.toolchains)])];
-  const tools = names
+/** The toolchains of both sides; one that differs is shown as base → head: it may explain a change. */
+export function toolchainsLine(
+  base: { toolchains: Record<string, string> },
+  head: { toolchains: Record<string, string> },
+): string {
+  const names = [...new Set([...Object.keys(base.toolchains), ...Object.keys(head.toolchains)])];
+  return names
     .map((k) => {
-      const [b, h] = [c.base.toolchains[k], c.head.toolchains[k]];
+      const [b, h] = [base.toolchains[k], head.toolchains[k]];
       return b === h ? `${k} ${h}` : `${k} ${b ?? 'absent'} → ${h ?? 'absent'}`;
     })
     .join('; ');
+}
+
+function footer(c: Comparison): string {
+  const tools = toolchainsLine(c.base, c.head);
   return [
     `Measured on \`${escapeCell(c.head.machine)}\` (${escapeCell(c.head.cpu)}); base ${c.base.commits.map((s) => `\`${escapeCell(s)}\``).join(', ')} (${c.base.runs} rounds), head ${c.head.commits.map((s) => `\`${escapeCell(s)}\``).join(', ')} (${c.head.runs} rounds).`,
     `Toolchains: ${escapeCell(tools)}.`,
