@@ -41,7 +41,7 @@ import {
   fitProblem,
   fitRatioIntervals,
   fitSide,
-  walshRatios,
+  ratioInterval,
 } from '../src/analysis/paired-fit.js';
 import {
   type Analyse,
@@ -657,12 +657,45 @@ describe('fit experiments', () => {
     expect(f.startup).toBeCloseTo(0.002, 15);
   });
 
-  it('Walsh ratios are ratios of summed extra times', () => {
+  it('the ratio estimate is the median of the Walsh ratios (ratios of summed extra times)', () => {
     const pairs: FitPair[] = [
       { base: { small: 1, large: 3 }, head: { small: 1, large: 4 } }, // extra 2 -> 3
       { base: { small: 1, large: 5 }, head: { small: 1, large: 5 } }, // extra 4 -> 4
     ];
-    expect([...walshRatios(pairs)]).toEqual([1, 7 / 6, 1.5]);
+    // Walsh ratios 1, 7/6, 1.5: the median is 7/6.
+    expect(ratioInterval(pairs, 0.05).centre).toBeCloseTo(7 / 6, 12);
+  });
+
+  it('with every base difference positive the interval is the order statistics of the Walsh ratios', () => {
+    const rand = prng(11);
+    const pairs: FitPair[] = Array.from({ length: 20 }, () => ({
+      base: { small: 1, large: 2 + rand() },
+      head: { small: 1, large: 2.1 + rand() },
+    }));
+    const sb = pairs.map((p) => p.base.large - p.base.small);
+    const sh = pairs.map((p) => p.head.large - p.head.small);
+    const w: number[] = [];
+    for (let i = 0; i < 20; i++) for (let j = i; j < 20; j++) w.push((sh[i]! + sh[j]!) / (sb[i]! + sb[j]!));
+    w.sort((a, b) => a - b);
+    const c = signedRankCritical(20, 0.05);
+    const iv = ratioInterval(pairs, 0.05);
+    expect(iv.lo).toBe(w[c]);
+    expect(iv.hi).toBe(w[w.length - 1 - c]);
+    expect(iv.centre).toBeCloseTo((w[104]! + w[105]!) / 2, 12);
+  });
+
+  it('a few base pairs that did not grow (a preempted small run) cost precision, not the point', () => {
+    const o = { startup: 0.002, cost: 6e-5, sizes: WC_SIZES, cv: 0.02, ratio: 1.05 };
+    const pairs = fitPairs(40, o, 21);
+    // Three pairs whose base small run was preempted for longer than the reads take.
+    for (const k of [3, 17, 29])
+      pairs[k] = { ...pairs[k]!, base: { ...pairs[k]!.base, small: pairs[k]!.base.large + 0.01 } };
+    expect(fitProblem(pairs)).toBeUndefined();
+    const c = compareFit(pairs, WC_SIZES);
+    expect(c.verdict).toBe('slower');
+    expect(c.ci![0]).toBeLessThan(1.05);
+    expect(c.ci![1]).toBeGreaterThan(1.05);
+    expect(c.ci![1]).toBeLessThan(1.2);
   });
 
   it('recovers an exact ratio whatever drift scales each pair, start-up included', () => {
@@ -728,7 +761,7 @@ describe('fit experiments', () => {
       { base: { small: 0.05, large: 0.06 }, head: { small: 0.05, large: 0.06 } },
       { base: { small: 0.06, large: 0.055 }, head: { small: 0.05, large: 0.06 } },
     ];
-    expect(fitProblem(bad)).toMatch(/^pair 2: base took no longer at the large size/);
+    expect(fitProblem(bad)).toMatch(/^in 1 of 2 pairs base took no longer at the large size/);
     expect(() => compareFit(bad, WC_SIZES)).toThrow(RangeError);
     expect(decideFit(bad, { budgetPairs: 50 })).toMatchObject({
       action: 'stop',

@@ -300,7 +300,7 @@ export function signedRankCritical(n: number, alpha: number): number {
 }
 
 /** Coverage of the interval that cuts c Walsh averages at each end, for n pairs. */
-function coverage(n: number, c: number): number {
+export function coverage(n: number, c: number): number {
   if (c < 0) return 1;
   if (n <= EXACT_MAX) return 1 - 2 * untiedCdf(n)[c]!;
   const m = (n * (n + 1)) / 2;
