@@ -228,8 +228,9 @@ export async function trends(ctx: Ctx): Promise<void> {
   if (!metric || !trend) return;
   const chartsEl = ctx.el.querySelector<HTMLElement>('#charts')!;
   const changesEl = ctx.el.querySelector<HTMLElement>('#changes')!;
+  // Measured once, before any chart is added: reading it in every draw forced a layout per chart.
+  const chartWidth = width(chartsEl);
   const charts = trendCharts(trend.series, metric);
-  const changeItems: { index: number; html: string }[] = [];
   // Draw charts as they scroll into view: years of data stay fast.
   const observer = new IntersectionObserver(
     (entries) => {
@@ -243,6 +244,9 @@ export async function trends(ctx: Ctx): Promise<void> {
   );
   const pointKeys = new Set(charts.flatMap((c) => Object.keys(c.point)));
   const state = { view: 'trends' as const, machine: ctx.machine, profile: ctx.profile.profile, experiment, metric };
+  // Each chart's change points are found when it is drawn or when the list below is filled
+  // (after the first paint), not all before the first chart.
+  const listers: (() => { index: number; html: string }[])[] = [];
   for (const chart of charts) {
     const box = document.createElement('div') as HTMLDivElement & { draw?: () => void };
     box.className = `chart${ctx.state.chart === chart.key ? ' highlight' : ''}`;
@@ -265,40 +269,38 @@ export async function trends(ctx: Ctx): Promise<void> {
         programChanged: programChanges(s.programs),
       };
     });
-    // A step where the program changed is found like any other, and marked (issue 14).
-    const changes = lines.flatMap((l, i) =>
-      detectChangePoints(l.values, Math.max(MIN_SHIFT, noise[`${l.id} ${metric}`] ?? 0)).map((c) => ({
-        line: i,
-        index: c.index,
-        ratio: c.ratio,
-        kind: 'perf' as const,
-        program: l.programChanged.includes(c.index),
-      })),
-    );
-    const programs = lines.flatMap((l, i) =>
-      l.programChanged.map((index) => ({ line: i, index, kind: 'program' as const })),
-    );
+    let found: ReturnType<typeof chartChanges> | undefined;
+    const marks = () => {
+      found ??= chartChanges(lines, (id) => Math.max(MIN_SHIFT, noise[`${id} ${metric}`] ?? 0));
+      return found;
+    };
     const link = toHash({ ...state, chart: chart.key, ...(ctx.state.log ? { log: true } : {}) });
-    for (const r of programs.filter((p) => !changes.some((c) => c.line === p.line && c.index === p.index))) {
-      const commit = commits[r.index];
-      changeItems.push({
-        index: r.index,
-        html: `<li><a href="${link}">${esc(pointText)}</a> · ${esc(lines[r.line]!.label)}: <b>program changed</b> at ${commit ? `${commitLink(ctx, commit.sha)} ${esc(commit.subject)}` : '?'}</li>`,
-      });
-    }
-    for (const c of changes) {
-      const commit = commits[c.index];
-      const worse = c.ratio > 1 === (lines[c.line]!.direction === 'smaller');
-      changeItems.push({
-        index: c.index,
-        html: `<li><a href="${link}">${esc(pointText)}</a> · ${esc(lines[c.line]!.label)}: <b class="${worse ? 'bad' : 'good'}">×${c.ratio.toFixed(3)}</b> at ${commit ? `${commitLink(ctx, commit.sha)} ${esc(commit.subject)}` : '?'}${c.program ? ' <b>(program changed here)</b>' : ''}</li>`,
-      });
-    }
+    listers.push(() => {
+      const { changes, programs } = marks();
+      const items: { index: number; html: string }[] = [];
+      for (const r of programs.filter((p) => !changes.some((c) => c.line === p.line && c.index === p.index))) {
+        const commit = commits[r.index];
+        items.push({
+          index: r.index,
+          html: `<li><a href="${link}">${esc(pointText)}</a> · ${esc(lines[r.line]!.label)}: <b>program changed</b> at ${commit ? `${commitLink(ctx, commit.sha)} ${esc(commit.subject)}` : '?'}</li>`,
+        });
+      }
+      for (const c of changes) {
+        const commit = commits[c.index];
+        const worse = c.ratio > 1 === (lines[c.line]!.direction === 'smaller');
+        items.push({
+          index: c.index,
+          html: `<li><a href="${link}">${esc(pointText)}</a> · ${esc(lines[c.line]!.label)}: <b class="${worse ? 'bad' : 'good'}">×${c.ratio.toFixed(3)}</b> at ${commit ? `${commitLink(ctx, commit.sha)} ${esc(commit.subject)}` : '?'}${c.program ? ' <b>(program changed here)</b>' : ''}</li>`,
+        });
+      }
+      return items;
+    });
     const a = document.createElement('a');
     a.className = 'permalink';
     a.href = link;
     a.textContent = 'permalink to this chart';
     box.draw = () => {
+      const { changes, programs } = marks();
       trendChart(
         box,
         {
@@ -310,7 +312,7 @@ export async function trends(ctx: Ctx): Promise<void> {
           changes: [...changes, ...programs],
           commitUrl: ctx.commitUrl,
         },
-        width(chartsEl),
+        chartWidth,
       );
       box.appendChild(a);
       box.style.minHeight = '';
@@ -318,18 +320,43 @@ export async function trends(ctx: Ctx): Promise<void> {
     chartsEl.appendChild(box);
     observer.observe(box);
   }
-  changesEl.innerHTML = changeItems.length
-    ? changeItems
-        .sort((x, y) => y.index - x.index)
-        .map((c) => c.html)
-        .join('')
-    : '<li class="muted">No change points detected.</li>';
   if (ctx.state.chart) {
     const target = chartsEl.querySelector<HTMLElement & { draw?: () => void }>(
       `[data-key="${CSS.escape(ctx.state.chart)}"]`,
     );
     target?.scrollIntoView();
   }
+  await afterPaint();
+  const changeItems = listers.flatMap((list) => list());
+  changesEl.innerHTML = changeItems.length
+    ? changeItems
+        .sort((x, y) => y.index - x.index)
+        .map((c) => c.html)
+        .join('')
+    : '<li class="muted">No change points detected.</li>';
+}
+
+/** Resolves after the browser has painted what is on the page now (a frame, then a task). */
+const afterPaint = () => new Promise<void>((done) => requestAnimationFrame(() => setTimeout(done, 0)));
+
+type TrendLine = { id: string; values: (number | null)[]; programChanged: number[] };
+
+/** A chart's change points (marked "program changed here" where its program changed) and its program changes. */
+function chartChanges(lines: readonly TrendLine[], minShift: (id: string) => number) {
+  // A step where the program changed is found like any other, and marked (issue 14).
+  const changes = lines.flatMap((l, i) =>
+    detectChangePoints(l.values, minShift(l.id)).map((c) => ({
+      line: i,
+      index: c.index,
+      ratio: c.ratio,
+      kind: 'perf' as const,
+      program: l.programChanged.includes(c.index),
+    })),
+  );
+  const programs = lines.flatMap((l, i) =>
+    l.programChanged.map((index) => ({ line: i, index, kind: 'program' as const })),
+  );
+  return { changes, programs };
 }
 
 // ---------------------------------------------------------------- sweeps

@@ -146,7 +146,7 @@ function preloadDefault(outDir: string, data: string): void {
   // Decided in the page from its URL: the catalog unless the link names another machine or
   // workload, the run files only for the Overview (a permalink to Trends must not pay for them).
   // A permalink to one trend chart names its experiment and metric: the newest window's commits
-  // and that shard are preloaded too (a name that is not a plain segment is left to the app).
+  // that shard and the machine's noise thresholds are preloaded too (a name that is not a plain segment is left to the app).
   const newest = catalog?.windows.at(-1)?.id;
   const plan = JSON.stringify({
     machine: id,
@@ -154,8 +154,9 @@ function preloadDefault(outDir: string, data: string): void {
     catalog: `data/${paths.catalog(id, profile)}`,
     runs: runs.map((r) => `data/${r}`),
     window: newest ? `data/${paths.trends(id, profile)}/${newest}/` : '',
+    noise: `data/${paths.noise(id)}`,
   }).replace(/</g, '\\u003c');
-  const script = `<script>(function(c){var h=location.hash,v=(/^#\\/(\\w+)/.exec(h)||[0,'overview'])[1],m=/[?&]machine=([^&]*)/.exec(h),p=/[?&]profile=([^&]*)/.exec(h);if((m&&m[1]!==c.machine)||(p&&p[1]!==c.profile))return;var e=/[?&]experiment=([\\w-]+)(&|$)/.exec(h),x=/[?&]metric=([\\w.]+)(&|$)/.exec(h),t=v==='trends'&&c.window&&e&&x?[c.window+'commits.json',c.window+e[1]+'/'+x[1]+'.json']:[];[c.catalog].concat(v==='overview'?c.runs:t).forEach(function(f){var l=document.createElement('link');l.rel='preload';l.as='fetch';l.crossOrigin='anonymous';l.href=f;document.head.appendChild(l)})})(${plan})</script>`;
+  const script = `<script>(function(c){var h=location.hash,v=(/^#\\/(\\w+)/.exec(h)||[0,'overview'])[1],m=/[?&]machine=([^&]*)/.exec(h),p=/[?&]profile=([^&]*)/.exec(h);if((m&&m[1]!==c.machine)||(p&&p[1]!==c.profile))return;var e=/[?&]experiment=([\\w-]+)(&|$)/.exec(h),x=/[?&]metric=([\\w.]+)(&|$)/.exec(h),t=v==='trends'&&c.window&&e&&x?[c.window+'commits.json',c.window+e[1]+'/'+x[1]+'.json',c.noise]:[];[c.catalog].concat(v==='overview'?c.runs:t).forEach(function(f){var l=document.createElement('link');l.rel='preload';l.as='fetch';l.crossOrigin='anonymous';l.href=f;document.head.appendChild(l)})})(${plan})</script>`;
   // Before the stylesheets: a script after a pending stylesheet waits for it.
   const html = readFileSync(index, 'utf8').replace('<meta charset="utf-8">', `<meta charset="utf-8">\n${script}`);
   writeFileSync(index, html);
