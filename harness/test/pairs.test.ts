@@ -10,7 +10,7 @@ import { plantedWc } from '../src/calibrate/plant.js';
 import { renderPairedComparison } from '../src/compare/render-paired.js';
 import { machineInfo } from '../src/machine/machine.js';
 import { AnyComparison, PairedComparison } from '../src/model/comparison.js';
-import { leadMetric, processValues } from '../src/pipeline/pairs.js';
+import { budgetTier, leadMetric, processValues } from '../src/pipeline/pairs.js';
 import { loadExperiment } from '../src/plan/experiments.js';
 import { expand } from '../src/plan/plan.js';
 import { parseTimerOutput } from '../src/run/pair-timer.js';
@@ -124,6 +124,15 @@ describe('npm run pairs', () => {
 });
 
 describe('paired diff: pure parts', () => {
+  it('points whose program changed share the budget first; the others get what they leave', () => {
+    const a = { id: 'a', changed: false };
+    const b = { id: 'b', changed: true };
+    const c = { id: 'c', changed: false };
+    expect(budgetTier([a, b, c])).toEqual([b]);
+    // Once the changed points are decided (no longer undecided), the rest share the remainder.
+    expect(budgetTier([a, c])).toEqual([a, c]);
+  });
+
   it('parses the timer output and rejects anything else', () => {
     expect(parseTimerOutput('0 1500000 0\n1 2500000 status 3\n')).toEqual([
       { index: 0, ns: 1_500_000, status: '0' },

@@ -425,6 +425,17 @@ function decide(live: Live, budgetPairs: number, plan: SequentialPlan): Sequenti
   return decidePaired(pairs, live.lead.direction, opts);
 }
 
+/**
+ * The undecided points that share this round's budget: those whose program changed, while any
+ * is undecided, else all. An unchanged program on an unchanged workload and runtime can differ
+ * only by noise, so those points get what the changed ones leave (and are the diff's own A/A
+ * check). A full quick diff has ~400 points: shared equally, the few a PR touches got ~10 pairs.
+ */
+export function budgetTier<T extends { changed: boolean }>(undecided: readonly T[]): readonly T[] {
+  const changed = undecided.filter((l) => l.changed);
+  return changed.length ? changed : undecided;
+}
+
 /** Untimed strace runs per side (see preparePoint). */
 const COUNTER_TRACES = 2;
 
@@ -623,8 +634,9 @@ export async function runPairs(opts: PairsOptions): Promise<PairsOutcome> {
     const budgetStart = performance.now();
     const left = () => opts.budgetSeconds - (performance.now() - budgetStart) / 1000;
     for (let roundNo = 1; !interrupted; roundNo++) {
-      const open = active.filter((l) => !l.decision && !l.failed);
-      if (!open.length) break;
+      const undecided = active.filter((l) => !l.decision && !l.failed);
+      if (!undecided.length) break;
+      const open = budgetTier(undecided);
       const share = Math.max(0, left()) / open.length;
       const requests: { live: Live; more: number }[] = [];
       for (const live of open) {
@@ -698,7 +710,7 @@ export async function runPairs(opts: PairsOptions): Promise<PairsOutcome> {
   });
   const comparison: PairedComparison = {
     schema: PAIRED_COMPARISON_SCHEMA,
-    method: `paired: base and head processes alternate in a seeded random order per pair (blocks of AB/BA), after warm-ups of both; per point, Hodges-Lehmann ratio of the paired log-ratios with the exact Wilcoxon signed-rank interval and test (a fit: the per-operation cost ratio over two sizes); sequential looks at ${plan.looks.join('/')} pairs spending alpha ${plan.alphas.map((a) => `${(a * 100).toFixed(1)}%`).join('/')} (5% in all); minimum effect ${MIN_EFFECT * 100}% or the calibrated threshold; folded metrics are fixed-size comparisons at 5%; counters compared exactly, once per side`,
+    method: `paired: base and head processes alternate in a seeded random order per pair (blocks of AB/BA), after warm-ups of both; points whose program changed are measured first, the others with the budget they leave; per point, Hodges-Lehmann ratio of the paired log-ratios with the exact Wilcoxon signed-rank interval and test (a fit: the per-operation cost ratio over two sizes); sequential looks at ${plan.looks.join('/')} pairs spending alpha ${plan.alphas.map((a) => `${(a * 100).toFixed(1)}%`).join('/')} (5% in all); minimum effect ${MIN_EFFECT * 100}% or the calibrated threshold; folded metrics are fixed-size comparisons at 5%; counters compared exactly, once per side`,
     seed: opts.seed,
     budget: { seconds: opts.budgetSeconds, spentSeconds: round(spent) },
     base: side(base),
