@@ -27,7 +27,13 @@ function checkout(name: string): string {
   return dir;
 }
 
-function pairs(base: string, head: string, out: string, noise: string[] = ['--noise-store', join(out, 'no-store')]) {
+function pairs(
+  base: string,
+  head: string,
+  out: string,
+  noise: string[] = ['--noise-store', join(out, 'no-store')],
+  select: string[] = ['--experiments', 'wc', '--variants', 'c', '--param', 'bs=4096'],
+) {
   const r = runCli([
     'pairs',
     '--base',
@@ -43,12 +49,7 @@ function pairs(base: string, head: string, out: string, noise: string[] = ['--no
     ...noise,
     '--profile',
     'smoke',
-    '--experiments',
-    'wc',
-    '--variants',
-    'c',
-    '--param',
-    'bs=4096',
+    ...select,
   ]);
   expect(r.status, r.stderr).toBe(0);
   const c = PairedComparison.parse(JSON.parse(readFileSync(join(out, 'comparison.json'), 'utf8')));
@@ -96,14 +97,27 @@ describe('npm run pairs', () => {
     expect(rec.points[0]!.pairs).toHaveLength(p.pairs);
   });
 
-  it('a planted slowdown of wc C is called slower, and its program marked changed', { timeout: 300_000 }, () => {
+  it('a planted slowdown of wc C is called slower, its program marked changed; the unchanged point is measured after it', {
+    timeout: 300_000,
+  }, () => {
     const head = checkout('slow');
     const file = join(head, 'programs', 'wc', 'wc-c.c');
     // 40 µs per read: at 4,096 reads of 4 KiB that more than doubles the process.
     writeFileSync(file, plantedWc(readFileSync(file, 'utf8'), 40_000));
     const out = mkdtempSync(join(tmpdir(), 'jsio-pairs-slow-'));
-    const { c, md } = pairs(base, head, out);
-    const p = c.points[0]!;
+    // records C writes its output into its scratch directory: fresh checkouts have none yet.
+    const select = ['--experiments', 'wc,records', '--variants', 'c', '--param', 'bs=4096'];
+    select.push('--param', 'record=4096', '--param', 'op=write', '--param', 'cache=warm');
+    const { c, md } = pairs(base, head, out, undefined, select);
+    expect(c.notMeasured).toEqual([]);
+    expect(c.points.map((q) => q.benchmark).sort()).toEqual([
+      'records/c/cache=warm,op=write,record=4096',
+      'wc/c/bs=4096',
+    ]);
+    const rec = c.points.find((q) => q.experiment === 'records')!;
+    expect(rec.changed).toBeUndefined();
+    expect(rec.pairs).toBeGreaterThanOrEqual(10);
+    const p = c.points.find((q) => q.experiment === 'wc')!;
     expect(p.changed).toBe(true);
     expect(p.lead.verdict).toBe('slower');
     expect(p.stop).toBe('decided');

@@ -13,7 +13,7 @@
  * between the two processes of a pair); self-timed points (runner "self") use each program's
  * own reported metric, every run validated like `bench` does.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { isBusy } from '../analysis/busy.js';
@@ -124,6 +124,7 @@ export interface PairsOutcome {
 
 async function prepareSide(
   root: string,
+  headRoot: string,
   label: 'base' | 'head',
   opts: PairsOptions,
   host: Host,
@@ -140,8 +141,11 @@ async function prepareSide(
   }
   const points = expand(experiments, opts.profile, opts.filters);
   const cacheDir = join(root, '.cache');
-  // The evictor is the harness's tool, not a program under test: the head's source for both sides.
-  const { runtimes, inputs, evictTool } = await preparePoints(points, root, resolve(opts.head), cacheDir, log);
+  // Runtimes and inputs (content-keyed) and the evictor (the harness's tool, not a program under
+  // test) come from the head's cache for both sides, by the same path: with the base's own path
+  // to a shared input (a symlink to the head's), every file the base's scan opened cost one more
+  // path lookup, and an A/A diff called 4 of 5 warm scan c-blocking points 5-8% "faster".
+  const { runtimes, inputs, evictTool } = await preparePoints(points, root, headRoot, join(headRoot, '.cache'), log);
   const jobs = planJobs(points, {
     runtimes,
     inputs,
@@ -222,6 +226,10 @@ async function preparePoint(live: Live, tools: Tools, timer: string): Promise<vo
     const xs: Record<'base' | 'head', number[]> = { base: [], head: [] };
     for (const side of ['base', 'head'] as const) {
       const job = live[side];
+      // A fresh scratch directory per side (programs write their output files there), kept for
+      // all of the point's pairs and removed at the end of the diff.
+      rmSync(job.scratch, { recursive: true, force: true });
+      mkdirSync(job.scratch, { recursive: true });
       const skip = await verifyEviction(job);
       if (skip) {
         live.failed = { side, reason: skip };
@@ -532,6 +540,21 @@ function pointRow(live: Live): PairedPoint {
 }
 
 export async function runPairs(opts: PairsOptions): Promise<PairsOutcome> {
+  // Both checkouts by paths of the same length (two links in one directory): a process's
+  // arguments, PWD and program paths then take the same room on its stack and in its
+  // environment, which moves stack alignment and can alone shift a tight loop by a few percent.
+  const sides = mkdtempSync(join(tmpdir(), 'jsio-pairs-sides-'));
+  try {
+    symlinkSync(resolve(opts.base), join(sides, 'base'), 'dir');
+    symlinkSync(resolve(opts.head), join(sides, 'head'), 'dir');
+    return await pairSides(opts, join(sides, 'base'), join(sides, 'head'));
+  } finally {
+    // The links only (rmSync does not follow them into the checkouts).
+    rmSync(sides, { recursive: true, force: true });
+  }
+}
+
+async function pairSides(opts: PairsOptions, baseRoot: string, headRoot: string): Promise<PairsOutcome> {
   const log = opts.log ?? ((m: string) => process.stderr.write(`${m}\n`));
   const plan = opts.plan ?? DEFAULT_PLAN;
   const host = await setUpMachine({ ...(opts.strict ? { strict: true } : {}) }, log);
@@ -541,8 +564,8 @@ export async function runPairs(opts: PairsOptions): Promise<PairsOutcome> {
     ? await buildTool('pair-timer', gcc.path, opts.head, join(opts.head, '.cache'), log)
     : undefined;
   if (!timer) throw new UserError('the paired runner needs gcc to build its process timer', 'apt-get install gcc');
-  const base = await prepareSide(resolve(opts.base), 'base', opts, host, log);
-  const head = await prepareSide(resolve(opts.head), 'head', opts, host, log);
+  const base = await prepareSide(baseRoot, headRoot, 'base', opts, host, log);
+  const head = await prepareSide(headRoot, headRoot, 'head', opts, host, log);
 
   const baseById = new Map(base.jobs.map((j) => [j.id, j]));
   const headIds = new Set(head.jobs.map((j) => j.id));
@@ -644,7 +667,8 @@ export async function runPairs(opts: PairsOptions): Promise<PairsOutcome> {
         if (d.action === 'stop') live.decision = d;
         else requests.push({ live, more: d.more });
       }
-      if (!requests.length) break;
+      // Every open point stopped: the next tier (or nothing) is up next round.
+      if (!requests.length) continue;
       const granted = shareBudget(
         requests.map((r) => ({ pairs: r.more, secondsPerPair: Math.max(r.live.secondsPerPair, 1e-3) })),
         Math.max(0, left()),
@@ -689,6 +713,7 @@ export async function runPairs(opts: PairsOptions): Promise<PairsOutcome> {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }
+  for (const l of lives) for (const job of [l.base, l.head]) rmSync(job.scratch, { recursive: true, force: true });
   // Points the loop left undecided (interrupted) are judged on what they have, as cut by the budget.
   const measured = lives.filter((l) => !l.failed && (l.decision || l.pairs.length));
   for (const l of measured) l.decision ??= decide(l, 0, plan) as Extract<SequentialDecision, { action: 'stop' }>;
