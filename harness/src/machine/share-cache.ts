@@ -1,5 +1,6 @@
 /**
- * PR diffs run the harness from two checkouts (base and head). The download and input caches
+ * `npm run rounds` runs the harness in two checkouts (base and head; the paired diff instead
+ * reads both sides' runtimes and inputs from the head's cache itself). The download and input caches
  * are content-keyed (runtime package@version, generator source + arguments), so the base
  * checkout can use the head checkout's instead of fetching Node, Bun and Deno a second time.
  * Build outputs are never shared: they are what differs between the two sides.

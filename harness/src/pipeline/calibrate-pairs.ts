@@ -23,7 +23,6 @@ import { UserError } from '../lib/errors.js';
 import { runProcess } from '../lib/exec.js';
 import { formatValue } from '../lib/format.js';
 import { markdownTable } from '../lib/markdown.js';
-import { shareCaches } from '../machine/share-cache.js';
 import type { PairedComparison } from '../model/comparison.js';
 import { NOISE_SCHEMA, type NoiseFile } from '../model/noise.js';
 import { type PairsOptions, type PairsOutcome, runPairs } from './pairs.js';
@@ -69,7 +68,6 @@ async function worktree(root: string, dir: string, log: (m: string) => void, mad
   }
   // esbuild bundles resolve packages from the program's checkout; the worktree borrows this one's.
   if (!existsSync(join(dir, 'node_modules'))) symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'), 'dir');
-  shareCaches(dir, root);
   return dir;
 }
 

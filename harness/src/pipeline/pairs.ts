@@ -13,7 +13,7 @@
  * between the two processes of a pair); self-timed points (runner "self") use each program's
  * own reported metric, every run validated like `bench` does.
  */
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { isBusy } from '../analysis/busy.js';
@@ -61,6 +61,7 @@ import { loadAllExperiments } from '../plan/experiments.js';
 import { planJobs } from '../plan/jobs.js';
 import { expand, type Filters } from '../plan/plan.js';
 import { checkedRun, countSyscalls, shell, timeoutMs, verifyEviction } from '../run/common.js';
+import { freshScratch, removeScratch } from '../run/measure.js';
 import { runSchedule } from '../run/pair-timer.js';
 import type { RawRun, RawSamples } from '../run/runner.js';
 import { type Host, preparePoints, setUpMachine } from './bench.js';
@@ -226,10 +227,8 @@ async function preparePoint(live: Live, tools: Tools, timer: string): Promise<vo
     const xs: Record<'base' | 'head', number[]> = { base: [], head: [] };
     for (const side of ['base', 'head'] as const) {
       const job = live[side];
-      // A fresh scratch directory per side (programs write their output files there), kept for
-      // all of the point's pairs and removed at the end of the diff.
-      rmSync(job.scratch, { recursive: true, force: true });
-      mkdirSync(job.scratch, { recursive: true });
+      // Kept for all of the point's pairs, removed at the end of the diff.
+      freshScratch(job);
       const skip = await verifyEviction(job);
       if (skip) {
         live.failed = { side, reason: skip };
@@ -713,7 +712,7 @@ async function pairSides(opts: PairsOptions, baseRoot: string, headRoot: string)
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }
-  for (const l of lives) for (const job of [l.base, l.head]) rmSync(job.scratch, { recursive: true, force: true });
+  for (const l of lives) for (const job of [l.base, l.head]) removeScratch(job);
   // Points the loop left undecided (interrupted) are judged on what they have, as cut by the budget.
   const measured = lives.filter((l) => !l.failed && (l.decision || l.pairs.length));
   for (const l of measured) l.decision ??= decide(l, 0, plan) as Extract<SequentialDecision, { action: 'stop' }>;

@@ -11,12 +11,21 @@ import { selfRunner } from './self-runner.js';
 
 const RUNNERS: Record<Job['runner'], Runner> = { hyperfine: hyperfineRunner, self: selfRunner };
 
-export async function measureJob(job: Job, tools: Tools): Promise<RawSamples> {
+/** An empty scratch directory for the job's program (its output files go there). */
+export function freshScratch(job: Pick<Job, 'scratch'>): void {
   rmSync(job.scratch, { recursive: true, force: true });
   mkdirSync(job.scratch, { recursive: true });
+}
+
+export function removeScratch(job: Pick<Job, 'scratch'>): void {
+  rmSync(job.scratch, { recursive: true, force: true });
+}
+
+export async function measureJob(job: Job, tools: Tools): Promise<RawSamples> {
+  freshScratch(job);
   try {
     return await RUNNERS[job.runner].measure(job, tools);
   } finally {
-    rmSync(job.scratch, { recursive: true, force: true });
+    removeScratch(job);
   }
 }

@@ -11,7 +11,6 @@ import { writeFileAtomic } from '../../lib/atomic.js';
 import { EXIT, UserError } from '../../lib/errors.js';
 import { ensureDirectory, existingDirectory } from '../../lib/paths.js';
 import { machineInfo } from '../../machine/machine.js';
-import { shareCaches } from '../../machine/share-cache.js';
 import { isProfile, PROFILES } from '../../model/profiles.js';
 import { runPairs, writeRecord } from '../../pipeline/pairs.js';
 import { intFlag, list, parseParamFlags, ROOT } from '../args.js';
@@ -54,7 +53,6 @@ export async function pairsCommand(argv: string[]): Promise<number> {
   const source = noiseSourceOf(values);
   const noise = loadNoise(source, machineInfo().id);
   const log = (s: string) => process.stderr.write(`${s}\n`);
-  for (const link of shareCaches(base, head)) log(`sharing ${link} with the head checkout`);
   const { comparison, record, interrupted } = await runPairs({
     base,
     head,
