@@ -145,8 +145,9 @@ function preloadDefault(outDir: string, data: string): void {
           .map((sha) => paths.run(id, sha, profile));
   // Decided in the page from its URL: the catalog unless the link names another machine or
   // workload, the run files only for the Overview (a permalink to Trends must not pay for them).
-  // A permalink to one trend chart names its experiment and metric: the newest window's commits
-  // that shard and the machine's noise thresholds are preloaded too (a name that is not a plain segment is left to the app).
+  // A permalink to one trend chart names its experiment and metric: then the newest window's
+  // commits, that metric's shard and the machine's noise thresholds are preloaded too (a name
+  // that is not a plain segment is left to the app).
   const newest = catalog?.windows.at(-1)?.id;
   const plan = JSON.stringify({
     machine: id,

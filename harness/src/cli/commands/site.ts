@@ -28,9 +28,11 @@ export async function siteCommand(argv: string[]): Promise<number> {
   return EXIT.ok;
 }
 
-export async function sitePerfCommand(): Promise<number> {
-  const { sitePerf } = await import('../../site/perf.js');
-  const r = await sitePerf(ROOT);
+export async function sitePerfCommand(argv: string[]): Promise<number> {
+  const { values } = parseArgs({ args: argv, strict: true, options: { repetitions: { type: 'string' } } });
+  const { sitePerf, REPETITIONS } = await import('../../site/perf.js');
+  const repetitions = values.repetitions ? intFlag('--repetitions', values.repetitions, 1, 50) : REPETITIONS;
+  const r = await sitePerf(ROOT, repetitions);
   for (const [k, v] of Object.entries(r)) process.stdout.write(`${k.padEnd(30)} ${v.toLocaleString('en-US')}\n`);
   return EXIT.ok;
 }

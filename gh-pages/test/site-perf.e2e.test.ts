@@ -1,0 +1,34 @@
+// npm run site:perf as a user runs it (one repetition): every view's figures are reported, and
+// the payload figures, which do not depend on the machine's speed, meet issue 18's 500 KB.
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../../harness/test/helpers/cli.js';
+
+describe('npm run site:perf', () => {
+  it('reports every view; the first views stay under 500 KB at 5,000 commits x 300 series', {
+    timeout: 300_000,
+  }, () => {
+    const r = runCli(['site-perf', '--repetitions', '1']);
+    expect(r.status, r.stderr).toBe(0);
+    const out = Object.fromEntries(
+      r.stdout
+        .trim()
+        .split('\n')
+        .map((l) => l.trim().split(/\s+/))
+        .map(([k, ...v]) => [k, v.join(' ')]),
+    ) as Record<string, string>;
+    const num = (k: string) => Number(out[k]?.replace(/,/g, ''));
+    for (const view of ['overview', 'trends', 'trends_older', 'regressions']) {
+      expect(num(`${view}_first_chart_ms`), view).toBeGreaterThan(0);
+      expect(num(`${view}_visible_charts_ms`), view).toBeGreaterThanOrEqual(num(`${view}_first_chart_ms`));
+      // bundle arrived / last data before the chart / chart, in that order.
+      const [script, data, chart] = out[`${view}_script_data_chart_ms`]!.split('/').map(Number);
+      expect(script! > 0 && script! <= chart! && data! <= chart!, view).toBe(true);
+    }
+    for (const view of ['overview', 'trends', 'regressions'])
+      expect(num(`${view}_bytes`), view).toBeLessThanOrEqual(500_000);
+    // An older window is fetched only on demand: it is bigger, and not part of a first view.
+    expect(num('trends_older_bytes')).toBeGreaterThan(num('trends_bytes'));
+    expect(num('bundle_bytes')).toBeGreaterThan(10_000);
+    expect(num('repetitions')).toBe(1);
+  });
+});
