@@ -9,11 +9,13 @@ import { describe, expect, it } from 'vitest';
 import { plantedWc } from '../src/calibrate/plant.js';
 import { renderPairedComparison } from '../src/compare/render-paired.js';
 import { machineInfo } from '../src/machine/machine.js';
+import { buildTool } from '../src/machine/tools.js';
 import { AnyComparison, PairedComparison } from '../src/model/comparison.js';
 import { budgetTier, leadMetric, processValues } from '../src/pipeline/pairs.js';
 import { loadExperiment } from '../src/plan/experiments.js';
+import { placementOf } from '../src/plan/jobs.js';
 import { expand } from '../src/plan/plan.js';
-import { parseTimerOutput } from '../src/run/pair-timer.js';
+import { parseTimerOutput, runSchedule } from '../src/run/pair-timer.js';
 import { ROOT, runCli } from './helpers/cli.js';
 import { jobOf } from './helpers/jobs.js';
 
@@ -153,6 +155,32 @@ describe('paired diff: pure parts', () => {
       { index: 1, ns: 2_500_000, status: 'status 3' },
     ]);
     expect(parseTimerOutput('garbage')).toHaveProperty('problem');
+  });
+
+  it('the timer starts every process on the measured CPUs, not on the harness core it was called from', async () => {
+    const cpus = { taskset: 'taskset', harness: '0', measured: '1', all: '0-1' };
+    expect(placementOf('shared', cpus).startOn).toEqual({ taskset: 'taskset', cpus: '1' });
+    expect(placementOf('split', cpus).startOn).toEqual({ taskset: 'taskset', cpus: '1' });
+    expect(placementOf('none', cpus).startOn).toEqual({ taskset: 'taskset', cpus: '0-1' });
+    expect(placementOf('shared', undefined).startOn).toBeUndefined();
+    // The real timer, pinned to cpu 0 (present on every machine): each shell reports its CPUs.
+    const dir = mkdtempSync(join(tmpdir(), 'jsio-timer-'));
+    const timer = await buildTool('pair-timer', 'gcc', ROOT, dir, () => {});
+    expect(timer).toBeDefined();
+    const cmd = `grep Cpus_allowed_list /proc/$$/status >> ${join(dir, 'cpus')}`;
+    const r = await runSchedule(timer!, [cmd, cmd], [0, 1, 1, 0], {
+      cwd: dir,
+      timeoutMs: 10_000,
+      startOn: { taskset: 'taskset', cpus: '0' },
+    });
+    expect(r.ok).toBe(true);
+    expect(r.seconds).toHaveLength(4);
+    expect(
+      readFileSync(join(dir, 'cpus'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => l.split(/\s+/)[1]),
+    ).toEqual(['0', '0', '0', '0']);
   });
 
   it("a process's values are normalize's metrics of one run; the lead is the headline metric it measures", () => {

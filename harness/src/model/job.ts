@@ -54,6 +54,11 @@ export interface Job {
   readonly workload: string;
   /** Where the generator and the program ran, e.g. "split: generator on cpu 0, program on cpu 1". */
   readonly placement: string;
+  /**
+   * The CPUs a timer starts the job's process tree on (the measured ones), with the taskset
+   * that pins it; absent when placement is not applied.
+   */
+  readonly startOn?: { readonly taskset: string; readonly cpus: string };
   readonly runner: 'hyperfine' | 'self';
   readonly command: JobCommand;
   /** The directory commands run in (the experiment's folder). */

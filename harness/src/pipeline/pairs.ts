@@ -369,6 +369,7 @@ async function measurePairs(
     cwd: live.head.cwd,
     timeoutMs: timeoutMs(live.head),
     ...(prepare ? { prepare } : {}),
+    ...(live.head.startOn ? { startOn: live.head.startOn } : {}),
   });
   if (!r.ok) {
     const side = r.failed === undefined ? 'head' : r.failed % 2 === 0 ? 'base' : 'head';

@@ -97,8 +97,12 @@ export function splitAssignments(program: string): { assignments: string; rest: 
 export function placementOf(
   kind: Experiment['manifest']['placement'],
   cpus: PlanEnvironment['cpus'],
-): { generator: string; program: string; text: string } {
+): { generator: string; program: string; text: string; startOn?: { taskset: string; cpus: string } } {
   if (!cpus) return { generator: '', program: '', text: `${kind}: not applied (one core, or no taskset)` };
+  // Where a timed process tree starts (its shell, before taskset moves the programs): on the
+  // measured cores, not the harness's. A shell forked on the harness's core waits behind any load
+  // there: with a busy loop on cpu 0, wc C's paired per-read cost noise went from 3.4% to 21.7%.
+  const startOn = (set: string) => ({ taskset: cpus.taskset, cpus: set });
   const on = (set: string) => `${shellQuote(cpus.taskset)} -c ${set} `;
   switch (kind) {
     case 'split':
@@ -106,12 +110,14 @@ export function placementOf(
         generator: on(cpus.harness),
         program: on(cpus.measured),
         text: `split: generator on cpu ${cpus.harness}, program on cpu ${cpus.measured}`,
+        startOn: startOn(cpus.measured),
       };
     case 'shared':
       return {
         generator: on(cpus.measured),
         program: on(cpus.measured),
         text: `shared: generator and program on cpu ${cpus.measured}`,
+        startOn: startOn(cpus.measured),
       };
     case 'none':
       // Children inherit the harness's own pinning: widen it back to every core.
@@ -119,6 +125,7 @@ export function placementOf(
         generator: on(cpus.all),
         program: on(cpus.all),
         text: `none: generator and program on cpus ${cpus.all}`,
+        startOn: startOn(cpus.all),
       };
   }
 }
@@ -235,6 +242,7 @@ export function planJob(point: Point, env: PlanEnvironment): Job {
       placement.text,
     ),
     placement: placement.text,
+    ...(placement.startOn ? { startOn: placement.startOn } : {}),
     runner: m.runner,
     command: commandFor(scope),
     ...(sizes ? { sizes } : {}),

@@ -31,15 +31,18 @@ export function parseTimerOutput(text: string): { index: number; ns: number; sta
 
 /**
  * Runs `schedule` (indices into `commands`) with `prepare` before each process (untimed), in
- * `cwd`, each process bounded by `timeoutMs`. Stops at the first failing process.
+ * `cwd`, each process bounded by `timeoutMs`, the timer pinned to `startOn` when given. Stops at
+ * the first failing process.
  */
 export async function runSchedule(
   timer: string,
   commands: readonly string[],
   schedule: readonly number[],
-  opts: { cwd: string; timeoutMs: number; prepare?: string },
+  opts: { cwd: string; timeoutMs: number; prepare?: string; startOn?: { taskset: string; cpus: string } },
 ): Promise<ScheduleResult> {
   const argv = [
+    // The timer, and so every shell it forks, on the measured CPUs (it sleeps while they run).
+    ...(opts.startOn ? [opts.startOn.taskset, '-c', opts.startOn.cpus] : []),
     timer,
     String(Math.max(1, Math.round(opts.timeoutMs))),
     opts.prepare ?? '',
