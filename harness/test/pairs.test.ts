@@ -11,7 +11,7 @@ import { renderPairedComparison } from '../src/compare/render-paired.js';
 import { machineInfo } from '../src/machine/machine.js';
 import { buildTool } from '../src/machine/tools.js';
 import { AnyComparison, PairedComparison } from '../src/model/comparison.js';
-import { budgetTier, leadMetric, processValues } from '../src/pipeline/pairs.js';
+import { budgetTier, leadMetric, pairSchedule, processValues } from '../src/pipeline/pairs.js';
 import { loadExperiment } from '../src/plan/experiments.js';
 import { placementOf } from '../src/plan/jobs.js';
 import { expand } from '../src/plan/plan.js';
@@ -147,6 +147,14 @@ describe('paired diff: pure parts', () => {
     expect(budgetTier([a, b, c])).toEqual([b]);
     // Once the changed points are decided (no longer undecided), the rest share the remainder.
     expect(budgetTier([a, c])).toEqual([a, c]);
+  });
+
+  it('a pair runs each process once in its order; a fit runs S L L S, the large runs side by side', () => {
+    expect(pairSchedule('AB', false)).toEqual([0, 1]);
+    expect(pairSchedule('BA', false)).toEqual([1, 0]);
+    // 0/1 = base/head at the large size, 2/3 at the small one.
+    expect(pairSchedule('AB', true)).toEqual([2, 0, 1, 3]);
+    expect(pairSchedule('BA', true)).toEqual([3, 1, 0, 2]);
   });
 
   it('parses the timer output and rejects anything else', () => {
