@@ -11,7 +11,14 @@ import { renderPairedComparison } from '../src/compare/render-paired.js';
 import { machineInfo } from '../src/machine/machine.js';
 import { buildTool } from '../src/machine/tools.js';
 import { AnyComparison, PairedComparison } from '../src/model/comparison.js';
-import { budgetTier, leadMetric, pairSchedule, processValues } from '../src/pipeline/pairs.js';
+import {
+  budgetTier,
+  DEADLINE_MARGIN_SECONDS,
+  leadMetric,
+  pairSchedule,
+  pairsBudget,
+  processValues,
+} from '../src/pipeline/pairs.js';
 import { loadExperiment } from '../src/plan/experiments.js';
 import { placementOf } from '../src/plan/jobs.js';
 import { expand } from '../src/plan/plan.js';
@@ -291,6 +298,20 @@ describe('paired diff: pure parts', () => {
     // Folded: the other metrics are one line per point, not rows of their own.
     expect(md).toMatch(/other metrics of these points[\s\S]*wall_time 50\.00 ms→51\.00 ms \+1\.0% \(unchanged\)/);
     expect(md).toContain('workload changed: bytes 1 → 2');
+    expect(md).toContain('120 pairs in 9.8 min (budget 10.0 min)');
+    // With set-up and a deadline (newer artifacts), the footer splits the time.
+    const timed = comparison([point()]);
+    timed.budget = { seconds: 720, spentSeconds: 1110, setupSeconds: 390, deadlineSeconds: 1140 };
+    expect(renderPairedComparison(timed)).toContain(
+      '60 pairs; 18.5 min in all: set-up 6.5 min, pairs 12.0 min (budget 12.0 min, deadline 19.0 min)',
+    );
+  });
+
+  it('a deadline cuts the pairs to what set-up leaves, never below zero', () => {
+    expect(pairsBudget(720, 300)).toBe(720);
+    expect(pairsBudget(720, 240, 1140)).toBe(720);
+    expect(pairsBudget(720, 480, 1140)).toBe(1140 - 480 - DEADLINE_MARGIN_SECONDS);
+    expect(pairsBudget(720, 1200, 1140)).toBe(0);
   });
 
   it('reads both schemas and refuses an unknown one', () => {

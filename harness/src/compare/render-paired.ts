@@ -132,7 +132,7 @@ function footer(c: PairedComparison): string {
   const tools = toolchainsLine(c.base, c.head);
   const pairs = c.points.reduce((a, p) => a + p.pairs, 0);
   return [
-    `Measured on \`${escapeCell(c.head.machine)}\` (${escapeCell(c.head.cpu)}); base ${c.base.commits.map((s) => `\`${escapeCell(s)}\``).join(', ')}, head ${c.head.commits.map((s) => `\`${escapeCell(s)}\``).join(', ')}; ${pairs} pairs in ${(c.budget.spentSeconds / 60).toFixed(1)} min (budget ${(c.budget.seconds / 60).toFixed(1)} min), order seed ${c.seed}.`,
+    `Measured on \`${escapeCell(c.head.machine)}\` (${escapeCell(c.head.cpu)}); base ${c.base.commits.map((s) => `\`${escapeCell(s)}\``).join(', ')}, head ${c.head.commits.map((s) => `\`${escapeCell(s)}\``).join(', ')}; ${timeSpent(c.budget, pairs)}, order seed ${c.seed}.`,
     `Toolchains: ${escapeCell(tools)}.`,
   ].join('\n\n');
 }
@@ -189,4 +189,12 @@ export function renderPairedComparison(c: PairedComparison, limit = COMMENT_LIMI
     if (md.length <= limit) return md;
   }
   return `${headline(c)}\n\nThe full comparison is too large for a comment: see comparison.json.\n`;
+}
+
+/** "N pairs in M min …": with set-up and a deadline where the artifact has them. */
+function timeSpent(b: PairedComparison['budget'], pairs: number): string {
+  const min = (x: number) => `${(x / 60).toFixed(1)} min`;
+  if (b.setupSeconds === undefined) return `${pairs} pairs in ${min(b.spentSeconds)} (budget ${min(b.seconds)})`;
+  const deadline = b.deadlineSeconds ? `, deadline ${min(b.deadlineSeconds)}` : '';
+  return `${pairs} pairs; ${min(b.spentSeconds)} in all: set-up ${min(b.setupSeconds)}, pairs ${min(b.spentSeconds - b.setupSeconds)} (budget ${min(b.seconds)}${deadline})`;
 }

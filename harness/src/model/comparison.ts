@@ -174,7 +174,18 @@ export const PairedComparison = z
     method: short(800),
     /** Seed of the pair orders (analysis/paired.ts pairOrder): the schedule can be recomputed. */
     seed: z.number().int(),
-    budget: z.object({ seconds: finite, spentSeconds: finite }).strict(),
+    budget: z
+      .object({
+        /** The pairs' time budget. */
+        seconds: finite,
+        /** The whole diff, set-up included. */
+        spentSeconds: finite,
+        /** Builds, checks, counters and warm-ups before the first pair (absent in older files). */
+        setupSeconds: finite.optional(),
+        /** The whole diff's deadline, when one was given (--deadline). */
+        deadlineSeconds: finite.optional(),
+      })
+      .strict(),
     base: Side,
     head: Side,
     points: z.array(PairedPoint).max(10_000),

@@ -73,6 +73,12 @@ export interface PairsOptions {
   filters: Filters;
   /** Seconds the whole diff may spend measuring pairs (set-up, builds and validation excluded). */
   budgetSeconds: number;
+  /**
+   * Seconds the whole diff may take, set-up included: the pairs get at most what set-up leaves
+   * (less a margin for the last batches), so a slow set-up on a busy machine cannot push the
+   * diff past a CI job's time.
+   */
+  deadlineSeconds?: number;
   seed: number;
   require: string[];
   /** Calibrated minimum effects, "<benchmark id> <metric>" -> ratio (compare's noise thresholds). */
@@ -302,6 +308,18 @@ async function preparePoint(live: Live, tools: Tools, timer: string): Promise<vo
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
+}
+
+/** Seconds left for the last batches of a diff whose pairs must end by its deadline. */
+export const DEADLINE_MARGIN_SECONDS = 30;
+
+/**
+ * The seconds the pairs may take: the budget, cut to what the deadline leaves after set-up
+ * (less a margin: a batch granted at the end runs to its end).
+ */
+export function pairsBudget(budgetSeconds: number, setupSeconds: number, deadlineSeconds?: number): number {
+  if (deadlineSeconds === undefined) return budgetSeconds;
+  return Math.max(0, Math.min(budgetSeconds, deadlineSeconds - setupSeconds - DEADLINE_MARGIN_SECONDS));
 }
 
 /**
@@ -562,6 +580,7 @@ export async function runPairs(opts: PairsOptions): Promise<PairsOutcome> {
 async function pairSides(opts: PairsOptions, baseRoot: string, headRoot: string): Promise<PairsOutcome> {
   const log = opts.log ?? ((m: string) => process.stderr.write(`${m}\n`));
   const plan = opts.plan ?? DEFAULT_PLAN;
+  const diffStart = performance.now();
   const host = await setUpMachine({ ...(opts.strict ? { strict: true } : {}) }, log);
   const pins = readPins(join(opts.head, 'harness', 'toolchains.json'));
   const gcc = await resolveRuntime('gcc', pins, join(opts.head, '.cache', 'runtimes'), log);
@@ -622,8 +641,9 @@ async function pairSides(opts: PairsOptions, baseRoot: string, headRoot: string)
     });
   }
 
+  let setupSeconds = 0;
+  let pairSeconds = opts.budgetSeconds;
   const minEffectOf = (l: Live) => Math.max(MIN_EFFECT, opts.noise?.[`${l.id} ${l.lead.metric}`] ?? 0);
-  const started = performance.now();
   let interrupted = false;
   const onSignal = (sig: NodeJS.Signals) => {
     if (interrupted) return;
@@ -660,7 +680,13 @@ async function pairSides(opts: PairsOptions, baseRoot: string, headRoot: string)
     };
     const active = lives.filter((l) => !failedNow(l));
     const budgetStart = performance.now();
-    const left = () => opts.budgetSeconds - (performance.now() - budgetStart) / 1000;
+    setupSeconds = (budgetStart - diffStart) / 1000;
+    pairSeconds = pairsBudget(opts.budgetSeconds, setupSeconds, opts.deadlineSeconds);
+    if (pairSeconds < opts.budgetSeconds)
+      log(
+        `pairs: set-up took ${(setupSeconds / 60).toFixed(1)} min; the deadline of ${(opts.deadlineSeconds! / 60).toFixed(1)} min leaves ${(pairSeconds / 60).toFixed(1)} min for pairs`,
+      );
+    const left = () => pairSeconds - (performance.now() - budgetStart) / 1000;
     for (let roundNo = 1; !interrupted; roundNo++) {
       const undecided = active.filter((l) => !l.decision && !l.failed);
       if (!undecided.length) break;
@@ -723,7 +749,7 @@ async function pairSides(opts: PairsOptions, baseRoot: string, headRoot: string)
   const measured = lives.filter((l) => !l.failed && (l.decision || l.pairs.length));
   for (const l of measured) l.decision ??= decide(l, 0, plan) as Extract<SequentialDecision, { action: 'stop' }>;
   const points = measured.map(pointRow);
-  const spent = (performance.now() - started) / 1000;
+  const spent = (performance.now() - diffStart) / 1000;
   const warnings: string[] = [];
   const cond = currentConditions(undefined);
   if (isBusy(cond, host.machine.cores))
@@ -731,6 +757,10 @@ async function pairSides(opts: PairsOptions, baseRoot: string, headRoot: string)
       `the machine was busy at the end of the diff (load average ${cond.loadAverage[0].toFixed(1)} on ${host.machine.cores} cores): pairs share the interference, but noisier pairs need more of them, so more points may be inconclusive`,
     );
   if (interrupted) warnings.push('the diff was interrupted: points were judged on the pairs measured so far');
+  if (pairSeconds < opts.budgetSeconds)
+    warnings.push(
+      `set-up (builds, checks, warm-ups) took ${(setupSeconds / 60).toFixed(1)} min, so the diff's deadline of ${(opts.deadlineSeconds! / 60).toFixed(1)} min left ${(pairSeconds / 60).toFixed(1)} of the ${(opts.budgetSeconds / 60).toFixed(1)} budgeted minutes for pairs`,
+    );
   const side = (s: Side): PairedComparison['base'] => ({
     commits: [s.commit.slice(0, 64)],
     runs: 1,
@@ -742,7 +772,12 @@ async function pairSides(opts: PairsOptions, baseRoot: string, headRoot: string)
     schema: PAIRED_COMPARISON_SCHEMA,
     method: `paired: base and head processes alternate in a seeded random order per pair (blocks of AB/BA), after warm-ups of both; points whose program changed are measured first, the others with the budget they leave; per point, Hodges-Lehmann ratio of the paired log-ratios with the exact Wilcoxon signed-rank interval and test (a fit: the per-operation cost ratio over two sizes); sequential looks at ${plan.looks.join('/')} pairs spending alpha ${plan.alphas.map((a) => `${(a * 100).toFixed(1)}%`).join('/')} (5% in all); minimum effect ${MIN_EFFECT * 100}% or the calibrated threshold; folded metrics are fixed-size comparisons at 5%; counters compared exactly, once per side`,
     seed: opts.seed,
-    budget: { seconds: opts.budgetSeconds, spentSeconds: round(spent) },
+    budget: {
+      seconds: opts.budgetSeconds,
+      spentSeconds: round(spent),
+      setupSeconds: round(setupSeconds),
+      ...(opts.deadlineSeconds ? { deadlineSeconds: opts.deadlineSeconds } : {}),
+    },
     base: side(base),
     head: side(head),
     points,

@@ -27,6 +27,7 @@ export async function pairsCommand(argv: string[]): Promise<number> {
       base: { type: 'string' },
       head: { type: 'string', default: ROOT },
       budget: { type: 'string', default: String(DEFAULT_BUDGET_MINUTES) },
+      deadline: { type: 'string' },
       seed: { type: 'string' },
       out: { type: 'string', default: join(ROOT, 'results', 'pr') },
       noise: { type: 'string' },
@@ -43,6 +44,9 @@ export async function pairsCommand(argv: string[]): Promise<number> {
   const budget = Number(values.budget);
   if (!(budget > 0 && budget <= 600))
     throw new UserError(`--budget ${values.budget}: expected minutes, a number above 0 and at most 600`);
+  const deadline = values.deadline === undefined ? undefined : Number(values.deadline);
+  if (deadline !== undefined && !(deadline > 0 && deadline <= 1440))
+    throw new UserError(`--deadline ${values.deadline}: expected minutes for the whole diff, above 0 and at most 1440`);
   if (!isProfile(values.profile))
     throw new UserError(`--profile ${values.profile}: unknown profile; valid profiles: ${PROFILES.join(', ')}`);
   const seed =
@@ -63,6 +67,7 @@ export async function pairsCommand(argv: string[]): Promise<number> {
       params: parseParamFlags(values.param),
     },
     budgetSeconds: budget * 60,
+    ...(deadline ? { deadlineSeconds: deadline * 60 } : {}),
     seed,
     require: values.require.flatMap((r) => list(r) ?? []),
     noise: noise.thresholds,
