@@ -8,5 +8,7 @@ export default defineConfig({
     hookTimeout: 180_000,
     // Real benchmarks must not compete with each other for the two cores.
     fileParallelism: false,
+    // A scratch TMPDIR per run, removed at its end (tests make GBs of temporary git worlds).
+    globalSetup: ['harness/test/global-setup.ts'],
   },
 });

@@ -1,11 +1,12 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BrowserContext, chromium } from 'playwright-core';
 
-/** Debian's chromium (never a downloaded browser), headless, with a fresh profile. */
-export function launch(): Promise<BrowserContext> {
-  return chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), 'jsio-chromium-')), {
+/** Debian's chromium (never a downloaded browser), headless, with a fresh profile removed on close. */
+export async function launch(): Promise<BrowserContext> {
+  const profile = mkdtempSync(join(tmpdir(), 'jsio-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
     executablePath: '/usr/bin/chromium',
     headless: true,
     viewport: { width: 1280, height: 900 },
@@ -19,4 +20,11 @@ export function launch(): Promise<BrowserContext> {
       '--disable-sync',
     ],
   });
+  // After close() has returned: the 'close' event comes while chromium still writes its profile.
+  const close = context.close.bind(context);
+  context.close = async (options) => {
+    await close(options);
+    rmSync(profile, { recursive: true, force: true, maxRetries: 3 });
+  };
+  return context;
 }

@@ -4,7 +4,7 @@
  * chart drawn and -> every chart of the first viewport drawn, the bytes transferred, and the JS
  * bundle size. Targets (issue 18): first view <= 500 KB, first chart <= 300 ms.
  */
-import { mkdirSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import {
@@ -315,5 +315,6 @@ export async function sitePerf(root: string, repetitions = REPETITIONS): Promise
   out.repetitions = repetitions;
   out.load_before = loadBefore.toFixed(2);
   out.load_after = loadavg()[0]!.toFixed(2);
+  rmSync(tmp, { recursive: true, force: true });
   return out;
 }
