@@ -8,22 +8,14 @@
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { processAlive } from '../src/lib/atomic.js';
 
 const PREFIX = 'jsio-test-run-';
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 function removeAbandoned(parent: string): void {
   for (const name of readdirSync(parent)) {
     const pid = Number(/^jsio-test-run-(\d+)-/.exec(name)?.[1]);
-    if (pid && pid !== process.pid && !alive(pid)) rmSync(join(parent, name), { recursive: true, force: true });
+    if (pid && pid !== process.pid && !processAlive(pid)) rmSync(join(parent, name), { recursive: true, force: true });
   }
 }
 

@@ -103,7 +103,8 @@ function removeEmptyDirectories(dirs: Iterable<string>): void {
   }
 }
 
-function alive(pid: number): boolean {
+/** Whether a process of that pid exists (ours or another user's). */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -128,7 +129,7 @@ const STALE_MS = 10_000;
 /** True when the lock's holder is dead, or it was never written and is old. */
 function isStale(lock: { text: string; ageMs: number }): boolean {
   const pid = Number(lock.text);
-  if (lock.text !== '' && Number.isInteger(pid) && pid > 0) return !alive(pid);
+  if (lock.text !== '' && Number.isInteger(pid) && pid > 0) return !processAlive(pid);
   return lock.ageMs > STALE_MS;
 }
 
