@@ -5,8 +5,8 @@
 // TypeScript harness with esbuild, and runs it. Plain JavaScript: it runs before any install.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, statfsSync, statSync, writeFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -176,6 +176,22 @@ function ensureJustForTests() {
   process.stderr.write(`== just(js) from ${env[2]} (JUST_TARGET ${env[3]})\n`);
 }
 
+/**
+ * The tests build git worlds and clones of up to ~2 GB at a time under TMPDIR. Without the room
+ * they fail one after another with ENOSPC far from the cause, so say it before they start.
+ */
+const SCRATCH_NEEDED_GB = 3;
+function checkScratchSpace() {
+  const dir = tmpdir();
+  const { bavail, bsize } = statfsSync(dir);
+  const freeGb = (bavail * bsize) / 2 ** 30;
+  if (freeGb < SCRATCH_NEEDED_GB)
+    die(
+      `the tests need ${SCRATCH_NEEDED_GB} GB free under ${dir} (TMPDIR) and ${freeGb.toFixed(1)} GB are free: ` +
+        'free some space there (old jsio-* directories of killed test runs are safe to delete) or set TMPDIR to a roomier file system',
+    );
+}
+
 async function main() {
   checkNode();
   ensureNpmDeps();
@@ -200,6 +216,7 @@ async function main() {
         if (run([actionlint, '-no-color']) !== 0) die('actionlint found problems in .github/workflows');
       }
     }
+    checkScratchSpace();
     process.stderr.write('== vitest\n');
     process.exit(run([bin('vitest'), 'run', ...args]));
   }

@@ -6,8 +6,9 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from './helpers/cli.js';
+import { removeScratch } from './helpers/scratch.js';
 
 const DOCS = [
   'README.md',
@@ -43,6 +44,7 @@ describe('docs commands in a fresh clone', () => {
     // the repository's own node_modules through a link.
     execFileSync('cp', ['-al', join(ROOT, 'node_modules'), join(clone, 'node_modules')]);
   });
+  afterAll(() => removeScratch(clone));
 
   it.each(blocks.filter((b) => b.info === 'sh').map((b) => [`${b.doc} #${b.i}`, b] as const))(
     '%s runs',

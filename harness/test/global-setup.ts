@@ -9,6 +9,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { processAlive } from '../src/lib/atomic.js';
+import { removeScratch } from './helpers/scratch.js';
 
 const PREFIX = 'jsio-test-run-';
 
@@ -29,6 +30,6 @@ export default function setup(): () => void {
     if (previous === undefined) delete process.env.TMPDIR;
     else process.env.TMPDIR = previous;
     if (process.env.JSIO_KEEP_TMP === '1') console.log(`scratch of this test run kept in ${dir}`);
-    else rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+    removeScratch(dir);
   };
 }

@@ -10,10 +10,11 @@ import { execFileSync, spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseGabDataJs, storedCommits } from '../src/workflow/gab-gate.js';
 import { ROOT } from './helpers/cli.js';
 import { commitAndPush, git, makeWorld, REPO, type World } from './helpers/replay-fixture.js';
+import { removeScratch } from './helpers/scratch.js';
 import { type ActionHandler, type JobResult, localActions, readWorkflow, runJob } from './helpers/workflow-replay.js';
 
 const SHARED_GAB = join(ROOT, '..', 'shared', 'gab');
@@ -154,6 +155,7 @@ describe.skipIf(!haveGab)('bench.yml publish job with the real github-action-ben
     out.B = measure(B, NARROW, 'results-B');
     out.records = measure(B, RECORDS, 'results-records');
   }, 600_000);
+  afterAll(() => removeScratch(w?.root));
 
   it('stores each commit once per machine, under the commit measured, and comments nothing', {
     timeout: 600_000,

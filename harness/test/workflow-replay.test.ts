@@ -22,6 +22,7 @@ import {
   REPO,
   type World,
 } from './helpers/replay-fixture.js';
+import { removeScratch } from './helpers/scratch.js';
 import { type JobResult, localActions, type Runner, readWorkflow, runJob } from './helpers/workflow-replay.js';
 
 const WF = (f: string) => readWorkflow(join(ROOT, '.github', 'workflows', f));
@@ -64,7 +65,10 @@ beforeAll(async () => {
   w = makeWorld(mkdtempSync(join(tmpdir(), 'jsio-replay-')));
   api = await fakeGitHub();
 }, 300_000);
-afterAll(() => api?.close());
+afterAll(() => {
+  api?.close();
+  removeScratch(w?.root);
+});
 
 describe('bench.yml, replayed (dispatch of a narrowed smoke run)', () => {
   const artifacts = () => join(w.root, 'artifacts-bench');
@@ -196,6 +200,7 @@ describe('pr.yml and pr-comment.yml, replayed (a fork with a planted regression)
   beforeAll(() => {
     wp = makeWorld(mkdtempSync(join(tmpdir(), 'jsio-replay-pr-')));
   }, 300_000);
+  afterAll(() => removeScratch(wp?.root));
   const artifacts = () => join(wp.root, 'artifacts-pr');
   const PR = 7;
   let head1 = '';
