@@ -23,6 +23,8 @@ export interface PlanEnvironment {
   /** Each point's input by point id, for experiments with a generator. */
   inputs: ReadonlyMap<string, InputOutcome>;
   cacheDir: string;
+  /** Where the programs write their files ({scratch}/<experiment>/<variant>); cacheDir/scratch by default. */
+  scratchDir?: string;
   /** taskset and the machine's CPU sets: the harness's, the measured programs', all of them. */
   cpus?: { taskset: string; harness: string; measured: string; all: string };
   /** The page-cache evictor, when it could be built. */
@@ -136,7 +138,7 @@ export function planJob(point: Point, env: PlanEnvironment): Job {
   const rt = env.runtimes.get(point.runtime);
   const input = m.generate ? env.inputs.get(point.id) : undefined;
   const build = jobBuild(point, env);
-  const scratch = join(env.cacheDir, 'scratch', exp.id, variant.id);
+  const scratch = join(env.scratchDir ?? join(env.cacheDir, 'scratch'), exp.id, variant.id);
   const inputFacts = input?.ok
     ? Object.fromEntries(
         Object.entries(input.facts)
