@@ -143,6 +143,20 @@ describe('npm run pairs', () => {
     );
   });
 
+  it('--deadline: a diff whose set-up leaves no time has no pairs, says why, and still writes its comparison', {
+    timeout: 300_000,
+  }, () => {
+    const out = mkdtempSync(join(tmpdir(), 'jsio-pairs-deadline-'));
+    // 0.2 min for the whole diff is less than the margin kept for the last batches.
+    const { c, md } = pairs(base, checkout('deadline'), out, ['--noise-store', join(out, 'none'), '--deadline', '0.2']);
+    expect(c.budget.deadlineSeconds).toBe(12);
+    expect(c.points.map((p) => [p.pairs, p.stop])).toEqual([[0, 'budget']]);
+    expect(c.warnings!.join('\n')).toMatch(/deadline of 0\.2 min left 0\.0 of the 2\.0 budgeted minutes for pairs/);
+    expect(md).toMatch(
+      /0 pairs; [\d.]+ min in all: set-up [\d.]+ min, pairs 0\.0 min \(budget 2\.0 min, deadline 0\.2 min\)/,
+    );
+  });
+
   it('refuses a base whose programs it cannot read, before measuring', () => {
     const dir = mkdtempSync(join(tmpdir(), 'jsio-pairs-bad-'));
     mkdirSync(join(dir, 'programs', 'x'), { recursive: true });
@@ -319,6 +333,15 @@ describe('paired diff: pure parts', () => {
     expect(pairsBudget(720, 240, 1140)).toBe(720);
     expect(pairsBudget(720, 480, 1140)).toBe(1140 - 480 - DEADLINE_MARGIN_SECONDS);
     expect(pairsBudget(720, 1200, 1140)).toBe(0);
+  });
+
+  it('a point the deadline left without pairs shows no values, only that it ran out of budget', () => {
+    const none = point({ pairs: 0, lead: { ...point().lead, baseMedian: 0, headMedian: 0, ratio: 1 } });
+    const md = renderPairedComparison(comparison([none]));
+    expect(md).toContain(
+      '| node-stream bs=65536 runtime=node22 | read_cost | — | — | n/a | n/a | 0 | ⚪ inconclusive (ran out of budget)',
+    );
+    expect(md).not.toContain('0.0 ns');
   });
 
   it('reads both schemas and refuses an unknown one', () => {

@@ -67,10 +67,15 @@ function rows(ps: readonly PairedPoint[]): string[][] {
   return ps.map((p) => [
     label(p),
     p.lead.metric,
-    formatValue(p.lead.baseMedian, p.lead.unit),
-    formatValue(p.lead.headMedian, p.lead.unit),
-    Number.isFinite(p.lead.ratio) && p.stop !== 'unmeasurable' ? pct(p.lead.ratio) : 'n/a',
-    interval(p.lead),
+    // A point the budget never reached (a deadline cut it) has no values: none are printed.
+    ...(p.pairs === 0
+      ? ['—', '—', 'n/a', 'n/a']
+      : [
+          formatValue(p.lead.baseMedian, p.lead.unit),
+          formatValue(p.lead.headMedian, p.lead.unit),
+          Number.isFinite(p.lead.ratio) && p.stop !== 'unmeasurable' ? pct(p.lead.ratio) : 'n/a',
+          interval(p.lead),
+        ]),
     String(p.pairs),
     verdictText(p),
     counterText(p),
