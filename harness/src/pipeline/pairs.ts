@@ -647,6 +647,8 @@ async function pairSides(opts: PairsOptions, baseRoot: string, headRoot: string)
 
   let setupSeconds = 0;
   let pairSeconds = opts.budgetSeconds;
+  const deadlineCut = () =>
+    `set-up (builds, checks, warm-ups) took ${(setupSeconds / 60).toFixed(1)} min, so the diff's deadline of ${((opts.deadlineSeconds ?? 0) / 60).toFixed(1)} min left ${(pairSeconds / 60).toFixed(1)} of the ${(opts.budgetSeconds / 60).toFixed(1)} budgeted minutes for pairs`;
   const minEffectOf = (l: Live) => Math.max(MIN_EFFECT, opts.noise?.[`${l.id} ${l.lead.metric}`] ?? 0);
   let interrupted = false;
   const onSignal = (sig: NodeJS.Signals) => {
@@ -686,10 +688,7 @@ async function pairSides(opts: PairsOptions, baseRoot: string, headRoot: string)
     const budgetStart = performance.now();
     setupSeconds = (budgetStart - diffStart) / 1000;
     pairSeconds = pairsBudget(opts.budgetSeconds, setupSeconds, opts.deadlineSeconds);
-    if (pairSeconds < opts.budgetSeconds)
-      log(
-        `pairs: set-up took ${(setupSeconds / 60).toFixed(1)} min; the deadline of ${(opts.deadlineSeconds! / 60).toFixed(1)} min leaves ${(pairSeconds / 60).toFixed(1)} min for pairs`,
-      );
+    if (pairSeconds < opts.budgetSeconds) log(`pairs: ${deadlineCut()}`);
     const left = () => pairSeconds - (performance.now() - budgetStart) / 1000;
     for (let roundNo = 1; !interrupted; roundNo++) {
       const undecided = active.filter((l) => !l.decision && !l.failed);
@@ -761,10 +760,7 @@ async function pairSides(opts: PairsOptions, baseRoot: string, headRoot: string)
       `the machine was busy at the end of the diff (load average ${cond.loadAverage[0].toFixed(1)} on ${host.machine.cores} cores): pairs share the interference, but noisier pairs need more of them, so more points may be inconclusive`,
     );
   if (interrupted) warnings.push('the diff was interrupted: points were judged on the pairs measured so far');
-  if (pairSeconds < opts.budgetSeconds)
-    warnings.push(
-      `set-up (builds, checks, warm-ups) took ${(setupSeconds / 60).toFixed(1)} min, so the diff's deadline of ${(opts.deadlineSeconds! / 60).toFixed(1)} min left ${(pairSeconds / 60).toFixed(1)} of the ${(opts.budgetSeconds / 60).toFixed(1)} budgeted minutes for pairs`,
-    );
+  if (pairSeconds < opts.budgetSeconds) warnings.push(deadlineCut());
   const side = (s: Side): PairedComparison['base'] => ({
     commits: [s.commit.slice(0, 64)],
     runs: 1,
