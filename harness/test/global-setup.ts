@@ -15,7 +15,7 @@ const PREFIX = 'jsio-test-run-';
 
 function removeAbandoned(parent: string): void {
   for (const name of readdirSync(parent)) {
-    const pid = Number(/^jsio-test-run-(\d+)-/.exec(name)?.[1]);
+    const pid = name.startsWith(PREFIX) ? Number.parseInt(name.slice(PREFIX.length), 10) : 0;
     if (pid && pid !== process.pid && !processAlive(pid)) rmSync(join(parent, name), { recursive: true, force: true });
   }
 }

@@ -223,6 +223,14 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
  */
 export async function sitePerf(root: string, repetitions = REPETITIONS): Promise<Record<string, number | string>> {
   const tmp = mkdtempSync(join(tmpdir(), 'jsio-site-perf-'));
+  try {
+    return await measureSite(root, tmp, repetitions);
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+async function measureSite(root: string, tmp: string, repetitions: number): Promise<Record<string, number | string>> {
   const t0 = Date.now();
   syntheticStore(join(tmp, 'store'));
   await buildSite(root, join(tmp, 'store'), join(tmp, 'site'));
@@ -315,6 +323,5 @@ export async function sitePerf(root: string, repetitions = REPETITIONS): Promise
   out.repetitions = repetitions;
   out.load_before = loadBefore.toFixed(2);
   out.load_after = loadavg()[0]!.toFixed(2);
-  rmSync(tmp, { recursive: true, force: true });
   return out;
 }
