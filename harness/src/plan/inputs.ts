@@ -4,7 +4,7 @@
  * runs; keyed by the script's content and arguments, so changing either regenerates.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { describeExit, runProcess } from '../lib/exec.js';
@@ -30,7 +30,13 @@ export function generatorArgs(exp: Experiment, scope: Scope): Record<string, str
 
 export function parseFacts(stdout: string): InputFacts {
   const last = stdout.trim().split('\n').at(-1) ?? '';
-  const obj: unknown = JSON.parse(last);
+  if (!last) throw new Error('exited 0 but printed no facts line (one JSON object line on stdout)');
+  let obj: unknown;
+  try {
+    obj = JSON.parse(last);
+  } catch {
+    throw new Error(`its last line is not JSON: ${JSON.stringify(last.slice(0, 120))}`);
+  }
   if (!obj || typeof obj !== 'object' || Array.isArray(obj))
     throw new Error('generator must print one JSON object line');
   const facts: InputFacts = {};
@@ -52,7 +58,9 @@ export function ensureInput(
 ): Promise<InputOutcome> {
   const spec = exp.manifest.generate;
   if (!spec) return Promise.resolve({ ok: true, dir: '', facts: {} });
-  const script = join(exp.dir, spec.script);
+  // By its real path: a generator that checks whether it is the main module compares its own
+  // (real) URL with argv[1], and the paired diff reaches checkouts through symlinks.
+  const script = realpathSync(join(exp.dir, spec.script));
   const key = createHash('sha256').update(readFileSync(script)).update(JSON.stringify(args)).digest('hex').slice(0, 16);
   const dir = join(cacheDir, 'inputs', exp.id, key);
   const memo = cache.get(dir);
@@ -77,15 +85,18 @@ export function ensureInput(
     mkdirSync(tmp, { recursive: true });
     const argv = [process.execPath, script, '--out', tmp, ...Object.entries(args).flatMap(([k, v]) => [`--${k}`, v])];
     const r = await runProcess(argv, { timeoutMs: 1_800_000, cwd: exp.dir });
-    if (r.code !== 0)
+    if (r.code !== 0) {
+      rmSync(tmp, { recursive: true, force: true });
       return {
         ok: false,
         reason: `input generator ${spec.script} ${describeExit(r)}: ${r.stderr.trim().split('\n').slice(-3).join(' | ')}`,
       };
+    }
     let facts: InputFacts;
     try {
       facts = parseFacts(r.stdout);
     } catch (e) {
+      rmSync(tmp, { recursive: true, force: true });
       return { ok: false, reason: `input generator ${spec.script}: ${(e as Error).message}` };
     }
     writeFileSync(join(tmp, '.facts.json'), JSON.stringify(facts));
