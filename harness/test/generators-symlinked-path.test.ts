@@ -7,8 +7,8 @@ import { mkdtempSync, readdirSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ensureInput, parseFacts } from '../src/plan/inputs.js';
 import { loadAllExperiments } from '../src/plan/experiments.js';
+import { ensureInput, parseFacts } from '../src/plan/inputs.js';
 import { ROOT } from './helpers/cli.js';
 
 // Small arguments per generator flag: a real input in well under a second.
