@@ -14,9 +14,9 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const [command = 'help', ...args] = process.argv.slice(2);
 const quiet = { stdio: ['ignore', 'ignore', 'ignore'] };
 
-function die(msg) {
+function die(msg, code = 1) {
   process.stderr.write(`error: ${msg}\n`);
-  process.exit(1);
+  process.exit(code);
 }
 
 function run(argv, opts = {}) {
@@ -63,9 +63,27 @@ const NEEDS = {
   test: ['hyperfine', 'strace', 'time', 'fincore', 'shellcheck', 'chromium'],
 };
 
+/** Where distributions and installers put binaries: a tool found there is installed, just off PATH. */
+const USUAL_DIRS = ['/usr/bin', '/bin', '/usr/local/bin', '/usr/sbin', '/sbin', join(homedir(), '.cargo', 'bin')];
+
+function offPath(exe) {
+  if (exe.startsWith('/')) return undefined;
+  const dir = USUAL_DIRS.find((d) => existsSync(join(d, exe)));
+  return dir && join(dir, exe);
+}
+
 function ensureSystemPackages(names) {
   const missing = names.filter((n) => !has(TOOLS[n][0]));
   if (!missing.length) return;
+  // Installed but not on PATH: apt-get would report it installed and change nothing.
+  for (const n of missing) {
+    const found = offPath(TOOLS[n][0]);
+    if (found)
+      die(
+        `${TOOLS[n][0]} is installed (${found}) but not on PATH\nhint: add its directory to PATH: export PATH="${dirname(found)}:$PATH"`,
+        2,
+      );
+  }
   const pkgs = [...new Set(missing.map((n) => TOOLS[n][1]))];
   const install = `apt-get update && apt-get install -y ${pkgs.join(' ')}`;
   const root = process.getuid?.() === 0;
@@ -80,6 +98,12 @@ function ensureSystemPackages(names) {
     die(`apt-get update failed; run: ${install}`);
   if (run([...prefix, 'apt-get', '-o', 'DPkg::Lock::Timeout=300', 'install', '-y', '-qq', ...pkgs], { env }) !== 0)
     die(`apt-get install failed; run: ${install}`);
+  const still = missing.filter((n) => !has(TOOLS[n][0]));
+  if (still.length)
+    die(
+      `apt-get installed ${pkgs.join(' ')} but ${still.map((n) => TOOLS[n][0]).join(', ')} is still not on PATH (${process.env.PATH})`,
+      2,
+    );
 }
 
 /** Bundles harness/src/cli/main.ts into .cache/harness/cli.mjs (npm packages stay external). */
@@ -192,10 +216,28 @@ function checkScratchSpace() {
     );
 }
 
+/** `--help` (before any `--`) only prints: it installs no system package and runs nothing. */
+function wantsHelp(argv) {
+  const end = argv.indexOf('--');
+  return (end < 0 ? argv : argv.slice(0, end)).some((a) => a === '--help' || a === '-h');
+}
+
 async function main() {
   checkNode();
   ensureNpmDeps();
-  ensureSystemPackages(NEEDS[command] ?? []);
+  const help = wantsHelp(args) || command === 'help';
+  if (help && ['test', 'lint', 'format'].includes(command)) {
+    process.stdout.write(
+      {
+        test: 'usage: npm test [-- vitest args]\n\nTypecheck, lint (biome, dependency-cruiser, actionlint), then every test.\n\nexample:\n  npm test -- harness/test/plan.test.ts\n',
+        lint: 'usage: npm run lint\n\nbiome check and dependency-cruiser (npm run format fixes most problems).\n\nexample:\n  npm run lint\n',
+        format:
+          'usage: npm run format\n\nbiome check --write: formats and fixes what it can.\n\nexample:\n  npm run format\n',
+      }[command],
+    );
+    process.exit(0);
+  }
+  if (!help) ensureSystemPackages(NEEDS[command] ?? []);
   process.env.JSIO_ROOT = ROOT;
   if (command === 'lint') {
     lint();

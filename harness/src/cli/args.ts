@@ -16,14 +16,26 @@ export const list = (s: string | undefined) =>
         .filter(Boolean)
     : undefined;
 
-/** --param name=v1,v2 ... -> { name: [v1, v2] }, numbers as numbers. */
+/**
+ * --param name=v1,v2 ... -> { name: [v1, v2] }, numbers as numbers. A name given twice, or a value
+ * listed twice, is refused rather than silently keeping the last: list every value once.
+ */
 export function parseParamFlags(flags: readonly string[]): Record<string, ParamValue[]> {
   const out: Record<string, ParamValue[]> = {};
   for (const f of flags) {
     const m = /^([a-z_][a-z0-9_]*)=(.+)$/.exec(f);
     if (!m?.[1] || !m[2])
       throw new UserError(`--param ${f}: expected name=value[,value...] (e.g. --param bs=4096,65536)`);
-    out[m[1]] = m[2].split(',').map((v) => (/^-?\d+(\.\d+)?$/.test(v) ? Number(v) : v));
+    const name = m[1];
+    if (Object.hasOwn(out, name))
+      throw new UserError(
+        `--param ${name} is given twice (${name}=${out[name]!.join(',')} and ${f})`,
+        `list every value in one flag: --param ${name}=${[...out[name]!, m[2]].join(',')}`,
+      );
+    const values = m[2].split(',').map((v) => (/^-?\d+(\.\d+)?$/.test(v) ? Number(v) : v));
+    const twice = values.find((v, i) => values.indexOf(v) !== i);
+    if (twice !== undefined) throw new UserError(`--param ${f}: the value ${twice} is listed twice`);
+    out[name] = values;
   }
   return out;
 }

@@ -4,64 +4,76 @@
  * clear message (and a hint) and exits "refused" (2); anything else is a bug: exit 3 with the stack.
  */
 import { EXIT, UserError } from '../lib/errors.js';
-import { benchCommand } from './commands/bench.js';
-import { calibrateCommand } from './commands/calibrate.js';
-import { compareCommand } from './commands/compare.js';
-import { machineIdCommand } from './commands/machine-id.js';
-import { pagesCommand } from './commands/pages.js';
-import { pairsCommand } from './commands/pairs.js';
-import { prCommentCommand } from './commands/pr-comment.js';
-import { publishCommand } from './commands/publish.js';
-import { roundsCommand } from './commands/rounds.js';
-import { siteCommand, sitePerfCommand } from './commands/site.js';
-import { workflowCommand } from './commands/workflow.js';
+import { benchCommand, benchSpec } from './commands/bench.js';
+import { calibrateCommand, calibrateSpec } from './commands/calibrate.js';
+import { compareCommand, compareSpec } from './commands/compare.js';
+import { machineIdCommand, machineIdSpec } from './commands/machine-id.js';
+import { pagesCommand, pagesSpec } from './commands/pages.js';
+import { pairsCommand, pairsSpec } from './commands/pairs.js';
+import { prCommentCommand, prCommentSpec } from './commands/pr-comment.js';
+import { publishCommand, publishSpec } from './commands/publish.js';
+import { roundsCommand, roundsSpec } from './commands/rounds.js';
+import { siteCommand, sitePerfCommand, sitePerfSpec, siteSpec } from './commands/site.js';
+import { workflowCommand, workflowSpec } from './commands/workflow.js';
+import { type CommandSpec, helpText, isHelp } from './options.js';
 
-const HELP = `jsio-bench: I/O in JavaScript runtimes vs C
+interface Command {
+  spec: CommandSpec;
+  run: (argv: string[]) => Promise<number>;
+}
 
-  npm run bench -- [--profile smoke|quick|standard|full] [--experiments a,b] [--variants x,y]
-                   [--param name=v1,v2 ...] [--out DIR] [--store DIR | --no-store] [--require just,...]
-                   [--programs DIR] [--strict] [--runs N] [--profile-cpu]
-  npm run compare -- --base A.json [B.json...] --head C.json [D.json...] [--out DIR] [--noise FILE | --noise-store DIR]
-  npm run publish -- RESULTS.json [--store DIR]     (or --noise NOISE.json... [--store DIR])
-  npm run pr-comment -- --artifact DIR --pr N [--out FILE] [--post]  |  --find-pr [--event FILE]
-  npm run rounds -- --base DIR --head DIR [--rounds N] [--out DIR] [--noise FILE | --noise-store DIR] [-- bench flags...]
-  npm run pairs -- --base DIR [--head DIR] [--budget MINUTES] [--seed N] [--out DIR] [--noise FILE | --noise-store DIR]
-                   [--profile P] [--experiments a,b] [--variants x,y] [--param name=v1,v2 ...] [--require just] [--strict]
-  npm run pages -- RESULTS.json... --dir GH_PAGES_CHECKOUT
-  npm run calibrate -- [--rounds 6] [--out DIR] [--store DIR] [-- bench flags...]
-  npm run calibrate -- --paired [--repeats 3] [--budget MINUTES] [--plant-ns N] [--busy] [--out DIR] [-- bench flags...]
-  npm run machine-id [-- RESULTS.json]
-  npm run site  -- [--serve] [--store DIR] [--out DIR] [--port N]
-  npm run workflow -- pr-head|comment-target|gab-gate|pick-commit [flags]   (the workflows' checks: docs/workflows.md)
-  npm test
-
-Exit status: 0 ok; 1 some benchmarks failed (all results written); 2 refused to run (bad input,
-nothing measured); 3 internal error; 130 interrupted (partial results written).`;
-
-const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
-  bench: benchCommand,
-  compare: compareCommand,
-  rounds: roundsCommand,
-  pairs: pairsCommand,
-  calibrate: calibrateCommand,
-  publish: publishCommand,
-  pages: pagesCommand,
-  'pr-comment': prCommentCommand,
-  'machine-id': machineIdCommand,
-  site: siteCommand,
-  'site-perf': sitePerfCommand,
-  workflow: (argv) => workflowCommand(argv),
+/** Keyed by the name bootstrap.mjs passes (the npm script's, except site:perf -> site-perf). */
+const COMMANDS: Record<string, Command> = {
+  bench: { spec: benchSpec, run: benchCommand },
+  pairs: { spec: pairsSpec, run: pairsCommand },
+  compare: { spec: compareSpec, run: compareCommand },
+  rounds: { spec: roundsSpec, run: roundsCommand },
+  calibrate: { spec: calibrateSpec, run: calibrateCommand },
+  'publish-run': { spec: publishSpec, run: publishCommand },
+  pages: { spec: pagesSpec, run: pagesCommand },
+  'pr-comment': { spec: prCommentSpec, run: prCommentCommand },
+  'machine-id': { spec: machineIdSpec, run: machineIdCommand },
+  site: { spec: siteSpec, run: siteCommand },
+  'site-perf': { spec: sitePerfSpec, run: sitePerfCommand },
+  workflow: { spec: workflowSpec, run: (argv) => workflowCommand(argv) },
 };
+/** The old name of publish-run, still understood when called through bootstrap.mjs directly. */
+const ALIASES: Record<string, string> = { publish: 'publish-run' };
+
+function overview(): string {
+  const lines = Object.values(COMMANDS).map(
+    (c) => `  npm run ${c.spec.name.padEnd(12)} ${c.spec.brief ?? c.spec.summary}`,
+  );
+  return [
+    'jsio-bench: I/O in JavaScript runtimes vs C',
+    '',
+    ...lines,
+    `  npm test${' '.repeat(13)} typecheck, lint, the tests`,
+    '',
+    'Every command answers --help (e.g. npm run bench -- --help).',
+    'Exit status: 0 ok; 1 some benchmarks failed (all results written); 2 refused to run (bad input,',
+    'nothing measured); 3 internal error; 130 interrupted (partial results written).',
+    '',
+  ].join('\n');
+}
 
 export async function main(argv: string[]): Promise<number> {
   const [cmd, ...rest] = argv;
-  if (!cmd || cmd === '--help' || cmd === '-h') {
-    process.stdout.write(`${HELP}\n`);
+  if (!cmd || cmd === '--help' || cmd === '-h' || cmd === 'help') {
+    process.stdout.write(overview());
     return cmd ? EXIT.ok : EXIT.refused;
   }
-  const run = COMMANDS[cmd];
-  if (!run) throw new UserError(`unknown command "${cmd}"; commands: ${Object.keys(COMMANDS).join(', ')}`);
-  return run(rest);
+  const command = COMMANDS[ALIASES[cmd] ?? cmd];
+  if (!command)
+    throw new UserError(
+      `unknown command "${cmd}"; commands: ${Object.keys(COMMANDS).join(', ')}`,
+      'npm run <command> -- --help explains one',
+    );
+  if (isHelp(rest)) {
+    process.stdout.write(helpText(command.spec));
+    return EXIT.ok;
+  }
+  return command.run(rest);
 }
 
 main(process.argv.slice(2)).then(
@@ -70,6 +82,7 @@ main(process.argv.slice(2)).then(
     if (err instanceof UserError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
       process.stderr.write(`error: ${(err as Error).message}\n`);
       if (err instanceof UserError && err.hint) process.stderr.write(`hint: ${err.hint}\n`);
+      else if (!(err instanceof UserError)) process.stderr.write('hint: --help lists every flag\n');
       process.exit(EXIT.refused);
     }
     process.stderr.write(`internal error: ${(err as Error).stack ?? String(err)}\n`);

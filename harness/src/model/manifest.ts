@@ -3,61 +3,17 @@
  * programs/<experiment>/manifest.json; the folder name is the experiment id.
  */
 import { z } from 'zod';
-import { PROFILES } from './profiles.js';
+import { At, id, name, Overview } from './overview.js';
+import { ParameterSpec, type ParamValue, paramValue, perProfile } from './parameter.js';
+
+export { Overview } from './overview.js';
+export { type ParamValue, paramValue } from './parameter.js';
 
 export const MANIFEST_SCHEMA = 1;
-
-const id = z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'lower-case letters, digits and dashes');
-const name = z.string().regex(/^[a-z_][a-z0-9_]*$/, 'lower-case identifier');
-const paramValue = z.union([z.number(), z.string()]);
-
-const perProfile = <T extends z.ZodType>(t: T) =>
-  z.object(Object.fromEntries(PROFILES.map((p) => [p, t])) as Record<(typeof PROFILES)[number], T>).strict();
 
 export const Direction = z.enum(['smaller', 'bigger']);
 
 const NodeVersions = z.array(z.string().regex(/^(current|\d+)$/, '"current" or a major version')).min(1);
-
-/** A parameter selector: {"bs": 65536} or {"bs": [4096, 65536]}. */
-const At = z.record(name, z.union([paramValue, z.array(paramValue)]));
-
-export const Overview = z
-  .object({
-    title: z.string().optional(),
-    /** Where the experiment comes on the Overview (smallest first; then by id). */
-    order: z.number().int().optional(),
-    x: name,
-    metric: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]),
-    /** More metrics drawn dashed on the same axes (p99 beside p50); same unit as `metric`. */
-    also: z.array(z.string().min(1)).default([]),
-    at: At.default({}),
-    panels: name.optional(),
-    references: z.array(z.object({ variant: id, label: z.string().optional() }).strict()).default([]),
-    /** A least-squares slope per line over x, shown in the legend (streams: per transform). */
-    slope: z.boolean().default(false),
-    /** What one unit of x is called in the answer ("transform"); the parameter's name otherwise. */
-    unitName: z.string().optional(),
-    answer: z.discriminatedUnion('kind', [
-      /** Each line over the reference variant `to` at the largest x; `to` over `ceiling` too. */
-      z.object({ kind: z.literal('reference'), to: id, ceiling: id.optional() }).strict(),
-      /** The smallest and largest fitted slope. */
-      z.object({ kind: z.literal('slope') }).strict(),
-      /** The metric at the largest x over the smallest, per line (the least and most changed). */
-      z.object({ kind: z.literal('scaling') }).strict(),
-      /** For each [a, b], b over a at the largest x. */
-      z.object({ kind: z.literal('pairs'), pairs: z.array(z.tuple([id, id])).min(1) }).strict(),
-    ]),
-  })
-  .strict();
-export type Overview = z.infer<typeof Overview>;
-
-const ParameterSpec = z
-  .object({
-    description: z.string().min(1),
-    unit: z.string().optional(),
-    values: perProfile(z.array(paramValue).min(1)),
-  })
-  .strict();
 
 const ProfileSettings = z
   .object({
@@ -369,7 +325,6 @@ export type Manifest = z.infer<typeof Manifest>;
 export type Variant = Manifest['variants'][number];
 export type Check = Manifest['validate'][number];
 export type Analysis = Manifest['analyses'][number];
-export type ParamValue = z.infer<typeof paramValue>;
 export type Params = Record<string, ParamValue>;
 
 /** One experiment: its folder under programs/ (the folder name is its id) and its manifest. */

@@ -30,6 +30,7 @@ import { planJobs } from '../plan/jobs.js';
 import { expand, type Filters, type Point } from '../plan/plan.js';
 import { profileJob } from '../run/cpu-profile.js';
 import { measureJob } from '../run/measure.js';
+import { checkStore } from '../store/check.js';
 import { publishRun } from '../store/store.js';
 import { Progress } from './progress.js';
 import { writeReports } from './reports.js';
@@ -64,6 +65,10 @@ export interface BenchOutcome {
   summaryText: string;
   sitePath?: string;
   interrupted: boolean;
+  /** Benchmarks planned (results hold fewer when interrupted). */
+  planned: number;
+  /** Whether the run was added to the store. */
+  stored: boolean;
 }
 
 export interface Host {
@@ -205,6 +210,8 @@ export async function bench(opts: BenchOptions): Promise<BenchOutcome> {
 
   const experiments: Experiment[] = loadAllExperiments(opts.programsDir ?? join(opts.root, 'programs'));
   const points = expand(experiments, opts.profile, opts.filters);
+  // A store this run could not be added to is refused now, not after minutes of measuring.
+  if (opts.storeDir) checkStore(opts.storeDir);
   const host = await setUpMachine(opts, log);
   const { runtimes, inputs, evictTool } = await preparePoints(points, opts.root, opts.root, cacheDir, log);
   const jobs = planJobs(points, {
@@ -237,13 +244,38 @@ export async function bench(opts: BenchOptions): Promise<BenchOutcome> {
   });
 
   const { summary, summaryText } = writeReports(outDir, results, experiments);
-  let sitePath: string | undefined;
-  if (interrupted) log('interrupted: the local history was not touched (a partial run is never published)');
-  else if (opts.storeDir && !isSha(results.run.commit.sha))
-    log(`not added to the local history: ${opts.root} is not a git commit (${results.run.commit.sha})`);
-  else if (opts.storeDir) {
+  const { stored, sitePath } = await store(results, opts, log);
+  return {
+    results,
+    outDir,
+    summary,
+    summaryText,
+    interrupted,
+    planned: jobs.length,
+    stored,
+    ...(sitePath ? { sitePath } : {}),
+  };
+}
+
+/**
+ * Adds a finished run to the store and rebuilds the site. A partial run, a run outside a git
+ * commit, and a run in which no benchmark succeeded (nothing to trend: every point failed or was
+ * skipped) never reach the history.
+ */
+async function store(
+  results: Results,
+  opts: BenchOptions,
+  log: (m: string) => void,
+): Promise<{ stored: boolean; sitePath?: string }> {
+  if (!opts.storeDir) return { stored: false };
+  const ok = results.benchmarks.filter((b) => b.status === 'ok').length;
+  if (results.run.partial) log('interrupted: the history was not touched (a partial run is never published)');
+  else if (!isSha(results.run.commit.sha))
+    log(`not added to the history: ${opts.root} is not a git commit (${results.run.commit.sha})`);
+  else if (!ok) log('not added to the history: no benchmark succeeded, so the run has nothing to show in a trend');
+  else {
     await publishRun(opts.storeDir, results);
-    if (opts.buildSite) sitePath = await opts.buildSite(opts.storeDir);
+    return { stored: true, ...(opts.buildSite ? { sitePath: await opts.buildSite(opts.storeDir) } : {}) };
   }
-  return { results, outDir, summary, summaryText, interrupted, ...(sitePath ? { sitePath } : {}) };
+  return { stored: false };
 }

@@ -17,6 +17,7 @@ import {
 import type { Profile } from '../model/profiles.js';
 import { benchmarkId } from '../model/results.js';
 import { matchesAt } from '../model/select.js';
+import { checkParamValues } from './params.js';
 
 export type Settings = Manifest['profiles'][Profile];
 
@@ -116,6 +117,7 @@ export function expand(experiments: readonly Experiment[], profile: Profile, fil
   requireKnown('variant', filters.variants, [...new Set(chosen.flatMap((e) => e.manifest.variants.map((v) => v.id)))]);
   const paramNames = [...new Set(chosen.flatMap((e) => [...Object.keys(e.manifest.parameters), 'runtime']))];
   requireKnown('parameter', Object.keys(filters.params ?? {}), paramNames);
+  checkParamValues(chosen, filters.params ?? {});
   // A runtime no variant runs under would silently drop every point.
   const labels = chosen.flatMap((e) =>
     e.manifest.variants

@@ -2,7 +2,7 @@
  * Builds the static trend site: gh-pages/ bundled with esbuild, plus a copy of the store under
  * data/. The output is plain files that work from any static host, under any sub-path.
  */
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { extname, join, normalize, resolve } from 'node:path';
@@ -12,8 +12,10 @@ import { Overview } from '../model/manifest.js';
 import { uncalibrated } from '../model/noise.js';
 import type { CatalogFile, CommitsFile, ShardFile } from '../model/store.js';
 import { defaultProfile, LEGACY_PROFILE, paths } from '../model/store-layout.js';
+import { checkStore } from '../store/check.js';
 import { regressionsFile } from '../store/regressions.js';
 import { migrateStore } from '../store/store.js';
+import { replaceSite } from './output-dir.js';
 
 const readIf = <T>(file: string): T | undefined =>
   existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as T) : undefined;
@@ -85,8 +87,15 @@ export async function buildSite(
   outDir: string,
   opts: { inPlace?: boolean } = {},
 ): Promise<string> {
+  // A corrupt store is named before anything is built (not a SyntaxError from the copy).
+  checkStore(storeDir);
+  if (opts.inPlace) await buildInto(root, storeDir, outDir, true);
+  else await replaceSite(outDir, storeDir, (dir) => buildInto(root, storeDir, dir, false));
+  return join(outDir, 'index.html');
+}
+
+async function buildInto(root: string, storeDir: string, outDir: string, inPlace: boolean): Promise<void> {
   const src = join(root, 'gh-pages');
-  if (!opts.inPlace) rmSync(outDir, { recursive: true, force: true });
   mkdirSync(outDir, { recursive: true });
   await build({
     entryPoints: [join(src, 'src', 'main.ts')],
@@ -101,7 +110,7 @@ export async function buildSite(
   });
   for (const f of ['index.html', 'style.css']) if (existsSync(join(src, f))) cpSync(join(src, f), join(outDir, f));
   writeFileSync(join(outDir, 'config.json'), JSON.stringify({ repoUrl: repoUrl(root), overview: overviewSpecs(root) }));
-  if (!opts.inPlace) {
+  if (!inPlace) {
     mkdirSync(join(outDir, 'data'), { recursive: true });
     if (existsSync(storeDir))
       cpSync(storeDir, join(outDir, 'data'), { recursive: true, filter: (s) => !s.endsWith('.lock') });
@@ -119,7 +128,6 @@ export async function buildSite(
   }
   writeRegressions(data);
   preloadDefault(outDir, data);
-  return join(outDir, 'index.html');
 }
 
 /**

@@ -88,7 +88,7 @@ export function checkIdentifiers(results: Results): void {
 type StagedFile = { file: string; data: string };
 
 /** Writes files of the store, refusing any that a planted symlink would lead outside it. */
-function writeInside(root: string, files: readonly StagedFile[]): void {
+export function writeInside(root: string, files: readonly StagedFile[]): void {
   for (const f of files) assertRealInside(root, f.file);
   writeFilesAtomic(files);
 }
@@ -116,7 +116,7 @@ function schemaOf(root: string, file: string): number | undefined {
  * Converts every machine still in store v2 (or v1) to v3, its data becoming the "legacy"
  * profile. Call with the store's lock held. Returns the machines converted.
  */
-function migrateLocked(root: string): string[] {
+export function migrateLocked(root: string): string[] {
   const converted: string[] = [];
   const files: StagedFile[] = [];
   const machinesPath = join(root, paths.machines());

@@ -1,71 +1,104 @@
 /** npm run bench: the main job (pipeline/bench.ts) with its flags; prints the summary and where everything went. */
-import { dirname, join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { join, resolve } from 'node:path';
 import { EXIT, UserError } from '../../lib/errors.js';
 import { ensureDirectory, existingDirectory } from '../../lib/paths.js';
-import { isProfile, PROFILES } from '../../model/profiles.js';
-import { bench } from '../../pipeline/bench.js';
+import { type BenchOutcome, bench } from '../../pipeline/bench.js';
 import { buildSite } from '../../site/build-site.js';
-import { DEFAULT_STORE, intFlag, list, parseParamFlags, ROOT } from '../args.js';
+import { checkSiteOutput } from '../../site/output-dir.js';
+import { DEFAULT_SITE, DEFAULT_STORE, intFlag, ROOT } from '../args.js';
+import { type CommandSpec, parseCommand, refuseTogether } from '../options.js';
+import { SELECTION_OPTIONS, selectionOf } from '../selection.js';
+
+export const benchSpec = {
+  name: 'bench',
+  brief: 'the main job: plan, build, run, validate, report, add to the history',
+  summary:
+    'Plans, builds, runs, validates and reports: results.json, summary.md and gab/*.json in --out; the run is ' +
+    'added to the store and, for the default store, the local site (results/site) is rebuilt.',
+  options: {
+    ...SELECTION_OPTIONS,
+    out: { type: 'string', default: join(ROOT, 'results', 'latest'), value: 'DIR', description: 'where results go' },
+    store: {
+      type: 'string',
+      default: DEFAULT_STORE,
+      value: 'DIR',
+      description: 'the history the run is added to (a custom store gets no site: npm run site -- --store DIR)',
+    },
+    'no-store': { type: 'boolean', default: false, description: 'add the run to no store (and build no site)' },
+    programs: { type: 'string', default: join(ROOT, 'programs'), value: 'DIR', description: 'the experiments folder' },
+    strict: { type: 'boolean', default: false, description: 'refuse to run on a busy machine instead of warning' },
+    runs: { type: 'string', value: 'N', description: "timed runs per benchmark instead of the profile's (1-9999)" },
+    'profile-cpu': {
+      type: 'boolean',
+      default: false,
+      description: 'also save a V8 .cpuprofile per Node.js job (an untimed run) under DIR/cpuprofiles',
+    },
+  },
+  example: 'npm run bench -- --profile smoke --experiments wc --param bs=4096,65536',
+  notes: [
+    'Exit status: 0 ok; 1 some benchmarks failed (all results written); 2 refused (bad input, nothing',
+    'measured); 3 internal error; 130 interrupted (partial results written, the store untouched).',
+  ],
+} as const satisfies CommandSpec;
 
 export async function benchCommand(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    strict: true,
-    options: {
-      // JSIO_PROFILE changes the default (the docs' command test runs them at smoke size).
-      profile: { type: 'string', default: process.env.JSIO_PROFILE ?? 'quick' },
-      experiments: { type: 'string' },
-      variants: { type: 'string' },
-      param: { type: 'string', multiple: true, default: [] },
-      out: { type: 'string', default: join(ROOT, 'results', 'latest') },
-      store: { type: 'string', default: DEFAULT_STORE },
-      'no-store': { type: 'boolean', default: false },
-      require: { type: 'string', multiple: true, default: [] },
-      programs: { type: 'string', default: join(ROOT, 'programs') },
-      strict: { type: 'boolean', default: false },
-      runs: { type: 'string' },
-      'profile-cpu': { type: 'boolean', default: false },
-    },
-  });
+  const { values, given } = parseCommand(benchSpec, argv);
+  refuseTogether(given, 'no-store', 'store', '--no-store stores nothing; drop one of them');
   const runs = values.runs === undefined ? undefined : intFlag('--runs', values.runs, 1, 9999);
-  if (!isProfile(values.profile))
-    throw new UserError(`--profile ${values.profile}: unknown profile; valid profiles: ${PROFILES.join(', ')}`);
+  const selection = selectionOf(values);
+  if (!values['no-store'] && resolve(values.out) === resolve(values.store))
+    throw new UserError(
+      `--out and --store are the same directory (${resolve(values.out)}): a run's files and the history must live apart`,
+      'choose another --out',
+    );
   const storeDir = values['no-store'] ? undefined : ensureDirectory(values.store, '--store');
+  // The local site belongs to the default store only: a custom store's neighbours are not ours.
+  const siteDir = storeDir === DEFAULT_STORE ? DEFAULT_SITE : undefined;
+  if (storeDir && siteDir) checkSiteOutput(siteDir, storeDir, 'the local site');
   const outcome = await bench({
     root: ROOT,
-    profile: values.profile,
-    filters: {
-      ...(list(values.experiments) ? { experiments: list(values.experiments) } : {}),
-      ...(list(values.variants) ? { variants: list(values.variants) } : {}),
-      params: parseParamFlags(values.param),
-    },
+    ...selection,
     outDir: values.out,
-    // The site lives beside its store: results/history -> results/site.
-    ...(storeDir ? { storeDir, buildSite: (s: string) => buildSite(ROOT, s, join(dirname(s), 'site')) } : {}),
-    require: values.require.flatMap((r) => list(r) ?? []),
+    ...(storeDir ? { storeDir } : {}),
+    ...(storeDir && siteDir ? { buildSite: (s: string) => buildSite(ROOT, s, siteDir) } : {}),
     programsDir: existingDirectory(values.programs, '--programs'),
     strict: values.strict,
     ...(runs ? { runs } : {}),
     profileCpu: values['profile-cpu'],
   });
   process.stdout.write(`\n${outcome.summaryText}\n`);
+  process.stdout.write(`${whereLines(outcome, storeDir).join('\n')}\n`);
+  return exitStatus(outcome);
+}
+
+/** Where everything went, the totals over every experiment, and what was not run. */
+function whereLines(outcome: BenchOutcome, storeDir: string | undefined): string[] {
   const { results } = outcome;
   const t = results.run.timing;
-  const failed = results.benchmarks.filter((b) => b.status === 'failed').length;
-  const lines = [
+  const count = (s: string) => results.benchmarks.filter((b) => b.status === s).length;
+  const experiments = new Set(results.benchmarks.map((b) => b.experiment)).size;
+  const notRun = outcome.planned - results.benchmarks.length;
+  return [
     `results:  ${join(outcome.outDir, 'results.json')}`,
     `summary:  ${join(outcome.outDir, 'summary.md')}`,
     `gab:      ${join(outcome.outDir, 'gab')}/`,
+    ...(outcome.stored ? [`history:  ${storeDir}`] : []),
     ...(outcome.sitePath ? [`site:     ${outcome.sitePath}  (npm run site -- --serve to browse it)`] : []),
+    ...(outcome.stored && !outcome.sitePath && storeDir
+      ? [`site:     not rebuilt for a custom store (npm run site -- --store ${storeDir} --out SITE_DIR)`]
+      : []),
+    `total:    ${results.benchmarks.length} benchmarks in ${experiments} experiment(s): ${count('ok')} ok, ${count('skipped')} skipped, ${count('failed')} failed${notRun > 0 ? `; ${notRun} of ${outcome.planned} planned not run (interrupted)` : ''}`,
     ...(t
       ? [
           `time:     ${t.totalSeconds.toFixed(1)} s in all, ${t.measuredSeconds.toFixed(1)} s in measured commands (harness overhead ${(100 * (1 - t.measuredSeconds / t.totalSeconds)).toFixed(1)}%)`,
         ]
       : []),
   ];
-  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+function exitStatus(outcome: BenchOutcome): number {
   if (outcome.interrupted) return EXIT.interrupted;
+  const failed = outcome.results.benchmarks.filter((b) => b.status === 'failed').length;
   if (failed) {
     process.stderr.write(
       `${failed} benchmark(s) failed; their reasons are in the summary above. All other results were written.\n`,

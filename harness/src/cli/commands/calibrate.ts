@@ -1,29 +1,43 @@
 /** npm run calibrate: an A/A run of this checkout (pipeline/calibrate.ts). */
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { EXIT, UserError } from '../../lib/errors.js';
 import { ensureDirectory } from '../../lib/paths.js';
-import { isProfile, PROFILES } from '../../model/profiles.js';
 import { calibrate } from '../../pipeline/calibrate.js';
 import { calibratePairs } from '../../pipeline/calibrate-pairs.js';
-import { DEFAULT_STORE, intFlag, list, parseParamFlags, ROOT } from '../args.js';
+import { DEFAULT_STORE, intFlag, ROOT } from '../args.js';
+import { type CommandSpec, parseCommand } from '../options.js';
+import { SELECTION_OPTIONS, selectionOf } from '../selection.js';
+
+export const calibrateSpec = {
+  name: 'calibrate',
+  brief: "A/A runs: this machine's noise and thresholds",
+  summary:
+    'An A/A run of this checkout: noise, false-positive rate, minimal detectable effect and thresholds for compare ' +
+    "and the site; with --paired, the paired diff's own figures instead.",
+  positionals: '[-- bench flags...]',
+  options: {
+    rounds: { type: 'string', default: '6', value: 'N', description: 'A/A rounds (even, 2-20)' },
+    out: { type: 'string', default: join(ROOT, 'results', 'calibrate'), value: 'DIR', description: 'where results go' },
+    store: { type: 'string', default: DEFAULT_STORE, value: 'DIR', description: 'the store the thresholds go into' },
+    paired: { type: 'boolean', default: false, description: "measure the paired diff's own figures" },
+    repeats: { type: 'string', default: '3', value: 'N', description: 'with --paired: diffs to repeat (1-50)' },
+    budget: { type: 'string', default: '4', value: 'MINUTES', description: 'with --paired: budget per diff' },
+    'plant-ns': { type: 'string', value: 'N', description: 'with --paired: a planted wc C slowdown, ns per read' },
+    busy: { type: 'boolean', default: false, description: 'with --paired: load the machine while measuring' },
+  },
+  example: 'npm run calibrate -- --rounds 2 -- --profile smoke --experiments wc',
+} as const satisfies CommandSpec;
+
+/** The bench flags after `--` for --paired. */
+const pairedBenchSpec = {
+  name: 'calibrate -- --paired',
+  summary: 'bench flags',
+  options: SELECTION_OPTIONS,
+  example: 'npm run calibrate -- --paired -- --experiments wc',
+} as const satisfies CommandSpec;
 
 export async function calibrateCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    strict: true,
-    allowPositionals: true,
-    options: {
-      rounds: { type: 'string', default: '6' },
-      out: { type: 'string', default: join(ROOT, 'results', 'calibrate') },
-      store: { type: 'string', default: DEFAULT_STORE },
-      paired: { type: 'boolean', default: false },
-      repeats: { type: 'string', default: '3' },
-      budget: { type: 'string', default: '4' },
-      'plant-ns': { type: 'string' },
-      busy: { type: 'boolean', default: false },
-    },
-  });
+  const { values, positionals } = parseCommand(calibrateSpec, argv);
   if (values.paired) return pairedCalibration(values, positionals);
   const rounds = Number(values.rounds);
   if (!/^\d+$/.test(values.rounds) || rounds < 2 || rounds % 2 || rounds > 20)
@@ -53,19 +67,7 @@ async function pairedCalibration(
   values: { out: string; repeats: string; budget: string; 'plant-ns'?: string; busy: boolean },
   positionals: string[],
 ): Promise<number> {
-  const { values: bench } = parseArgs({
-    args: positionals,
-    strict: true,
-    options: {
-      profile: { type: 'string', default: process.env.JSIO_PROFILE ?? 'quick' },
-      experiments: { type: 'string' },
-      variants: { type: 'string' },
-      param: { type: 'string', multiple: true, default: [] },
-      require: { type: 'string', multiple: true, default: [] },
-    },
-  });
-  if (!isProfile(bench.profile))
-    throw new UserError(`--profile ${bench.profile}: unknown profile; valid profiles: ${PROFILES.join(', ')}`);
+  const selection = selectionOf(parseCommand(pairedBenchSpec, positionals).values);
   const repeats = intFlag('--repeats', values.repeats, 1, 50);
   const budget = Number(values.budget);
   if (!(budget > 0 && budget <= 600))
@@ -77,13 +79,7 @@ async function pairedCalibration(
     out,
     repeats,
     budgetSeconds: budget * 60,
-    profile: bench.profile,
-    filters: {
-      ...(list(bench.experiments) ? { experiments: list(bench.experiments) } : {}),
-      ...(list(bench.variants) ? { variants: list(bench.variants) } : {}),
-      params: parseParamFlags(bench.param),
-    },
-    require: bench.require.flatMap((r) => list(r) ?? []),
+    ...selection,
     ...(plantNs !== undefined ? { plantNs } : {}),
     busy: values.busy,
   });

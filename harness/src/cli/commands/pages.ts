@@ -1,6 +1,5 @@
 /** npm run pages: publishes results into a gh-pages checkout and rebuilds the site there, in place. */
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { writeFileAtomic } from '../../lib/atomic.js';
 import { EXIT, UserError } from '../../lib/errors.js';
 import { existingDirectory } from '../../lib/paths.js';
@@ -8,14 +7,19 @@ import { readResults } from '../../model/read-results.js';
 import { buildSite } from '../../site/build-site.js';
 import { publishRun } from '../../store/store.js';
 import { ROOT } from '../args.js';
+import { type CommandSpec, parseCommand } from '../options.js';
+
+export const pagesSpec = {
+  name: 'pages',
+  brief: 'publish into a gh-pages checkout and rebuild its site',
+  summary: 'Publishes results into a gh-pages checkout (its data/) and rebuilds the site app files there, in place.',
+  positionals: 'RESULTS.json...',
+  options: { dir: { type: 'string', value: 'DIR', description: 'the gh-pages checkout (required)' } },
+  example: 'npm run pages -- results/latest/results.json --dir ../gh-pages',
+} as const satisfies CommandSpec;
 
 export async function pagesCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    strict: true,
-    allowPositionals: true,
-    options: { dir: { type: 'string' } },
-  });
+  const { values, positionals } = parseCommand(pagesSpec, argv);
   if (!values.dir || !positionals.length)
     throw new UserError('pages needs RESULTS.json... and --dir <gh-pages checkout>');
   const dir = existingDirectory(values.dir, '--dir');

@@ -4,42 +4,53 @@
  * and pairs.json (every point's pairs, for calibration).
  */
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { loadNoise, noiseSourceOf } from '../../calibrate/noise.js';
 import { renderPairedComparison } from '../../compare/render-paired.js';
 import { writeFileAtomic } from '../../lib/atomic.js';
 import { EXIT, UserError } from '../../lib/errors.js';
 import { ensureDirectory, existingDirectory } from '../../lib/paths.js';
 import { machineInfo } from '../../machine/machine.js';
-import { isProfile, PROFILES } from '../../model/profiles.js';
 import { runPairs, writeRecord } from '../../pipeline/pairs.js';
-import { intFlag, list, parseParamFlags, ROOT } from '../args.js';
+import { intFlag, ROOT } from '../args.js';
+import { type CommandSpec, parseCommand } from '../options.js';
+import { SELECTION_OPTIONS, selectionOf } from '../selection.js';
 
 /** Default budget: a quick-profile diff of every experiment stays within the issue's 20 minutes on 2 cores. */
 export const DEFAULT_BUDGET_MINUTES = 12;
 
+export const pairsSpec = {
+  name: 'pairs',
+  brief: 'the PR diff: base and head measured in random-order pairs',
+  summary:
+    'The PR diff: base and head checkouts measured in pairs, process by process in a random order per pair, until ' +
+    'each point is decided or its share of the budget is spent -> comparison.md, comparison.json, pairs.json.',
+  options: {
+    base: { type: 'string', value: 'DIR', description: 'the base checkout (required)' },
+    head: { type: 'string', default: ROOT, value: 'DIR', description: 'the head checkout' },
+    budget: {
+      type: 'string',
+      default: String(DEFAULT_BUDGET_MINUTES),
+      value: 'MINUTES',
+      description: 'measuring budget',
+    },
+    deadline: { type: 'string', value: 'MINUTES', description: 'bound on the whole diff, set-up included' },
+    seed: { type: 'string', value: 'N', description: 'the pair order seed (default: random)' },
+    out: { type: 'string', default: join(ROOT, 'results', 'pr'), value: 'DIR', description: 'where the diff goes' },
+    noise: { type: 'string', value: 'FILE', description: "a machine's noise.json (thresholds)" },
+    'noise-store': { type: 'string', value: 'DIR', description: 'a store to read the noise thresholds from' },
+    ...SELECTION_OPTIONS,
+    strict: { type: 'boolean', default: false, description: 'refuse to run on a busy machine instead of warning' },
+  },
+  example: 'npm run pairs -- --base ../base --profile smoke --experiments wc --variants c',
+  notes: ['Bench flags (--profile, --experiments, --variants, --param, --require) may also follow a `--`.'],
+} as const satisfies CommandSpec;
+
 export async function pairsCommand(argv: string[]): Promise<number> {
   // Bench flags may follow a `--` (as with `npm run rounds`): they are the same flags here.
-  const { values } = parseArgs({
-    args: argv.filter((a) => a !== '--'),
-    strict: true,
-    options: {
-      base: { type: 'string' },
-      head: { type: 'string', default: ROOT },
-      budget: { type: 'string', default: String(DEFAULT_BUDGET_MINUTES) },
-      deadline: { type: 'string' },
-      seed: { type: 'string' },
-      out: { type: 'string', default: join(ROOT, 'results', 'pr') },
-      noise: { type: 'string' },
-      'noise-store': { type: 'string' },
-      profile: { type: 'string', default: process.env.JSIO_PROFILE ?? 'quick' },
-      experiments: { type: 'string' },
-      variants: { type: 'string' },
-      param: { type: 'string', multiple: true, default: [] },
-      require: { type: 'string', multiple: true, default: [] },
-      strict: { type: 'boolean', default: false },
-    },
-  });
+  const { values } = parseCommand(
+    pairsSpec,
+    argv.filter((a) => a !== '--'),
+  );
   if (!values.base) throw new UserError('pairs needs --base DIR (the base checkout; --head defaults to this one)');
   const budget = Number(values.budget);
   if (!(budget > 0 && budget <= 600))
@@ -47,8 +58,7 @@ export async function pairsCommand(argv: string[]): Promise<number> {
   const deadline = values.deadline === undefined ? undefined : Number(values.deadline);
   if (deadline !== undefined && !(deadline > 0 && deadline <= 1440))
     throw new UserError(`--deadline ${values.deadline}: expected minutes for the whole diff, above 0 and at most 1440`);
-  if (!isProfile(values.profile))
-    throw new UserError(`--profile ${values.profile}: unknown profile; valid profiles: ${PROFILES.join(', ')}`);
+  const selection = selectionOf(values);
   const seed =
     values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : intFlag('--seed', values.seed, 0, 2 ** 31 - 1);
   const base = existingDirectory(values.base, '--base');
@@ -60,16 +70,12 @@ export async function pairsCommand(argv: string[]): Promise<number> {
   const { comparison, record, interrupted } = await runPairs({
     base,
     head,
-    profile: values.profile,
-    filters: {
-      ...(list(values.experiments) ? { experiments: list(values.experiments) } : {}),
-      ...(list(values.variants) ? { variants: list(values.variants) } : {}),
-      params: parseParamFlags(values.param),
-    },
+    profile: selection.profile,
+    filters: selection.filters,
     budgetSeconds: budget * 60,
     ...(deadline ? { deadlineSeconds: deadline * 60 } : {}),
     seed,
-    require: values.require.flatMap((r) => list(r) ?? []),
+    require: selection.require,
     noise: noise.thresholds,
     strict: values.strict,
     log,

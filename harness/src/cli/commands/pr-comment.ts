@@ -4,26 +4,32 @@
  * and renders the comment; `--post` then creates or updates the sticky comment.
  */
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { COMMENT_MARKER, commentFromArtifact } from '../../compare/artifact.js';
 import { findPullRequest, githubFromEnv, upsertComment } from '../../compare/github.js';
 import { writeFileAtomic } from '../../lib/atomic.js';
 import { EXIT, UserError } from '../../lib/errors.js';
 import { ensureParentDirectory, existingDirectory } from '../../lib/paths.js';
+import { type CommandSpec, parseCommand } from '../options.js';
+
+export const prCommentSpec = {
+  name: 'pr-comment',
+  brief: 'validate a PR diff artifact and render or post the comment',
+  summary:
+    "The PR-comment workflow's steps: validate an untrusted artifact and render the comment (--artifact --pr), " +
+    'post it (--post), or find the pull request of a finished run (--find-pr).',
+  options: {
+    artifact: { type: 'string', value: 'DIR', description: "the PR diff's artifact" },
+    pr: { type: 'string', value: 'N', description: 'the pull request number' },
+    out: { type: 'string', value: 'FILE', description: 'write the comment there (default: stdout)' },
+    'find-pr': { type: 'boolean', default: false, description: 'print the pull request of the workflow_run event' },
+    event: { type: 'string', value: 'FILE', description: 'the event file (default: GITHUB_EVENT_PATH)' },
+    post: { type: 'boolean', default: false, description: 'create or update the sticky comment (needs GITHUB_TOKEN)' },
+  },
+  example: 'npm run pr-comment -- --artifact results/pr --pr 1 --out comment.md',
+} as const satisfies CommandSpec;
 
 export async function prCommentCommand(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    strict: true,
-    options: {
-      artifact: { type: 'string' },
-      pr: { type: 'string' },
-      out: { type: 'string' },
-      'find-pr': { type: 'boolean', default: false },
-      event: { type: 'string' },
-      post: { type: 'boolean', default: false },
-    },
-  });
+  const { values } = parseCommand(prCommentSpec, argv);
   if (values['find-pr']) {
     const event = values.event ?? process.env.GITHUB_EVENT_PATH;
     if (!event)

@@ -4,7 +4,6 @@
  * round that stops early still leaves the complete pairs compared and written.
  */
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { loadNoise, noiseSourceOf } from '../../calibrate/noise.js';
 import { writeComparison } from '../../compare/run-compare.js';
 import { EXIT, UserError } from '../../lib/errors.js';
@@ -12,21 +11,33 @@ import { ensureDirectory, existingDirectory } from '../../lib/paths.js';
 import { machineInfo } from '../../machine/machine.js';
 import { runRounds } from '../../pipeline/rounds.js';
 import { intFlag, ROOT } from '../args.js';
+import { type CommandSpec, parseCommand } from '../options.js';
+
+export const roundsSpec = {
+  name: 'rounds',
+  brief: 'two checkouts benched alternately, then compared (coarser than pairs)',
+  summary:
+    'Benchmarks two checkouts alternately (base, head, base, head...) with npm run bench, then compares the rounds. ' +
+    'The paired PR diff is npm run pairs; this is the older, coarser one.',
+  positionals: '[-- bench flags...]',
+  options: {
+    base: { type: 'string', value: 'DIR', description: 'the base checkout (required)' },
+    head: { type: 'string', value: 'DIR', description: 'the head checkout (required)' },
+    rounds: { type: 'string', default: '3', value: 'N', description: 'rounds per side (1-20)' },
+    out: {
+      type: 'string',
+      default: join(ROOT, 'results', 'pr'),
+      value: 'DIR',
+      description: 'where the comparison goes',
+    },
+    noise: { type: 'string', value: 'FILE', description: "a machine's noise.json (thresholds)" },
+    'noise-store': { type: 'string', value: 'DIR', description: 'a store to read the noise thresholds from' },
+  },
+  example: 'npm run rounds -- --base ../base --head . -- --profile smoke --experiments wc',
+} as const satisfies CommandSpec;
 
 export async function roundsCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    strict: true,
-    allowPositionals: true,
-    options: {
-      base: { type: 'string' },
-      head: { type: 'string' },
-      rounds: { type: 'string', default: '3' },
-      out: { type: 'string', default: join(ROOT, 'results', 'pr') },
-      noise: { type: 'string' },
-      'noise-store': { type: 'string' },
-    },
-  });
+  const { values, positionals } = parseCommand(roundsSpec, argv);
   if (!values.base || !values.head) throw new UserError('rounds needs --base DIR and --head DIR (two checkouts)');
   const rounds = intFlag('--rounds', values.rounds, 1, 20);
   const base = existingDirectory(values.base, '--base');

@@ -1,24 +1,36 @@
 /** npm run site: builds the site from the local history, or serves it on 127.0.0.1; site:perf measures it. */
-import { parseArgs } from 'node:util';
+import { dirname, resolve } from 'node:path';
 import { EXIT } from '../../lib/errors.js';
 import { ensureDirectory } from '../../lib/paths.js';
 import { buildSite, serveSite } from '../../site/build-site.js';
+import { checkSiteOutput } from '../../site/output-dir.js';
 import { DEFAULT_SITE, DEFAULT_STORE, intFlag, ROOT } from '../args.js';
+import { type CommandSpec, parseCommand } from '../options.js';
+
+export const siteSpec = {
+  name: 'site',
+  brief: 'build the site from the local history (or --serve it)',
+  summary:
+    'Builds the trend site from a store into --out (replacing only a site this tool built there; any other ' +
+    'non-empty directory is refused), and with --serve serves it on 127.0.0.1.',
+  options: {
+    serve: { type: 'boolean', default: false, description: 'serve the built site until Ctrl-C' },
+    store: { type: 'string', default: DEFAULT_STORE, value: 'DIR', description: 'the store to show' },
+    out: { type: 'string', default: DEFAULT_SITE, value: 'DIR', description: 'where the site is built' },
+    port: { type: 'string', default: '0', value: 'N', description: 'port for --serve (0: any free port)' },
+  },
+  example: 'npm run site -- --serve',
+} as const satisfies CommandSpec;
 
 export async function siteCommand(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    strict: true,
-    options: {
-      serve: { type: 'boolean', default: false },
-      store: { type: 'string', default: DEFAULT_STORE },
-      out: { type: 'string', default: DEFAULT_SITE },
-      port: { type: 'string', default: '0' },
-    },
-  });
+  const { values } = parseCommand(siteSpec, argv);
   const port = intFlag('--port', values.port, 0, 65535);
-  const out = ensureDirectory(values.out, '--out');
-  const page = await buildSite(ROOT, ensureDirectory(values.store, '--store'), out);
+  const store = ensureDirectory(values.store, '--store');
+  const out = resolve(values.out);
+  // Checked before anything is built; the build checks again under its lock.
+  checkSiteOutput(out, store);
+  ensureDirectory(dirname(out), '--out');
+  const page = await buildSite(ROOT, store, out);
   process.stdout.write(`site built: ${page}\n`);
   if (values.serve) {
     const { url } = await serveSite(out, port);
@@ -28,8 +40,19 @@ export async function siteCommand(argv: string[]): Promise<number> {
   return EXIT.ok;
 }
 
+export const sitePerfSpec = {
+  name: 'site:perf',
+  brief: "the site's own benchmark in headless chromium",
+  summary:
+    "The site's own benchmark: 5,000 commits x 300 series in headless chromium; bytes, and time to the first chart per view.",
+  options: {
+    repetitions: { type: 'string', value: 'N', description: 'fresh-profile repetitions per view (1-50; default 7)' },
+  },
+  example: 'npm run site:perf -- --repetitions 3',
+} as const satisfies CommandSpec;
+
 export async function sitePerfCommand(argv: string[]): Promise<number> {
-  const { values } = parseArgs({ args: argv, strict: true, options: { repetitions: { type: 'string' } } });
+  const { values } = parseCommand(sitePerfSpec, argv);
   const { sitePerf, REPETITIONS } = await import('../../site/perf.js');
   const repetitions = values.repetitions ? intFlag('--repetitions', values.repetitions, 1, 50) : REPETITIONS;
   const r = await sitePerf(ROOT, repetitions);

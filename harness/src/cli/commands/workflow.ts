@@ -41,6 +41,24 @@ import {
 } from '../../workflow/gab-gate.js';
 import { checkApprovedHead, type PullRequestNow } from '../../workflow/pr-gate.js';
 import { commentTarget, type WorkflowRunEvent } from '../../workflow/workflow-run.js';
+import type { CommandSpec } from '../options.js';
+
+export const workflowSpec = {
+  name: 'workflow',
+  brief: "the workflows' decisions (pr-head, comment-target, gab-gate, pick-commit)",
+  summary: "The GitHub workflows' decisions as tested code (docs/workflows.md): one check per call.",
+  positionals: 'pr-head|comment-target|gab-gate|pick-commit [flags]',
+  options: {},
+  example: 'npm run workflow -- pick-commit --head HEAD_SHA --store data --machine ID',
+  notes: [
+    'checks and their flags:',
+    '  pr-head --pr N --sha SHA',
+    '  comment-target --event FILE --workflow-path .github/workflows/pr.yml --artifact DIR [--repository OWNER/NAME]',
+    '  gab-gate --results FILE --gab-dir DIR --data-dir DIR --event NAME --workflow-sha SHA --default-profile P',
+    '           [--dispatch-filters TEXT] [--repo DIR (default .)]',
+    '  pick-commit --head SHA --store DIR --machine ID [--repo DIR (default .)] [--depth N (default 50)] [--profile P]',
+  ],
+} as const satisfies CommandSpec;
 
 type Io = { stdout: (s: string) => void; stderr: (s: string) => void; env: NodeJS.ProcessEnv };
 const defaultIo: Io = {

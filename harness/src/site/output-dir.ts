@@ -1,0 +1,87 @@
+/**
+ * Where a site is built: never over files this tool did not write. A directory is ours when it
+ * holds the marker a build writes and nothing beside what that build listed in it (or, built
+ * before the marker existed, only the files a build writes); anything else that is not empty is
+ * refused, so a file someone added to a built site is never deleted by the next build. A rebuild is made beside the old site and
+ * renamed into place, under a lock, so two rebuilds at once never write into one directory and a
+ * reader sees the old site or the new one.
+ */
+import { existsSync, lstatSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { withLock } from '../lib/atomic.js';
+import { UserError } from '../lib/errors.js';
+
+/** Written into every site this tool builds. */
+export const SITE_MARKER = '.jsio-bench-site';
+/** What a build writes: a directory holding only these (and index.html with app.js) is an older build of ours. */
+const OWN = new Set(['index.html', 'app.js', 'app.css', 'style.css', 'config.json', 'data', SITE_MARKER]);
+
+const inside = (parent: string, child: string) => {
+  const rel = relative(parent, child);
+  return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !rel.startsWith(sep));
+};
+
+/** Refuses an output directory the tool may not replace; `flag` names the option in the message. */
+export function checkSiteOutput(outDir: string, storeDir: string, flag = '--out'): void {
+  const out = resolve(outDir);
+  const store = resolve(storeDir);
+  if (inside(out, store) || inside(store, out))
+    throw new UserError(
+      `${flag} ${out}: the site cannot be built ${inside(out, store) ? 'around' : 'inside'} its store ${store}`,
+      'choose a site directory apart from the store',
+    );
+  if (!existsSync(out)) return;
+  if (!lstatSync(out).isDirectory()) throw new UserError(`${flag} ${out}: not a directory`, 'choose another path');
+  const entries = readdirSync(out);
+  if (!entries.length) return;
+  const listed = builtFiles(out);
+  const foreign = entries.filter((e) => !(listed ?? OWN).has(e)).sort();
+  if (!foreign.length && (listed || (entries.includes('index.html') && entries.includes('app.js')))) return;
+  throw new UserError(
+    `${flag} ${out}: not empty and not a site this tool built (it holds ${foreign[0] ?? entries.sort()[0]}${foreign.length > 1 ? ` and ${foreign.length - 1} more` : ''}); refusing to replace it`,
+    'give a new or empty directory (a site is rebuilt only where this tool built one)',
+  );
+}
+
+/** The top-level names the build that wrote the marker made, or undefined without a readable marker. */
+function builtFiles(dir: string): Set<string> | undefined {
+  try {
+    const m = JSON.parse(readFileSync(join(dir, SITE_MARKER), 'utf8')) as { files?: unknown };
+    if (Array.isArray(m.files) && m.files.every((f) => typeof f === 'string'))
+      return new Set([...m.files, SITE_MARKER]);
+  } catch {
+    // no marker, or not ours
+  }
+  return undefined;
+}
+
+/**
+ * Builds a site with `build(dir)` into a fresh directory beside `outDir`, then puts it in place
+ * of the old one (checked again under the lock), which is removed only after the swap.
+ */
+export async function replaceSite(outDir: string, storeDir: string, build: (dir: string) => Promise<void>) {
+  const out = resolve(outDir);
+  const parent = dirname(out);
+  const lock = join(parent, `.${basename(out)}.lock`);
+  await withLock(lock, async () => {
+    checkSiteOutput(out, storeDir);
+    const fresh = join(parent, `.${basename(out)}.new-${process.pid}`);
+    const old = join(parent, `.${basename(out)}.old-${process.pid}`);
+    rmSync(fresh, { recursive: true, force: true }); // only ever a leftover of this pid's own build
+    try {
+      await build(fresh);
+      const files = readdirSync(fresh).sort();
+      writeFileSync(join(fresh, SITE_MARKER), `${JSON.stringify({ builtBy: 'jsio-bench (npm run site)', files })}\n`);
+      if (existsSync(out)) renameSync(out, old);
+      try {
+        renameSync(fresh, out);
+      } catch (e) {
+        if (existsSync(old)) renameSync(old, out); // the old site back in place
+        throw e;
+      }
+    } finally {
+      rmSync(fresh, { recursive: true, force: true });
+    }
+    rmSync(old, { recursive: true, force: true });
+  });
+}

@@ -1,0 +1,44 @@
+/**
+ * A store checked before anything relies on it: before a bench measures for minutes and then
+ * cannot publish, and before the site copies it. Every JSON file must parse, and the files that
+ * describe the store (machines.json, each machine's index.json) must be a version this harness
+ * reads. Read-only; the first problem is a UserError naming the file.
+ */
+import { existsSync, lstatSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { readJsonFile } from '../lib/json-file.js';
+import { STORE_SCHEMA } from '../model/store.js';
+import { migrate } from './migrate.js';
+
+const HINT = 'repair or remove the file by hand, or update the harness if it is newer';
+const context = 'refusing to touch the store: ';
+
+/** Every .json file under dir (symlinks are not followed: the writers refuse them). */
+function jsonFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) out.push(...jsonFiles(p));
+    else if (e.isFile() && e.name.endsWith('.json')) out.push(p);
+  }
+  return out.sort();
+}
+
+export function checkStore(root: string): void {
+  if (!existsSync(root) || !lstatSync(root).isDirectory()) return;
+  const machines = join(root, 'machines.json');
+  if (existsSync(machines))
+    readJsonFile(machines, z.object({ machines: z.record(z.string(), z.unknown()) }).loose(), {
+      version: STORE_SCHEMA,
+      context,
+      hint: HINT,
+      migrate: (raw) => migrate('machines', raw, STORE_SCHEMA),
+    });
+  for (const file of jsonFiles(root))
+    readJsonFile(file, z.unknown(), {
+      version: file.endsWith('/index.json') ? STORE_SCHEMA : undefined,
+      context,
+      hint: HINT,
+    });
+}
