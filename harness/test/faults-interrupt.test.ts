@@ -25,6 +25,10 @@ async function interruptDuringHang(signal: NodeJS.Signals) {
     store,
   ]);
   let stderr = '';
+  let stdout = '';
+  child.stdout.on('data', (c: Buffer) => {
+    stdout += c.toString();
+  });
   const code = await new Promise<number | null>((resolve) => {
     child.stderr.on('data', (c: Buffer) => {
       stderr += c.toString();
@@ -32,12 +36,12 @@ async function interruptDuringHang(signal: NodeJS.Signals) {
     });
     child.on('close', resolve);
   });
-  return { out, store, code, stderr };
+  return { out, store, code, stderr, stdout };
 }
 
 describe.each(['SIGINT', 'SIGTERM'] as const)('%s during a run', (signal) => {
   it('writes a partial run with what was measured and leaves the store alone', async () => {
-    const { out, store, code, stderr } = await interruptDuringHang(signal);
+    const { out, store, code, stderr, stdout } = await interruptDuringHang(signal);
     expect(code).toBe(130);
     expect(stderr).toContain(`${signal} received`);
     const results = parseResults('results.json', readFileSync(join(out, 'results.json'), 'utf8'));
@@ -46,5 +50,9 @@ describe.each(['SIGINT', 'SIGTERM'] as const)('%s during a run', (signal) => {
     expect(results.benchmarks.map((b) => `${b.variant}:${b.status}`)).toEqual(['ok:ok', 'exit:failed']);
     expect(readFileSync(join(out, 'summary.md'), 'utf8')).toContain('PARTIAL run (interrupted)');
     expect(existsSync(join(store, 'machines.json'))).toBe(false);
+    // The end of the run says how much of the plan was not run (the hung point).
+    expect(stdout).toContain(
+      'total:    2 benchmarks in 1 experiment(s): 1 ok, 0 skipped, 1 failed; 1 of 3 planned not run (interrupted)',
+    );
   });
 });

@@ -1,7 +1,7 @@
 // An output directory that is read-only or full, and a store holding a corrupt, truncated or
 // newer-schema file: each gives a clear message naming the path, and nothing stored is lost.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -62,17 +62,21 @@ describe('a store that cannot be read', () => {
     ['newer-schema', '{"schema":99,"machines":{}}', /has schema 99, newer than this harness understands \(3\)/],
     ['wrong-shape', '{"schema":1,"machines":[]}', /machines: .*expected record/i],
   ];
-  it.each(cases)('refuses a %s machines.json, names it, and leaves it as it was', (_name, content, message) => {
-    const dir = mkdtempSync(join(tmpdir(), 'jsio-store-'));
-    const store = join(dir, 'store');
-    mkdirSync(store);
-    writeFileSync(join(store, 'machines.json'), content);
-    const r = bench(join(dir, 'out'), store);
-    expect(r.status).toBe(2);
-    expect(r.stderr).toContain(`refusing to touch the store: ${join(store, 'machines.json')}`);
-    expect(r.stderr).toMatch(message);
-    expect(readFileSync(join(store, 'machines.json'), 'utf8')).toBe(content);
-    // The run's own results were written before publishing was attempted.
-    expect(JSON.parse(readFileSync(join(dir, 'out', 'results.json'), 'utf8')).benchmarks[0].status).toBe('ok');
-  });
+  it.each(cases)(
+    'refuses a %s machines.json before measuring, names it, and leaves it as it was',
+    (_name, content, message) => {
+      const dir = mkdtempSync(join(tmpdir(), 'jsio-store-'));
+      const store = join(dir, 'store');
+      mkdirSync(store);
+      writeFileSync(join(store, 'machines.json'), content);
+      const r = bench(join(dir, 'out'), store);
+      expect(r.status).toBe(2);
+      expect(r.stderr).toContain(`refusing to touch the store: ${join(store, 'machines.json')}`);
+      expect(r.stderr).toMatch(message);
+      expect(readFileSync(join(store, 'machines.json'), 'utf8')).toBe(content);
+      // Checked before the long part: it used to measure everything, then refuse to publish.
+      expect(r.stderr).not.toContain('faults › ok');
+      expect(existsSync(join(dir, 'out', 'results.json'))).toBe(false);
+    },
+  );
 });
