@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { benchSpec } from '../src/cli/commands/bench.js';
 import { siteSpec } from '../src/cli/commands/site.js';
+import type { OptionSpec } from '../src/cli/options.js';
 import { ROOT, runCli } from './helpers/cli.js';
 
 /** Every npm script that goes through the bootstrap, by the command name it passes. */
@@ -31,7 +32,7 @@ describe('--help', () => {
 
   it("lists every flag of bench's option table with its default", () => {
     const r = runCli(['bench', '--help']);
-    for (const [name, o] of Object.entries(benchSpec.options)) {
+    for (const [name, o] of Object.entries(benchSpec.options as Record<string, OptionSpec>)) {
       const line = r.stdout.split('\n').find((l) => l.trimStart().startsWith(`--${name} `) || l.trim() === `--${name}`);
       expect(line, name).toBeDefined();
       if (typeof o.default === 'string' && !o.default.startsWith('/'))
