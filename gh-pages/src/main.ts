@@ -28,7 +28,7 @@ async function config(): Promise<Config> {
 
 function showError(e: unknown): void {
   const msg = e instanceof DataError ? e.message : `unexpected error: ${(e as Error)?.message ?? String(e)}`;
-  app.innerHTML = `<div class="error" role="alert"><h2>The results could not be shown</h2><p>${esc(msg)}</p><p class="muted">The store is written by <code>npm run publish</code>; rebuilding the site (<code>npm run site</code>) or re-publishing usually fixes this.</p></div>`;
+  app.innerHTML = `<div class="error" role="alert"><h2>The results could not be shown</h2><p>${esc(msg)}</p><p class="muted">The store is written by <code>npm run publish-run</code>; rebuilding the site (<code>npm run site</code>) or re-publishing usually fixes this.</p></div>`;
 }
 
 let renderId = 0;

@@ -42,7 +42,7 @@ beforeAll(async () => {
       date: new Date(Date.UTC(2026, 10, 20 + i)).toISOString(),
     };
     writeFileSync(join(dir, `r${i}.json`), JSON.stringify(results));
-    const pub = runCli(['publish', join(dir, `r${i}.json`), '--store', join(dir, 'store')]);
+    const pub = runCli(['publish-run', join(dir, `r${i}.json`), '--store', join(dir, 'store')]);
     expect(pub.status, pub.stderr).toBe(0);
     shas.push(sha);
   }

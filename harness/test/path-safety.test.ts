@@ -99,7 +99,7 @@ const crafted: [string, (r: Crafted) => void][] = [
 ];
 
 describe.each([
-  ['publish', (file: string, s: string) => ['publish', file, '--store', join(s, 'w', 'store')], 'w/store'],
+  ['publish-run', (file: string, s: string) => ['publish-run', file, '--store', join(s, 'w', 'store')], 'w/store'],
   ['pages', (file: string, s: string) => ['pages', file, '--dir', join(s, 'w', 'pages')], 'w/pages'],
 ] as const)('npm run %s with crafted results', (_cmd, argv, inside) => {
   it.each(crafted)('%s: refused, nothing written outside the store', (_name, mutate) => {
@@ -135,7 +135,7 @@ describe.each([
   });
 });
 
-describe('npm run publish --noise with crafted calibrations', () => {
+describe('npm run publish-run --noise with crafted calibrations', () => {
   const noise = (machine: string) => ({
     schema: 1,
     machine,
@@ -149,7 +149,7 @@ describe('npm run publish --noise with crafted calibrations', () => {
       const s = sandbox('store');
       writeFileSync(join(s, 'noise.json'), JSON.stringify(noise(machine)));
       const before = snapshot(s);
-      const res = runCli(['publish', '--noise', join(s, 'noise.json'), '--store', join(s, 'w', 'store')]);
+      const res = runCli(['publish-run', '--noise', join(s, 'noise.json'), '--store', join(s, 'w', 'store')]);
       expect(changesOutside(before, snapshot(s), 'w/store')).toEqual([]);
       expect(res.status).not.toBe(0);
     },
@@ -160,7 +160,7 @@ describe('npm run publish --noise with crafted calibrations', () => {
     symlinkSync(join(s, 'outside'), join(s, 'w', 'store', 'm-1'));
     writeFileSync(join(s, 'noise.json'), JSON.stringify(noise('m-1')));
     const before = snapshot(s);
-    const res = runCli(['publish', '--noise', join(s, 'noise.json'), '--store', join(s, 'w', 'store')]);
+    const res = runCli(['publish-run', '--noise', join(s, 'noise.json'), '--store', join(s, 'w', 'store')]);
     // publishNoise checks the real path (assertRealInside) before writing.
     expect(changesOutside(before, snapshot(s), 'w/store'), res.stderr).toEqual([]);
     expect(res.status).not.toBe(0);

@@ -1,4 +1,4 @@
-// npm run publish when things go wrong: a write that fails leaves every stored file as it was
+// npm run publish-run when things go wrong: a write that fails leaves every stored file as it was
 // (and no temporary files), a lock left by a dead publisher is taken over once even when several
 // publishers find it at the same time, and a live lock is respected.
 import { spawn, spawnSync } from 'node:child_process';
@@ -95,14 +95,14 @@ describe('the store lock', () => {
       writeFileSync(join(dir, `${c}.json`), JSON.stringify(r));
       return join(dir, `${c}.json`);
     });
-    expect(runCli(['publish', files[0]!, '--store', store]).status).toBe(0); // also builds the bundle
+    expect(runCli(['publish-run', files[0]!, '--store', store]).status).toBe(0); // also builds the bundle
     writeFileSync(join(store, '.lock'), String(deadPid()));
     const racers = files.slice(1).map(
       (f) =>
         new Promise<number | null>((resolve) => {
           const p = spawn(
             process.execPath,
-            [join(ROOT, '.cache', 'harness', 'cli.mjs'), 'publish', f, '--store', store],
+            [join(ROOT, '.cache', 'harness', 'cli.mjs'), 'publish-run', f, '--store', store],
             { cwd: ROOT, stdio: 'ignore' },
           );
           p.on('close', resolve);

@@ -1,4 +1,4 @@
-// npm run publish: the trend store (v3) keeps each profile's run of a commit apart, merges a run
+// npm run publish-run: the trend store (v3) keeps each profile's run of a commit apart, merges a run
 // into the same commit and profile by benchmark id, keys trend series by workload (a changed
 // workload starts a new series, a changed program stays on it, marked), is idempotent, written
 // atomically, refuses what it cannot read, and keeps both of two racing publishes.
@@ -220,13 +220,13 @@ describe('publish', () => {
       return f;
     });
     // Warm the bundle once so the racers start together.
-    expect(runCli(['publish', files[0]!, '--store', store]).status).toBe(0);
+    expect(runCli(['publish-run', files[0]!, '--store', store]).status).toBe(0);
     const racers = files.slice(1).map(
       (f) =>
         new Promise<number | null>((resolve) => {
           const p = spawn(
             process.execPath,
-            [join(ROOT, '.cache', 'harness', 'cli.mjs'), 'publish', f, '--store', store],
+            [join(ROOT, '.cache', 'harness', 'cli.mjs'), 'publish-run', f, '--store', store],
             { cwd: ROOT, stdio: 'ignore' },
           );
           p.on('close', resolve);
@@ -242,7 +242,7 @@ describe('publish', () => {
     const r = wcResults(sha('a'));
     r.run.partial = true;
     writeFileSync(join(dir, 'r.json'), JSON.stringify(r));
-    const cli = runCli(['publish', join(dir, 'r.json'), '--store', join(dir, 'store')]);
+    const cli = runCli(['publish-run', join(dir, 'r.json'), '--store', join(dir, 'store')]);
     expect(cli.status).toBe(2);
     expect(cli.stderr).toContain('is a partial (interrupted) run: it is never published');
     expect(existsSync(join(dir, 'store', 'test-machine'))).toBe(false);
@@ -265,20 +265,20 @@ describe('publish', () => {
       );
       return f;
     };
-    const ok = runCli(['publish', '--noise', noise('bench-a', 0.1), '--store', store]);
+    const ok = runCli(['publish-run', '--noise', noise('bench-a', 0.1), '--store', store]);
     expect(ok.stderr).toBe('');
     expect(JSON.parse(readFileSync(join(store, 'bench-a', 'noise.json'), 'utf8')).thresholds).toEqual({
       'wc/c/bs=1 wall_time': 0.1,
     });
     // A later calibration of the same machine replaces the earlier one.
-    expect(runCli(['publish', '--noise', noise('bench-a', 0.2), '--store', store]).status).toBe(0);
+    expect(runCli(['publish-run', '--noise', noise('bench-a', 0.2), '--store', store]).status).toBe(0);
     expect(JSON.parse(readFileSync(join(store, 'bench-a', 'noise.json'), 'utf8')).thresholds).toEqual({
       'wc/c/bs=1 wall_time': 0.2,
     });
-    const bad = runCli(['publish', '--noise', noise('bench-a', -1), '--store', store]);
+    const bad = runCli(['publish-run', '--noise', noise('bench-a', -1), '--store', store]);
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/noise--1\.json is invalid:[\s\S]*thresholds/);
-    const outside = runCli(['publish', '--noise', noise('../etc', 0.3), '--store', store]);
+    const outside = runCli(['publish-run', '--noise', noise('../etc', 0.3), '--store', store]);
     expect(outside.stderr).toMatch(/noise-0\.3\.json is invalid:\n {2}machine: letters, digits/);
     expect(readdirSync(store)).toEqual(['bench-a']);
   });
