@@ -3,6 +3,10 @@
  * programs/<experiment>/manifest.json; the folder name is the experiment id.
  */
 import { z } from 'zod';
+import { Check as CheckSchema, ReportedField, SlopeAnalysis } from './checks.js';
+
+export { Direction } from './checks.js';
+
 import { At, id, name, Overview } from './overview.js';
 import { ParameterSpec, type ParamValue, paramValue, perProfile } from './parameter.js';
 
@@ -10,8 +14,6 @@ export { Overview } from './overview.js';
 export { type ParamValue, paramValue } from './parameter.js';
 
 export const MANIFEST_SCHEMA = 1;
-
-export const Direction = z.enum(['smaller', 'bigger']);
 
 const NodeVersions = z.array(z.string().regex(/^(current|\d+)$/, '"current" or a major version')).min(1);
 
@@ -93,36 +95,6 @@ const Variant = z
       ctx.addIssue({ code: 'custom', path: ['numberField'], message: 'required when output is "number"' });
     }
     if (v.build && !v.source) ctx.addIssue({ code: 'custom', path: ['source'], message: 'a build needs a source' });
-  });
-
-const ReportedField = z
-  .object({
-    unit: z.string().min(1),
-    direction: Direction,
-    description: z.string().optional(),
-    /** False for fields that only serve validation (e.g. bytes counted). */
-    metric: z.boolean().default(true),
-    /**
-     * Runner "self" only: the field is an array of per-item values (e.g. per-file latencies),
-     * pooled over runs into percentile metrics <field>_p50 ... <field>_max.
-     */
-    samples: z.boolean().default(false),
-  })
-  .strict();
-
-const Check = z
-  .object({
-    field: name,
-    /** Only at matching points (e.g. {"work": "parse"}); elsewhere the check is reported as skipped. */
-    when: At.optional(),
-    /** Exactly one comparison; its value is an expression over parameters and derived values. */
-    equals: z.string().optional(),
-    atLeast: z.string().optional(),
-    atMost: z.string().optional(),
-  })
-  .strict()
-  .refine((c) => [c.equals, c.atLeast, c.atMost].filter((x) => x !== undefined).length === 1, {
-    message: 'give exactly one of equals, atLeast, atMost',
   });
 
 export const Manifest = z
@@ -243,7 +215,7 @@ export const Manifest = z
       .optional(),
     /** Fields the programs report in their JSON line; each becomes a metric. */
     reports: z.record(name, ReportedField).default({}),
-    validate: z.array(Check).default([]),
+    validate: z.array(CheckSchema).default([]),
     variants: z.array(Variant).min(1),
     summary: z
       .object({
@@ -290,26 +262,7 @@ export const Manifest = z
      * least-squares fit of a metric's value (median) over numeric parameter x, one fit per variant
      * and combination of every other parameter (mode, node version...), with intercept and R^2.
      */
-    analyses: z
-      .array(
-        z
-          .object({
-            kind: z.literal('slope'),
-            x: name,
-            metric: z.string().min(1),
-            /** Optional scale and unit for the summary table, e.g. 1e6 and "µs per transform". */
-            scale: z.number().positive().default(1),
-            unit: z.string().optional(),
-            title: z.string().optional(),
-            /** Also show the slope divided by a derived value (e.g. per line: input_lines), scaled. */
-            per: z
-              .object({ value: name, scale: z.number().positive().default(1), unit: z.string().min(1) })
-              .strict()
-              .optional(),
-          })
-          .strict(),
-      )
-      .default([]),
+    analyses: z.array(SlopeAnalysis).default([]),
     /**
      * The Overview's picture: the metric (or the first of several that the run has) against the
      * parameter `x` that answers the question, with `at` fixing others, `panels` splitting by one
