@@ -88,7 +88,9 @@ type Values<O extends Record<string, OptionSpec>> = {
   [K in keyof O]: O[K]['type'] extends 'boolean'
     ? boolean
     : O[K]['multiple'] extends true
-      ? string[]
+      ? O[K]['default'] extends readonly string[]
+        ? string[]
+        : string[] | undefined
       : O[K]['default'] extends string
         ? string
         : string | undefined;

@@ -14,8 +14,8 @@ export const compareSpec = {
     'A quick look between two stored runs (not the PR diff: that is npm run pairs): medians, ratios with a ' +
     'bootstrap 95% CI and verdicts judged against calibrated noise -> comparison.md and comparison.json.',
   options: {
-    base: { type: 'string', multiple: true, value: 'A.json...', description: 'the base results file(s)' },
-    head: { type: 'string', multiple: true, value: 'B.json...', description: 'the head results file(s)' },
+    base: { type: 'string', multiple: true, default: [], value: 'A.json...', description: 'the base results file(s)' },
+    head: { type: 'string', multiple: true, default: [], value: 'B.json...', description: 'the head results file(s)' },
     out: {
       type: 'string',
       default: join(ROOT, 'results', 'compare'),
