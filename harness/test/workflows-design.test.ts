@@ -331,6 +331,15 @@ describe('issue 15: contracts between jobs', () => {
       ['customSmallerIsBetter', "steps.gab.outputs.smaller == 'true'"],
       ['customBiggerIsBetter', "steps.gab.outputs.bigger == 'true'"],
     ]);
+    // N3 (issue 24): the action's inputs are regenerated from the validated results.json by the
+    // gate, never taken from the artifact's gab/ (written on the machine, only row-counted before).
+    expect(gate.run).toContain('--out gab-inputs');
+    expect(gate.run).not.toContain('downloaded/gab');
+    expect(gab.map((s) => s.with?.['output-file-path'])).toEqual([
+      'gab-inputs/customSmallerIsBetter.json',
+      'gab-inputs/customBiggerIsBetter.json',
+    ]);
+    expect(JSON.stringify(wf['bench.yml']!.jobs.publish)).not.toContain('downloaded/gab');
     for (const s of gab) {
       expect(s.with).toMatchObject({
         ref: '${{ github.sha }}',

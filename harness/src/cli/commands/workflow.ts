@@ -9,10 +9,12 @@
  *   comment-target --event FILE --workflow-path .github/workflows/pr.yml --artifact DIR
  *       pr-comment.yml: the finished run is our pr.yml on pull_request_target, and the artifact is
  *       for the pull request and commit in the run's title. Prints pr=N and sha=SHA.
- *   gab-gate --results FILE --gab-dir DIR --data-dir DIR --event NAME --workflow-sha SHA
- *            --default-profile P [--dispatch-filters TEXT] [--repo DIR]
+ *   gab-gate --results FILE --out DIR --data-dir DIR --event NAME --workflow-sha SHA
+ *            --default-profile P [--dispatch-filters TEXT] [--repo DIR] [--programs DIR]
  *       bench.yml's publish job: whether each github-action-benchmark step runs (see gab-gate.ts).
- *       Prints machine=, sha=, smaller=true|false, bigger=true|false.
+ *       The action's two input files are written into DIR (a new directory), regenerated from the
+ *       validated results.json and this checkout's manifests: the artifact's own gab/ files were
+ *       written by the machine and are never read. Prints machine=, sha=, smaller=, bigger=.
  *   pick-commit --repo DIR --head SHA --store DIR --machine ID [--depth 50]
  *       bench.yml's nightly run: the commit to measure (see backfill.ts). Prints the SHA.
  *
@@ -29,7 +31,10 @@ import { EXIT, UserError } from '../../lib/errors.js';
 import { runSync } from '../../lib/exec.js';
 import { assertPr, assertRepo, assertSegment, assertSha } from '../../lib/ids.js';
 import { readJsonFile } from '../../lib/json-file.js';
+import { readResults } from '../../model/read-results.js';
 import { LEGACY_PROFILE } from '../../model/store-layout.js';
+import { writeGab } from '../../pipeline/reports.js';
+import { loadAllExperiments } from '../../plan/experiments.js';
 import { pickCommit } from '../../workflow/backfill.js';
 import {
   GAB_TOOLS,
@@ -41,6 +46,7 @@ import {
 } from '../../workflow/gab-gate.js';
 import { checkApprovedHead, type PullRequestNow } from '../../workflow/pr-gate.js';
 import { commentTarget, type WorkflowRunEvent } from '../../workflow/workflow-run.js';
+import { ROOT } from '../args.js';
 
 type Io = { stdout: (s: string) => void; stderr: (s: string) => void; env: NodeJS.ProcessEnv };
 const defaultIo: Io = {
@@ -137,8 +143,9 @@ async function gabGateCmd(argv: string[], io: Io): Promise<number> {
     strict: true,
     options: {
       results: { type: 'string' },
-      'gab-dir': { type: 'string' },
+      out: { type: 'string' },
       'data-dir': { type: 'string' },
+      programs: { type: 'string', default: join(ROOT, 'programs') },
       event: { type: 'string' },
       'workflow-sha': { type: 'string' },
       'default-profile': { type: 'string' },
@@ -146,22 +153,17 @@ async function gabGateCmd(argv: string[], io: Io): Promise<number> {
       repo: { type: 'string', default: '.' },
     },
   });
-  need(values, 'results', 'gab-dir', 'data-dir', 'event', 'workflow-sha', 'default-profile');
-  const results = readJson(resolve(values.results!), 256 * 2 ** 20) as {
-    run?: { commit?: { sha?: unknown }; machine?: { id?: unknown }; profile?: unknown };
-  } | null;
-  const machine = assertSegment('results run.machine.id', results?.run?.machine?.id);
-  const rows = {} as Record<GabTool, number | undefined>;
-  for (const tool of GAB_TOOLS) {
-    const file = join(resolve(values['gab-dir']!), `${tool}.json`);
-    if (!existsSync(file)) {
-      rows[tool] = undefined;
-      continue;
-    }
-    const list = readJson(file, 64 * 2 ** 20);
-    if (!Array.isArray(list)) throw new UserError(`${file}: not a list of series`);
-    rows[tool] = list.length;
-  }
+  need(values, 'results', 'out', 'data-dir', 'event', 'workflow-sha', 'default-profile');
+  // The schema (patterns, caps, size limit) is the validation; the inputs are rebuilt from it.
+  const results = readResults(resolve(values.results!));
+  const machine = assertSegment('results run.machine.id', results.run.machine.id);
+  const out = resolve(values.out!);
+  if (existsSync(out)) throw new UserError(`--out ${values.out}: already exists (gab-gate writes a new directory)`);
+  const written = writeGab(out, results, loadAllExperiments(resolve(values.programs!)));
+  const rows: Record<GabTool, number> = {
+    customSmallerIsBetter: written.smaller,
+    customBiggerIsBetter: written.bigger,
+  };
   const dataFile = join(resolve(values['data-dir']!), machine, 'data.js');
   let data: GabData | undefined;
   if (existsSync(dataFile)) {
@@ -175,9 +177,9 @@ async function gabGateCmd(argv: string[], io: Io): Promise<number> {
   const decision = gabGate({
     event: values.event!,
     workflowSha: values['workflow-sha']!,
-    measuredSha: results?.run?.commit?.sha,
+    measuredSha: results.run.commit.sha,
     machine,
-    profile: results?.run?.profile,
+    profile: results.run.profile,
     defaultProfile: values['default-profile']!,
     dispatchFilters: values['dispatch-filters']!,
     rows,
