@@ -93,7 +93,7 @@ describe('every command a workflow runs is an npm script that a test runs', () =
   const PLUMBING = [
     /^(echo|printf) .*>> ?"\$GITHUB_(ENV|PATH|OUTPUT|STEP_SUMMARY)"$/,
     /^cat \S+ >> "\$GITHUB_STEP_SUMMARY"$/,
-    /^(id|number|dir|sha)="\$\(npm run --silent [\w-]+( .*)?\)"$/,
+    /^(id|number|dir|sha|file)="\$\(npm run --silent [\w-]+( .*)?\)"$/,
     // A fresh HOME per job and the trust level's caches (docs/runners.md).
     /^mkdir -p "\$RUNNER_TEMP\/home"$/,
     /^\{$/,

@@ -15,6 +15,9 @@
  *       The action's two input files are written into DIR (a new directory), regenerated from the
  *       validated results.json and this checkout's manifests: the artifact's own gab/ files were
  *       written by the machine and are never read. Prints machine=, sha=, smaller=, bigger=.
+ *   noise-file --artifact DIR [--machine ID]
+ *       calibrate.yml's publish job: the artifact's one <machine>/noise.json, checked (see
+ *       noise-artifact.ts; --machine: the runner's machine id, when known). Prints its path.
  *   pick-commit --repo DIR --head SHA --store DIR --machine ID [--depth 50]
  *       bench.yml's nightly run: the commit to measure (see backfill.ts). Prints the SHA.
  *
@@ -31,6 +34,7 @@ import { EXIT, UserError } from '../../lib/errors.js';
 import { runSync } from '../../lib/exec.js';
 import { assertPr, assertRepo, assertSegment, assertSha } from '../../lib/ids.js';
 import { readJsonFile } from '../../lib/json-file.js';
+import { NoiseFile } from '../../model/noise.js';
 import { readResults } from '../../model/read-results.js';
 import { LEGACY_PROFILE } from '../../model/store-layout.js';
 import { writeGab } from '../../pipeline/reports.js';
@@ -44,6 +48,7 @@ import {
   gabGateOutputs,
   parseGabDataJs,
 } from '../../workflow/gab-gate.js';
+import { listArtifact, pickNoiseFile, refuseNoise } from '../../workflow/noise-artifact.js';
 import { checkApprovedHead, type PullRequestNow } from '../../workflow/pr-gate.js';
 import { commentTarget, type WorkflowRunEvent } from '../../workflow/workflow-run.js';
 import { ROOT } from '../args.js';
@@ -237,10 +242,32 @@ async function pickCommitCmd(argv: string[], io: Io): Promise<number> {
   return 0;
 }
 
+async function noiseFileCmd(argv: string[], io: Io): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    strict: true,
+    options: { artifact: { type: 'string' }, machine: { type: 'string', default: '' } },
+  });
+  need(values, 'artifact');
+  const artifact = resolve(values.artifact!);
+  const pick = pickNoiseFile(listArtifact(artifact));
+  if ('refused' in pick) throw new UserError(`${artifact}: ${pick.refused}`);
+  const file = join(artifact, pick.file);
+  const noise = readJsonFile(file, NoiseFile, { maxBytes: 16 * 2 ** 20 });
+  const expected = values.machine ? assertSegment('--machine', values.machine) : undefined;
+  if (!expected) io.stderr(`no machine id known for this runner: checking only that ${pick.file} is one machine's\n`);
+  const why = refuseNoise(noise, pick.machine, expected);
+  if (why) throw new UserError(`${file}: ${why}`);
+  io.stderr(`${pick.file}: ${Object.keys(noise.thresholds).length} thresholds of machine ${noise.machine}\n`);
+  io.stdout(`${file}\n`);
+  return 0;
+}
+
 const CHECKS: Record<string, (argv: string[], io: Io) => Promise<number>> = {
   'pr-head': prHead,
   'comment-target': commentTargetCmd,
   'gab-gate': gabGateCmd,
+  'noise-file': noiseFileCmd,
   'pick-commit': pickCommitCmd,
 };
 
