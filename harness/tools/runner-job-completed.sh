@@ -39,8 +39,13 @@ if [ -z "$account" ] || [ "$me" -eq 0 ] || [ "$(id -un)" != "$account" ]; then e
 # The parent of a process, from /proc (the command name in field 2 may hold spaces).
 parent() { local s; s="$(cat "/proc/$1/stat" 2>/dev/null)" || return 1; s="${s##*) }"; s="${s#* }"; echo "${s%% *}"; }
 keep=" $$ "
+agent_bins=" "
 p=$$
-while [ "$p" -gt 1 ] && p="$(parent "$p")"; do keep+="$p "; done
+while [ "$p" -gt 1 ] && p="$(parent "$p")"; do
+  keep+="$p "
+  exe="$(readlink "/proc/$p/exe" 2>/dev/null || true)"
+  case "${exe##*/}" in Runner.*) agent_bins+="${exe%/*} " ;; esac
+done
 
 killed=0
 for _round in 1 2 3 4 5; do
@@ -49,8 +54,12 @@ for _round in 1 2 3 4 5; do
     pid="${d#/proc/}"
     case "$keep" in *" $pid "*) continue ;; esac
     [ "$(stat -c %u "$d" 2>/dev/null)" = "$me" ] || continue
-    # This hook's own helpers (command substitutions) are its children.
-    [ "$(parent "$pid" || true)" != "$$" ] || continue
+    # This hook's own helpers (command substitutions) are its children; the agent's own helper
+    # processes (a Runner.* binary of the agent, started by the agent) are not the job's.
+    pp="$(parent "$pid" || true)"
+    [ "$pp" != "$$" ] || continue
+    exe="$(readlink "$d/exe" 2>/dev/null || true)"
+    case "$keep" in *" $pp "*) case "$agent_bins" in *" ${exe%/*} "*) continue ;; esac ;; esac
     victims+=("$pid")
   done
   [ "${#victims[@]}" -gt 0 ] || break
