@@ -102,6 +102,16 @@ describe('N1: identifier-like fields have strict patterns (no markup reaches the
   });
 });
 
+describe('what the harness writes still passes', () => {
+  it('a runtime release as a parameter value (bun@1.3.11), in params and in the id', () => {
+    const r = hostile((x) => {
+      x.benchmarks[0].params.runtime = 'bun@1.3.11';
+      x.benchmarks[0].id = `${x.benchmarks[0].id},runtime=bun@1.3.11`;
+    });
+    expect(Results.safeParse(r).success).toBe(true);
+  });
+});
+
 describe('N4: map keys that are Object.prototype properties are refused, not crashes', () => {
   const PROTO = ['valueOf', 'constructor', 'toString', 'hasOwnProperty', '__proto__'];
 

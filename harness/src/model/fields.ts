@@ -33,12 +33,19 @@ export const ParamName = z
   .regex(PARAM_NAME_RE, 'a parameter name ([a-z_][a-z0-9_]*, at most 50 characters)')
   .refine(notPrototypeKey, PROTO_MESSAGE);
 
-/** A parameter value: a finite number or a plain token (it is part of series names and paths). */
+/**
+ * A parameter value: a finite number or a plain token (it is part of series names and paths).
+ * lib/ids.ts's pattern, plus '@' (runtime releases: "bun@1.3.11"), harmless in HTML and paths.
+ */
+const PARAM_TOKEN_RE = /^[A-Za-z0-9][A-Za-z0-9._+@-]{0,99}$/;
 export const ParamValue = z.union([
   z.number().finite(),
   z
     .string()
-    .regex(PARAM_VALUE_RE, "a number or a plain token (letters, digits, '.', '_', '+', '-')")
+    .refine(
+      (s) => PARAM_VALUE_RE.test(s) || PARAM_TOKEN_RE.test(s),
+      "a number or a plain token (letters, digits, '.', '_', '+', '@', '-')",
+    )
     .refine((s) => !s.includes('..'), 'must not contain ".."'),
 ]);
 
@@ -66,7 +73,7 @@ export const RunId = z
 /** A benchmark id: <experiment>/<variant>/<k=v,...>. */
 export const BenchmarkId = z
   .string()
-  .regex(/^[A-Za-z0-9._-]{1,100}\/[A-Za-z0-9._-]{1,100}\/[A-Za-z0-9._+=,-]{0,400}$/, 'experiment/variant/k=v,...');
+  .regex(/^[A-Za-z0-9._-]{1,100}\/[A-Za-z0-9._-]{1,100}\/[A-Za-z0-9._+@=,-]{0,400}$/, 'experiment/variant/k=v,...');
 
 /**
  * Free text, capped. The caps are far above anything the harness writes (a commit subject is one

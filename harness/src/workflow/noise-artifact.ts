@@ -21,7 +21,7 @@ export const MAX_NOISE_THRESHOLD = 1;
 export const MAX_NOISE_ENTRIES = 100_000;
 /** "<experiment>/<variant>/<k=v,...> <metric>". */
 const KEY_RE =
-  /^[A-Za-z0-9._-]{1,100}\/[A-Za-z0-9._-]{1,100}\/[A-Za-z0-9._+=,-]{0,400} [A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
+  /^[A-Za-z0-9._-]{1,100}\/[A-Za-z0-9._-]{1,100}\/[A-Za-z0-9._+@=,-]{0,400} [A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 
 /** One entry of the artifact: its path relative to the artifact, and its kind. */
 export interface ArtifactEntry {
