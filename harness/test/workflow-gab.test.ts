@@ -7,7 +7,7 @@
 // kept. The pushes are measured at smoke size: the test sets the workflow's DEFAULT_PROFILE (the
 // repository variable BENCH_DEFAULT_PROFILE in real use) to smoke.
 import { execFileSync, spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -114,6 +114,13 @@ describe.skipIf(!haveGab)('bench.yml publish job with the real github-action-ben
     n++;
     const artifacts = join(w.root, `artifacts-${n}`);
     cpSync(o.results, join(artifacts, 'results-jsio-bench-1'), { recursive: true });
+    // N3 (issue 24): the machine's own gab/ files are forged in every artifact; the publish job
+    // regenerates the inputs from results.json, so none of this may reach the action's data.
+    for (const f of ['customSmallerIsBetter', 'customBiggerIsBetter'])
+      writeFileSync(
+        join(artifacts, 'results-jsio-bench-1', 'gab', `${f}.json`),
+        JSON.stringify([{ name: 'forged/<script>alert(1)</script>', unit: '<img src=x onerror=alert(1)>', value: 0 }]),
+      );
     return runJob({
       workflow: bench,
       job: 'publish',
@@ -210,6 +217,9 @@ describe.skipIf(!haveGab)('bench.yml publish job with the real github-action-ben
       data.entries[`jsio-bench ${machine} (bigger is better)`]![1] as unknown as { benches: { name: string }[] }
     ).benches.map((b) => b.name);
     expect(names.every((x) => x.startsWith('wc/'))).toBe(true);
+    const stored = git(w.remote, 'show', `gh-pages:dev/bench/${machine}/data.js`);
+    expect(stored).not.toContain('forged');
+    expect(stored).not.toContain('<img');
 
     // No comment, no failure from the action, in any step.
     const comments = logs.flatMap((l) =>

@@ -4,7 +4,7 @@
 // measures, and the identifier patterns behind them. Pure functions, plus the `workflow`
 // command run in-process against a local stand-in for the GitHub API and real git.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,11 +12,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { workflowCommand } from '../src/cli/commands/workflow.js';
 import { assertRealInside } from '../src/lib/fs-safety.js';
 import { assertParamValue, assertSegment, assertSha, joinInside } from '../src/lib/ids.js';
+import { GabEntry } from '../src/report/gab.js';
 import { pickCommit } from '../src/workflow/backfill.js';
 import { type GabGateInput, gabGate, parseGabDataJs } from '../src/workflow/gab-gate.js';
 import { checkApprovedHead, classifyPullRequest } from '../src/workflow/pr-gate.js';
 import { commentTarget, runTitle } from '../src/workflow/workflow-run.js';
 import { runCli } from './helpers/cli.js';
+import { wcResults } from './helpers/results.js';
 
 const A = 'a'.repeat(40);
 const B = 'b'.repeat(40);
@@ -338,27 +340,25 @@ describe('npm run workflow (in-process)', () => {
     const two = git('rev-parse', 'HEAD');
     git('commit', '-q', '--allow-empty', '-m', 'three');
     const three = git('rev-parse', 'HEAD');
-    mkdirSync(join(d, 'out', 'gab'), { recursive: true });
-    writeFileSync(
-      join(d, 'out', 'results.json'),
-      JSON.stringify({ run: { commit: { sha: three }, machine: { id: 'm-1' }, profile: 'standard' } }),
-    );
-    writeFileSync(
-      join(d, 'out', 'gab', 'customSmallerIsBetter.json'),
-      JSON.stringify([{ name: 'x', unit: 's', value: 1 }]),
-    );
+    mkdirSync(join(d, 'out'), { recursive: true });
+    // A valid run of wc with headline points (bs=65536 wall_time and throughput...).
+    const r = wcResults(three);
+    r.run.profile = 'standard';
+    r.run.machine.id = 'm-1';
+    writeFileSync(join(d, 'out', 'results.json'), JSON.stringify(r));
     mkdirSync(join(d, 'pages', 'dev', 'bench', 'm-1'), { recursive: true });
     writeFileSync(
       join(d, 'pages', 'dev', 'bench', 'm-1', 'data.js'),
       `window.BENCHMARK_DATA = ${JSON.stringify({ entries: { s: [{ commit: { id: one }, tool: 'customSmallerIsBetter' }] } })}`,
     );
+    let outs = 0;
     const gate = (sha: string) =>
       run([
         'gab-gate',
         '--results',
         join(d, 'out', 'results.json'),
-        '--gab-dir',
-        join(d, 'out', 'gab'),
+        '--out',
+        join(d, `gab-inputs-${++outs}`),
         '--data-dir',
         join(d, 'pages', 'dev', 'bench'),
         '--event',
@@ -370,7 +370,7 @@ describe('npm run workflow (in-process)', () => {
         '--repo',
         join(d, 'repo'),
       ]);
-    expect((await gate(three)).stdout).toBe(`machine=m-1\nsha=${three}\nsmaller=true\nbigger=false\n`);
+    expect((await gate(three)).stdout).toBe(`machine=m-1\nsha=${three}\nsmaller=true\nbigger=true\n`);
     expect((await gate(two)).stdout).toContain('smaller=false');
 
     mkdirSync(join(d, 'pages', 'data', 'm-1'), { recursive: true });
@@ -405,6 +405,50 @@ describe('npm run workflow (in-process)', () => {
         ])
       ).status,
     ).toBe(2);
+  });
+
+  it("gab-gate regenerates the action's inputs from results.json; a forged gab/ in the artifact is never read (N3)", async () => {
+    const d = tmp();
+    const sha = 'c'.repeat(40);
+    const r = wcResults(sha);
+    r.run.profile = 'standard';
+    mkdirSync(join(d, 'artifact', 'gab'), { recursive: true });
+    writeFileSync(join(d, 'artifact', 'results.json'), JSON.stringify(r));
+    // The attack: the machine wrote its own inputs: invented series, markup, a huge row count.
+    const forged = [{ name: '<script>alert(1)</script>', unit: '<img src=x onerror=alert(1)>', value: 0 }];
+    // Reproduced: the action's own entry shape accepts it (the old gate only counted its rows).
+    expect(GabEntry.safeParse(forged[0]).success).toBe(true);
+    for (const f of ['customSmallerIsBetter', 'customBiggerIsBetter'])
+      writeFileSync(join(d, 'artifact', 'gab', `${f}.json`), JSON.stringify(Array(5000).fill(forged[0])));
+    const out = join(d, 'gab-inputs');
+    const args = ['gab-gate', '--results', join(d, 'artifact', 'results.json'), '--out', out].concat([
+      '--data-dir',
+      join(d, 'none'),
+      '--event',
+      'push',
+      '--workflow-sha',
+      sha,
+      '--default-profile',
+      'standard',
+    ]);
+    const gate = await run(args);
+    expect(gate.status, gate.stderr).toBe(0);
+    const fed = ['customSmallerIsBetter', 'customBiggerIsBetter'].map(
+      (f) => JSON.parse(readFileSync(join(out, `${f}.json`), 'utf8')) as { name: string; unit: string }[],
+    );
+    const text = JSON.stringify(fed);
+    expect(text).not.toContain('script');
+    expect(text).not.toContain('<img');
+    expect(fed.flat().every((e) => e.name.startsWith('wc/'))).toBe(true);
+    expect(gate.stdout).toContain('smaller=true');
+    // A second gate may not write into a directory it did not create.
+    expect((await run(args)).status).toBe(2);
+    // A results.json the schema refuses feeds nothing: exit 2 before anything is written.
+    r.benchmarks[0]!.metrics.wall_time!.unit = forged[0]!.unit;
+    writeFileSync(join(d, 'artifact', 'results.json'), JSON.stringify(r));
+    const refused = await run([...args.slice(0, 4), join(d, 'gab-inputs-2'), ...args.slice(5)]);
+    expect([refused.status, existsSync(join(d, 'gab-inputs-2'))]).toEqual([2, false]);
+    expect(refused.stderr).toContain('benchmarks.0.metrics.wall_time.unit');
   });
 
   it('pick-commit --profile: a commit stored only with another profile (a smoke dispatch) is still a gap', async () => {

@@ -220,6 +220,19 @@ describe('trust levels on the machines', () => {
     },
   );
 
+  // Issue 24, N6: each level has its own agent and Unix account (docs/runners.md); the labels route
+  // each job to its level's agent, whose job-started hook refuses the other level's workflows.
+  it("pull-request jobs go to the pull-request level's agent, trusted jobs never do", () => {
+    for (const { f, name, job } of shJobs) {
+      const labels = job['runs-on'] as string[];
+      if (level(f) === 'pr') expect(labels, `${f} ${name}`).toEqual(['self-hosted', 'linux', 'jsio-bench-pr']);
+      else {
+        expect(labels.slice(0, 3), `${f} ${name}`).toEqual(['self-hosted', 'linux', 'jsio-bench']);
+        expect(labels, `${f} ${name}`).not.toContain('jsio-bench-pr');
+      }
+    }
+  });
+
   it('no workflow uses the GitHub Actions cache (a pull_request_target job may write the default branch scope)', () => {
     for (const f of files) {
       expect(text[f], f).not.toMatch(/actions\/cache@/);
@@ -331,6 +344,15 @@ describe('issue 15: contracts between jobs', () => {
       ['customSmallerIsBetter', "steps.gab.outputs.smaller == 'true'"],
       ['customBiggerIsBetter', "steps.gab.outputs.bigger == 'true'"],
     ]);
+    // N3 (issue 24): the action's inputs are regenerated from the validated results.json by the
+    // gate, never taken from the artifact's gab/ (written on the machine, only row-counted before).
+    expect(gate.run).toContain('--out gab-inputs');
+    expect(gate.run).not.toContain('downloaded/gab');
+    expect(gab.map((s) => s.with?.['output-file-path'])).toEqual([
+      'gab-inputs/customSmallerIsBetter.json',
+      'gab-inputs/customBiggerIsBetter.json',
+    ]);
+    expect(JSON.stringify(wf['bench.yml']!.jobs.publish)).not.toContain('downloaded/gab');
     for (const s of gab) {
       expect(s.with).toMatchObject({
         ref: '${{ github.sha }}',

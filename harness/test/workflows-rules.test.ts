@@ -93,12 +93,14 @@ describe('every command a workflow runs is an npm script that a test runs', () =
   const PLUMBING = [
     /^(echo|printf) .*>> ?"\$GITHUB_(ENV|PATH|OUTPUT|STEP_SUMMARY)"$/,
     /^cat \S+ >> "\$GITHUB_STEP_SUMMARY"$/,
-    /^(id|number|dir|sha)="\$\(npm run --silent [\w-]+( .*)?\)"$/,
+    /^(id|number|dir|sha|file)="\$\(npm run --silent [\w-]+( .*)?\)"$/,
     // A fresh HOME per job and the trust level's caches (docs/runners.md).
     /^mkdir -p "\$RUNNER_TEMP\/home"$/,
     /^\{$/,
     /^echo "(HOME|JSIO_CACHE|npm_config_cache)=\$RUNNER_(TEMP|TOOL_CACHE)\/[\w/-]+"$/,
     /^\} >> "\$GITHUB_ENV"$/,
+    // install-just's one line, checked before it reaches GITHUB_ENV/GITHUB_PATH (issue 24, N7).
+    /^\[\[ "\$dir" = "\$JSIO_CACHE\/just\/just-\$JUST_VERSION" && "\$dir" =~ \^\/\[A-Za-z0-9\._\/-\]\+\$ \]\] \|\| \{ echo "::error::[^"]+"; exit 1; \}$/,
     /^mkdir -p (head\/)?\.cache "\$JSIO_CACHE\/runtimes"$/,
     /^ln -sfn "\$JSIO_CACHE\/runtimes" (head\/)?\.cache\/runtimes$/,
     /^find \. -mindepth 1 -maxdepth 1 -exec rm -rf -- \{\} \+$/,

@@ -28,7 +28,8 @@
 # into an app). A missing or mismatching stamp (an unfinished build, another mode, a binary put
 # there by someone else) means the directory is removed and built again. The stamp is written by
 # this script after a successful build; it cannot stop someone who can write both the binary and
-# the stamp, so untrusted jobs must not share this cache (docs/runners.md).
+# the stamp as this account, so untrusted jobs run as another account (docs/runners.md), and any
+# file of the installation that another account owns, or that others may write, is refused.
 #
 # Environment: JUST_ARCHIVE_URL, JUST_MODULES_URL replace the upstream addresses of the two
 # tarballs; JUST_DEB_CACHE is where --system keeps the Debian packages (default PREFIX/debs;
@@ -95,11 +96,21 @@ done_installing() {
   exit 0
 }
 
+# A file of the installation that another account (other than root) owns, or that others may
+# write: the stamp is this account's record only if nobody else could have rewritten it with the
+# binary (issue 24: the pull-request account of docs/runners.md planted both and was believed).
+foreign_file() {
+  find "$dir" \( ! -user "$(id -u)" ! -user 0 \) -print -quit -o \( ! -type l -perm /022 \) -print -quit
+}
+
 if [ -e "$dir" ]; then
-  if [ -x "$dir/just" ] && [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$(stamp_text)" ]; then
+  foreign=$(foreign_file)
+  if [ -z "$foreign" ] && [ -x "$dir/just" ] && [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$(stamp_text)" ]; then
     done_installing
   fi
-  if [ ! -f "$stamp" ]; then
+  if [ -n "$foreign" ]; then
+    log "$foreign belongs to another account or is writable by others: not this account's installation, building it again"
+  elif [ ! -f "$stamp" ]; then
     log "$dir has no stamp (an unfinished build, or not made by this script): building it again"
   else
     log "$dir does not match its stamp (changed since it was built, or another version or mode): building it again"
@@ -296,6 +307,7 @@ else
   check_version
   self_test
 fi
+chmod -R go-w "$dir" # upstream's tarballs carry group-writable modes; nobody else may write here
 stamp_text >"$stamp"
 building=
 done_installing

@@ -5,7 +5,24 @@
 # workflows use ($RUNNER_TEMP/home), so no file of a pull-request job stays on the machine for
 # the next job (the pull-request level caches under $RUNNER_TOOL_CACHE/jsio-bench/pr are kept:
 # only pull-request jobs read them).
+#
+# When its configuration names the agent's account (`account=`, as setup-runner.sh writes it) and
+# the hook runs as that account (never as root), it also ends the job for good:
+#   - every process of the account that is not this hook or one of its ancestors (the runner
+#     agent) is stopped, then killed: a job's background processes, double-forked or not, do not
+#     outlive it (the account runs nothing but the agent);
+#   - every entry of the account in the temporary directories (`tmpdirs=`, default
+#     "/tmp /var/tmp /dev/shm") is removed, but the .NET runtime's own (the agent's);
+#   - the machine's lock (`lock=`, taken by the job-started hook) is released.
+# The configuration is read as runner-job-started.sh reads it (JSIO_RUNNER_CONF).
 set -euo pipefail
+conf="${JSIO_RUNNER_CONF:-/etc/jsio-bench/runner.conf}"
+setting() { [ -r "$conf" ] && sed -n "s/^$1=\\([A-Za-z0-9._/ -]*\\)\$/\\1/p" "$conf" | tail -n 1; }
+account="$(setting account || true)"
+lock="$(setting lock || true)"
+tmpdirs="$(setting tmpdirs || true)"
+tmpdirs="${tmpdirs:-/tmp /var/tmp /dev/shm}"
+
 for dir in "${GITHUB_WORKSPACE:-}" "${RUNNER_TEMP:+$RUNNER_TEMP/home}"; do
   if [ -z "$dir" ] || [ ! -d "$dir" ]; then continue; fi
   real="$(cd "$dir" && pwd -P)"
@@ -15,3 +32,54 @@ for dir in "${GITHUB_WORKSPACE:-}" "${RUNNER_TEMP:+$RUNNER_TEMP/home}"; do
   find "$real" -mindepth 1 -maxdepth 1 -exec rm -rf -- {} +
 done
 echo "jsio-bench runner cleanup: workspace and per-job HOME emptied"
+
+me="$(id -u)"
+if [ -z "$account" ] || [ "$me" -eq 0 ] || [ "$(id -un)" != "$account" ]; then exit 0; fi
+
+# The parent of a process, from /proc (the command name in field 2 may hold spaces).
+parent() { local s; s="$(cat "/proc/$1/stat" 2>/dev/null)" || return 1; s="${s##*) }"; s="${s#* }"; echo "${s%% *}"; }
+keep=" $$ "
+agent_bins=" "
+p=$$
+while [ "$p" -gt 1 ] && p="$(parent "$p")"; do
+  keep+="$p "
+  exe="$(readlink "/proc/$p/exe" 2>/dev/null || true)"
+  case "${exe##*/}" in Runner.*) agent_bins+="${exe%/*} " ;; esac
+done
+
+killed=0
+for _round in 1 2 3 4 5; do
+  victims=()
+  for d in /proc/[0-9]*; do
+    pid="${d#/proc/}"
+    case "$keep" in *" $pid "*) continue ;; esac
+    [ "$(stat -c %u "$d" 2>/dev/null)" = "$me" ] || continue
+    # This hook's own helpers (command substitutions) are its children; the agent's own helper
+    # processes (a Runner.* binary of the agent, started by the agent) are not the job's.
+    pp="$(parent "$pid" || true)"
+    [ "$pp" != "$$" ] || continue
+    exe="$(readlink "$d/exe" 2>/dev/null || true)"
+    case "$keep" in *" $pp "*) case "$agent_bins" in *" ${exe%/*} "*) continue ;; esac ;; esac
+    victims+=("$pid")
+  done
+  [ "${#victims[@]}" -gt 0 ] || break
+  # Stopped first, so none of them forks a replacement between the listing and the kill.
+  kill -STOP "${victims[@]}" 2>/dev/null || true
+  kill -KILL "${victims[@]}" 2>/dev/null || true
+  killed=$((killed + ${#victims[@]}))
+  sleep 0.2
+done
+echo "jsio-bench runner cleanup: $killed leftover process(es) of $account killed"
+
+for t in $tmpdirs; do
+  [ -d "$t" ] || continue
+  find "$t" -xdev -mindepth 1 -maxdepth 1 -user "$me" \
+    ! -name 'dotnet-diagnostic-*' ! -name 'clr-debug-pipe-*' ! -name '.dotnet' \
+    -exec rm -rf -- {} + 2>/dev/null || true
+done
+echo "jsio-bench runner cleanup: files of $account removed from $tmpdirs"
+
+if [ -n "$lock" ] && [ -O "$lock/busy" ]; then
+  rm -rf "$lock/busy"
+  echo "jsio-bench runner cleanup: the machine is free"
+fi

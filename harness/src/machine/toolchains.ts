@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { probe, runProcess, which } from '../lib/exec.js';
 import { readJsonFile } from '../lib/json-file.js';
+import { recordTree, verifyTree } from './verify-cache.js';
 
 /** harness/toolchains.json: the runtime versions installed from the npm registry, pinned. */
 const PinsFile = z
@@ -69,7 +70,13 @@ function npmRuntime(name: string, pins: Pins): NpmRuntime | undefined {
 async function installFromNpm(rt: NpmRuntime, cacheDir: string, log: (s: string) => void): Promise<string> {
   const dir = join(cacheDir, `${rt.pkg.replace(/[@/]/g, '_')}-${rt.version}`);
   const bin = join(dir, rt.bin);
-  if (existsSync(bin)) return bin;
+  // --- issue 24 (N6): a cached runtime is used only as recorded when it was installed (verify-cache.ts).
+  if (existsSync(bin) || existsSync(dir)) {
+    const verdict = verifyTree(dir);
+    if (verdict.ok) return bin;
+    log(`${dir} is not used: ${verdict.reason}; installing it again`);
+  }
+  // --- end of the issue-24 hook
   log(`installing ${rt.pkg}@${rt.version} from the npm registry into ${dir}`);
   const tmp = `${dir}.tmp-${process.pid}`;
   rmSync(tmp, { recursive: true, force: true });
@@ -87,6 +94,7 @@ async function installFromNpm(rt: NpmRuntime, cacheDir: string, log: (s: string)
   await runProcess(['chmod', '+x', join(tmp, rt.bin)]);
   rmSync(dir, { recursive: true, force: true });
   renameSync(tmp, dir); // atomic: a half-unpacked runtime is never mistaken for a cached one
+  recordTree(dir); // issue 24 (N6): what later jobs verify
   return bin;
 }
 

@@ -3,6 +3,20 @@
  * Versioned by `schema`; readers refuse newer versions instead of guessing.
  */
 import { z } from 'zod';
+import {
+  BenchmarkId,
+  CommitSha,
+  isPrototypeKey,
+  Name,
+  ParamName,
+  ParamValue as ParamValueField,
+  RunId,
+  SafeRecord,
+  Segment,
+  Text,
+  Token,
+  Unit,
+} from './fields.js';
 
 export const RESULTS_SCHEMA = 1;
 
@@ -23,7 +37,7 @@ export type Stats = z.infer<typeof Stats>;
 
 export const Metric = z
   .object({
-    unit: z.string().min(1),
+    unit: Unit,
     direction: Direction,
     /** The headline value: the median for sampled metrics, the count for counters. */
     value: z.number(),
@@ -33,7 +47,7 @@ export const Metric = z
     /** Counters that do not drift with machine noise (syscalls, reads, max RSS): compared exactly. */
     deterministic: z.boolean().default(false),
     /** What measured it: hyperfine, time, strace, program, derived, fit. */
-    source: z.string(),
+    source: Token,
     /**
      * A fitted metric (manifest fit): the least-squares line through every run of every size, in
      * the metric's unit. value is that line's slope (or intercept, or rate); samples are per-run.
@@ -41,7 +55,7 @@ export const Metric = z
     fit: z
       .object({
         /** The reported count the line is over (e.g. reads), and its value at each size. */
-        x: z.string(),
+        x: Name,
         xs: z.array(z.number()),
         scales: z.array(z.number()),
         r2: z.number(),
@@ -55,33 +69,33 @@ export const Metric = z
   .strict();
 export type Metric = z.infer<typeof Metric>;
 
-export const ParamValue = z.union([z.number(), z.string()]);
-export const Params = z.record(z.string(), ParamValue);
+export const ParamValue = ParamValueField;
+export const Params = SafeRecord(ParamName, ParamValue);
 export type Params = z.infer<typeof Params>;
 
 export const Check = z
   .object({
-    field: z.string(),
+    field: Name,
     op: z.enum(['equals', 'atLeast', 'atMost']),
     expected: z.number(),
     seen: z.number().nullable(),
     ok: z.boolean(),
     /** Set when the check does not apply to this variant; ok is then true. */
-    skipped: z.string().optional(),
+    skipped: Text('line').optional(),
   })
   .strict();
 
 export const Validation = z
-  .object({ ok: z.boolean(), checks: z.array(Check), message: z.string().optional() })
+  .object({ ok: z.boolean(), checks: z.array(Check), message: Text('long').optional() })
   .strict();
 export type Validation = z.infer<typeof Validation>;
 
 export const BuildInfo = z
   .object({
-    kind: z.string(),
-    compiler: z.string(),
-    flags: z.array(z.string()),
-    artifact: z.string(),
+    kind: Token,
+    compiler: Text('short'),
+    flags: z.array(Text('short')).max(200),
+    artifact: Text('line'),
     bytes: z.number().int(),
     seconds: z.number(),
   })
@@ -91,24 +105,24 @@ export type BuildInfo = z.infer<typeof BuildInfo>;
 export const Benchmark = z
   .object({
     /** Stable identity: <experiment>/<variant>/<k=v,...> (parameters sorted by name). */
-    id: z.string(),
-    experiment: z.string(),
-    variant: z.string(),
+    id: BenchmarkId,
+    experiment: Segment,
+    variant: Segment,
     params: Params,
     status: z.enum(['ok', 'skipped', 'failed']),
-    reason: z.string().optional(),
-    hint: z.string().optional(),
-    command: z.string().optional(),
+    reason: Text('long').optional(),
+    hint: Text('long').optional(),
+    command: Text('long').optional(),
     /** Hash of what this benchmark measures (manifest entry, sources, build flags): see definition.ts. */
-    definition: z.string().optional(),
+    definition: Token.optional(),
     /** Hash of the workload (parameters, derived values, input, checks, placement): plan/definition.ts. Absent in older files. */
-    workload: z.string().optional(),
+    workload: Token.optional(),
     /** Where the generator and the program ran (manifest placement and the CPUs). */
-    placement: z.string().optional(),
+    placement: Text('short').optional(),
     /** Values derived for this point (bytes sent, counts) so readers need no manifest. */
-    derived: z.record(z.string(), z.number()).default({}),
+    derived: SafeRecord(Name, z.number()).default({}),
     validation: Validation.optional(),
-    metrics: z.record(z.string(), Metric).default({}),
+    metrics: SafeRecord(Name, Metric).default({}),
     build: BuildInfo.optional(),
   })
   .strict();
@@ -121,55 +135,56 @@ export type Benchmark = z.infer<typeof Benchmark>;
 export const MachineId = z
   .string()
   .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/, 'letters, digits, ".", "_" and "-", starting with a letter or digit')
-  .refine((s) => !s.includes('..'), 'must not contain ".."');
+  .refine((s) => !s.includes('..'), 'must not contain ".."')
+  .refine((s) => !isPrototypeKey(s), 'a name of an Object.prototype property is refused');
 
 export const Machine = z
   .object({
     id: MachineId,
-    hostname: z.string(),
-    cpu: z.string(),
+    hostname: Text('short'),
+    cpu: Text('short'),
     cores: z.number().int(),
     memoryBytes: z.number(),
-    kernel: z.string(),
-    governor: z.string(),
-    runner: z.string(),
+    kernel: Text('short'),
+    governor: Text('short'),
+    runner: Text('short'),
   })
   .passthrough();
 export type Machine = z.infer<typeof Machine>;
 
 export const Commit = z
   .object({
-    sha: z.string(),
-    ref: z.string(),
-    subject: z.string(),
-    date: z.string(),
+    sha: CommitSha,
+    ref: Text('short'),
+    subject: Text('line'),
+    date: Text('short'),
     dirty: z.boolean(),
   })
   .strict();
 export type Commit = z.infer<typeof Commit>;
 
-export const ExperimentInfo = z.object({ title: z.string(), question: z.string() }).passthrough();
+export const ExperimentInfo = z.object({ title: Text('short'), question: Text('line') }).passthrough();
 
 export const Run = z
   .object({
-    id: z.string(),
-    profile: z.string(),
+    id: RunId,
+    profile: Segment,
     /** True when the run stopped early (interrupt): only some benchmarks are present. */
     partial: z.boolean(),
-    start: z.string(),
-    end: z.string(),
+    start: Text('short'),
+    end: Text('short'),
     commit: Commit,
     machine: Machine,
-    toolchains: z.record(z.string(), z.string()),
+    toolchains: SafeRecord(Token, Text('short')),
     /** What could make numbers drift: load, governor, turbo, SMT, CPU sets (see conditions.ts). */
     conditions: z
       .object({
         loadAverage: z.tuple([z.number(), z.number(), z.number()]),
-        governor: z.string(),
-        turbo: z.string(),
-        smt: z.string(),
-        measuredCpus: z.string(),
-        harnessCpus: z.string(),
+        governor: Text('short'),
+        turbo: Text('short'),
+        smt: Text('short'),
+        measuredCpus: Text('short'),
+        harnessCpus: Text('short'),
       })
       .strict()
       .optional(),
@@ -182,13 +197,13 @@ export type Run = z.infer<typeof Run>;
 /** A least-squares line of a metric over a numeric parameter, for one variant and parameter group. */
 export const SlopeFit = z
   .object({
-    experiment: z.string(),
+    experiment: Segment,
     kind: z.literal('slope'),
-    x: z.string(),
-    metric: z.string(),
+    x: Name,
+    metric: Name,
     /** The metric's unit; the slope is in unit per unit of x. */
-    unit: z.string(),
-    variant: z.string(),
+    unit: Unit,
+    variant: Segment,
     /** Every parameter but x: what the fit holds fixed. */
     params: Params,
     points: z.number().int(),
@@ -206,7 +221,7 @@ export const Results = z
   .object({
     schema: z.literal(RESULTS_SCHEMA),
     run: Run,
-    experiments: z.record(z.string(), ExperimentInfo),
+    experiments: SafeRecord(Segment, ExperimentInfo),
     benchmarks: z.array(Benchmark),
     /** Cross-point analyses declared by manifests (optional: older files have none). */
     analyses: z.array(SlopeFit).optional(),

@@ -9,10 +9,15 @@
  *   comment-target --event FILE --workflow-path .github/workflows/pr.yml --artifact DIR
  *       pr-comment.yml: the finished run is our pr.yml on pull_request_target, and the artifact is
  *       for the pull request and commit in the run's title. Prints pr=N and sha=SHA.
- *   gab-gate --results FILE --gab-dir DIR --data-dir DIR --event NAME --workflow-sha SHA
- *            --default-profile P [--dispatch-filters TEXT] [--repo DIR]
+ *   gab-gate --results FILE --out DIR --data-dir DIR --event NAME --workflow-sha SHA
+ *            --default-profile P [--dispatch-filters TEXT] [--repo DIR] [--programs DIR]
  *       bench.yml's publish job: whether each github-action-benchmark step runs (see gab-gate.ts).
- *       Prints machine=, sha=, smaller=true|false, bigger=true|false.
+ *       The action's two input files are written into DIR (a new directory), regenerated from the
+ *       validated results.json and this checkout's manifests: the artifact's own gab/ files were
+ *       written by the machine and are never read. Prints machine=, sha=, smaller=, bigger=.
+ *   noise-file --artifact DIR [--machine ID]
+ *       calibrate.yml's publish job: the artifact's one <machine>/noise.json, checked (see
+ *       noise-artifact.ts; --machine: the runner's machine id, when known). Prints its path.
  *   pick-commit --repo DIR --head SHA --store DIR --machine ID [--depth 50]
  *       bench.yml's nightly run: the commit to measure (see backfill.ts). Prints the SHA.
  *
@@ -29,7 +34,11 @@ import { EXIT, UserError } from '../../lib/errors.js';
 import { runSync } from '../../lib/exec.js';
 import { assertPr, assertRepo, assertSegment, assertSha } from '../../lib/ids.js';
 import { readJsonFile } from '../../lib/json-file.js';
+import { NoiseFile } from '../../model/noise.js';
+import { readResults } from '../../model/read-results.js';
 import { LEGACY_PROFILE } from '../../model/store-layout.js';
+import { writeGab } from '../../pipeline/reports.js';
+import { loadAllExperiments } from '../../plan/experiments.js';
 import { pickCommit } from '../../workflow/backfill.js';
 import {
   GAB_TOOLS,
@@ -39,23 +48,26 @@ import {
   gabGateOutputs,
   parseGabDataJs,
 } from '../../workflow/gab-gate.js';
+import { listArtifact, pickNoiseFile, refuseNoise } from '../../workflow/noise-artifact.js';
 import { checkApprovedHead, type PullRequestNow } from '../../workflow/pr-gate.js';
 import { commentTarget, type WorkflowRunEvent } from '../../workflow/workflow-run.js';
+import { ROOT } from '../args.js';
 import type { CommandSpec } from '../options.js';
 
 export const workflowSpec = {
   name: 'workflow',
-  brief: "the workflows' decisions (pr-head, comment-target, gab-gate, pick-commit)",
+  brief: "the workflows' decisions (pr-head, comment-target, gab-gate, noise-file, pick-commit)",
   summary: "The GitHub workflows' decisions as tested code (docs/workflows.md): one check per call.",
-  positionals: 'pr-head|comment-target|gab-gate|pick-commit [flags]',
+  positionals: 'pr-head|comment-target|gab-gate|noise-file|pick-commit [flags]',
   options: {},
   example: 'npm run workflow -- pick-commit --head HEAD_SHA --store data --machine ID',
   notes: [
     'checks and their flags:',
     '  pr-head --pr N --sha SHA',
     '  comment-target --event FILE --workflow-path .github/workflows/pr.yml --artifact DIR [--repository OWNER/NAME]',
-    '  gab-gate --results FILE --gab-dir DIR --data-dir DIR --event NAME --workflow-sha SHA --default-profile P',
-    '           [--dispatch-filters TEXT] [--repo DIR (default .)]',
+    '  gab-gate --results FILE --out DIR --data-dir DIR --event NAME --workflow-sha SHA --default-profile P',
+    '           [--dispatch-filters TEXT] [--repo DIR (default .)] [--programs DIR]',
+    '  noise-file --artifact DIR [--machine ID]',
     '  pick-commit --head SHA --store DIR --machine ID [--repo DIR (default .)] [--depth N (default 50)] [--profile P]',
   ],
 } as const satisfies CommandSpec;
@@ -155,8 +167,9 @@ async function gabGateCmd(argv: string[], io: Io): Promise<number> {
     strict: true,
     options: {
       results: { type: 'string' },
-      'gab-dir': { type: 'string' },
+      out: { type: 'string' },
       'data-dir': { type: 'string' },
+      programs: { type: 'string', default: join(ROOT, 'programs') },
       event: { type: 'string' },
       'workflow-sha': { type: 'string' },
       'default-profile': { type: 'string' },
@@ -164,22 +177,17 @@ async function gabGateCmd(argv: string[], io: Io): Promise<number> {
       repo: { type: 'string', default: '.' },
     },
   });
-  need(values, 'results', 'gab-dir', 'data-dir', 'event', 'workflow-sha', 'default-profile');
-  const results = readJson(resolve(values.results!), 256 * 2 ** 20) as {
-    run?: { commit?: { sha?: unknown }; machine?: { id?: unknown }; profile?: unknown };
-  } | null;
-  const machine = assertSegment('results run.machine.id', results?.run?.machine?.id);
-  const rows = {} as Record<GabTool, number | undefined>;
-  for (const tool of GAB_TOOLS) {
-    const file = join(resolve(values['gab-dir']!), `${tool}.json`);
-    if (!existsSync(file)) {
-      rows[tool] = undefined;
-      continue;
-    }
-    const list = readJson(file, 64 * 2 ** 20);
-    if (!Array.isArray(list)) throw new UserError(`${file}: not a list of series`);
-    rows[tool] = list.length;
-  }
+  need(values, 'results', 'out', 'data-dir', 'event', 'workflow-sha', 'default-profile');
+  // The schema (patterns, caps, size limit) is the validation; the inputs are rebuilt from it.
+  const results = readResults(resolve(values.results!));
+  const machine = assertSegment('results run.machine.id', results.run.machine.id);
+  const out = resolve(values.out!);
+  if (existsSync(out)) throw new UserError(`--out ${values.out}: already exists (gab-gate writes a new directory)`);
+  const written = writeGab(out, results, loadAllExperiments(resolve(values.programs!)));
+  const rows: Record<GabTool, number> = {
+    customSmallerIsBetter: written.smaller,
+    customBiggerIsBetter: written.bigger,
+  };
   const dataFile = join(resolve(values['data-dir']!), machine, 'data.js');
   let data: GabData | undefined;
   if (existsSync(dataFile)) {
@@ -193,9 +201,9 @@ async function gabGateCmd(argv: string[], io: Io): Promise<number> {
   const decision = gabGate({
     event: values.event!,
     workflowSha: values['workflow-sha']!,
-    measuredSha: results?.run?.commit?.sha,
+    measuredSha: results.run.commit.sha,
     machine,
-    profile: results?.run?.profile,
+    profile: results.run.profile,
     defaultProfile: values['default-profile']!,
     dispatchFilters: values['dispatch-filters']!,
     rows,
@@ -253,10 +261,32 @@ async function pickCommitCmd(argv: string[], io: Io): Promise<number> {
   return 0;
 }
 
+async function noiseFileCmd(argv: string[], io: Io): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    strict: true,
+    options: { artifact: { type: 'string' }, machine: { type: 'string', default: '' } },
+  });
+  need(values, 'artifact');
+  const artifact = resolve(values.artifact!);
+  const pick = pickNoiseFile(listArtifact(artifact));
+  if ('refused' in pick) throw new UserError(`${artifact}: ${pick.refused}`);
+  const file = join(artifact, pick.file);
+  const noise = readJsonFile(file, NoiseFile, { maxBytes: 16 * 2 ** 20 });
+  const expected = values.machine ? assertSegment('--machine', values.machine) : undefined;
+  if (!expected) io.stderr(`no machine id known for this runner: checking only that ${pick.file} is one machine's\n`);
+  const why = refuseNoise(noise, pick.machine, expected);
+  if (why) throw new UserError(`${file}: ${why}`);
+  io.stderr(`${pick.file}: ${Object.keys(noise.thresholds).length} thresholds of machine ${noise.machine}\n`);
+  io.stdout(`${file}\n`);
+  return 0;
+}
+
 const CHECKS: Record<string, (argv: string[], io: Io) => Promise<number>> = {
   'pr-head': prHead,
   'comment-target': commentTargetCmd,
   'gab-gate': gabGateCmd,
+  'noise-file': noiseFileCmd,
   'pick-commit': pickCommitCmd,
 };
 
