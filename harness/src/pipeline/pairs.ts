@@ -143,7 +143,7 @@ async function prepareSide(
   } catch (e) {
     throw new UserError(
       `the ${label} checkout's programs cannot be read by this harness: ${(e as Error).message}`,
-      'a base older than the paired runner: compare with `npm run rounds` instead',
+      'a base older than this harness cannot be paired: bench each checkout (`npm run bench`) and take a quick look with `npm run compare`',
     );
   }
   const points = expand(experiments, opts.profile, opts.filters);
