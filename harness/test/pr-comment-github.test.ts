@@ -11,7 +11,6 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { COMMENT_MARKER } from '../src/compare/artifact.js';
 import { ROOT } from './helpers/cli.js';
 import { pairedComparison } from './helpers/paired.js';
-import { wcResults } from './helpers/results.js';
 
 interface Comment {
   id: number;

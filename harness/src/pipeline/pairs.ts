@@ -41,11 +41,11 @@ import { type BuildOutcome, buildAll } from '../build/build.js';
 import type { NoiseThresholds } from '../compare/compare.js';
 import { workloadChange } from '../compare/compare.js';
 import { UserError } from '../lib/errors.js';
-import { killAllChildren, shellQuote } from '../lib/exec.js';
+import { shellQuote } from '../lib/exec.js';
 import { assertValid } from '../lib/json-file.js';
 import { currentConditions } from '../machine/conditions.js';
 import { commitInfo } from '../machine/machine.js';
-import { readPins, resolveRuntime, toolVersions } from '../machine/toolchains.js';
+import { readPins, resolveRuntime } from '../machine/toolchains.js';
 import { buildTool, type Tools } from '../machine/tools.js';
 import {
   PAIRED_COMPARISON_SCHEMA,
@@ -58,13 +58,12 @@ import type { Experiment } from '../model/manifest.js';
 import type { Profile } from '../model/profiles.js';
 import { metricsOf } from '../normalize/normalize.js';
 import { loadAllExperiments } from '../plan/experiments.js';
-import { planJobs } from '../plan/jobs.js';
 import { expand, type Filters } from '../plan/plan.js';
 import { checkedRun, countSyscalls, shell, timeoutMs, verifyEviction } from '../run/common.js';
 import { freshScratch, removeScratch } from '../run/measure.js';
 import { runSchedule } from '../run/pair-timer.js';
 import type { RawRun, RawSamples } from '../run/runner.js';
-import { type Host, preparePoints, setUpMachine } from './bench.js';
+import { type Host, onInterrupt, planCheckout, setUpMachine } from './setup.js';
 
 export interface PairsOptions {
   base: string;
@@ -147,28 +146,28 @@ async function prepareSide(
     );
   }
   const points = expand(experiments, opts.profile, opts.filters);
-  const cacheDir = join(root, '.cache');
   // Runtimes and inputs (content-keyed) and the evictor (the harness's tool, not a program under
   // test) come from the head's cache for both sides, by the same path: with the base's own path
   // to a shared input (a symlink to the head's), every file the base's scan opened cost one more
   // path lookup, and an A/A diff called 4 of 5 warm scan c-blocking points 5-8% "faster".
-  const { runtimes, inputs, evictTool } = await preparePoints(points, root, headRoot, join(headRoot, '.cache'), log);
-  const jobs = planJobs(points, {
-    runtimes,
-    inputs,
-    cacheDir,
-    // Both sides write one file by one path. With a file each, 20 A/A diffs of records C write
-    // 64 KiB called 10 "faster" (head ~2% faster, whichever checkout was head; likely each file
-    // kept reusing the page-cache pages it freed); with one file 0 of 20.
-    scratchDir: join(headRoot, '.cache', 'scratch'),
-    require: opts.require,
-    ...(host.cpus ? { cpus: host.cpus } : {}),
-    ...(evictTool ? { evictTool } : {}),
-  });
+  const { jobs, toolchains } = await planCheckout(
+    points,
+    host,
+    {
+      root,
+      cacheDir: join(headRoot, '.cache'),
+      evictorRoot: headRoot,
+      jobCacheDir: join(root, '.cache'),
+      // Both sides write one file by one path. With a file each, 20 A/A diffs of records C write
+      // 64 KiB called 10 "faster" (head ~2% faster, whichever checkout was head; likely each file
+      // kept reusing the page-cache pages it freed); with one file 0 of 20.
+      scratchDir: join(headRoot, '.cache', 'scratch'),
+      require: opts.require,
+    },
+    log,
+  );
   log(`${label}: ${jobs.length} benchmarks planned in ${root}`);
   const builds = await buildAll(jobs, (m) => log(`${label}: ${m}`));
-  const toolchains = toolVersions();
-  for (const [name, r] of runtimes) if (r.ok && name !== 'gcc' && r.version !== 'system') toolchains[name] = r.version;
   return { root, experiments, jobs, builds, toolchains, commit: commitInfo(root).sha };
 }
 
@@ -650,21 +649,13 @@ async function pairSides(opts: PairsOptions, baseRoot: string, headRoot: string)
   const deadlineCut = () =>
     `set-up (builds, checks, warm-ups) took ${(setupSeconds / 60).toFixed(1)} min, so the diff's deadline of ${((opts.deadlineSeconds ?? 0) / 60).toFixed(1)} min left ${(pairSeconds / 60).toFixed(1)} of the ${(opts.budgetSeconds / 60).toFixed(1)} budgeted minutes for pairs`;
   const minEffectOf = (l: Live) => Math.max(MIN_EFFECT, opts.noise?.[`${l.id} ${l.lead.metric}`] ?? 0);
-  let interrupted = false;
-  const onSignal = (sig: NodeJS.Signals) => {
-    if (interrupted) return;
-    interrupted = true;
-    log(`\n${sig} received: stopping; points are judged on the pairs measured so far (marked in the comment)`);
-    killAllChildren('SIGKILL');
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  const stop = onInterrupt(log, 'stopping; points are judged on the pairs measured so far (marked in the comment)');
   try {
     for (const [i, live] of lives.entries()) {
-      if (interrupted) break;
+      if (stop.interrupted) break;
       log(`pairs: preparing ${live.id} (${i + 1}/${lives.length})`);
       await preparePoint(live, host.tools, timer);
-      if (interrupted) {
+      if (stop.interrupted) {
         delete live.failed;
         break;
       }
@@ -690,7 +681,7 @@ async function pairSides(opts: PairsOptions, baseRoot: string, headRoot: string)
     pairSeconds = pairsBudget(opts.budgetSeconds, setupSeconds, opts.deadlineSeconds);
     if (pairSeconds < opts.budgetSeconds) log(`pairs: ${deadlineCut()}`);
     const left = () => pairSeconds - (performance.now() - budgetStart) / 1000;
-    for (let roundNo = 1; !interrupted; roundNo++) {
+    for (let roundNo = 1; !stop.interrupted; roundNo++) {
       const undecided = active.filter((l) => !l.decision && !l.failed);
       if (!undecided.length) break;
       const open = budgetTier(undecided);
@@ -711,7 +702,7 @@ async function pairSides(opts: PairsOptions, baseRoot: string, headRoot: string)
         `pairs: round ${roundNo}: ${requests.length} points, ${granted.reduce((a, b) => a + b, 0)} pairs, ${Math.max(0, left()).toFixed(0)} s left`,
       );
       for (const [k, r] of requests.entries()) {
-        if (interrupted) break;
+        if (stop.interrupted) break;
         const live = r.live;
         const n = granted[k]!;
         if (n === 0) {
@@ -724,7 +715,7 @@ async function pairSides(opts: PairsOptions, baseRoot: string, headRoot: string)
         const seconds = (performance.now() - t) / 1000;
         live.spent += seconds;
         // A batch the interrupt killed is no failure of the program: its pairs are just missing.
-        if (interrupted) break;
+        if (stop.interrupted) break;
         if (failure) {
           live.failed = failure;
           notMeasured.push({
@@ -744,9 +735,9 @@ async function pairSides(opts: PairsOptions, baseRoot: string, headRoot: string)
       }
     }
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    stop.dispose();
   }
+  const interrupted = stop.interrupted;
   for (const l of lives) for (const job of [l.base, l.head]) removeScratch(job);
   // Points the loop left undecided (interrupted) are judged on what they have, as cut by the budget.
   const measured = lives.filter((l) => !l.failed && (l.decision || l.pairs.length));
@@ -759,7 +750,7 @@ async function pairSides(opts: PairsOptions, baseRoot: string, headRoot: string)
     warnings.push(
       `the machine was busy at the end of the diff (load average ${cond.loadAverage[0].toFixed(1)} on ${host.machine.cores} cores): pairs share the interference, but noisier pairs need more of them, so more points may be inconclusive`,
     );
-  if (interrupted) warnings.push('the diff was interrupted: points were judged on the pairs measured so far');
+  if (stop.interrupted) warnings.push('the diff was interrupted: points were judged on the pairs measured so far');
   if (pairSeconds < opts.budgetSeconds) warnings.push(deadlineCut());
   const side = (s: Side): PairedComparison['base'] => ({
     commits: [s.commit.slice(0, 64)],
