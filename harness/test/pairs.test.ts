@@ -6,23 +6,19 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { budgetTier } from '../src/analysis/paired-point.js';
 import { plantedWc } from '../src/calibrate/plant.js';
 import { renderPairedComparison } from '../src/compare/render-paired.js';
 import { machineInfo } from '../src/machine/machine.js';
 import { buildTool } from '../src/machine/tools.js';
 import { PairedComparison } from '../src/model/comparison.js';
-import {
-  budgetTier,
-  DEADLINE_MARGIN_SECONDS,
-  leadMetric,
-  pairSchedule,
-  pairsBudget,
-  processValues,
-} from '../src/pipeline/pairs.js';
+import { DEADLINE_MARGIN_SECONDS, pairsBudget, processValues } from '../src/pipeline/pairs.js';
 import { loadExperiment } from '../src/plan/experiments.js';
 import { placementOf } from '../src/plan/jobs.js';
 import { expand } from '../src/plan/plan.js';
 import { parseTimerOutput, runSchedule } from '../src/run/pair-timer.js';
+import { leadMetric } from '../src/run/paired/lead.js';
+import { pairSchedule } from '../src/run/paired/strategies.js';
 import { ROOT, runCli } from './helpers/cli.js';
 import { jobOf } from './helpers/jobs.js';
 

@@ -54,7 +54,8 @@ export interface LogInterval {
   confidence: number;
 }
 
-export interface PairedComparison {
+/** The fixed-size paired comparison of one metric (comparePaired); comparison.json's is model/comparison.ts's PairedComparison. */
+export interface PairedStatistics {
   /** Pairs used. */
   n: number;
   baseMedian: number;
@@ -443,7 +444,7 @@ export function comparePaired(
   pairs: readonly Pair[],
   direction: Direction,
   opts: CompareOptions = {},
-): PairedComparison {
+): PairedStatistics {
   const minEffect = Math.max(MIN_EFFECT, opts.minEffect ?? 0);
   const alpha = opts.alpha ?? ALPHA;
   const d = logRatios(pairs, direction);

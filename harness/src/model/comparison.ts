@@ -141,6 +141,7 @@ export const PairedCounter = z
     headRange: z.tuple([finite, finite]).optional(),
   })
   .strict();
+export type PairedCounter = z.infer<typeof PairedCounter>;
 
 export const PairedPoint = z
   .object({
