@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserError } from '../lib/errors.js';
-import { readJsonFile } from '../lib/json-file.js';
+import { readUntrustedJson } from '../lib/untrusted.js';
 import { migrateNoise, NOISE_SCHEMA, NoiseFile } from '../model/noise.js';
 
 /** The thresholds to use, and what the comparison should say about them. */
@@ -41,9 +41,14 @@ export function noiseFor(noise: NoiseFile, machine: string): NoiseChoice {
 
 export { NoiseFile };
 
-/** Reads a noise.json, naming the file and the field when it is not one. */
+/**
+ * Reads a noise.json, naming the file and the field when it is not one. Calibrations come as
+ * workflow artifacts (calibrate.yml's publish job), so this is the untrusted reader.
+ */
 export function readNoiseFile(file: string): NoiseFile {
-  return readJsonFile(file, NoiseFile, {
+  return readUntrustedJson(file, NoiseFile, {
+    maxBytes: 16 * 2 ** 20,
+    what: 'noise file',
     version: NOISE_SCHEMA,
     migrate: migrateNoise,
     hint: 'write it again with npm run calibrate',

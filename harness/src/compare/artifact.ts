@@ -4,35 +4,14 @@
  * (never posted as it came); the PR number must be a plain integer equal to the one GitHub
  * reports for the triggering run.
  */
-import { lstatSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserError } from '../lib/errors.js';
-import { readJsonFile } from '../lib/json-file.js';
+import { readUntrusted, readUntrustedJson } from '../lib/untrusted.js';
 import { PAIRED_COMPARISON_SCHEMA, PairedComparison } from '../model/comparison.js';
 import { renderPairedComparison } from './render-paired.js';
 
 export const MAX_ARTIFACT_BYTES = 8 * 2 ** 20;
 export const COMMENT_MARKER = '<!-- jsio-bench:perf-diff -->';
-
-/** An artifact file must be a regular file in the artifact (a symlink could point anywhere). */
-function regularFile(file: string): number {
-  let st: ReturnType<typeof lstatSync>;
-  try {
-    st = lstatSync(file);
-  } catch {
-    throw new UserError(`artifact file missing: ${file}`);
-  }
-  if (!st.isFile())
-    throw new UserError(`artifact file ${file} is not a regular file (a symlink or a directory): refusing it`);
-  return st.size;
-}
-
-function readBounded(file: string, max: number): string {
-  const size = regularFile(file);
-  if (size > max)
-    throw new UserError(`artifact file ${file} is ${size} bytes, over the ${max}-byte limit: refusing it`);
-  return readFileSync(file, 'utf8');
-}
 
 /** compare's quick look between stored runs (schema 1) is no PR diff: say so instead of listing fields. */
 function refuseQuickLook(raw: unknown): unknown {
@@ -46,7 +25,7 @@ function refuseQuickLook(raw: unknown): unknown {
 export function commentFromArtifact(dir: string, expectedPr: string): { pr: number; body: string } {
   if (!/^[1-9]\d{0,9}$/.test(expectedPr))
     throw new UserError(`--pr must be a positive integer (got ${JSON.stringify(expectedPr.slice(0, 40))})`);
-  const prText = readBounded(join(dir, 'pr-number'), 64).trim();
+  const prText = readUntrusted(join(dir, 'pr-number'), 64, 'artifact file').trim();
   if (!/^[1-9]\d{0,9}$/.test(prText))
     throw new UserError(
       `artifact pr-number is not a positive integer (got ${JSON.stringify(prText.slice(0, 40))}): refusing it`,
@@ -55,10 +34,10 @@ export function commentFromArtifact(dir: string, expectedPr: string): { pr: numb
     throw new UserError(
       `artifact pr-number ${prText} does not match the run's pull request ${expectedPr}: refusing it`,
     );
-  regularFile(join(dir, 'comparison.json'));
   // Only the paired diff (schema 2) is a PR diff; a newer schema is refused by name.
-  const parsed = readJsonFile(join(dir, 'comparison.json'), PairedComparison, {
+  const parsed = readUntrustedJson(join(dir, 'comparison.json'), PairedComparison, {
     maxBytes: MAX_ARTIFACT_BYTES,
+    what: 'artifact file',
     version: PAIRED_COMPARISON_SCHEMA,
     migrate: refuseQuickLook,
   });
