@@ -17,18 +17,24 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, symlinkSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
-import { calibratePoint, type PointCalibration, type Rate, rateOf } from '../analysis/paired-calibration.js';
-import { DEFAULT_PLAN } from '../analysis/paired-sequential.js';
+import {
+  aaFigures,
+  type CalibrationDiff,
+  noiseFileOf,
+  type PairedCalibration,
+  plantedFigures,
+  plantTarget,
+  renderCalibration,
+} from '../calibrate/paired-figures.js';
 import { plantWcSlowdown } from '../calibrate/plant.js';
 import { writeFileAtomic } from '../lib/atomic.js';
 import { UserError } from '../lib/errors.js';
 import { runProcess } from '../lib/exec.js';
-import { formatValue } from '../lib/format.js';
-import { markdownTable } from '../lib/markdown.js';
-import type { PairedComparison } from '../model/comparison.js';
-import { NOISE_SCHEMA, type NoiseFile } from '../model/noise.js';
+import type { Filters } from '../plan/plan.js';
 import { publishNoise } from '../store/store.js';
-import { type PairsOptions, type PairsOutcome, runPairs } from './pairs.js';
+import { type PairsOptions, runPairs } from './pairs.js';
+
+export type { PairedCalibration } from '../calibrate/paired-figures.js';
 
 export interface PairedCalibrationOptions extends Omit<PairsOptions, 'base' | 'head' | 'seed'> {
   root: string;
@@ -39,29 +45,6 @@ export interface PairedCalibrationOptions extends Omit<PairsOptions, 'base' | 'h
   /** Nanoseconds of busy-waiting per read in the planted copy; default ~5% of the measured read cost. */
   plantNs?: number;
   busy?: boolean;
-}
-
-interface PointFigures {
-  benchmark: string;
-  metric: string;
-  /** A/A diffs that called this point changed, of the diffs that measured it. */
-  aaCalled: number;
-  aaTrials: number;
-  meanPairs: number;
-  calibration?: PointCalibration;
-}
-
-export interface PairedCalibration {
-  machine: string;
-  commit: string;
-  repeats: number;
-  busy: boolean;
-  load: { start: number; end: number };
-  /** Minutes of wall time per A/A diff (whole runner: set-up, builds, pairs). */
-  diffMinutes: number[];
-  falsePositives: Rate;
-  points: PointFigures[];
-  planted?: { benchmark: string; ns: number; factor: number; slower: Rate; diffMinutes: number[]; ratios: number[] };
 }
 
 async function worktree(root: string, dir: string, log: (m: string) => void, made: string[]): Promise<string> {
@@ -78,129 +61,83 @@ async function worktree(root: string, dir: string, log: (m: string) => void, mad
 
 const load = () => Number(loadavg()[0]!.toFixed(2));
 
+/** `repeats` real diffs of base against head, seeds from `seed0` on. */
+async function diffs(
+  opts: PairedCalibrationOptions,
+  sides: { base: string; head: string; filters: Filters },
+  seed0: number,
+  what: string,
+): Promise<CalibrationDiff[]> {
+  const log = opts.log ?? ((m: string) => process.stderr.write(`${m}\n`));
+  const out: CalibrationDiff[] = [];
+  for (let i = 0; i < opts.repeats; i++) {
+    log(`calibrate: ${what} ${i + 1}/${opts.repeats}`);
+    const t = performance.now();
+    const r = await runPairs({ ...opts, ...sides, seed: seed0 + i });
+    out.push({ ...r, minutes: (performance.now() - t) / 60_000 });
+  }
+  return out;
+}
+
+/** The planted diffs: wc C spinning ~5% of its measured read cost per read, against the A/A base. */
+async function planted(
+  opts: PairedCalibrationOptions,
+  aa: readonly CalibrationDiff[],
+  base: string,
+  worktreeOf: (name: string) => Promise<string>,
+): Promise<PairedCalibration['planted']> {
+  const target = plantTarget(aa);
+  const readNs = target?.lead.baseMedian;
+  const ns = opts.plantNs ?? (readNs ? 0.05 * readNs : undefined);
+  if (ns === undefined || opts.plantNs === 0) return undefined;
+  const head = await worktreeOf('planted');
+  await runProcess(['git', '-C', head, 'checkout', '--', 'programs/wc/wc-c.c']);
+  plantWcSlowdown(head, ns);
+  // Only the planted point is measured: the others would only spend the time.
+  const filters: Filters = {
+    ...opts.filters,
+    experiments: ['wc'],
+    variants: ['c'],
+    params: { ...opts.filters.params, ...(target ? { bs: [target.params.bs!] } : {}) },
+  };
+  const runs = await diffs(opts, { base, head, filters }, 2000, `planted diff (${ns.toFixed(0)} ns per read)`);
+  return plantedFigures(runs, target, ns);
+}
+
 export async function calibratePairs(
   opts: PairedCalibrationOptions,
 ): Promise<{ result: PairedCalibration; markdown: string }> {
   const log = opts.log ?? ((m: string) => process.stderr.write(`${m}\n`));
   const root = resolve(opts.root);
-  const head = await runProcess(['git', '-C', root, 'rev-parse', 'HEAD']);
-  if (head.code !== 0) throw new UserError(`${root} is not a git checkout: calibration needs worktrees of one commit`);
+  const commit = await runProcess(['git', '-C', root, 'rev-parse', 'HEAD']);
+  if (commit.code !== 0)
+    throw new UserError(`${root} is not a git checkout: calibration needs worktrees of one commit`);
   // Worktrees this calibration adds are removed at the end (git keeps a record of each).
   const made: string[] = [];
-  const a = await worktree(root, join(opts.out, 'aa-base'), log, made);
-  const b = await worktree(root, join(opts.out, 'aa-head'), log, made);
+  const worktreeOf = (name: string) => worktree(root, join(opts.out, name), log, made);
   let busy: ChildProcess | undefined;
-  if (opts.busy) {
-    busy = spawn('bash', ['-c', 'exec yes > /dev/null'], { stdio: 'ignore' });
-    log(`calibrate: a CPU-bound load runs for the whole calibration (pid ${busy.pid})`);
-  }
-  const loadStart = load();
   try {
-    const diff = async (
-      base: string,
-      headDir: string,
-      seed: number,
-      filters = opts.filters,
-    ): Promise<PairsOutcome & { minutes: number }> => {
-      const t = performance.now();
-      const r = await runPairs({ ...opts, filters, base, head: headDir, seed });
-      return { ...r, minutes: (performance.now() - t) / 60_000 };
-    };
-    const aa: (PairsOutcome & { minutes: number })[] = [];
-    for (let i = 0; i < opts.repeats; i++) {
-      log(`calibrate: A/A diff ${i + 1}/${opts.repeats}`);
-      aa.push(await diff(a, b, 1000 + i));
+    const [a, b] = [await worktreeOf('aa-base'), await worktreeOf('aa-head')];
+    if (opts.busy) {
+      busy = spawn('bash', ['-c', 'exec yes > /dev/null'], { stdio: 'ignore' });
+      log(`calibrate: a CPU-bound load runs for the whole calibration (pid ${busy.pid})`);
     }
-    const called = (p: PairedComparison['points'][number]) =>
-      p.lead.verdict === 'slower' || p.lead.verdict === 'faster';
-    const all = aa.flatMap((r) => r.comparison.points);
-    const ids = [...new Set(all.map((p) => p.benchmark))];
-    const points: PointFigures[] = ids.map((id) => {
-      const mine = all.filter((p) => p.benchmark === id);
-      // The pairs of every A/A diff, in run order, one record per point (log-ratios, head/base).
-      const d = aa.flatMap((r) =>
-        (r.record.find((x) => x.benchmark === id)?.pairs ?? [])
-          .filter((p) => p.base > 0 && p.head > 0)
-          .map((p) => Math.log(p.head / p.base)),
-      );
-      const meanPairs = mine.reduce((s, p) => s + p.pairs, 0) / mine.length;
-      return {
-        benchmark: id,
-        metric: mine[0]!.lead.metric,
-        aaCalled: mine.filter(called).length,
-        aaTrials: mine.length,
-        meanPairs,
-        ...(d.length >= 10
-          ? {
-              calibration: calibratePoint(d, {
-                pairsGot: Math.max(DEFAULT_PLAN.looks[0]!, Math.round(meanPairs)),
-                trials: 400,
-                seed: 7,
-              }),
-            }
-          : {}),
-      };
-    });
-    const result: PairedCalibration = {
-      machine: aa[0]?.comparison.head.machine ?? 'unknown',
-      commit: head.stdout.trim(),
+    const loadStart = load();
+    const aa = await diffs(opts, { base: a, head: b, filters: opts.filters }, 1000, 'A/A diff');
+    const result = aaFigures(aa, {
+      commit: commit.stdout.trim(),
       repeats: opts.repeats,
       busy: Boolean(opts.busy),
-      load: { start: loadStart, end: 0 },
-      diffMinutes: aa.map((r) => Number(r.minutes.toFixed(2))),
-      falsePositives: rateOf(all.filter(called).length, all.length),
-      points,
-    };
-    // Planted: ~5% of wc C's measured per-read cost, per read.
-    const wcC = all.filter((p) => p.experiment === 'wc' && p.variant === 'c' && p.lead.metric !== 'wall_time');
-    // The largest block size's point (64 KiB in the PR profile): the issue's target.
-    const target = wcC.sort((x, y) => y.lead.baseMedian - x.lead.baseMedian)[0];
-    const readNs = target?.lead.baseMedian;
-    const ns = opts.plantNs ?? (readNs ? 0.05 * readNs : undefined);
-    if (ns !== undefined && opts.plantNs !== 0) {
-      const planted = await worktree(root, join(opts.out, 'planted'), log, made);
-      await runProcess(['git', '-C', planted, 'checkout', '--', 'programs/wc/wc-c.c']);
-      plantWcSlowdown(planted, ns);
-      const runs: (PairsOutcome & { minutes: number })[] = [];
-      for (let i = 0; i < opts.repeats; i++) {
-        log(`calibrate: planted diff ${i + 1}/${opts.repeats} (${ns.toFixed(0)} ns per read)`);
-        // Only the planted point is measured: the others would only spend the time.
-        runs.push(
-          await diff(a, planted, 2000 + i, {
-            ...opts.filters,
-            experiments: ['wc'],
-            variants: ['c'],
-            params: { ...opts.filters.params, ...(target ? { bs: [target.params.bs!] } : {}) },
-          }),
-        );
-      }
-      const ps = runs.flatMap((r) => r.comparison.points).filter((p) => p.benchmark === target?.benchmark);
-      result.planted = {
-        benchmark: target?.benchmark ?? 'wc/c',
-        ns: Math.round(ns),
-        factor: readNs ? 1 + ns / readNs : Number.NaN,
-        slower: rateOf(ps.filter((p) => p.lead.verdict === 'slower').length, ps.length),
-        diffMinutes: runs.map((r) => Number(r.minutes.toFixed(2))),
-        ratios: ps.map((p) => Number(p.lead.ratio.toFixed(4))),
-      };
-    }
+      loadStart,
+    });
+    const plant = await planted(opts, aa, a, worktreeOf);
+    if (plant) result.planted = plant;
     result.load.end = load();
-    const markdown = render(result);
+    const markdown = renderCalibration(result);
     writeFileAtomic(join(opts.out, 'calibration.json'), `${JSON.stringify(result, null, 1)}\n`);
     writeFileAtomic(join(opts.out, 'calibration.md'), markdown);
     // Thresholds for `npm run pairs -- --noise` (or --noise-store, from the store), compare and the site.
-    const noise: NoiseFile = {
-      schema: NOISE_SCHEMA,
-      machine: result.machine,
-      created: new Date().toISOString(),
-      method: 'paired',
-      repeats: opts.repeats,
-      thresholds: Object.fromEntries(
-        points
-          .filter((p) => p.calibration && Number.isFinite(p.calibration.threshold))
-          .map((p) => [`${p.benchmark} ${p.metric}`, p.calibration!.threshold]),
-      ),
-    };
+    const noise = noiseFileOf(result);
     writeFileAtomic(join(opts.out, 'noise.json'), `${JSON.stringify(noise, null, 1)}\n`);
     if (opts.store) publishNoise(opts.store, noise);
     return { result, markdown };
@@ -208,53 +145,4 @@ export async function calibratePairs(
     if (busy?.pid) busy.kill('SIGKILL');
     for (const dir of made) await runProcess(['git', '-C', root, 'worktree', 'remove', '--force', dir]);
   }
-}
-
-const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
-const rate = (r: Rate) => `${pct(r.rate)} (${r.trials} trials; 95% ${pct(r.interval[0])}–${pct(r.interval[1])})`;
-
-function render(c: PairedCalibration): string {
-  const rows = c.points.map((p) => [
-    p.benchmark,
-    p.metric,
-    `${p.aaCalled}/${p.aaTrials}`,
-    p.meanPairs.toFixed(1),
-    p.calibration ? pct(p.calibration.scale) : 'n/a',
-    p.calibration ? pct(p.calibration.falsePositives.rate) : 'n/a',
-    p.calibration ? (Number.isFinite(p.calibration.mde) ? pct(p.calibration.mde) : '∞') : 'n/a',
-    p.calibration ? pct(p.calibration.power.rate) : 'n/a',
-    p.calibration ? (Number.isFinite(p.calibration.threshold) ? pct(p.calibration.threshold) : '∞') : 'n/a',
-  ]);
-  const lines = [
-    `## Paired-diff calibration on \`${c.machine}\``,
-    '',
-    `Commit ${c.commit.slice(0, 12)}; ${c.repeats} A/A diffs (two worktrees of that commit)${c.busy ? ', with a CPU-bound process running throughout' : ''}; load average ${c.load.start} at the start, ${c.load.end} at the end.`,
-    '',
-    `- **A/A false-positive rate**, points called slower or faster: ${rate(c.falsePositives)}.`,
-    `- Wall time of one diff: ${c.diffMinutes.map((m) => `${m.toFixed(1)} min`).join(', ')}.`,
-    ...(c.planted
-      ? [
-          `- **Planted slowdown** of ${c.planted.benchmark} (${formatValue(c.planted.ns, 'ns')} of busy-waiting per read, ≈ ×${c.planted.factor.toFixed(3)} per-read cost): called slower in ${rate(c.planted.slower)}; measured ratios ${c.planted.ratios.join(', ')}.`,
-        ]
-      : []),
-    '',
-    markdownTable(
-      [
-        'benchmark',
-        'metric',
-        'A/A called',
-        'mean pairs',
-        'noise per pair',
-        'FPR (replay)',
-        'MDE (80% power)',
-        'power at +5%',
-        'threshold',
-      ],
-      rows,
-      ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
-    ),
-    '',
-    '_noise per pair: robust scale of the log-ratios; FPR (replay), power and threshold: block-bootstrap replays of the A/A pairs through the sequential rule (analysis/paired-calibration.ts); MDE: at the mean pairs the point got._',
-  ];
-  return `${lines.join('\n')}\n`;
 }
