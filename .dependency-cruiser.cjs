@@ -4,6 +4,9 @@
 // Below them: lib (shared utilities, a leaf), model (schemas and types), analysis (pure
 // statistics), machine (this machine's facts, tools and runtimes). Downstream of results.json:
 // compare, calibrate, store, site, and the workflows' decisions (workflow). On top: pipeline (the orchestration) and cli (the commands).
+// The two pipelines, bench (one checkout) and pairs (the PR diff), share their set-up stage
+// (pipeline/setup.ts) and never import each other. The paired runner (run/paired/) sits behind
+// its executor seam: its schedule reaches no process, only the decision logic and the types.
 // The trend site (gh-pages/src) imports only pure harness modules, and nothing it reaches may
 // need Node's built-in modules: it runs in a browser.
 const SRC = '^harness/src/';
@@ -32,6 +35,26 @@ module.exports = {
     })),
     { name: 'report-is-pure', comment: 'report/ renders results: pure, also bundled into the site.', severity: 'error', from: { path: `${SRC}report/` }, to: { path: SRC, pathNot: folders(['lib', 'model', 'analysis', 'report']) } },
     { name: 'downstream-reads-results-only', comment: 'compare, calibrate, store and site work from results.json, not from the measuring stages.', severity: 'error', from: { path: folders(DOWNSTREAM) }, to: { path: folders(['plan', 'build', 'run', 'normalize', ...TOP]) } },
+    {
+      name: 'pipelines-share-set-up-not-each-other',
+      comment: 'bench and the paired diff share pipeline/setup.ts; neither imports the other.',
+      severity: 'error',
+      from: { path: `${SRC}pipeline/(pairs|calibrate)` },
+      to: { path: `${SRC}pipeline/bench\\.ts$` },
+    },
+    {
+      name: 'bench-never-imports-the-paired-diff',
+      severity: 'error',
+      from: { path: `${SRC}pipeline/bench\\.ts$` },
+      to: { path: `${SRC}(pipeline/pairs|run/paired/)` },
+    },
+    {
+      name: 'paired-schedule-runs-no-process',
+      comment: 'run/paired/scheduler.ts decides and schedules; processes are run only through the PairExecutor it is given (tested with a fake one).',
+      severity: 'error',
+      from: { path: `${SRC}run/paired/scheduler\\.ts$` },
+      to: { pathNot: `${SRC}(analysis/|model/|lib/|run/paired/(executor|lead)\\.ts$)` },
+    },
     { name: 'only-cli-imports-cli', severity: 'error', from: { pathNot: `${SRC}cli/` }, to: { path: `${SRC}cli/` } },
     {
       name: 'site-imports-pure-harness-modules',

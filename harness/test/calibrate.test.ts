@@ -1,69 +1,71 @@
-// Calibration statistics: round splits, false positives on identical rounds, MDE and thresholds.
-import { mkdtempSync, readFileSync } from 'node:fs';
+// Calibration is the paired A/A calibration: its noise.json (schema 2) is what pairs, compare and
+// the site read; older files (schema 1, A/A rounds) are read as what they are, never relabelled.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { prng } from '../src/analysis/two-sample.js';
-import { calibrateMetric, NoiseFile, roundSplits } from '../src/calibrate/noise.js';
-import { FIXTURES, runCli } from './helpers/cli.js';
+import { NO_CALIBRATION, noiseFor, readNoiseFile } from '../src/calibrate/noise.js';
+import { NoiseFile, uncalibrated } from '../src/model/noise.js';
+import { runCli } from './helpers/cli.js';
 
-const round = (center: number, seed: number, spread = 0.02) => {
-  const r = prng(seed);
-  return Array.from({ length: 5 }, () => center * (1 + spread * (r() - 0.5)));
+const write = (value: unknown) => {
+  const file = join(mkdtempSync(join(tmpdir(), 'jsio-noise-')), 'noise.json');
+  writeFileSync(file, JSON.stringify(value));
+  return file;
 };
 
-describe('calibration', () => {
-  it('enumerates each split of the rounds into two halves once', () => {
-    expect(roundSplits(4)).toEqual([
-      [0, 1],
-      [0, 2],
-      [0, 3],
-    ]);
-    expect(roundSplits(6)).toHaveLength(10); // C(6,3) / 2
+describe('noise.json', () => {
+  it('reads a schema-1 file (A/A rounds) as a rounds calibration, thresholds kept', () => {
+    const file = write({
+      schema: 1,
+      machine: 'm',
+      created: '2026-11-20T00:00:00Z',
+      rounds: 6,
+      thresholds: { 'wc/c/bs=65536 wall_time': 0.04 },
+    });
+    const n = readNoiseFile(file);
+    expect(n).toEqual({
+      schema: 2,
+      machine: 'm',
+      created: '2026-11-20T00:00:00Z',
+      method: 'rounds',
+      repeats: 6,
+      thresholds: { 'wc/c/bs=65536 wall_time': 0.04 },
+    });
+    expect(noiseFor(n, 'm').note).toBe('noise thresholds calibrated on this machine 2026-11-20 (6 rounds)');
   });
 
-  it('finds no false positives on quiet, identical rounds, and a small threshold', () => {
-    const row = calibrateMetric(
-      'x wall_time',
-      [1, 2, 3, 4, 5, 6].map((s) => round(0.1, s)),
-      'smaller',
+  it('names a paired calibration by its diffs, and an uncalibrated machine as such', () => {
+    const paired: NoiseFile = { ...uncalibrated('m', '2026-11-24T00:00:00Z'), repeats: 3, thresholds: { x: 0.03 } };
+    expect(noiseFor(paired, 'm').note).toBe(
+      'noise thresholds calibrated on this machine 2026-11-24 (3 A/A paired diffs)',
     );
-    expect(row.falsePositiveRate).toBe(0);
-    expect(row.cv).toBeLessThan(0.02);
-    expect(row.threshold).toBeGreaterThanOrEqual(0.02);
-    expect(row.threshold).toBeLessThan(0.05);
+    expect(noiseFor(uncalibrated('m'), 'm')).toEqual({ thresholds: {}, note: NO_CALIBRATION });
+    expect(noiseFor(paired, 'other').thresholds).toEqual({});
   });
 
-  it('raises the threshold when rounds drift apart', () => {
-    const drifting = [1, 2, 3, 4, 5, 6].map((s) => round(0.1 * (1 + 0.15 * (s % 2)), s));
-    const row = calibrateMetric('x wall_time', drifting, 'smaller');
-    expect(row.roundCv).toBeGreaterThan(0.05);
-    expect(row.threshold).toBeGreaterThan(0.1);
-  });
-
-  it('computes the MDE from the noise and the sample count', () => {
-    const quiet = calibrateMetric(
-      'a',
-      [1, 2, 3, 4].map((s) => round(1, s, 0.02)),
-      'smaller',
+  it('refuses a newer schema and a malformed file, naming the file and the field', () => {
+    expect(() => readNoiseFile(write({ ...uncalibrated('m'), schema: 3 }))).toThrow(/schema 3, newer than/);
+    expect(() => readNoiseFile(write({ ...uncalibrated('m'), method: 'guess' }))).toThrow(
+      /noise\.json is invalid:[\s\S]*method/,
     );
-    const noisy = calibrateMetric(
-      'b',
-      [1, 2, 3, 4].map((s) => round(1, s, 0.2)),
-      'smaller',
-    );
-    expect(noisy.mde).toBeGreaterThan(quiet.mde * 5);
   });
 });
 
 describe('npm run calibrate', () => {
-  it('runs A/A rounds and writes calibration.md, noise.json and the store copy that compare --noise-store reads', () => {
+  it('runs A/A paired diffs of worktrees and writes calibration.md, noise.json and the store copy pairs --noise-store reads', {
+    timeout: 300_000,
+  }, () => {
     const out = mkdtempSync(join(tmpdir(), 'jsio-cal-'));
     const store = join(out, 'store');
     const r = runCli([
       'calibrate',
-      '--rounds',
-      '2',
+      '--repeats',
+      '1',
+      '--budget',
+      '0.3',
+      '--plant-ns',
+      '0',
       '--out',
       out,
       '--store',
@@ -71,17 +73,22 @@ describe('npm run calibrate', () => {
       '--',
       '--profile',
       'smoke',
-      '--programs',
-      join(FIXTURES, 'faults'),
+      '--experiments',
+      'wc',
       '--variants',
-      'ok',
+      'c',
+      '--param',
+      'bs=65536',
     ]);
     expect(r.status, r.stderr).toBe(0);
     const noise = NoiseFile.parse(JSON.parse(readFileSync(join(out, 'noise.json'), 'utf8')));
-    expect(noise.rounds).toBe(2);
-    expect(Object.keys(noise.thresholds)).toEqual(['faults/ok/bs=65536 wall_time']);
-    expect(noise.thresholds['faults/ok/bs=65536 wall_time']).toBeGreaterThanOrEqual(0.02);
-    expect(NoiseFile.parse(JSON.parse(readFileSync(join(store, noise.machine, 'noise.json'), 'utf8')))).toEqual(noise);
-    expect(readFileSync(join(out, 'calibration.md'), 'utf8')).toMatch(/^# A\/A calibration on `[\w.-]+`/);
+    expect([noise.method, noise.repeats]).toEqual(['paired', 1]);
+    // A point gets a threshold once its A/A pairs can be replayed (10 or more of them).
+    for (const [key, t] of Object.entries(noise.thresholds)) {
+      expect(key).toBe('wc/c/bs=65536 read_cost');
+      expect(t).toBeGreaterThanOrEqual(0.02);
+    }
+    expect(readNoiseFile(join(store, noise.machine, 'noise.json'))).toEqual(noise);
+    expect(readFileSync(join(out, 'calibration.md'), 'utf8')).toMatch(/^## Paired-diff calibration on `[\w.-]+`/);
   });
 });

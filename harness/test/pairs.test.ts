@@ -6,23 +6,19 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { budgetTier } from '../src/analysis/paired-point.js';
 import { plantedWc } from '../src/calibrate/plant.js';
 import { renderPairedComparison } from '../src/compare/render-paired.js';
 import { machineInfo } from '../src/machine/machine.js';
 import { buildTool } from '../src/machine/tools.js';
-import { AnyComparison, PairedComparison } from '../src/model/comparison.js';
-import {
-  budgetTier,
-  DEADLINE_MARGIN_SECONDS,
-  leadMetric,
-  pairSchedule,
-  pairsBudget,
-  processValues,
-} from '../src/pipeline/pairs.js';
+import { PairedComparison } from '../src/model/comparison.js';
+import { DEADLINE_MARGIN_SECONDS, pairsBudget, processValues } from '../src/pipeline/pairs.js';
 import { loadExperiment } from '../src/plan/experiments.js';
 import { placementOf } from '../src/plan/jobs.js';
 import { expand } from '../src/plan/plan.js';
 import { parseTimerOutput, runSchedule } from '../src/run/pair-timer.js';
+import { leadMetric } from '../src/run/paired/lead.js';
+import { pairSchedule } from '../src/run/paired/strategies.js';
 import { ROOT, runCli } from './helpers/cli.js';
 import { jobOf } from './helpers/jobs.js';
 
@@ -76,10 +72,11 @@ describe('npm run pairs', () => {
     writeFileSync(
       noise,
       JSON.stringify({
-        schema: 1,
+        schema: 2,
         machine: machineInfo().id,
         created: '2026-11-23T00:00:00Z',
-        rounds: 6,
+        method: 'paired',
+        repeats: 3,
         thresholds: { 'wc/c/bs=4096 read_cost': 0.1 },
       }),
     );
@@ -344,8 +341,9 @@ describe('paired diff: pure parts', () => {
     expect(md).not.toContain('0.0 ns');
   });
 
-  it('reads both schemas and refuses an unknown one', () => {
-    expect(AnyComparison.parse(comparison([point()])).schema).toBe(2);
-    expect(() => AnyComparison.parse({ ...comparison([]), schema: 3 })).toThrow();
+  it('the paired schema refuses another version', () => {
+    expect(PairedComparison.parse(comparison([point()])).schema).toBe(2);
+    expect(() => PairedComparison.parse({ ...comparison([]), schema: 3 })).toThrow();
+    expect(() => PairedComparison.parse({ ...comparison([]), schema: 1 })).toThrow();
   });
 });

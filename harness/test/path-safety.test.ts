@@ -18,8 +18,8 @@ import {
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { compareRuns } from '../src/compare/compare.js';
 import { runCli } from './helpers/cli.js';
+import { pairedComparison } from './helpers/paired.js';
 import { wcResults } from './helpers/results.js';
 
 /** Every entry under dir (symlinks not followed): type, size and content hash. */
@@ -168,7 +168,7 @@ describe('npm run publish-run --noise with crafted calibrations', () => {
 });
 
 describe('npm run pr-comment with crafted artifacts', () => {
-  const comparison = () => compareRuns([wcResults('a'.repeat(40))], [wcResults('b'.repeat(40))]);
+  const comparison = () => pairedComparison();
   const artifact = (s: string) => {
     const d = join(s, 'w', 'artifact');
     mkdirSync(d, { recursive: true });
@@ -179,7 +179,7 @@ describe('npm run pr-comment with crafted artifacts', () => {
     const s = sandbox('out');
     const d = artifact(s);
     const c = comparison();
-    for (const m of c.metrics) m.benchmark = `../../../outside/${m.benchmark}`;
+    for (const p of c.points) p.benchmark = `../../../outside/${p.benchmark}`;
     writeFileSync(join(d, 'comparison.json'), JSON.stringify(c));
     writeFileSync(join(d, 'pr-number'), '7');
     const before = snapshot(s);

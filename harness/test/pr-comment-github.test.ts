@@ -9,9 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { COMMENT_MARKER } from '../src/compare/artifact.js';
-import { compareRuns } from '../src/compare/compare.js';
 import { ROOT } from './helpers/cli.js';
-import { wcResults } from './helpers/results.js';
+import { pairedComparison } from './helpers/paired.js';
 
 interface Comment {
   id: number;
@@ -111,10 +110,7 @@ function event(pullRequests: number[] = []): string {
 
 function artifact(pr: number): string {
   const d = dir();
-  writeFileSync(
-    join(d, 'comparison.json'),
-    JSON.stringify(compareRuns([wcResults('a'.repeat(40))], [wcResults('b'.repeat(40))])),
-  );
+  writeFileSync(join(d, 'comparison.json'), JSON.stringify(pairedComparison()));
   writeFileSync(join(d, 'pr-number'), String(pr));
   return d;
 }

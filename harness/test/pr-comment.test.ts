@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { COMMENT_MARKER, commentFromArtifact, MAX_ARTIFACT_BYTES } from '../src/compare/artifact.js';
 import { compareRuns } from '../src/compare/compare.js';
+import { pairedComparison, pairedPoint } from './helpers/paired.js';
 import { wcResults } from './helpers/results.js';
 
 function artifact(comparison: unknown, pr = '42'): string {
@@ -14,7 +15,7 @@ function artifact(comparison: unknown, pr = '42'): string {
   writeFileSync(join(dir, 'pr-number'), pr);
   return dir;
 }
-const good = () => compareRuns([wcResults('a'.repeat(40))], [wcResults('b'.repeat(40))]);
+const good = () => pairedComparison();
 
 describe('pr-comment', () => {
   it('renders a valid artifact behind the sticky-comment marker', () => {
@@ -36,12 +37,19 @@ describe('pr-comment', () => {
     expect(() => commentFromArtifact(dir, '42')).toThrow(/over the 8388608-byte limit: refusing it/);
   });
 
-  it('rejects JSON that is not a comparison, naming the field', () => {
-    const bad = { ...good(), metrics: [{ benchmark: 'x' }] };
+  it('rejects JSON that is not a paired comparison, naming the field', () => {
+    const bad = { ...good(), points: [{ ...pairedPoint(), experiment: undefined }] };
     expect(() => commentFromArtifact(artifact(bad), '42')).toThrow(
-      /comparison\.json is invalid:\n {2}metrics\.0\.experiment/,
+      /comparison\.json is invalid:\n {2}points\.0\.experiment/,
     );
     expect(() => commentFromArtifact(artifact('{"schema":1'), '42')).toThrow(/comparison\.json is not valid JSON/);
+  });
+
+  it("refuses compare's quick look between stored runs (schema 1): only the paired diff is a PR diff", () => {
+    const quickLook = compareRuns([wcResults('a'.repeat(40))], [wcResults('b'.repeat(40))]);
+    expect(() => commentFromArtifact(artifact(quickLook), '42')).toThrow(
+      /schema 1, the quick look .* not a paired PR diff/,
+    );
   });
 
   it('makes markdown and HTML injection inert', () => {

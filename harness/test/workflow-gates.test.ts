@@ -4,7 +4,7 @@
 // measures, and the identifier patterns behind them. Pure functions, plus the `workflow`
 // command run in-process against a local stand-in for the GitHub API and real git.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -324,6 +324,14 @@ describe('npm run workflow (in-process)', () => {
     expect(await run(args)).toMatchObject({ status: 0, stdout: `pr=7\nsha=${A}\n` });
     writeFileSync(join(d, 'artifact', 'comparison.json'), JSON.stringify({ head: { commits: [B] } }));
     expect((await run(args)).status).toBe(2);
+    // The artifact is read as pr-comment reads it: a pr-number that is a symlink is refused, not followed.
+    writeFileSync(join(d, 'artifact', 'comparison.json'), JSON.stringify({ head: { commits: [A] } }));
+    writeFileSync(join(d, 'seven'), '7');
+    rmSync(join(d, 'artifact', 'pr-number'));
+    symlinkSync(join(d, 'seven'), join(d, 'artifact', 'pr-number'));
+    const linked = await run(args);
+    expect(linked.status).toBe(2);
+    expect(linked.stderr).toMatch(/pr-number is a symlink: refusing it/);
   });
 
   it('gab-gate and pick-commit against real git history and files', async () => {

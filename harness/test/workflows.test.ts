@@ -146,7 +146,7 @@ describe('calibrate.yml', () => {
     expect(Object.keys(w.on)).toEqual(['workflow_dispatch']);
     expect(w.jobs.calibrate!.concurrency).toBeUndefined();
     expect(w.jobs.calibrate!['runs-on']).toEqual(wf.bench.jobs.bench!['runs-on']);
-    expect(text.calibrate).toContain('npm run calibrate -- --rounds "$ROUNDS"');
+    expect(text.calibrate).toContain('npm run calibrate -- --repeats "$REPEATS" --budget "$BUDGET_MINUTES"');
     expect(text.calibrate).toMatch(/bootstrap\.mjs" publish --noise .*--store data/);
     expect(w.jobs.calibrate!.permissions).toBeUndefined();
     expect(w.jobs.publish!.permissions).toEqual({ contents: 'write' });

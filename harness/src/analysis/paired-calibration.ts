@@ -19,7 +19,10 @@
 
 import { hodgesLehmann, logMargin, MIN_EFFECT, normalQuantile, type PairedVerdict } from './paired.js';
 import { DEFAULT_PLAN, runSequential, type SequentialPlan } from './paired-sequential.js';
+import { type Rate, rateOf } from './rate.js';
 import { prng } from './two-sample.js';
+
+export { type Rate, rateOf, wilsonInterval } from './rate.js';
 
 export interface Outcomes {
   trials: number;
@@ -31,23 +34,6 @@ export interface Outcomes {
   meanPairs: number;
 }
 
-export interface Rate {
-  rate: number;
-  /** 95% Wilson interval of the rate. */
-  interval: [number, number];
-  trials: number;
-}
-
-/** 95% Wilson score interval of k successes in n trials. */
-export function wilsonInterval(k: number, n: number, z = 1.959964): [number, number] {
-  if (n === 0) return [0, 1];
-  const p = k / n;
-  const den = 1 + (z * z) / n;
-  const mid = (p + (z * z) / (2 * n)) / den;
-  const half = (z * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n))) / den;
-  return [Math.max(0, mid - half), Math.min(1, mid + half)];
-}
-
 function tally(results: readonly { verdict: PairedVerdict; n: number }[]): Outcomes {
   const o: Outcomes = { trials: results.length, slower: 0, faster: 0, unchanged: 0, inconclusive: 0, meanPairs: 0 };
   for (const r of results) {
@@ -55,10 +41,6 @@ function tally(results: readonly { verdict: PairedVerdict; n: number }[]): Outco
     o.meanPairs += r.n / Math.max(1, results.length);
   }
   return o;
-}
-
-export function rateOf(k: number, n: number): Rate {
-  return { rate: n ? k / n : 0, interval: wilsonInterval(k, n), trials: n };
 }
 
 interface RuleOptions {

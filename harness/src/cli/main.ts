@@ -12,7 +12,6 @@ import { pagesCommand, pagesSpec } from './commands/pages.js';
 import { pairsCommand, pairsSpec } from './commands/pairs.js';
 import { prCommentCommand, prCommentSpec } from './commands/pr-comment.js';
 import { publishCommand, publishSpec } from './commands/publish.js';
-import { roundsCommand, roundsSpec } from './commands/rounds.js';
 import { siteCommand, sitePerfCommand, sitePerfSpec, siteSpec } from './commands/site.js';
 import { workflowCommand, workflowSpec } from './commands/workflow.js';
 import { type CommandSpec, helpText, isHelp } from './options.js';
@@ -27,7 +26,6 @@ const COMMANDS: Record<string, Command> = {
   bench: { spec: benchSpec, run: benchCommand },
   pairs: { spec: pairsSpec, run: pairsCommand },
   compare: { spec: compareSpec, run: compareCommand },
-  rounds: { spec: roundsSpec, run: roundsCommand },
   calibrate: { spec: calibrateSpec, run: calibrateCommand },
   'publish-run': { spec: publishSpec, run: publishCommand },
   pages: { spec: pagesSpec, run: pagesCommand },

@@ -1,6 +1,8 @@
 /**
- * compare: base vs head results (several files per side = rounds of the same build, merged per
- * benchmark by pooling samples) -> a Comparison. Decisions come from stats.ts only.
+ * compare: a quick look between stored runs (`npm run compare`, and the site's run-to-run view):
+ * base vs head results (several files per side = runs of the same build, merged per benchmark by
+ * pooling samples) -> a Comparison. Runs measured at different times share no pairs, so this is
+ * never the PR diff (that is `npm run pairs`). Decisions come from analysis/two-sample.ts only.
  */
 import { isBusy } from '../analysis/busy.js';
 import { ALPHA, BOOTSTRAP_ITERATIONS, compareSamples, MIN_EFFECT, median } from '../analysis/two-sample.js';

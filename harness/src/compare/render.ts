@@ -1,5 +1,5 @@
 /**
- * comparison.md: what a reviewer reads on the PR. A headline, then per experiment the
+ * comparison.md of compare's quick look between stored runs. A headline, then per experiment the
  * significant changes first and the unchanged rows folded away, then what could not be
  * compared, then where it was measured. Always under GitHub's comment limit.
  */

@@ -1,6 +1,9 @@
 /**
- * comparison.json: what `npm run compare` writes and what the PR-comment workflow accepts from
- * an (untrusted) artifact after validating it against this schema.
+ * comparison.json, in two kinds that share their lists:
+ * - schema 1: `npm run compare`'s quick look between stored runs (results files, pooled samples;
+ *   the site's run-to-run view renders the same model);
+ * - schema 2: the paired PR diff (`npm run pairs`), the only kind the PR-comment workflow accepts
+ *   from an (untrusted) artifact, after validating it against this schema.
  */
 import { z } from 'zod';
 
@@ -138,6 +141,7 @@ export const PairedCounter = z
     headRange: z.tuple([finite, finite]).optional(),
   })
   .strict();
+export type PairedCounter = z.infer<typeof PairedCounter>;
 
 export const PairedPoint = z
   .object({
@@ -193,7 +197,3 @@ export const PairedComparison = z
   })
   .strict();
 export type PairedComparison = z.infer<typeof PairedComparison>;
-
-/** Any comparison.json this harness reads: the pooled one (schema 1) or the paired one (schema 2). */
-export const AnyComparison = z.discriminatedUnion('schema', [Comparison, PairedComparison]);
-export type AnyComparison = z.infer<typeof AnyComparison>;

@@ -2,6 +2,7 @@
 
 import { UserError } from '../lib/errors.js';
 import { parseJson, readJsonFile } from '../lib/json-file.js';
+import { readUntrustedJson } from '../lib/untrusted.js';
 import { RESULTS_SCHEMA, type Results, Results as ResultsSchema } from './results.js';
 
 /**
@@ -19,4 +20,13 @@ export function parseResults(file: string, text: string): Results {
 
 export function readResults(file: string): Results {
   return readJsonFile(file, ResultsSchema, { version: RESULTS_SCHEMA, maxBytes: RESULTS_MAX_BYTES });
+}
+
+/** Results handed between workflow jobs (an artifact): read as untrusted (lib/untrusted.ts), same size limit. */
+export function readResultsArtifact(file: string): Results {
+  return readUntrustedJson(file, ResultsSchema, {
+    version: RESULTS_SCHEMA,
+    maxBytes: RESULTS_MAX_BYTES,
+    what: 'results',
+  });
 }

@@ -4,11 +4,12 @@
  * for throughput), and statistics are taken here, for both runners alike.
  */
 import { describe } from '../analysis/describe.js';
-import { fitSizes } from '../analysis/fit.js';
 import { PERCENTILE_NAMES, percentiles } from '../analysis/percentiles.js';
 import type { Job } from '../model/job.js';
 import type { Benchmark, BuildInfo, Metric } from '../model/results.js';
-import type { RawSamples } from '../run/runner.js';
+import type { SyscallCounts } from '../run/parse-strace.js';
+import type { RawRun, RawSamples } from '../run/runner.js';
+import { fitMetrics, fitUnresolved } from './fit-metrics.js';
 
 /** The metric catalogue: every metric the harness itself produces, with unit and direction. */
 export const METRICS = {
@@ -49,130 +50,55 @@ function rate(unit: string, per: number | undefined, walls: readonly number[]): 
     : undefined;
 }
 
-/**
- * Why a fit experiment's line gives no cost: a slope that is not positive means start-up noise
- * exceeds the time the extra operations take at these sizes (a small profile). Then no cost,
- * start-up or steady throughput is reported at all, rather than a negative cost.
- */
-export function fitUnresolved(job: Job, raw: RawSamples): string | undefined {
-  if (!job.experiment.manifest.fit || !raw.sizes || raw.sizes.length < 2) return undefined;
-  const { fit } = fitSizes(raw.sizes.map((s) => ({ x: s.x, times: s.runs.map((r) => r.wall) })));
-  return fit.slope > 0
-    ? undefined
-    : 'no cost per operation: the runs at the larger size were not slower than at the smaller one (start-up noise exceeds the reads; use a larger profile)';
-}
-
-/**
- * The start-up-free metrics of a fit experiment: cost per operation (ns), start-up (s), and
- * steady throughput (MB/s), each with every run's own value as its samples.
- */
-function fitMetrics(job: Job, raw: RawSamples): Record<string, Metric> {
-  const spec = job.experiment.manifest.fit;
-  if (!spec || !raw.sizes || raw.sizes.length < 2) return {};
-  if (fitUnresolved(job, raw)) return {};
-  const scales = raw.sizes.map((s) => s.scale);
-  const over = (xs: number[]) => raw.sizes!.map((s, i) => ({ x: xs[i]!, times: s.runs.map((r) => r.wall) }));
-  const xs = raw.sizes.map((s) => s.x);
-  const { fit, slopes, intercepts } = fitSizes(over(xs));
-  const meta = (scale: number, ci?: [number, number]) => ({
-    x: spec.x,
-    xs,
-    scales,
-    r2: fit.r2,
-    n: fit.n,
-    ...(ci ? { ci: ci.map((v) => v * scale) as [number, number] } : {}),
-  });
+/** Wall time and the rates over it (or over each run's own timer). */
+function timeMetrics(job: Job, runs: readonly RawRun[], timer: RawSamples['timer']): Record<string, Metric> {
   const out: Record<string, Metric> = {};
-  if (Number.isFinite(fit.slope) && slopes.length) {
-    const samples = slopes.map((b) => b * 1e9);
-    out[spec.cost] = {
-      unit: 'ns',
-      direction: 'smaller',
-      value: fit.slope * 1e9,
-      samples,
-      stats: describe(samples),
-      deterministic: false,
-      source: 'fit',
-      fit: meta(1e9, fit.ci),
-    };
-    out[spec.startup] = {
-      unit: 's',
-      direction: 'smaller',
-      value: fit.intercept,
-      samples: intercepts,
-      stats: describe(intercepts),
-      deterministic: false,
-      source: 'fit',
-      fit: meta(1),
-    };
-  }
-  const bytes = raw.sizes.map((s) => s.bytes);
-  if (bytes.every((b): b is number => b !== undefined)) {
-    const byBytes = fitSizes(over(bytes));
-    const mbps = (secondsPerByte: number) => 1 / secondsPerByte / 1e6;
-    const samples = byBytes.slopes.filter((b) => b > 0).map(mbps);
-    if (byBytes.fit.slope > 0 && samples.length) {
-      const ci =
-        byBytes.fit.ci && byBytes.fit.ci[0] > 0
-          ? ([mbps(byBytes.fit.ci[1]), mbps(byBytes.fit.ci[0])] as [number, number])
-          : undefined;
-      out[spec.throughput] = {
-        unit: 'MB/s',
-        direction: 'bigger',
-        value: mbps(byBytes.fit.slope),
-        samples,
-        stats: describe(samples),
-        deterministic: false,
-        source: 'fit',
-        fit: { x: 'bytes', xs: bytes, scales, r2: byBytes.fit.r2, n: byBytes.fit.n, ...(ci ? { ci } : {}) },
-      };
-    }
+  const walls = runs.map((r) => r.wall);
+  if (!walls.length) return out;
+  out.wall_time = sampled(METRICS.wall_time.unit, 'smaller', walls, timer);
+  const bytes = job.throughputBytes;
+  const tp = rate(METRICS.throughput.unit, bytes === undefined ? undefined : bytes / 1e6, walls);
+  if (tp) out.throughput = tp;
+  for (const r of job.rates) {
+    // Over each run's own timer (a reported field) when the manifest says, else over wall time.
+    const times = r.time
+      ? runs.flatMap((run) => (run.report?.[r.time!] === undefined ? [] : [run.report[r.time!]!]))
+      : walls;
+    const m = rate(r.unit, r.per, times);
+    if (m) out[r.name] = r.time ? { ...m, source: 'program' } : m;
   }
   return out;
 }
 
-/** Every metric of a measured job. */
-export function metricsOf(job: Job, raw: RawSamples): Record<string, Metric> {
-  const out: Record<string, Metric> = {};
-  const reports = job.experiment.manifest.reports;
-  const walls = raw.runs.map((r) => r.wall);
-  if (walls.length) {
-    out.wall_time = sampled(METRICS.wall_time.unit, 'smaller', walls, raw.timer);
-    const bytes = job.throughputBytes;
-    const tp = rate(METRICS.throughput.unit, bytes === undefined ? undefined : bytes / 1e6, walls);
-    if (tp) out.throughput = tp;
-    for (const r of job.rates) {
-      // Over each run's own timer (a reported field) when the manifest says, else over wall time.
-      const times = r.time
-        ? raw.runs.flatMap((run) => (run.report?.[r.time!] === undefined ? [] : [run.report[r.time!]!]))
-        : walls;
-      const m = rate(r.unit, r.per, times);
-      if (m) out[r.name] = r.time ? { ...m, source: 'program' } : m;
-    }
-  }
-  Object.assign(out, fitMetrics(job, raw));
-  const memory = raw.runs.flatMap((r) => (r.memoryBytes === undefined ? [] : [r.memoryBytes]));
-  if (memory.length) out.pipeline_max_rss = sampled(METRICS.pipeline_max_rss.unit, 'smaller', memory, raw.timer);
-  if (raw.maxRssBytes !== undefined) out.max_rss = counter(METRICS.max_rss.unit, 'smaller', raw.maxRssBytes, 'time');
+function memoryMetrics(runs: readonly RawRun[], timer: RawSamples['timer']): Record<string, Metric> {
+  const memory = runs.flatMap((r) => (r.memoryBytes === undefined ? [] : [r.memoryBytes]));
+  return memory.length ? { pipeline_max_rss: sampled(METRICS.pipeline_max_rss.unit, 'smaller', memory, timer) } : {};
+}
 
-  // The program's fields: per timed run when the runner read every run's line, else the check run's.
-  const perRun = raw.runs.every((r) => r.report) && raw.runs.length > 0;
-  for (const [field, spec] of Object.entries(reports)) {
+/** The program's fields of every timed run, when the runner read every run's line (else none). */
+function perRunReports(job: Job, runs: readonly RawRun[]): Record<string, Metric> {
+  const out: Record<string, Metric> = {};
+  if (!runs.length || !runs.every((r) => r.report)) return out;
+  for (const [field, spec] of Object.entries(job.experiment.manifest.reports)) {
     if (!spec.metric || spec.samples) continue;
-    if (perRun) {
-      const xs = raw.runs.flatMap((r) => (r.report?.[field] === undefined ? [] : [r.report[field]]));
-      if (!xs.length) continue;
-      out[field] = xs.every((x) => x === xs[0])
-        ? counter(spec.unit, spec.direction, xs[0]!, 'program')
-        : sampled(spec.unit, spec.direction, xs, 'program');
-    } else if (raw.report[field] !== undefined)
-      out[field] = counter(spec.unit, spec.direction, raw.report[field], 'program');
+    const xs = runs.flatMap((r) => (r.report?.[field] === undefined ? [] : [r.report[field]]));
+    if (!xs.length) continue;
+    out[field] = xs.every((x) => x === xs[0])
+      ? counter(spec.unit, spec.direction, xs[0]!, 'program')
+      : sampled(spec.unit, spec.direction, xs, 'program');
   }
-  // Per-item values: percentiles of the values pooled over runs; each percentile's samples are
-  // that percentile within each run, so its spread across runs is kept for comparisons.
-  for (const [field, spec] of Object.entries(reports)) {
+  return out;
+}
+
+/**
+ * Per-item values: percentiles of the values pooled over runs; each percentile's samples are
+ * that percentile within each run, so its spread across runs is kept for comparisons.
+ */
+function itemPercentiles(job: Job, runs: readonly RawRun[]): Record<string, Metric> {
+  const out: Record<string, Metric> = {};
+  for (const [field, spec] of Object.entries(job.experiment.manifest.reports)) {
     if (!spec.metric || !spec.samples) continue;
-    const each = raw.runs.flatMap((r) => (r.items?.[field]?.length ? [r.items[field]] : []));
+    const each = runs.flatMap((r) => (r.items?.[field]?.length ? [r.items[field]] : []));
     if (!each.length) continue;
     const all = percentiles(each.flat());
     const per = each.map((xs) => percentiles(xs));
@@ -189,12 +115,70 @@ export function metricsOf(job: Job, raw: RawSamples): Record<string, Metric> {
       };
     }
   }
-  if (raw.syscalls) {
-    for (const [name, calls] of Object.entries(raw.syscalls.calls))
-      out[`syscalls.${name}`] = counter('calls', 'smaller', calls, 'strace');
-    out['syscalls.total'] = counter('calls', 'smaller', raw.syscalls.total, 'strace');
-  }
   return out;
+}
+
+/** The program's fields from one checked report (the untimed check run), as counters. */
+function reportCounters(job: Job, report: Readonly<Record<string, number>>): Record<string, Metric> {
+  const out: Record<string, Metric> = {};
+  for (const [field, spec] of Object.entries(job.experiment.manifest.reports))
+    if (spec.metric && !spec.samples && report[field] !== undefined)
+      out[field] = counter(spec.unit, spec.direction, report[field], 'program');
+  return out;
+}
+
+function syscallCounters(syscalls: SyscallCounts): Record<string, Metric> {
+  const out: Record<string, Metric> = {};
+  for (const [name, calls] of Object.entries(syscalls.calls))
+    out[`syscalls.${name}`] = counter('calls', 'smaller', calls, 'strace');
+  out['syscalls.total'] = counter('calls', 'smaller', syscalls.total, 'strace');
+  return out;
+}
+
+/** Every metric of a measured job. */
+export function metricsOf(job: Job, raw: RawSamples): Record<string, Metric> {
+  const perRun = raw.runs.length > 0 && raw.runs.every((r) => r.report);
+  return {
+    ...timeMetrics(job, raw.runs, raw.timer),
+    ...fitMetrics(job, raw),
+    ...memoryMetrics(raw.runs, raw.timer),
+    ...(raw.maxRssBytes !== undefined
+      ? { max_rss: counter(METRICS.max_rss.unit, 'smaller', raw.maxRssBytes, 'time') }
+      : {}),
+    // The program's fields: per timed run when the runner read every run's line, else the check run's.
+    ...(perRun ? perRunReports(job, raw.runs) : reportCounters(job, raw.report)),
+    ...itemPercentiles(job, raw.runs),
+    ...(raw.syscalls ? syscallCounters(raw.syscalls) : {}),
+  };
+}
+
+/**
+ * The per-run entry point (the paired diff): the metrics of ONE timed run of the job, exactly as
+ * metricsOf makes them for a run among many (the same units, rates and percentiles).
+ */
+export function runMetrics(job: Job, run: RawRun): Record<string, Metric> {
+  const timer = job.runner === 'self' ? 'harness' : 'hyperfine';
+  return {
+    ...timeMetrics(job, [run], timer),
+    ...memoryMetrics([run], timer),
+    ...perRunReports(job, [run]),
+    ...itemPercentiles(job, [run]),
+  };
+}
+
+/**
+ * The counters of one untimed check of the job (the paired diff, once per side): the program's
+ * reported fields (a self-timed program's fields are per run, so none) and the syscall counts.
+ */
+export function checkCounters(
+  job: Job,
+  fields: Readonly<Record<string, number>>,
+  syscalls?: SyscallCounts,
+): Record<string, Metric> {
+  return {
+    ...(job.runner === 'self' ? {} : reportCounters(job, fields)),
+    ...(syscalls ? syscallCounters(syscalls) : {}),
+  };
 }
 
 function identity(

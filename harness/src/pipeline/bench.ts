@@ -4,30 +4,24 @@
  *   load experiments -> plan points -> set up the machine -> resolve runtimes -> prepare inputs
  *   -> plan jobs -> build -> run each job (measure, normalize, record) -> report -> publish
  *
+ * Setting up the machine through planning jobs is ./setup.ts, the stage the paired diff shares.
+ *
  * Everything up to "plan jobs" can refuse the run (exit 2) before anything is measured. From then
  * on results.json is rewritten after every benchmark, so a crash or an interrupt loses nothing.
  */
 import { join, resolve } from 'node:path';
-import { isBusy } from '../analysis/busy.js';
 import { runAnalyses } from '../analysis/slope.js';
 import { type BuildOutcome, buildAll } from '../build/build.js';
-import { UserError } from '../lib/errors.js';
-import { killAllChildren, runProcess } from '../lib/exec.js';
 import { isSha } from '../lib/ids.js';
 import { ensureDirectory } from '../lib/paths.js';
-import { cpuPlan, currentConditions } from '../machine/conditions.js';
-import { commitInfo, machineInfo } from '../machine/machine.js';
-import { type Resolved, readPins, resolveRuntime, toolVersions } from '../machine/toolchains.js';
-import { buildEvictor, findTools, type Tools } from '../machine/tools.js';
+import { commitInfo } from '../machine/machine.js';
 import type { Job } from '../model/job.js';
 import type { Experiment } from '../model/manifest.js';
 import type { Profile } from '../model/profiles.js';
 import type { Benchmark, Results } from '../model/results.js';
 import { normalize, notRun } from '../normalize/normalize.js';
 import { loadAllExperiments } from '../plan/experiments.js';
-import { prepareInputs } from '../plan/inputs.js';
-import { planJobs } from '../plan/jobs.js';
-import { expand, type Filters, type Point } from '../plan/plan.js';
+import { expand, type Filters } from '../plan/plan.js';
 import { profileJob } from '../run/cpu-profile.js';
 import { measureJob } from '../run/measure.js';
 import { checkStore } from '../store/check.js';
@@ -35,6 +29,7 @@ import { publishRun } from '../store/store.js';
 import { Progress } from './progress.js';
 import { writeReports } from './reports.js';
 import { type ResultsFile, startResults } from './results-file.js';
+import { type Host, onInterrupt, planCheckout, setUpMachine } from './setup.js';
 
 export interface BenchOptions {
   root: string;
@@ -71,75 +66,6 @@ export interface BenchOutcome {
   stored: boolean;
 }
 
-export interface Host {
-  tools: Tools;
-  machine: ReturnType<typeof machineInfo>;
-  conditions: ReturnType<typeof currentConditions>;
-  cpus?: { taskset: string; harness: string; measured: string; all: string };
-}
-
-/** Finds the measuring tools and records the machine; moves the harness off the measured CPUs. */
-export async function setUpMachine(opts: Pick<BenchOptions, 'strict'>, log: (m: string) => void): Promise<Host> {
-  const tools = findTools();
-  const machine = machineInfo();
-  const cpus = cpuPlan(machine.cores);
-  const conditions = currentConditions(cpus && tools.taskset ? cpus : undefined);
-  if (isBusy(conditions, machine.cores)) {
-    const msg = `the machine is busy (load average ${conditions.loadAverage[0].toFixed(2)} on ${machine.cores} cores): timings will be noisy`;
-    if (opts.strict)
-      throw new UserError(`${msg}; refusing because of --strict`, 'wait for the load to drop, or run without --strict');
-    log(`warning: ${msg}`);
-  }
-  if (!cpus || !tools.taskset) return { tools, machine, conditions };
-  // The harness (and so hyperfine and the generators, its children) moves off the measured CPUs.
-  await runProcess([tools.taskset, '-a', '-p', '-c', cpus.harness, String(process.pid)]);
-  return { tools, machine, conditions, cpus: { taskset: tools.taskset, ...cpus, all: `0-${machine.cores - 1}` } };
-}
-
-/** Every runtime the points need, resolved once (npm-published ones installed into the cache). */
-export async function resolveRuntimes(
-  points: readonly Point[],
-  opts: Pick<BenchOptions, 'root'>,
-  cacheDir: string,
-  log: (m: string) => void,
-): Promise<Map<string, Resolved>> {
-  const pins = readPins(join(opts.root, 'harness', 'toolchains.json'));
-  // gcc also builds the page-cache evictor when a point may run cold, even for JavaScript-only runs.
-  const names = new Set([
-    ...points.map((p) => p.runtime),
-    ...(points.some((p) => p.experiment.manifest.evict) ? ['gcc'] : []),
-  ]);
-  const out = new Map<string, Resolved>();
-  for (const name of names) out.set(name, await resolveRuntime(name, pins, join(cacheDir, 'runtimes'), log));
-  return out;
-}
-
-/**
- * What points need before they can be planned into jobs: their runtimes, their generated inputs
- * (for points whose runtime resolved) and, when a point may run cold, the page-cache evictor built
- * from `evictorRoot`'s harness/tools. Shared by bench and the paired diff.
- */
-export async function preparePoints(
-  points: readonly Point[],
-  root: string,
-  evictorRoot: string,
-  cacheDir: string,
-  log: (m: string) => void,
-) {
-  const runtimes = await resolveRuntimes(points, { root }, cacheDir, log);
-  const inputs = await prepareInputs(
-    points.filter((p) => runtimes.get(p.runtime)?.ok),
-    cacheDir,
-    log,
-  );
-  const gcc = runtimes.get('gcc');
-  const evictTool =
-    points.some((p) => p.experiment.manifest.evict) && gcc?.ok
-      ? await buildEvictor(gcc.path, evictorRoot, cacheDir, log)
-      : undefined;
-  return { runtimes, inputs, evictTool };
-}
-
 /** Measures every job in order, writing results.json after each; stops cleanly on SIGINT/SIGTERM. */
 async function runJobs(
   jobs: readonly Job[],
@@ -149,20 +75,12 @@ async function runJobs(
   opts: BenchOptions,
   log: (m: string) => void,
 ) {
-  let interrupted = false;
-  const onSignal = (sig: NodeJS.Signals) => {
-    if (interrupted) return;
-    interrupted = true;
-    log(`\n${sig} received: stopping the running benchmark; results so far are kept (marked partial)`);
-    killAllChildren('SIGKILL');
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  const stop = onInterrupt(log, 'stopping the running benchmark; results so far are kept (marked partial)');
   let measuredSeconds = 0;
   const progress = new Progress(jobs.filter((j) => !j.blocked).length);
   try {
     for (const job of jobs) {
-      if (interrupted) break;
+      if (stop.interrupted) break;
       if (job.blocked) {
         file.add(notRun(job, job.blocked.status, job.blocked.reason, job.blocked.hint));
         continue;
@@ -179,7 +97,7 @@ async function runJobs(
       else {
         const raw = await measureJob(job, host.tools);
         measuredSeconds += raw.measuredSeconds;
-        if (interrupted) break; // the job in flight was killed: it has no honest result
+        if (stop.interrupted) break; // the job in flight was killed: it has no honest result
         b = normalize(job, raw, build?.info);
         if (opts.profileCpu && b.status === 'ok' && job.runtime.startsWith('node@')) {
           const prof = await profileJob(job, file.outDir);
@@ -195,10 +113,9 @@ async function runJobs(
     }
     progress.end();
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    stop.dispose();
   }
-  return { interrupted, measuredSeconds };
+  return { interrupted: stop.interrupted, measuredSeconds };
 }
 
 export async function bench(opts: BenchOptions): Promise<BenchOutcome> {
@@ -213,19 +130,18 @@ export async function bench(opts: BenchOptions): Promise<BenchOutcome> {
   // A store this run could not be added to is refused now, not after minutes of measuring.
   if (opts.storeDir) checkStore(opts.storeDir);
   const host = await setUpMachine(opts, log);
-  const { runtimes, inputs, evictTool } = await preparePoints(points, opts.root, opts.root, cacheDir, log);
-  const jobs = planJobs(points, {
-    runtimes,
-    inputs,
-    cacheDir,
-    require: opts.require,
-    ...(host.cpus ? { cpus: host.cpus } : {}),
-    ...(evictTool ? { evictTool } : {}),
-    ...(opts.runs ? { runs: opts.runs } : {}),
-  });
-
-  const toolchains = toolVersions();
-  for (const [name, r] of runtimes) if (r.ok && name !== 'gcc' && r.version !== 'system') toolchains[name] = r.version;
+  const { jobs, toolchains } = await planCheckout(
+    points,
+    host,
+    {
+      root: opts.root,
+      cacheDir,
+      evictorRoot: opts.root,
+      require: opts.require,
+      ...(opts.runs ? { runs: opts.runs } : {}),
+    },
+    log,
+  );
   const file = startResults(outDir, {
     started,
     profile: opts.profile,

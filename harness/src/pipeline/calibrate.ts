@@ -1,80 +1,148 @@
 /**
- * A/A calibration: the same checkout measured as base and head in alternating rounds. Writes
- * comparison.md/json (what compare calls between identical builds), calibration.md, noise.json
- * (per-benchmark thresholds that compare and the site use) and stores noise.json for the site.
+ * `npm run calibrate`: this machine's figures for the paired PR diff, measured with the real
+ * runner (docs/reading-results.md, "How far to trust a paired diff"), and the per-point noise
+ * thresholds that `pairs`, `compare` and the site's change detection read (noise.json, stored
+ * per machine).
+ *
+ * - A/A: two git worktrees of the same commit, diffed `repeats` times. Every point's verdict is
+ *   a trial: "slower" or "faster" is a false positive. Each point's A/A pairs also feed the
+ *   bootstrap replay of analysis/paired-calibration.ts (false-positive rate of the rule on this
+ *   noise, the minimal detectable effect at the pairs the point got, its calibrated threshold).
+ * - Planted: a third worktree whose wc C variant spins after every read() for ~5% of the read
+ *   cost the A/A diff measured, diffed against the first `repeats` times: the share of wc C
+ *   points called "slower" is the detection power.
+ * - With `busy`, a CPU-bound process (`yes > /dev/null`) runs for the whole calibration.
  */
-import { join } from 'node:path';
-import { calibrateRuns } from '../calibrate/run.js';
-import { writeComparison } from '../compare/run-compare.js';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, symlinkSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { join, resolve } from 'node:path';
+import {
+  aaFigures,
+  type CalibrationDiff,
+  noiseFileOf,
+  type PairedCalibration,
+  plantedFigures,
+  plantTarget,
+  renderCalibration,
+} from '../calibrate/paired-figures.js';
+import { plantWcSlowdown } from '../calibrate/plant.js';
 import { writeFileAtomic } from '../lib/atomic.js';
-import { markdownTable } from '../lib/markdown.js';
-import { NOISE_SCHEMA, type NoiseFile } from '../model/noise.js';
-import { readResults } from '../model/read-results.js';
+import { UserError } from '../lib/errors.js';
+import { runProcess } from '../lib/exec.js';
+import type { Filters } from '../plan/plan.js';
 import { publishNoise } from '../store/store.js';
-import { runRounds } from './rounds.js';
+import { type PairsOptions, runPairs } from './pairs.js';
 
-export async function calibrate(opts: {
+export type { PairedCalibration } from '../calibrate/paired-figures.js';
+
+export interface PairedCalibrationOptions extends Omit<PairsOptions, 'base' | 'head' | 'seed'> {
   root: string;
-  rounds: number;
   out: string;
-  store: string;
-  benchArgs: readonly string[];
-  log: (s: string) => void;
-}): Promise<{ markdown: string; stopped?: { reason: string; status: number } }> {
-  const { files, stopped } = await runRounds({
-    base: opts.root,
-    head: opts.root,
-    rounds: opts.rounds / 2,
-    out: opts.out,
-    benchArgs: opts.benchArgs,
-    log: opts.log,
-  });
-  if (!files.base.length) return { markdown: '', stopped: stopped ?? { reason: 'no round was measured', status: 3 } };
-  const { comparison } = writeComparison(files.base, files.head, () => ({ thresholds: {}, note: '' }), opts.out);
-  const runs = files.base.flatMap((b, i) => [readResults(b), readResults(files.head[i]!)]);
-  const rows = calibrateRuns(runs);
-  const called = comparison.metrics.filter((m) => m.verdict !== 'unchanged').length;
-  const machine = runs[0]!.run.machine.id;
-  const noise: NoiseFile = {
-    schema: NOISE_SCHEMA,
-    machine,
-    created: new Date().toISOString(),
-    rounds: runs.length,
-    thresholds: Object.fromEntries(rows.map((r) => [r.key, Number(r.threshold.toFixed(4))])),
+  /** A store to publish noise.json into (<store>/<machine>/noise.json), as calibrate.yml does. */
+  store?: string;
+  repeats: number;
+  /** Nanoseconds of busy-waiting per read in the planted copy; default ~5% of the measured read cost. */
+  plantNs?: number;
+  busy?: boolean;
+}
+
+async function worktree(root: string, dir: string, log: (m: string) => void, made: string[]): Promise<string> {
+  if (!existsSync(dir)) {
+    made.push(dir);
+    const r = await runProcess(['git', '-C', root, 'worktree', 'add', '--detach', dir, 'HEAD']);
+    if (r.code !== 0) throw new UserError(`git worktree add ${dir} failed: ${r.stderr.trim()}`);
+    log(`calibrate: worktree ${dir} at HEAD`);
+  }
+  // esbuild bundles resolve packages from the program's checkout; the worktree borrows this one's.
+  if (!existsSync(join(dir, 'node_modules'))) symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'), 'dir');
+  return dir;
+}
+
+const load = () => Number(loadavg()[0]!.toFixed(2));
+
+/** `repeats` real diffs of base against head, seeds from `seed0` on. */
+async function diffs(
+  opts: PairedCalibrationOptions,
+  sides: { base: string; head: string; filters: Filters },
+  seed0: number,
+  what: string,
+): Promise<CalibrationDiff[]> {
+  const log = opts.log ?? ((m: string) => process.stderr.write(`${m}\n`));
+  const out: CalibrationDiff[] = [];
+  for (let i = 0; i < opts.repeats; i++) {
+    log(`calibrate: ${what} ${i + 1}/${opts.repeats}`);
+    const t = performance.now();
+    const r = await runPairs({ ...opts, ...sides, seed: seed0 + i });
+    out.push({ ...r, minutes: (performance.now() - t) / 60_000 });
+  }
+  return out;
+}
+
+/** The planted diffs: wc C spinning ~5% of its measured read cost per read, against the A/A base. */
+async function planted(
+  opts: PairedCalibrationOptions,
+  aa: readonly CalibrationDiff[],
+  base: string,
+  worktreeOf: (name: string) => Promise<string>,
+): Promise<PairedCalibration['planted']> {
+  const target = plantTarget(aa);
+  const readNs = target?.lead.baseMedian;
+  const ns = opts.plantNs ?? (readNs ? 0.05 * readNs : undefined);
+  if (ns === undefined || opts.plantNs === 0) return undefined;
+  const head = await worktreeOf('planted');
+  await runProcess(['git', '-C', head, 'checkout', '--', 'programs/wc/wc-c.c']);
+  plantWcSlowdown(head, ns);
+  // Only the planted point is measured: the others would only spend the time.
+  const filters: Filters = {
+    ...opts.filters,
+    experiments: ['wc'],
+    variants: ['c'],
+    params: { ...opts.filters.params, ...(target ? { bs: [target.params.bs!] } : {}) },
   };
-  writeFileAtomic(join(opts.out, 'noise.json'), `${JSON.stringify(noise, null, 1)}\n`);
-  const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
-  const markdown = [
-    `# A/A calibration on \`${machine}\``,
-    '',
-    `${runs.length} rounds of the same build, alternating as base and head. compare called ${called} of ${comparison.metrics.length} benchmark metrics significant (expected: about ${pct(0.05)} or fewer). Over every split of the rounds into two sides, the mean false-positive rate is ${pct(rows.reduce((a, r) => a + r.falsePositiveRate, 0) / Math.max(1, rows.length))}.`,
-    '',
-    markdownTable(
-      [
-        'benchmark metric',
-        'CV (samples)',
-        'CV (rounds)',
-        'false positives',
-        'MDE (95%/80%)',
-        'threshold',
-        'samples/side',
-      ],
-      rows.map((r) => [
-        r.key,
-        pct(r.cv),
-        pct(r.roundCv),
-        `${pct(r.falsePositiveRate)} of ${r.splits}`,
-        pct(r.mde),
-        pct(r.threshold),
-        String(r.n),
-      ]),
-      ['l', 'r', 'r', 'r', 'r', 'r', 'r'],
-    ),
-    '',
-    "Thresholds are max(compare's 2% minimum effect, the MDE, the 95th percentile of A/A effects); `npm run compare -- --noise noise.json` and the site (from the store) use them.",
-    '',
-  ].join('\n');
-  writeFileAtomic(join(opts.out, 'calibration.md'), markdown);
-  publishNoise(opts.store, noise);
-  return { markdown, ...(stopped ? { stopped } : {}) };
+  const runs = await diffs(opts, { base, head, filters }, 2000, `planted diff (${ns.toFixed(0)} ns per read)`);
+  return plantedFigures(runs, target, ns);
+}
+
+export async function calibratePairs(
+  opts: PairedCalibrationOptions,
+): Promise<{ result: PairedCalibration; markdown: string }> {
+  const log = opts.log ?? ((m: string) => process.stderr.write(`${m}\n`));
+  const root = resolve(opts.root);
+  const commit = await runProcess(['git', '-C', root, 'rev-parse', 'HEAD']);
+  if (commit.code !== 0)
+    throw new UserError(`${root} is not a git checkout: calibration needs worktrees of one commit`);
+  // Worktrees this calibration adds are removed at the end (git keeps a record of each).
+  const made: string[] = [];
+  const worktreeOf = (name: string) => worktree(root, join(opts.out, name), log, made);
+  let busy: ChildProcess | undefined;
+  try {
+    const [a, b] = [await worktreeOf('aa-base'), await worktreeOf('aa-head')];
+    if (opts.busy) {
+      busy = spawn('bash', ['-c', 'exec yes > /dev/null'], { stdio: 'ignore' });
+      log(`calibrate: a CPU-bound load runs for the whole calibration (pid ${busy.pid})`);
+    }
+    const loadStart = load();
+    const aa = await diffs(opts, { base: a, head: b, filters: opts.filters }, 1000, 'A/A diff');
+    const result = aaFigures(aa, {
+      commit: commit.stdout.trim(),
+      repeats: opts.repeats,
+      busy: Boolean(opts.busy),
+      loadStart,
+    });
+    const plant = await planted(opts, aa, a, worktreeOf);
+    if (plant) result.planted = plant;
+    result.load.end = load();
+    const markdown = renderCalibration(result);
+    writeFileAtomic(join(opts.out, 'calibration.json'), `${JSON.stringify(result, null, 1)}\n`);
+    writeFileAtomic(join(opts.out, 'calibration.md'), markdown);
+    // Thresholds for `npm run pairs -- --noise` (or --noise-store, from the store), compare and the site.
+    const noise = noiseFileOf(result);
+    writeFileAtomic(join(opts.out, 'noise.json'), `${JSON.stringify(noise, null, 1)}\n`);
+    if (opts.store) publishNoise(opts.store, noise);
+    return { result, markdown };
+  } finally {
+    if (busy?.pid) busy.kill('SIGKILL');
+    for (const dir of made) await runProcess(['git', '-C', root, 'worktree', 'remove', '--force', dir]);
+  }
 }

@@ -1,4 +1,7 @@
-/** npm run compare: base vs head results -> comparison.md and comparison.json. */
+/**
+ * npm run compare: a quick look between stored runs (base vs head results files) ->
+ * comparison.md and comparison.json (schema 1). The PR diff is `npm run pairs`.
+ */
 import { join } from 'node:path';
 import { loadNoise, noiseSourceOf } from '../../calibrate/noise.js';
 import { writeComparison } from '../../compare/run-compare.js';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { writeFileAtomic } from '../../lib/atomic.js';
 import { EXIT, UserError } from '../../lib/errors.js';
 import { existingDirectory } from '../../lib/paths.js';
-import { readResults } from '../../model/read-results.js';
+import { readResultsArtifact } from '../../model/read-results.js';
 import { buildSite } from '../../site/build-site.js';
 import { publishRun } from '../../store/store.js';
 import { ROOT } from '../args.js';
@@ -25,7 +25,7 @@ export async function pagesCommand(argv: string[]): Promise<number> {
   const dir = existingDirectory(values.dir, '--dir');
   // Every input is read and checked before the checkout is touched.
   const runs = positionals.map((file) => {
-    const results = readResults(file);
+    const results = readResultsArtifact(file);
     if (results.run.partial) throw new UserError(`${file} is a partial (interrupted) run: it is never published`);
     return results;
   });

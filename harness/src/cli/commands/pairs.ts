@@ -46,7 +46,7 @@ export const pairsSpec = {
 } as const satisfies CommandSpec;
 
 export async function pairsCommand(argv: string[]): Promise<number> {
-  // Bench flags may follow a `--` (as with `npm run rounds`): they are the same flags here.
+  // Bench flags may follow a `--` (as with `npm run calibrate`): they are the same flags here.
   const { values } = parseCommand(
     pairsSpec,
     argv.filter((a) => a !== '--'),

@@ -6,7 +6,7 @@
 import { readNoiseFile } from '../../calibrate/noise.js';
 import { EXIT, UserError } from '../../lib/errors.js';
 import { ensureDirectory, existingDirectory } from '../../lib/paths.js';
-import { readResults } from '../../model/read-results.js';
+import { readResultsArtifact } from '../../model/read-results.js';
 import { removeRun } from '../../store/remove.js';
 import { publishNoise, publishRun } from '../../store/store.js';
 import { DEFAULT_STORE } from '../args.js';
@@ -63,7 +63,7 @@ export async function publishCommand(argv: string[]): Promise<number> {
     throw new UserError(
       'publish-run needs exactly one results.json (or --noise with noise.json files, or --remove SHA)',
     );
-  const results = readResults(positionals[0]!);
+  const results = readResultsArtifact(positionals[0]!);
   if (results.run.partial)
     throw new UserError(`${positionals[0]} is a partial (interrupted) run: it is never published`);
   const { machineDir, replaced, profile, window } = await publishRun(ensureDirectory(values.store, '--store'), results);

@@ -25,17 +25,17 @@
  * failed, or an input is missing or malformed); 3 = internal error.
  */
 
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
+import { readNoiseFile } from '../../calibrate/noise.js';
 import { getPullRequest, githubFromEnv } from '../../compare/github.js';
 import { EXIT, UserError } from '../../lib/errors.js';
 import { runSync } from '../../lib/exec.js';
 import { assertPr, assertRepo, assertSegment, assertSha } from '../../lib/ids.js';
-import { readJsonFile } from '../../lib/json-file.js';
-import { NoiseFile } from '../../model/noise.js';
-import { readResults } from '../../model/read-results.js';
+import { readUntrusted, readUntrustedJson } from '../../lib/untrusted.js';
+import { readResultsArtifact } from '../../model/read-results.js';
 import { LEGACY_PROFILE } from '../../model/store-layout.js';
 import { writeGab } from '../../pipeline/reports.js';
 import { loadAllExperiments } from '../../plan/experiments.js';
@@ -79,23 +79,9 @@ const defaultIo: Io = {
   env: process.env,
 };
 
-/** Reads a file an untrusted party may have written: regular file, bounded size. */
-export function readBounded(file: string, maxBytes: number): string {
-  let st: ReturnType<typeof statSync>;
-  try {
-    st = statSync(file);
-  } catch {
-    throw new UserError(`${file}: missing`);
-  }
-  if (!st.isFile()) throw new UserError(`${file}: not a regular file`);
-  if (st.size > maxBytes) throw new UserError(`${file}: ${st.size} bytes, over the ${maxBytes}-byte limit`);
-  return readFileSync(file, 'utf8');
-}
-
-/** Untrusted JSON: bounded, parsed by the one JSON reader; its shape is checked by the pure decision code. */
+/** Untrusted JSON (lib/untrusted.ts): bounded, never through a symlink; its shape is checked by the pure decision code. */
 function readJson(file: string, maxBytes: number): unknown {
-  readBounded(file, maxBytes);
-  return readJsonFile(file, z.unknown(), { maxBytes });
+  return readUntrustedJson(file, z.unknown(), { maxBytes });
 }
 
 function need(values: Record<string, unknown>, ...names: string[]): void {
@@ -150,7 +136,10 @@ async function commentTargetCmd(argv: string[], io: Io): Promise<number> {
     target = commentTarget(
       readJson(event, 2 ** 22) as WorkflowRunEvent,
       { repository: values.repository ?? io.env.GITHUB_REPOSITORY ?? '', workflowPath: values['workflow-path']! },
-      { prNumber: readBounded(join(artifact, 'pr-number'), 64), headCommits: comparison?.head?.commits },
+      {
+        prNumber: readUntrusted(join(artifact, 'pr-number'), 64, 'artifact file'),
+        headCommits: comparison?.head?.commits,
+      },
     );
   } catch (e) {
     if (e instanceof UserError) throw e;
@@ -179,7 +168,7 @@ async function gabGateCmd(argv: string[], io: Io): Promise<number> {
   });
   need(values, 'results', 'out', 'data-dir', 'event', 'workflow-sha', 'default-profile');
   // The schema (patterns, caps, size limit) is the validation; the inputs are rebuilt from it.
-  const results = readResults(resolve(values.results!));
+  const results = readResultsArtifact(resolve(values.results!));
   const machine = assertSegment('results run.machine.id', results.run.machine.id);
   const out = resolve(values.out!);
   if (existsSync(out)) throw new UserError(`--out ${values.out}: already exists (gab-gate writes a new directory)`);
@@ -192,7 +181,7 @@ async function gabGateCmd(argv: string[], io: Io): Promise<number> {
   let data: GabData | undefined;
   if (existsSync(dataFile)) {
     try {
-      data = parseGabDataJs(readBounded(dataFile, 256 * 2 ** 20), dataFile);
+      data = parseGabDataJs(readUntrusted(dataFile, 256 * 2 ** 20), dataFile);
     } catch (e) {
       throw new UserError((e as Error).message);
     }
@@ -272,7 +261,7 @@ async function noiseFileCmd(argv: string[], io: Io): Promise<number> {
   const pick = pickNoiseFile(listArtifact(artifact));
   if ('refused' in pick) throw new UserError(`${artifact}: ${pick.refused}`);
   const file = join(artifact, pick.file);
-  const noise = readJsonFile(file, NoiseFile, { maxBytes: 16 * 2 ** 20 });
+  const noise = readNoiseFile(file);
   const expected = values.machine ? assertSegment('--machine', values.machine) : undefined;
   if (!expected) io.stderr(`no machine id known for this runner: checking only that ${pick.file} is one machine's\n`);
   const why = refuseNoise(noise, pick.machine, expected);

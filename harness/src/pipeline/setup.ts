@@ -1,0 +1,157 @@
+/**
+ * The set-up stage both pipelines share (`bench` for one checkout, `pairs` for two): this
+ * machine's tools and CPUs, every point's runtimes, inputs and evictor, the jobs planned from
+ * them, the toolchains line of the results, and the stop on SIGINT/SIGTERM.
+ *
+ *   set up the machine -> resolve runtimes -> prepare inputs (and the evictor) -> plan jobs
+ *
+ * Everything here can refuse the run (exit 2) before anything is measured.
+ */
+import { join } from 'node:path';
+import { isBusy } from '../analysis/busy.js';
+import { UserError } from '../lib/errors.js';
+import { killAllChildren, runProcess } from '../lib/exec.js';
+import { cpuPlan, currentConditions } from '../machine/conditions.js';
+import { machineInfo } from '../machine/machine.js';
+import { type Resolved, readPins, resolveRuntime, toolVersions } from '../machine/toolchains.js';
+import { buildEvictor, findTools, type Tools } from '../machine/tools.js';
+import type { Job } from '../model/job.js';
+import { prepareInputs } from '../plan/inputs.js';
+import { planJobs } from '../plan/jobs.js';
+import type { Point } from '../plan/plan.js';
+
+export interface Host {
+  tools: Tools;
+  machine: ReturnType<typeof machineInfo>;
+  conditions: ReturnType<typeof currentConditions>;
+  cpus?: { taskset: string; harness: string; measured: string; all: string };
+}
+
+/** Finds the measuring tools and records the machine; moves the harness off the measured CPUs. */
+export async function setUpMachine(opts: { strict?: boolean }, log: (m: string) => void): Promise<Host> {
+  const tools = findTools();
+  const machine = machineInfo();
+  const cpus = cpuPlan(machine.cores);
+  const conditions = currentConditions(cpus && tools.taskset ? cpus : undefined);
+  if (isBusy(conditions, machine.cores)) {
+    const msg = `the machine is busy (load average ${conditions.loadAverage[0].toFixed(2)} on ${machine.cores} cores): timings will be noisy`;
+    if (opts.strict)
+      throw new UserError(`${msg}; refusing because of --strict`, 'wait for the load to drop, or run without --strict');
+    log(`warning: ${msg}`);
+  }
+  if (!cpus || !tools.taskset) return { tools, machine, conditions };
+  // The harness (and so hyperfine and the generators, its children) moves off the measured CPUs.
+  await runProcess([tools.taskset, '-a', '-p', '-c', cpus.harness, String(process.pid)]);
+  return { tools, machine, conditions, cpus: { taskset: tools.taskset, ...cpus, all: `0-${machine.cores - 1}` } };
+}
+
+/** Every runtime the points need, resolved once (npm-published ones installed into the cache). */
+export async function resolveRuntimes(
+  points: readonly Point[],
+  opts: { root: string },
+  cacheDir: string,
+  log: (m: string) => void,
+): Promise<Map<string, Resolved>> {
+  const pins = readPins(join(opts.root, 'harness', 'toolchains.json'));
+  // gcc also builds the page-cache evictor when a point may run cold, even for JavaScript-only runs.
+  const names = new Set([
+    ...points.map((p) => p.runtime),
+    ...(points.some((p) => p.experiment.manifest.evict) ? ['gcc'] : []),
+  ]);
+  const out = new Map<string, Resolved>();
+  for (const name of names) out.set(name, await resolveRuntime(name, pins, join(cacheDir, 'runtimes'), log));
+  return out;
+}
+
+/**
+ * What points need before they can be planned into jobs: their runtimes, their generated inputs
+ * (for points whose runtime resolved) and, when a point may run cold, the page-cache evictor built
+ * from `evictorRoot`'s harness/tools.
+ */
+export async function preparePoints(
+  points: readonly Point[],
+  root: string,
+  evictorRoot: string,
+  cacheDir: string,
+  log: (m: string) => void,
+) {
+  const runtimes = await resolveRuntimes(points, { root }, cacheDir, log);
+  const inputs = await prepareInputs(
+    points.filter((p) => runtimes.get(p.runtime)?.ok),
+    cacheDir,
+    log,
+  );
+  const gcc = runtimes.get('gcc');
+  const evictTool =
+    points.some((p) => p.experiment.manifest.evict) && gcc?.ok
+      ? await buildEvictor(gcc.path, evictorRoot, cacheDir, log)
+      : undefined;
+  return { runtimes, inputs, evictTool };
+}
+
+/** The toolchains line of a run: the tools' versions and every runtime the points resolved. */
+export function toolchainsOf(runtimes: ReadonlyMap<string, Resolved>): Record<string, string> {
+  const toolchains = toolVersions();
+  for (const [name, r] of runtimes) if (r.ok && name !== 'gcc' && r.version !== 'system') toolchains[name] = r.version;
+  return toolchains;
+}
+
+export interface CheckoutPlan {
+  /** The checkout whose programs and pins are planned. */
+  root: string;
+  /** Where runtimes and generated inputs are cached (the paired diff: the head's, for both sides). */
+  cacheDir: string;
+  /** The checkout whose harness/tools builds the evictor. */
+  evictorRoot: string;
+  /** The checkout's own cache (builds); defaults to cacheDir. */
+  jobCacheDir?: string;
+  /** One scratch directory for every job (the paired diff: both sides write one file by one path). */
+  scratchDir?: string;
+  require: string[];
+  runs?: number;
+}
+
+/** Runtimes, inputs and evictor for the points, then their jobs: the stage after "plan points". */
+export async function planCheckout(points: readonly Point[], host: Host, o: CheckoutPlan, log: (m: string) => void) {
+  const { runtimes, inputs, evictTool } = await preparePoints(points, o.root, o.evictorRoot, o.cacheDir, log);
+  const jobs: Job[] = planJobs(points, {
+    runtimes,
+    inputs,
+    cacheDir: o.jobCacheDir ?? o.cacheDir,
+    require: o.require,
+    ...(o.scratchDir ? { scratchDir: o.scratchDir } : {}),
+    ...(host.cpus ? { cpus: host.cpus } : {}),
+    ...(evictTool ? { evictTool } : {}),
+    ...(o.runs ? { runs: o.runs } : {}),
+  });
+  return { jobs, toolchains: toolchainsOf(runtimes) };
+}
+
+/** A stop on SIGINT/SIGTERM: kills the running processes, and the pipeline ends at its next check. */
+export interface Interrupt {
+  readonly interrupted: boolean;
+  /** Removes the handlers (always, in a finally). */
+  dispose(): void;
+}
+
+/** Listens for SIGINT/SIGTERM until disposed; `says` is what the log tells the user then. */
+export function onInterrupt(log: (m: string) => void, says: string): Interrupt {
+  const state = { interrupted: false };
+  const onSignal = (sig: NodeJS.Signals) => {
+    if (state.interrupted) return;
+    state.interrupted = true;
+    log(`\n${sig} received: ${says}`);
+    killAllChildren('SIGKILL');
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  return {
+    get interrupted() {
+      return state.interrupted;
+    },
+    dispose() {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    },
+  };
+}
