@@ -8,12 +8,7 @@ export interface Opened {
 }
 
 /** Opens a view and waits until it says it is drawn; CSP violations are recorded in the page. */
-export async function openView(
-  browser: BrowserContext,
-  url: string,
-  view: string,
-  width = 1400,
-): Promise<Opened> {
+export async function openView(browser: BrowserContext, url: string, view: string, width = 1400): Promise<Opened> {
   const page = await browser.newPage();
   const errors: string[] = [];
   page.on('console', (m) => {
@@ -42,9 +37,9 @@ export function injected(page: Page) {
     const all = [...document.querySelectorAll('*')];
     return {
       pwned: (window as unknown as { __pwned?: unknown }).__pwned ?? null,
-      elements: [...document.querySelectorAll('body img, body svg, body iframe, body object, body embed, body video')].map(
-        (e) => e.outerHTML.slice(0, 80),
-      ),
+      elements: [
+        ...document.querySelectorAll('body img, body svg, body iframe, body object, body embed, body video'),
+      ].map((e) => e.outerHTML.slice(0, 80)),
       scripts: [...document.querySelectorAll('script')].map((s) => s.getAttribute('src') ?? `inline: ${s.textContent}`),
       handlers: all.flatMap((e) =>
         [...e.attributes].filter((a) => a.name.toLowerCase().startsWith('on')).map((a) => `${e.tagName} ${a.name}`),
@@ -57,7 +52,14 @@ export function injected(page: Page) {
   });
 }
 
-export const CLEAN = { pwned: null, elements: [], scripts: ['preload.js', 'app.js'], handlers: [], links: [], violations: [] };
+export const CLEAN = {
+  pwned: null,
+  elements: [],
+  scripts: ['preload.js', 'app.js'],
+  handlers: [],
+  links: [],
+  violations: [],
+};
 
 /** Elements sticking out of the viewport (not counting what scrolls inside a box of its own). */
 export function overflowing(page: Page) {

@@ -45,3 +45,9 @@ export const color = (i: number) => seriesStyle(i).stroke;
 export function recordStyles(el: HTMLElement, styles: readonly SeriesStyle[]): void {
   el.dataset.styles = JSON.stringify(styles.map((s) => `${s.stroke} ${(s.dash ?? []).join(',')}`));
 }
+
+/** Tick labels as drawn (uPlot paints them on a canvas), on the chart's box for tests and tools. */
+export function recordTicks(el: HTMLElement, axis: 'x' | 'y', labels: string[]): string[] {
+  el.dataset[`${axis}ticks`] = JSON.stringify(labels.filter(Boolean));
+  return labels;
+}

@@ -3,7 +3,7 @@ import uPlot from 'uplot';
 import { formatValue } from '../../../harness/src/lib/format.js';
 import { html, safeUrl, setHtml } from '../html.js';
 import { axisUnit, commitLabels, commitSplits, yTickLabels } from './axes.js';
-import { recordStyles, seriesStyle } from './palette.js';
+import { recordStyles, recordTicks, seriesStyle } from './palette.js';
 
 export interface TrendLine {
   label: string;
@@ -111,12 +111,12 @@ export function trendChart(el: HTMLElement, input: TrendInput, width: number): u
       axes: [
         {
           splits: (u2, _i, min, max) => commitSplits(dates.length, min, max, u2.bbox.width / devicePixelRatio),
-          values: (_u, ticks) => commitLabels(dates, ticks),
+          values: (_u, ticks) => recordTicks(el, 'x', commitLabels(dates, ticks)),
           grid: { stroke: '#eef1f5' },
         },
         {
           label: axis.label,
-          values: (_u, ticks) => yTickLabels(ticks, axis, input.log),
+          values: (_u, ticks) => recordTicks(el, 'y', yTickLabels(ticks, axis, input.log)),
           size: 60,
           grid: { stroke: '#eef1f5' },
         },

@@ -1,7 +1,7 @@
 /** A metric over a parameter: one line per variant, intervals as whiskers, reference lines thin. */
 import uPlot from 'uplot';
 import { axisUnit, xAxis, yTickLabels } from './axes.js';
-import { recordStyles, referenceStyle, type SeriesStyle, seriesStyle } from './palette.js';
+import { recordStyles, recordTicks, referenceStyle, type SeriesStyle, seriesStyle } from './palette.js';
 
 export interface XYLine {
   label: string;
@@ -90,6 +90,7 @@ export function xyChart(el: HTMLElement, input: XYInput, width: number): uPlot {
     return l.dashed ? { ...base, dash: [6, 4] } : base;
   });
   recordStyles(el, styles);
+  el.dataset.xlabel = x.label;
   input.lines.forEach((l, i) => {
     series.push({
       label: l.label,
@@ -121,11 +122,16 @@ export function xyChart(el: HTMLElement, input: XYInput, width: number): uPlot {
           label: x.label,
           grid: { stroke: '#eef1f5' },
           splits: () => x.splits,
-          values: (_u: uPlot, ticks: number[]) => ticks.map((t) => x.format(t)),
+          values: (_u: uPlot, ticks: number[]) =>
+            recordTicks(
+              el,
+              'x',
+              ticks.map((t) => x.format(t)),
+            ),
         },
         {
           label: axis.label,
-          values: (_u, ticks) => yTickLabels(ticks, axis, input.log),
+          values: (_u, ticks) => recordTicks(el, 'y', yTickLabels(ticks, axis, input.log)),
           size: 60,
           grid: { stroke: '#eef1f5' },
         },

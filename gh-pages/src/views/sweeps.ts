@@ -5,7 +5,7 @@
  */
 import { medianInterval } from '../../../harness/src/analysis/median-interval.js';
 import { wide, xyChart } from '../charts.js';
-import { type Benchmark, lineLabel } from '../data.js';
+import { type Benchmark, lineLabel, type RunFile, type WindowCommit } from '../data.js';
 import { html, setHtml } from '../html.js';
 import type { State } from '../state.js';
 import { boxWidth, type Ctx, commitOptions, select, short } from './ctx.js';
@@ -17,6 +17,29 @@ function withInterval(b: Benchmark | undefined, metric: string) {
   if (!m) return { v: null, lo: null, hi: null };
   const ci = m.samples && m.samples.length > 1 ? medianInterval(m.samples) : undefined;
   return { v: m.value, lo: ci?.low ?? null, hi: ci?.high ?? null };
+}
+
+/**
+ * The commit to draw: the one the URL names, else the experiment's newest, or the newest complete
+ * run before it when that one is partial (a narrowed dispatch never becomes the default view).
+ */
+async function pick(
+  ctx: Ctx,
+  recent: readonly WindowCommit[],
+  sha: string,
+): Promise<[WindowCommit, RunFile] | undefined> {
+  const first = await ctx.profile.find(sha);
+  if (!first) return undefined;
+  const run = await ctx.store.run(ctx.machine, first);
+  if (!run.run.partial || ctx.state.commit) return [first, run];
+  for (const c of [...recent]
+    .reverse()
+    .filter((x) => x.date < first.date)
+    .slice(0, 10)) {
+    const r = await ctx.store.run(ctx.machine, c);
+    if (!r.run.partial) return [c, r];
+  }
+  return [first, run];
 }
 
 export async function sweeps(ctx: Ctx): Promise<void> {
@@ -31,21 +54,17 @@ export async function sweeps(ctx: Ctx): Promise<void> {
   const recent = (await ctx.profile.commits(ctx.profile.recentWindows(ctx.state.older ?? 0))).filter((c) =>
     c.experiments.includes(experiment),
   );
-  const commit =
-    (ctx.state.commit ? await ctx.profile.find(ctx.state.commit) : undefined) ??
-    (await ctx.profile.at(catalog.experiments[experiment]!.latest));
+  const picked = await pick(ctx, recent, ctx.state.commit ?? catalog.experiments[experiment]!.latest.sha);
   const vs = ctx.state.vs ? await ctx.profile.find(ctx.state.vs) : undefined;
-  if (!commit) {
+  if (!picked) {
     setHtml(ctx.el, html`<p class="notice">No runs yet.</p>`);
     return;
   }
+  const [commit, run] = picked;
   const options = [...recent];
   for (const c of [commit, vs]) if (c && !options.some((o) => o.sha === c.sha)) options.push(c);
   options.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
-  const [run, other] = await Promise.all([
-    ctx.store.run(ctx.machine, commit),
-    vs ? ctx.store.run(ctx.machine, vs) : Promise.resolve(undefined),
-  ]);
+  const other = vs ? await ctx.store.run(ctx.machine, vs) : undefined;
   const info = run.experiments[experiment] ?? other?.experiments[experiment];
   const ok = run.benchmarks.filter((b) => b.experiment === experiment && b.status === 'ok');
   const metrics = [...new Set(ok.flatMap((b) => Object.keys(b.metrics)))]

@@ -101,7 +101,8 @@ export function answerSentence(
       items.sort((a, b) => a.r - b.r);
       const best = end(items);
       const worst = end([...items].reverse()).filter((x) => !best.includes(x));
-      const said = (g: Item[]) => `${shown(g[0]!.r)}${g === best ? ` of ${refName(spec, ref.variant)}'s` : ''} for ${names(g)}`;
+      const said = (g: Item[]) =>
+        `${shown(g[0]!.r)}${g === best ? ` of ${refName(spec, ref.variant)}'s` : ''} for ${names(g)}`;
       let s = `${prefix}at ${xText(m, p.xs[i]!)}, ${metric} is ${said(best)}`;
       if (worst.length) s += ` and ${said(worst)}`;
       if (toCeiling)
