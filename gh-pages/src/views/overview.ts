@@ -60,7 +60,7 @@ export async function overview(ctx: Ctx): Promise<void> {
   setHtml(
     ctx.el,
     html`<div class="controls"><label>commit <select id="commit">${commitOptions(options, shown.run.commit.sha)}</select></label></div>
-      <section class="card"><h2>${named ? 'Run' : 'Latest complete run'}</h2><p>Commit ${commitLink(ctx, shown.run.commit.sha)} “${shown.run.commit.subject}”, ${shown.run.commit.date} · profile <b>${shown.run.profile}</b>${shown.run.partial ? html` · <b class="bad">partial run</b>` : ''}</p>
+      <section class="card"><h2>${named ? 'Run' : 'Latest complete run'}</h2><p>Commit ${commitLink(ctx, shown.run.commit.sha)} “${shown.run.commit.subject}”, ${shown.run.commit.date.slice(0, 16).replace('T', ' ')} UTC · profile <b>${shown.run.profile}</b>${shown.run.partial ? html` · <b class="bad">partial run</b>` : ''}</p>
       <p class="muted">${m.cpu}, ${m.cores} cores, ${(m.memoryBytes / 2 ** 30).toFixed(0)} GiB, ${m.kernel}, governor ${m.governor}${shown.run.conditions ? `, turbo ${shown.run.conditions.turbo}, SMT ${shown.run.conditions.smt}, measured on CPUs ${shown.run.conditions.measuredCpus}` : ''}</p>
       <p class="muted">${Object.entries(shown.run.toolchains)
         .map(([k, v]) => `${k} ${v}`)
