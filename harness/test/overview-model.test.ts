@@ -94,6 +94,24 @@ describe('overviewModel', () => {
     expect(m.suspects).toEqual(["node-pipe 0.31x of C's read_cost (implausibly better than the reference)"]);
   });
 
+  it('does not headline a slope from a loose fit', () => {
+    const spec = Overview.parse({
+      x: 'n',
+      metric: 'wall_time',
+      slope: true,
+      unitName: 'transform',
+      answer: { kind: 'slope' },
+    });
+    const line = (variant: string, ys: number[]) =>
+      [0, 10, 20, 40].map((n, i) => point(variant, { n }, 'wall_time', ys[i]!, 's'));
+    const m = overviewModel(spec, { n: {} }, [
+      ...line('core', [0.1, 0.11, 0.12, 0.14]),
+      ...line('through2', [0.1, 0.3, 0.05, 0.2]),
+    ])!;
+    expect(m.answer).toBe('Each added transform costs 1.00 ms (core).');
+    expect(m.suspects).toEqual([expect.stringMatching(/^through2's fit is too loose to say \(R² 0\.\d\d\)$/)]);
+  });
+
   it('fits a slope per line and per panel (streams)', () => {
     const spec = Overview.parse({
       x: 'n',
