@@ -1,11 +1,11 @@
 // The trend site: machine and workload (profile) selectors, five views, and the whole view state in the URL hash.
 import 'uplot/dist/uPlot.min.css';
 import { defaultProfile, LEGACY_PROFILE, sortProfiles } from '../../harness/src/model/store-layout.js';
-import { escapeHtml as esc } from './charts.js';
+import { metricLabel } from '../../harness/src/report/metric-labels.js';
 import { DataError, Profile, Store } from './data.js';
-import { regressions } from './regressions.js';
+import { html, setHtml } from './html.js';
 import { parseHash, type State, toHash, VIEWS } from './state.js';
-import { type Ctx, compare, overview, sweeps, trends } from './views.js';
+import { type Ctx, VIEW_TABLE } from './views/index.js';
 
 const app = document.getElementById('app')!;
 const nav = document.getElementById('nav')!;
@@ -15,6 +15,8 @@ interface Config {
   repoUrl?: string;
   /** Each experiment's Overview picture, from its manifest (written by the site build). */
   overview?: Record<string, unknown>;
+  /** Each experiment's metric labels, from its manifest. */
+  labels?: Record<string, Record<string, string>>;
 }
 
 async function config(): Promise<Config> {
@@ -28,7 +30,10 @@ async function config(): Promise<Config> {
 
 function showError(e: unknown): void {
   const msg = e instanceof DataError ? e.message : `unexpected error: ${(e as Error)?.message ?? String(e)}`;
-  app.innerHTML = `<div class="error" role="alert"><h2>The results could not be shown</h2><p>${esc(msg)}</p><p class="muted">The store is written by <code>npm run publish-run</code>; rebuilding the site (<code>npm run site</code>) or re-publishing usually fixes this.</p></div>`;
+  setHtml(
+    app,
+    html`<div class="error" role="alert"><h2>The results could not be shown</h2><p>${msg}</p><p class="muted">The store is written by <code>npm run publish-run</code>; rebuilding the site (<code>npm run site</code>) or re-publishing usually fixes this.</p></div>`,
+  );
 }
 
 let renderId = 0;
@@ -49,9 +54,11 @@ async function render(): Promise<void> {
   ]);
   const ids = machines ? Object.keys(machines.machines).sort() : [];
   if (!ids.length) {
-    nav.innerHTML = '';
-    app.innerHTML =
-      '<div class="notice"><h2>No results yet</h2><p>Run <code>npm run bench</code> (locally) or wait for the first benchmark workflow to publish.</p></div>';
+    setHtml(nav, html``);
+    setHtml(
+      app,
+      html`<div class="notice"><h2>No results yet</h2><p>Run <code>npm run bench</code> (locally) or wait for the first benchmark workflow to publish.</p></div>`,
+    );
     return;
   }
   const machine = state.machine && ids.includes(state.machine) ? state.machine : ids[0]!;
@@ -65,13 +72,19 @@ async function render(): Promise<void> {
     p === LEGACY_PROFILE
       ? 'legacy (before store v3: profiles mixed)'
       : `${p} (${machines!.machines[machine]!.profiles[p]!.commits} commits)`;
-  nav.innerHTML =
-    `<label>machine <select id="machine">${ids.map((m) => `<option${m === machine ? ' selected' : ''}>${esc(m)}</option>`).join('')}</select></label>` +
-    `<label>workload <select id="profile">${profiles.map((p) => `<option value="${esc(p)}"${p === profile ? ' selected' : ''}>${esc(profileLabel(p))}</option>`).join('')}</select></label>` +
-    VIEWS.map(
-      (v) =>
-        `<a class="tab${v === state.view ? ' active' : ''}" href="${toHash({ view: v, machine, ...(profile ? { profile } : {}), ...(state.experiment ? { experiment: state.experiment } : {}) })}">${v}</a>`,
-    ).join('');
+  const tab = (v: State['view']) =>
+    toHash({
+      view: v,
+      machine,
+      ...(profile ? { profile } : {}),
+      ...(state.experiment ? { experiment: state.experiment } : {}),
+    });
+  setHtml(
+    nav,
+    html`<label>machine <select id="machine">${ids.map((m) => html`<option value="${m}"${m === machine ? html` selected` : ''}>${m}</option>`)}</select></label>
+      <label>workload <select id="profile">${profiles.map((p) => html`<option value="${p}"${p === profile ? html` selected` : ''}>${profileLabel(p)}</option>`)}</select></label>
+      <span class="tabs">${VIEWS.map((v) => html`<a class="tab${v === state.view ? ' active' : ''}" href="${tab(v)}">${v}</a>`)}</span>`,
+  );
   nav.querySelector<HTMLSelectElement>('#machine')!.onchange = (e) => {
     location.hash = toHash({ view: state.view, machine: (e.target as HTMLSelectElement).value });
   };
@@ -83,9 +96,9 @@ async function render(): Promise<void> {
       ...(state.experiment ? { experiment: state.experiment } : {}),
     });
   };
-  app.innerHTML = '<p class="muted">Loading…</p>';
+  setHtml(app, html`<p class="muted">Loading…</p>`);
   if (!profile) {
-    app.innerHTML = '<p class="notice">This machine has no runs yet.</p>';
+    setHtml(app, html`<p class="notice">This machine has no runs yet.</p>`);
     document.body.dataset.rendered = state.view;
     return;
   }
@@ -97,11 +110,13 @@ async function render(): Promise<void> {
     machine,
     profile: new Profile(store, machine, profile, catalog),
     overview: cfg.overview ?? {},
+    label: (experiment, metric) => metricLabel(metric, cfg.labels?.[experiment]),
     el: app,
     go,
-    commitUrl: (sha) => (cfg.repoUrl ? `${cfg.repoUrl}/commit/${sha}` : undefined),
+    // Only an http(s) repository becomes a link (config.json is written by the site build).
+    commitUrl: (sha) => (cfg.repoUrl && /^https?:\/\//.test(cfg.repoUrl) ? `${cfg.repoUrl}/commit/${sha}` : undefined),
   };
-  const view = { overview, trends, sweeps, compare, regressions }[state.view];
+  const view = VIEW_TABLE[state.view];
   await view(ctx);
   if (id !== renderId) return;
   document.body.dataset.rendered = state.view;

@@ -35,7 +35,9 @@ export function parseHash(hash: string): State {
     const v = q.get(k);
     if (v) state[k] = v;
   }
+  // Explicit both ways: a view may open on a log axis by default (Sweeps, as the Overview).
   if (q.get('log') === '1') state.log = true;
+  if (q.get('log') === '0') state.log = false;
   const older = Number(q.get('older'));
   if (Number.isInteger(older) && older > 0) state.older = older;
   return state;
@@ -47,7 +49,7 @@ export function toHash(s: State): string {
     const v = s[k];
     if (v) q.set(k, v);
   }
-  if (s.log) q.set('log', '1');
+  if (s.log !== undefined) q.set('log', s.log ? '1' : '0');
   if (s.older) q.set('older', String(s.older));
   const query = q.toString();
   return `#/${s.view}${query ? `?${query}` : ''}`;

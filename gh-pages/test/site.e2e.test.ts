@@ -9,7 +9,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite } from '../../harness/src/site/build-site.js';
 import { launch } from './browser.js';
-import { writeFixtureStore } from './fixture-store.js';
+import { fixtureRun, writeFixtureStore } from './fixture-store.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const ARTIFACTS = join(ROOT, 'test-artifacts');
@@ -68,6 +68,20 @@ beforeAll(async () => {
   const tmp = mkdtempSync(join(tmpdir(), 'jsio-site-'));
   sites.good = join(tmp, 'good');
   await buildSite(ROOT, join(import.meta.dirname, 'fixtures', 'store'), sites.good);
+  // The first machine is calibrated: Compare calls a change only beyond a calibrated threshold.
+  const thresholds: Record<string, number> = {};
+  for (const b of fixtureRun(1, 0).benchmarks)
+    for (const [name, metric] of Object.entries(b.metrics)) if (metric.samples) thresholds[`${b.id} ${name}`] = 0.05;
+  writeFileSync(
+    join(sites.good, 'data', 'bench-fast-0a1b2c3d', 'noise.json'),
+    JSON.stringify({
+      schema: 1,
+      machine: 'bench-fast-0a1b2c3d',
+      created: '2026-10-01T00:00:00Z',
+      rounds: 6,
+      thresholds,
+    }),
+  );
   sites.empty = join(tmp, 'empty');
   await buildSite(ROOT, join(tmp, 'no-store'), sites.empty);
   sites.broken = join(tmp, 'broken');
@@ -102,13 +116,13 @@ describe('the trend site', () => {
     for (const e of ['wc', 'streams', 'threadpool'])
       expect(await page.locator(`section[data-experiment="${e}"] .picture canvas`).count(), e).toBeGreaterThan(0);
     expect(await page.innerText('section[data-experiment="wc"] .answer-line')).toMatch(
-      /^At 64 KiB, throughput is 1\.\d\dx of c's for bun and 0\.\d\dx for node-stream \(node22\)\.$/,
+      /^At 64 KiB, throughput is 1\.\d\dx of C's for bun and 0\.\d\dx for node-stream \(node22\)\.$/,
     );
     expect(await page.innerText('section[data-experiment="streams"] .answer-line')).toMatch(
       /^Async: each added transform costs 9\d\d\.\d µs \(core-transform \(node22\)\); sync: each added transform costs 3\d\d\.\d µs \(core-transform \(node22\)\)\.$/,
     );
     expect(await page.innerText('section[data-experiment="threadpool"] .answer-line')).toMatch(
-      /^Warm: from 1 thread to 12 threads, latency_p50 changes 0\.\d\dx \(c-pool\)\.$/,
+      /^Warm: from 1 thread to 12 threads, p50 latency changes 0\.\d\dx \(c-pool\)\.$/,
     );
     // The tables stay, folded under the chart: the harness's summary model, ratios to C.
     for (const e of ['wc', 'threadpool']) await page.click(`section[data-experiment="${e}"] details.tables > summary`);
@@ -133,7 +147,7 @@ describe('the trend site', () => {
       ),
     );
     expect(await page.innerText('section[data-experiment="threadpool"] details.tables thead')).toContain(
-      'latency_p50 vs pool 4',
+      'p50 latency vs pool 4',
     );
     await page.screenshot({ path: join(ARTIFACTS, 'site-overview.png'), fullPage: true });
     expect(errors).toEqual([]);
@@ -147,15 +161,19 @@ describe('the trend site', () => {
     const charts = await page.locator('.chart canvas').count();
     expect(charts).toBeGreaterThanOrEqual(2);
     const changes = await page.innerText('#changes');
-    expect(changes).toMatch(/node-stream \(node22\): ×1\.2\d\d at 1020f+ Switch stream reads to a slower path/);
+    expect(changes).toMatch(
+      /node-stream \(node22\): ×1\.2\d\d \(worse\) at 1020f+ Switch stream reads to a slower path/,
+    );
     // bun's program changed at commit 25: its step is found like any other, and marked.
-    expect(changes).toMatch(/bun: ×0\.7\d\d at 1025f+ Commit number 25 \(program changed here\)/);
+    expect(changes).toMatch(/bun: ×0\.7\d\d \(better\) at 1025f+ Commit number 25 \(program changed here\)/);
     const over = page.locator('.chart .u-over').first();
     const box = (await over.boundingBox())!;
     await page.mouse.move(box.x + box.width * 0.7, box.y + box.height / 2);
     const tip = page.locator('.chart .tooltip').first();
     await tip.waitFor({ state: 'visible' });
-    expect(await tip.innerText()).toMatch(/^10\d\dffffff · 2026-1\d-\d\d\n.+\n[\s\S]*node-stream \(node22\): .*ms ± /);
+    expect(await tip.innerText()).toMatch(
+      /^10\d\dffffff · 2026-1\d-\d\d \d\d:\d\d\n.+\n[\s\S]*node-stream \(node22\): .*ms ± /,
+    );
     await page.screenshot({ path: join(ARTIFACTS, 'site-trends.png') });
     await page.check('#log');
     await page.waitForFunction(() => location.hash.includes('log=1'));
@@ -182,7 +200,7 @@ describe('the trend site', () => {
     const page = await open('good', '#/sweeps?machine=bench-fast-0a1b2c3d&experiment=threadpool&metric=latency_p50');
     await page.waitForSelector('body[data-rendered="sweeps"]');
     await page.waitForSelector('.chart canvas');
-    expect(await page.innerText('.chart')).toContain('latency_p50 vs pool');
+    expect(await page.innerText('.chart')).toContain('p50 latency against pool');
     const legend = await page.innerText('.chart .u-legend');
     expect(legend).toContain('bun (pool n/a) @1029ffffff');
     expect(legend).toContain('c-pool @1029ffffff');
@@ -216,6 +234,20 @@ describe('the trend site', () => {
     );
     expect(slower.every((s) => s.includes('runtime=node22'))).toBe(true);
     await page.screenshot({ path: join(ARTIFACTS, 'site-compare.png'), fullPage: true });
+    expect(errors).toEqual([]);
+  });
+
+  it('compare on an uncalibrated machine calls nothing: two unpaired runs cannot support it', async () => {
+    errors = [];
+    const b = '2015'.padEnd(40, 'f');
+    const h = '2025'.padEnd(40, 'f');
+    const page = await open('good', `#/compare?machine=bench-slow-4e5f6a7b&base=${b}&head=${h}`);
+    await page.waitForSelector('table.compare');
+    expect(await page.locator('table.compare tr.slower, table.compare tr.faster').count()).toBe(0);
+    expect(new Set(await page.locator('table.compare tbody td:last-child').allInnerTexts())).toEqual(
+      new Set(['not called', 'not called (program changed)']),
+    );
+    expect(await page.innerText('main')).toMatch(/^0 slower, 0 faster, 0 within noise, \d+ not called/m);
     expect(errors).toEqual([]);
   });
 
@@ -260,7 +292,7 @@ describe('the trend site', () => {
     await page.waitForSelector('body[data-rendered="regressions"]');
     const rows = await page.locator('table.regressions tbody tr').allInnerTexts();
     expect(rows.length).toBeGreaterThan(0);
-    const step = rows.find((r) => r.includes('wc/node-stream/bs=65536,runtime=node22') && r.includes('wall_time'));
+    const step = rows.find((r) => r.includes('wc/node-stream/bs=65536,runtime=node22') && r.includes('wall time'));
     expect(step).toMatch(/\+2\d\.\d%/);
     expect(step).toContain('1019ffffff');
     expect(step).toContain('1020ffffff');

@@ -47,7 +47,7 @@ describe('overviewModel', () => {
       ['node-stream (node22)', false],
     ]);
     expect(m.answer).toBe(
-      "At 64 KiB, read_cost is 1.11x of c's for bun and 2.50x for node-stream (node22); c's is 1.10x pipe ceiling's.",
+      "At 64 KiB, read_cost is 1.11x of C's for bun and 2.50x for node-stream (node22); C's is 1.10x pipe ceiling's.",
     );
   });
 
@@ -55,7 +55,7 @@ describe('overviewModel', () => {
     const unresolved = runs.filter((r) => !(r.variant === 'c' && r.params.bs === 65536));
     const m = overviewModel(wc, { bs: { unit: 'B' } }, unresolved)!;
     expect(m.answer).toBe(
-      "At 4 KiB, read_cost is 1.11x of c's for bun and 2.50x for node-stream (node22); c's is 1.10x pipe ceiling's.",
+      "At 4 KiB, read_cost is 1.11x of C's for bun and 2.50x for node-stream (node22); C's is 1.10x pipe ceiling's.",
     );
   });
 
@@ -67,8 +67,49 @@ describe('overviewModel', () => {
     const m = overviewModel({ ...wc, title: 'cost per read' }, { bs: { unit: 'B' } }, tput)!;
     expect(m.metric).toBe('throughput');
     expect(m.title).toBe('throughput against bs');
-    // Bigger is better: the best line is named first.
-    expect(m.answer).toMatch(/^At 64 KiB, throughput is 2\.50x of c's for node-stream \(node22\) and 1\.11x for bun/);
+    // Bigger is better here: 2.5x C's throughput and more than the pipe's ceiling are not believed.
+    expect(m.answer).toBe('Not enough points in this run to answer.');
+    expect(m.suspects).toEqual([
+      "bun 1.22x of pipe ceiling's throughput (beyond the ceiling)",
+      "node-stream (node22) 2.50x of C's throughput (implausibly better than the reference)",
+    ]);
+  });
+
+  it('names the lines whose intervals overlap together, and flags a value cheaper than C', () => {
+    const noisy = (variant: string, bs: number, v: number, spread: number): P => ({
+      ...point(variant, { bs }, 'read_cost', v),
+      metrics: {
+        read_cost: { value: v, unit: 'ns', direction: 'smaller', samples: [v * (1 - spread), v, v * (1 + spread)] },
+      },
+    });
+    const m = overviewModel(wc, { bs: { unit: 'B' } }, [
+      noisy('c', 65536, 100, 0.01),
+      noisy('bun', 65536, 120, 0.05),
+      noisy('deno', 65536, 125, 0.05),
+      noisy('node-stream', 65536, 300, 0.01),
+      noisy('node-pipe', 65536, 31, 0.01),
+    ])!;
+    // bun is the cheapest, but deno's interval reaches into bun's: both are named, neither alone.
+    expect(m.answer).toBe("At 64 KiB, read_cost is 1.20x of C's for bun and deno and 3.00x for node-stream.");
+    expect(m.suspects).toEqual(["node-pipe 0.31x of C's read_cost (implausibly better than the reference)"]);
+  });
+
+  it('does not headline a slope from a loose fit', () => {
+    const spec = Overview.parse({
+      x: 'n',
+      metric: 'wall_time',
+      slope: true,
+      unitName: 'transform',
+      answer: { kind: 'slope' },
+    });
+    const line = (variant: string, ys: number[]) =>
+      [0, 10, 20, 40].map((n, i) => point(variant, { n }, 'wall_time', ys[i]!, 's'));
+    const m = overviewModel(spec, { n: {} }, [
+      ...line('core', [0.1, 0.11, 0.12, 0.14]),
+      ...line('through2', [0.1, 0.3, 0.05, 0.2]),
+    ])!;
+    expect(m.answer).toBe('Each added transform costs 1.00 ms (core).');
+    expect(m.suspects).toEqual([expect.stringMatching(/^through2's fit is too loose to say \(R² 0\.\d\d\)$/)]);
   });
 
   it('fits a slope per line and per panel (streams)', () => {

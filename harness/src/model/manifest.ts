@@ -269,6 +269,8 @@ export const Manifest = z
      * more, reference variants drawn thin, and how the one-sentence answer is computed from it.
      */
     overview: Overview.optional(),
+    /** What a reader calls the experiment's metrics ("cost per read"): the site never shows a key. */
+    labels: z.record(name, z.string().min(1).max(40)).default({}),
     /** The few stable series fed to github-action-benchmark. */
     headline: z.object({ at: At, metrics: z.array(z.string()).min(1) }).strict(),
   })

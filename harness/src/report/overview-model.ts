@@ -6,9 +6,9 @@
  */
 import { medianInterval } from '../analysis/median-interval.js';
 import { fitLine } from '../analysis/slope.js';
-import { formatParam, formatRatio, formatValue } from '../lib/format.js';
 import type { Overview } from '../model/manifest.js';
 import { labelWith, matchesAt } from '../model/select.js';
+import { answerSentence } from './overview-answer.js';
 
 interface Point {
   variant: string;
@@ -51,8 +51,10 @@ export interface OverviewModel {
   direction: 'smaller' | 'bigger';
   logX: boolean;
   panels: OverviewPanel[];
-  /** One sentence answering the question, computed from the lines. */
+  /** One sentence answering the question, computed from the lines' intervals. */
   answer: string;
+  /** Values the answer leaves out as implausible (better than the reference or the ceiling allows). */
+  suspects: string[];
 }
 
 const lineKey = (b: Point, drop: readonly string[]) =>
@@ -72,7 +74,9 @@ export function overviewModel(
   spec: Overview,
   parameters: Record<string, { unit?: string }>,
   benchmarks: readonly Point[],
+  label: (metric: string) => string = (m) => m,
 ): OverviewModel | undefined {
+  const labelOf = label;
   const ok = benchmarks.filter((b) => b.status === 'ok' && matchesAt(b, spec.at, 'matches'));
   const metric = pickMetric(spec, ok);
   if (!metric) return undefined;
@@ -119,7 +123,7 @@ export function overviewModel(
         const known: [number, number][] = xs.flatMap((x, i) => (values[i] !== null ? [[x, values[i]!]] : []));
         const slope = spec.slope && !flat && known.length >= 2 ? fitLine(known) : undefined;
         lines.push({
-          label: `${refLabel ? `${refLabel} (${label})` : label}${m !== metric ? ` ${m}` : ''}`,
+          label: `${refLabel ? `${refLabel} (${label})` : label}${m !== metric ? ` ${labelOf(m)}` : ''}`,
           variant,
           metric: m,
           values,
@@ -142,7 +146,7 @@ export function overviewModel(
     title:
       spec.title && metric === (Array.isArray(spec.metric) ? spec.metric[0] : spec.metric)
         ? spec.title
-        : `${metric} against ${spec.x}`,
+        : `${label(metric)} against ${spec.x}`,
     x: spec.x,
     ...(xUnit ? { xUnit } : {}),
     metric,
@@ -151,82 +155,8 @@ export function overviewModel(
     logX: allXs.every((x) => x > 0) && Math.max(...allXs) / Math.min(...allXs) >= 16,
     panels,
     answer: '',
+    suspects: [],
   };
-  model.answer = answerSentence(spec, model);
-  return model;
-}
-
-/** "64 KiB", "1 thread", "12 threads", "1500 files". */
-const xText = (m: OverviewModel, x: number) => {
-  if (m.xUnit === 'B') return formatParam(x, 'B');
-  if (!m.xUnit) return String(x);
-  return `${x} ${x === 1 && m.xUnit.endsWith('s') ? m.xUnit.slice(0, -1) : m.xUnit}`;
-};
-
-/** The one sentence, by the manifest's kind of answer; every number in it comes from the model. */
-export function answerSentence(spec: Overview, m: OverviewModel): string {
-  const direction = m.direction;
-  const ans = spec.answer;
-  const parts: string[] = [];
-  for (const p of m.panels) {
-    const main = p.lines.filter((l) => l.metric === m.metric);
-    const lastX = p.xs.length - 1;
-    const prefix = p.title ? `${p.title}: ` : '';
-    const at = (l: OverviewLine, i: number) => l.values[i] ?? null;
-    if (ans.kind === 'reference') {
-      const ref = main.find((l) => l.variant === ans.to);
-      // The largest x the reference has a value at (a fit a small run could not resolve has none).
-      const i = ref ? ref.values.reduce<number>((last, v, k) => (v === null || v === undefined ? last : k), -1) : -1;
-      const rv = ref && i >= 0 ? at(ref, i) : null;
-      if (!ref || !rv) continue;
-      const others = main
-        .filter((l) => !l.reference && at(l, i) !== null)
-        .map((l) => ({ l, r: at(l, i)! / rv }))
-        .sort((a, b) => a.r - b.r);
-      if (!others.length) continue;
-      const [lo, hi] = [others[0]!, others.at(-1)!];
-      const bestFirst = direction === 'smaller' ? [lo, hi] : [hi, lo];
-      let s = `${prefix}at ${xText(m, p.xs[i]!)}, ${m.metric} is ${formatRatio(bestFirst[0]!.r)} of ${ref.variant}'s for ${bestFirst[0]!.l.label}${others.length > 1 ? ` and ${formatRatio(bestFirst[1]!.r)} for ${bestFirst[1]!.l.label}` : ''}`;
-      const ceiling = ans.ceiling && main.find((l) => l.variant === ans.ceiling);
-      const cv = ceiling && at(ceiling, i);
-      if (cv) s += `; ${ref.variant}'s is ${formatRatio(rv / cv)} ${refLabelOf(spec, ceiling.variant)}'s`;
-      parts.push(s);
-    } else if (ans.kind === 'slope') {
-      const fitted = main.filter((l) => l.slope).sort((a, b) => a.slope!.value - b.slope!.value);
-      if (!fitted.length) continue;
-      const per = (l: OverviewLine) => formatValue(l.slope!.value, m.unit);
-      const [lo, hi] = [fitted[0]!, fitted.at(-1)!];
-      parts.push(
-        `${prefix}each added ${spec.unitName ?? spec.x} costs ${per(lo)} (${lo.label})${fitted.length > 1 ? ` to ${per(hi)} (${hi.label})${lo.slope!.value > 0 ? `, ${formatRatio(hi.slope!.value / lo.slope!.value)}` : ''}` : ''}`,
-      );
-    } else if (ans.kind === 'scaling') {
-      const first = 0;
-      const scaled = main
-        .filter((l) => !l.flat && at(l, first) && at(l, lastX) !== null)
-        .map((l) => ({ l, r: at(l, lastX)! / at(l, first)! }))
-        .sort((a, b) => a.r - b.r);
-      if (!scaled.length || lastX === first) continue;
-      const [lo, hi] = [scaled[0]!, scaled.at(-1)!];
-      parts.push(
-        `${prefix}from ${xText(m, p.xs[first]!)} to ${xText(m, p.xs[lastX]!)}, ${m.metric} changes ${formatRatio(lo.r)} (${lo.l.label})${scaled.length > 1 ? ` to ${formatRatio(hi.r)} (${hi.l.label})` : ''}`,
-      );
-    } else if (ans.kind === 'pairs') {
-      const i = lastX;
-      const said = ans.pairs.flatMap(([a, b]) => {
-        const la = main.find((l) => l.variant === a);
-        const lb = main.find((l) => l.variant === b);
-        const va = la && at(la, i);
-        const vb = lb && at(lb, i);
-        return va && vb ? [`${b} ${formatRatio(vb / va)} of ${a}`] : [];
-      });
-      if (said.length) parts.push(`${prefix}at ${xText(m, p.xs[i]!)}, ${m.metric}: ${said.join(', ')}`);
-    }
-  }
-  if (!parts.length) return 'Not enough points in this run to answer.';
-  const sentence = parts.join('; ');
-  return `${sentence.charAt(0).toUpperCase()}${sentence.slice(1)}.`;
-}
-
-function refLabelOf(spec: Overview, variant: string): string {
-  return spec.references.find((r) => r.variant === variant)?.label ?? variant;
+  const { answer, suspects } = answerSentence(spec, model, label);
+  return { ...model, answer, suspects };
 }

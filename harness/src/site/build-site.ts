@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { extname, join, normalize, resolve } from 'node:path';
 import { build } from 'esbuild';
+import { z } from 'zod';
 import { probe } from '../lib/exec.js';
 import { Overview } from '../model/manifest.js';
 import { uncalibrated } from '../model/noise.js';
@@ -66,15 +67,23 @@ function repoUrl(root: string): string | undefined {
  * old ones too, the way the current manifests say.
  */
 export function overviewSpecs(root: string): Record<string, Overview> {
-  const dir = join(root, 'programs');
   const out: Record<string, Overview> = {};
-  for (const e of existsSync(dir) ? readdirSync(dir, { withFileTypes: true }) : []) {
-    const file = join(dir, e.name, 'manifest.json');
-    if (!e.isDirectory() || !existsSync(file)) continue;
-    const raw = (JSON.parse(readFileSync(file, 'utf8')) as { overview?: unknown }).overview;
-    if (raw !== undefined) out[e.name] = Overview.parse(raw);
-  }
+  for (const [id, m] of manifests(root)) if (m.overview !== undefined) out[id] = Overview.parse(m.overview);
   return out;
+}
+
+/** Each experiment's metric labels (manifest `labels`): the site shows "cost per read", not `read_cost`. */
+export function metricLabels(root: string): Record<string, Record<string, string>> {
+  const out: Record<string, Record<string, string>> = {};
+  for (const [id, m] of manifests(root)) out[id] = z.record(z.string(), z.string()).parse(m.labels ?? {});
+  return out;
+}
+
+function manifests(root: string): [string, { overview?: unknown; labels?: unknown }][] {
+  const dir = join(root, 'programs');
+  return (existsSync(dir) ? readdirSync(dir, { withFileTypes: true }) : [])
+    .filter((e) => e.isDirectory() && existsSync(join(dir, e.name, 'manifest.json')))
+    .map((e) => [e.name, JSON.parse(readFileSync(join(dir, e.name, 'manifest.json'), 'utf8'))]);
 }
 
 /**
@@ -109,7 +118,10 @@ async function buildInto(root: string, storeDir: string, outDir: string, inPlace
     loader: { '.css': 'css' },
   });
   for (const f of ['index.html', 'style.css']) if (existsSync(join(src, f))) cpSync(join(src, f), join(outDir, f));
-  writeFileSync(join(outDir, 'config.json'), JSON.stringify({ repoUrl: repoUrl(root), overview: overviewSpecs(root) }));
+  writeFileSync(
+    join(outDir, 'config.json'),
+    JSON.stringify({ repoUrl: repoUrl(root), overview: overviewSpecs(root), labels: metricLabels(root) }),
+  );
   if (!inPlace) {
     mkdirSync(join(outDir, 'data'), { recursive: true });
     if (existsSync(storeDir))
@@ -165,9 +177,16 @@ function preloadDefault(outDir: string, data: string): void {
     window: newest ? `data/${paths.trends(id, profile)}/${newest}/` : '',
     noise: `data/${paths.noise(id)}`,
   }).replace(/</g, '\\u003c');
-  const script = `<script>(function(c){var h=location.hash,v=(/^#\\/(\\w+)/.exec(h)||[0,'overview'])[1],m=/[?&]machine=([^&]*)/.exec(h),p=/[?&]profile=([^&]*)/.exec(h);if((m&&m[1]!==c.machine)||(p&&p[1]!==c.profile))return;var e=/[?&]experiment=([\\w-]+)(&|$)/.exec(h),x=/[?&]metric=([\\w.]+)(&|$)/.exec(h),t=v==='trends'&&c.window&&e&&x?[c.window+'commits.json',c.window+e[1]+'/'+x[1]+'.json',c.noise]:[];[c.catalog].concat(v==='overview'?c.runs:t).forEach(function(f){var l=document.createElement('link');l.rel='preload';l.as='fetch';l.crossOrigin='anonymous';l.href=f;document.head.appendChild(l)})})(${plan})</script>`;
+  // A file of its own, not an inline script: the page's Content-Security-Policy allows scripts
+  // from 'self' only (issue 24).
+  const script = `(function(c){var h=location.hash,v=(/^#\\/(\\w+)/.exec(h)||[0,'overview'])[1],m=/[?&]machine=([^&]*)/.exec(h),p=/[?&]profile=([^&]*)/.exec(h);if((m&&m[1]!==c.machine)||(p&&p[1]!==c.profile))return;var e=/[?&]experiment=([\\w-]+)(&|$)/.exec(h),x=/[?&]metric=([\\w.]+)(&|$)/.exec(h),t=v==='trends'&&c.window&&e&&x?[c.window+'commits.json',c.window+e[1]+'/'+x[1]+'.json',c.noise]:[];[c.catalog].concat(v==='overview'?c.runs:t).forEach(function(f){var l=document.createElement('link');l.rel='preload';l.as='fetch';l.crossOrigin='anonymous';l.href=f;document.head.appendChild(l)})})(${plan});\n`;
+  writeFileSync(join(outDir, 'preload.js'), script);
   // Before the stylesheets: a script after a pending stylesheet waits for it.
-  const html = readFileSync(index, 'utf8').replace('<meta charset="utf-8">', `<meta charset="utf-8">\n${script}`);
+  // After the Content-Security-Policy, which governs only what follows it.
+  const html = readFileSync(index, 'utf8').replace(
+    '<meta name="viewport"',
+    '<script src="preload.js"></script>\n<meta name="viewport"',
+  );
   writeFileSync(index, html);
 }
 

@@ -2,16 +2,13 @@
  * The Overview's pictures: one chart per experiment (a panel per value of the manifest's `panels`),
  * drawn from the harness's overview model (report/overview-model.ts) with its computed answer.
  */
-import { formatValue } from '../../harness/src/lib/format.js';
-import type { Overview } from '../../harness/src/model/manifest.js';
-import { overviewModel } from '../../harness/src/report/overview-model.js';
-import { escapeHtml as esc, xyChart } from './charts.js';
-import type { Benchmark, ExperimentInfo } from './data.js';
-
-function wide(values: readonly (number | null)[]): boolean {
-  const pos = values.filter((v): v is number => v !== null && v > 0);
-  return pos.length > 1 && Math.max(...pos) / Math.min(...pos) >= 30;
-}
+import { formatValue } from '../../../harness/src/lib/format.js';
+import type { Overview } from '../../../harness/src/model/manifest.js';
+import { overviewModel } from '../../../harness/src/report/overview-model.js';
+import { wide, xyChart } from '../charts.js';
+import type { Benchmark, ExperimentInfo } from '../data.js';
+import { html, setHtml } from '../html.js';
+import { boxWidth } from './ctx.js';
 
 /** Fills `host` with the experiment's answer and chart boxes; returns the function that draws them, if any. */
 export function overviewCharts(
@@ -20,6 +17,7 @@ export function overviewCharts(
   info: ExperimentInfo,
   benchmarks: readonly Benchmark[],
   host: HTMLElement,
+  label: (metric: string) => string,
 ): (() => void) | undefined {
   const spec = overview as Overview | undefined;
   if (!spec) return undefined;
@@ -27,9 +25,13 @@ export function overviewCharts(
     spec,
     (info.parameters ?? {}) as Record<string, { unit?: string }>,
     benchmarks.filter((b) => b.experiment === id),
+    label,
   );
   if (!model) return undefined;
-  host.innerHTML = `<p class="answer-line"><b>${esc(model.answer)}</b></p>`;
+  setHtml(
+    host,
+    html`<p class="answer-line"><b>${model.answer}</b></p>${model.suspects.length ? html`<p class="suspect">Suspect, not headlined: ${model.suspects.join('; ')}.</p>` : ''}`,
+  );
   const grid = document.createElement('div');
   grid.className = `panels n${model.panels.length}`;
   host.appendChild(grid);
@@ -42,8 +44,8 @@ export function overviewCharts(
   });
   const xUnit = model.xUnit;
   return () => {
-    const w = Math.max(320, Math.min(host.clientWidth || 900, 1150));
-    const each = model.panels.length > 1 ? Math.max(320, Math.floor(w / 2) - 12) : w;
+    // Each box's own width: side by side where two fit, one under the other on a narrow screen.
+    const each = boxes.map(boxWidth);
     model.panels.forEach((p, i) => {
       xyChart(
         boxes[i]!,
@@ -69,7 +71,7 @@ export function overviewCharts(
           })),
           height: 280,
         },
-        each,
+        each[i]!,
       );
     });
   };

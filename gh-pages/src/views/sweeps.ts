@@ -1,0 +1,178 @@
+/**
+ * Sweeps: the swept parameter on the x axis (the one the Overview draws, else the numeric one with
+ * the most values), one line per variant for a chosen commit, optionally overlaid with a second;
+ * opens on the headline metric and on the axes the Overview uses (log where lines are far apart).
+ */
+import { medianInterval } from '../../../harness/src/analysis/median-interval.js';
+import { wide, xyChart } from '../charts.js';
+import { type Benchmark, lineLabel, type RunFile, type WindowCommit } from '../data.js';
+import { html, setHtml } from '../html.js';
+import type { State } from '../state.js';
+import { boxWidth, type Ctx, commitOptions, select, short } from './ctx.js';
+import { headlineMetric, overviewAxis } from './headline.js';
+
+/** A metric's value with its 95% interval (of the median, from the samples), for a sweep point. */
+function withInterval(b: Benchmark | undefined, metric: string) {
+  const m = b?.metrics[metric];
+  if (!m) return { v: null, lo: null, hi: null };
+  const ci = m.samples && m.samples.length > 1 ? medianInterval(m.samples) : undefined;
+  return { v: m.value, lo: ci?.low ?? null, hi: ci?.high ?? null };
+}
+
+/**
+ * The commit to draw: the one the URL names, else the experiment's newest, or the newest complete
+ * run before it when that one is partial (a narrowed dispatch never becomes the default view).
+ */
+async function pick(
+  ctx: Ctx,
+  recent: readonly WindowCommit[],
+  sha: string,
+): Promise<[WindowCommit, RunFile] | undefined> {
+  const first = await ctx.profile.find(sha);
+  if (!first) return undefined;
+  const run = await ctx.store.run(ctx.machine, first);
+  if (!run.run.partial || ctx.state.commit) return [first, run];
+  for (const c of [...recent]
+    .reverse()
+    .filter((x) => x.date < first.date)
+    .slice(0, 10)) {
+    const r = await ctx.store.run(ctx.machine, c);
+    if (!r.run.partial) return [c, r];
+  }
+  return [first, run];
+}
+
+export async function sweeps(ctx: Ctx): Promise<void> {
+  const catalog = ctx.profile.catalog;
+  const experiments = Object.keys(catalog.experiments).sort();
+  const experiment =
+    ctx.state.experiment && experiments.includes(ctx.state.experiment) ? ctx.state.experiment : experiments[0];
+  if (!experiment) {
+    setHtml(ctx.el, html`<p class="notice">No runs yet.</p>`);
+    return;
+  }
+  const recent = (await ctx.profile.commits(ctx.profile.recentWindows(ctx.state.older ?? 0))).filter((c) =>
+    c.experiments.includes(experiment),
+  );
+  const picked = await pick(ctx, recent, ctx.state.commit ?? catalog.experiments[experiment]!.latest.sha);
+  const vs = ctx.state.vs ? await ctx.profile.find(ctx.state.vs) : undefined;
+  if (!picked) {
+    setHtml(ctx.el, html`<p class="notice">No runs yet.</p>`);
+    return;
+  }
+  const [commit, run] = picked;
+  const options = [...recent];
+  for (const c of [commit, vs]) if (c && !options.some((o) => o.sha === c.sha)) options.push(c);
+  options.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
+  const other = vs ? await ctx.store.run(ctx.machine, vs) : undefined;
+  const info = run.experiments[experiment] ?? other?.experiments[experiment];
+  const ok = run.benchmarks.filter((b) => b.experiment === experiment && b.status === 'ok');
+  const metrics = [...new Set(ok.flatMap((b) => Object.keys(b.metrics)))]
+    .filter((m) => !m.startsWith('syscalls.') || m === 'syscalls.total')
+    .sort();
+  const metric =
+    ctx.state.metric && metrics.includes(ctx.state.metric)
+      ? ctx.state.metric
+      : headlineMetric(ctx.overview[experiment], metrics, ['throughput', 'wall_time']);
+  // The swept parameter: the Overview's, else the numeric one with the most distinct values.
+  const params = Object.keys(info?.parameters ?? {}).filter((p) => ok.some((b) => typeof b.params[p] === 'number'));
+  const distinct = (p: string) => new Set(ok.filter((x) => p in x.params).map((x) => x.params[p])).size;
+  const preferred = overviewAxis(ctx.overview[experiment]);
+  const axis =
+    preferred && params.includes(preferred) ? preferred : params.sort((a, b) => distinct(b) - distinct(a))[0];
+  const values = metric ? ok.map((b) => b.metrics[metric]?.value ?? null) : [];
+  // The Overview's axes: log where lines are two orders of magnitude apart, unless the URL says.
+  const log = ctx.state.log ?? wide(values);
+  const label = (m: string) => ctx.label(experiment, m);
+  setHtml(
+    ctx.el,
+    html`<div class="controls"><label>experiment ${select('exp', experiments, experiment)}</label>
+      <label>metric ${select('metric', metrics, metric, label)}</label>
+      <label>commit <select id="commit">${commitOptions(options, commit.sha)}</select></label>
+      <label>overlay <select id="vs"><option value="">(none)</option>${commitOptions(options, vs?.sha)}</select></label>
+      <label><input type="checkbox" id="log"${log ? html` checked` : ''}> log scale</label></div>
+      <p class="muted">Whiskers: the 95% interval of each median from its samples (the samples’ range below 6 samples); the overlaid commit is dashed.</p><div id="sweeps"></div>`,
+  );
+  const on = (id: string, key: keyof State) => {
+    ctx.el.querySelector<HTMLSelectElement | HTMLInputElement>(`#${id}`)!.onchange = (e) => {
+      const t = e.target as HTMLInputElement;
+      ctx.go({ [key]: t.type === 'checkbox' ? t.checked : t.value || undefined });
+    };
+  };
+  on('exp', 'experiment');
+  on('metric', 'metric');
+  on('commit', 'commit');
+  on('vs', 'vs');
+  on('log', 'log');
+  const host = ctx.el.querySelector<HTMLElement>('#sweeps')!;
+  if (!axis || !metric || !info) {
+    setHtml(host, html`<p class="notice">This experiment has no numeric parameter to sweep.</p>`);
+    return;
+  }
+  const xs = [
+    ...new Set(ok.filter((b) => typeof b.params[axis] === 'number').map((b) => b.params[axis] as number)),
+  ].sort((a, b) => a - b);
+  // Other parameters (except runtime versions, which become lines) make separate charts.
+  const groupKeys = Object.keys(info.parameters ?? {}).filter((p) => p !== axis);
+  const groups = new Map<string, Benchmark[]>();
+  for (const b of ok) {
+    const key = groupKeys.map((k) => `${k}=${b.params[k]}`).join(' ');
+    groups.set(key, [...(groups.get(key) ?? []), b]);
+  }
+  const unitOf = info.parameters?.[axis]?.unit;
+  for (const [key, list] of groups) {
+    const fixed = [axis, ...groupKeys];
+    const lineIds = [...new Set(list.map((b) => lineLabel(b.variant, b.params, fixed)))].sort();
+    const inGroup = (b: Benchmark) =>
+      groupKeys.every((k) => `${k}=${b.params[k]}` === key.split(' ').find((p) => p.startsWith(`${k}=`)));
+    const pointsFor = (bs: Benchmark[], name: string) =>
+      // A variant that does not take the swept parameter is one value: drawn flat across the axis.
+      xs.map((x) =>
+        withInterval(
+          bs.find(
+            (b) =>
+              (b.params[axis] === x || !(axis in b.params)) &&
+              lineLabel(b.variant, b.params, fixed) === name &&
+              inGroup(b),
+          ),
+          metric,
+        ),
+      );
+    const lineOf = (name: string, bs: Benchmark[], sha: string, i: number, dashed: boolean) => {
+      const pts = pointsFor(bs, name);
+      return {
+        label: `${name} @${short(sha)}`,
+        values: pts.map((p) => p.v),
+        low: pts.map((p) => p.lo),
+        high: pts.map((p) => p.hi),
+        colorIndex: i,
+        dashed,
+      };
+    };
+    const lines = lineIds.map((name, i) => lineOf(name, list, commit.sha, i, false));
+    if (other) {
+      const otherOk = other.benchmarks.filter((b) => b.experiment === experiment && b.status === 'ok');
+      lineIds.forEach((name, i) => {
+        lines.push(lineOf(name, otherOk, other.run.commit.sha, i, true));
+      });
+    }
+    const box = document.createElement('div');
+    box.className = 'chart';
+    host.appendChild(box);
+    const unit = list[0]?.metrics[metric]?.unit ?? '';
+    xyChart(
+      box,
+      {
+        title: `${label(metric)} against ${axis}${key ? ` · ${key}` : ''}`,
+        param: axis,
+        ...(unitOf ? { xUnit: unitOf } : {}),
+        unit,
+        logX: xs.every((x) => x > 0) && xs.length > 2 && xs.at(-1)! / xs[0]! >= 16,
+        log,
+        xs,
+        lines,
+      },
+      boxWidth(box),
+    );
+  }
+}

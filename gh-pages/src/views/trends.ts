@@ -1,0 +1,151 @@
+/**
+ * Trends: one chart per metric and parameter point, one line per variant (and runtime version)
+ * across commits; opens on the experiment's headline metric. Charts are drawn as they scroll into
+ * view, and the detected changes are listed below them after the first paint.
+ */
+import { programChanges } from '../../../harness/src/model/store-layout.js';
+import { MIN_SHIFT } from '../changepoints.js';
+import { trendChart } from '../charts.js';
+import { trendCharts } from '../data.js';
+import { type Html, html, setHtml } from '../html.js';
+import { toHash } from '../state.js';
+import { boxWidth, type Ctx, select } from './ctx.js';
+import { headlineMetric } from './headline.js';
+import { changeItems, chartChanges, type TrendLine } from './trend-changes.js';
+
+/** Resolves after the browser has painted what is on the page now (a frame, then a task). */
+const afterPaint = () => new Promise<void>((done) => requestAnimationFrame(() => setTimeout(done, 0)));
+
+export async function trends(ctx: Ctx): Promise<void> {
+  const catalog = ctx.profile.catalog;
+  const experiments = Object.keys(catalog.experiments).sort();
+  const experiment =
+    ctx.state.experiment && experiments.includes(ctx.state.experiment) ? ctx.state.experiment : experiments[0];
+  if (!experiment) {
+    setHtml(ctx.el, html`<p class="notice">No experiment has been published for this machine yet.</p>`);
+    return;
+  }
+  const metrics = Object.keys(catalog.experiments[experiment]!.metrics).sort();
+  const metric =
+    ctx.state.metric && metrics.includes(ctx.state.metric)
+      ? ctx.state.metric
+      : headlineMetric(ctx.overview[experiment], metrics);
+  const older = ctx.state.older ?? 0;
+  const windows = ctx.profile.recentWindows(older);
+  const hasOlder = windows.length < ctx.profile.windows.length;
+  const [trend, noise] = await Promise.all([
+    metric ? ctx.profile.trend(experiment, metric, windows) : Promise.resolve(undefined),
+    ctx.store.noise(ctx.machine),
+  ]);
+  const commits = trend?.commits ?? [];
+  const span = commits.length ? `${commits[0]!.date.slice(0, 10)} … ${commits.at(-1)!.date.slice(0, 10)}` : '';
+  const label = (m: string) => ctx.label(experiment, m);
+  setHtml(
+    ctx.el,
+    html`<div class="controls"><label>experiment ${select('exp', experiments, experiment)}</label>
+      <label>metric ${select('metric', metrics, metric, label)}</label>
+      <label><input type="checkbox" id="log"${ctx.state.log ? html` checked` : ''}> log scale</label>
+      <span class="muted">${commits.length} commits (${span})</span>
+      ${hasOlder ? html`<button id="older" type="button">load older commits</button>` : ''}
+      <span class="muted">drag to zoom, double-click to reset</span></div>
+      ${commits.length < 2 ? html`<p class="notice">Only one commit so far: trends need at least two. The points are shown; lines appear from the next run on.</p>` : ''}
+      <div id="charts"></div><section class="card"><h3>Detected changes</h3><p class="muted">×after/before of the medians; worse or better by the metric's direction.</p><ul id="changes"></ul></section>`,
+  );
+  ctx.el.querySelector<HTMLSelectElement>('#exp')!.onchange = (e) =>
+    ctx.go({ experiment: (e.target as HTMLSelectElement).value, metric: undefined, chart: undefined });
+  ctx.el.querySelector<HTMLSelectElement>('#metric')!.onchange = (e) =>
+    ctx.go({ metric: (e.target as HTMLSelectElement).value, chart: undefined });
+  ctx.el.querySelector<HTMLInputElement>('#log')!.onchange = (e) =>
+    ctx.go({ log: (e.target as HTMLInputElement).checked });
+  const more = ctx.el.querySelector<HTMLButtonElement>('#older');
+  if (more) more.onclick = () => ctx.go({ older: older + 1 });
+  if (!metric || !trend) return;
+  const chartsEl = ctx.el.querySelector<HTMLElement>('#charts')!;
+  const changesEl = ctx.el.querySelector<HTMLElement>('#changes')!;
+  const charts = trendCharts(trend.series, metric);
+  // Draw charts as they scroll into view: years of data stay fast.
+  const observer = new IntersectionObserver(
+    (entries) => {
+      for (const entry of entries) {
+        if (!entry.isIntersecting) continue;
+        observer.unobserve(entry.target);
+        (entry.target as HTMLElement & { draw?: () => void }).draw?.();
+      }
+    },
+    { rootMargin: '400px' },
+  );
+  const pointKeys = new Set(charts.flatMap((c) => Object.keys(c.point)));
+  const state = { view: 'trends' as const, machine: ctx.machine, profile: ctx.profile.profile, experiment, metric };
+  // Each chart's change points are found when it is drawn or when the list below is filled
+  // (after the first paint), not all before the first chart.
+  const listers: (() => { index: number; html: Html }[])[] = [];
+  let chartWidth: number | undefined;
+  for (const chart of charts) {
+    const box = document.createElement('div') as HTMLDivElement & { draw?: () => void };
+    box.className = `chart${ctx.state.chart === chart.key ? ' highlight' : ''}`;
+    box.dataset.key = chart.key;
+    box.style.minHeight = '300px';
+    // A chart of variants that do not take a parameter the others do (Bun: no pool size) says so.
+    const pointText = [
+      ...Object.entries(chart.point).map(([k, v]) => `${k}=${v}`),
+      ...[...pointKeys].filter((k) => !(k in chart.point)).map((k) => `${k} n/a`),
+    ].join(' ');
+    const lines = chart.lines.map((l) => {
+      const s = trend.series[l.key]!;
+      return {
+        id: s.id,
+        label: l.label,
+        values: s.values,
+        ranges: s.ranges,
+        unit: s.unit,
+        direction: s.direction,
+        programChanged: programChanges(s.programs),
+      } satisfies TrendLine & Record<string, unknown>;
+    });
+    let found: ReturnType<typeof chartChanges> | undefined;
+    const marks = () => {
+      found ??= chartChanges(lines, (id) => Math.max(MIN_SHIFT, noise[`${id} ${metric}`] ?? 0));
+      return found;
+    };
+    const link = toHash({ ...state, chart: chart.key, ...(ctx.state.log ? { log: true } : {}) });
+    listers.push(() => changeItems(ctx, marks(), lines, commits, link, pointText));
+    const a = document.createElement('a');
+    a.className = 'permalink';
+    a.href = link;
+    a.textContent = 'permalink to this chart';
+    box.draw = () => {
+      const { changes, programs } = marks();
+      trendChart(
+        box,
+        {
+          title: `${label(metric)} · ${pointText}`,
+          unit: lines[0]?.unit ?? '',
+          log: Boolean(ctx.state.log),
+          commits,
+          lines,
+          changes: [...changes, ...programs],
+          commitUrl: ctx.commitUrl,
+        },
+        chartWidth ?? boxWidth(box),
+      );
+      box.appendChild(a);
+      box.style.minHeight = '';
+    };
+    chartsEl.appendChild(box);
+    // Measured once, on the first box: reading it in every draw forced a layout per chart.
+    chartWidth ??= boxWidth(box);
+    observer.observe(box);
+  }
+  if (ctx.state.chart) {
+    const target = chartsEl.querySelector<HTMLElement>(`[data-key="${CSS.escape(ctx.state.chart)}"]`);
+    target?.scrollIntoView();
+  }
+  await afterPaint();
+  const items = listers.flatMap((list) => list());
+  setHtml(
+    changesEl,
+    items.length
+      ? html`${items.sort((x, y) => y.index - x.index).map((c) => c.html)}`
+      : html`<li class="muted">No change points detected.</li>`,
+  );
+}
