@@ -50,7 +50,7 @@ describe("N9: one calibration per runner's artifact, for its machine, thresholds
     });
     const store = mkdtempSync(join(tmpdir(), 'jsio-noise-store-'));
     const r = runCli([
-      'publish',
+      'publish-run',
       '--noise',
       join(d, 'runner-a', 'noise.json'),
       join(d, 'victim-b', 'noise.json'),

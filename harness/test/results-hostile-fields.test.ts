@@ -1,6 +1,6 @@
 // Issue 24, N1 (schema side), N4, N5: a results.json is data a runner or a pull request could
 // shape. Each attack is first reproduced on what the schema used to accept (a plain zod record,
-// an unchecked string), then shown refused by `publish` with exit 2 and a message naming the field.
+// an unchecked string), then shown refused by `publish-run` with exit 2 and a message naming the field.
 import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,7 +20,7 @@ function publishFile(results: unknown, text?: string) {
   const file = join(d, 'results.json');
   writeFileSync(file, text ?? JSON.stringify(results));
   const store = join(d, 'store');
-  const r = runCli(['publish', file, '--store', store]);
+  const r = runCli(['publish-run', file, '--store', store]);
   let stored: string[] = [];
   try {
     stored = readdirSync(store);
@@ -76,7 +76,7 @@ describe('N1: identifier-like fields have strict patterns (no markup reaches the
     expect(() => parseResults('results.json', JSON.stringify(hostile(edit)))).toThrow(field);
   });
 
-  it('through publish: exit 2, one message naming the field, nothing stored', () => {
+  it('through publish-run: exit 2, one message naming the field, nothing stored', () => {
     const r = publishFile(hostile(cases[0]![1]));
     expect([r.status, r.stored]).toEqual([2, []]);
     expect(r.stderr).toMatch(
@@ -184,7 +184,7 @@ describe('N5: size limits', () => {
     }
   });
 
-  it('publish and pages refuse a results.json over the size limit with one line, before reading it', () => {
+  it('publish-run and pages refuse a results.json over the size limit with one line, before reading it', () => {
     const big = JSON.stringify(wcResults()).replace('"subject":"', `"subject":"${' '.repeat(RESULTS_MAX_BYTES)}`);
     const pub = publishFile(undefined, big);
     expect([pub.status, pub.stored]).toEqual([2, []]);
