@@ -1,8 +1,8 @@
 /**
  * A store checked before anything relies on it: before a bench measures for minutes and then
- * cannot publish, and before the site copies it. Every JSON file must parse, and the files that
- * describe the store (machines.json, each machine's index.json) must be a version this harness
- * reads. Read-only; the first problem is a UserError naming the file.
+ * cannot publish, and before the site copies it. Every JSON file but the run files must parse,
+ * and the files that describe the store (machines.json, each machine's index.json) must be a
+ * version this harness reads. Read-only; the first problem is a UserError naming the file.
  */
 import { existsSync, lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,12 +14,17 @@ import { migrate } from './migrate.js';
 const HINT = 'repair or remove the file by hand, or update the harness if it is newer';
 const context = 'refusing to touch the store: ';
 
-/** Every .json file under dir (symlinks are not followed: the writers refuse them). */
-function jsonFiles(dir: string): string[] {
+/**
+ * Every .json file under dir that the site build and publishing read (symlinks are not followed:
+ * the writers refuse them). Run files (<machine>/runs/) are left out: the build only copies them,
+ * publishing reads the one it merges into with its own checks, and on a long history they are
+ * most of the bytes.
+ */
+function jsonFiles(dir: string, depth = 0): string[] {
   const out: string[] = [];
   for (const e of readdirSync(dir, { withFileTypes: true })) {
     const p = join(dir, e.name);
-    if (e.isDirectory()) out.push(...jsonFiles(p));
+    if (e.isDirectory() && !(depth === 1 && e.name === 'runs')) out.push(...jsonFiles(p, depth + 1));
     else if (e.isFile() && e.name.endsWith('.json')) out.push(p);
   }
   return out.sort();
