@@ -14,8 +14,8 @@ import { uncalibrated } from '../model/noise.js';
 import type { CatalogFile, CommitsFile, ShardFile } from '../model/store.js';
 import { defaultProfile, LEGACY_PROFILE, paths } from '../model/store-layout.js';
 import { checkStore } from '../store/check.js';
+import { migrateStore } from '../store/migrate-store.js';
 import { regressionsFile } from '../store/regressions.js';
-import { migrateStore } from '../store/store.js';
 import { replaceSite } from './output-dir.js';
 
 const readIf = <T>(file: string): T | undefined =>

@@ -13,7 +13,8 @@ import { assertRealInside } from '../lib/fs-safety.js';
 import { assertSegment } from '../lib/ids.js';
 import { CatalogFile, CommitsFile, IndexFile, MachinesFile, ShardFile } from '../model/store.js';
 import { commitOrder, decodePrograms, encodePrograms, paths } from '../model/store-layout.js';
-import { migrateLocked, readStoreFile, writeInside } from './store.js';
+import { migrateLocked } from './migrate-store.js';
+import { readStoreFile, writeInside } from './store-files.js';
 
 export interface RemoveRequest {
   /** A commit sha, or an unambiguous prefix of one (at least 7 characters). */

@@ -2,203 +2,41 @@
  * The trend store's writer (layout: model/store-layout.ts; schemas: model/store.ts). Publishing a
  * run is idempotent, locked against concurrent publishers, all or nothing on disk, and merges
  * into what a commit already has for the same profile; runs of other profiles are kept apart.
+ * Reading and writing files: ./store-files.ts; converting older stores: ./migrate-store.ts.
  */
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { z } from 'zod';
-import { withLock, writeFilesAtomic } from '../lib/atomic.js';
+import { withLock } from '../lib/atomic.js';
 import { UserError } from '../lib/errors.js';
-import { assertRealInside } from '../lib/fs-safety.js';
-import { assertParamName, assertParamValue, assertSegment, assertSha, isSegment } from '../lib/ids.js';
-import { readJsonFile } from '../lib/json-file.js';
-import { RESULTS_SCHEMA, type Results, Results as ResultsSchema } from '../model/results.js';
+import { assertSegment } from '../lib/ids.js';
+import type { Results } from '../model/results.js';
 import {
   CatalogFile,
   type CommitEntry,
   CommitsFile,
   IndexFile,
-  LEGACY_PROFILE,
   MachinesFile,
   type RunEntry,
   ShardFile,
   STORE_SCHEMA,
 } from '../model/store.js';
 import { commitOrder, paths } from '../model/store-layout.js';
-import { legacyMachine, V2Index, V2Series } from './legacy.js';
 import { mergeResults } from './merge.js';
-import { type MIGRATIONS, migrate } from './migrate.js';
+import { migrateLocked } from './migrate-store.js';
+import {
+  checkIdentifiers,
+  HINT,
+  json,
+  readStoredRun,
+  readStoreFile,
+  type StagedFile,
+  writeInside,
+} from './store-files.js';
 import { projectColumn, trended } from './trends.js';
 import { placeInWindow } from './windows.js';
 
-const HINT = 'repair or remove the file by hand, or update the harness if it is newer';
-
-/**
- * Reads a store file, or undefined if absent; anything unreadable is refused, never replaced. A
- * file reached through a symlink that leads out of the store is refused too (it would be
- * published).
- */
-export function readStoreFile<T>(
-  root: string,
-  file: string,
-  schema: z.ZodType<T>,
-  kind?: keyof typeof MIGRATIONS,
-): T | undefined {
-  if (!existsSync(file)) return undefined;
-  assertRealInside(root, file);
-  return readJsonFile(file, schema, {
-    version: STORE_SCHEMA,
-    context: 'refusing to touch the store: ',
-    hint: HINT,
-    ...(kind ? { migrate: (raw: unknown) => migrate(kind, raw, STORE_SCHEMA) } : {}),
-  });
-}
-
-function readStoredRun(root: string, file: string): Results {
-  assertRealInside(root, file);
-  return readJsonFile(file, ResultsSchema, {
-    version: RESULTS_SCHEMA,
-    context: 'refusing to touch the store: ',
-    hint: HINT,
-  });
-}
-
-const json = (v: unknown) => `${JSON.stringify(v)}\n`;
-
-/**
- * Every identifier of a run that becomes a path or a series name, checked where it enters the
- * store: a results.json is data a runner or a pull request could have shaped.
- */
-export function checkIdentifiers(results: Results): void {
-  assertSha('run.commit.sha', results.run.commit.sha);
-  assertSegment('run.machine.id', results.run.machine.id);
-  assertSegment('run.profile', results.run.profile);
-  if (results.run.profile === LEGACY_PROFILE)
-    throw new UserError(`run.profile: "${LEGACY_PROFILE}" is reserved for data migrated from store v2`);
-  for (const [i, b] of results.benchmarks.entries()) {
-    assertSegment(`benchmarks.${i}.experiment`, b.experiment);
-    assertSegment(`benchmarks.${i}.variant`, b.variant);
-    for (const [k, v] of Object.entries(b.params)) {
-      assertParamName(`benchmarks.${i}.params`, k);
-      assertParamValue(`benchmarks.${i}.params.${k}`, v);
-    }
-    for (const name of Object.keys(b.metrics)) if (trended(name)) assertSegment(`benchmarks.${i}.metrics`, name);
-  }
-}
-
-type StagedFile = { file: string; data: string };
-
-/** Writes files of the store, refusing any that a planted symlink would lead outside it. */
-export function writeInside(root: string, files: readonly StagedFile[]): void {
-  for (const f of files) assertRealInside(root, f.file);
-  writeFilesAtomic(files);
-}
-
-/** The machine directories of a store (names that are plain segments). */
-function machineDirs(root: string): string[] {
-  if (!existsSync(root)) return [];
-  return readdirSync(root, { withFileTypes: true })
-    .filter((e) => e.isDirectory() && isSegment(e.name) && existsSync(join(root, e.name, 'index.json')))
-    .map((e) => e.name)
-    .sort();
-}
-
-function schemaOf(root: string, file: string): number | undefined {
-  assertRealInside(root, file);
-  try {
-    const v = (JSON.parse(readFileSync(file, 'utf8')) as { schema?: unknown } | null)?.schema;
-    return typeof v === 'number' ? v : undefined;
-  } catch {
-    return undefined; // the reader that needs it names the problem
-  }
-}
-
-/**
- * Converts every machine still in store v2 (or v1) to v3, its data becoming the "legacy"
- * profile. Call with the store's lock held. Returns the machines converted.
- */
-export function migrateLocked(root: string): string[] {
-  const converted: string[] = [];
-  const files: StagedFile[] = [];
-  const machinesPath = join(root, paths.machines());
-  const machines = readStoreFile(root, machinesPath, MachinesFile, 'machines') ?? {
-    schema: STORE_SCHEMA,
-    machines: {},
-  };
-  const raw = existsSync(machinesPath) ? schemaOf(root, machinesPath) : STORE_SCHEMA;
-  for (const id of machineDirs(root)) {
-    const dir = join(root, id);
-    const indexPath = join(root, paths.index(id));
-    const version = schemaOf(root, indexPath);
-    if (version === undefined || version >= STORE_SCHEMA) continue;
-    const index = readJsonFile(indexPath, V2Index, {
-      version: 2,
-      context: 'refusing to touch the store: ',
-      hint: HINT,
-      migrate: (r) => migrate('index', r, 2),
-    });
-    const series = new Map<string, V2Series>();
-    const seriesDir = join(dir, 'series');
-    if (existsSync(seriesDir)) {
-      assertRealInside(root, seriesDir);
-      for (const f of readdirSync(seriesDir)
-        .filter((n) => n.endsWith('.json'))
-        .sort()) {
-        const s = readJsonFile(join(seriesDir, f), V2Series, {
-          version: 2,
-          context: 'refusing to touch the store: ',
-          hint: HINT,
-          migrate: (r) => migrate('series', r, 2),
-        });
-        series.set(s.experiment, s);
-      }
-    }
-    // Metric sources (for "no change points on derived metrics") from the newest readable run.
-    const sources = new Map<string, string>();
-    for (const c of [...index.commits].sort(commitOrder).reverse()) {
-      try {
-        const r = readStoredRun(root, join(dir, c.file));
-        for (const b of r.benchmarks)
-          for (const [m, v] of Object.entries(b.metrics)) sources.set(`${b.experiment} ${m}`, v.source);
-        break;
-      } catch {
-        // an unreadable old run file only costs the sources
-      }
-    }
-    const legacy = legacyMachine(index, series, sources);
-    for (const f of legacy.files) files.push({ file: join(root, f.path), data: json(f.value) });
-    files.push({
-      file: indexPath,
-      data: json({ schema: STORE_SCHEMA, machine: index.machine, commits: legacy.commits }),
-    });
-    const prev = machines.machines[id];
-    const lastRun = prev?.lastRun ?? index.commits.at(-1)?.date ?? '';
-    machines.machines[id] = {
-      machine: prev?.machine ?? index.machine,
-      lastRun,
-      commits: legacy.commits.length,
-      profiles: { [LEGACY_PROFILE]: { commits: legacy.commits.length, lastRun } },
-    };
-    converted.push(id);
-  }
-  if (converted.length || (raw !== undefined && raw < STORE_SCHEMA))
-    files.push({ file: machinesPath, data: json(machines) });
-  if (files.length) writeInside(root, files);
-  // The v2 series files are now the legacy profile's trend files: nothing refers to them.
-  for (const id of converted) {
-    const seriesDir = join(root, id, 'series');
-    if (existsSync(seriesDir)) {
-      assertRealInside(root, seriesDir);
-      rmSync(seriesDir, { recursive: true, force: true });
-    }
-  }
-  return converted;
-}
-
-/** Converts a store's v2 machines to v3 (see migrateLocked), under the store's lock. */
-export function migrateStore(root: string): Promise<string[]> {
-  if (!existsSync(root)) return Promise.resolve([]);
-  return withLock(join(root, '.lock'), () => migrateLocked(root));
-}
+// Older importers (tests) reach the migration through the writer.
+export { migrateStore } from './migrate-store.js';
 
 function countsOf(r: Results): RunEntry['counts'] {
   const counts = { ok: 0, skipped: 0, failed: 0 };

@@ -1,0 +1,98 @@
+/**
+ * Reading and writing the trend store's files: every read validated (and migrated) or refused,
+ * never replaced; every write staged inside the store, through no planted symlink.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { z } from 'zod';
+import { writeFilesAtomic } from '../lib/atomic.js';
+import { UserError } from '../lib/errors.js';
+import { assertRealInside } from '../lib/fs-safety.js';
+import { assertParamName, assertParamValue, assertSegment, assertSha, isSegment } from '../lib/ids.js';
+import { readJsonFile } from '../lib/json-file.js';
+import { RESULTS_SCHEMA, type Results, Results as ResultsSchema } from '../model/results.js';
+import { LEGACY_PROFILE, STORE_SCHEMA } from '../model/store.js';
+import { type MIGRATIONS, migrate } from './migrate.js';
+import { trended } from './trends.js';
+
+export const HINT = 'repair or remove the file by hand, or update the harness if it is newer';
+
+/**
+ * Reads a store file, or undefined if absent; anything unreadable is refused, never replaced. A
+ * file reached through a symlink that leads out of the store is refused too (it would be
+ * published).
+ */
+export function readStoreFile<T>(
+  root: string,
+  file: string,
+  schema: z.ZodType<T>,
+  kind?: keyof typeof MIGRATIONS,
+): T | undefined {
+  if (!existsSync(file)) return undefined;
+  assertRealInside(root, file);
+  return readJsonFile(file, schema, {
+    version: STORE_SCHEMA,
+    context: 'refusing to touch the store: ',
+    hint: HINT,
+    ...(kind ? { migrate: (raw: unknown) => migrate(kind, raw, STORE_SCHEMA) } : {}),
+  });
+}
+
+export function readStoredRun(root: string, file: string): Results {
+  assertRealInside(root, file);
+  return readJsonFile(file, ResultsSchema, {
+    version: RESULTS_SCHEMA,
+    context: 'refusing to touch the store: ',
+    hint: HINT,
+  });
+}
+
+export const json = (v: unknown) => `${JSON.stringify(v)}\n`;
+
+/**
+ * Every identifier of a run that becomes a path or a series name, checked where it enters the
+ * store: a results.json is data a runner or a pull request could have shaped.
+ */
+export function checkIdentifiers(results: Results): void {
+  assertSha('run.commit.sha', results.run.commit.sha);
+  assertSegment('run.machine.id', results.run.machine.id);
+  assertSegment('run.profile', results.run.profile);
+  if (results.run.profile === LEGACY_PROFILE)
+    throw new UserError(`run.profile: "${LEGACY_PROFILE}" is reserved for data migrated from store v2`);
+  for (const [i, b] of results.benchmarks.entries()) {
+    assertSegment(`benchmarks.${i}.experiment`, b.experiment);
+    assertSegment(`benchmarks.${i}.variant`, b.variant);
+    for (const [k, v] of Object.entries(b.params)) {
+      assertParamName(`benchmarks.${i}.params`, k);
+      assertParamValue(`benchmarks.${i}.params.${k}`, v);
+    }
+    for (const name of Object.keys(b.metrics)) if (trended(name)) assertSegment(`benchmarks.${i}.metrics`, name);
+  }
+}
+
+export type StagedFile = { file: string; data: string };
+
+/** Writes files of the store, refusing any that a planted symlink would lead outside it. */
+export function writeInside(root: string, files: readonly StagedFile[]): void {
+  for (const f of files) assertRealInside(root, f.file);
+  writeFilesAtomic(files);
+}
+
+/** The machine directories of a store (names that are plain segments). */
+export function machineDirs(root: string): string[] {
+  if (!existsSync(root)) return [];
+  return readdirSync(root, { withFileTypes: true })
+    .filter((e) => e.isDirectory() && isSegment(e.name) && existsSync(join(root, e.name, 'index.json')))
+    .map((e) => e.name)
+    .sort();
+}
+
+export function schemaOf(root: string, file: string): number | undefined {
+  assertRealInside(root, file);
+  try {
+    const v = (JSON.parse(readFileSync(file, 'utf8')) as { schema?: unknown } | null)?.schema;
+    return typeof v === 'number' ? v : undefined;
+  } catch {
+    return undefined; // the reader that needs it names the problem
+  }
+}
