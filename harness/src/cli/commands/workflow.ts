@@ -3,23 +3,12 @@
  * instead of YAML logic. Each prints what the workflow needs on stdout (key=value lines for
  * $GITHUB_OUTPUT, or one value) and explains itself on stderr.
  *
- *   pr-head --pr N --sha SHA
- *       pr.yml, after a maintainer approved a run: the pull request is open, into this repository,
- *       and still at SHA. Needs GITHUB_TOKEN and GITHUB_REPOSITORY (GITHUB_API_URL optional).
- *   comment-target --event FILE --workflow-path .github/workflows/pr.yml --artifact DIR
- *       pr-comment.yml: the finished run is our pr.yml on pull_request_target, and the artifact is
- *       for the pull request and commit in the run's title. Prints pr=N and sha=SHA.
- *   gab-gate --results FILE --out DIR --data-dir DIR --event NAME --workflow-sha SHA
- *            --default-profile P [--dispatch-filters TEXT] [--repo DIR] [--programs DIR]
- *       bench.yml's publish job: whether each github-action-benchmark step runs (see gab-gate.ts).
- *       The action's two input files are written into DIR (a new directory), regenerated from the
- *       validated results.json and this checkout's manifests: the artifact's own gab/ files were
- *       written by the machine and are never read. Prints machine=, sha=, smaller=, bigger=.
- *   noise-file --artifact DIR [--machine ID]
- *       calibrate.yml's publish job: the artifact's one <machine>/noise.json, checked (see
- *       noise-artifact.ts; --machine: the runner's machine id, when known). Prints its path.
- *   pick-commit --repo DIR --head SHA --store DIR --machine ID [--depth 50]
- *       bench.yml's nightly run: the commit to measure (see backfill.ts). Prints the SHA.
+ * The checks (their flags are in workflowSpec's notes below; what each decides, in docs/workflows.md):
+ * pr-head (pr.yml: the approved pull request is still at SHA), comment-target (pr-comment.yml: the
+ * finished run and its artifact are ours and agree), gab-gate (bench.yml's publish job: which
+ * github-action-benchmark steps run, their inputs regenerated from the validated results.json),
+ * noise-file (calibrate.yml's publish job: the artifact's one noise.json), pick-commit (bench.yml's
+ * nightly run: the commit to measure).
  *
  * Exit status: 0 = done (a "no" from a gate is an answer, not an error); 2 = refused (a check
  * failed, or an input is missing or malformed); 3 = internal error.
