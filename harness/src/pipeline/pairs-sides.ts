@@ -17,7 +17,7 @@ import { expand, type Filters } from '../plan/plan.js';
 import type { PointPlan } from '../run/paired/executor.js';
 import { type Host, planCheckout } from './setup.js';
 
-export interface Side {
+export interface PreparedSide {
   root: string;
   experiments: Experiment[];
   jobs: Job[];
@@ -40,7 +40,7 @@ export async function prepareSide(
   opts: SideOptions,
   host: Host,
   log: (m: string) => void,
-): Promise<Side> {
+): Promise<PreparedSide> {
   let experiments: Experiment[];
   try {
     experiments = loadAllExperiments(join(root, 'programs'));
@@ -85,14 +85,14 @@ export interface Matched {
 }
 
 /** Why a side's job cannot run: blocked when planned (a missing runtime...), or its build failed. */
-function blockedOn(side: Side, job: Job): { status: 'skipped' | 'failed'; reason: string } | undefined {
+function blockedOn(side: PreparedSide, job: Job): { status: 'skipped' | 'failed'; reason: string } | undefined {
   if (job.blocked) return job.blocked;
   const b = job.build ? side.builds.get(job.build.key) : undefined;
   return b && !b.ok ? { status: 'failed', reason: `build failed: ${b.reason}` } : undefined;
 }
 
 /** The points both sides have, in the head's order, and what could not be paired. */
-export function matchPoints(base: Side, head: Side): Matched {
+export function matchPoints(base: PreparedSide, head: PreparedSide): Matched {
   const baseById = new Map(base.jobs.map((j) => [j.id, j]));
   const headIds = new Set(head.jobs.map((j) => j.id));
   const m: Matched = {

@@ -19,11 +19,11 @@ export interface PointPlan {
   changed: boolean;
 }
 
-export type Side = 'base' | 'head';
+export type SideName = 'base' | 'head';
 
 /** Why a point could not be measured, and on which side. */
 export interface Failure {
-  side: Side;
+  side: SideName;
   reason: string;
 }
 

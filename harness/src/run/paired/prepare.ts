@@ -12,7 +12,7 @@ import type { Job } from '../../model/job.js';
 import { checkedRun, countSyscalls, verifyEviction } from '../common.js';
 import { freshScratch } from '../measure.js';
 import type { SyscallCounts } from '../parse-strace.js';
-import type { Failure, PointPlan, Prepare, Side } from './executor.js';
+import type { Failure, PointPlan, Prepare, SideName } from './executor.js';
 import { ordersOf, STRATEGIES, type StrategyContext } from './strategies.js';
 
 /** Untimed strace runs per side (see counterChanges). */
@@ -29,8 +29,8 @@ const SIDES = ['base', 'head'] as const;
 
 /** Checks both sides at every size; returns each side's reported fields and a fit's operation counts. */
 async function checkSides(point: PointPlan, tools: Tools, work: string) {
-  const fields: Record<Side, Record<string, number>> = { base: {}, head: {} };
-  const xs: Record<Side, number[]> = { base: [], head: [] };
+  const fields: Record<SideName, Record<string, number>> = { base: {}, head: {} };
+  const xs: Record<SideName, number[]> = { base: [], head: [] };
   for (const side of SIDES) {
     const job = point[side];
     // Kept for all of the point's pairs, removed at the end of the diff.
@@ -59,11 +59,11 @@ async function checkSides(point: PointPlan, tools: Tools, work: string) {
  */
 async function counterChanges(
   point: PointPlan,
-  fields: Record<Side, Record<string, number>>,
+  fields: Record<SideName, Record<string, number>>,
   ctx: PrepareContext,
   work: string,
 ): Promise<PairedCounter[]> {
-  const traces: Record<Side, Counts[]> = { base: [], head: [] };
+  const traces: Record<SideName, Counts[]> = { base: [], head: [] };
   let traced = true;
   const differ = () =>
     [...new Set([...Object.keys(traces.base[0]!), ...Object.keys(traces.head[0]!)])].some(
@@ -81,7 +81,7 @@ async function counterChanges(
   for (const name of names) {
     // strace lists only calls made: where every run was traced, a missing syscall was made 0 times.
     const zero = traced && name.startsWith('syscalls.') ? 0 : undefined;
-    const values = (side: Side) => traces[side].map((c) => c[name]?.value ?? zero);
+    const values = (side: SideName) => traces[side].map((c) => c[name]?.value ?? zero);
     const [b, h] = [values('base'), values('head')];
     const known = (vs: (number | undefined)[]): vs is number[] => vs.every((v) => v !== undefined);
     if (!known(b) || !known(h)) continue;

@@ -18,7 +18,7 @@ import { commandLine, type Job } from '../../model/job.js';
 import { checkedRun, shell, timeoutMs } from '../common.js';
 import { runSchedule } from '../pair-timer.js';
 import type { RawRun } from '../runner.js';
-import type { Batch, PointPlan, Side } from './executor.js';
+import type { Batch, PointPlan, SideName } from './executor.js';
 
 export interface StrategyContext {
   tools: Tools;
@@ -40,7 +40,7 @@ export type PairStrategy = (
 export const ordersOf = (seed: number, from: number, count: number): PairOrder[] =>
   Array.from({ length: count }, (_, k) => pairOrder(seed, from + k));
 
-const sidesIn = (o: PairOrder): readonly Side[] => (o === 'AB' ? ['base', 'head'] : ['head', 'base']);
+const sidesIn = (o: PairOrder): readonly SideName[] => (o === 'AB' ? ['base', 'head'] : ['head', 'base']);
 
 /**
  * The processes of one pair in run order (0 = base, 1 = head; a fit adds 2 = base small, 3 = head
@@ -105,7 +105,7 @@ const selfTimed: PairStrategy = async (point, orders, label, ctx) => {
   try {
     const pairs: MeasuredPair[] = [];
     for (const [k, order] of orders.entries()) {
-      const got: Partial<Record<Side, Values>> = {};
+      const got: Partial<Record<SideName, Values>> = {};
       for (const side of sidesIn(order)) {
         const job = point[side];
         if (job.evict) {
