@@ -41,8 +41,11 @@ export const SEGMENT_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 /** A parameter name: what manifests declare (lower-case, digits, underscore). */
 export const PARAM_NAME_RE = /^[a-z_][a-z0-9_]{0,49}$/;
 
-/** A parameter value as it appears in names and file names: a number, or a plain token. */
-export const PARAM_VALUE_RE = /^-?[0-9]+(\.[0-9]+)?$|^[A-Za-z0-9][A-Za-z0-9._+-]{0,99}$/;
+/**
+ * A parameter value as it appears in names and file names: a number, or a plain token ('@' for a
+ * runtime release such as node@22.4.1).
+ */
+export const PARAM_VALUE_RE = /^-?[0-9]+(\.[0-9]+)?$|^[A-Za-z0-9][A-Za-z0-9._+@-]{0,99}$/;
 
 /** A pull-request number as GitHub issues them. */
 export const PR_RE = /^[1-9][0-9]{0,9}$/;
@@ -86,7 +89,11 @@ export function assertParamValue(field: string, v: unknown): string | number {
     return v;
   }
   if (typeof v !== 'string' || !PARAM_VALUE_RE.test(v) || v.includes('..'))
-    throw new InvalidIdentifier(field, v, "a number or a plain token (letters, digits, '.', '_', '+', '-'; no '..')");
+    throw new InvalidIdentifier(
+      field,
+      v,
+      "a number or a plain token (letters, digits, '.', '_', '+', '@', '-'; no '..')",
+    );
   return v;
 }
 

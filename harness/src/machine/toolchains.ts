@@ -7,6 +7,8 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { probe, runProcess, which } from '../lib/exec.js';
 import { readJsonFile } from '../lib/json-file.js';
+import { parseReleaseKey } from '../model/release.js';
+import { RegistryUnavailable, releasePackage } from './releases.js';
 import { recordTree, verifyTree } from './verify-cache.js';
 
 /** harness/toolchains.json: the runtime versions installed from the npm registry, pinned. */
@@ -67,9 +69,32 @@ function npmRuntime(name: string, pins: Pins): NpmRuntime | undefined {
 }
 
 /** Downloads a runtime's npm tarball once into cacheDir and unpacks it; reused across runs. */
+const cachedBin = (cacheDir: string, rt: NpmRuntime) =>
+  join(cacheDir, `${rt.pkg.replace(/[@/]/g, '_')}-${rt.version}`, rt.bin);
+
+/**
+ * An exact release (node@22.4.1, bun@1.3.11, deno@2.7.3: machine/releases.ts), or undefined for
+ * any other name. A version the registry lacks throws (the user's error); a registry that cannot
+ * be asked makes the runtime unavailable, like a failed install.
+ */
+async function releaseRuntime(name: string, cacheDir: string): Promise<NpmRuntime | Resolved | undefined> {
+  const spec = parseReleaseKey(name);
+  if (!spec) return undefined;
+  try {
+    return await releasePackage(spec, (pkg, version, bin) => existsSync(cachedBin(cacheDir, { pkg, version, bin })));
+  } catch (e) {
+    if (!(e instanceof RegistryUnavailable)) throw e;
+    return {
+      ok: false,
+      reason: `${name} could not be looked up: ${e.message}`,
+      hint: 'check access to the npm registry',
+    };
+  }
+}
+
 async function installFromNpm(rt: NpmRuntime, cacheDir: string, log: (s: string) => void): Promise<string> {
   const dir = join(cacheDir, `${rt.pkg.replace(/[@/]/g, '_')}-${rt.version}`);
-  const bin = join(dir, rt.bin);
+  const bin = cachedBin(cacheDir, rt);
   // --- issue 24 (N6): a cached runtime is used only as recorded when it was installed (verify-cache.ts).
   if (existsSync(bin) || existsSync(dir)) {
     const verdict = verifyTree(dir);
@@ -103,7 +128,8 @@ function versionOf(path: string, args: string[]): string {
 }
 
 /**
- * Resolves a runtime name: "gcc", "node@<major>", "bun", "deno", "just", or a system tool.
+ * Resolves a runtime name: "gcc", "node@<major>", "bun", "deno", "just", an exact release
+ * ("node@22.4.1", "bun@1.3.11", "deno@2.7.3"), or a system tool.
  */
 export async function resolveRuntime(
   name: string,
@@ -113,15 +139,20 @@ export async function resolveRuntime(
 ): Promise<Resolved> {
   if (name === `node@${CURRENT_NODE_MAJOR}`)
     return { ok: true, path: process.execPath, version: process.versions.node };
-  const npm = npmRuntime(name, pins);
+  const release = await releaseRuntime(name, cacheDir);
+  if (release && 'ok' in release) return release;
+  const npm = release ?? npmRuntime(name, pins);
   if (npm) {
     try {
       const path = await installFromNpm(npm, cacheDir, log);
-      const version =
-        versionOf(path, ['--version'])
-          .replace(/^v/, '')
-          .replace(/^deno /, '')
-          .split(' ')[0] ?? 'unknown';
+      // An exact release is recorded as the registry's version (a canary's binary may report its
+      // next release's number).
+      const version = release
+        ? npm.version
+        : (versionOf(path, ['--version'])
+            .replace(/^v/, '')
+            .replace(/^deno /, '')
+            .split(' ')[0] ?? 'unknown');
       return { ok: true, path, version };
     } catch (e) {
       return {

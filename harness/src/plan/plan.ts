@@ -15,6 +15,7 @@ import {
   type Variant,
 } from '../model/manifest.js';
 import type { Profile } from '../model/profiles.js';
+import { looksLikeRelease, parseReleaseKey, type ReleaseSpec } from '../model/release.js';
 import { benchmarkId } from '../model/results.js';
 import { matchesAt } from '../model/select.js';
 import { checkParamValues } from './params.js';
@@ -99,9 +100,32 @@ export function runtimesOf(m: Manifest, v: Variant, profile: Profile): string[] 
   );
 }
 
-/** The value of a JavaScript point's `runtime` parameter: node@22 -> "node22", bun -> "bun". */
+/**
+ * The value of a JavaScript point's `runtime` parameter: node@22 -> "node22", bun -> "bun"; an
+ * exact release keeps its key (node@22.4.1), so it never shares a series with a pinned major.
+ */
 export function runtimeLabel(key: string): string {
-  return key.replace('@', '');
+  return parseReleaseKey(key) ? key : key.replace('@', '');
+}
+
+/**
+ * The exact releases `--param runtime=` asks for (node@22.4.1, bun@1.3.11, deno@2.7.3); they are
+ * runtimes of every JavaScript variant of their family, beside the manifest's own.
+ */
+export function askedReleases(values: readonly string[] | undefined): ReleaseSpec[] {
+  return (values ?? []).filter(looksLikeRelease).map((v) => {
+    const spec = parseReleaseKey(v);
+    if (!spec)
+      throw new UserError(
+        `--param runtime=${v}: not a release (expected node@X.Y.Z, bun@X.Y.Z, bun@canary-YYYYMMDD or deno@X.Y.Z)`,
+      );
+    return spec;
+  });
+}
+
+function pointRuntimes(m: Manifest, v: Variant, profile: Profile, releases: readonly ReleaseSpec[]): string[] {
+  const families: readonly string[] = jsRuntimes(v) ?? [];
+  return [...runtimesOf(m, v, profile), ...releases.filter((r) => families.includes(r.family)).map((r) => r.key)];
 }
 
 /** Expands experiments x variants x runtimes x parameter points, without resolving runtimes. */
@@ -119,12 +143,14 @@ export function expand(experiments: readonly Experiment[], profile: Profile, fil
   requireKnown('parameter', Object.keys(filters.params ?? {}), paramNames);
   checkParamValues(chosen, filters.params ?? {});
   // A runtime no variant runs under would silently drop every point.
+  const asked = filters.params?.runtime?.map(String);
+  const releases = askedReleases(asked);
   const labels = chosen.flatMap((e) =>
     e.manifest.variants
       .filter((v) => jsRuntimes(v))
-      .flatMap((v) => runtimesOf(e.manifest, v, profile).map(runtimeLabel)),
+      .flatMap((v) => pointRuntimes(e.manifest, v, profile, releases).map(runtimeLabel)),
   );
-  requireKnown('runtime', filters.params?.runtime?.map(String), [...new Set(labels)]);
+  requireKnown('runtime', asked, [...new Set(labels)]);
 
   const points: Point[] = [];
   for (const exp of chosen) {
@@ -136,7 +162,7 @@ export function expand(experiments: readonly Experiment[], profile: Profile, fil
     for (const variant of m.variants) {
       if (filters.variants?.length && !filters.variants.includes(variant.id)) continue;
       const js = jsRuntimes(variant) !== undefined;
-      for (const runtime of runtimesOf(m, variant, profile)) {
+      for (const runtime of pointRuntimes(m, variant, profile, releases)) {
         const label = runtimeLabel(runtime);
         if (js && filters.params?.runtime && !filters.params.runtime.map(String).includes(label)) continue;
         for (const base of cartesian(axes.filter(([name]) => !variant.ignores.includes(name)))) {
