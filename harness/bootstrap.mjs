@@ -60,6 +60,7 @@ const TOOLS = {
 const NEEDS = {
   bench: ['hyperfine', 'strace', 'time', 'fincore'],
   calibrate: ['hyperfine', 'strace', 'time', 'fincore'],
+  releases: ['hyperfine', 'strace', 'time', 'fincore'],
   test: ['hyperfine', 'strace', 'time', 'fincore', 'shellcheck', 'chromium'],
 };
 

@@ -12,6 +12,7 @@ import { pagesCommand, pagesSpec } from './commands/pages.js';
 import { pairsCommand, pairsSpec } from './commands/pairs.js';
 import { prCommentCommand, prCommentSpec } from './commands/pr-comment.js';
 import { publishCommand, publishSpec } from './commands/publish.js';
+import { releasesCommand, releasesSpec } from './commands/releases.js';
 import { siteCommand, sitePerfCommand, sitePerfSpec, siteSpec } from './commands/site.js';
 import { workflowCommand, workflowSpec } from './commands/workflow.js';
 import { type CommandSpec, helpText, isHelp } from './options.js';
@@ -31,6 +32,7 @@ const COMMANDS: Record<string, Command> = {
   pages: { spec: pagesSpec, run: pagesCommand },
   'pr-comment': { spec: prCommentSpec, run: prCommentCommand },
   'machine-id': { spec: machineIdSpec, run: machineIdCommand },
+  releases: { spec: releasesSpec, run: releasesCommand },
   site: { spec: siteSpec, run: siteCommand },
   'site-perf': { spec: sitePerfSpec, run: sitePerfCommand },
   workflow: { spec: workflowSpec, run: (argv) => workflowCommand(argv) },

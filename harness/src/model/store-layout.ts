@@ -12,7 +12,14 @@
  *   <machine>/trends/<profile>/<window>/<experiment>/<metric>.json   its trend columns
  *   <machine>/trends/<profile>/<window>/regressions.json         change points (site build)
  *   <machine>/trends/<profile>/regressions.json    every change point, newest first (site build)
+ *   releases/<machine>/index.json                  runtime releases measured (npm run releases), with
+ *                                                  their release-suite values, per profile
+ *   releases/<machine>/<profile>/<line>/<version>/<experiment>.json   a release's results
+ *   releases/<machine>/changes.json                changes between releases: confirmed ones newest
+ *                                                  first, and the candidates still open
  *
+ * Runtime releases are their own axis: they live under releases/ (a name no machine id takes,
+ * since machine directories hold an index.json at their top), never in a commit's trend.
  * A profile's runs share one workload per benchmark (profiles fix the sizes): the site shows one
  * profile at a time. Data from before store v3 (which kept one run per commit whatever its
  * profile) is the pseudo-profile "legacy", shown apart and never merged into new series.
@@ -65,7 +72,17 @@ export const paths = {
   windowRegressions: (machine: string, profile: string, window: string) =>
     `${machine}/trends/${profile}/${window}/regressions.json`,
   regressions: (machine: string, profile: string) => `${machine}/trends/${profile}/regressions.json`,
+  releaseIndex: (machine: string) => `${RELEASES_DIR}/${machine}/index.json`,
+  releaseRun: (machine: string, profile: string, line: string, version: string, experiment: string) =>
+    `${RELEASES_DIR}/${machine}/${profile}/${line}/${version}/${experiment}.json`,
+  releaseChanges: (machine: string) => `${RELEASES_DIR}/${machine}/changes.json`,
 };
+
+/** The store's folder of runtime releases (per machine under it). */
+export const RELEASES_DIR = 'releases';
+
+/** 1: release entries with their suite values; changes confirmed by paired diffs. */
+export const RELEASES_SCHEMA = 1;
 
 /** A window's id: its position, zero-padded so ids sort as they come. */
 export function windowId(ordinal: number): string {

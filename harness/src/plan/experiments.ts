@@ -136,7 +136,13 @@ function checkConsistency(_file: string, dir: string, m: Manifest): string[] {
     for (const k of Object.keys(r.at ?? {}))
       if (!(k in m.parameters)) problems.push(`summary.ratios.at: unknown parameter (got "${k}")`);
   }
-  for (const section of [m.summary?.at, m.headline.at]) {
+  for (const [i, v] of [...(m.releases?.variants ?? []), ...(m.releases?.reference ?? [])].entries()) {
+    const variant = m.variants.find((x) => x.id === v);
+    if (!variant) problems.push(`releases: unknown variant (got "${v}")`);
+    else if (i < (m.releases?.variants.length ?? 0) && !jsRuntimes(variant))
+      problems.push(`releases.variants: "${v}" runs under no JavaScript runtime, so no release changes it`);
+  }
+  for (const section of [m.summary?.at, m.headline.at, m.releases?.at]) {
     for (const k of Object.keys(section ?? {})) {
       if (!(k in m.parameters) && k !== 'runtime') problems.push(`at: unknown parameter (got "${k}")`);
     }
