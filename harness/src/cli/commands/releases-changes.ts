@@ -1,6 +1,52 @@
-/** npm run releases -- changes: filled in by the change-detection step. */
-import { UserError } from '../../lib/errors.js';
+/** npm run releases -- changes: detection over each line's releases, bisection, confirmation. */
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { EXIT, UserError } from '../../lib/errors.js';
+import { ensureDirectory } from '../../lib/paths.js';
+import { isProfile, PROFILES } from '../../model/profiles.js';
+import { releaseChanges } from '../../pipeline/release-changes.js';
+import { DEFAULT_STORE, intFlag, list, ROOT } from '../args.js';
 
-export async function releasesChangesCommand(_argv: string[]): Promise<number> {
-  throw new UserError('releases changes: not available yet');
+export const CHANGES_HELP = `npm run releases -- changes [--store DIR] [--profile P] [--experiments a,b] [--bisect N] [--out DIR]
+
+  Runs the site's change-point detection over each runtime line's measured releases (one series
+  per release-suite point, on the suite's first metric), narrows each change through the
+  intermediate builds the registry has (Node patch releases, Bun canaries; at most N builds
+  measured per change, default 3, 0 to skip), and writes <store>/releases/<machine>/changes.json.`;
+
+export async function releasesChangesCommand(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    strict: true,
+    options: {
+      store: { type: 'string', default: DEFAULT_STORE },
+      profile: { type: 'string', default: 'quick' },
+      experiments: { type: 'string' },
+      bisect: { type: 'string', default: '3' },
+      out: { type: 'string', default: join(ROOT, 'results', 'releases') },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(`${CHANGES_HELP}\n`);
+    return EXIT.ok;
+  }
+  if (!isProfile(values.profile))
+    throw new UserError(`--profile ${values.profile}: unknown profile; valid profiles: ${PROFILES.join(', ')}`);
+  const file = await releaseChanges({
+    root: ROOT,
+    storeDir: ensureDirectory(values.store, '--store'),
+    profile: values.profile,
+    workDir: ensureDirectory(values.out, '--out'),
+    bisectSteps: intFlag('--bisect', values.bisect, 0, 20),
+    ...(list(values.experiments) ? { experiments: list(values.experiments)! } : {}),
+    log: (m) => process.stderr.write(`${m}\n`),
+  });
+  const lines = [
+    `${file.changes.length} confirmed change(s), ${file.candidates.length} candidate(s) -> releases/${file.machine}/changes.json`,
+    ...file.changes.map((c) => `  ${c.text}`),
+    ...file.candidates.map((c) => `  ${c.text}`),
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+  return EXIT.ok;
 }
