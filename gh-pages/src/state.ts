@@ -2,8 +2,8 @@
  * Every view is addressable: the URL hash holds the whole view state, so a link in a PR
  * comment opens exactly that chart. Pure functions, round-trip tested.
  */
-export type View = 'overview' | 'trends' | 'sweeps' | 'compare' | 'regressions';
-export const VIEWS: readonly View[] = ['overview', 'trends', 'sweeps', 'compare', 'regressions'];
+export type View = 'overview' | 'trends' | 'sweeps' | 'compare' | 'regressions' | 'runtimes';
+export const VIEWS: readonly View[] = ['overview', 'trends', 'sweeps', 'compare', 'regressions', 'runtimes'];
 
 export interface State {
   view: View;

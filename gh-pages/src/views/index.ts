@@ -7,6 +7,7 @@ import { compare } from './compare.js';
 import type { View } from './ctx.js';
 import { overview } from './overview.js';
 import { regressions } from './regressions.js';
+import { runtimes } from './runtimes.js';
 import { sweeps } from './sweeps.js';
 import { trends } from './trends.js';
 
@@ -16,6 +17,7 @@ export const VIEW_TABLE: Record<Name, View> = {
   sweeps,
   compare,
   regressions,
+  runtimes,
 };
 
 export type { Ctx } from './ctx.js';

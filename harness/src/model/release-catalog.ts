@@ -42,6 +42,8 @@ export const DEFAULT_SINCE: Record<Family, string> = { node: '20.0.0', bun: '1.0
 export interface CatalogFilter {
   since?: string;
   until?: string;
+  /** Only releases the registry published on or after this day (YYYY-MM-DD): the nightly's "new since last night". */
+  after?: string;
   lines?: readonly string[];
   canaries?: boolean;
   /** "minor": the first release of each minor (x.y.0, or the lowest patch the registry has). */
@@ -57,6 +59,7 @@ export function selectReleases(all: readonly Release[], f: CatalogFilter): Relea
     (r) =>
       (!f.since || compareVersions(r.version, f.since) >= 0) &&
       (!f.until || compareVersions(r.version, f.until) <= 0) &&
+      (!f.after || r.date.slice(0, 10) >= f.after) &&
       (!f.lines?.length || f.lines.includes(r.line)) &&
       (f.canaries || !r.canary),
   );

@@ -12,7 +12,7 @@ import { probe } from '../lib/exec.js';
 import { Overview } from '../model/manifest.js';
 import { uncalibrated } from '../model/noise.js';
 import type { CatalogFile, CommitsFile, ShardFile } from '../model/store.js';
-import { defaultProfile, LEGACY_PROFILE, paths } from '../model/store-layout.js';
+import { defaultProfile, LEGACY_PROFILE, paths, RELEASES_DIR } from '../model/store-layout.js';
 import { checkStore } from '../store/check.js';
 import { migrateStore } from '../store/migrate-store.js';
 import { regressionsFile } from '../store/regressions.js';
@@ -135,7 +135,7 @@ async function buildInto(root: string, storeDir: string, outDir: string, inPlace
   const data = join(outDir, 'data');
   for (const entry of existsSync(data) ? readdirSync(data, { withFileTypes: true }) : []) {
     const noise = join(data, entry.name, 'noise.json');
-    if (entry.isDirectory() && !existsSync(noise))
+    if (entry.isDirectory() && entry.name !== RELEASES_DIR && !existsSync(noise))
       writeFileSync(noise, `${JSON.stringify(uncalibrated(entry.name))}\n`);
   }
   writeRegressions(data);

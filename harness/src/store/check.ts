@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { readJsonFile } from '../lib/json-file.js';
 import { STORE_SCHEMA } from '../model/store.js';
+import { RELEASES_DIR, RELEASES_SCHEMA } from '../model/store-layout.js';
 import { migrate } from './migrate.js';
 
 const HINT = 'repair or remove the file by hand, or update the harness if it is newer';
@@ -42,7 +43,12 @@ export function checkStore(root: string): void {
     });
   for (const file of jsonFiles(root))
     readJsonFile(file, z.unknown(), {
-      version: file.endsWith('/index.json') ? STORE_SCHEMA : undefined,
+      // The releases part (releases/<machine>/index.json) is versioned on its own.
+      version: file.endsWith('/index.json')
+        ? file.startsWith(join(root, RELEASES_DIR, '/'))
+          ? RELEASES_SCHEMA
+          : STORE_SCHEMA
+        : undefined,
       context,
       hint: HINT,
     });

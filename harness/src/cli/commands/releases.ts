@@ -39,6 +39,7 @@ selection (list, measure):
   --runtime node,bun,deno   families (default: all three)
   --since X.Y.Z             oldest release (one --runtime only; default node 20.0.0, bun 1.0.0, deno 2.0.0)
   --until X.Y.Z             newest release (one --runtime only)
+  --after YYYY-MM-DD        only releases the registry published on or after that day
   --line node22,...         only these lines
   --every minor|release     minor: the first release of each minor (default: release)
   --canaries                include Bun canaries
@@ -119,6 +120,7 @@ const selection = () => ({
   runtime: { type: 'string' as const },
   since: { type: 'string' as const },
   until: { type: 'string' as const },
+  after: { type: 'string' as const },
   line: { type: 'string' as const },
   every: { type: 'string' as const, default: 'release' },
   canaries: { type: 'boolean' as const, default: false },
@@ -132,6 +134,7 @@ type SelectionValues = {
   runtime?: string;
   since?: string;
   until?: string;
+  after?: string;
   line?: string;
   every?: string;
   canaries?: boolean;
@@ -148,6 +151,11 @@ function families(flag: string | undefined): Family[] {
 
 function versionFlag(flag: string, v: string | undefined): string | undefined {
   if (v !== undefined && !isVersion(v)) throw new UserError(`${flag} ${v}: expected a version X.Y.Z`);
+  return v;
+}
+
+function dayFlag(v: string | undefined): string | undefined {
+  if (v !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(v)) throw new UserError(`--after ${v}: expected a day YYYY-MM-DD`);
   return v;
 }
 
@@ -180,21 +188,27 @@ export async function selectFromFlags(v: SelectionValues): Promise<Release[]> {
   const filter: CatalogFilter = {
     since: versionFlag('--since', v.since) ?? (fams.length === 1 ? DEFAULT_SINCE[fams[0]!] : undefined),
     ...(versionFlag('--until', v.until) ? { until: v.until } : {}),
+    ...(dayFlag(v.after) ? { after: v.after } : {}),
     ...(list(v.line) ? { lines: list(v.line)! } : {}),
     canaries: v.canaries ?? false,
     every: v.every,
   };
   // With several runtimes, each starts at its own default.
+  for (const l of filter.lines ?? [])
+    if (!fams.some((f) => l.startsWith(f)))
+      throw new UserError(`--line ${l}: not a line of ${fams.join(', ')} (lines: node20, node22, ..., bun, deno)`);
   if (fams.length > 1)
     return fams.flatMap((f) =>
-      selectReleases(
-        all.filter((r) => r.family === f),
-        {
-          ...filter,
-          since: DEFAULT_SINCE[f],
-          ...(filter.lines ? { lines: filter.lines.filter((l) => l.startsWith(f)) } : {}),
-        },
-      ),
+      filter.lines && !filter.lines.some((l) => l.startsWith(f))
+        ? []
+        : selectReleases(
+            all.filter((r) => r.family === f),
+            {
+              ...filter,
+              since: DEFAULT_SINCE[f],
+              ...(filter.lines ? { lines: filter.lines.filter((l) => l.startsWith(f)) } : {}),
+            },
+          ),
     );
   return selectReleases(all, filter);
 }
