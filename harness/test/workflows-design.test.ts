@@ -53,12 +53,17 @@ const level = (f: string) => (f === 'pr.yml' ? 'pr' : 'trusted');
 const uses = (s: Step, action: string) => s.uses?.startsWith(`${action}@`) ?? false;
 
 describe('which events reach the self-hosted machines', () => {
-  it('only bench.yml, calibrate.yml and pr.yml have self-hosted jobs', () => {
-    expect([...new Set(shJobs.map((j) => j.f))].sort()).toEqual(['bench.yml', 'calibrate.yml', 'pr.yml']);
+  it('only bench.yml, calibrate.yml, pr.yml and releases.yml have self-hosted jobs', () => {
+    expect([...new Set(shJobs.map((j) => j.f))].sort()).toEqual([
+      'bench.yml',
+      'calibrate.yml',
+      'pr.yml',
+      'releases.yml',
+    ]);
   });
 
   it('no workflow with a self-hosted job runs on an event whose workflow file a pull request supplies', () => {
-    for (const f of ['bench.yml', 'calibrate.yml', 'pr.yml']) {
+    for (const f of ['bench.yml', 'calibrate.yml', 'pr.yml', 'releases.yml']) {
       for (const ev of [
         'pull_request',
         'pull_request_review',
@@ -77,8 +82,8 @@ describe('which events reach the self-hosted machines', () => {
     });
   });
 
-  it('bench.yml and calibrate.yml run their self-hosted jobs only from main', () => {
-    for (const f of ['bench.yml', 'calibrate.yml'])
+  it('bench.yml, calibrate.yml and releases.yml run their self-hosted jobs only from main', () => {
+    for (const f of ['bench.yml', 'calibrate.yml', 'releases.yml'])
       for (const [name, job] of jobs(f))
         if (selfHosted(job)) expect(job.if, `${f} ${name}`).toBe("github.ref == 'refs/heads/main'");
   });
@@ -297,6 +302,7 @@ describe('tokens and install scripts', () => {
       'bench.yml publish',
       'calibrate.yml publish',
       'pr-comment.yml comment',
+      'releases.yml publish',
     ]);
   });
 });

@@ -118,7 +118,7 @@ describe('every command a workflow runs is an npm script that a test runs', () =
     /^mkdir -p \w+$/,
     /^cp [\w/. -]+$/,
     /^printf '%s' "\$PR_NUMBER" > [\w/-]+$/,
-    /^node "\$GITHUB_WORKSPACE\/harness\/bootstrap\.mjs" pages /,
+    /^node "\$GITHUB_WORKSPACE\/harness\/bootstrap\.mjs" (pages|releases import) /,
     /^test "\$(BENCH|CALIBRATE)_STATUS" = 0$/,
   ];
 

@@ -24,7 +24,7 @@ type Workflow = {
   jobs: Record<string, Job>;
 };
 
-const names = ['ci', 'bench', 'pr', 'pr-comment', 'calibrate'] as const;
+const names = ['ci', 'bench', 'pr', 'pr-comment', 'calibrate', 'releases'] as const;
 const text = Object.fromEntries(
   names.map((n) => [n, readFileSync(join(ROOT, '.github', 'workflows', `${n}.yml`), 'utf8')]),
 ) as Record<(typeof names)[number], string>;

@@ -2,28 +2,20 @@
  * npm run releases -- list | measure | changes | confirm: runtime releases from the npm registry as
  * a trend axis of their own (per machine and runtime line, never mixed with commit trends).
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { EXIT, UserError } from '../../lib/errors.js';
-import { ensureDirectory } from '../../lib/paths.js';
+import { ensureDirectory, existingDirectory } from '../../lib/paths.js';
 import { machineInfo } from '../../machine/machine.js';
-import { registryReleases } from '../../machine/releases.js';
 import { isProfile, PROFILES } from '../../model/profiles.js';
-import { FAMILIES, type Family, isFamily, isVersion } from '../../model/release.js';
-import {
-  type CatalogFilter,
-  catalogRows,
-  DEFAULT_SINCE,
-  parseRegistryTimes,
-  type Release,
-  selectReleases,
-} from '../../model/release-catalog.js';
+import { catalogRows } from '../../model/release-catalog.js';
 import { measureReleases } from '../../pipeline/releases.js';
-import { measuredKeys, readReleaseIndex } from '../../store/releases.js';
+import { importReleases, measuredKeys, readReleaseIndex, releaseMachines } from '../../store/releases.js';
 import { DEFAULT_STORE, intFlag, list, ROOT } from '../args.js';
 import type { CommandSpec } from '../options.js';
+import { selectFromFlags, selection } from './release-selection.js';
 import { releasesChangesCommand } from './releases-changes.js';
+import { releasesNightlyCommand } from './releases-nightly.js';
 
 export const RELEASES_HELP = `npm run releases -- <list|measure|changes> [flags]
 
@@ -32,6 +24,10 @@ export const RELEASES_HELP = `npm run releases -- <list|measure|changes> [flags]
   measure   measure every selected release the store lacks (newest first, resumable): each
             experiment's release suite (manifest "releases") through the bench pipeline,
             validated, published under <store>/releases/<machine>/
+  import    --from DIR [--machine ID]: add releases measured elsewhere (a workflow artifact or a
+            gh-pages data/ folder, laid out as a store) to --store; nothing there is removed
+  nightly   what releases.yml runs: new releases of the last two days, then --backfill N of the
+            history, then changes (--store, --profile, --node-lines node20,node22,node24, --out)
   changes   change detection over each line's releases, bisection through intermediate builds,
             confirmation by paired diffs -> <store>/releases/<machine>/changes.json
 
@@ -116,103 +112,6 @@ export const releasesSpec = {
   example: 'npm run releases -- list --runtime node --since 22.0.0 --every minor',
 } as const satisfies CommandSpec;
 
-const selection = () => ({
-  runtime: { type: 'string' as const },
-  since: { type: 'string' as const },
-  until: { type: 'string' as const },
-  after: { type: 'string' as const },
-  line: { type: 'string' as const },
-  every: { type: 'string' as const, default: 'release' },
-  canaries: { type: 'boolean' as const, default: false },
-  'registry-json': { type: 'string' as const, multiple: true as const, default: [] as string[] },
-  store: { type: 'string' as const, default: DEFAULT_STORE },
-  profile: { type: 'string' as const, default: 'quick' },
-  help: { type: 'boolean' as const, default: false },
-});
-
-type SelectionValues = {
-  runtime?: string;
-  since?: string;
-  until?: string;
-  after?: string;
-  line?: string;
-  every?: string;
-  canaries?: boolean;
-  'registry-json'?: string[];
-  profile?: string;
-};
-
-function families(flag: string | undefined): Family[] {
-  const asked = list(flag) ?? [...FAMILIES];
-  for (const f of asked)
-    if (!isFamily(f)) throw new UserError(`--runtime ${f}: unknown runtime; runtimes: ${FAMILIES.join(', ')}`);
-  return asked as Family[];
-}
-
-function versionFlag(flag: string, v: string | undefined): string | undefined {
-  if (v !== undefined && !isVersion(v)) throw new UserError(`${flag} ${v}: expected a version X.Y.Z`);
-  return v;
-}
-
-function dayFlag(v: string | undefined): string | undefined {
-  if (v !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(v)) throw new UserError(`--after ${v}: expected a day YYYY-MM-DD`);
-  return v;
-}
-
-/** The releases the selection flags choose, from the registry (or saved answers), oldest first. */
-export async function selectFromFlags(v: SelectionValues): Promise<Release[]> {
-  const fams = families(v.runtime);
-  if ((v.since || v.until) && fams.length !== 1)
-    throw new UserError('--since and --until need one --runtime (versions of different runtimes do not compare)');
-  if (v.every !== 'minor' && v.every !== 'release')
-    throw new UserError(`--every ${v.every}: expected minor or release`);
-  const saved = new Map<string, string>();
-  for (const f of v['registry-json'] ?? []) {
-    const m = /^(node|bun|deno)=(.+)$/.exec(f);
-    if (!m) throw new UserError(`--registry-json ${f}: expected FAMILY=FILE (e.g. node=node-time.json)`);
-    saved.set(m[1]!, m[2]!);
-  }
-  const all: Release[] = [];
-  for (const fam of fams) {
-    const file = saved.get(fam);
-    let text: unknown;
-    if (file) {
-      try {
-        text = JSON.parse(readFileSync(file, 'utf8'));
-      } catch (e) {
-        throw new UserError(`--registry-json ${fam}=${file}: ${(e as Error).message}`);
-      }
-    }
-    all.push(...(file ? parseRegistryTimes(fam, text, file) : await registryReleases(fam)));
-  }
-  const filter: CatalogFilter = {
-    since: versionFlag('--since', v.since) ?? (fams.length === 1 ? DEFAULT_SINCE[fams[0]!] : undefined),
-    ...(versionFlag('--until', v.until) ? { until: v.until } : {}),
-    ...(dayFlag(v.after) ? { after: v.after } : {}),
-    ...(list(v.line) ? { lines: list(v.line)! } : {}),
-    canaries: v.canaries ?? false,
-    every: v.every,
-  };
-  // With several runtimes, each starts at its own default.
-  for (const l of filter.lines ?? [])
-    if (!fams.some((f) => l.startsWith(f)))
-      throw new UserError(`--line ${l}: not a line of ${fams.join(', ')} (lines: node20, node22, ..., bun, deno)`);
-  if (fams.length > 1)
-    return fams.flatMap((f) =>
-      filter.lines && !filter.lines.some((l) => l.startsWith(f))
-        ? []
-        : selectReleases(
-            all.filter((r) => r.family === f),
-            {
-              ...filter,
-              since: DEFAULT_SINCE[f],
-              ...(filter.lines ? { lines: filter.lines.filter((l) => l.startsWith(f)) } : {}),
-            },
-          ),
-    );
-  return selectReleases(all, filter);
-}
-
 function profileFlag(p: string | undefined) {
   const profile = p ?? 'quick';
   if (!isProfile(profile))
@@ -282,6 +181,26 @@ async function measureCommand(argv: string[]): Promise<number> {
   return out.failed.length ? EXIT.benchmarksFailed : EXIT.ok;
 }
 
+/** releases import --from DIR --machine ID [--store DIR]: the workflow's publish step. */
+async function importCommand(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    strict: true,
+    options: {
+      from: { type: 'string' },
+      machine: { type: 'string' },
+      store: { type: 'string', default: DEFAULT_STORE },
+    },
+  });
+  if (!values.from) throw new UserError('releases import needs --from DIR');
+  const from = existingDirectory(values.from, '--from');
+  const store = ensureDirectory(values.store, '--store');
+  const machines = values.machine ? [values.machine] : releaseMachines(from);
+  for (const m of machines)
+    process.stdout.write(`${await importReleases(store, from, m)} release(s) of ${m} added to ${values.store}\n`);
+  return EXIT.ok;
+}
+
 function help(): number {
   process.stdout.write(`${RELEASES_HELP}\n`);
   return EXIT.ok;
@@ -296,5 +215,7 @@ export async function releasesCommand(argv: string[]): Promise<number> {
   if (sub === 'list') return listCommand(rest);
   if (sub === 'measure') return measureCommand(rest);
   if (sub === 'changes') return releasesChangesCommand(rest);
-  throw new UserError(`releases ${sub}: unknown subcommand; subcommands: list, measure, changes`);
+  if (sub === 'import') return importCommand(rest);
+  if (sub === 'nightly') return releasesNightlyCommand(rest);
+  throw new UserError(`releases ${sub}: unknown subcommand; subcommands: list, measure, changes, import, nightly`);
 }
