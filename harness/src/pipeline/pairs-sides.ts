@@ -91,19 +91,22 @@ function blockedOn(side: PreparedSide, job: Job): { status: 'skipped' | 'failed'
   return b && !b.ok ? { status: 'failed', reason: `build failed: ${b.reason}` } : undefined;
 }
 
-/** The points both sides have, in the head's order, and what could not be paired. */
-export function matchPoints(base: PreparedSide, head: PreparedSide): Matched {
-  const baseById = new Map(base.jobs.map((j) => [j.id, j]));
-  const headIds = new Set(head.jobs.map((j) => j.id));
+/**
+ * The points both sides have, in the head's order, and what could not be paired. Jobs match by
+ * `key` (the benchmark id; a runtime pair sets the runtime aside: pipeline/release-pairs.ts).
+ */
+export function matchPoints(base: PreparedSide, head: PreparedSide, key: (j: Job) => string = (j) => j.id): Matched {
+  const baseById = new Map(base.jobs.map((j) => [key(j), j]));
+  const headIds = new Set(head.jobs.map(key));
   const m: Matched = {
     plans: [],
-    added: head.jobs.filter((j) => !baseById.has(j.id)).map((j) => ({ benchmark: j.id, side: 'head' as const })),
-    removed: base.jobs.filter((j) => !headIds.has(j.id)).map((j) => ({ benchmark: j.id, side: 'base' as const })),
+    added: head.jobs.filter((j) => !baseById.has(key(j))).map((j) => ({ benchmark: j.id, side: 'head' as const })),
+    removed: base.jobs.filter((j) => !headIds.has(key(j))).map((j) => ({ benchmark: j.id, side: 'base' as const })),
     notMeasured: [],
     incomparable: [],
   };
   for (const h of head.jobs) {
-    const b = baseById.get(h.id);
+    const b = baseById.get(key(h));
     if (!b) continue;
     const blocked = (
       [

@@ -58,6 +58,13 @@ export interface PairsOptions {
   plan?: SequentialPlan;
   strict?: boolean;
   log?: (m: string) => void;
+  /**
+   * A runtime pair (pipeline/release-pairs.ts): the head side's filters when they differ from the
+   * base's (the same checkout under another runtime release), and the key that matches a base job
+   * with a head job (default: the benchmark id, which names the runtime).
+   */
+  headFilters?: Filters;
+  pairKey?: (job: Job) => string;
 }
 
 export interface PairsOutcome {
@@ -179,8 +186,9 @@ async function pairSides(opts: PairsOptions, baseRoot: string, headRoot: string)
   const host = await setUpMachine({ ...(opts.strict ? { strict: true } : {}) }, log);
   const timer = await pairTimer(opts.head, log);
   const base = await prepareSide(baseRoot, headRoot, 'base', opts, host, log);
-  const head = await prepareSide(headRoot, headRoot, 'head', opts, host, log);
-  const matched = matchPoints(base, head);
+  const headOpts = opts.headFilters ? { ...opts, filters: opts.headFilters } : opts;
+  const head = await prepareSide(headRoot, headRoot, 'head', headOpts, host, log);
+  const matched = matchPoints(base, head, opts.pairKey);
   const s = await measurePoints(matched, opts, host, timer, diffStart, log);
   const points = s.measured.map(outcomeOf);
   const failed = s.failures.map(({ id, failed: f }) => ({

@@ -29,6 +29,8 @@ export interface Confirmation {
   pairs: number;
   change: number;
   ci: [number, number];
+  /** The interval's level, in percent (the sequential look's, docs/paired-design.md). */
+  level: number;
   verdict: string;
   /** Whether the paired diff agrees: a significant change in the detected direction. */
   confirmed: boolean;
@@ -58,7 +60,7 @@ function pointText(c: Candidate): string {
 export function changeText(c: Candidate, conf?: Confirmation): string {
   const head = `${c.series.family} ${c.from} → ${c.to}: ${pointText(c)} ${percent(c.ratio)}`;
   if (!conf) return `${head} (not confirmed)`;
-  const ci = `95% CI ${percent(1 + conf.ci[0])} … ${percent(1 + conf.ci[1])}`;
+  const ci = `${conf.level}% CI ${percent(1 + conf.ci[0])} … ${percent(1 + conf.ci[1])}`;
   return conf.confirmed
     ? `${head} (paired ${percent(1 + conf.change)}, ${ci}), confirmed by ${conf.pairs} pairs`
     : `${head}: not confirmed by ${conf.pairs} pairs (paired ${percent(1 + conf.change)}, ${ci}, ${conf.verdict})`;

@@ -5,14 +5,19 @@ import { EXIT, UserError } from '../../lib/errors.js';
 import { ensureDirectory } from '../../lib/paths.js';
 import { isProfile, PROFILES } from '../../model/profiles.js';
 import { releaseChanges } from '../../pipeline/release-changes.js';
+import { releaseConfirmer } from '../../pipeline/release-pairs.js';
 import { DEFAULT_STORE, intFlag, list, ROOT } from '../args.js';
 
-export const CHANGES_HELP = `npm run releases -- changes [--store DIR] [--profile P] [--experiments a,b] [--bisect N] [--out DIR]
+export const CHANGES_HELP = `npm run releases -- changes [--store DIR] [--profile P] [--experiments a,b] [--bisect N]
+                            [--confirm [--confirm-budget MINUTES]] [--out DIR]
 
   Runs the site's change-point detection over each runtime line's measured releases (one series
   per release-suite point, on the suite's first metric), narrows each change through the
   intermediate builds the registry has (Node patch releases, Bun canaries; at most N builds
-  measured per change, default 3, 0 to skip), and writes <store>/releases/<machine>/changes.json.`;
+  measured per change, default 3, 0 to skip), confirms each with --confirm by a paired diff of the
+  two releases on the same program (npm run pairs' engine: base = the release before, head = the
+  one after, the same checkout; MINUTES of pairs per change, default 4), and writes
+  <store>/releases/<machine>/changes.json: confirmed changes, and the candidates apart.`;
 
 export async function releasesChangesCommand(argv: string[]): Promise<number> {
   const { values } = parseArgs({
@@ -23,6 +28,8 @@ export async function releasesChangesCommand(argv: string[]): Promise<number> {
       profile: { type: 'string', default: 'quick' },
       experiments: { type: 'string' },
       bisect: { type: 'string', default: '3' },
+      confirm: { type: 'boolean', default: false },
+      'confirm-budget': { type: 'string', default: '4' },
       out: { type: 'string', default: join(ROOT, 'results', 'releases') },
       help: { type: 'boolean', default: false },
     },
@@ -40,6 +47,15 @@ export async function releasesChangesCommand(argv: string[]): Promise<number> {
     workDir: ensureDirectory(values.out, '--out'),
     bisectSteps: intFlag('--bisect', values.bisect, 0, 20),
     ...(list(values.experiments) ? { experiments: list(values.experiments)! } : {}),
+    ...(values.confirm
+      ? {
+          confirm: releaseConfirmer({
+            root: ROOT,
+            profile: values.profile,
+            budgetSeconds: 60 * intFlag('--confirm-budget', values['confirm-budget'], 1, 120),
+          }),
+        }
+      : {}),
     log: (m) => process.stderr.write(`${m}\n`),
   });
   const lines = [

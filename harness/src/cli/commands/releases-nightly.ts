@@ -2,7 +2,7 @@
  * npm run releases -- nightly: what releases.yml runs each night on a benchmark machine. The
  * releases the registry published in the last two days on the tracked lines, then a bounded
  * slice of the back-fill (the first release of every minor of the Node lines, every Bun 1.x and
- * Deno 2.x release), newest first; then change detection with bisection. Exit 1 when a release
+ * Deno 2.x release), newest first; then change detection with bisection and paired confirmation. Exit 1 when a release
  * measured nothing (the others are published), like bench's "some benchmarks failed".
  */
 import { join } from 'node:path';
@@ -11,6 +11,7 @@ import { EXIT, UserError } from '../../lib/errors.js';
 import { ensureDirectory } from '../../lib/paths.js';
 import { isProfile, PROFILES } from '../../model/profiles.js';
 import { releaseChanges } from '../../pipeline/release-changes.js';
+import { releaseConfirmer } from '../../pipeline/release-pairs.js';
 import { measureReleases } from '../../pipeline/releases.js';
 import { DEFAULT_STORE, intFlag, ROOT } from '../args.js';
 import { selectFromFlags } from './release-selection.js';
@@ -64,6 +65,8 @@ export async function releasesNightlyCommand(argv: string[]): Promise<number> {
     profile,
     workDir,
     bisectSteps: 3,
+    // Each change is confirmed by a paired diff of its two releases (4 minutes of pairs at most).
+    confirm: releaseConfirmer({ root: ROOT, profile, budgetSeconds: 240 }),
     log: (m) => process.stderr.write(`${m}\n`),
   });
   process.stdout.write(
