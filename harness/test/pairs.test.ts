@@ -96,7 +96,7 @@ describe('npm run pairs', () => {
     expect(p.baseFirst * 2).toBe(p.pairs);
     expect(['unchanged', 'inconclusive']).toContain(p.lead.verdict);
     expect(p.counters).toEqual([]);
-    expect(md).toMatch(/^## Performance: 0 slower, 0 faster/);
+    expect(md).toMatch(/^## Performance: 0 slower · 0 faster/);
     expect(md).toContain(`order seed 17`);
     // The record beside it holds every pair, for calibration.
     const rec = JSON.parse(readFileSync(join(out, 'pairs.json'), 'utf8')) as { points: { pairs: unknown[] }[] };
@@ -134,9 +134,9 @@ describe('npm run pairs', () => {
     // The unchanged point's own verdict is left alone: like any A/A point it has a small chance of
     // being called (a CI run called a records write +2.1% at 60 pairs), so asserting it would
     // make this test flaky. What it must show is the PR's change, marked, in its own section.
-    expect(md).toMatch(/^## Performance: [^\n]*; 1 benchmark changed in this PR/);
+    expect(md).toMatch(/\| programs changed in this PR \| 1 \| wc\/c \|/);
     expect(md).toMatch(
-      /### Changed in this PR\n[^#]*\| c bs=4096 \| (read_cost|wall_time) \|[^\n]*slower · program changed in this PR/,
+      /Changed in this PR: 1 point<\/summary>\n[^#]*\| wc c bs=4096 \| (read_cost|wall_time) \|[^\n]*slower · changed in this PR/,
     );
   });
 
@@ -307,14 +307,14 @@ describe('paired diff: pure parts', () => {
         point({ benchmark: 'x', variant: 'c', stop: 'decided', lead: { ...point().lead, verdict: 'unchanged' } }),
       ]),
     );
-    expect(md).toMatch(
-      /^## Performance: 0 slower, 0 faster, 1 unchanged, 1 inconclusive \(1 ran out of budget\); 1 not comparable/,
-    );
-    expect(md).toContain('| node-stream bs=65536 runtime=node22 | read_cost | 5.00 µs | 5.10 µs |');
+    expect(md).toMatch(/^## Performance: 0 slower · 0 faster · 1 unchanged · 1 inconclusive\n/);
+    expect(md).toContain('| inconclusive | 1 | 1 ran out of budget; an answer, not a pass |');
+    expect(md).toContain('| wc node-stream bs=65536 runtime=node22 | read_cost | 5.00 µs | 5.10 µs |');
     expect(md).toMatch(/\+2\.0% \| −3\.0% … \+8\.0% \(98\.0%\) \| 60 \| ⚪ inconclusive \(ran out of budget\)/);
     expect(md).toContain('| read 1,024→1,025 |');
     // Folded: the other metrics are one line per point, not rows of their own.
-    expect(md).toMatch(/other metrics of these points[\s\S]*wall_time 50\.00 ms→51\.00 ms \+1\.0% \(unchanged\)/);
+    expect(md).toMatch(/Other metrics of these points[\s\S]*wall_time 50\.00 ms→51\.00 ms \+1\.0% \(unchanged\)/);
+    expect(md).toContain('Not comparable: 1');
     expect(md).toContain('workload changed: bytes 1 → 2');
     expect(md).toContain('120 pairs in 9.8 min (budget 10.0 min)');
     // With set-up and a deadline (newer artifacts), the footer splits the time.
@@ -332,12 +332,11 @@ describe('paired diff: pure parts', () => {
     expect(pairsBudget(720, 1200, 1140)).toBe(0);
   });
 
-  it('a point the deadline left without pairs shows no values, only that it ran out of budget', () => {
+  it('a point the deadline left without pairs is counted in one line, not shown as a row', () => {
     const none = point({ pairs: 0, lead: { ...point().lead, baseMedian: 0, headMedian: 0, ratio: 1 } });
     const md = renderPairedComparison(comparison([none]));
-    expect(md).toContain(
-      '| node-stream bs=65536 runtime=node22 | read_cost | — | — | n/a | n/a | 0 | ⚪ inconclusive (ran out of budget)',
-    );
+    expect(md).toContain('| not measured | 1 | 1 got no pairs (budget) |');
+    expect(md).not.toContain('| wc node-stream bs=65536');
     expect(md).not.toContain('0.0 ns');
   });
 

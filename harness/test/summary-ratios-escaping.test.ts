@@ -93,7 +93,7 @@ describe('renderSummary over a sweep', () => {
 
       - **failed** wc/c/bs=65536: wrong result
       - **skipped** deno (2 points): deno is not installed — \`install it from the npm registry\`
-      - **failed** wc/evil/bs=65536: exited with status 1: &lt;img src=x onerror=alert(1)&gt; \\| col # heading \\[link\\](http://x) \\\`code\\\` @​octocat \\!\\[i\\](y) \\*bold\\*
+      - **failed** wc/evil/bs=65536: exited with status 1: &lt;img src=x onerror=alert(1)&gt; \\| col # heading \\[link\\](http:/​/x) \\\`code\\\` @​octocat \\!\\[i\\](y) \\*bold\\*
 
       Toolchains: node 20.20.2; hyperfine 1.15.0.
       "
@@ -116,7 +116,7 @@ describe('renderSummary over a sweep', () => {
     expect(md).not.toMatch(/^# heading/m);
     expect(line).not.toMatch(/<img|[^\\]\||[^\\]\[link\]|[^\\]`|@octocat/);
     expect(line).toContain(
-      '&lt;img src=x onerror=alert(1)&gt; \\| col # heading \\[link\\](http://x) \\`code\\` @\u200boctocat \\!\\[i\\](y) \\*bold\\*',
+      '&lt;img src=x onerror=alert(1)&gt; \\| col # heading \\[link\\](http:/\u200b/x) \\`code\\` @\u200boctocat \\!\\[i\\](y) \\*bold\\*',
     );
   });
 

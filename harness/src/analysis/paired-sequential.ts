@@ -89,6 +89,8 @@ export interface Analysis {
   ratio: number;
   /** The change interval as ratios, absent when too few pairs for one. */
   ci?: [number, number];
+  /** The equivalence interval as ratios (level 1 - 2 beta): what an "unchanged" verdict was decided on. */
+  equivalence?: { ci: [number, number]; confidence: number };
   p: number;
   verdict: PairedVerdict;
   note?: string;
@@ -186,6 +188,14 @@ export function decideSequential(
     alpha,
     interval: change,
     ...asRatios(change),
+    ...(equivalence.lo !== undefined && equivalence.hi !== undefined
+      ? {
+          equivalence: {
+            ci: [Math.exp(equivalence.lo), Math.exp(equivalence.hi)] as [number, number],
+            confidence: 1 - 2 * plan.betas[look]!,
+          },
+        }
+      : {}),
     p,
     verdict: c.verdict,
     ...(c.note ? { note: c.note } : {}),

@@ -147,7 +147,7 @@ export function classify(
   if (p >= alpha)
     return {
       verdict: 'inconclusive',
-      note: `p = ${p.toFixed(3)} ≥ ${alpha}, and the interval reaches beyond ±${pct(minEffect)}`,
+      note: `p = ${p >= 0.001 ? p.toFixed(3) : p.toPrecision(2)} ≥ ${Number(alpha.toPrecision(2))}, and the interval reaches beyond ±${pct(minEffect)}`,
     };
   if (!excludesZero)
     return { verdict: 'inconclusive', note: 'the interval includes no change, and reaches beyond the minimum effect' };

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { UserError } from '../lib/errors.js';
 import { readUntrusted, readUntrustedJson } from '../lib/untrusted.js';
 import { PAIRED_COMPARISON_SCHEMA, PairedComparison } from '../model/comparison.js';
+import type { FailRule } from './pr-outcome.js';
 import { renderPairedComparison } from './render-paired.js';
 
 export const MAX_ARTIFACT_BYTES = 8 * 2 ** 20;
@@ -22,7 +23,7 @@ function refuseQuickLook(raw: unknown): unknown {
   return raw;
 }
 
-export function commentFromArtifact(dir: string, expectedPr: string): { pr: number; body: string } {
+export function commentFromArtifact(dir: string, expectedPr: string, rule?: FailRule): { pr: number; body: string } {
   if (!/^[1-9]\d{0,9}$/.test(expectedPr))
     throw new UserError(`--pr must be a positive integer (got ${JSON.stringify(expectedPr.slice(0, 40))})`);
   const prText = readUntrusted(join(dir, 'pr-number'), 64, 'artifact file').trim();
@@ -41,6 +42,6 @@ export function commentFromArtifact(dir: string, expectedPr: string): { pr: numb
     version: PAIRED_COMPARISON_SCHEMA,
     migrate: refuseQuickLook,
   });
-  const body = renderPairedComparison(parsed);
+  const body = renderPairedComparison(parsed, rule ? { rule } : {});
   return { pr: Number(prText), body: `${COMMENT_MARKER}\n${body}` };
 }

@@ -8,18 +8,21 @@ import { assertValid } from '../lib/json-file.js';
 import { PAIRED_COMPARISON_SCHEMA, PairedComparison } from '../model/comparison.js';
 
 /** What the comment's method line says: how pairs were made and judged under this plan. */
-export function pairedMethod(plan: SequentialPlan): string {
+export function pairedMethod(plan: SequentialPlan, family?: string): string {
   const looks = plan.looks.join('/');
-  const alphas = plan.alphas.map((a) => `${(a * 100).toFixed(1)}%`).join('/');
+  const total = plan.alphas.reduce((x, y) => x + y, 0);
+  const alphas = plan.alphas.map((a) => `${((a / total) * 100).toFixed(0)}%`).join('/');
   return [
-    'paired: base and head processes alternate in a seeded random order per pair (blocks of AB/BA), after warm-ups of both',
+    'paired: base and head processes alternate in a seeded random order per pair (AB/BA blocks) after warm-ups',
     'points whose program changed are measured first, the others with the budget they leave',
     'per point, Hodges-Lehmann ratio of the paired log-ratios with the exact Wilcoxon signed-rank interval and test (a fit: the per-operation cost ratio over two sizes)',
-    `sequential looks at ${looks} pairs spending alpha ${alphas} (5% in all)`,
+    `sequential looks at ${looks} pairs, ${family ?? `alpha ${(total * 100).toFixed(0)}% per point`}, each point's share spent over the looks ${alphas}`,
     `minimum effect ${MIN_EFFECT * 100}% or the calibrated threshold`,
     'folded metrics are fixed-size comparisons at 5%',
     'counters compared exactly, once per side',
-  ].join('; ');
+  ]
+    .join('; ')
+    .slice(0, 800);
 }
 
 export interface PairedSide {
@@ -29,6 +32,8 @@ export interface PairedSide {
 
 export interface PairedComparisonInput {
   plan: SequentialPlan;
+  /** The diff-wide false-call budget as applied (analysis/multiplicity.ts familyNote). */
+  family?: string;
   seed: number;
   machine: { id: string; cpu: string };
   budget: PairedComparison['budget'];
@@ -54,7 +59,7 @@ export function pairedComparison(c: PairedComparisonInput): PairedComparison {
   });
   const comparison: PairedComparison = {
     schema: PAIRED_COMPARISON_SCHEMA,
-    method: pairedMethod(c.plan),
+    method: pairedMethod(c.plan, c.family),
     seed: c.seed,
     budget: {
       ...c.budget,

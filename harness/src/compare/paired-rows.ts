@@ -6,6 +6,7 @@
 import { comparePaired, orderEffect, type Pair, pairProblem } from '../analysis/paired.js';
 import { compareFit, type FitSizes, fitProblem } from '../analysis/paired-fit.js';
 import { fitPairs, leadPairs, type PointSoFar, type StopDecision } from '../analysis/paired-point.js';
+import type { Analysis } from '../analysis/paired-sequential.js';
 import { median } from '../analysis/two-sample.js';
 import type { PairedCounter, PairedMetric, PairedPoint } from '../model/comparison.js';
 
@@ -22,6 +23,15 @@ export interface PointOutcome extends PointSoFar {
   secondsPerPair: number;
   decision: StopDecision;
   fitProblem?: string;
+}
+
+/** The interval a verdict stands on, with its level. */
+function verdictInterval(verdict: string, a: Analysis): { ci?: [number, number]; confidence: number } {
+  const iv = verdict === 'unchanged' && a.equivalence ? a.equivalence : { ci: a.ci, confidence: 1 - a.alpha };
+  return {
+    ...(iv.ci?.every(Number.isFinite) ? { ci: iv.ci.map(round) as [number, number] } : {}),
+    confidence: round(iv.confidence),
+  };
 }
 
 const round = (x: number) => Number(x.toPrecision(6));
@@ -53,8 +63,8 @@ function leadRow(p: PointOutcome): PairedMetric {
     baseMedian: round(finiteOr(baseMedian, 0)),
     headMedian: round(finiteOr(headMedian, 0)),
     ratio: round(finiteOr(a.ratio, 1)),
-    ...(a.ci?.every(Number.isFinite) ? { ci: a.ci.map(round) as [number, number] } : {}),
-    confidence: round(1 - a.alpha),
+    // The interval the verdict was decided on: "unchanged" by the equivalence interval, the rest by the change one.
+    ...verdictInterval(p.decision.verdict, a),
     p: round(a.p),
     verdict: p.decision.verdict,
     ...(note ? { note } : {}),

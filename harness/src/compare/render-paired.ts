@@ -1,199 +1,229 @@
 /**
- * comparison.md of a paired PR diff (schema 2): one row per benchmark point, led by its headline
- * metric, with the verdict, the ratio and its interval, how many pairs it took and why sampling
- * stopped; the point's other metrics are folded under the table. "Inconclusive" and "ran out of
- * budget" are said as such. Always under GitHub's comment limit.
+ * comparison.md of a paired PR diff (schema 2). It leads with what the pull request broke (points
+ * that pass on base and fail on head, grouped, with the error's first line and a command to
+ * reproduce), then what failed on both sides (the harness's or the machine's problem, one line per
+ * reason), exact counter changes, the merge check's outcome under the repository's rule, a text
+ * forest plot of the points that changed, and a summary table of at most ~20 lines. The per-point
+ * tables are folded below. Always under GitHub's comment limit.
  */
-import { formatValue } from '../lib/format.js';
-import { escapeCell, markdownTable } from '../lib/markdown.js';
-import type { PairedComparison, PairedMetric, PairedPoint } from '../model/comparison.js';
-import { COMMENT_LIMIT, listedSections, toolchainsLine } from './render.js';
+import { escapeCell } from '../lib/markdown.js';
+import type { PairedComparison, PairedPoint } from '../model/comparison.js';
+import type { DiffSummary } from '../model/diff-summary.js';
+import { summarize } from './diff-summary.js';
+import { forestChart } from './forest-chart.js';
+import { DEFAULT_FAIL_RULE, describeRule, type FailRule, parseFailRule } from './pr-outcome.js';
+import { COMMENT_LIMIT, toolchainsLine } from './render.js';
+import {
+  foldedList,
+  hasResult,
+  interval,
+  notMeasuredDetails,
+  notMeasuredLine,
+  pct,
+  pointLabel,
+  pointTable,
+} from './render-paired-tables.js';
 
-const pct = (r: number) => `${r >= 1 ? '+' : '−'}${(Math.abs(r - 1) * 100).toFixed(1)}%`;
-const VERDICT = {
-  slower: '🔴 slower',
-  faster: '🟢 faster',
-  unchanged: 'unchanged',
-  inconclusive: '⚪ inconclusive',
-} as const;
-const STOP: Record<PairedPoint['stop'], string> = {
-  decided: 'decided',
-  'last-look': 'inconclusive after the last look',
-  budget: 'ran out of budget',
-  unmeasurable: 'not measurable',
-};
-
-function label(p: Pick<PairedPoint, 'variant' | 'params'>): string {
-  const params = Object.entries(p.params)
-    .map(([k, v]) => `${k}=${v}`)
-    .join(' ');
-  return `${p.variant} ${params}`.trim();
+export interface PairedRenderOptions {
+  /** The merge rule (PR_FAIL_ON) the outcome is stated under; default `broken`. */
+  rule?: FailRule;
+  limit?: number;
 }
 
-function interval(m: PairedMetric): string {
-  return m.ci ? `${pct(m.ci[0])} … ${pct(m.ci[1])} (${(m.confidence * 100).toFixed(1)}%)` : 'n/a';
-}
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
-function verdictText(p: PairedPoint): string {
-  const v = VERDICT[p.lead.verdict];
-  const why = p.lead.verdict === 'inconclusive' ? ` (${STOP[p.stop]})` : '';
-  return `${v}${why}${p.changed ? ' · program changed in this PR' : ''}`;
-}
-
-function counterText(p: PairedPoint): string {
-  const shown = p.counters.slice(0, 3).map((c) => {
-    // A side whose own runs disagreed shows its range.
-    const v = (x: number, r?: [number, number]) =>
-      r ? `${formatValue(r[0], c.unit)}–${formatValue(r[1], c.unit)}` : formatValue(x, c.unit);
-    return `${c.metric.replace(/^syscalls\./, '')} ${v(c.base, c.baseRange)}→${v(c.head, c.headRange)}`;
-  });
-  return p.counters.length > 3 ? `${shown.join(', ')}, +${p.counters.length - 3} more` : shown.join(', ');
-}
-
-const HEADERS = [
-  'benchmark',
-  'metric',
-  'base',
-  'head',
-  'change',
-  'interval',
-  'pairs',
-  'verdict',
-  'counters (base→head)',
-];
-const ALIGN = ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'l', 'l'] as const;
-
-function rows(ps: readonly PairedPoint[]): string[][] {
-  return ps.map((p) => [
-    label(p),
-    p.lead.metric,
-    // A point the budget never reached (a deadline cut it) has no values: none are printed.
-    ...(p.pairs === 0
-      ? ['—', '—', 'n/a', 'n/a']
-      : [
-          formatValue(p.lead.baseMedian, p.lead.unit),
-          formatValue(p.lead.headMedian, p.lead.unit),
-          Number.isFinite(p.lead.ratio) && p.stop !== 'unmeasurable' ? pct(p.lead.ratio) : 'n/a',
-          interval(p.lead),
-        ]),
-    String(p.pairs),
-    verdictText(p),
-    counterText(p),
-  ]);
-}
-
-/** The folded metrics of some points: one line per point, every metric with its change and verdict. */
-function foldedList(ps: readonly PairedPoint[]): string {
-  return ps
-    .filter((p) => p.folded.length || p.lead.note)
-    .map((p) => {
-      const ms = p.folded.map(
-        (m) =>
-          `${escapeCell(m.metric)} ${formatValue(m.baseMedian, m.unit)}→${formatValue(m.headMedian, m.unit)} ${pct(m.ratio)} (${m.verdict})`,
-      );
-      const note = p.lead.note ? ` — ${escapeCell(p.lead.note)}` : '';
-      return `- \`${escapeCell(label(p))}\`: ${ms.join('; ') || 'no other metric'}${note}`;
-    })
-    .join('\n');
-}
-
-const order = (p: PairedPoint) => ({ slower: 0, faster: 1, inconclusive: 2, unchanged: 3 })[p.lead.verdict];
-
-function headline(c: PairedComparison): string {
-  const n = { slower: 0, faster: 0, unchanged: 0, inconclusive: 0 };
-  for (const p of c.points) n[p.lead.verdict]++;
-  const budget = c.points.filter((p) => p.lead.verdict === 'inconclusive' && p.stop === 'budget').length;
-  const changed = c.points.filter((p) => p.changed).length;
-  const notComparable = new Set((c.incomparable ?? []).map((x) => x.benchmark)).size;
-  const extra = [
-    ...(changed ? [`${changed} ${changed === 1 ? 'benchmark' : 'benchmarks'} changed in this PR`] : []),
-    ...(notComparable ? [`${notComparable} not comparable`] : []),
+function title(s: DiffSummary): string {
+  const n = s.calls;
+  const parts = [
+    ...(s.brokenPoints ? [`❌ ${s.brokenPoints} broken`] : []),
+    `${n.slower} slower`,
+    `${n.faster} faster`,
+    `${n.unchanged} unchanged`,
+    `${n.inconclusive} inconclusive`,
   ];
-  const lines = [
-    `## Performance: ${n.slower} slower, ${n.faster} faster, ${n.unchanged} unchanged, ${n.inconclusive} inconclusive${budget ? ` (${budget} ran out of budget)` : ''}${extra.length ? `; ${extra.join(', ')}` : ''}`,
-  ];
-  const worst = c.points.filter((p) => p.lead.verdict === 'slower').sort((a, b) => b.lead.ratio - a.lead.ratio)[0];
-  if (worst)
-    lines.push(
-      '',
-      `Worst regression: **${escapeCell(worst.benchmark)}** ${escapeCell(worst.lead.metric)} ${pct(worst.lead.ratio)} (${interval(worst.lead)}, ${worst.pairs} pairs).`,
+  const notMeasured = s.notMeasured.reduce((a, g) => a + g.points, 0) + n.unmeasured;
+  if (notMeasured) parts.push(`${notMeasured} not measured`);
+  return `## Performance: ${parts.join(' · ')}`;
+}
+
+/** What leads: broken points, problems on both sides, counters, the merge check. */
+function top(c: PairedComparison, s: DiffSummary): string[] {
+  const out: string[] = [];
+  if (s.broken.length) {
+    const lines = s.broken.map(
+      (g) =>
+        `- **${escapeCell(`${g.experiment} ${g.variant}`)}**${g.runtime ? ` under ${escapeCell(g.runtime)}` : ''} (${plural(g.points, 'point')}): ${escapeCell(g.error)} — reproduce: \`${g.reproduce.replace(/`/g, '')}\``,
     );
-  else if (!c.points.length) lines.push('', 'No benchmark was measured on both sides.');
-  else lines.push('', 'No regression found.');
-  if (n.inconclusive)
-    lines.push(
-      '',
-      `_Inconclusive: the pairs could neither show a change of the minimum effect nor rule one out${budget ? '; some points ran out of their share of the time budget' : ''}. That is an answer, not a pass._`,
+    out.push(
+      `### ❌ ${plural(s.brokenPoints, 'point')} broken by this PR\n\nThey pass on base and fail (or answer wrongly) on head:\n\n${lines.join('\n')}`,
     );
-  for (const w of c.warnings ?? []) lines.push('', `> ⚠️ ${escapeCell(w)}.`);
-  lines.push(
-    '',
-    `_Change > 0 means head is worse (slower, more memory, less throughput). Each point is judged on its headline metric; ${escapeCell(c.method)}._`,
+  }
+  const both = s.notMeasured.filter((g) => g.sides === 'both');
+  if (both.length) {
+    const failed = both.filter((g) => g.status === 'failed').reduce((a, g) => a + g.points, 0);
+    const lead = failed
+      ? `> ⚠️ **${plural(failed, 'point')} failed on both sides**: a harness or machine problem, not this PR; this diff says nothing about them.`
+      : '> Not measured on either side:';
+    out.push([lead, ...both.map((g) => `> - ${notMeasuredLine(g)}`)].join('\n'));
+  }
+  const oneSide = s.notMeasured.filter((g) => g.sides !== 'both');
+  if (oneSide.length) out.push(oneSide.map((g) => `- ${notMeasuredLine(g)}`).join('\n'));
+  if (s.counters.length) {
+    const lines = s.counters.map((f) => {
+      const d = f.head - f.base;
+      return `- ${escapeCell(`${f.experiment} ${f.variant}`)}: **${escapeCell(f.metric.replace(/^syscalls\./, ''))}** ${f.base.toLocaleString('en-US')} → ${f.head.toLocaleString('en-US')} ${escapeCell(f.unit)} per run (${d >= 0 ? '+' : '−'}${Math.abs(d).toLocaleString('en-US')}) on ${f.points} of ${f.of} points`;
+    });
+    out.push(`**Counters that changed exactly** (the same on every traced run of each side):\n\n${lines.join('\n')}`);
+  }
+  const failedBoth = both.filter((g) => g.status === 'failed').length > 0;
+  if (!s.brokenPoints && !s.calls.slower)
+    out.push(
+      failedBoth
+        ? 'No regression found among the points measured; the points that failed on both sides were not compared.'
+        : 'No regression found.',
+    );
+  const o = s.outcome;
+  out.push(
+    `**Merge check: ${o.fail ? 'fails' : 'passes'}** — ${escapeCell(o.because)}. Rule \`${o.rule.replace(/[^\w,>%.]/g, '')}\` (repository variable \`PR_FAIL_ON\`, default \`${DEFAULT_FAIL_RULE}\`): ${describeRule(parseFailRule(o.rule))}.`,
   );
-  return lines.join('\n');
+  for (const w of c.warnings ?? []) out.push(`> ⚠️ ${escapeCell(w)}.`);
+  return out;
 }
 
-function footer(c: PairedComparison): string {
-  const tools = toolchainsLine(c.base, c.head);
-  const pairs = c.points.reduce((a, p) => a + p.pairs, 0);
+/** The points worth a look: calls of a change, and points whose program changed, largest change first. */
+function notable(c: PairedComparison): PairedPoint[] {
+  return c.points
+    .filter((p) => hasResult(p) && (p.changed || p.lead.verdict === 'slower' || p.lead.verdict === 'faster'))
+    .sort((a, b) => Math.abs(b.lead.ratio - 1) - Math.abs(a.lead.ratio - 1));
+}
+
+function chart(c: PairedComparison): string[] {
+  const rows = notable(c).map((p) => ({ label: pointLabel(p), ratio: p.lead.ratio, ci: p.lead.ci! }));
+  const lines = forestChart(rows);
+  if (!lines.length) return [];
+  const more = rows.length > 12 ? ` (the ${12} largest of ${rows.length})` : '';
   return [
-    `Measured on \`${escapeCell(c.head.machine)}\` (${escapeCell(c.head.cpu)}); base ${c.base.commits.map((s) => `\`${escapeCell(s)}\``).join(', ')}, head ${c.head.commits.map((s) => `\`${escapeCell(s)}\``).join(', ')}; ${timeSpent(c.budget, pairs)}, order seed ${c.seed}.`,
-    `Toolchains: ${escapeCell(tools)}.`,
-  ].join('\n\n');
+    `Change of head against base per point (● paired ratio, ─ interval of the verdict)${more}:\n\n\`\`\`text\n${lines.join('\n')}\n\`\`\``,
+  ];
 }
 
-function notMeasured(c: PairedComparison): string[] {
-  return c.notMeasured.map(
-    (x) => `\`${escapeCell(x.benchmark)}\` (${x.side}, ${x.status}): ${escapeCell(x.reason.slice(0, 500))}`,
-  );
+function summaryTable(c: PairedComparison, s: DiffSummary): string {
+  const n = s.calls;
+  const measured = c.points.filter((p) => p.pairs > 0);
+  const worst = measured.filter((p) => p.lead.verdict === 'slower').sort((a, b) => b.lead.ratio - a.lead.ratio)[0];
+  const best = measured.filter((p) => p.lead.verdict === 'faster').sort((a, b) => a.lead.ratio - b.lead.ratio)[0];
+  const named = (p?: PairedPoint) =>
+    p ? `${escapeCell(pointLabel(p))}: ${pct(p.lead.ratio)} (${interval(p.lead)}, ${p.pairs} pairs)` : '';
+  const undecided = measured.filter((p) => p.changed && (p.lead.verdict === 'inconclusive' || !hasResult(p)));
+  const budget = measured.filter((p) => p.lead.verdict === 'inconclusive' && p.stop === 'budget').length;
+  const failedBoth = s.notMeasured.filter((g) => g.sides === 'both').reduce((a, g) => a + g.points, 0);
+  const otherMissing = s.notMeasured.filter((g) => g.sides !== 'both').reduce((a, g) => a + g.points, 0);
+  const rows: [string, number, string][] = [
+    ['❌ broken by this PR', s.brokenPoints, s.brokenPoints ? 'listed above' : ''],
+    ['🔴 slower', n.slower, worst ? `worst: ${named(worst)}` : ''],
+    ['🟢 faster', n.faster, best ? `best: ${named(best)}` : ''],
+    ['changed in this PR, undecided', undecided.length, undecided.length ? 'inconclusive: more pairs needed' : ''],
+    ['unchanged (within the minimum effect)', n.unchanged, ''],
+    ['inconclusive', n.inconclusive, budget ? `${budget} ran out of budget; an answer, not a pass` : ''],
+    [
+      'not measured',
+      n.unmeasured + failedBoth + otherMissing,
+      [
+        n.unmeasured ? `${n.unmeasured} got no pairs (budget)` : '',
+        failedBoth ? `${failedBoth} on both sides` : '',
+        otherMissing ? `${otherMissing} on one side` : '',
+      ]
+        .filter(Boolean)
+        .join(', '),
+    ],
+    [
+      'programs changed in this PR',
+      s.changedPrograms.length,
+      escapeCell(s.changedPrograms.slice(0, 8).join(', ') + (s.changedPrograms.length > 8 ? ', …' : '')),
+    ],
+  ];
+  const body = rows.map(([k, v, note]) => `| ${k} | ${v} | ${note} |`);
+  return ['| | points | |', '| --- | ---: | --- |', ...body].join('\n');
 }
 
-export function renderPairedWith(c: PairedComparison, opts: { unchangedRows: boolean; maxRows?: number }): string {
-  const parts = [headline(c)];
-  const cap = opts.maxRows ?? Infinity;
-  const changed = c.points.filter((p) => p.changed).sort((a, b) => order(a) - order(b));
-  if (changed.length) {
-    parts.push('### Changed in this PR', markdownTable(HEADERS, rows(changed.slice(0, cap)), ALIGN));
-    if (changed.length > cap) parts.push(`…and ${changed.length - cap} more (see comparison.json).`);
-  }
+const HOW_TO_READ =
+  '_How to read: "change" is the paired ratio head/base (the centre of the per-pair ratios; a fit: of the per-operation costs), > 0 = head worse; it can differ from the quotient of the two medians when the machine drifts during the diff. The interval is the one the verdict was decided on (the change test for slower/faster, the equivalence test for unchanged). A point with no interval shows no change._';
+
+export function renderPairedWith(
+  c: PairedComparison,
+  opts: { unchangedRows: boolean; maxRows?: number; rule?: FailRule },
+  s: DiffSummary = summarize(c, opts.rule ?? parseFailRule(DEFAULT_FAIL_RULE)),
+): string {
+  const parts = [title(s), ...top(c, s), ...chart(c), summaryTable(c, s), HOW_TO_READ];
+  const cap = opts.maxRows ?? Number.POSITIVE_INFINITY;
+  const fold = (summary: string, body: string) => `<details><summary>${summary}</summary>\n\n${body}\n</details>`;
+  const table = (ps: PairedPoint[]) =>
+    `${pointTable(ps.slice(0, cap))}${ps.length > cap ? `\n\n…and ${ps.length - cap} more (see comparison.json).` : ''}`;
+  const order = (p: PairedPoint) => ({ slower: 0, faster: 1, inconclusive: 2, unchanged: 3 })[p.lead.verdict];
+  const byInterest = (a: PairedPoint, b: PairedPoint) =>
+    order(a) - order(b) || Math.abs(b.lead.ratio - 1) - Math.abs(a.lead.ratio - 1);
+  const changed = c.points.filter((p) => p.changed && p.pairs > 0).sort(byInterest);
+  if (changed.length) parts.push(fold(`Changed in this PR: ${plural(changed.length, 'point')}`, table(changed)));
   for (const exp of [...new Set(c.points.filter((p) => !p.changed).map((p) => p.experiment))].sort()) {
-    const mine = c.points.filter((p) => p.experiment === exp && !p.changed);
-    const news = mine
-      .filter((p) => p.lead.verdict !== 'unchanged')
-      .sort((a, b) => order(a) - order(b) || Math.abs(b.lead.ratio - 1) - Math.abs(a.lead.ratio - 1));
-    const same = mine.filter((p) => p.lead.verdict === 'unchanged');
-    parts.push(`### ${escapeCell(exp)}`);
-    if (news.length) {
-      parts.push(markdownTable(HEADERS, rows(news.slice(0, cap)), ALIGN));
-      if (news.length > cap) parts.push(`…and ${news.length - cap} more (see comparison.json).`);
-    }
-    if (same.length) {
-      const body = opts.unchangedRows
-        ? `\n\n${markdownTable(HEADERS, rows(same), ALIGN)}\n`
-        : '\n\nRows left out to fit the comment; see comparison.json.\n';
-      parts.push(`<details><summary>${same.length} unchanged</summary>${body}</details>`);
-    }
+    const mine = c.points.filter((p) => p.experiment === exp && !p.changed && p.pairs > 0);
+    const shown = mine.filter((p) => opts.unchangedRows || p.lead.verdict !== 'unchanged').sort(byInterest);
+    if (!shown.length) continue;
     const folded = opts.unchangedRows ? foldedList(mine) : '';
-    if (folded) parts.push(`<details><summary>other metrics of these points</summary>\n\n${folded}\n</details>`);
+    const left = mine.length - shown.length;
+    parts.push(
+      fold(
+        `${escapeCell(exp)}: ${plural(mine.length, 'point')}`,
+        `${table(shown)}${left ? `\n\n${left} unchanged rows left out to fit the comment; see comparison.json.` : ''}${folded ? `\n\nOther metrics of these points:\n\n${folded}` : ''}`,
+      ),
+    );
   }
-  parts.push(...listedSections(c, notMeasured(c), cap));
+  if (c.notMeasured.length)
+    parts.push(fold(`Not measured: ${c.notMeasured.length} entries`, notMeasuredDetails(c, Math.min(cap, 200))));
+  const lists: [string, string[]][] = [
+    ['Only in head (added)', c.added.map((a) => escapeCell(a.benchmark))],
+    ['Only in base (removed)', c.removed.map((a) => escapeCell(a.benchmark))],
+    ['Not comparable', (c.incomparable ?? []).map((x) => `${escapeCell(x.benchmark)}: ${escapeCell(x.reason)}`)],
+  ];
+  for (const [name, items] of lists)
+    if (items.length)
+      parts.push(
+        fold(
+          `${name}: ${items.length}`,
+          items
+            .slice(0, Math.min(cap, 200))
+            .map((i) => `- ${i}`)
+            .join('\n'),
+        ),
+      );
   parts.push(footer(c));
   return `${parts.join('\n\n')}\n`;
 }
 
+function footer(c: PairedComparison): string {
+  const pairs = c.points.reduce((a, p) => a + p.pairs, 0);
+  const commits = (s: PairedComparison['base']) => s.commits.map((x) => escapeCell(x)).join(', ');
+  return [
+    `_Method: ${escapeCell(c.method)}._`,
+    `Measured on ${escapeCell(c.head.machine)} (${escapeCell(c.head.cpu)}); base ${commits(c.base)}, head ${commits(c.head)}; ${timeSpent(c.budget, pairs)}, order seed ${c.seed}.`,
+    `Toolchains: ${escapeCell(toolchainsLine(c.base, c.head))}.`,
+  ].join('\n\n');
+}
+
 /** The fullest rendering that fits the limit: drop unchanged rows and folded metrics, then cap the tables. */
-export function renderPairedComparison(c: PairedComparison, limit = COMMENT_LIMIT): string {
-  for (const opts of [
+export function renderPairedComparison(c: PairedComparison, opts: PairedRenderOptions = {}): string {
+  const limit = opts.limit ?? COMMENT_LIMIT;
+  const s = summarize(c, opts.rule ?? parseFailRule(DEFAULT_FAIL_RULE));
+  for (const o of [
     { unchangedRows: true },
     { unchangedRows: false },
     { unchangedRows: false, maxRows: 50 },
     { unchangedRows: false, maxRows: 10 },
     { unchangedRows: false, maxRows: 0 },
   ]) {
-    const md = renderPairedWith(c, opts);
+    const md = renderPairedWith(c, o, s);
     if (md.length <= limit) return md;
   }
-  return `${headline(c)}\n\nThe full comparison is too large for a comment: see comparison.json.\n`;
+  return `${[title(s), ...top(c, s)].join('\n\n').slice(0, limit - 200)}\n\nThe full comparison is too large for a comment: see comparison.json.\n`;
 }
 
 /** "N pairs in M min …": with set-up and a deadline where the artifact has them. */

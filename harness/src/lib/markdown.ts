@@ -1,7 +1,11 @@
 /** Markdown table rendering; cells are escaped so program output cannot break the table. */
+/** A zero-width space: splits what GitHub would turn into a mention or a link, invisibly. */
+const ZWSP = '\u200b';
+
 /**
- * Makes any text inert inside markdown: table pipes, HTML, links, images, code spans, and
- * @-mentions (which would notify people) are neutralised; control characters are dropped.
+ * Makes any text inert inside markdown: table pipes, HTML, links, images, code spans,
+ * @-mentions (which would notify people) and GitHub's autolinks (bare URLs, `www.`, `#12`,
+ * `owner/repo#12`, `GH-12`) are neutralised; control characters are dropped.
  */
 export function escapeCell(s: string): string {
   return s
@@ -13,7 +17,11 @@ export function escapeCell(s: string): string {
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
     .replace(/[[\]`*!]/g, (c) => `\\${c}`)
-    .replace(/@/g, '@\u200b');
+    .replace(/@/g, `@${ZWSP}`)
+    .replace(/:\/\//g, `:/${ZWSP}/`)
+    .replace(/\bwww\./gi, (w) => `${w.slice(0, 3)}${ZWSP}.`)
+    .replace(/#(?=\d)/g, `#${ZWSP}`)
+    .replace(/\b(GH)-(?=\d)/gi, `$1${ZWSP}-`);
 }
 
 export function markdownTable(

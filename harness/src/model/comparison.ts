@@ -11,6 +11,7 @@ import { z } from 'zod';
 export { COMPARISON_SCHEMA } from './comparison-version.js';
 
 import { COMPARISON_SCHEMA } from './comparison-version.js';
+import { DiffSummary } from './diff-summary.js';
 
 const finite = z.number().finite();
 const short = (max: number) => z.string().max(max);
@@ -62,6 +63,8 @@ export const NotMeasured = z
     side: z.enum(['base', 'head']),
     status: z.enum(['skipped', 'failed']),
     reason: short(2000),
+    /** The program (source, build, runtime version) differs between base and head (paired diffs). */
+    changed: z.boolean().optional(),
   })
   .strict();
 
@@ -168,6 +171,8 @@ export const PairedPoint = z
     counters: z.array(PairedCounter).max(500),
     /** How much worse the second process of a pair is than the first (> 1: worse), when measurable. */
     orderEffect: finite.optional(),
+    /** This point's share of the diff-wide false-call budget (analysis/multiplicity.ts): its change test's level. */
+    alpha: finite.optional(),
   })
   .strict();
 export type PairedPoint = z.infer<typeof PairedPoint>;
@@ -194,6 +199,10 @@ export const PairedComparison = z
     head: Side,
     points: z.array(PairedPoint).max(10_000),
     ...LISTS,
+    /** The profile both sides were planned with (for the commands that reproduce a point). */
+    profile: short(20).optional(),
+    /** What leads the comment: broken points, failures on both sides, exact counter changes, the merge check. */
+    summary: DiffSummary.optional(),
   })
   .strict();
 export type PairedComparison = z.infer<typeof PairedComparison>;

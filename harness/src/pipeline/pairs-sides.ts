@@ -114,8 +114,16 @@ export function matchPoints(base: PreparedSide, head: PreparedSide, key: (j: Job
         ['head', blockedOn(head, h)],
       ] as const
     ).filter(([, why]) => why);
+    // Not measured, yet changed in this PR all the same: the changed programs come from the sources.
+    const changed = b.definition !== h.definition ? { changed: true } : {};
     for (const [side, why] of blocked)
-      m.notMeasured.push({ benchmark: h.id, side, status: why!.status, reason: why!.reason.slice(0, 2000) });
+      m.notMeasured.push({
+        benchmark: h.id,
+        side,
+        status: why!.status,
+        reason: why!.reason.slice(0, 2000),
+        ...changed,
+      });
     if (blocked.length) continue;
     const change = workloadChange(b, h);
     if (change) {

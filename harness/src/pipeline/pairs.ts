@@ -15,6 +15,7 @@ import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { isBusy } from '../analysis/busy.js';
+import { familyNote, planAtLevel, pointAlphas } from '../analysis/multiplicity.js';
 import { MIN_EFFECT } from '../analysis/paired.js';
 import type { Values } from '../analysis/paired-point.js';
 import { DEFAULT_PLAN, type SequentialPlan } from '../analysis/paired-sequential.js';
@@ -136,8 +137,13 @@ async function measurePoints(
   const stop = onInterrupt(log, 'stopping; points are judged on the pairs measured so far (marked in the comment)');
   try {
     const exec = realExecutor({ tools: host.tools, timer, values: processValues, counters: counterValues }, opts.seed);
+    // The diff-wide false-call budget, shared out before any pair (analysis/multiplicity.ts).
+    const plan = opts.plan ?? DEFAULT_PLAN;
+    const alphas = pointAlphas(matched.plans);
+    const plans = new Map(matched.plans.map((p, i) => [p.id, planAtLevel(plan, alphas[i]!)]));
     const s = await runPairedPoints(matched.plans, exec, {
-      plan: opts.plan ?? DEFAULT_PLAN,
+      plan,
+      planOf: (id) => plans.get(id) ?? plan,
       startedAt: diffStart,
       pairSeconds: (setup) => {
         const seconds = pairsBudget(opts.budgetSeconds, setup, opts.deadlineSeconds);
@@ -191,14 +197,22 @@ async function pairSides(opts: PairsOptions, baseRoot: string, headRoot: string)
   const matched = matchPoints(base, head, opts.pairKey);
   const s = await measurePoints(matched, opts, host, timer, diffStart, log);
   const points = s.measured.map(outcomeOf);
-  const failed = s.failures.map(({ id, failed: f }) => ({
-    benchmark: id,
-    side: f.side,
-    status: 'failed' as const,
-    reason: f.reason.slice(0, 2000),
-  }));
+  const changed = new Set(matched.plans.filter((p) => p.changed).map((p) => p.id));
+  const failed = s.failures.flatMap(({ id, failed: f }) =>
+    [{ side: f.side, reason: f.reason }, ...(f.headToo ? [{ side: 'head' as const, reason: f.headToo }] : [])].map(
+      (x) => ({
+        benchmark: id,
+        side: x.side,
+        status: 'failed' as const,
+        reason: x.reason.slice(0, 2000),
+        // A program that crashes is as changed as one that runs.
+        ...(changed.has(id) ? { changed: true } : {}),
+      }),
+    ),
+  );
   const comparison = pairedComparison({
     plan: opts.plan ?? DEFAULT_PLAN,
+    family: familyNote(matched.plans),
     seed: opts.seed,
     machine: host.machine,
     budget: {

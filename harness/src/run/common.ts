@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describeExit, type ProcessResult, runShell, shellQuote } from '../lib/exec.js';
+import { failureDetail } from '../lib/first-error-line.js';
 import type { Tools } from '../machine/tools.js';
 import { commandLine, type Job } from '../model/job.js';
 import type { Validation } from '../model/results.js';
@@ -123,7 +124,7 @@ export async function checkedRun(
   if (r.code !== 0 || r.timedOut || r.signal) {
     return {
       ok: false,
-      reason: `${prefix}${describeExit(r, timeoutMs(job))}${r.stderr.trim() ? `: ${tail(r.stderr)}` : ''}`,
+      reason: `${prefix}${describeExit(r, timeoutMs(job))}${r.stderr.trim() ? `: ${failureDetail(r.stderr, tail)}` : ''}`,
       seconds: r.seconds,
     };
   }

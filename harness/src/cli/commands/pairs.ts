@@ -5,6 +5,8 @@
  */
 import { join } from 'node:path';
 import { loadNoise, noiseSourceOf } from '../../calibrate/noise.js';
+import { summarize } from '../../compare/diff-summary.js';
+import { DEFAULT_FAIL_RULE, parseFailRule } from '../../compare/pr-outcome.js';
 import { renderPairedComparison } from '../../compare/render-paired.js';
 import { writeFileAtomic } from '../../lib/atomic.js';
 import { EXIT, UserError } from '../../lib/errors.js';
@@ -40,6 +42,12 @@ export const pairsSpec = {
     'noise-store': { type: 'string', value: 'DIR', description: 'a store to read the noise thresholds from' },
     ...SELECTION_OPTIONS,
     strict: { type: 'boolean', default: false, description: 'refuse to run on a busy machine instead of warning' },
+    'fail-on': {
+      type: 'string',
+      default: DEFAULT_FAIL_RULE,
+      value: 'RULE',
+      description: 'the merge rule the comment states: none, or broken, slower, slower>N% (comma-separated)',
+    },
   },
   example: 'npm run pairs -- --base ../base --profile smoke --experiments wc --variants c',
   notes: ['Bench flags (--profile, --experiments, --variants, --param, --require) may also follow a `--`.'],
@@ -51,6 +59,7 @@ export async function pairsCommand(argv: string[]): Promise<number> {
     pairsSpec,
     argv.filter((a) => a !== '--'),
   );
+  const rule = parseFailRule(values['fail-on']);
   if (!values.base) throw new UserError('pairs needs --base DIR (the base checkout; --head defaults to this one)');
   const budget = Number(values.budget);
   if (!(budget > 0 && budget <= 600))
@@ -82,7 +91,10 @@ export async function pairsCommand(argv: string[]): Promise<number> {
   });
   if (noise.note) comparison.method = `${comparison.method}; ${noise.note}`.slice(0, 800);
   if (noise.warning) comparison.warnings = [...(comparison.warnings ?? []), noise.warning.slice(0, 500)];
-  const markdown = renderPairedComparison(comparison);
+  comparison.profile = values.profile;
+  // The summary leads comparison.json as it leads the comment (derived: pr-comment computes it again).
+  comparison.summary = summarize(comparison, rule);
+  const markdown = renderPairedComparison(comparison, { rule });
   writeFileAtomic(join(out, 'comparison.json'), `${JSON.stringify(comparison, null, 1)}\n`);
   writeFileAtomic(join(out, 'comparison.md'), markdown);
   writeRecord(join(out, 'pairs.json'), record);

@@ -6,6 +6,7 @@
 import { resolve } from 'node:path';
 import { COMMENT_MARKER, commentFromArtifact } from '../../compare/artifact.js';
 import { findPullRequest, githubFromEnv, upsertComment } from '../../compare/github.js';
+import { DEFAULT_FAIL_RULE, parseFailRule } from '../../compare/pr-outcome.js';
 import { writeFileAtomic } from '../../lib/atomic.js';
 import { EXIT, UserError } from '../../lib/errors.js';
 import { ensureParentDirectory, existingDirectory } from '../../lib/paths.js';
@@ -24,12 +25,20 @@ export const prCommentSpec = {
     'find-pr': { type: 'boolean', default: false, description: 'print the pull request of the workflow_run event' },
     event: { type: 'string', value: 'FILE', description: 'the event file (default: GITHUB_EVENT_PATH)' },
     post: { type: 'boolean', default: false, description: 'create or update the sticky comment (needs GITHUB_TOKEN)' },
+    // The repository's merge rule (pr-comment.yml passes vars.PR_FAIL_ON): the comment says which applied.
+    'fail-on': {
+      type: 'string',
+      default: DEFAULT_FAIL_RULE,
+      value: 'RULE',
+      description: 'the merge rule the comment states: none, or broken, slower, slower>N% (comma-separated)',
+    },
   },
   example: 'npm run pr-comment -- --artifact results/pr --pr 1 --out comment.md',
 } as const satisfies CommandSpec;
 
 export async function prCommentCommand(argv: string[]): Promise<number> {
   const { values } = parseCommand(prCommentSpec, argv);
+  const rule = parseFailRule(values['fail-on']);
   if (values['find-pr']) {
     const event = values.event ?? process.env.GITHUB_EVENT_PATH;
     if (!event)
@@ -38,7 +47,7 @@ export async function prCommentCommand(argv: string[]): Promise<number> {
     return EXIT.ok;
   }
   if (!values.artifact || !values.pr) throw new UserError('pr-comment needs --artifact DIR and --pr N (or --find-pr)');
-  const { pr, body } = commentFromArtifact(existingDirectory(values.artifact, '--artifact'), values.pr);
+  const { pr, body } = commentFromArtifact(existingDirectory(values.artifact, '--artifact'), values.pr, rule);
   if (values.out) writeFileAtomic(ensureParentDirectory(values.out, '--out'), body);
   else if (!values.post) process.stdout.write(body);
   if (values.post) {

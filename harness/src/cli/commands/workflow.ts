@@ -8,10 +8,10 @@
  * finished run and its artifact are ours and agree), gab-gate (bench.yml's publish job: which
  * github-action-benchmark steps run, their inputs regenerated from the validated results.json),
  * noise-file (calibrate.yml's publish job: the artifact's one noise.json), pick-commit (bench.yml's
- * nightly run: the commit to measure).
+ * nightly run: the commit to measure), pr-outcome (pr.yml's merge check, see pr-outcome.ts).
  *
- * Exit status: 0 = done (a "no" from a gate is an answer, not an error); 2 = refused (a check
- * failed, or an input is missing or malformed); 3 = internal error.
+ * Exit status: 0 = done (a "no" from a gate is an answer, not an error); 1 = pr-outcome's rule
+ * fails the check; 2 = refused (a check failed, or an input is missing or malformed); 3 = internal error.
  */
 
 import { existsSync } from 'node:fs';
@@ -42,12 +42,13 @@ import { checkApprovedHead, type PullRequestNow } from '../../workflow/pr-gate.j
 import { commentTarget, type WorkflowRunEvent } from '../../workflow/workflow-run.js';
 import { ROOT } from '../args.js';
 import type { CommandSpec } from '../options.js';
+import { prOutcomeCmd } from './pr-outcome.js';
 
 export const workflowSpec = {
   name: 'workflow',
-  brief: "the workflows' decisions (pr-head, comment-target, gab-gate, noise-file, pick-commit)",
+  brief: "the workflows' decisions (pr-head, comment-target, gab-gate, noise-file, pick-commit, pr-outcome)",
   summary: "The GitHub workflows' decisions as tested code (docs/workflows.md): one check per call.",
-  positionals: 'pr-head|comment-target|gab-gate|noise-file|pick-commit [flags]',
+  positionals: 'pr-head|comment-target|gab-gate|noise-file|pick-commit|pr-outcome [flags]',
   options: {},
   example: 'npm run workflow -- pick-commit --head HEAD_SHA --store data --machine ID',
   notes: [
@@ -58,6 +59,7 @@ export const workflowSpec = {
     '           [--dispatch-filters TEXT] [--repo DIR (default .)] [--programs DIR]',
     '  noise-file --artifact DIR [--machine ID]',
     '  pick-commit --head SHA --store DIR --machine ID [--repo DIR (default .)] [--depth N (default 50)] [--profile P]',
+    '  pr-outcome --comparison FILE [--fail-on RULE (default broken)]: exit 1 when the rule fails the merge check',
   ],
 } as const satisfies CommandSpec;
 
@@ -266,6 +268,7 @@ const CHECKS: Record<string, (argv: string[], io: Io) => Promise<number>> = {
   'gab-gate': gabGateCmd,
   'noise-file': noiseFileCmd,
   'pick-commit': pickCommitCmd,
+  'pr-outcome': prOutcomeCmd,
 };
 
 /** The `workflow` command: wire it as `workflow: workflowCommand` in the CLI's command table. */

@@ -25,6 +25,8 @@ export type SideName = 'base' | 'head';
 export interface Failure {
   side: SideName;
   reason: string;
+  /** The head's failure too, when the base failed first (the head is still checked: both sides vs broken). */
+  headToo?: string;
 }
 
 /** What happens once per point before its pairs: checks, counters and warm-ups. */

@@ -31,22 +31,40 @@ const SIDES = ['base', 'head'] as const;
 async function checkSides(point: PointPlan, tools: Tools, work: string) {
   const fields: Record<SideName, Record<string, number>> = { base: {}, head: {} };
   const xs: Record<SideName, number[]> = { base: [], head: [] };
+  // A base that fails still has its head checked: failing on both sides (a harness or machine
+  // problem) and passing on base only (broken by the PR) are different findings.
+  let baseFailed: Failure | undefined;
+  const fail = (side: SideName, reason: string) => {
+    if (side === 'base') baseFailed = { side, reason };
+    return side === 'head'
+      ? { failed: (baseFailed ? { ...baseFailed, headToo: reason } : { side, reason }) satisfies Failure }
+      : undefined;
+  };
   for (const side of SIDES) {
     const job = point[side];
     // Kept for all of the point's pairs, removed at the end of the diff.
     freshScratch(job);
     const skip = await verifyEviction(job);
-    if (skip) return { failed: { side, reason: skip } satisfies Failure };
+    if (skip) {
+      const r = fail(side, skip);
+      if (r) return r;
+      continue;
+    }
     const sizes = job.sizes ?? [{ scale: 1, scope: job.scope, command: job.command }];
     for (const size of sizes) {
       const label = job.sizes ? `at ${size.scale === 1 ? 'its own size' : `scale ${size.scale}`}` : undefined;
       const check = await checkedRun(job, tools, work, label, size);
-      if (!check.ok) return { failed: { side, reason: check.reason } satisfies Failure };
+      if (!check.ok) {
+        const r = fail(side, check.reason);
+        if (r) return r;
+        break;
+      }
       fields[side] = check.fields;
       const fitX = job.experiment.manifest.fit?.x;
       if (fitX) xs[side].push(check.fields[fitX] ?? (size as { expected?: number }).expected ?? Number.NaN);
     }
   }
+  if (baseFailed) return { failed: baseFailed };
   return { fields, xs };
 }
 

@@ -37,8 +37,13 @@ export interface PointState extends PointSoFar {
 
 export type DecidedPoint = PointState & { decision: StopDecision };
 
+const planFor = (o: Pick<ScheduleOptions, 'plan' | 'planOf'>, s: { plan: PointPlan }) =>
+  o.planOf?.(s.plan.id) ?? o.plan;
+
 export interface ScheduleOptions {
   plan: SequentialPlan;
+  /** A point's own plan (its share of the diff-wide false-call budget, analysis/multiplicity.ts); default `plan`. */
+  planOf?: (id: string) => SequentialPlan;
   /** The seconds the pairs may take, given what set-up took (a deadline may cut the budget). */
   pairSeconds: (setupSeconds: number) => number;
   /** When the diff started, on the clock's scale: set-up is measured from here. */
@@ -150,7 +155,7 @@ async function sampleRounds(
     const share = left() / open.length;
     const requests: { id: string; more: number; secondsPerPair: number }[] = [];
     for (const s of open) {
-      const d = decidePoint(s, Math.floor(share / Math.max(s.secondsPerPair, 1e-3)), o.plan);
+      const d = decidePoint(s, Math.floor(share / Math.max(s.secondsPerPair, 1e-3)), planFor(o, s));
       set(withDecision(s, d));
       if (d.decision.action === 'continue')
         requests.push({ id: s.plan.id, more: d.decision.more, secondsPerPair: s.secondsPerPair });
@@ -168,7 +173,7 @@ async function sampleRounds(
       if (o.interrupted()) break;
       const s = states[index.get(r.id)!]!;
       const n = granted[k]!;
-      if (n === 0) set(withDecision(s, finalDecision(s, o.plan)));
+      if (n === 0) set(withDecision(s, finalDecision(s, planFor(o, s))));
       else set(await measureBatch(s, n, exec, o, failures));
     }
   }
@@ -187,6 +192,6 @@ export async function runPairedPoints(
   // Points the loop left undecided (interrupted) are judged on what they have, as cut by the budget.
   const measured = states
     .filter((s) => !s.failed && (s.decision || s.pairs.length))
-    .map((s) => (s.decision ? s : withDecision(s, finalDecision(s, o.plan))) as DecidedPoint);
+    .map((s) => (s.decision ? s : withDecision(s, finalDecision(s, planFor(o, s)))) as DecidedPoint);
   return { measured, failures, setupSeconds, pairSeconds };
 }

@@ -1,0 +1,30 @@
+/**
+ * `npm run workflow -- pr-outcome --comparison FILE [--fail-on RULE]`: pr.yml's last step, the
+ * merge check under the repository's rule (PR_FAIL_ON, compare/pr-outcome.ts). Prints
+ * fail=true|false; exits 1 when the rule fails the check, 2 on a missing or malformed comparison.
+ */
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { summarize } from '../../compare/diff-summary.js';
+import { DEFAULT_FAIL_RULE, parseFailRule } from '../../compare/pr-outcome.js';
+import { EXIT, UserError } from '../../lib/errors.js';
+import { readJsonFile } from '../../lib/json-file.js';
+import { PairedComparison } from '../../model/comparison.js';
+
+export async function prOutcomeCmd(
+  argv: string[],
+  io: { stdout: (s: string) => void; stderr: (s: string) => void },
+): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    strict: true,
+    options: { comparison: { type: 'string' }, 'fail-on': { type: 'string', default: DEFAULT_FAIL_RULE } },
+  });
+  if (!values.comparison) throw new UserError('missing --comparison');
+  const rule = parseFailRule(values['fail-on']);
+  const c = readJsonFile(resolve(values.comparison), PairedComparison, { maxBytes: 8 * 2 ** 20 });
+  const { outcome } = summarize(c, rule);
+  io.stderr(`merge check ${outcome.fail ? 'fails' : 'passes'} (rule ${outcome.rule}): ${outcome.because}\n`);
+  io.stdout(`fail=${outcome.fail}\n`);
+  return outcome.fail ? EXIT.benchmarksFailed : EXIT.ok;
+}

@@ -1,0 +1,83 @@
+/**
+ * The summary at the top of a paired comparison.json (compare/diff-summary.ts computes it from the
+ * points and the not-measured list): what the pull request broke, what failed on both sides,
+ * which programs it changed, the exact counter changes, the counts of verdicts, and the merge
+ * check's outcome under the repository's rule. Derived data: the PR comment computes it again from
+ * the validated lists and never trusts an artifact's copy.
+ */
+import { z } from 'zod';
+
+const finite = z.number().finite();
+const count = z.number().int().nonnegative();
+const short = (max: number) => z.string().max(max);
+
+/** Points that pass on base and fail (or answer wrongly) on head, one group per variant, runtime and error. */
+export const BrokenGroup = z
+  .object({
+    experiment: short(100),
+    variant: short(100),
+    runtime: short(50).optional(),
+    points: count,
+    benchmarks: z.array(short(300)).max(1000),
+    /** The error's first meaningful line: the `Error:`/`error:` line or the failed validation. */
+    error: short(300),
+    /** One command that reproduces the first of these points on a checkout of head. */
+    reproduce: short(500),
+  })
+  .strict();
+export type BrokenGroup = z.infer<typeof BrokenGroup>;
+
+/** Points not measured for one reason, on both sides or on one: a harness or machine matter, or a fix. */
+export const NotMeasuredGroup = z
+  .object({
+    sides: z.enum(['both', 'base', 'head']),
+    status: z.enum(['skipped', 'failed']),
+    reason: short(300),
+    points: count,
+    experiments: z.array(short(100)).max(100),
+  })
+  .strict();
+export type NotMeasuredGroup = z.infer<typeof NotMeasuredGroup>;
+
+/** A counter that changed exactly (the same on every traced run of each side), over the points of one variant. */
+export const CounterFinding = z
+  .object({
+    experiment: short(100),
+    variant: short(100),
+    metric: short(100),
+    unit: short(20),
+    /** The change of the point where it is largest. */
+    base: finite,
+    head: finite,
+    /** Points of this variant where the counter changed exactly, of those whose counters were compared. */
+    points: count,
+    of: count,
+  })
+  .strict();
+export type CounterFinding = z.infer<typeof CounterFinding>;
+
+export const Outcome = z
+  .object({
+    /** The rule as given (`PR_FAIL_ON`): broken, slower, slower>N%, none, comma-separated. */
+    rule: short(100),
+    fail: z.boolean(),
+    because: short(300),
+  })
+  .strict();
+export type Outcome = z.infer<typeof Outcome>;
+
+export const DiffSummary = z
+  .object({
+    broken: z.array(BrokenGroup).max(1000),
+    brokenPoints: count,
+    notMeasured: z.array(NotMeasuredGroup).max(1000),
+    /** `<experiment>/<variant>` of every program whose definition (sources, build, runtime) differs, measured or not. */
+    changedPrograms: z.array(short(200)).max(1000),
+    counters: z.array(CounterFinding).max(200),
+    calls: z
+      .object({ slower: count, faster: count, unchanged: count, inconclusive: count, unmeasured: count })
+      .strict(),
+    outcome: Outcome,
+  })
+  .strict();
+export type DiffSummary = z.infer<typeof DiffSummary>;
