@@ -133,6 +133,9 @@ describe('pr-comment posts only for our pr.yml on pull_request_target, for the c
   const expectOk = { repository: REPO, workflowPath: '.github/workflows/pr.yml' };
   const art = (pr = '7', commits: unknown = [A, A]) => ({ prNumber: `${pr}\n`, headCommits: commits });
   it('accepts the real thing', () => expect(commentTarget(run(), expectOk, art())).toEqual({ pr: 7, sha: A }));
+  // The merge check (PR_FAIL_ON) fails the run after its artifact: the comment says why.
+  it('accepts a run whose merge check failed', () =>
+    expect(commentTarget(run({ conclusion: 'failure' }), expectOk, art())).toEqual({ pr: 7, sha: A }));
   it.each([
     [
       'a fork workflow named "PR perf diff" on pull_request',
@@ -156,7 +159,7 @@ describe('pr-comment posts only for our pr.yml on pull_request_target, for the c
     ['an artifact for another pull request', run(), art('8'), /for pull request "8"/],
     ['an artifact that measured another commit', run(), art('7', [A, B]), /measured "b{40}"/],
     ['an artifact with no head commit', run(), art('7', []), /names no head commit/],
-    ['a failed run', run({ conclusion: 'failure' }), art(), /conclusion/],
+    ['a cancelled run', run({ conclusion: 'cancelled' }), art(), /conclusion is "cancelled", not success or failure/],
   ])('refuses %s', (_n, e, a, msg) => expect(() => commentTarget(e, expectOk, a)).toThrow(msg));
 });
 

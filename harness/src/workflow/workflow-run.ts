@@ -57,8 +57,10 @@ export function commentTarget(
       `the run was started by ${JSON.stringify(run.event)}, not by pull_request_target: its workflow file may come from the pull request itself`,
     );
   }
-  if (run.conclusion !== 'success')
-    throw new Error(`the run's conclusion is ${JSON.stringify(run.conclusion)}, not success`);
+  // A run whose merge check failed (pr.yml's last step, after the artifact) is commented all the
+  // same: the comment says why the check failed. A run that failed earlier uploaded no artifact.
+  if (run.conclusion !== 'success' && run.conclusion !== 'failure')
+    throw new Error(`the run's conclusion is ${JSON.stringify(run.conclusion)}, not success or failure`);
   const m = typeof run.display_title === 'string' ? RUN_TITLE_RE.exec(run.display_title) : null;
   if (!m)
     throw new Error(
