@@ -49,7 +49,7 @@ describe('a diff-wide false-call budget', () => {
     expect(p.alphas.reduce((x, y) => x + y, 0)).toBeCloseTo(0.001, 12);
     expect(p.alphas[3]! / p.alphas[0]!).toBeCloseTo(4, 12);
     expect(p.betas).toEqual(DEFAULT_PLAN.betas);
-    expect(familyNote(pts)).toMatch(/5% \(weighted Bonferroni: 50% of it shared by the 1 points whose program changed/);
+    expect(familyNote(pts)).toMatch(/5% \(weighted Bonferroni: 50% to the 1 points whose program changed/);
   });
 
   it('a 300-point A/A diff: several calls per diff at 5% per point, far fewer than one with the shared budget', () => {

@@ -56,7 +56,7 @@ export function familyNote(points: readonly { changed: boolean }[], alpha = FAMI
   const changed = points.filter((p) => p.changed).length;
   const split =
     changed && changed < points.length
-      ? `${(CHANGED_SHARE * 100).toFixed(0)}% of it shared by the ${changed} points whose program changed, the rest by the ${points.length - changed} others`
-      : `shared equally by the ${points.length} points`;
+      ? `${(CHANGED_SHARE * 100).toFixed(0)}% to the ${changed} points whose program changed, the rest to the ${points.length - changed} others`
+      : `shared by the ${points.length} points`;
   return `diff-wide false-call budget ${(alpha * 100).toFixed(0)}% (weighted Bonferroni: ${split})`;
 }
