@@ -346,7 +346,10 @@ describe('pr.yml and pr-comment.yml, replayed (a fork with a planted regression)
     expect(c.steps.find((s) => s.name?.startsWith('Check the run'))!.outputs).toEqual({ pr: String(PR), sha: head1 });
     expect(api.comments.map((x) => x.issue)).toEqual([PR]);
     const body = api.comments[0]!.body;
-    expect(body).toMatch(/\| c bs=65536 \| (read_cost|wall_time) \| [^|]+ \| [^|]+ \| \+\d/);
+    expect(body).toMatch(/\| wc c bs=65536 \| (read_cost|wall_time) \| [^|]+ \| [^|]+ \| \+\d/);
+    // The merge check ran last under the default rule (nothing broken: it passes) and the comment says so.
+    expect(d.steps.at(-1)!.name).toMatch(/^Merge check/);
+    expect(body).toContain('**Merge check: passes**');
     expect(body).toContain(head1.slice(0, 12));
     // The comment names the full commit measured.
     expect(body).toContain(head1);
