@@ -197,6 +197,10 @@ describe('what leads the PR comment', () => {
     expect(lines[1]).toMatch(/^records c op=read record=16 +\s*│?─*●─*\s* \+7\.8% \(\+0\.2% … \+17\.5%\)$/);
     expect(lines[2]).toContain('●');
     expect(forestChart([{ label: 'x', ratio: Number.NaN, ci: [1, 1] }])).toEqual([]);
+    // Beyond the widest axis (±100%): an arrow at the edge, the figures say how far.
+    expect(forestChart([{ label: 'x', ratio: 16.4, ci: [11.3, 30.7] }])[1]).toMatch(
+      / ▸ \+1540\.0% \(\+1030\.0% … \+2970\.0%\)$/,
+    );
     expect(forestChart([{ label: '```\nnot a fence', ratio: 1.1, ci: [1, 1.2] }])[1]).not.toContain('`');
   });
 

@@ -44,7 +44,9 @@ export function forestChart(rows: readonly ForestRow[], maxRows = 12): string[] 
     // An interval beyond the axis is marked at its edge.
     if (r.ci[0] - 1 < -span) track[0] = '◂';
     if (r.ci[1] - 1 > span) track[WIDTH - 1] = '▸';
-    track[col(r.ratio)] = '●';
+    // A centre beyond the axis is an arrow at its edge (the figures beside it say how far).
+    const off = r.ratio - 1 > span ? '▸' : r.ratio - 1 < -span ? '◂' : '●';
+    track[col(r.ratio)] = off;
     return `${safeLabel(r.label, labelWidth)} ${track.join('')} ${pct(r.ratio)} (${pct(r.ci[0])} … ${pct(r.ci[1])})`;
   });
   const axis = Array.from({ length: WIDTH }, () => ' ');
