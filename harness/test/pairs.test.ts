@@ -21,6 +21,7 @@ import { leadMetric } from '../src/run/paired/lead.js';
 import { pairSchedule } from '../src/run/paired/strategies.js';
 import { ROOT, runCli } from './helpers/cli.js';
 import { jobOf } from './helpers/jobs.js';
+import { pairedComparison, pairedPoint } from './helpers/paired.js';
 
 /** A checkout as the paired runner needs it: programs, the pins, the harness's C tools. */
 function checkout(name: string): string {
@@ -246,57 +247,9 @@ describe('paired diff: pure parts', () => {
     expect(() => plantedWc('int main(void) { return 0; }', 1000)).toThrow(/read\(\) line/);
   });
 
-  const point = (over: Partial<PairedComparison['points'][number]> = {}): PairedComparison['points'][number] => ({
-    benchmark: 'wc/node-stream/bs=65536/runtime=node22',
-    experiment: 'wc',
-    variant: 'node-stream',
-    params: { bs: 65536, runtime: 'node22' },
-    placement: 'split',
-    kind: 'fit',
-    pairs: 60,
-    baseFirst: 30,
-    stop: 'budget',
-    minEffect: 0.02,
-    secondsPerPair: 0.4,
-    lead: {
-      metric: 'read_cost',
-      unit: 'ns',
-      direction: 'smaller',
-      baseMedian: 5000,
-      headMedian: 5100,
-      ratio: 1.02,
-      ci: [0.97, 1.08],
-      confidence: 0.98,
-      p: 0.3,
-      verdict: 'inconclusive',
-    },
-    folded: [
-      {
-        metric: 'wall_time',
-        unit: 's',
-        direction: 'smaller',
-        baseMedian: 0.05,
-        headMedian: 0.051,
-        ratio: 1.01,
-        confidence: 0.95,
-        p: 0.5,
-        verdict: 'unchanged',
-      },
-    ],
-    counters: [{ metric: 'syscalls.read', unit: 'calls', base: 1024, head: 1025 }],
-    ...over,
-  });
+  const point = pairedPoint;
   const comparison = (points: PairedComparison['points']): PairedComparison => ({
-    schema: 2,
-    method: 'paired',
-    seed: 5,
-    budget: { seconds: 600, spentSeconds: 590 },
-    base: { commits: ['a'], runs: 1, machine: 'm', cpu: 'c', toolchains: {} },
-    head: { commits: ['b'], runs: 1, machine: 'm', cpu: 'c', toolchains: {} },
-    points,
-    added: [],
-    removed: [],
-    notMeasured: [],
+    ...pairedComparison(points),
     incomparable: [{ benchmark: 'wc/c/bs=1', metric: '*', reason: 'workload changed: bytes 1 → 2' }],
   });
 
