@@ -9,6 +9,7 @@ export { Direction } from './checks.js';
 
 import { At, id, name, Overview } from './overview.js';
 import { ParameterSpec, type ParamValue, paramValue, perProfile } from './parameter.js';
+import { ReleaseSuite } from './release-suite.js';
 
 export { Overview } from './overview.js';
 export { type ParamValue, paramValue } from './parameter.js';
@@ -273,21 +274,8 @@ export const Manifest = z
     labels: z.record(name, z.string().min(1).max(40)).default({}),
     /** The few stable series fed to github-action-benchmark. */
     headline: z.object({ at: At, metrics: z.array(z.string()).min(1) }).strict(),
-    /**
-     * The release suite (npm run releases): the points every runtime release is measured on.
-     * `variants` run under each release; `reference` (native) variants are measured beside them
-     * and drawn as the reference line; the first metric is the one the Runtimes view draws and
-     * change detection watches. Data, so a manifest says what a release is judged on.
-     */
-    releases: z
-      .object({
-        variants: z.array(id).min(1),
-        reference: z.array(id).default([]),
-        at: At,
-        metrics: z.array(z.string()).min(1),
-      })
-      .strict()
-      .optional(),
+    /** The release suite (npm run releases; model/release-suite.ts). */
+    releases: ReleaseSuite.optional(),
   })
   .strict();
 

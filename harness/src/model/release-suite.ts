@@ -1,0 +1,17 @@
+/**
+ * The release suite of a manifest (npm run releases): the points every runtime release is
+ * measured on. `variants` run under each release; `reference` (native) variants are measured
+ * beside them and drawn as the reference line; the first metric is the one the Runtimes view
+ * draws and change detection watches. Data, so a manifest says what a release is judged on.
+ */
+import { z } from 'zod';
+import { At, id } from './overview.js';
+
+export const ReleaseSuite = z
+  .object({
+    variants: z.array(id).min(1),
+    reference: z.array(id).default([]),
+    at: At,
+    metrics: z.array(z.string()).min(1),
+  })
+  .strict();
