@@ -53,6 +53,14 @@ const as = (user: string, script: string, env: Record<string, string> = {}) =>
   ]);
 const uid = (user: string) => Number(sh(['id', '-u', user]).stdout.trim());
 const pids = (user: string) => sh(['pgrep', '-u', user]).stdout.split('\n').filter(Boolean);
+/** Processes of the account still alive: a killed one stays a zombie until its parent (here often
+ * PID 1, re-parented by setsid) reaps it, which is no leftover. */
+const alive = (user: string) =>
+  sh(['ps', '-u', user, '-o', 'pid=,stat='])
+    .stdout.split('\n')
+    .map((l) => l.trim().split(/\s+/))
+    .filter(([pid, stat]) => pid && !stat?.startsWith('Z'))
+    .map(([pid]) => pid);
 
 describe.skipIf(!canRun)('one account per trust level (setup-runner.sh, the hooks, verified caches)', () => {
   let root = '';
@@ -257,7 +265,7 @@ describe.skipIf(!canRun)('one account per trust level (setup-runner.sh, the hook
     const r = hook(P, 'completed', 'pr', {});
     expect(r.status, r.out).toBe(0);
     expect(r.out).toMatch(/[1-9]\d* leftover process\(es\) of jsiop\d+ killed/);
-    expect(pids(P)).toEqual([]);
+    expect(alive(P)).toEqual([]);
     expect(readdirSync(tmp).sort()).toEqual(['trusted-file']);
   });
 

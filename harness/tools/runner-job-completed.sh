@@ -38,6 +38,7 @@ if [ -z "$account" ] || [ "$me" -eq 0 ] || [ "$(id -un)" != "$account" ]; then e
 
 # The parent of a process, from /proc (the command name in field 2 may hold spaces).
 parent() { local s; s="$(cat "/proc/$1/stat" 2>/dev/null)" || return 1; s="${s##*) }"; s="${s#* }"; echo "${s%% *}"; }
+state() { local s; s="$(cat "/proc/$1/stat" 2>/dev/null)" || return 1; s="${s##*) }"; echo "${s%% *}"; }
 keep=" $$ "
 agent_bins=" "
 p=$$
@@ -54,6 +55,8 @@ for _round in 1 2 3 4 5; do
     pid="${d#/proc/}"
     case "$keep" in *" $pid "*) continue ;; esac
     [ "$(stat -c %u "$d" 2>/dev/null)" = "$me" ] || continue
+    # A zombie is already dead (its parent, often PID 1, has not reaped it yet): not a leftover.
+    [ "$(state "$pid")" != Z ] || continue
     # This hook's own helpers (command substitutions) are its children; the agent's own helper
     # processes (a Runner.* binary of the agent, started by the agent) are not the job's.
     pp="$(parent "$pid" || true)"
