@@ -83,3 +83,19 @@ describe("N8: the diff job's time limit is the deadline plus a margin", () => {
     expect(timeout).toBeGreaterThanOrEqual(deadline + 15);
   });
 });
+
+describe('N7 in every workflow: install-just output is checked before it reaches GITHUB_ENV', () => {
+  // releases.yml, added after the fix, first wrote it unchecked: every workflow is read here.
+  for (const file of ['pr.yml', 'bench.yml', 'calibrate.yml', 'releases.yml']) {
+    it(`${file}`, () => {
+      const w = readWorkflow(join(ROOT, '.github', 'workflows', file));
+      const steps = Object.values(w.jobs).flatMap((j) => j.steps ?? []);
+      const writers = steps.filter((s) => /install-just/.test(s.run ?? '') && /GITHUB_ENV/.test(s.run ?? ''));
+      for (const s of writers) {
+        const run = s.run ?? '';
+        expect(run.indexOf('unexpected directory'), `${file}: ${s.name}`).toBeGreaterThan(-1);
+        expect(run.indexOf('unexpected directory')).toBeLessThan(run.indexOf('>> "$GITHUB_ENV"'));
+      }
+    });
+  }
+});
