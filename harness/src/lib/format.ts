@@ -51,3 +51,16 @@ export function formatDuration(seconds: number): string {
   if (m < 60) return `${m}m${String(total % 60).padStart(2, '0')}s`;
   return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`;
 }
+
+/**
+ * A confidence level as a percentage with the digits it needs: 0.95 "95", 0.975 "97.5",
+ * 0.9995 "99.95" — never "100", which no interval from finite pairs has.
+ */
+export function formatConfidence(c: number): string {
+  const pct = c * 100;
+  for (let d = 0; d < 4; d++) {
+    const s = pct.toFixed(d);
+    if (Number(s) < 100 && Math.abs(Number(s) - pct) <= 0.1 * (100 - pct)) return s;
+  }
+  return pct >= 100 ? '100' : pct.toFixed(4);
+}

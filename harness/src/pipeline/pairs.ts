@@ -14,7 +14,7 @@
 import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { isBusy } from '../analysis/busy.js';
+import { busyByOthers, isBusy } from '../analysis/busy.js';
 import { familyNote, planAtLevel, pointAlphas } from '../analysis/multiplicity.js';
 import { MIN_EFFECT } from '../analysis/paired.js';
 import type { Values } from '../analysis/paired-point.js';
@@ -24,6 +24,7 @@ import { pairedComparison } from '../compare/paired-comparison.js';
 import { type PairRecord, type PointOutcome, pairRecord, pointRow } from '../compare/paired-rows.js';
 import { UserError } from '../lib/errors.js';
 import { currentConditions } from '../machine/conditions.js';
+import { cpuSnapshot, foreignCores } from '../machine/cpu-share.js';
 import { readPins, resolveRuntime } from '../machine/toolchains.js';
 import { buildTool } from '../machine/tools.js';
 import type { PairedComparison } from '../model/comparison.js';
@@ -125,6 +126,12 @@ async function pairTimer(head: string, log: (m: string) => void): Promise<string
   return timer;
 }
 
+type Measured = ScheduleOutcome & {
+  interrupted: boolean;
+  /** Cores' worth of CPU other processes used while the pairs ran (absent where /proc does not say). */
+  foreignCores?: number;
+};
+
 /** Measures the matched points in pairs, stopping cleanly on SIGINT/SIGTERM; removes their scratch after. */
 async function measurePoints(
   matched: Matched,
@@ -133,7 +140,7 @@ async function measurePoints(
   timer: string,
   diffStart: number,
   log: (m: string) => void,
-): Promise<ScheduleOutcome & { interrupted: boolean }> {
+): Promise<Measured> {
   const stop = onInterrupt(log, 'stopping; points are judged on the pairs measured so far (marked in the comment)');
   try {
     const exec = realExecutor({ tools: host.tools, timer, values: processValues, counters: counterValues }, opts.seed);
@@ -141,6 +148,7 @@ async function measurePoints(
     const plan = opts.plan ?? DEFAULT_PLAN;
     const alphas = pointAlphas(matched.plans);
     const plans = new Map(matched.plans.map((p, i) => [p.id, planAtLevel(plan, alphas[i]!)]));
+    const before = cpuSnapshot();
     const s = await runPairedPoints(matched.plans, exec, {
       plan,
       planOf: (id) => plans.get(id) ?? plan,
@@ -156,7 +164,12 @@ async function measurePoints(
       interrupted: () => stop.interrupted,
       log,
     });
-    return { ...s, interrupted: stop.interrupted };
+    const after = cpuSnapshot();
+    return {
+      ...s,
+      interrupted: stop.interrupted,
+      ...(before && after ? { foreignCores: foreignCores(before, after) } : {}),
+    };
   } finally {
     stop.dispose();
     for (const p of matched.plans) for (const job of [p.base, p.head]) removeScratch(job);
@@ -174,13 +187,25 @@ const outcomeOf = (p: DecidedPoint): PointOutcome => ({
 });
 
 /** Conditions that make this diff's timings or coverage less than a full answer. */
-function warningsOf(opts: PairsOptions, host: Host, s: ScheduleOutcome & { interrupted: boolean }): string[] {
+function warningsOf(opts: PairsOptions, host: Host, s: Measured): string[] {
   const warnings: string[] = [];
-  const cond = currentConditions(undefined);
-  if (isBusy(cond, host.machine.cores))
-    warnings.push(
-      `the machine was busy at the end of the diff (load average ${cond.loadAverage[0].toFixed(1)} on ${host.machine.cores} cores): pairs share the interference, but noisier pairs need more of them, so more points may be inconclusive`,
-    );
+  const cores = host.machine.cores;
+  const interference =
+    'pairs share the interference, but noisier pairs need more of them, so more points may be inconclusive';
+  // The load average counts the diff's own programs (an idle 2-core runner ends a diff at 1.5-3),
+  // so it decides only where the CPU time other processes took cannot be measured.
+  if (s.foreignCores !== undefined) {
+    if (busyByOthers(s.foreignCores, cores))
+      warnings.push(
+        `other processes used ${s.foreignCores.toFixed(2)} of the ${cores} cores while the pairs ran (the machine's CPU time less the diff's own): ${interference}`,
+      );
+  } else {
+    const cond = currentConditions(undefined);
+    if (isBusy(cond, cores))
+      warnings.push(
+        `the machine was busy at the end of the diff (load average ${cond.loadAverage[0].toFixed(1)} on ${cores} cores, the diff's own programs included): ${interference}`,
+      );
+  }
   if (s.interrupted) warnings.push('the diff was interrupted: points were judged on the pairs measured so far');
   if (s.pairSeconds < opts.budgetSeconds) warnings.push(deadlineCut(opts, s));
   return warnings;

@@ -29,8 +29,8 @@ export interface Confirmation {
   pairs: number;
   change: number;
   ci: [number, number];
-  /** The interval's level, in percent (the sequential look's, docs/paired-design.md). */
-  level: number;
+  /** The interval's level, in percent as printed ("99.95": the sequential look's, docs/paired-design.md). */
+  level: string;
   verdict: string;
   /** Whether the paired diff agrees: a significant change in the detected direction. */
   confirmed: boolean;

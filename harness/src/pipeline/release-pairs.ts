@@ -6,6 +6,7 @@
  * confirmed when the paired verdict is significant in the direction the timeline showed.
  */
 import type { Candidate } from '../analysis/release-changes.js';
+import { formatConfidence } from '../lib/format.js';
 import type { Job } from '../model/job.js';
 import type { Profile } from '../model/profiles.js';
 import { benchmarkId } from '../model/results.js';
@@ -55,8 +56,8 @@ export function releaseConfirmer(opts: {
       // head / base - 1, "> 0 = head worse" as the paired diff reports it.
       change: lead.ratio - 1,
       ci: [lead.ci![0] - 1, lead.ci![1] - 1],
-      level: Math.round(lead.confidence * 100),
-      verdict: `${lead.verdict} on ${lead.metric} at ${Math.round(lead.confidence * 100)}% confidence`,
+      level: formatConfidence(lead.confidence),
+      verdict: `${lead.verdict} on ${lead.metric} at ${formatConfidence(lead.confidence)}% confidence`,
       confirmed: lead.verdict === (worse ? 'slower' : 'faster'),
     };
   };

@@ -12,7 +12,7 @@ import { catalogRows } from '../../model/release-catalog.js';
 import { measureReleases } from '../../pipeline/releases.js';
 import { importReleases, measuredKeys, readReleaseIndex, releaseMachines } from '../../store/releases.js';
 import { DEFAULT_STORE, intFlag, list, ROOT } from '../args.js';
-import type { CommandSpec } from '../options.js';
+import { type CommandSpec, helpText } from '../options.js';
 import { selectFromFlags, selection } from './release-selection.js';
 import { releasesChangesCommand } from './releases-changes.js';
 import { releasesNightlyCommand } from './releases-nightly.js';
@@ -31,22 +31,7 @@ export const RELEASES_HELP = `npm run releases -- <list|measure|changes> [flags]
   changes   change detection over each line's releases, bisection through intermediate builds,
             confirmation by paired diffs -> <store>/releases/<machine>/changes.json
 
-selection (list, measure):
-  --runtime node,bun,deno   families (default: all three)
-  --since X.Y.Z             oldest release (one --runtime only; default node 20.0.0, bun 1.0.0, deno 2.0.0)
-  --until X.Y.Z             newest release (one --runtime only)
-  --after YYYY-MM-DD        only releases the registry published on or after that day
-  --line node22,...         only these lines
-  --every minor|release     minor: the first release of each minor (default: release)
-  --canaries                include Bun canaries
-  --registry-json FAMILY=FILE   read a saved \`npm view PKG time --json\` answer instead of asking the registry
-  --store DIR               the trend store (default results/history)
-  --profile P               smoke|quick|standard|full (default quick)
-
-measure:
-  --experiments a,b         only these experiments' suites (default: every experiment with one)
-  --limit N                 at most N releases now (the rest stay for the next sweep)
-  --out DIR                 where each release's bench runs write (default results/releases)
+Flags by subcommand: the table above (each says which subcommands take it).
 
 Exit status: 0 ok; 1 some release measured nothing; 2 refused (bad input); 130 interrupted.`;
 
@@ -202,14 +187,14 @@ async function importCommand(argv: string[]): Promise<number> {
 }
 
 function help(): number {
-  process.stdout.write(`${RELEASES_HELP}\n`);
+  process.stdout.write(helpText(releasesSpec));
   return EXIT.ok;
 }
 
 export async function releasesCommand(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
   if (!sub || sub === '--help' || sub === '-h') {
-    process.stdout.write(`${RELEASES_HELP}\n`);
+    process.stdout.write(helpText(releasesSpec));
     return sub ? EXIT.ok : EXIT.refused;
   }
   if (sub === 'list') return listCommand(rest);
