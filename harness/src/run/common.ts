@@ -12,6 +12,7 @@ import { commandLine, type Job } from '../model/job.js';
 import type { Validation } from '../model/results.js';
 import { GNU_TIME_FORMAT, parseGnuTime } from './parse-gnu-time.js';
 import { parseStraceSummary, type SyscallCounts } from './parse-strace.js';
+import { programEnv } from './program-env.js';
 import type { RawSamples } from './runner.js';
 import { parseReport, runChecks, splitSamples } from './validate.js';
 
@@ -20,9 +21,9 @@ export const tail = (s: string) => s.trim().split('\n').slice(-5).join(' | ').sl
 
 export const timeoutMs = (job: Job, factor = 1) => job.settings.timeout * 1000 * factor;
 
-/** Runs a shell command line for a job: in its folder, bounded by its timeout. */
+/** Runs a shell command line for a job: in its folder, bounded by its timeout, in the programs' environment. */
 export function shell(job: Job, command: string, factor = 1): Promise<ProcessResult> {
-  return runShell(command, { cwd: job.cwd, timeoutMs: timeoutMs(job, factor) });
+  return runShell(command, { cwd: job.cwd, timeoutMs: timeoutMs(job, factor), env: programEnv() });
 }
 
 /** GNU time in front of the program (not the pipeline): max RSS of the program alone. */

@@ -10,6 +10,7 @@ import { fillTemplate } from '../lib/expr.js';
 import { commandLine, type Job } from '../model/job.js';
 import { paramKey } from '../model/results.js';
 import { quoteValue, splitAssignments } from '../plan/jobs.js';
+import { programEnv } from './program-env.js';
 
 /** Where a job's profiles go: <out>/cpuprofiles/<experiment>/<variant>/<k=v,...>/. */
 export function profileDir(outDir: string, job: Pick<Job, 'experiment' | 'variant' | 'params'>): string {
@@ -45,6 +46,7 @@ export async function profileJob(job: Job, outDir: string): Promise<{ files: str
   const r = await runShell(commandLine({ command: { ...job.command, program } }), {
     cwd: job.cwd,
     timeoutMs: job.settings.timeout * 2000,
+    env: programEnv(),
   });
   if (r.code !== 0) return { reason: `profiled run ${describeExit(r)}` };
   const files = readdirSync(dir).filter((f) => f.endsWith('.cpuprofile'));

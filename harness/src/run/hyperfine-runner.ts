@@ -11,6 +11,7 @@ import type { Tools } from '../machine/tools.js';
 import { commandLine, type Job } from '../model/job.js';
 import { checkedRun, collector, countSyscalls, RSS_UNMEASURED, tail, timeoutMs, verifyEviction } from './common.js';
 import { parseHyperfineJson } from './parse-hyperfine.js';
+import { programEnv } from './program-env.js';
 import type { RawSamples, Runner } from './runner.js';
 
 async function measure(job: Job, tools: Tools): Promise<RawSamples> {
@@ -65,7 +66,7 @@ async function measure(job: Job, tools: Tools): Promise<RawSamples> {
     ];
     // hyperfine has no per-run timeout: bound the whole invocation instead.
     const bound = timeoutMs(job) * (s.runs + s.warmup) * sizes.length + 60_000;
-    const hf = await runProcess(argv, { timeoutMs: bound, cwd: job.cwd });
+    const hf = await runProcess(argv, { timeoutMs: bound, cwd: job.cwd, env: programEnv() });
     c.spent(hf.seconds);
     if (hf.code !== 0)
       return c.done('failed', { reason: `hyperfine: ${describeExit(hf, bound)}: ${tail(hf.stderr)}`, ...known });

@@ -4,6 +4,7 @@
  * own event loop adds no jitter between the two processes of a pair.
  */
 import { describeExit, runProcess } from '../lib/exec.js';
+import { programEnv } from './program-env.js';
 
 export type ScheduleResult =
   | { ok: true; seconds: number[]; elapsed: number }
@@ -51,7 +52,7 @@ export async function runSchedule(
     ...schedule.map(String),
   ];
   const bound = opts.timeoutMs * 2 * schedule.length + 30_000;
-  const r = await runProcess(argv, { cwd: opts.cwd, timeoutMs: bound });
+  const r = await runProcess(argv, { cwd: opts.cwd, timeoutMs: bound, env: programEnv() });
   const parsed = parseTimerOutput(r.stdout);
   if ('problem' in parsed) return { ok: false, seconds: [], reason: parsed.problem, elapsed: r.seconds };
   const done = parsed.filter((x) => x.status === '0');
