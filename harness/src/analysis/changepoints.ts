@@ -31,7 +31,11 @@ export function noiseOf(logs: number[]): number {
   return (1.4826 * med(diffs)) / Math.SQRT2;
 }
 
-export function detectChangePoints(values: readonly (number | null)[], minShift = MIN_SHIFT): ChangePoint[] {
+export function detectChangePoints(
+  values: readonly (number | null)[],
+  minShift = MIN_SHIFT,
+  noiseFactor = NOISE_FACTOR,
+): ChangePoint[] {
   const idx: number[] = [];
   const logs: number[] = [];
   values.forEach((v, i) => {
@@ -40,7 +44,7 @@ export function detectChangePoints(values: readonly (number | null)[], minShift 
       logs.push(Math.log(v));
     }
   });
-  const threshold = Math.max(Math.log1p(minShift), NOISE_FACTOR * noiseOf(logs));
+  const threshold = Math.max(Math.log1p(minShift), noiseFactor * noiseOf(logs));
   const found: number[] = [];
   // Prefix sums make every segment mean O(1): years of history stay fast in the browser.
   const prefix = new Float64Array(logs.length + 1);

@@ -9,6 +9,16 @@ import { compareVersions } from '../model/release.js';
 import type { ReleaseEntry } from '../model/release-store.js';
 import { detectChangePoints } from './changepoints.js';
 
+/**
+ * How many times its noise a step between releases must be to become a candidate (the site's
+ * commit trends use 4). Detection over releases is a screen, not the verdict: every candidate is
+ * measured again in pairs before it is listed, so it can be more sensitive. On the quick profile a
+ * release's value varies 5-20% on the development VM, and at 4x the +80% step of Deno's thread-
+ * pool p50 (2.6.6 -> 2.6.7, confirmed by pairs) went unseen; at 3x it is found, with one other
+ * candidate over 82 releases for the pairs to judge.
+ */
+export const RELEASE_NOISE_FACTOR = 3;
+
 /** One suite point's values along a line, in version order. */
 export interface ReleaseSeries {
   family: ReleaseEntry['family'];
@@ -81,7 +91,7 @@ export function detectReleaseChanges(series: readonly ReleaseSeries[]): Candidat
   const out: Candidate[] = [];
   for (const s of series) {
     const values = s.points.map((p) => p.value);
-    const cps = detectChangePoints(values);
+    const cps = detectChangePoints(values, undefined, RELEASE_NOISE_FACTOR);
     cps.forEach((cp, i) => {
       const start = cps[i - 1]?.index ?? 0;
       const end = cps[i + 1]?.index ?? values.length;
