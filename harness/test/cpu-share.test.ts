@@ -4,7 +4,13 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { busyByOthers } from '../src/analysis/busy.js';
-import { cpuSnapshot, foreignCores, machineBusyTicks, processTicks } from '../src/machine/cpu-share.js';
+import {
+  cpuSnapshot,
+  foreignCores,
+  machineBusyTicks,
+  processTicks,
+  sampleForeignCores,
+} from '../src/machine/cpu-share.js';
 
 const PROC_STAT =
   'cpu  1355279 6992 608964 1538499 15864 0 6895 4592 0 0\ncpu0 677000 3000 300000 769000 7000 0 3000 2000 0 0\n';
@@ -48,5 +54,11 @@ describe('cpu-share', () => {
     expect(own).toBeGreaterThanOrEqual(10);
     // The machine's busy time includes ours (a tick of slack for the two files' sampling).
     expect(b.machineBusy - a!.machineBusy).toBeGreaterThanOrEqual(own - 2);
+  });
+
+  it('samples what others use now (a share of the cores, never negative)', async () => {
+    const now = await sampleForeignCores(100);
+    expect(now).toBeGreaterThanOrEqual(0);
+    expect(now).toBeLessThanOrEqual(64);
   });
 });

@@ -72,3 +72,12 @@ export function cpuSnapshot(now = performance.now()): CpuSnapshot | undefined {
   const own = processTicks(read('/proc/self/stat') ?? '');
   return machineBusy === undefined || own === undefined ? undefined : { machineBusy, own, at: now };
 }
+
+/** Cores' worth of CPU other processes use now, over a short sample (undefined where /proc says nothing). */
+export async function sampleForeignCores(ms = 300): Promise<number | undefined> {
+  const a = cpuSnapshot();
+  if (!a) return undefined;
+  await new Promise((resolve) => setTimeout(resolve, ms));
+  const b = cpuSnapshot();
+  return b ? foreignCores(a, b) : undefined;
+}

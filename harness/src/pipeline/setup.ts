@@ -8,10 +8,11 @@
  * Everything here can refuse the run (exit 2) before anything is measured.
  */
 import { join } from 'node:path';
-import { isBusy } from '../analysis/busy.js';
+import { busyByOthers, isBusy } from '../analysis/busy.js';
 import { UserError } from '../lib/errors.js';
 import { killAllChildren, runProcess } from '../lib/exec.js';
 import { cpuPlan, currentConditions } from '../machine/conditions.js';
+import { sampleForeignCores } from '../machine/cpu-share.js';
 import { machineInfo } from '../machine/machine.js';
 import { type Resolved, readPins, resolveRuntime, toolVersions } from '../machine/toolchains.js';
 import { buildEvictor, findTools, type Tools } from '../machine/tools.js';
@@ -33,8 +34,12 @@ export async function setUpMachine(opts: { strict?: boolean }, log: (m: string) 
   const machine = machineInfo();
   const cpus = cpuPlan(machine.cores);
   const conditions = currentConditions(cpus && tools.taskset ? cpus : undefined);
-  if (isBusy(conditions, machine.cores)) {
-    const msg = `the machine is busy (load average ${conditions.loadAverage[0].toFixed(2)} on ${machine.cores} cores): timings will be noisy`;
+  // The load average lags a minute and counts this user's previous run too (every release of a
+  // sweep would warn): when it says busy, a short sample of /proc says whether others are busy now.
+  const others = isBusy(conditions, machine.cores) ? await sampleForeignCores() : 0;
+  if (others === undefined || busyByOthers(others, machine.cores)) {
+    const now = others === undefined ? '' : `; other processes use ${others.toFixed(2)} cores now`;
+    const msg = `the machine is busy (load average ${conditions.loadAverage[0].toFixed(2)} on ${machine.cores} cores${now}): timings will be noisy`;
     if (opts.strict)
       throw new UserError(`${msg}; refusing because of --strict`, 'wait for the load to drop, or run without --strict');
     log(`warning: ${msg}`);
