@@ -37,7 +37,7 @@ describe('formatConfidence', () => {
       confirmed: true,
     };
     expect(changeText(c, conf)).toBe(
-      'deno 2.6.6 → 2.6.7: threadpool deno work read cache warm latency_p50 +45% (paired +73%, 99.95% CI +42% … +122%), confirmed by 10 pairs',
+      'deno 2.6.6 → 2.6.7: threadpool deno work read cache warm latency_p50 +73% (99.95% CI +42% … +122%), confirmed by 10 pairs (the release timeline showed +45%)',
     );
   });
 });

@@ -52,7 +52,9 @@ describe('a runtime pair', () => {
     expect(conf!.verdict).toMatch(/^(slower|faster|unchanged|inconclusive) on read_cost at \d+(\.\d+)?% confidence$/);
     expect(conf!.verdict).not.toContain(' 100% ');
     const text = changeText(candidate, conf);
-    expect(text).toMatch(/^node 22\.23\.2 → 22\.23\.3: wc readsync bs 65536 read_cost \+20%/);
+    expect(text).toMatch(/^node 22\.23\.2 → 22\.23\.3: wc readsync bs 65536 read_cost [+-]/);
+    // A confirmed change is stated with the paired figure; the timeline's +20% is only mentioned.
+    expect(text).toContain(conf!.confirmed ? '(the release timeline showed +20%)' : 'read_cost +20%: not confirmed');
     // Two patch releases with no I/O change between them: never confirmed as +20% slower unless
     // the paired diff itself says "slower".
     expect(conf!.confirmed).toBe(conf!.verdict.startsWith('slower'));

@@ -45,7 +45,7 @@ export function chartSvg(c: RuntimeChart): Html {
       const a = x(at.get(ch.from)!);
       const b = x(at.get(ch.to)!);
       const worse = ch.direction === 'smaller' ? ch.ratio > 1 : ch.ratio < 1;
-      return html`<g class="change ${worse ? 'worse' : 'better'}"><rect x="${f1(a)}" y="${M.top}" width="${f1(Math.max(2, b - a))}" height="${H - M.top - M.bottom}"><title>${ch.text}</title></rect><text x="${f1((a + b) / 2)}" y="${M.top + 10}" text-anchor="middle">${pct(ch.ratio)}</text></g>`;
+      return html`<g class="change ${worse ? 'worse' : 'better'}"><rect x="${f1(a)}" y="${M.top}" width="${f1(Math.max(2, b - a))}" height="${H - M.top - M.bottom}"><title>${ch.text}</title></rect><text x="${f1((a + b) / 2)}" y="${M.top + 10}" text-anchor="middle">${pct(ch.confirmation ? 1 + ch.confirmation.change : ch.ratio)}</text></g>`;
     });
   const ticks = c.points.map(
     (p, i) =>

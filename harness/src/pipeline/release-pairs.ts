@@ -51,11 +51,14 @@ export function releaseConfirmer(opts: {
     if (!point?.lead.ci) return undefined;
     const lead = point.lead;
     const worse = c.series.direction === 'smaller' ? c.ratio > 1 : c.ratio < 1;
+    // The paired ratio is oriented "> 1 = head worse" (base/head for bigger-is-better metrics);
+    // the change is reported as the metric's own after/before, like the timeline's.
+    const asMetric = (r: number) => (c.series.direction === 'smaller' ? r : 1 / r);
+    const [lo, hi] = [asMetric(lead.ci![0]), asMetric(lead.ci![1])].sort((a, b) => a - b) as [number, number];
     return {
       pairs: point.pairs,
-      // head / base - 1, "> 0 = head worse" as the paired diff reports it.
-      change: lead.ratio - 1,
-      ci: [lead.ci![0] - 1, lead.ci![1] - 1],
+      change: asMetric(lead.ratio) - 1,
+      ci: [lo - 1, hi - 1],
       level: formatConfidence(lead.confidence),
       verdict: `${lead.verdict} on ${lead.metric} at ${formatConfidence(lead.confidence)}% confidence`,
       confirmed: lead.verdict === (worse ? 'slower' : 'faster'),
