@@ -81,14 +81,13 @@ export function runtimeCharts(
             paramsKey(c.params) === paramsKey(v.params),
         ),
       };
-      // C measured in the same run, at the same parameters: the reference for this release.
-      const ref = e.values.find(
-        (r) =>
-          r.reference &&
-          r.experiment === experiment &&
-          r.metric === metric &&
-          paramsKey(r.params) === paramsKey(v.params),
-      );
+      // C measured in the same run, at the same parameters: the reference for this release. A
+      // variant without one of C's parameters (Bun's and Deno's thread pools have no size) takes
+      // the one C point that agrees on every parameter it has.
+      const refs = e.values.filter((r) => r.reference && r.experiment === experiment && r.metric === metric);
+      const exact = refs.find((r) => paramsKey(r.params) === paramsKey(v.params));
+      const within = refs.filter((r) => Object.entries(v.params).every(([k, x]) => r.params[k] === x));
+      const ref = exact ?? (within.length === 1 ? within[0] : undefined);
       chart.points.push({ version: e.version, date: e.date, value: v.value, reference: ref?.value ?? null });
       charts.set(key, chart);
     }
