@@ -5,7 +5,8 @@
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 
-function read(path: string): string | undefined {
+/** A /proc or /sys file's text, trimmed; undefined where it does not exist or cannot be read. */
+export function read(path: string): string | undefined {
   try {
     return readFileSync(path, 'utf8').trim();
   } catch {

@@ -5,7 +5,7 @@
  * and a warning keyed on it would fire on every diff. Here: the machine's busy CPU time over the
  * interval (/proc/stat) minus this process's and its reaped children's (/proc/self/stat).
  */
-import { readFileSync } from 'node:fs';
+import { read } from './conditions.js';
 
 /** CPU time in clock ticks at one moment. */
 export interface CpuSnapshot {
@@ -56,14 +56,6 @@ export function foreignCores(a: CpuSnapshot, b: CpuSnapshot, ticksPerSecond = TI
   if (!(seconds > 0)) return 0;
   const foreign = b.machineBusy - a.machineBusy - (b.own - a.own);
   return Math.max(0, foreign / ticksPerSecond / seconds);
-}
-
-function read(path: string): string | undefined {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    return undefined;
-  }
 }
 
 /** Now, from /proc; undefined where /proc does not say (not Linux). */
