@@ -7,7 +7,7 @@
  * the runtime itself. Commands set what they need themselves (`UV_THREADPOOL_SIZE={pool} ...`).
  */
 
-/** What measured programs keep from the harness's environment (docs/methodology.md). */
+/** What measured programs keep from the harness's environment (docs/runners.md, "CPU isolation"). */
 export const PROGRAM_ENV_KEPT = [
   'PATH',
   'HOME',
