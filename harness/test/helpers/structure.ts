@@ -112,7 +112,9 @@ export function summaryStructure(md: string): string[] {
       .filter((l) => !/^Toolchains:/.test(l) && !(l.startsWith('|') && /syscalls?\b/.test(l)))
       .map(maskNumbers)
       // Which commit ran, and its subject, are not part of the structure.
-      .map((l) => l.replace(/commit `<sha>`.*$/, 'commit <commit>')),
+      .map((l) => l.replace(/commit `<sha>`.*$/, 'commit <commit>'))
+      // The CPU model differs from one machine to the next (AMD EPYC, Intel Xeon): not structure.
+      .map((l) => l.replace(/on machine `vm-<sha>` \([^,]*,/, 'on machine `vm-<sha>` (<cpu>,')),
   );
 }
 
