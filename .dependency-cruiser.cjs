@@ -1,59 +1,102 @@
-// The harness's architecture, checked by `npm test` (dependency-cruiser). The main job's stages
-// run in this order and a stage never imports a later one:
+// The harness's architecture, checked by `npm test` (dependency-cruiser, type-only imports included).
+//
+// Floors. The main job's stages run in this order and a stage never imports a later one:
 //   plan -> build -> run -> normalize -> report
 // Below them: lib (shared utilities, a leaf), model (schemas and types), analysis (pure
 // statistics), machine (this machine's facts, tools and runtimes). Downstream of results.json:
-// compare, calibrate, store, site, and the workflows' decisions (workflow). On top: pipeline (the orchestration) and cli (the commands).
-// The two pipelines, bench (one checkout) and pairs (the PR diff), share their set-up stage
-// (pipeline/setup.ts) and never import each other. The paired runner (run/paired/) sits behind
-// its executor seam: its schedule reaches no process, only the decision logic and the types.
+// compare (the quick look between stored runs), store, site, and the workflows' decisions
+// (workflow). On top: pipeline (the orchestration) and cli (the commands).
+//
+// Rooms. A feature that spans the floors has a folder of its own, with the same floors inside it
+// (pr-diff/run/, pr-diff/report/, ...) and the same rules between them: the PR diff (pr-diff/),
+// calibration (calibration/) and the release axis (releases/). A room may use every shared floor
+// as its own floor of the same name would; no shared floor imports a room. Calibration and the
+// release axis confirm with the PR diff's engine, so they may import pr-diff/; pr-diff imports
+// neither, and the two never import each other.
+//
 // The trend site (gh-pages/src) imports only pure harness modules, and nothing it reaches may
 // need Node's built-in modules: it runs in a browser.
 const SRC = '^harness/src/';
+const ROOMS = ['pr-diff', 'calibration', 'releases'];
+const ROOM = `(?:(?:${ROOMS.join('|')})/)?`;
 const STAGES = ['plan', 'build', 'run', 'normalize', 'report'];
-const DOWNSTREAM = ['compare', 'calibrate', 'store', 'site', 'workflow'];
+const DOWNSTREAM = ['compare', 'store', 'site', 'workflow'];
 const TOP = ['pipeline', 'cli'];
-const folders = (names) => `${SRC}(${names.join('|')})/`;
+/** A floor of that name, shared or inside any room. */
+const floors = (names) => `${SRC}${ROOM}(${names.join('|')})/`;
 const NODE_BUILTINS = '^(node:)?(fs|fs/promises|path|os|child_process|crypto|http|https|net|url|util|stream|worker_threads|zlib|events|process)$';
 
 const later = (i) => [...STAGES.slice(i + 1), ...DOWNSTREAM, ...TOP];
+/** Allowed targets of a floor: the named floors, shared or in any room the rules below allow. */
+const only = (name, from, names, comment) => ({
+  name,
+  comment,
+  severity: 'error',
+  from: { path: from },
+  to: { path: SRC, pathNot: floors(names) },
+});
 
 module.exports = {
   forbidden: [
-    { name: 'no-circular', comment: 'Import cycles hide the order of the pipeline.', severity: 'error', from: {}, to: { circular: true } },
-    { name: 'lib-is-a-leaf', comment: 'lib/ holds utilities every layer may use: it imports no other harness folder.', severity: 'error', from: { path: `${SRC}lib/` }, to: { path: SRC, pathNot: `${SRC}lib/` } },
-    { name: 'model-is-data', comment: 'model/ holds schemas and types: it imports lib/ only.', severity: 'error', from: { path: `${SRC}model/` }, to: { path: SRC, pathNot: folders(['lib', 'model']) } },
-    { name: 'analysis-is-pure', comment: 'analysis/ is pure statistics, bundled into the site too.', severity: 'error', from: { path: `${SRC}analysis/` }, to: { path: SRC, pathNot: folders(['lib', 'model', 'analysis']) } },
-    { name: 'analysis-needs-no-node', severity: 'error', from: { path: `${SRC}analysis/` }, to: { dependencyTypes: ['core'] } },
-    { name: 'machine-below-the-stages', comment: 'machine/ is facts about this machine, used by the stages.', severity: 'error', from: { path: `${SRC}machine/` }, to: { path: SRC, pathNot: folders(['lib', 'model', 'analysis', 'machine']) } },
+    { name: 'no-circular', comment: 'Import cycles (type-only ones too) hide the order of the pipeline.', severity: 'error', from: {}, to: { circular: true } },
+    only('lib-is-a-leaf', `${SRC}lib/`, ['lib'], 'lib/ holds utilities every layer may use: it imports no other harness folder.'),
+    only('model-is-data', floors(['model']), ['lib', 'model'], 'model/ holds schemas and types: it imports lib/ only.'),
+    only('analysis-is-pure', floors(['analysis']), ['lib', 'model', 'analysis'], 'analysis/ is pure statistics, bundled into the site too.'),
+    { name: 'analysis-needs-no-node', severity: 'error', from: { path: floors(['analysis']) }, to: { dependencyTypes: ['core'] } },
+    only('machine-below-the-stages', floors(['machine']), ['lib', 'model', 'analysis', 'machine'], 'machine/ is facts about this machine, used by the stages.'),
     ...STAGES.map((stage, i) => ({
       name: `${stage}-never-imports-later-stages`,
       comment: `The stages run plan -> build -> run -> normalize -> report: ${stage}/ imports none that come after it, nor reporting or orchestration.`,
       severity: 'error',
-      from: { path: `${SRC}${stage}/` },
-      to: { path: folders(later(i)) },
+      from: { path: floors([stage]) },
+      to: { path: floors(later(i)) },
     })),
-    { name: 'report-is-pure', comment: 'report/ renders results: pure, also bundled into the site.', severity: 'error', from: { path: `${SRC}report/` }, to: { path: SRC, pathNot: folders(['lib', 'model', 'analysis', 'report']) } },
-    { name: 'downstream-reads-results-only', comment: 'compare, calibrate, store and site work from results.json, not from the measuring stages.', severity: 'error', from: { path: folders(DOWNSTREAM) }, to: { path: folders(['plan', 'build', 'run', 'normalize', ...TOP]) } },
+    only('report-is-pure', floors(['report']), ['lib', 'model', 'analysis', 'report'], 'report/ renders results: pure, also bundled into the site.'),
+    {
+      name: 'downstream-reads-results-only',
+      comment: 'compare, store, site and the workflow decisions work from results.json, not from the measuring stages.',
+      severity: 'error',
+      from: { path: floors(DOWNSTREAM) },
+      to: { path: floors(['plan', 'build', 'run', 'normalize', ...TOP]) },
+    },
+    {
+      name: 'shared-floors-import-no-room',
+      comment: 'A room builds on the shared floors; the shared floors know no room.',
+      severity: 'error',
+      from: { path: SRC, pathNot: `${SRC}(${ROOMS.join('|')}|cli)/` },
+      to: { path: `${SRC}(${ROOMS.join('|')})/` },
+    },
+    {
+      name: 'pr-diff-imports-no-other-room',
+      severity: 'error',
+      from: { path: `${SRC}pr-diff/` },
+      to: { path: `${SRC}(calibration|releases)/` },
+    },
+    {
+      name: 'calibration-and-releases-apart',
+      severity: 'error',
+      from: { path: `${SRC}(calibration|releases)/` },
+      to: { path: `${SRC}(calibration|releases)/` , pathNot: '$1' },
+    },
     {
       name: 'pipelines-share-set-up-not-each-other',
       comment: 'bench and the paired diff share pipeline/setup.ts; neither imports the other.',
       severity: 'error',
-      from: { path: `${SRC}pipeline/(pairs|calibrate)` },
+      from: { path: `${SRC}(pr-diff|calibration)/` },
       to: { path: `${SRC}pipeline/bench\\.ts$` },
     },
     {
       name: 'bench-never-imports-the-paired-diff',
       severity: 'error',
       from: { path: `${SRC}pipeline/bench\\.ts$` },
-      to: { path: `${SRC}(pipeline/pairs|run/paired/)` },
+      to: { path: `${SRC}pr-diff/` },
     },
     {
       name: 'paired-schedule-runs-no-process',
-      comment: 'run/paired/scheduler.ts decides and schedules; processes are run only through the PairExecutor it is given (tested with a fake one).',
+      comment: 'pr-diff/run/scheduler.ts decides and schedules; processes are run only through the PairExecutor it is given (tested with a fake one).',
       severity: 'error',
-      from: { path: `${SRC}run/paired/scheduler\\.ts$` },
-      to: { pathNot: `${SRC}(analysis/|model/|lib/|run/paired/(executor|lead)\\.ts$)` },
+      from: { path: `${SRC}pr-diff/run/scheduler\\.ts$` },
+      to: { pathNot: `${SRC}(analysis/|model/|lib/|pr-diff/(analysis|model)/|pr-diff/run/(executor|lead-metric)\\.ts$)` },
     },
     { name: 'only-cli-imports-cli', severity: 'error', from: { pathNot: `${SRC}cli/` }, to: { path: `${SRC}cli/` } },
     {
@@ -61,7 +104,7 @@ module.exports = {
       comment: 'The site renders the harness own models (compare, summary) and types; nothing that measures or touches disk.',
       severity: 'error',
       from: { path: '^gh-pages/src/' },
-      to: { path: SRC, pathNot: `${SRC}(model/|analysis/|report/|compare/(compare|render)\\.ts$|lib/(format|markdown)\\.ts$)` },
+      to: { path: SRC, pathNot: `${SRC}(${ROOM}(model|analysis|report)/|compare/(quick-look|render)\\.ts$|lib/(format|markdown)\\.ts$)` },
     },
     { name: 'site-reaches-no-node-builtin', comment: 'The site runs in a browser.', severity: 'error', from: { path: '^gh-pages/src/' }, to: { path: NODE_BUILTINS, reachable: true } },
   ],
@@ -69,7 +112,8 @@ module.exports = {
     doNotFollow: { path: 'node_modules' },
     exclude: { path: '^(node_modules|harness/test|gh-pages/test)' },
     tsConfig: { fileName: 'tsconfig.json' },
-    tsPreCompilationDeps: false,
+    // Type-only imports count: a cycle through types is still a cycle a reader must untangle.
+    tsPreCompilationDeps: true,
     enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'], extensions: ['.ts', '.js', '.mjs'] },
   },
 };

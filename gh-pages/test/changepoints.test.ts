@@ -1,7 +1,7 @@
 // Change-point detection on synthetic histories with known steps: precision and recall.
 import { describe, expect, it } from 'vitest';
 import { prng } from '../../harness/src/analysis/two-sample.js';
-import { detectChangePoints } from '../src/changepoints.js';
+import { detectChangePoints } from '../src/change-detection.js';
 
 function series(n: number, steps: Record<number, number>, noise: number, seed: number): number[] {
   const rand = prng(seed);

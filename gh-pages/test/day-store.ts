@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { describe as stats } from '../../harness/src/analysis/describe.js';
 import { prng } from '../../harness/src/analysis/two-sample.js';
 import type { Benchmark, Metric, Results } from '../../harness/src/model/results.js';
-import { publishRun } from '../../harness/src/store/store.js';
+import { publishRun } from '../../harness/src/store/publish-run.js';
 
 export const DAY_MACHINE = 'bench-day-1a2b3c4d';
 export const DAY_COMMITS = 6;

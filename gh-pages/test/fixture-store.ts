@@ -10,7 +10,7 @@
 import { describe as stats } from '../../harness/src/analysis/describe.js';
 import { prng } from '../../harness/src/analysis/two-sample.js';
 import type { Benchmark, Metric, Results } from '../../harness/src/model/results.js';
-import { publishRun } from '../../harness/src/store/store.js';
+import { publishRun } from '../../harness/src/store/publish-run.js';
 
 export const STEP_COMMIT = 20;
 export const COMMITS = 30;

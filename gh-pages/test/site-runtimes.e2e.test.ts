@@ -9,9 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ReleaseChange, ReleaseEntry } from '../../harness/src/model/release-store.js';
+import type { ReleaseChange, ReleaseEntry } from '../../harness/src/releases/model/release-store.js';
+import { publishRelease, writeReleaseChanges } from '../../harness/src/releases/store/release-files.js';
 import { buildSite } from '../../harness/src/site/build-site.js';
-import { publishRelease, writeReleaseChanges } from '../../harness/src/store/releases.js';
 import { launch } from './browser.js';
 import { writeFixtureStore } from './fixture-store.js';
 

@@ -1,7 +1,7 @@
 // compare over results files: rounds merged, one-sided and unmeasured benchmarks listed,
 // comparison.md as a reviewer reads it, and the comment size limit.
 import { describe, expect, it } from 'vitest';
-import { compareRuns } from '../src/compare/compare.js';
+import { compareRuns } from '../src/compare/quick-look.js';
 import { renderComparison } from '../src/compare/render.js';
 import { Comparison } from '../src/model/comparison.js';
 import { bench, counter, results, timed } from './helpers/results.js';

@@ -3,7 +3,7 @@
 // a toolchain that differs between the sides.
 // The bootstrap is seeded, so the file is the same on every machine.
 import { describe, expect, it } from 'vitest';
-import { compareRuns } from '../src/compare/compare.js';
+import { compareRuns } from '../src/compare/quick-look.js';
 import { renderComparison } from '../src/compare/render.js';
 import { bench, counter, results, timed } from './helpers/results.js';
 

@@ -1,9 +1,9 @@
 // A confidence level prints with the digits it needs, and never as "100%" (issue 27: a confirmed
 // release change was printed "100% CI" for a 99.95% interval).
 import { describe, expect, it } from 'vitest';
-import type { Candidate } from '../src/analysis/release-changes.js';
 import { formatConfidence } from '../src/lib/format.js';
-import { changeText } from '../src/pipeline/release-changes.js';
+import type { Candidate } from '../src/releases/analysis/changes.js';
+import { changeText } from '../src/releases/pipeline/find-changes.js';
 
 describe('formatConfidence', () => {
   it('keeps the digits that tell the level apart from 100%', () => {

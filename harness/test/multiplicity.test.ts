@@ -1,9 +1,15 @@
-// The false-call rate of a whole diff (analysis/multiplicity.ts): the diff's alpha is shared out
+// The false-call rate of a whole diff (pr-diff/analysis/multiplicity.ts): the diff's alpha is shared out
 // over its points, so a simulated A/A diff of 300 points calls far fewer than one point, while a
 // planted 5% slowdown of a changed point is still found. Seeded simulations: no timing, no flake.
 import { describe, expect, it } from 'vitest';
-import { CHANGED_SHARE, FAMILY_ALPHA, familyNote, planAtLevel, pointAlphas } from '../src/analysis/multiplicity.js';
-import { DEFAULT_PLAN, runSequential, type SequentialPlan } from '../src/analysis/paired-sequential.js';
+import {
+  CHANGED_SHARE,
+  FAMILY_ALPHA,
+  familyNote,
+  planAtLevel,
+  pointAlphas,
+} from '../src/pr-diff/analysis/multiplicity.js';
+import { DEFAULT_PLAN, runSequential, type SequentialPlan } from '../src/pr-diff/analysis/sequential.js';
 
 function prng(seed: number) {
   let a = seed >>> 0;

@@ -3,15 +3,15 @@
 // The real executor is exercised end to end by pairs.test.ts.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { pairOrder } from '../src/analysis/paired.js';
-import { decidePoint, type MeasuredPair, type PointSoFar } from '../src/analysis/paired-point.js';
-import { DEFAULT_PLAN } from '../src/analysis/paired-sequential.js';
 import { prng } from '../src/analysis/two-sample.js';
 import type { Job } from '../src/model/job.js';
 import { loadExperiment } from '../src/plan/experiments.js';
 import { expand } from '../src/plan/plan.js';
-import type { Batch, PairExecutor, PointPlan, Prepare } from '../src/run/paired/executor.js';
-import { runPairedPoints, type ScheduleOptions } from '../src/run/paired/scheduler.js';
+import { pairOrder } from '../src/pr-diff/analysis/pair-statistics.js';
+import { decidePoint, type MeasuredPair, type PointSoFar } from '../src/pr-diff/analysis/point.js';
+import { DEFAULT_PLAN } from '../src/pr-diff/analysis/sequential.js';
+import type { Batch, PairExecutor, PointPlan, Prepare } from '../src/pr-diff/run/executor.js';
+import { runPairedPoints, type ScheduleOptions } from '../src/pr-diff/run/scheduler.js';
 import { ROOT } from './helpers/cli.js';
 import { jobOf } from './helpers/jobs.js';
 

@@ -1,7 +1,31 @@
-// Paired statistics of the PR diff (harness/src/analysis/paired*.ts): fixtures with known
+// Paired statistics of the PR diff (harness/src/pr-diff/analysis/): fixtures with known
 // answers, brute-force cross-checks of the exact distributions, and seeded simulations of the
 // sequential rule (small enough to run in a few seconds; no timing assertions).
 import { describe, expect, it } from 'vitest';
+import { prng } from '../src/analysis/two-sample.js';
+import {
+  bootstrapReplay,
+  calibratedThreshold,
+  calibratePoint,
+  empiricalMde,
+  falsePositives,
+  minimalDetectableEffect,
+  plantedPower,
+  replayAA,
+  robustScale,
+  wilsonInterval,
+} from '../src/calibration/analysis/aa-replay.js';
+import { compareCounter, comparePairedCounter } from '../src/pr-diff/analysis/exact-counters.js';
+import {
+  compareFit,
+  decideFit,
+  type FitPair,
+  fitLogRatios,
+  fitProblem,
+  fitRatioIntervals,
+  fitSide,
+  ratioInterval,
+} from '../src/pr-diff/analysis/fit-pairs.js';
 import {
   bootstrapCentreInterval,
   centreInterval,
@@ -18,31 +42,7 @@ import {
   signedRankCritical,
   signedRankTest,
   walshAverages,
-} from '../src/analysis/paired.js';
-import { shareBudget } from '../src/analysis/paired-budget.js';
-import {
-  bootstrapReplay,
-  calibratedThreshold,
-  calibratePoint,
-  empiricalMde,
-  falsePositives,
-  minimalDetectableEffect,
-  plantedPower,
-  replayAA,
-  robustScale,
-  wilsonInterval,
-} from '../src/analysis/paired-calibration.js';
-import { compareCounter, comparePairedCounter } from '../src/analysis/paired-counters.js';
-import {
-  compareFit,
-  decideFit,
-  type FitPair,
-  fitLogRatios,
-  fitProblem,
-  fitRatioIntervals,
-  fitSide,
-  ratioInterval,
-} from '../src/analysis/paired-fit.js';
+} from '../src/pr-diff/analysis/pair-statistics.js';
 import {
   type Analyse,
   analyseLogRatios,
@@ -52,8 +52,8 @@ import {
   makePlan,
   runSequential,
   type SequentialPlan,
-} from '../src/analysis/paired-sequential.js';
-import { prng } from '../src/analysis/two-sample.js';
+} from '../src/pr-diff/analysis/sequential.js';
+import { shareBudget } from '../src/pr-diff/analysis/time-budget.js';
 
 // ---------------------------------------------------------------------------------------------
 // Helpers

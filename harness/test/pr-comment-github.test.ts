@@ -8,7 +8,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { COMMENT_MARKER } from '../src/compare/artifact.js';
+import { COMMENT_MARKER } from '../src/pr-diff/workflow/artifact.js';
 import { ROOT } from './helpers/cli.js';
 import { pairedComparison } from './helpers/paired.js';
 

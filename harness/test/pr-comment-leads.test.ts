@@ -2,12 +2,17 @@
 // reason, reports exact counter changes and the merge check, charts the changes, keeps its summary
 // table short and renders only inert text from the artifact (issue 28; issue 24 N2).
 import { describe, expect, it } from 'vitest';
-import { classifyNotMeasured, counterFindings, reproduceCommand, summarize } from '../src/compare/diff-summary.js';
-import { forestChart } from '../src/compare/forest-chart.js';
-import { decideOutcome, parseFailRule } from '../src/compare/pr-outcome.js';
 import { COMMENT_LIMIT } from '../src/compare/render.js';
-import { renderPairedComparison } from '../src/compare/render-paired.js';
 import { PairedComparison, type PairedPoint } from '../src/model/comparison.js';
+import { decideOutcome, parseFailRule } from '../src/pr-diff/analysis/merge-rule.js';
+import {
+  classifyNotMeasured,
+  counterFindings,
+  reproduceCommand,
+  summarize,
+} from '../src/pr-diff/analysis/summarize.js';
+import { renderPairedComparison } from '../src/pr-diff/report/comment.js';
+import { forestChart } from '../src/pr-diff/report/forest-chart.js';
 
 const lead = (over: Partial<PairedPoint['lead']> = {}): PairedPoint['lead'] => ({
   metric: 'read_cost',

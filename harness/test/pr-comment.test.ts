@@ -4,8 +4,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { COMMENT_MARKER, commentFromArtifact, MAX_ARTIFACT_BYTES } from '../src/compare/artifact.js';
-import { compareRuns } from '../src/compare/compare.js';
+import { compareRuns } from '../src/compare/quick-look.js';
+import { COMMENT_MARKER, commentFromArtifact, MAX_ARTIFACT_BYTES } from '../src/pr-diff/workflow/artifact.js';
 import { pairedComparison, pairedPoint } from './helpers/paired.js';
 import { wcResults } from './helpers/results.js';
 

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { withLock } from '../src/lib/atomic.js';
-import { publishRun } from '../src/store/store.js';
+import { publishRun } from '../src/store/publish-run.js';
 import { ROOT, runCli } from './helpers/cli.js';
 import { wcResults } from './helpers/results.js';
 import { indexOf } from './helpers/store.js';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Results } from '../src/model/results.js';
 import { programChanges, seriesKey } from '../src/model/store-layout.js';
-import { publishRun } from '../src/store/store.js';
+import { publishRun } from '../src/store/publish-run.js';
 import { placeInWindow } from '../src/store/windows.js';
 import { ROOT, runCli } from './helpers/cli.js';
 import { timed, wcResults } from './helpers/results.js';

@@ -5,9 +5,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { RegressionsFile } from '../src/model/store.js';
 import { paths } from '../src/model/store-layout.js';
-import { findChanges, regressionsFile } from '../src/store/regressions.js';
+import { RegressionsFile } from '../src/model/store-schema.js';
+import { findChanges, regressionsFile } from '../src/store/regression-scan.js';
 
 const store = join(import.meta.dirname, '..', '..', 'gh-pages', 'test', 'fixtures', 'store');
 const machine = 'bench-fast-0a1b2c3d';

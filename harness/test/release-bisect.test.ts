@@ -4,9 +4,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { detectChangePoints } from '../src/analysis/changepoints.js';
-import { bisectStep, detectReleaseChanges, percent, releaseSeries } from '../src/analysis/release-changes.js';
 import { parseRegistryTimes, releasesBetween } from '../src/model/release-catalog.js';
-import type { ReleaseEntry } from '../src/model/release-store.js';
+import { bisectStep, detectReleaseChanges, percent, releaseSeries } from '../src/releases/analysis/changes.js';
+import type { ReleaseEntry } from '../src/releases/model/release-store.js';
 
 const node = parseRegistryTimes(
   'node',

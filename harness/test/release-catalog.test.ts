@@ -12,7 +12,7 @@ import {
   releasesBetween,
   selectReleases,
 } from '../src/model/release-catalog.js';
-import { sweepOrder } from '../src/plan/release-suite.js';
+import { sweepOrder } from '../src/releases/plan/suite-plan.js';
 
 const fixture = (name: string) =>
   JSON.parse(readFileSync(join(import.meta.dirname, 'fixtures', 'registry', `${name}-time.json`), 'utf8')) as unknown;

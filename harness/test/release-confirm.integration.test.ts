@@ -2,10 +2,10 @@
 // under one real Node release and head under the next, matched on the point with the runtime
 // parameter set aside; the record and its one line for people. (Timings are not asserted.)
 import { describe, expect, it } from 'vitest';
-import type { Candidate } from '../src/analysis/release-changes.js';
-import { changeText } from '../src/pipeline/release-changes.js';
-import { pairFilters, releaseConfirmer, releasePairKey } from '../src/pipeline/release-pairs.js';
 import { loadExperiment } from '../src/plan/experiments.js';
+import type { Candidate } from '../src/releases/analysis/changes.js';
+import { pairFilters, releaseConfirmer, releasePairKey } from '../src/releases/pipeline/confirm-in-pairs.js';
+import { changeText } from '../src/releases/pipeline/find-changes.js';
 import { ROOT } from './helpers/cli.js';
 
 const candidate: Candidate = {

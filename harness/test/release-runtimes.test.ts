@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UserError } from '../src/lib/errors.js';
 import { assertParamValue } from '../src/lib/ids.js';
-import { compareVersions, lineOf, looksLikeRelease, parseReleaseKey } from '../src/model/release.js';
+import { compareVersions, lineOf, looksLikeRelease, parseReleaseKey } from '../src/model/runtime-release.js';
 import { loadExperiment } from '../src/plan/experiments.js';
 import { expand, runtimeLabel } from '../src/plan/plan.js';
 import { ROOT } from './helpers/cli.js';

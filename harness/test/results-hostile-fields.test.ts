@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { parseResults, RESULTS_MAX_BYTES } from '../src/model/read-results.js';
 import { Metric, Results } from '../src/model/results.js';
-import { publishRun } from '../src/store/store.js';
+import { publishRun } from '../src/store/publish-run.js';
 import { runCli } from './helpers/cli.js';
 import { wcResults } from './helpers/results.js';
 

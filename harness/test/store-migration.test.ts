@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { programChanges, seriesKey } from '../src/model/store-layout.js';
-import { migrateStore, publishRun } from '../src/store/store.js';
+import { migrateStore, publishRun } from '../src/store/publish-run.js';
 import { FIXTURES } from './helpers/cli.js';
 import { wcResults } from './helpers/results.js';
 import { catalogOf, indexOf, machinesOf, snapshot, trendOf } from './helpers/store.js';

@@ -12,11 +12,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { workflowCommand } from '../src/cli/commands/workflow.js';
 import { assertRealInside } from '../src/lib/fs-safety.js';
 import { assertParamValue, assertSegment, assertSha, joinInside } from '../src/lib/ids.js';
+import { checkApprovedHead, classifyPullRequest } from '../src/pr-diff/workflow/pr-gate.js';
+import { commentTarget, runTitle } from '../src/pr-diff/workflow/workflow-run.js';
 import { GabEntry } from '../src/report/gab.js';
 import { pickCommit } from '../src/workflow/backfill.js';
 import { type GabGateInput, gabGate, parseGabDataJs } from '../src/workflow/gab-gate.js';
-import { checkApprovedHead, classifyPullRequest } from '../src/workflow/pr-gate.js';
-import { commentTarget, runTitle } from '../src/workflow/workflow-run.js';
 import { runCli } from './helpers/cli.js';
 import { wcResults } from './helpers/results.js';
 

@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { commentTarget } from '../src/workflow/workflow-run.js';
+import { commentTarget } from '../src/pr-diff/workflow/workflow-run.js';
 import { ROOT } from './helpers/cli.js';
 import { evaluateIf, interpolate } from './helpers/gh-expr.js';
 import {

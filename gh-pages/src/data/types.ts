@@ -1,4 +1,4 @@
-/** The store's files as the site reads them (store v3; the writer's schemas are harness/src/model/store.ts). */
+/** The store's files as the site reads them (store v3; the writer's schemas are harness/src/model/store-schema.ts). */
 import type { JoinedSeries, ProgramRuns } from '../../../harness/src/model/store-layout.js';
 import type { Answer } from '../../../harness/src/report/answers.js';
 import type { Ratio } from '../../../harness/src/report/ratios.js';

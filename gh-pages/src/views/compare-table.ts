@@ -1,10 +1,10 @@
 /**
- * Compare's table: `npm run compare`'s own comparison (compare/compare.ts) of two stored runs,
+ * Compare's table: `npm run compare`'s own comparison (compare/quick-look.ts) of two stored runs,
  * judged only against the machine's calibrated thresholds (as `compare --noise-store` does). Two
  * unpaired runs differ by run-to-run noise that their own samples do not show, so without a
  * calibrated threshold no change is called, and within one it reads "within noise".
  */
-import { compareRuns } from '../../../harness/src/compare/compare.js';
+import { compareRuns } from '../../../harness/src/compare/quick-look.js';
 import { formatValue } from '../../../harness/src/lib/format.js';
 import type { ComparedMetric } from '../../../harness/src/model/comparison.js';
 import type { Results } from '../../../harness/src/model/results.js';

@@ -6,8 +6,8 @@
  * first (also data/releases/<machine>/changes.json). Markup only through html`` (escaped).
  */
 import { formatValue } from '../../../harness/src/lib/format.js';
-import type { ReleaseChangesFile, ReleaseIndexFile } from '../../../harness/src/model/release-store.js';
 import { paths } from '../../../harness/src/model/store-layout.js';
+import type { ReleaseChangesFile, ReleaseIndexFile } from '../../../harness/src/releases/model/release-store.js';
 import { type Html, html, safeUrl, setHtml } from '../html.js';
 import { metricsOf, type RuntimeChart, releaseExperiments, releaseProfiles, runtimeCharts } from '../runtimes-model.js';
 import { toHash } from '../state.js';

@@ -1,5 +1,5 @@
 /** A trend chart's change points and program changes, and their entries in the list below the charts. */
-import { detectChangePoints } from '../changepoints.js';
+import { detectChangePoints } from '../change-detection.js';
 import type { WindowCommit } from '../data.js';
 import { type Html, html } from '../html.js';
 import { type Ctx, commitLink } from './ctx.js';

@@ -4,7 +4,7 @@
  * view, and the detected changes are listed below them after the first paint.
  */
 import { programChanges } from '../../../harness/src/model/store-layout.js';
-import { MIN_SHIFT } from '../changepoints.js';
+import { MIN_SHIFT } from '../change-detection.js';
 import { trendChart } from '../charts.js';
 import { trendCharts } from '../data.js';
 import { type Html, html, setHtml } from '../html.js';

@@ -6,9 +6,9 @@
 import { formatValue } from '../lib/format.js';
 import { escapeCell, markdownTable } from '../lib/markdown.js';
 import type { ComparedMetric, Comparison } from '../model/comparison.js';
+import { COMMENT_LIMIT, listedSections, toolchainsLine } from '../report/comparison-sections.js';
 
-/** GitHub refuses comments over 65,536 characters; keep room for the sticky-comment marker. */
-export const COMMENT_LIMIT = 65_000;
+export { COMMENT_LIMIT };
 
 const pct = (r: number) => `${r >= 1 ? '+' : '−'}${(Math.abs(r - 1) * 100).toFixed(1)}%`;
 const VERDICT = { slower: '🔴 slower', faster: '🟢 faster', unchanged: 'no significant change' } as const;
@@ -94,59 +94,12 @@ function headline(c: Comparison): string {
   return lines.join('\n');
 }
 
-/** The toolchains of both sides; one that differs is shown as base → head: it may explain a change. */
-export function toolchainsLine(
-  base: { toolchains: Record<string, string> },
-  head: { toolchains: Record<string, string> },
-): string {
-  const names = [...new Set([...Object.keys(base.toolchains), ...Object.keys(head.toolchains)])];
-  return names
-    .map((k) => {
-      const [b, h] = [base.toolchains[k], head.toolchains[k]];
-      return b === h ? `${k} ${h}` : `${k} ${b ?? 'absent'} → ${h ?? 'absent'}`;
-    })
-    .join('; ');
-}
-
 function footer(c: Comparison): string {
   const tools = toolchainsLine(c.base, c.head);
   return [
     `Measured on \`${escapeCell(c.head.machine)}\` (${escapeCell(c.head.cpu)}); base ${c.base.commits.map((s) => `\`${escapeCell(s)}\``).join(', ')} (${c.base.runs} rounds), head ${c.head.commits.map((s) => `\`${escapeCell(s)}\``).join(', ')} (${c.head.runs} rounds).`,
     `Toolchains: ${escapeCell(tools)}.`,
   ].join('\n\n');
-}
-
-/**
- * The lists under a comparison's tables (added, removed, not measured, not comparable), each
- * capped at `cap` items; shared by the pooled and the paired renderings.
- */
-export function listedSections(
-  c: {
-    added: readonly { benchmark: string }[];
-    removed: readonly { benchmark: string }[];
-    incomparable?: readonly { benchmark: string; metric: string; reason: string }[];
-  },
-  notMeasuredItems: string[],
-  cap = Number.POSITIVE_INFINITY,
-): string[] {
-  const lists: [string, string[]][] = [
-    ['Only in head (added)', c.added.map((a) => `\`${escapeCell(a.benchmark)}\``)],
-    ['Only in base (removed)', c.removed.map((a) => `\`${escapeCell(a.benchmark)}\``)],
-    ['Not measured', notMeasuredItems],
-    [
-      'Not comparable',
-      (c.incomparable ?? []).map(
-        (x) =>
-          `\`${escapeCell(x.benchmark)}\`${x.metric === '*' ? '' : ` ${escapeCell(x.metric)}`}: ${escapeCell(x.reason)}`,
-      ),
-    ],
-  ];
-  return lists
-    .filter(([, items]) => items.length)
-    .map(([title, items]) => {
-      const shown = items.slice(0, cap);
-      return `**${title}** (${items.length}):\n\n${shown.map((i) => `- ${i}`).join('\n')}${shown.length < items.length ? `\n- …and ${items.length - shown.length} more` : ''}`;
-    });
 }
 
 /** One line per benchmark and reason, saying which sides it concerns. */

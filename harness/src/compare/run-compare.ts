@@ -5,12 +5,12 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { NoiseChoice } from '../calibrate/noise.js';
 import { writeFileAtomic } from '../lib/atomic.js';
 import { assertValid } from '../lib/json-file.js';
 import { Comparison, type Comparison as ComparisonType } from '../model/comparison.js';
 import { readResults } from '../model/read-results.js';
-import { compareRuns } from './compare.js';
+import type { NoiseChoice } from '../store/noise-thresholds.js';
+import { compareRuns } from './quick-look.js';
 import { renderComparison } from './render.js';
 
 /** A run's output directory stands for its results.json (`--base results/pr/base-*`). */

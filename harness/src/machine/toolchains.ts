@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { probe, runProcess, which } from '../lib/exec.js';
 import { readJsonFile } from '../lib/json-file.js';
-import { parseReleaseKey } from '../model/release.js';
-import { RegistryUnavailable, releasePackage } from './releases.js';
+import { parseReleaseKey } from '../model/runtime-release.js';
+import { RegistryUnavailable, releasePackage } from './release-packages.js';
 import { recordTree, verifyTree } from './verify-cache.js';
 
 /** harness/toolchains.json: the runtime versions installed from the npm registry, pinned. */
@@ -73,7 +73,7 @@ const cachedBin = (cacheDir: string, rt: NpmRuntime) =>
   join(cacheDir, `${rt.pkg.replace(/[@/]/g, '_')}-${rt.version}`, rt.bin);
 
 /**
- * An exact release (node@22.4.1, bun@1.3.11, deno@2.7.3: machine/releases.ts), or undefined for
+ * An exact release (node@22.4.1, bun@1.3.11, deno@2.7.3: machine/release-packages.ts), or undefined for
  * any other name. A version the registry lacks throws (the user's error); a registry that cannot
  * be asked makes the runtime unavailable, like a failed install.
  */

@@ -4,7 +4,7 @@
  * manifest.ts).
  */
 import { z } from 'zod';
-import { At, name } from './overview.js';
+import { At, name } from './overview-vocabulary.js';
 
 export const Direction = z.enum(['smaller', 'bigger']);
 

@@ -171,7 +171,7 @@ export const PairedPoint = z
     counters: z.array(PairedCounter).max(500),
     /** How much worse the second process of a pair is than the first (> 1: worse), when measurable. */
     orderEffect: finite.optional(),
-    /** This point's share of the diff-wide false-call budget (analysis/multiplicity.ts): its change test's level. */
+    /** This point's share of the diff-wide false-call budget (pr-diff/analysis/multiplicity.ts): its change test's level. */
     alpha: finite.optional(),
   })
   .strict();
@@ -181,7 +181,7 @@ export const PairedComparison = z
   .object({
     schema: z.literal(PAIRED_COMPARISON_SCHEMA),
     method: short(800),
-    /** Seed of the pair orders (analysis/paired.ts pairOrder): the schedule can be recomputed. */
+    /** Seed of the pair orders (pr-diff/analysis/pair-statistics.ts pairOrder): the schedule can be recomputed. */
     seed: z.number().int(),
     budget: z
       .object({

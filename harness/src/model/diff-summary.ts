@@ -1,5 +1,5 @@
 /**
- * The summary at the top of a paired comparison.json (compare/diff-summary.ts computes it from the
+ * The summary at the top of a paired comparison.json (pr-diff/analysis/summarize.ts computes it from the
  * points and the not-measured list): what the pull request broke, what failed on both sides,
  * which programs it changed, the exact counter changes, the counts of verdicts, and the merge
  * check's outcome under the repository's rule. Derived data: the PR comment computes it again from

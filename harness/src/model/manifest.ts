@@ -7,11 +7,11 @@ import { Check as CheckSchema, ReportedField, SlopeAnalysis } from './checks.js'
 
 export { Direction } from './checks.js';
 
-import { At, id, name, Overview } from './overview.js';
+import { At, id, name, Overview } from './overview-vocabulary.js';
 import { ParameterSpec, type ParamValue, paramValue, perProfile } from './parameter.js';
 import { ReleaseSuite } from './release-suite.js';
 
-export { Overview } from './overview.js';
+export { Overview } from './overview-vocabulary.js';
 export { type ParamValue, paramValue } from './parameter.js';
 
 export const MANIFEST_SCHEMA = 1;

@@ -41,3 +41,6 @@ export function migrateNoise(raw: unknown): unknown {
 export function uncalibrated(machine: string, created = new Date(0).toISOString()): NoiseFile {
   return { schema: NOISE_SCHEMA, machine, created, method: 'paired', repeats: 0, thresholds: {} };
 }
+
+/** Per-benchmark minimum effects written by `npm run calibrate` (id + " " + metric -> ratio). */
+export type NoiseThresholds = Record<string, number>;

@@ -4,7 +4,7 @@
  * filtered and ordered. Pure functions over that output (tests use a committed copy of it).
  */
 import { UserError } from '../lib/errors.js';
-import { compareVersions, type Family, isCanary, isVersion, lineOf, minorOf } from './release.js';
+import { compareVersions, type Family, isCanary, isVersion, lineOf, minorOf } from './runtime-release.js';
 
 export interface Release {
   family: Family;

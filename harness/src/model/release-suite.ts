@@ -5,7 +5,7 @@
  * draws and change detection watches. Data, so a manifest says what a release is judged on.
  */
 import { z } from 'zod';
-import { At, id } from './overview.js';
+import { At, id } from './overview-vocabulary.js';
 
 export const ReleaseSuite = z
   .object({

@@ -1,5 +1,5 @@
 /**
- * The trend store's path contract, shared by its writer (store/store.ts) and its reader (the site,
+ * The trend store's path contract, shared by its writer (store/publish-run.ts) and its reader (the site,
  * gh-pages/src/data.ts): no zod here, so the browser bundle stays small. The schemas of the files
  * are in ./store.ts; docs/pages.md describes the layout for people.
  *

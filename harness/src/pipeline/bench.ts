@@ -25,7 +25,7 @@ import { expand, type Filters } from '../plan/plan.js';
 import { profileJob } from '../run/cpu-profile.js';
 import { measureJob } from '../run/measure.js';
 import { checkStore } from '../store/check.js';
-import { publishRun } from '../store/store.js';
+import { publishRun } from '../store/publish-run.js';
 import { Progress } from './progress.js';
 import { writeReports } from './reports.js';
 import { type ResultsFile, startResults } from './results-file.js';

@@ -15,8 +15,8 @@ import {
   type Variant,
 } from '../model/manifest.js';
 import type { Profile } from '../model/profiles.js';
-import { looksLikeRelease, parseReleaseKey, type ReleaseSpec } from '../model/release.js';
 import { benchmarkId } from '../model/results.js';
+import { looksLikeRelease, parseReleaseKey, type ReleaseSpec } from '../model/runtime-release.js';
 import { matchesAt } from '../model/select.js';
 import { checkParamValues } from './params.js';
 

@@ -5,9 +5,9 @@
  */
 import { z } from 'zod';
 import { formatValue } from '../lib/format.js';
+import type { Experiment } from '../model/manifest.js';
 import { type Benchmark, paramKey } from '../model/results.js';
 import { matchesAt } from '../model/select.js';
-import type { Experiment } from '../plan/experiments.js';
 
 export const GabEntry = z
   .object({

@@ -6,7 +6,7 @@
  */
 import { formatParam, formatRatio, formatValue } from '../lib/format.js';
 import type { Overview } from '../model/manifest.js';
-import type { OverviewLine, OverviewModel } from './overview-model.js';
+import type { OverviewLine, OverviewModel } from '../model/overview-vocabulary.js';
 
 /**
  * Better than the reference (C) by more than this factor is not believed: a JavaScript path doing

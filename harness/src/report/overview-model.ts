@@ -7,54 +7,17 @@
 import { medianInterval } from '../analysis/median-interval.js';
 import { fitLine } from '../analysis/slope.js';
 import type { Overview } from '../model/manifest.js';
+import type { OverviewLine, OverviewModel, OverviewPanel } from '../model/overview-vocabulary.js';
 import { labelWith, matchesAt } from '../model/select.js';
 import { answerSentence } from './overview-answer.js';
+
+export type { OverviewLine, OverviewModel, OverviewPanel };
 
 interface Point {
   variant: string;
   params: Record<string, number | string>;
   status: string;
   metrics: Record<string, { value: number; unit: string; direction: 'smaller' | 'bigger'; samples?: number[] }>;
-}
-
-export interface OverviewLine {
-  label: string;
-  variant: string;
-  /** The metric this line shows (the overview's metric, or one of `also`, drawn dashed). */
-  metric: string;
-  values: (number | null)[];
-  low: (number | null)[];
-  high: (number | null)[];
-  reference: boolean;
-  dashed: boolean;
-  /** A variant that does not take the x parameter: one value, drawn flat. */
-  flat: boolean;
-  /** The fitted slope per unit of x (overview.slope), with R². */
-  slope?: { value: number; r2: number };
-  colorIndex: number;
-}
-
-export interface OverviewPanel {
-  /** The panel's parameter value ("cold"), or '' when there is one panel. */
-  title: string;
-  xs: number[];
-  lines: OverviewLine[];
-}
-
-export interface OverviewModel {
-  title: string;
-  x: string;
-  xUnit?: string;
-  metric: string;
-  unit: string;
-  /** The metric's own direction: which end of the answer is the better. */
-  direction: 'smaller' | 'bigger';
-  logX: boolean;
-  panels: OverviewPanel[];
-  /** One sentence answering the question, computed from the lines' intervals. */
-  answer: string;
-  /** Values the answer leaves out as implausible (better than the reference or the ceiling allows). */
-  suspects: string[];
 }
 
 const lineKey = (b: Point, drop: readonly string[]) =>

@@ -11,11 +11,11 @@ import { z } from 'zod';
 import { probe } from '../lib/exec.js';
 import { Overview } from '../model/manifest.js';
 import { uncalibrated } from '../model/noise.js';
-import type { CatalogFile, CommitsFile, ShardFile } from '../model/store.js';
 import { defaultProfile, LEGACY_PROFILE, paths, RELEASES_DIR } from '../model/store-layout.js';
+import type { CatalogFile, CommitsFile, ShardFile } from '../model/store-schema.js';
 import { checkStore } from '../store/check.js';
 import { migrateStore } from '../store/migrate-store.js';
-import { regressionsFile } from '../store/regressions.js';
+import { regressionsFile } from '../store/regression-scan.js';
 import { replaceSite } from './output-dir.js';
 
 const readIf = <T>(file: string): T | undefined =>

@@ -8,8 +8,8 @@ import { existsSync, lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { readJsonFile } from '../lib/json-file.js';
-import { STORE_SCHEMA } from '../model/store.js';
 import { RELEASES_DIR, RELEASES_SCHEMA } from '../model/store-layout.js';
+import { STORE_SCHEMA } from '../model/store-schema.js';
 import { migrate } from './migrate.js';
 
 const HINT = 'repair or remove the file by hand, or update the harness if it is newer';

@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { Direction, Machine, Params } from '../model/results.js';
+import { commitOrder, encodePrograms, paths, roundSpread, roundValue, seriesKey } from '../model/store-layout.js';
 import {
   type CatalogFile,
   type CommitEntry,
@@ -15,8 +16,7 @@ import {
   type ShardFile,
   STORE_SCHEMA,
   type TrendWindow,
-} from '../model/store.js';
-import { commitOrder, encodePrograms, paths, roundSpread, roundValue, seriesKey } from '../model/store-layout.js';
+} from '../model/store-schema.js';
 import { placeInWindow } from './windows.js';
 
 const Counts = z.object({ ok: z.number(), skipped: z.number(), failed: z.number() }).strict();

@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { withLock } from '../lib/atomic.js';
 import { assertRealInside } from '../lib/fs-safety.js';
 import { readJsonFile } from '../lib/json-file.js';
-import { LEGACY_PROFILE, MachinesFile, STORE_SCHEMA } from '../model/store.js';
 import { commitOrder, paths } from '../model/store-layout.js';
+import { LEGACY_PROFILE, MachinesFile, STORE_SCHEMA } from '../model/store-schema.js';
 import { legacyMachine, V2Index, V2Series } from './legacy.js';
 import { migrate } from './migrate.js';
 import {

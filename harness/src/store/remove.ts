@@ -11,8 +11,8 @@ import { withLock } from '../lib/atomic.js';
 import { UserError } from '../lib/errors.js';
 import { assertRealInside } from '../lib/fs-safety.js';
 import { assertSegment } from '../lib/ids.js';
-import { CatalogFile, CommitsFile, IndexFile, MachinesFile, ShardFile } from '../model/store.js';
 import { commitOrder, decodePrograms, encodePrograms, paths } from '../model/store-layout.js';
+import { CatalogFile, CommitsFile, IndexFile, MachinesFile, ShardFile } from '../model/store-schema.js';
 import { migrateLocked } from './migrate-store.js';
 import { readStoreFile, writeInside } from './store-files.js';
 

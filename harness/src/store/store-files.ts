@@ -11,9 +11,9 @@ import { assertRealInside } from '../lib/fs-safety.js';
 import { assertParamName, assertParamValue, assertSegment, assertSha, isSegment } from '../lib/ids.js';
 import { readJsonFile } from '../lib/json-file.js';
 import { RESULTS_SCHEMA, type Results, Results as ResultsSchema } from '../model/results.js';
-import { LEGACY_PROFILE, STORE_SCHEMA } from '../model/store.js';
+import { LEGACY_PROFILE, STORE_SCHEMA } from '../model/store-schema.js';
 import { type MIGRATIONS, migrate } from './migrate.js';
-import { trended } from './trends.js';
+import { trended } from './trend-columns.js';
 
 export const HINT = 'repair or remove the file by hand, or update the harness if it is newer';
 

@@ -5,8 +5,8 @@
  * falls in (which may then hold a few more than WINDOW_COMMITS). Pure.
  */
 
-import type { TrendWindow } from '../model/store.js';
 import { commitOrder, WINDOW_COMMITS, windowId } from '../model/store-layout.js';
+import type { TrendWindow } from '../model/store-schema.js';
 
 type Moment = { date: string; sha: string };
 

@@ -1,8 +1,8 @@
 // Reading a v3 store in tests: the index, a profile's catalog, and a metric's trend over every window.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CatalogFile, CommitsFile, IndexFile, MachinesFile, ShardFile } from '../../src/model/store.js';
 import { joinShards, paths } from '../../src/model/store-layout.js';
+import { CatalogFile, CommitsFile, IndexFile, MachinesFile, ShardFile } from '../../src/model/store-schema.js';
 
 const read = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as unknown;
 

@@ -1,13 +1,13 @@
 /**
- * npm run calibrate: this machine's figures for the paired PR diff (pipeline/calibrate.ts): A/A
+ * npm run calibrate: this machine's figures for the paired PR diff (calibration/pipeline/calibrate-machine.ts): A/A
  * false positives, MDE and power for a planted wc C slowdown, from repeated real diffs of
  * worktrees of this commit; its per-point thresholds go to noise.json and the store, where
  * `pairs`, `compare` and the site read them.
  */
 import { join } from 'node:path';
+import { calibratePairs } from '../../calibration/pipeline/calibrate-machine.js';
 import { EXIT, UserError } from '../../lib/errors.js';
 import { ensureDirectory } from '../../lib/paths.js';
-import { calibratePairs } from '../../pipeline/calibrate.js';
 import { DEFAULT_STORE, intFlag, ROOT } from '../args.js';
 import { type CommandSpec, parseCommand, refuseTogether } from '../options.js';
 import { SELECTION_OPTIONS, selectionOf } from '../selection.js';

@@ -3,10 +3,10 @@
  * comparison.md and comparison.json (schema 1). The PR diff is `npm run pairs`.
  */
 import { join } from 'node:path';
-import { loadNoise, noiseSourceOf } from '../../calibrate/noise.js';
 import { writeComparison } from '../../compare/run-compare.js';
 import { EXIT, UserError } from '../../lib/errors.js';
 import { ensureDirectory } from '../../lib/paths.js';
+import { loadNoise, noiseSourceOf } from '../../store/noise-thresholds.js';
 import { groupedFlags, ROOT } from '../args.js';
 import { type CommandSpec, parseCommand } from '../options.js';
 

@@ -5,7 +5,7 @@ import { EXIT, UserError } from '../../lib/errors.js';
 import { existingDirectory } from '../../lib/paths.js';
 import { readResultsArtifact } from '../../model/read-results.js';
 import { buildSite } from '../../site/build-site.js';
-import { publishRun } from '../../store/store.js';
+import { publishRun } from '../../store/publish-run.js';
 import { ROOT } from '../args.js';
 import { type CommandSpec, parseCommand } from '../options.js';
 

@@ -1,18 +1,18 @@
 /**
- * npm run pairs: the paired PR diff (pipeline/pairs.ts). Measures base and head process by
+ * npm run pairs: the paired PR diff (pr-diff/pipeline/pr-diff.ts). Measures base and head process by
  * process in pairs, within a time budget, and writes comparison.json (schema 2), comparison.md
  * and pairs.json (every point's pairs, for calibration).
  */
 import { join } from 'node:path';
-import { loadNoise, noiseSourceOf } from '../../calibrate/noise.js';
-import { summarize } from '../../compare/diff-summary.js';
-import { DEFAULT_FAIL_RULE, parseFailRule } from '../../compare/pr-outcome.js';
-import { renderPairedComparison } from '../../compare/render-paired.js';
 import { writeFileAtomic } from '../../lib/atomic.js';
 import { EXIT, UserError } from '../../lib/errors.js';
 import { ensureDirectory, existingDirectory } from '../../lib/paths.js';
 import { machineInfo } from '../../machine/machine.js';
-import { runPairs, writeRecord } from '../../pipeline/pairs.js';
+import { DEFAULT_FAIL_RULE, parseFailRule } from '../../pr-diff/analysis/merge-rule.js';
+import { summarize } from '../../pr-diff/analysis/summarize.js';
+import { runPairs, writeRecord } from '../../pr-diff/pipeline/pr-diff.js';
+import { renderPairedComparison } from '../../pr-diff/report/comment.js';
+import { loadNoise, noiseSourceOf } from '../../store/noise-thresholds.js';
 import { intFlag, ROOT } from '../args.js';
 import { type CommandSpec, parseCommand } from '../options.js';
 import { SELECTION_OPTIONS, selectionOf } from '../selection.js';

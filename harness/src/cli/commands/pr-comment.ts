@@ -4,12 +4,12 @@
  * and renders the comment; `--post` then creates or updates the sticky comment.
  */
 import { resolve } from 'node:path';
-import { COMMENT_MARKER, commentFromArtifact } from '../../compare/artifact.js';
-import { findPullRequest, githubFromEnv, upsertComment } from '../../compare/github.js';
-import { DEFAULT_FAIL_RULE, parseFailRule } from '../../compare/pr-outcome.js';
 import { writeFileAtomic } from '../../lib/atomic.js';
 import { EXIT, UserError } from '../../lib/errors.js';
 import { ensureParentDirectory, existingDirectory } from '../../lib/paths.js';
+import { DEFAULT_FAIL_RULE, parseFailRule } from '../../pr-diff/analysis/merge-rule.js';
+import { COMMENT_MARKER, commentFromArtifact } from '../../pr-diff/workflow/artifact.js';
+import { findPullRequest, githubFromEnv, upsertComment } from '../../pr-diff/workflow/github.js';
 import { type CommandSpec, parseCommand } from '../options.js';
 
 export const prCommentSpec = {

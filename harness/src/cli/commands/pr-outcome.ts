@@ -1,15 +1,15 @@
 /**
  * `npm run workflow -- pr-outcome --comparison FILE [--fail-on RULE]`: pr.yml's last step, the
- * merge check under the repository's rule (PR_FAIL_ON, compare/pr-outcome.ts). Prints
+ * merge check under the repository's rule (PR_FAIL_ON, pr-diff/analysis/merge-rule.ts). Prints
  * fail=true|false; exits 1 when the rule fails the check, 2 on a missing or malformed comparison.
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { summarize } from '../../compare/diff-summary.js';
-import { DEFAULT_FAIL_RULE, parseFailRule } from '../../compare/pr-outcome.js';
 import { EXIT, UserError } from '../../lib/errors.js';
 import { readJsonFile } from '../../lib/json-file.js';
 import { PairedComparison } from '../../model/comparison.js';
+import { DEFAULT_FAIL_RULE, parseFailRule } from '../../pr-diff/analysis/merge-rule.js';
+import { summarize } from '../../pr-diff/analysis/summarize.js';
 
 export async function prOutcomeCmd(
   argv: string[],

@@ -3,12 +3,13 @@
  * run out of it). Not `npm run publish`: a script of that name is also npm's lifecycle hook for
  * `npm publish`, so the verb would run this command by accident.
  */
-import { readNoiseFile } from '../../calibrate/noise.js';
+
 import { EXIT, UserError } from '../../lib/errors.js';
 import { ensureDirectory, existingDirectory } from '../../lib/paths.js';
 import { readResultsArtifact } from '../../model/read-results.js';
+import { readNoiseFile } from '../../store/noise-thresholds.js';
+import { publishNoise, publishRun } from '../../store/publish-run.js';
 import { removeRun } from '../../store/remove.js';
-import { publishNoise, publishRun } from '../../store/store.js';
 import { DEFAULT_STORE } from '../args.js';
 import { type CommandSpec, parseCommand, refuseTogether } from '../options.js';
 

@@ -1,8 +1,7 @@
 /** The release-selection flags of npm run releases (list, measure, nightly): the catalogue they choose. */
 import { readFileSync } from 'node:fs';
 import { UserError } from '../../lib/errors.js';
-import { registryReleases } from '../../machine/releases.js';
-import { FAMILIES, type Family, isFamily, isVersion } from '../../model/release.js';
+import { registryReleases } from '../../machine/release-packages.js';
 import {
   type CatalogFilter,
   DEFAULT_SINCE,
@@ -10,6 +9,7 @@ import {
   type Release,
   selectReleases,
 } from '../../model/release-catalog.js';
+import { FAMILIES, type Family, isFamily, isVersion } from '../../model/runtime-release.js';
 import { DEFAULT_STORE, list } from '../args.js';
 
 export const selection = () => ({

@@ -4,8 +4,8 @@ import { parseArgs } from 'node:util';
 import { EXIT, UserError } from '../../lib/errors.js';
 import { ensureDirectory } from '../../lib/paths.js';
 import { isProfile, PROFILES } from '../../model/profiles.js';
-import { releaseChanges } from '../../pipeline/release-changes.js';
-import { releaseConfirmer } from '../../pipeline/release-pairs.js';
+import { releaseConfirmer } from '../../releases/pipeline/confirm-in-pairs.js';
+import { releaseChanges } from '../../releases/pipeline/find-changes.js';
 import { DEFAULT_STORE, intFlag, list, ROOT } from '../args.js';
 
 export const CHANGES_HELP = `npm run releases -- changes [--store DIR] [--profile P] [--experiments a,b] [--bisect N]

@@ -10,9 +10,9 @@ import { parseArgs } from 'node:util';
 import { EXIT, UserError } from '../../lib/errors.js';
 import { ensureDirectory } from '../../lib/paths.js';
 import { isProfile, PROFILES } from '../../model/profiles.js';
-import { releaseChanges } from '../../pipeline/release-changes.js';
-import { releaseConfirmer } from '../../pipeline/release-pairs.js';
-import { measureReleases } from '../../pipeline/releases.js';
+import { releaseConfirmer } from '../../releases/pipeline/confirm-in-pairs.js';
+import { releaseChanges } from '../../releases/pipeline/find-changes.js';
+import { measureReleases } from '../../releases/pipeline/sweep.js';
 import { DEFAULT_STORE, intFlag, ROOT } from '../args.js';
 import { selectFromFlags } from './release-selection.js';
 

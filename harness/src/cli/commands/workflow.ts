@@ -18,8 +18,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { readNoiseFile } from '../../calibrate/noise.js';
-import { getPullRequest, githubFromEnv } from '../../compare/github.js';
+import { listArtifact, pickNoiseFile, refuseNoise } from '../../calibration/workflow/noise-artifact.js';
 import { EXIT, UserError } from '../../lib/errors.js';
 import { runSync } from '../../lib/exec.js';
 import { assertPr, assertRepo, assertSegment, assertSha } from '../../lib/ids.js';
@@ -28,6 +27,10 @@ import { readResultsArtifact } from '../../model/read-results.js';
 import { LEGACY_PROFILE } from '../../model/store-layout.js';
 import { writeGab } from '../../pipeline/reports.js';
 import { loadAllExperiments } from '../../plan/experiments.js';
+import { getPullRequest, githubFromEnv } from '../../pr-diff/workflow/github.js';
+import { checkApprovedHead, type PullRequestNow } from '../../pr-diff/workflow/pr-gate.js';
+import { commentTarget, type WorkflowRunEvent } from '../../pr-diff/workflow/workflow-run.js';
+import { readNoiseFile } from '../../store/noise-thresholds.js';
 import { pickCommit } from '../../workflow/backfill.js';
 import {
   GAB_TOOLS,
@@ -37,9 +40,6 @@ import {
   gabGateOutputs,
   parseGabDataJs,
 } from '../../workflow/gab-gate.js';
-import { listArtifact, pickNoiseFile, refuseNoise } from '../../workflow/noise-artifact.js';
-import { checkApprovedHead, type PullRequestNow } from '../../workflow/pr-gate.js';
-import { commentTarget, type WorkflowRunEvent } from '../../workflow/workflow-run.js';
 import { ROOT } from '../args.js';
 import type { CommandSpec } from '../options.js';
 import { prOutcomeCmd } from './pr-outcome.js';

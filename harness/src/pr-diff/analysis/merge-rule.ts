@@ -1,0 +1,82 @@
+/**
+ * The merge check of a PR diff: whether the job fails, by a rule the repository chooses
+ * (`PR_FAIL_ON`, docs/workflows.md). `broken` fails on a point that passes on base and fails on
+ * head; `slower` on a confirmed regression (verdict "slower" after the diff-wide false-call
+ * control), `slower>N%` only when its paired ratio is at least +N%; `none` never fails. Items
+ * combine with commas. Pure: the same rule and comparison give the same outcome wherever it is
+ * computed (the diff job, the comment job).
+ */
+import { UserError } from '../../lib/errors.js';
+import type { PairedPoint } from '../../model/comparison.js';
+import type { Outcome } from '../../model/diff-summary.js';
+
+/** The default rule: a broken program fails the check; a regression is reported, not enforced. */
+export const DEFAULT_FAIL_RULE = 'broken';
+
+export interface FailRule {
+  text: string;
+  broken: boolean;
+  /** Fail on a confirmed regression of at least this ratio - 1; undefined: regressions never fail. */
+  slower?: number;
+}
+
+export function parseFailRule(text: string): FailRule {
+  const items = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const bad = () =>
+    new UserError(
+      `--fail-on ${JSON.stringify(text.slice(0, 60))}: expected none, or a comma-separated list of broken, slower, slower>N% (e.g. broken,slower>5%)`,
+    );
+  if (!items.length) throw bad();
+  const rule: FailRule = { text: items.join(','), broken: false };
+  for (const item of items) {
+    if (item === 'none' && items.length === 1) continue;
+    if (item === 'broken') rule.broken = true;
+    else if (item === 'slower') rule.slower = 0;
+    else {
+      const m = /^slower>(\d{1,3}(?:\.\d+)?)%$/.exec(item);
+      if (!m) throw bad();
+      rule.slower = Number(m[1]) / 100;
+    }
+  }
+  return rule;
+}
+
+const pct = (x: number) => `${x >= 0 ? '+' : '−'}${(Math.abs(x) * 100).toFixed(1)}%`;
+
+/** What `rule` makes of a diff with `broken` broken points and these points' verdicts. */
+export function decideOutcome(
+  rule: FailRule,
+  broken: number,
+  points: readonly Pick<PairedPoint, 'benchmark' | 'lead'>[],
+): Outcome {
+  const reasons: string[] = [];
+  if (rule.broken && broken) reasons.push(`${broken} ${broken === 1 ? 'point' : 'points'} broken by this PR`);
+  if (rule.slower !== undefined) {
+    const limit = rule.slower;
+    const slow = points.filter((p) => p.lead.verdict === 'slower' && p.lead.ratio - 1 >= limit);
+    if (slow.length)
+      reasons.push(
+        `${slow.length} confirmed ${slow.length === 1 ? 'regression' : 'regressions'}${limit > 0 ? ` of at least ${pct(limit)}` : ''}`,
+      );
+  }
+  return {
+    rule: rule.text,
+    fail: reasons.length > 0,
+    because: (reasons.length ? reasons.join(' and ') : `nothing the rule fails on`).slice(0, 300),
+  };
+}
+
+/** What the rule does, in words: "broken points fail the check; regressions warn". */
+export function describeRule(rule: FailRule): string {
+  const fails = [
+    ...(rule.broken ? ['broken points'] : []),
+    ...(rule.slower !== undefined
+      ? [`confirmed regressions${rule.slower > 0 ? ` of at least ${pct(rule.slower)}` : ''}`]
+      : []),
+  ];
+  if (!fails.length) return 'nothing fails the check; broken points and regressions are reported';
+  return `${fails.join(' and ')} fail the check${rule.slower === undefined ? '; regressions warn' : ''}${rule.broken ? '' : '; broken points are reported'}`;
+}

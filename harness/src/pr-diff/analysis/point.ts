@@ -1,0 +1,123 @@
+/**
+ * One point of the paired diff as data: the pairs measured so far, the metric it is judged on,
+ * and the sequential decision as a pure function of those (no state kept between calls, so the
+ * runner can ask after every batch and a replay of the same pairs gives the same answer).
+ */
+
+import { decideFit, type FitPair } from './fit-pairs.js';
+import { type Direction, MIN_EFFECT, type Pair, type PairOrder, pairProblem } from './pair-statistics.js';
+import { decidePaired, type SequentialDecision, type SequentialPlan } from './sequential.js';
+
+/** How a point's pairs are made: whole processes timed by the harness, the program's own clock, or a fit over two sizes. */
+export type PointKind = 'process' | 'self' | 'fit';
+
+/** One process's metric values (the paired metrics of one run). */
+export type Values = Record<string, { value: number; unit: string; direction: Direction }>;
+
+/** The metric a point is judged on. */
+export interface Lead {
+  metric: string;
+  unit: string;
+  direction: Direction;
+}
+
+/** One measured pair: each side's values, in the order they ran; a fit pair also has the four wall times. */
+export interface MeasuredPair {
+  order: PairOrder;
+  base: Values;
+  head: Values;
+  fit?: FitPair;
+}
+
+export type StopDecision = Extract<SequentialDecision, { action: 'stop' }>;
+
+/** What a decision needs to know about a point. */
+export interface PointSoFar {
+  kind: PointKind;
+  lead: Lead;
+  minEffect: number;
+  pairs: readonly MeasuredPair[];
+}
+
+/** The decision, with the lead it was taken on (a fit whose cost cannot be resolved falls back to wall time). */
+export interface PointDecision {
+  decision: SequentialDecision;
+  lead: Lead;
+  minEffect: number;
+  /** Why the per-operation cost of a fit point could not be resolved (it is then judged on wall time). */
+  fitProblem?: string;
+}
+
+export const WALL_TIME: Lead = { metric: 'wall_time', unit: 's', direction: 'smaller' };
+
+/** The lead metric's value of every pair (NaN where a side lacks it). */
+export function leadPairs(pairs: readonly MeasuredPair[], metric: string): Pair[] {
+  return pairs.map((p) => ({
+    base: p.base[metric]?.value ?? Number.NaN,
+    head: p.head[metric]?.value ?? Number.NaN,
+    order: p.order,
+  }));
+}
+
+export function fitPairs(pairs: readonly MeasuredPair[]): FitPair[] {
+  return pairs.flatMap((p) => (p.fit ? [p.fit] : []));
+}
+
+/** Stops a point whose pairs cannot be compared (a value that is not positive and finite). */
+function unmeasurable(n: number, problem: string, plan: SequentialPlan): StopDecision {
+  const alpha = plan.alphas[0]!;
+  return {
+    action: 'stop',
+    verdict: 'inconclusive',
+    reason: 'unmeasurable',
+    analysis: {
+      n,
+      look: 0,
+      alpha,
+      interval: { centre: 0, confidence: 1 - alpha },
+      ratio: Number.NaN,
+      p: 1,
+      verdict: 'inconclusive',
+      note: problem,
+    },
+  };
+}
+
+/** The sequential rule for a point, given the pairs it can still afford. */
+export function decidePoint(point: PointSoFar, budgetPairs: number, plan: SequentialPlan): PointDecision {
+  let { lead, minEffect } = point;
+  let fitProblem: string | undefined;
+  if (point.kind === 'fit' && lead.metric !== WALL_TIME.metric) {
+    const d = decideFit(fitPairs(point.pairs), { minEffect, budgetPairs, plan });
+    if (d.action === 'continue' || d.reason !== 'unmeasurable') return { decision: d, lead, minEffect };
+    // The sizes are too close for this machine's noise: judge the point on its own size's wall
+    // time instead (start-up included), and say so.
+    fitProblem = d.analysis.note;
+    lead = WALL_TIME;
+    minEffect = Math.max(MIN_EFFECT, minEffect);
+  }
+  const pairs = leadPairs(point.pairs, lead.metric);
+  const problem = pairs.length ? pairProblem(pairs) : undefined;
+  const decision = problem
+    ? unmeasurable(pairs.length, problem, plan)
+    : decidePaired(pairs, lead.direction, { minEffect, budgetPairs, plan });
+  return { decision, lead, minEffect, ...(fitProblem ? { fitProblem } : {}) };
+}
+
+/** The decision on the pairs a point has, with no budget left: always a stop. */
+export function finalDecision(point: PointSoFar, plan: SequentialPlan): PointDecision & { decision: StopDecision } {
+  const d = decidePoint(point, 0, plan);
+  if (d.decision.action !== 'stop') throw new Error('a sequential decision without budget did not stop (a bug)');
+  return d as PointDecision & { decision: StopDecision };
+}
+
+/**
+ * The undecided points that share this round's budget: those whose program changed, while any
+ * is undecided, else all. An unchanged program on an unchanged workload and runtime can differ
+ * only by noise, so those points get what the changed ones leave (and are the diff's own A/A
+ * check). A full quick diff has ~400 points: shared equally, the few a PR touches got ~10 pairs.
+ */
+export function budgetTier<T extends { changed: boolean }>(undecided: readonly T[]): readonly T[] {
+  const changed = undecided.filter((l) => l.changed);
+  return changed.length ? changed : undecided;
+}

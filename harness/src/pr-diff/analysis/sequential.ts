@@ -1,0 +1,255 @@
+/**
+ * Sequential sampling of pairs: a point gets more pairs until its interval calls a change of the
+ * minimum effect either way ("slower"/"faster"/"unchanged"), or its last planned look or its
+ * share of the time budget is reached ("inconclusive": an honest answer).
+ *
+ * Looking at the data several times and stopping at the first significant look inflates false
+ * positives (five looks at 5% each call about 14% of A/A comparisons). The rule here is a group
+ * sequential design with a few PLANNED looks and an alpha spent per look: look k tests at level
+ * alphas[k] and sum(alphas) <= alpha. By the union bound the probability that ANY look calls a
+ * change that does not exist is then <= alpha, whatever the correlation between looks, whatever
+ * the data, and also when the budget cuts the sequence short (a cut look uses the level of the
+ * look it replaces, so no level is spent twice). The same interval also decides "unchanged"
+ * (inside ±minimum effect), which is an equivalence test at alphas[k] / 2 per side.
+ *
+ * Pure and stateless: the decision depends only on the pairs so far, the plan and the budget,
+ * so the runner can call it after every batch and a replay gives the same answers.
+ */
+import {
+  ALPHA,
+  classify,
+  type Direction,
+  hodgesLehmann,
+  intervalFromWalsh,
+  type LogInterval,
+  logRatios,
+  MIN_EFFECT,
+  type Pair,
+  type PairedVerdict,
+  signedRankTest,
+  walshAverages,
+} from './pair-statistics.js';
+
+export interface SequentialPlan {
+  /** Cumulative pair counts at which the data are analysed, increasing (even: orders balance in blocks of two). */
+  looks: readonly number[];
+  /** Two-sided level of the change test spent at each look; their sum bounds the false positives. */
+  alphas: readonly number[];
+  /** One-sided level of the equivalence tests at each look; their sum bounds calling a change of the minimum effect "unchanged". */
+  betas: readonly number[];
+}
+
+/**
+ * Total one-sided level of the equivalence tests: a change of exactly the minimum effect is
+ * called "unchanged" at most this often (a larger change much less often).
+ */
+export const EQUIVALENCE_BETA = 0.1;
+
+/**
+ * Spends `alpha` over `looks` in proportion to `weights` (default: increasing 1, 2, 3, ...: early
+ * looks spend little, so only large changes stop early and the last look keeps most of the
+ * power, in the spirit of O'Brien-Fleming boundaries but valid by the union bound alone).
+ */
+export function makePlan(
+  looks: readonly number[],
+  alpha = ALPHA,
+  weights?: readonly number[],
+  beta = EQUIVALENCE_BETA,
+): SequentialPlan {
+  if (looks.length === 0) throw new RangeError('a plan needs at least one look');
+  looks.forEach((n, i) => {
+    if (!Number.isInteger(n) || n < 2 || (i > 0 && n <= looks[i - 1]!))
+      throw new RangeError(`looks must be increasing integers >= 2, got ${looks.join(', ')}`);
+  });
+  const w = weights ?? looks.map((_, i) => i + 1);
+  if (w.length !== looks.length || w.some((x) => !(x > 0))) throw new RangeError('one positive weight per look');
+  const sum = w.reduce((a, b) => a + b, 0);
+  return { looks: [...looks], alphas: w.map((x) => (alpha * x) / sum), betas: w.map((x) => (beta * x) / sum) };
+}
+
+/**
+ * The default PR-diff plan: looks at 10, 20, 40 and 60 pairs; the 5% false-positive bound spent
+ * as 0.5%, 1%, 1.5%, 2% and the 10% equivalence bound as 1%, 2%, 3%, 4%. Chosen by simulation
+ * (docs/paired-design.md): with 3-5% noise per process, shared drift, a 1% order effect and 2%
+ * of processes 30% slow, A/A calls a change in ~3% of points, a 5% slowdown is called "slower"
+ * in >= 98% (mostly by 20-30 pairs), and quiet points (3%) are called "unchanged" in ~80%.
+ * The first look at 10 pairs is the smallest whose 99.5% exact interval exists (n >= 9).
+ */
+export const DEFAULT_PLAN: SequentialPlan = makePlan([10, 20, 40, 60]);
+
+export interface Analysis {
+  /** Pairs analysed. */
+  n: number;
+  /** Index of the look (in plan.looks) this analysis stands for. */
+  look: number;
+  alpha: number;
+  /** The change interval on the log scale (> 0 = head worse). */
+  interval: LogInterval;
+  /** exp(centre): > 1 means head is worse. */
+  ratio: number;
+  /** The change interval as ratios, absent when too few pairs for one. */
+  ci?: [number, number];
+  /** The equivalence interval as ratios (level 1 - 2 beta): what an "unchanged" verdict was decided on. */
+  equivalence?: { ci: [number, number]; confidence: number };
+  p: number;
+  verdict: PairedVerdict;
+  note?: string;
+}
+
+function asRatios(iv: LogInterval): { ratio: number; ci?: [number, number] } {
+  return {
+    ratio: Math.exp(iv.centre),
+    ...(iv.lo !== undefined && iv.hi !== undefined
+      ? { ci: [Math.exp(iv.lo), Math.exp(iv.hi)] as [number, number] }
+      : {}),
+  };
+}
+
+export type SequentialDecision =
+  | {
+      action: 'stop';
+      verdict: PairedVerdict;
+      /**
+       * decided: the interval called it; last-look: the plan's last look was inconclusive;
+       * budget: the time ran out first; unmeasurable: the data cannot be compared (see note).
+       */
+      reason: 'decided' | 'last-look' | 'budget' | 'unmeasurable';
+      analysis: Analysis;
+    }
+  | {
+      action: 'continue';
+      /** Pairs to measure before calling again. */
+      more: number;
+      /** The look those pairs lead to. */
+      look: number;
+      /** The analysis just made, when this call was at a look. */
+      analysis?: Analysis;
+    };
+
+/**
+ * What the rule needs from an analysis at a look: the (1 - alpha) change interval, the
+ * (1 - 2 beta) equivalence interval, both on the log scale, and the change test's p-value.
+ */
+export type Analyse = (alpha: number, beta: number) => { change: LogInterval; equivalence: LogInterval; p: number };
+
+/** The analysis of paired log-ratios (one sort of the Walsh averages serves both intervals). */
+export function analyseLogRatios(d: readonly number[]): Analyse {
+  let w: Float64Array | undefined;
+  let p: number | undefined;
+  return (alpha, beta) => {
+    w ??= walshAverages(d);
+    p ??= signedRankTest(d).p;
+    return { change: intervalFromWalsh(w, d.length, alpha), equivalence: intervalFromWalsh(w, d.length, 2 * beta), p };
+  };
+}
+
+/**
+ * The generic rule. `n` = pairs so far; `budgetPairs` = pairs the point can still afford (its
+ * share of the time budget divided by the seconds one pair takes).
+ */
+export function decideSequential(
+  n: number,
+  analyse: Analyse,
+  opts: { minEffect?: number; budgetPairs: number; plan?: SequentialPlan },
+): SequentialDecision {
+  const plan = opts.plan ?? DEFAULT_PLAN;
+  const minEffect = Math.max(MIN_EFFECT, opts.minEffect ?? 0);
+  const budget = Math.max(0, Math.floor(opts.budgetPairs));
+  const last = plan.looks.length - 1;
+  // The look n stands for: the first planned look >= n (n between looks = a look cut short).
+  let look = plan.looks.findIndex((l) => l >= n);
+  if (look < 0) look = last;
+  const target = plan.looks[look]!;
+  // Before a look: take the pairs it needs, as far as the budget goes (in whole blocks of two).
+  if (n < target && budget > 0) {
+    const need = target - n;
+    const more = need <= budget ? need : budget >= 2 ? budget - (budget % 2) : budget;
+    return { action: 'continue', more, look };
+  }
+  const alpha = plan.alphas[look]!;
+  if (n === 0) {
+    const analysis: Analysis = {
+      n,
+      look,
+      alpha,
+      interval: { centre: 0, confidence: 1 - alpha },
+      ratio: 1,
+      p: 1,
+      verdict: 'inconclusive',
+      note: 'no budget for a single pair',
+    };
+    return { action: 'stop', verdict: 'inconclusive', reason: 'budget', analysis };
+  }
+  const { change, equivalence, p } = analyse(alpha, plan.betas[look]!);
+  const c = classify(change, p, alpha, minEffect, equivalence);
+  const analysis: Analysis = {
+    n,
+    look,
+    alpha,
+    interval: change,
+    ...asRatios(change),
+    ...(equivalence.lo !== undefined && equivalence.hi !== undefined
+      ? {
+          equivalence: {
+            ci: [Math.exp(equivalence.lo), Math.exp(equivalence.hi)] as [number, number],
+            confidence: 1 - 2 * plan.betas[look]!,
+          },
+        }
+      : {}),
+    p,
+    verdict: c.verdict,
+    ...(c.note ? { note: c.note } : {}),
+  };
+  if (c.verdict !== 'inconclusive') return { action: 'stop', verdict: c.verdict, reason: 'decided', analysis };
+  if (n < target || look === last)
+    return { action: 'stop', verdict: 'inconclusive', reason: n < target ? 'budget' : 'last-look', analysis };
+  if (budget === 0) return { action: 'stop', verdict: 'inconclusive', reason: 'budget', analysis };
+  const need = plan.looks[look + 1]! - n;
+  const more = need <= budget ? need : budget >= 2 ? budget - (budget % 2) : budget;
+  return { action: 'continue', more, look: look + 1, analysis };
+}
+
+/** The sequential rule on paired log-ratios (one metric of one point). */
+export function decidePaired(
+  pairs: readonly Pair[],
+  direction: Direction,
+  opts: { minEffect?: number; budgetPairs: number; plan?: SequentialPlan },
+): SequentialDecision {
+  const d = pairs.length ? logRatios(pairs, direction) : [];
+  return decideSequential(pairs.length, analyseLogRatios(d), opts);
+}
+
+/**
+ * Runs the rule to its end over a stream of log-ratios (simulation and calibration replays):
+ * `next(k)` yields the next k log-ratios. Returns the final decision and the pairs used.
+ */
+export function runSequential(
+  next: (k: number) => readonly number[],
+  opts: { minEffect?: number; budgetPairs: number; plan?: SequentialPlan },
+): {
+  verdict: PairedVerdict;
+  reason: 'decided' | 'last-look' | 'budget' | 'unmeasurable';
+  n: number;
+  centre: number;
+  analysis: Analysis;
+} {
+  const d: number[] = [];
+  let budget = Math.floor(opts.budgetPairs);
+  for (;;) {
+    const decision = decideSequential(d.length, analyseLogRatios(d), { ...opts, budgetPairs: budget });
+    if (decision.action === 'stop') {
+      return {
+        verdict: decision.verdict,
+        reason: decision.reason,
+        n: d.length,
+        centre: d.length ? hodgesLehmann(d) : 0,
+        analysis: decision.analysis,
+      };
+    }
+    const got = next(decision.more);
+    d.push(...got);
+    budget -= decision.more;
+    // A source that runs dry ends the sequence like a spent budget.
+    if (got.length < decision.more) budget = 0;
+  }
+}

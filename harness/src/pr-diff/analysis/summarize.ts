@@ -1,0 +1,172 @@
+/**
+ * What leads a PR diff (model/diff-summary.ts), from a paired comparison's lists. A point that
+ * passes on base and fails on head is broken by the pull request; a point that fails or is skipped
+ * on both sides is the harness's or the machine's problem, said once per reason, never one line
+ * per point and side; exact counter changes are grouped per variant, largest first. Pure.
+ */
+import { reasonHeadline } from '../../lib/first-error-line.js';
+import type { PairedComparison, PairedPoint } from '../../model/comparison.js';
+import type { BrokenGroup, CounterFinding, DiffSummary, NotMeasuredGroup } from '../../model/diff-summary.js';
+import { decideOutcome, type FailRule, parseFailRule } from './merge-rule.js';
+
+type Item = PairedComparison['notMeasured'][number];
+
+/** `wc/node-stream/bs=4096,runtime=node20` -> its parts (ids are `<experiment>/<variant>/<params>`). */
+export function splitId(id: string): { experiment: string; variant: string; params: Record<string, string> } {
+  const [experiment = '', variant = '', rest = ''] = id.split('/');
+  const params: Record<string, string> = {};
+  for (const kv of rest.split(',').filter(Boolean)) {
+    const i = kv.indexOf('=');
+    if (i > 0) params[kv.slice(0, i)] = kv.slice(i + 1);
+  }
+  return { experiment, variant, params };
+}
+
+/** The command that measures one point on a checkout of head, as `npm run bench` takes it. */
+export function reproduceCommand(id: string, profile?: string): string {
+  const { experiment, variant, params } = splitId(id);
+  const flags = Object.entries(params)
+    .filter(([k, v]) => /^[a-z_][a-z0-9_]*$/.test(k) && /^[\w.+-]+$/.test(v))
+    .map(([k, v]) => ` --param ${k}=${v}`)
+    .join('');
+  const safe = (s: string) => (/^[\w.-]+$/.test(s) ? s : 'INVALID');
+  return `npm run bench -- --profile ${safe(profile ?? 'smoke')} --experiments ${safe(experiment)} --variants ${safe(variant)}${flags} --no-store`;
+}
+
+const runtimeOf = (params: Record<string, string>) => params.runtime ?? params.node;
+
+function brokenGroups(items: readonly Item[], profile: string | undefined): BrokenGroup[] {
+  const groups = new Map<string, BrokenGroup>();
+  for (const x of items) {
+    const { experiment, variant, params } = splitId(x.benchmark);
+    const runtime = runtimeOf(params);
+    const error = reasonHeadline(x.reason, 300);
+    const key = JSON.stringify([experiment, variant, runtime, error]);
+    const g = groups.get(key) ?? {
+      experiment,
+      variant,
+      ...(runtime ? { runtime } : {}),
+      points: 0,
+      benchmarks: [],
+      error,
+      reproduce: reproduceCommand(x.benchmark, profile),
+    };
+    g.points++;
+    if (g.benchmarks.length < 1000) g.benchmarks.push(x.benchmark);
+    groups.set(key, g);
+  }
+  return [...groups.values()].sort((a, b) => b.points - a.points || a.experiment.localeCompare(b.experiment));
+}
+
+/** The not-measured list by point: broken (head failed only) apart, the rest grouped by sides and reason. */
+export function classifyNotMeasured(
+  list: readonly Item[],
+  profile?: string,
+): { broken: BrokenGroup[]; brokenPoints: number; groups: NotMeasuredGroup[] } {
+  const byPoint = new Map<string, { base?: Item; head?: Item }>();
+  for (const x of list) {
+    const e = byPoint.get(x.benchmark) ?? {};
+    e[x.side] ??= x;
+    byPoint.set(x.benchmark, e);
+  }
+  const broken: Item[] = [];
+  const groups = new Map<string, NotMeasuredGroup>();
+  for (const [id, { base, head }] of byPoint) {
+    if (head && !base && head.status === 'failed') {
+      broken.push(head);
+      continue;
+    }
+    const sides = base && head ? 'both' : base ? 'base' : 'head';
+    // Both sides: the head's reason (the base's is the same problem, usually the same words).
+    const x = (head ?? base)!;
+    const reason = reasonHeadline(x.reason, 300);
+    const key = JSON.stringify([sides, x.status, reason]);
+    const g = groups.get(key) ?? { sides, status: x.status, reason, points: 0, experiments: [] };
+    g.points++;
+    const exp = splitId(id).experiment;
+    if (!g.experiments.includes(exp) && g.experiments.length < 100) g.experiments.push(exp);
+    groups.set(key, g);
+  }
+  const rank = { both: 0, head: 1, base: 2 } as const;
+  return {
+    broken: brokenGroups(broken, profile),
+    brokenPoints: broken.length,
+    groups: [...groups.values()].sort((a, b) => rank[a.sides] - rank[b.sides] || b.points - a.points),
+  };
+}
+
+/** Relative size of a counter change; a counter that appears from nothing counts as its new value. */
+export const counterChange = (c: { base: number; head: number }) =>
+  Math.abs(c.head - c.base) / Math.max(1, Math.abs(c.base));
+
+/** Exact counter changes (no side's runs disagreed), grouped per variant and counter, largest first. */
+export function counterFindings(points: readonly PairedPoint[], max = 5): CounterFinding[] {
+  const compared = new Map<string, number>();
+  const found = new Map<string, CounterFinding & { size: number }>();
+  for (const p of points) {
+    if (!p.changed) continue;
+    const v = `${p.experiment}/${p.variant}`;
+    compared.set(v, (compared.get(v) ?? 0) + 1);
+    for (const c of p.counters) {
+      if (c.baseRange || c.headRange) continue;
+      const key = `${v} ${c.metric}`;
+      const size = counterChange(c);
+      const f = found.get(key);
+      if (!f) {
+        found.set(key, {
+          experiment: p.experiment,
+          variant: p.variant,
+          metric: c.metric,
+          unit: c.unit,
+          base: c.base,
+          head: c.head,
+          points: 1,
+          of: 0,
+          size,
+        });
+        continue;
+      }
+      f.points++;
+      if (size > f.size) Object.assign(f, { base: c.base, head: c.head, size });
+    }
+  }
+  return [...found.values()]
+    .map(({ size, ...f }) => ({ ...f, of: compared.get(`${f.experiment}/${f.variant}`) ?? f.points, size }))
+    .sort((a, b) => b.size - a.size || b.points - a.points)
+    .slice(0, max)
+    .map(({ size: _size, ...f }) => f);
+}
+
+/** Every program whose definition differs: from the matched points and the not-measured list alike. */
+export function changedPrograms(c: Pick<PairedComparison, 'points' | 'notMeasured'>): string[] {
+  const ids = [
+    ...c.points.filter((p) => p.changed).map((p) => p.benchmark),
+    ...c.notMeasured.filter((x) => x.changed).map((x) => x.benchmark),
+  ];
+  return [
+    ...new Set(
+      ids.map((id) => {
+        const { experiment, variant } = splitId(id);
+        return `${experiment}/${variant}`;
+      }),
+    ),
+  ].sort();
+}
+
+export function summarize(c: PairedComparison, rule: FailRule = parseFailRule('broken')): DiffSummary {
+  const { broken, brokenPoints, groups } = classifyNotMeasured(c.notMeasured, c.profile);
+  const calls = { slower: 0, faster: 0, unchanged: 0, inconclusive: 0, unmeasured: 0 };
+  for (const p of c.points) {
+    if (p.pairs === 0) calls.unmeasured++;
+    else calls[p.lead.verdict]++;
+  }
+  return {
+    broken,
+    brokenPoints,
+    notMeasured: groups,
+    changedPrograms: changedPrograms(c),
+    counters: counterFindings(c.points),
+    calls,
+    outcome: decideOutcome(rule, brokenPoints, c.points),
+  };
+}

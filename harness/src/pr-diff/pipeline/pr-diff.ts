@@ -1,0 +1,279 @@
+/**
+ * The paired PR diff (`npm run pairs`, docs/paired-design.md), as a pipeline of named stages:
+ *
+ *   link both checkouts -> set up the machine -> build the pair timer -> prepare each side
+ *   (load, plan points, set-up stage, build) -> match points -> measure in pairs -> rows
+ *   -> comparison.json
+ *
+ * Matched points are measured in PAIRS by pr-diff/run/: one base and one head process back to back,
+ * in a seeded random order per pair, under the job's placement, after warm-ups of both; a fit
+ * point's pair is four processes (both sides at both sizes). Points get more pairs until the
+ * sequential rule decides or their share of the time budget is spent. Counters (syscalls, the
+ * program's own counts) are compared exactly, once per side.
+ */
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { busyByOthers, isBusy } from '../../analysis/busy.js';
+import { UserError } from '../../lib/errors.js';
+import { currentConditions } from '../../machine/conditions.js';
+import { cpuSnapshot, foreignCores } from '../../machine/cpu-share.js';
+import { readPins, resolveRuntime } from '../../machine/toolchains.js';
+import { buildTool } from '../../machine/tools.js';
+import type { PairedComparison } from '../../model/comparison.js';
+import type { Job } from '../../model/job.js';
+import type { NoiseThresholds } from '../../model/noise.js';
+import type { Profile } from '../../model/profiles.js';
+import { checkCounters, runMetrics } from '../../normalize/normalize.js';
+import { type Host, onInterrupt, setUpMachine } from '../../pipeline/setup.js';
+import type { Filters } from '../../plan/plan.js';
+import { removeScratch } from '../../run/measure.js';
+import type { SyscallCounts } from '../../run/parse-strace.js';
+import type { RawRun } from '../../run/runner.js';
+import { familyNote, planAtLevel, pointAlphas } from '../analysis/multiplicity.js';
+import { MIN_EFFECT } from '../analysis/pair-statistics.js';
+import type { Values } from '../analysis/point.js';
+import { DEFAULT_PLAN, type SequentialPlan } from '../analysis/sequential.js';
+import { pairedComparison } from '../report/comparison-json.js';
+import { type PairRecord, type PointOutcome, pairRecord, pointRow } from '../report/rows.js';
+import { realExecutor } from '../run/real-executor.js';
+import { type DecidedPoint, runPairedPoints, type ScheduleOutcome } from '../run/scheduler.js';
+import { type Matched, matchPoints, prepareSide } from './sides.js';
+
+export interface PairsOptions {
+  base: string;
+  head: string;
+  profile: Profile;
+  filters: Filters;
+  /** Seconds the whole diff may spend measuring pairs (set-up, builds and validation excluded). */
+  budgetSeconds: number;
+  /**
+   * Seconds the whole diff may take, set-up included: the pairs get at most what set-up leaves
+   * (less a margin for the last batches), so a slow set-up on a busy machine cannot push the
+   * diff past a CI job's time.
+   */
+  deadlineSeconds?: number;
+  seed: number;
+  require: string[];
+  /** Calibrated minimum effects, "<benchmark id> <metric>" -> ratio (noise.json's thresholds). */
+  noise?: NoiseThresholds;
+  plan?: SequentialPlan;
+  strict?: boolean;
+  log?: (m: string) => void;
+  /**
+   * A runtime pair (releases/pipeline/confirm-in-pairs.ts): the head side's filters when they differ from the
+   * base's (the same checkout under another runtime release), and the key that matches a base job
+   * with a head job (default: the benchmark id, which names the runtime).
+   */
+  headFilters?: Filters;
+  pairKey?: (job: Job) => string;
+}
+
+export interface PairsOutcome {
+  comparison: PairedComparison;
+  /** Every point's lead pairs in run order (for A/A calibration replays). */
+  record: PairRecord[];
+  interrupted: boolean;
+}
+
+/** A process's metric values: normalize's metrics of its one run (counters left out). */
+export function processValues(job: Job, run: RawRun): Values {
+  const out: Values = {};
+  const reports = job.experiment.manifest.reports;
+  for (const [name, m] of Object.entries(runMetrics(job, run))) {
+    // Throughput over wall time is wall time again; syscalls and max RSS are counters.
+    if (m.source === 'derived' && name === 'throughput') continue;
+    if (name.startsWith('syscalls.') || name === 'max_rss') continue;
+    // A report field of a whole-process run is a counter (compared exactly from the check run).
+    if (job.runner !== 'self' && reports[name]) continue;
+    if (Number.isFinite(m.value)) out[name] = { value: m.value, unit: m.unit, direction: m.direction };
+  }
+  return out;
+}
+
+/** Counters of a check run (the program's reported counts, syscalls), exactly as normalize makes them. */
+function counterValues(job: Job, fields: Record<string, number>, syscalls?: SyscallCounts) {
+  const out: Record<string, { value: number; unit: string }> = {};
+  for (const [name, m] of Object.entries(checkCounters(job, fields, syscalls)))
+    if (m.deterministic && name !== 'max_rss') out[name] = { value: m.value, unit: m.unit };
+  return out;
+}
+
+/** Seconds left for the last batches of a diff whose pairs must end by its deadline. */
+export const DEADLINE_MARGIN_SECONDS = 30;
+
+/**
+ * The seconds the pairs may take: the budget, cut to what the deadline leaves after set-up
+ * (less a margin: a batch granted at the end runs to its end).
+ */
+export function pairsBudget(budgetSeconds: number, setupSeconds: number, deadlineSeconds?: number): number {
+  if (deadlineSeconds === undefined) return budgetSeconds;
+  return Math.max(0, Math.min(budgetSeconds, deadlineSeconds - setupSeconds - DEADLINE_MARGIN_SECONDS));
+}
+
+/** What the log and the comment say when the deadline cut the pairs' budget. */
+function deadlineCut(opts: PairsOptions, s: Pick<ScheduleOutcome, 'setupSeconds' | 'pairSeconds'>): string {
+  const min = (x: number) => (x / 60).toFixed(1);
+  return `set-up (builds, checks, warm-ups) took ${min(s.setupSeconds)} min, so the diff's deadline of ${min(opts.deadlineSeconds ?? 0)} min left ${min(s.pairSeconds)} of the ${min(opts.budgetSeconds)} budgeted minutes for pairs`;
+}
+
+/** The pair timer, built from the head's harness/tools with gcc. */
+async function pairTimer(head: string, log: (m: string) => void): Promise<string> {
+  const pins = readPins(join(head, 'harness', 'toolchains.json'));
+  const gcc = await resolveRuntime('gcc', pins, join(head, '.cache', 'runtimes'), log);
+  const timer = gcc?.ok ? await buildTool('pair-timer', gcc.path, head, join(head, '.cache'), log) : undefined;
+  if (!timer) throw new UserError('the paired runner needs gcc to build its process timer', 'apt-get install gcc');
+  return timer;
+}
+
+type Measured = ScheduleOutcome & {
+  interrupted: boolean;
+  /** Cores' worth of CPU other processes used while the pairs ran (absent where /proc does not say). */
+  foreignCores?: number;
+};
+
+/** Measures the matched points in pairs, stopping cleanly on SIGINT/SIGTERM; removes their scratch after. */
+async function measurePoints(
+  matched: Matched,
+  opts: PairsOptions,
+  host: Host,
+  timer: string,
+  diffStart: number,
+  log: (m: string) => void,
+): Promise<Measured> {
+  const stop = onInterrupt(log, 'stopping; points are judged on the pairs measured so far (marked in the comment)');
+  try {
+    const exec = realExecutor({ tools: host.tools, timer, values: processValues, counters: counterValues }, opts.seed);
+    // The diff-wide false-call budget, shared out before any pair (pr-diff/analysis/multiplicity.ts).
+    const plan = opts.plan ?? DEFAULT_PLAN;
+    const alphas = pointAlphas(matched.plans);
+    const plans = new Map(matched.plans.map((p, i) => [p.id, planAtLevel(plan, alphas[i]!)]));
+    const before = cpuSnapshot();
+    const s = await runPairedPoints(matched.plans, exec, {
+      plan,
+      planOf: (id) => plans.get(id) ?? plan,
+      startedAt: diffStart,
+      pairSeconds: (setup) => {
+        const seconds = pairsBudget(opts.budgetSeconds, setup, opts.deadlineSeconds);
+        if (seconds < opts.budgetSeconds)
+          log(`pairs: ${deadlineCut(opts, { setupSeconds: setup, pairSeconds: seconds })}`);
+        return seconds;
+      },
+      minEffectOf: (id, metric) => Math.max(MIN_EFFECT, opts.noise?.[`${id} ${metric}`] ?? 0),
+      now: () => performance.now(),
+      interrupted: () => stop.interrupted,
+      log,
+    });
+    const after = cpuSnapshot();
+    return {
+      ...s,
+      interrupted: stop.interrupted,
+      ...(before && after ? { foreignCores: foreignCores(before, after) } : {}),
+    };
+  } finally {
+    stop.dispose();
+    for (const p of matched.plans) for (const job of [p.base, p.head]) removeScratch(job);
+  }
+}
+
+/** A decided point as the rows see it. */
+const outcomeOf = (p: DecidedPoint): PointOutcome => ({
+  ...p,
+  benchmark: p.plan.id,
+  experiment: p.plan.head.experiment.id,
+  variant: p.plan.head.variant.id,
+  params: p.plan.head.params,
+  placement: p.plan.head.placement,
+});
+
+/** Conditions that make this diff's timings or coverage less than a full answer. */
+function warningsOf(opts: PairsOptions, host: Host, s: Measured): string[] {
+  const warnings: string[] = [];
+  const cores = host.machine.cores;
+  const interference =
+    'pairs share the interference, but noisier pairs need more of them, so more points may be inconclusive';
+  // The load average counts the diff's own programs (an idle 2-core runner ends a diff at 1.5-3),
+  // so it decides only where the CPU time other processes took cannot be measured.
+  if (s.foreignCores !== undefined) {
+    if (busyByOthers(s.foreignCores, cores))
+      warnings.push(
+        `other processes used ${s.foreignCores.toFixed(2)} of the ${cores} cores while the pairs ran (the machine's CPU time less the diff's own): ${interference}`,
+      );
+  } else {
+    const cond = currentConditions(undefined);
+    if (isBusy(cond, cores))
+      warnings.push(
+        `the machine was busy at the end of the diff (load average ${cond.loadAverage[0].toFixed(1)} on ${cores} cores, the diff's own programs included): ${interference}`,
+      );
+  }
+  if (s.interrupted) warnings.push('the diff was interrupted: points were judged on the pairs measured so far');
+  if (s.pairSeconds < opts.budgetSeconds) warnings.push(deadlineCut(opts, s));
+  return warnings;
+}
+
+async function pairSides(opts: PairsOptions, baseRoot: string, headRoot: string): Promise<PairsOutcome> {
+  const log = opts.log ?? ((m: string) => process.stderr.write(`${m}\n`));
+  const diffStart = performance.now();
+  const host = await setUpMachine({ ...(opts.strict ? { strict: true } : {}) }, log);
+  const timer = await pairTimer(opts.head, log);
+  const base = await prepareSide(baseRoot, headRoot, 'base', opts, host, log);
+  const headOpts = opts.headFilters ? { ...opts, filters: opts.headFilters } : opts;
+  const head = await prepareSide(headRoot, headRoot, 'head', headOpts, host, log);
+  const matched = matchPoints(base, head, opts.pairKey);
+  const s = await measurePoints(matched, opts, host, timer, diffStart, log);
+  const points = s.measured.map(outcomeOf);
+  const changed = new Set(matched.plans.filter((p) => p.changed).map((p) => p.id));
+  const failed = s.failures.flatMap(({ id, failed: f }) =>
+    [{ side: f.side, reason: f.reason }, ...(f.headToo ? [{ side: 'head' as const, reason: f.headToo }] : [])].map(
+      (x) => ({
+        benchmark: id,
+        side: x.side,
+        status: 'failed' as const,
+        reason: x.reason.slice(0, 2000),
+        // A program that crashes is as changed as one that runs.
+        ...(changed.has(id) ? { changed: true } : {}),
+      }),
+    ),
+  );
+  const comparison = pairedComparison({
+    plan: opts.plan ?? DEFAULT_PLAN,
+    family: familyNote(matched.plans),
+    seed: opts.seed,
+    machine: host.machine,
+    budget: {
+      seconds: opts.budgetSeconds,
+      spentSeconds: (performance.now() - diffStart) / 1000,
+      setupSeconds: s.setupSeconds,
+      ...(opts.deadlineSeconds ? { deadlineSeconds: opts.deadlineSeconds } : {}),
+    },
+    base,
+    head,
+    points: points.map(pointRow),
+    added: matched.added,
+    removed: matched.removed,
+    notMeasured: [...matched.notMeasured, ...failed],
+    incomparable: matched.incomparable,
+    warnings: warningsOf(opts, host, s),
+  });
+  return { comparison, record: points.map(pairRecord), interrupted: s.interrupted };
+}
+
+export async function runPairs(opts: PairsOptions): Promise<PairsOutcome> {
+  // Both checkouts by paths of the same length (two links in one directory): a process's
+  // arguments, PWD and program paths then take the same room on its stack and in its
+  // environment, which moves stack alignment and can alone shift a tight loop by a few percent.
+  const sides = mkdtempSync(join(tmpdir(), 'jsio-pairs-sides-'));
+  try {
+    symlinkSync(resolve(opts.base), join(sides, 'base'), 'dir');
+    symlinkSync(resolve(opts.head), join(sides, 'head'), 'dir');
+    return await pairSides(opts, join(sides, 'base'), join(sides, 'head'));
+  } finally {
+    // The links only (rmSync does not follow them into the checkouts).
+    rmSync(sides, { recursive: true, force: true });
+  }
+}
+
+/** Writes the pair record beside the comparison (pairs.json: lead values per pair, for calibration). */
+export function writeRecord(file: string, record: PairsOutcome['record']): void {
+  writeFileSync(file, `${JSON.stringify({ schema: 1, points: record })}\n`);
+}

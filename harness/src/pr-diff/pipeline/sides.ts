@@ -1,0 +1,137 @@
+/**
+ * The paired diff's two sides: each checkout loaded, planned through the shared set-up stage and
+ * built; then their jobs matched by benchmark id into the points to measure in pairs, with what
+ * cannot be paired listed (added, removed, blocked, failed builds, changed workloads).
+ */
+import { join } from 'node:path';
+import { type BuildOutcome, buildAll } from '../../build/build.js';
+import { UserError } from '../../lib/errors.js';
+import { commitInfo } from '../../machine/machine.js';
+import type { PairedComparison } from '../../model/comparison.js';
+import type { Job } from '../../model/job.js';
+import type { Experiment } from '../../model/manifest.js';
+import type { Profile } from '../../model/profiles.js';
+import { workloadChange } from '../../model/workload-change.js';
+import { type Host, planCheckout } from '../../pipeline/setup.js';
+import { loadAllExperiments } from '../../plan/experiments.js';
+import { expand, type Filters } from '../../plan/plan.js';
+import type { PointPlan } from '../run/executor.js';
+
+export interface PreparedSide {
+  root: string;
+  experiments: Experiment[];
+  jobs: Job[];
+  builds: Map<string, BuildOutcome>;
+  toolchains: Record<string, string>;
+  commit: string;
+}
+
+export interface SideOptions {
+  profile: Profile;
+  filters: Filters;
+  require: string[];
+}
+
+/** Loads, plans and builds one checkout; runtimes and inputs come from the head's cache. */
+export async function prepareSide(
+  root: string,
+  headRoot: string,
+  label: 'base' | 'head',
+  opts: SideOptions,
+  host: Host,
+  log: (m: string) => void,
+): Promise<PreparedSide> {
+  let experiments: Experiment[];
+  try {
+    experiments = loadAllExperiments(join(root, 'programs'));
+  } catch (e) {
+    throw new UserError(
+      `the ${label} checkout's programs cannot be read by this harness: ${(e as Error).message}`,
+      'a base older than this harness cannot be paired: bench each checkout (`npm run bench`) and take a quick look with `npm run compare`',
+    );
+  }
+  const points = expand(experiments, opts.profile, opts.filters);
+  // Runtimes and inputs (content-keyed) and the evictor (the harness's tool, not a program under
+  // test) come from the head's cache for both sides, by the same path: with the base's own path
+  // to a shared input (a symlink to the head's), every file the base's scan opened cost one more
+  // path lookup, and an A/A diff called 4 of 5 warm scan c-blocking points 5-8% "faster".
+  const { jobs, toolchains } = await planCheckout(
+    points,
+    host,
+    {
+      root,
+      cacheDir: join(headRoot, '.cache'),
+      evictorRoot: headRoot,
+      jobCacheDir: join(root, '.cache'),
+      // Both sides write one file by one path. With a file each, 20 A/A diffs of records C write
+      // 64 KiB called 10 "faster" (head ~2% faster, whichever checkout was head; likely each file
+      // kept reusing the page-cache pages it freed); with one file 0 of 20.
+      scratchDir: join(headRoot, '.cache', 'scratch'),
+      require: opts.require,
+    },
+    log,
+  );
+  log(`${label}: ${jobs.length} benchmarks planned in ${root}`);
+  const builds = await buildAll(jobs, (m) => log(`${label}: ${m}`));
+  return { root, experiments, jobs, builds, toolchains, commit: commitInfo(root).sha };
+}
+
+export interface Matched {
+  plans: PointPlan[];
+  added: PairedComparison['added'];
+  removed: PairedComparison['removed'];
+  notMeasured: PairedComparison['notMeasured'];
+  incomparable: NonNullable<PairedComparison['incomparable']>;
+}
+
+/** Why a side's job cannot run: blocked when planned (a missing runtime...), or its build failed. */
+function blockedOn(side: PreparedSide, job: Job): { status: 'skipped' | 'failed'; reason: string } | undefined {
+  if (job.blocked) return job.blocked;
+  const b = job.build ? side.builds.get(job.build.key) : undefined;
+  return b && !b.ok ? { status: 'failed', reason: `build failed: ${b.reason}` } : undefined;
+}
+
+/**
+ * The points both sides have, in the head's order, and what could not be paired. Jobs match by
+ * `key` (the benchmark id; a runtime pair sets the runtime aside: releases/pipeline/confirm-in-pairs.ts).
+ */
+export function matchPoints(base: PreparedSide, head: PreparedSide, key: (j: Job) => string = (j) => j.id): Matched {
+  const baseById = new Map(base.jobs.map((j) => [key(j), j]));
+  const headIds = new Set(head.jobs.map(key));
+  const m: Matched = {
+    plans: [],
+    added: head.jobs.filter((j) => !baseById.has(key(j))).map((j) => ({ benchmark: j.id, side: 'head' as const })),
+    removed: base.jobs.filter((j) => !headIds.has(key(j))).map((j) => ({ benchmark: j.id, side: 'base' as const })),
+    notMeasured: [],
+    incomparable: [],
+  };
+  for (const h of head.jobs) {
+    const b = baseById.get(key(h));
+    if (!b) continue;
+    const blocked = (
+      [
+        ['base', blockedOn(base, b)],
+        ['head', blockedOn(head, h)],
+      ] as const
+    ).filter(([, why]) => why);
+    // Not measured, yet changed in this PR all the same: the changed programs come from the sources.
+    const changed = b.definition !== h.definition ? { changed: true } : {};
+    for (const [side, why] of blocked)
+      m.notMeasured.push({
+        benchmark: h.id,
+        side,
+        status: why!.status,
+        reason: why!.reason.slice(0, 2000),
+        ...changed,
+      });
+    if (blocked.length) continue;
+    const change = workloadChange(b, h);
+    if (change) {
+      m.incomparable.push({ benchmark: h.id, metric: '*', reason: `workload changed: ${change}`.slice(0, 300) });
+      continue;
+    }
+    const kind = h.runner === 'self' ? 'self' : h.experiment.manifest.fit && h.sizes ? 'fit' : 'process';
+    m.plans.push({ id: h.id, base: b, head: h, kind, changed: b.definition !== h.definition });
+  }
+  return m;
+}

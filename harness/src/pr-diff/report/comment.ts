@@ -1,0 +1,235 @@
+/**
+ * comparison.md of a paired PR diff (schema 2). It leads with what the pull request broke (points
+ * that pass on base and fail on head, grouped, with the error's first line and a command to
+ * reproduce), then what failed on both sides (the harness's or the machine's problem, one line per
+ * reason), exact counter changes, the merge check's outcome under the repository's rule, a text
+ * forest plot of the points that changed, and a summary table of at most ~20 lines. The per-point
+ * tables are folded below. Always under GitHub's comment limit.
+ */
+import { escapeCell } from '../../lib/markdown.js';
+import type { PairedComparison, PairedPoint } from '../../model/comparison.js';
+import type { DiffSummary } from '../../model/diff-summary.js';
+import { COMMENT_LIMIT, toolchainsLine } from '../../report/comparison-sections.js';
+import { DEFAULT_FAIL_RULE, describeRule, type FailRule, parseFailRule } from '../analysis/merge-rule.js';
+import { summarize } from '../analysis/summarize.js';
+import { forestChart } from './forest-chart.js';
+import {
+  foldedList,
+  hasResult,
+  interval,
+  notMeasuredDetails,
+  notMeasuredLine,
+  pct,
+  pointLabel,
+  pointTable,
+} from './point-tables.js';
+
+export interface PairedRenderOptions {
+  /** The merge rule (PR_FAIL_ON) the outcome is stated under; default `broken`. */
+  rule?: FailRule;
+  limit?: number;
+}
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+function title(s: DiffSummary): string {
+  const n = s.calls;
+  const parts = [
+    ...(s.brokenPoints ? [`❌ ${s.brokenPoints} broken`] : []),
+    `${n.slower} slower`,
+    `${n.faster} faster`,
+    `${n.unchanged} unchanged`,
+    `${n.inconclusive} inconclusive`,
+  ];
+  const notMeasured = s.notMeasured.reduce((a, g) => a + g.points, 0) + n.unmeasured;
+  if (notMeasured) parts.push(`${notMeasured} not measured`);
+  return `## Performance: ${parts.join(' · ')}`;
+}
+
+/** What leads: broken points, problems on both sides, counters, the merge check. */
+function top(c: PairedComparison, s: DiffSummary): string[] {
+  const out: string[] = [];
+  if (s.broken.length) {
+    const lines = s.broken.map(
+      (g) =>
+        `- **${escapeCell(`${g.experiment} ${g.variant}`)}**${g.runtime ? ` under ${escapeCell(g.runtime)}` : ''} (${plural(g.points, 'point')}): ${escapeCell(g.error)} — reproduce: \`${g.reproduce.replace(/`/g, '')}\``,
+    );
+    out.push(
+      `### ❌ ${plural(s.brokenPoints, 'point')} broken by this PR\n\nThey pass on base and fail (or answer wrongly) on head:\n\n${lines.join('\n')}`,
+    );
+  }
+  const both = s.notMeasured.filter((g) => g.sides === 'both');
+  if (both.length) {
+    const failed = both.filter((g) => g.status === 'failed').reduce((a, g) => a + g.points, 0);
+    const lead = failed
+      ? `> ⚠️ **${plural(failed, 'point')} failed on both sides**: a harness or machine problem, not this PR; this diff says nothing about them.`
+      : '> Not measured on either side:';
+    out.push([lead, ...both.map((g) => `> - ${notMeasuredLine(g)}`)].join('\n'));
+  }
+  const oneSide = s.notMeasured.filter((g) => g.sides !== 'both');
+  if (oneSide.length) out.push(oneSide.map((g) => `- ${notMeasuredLine(g)}`).join('\n'));
+  if (s.counters.length) {
+    const lines = s.counters.map((f) => {
+      const d = f.head - f.base;
+      return `- ${escapeCell(`${f.experiment} ${f.variant}`)}: **${escapeCell(f.metric.replace(/^syscalls\./, ''))}** ${f.base.toLocaleString('en-US')} → ${f.head.toLocaleString('en-US')} ${escapeCell(f.unit)} per run (${d >= 0 ? '+' : '−'}${Math.abs(d).toLocaleString('en-US')}) on ${f.points} of ${f.of} points`;
+    });
+    out.push(`**Counters that changed exactly** (the same on every traced run of each side):\n\n${lines.join('\n')}`);
+  }
+  const failedBoth = both.filter((g) => g.status === 'failed').length > 0;
+  if (!s.brokenPoints && !s.calls.slower)
+    out.push(
+      failedBoth
+        ? 'No regression found among the points measured; the points that failed on both sides were not compared.'
+        : 'No regression found.',
+    );
+  const o = s.outcome;
+  out.push(
+    `**Merge check: ${o.fail ? 'fails' : 'passes'}** — ${escapeCell(o.because)}. Rule \`${o.rule.replace(/[^\w,>%.]/g, '')}\` (repository variable \`PR_FAIL_ON\`, default \`${DEFAULT_FAIL_RULE}\`): ${describeRule(parseFailRule(o.rule))}.`,
+  );
+  for (const w of c.warnings ?? []) out.push(`> ⚠️ ${escapeCell(w)}.`);
+  return out;
+}
+
+/** The points worth a look: calls of a change, and points whose program changed, largest change first. */
+function notable(c: PairedComparison): PairedPoint[] {
+  return c.points
+    .filter((p) => hasResult(p) && (p.changed || p.lead.verdict === 'slower' || p.lead.verdict === 'faster'))
+    .sort((a, b) => Math.abs(b.lead.ratio - 1) - Math.abs(a.lead.ratio - 1));
+}
+
+function chart(c: PairedComparison): string[] {
+  const rows = notable(c).map((p) => ({ label: pointLabel(p), ratio: p.lead.ratio, ci: p.lead.ci! }));
+  const lines = forestChart(rows);
+  if (!lines.length) return [];
+  const more = rows.length > 12 ? ` (the ${12} largest of ${rows.length})` : '';
+  return [
+    `Change of head against base per point (● paired ratio, ─ interval of the verdict)${more}:\n\n\`\`\`text\n${lines.join('\n')}\n\`\`\``,
+  ];
+}
+
+function summaryTable(c: PairedComparison, s: DiffSummary): string {
+  const n = s.calls;
+  const measured = c.points.filter((p) => p.pairs > 0);
+  const worst = measured.filter((p) => p.lead.verdict === 'slower').sort((a, b) => b.lead.ratio - a.lead.ratio)[0];
+  const best = measured.filter((p) => p.lead.verdict === 'faster').sort((a, b) => a.lead.ratio - b.lead.ratio)[0];
+  const named = (p?: PairedPoint) =>
+    p ? `${escapeCell(pointLabel(p))}: ${pct(p.lead.ratio)} (${interval(p.lead)}, ${p.pairs} pairs)` : '';
+  const undecided = measured.filter((p) => p.changed && (p.lead.verdict === 'inconclusive' || !hasResult(p)));
+  const budget = measured.filter((p) => p.lead.verdict === 'inconclusive' && p.stop === 'budget').length;
+  const failedBoth = s.notMeasured.filter((g) => g.sides === 'both').reduce((a, g) => a + g.points, 0);
+  const otherMissing = s.notMeasured.filter((g) => g.sides !== 'both').reduce((a, g) => a + g.points, 0);
+  const rows: [string, number, string][] = [
+    ['❌ broken by this PR', s.brokenPoints, s.brokenPoints ? 'listed above' : ''],
+    ['🔴 slower', n.slower, worst ? `worst: ${named(worst)}` : ''],
+    ['🟢 faster', n.faster, best ? `best: ${named(best)}` : ''],
+    ['changed in this PR, undecided', undecided.length, undecided.length ? 'inconclusive: more pairs needed' : ''],
+    ['unchanged (within the minimum effect)', n.unchanged, ''],
+    ['inconclusive', n.inconclusive, budget ? `${budget} ran out of budget; an answer, not a pass` : ''],
+    [
+      'not measured',
+      n.unmeasured + failedBoth + otherMissing,
+      [
+        n.unmeasured ? `${n.unmeasured} got no pairs (budget)` : '',
+        failedBoth ? `${failedBoth} on both sides` : '',
+        otherMissing ? `${otherMissing} on one side` : '',
+      ]
+        .filter(Boolean)
+        .join(', '),
+    ],
+    [
+      'programs changed in this PR',
+      s.changedPrograms.length,
+      escapeCell(s.changedPrograms.slice(0, 8).join(', ') + (s.changedPrograms.length > 8 ? ', …' : '')),
+    ],
+  ];
+  const body = rows.map(([k, v, note]) => `| ${k} | ${v} | ${note} |`);
+  return ['| | points | |', '| --- | ---: | --- |', ...body].join('\n');
+}
+
+const HOW_TO_READ =
+  '_How to read: "change" is the paired ratio head/base (the centre of the per-pair ratios; a fit: of the per-operation costs), > 0 = head worse; it can differ from the quotient of the two medians when the machine drifts during the diff. The interval is the one the verdict was decided on (the change test for slower/faster, the equivalence test for unchanged). A point with no interval shows no change._';
+
+export function renderPairedWith(
+  c: PairedComparison,
+  opts: { unchangedRows: boolean; maxRows?: number; rule?: FailRule },
+  s: DiffSummary = summarize(c, opts.rule ?? parseFailRule(DEFAULT_FAIL_RULE)),
+): string {
+  const parts = [title(s), ...top(c, s), ...chart(c), summaryTable(c, s), HOW_TO_READ];
+  const cap = opts.maxRows ?? Number.POSITIVE_INFINITY;
+  const fold = (summary: string, body: string) => `<details><summary>${summary}</summary>\n\n${body}\n</details>`;
+  const table = (ps: PairedPoint[]) =>
+    `${pointTable(ps.slice(0, cap))}${ps.length > cap ? `\n\n…and ${ps.length - cap} more (see comparison.json).` : ''}`;
+  const order = (p: PairedPoint) => ({ slower: 0, faster: 1, inconclusive: 2, unchanged: 3 })[p.lead.verdict];
+  const byInterest = (a: PairedPoint, b: PairedPoint) =>
+    order(a) - order(b) || Math.abs(b.lead.ratio - 1) - Math.abs(a.lead.ratio - 1);
+  const changed = c.points.filter((p) => p.changed && p.pairs > 0).sort(byInterest);
+  if (changed.length) parts.push(fold(`Changed in this PR: ${plural(changed.length, 'point')}`, table(changed)));
+  for (const exp of [...new Set(c.points.filter((p) => !p.changed).map((p) => p.experiment))].sort()) {
+    const mine = c.points.filter((p) => p.experiment === exp && !p.changed && p.pairs > 0);
+    const shown = mine.filter((p) => opts.unchangedRows || p.lead.verdict !== 'unchanged').sort(byInterest);
+    if (!shown.length) continue;
+    const folded = opts.unchangedRows ? foldedList(mine) : '';
+    const left = mine.length - shown.length;
+    parts.push(
+      fold(
+        `${escapeCell(exp)}: ${plural(mine.length, 'point')}`,
+        `${table(shown)}${left ? `\n\n${left} unchanged rows left out to fit the comment; see comparison.json.` : ''}${folded ? `\n\nOther metrics of these points:\n\n${folded}` : ''}`,
+      ),
+    );
+  }
+  if (c.notMeasured.length)
+    parts.push(fold(`Not measured: ${c.notMeasured.length} entries`, notMeasuredDetails(c, Math.min(cap, 200))));
+  const lists: [string, string[]][] = [
+    ['Only in head (added)', c.added.map((a) => escapeCell(a.benchmark))],
+    ['Only in base (removed)', c.removed.map((a) => escapeCell(a.benchmark))],
+    ['Not comparable', (c.incomparable ?? []).map((x) => `${escapeCell(x.benchmark)}: ${escapeCell(x.reason)}`)],
+  ];
+  for (const [name, items] of lists)
+    if (items.length)
+      parts.push(
+        fold(
+          `${name}: ${items.length}`,
+          items
+            .slice(0, Math.min(cap, 200))
+            .map((i) => `- ${i}`)
+            .join('\n'),
+        ),
+      );
+  parts.push(footer(c));
+  return `${parts.join('\n\n')}\n`;
+}
+
+function footer(c: PairedComparison): string {
+  const pairs = c.points.reduce((a, p) => a + p.pairs, 0);
+  const commits = (s: PairedComparison['base']) => s.commits.map((x) => escapeCell(x)).join(', ');
+  return [
+    `_Method: ${escapeCell(c.method)}._`,
+    `Measured on ${escapeCell(c.head.machine)} (${escapeCell(c.head.cpu)}); base ${commits(c.base)}, head ${commits(c.head)}; ${timeSpent(c.budget, pairs)}, order seed ${c.seed}.`,
+    `Toolchains: ${escapeCell(toolchainsLine(c.base, c.head))}.`,
+  ].join('\n\n');
+}
+
+/** The fullest rendering that fits the limit: drop unchanged rows and folded metrics, then cap the tables. */
+export function renderPairedComparison(c: PairedComparison, opts: PairedRenderOptions = {}): string {
+  const limit = opts.limit ?? COMMENT_LIMIT;
+  const s = summarize(c, opts.rule ?? parseFailRule(DEFAULT_FAIL_RULE));
+  for (const o of [
+    { unchangedRows: true },
+    { unchangedRows: false },
+    { unchangedRows: false, maxRows: 50 },
+    { unchangedRows: false, maxRows: 10 },
+    { unchangedRows: false, maxRows: 0 },
+  ]) {
+    const md = renderPairedWith(c, o, s);
+    if (md.length <= limit) return md;
+  }
+  return `${[title(s), ...top(c, s)].join('\n\n').slice(0, limit - 200)}\n\nThe full comparison is too large for a comment: see comparison.json.\n`;
+}
+
+/** "N pairs in M min …": with set-up and a deadline where the artifact has them. */
+function timeSpent(b: PairedComparison['budget'], pairs: number): string {
+  const min = (x: number) => `${(x / 60).toFixed(1)} min`;
+  if (b.setupSeconds === undefined) return `${pairs} pairs in ${min(b.spentSeconds)} (budget ${min(b.seconds)})`;
+  const deadline = b.deadlineSeconds ? `, deadline ${min(b.deadlineSeconds)}` : '';
+  return `${pairs} pairs; ${min(b.spentSeconds)} in all: set-up ${min(b.setupSeconds)}, pairs ${min(b.spentSeconds - b.setupSeconds)} (budget ${min(b.seconds)}${deadline})`;
+}

@@ -1,0 +1,152 @@
+/**
+ * The paired diff's rows: one per point, led by the metric the sequential rule decided on, every
+ * other paired metric folded in as a fixed-size comparison; and the pair record (pairs.json)
+ * that calibration replays.
+ */
+
+import { median } from '../../analysis/two-sample.js';
+import type { PairedCounter, PairedMetric, PairedPoint } from '../../model/comparison.js';
+import { compareFit, type FitSizes, fitProblem } from '../analysis/fit-pairs.js';
+import { comparePaired, orderEffect, type Pair, pairProblem } from '../analysis/pair-statistics.js';
+import { fitPairs, leadPairs, type PointSoFar, type StopDecision } from '../analysis/point.js';
+import type { Analysis } from '../analysis/sequential.js';
+
+/** A measured point as the rows need it: what it is, its pairs, and its final decision. */
+export interface PointOutcome extends PointSoFar {
+  benchmark: string;
+  experiment: string;
+  variant: string;
+  params: PairedPoint['params'];
+  placement: string;
+  changed: boolean;
+  counters: PairedCounter[];
+  sizes?: FitSizes;
+  secondsPerPair: number;
+  decision: StopDecision;
+  fitProblem?: string;
+}
+
+/** The interval a verdict stands on, with its level. */
+function verdictInterval(verdict: string, a: Analysis): { ci?: [number, number]; confidence: number } {
+  const iv = verdict === 'unchanged' && a.equivalence ? a.equivalence : { ci: a.ci, confidence: 1 - a.alpha };
+  return {
+    ...(iv.ci?.every(Number.isFinite) ? { ci: iv.ci.map(round) as [number, number] } : {}),
+    confidence: round(iv.confidence),
+  };
+}
+
+const round = (x: number) => Number(x.toPrecision(6));
+const finiteOr = (x: number, y: number) => (Number.isFinite(x) ? x : y);
+
+/** The lead's medians: a fit's per-operation costs (ns), else the medians of the lead's pairs. */
+function leadMedians(p: PointOutcome, pairs: readonly Pair[]): [number, number] {
+  const fit = fitPairs(p.pairs);
+  if (p.kind === 'fit' && p.lead.metric !== 'wall_time' && fit.length && p.sizes && !fitProblem(fit)) {
+    const c = compareFit(fit, p.sizes);
+    return [c.baseCost * 1e9, c.headCost * 1e9];
+  }
+  const ok = pairs.filter((q) => Number.isFinite(q.base) && Number.isFinite(q.head));
+  return ok.length ? [median(ok.map((q) => q.base)), median(ok.map((q) => q.head))] : [0, 0];
+}
+
+function leadRow(p: PointOutcome): PairedMetric {
+  const a = p.decision.analysis;
+  const [baseMedian, headMedian] = leadMedians(p, leadPairs(p.pairs, p.lead.metric));
+  const note = [
+    p.fitProblem ? `per-operation cost not resolved, judged on wall time: ${p.fitProblem}` : '',
+    a.note ?? '',
+  ]
+    .filter(Boolean)
+    .join('; ')
+    .slice(0, 300);
+  return {
+    ...p.lead,
+    baseMedian: round(finiteOr(baseMedian, 0)),
+    headMedian: round(finiteOr(headMedian, 0)),
+    ratio: round(finiteOr(a.ratio, 1)),
+    // The interval the verdict was decided on: "unchanged" by the equivalence interval, the rest by the change one.
+    ...verdictInterval(p.decision.verdict, a),
+    p: round(a.p),
+    verdict: p.decision.verdict,
+    ...(note ? { note } : {}),
+  };
+}
+
+/** Every other metric of the point's processes, compared over all its pairs at once. */
+function foldedRows(p: PointOutcome): PairedMetric[] {
+  const folded: PairedMetric[] = [];
+  const names = p.pairs.length ? Object.keys(p.pairs[0]!.head) : [];
+  for (const name of names) {
+    if (name === p.lead.metric) continue;
+    const ps = p.pairs.map((q) => ({ base: q.base[name]?.value ?? 0, head: q.head[name]?.value ?? 0, order: q.order }));
+    if (ps.length < 2 || pairProblem(ps)) continue;
+    const spec = p.pairs[0]!.head[name]!;
+    const c = comparePaired(ps, spec.direction, { minEffect: p.minEffect });
+    folded.push({
+      metric: name,
+      unit: spec.unit,
+      direction: spec.direction,
+      baseMedian: round(c.baseMedian),
+      headMedian: round(c.headMedian),
+      ratio: round(c.ratio),
+      ...(c.ci ? { ci: c.ci.map(round) as [number, number] } : {}),
+      confidence: c.confidence,
+      p: round(c.p),
+      verdict: c.verdict,
+      ...(c.note ? { note: c.note.slice(0, 300) } : {}),
+    });
+  }
+  return folded;
+}
+
+/** The point's row of comparison.json. */
+export function pointRow(p: PointOutcome): PairedPoint {
+  const pairs = leadPairs(p.pairs, p.lead.metric);
+  const oe = p.kind !== 'fit' && pairs.length && !pairProblem(pairs) ? orderEffect(pairs, p.lead.direction) : undefined;
+  return {
+    benchmark: p.benchmark,
+    experiment: p.experiment,
+    variant: p.variant,
+    params: p.params,
+    placement: p.placement.slice(0, 300),
+    ...(p.changed ? { changed: true } : {}),
+    kind: p.kind,
+    pairs: p.pairs.length,
+    baseFirst: p.pairs.filter((q) => q.order === 'AB').length,
+    stop: p.decision.reason,
+    minEffect: p.minEffect,
+    secondsPerPair: round(p.secondsPerPair),
+    lead: leadRow(p),
+    folded: foldedRows(p),
+    counters: p.counters,
+    ...(oe !== undefined && Number.isFinite(oe) ? { orderEffect: round(oe) } : {}),
+  };
+}
+
+/** One point's lead pairs in run order (pairs.json, for calibration replays). */
+export interface PairRecord {
+  benchmark: string;
+  metric: string;
+  direction: PointOutcome['lead']['direction'];
+  kind: string;
+  pairs: Pair[];
+}
+
+/** A fit's lead pairs are each side's large-minus-small wall time (the cost's numerator). */
+export function pairRecord(p: PointOutcome): PairRecord {
+  const fit = fitPairs(p.pairs);
+  return {
+    benchmark: p.benchmark,
+    metric: p.lead.metric,
+    direction: p.lead.direction,
+    kind: p.kind,
+    pairs:
+      p.kind === 'fit' && p.lead.metric !== 'wall_time'
+        ? fit.map((f, i) => ({
+            base: f.base.large - f.base.small,
+            head: f.head.large - f.head.small,
+            order: p.pairs[i]!.order,
+          }))
+        : leadPairs(p.pairs, p.lead.metric),
+  };
+}

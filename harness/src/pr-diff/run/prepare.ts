@@ -1,0 +1,147 @@
+/**
+ * What happens once per point, before any pair: both sides' answers checked (at every size of a
+ * fit), their counters compared exactly, and warm-ups of both that also price a pair.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Tools } from '../../machine/tools.js';
+import type { PairedCounter } from '../../model/comparison.js';
+import type { Job } from '../../model/job.js';
+import { checkedRun, countSyscalls, verifyEviction } from '../../run/common.js';
+import { freshScratch } from '../../run/measure.js';
+import type { SyscallCounts } from '../../run/parse-strace.js';
+import { compareCounter } from '../analysis/exact-counters.js';
+import type { Failure, PointPlan, Prepare, SideName } from './executor.js';
+import { ordersOf, STRATEGIES, type StrategyContext } from './strategies.js';
+
+/** Untimed strace runs per side (see counterChanges). */
+const COUNTER_TRACES = 2;
+
+type Counts = Record<string, { value: number; unit: string }>;
+
+export interface PrepareContext extends StrategyContext {
+  /** A check run's counters (the pipeline passes normalize's): reported fields and syscalls. */
+  counters: (job: Job, fields: Record<string, number>, syscalls?: SyscallCounts) => Counts;
+}
+
+const SIDES = ['base', 'head'] as const;
+
+/** Checks both sides at every size; returns each side's reported fields and a fit's operation counts. */
+async function checkSides(point: PointPlan, tools: Tools, work: string) {
+  const fields: Record<SideName, Record<string, number>> = { base: {}, head: {} };
+  const xs: Record<SideName, number[]> = { base: [], head: [] };
+  // A base that fails still has its head checked: failing on both sides (a harness or machine
+  // problem) and passing on base only (broken by the PR) are different findings.
+  let baseFailed: Failure | undefined;
+  const fail = (side: SideName, reason: string) => {
+    if (side === 'base') baseFailed = { side, reason };
+    return side === 'head'
+      ? { failed: (baseFailed ? { ...baseFailed, headToo: reason } : { side, reason }) satisfies Failure }
+      : undefined;
+  };
+  for (const side of SIDES) {
+    const job = point[side];
+    // Kept for all of the point's pairs, removed at the end of the diff.
+    freshScratch(job);
+    const skip = await verifyEviction(job);
+    if (skip) {
+      const r = fail(side, skip);
+      if (r) return r;
+      continue;
+    }
+    const sizes = job.sizes ?? [{ scale: 1, scope: job.scope, command: job.command }];
+    for (const size of sizes) {
+      const label = job.sizes ? `at ${size.scale === 1 ? 'its own size' : `scale ${size.scale}`}` : undefined;
+      const check = await checkedRun(job, tools, work, label, size);
+      if (!check.ok) {
+        const r = fail(side, check.reason);
+        if (r) return r;
+        break;
+      }
+      fields[side] = check.fields;
+      const fitX = job.experiment.manifest.fit?.x;
+      if (fitX) xs[side].push(check.fields[fitX] ?? (size as { expected?: number }).expected ?? Number.NaN);
+    }
+  }
+  if (baseFailed) return { failed: baseFailed };
+  return { fields, xs };
+}
+
+/**
+ * Counters: exact, from untimed runs of each side (syscalls under strace). Where the first traces
+ * differ, a second one per side: a counter a side's own runs disagree on (futex counts of
+ * threaded runtimes) is then judged by the range rule, not called a change. The same program
+ * (source, build, runtime) on the same workload can differ only by noise: its counters are not
+ * traced at all, which halves the set-up of a typical PR's points.
+ */
+async function counterChanges(
+  point: PointPlan,
+  fields: Record<SideName, Record<string, number>>,
+  ctx: PrepareContext,
+  work: string,
+): Promise<PairedCounter[]> {
+  const traces: Record<SideName, Counts[]> = { base: [], head: [] };
+  let traced = true;
+  const differ = () =>
+    [...new Set([...Object.keys(traces.base[0]!), ...Object.keys(traces.head[0]!)])].some(
+      (n) => traces.base[0]![n]?.value !== traces.head[0]![n]?.value,
+    );
+  for (let k = 0; point.changed && k < COUNTER_TRACES && (k === 0 || differ()); k++) {
+    for (const side of SIDES) {
+      const t = await countSyscalls(point[side], ctx.tools, work);
+      traced &&= t.syscalls !== undefined;
+      traces[side].push(ctx.counters(point[side], fields[side], t.syscalls));
+    }
+  }
+  const out: PairedCounter[] = [];
+  const names = [...new Set([...traces.base, ...traces.head].flatMap((c) => Object.keys(c)))].sort();
+  for (const name of names) {
+    // strace lists only calls made: where every run was traced, a missing syscall was made 0 times.
+    const zero = traced && name.startsWith('syscalls.') ? 0 : undefined;
+    const values = (side: SideName) => traces[side].map((c) => c[name]?.value ?? zero);
+    const [b, h] = [values('base'), values('head')];
+    const known = (vs: (number | undefined)[]): vs is number[] => vs.every((v) => v !== undefined);
+    if (!known(b) || !known(h)) continue;
+    const c = compareCounter(b, h);
+    if (!c.changed) continue;
+    const unit = [...traces.base, ...traces.head].find((t) => t[name])![name]!.unit;
+    out.push({
+      metric: name,
+      unit,
+      base: c.base,
+      head: c.head,
+      ...(c.baseRange ? { baseRange: c.baseRange } : {}),
+      ...(c.headRange ? { headRange: c.headRange } : {}),
+    });
+  }
+  return out;
+}
+
+/** Checks, counters and warm-ups of a point (the real executor's prepare). */
+export async function preparePoint(point: PointPlan, ctx: PrepareContext): Promise<Prepare> {
+  const work = mkdtempSync(join(tmpdir(), 'jsio-pairs-'));
+  try {
+    const checked = await checkSides(point, ctx.tools, work);
+    if (checked.failed) return { ok: false, failed: checked.failed };
+    const counters = await counterChanges(point, checked.fields!, ctx, work);
+    // Warm-ups of both sides (at least one each), which also price a pair for the budget.
+    const warm = Math.max(1, point.head.settings.warmup);
+    const t = performance.now();
+    for (let i = 0; i < warm; i++) {
+      const r = await STRATEGIES[point.kind](point, ordersOf(0, 0, 1), () => 'warm-up', ctx);
+      if (!r.ok) return r;
+    }
+    const xs = checked.xs!;
+    return {
+      ok: true,
+      prepared: {
+        counters,
+        ...(point.kind === 'fit' ? { sizes: { small: xs.head[0]!, large: xs.head.at(-1)! } } : {}),
+        secondsPerPair: (performance.now() - t) / 1000 / warm,
+      },
+    };
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}

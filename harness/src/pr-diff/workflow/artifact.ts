@@ -1,0 +1,47 @@
+/**
+ * The PR-comment step's input is an artifact produced by a workflow that ran pull-request code:
+ * untrusted data. It is size-checked, schema-validated and re-rendered from the validated JSON
+ * (never posted as it came); the PR number must be a plain integer equal to the one GitHub
+ * reports for the triggering run.
+ */
+import { join } from 'node:path';
+import { UserError } from '../../lib/errors.js';
+import { readUntrusted, readUntrustedJson } from '../../lib/untrusted.js';
+import { PAIRED_COMPARISON_SCHEMA, PairedComparison } from '../../model/comparison.js';
+import type { FailRule } from '../analysis/merge-rule.js';
+import { renderPairedComparison } from '../report/comment.js';
+
+export const MAX_ARTIFACT_BYTES = 8 * 2 ** 20;
+export const COMMENT_MARKER = '<!-- jsio-bench:perf-diff -->';
+
+/** compare's quick look between stored runs (schema 1) is no PR diff: say so instead of listing fields. */
+function refuseQuickLook(raw: unknown): unknown {
+  if ((raw as { schema?: unknown } | null)?.schema === 1)
+    throw new UserError(
+      'artifact comparison.json has schema 1, the quick look `npm run compare` writes between stored runs, not a paired PR diff (schema 2, `npm run pairs`): refusing it',
+    );
+  return raw;
+}
+
+export function commentFromArtifact(dir: string, expectedPr: string, rule?: FailRule): { pr: number; body: string } {
+  if (!/^[1-9]\d{0,9}$/.test(expectedPr))
+    throw new UserError(`--pr must be a positive integer (got ${JSON.stringify(expectedPr.slice(0, 40))})`);
+  const prText = readUntrusted(join(dir, 'pr-number'), 64, 'artifact file').trim();
+  if (!/^[1-9]\d{0,9}$/.test(prText))
+    throw new UserError(
+      `artifact pr-number is not a positive integer (got ${JSON.stringify(prText.slice(0, 40))}): refusing it`,
+    );
+  if (prText !== expectedPr)
+    throw new UserError(
+      `artifact pr-number ${prText} does not match the run's pull request ${expectedPr}: refusing it`,
+    );
+  // Only the paired diff (schema 2) is a PR diff; a newer schema is refused by name.
+  const parsed = readUntrustedJson(join(dir, 'comparison.json'), PairedComparison, {
+    maxBytes: MAX_ARTIFACT_BYTES,
+    what: 'artifact file',
+    version: PAIRED_COMPARISON_SCHEMA,
+    migrate: refuseQuickLook,
+  });
+  const body = renderPairedComparison(parsed, rule ? { rule } : {});
+  return { pr: Number(prText), body: `${COMMENT_MARKER}\n${body}` };
+}

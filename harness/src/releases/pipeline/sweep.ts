@@ -1,0 +1,157 @@
+/**
+ * The release sweep (`npm run releases -- measure`), as stages:
+ *
+ *   load the experiments' release suites -> what the store lacks, newest first -> per release:
+ *   bench each suite under it (the bench pipeline: plan, build, run, validate, normalize) ->
+ *   its suite values -> publish it into the store's releases part
+ *
+ * Each release is published as soon as it is measured, so an interrupted sweep resumes where it
+ * stopped. A release none of whose JavaScript points measured (it would not install, every answer
+ * was wrong) is not published: it is reported, and tried again next time.
+ */
+import { join } from 'node:path';
+import { UserError } from '../../lib/errors.js';
+import { formatDuration } from '../../lib/format.js';
+import { machineInfo } from '../../machine/machine.js';
+import type { Experiment } from '../../model/manifest.js';
+import type { Profile } from '../../model/profiles.js';
+import type { Release } from '../../model/release-catalog.js';
+import type { Results } from '../../model/results.js';
+import { bench } from '../../pipeline/bench.js';
+import { loadAllExperiments } from '../../plan/experiments.js';
+import type { ReleaseEntry, SuiteValue } from '../model/release-store.js';
+import {
+  hasSuite,
+  type SuiteExperiment,
+  suiteFilters,
+  suiteValues,
+  sweepOrder,
+  takesPart,
+} from '../plan/suite-plan.js';
+import { measuredKeys, publishRelease, readReleaseIndex } from '../store/release-files.js';
+
+export interface SweepOptions {
+  root: string;
+  storeDir: string;
+  profile: Profile;
+  releases: readonly Release[];
+  /** Only these experiments' suites (default: every experiment with one). */
+  experiments?: readonly string[];
+  /** At most this many releases in this sweep (the rest stay for the next). */
+  limit?: number;
+  /** Where each release's bench runs write (results.json, summary.md per experiment). */
+  workDir: string;
+  programsDir?: string;
+  cacheDir?: string;
+  log?: (m: string) => void;
+}
+
+export interface SweepOutcome {
+  machine: string;
+  measured: ReleaseEntry[];
+  /** Releases that measured nothing, with why. */
+  failed: { key: string; why: string }[];
+  remaining: number;
+  interrupted: boolean;
+  seconds: number[];
+}
+
+/** The experiments whose suites a sweep measures; a name without a suite is an error. */
+export function suiteExperiments(all: readonly Experiment[], only?: readonly string[]): SuiteExperiment[] {
+  const suites = all.filter(hasSuite);
+  for (const id of only ?? [])
+    if (!suites.some((e) => e.id === id))
+      throw new UserError(
+        `--experiments ${id}: no release suite; experiments with one: ${suites.map((e) => e.id).join(', ')}`,
+      );
+  return suites.filter((e) => !only?.length || only.includes(e.id));
+}
+
+/** Benches every suite under one release; undefined when interrupted. */
+async function measureOne(
+  r: Release,
+  suites: readonly SuiteExperiment[],
+  opts: SweepOptions,
+): Promise<{ results: Map<string, Results>; values: SuiteValue[]; problems: string[] } | undefined> {
+  const key = `${r.family}@${r.version}`;
+  const results = new Map<string, Results>();
+  const values: SuiteValue[] = [];
+  const problems: string[] = [];
+  for (const e of suites.filter((s) => takesPart(s, r.family))) {
+    const out = await bench({
+      root: opts.root,
+      profile: opts.profile,
+      filters: suiteFilters(e, key),
+      outDir: join(opts.workDir, r.line, r.version, e.id),
+      require: [],
+      ...(opts.programsDir ? { programsDir: opts.programsDir } : {}),
+      ...(opts.cacheDir ? { cacheDir: opts.cacheDir } : {}),
+      ...(opts.log ? { log: opts.log } : {}),
+    });
+    if (out.interrupted) return undefined;
+    results.set(e.id, out.results);
+    const got = suiteValues(e, out.results);
+    values.push(...got.values);
+    problems.push(...got.problems);
+  }
+  return { results, values, problems };
+}
+
+export async function measureReleases(opts: SweepOptions): Promise<SweepOutcome> {
+  const log = opts.log ?? ((m: string) => process.stderr.write(`${m}\n`));
+  const suites = suiteExperiments(
+    loadAllExperiments(opts.programsDir ?? join(opts.root, 'programs')),
+    opts.experiments,
+  );
+  const machine = machineInfo().id;
+  const todo = sweepOrder(opts.releases, measuredKeys(readReleaseIndex(opts.storeDir, machine), opts.profile));
+  const now = todo.slice(0, opts.limit ?? todo.length);
+  const outcome: SweepOutcome = {
+    machine,
+    measured: [],
+    failed: [],
+    remaining: todo.length - now.length,
+    interrupted: false,
+    seconds: [],
+  };
+  log(
+    `${now.length} release(s) to measure on ${machine} at profile ${opts.profile} (${todo.length - now.length} left for later)`,
+  );
+  for (const [i, r] of now.entries()) {
+    const spent = outcome.seconds.reduce((a, b) => a + b, 0);
+    const eta = i ? ` · ETA ${formatDuration((spent / i) * (now.length - i))}` : '';
+    log(`== release ${i + 1}/${now.length}: ${r.line} ${r.version} (${r.date.slice(0, 10)})${eta}`);
+    const t0 = performance.now();
+    const got = await measureOne(r, suites, opts);
+    if (!got) {
+      outcome.interrupted = true;
+      break;
+    }
+    outcome.seconds.push((performance.now() - t0) / 1000);
+    const key = `${r.family}@${r.version}`;
+    if (!got.values.some((v) => !v.reference)) {
+      outcome.failed.push({ key, why: got.problems[0] ?? 'no suite point measured' });
+      log(`   ${key}: nothing measured (${got.problems[0] ?? 'no suite point'}); not published, tried again next time`);
+      continue;
+    }
+    const first = [...got.results.values()][0]!;
+    const entry: ReleaseEntry = {
+      family: r.family,
+      line: r.line,
+      version: r.version,
+      date: r.date,
+      profile: opts.profile,
+      measured: new Date().toISOString(),
+      commit: first.run.commit.sha,
+      experiments: [...got.results.keys()],
+      problems: got.problems,
+      values: got.values,
+    };
+    await publishRelease(opts.storeDir, machine, entry, got.results);
+    outcome.measured.push(entry);
+    log(
+      `   ${key}: published (${got.values.length} values${got.problems.length ? `, ${got.problems.length} problem(s)` : ''}) in ${formatDuration(outcome.seconds.at(-1)!)}`,
+    );
+  }
+  return outcome;
+}

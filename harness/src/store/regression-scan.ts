@@ -1,0 +1,109 @@
+/**
+ * Change points over every series of one profile, for the site's Regressions view and for tools
+ * (trends/<profile>/regressions.json). The same detection as the Trends view
+ * (analysis/changepoints.ts) over the whole series, against the machine's calibrated noise where
+ * there is one; a step where the benchmark's program changed is found like any other and marked; derived metrics (computed from others) are left out, as
+ * in compare. Pure: the caller reads the files.
+ */
+import { detectChangePoints, MIN_SHIFT } from '../analysis/changepoints.js';
+import { bootstrapRatioCI, median } from '../analysis/two-sample.js';
+import { joinShards, programChanges, STORE_SCHEMA } from '../model/store-layout.js';
+import type { CatalogFile, CommitsFile, RegressionsFile, ShardFile, TrendChange } from '../model/store-schema.js';
+
+export const REGRESSIONS_METHOD =
+  'binary segmentation on log values (a step must exceed 3% and 4x the series noise, or the calibrated threshold); ratio of the medians of up to 30 points either side (within the stretches between change points) with a 2000-resample bootstrap 95% interval';
+
+/** At most this many points either side of a change give its medians and interval. */
+export const NEAREST = 30;
+
+export interface RegressionInput {
+  machine: string;
+  catalog: CatalogFile;
+  /** Every window's commits, in window order. */
+  commits: readonly CommitsFile[];
+  /** A shard, if the window has one for the experiment and metric. */
+  shard: (window: string, experiment: string, metric: string) => ShardFile | undefined;
+  noise: Record<string, number>;
+}
+
+/** Every change point (better and worse), newest first. */
+export function findChanges(input: RegressionInput): TrendChange[] {
+  const { catalog } = input;
+  const all = input.commits.flatMap((f) => f.commits.map((c) => ({ ...c, window: f.window })));
+  const out: TrendChange[] = [];
+  for (const [experiment, e] of Object.entries(catalog.experiments)) {
+    const commits = all.filter((c) => c.experiments.includes(experiment));
+    for (const [metric, m] of Object.entries(e.metrics)) {
+      if (m.source === 'derived') continue;
+      const shards = catalog.windows
+        .slice(m.windows[0], m.windows[1] + 1)
+        .map((w) => input.shard(w.id, experiment, metric))
+        .filter((s): s is ShardFile => s !== undefined);
+      const joined = joinShards(
+        commits.map((c) => c.sha),
+        shards,
+      );
+      for (const [key, s] of Object.entries(joined.series)) {
+        const minShift = Math.max(MIN_SHIFT, input.noise[`${s.id} ${metric}`] ?? 0);
+        const found = detectChangePoints(s.values, minShift);
+        const changedAt = new Set(programChanges(s.programs));
+        found.forEach((c, j) => {
+          const at = c.index;
+          const lo = j === 0 ? 0 : found[j - 1]!.index;
+          const hi = j + 1 < found.length ? found[j + 1]!.index : s.values.length;
+          const side = (a: number, b: number) =>
+            s.values.slice(a, b).filter((v): v is number => v !== null && v > 0 && Number.isFinite(v));
+          // The stretches either side, capped to the points nearest the change: what the step is
+          // measured against should be the recent level, not a level years old.
+          const before = side(lo, at).slice(-NEAREST);
+          const after = side(at, hi).slice(0, NEAREST);
+          // The last commit measured before the change.
+          let prev = at - 1;
+          while (prev > 0 && s.values[prev] === null) prev--;
+          const to = commits[at]!;
+          const fromC = commits[Math.max(0, prev)]!;
+          const ratio = median(after) / median(before);
+          let programChanged = false;
+          for (let i = prev + 1; i <= at; i++) if (changedAt.has(i)) programChanged = true;
+          out.push({
+            machine: input.machine,
+            profile: catalog.profile,
+            experiment,
+            metric,
+            benchmark: s.id,
+            series: key,
+            variant: s.variant,
+            params: s.params,
+            workload: s.workload,
+            unit: s.unit,
+            direction: s.direction,
+            from: { sha: fromC.sha, date: fromC.date, subject: fromC.subject },
+            to: { sha: to.sha, date: to.date, subject: to.subject, window: to.window },
+            before: median(before),
+            after: median(after),
+            ratio,
+            ci: bootstrapRatioCI(before, after, at + 1),
+            points: [before.length, after.length],
+            worse: ratio > 1 === (s.direction === 'smaller'),
+            programChanged,
+          });
+        });
+      }
+    }
+  }
+  return out.sort(
+    (a, b) =>
+      (a.to.date < b.to.date ? 1 : a.to.date > b.to.date ? -1 : 0) ||
+      Math.abs(Math.log(b.ratio)) - Math.abs(Math.log(a.ratio)),
+  );
+}
+
+export function regressionsFile(input: RegressionInput): RegressionsFile {
+  return {
+    schema: STORE_SCHEMA,
+    machine: input.machine,
+    profile: input.catalog.profile,
+    method: REGRESSIONS_METHOD,
+    regressions: findChanges(input),
+  };
+}

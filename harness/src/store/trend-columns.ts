@@ -1,0 +1,106 @@
+/**
+ * Trend columns: a shard (one metric of one experiment over one window) holds, per series, one
+ * value per commit. A commit's column is always recomputed from its merged run, so publishing is
+ * idempotent and a benchmark that failed when measured again leaves a gap, not its old value. Pure.
+ */
+import type { Benchmark } from '../model/results.js';
+import {
+  decodePrograms,
+  encodePrograms,
+  roundSpread,
+  roundValue,
+  STORE_SCHEMA,
+  seriesKey,
+  UNRECORDED_WORKLOAD,
+} from '../model/store-layout.js';
+import type { ShardFile } from '../model/store-schema.js';
+
+/** Metrics worth a trend line; the full syscall breakdown stays in the run file. */
+export function trended(name: string): boolean {
+  return !name.startsWith('syscalls.') || name === 'syscalls.total';
+}
+
+export interface ShardPlace {
+  profile: string;
+  window: string;
+  experiment: string;
+  metric: string;
+}
+
+/**
+ * The shard with `sha`'s column set from `benchmarks` (the commit's merged run, this experiment's
+ * points). `rank` orders commits (the window's order) so columns stay chronological.
+ */
+export function projectColumn(
+  prev: ShardFile | undefined,
+  place: ShardPlace,
+  sha: string,
+  rank: (sha: string) => number,
+  benchmarks: readonly Benchmark[],
+): ShardFile {
+  const commits = [...(prev?.commits ?? [])];
+  let col = commits.indexOf(sha);
+  const inserted = col < 0;
+  if (inserted) {
+    col = commits.findIndex((c) => rank(c) > rank(sha));
+    if (col < 0) col = commits.length;
+    commits.splice(col, 0, sha);
+  }
+  const n = commits.length;
+  // Decoded and widened to the new commit list; the commit's column cleared.
+  const work = new Map<string, ShardFile['series'][string] & { programColumn: (string | null)[] }>();
+  for (const [key, s] of Object.entries(prev?.series ?? {})) {
+    const programColumn = decodePrograms(s.programs, n - (inserted ? 1 : 0));
+    const values = [...s.values];
+    const ranges = [...s.ranges];
+    if (inserted) {
+      values.splice(col, 0, null);
+      ranges.splice(col, 0, null);
+      programColumn.splice(col, 0, null);
+    }
+    values[col] = null;
+    ranges[col] = null;
+    programColumn[col] = null;
+    work.set(key, { ...s, values, ranges, programColumn });
+  }
+  for (const b of benchmarks) {
+    const m = b.metrics[place.metric];
+    if (b.status !== 'ok' || b.experiment !== place.experiment || !m || !Number.isFinite(m.value)) continue;
+    const workload = b.workload ?? UNRECORDED_WORKLOAD;
+    const key = seriesKey(b.id, workload, m.unit);
+    let s = work.get(key);
+    if (!s) {
+      s = {
+        id: b.id,
+        variant: b.variant,
+        params: b.params,
+        workload,
+        unit: m.unit,
+        direction: m.direction,
+        values: Array.from({ length: n }, () => null),
+        ranges: Array.from({ length: n }, () => null),
+        programs: [],
+        programColumn: Array.from({ length: n }, () => null),
+      };
+      work.set(key, s);
+    }
+    s.values[col] = roundValue(m.value);
+    s.ranges[col] = m.stats && m.stats.n > 1 ? roundSpread(m.stats.stddev) : null;
+    s.programColumn[col] = b.definition ?? null;
+  }
+  const series: ShardFile['series'] = {};
+  for (const [key, { programColumn, ...s }] of [...work].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    // A series with no value left in this window (its benchmark now fails, or moved to another workload) is dropped here.
+    if (s.values.every((v) => v === null)) continue;
+    series[key] = { ...s, programs: encodePrograms(programColumn) };
+  }
+  return {
+    schema: STORE_SCHEMA,
+    profile: place.profile,
+    window: place.window,
+    experiment: place.experiment,
+    metric: place.metric,
+    commits,
+    series,
+  };
+}
