@@ -230,7 +230,7 @@ async function main() {
   if (help && ['test', 'lint', 'format'].includes(command)) {
     process.stdout.write(
       {
-        test: 'usage: npm test [-- vitest args]\n\nTypecheck, lint (biome, dependency-cruiser, actionlint), then every test.\n\nexample:\n  npm test -- harness/test/plan.test.ts\n',
+        test: 'usage: npm test [-- vitest args]\n\nTypecheck, lint (biome, dependency-cruiser, actionlint), then every test.\n\nexample:\n  npm test -- harness/test/plan/plan.test.ts\n',
         lint: 'usage: npm run lint\n\nbiome check and dependency-cruiser (npm run format fixes most problems).\n\nexample:\n  npm run lint\n',
         format:
           'usage: npm run format\n\nbiome check --write: formats and fixes what it can.\n\nexample:\n  npm run format\n',

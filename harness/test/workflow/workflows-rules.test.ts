@@ -1,0 +1,147 @@
+// More workflow properties read from the YAML: what the PR benchmark checks out, pins with
+// versions, toolchain versions in step with the harness, and every command a workflow runs is an npm script a test also runs.
+// (Gates, permissions and trust levels: workflows-design.test.ts.)
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { ROOT } from '../helpers/cli.js';
+
+type Step = {
+  uses?: string;
+  run?: string;
+  with?: Record<string, unknown>;
+  env?: Record<string, string>;
+  if?: string;
+  name?: string;
+};
+type Job = { steps: Step[]; if?: string; concurrency?: unknown; permissions?: Record<string, string> };
+type Workflow = { concurrency?: unknown; jobs: Record<string, Job>; env?: Record<string, string> };
+
+const dir = join(ROOT, '.github', 'workflows');
+const files = readdirSync(dir).filter((f) => f.endsWith('.yml'));
+const text = Object.fromEntries(files.map((f) => [f, readFileSync(join(dir, f), 'utf8')]));
+const wf = Object.fromEntries(files.map((f) => [f, parse(text[f]!) as Workflow]));
+const steps = (f: string) => Object.values(wf[f]!.jobs).flatMap((j) => j.steps);
+
+// Who may start a benchmark on the self-hosted runners (pr.yml's job conditions evaluated for
+// each kind of pull request) is tested in workflows-design.test.ts with GitHub's expression rules.
+describe('pr.yml: what the benchmark runs', () => {
+  it('benchmarks the pull request head itself, with just(js) fully configured', () => {
+    const checkout = steps('pr.yml').find((s) => s.uses?.startsWith('actions/checkout@') && s.with?.path === 'head');
+    expect(checkout?.with?.ref).toBe('${{ github.event.pull_request.head.sha }}');
+  });
+});
+
+describe('all workflows', () => {
+  it('pin actions to a commit with the release named in a comment', () => {
+    for (const f of files) {
+      for (const m of text[f]!.matchAll(/uses:\s*(\S+)(.*)$/gm)) {
+        expect(m[1], f).toMatch(/@[0-9a-f]{40}$/);
+        expect(m[2], `${f}: ${m[1]}`).toMatch(/#\s*v\d+(\.\d+){1,2}\s*$/);
+      }
+    }
+  });
+
+  it('set JUST_TARGET wherever they set JUST_HOME (just build needs both)', () => {
+    for (const f of files)
+      expect(text[f]!.includes('JUST_HOME=') ? text[f]!.includes('JUST_TARGET=') : true, f).toBe(true);
+  });
+
+  it('build the just(js) version pinned in harness/toolchains.json', () => {
+    const pin = (JSON.parse(readFileSync(join(ROOT, 'harness', 'toolchains.json'), 'utf8')) as { just: string }).just;
+    const versions = files.flatMap((f) => [...text[f]!.matchAll(/JUST_VERSION:\s*'([^']+)'/g)].map((m) => m[1]));
+    expect(versions.length).toBeGreaterThan(0);
+    for (const v of versions) expect(v).toBe(pin);
+  });
+
+  // GitHub keeps one pending job per concurrency group and cancels the one it replaces: a group
+  // is used only where the replaced job is not worth running any more (an older head of the same
+  // pull request). Every push, calibration, publish and comment keeps its place.
+  it('use concurrency groups only for pull-request heads that a newer head supersedes', () => {
+    const grouped = files.flatMap((f) =>
+      Object.entries(wf[f]!.jobs)
+        .filter(([, j]) => j.concurrency)
+        .map(([n]) => `${f} ${n}`),
+    );
+    expect(grouped.filter((g) => !g.startsWith('ci.yml')).sort()).toEqual(['pr.yml approve', 'pr.yml diff']);
+    for (const f of files) if (f !== 'ci.yml') expect(wf[f]!.concurrency, f).toBeUndefined();
+  });
+
+  it('keep no logic in YAML: no inline github-script', () => {
+    for (const f of files) expect(text[f], f).not.toMatch(/actions\/github-script@/);
+  });
+});
+
+describe('every command a workflow runs is an npm script that a test runs', () => {
+  const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> })
+    .scripts;
+  const testDir = join(ROOT, 'harness', 'test');
+  const tests = readdirSync(testDir)
+    .filter((f) => f.endsWith('.test.ts') && !f.startsWith('workflows'))
+    .map((f) => readFileSync(join(testDir, f), 'utf8'))
+    .join('\n');
+  /** What a script runs: a bootstrap command (`bench`) or a tool script (`install-just.sh`). */
+  const target = (script: string) => {
+    const cmd = scripts[script] ?? '';
+    return /bootstrap\.mjs (\S+)/.exec(cmd)?.[1] ?? /harness\/tools\/(\S+)/.exec(cmd)?.[1] ?? cmd;
+  };
+  /** A test passes the command (or the npm script's name) as a quoted argument. */
+  const exercised = (script: string) => [script, target(script)].some((t) => tests.includes(`'${t}'`));
+
+  // Plumbing that moves values between steps or installs the platform, not project logic.
+  const PLUMBING = [
+    /^(echo|printf) .*>> ?"\$GITHUB_(ENV|PATH|OUTPUT|STEP_SUMMARY)"$/,
+    /^cat \S+ >> "\$GITHUB_STEP_SUMMARY"$/,
+    /^(id|number|dir|sha|file)="\$\(npm run --silent [\w-]+( .*)?\)"$/,
+    // A fresh HOME per job and the trust level's caches (docs/runners.md).
+    /^mkdir -p "\$RUNNER_TEMP\/home"$/,
+    /^\{$/,
+    /^echo "(HOME|JSIO_CACHE|npm_config_cache)=\$RUNNER_(TEMP|TOOL_CACHE)\/[\w/-]+"$/,
+    /^\} >> "\$GITHUB_ENV"$/,
+    // install-just's one line, checked before it reaches GITHUB_ENV/GITHUB_PATH (issue 24, N7).
+    /^\[\[ "\$dir" = "\$JSIO_CACHE\/just\/just-\$JUST_VERSION" && "\$dir" =~ \^\/\[A-Za-z0-9\._\/-\]\+\$ \]\] \|\| \{ echo "::error::[^"]+"; exit 1; \}$/,
+    /^mkdir -p (head\/)?\.cache "\$JSIO_CACHE\/runtimes"$/,
+    /^ln -sfn "\$JSIO_CACHE\/runtimes" (head\/)?\.cache\/runtimes$/,
+    /^find \. -mindepth 1 -maxdepth 1 -exec rm -rf -- \{\} \+$/,
+    // Git plumbing: a token-free remote for publish-to-branch, the commit checks, the back-fill.
+    /^git init --quiet pages$/,
+    /^git -C pages remote add origin "https:\/\/github\.com\/\$\{GITHUB_REPOSITORY\}\.git"$/,
+    /^git merge-base --is-ancestor HEAD origin\/main$/,
+    /^git checkout --quiet --detach "\$sha"$/,
+    /^git -C head worktree prune$/,
+    /^test "\$\(git -C head rev-parse HEAD\)" = "\$HEAD_SHA"$/,
+    /^npm ci --ignore-scripts$/,
+    /^sudo apt-get /,
+    /^git (clone|fetch|config|-C \S+ (fetch|worktree add)) /,
+    /^\(cd \w+ && npm ci --ignore-scripts\)$/,
+    /^mkdir -p \w+$/,
+    /^cp [\w/. -]+$/,
+    /^printf '%s' "\$PR_NUMBER" > [\w/-]+$/,
+    /^node "\$GITHUB_WORKSPACE\/harness\/bootstrap\.mjs" (pages|releases import) /,
+    /^test "\$(BENCH|CALIBRATE)_STATUS" = 0$/,
+  ];
+
+  it.each(files)('%s', (f) => {
+    for (const step of steps(f)) {
+      if (!step.run) continue;
+      const lines = step.run
+        .replace(/\\\n\s*/g, ' ')
+        .split('\n')
+        .map((l) => l.trim())
+        .filter((l) => l && !l.startsWith('#'));
+      for (const line of lines) {
+        for (const m of line.matchAll(/npm run (?:--silent )?([\w:-]+)/g)) {
+          expect(Object.keys(scripts), `${f}: ${line}`).toContain(m[1]);
+          expect(exercised(m[1]!), `${f}: npm run ${m[1]} (${target(m[1]!)}) is not run by any test`).toBe(true);
+        }
+        const isNpm = /^npm (ci|test)\b/.test(line) || /^npm run /.test(line);
+        // Lines of a bench (or calibrate, pairs) step's argument assembly and exit-status
+        // handling are shell around one npm run.
+        const inBenchStep = /npm run (bench|calibrate|pairs) /.test(step.run);
+        if (!isNpm && !inBenchStep && !PLUMBING.some((re) => re.test(line)))
+          expect.fail(`${f}: "${line}" is neither an npm script nor plumbing`);
+      }
+    }
+  });
+});
