@@ -2,7 +2,7 @@
 // versions, toolchain versions in step with the harness, and every command a workflow runs is an npm script a test also runs.
 // (Gates, permissions and trust levels: workflows-design.test.ts.)
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { ROOT } from '../helpers/cli.js';
@@ -77,8 +77,8 @@ describe('every command a workflow runs is an npm script that a test runs', () =
   const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> })
     .scripts;
   const testDir = join(ROOT, 'harness', 'test');
-  const tests = readdirSync(testDir)
-    .filter((f) => f.endsWith('.test.ts') && !f.startsWith('workflows'))
+  const tests = (readdirSync(testDir, { recursive: true }) as string[])
+    .filter((f) => f.endsWith('.test.ts') && !basename(f).startsWith('workflows'))
     .map((f) => readFileSync(join(testDir, f), 'utf8'))
     .join('\n');
   /** What a script runs: a bootstrap command (`bench`) or a tool script (`install-just.sh`). */
