@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { metricLabel } from '../../src/report/metric-labels.js';
 
-const PROGRAMS = join(import.meta.dirname, '..', '..', 'programs');
+const PROGRAMS = join(import.meta.dirname, '..', '..', '..', 'programs');
 
 describe('metricLabel', () => {
   it('names the harness metrics, percentiles and syscalls', () => {
