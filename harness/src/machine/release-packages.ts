@@ -8,7 +8,8 @@
 import { UserError } from '../lib/errors.js';
 import { runProcess } from '../lib/exec.js';
 import { parseRegistryTimes, type Release } from '../model/release-catalog.js';
-import { type Family, isCanary, PACKAGES, type ReleaseSpec } from '../model/runtime-release.js';
+import { type Family, isCanary, type ReleaseSpec } from '../model/runtime-release.js';
+import { familyOf, type NpmSource } from '../model/runtimes.js';
 
 export interface ReleasePackage {
   pkg: string;
@@ -37,11 +38,19 @@ async function npmView(args: string[]): Promise<unknown> {
   return parsed;
 }
 
+/** The npm package a family is published as (model/runtimes.ts). */
+function packageOf(family: Family): NpmSource {
+  const source = familyOf(family)?.source;
+  if (source?.kind !== 'npm') throw new Error(`runtime family ${family} is not published on the npm registry`);
+  return source;
+}
+
 /** Every release of a family the registry publishes, with its publish date. */
 export async function registryReleases(family: Family): Promise<Release[]> {
-  const times = await npmView([PACKAGES[family].pkg, 'time']);
-  if (times === undefined) throw new RegistryUnavailable(`the registry has no package ${PACKAGES[family].pkg}`);
-  return parseRegistryTimes(family, times, `npm view ${PACKAGES[family].pkg} time`);
+  const { pkg } = packageOf(family);
+  const times = await npmView([pkg, 'time']);
+  if (times === undefined) throw new RegistryUnavailable(`the registry has no package ${pkg}`);
+  return parseRegistryTimes(family, times, `npm view ${pkg} time`);
 }
 
 /**
@@ -52,7 +61,7 @@ export async function releasePackage(
   spec: ReleaseSpec,
   cached: (pkg: string, version: string, bin: string) => boolean,
 ): Promise<ReleasePackage> {
-  const { pkg, bin } = PACKAGES[spec.family];
+  const { pkg, bin } = packageOf(spec.family);
   let version = spec.version;
   if (spec.canaryDate) {
     const day = spec.canaryDate;

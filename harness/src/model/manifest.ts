@@ -10,6 +10,7 @@ export { Direction } from './checks.js';
 import { At, id, name, Overview } from './overview-vocabulary.js';
 import { ParameterSpec, type ParamValue, paramValue, perProfile } from './parameter.js';
 import { ReleaseSuite } from './release-suite.js';
+import { familyOf, runtimeFamilies } from './runtimes.js';
 
 export { Overview } from './overview-vocabulary.js';
 export { type ParamValue, paramValue } from './parameter.js';
@@ -17,6 +18,11 @@ export { type ParamValue, paramValue } from './parameter.js';
 export const MANIFEST_SCHEMA = 1;
 
 const NodeVersions = z.array(z.string().regex(/^(current|\d+)$/, '"current" or a major version')).min(1);
+/** The majors of a family pinned per major (model/runtimes.ts) a manifest runs under, per profile. */
+const MajorVersions = z
+  .union([NodeVersions, perProfile(NodeVersions)])
+  .default(['current'])
+  .transform((v) => (Array.isArray(v) ? { smoke: v, quick: v, standard: v, full: v } : v));
 
 const ProfileSettings = z
   .object({
@@ -46,11 +52,12 @@ const Build = z.discriminatedUnion('kind', [
  * version" is one mechanism: a variant lists the runtimes it runs under, and each of its points
  * gets the parameter `runtime` (node20, node22, bun, deno, just: plan/plan.ts runtimeLabel), so
  * one program's results under Bun and under Node 22 are two points of one variant, and a
- * runtime's trend is a filter (--param runtime=bun), not a renamed copy of the variant.
+ * runtime's trend is a filter (--param runtime=bun), not a renamed copy of the variant. The
+ * families are model/runtimes.ts's, asked when a manifest is read.
  */
-export const JS_RUNTIMES = ['node', 'bun', 'deno', 'just'] as const;
-export type JsRuntime = (typeof JS_RUNTIMES)[number];
-const JsRuntime = z.enum(JS_RUNTIMES);
+export type JsRuntime = string;
+// Not a string schema: a bad value of any type fails like an enum's, reported by the union whole.
+const JsRuntime = z.custom<JsRuntime>((s) => typeof s === 'string' && familyOf(s)?.key === s, { abort: true });
 
 /** The runtimes a variant runs under, or undefined for a native build or a system tool. */
 export function jsRuntimes(v: { runtime: Variant['runtime'] }): JsRuntime[] | undefined {
@@ -122,12 +129,13 @@ export const Manifest = z
      * node): one list for every profile, or a list per profile (so quick can stay quick).
      */
     runtimes: z
-      .object({
-        node: z
-          .union([NodeVersions, perProfile(NodeVersions)])
-          .default(['current'])
-          .transform((v) => (Array.isArray(v) ? { smoke: v, quick: v, standard: v, full: v } : v)),
-      })
+      .object(
+        Object.fromEntries(
+          runtimeFamilies()
+            .filter((f) => f.pin === 'majors')
+            .map((f) => [f.key, MajorVersions]),
+        ),
+      )
       .strict()
       .prefault({}),
     profiles: perProfile(ProfileSettings),

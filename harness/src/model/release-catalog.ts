@@ -4,12 +4,12 @@
  * filtered and ordered. Pure functions over that output (tests use a committed copy of it).
  */
 import { UserError } from '../lib/errors.js';
-import { compareVersions, type Family, isCanary, isVersion, lineOf, minorOf } from './runtime-release.js';
+import { compareVersions, type Family, isCanary, isVersion, lineOf, minorOf, releaseAxis } from './runtime-release.js';
 
 export interface Release {
   family: Family;
   version: string;
-  /** Node per major ("node22"); Bun and Deno whole. */
+  /** Per major ("node22") or the family whole ("bun"): model/runtimes.ts. */
   line: string;
   /** When the registry published it (ISO). */
   date: string;
@@ -18,17 +18,18 @@ export interface Release {
 
 /**
  * Releases in version order. Keys that are not versions (created, modified) and prereleases
- * (other than Bun's canaries) are left out; a date that does not parse refuses the whole answer,
+ * (other than the canaries of a family that has them) are left out; a date that does not parse refuses the whole answer,
  * naming the key: a registry answer is data from outside.
  */
 export function parseRegistryTimes(family: Family, times: unknown, source: string): Release[] {
   if (typeof times !== 'object' || times === null || Array.isArray(times))
     throw new UserError(`${source}: expected an object of version -> date`);
   const out: Release[] = [];
+  const canaries = releaseAxis(family)?.canaries ?? false;
   for (const [version, date] of Object.entries(times)) {
     if (!isVersion(version)) continue;
     const canary = isCanary(version);
-    if (canary && family !== 'bun') continue;
+    if (canary && !canaries) continue;
     if (typeof date !== 'string' || !Number.isFinite(Date.parse(date)))
       throw new UserError(`${source}: "${version}": not a date (got ${JSON.stringify(date)})`);
     out.push({ family, version, line: lineOf(family, version), date: new Date(date).toISOString(), canary });
@@ -36,8 +37,10 @@ export function parseRegistryTimes(family: Family, times: unknown, source: strin
   return out.sort((a, b) => compareVersions(a.version, b.version));
 }
 
-/** The oldest release each family's catalogue starts at when --since is not given. */
-export const DEFAULT_SINCE: Record<Family, string> = { node: '20.0.0', bun: '1.0.0', deno: '2.0.0' };
+/** The oldest release a family's catalogue starts at when --since is not given. */
+export function defaultSince(family: Family): string | undefined {
+  return releaseAxis(family)?.defaults.since;
+}
 
 export interface CatalogFilter {
   since?: string;

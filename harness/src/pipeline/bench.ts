@@ -22,7 +22,7 @@ import type { Benchmark, Results } from '../model/results.js';
 import { normalize, notRun } from '../normalize/normalize.js';
 import { loadAllExperiments } from '../plan/experiments.js';
 import { expand, type Filters } from '../plan/plan.js';
-import { profileJob } from '../run/cpu-profile.js';
+import { profileJob, profiles } from '../run/cpu-profile.js';
 import { measureJob } from '../run/measure.js';
 import { checkStore } from '../store/check.js';
 import { publishRun } from '../store/publish-run.js';
@@ -99,7 +99,7 @@ async function runJobs(
         measuredSeconds += raw.measuredSeconds;
         if (stop.interrupted) break; // the job in flight was killed: it has no honest result
         b = normalize(job, raw, build?.info);
-        if (opts.profileCpu && b.status === 'ok' && job.runtime.startsWith('node@')) {
+        if (opts.profileCpu && b.status === 'ok' && profiles(job)) {
           const prof = await profileJob(job, file.outDir);
           log(
             'files' in prof

@@ -12,6 +12,7 @@ import { evaluate, fillTemplate, type Scope } from '../lib/expr.js';
 import type { Resolved } from '../machine/toolchains.js';
 import { freezeJob, type Job, type JobBuild, type JobCommand } from '../model/job.js';
 import { type Experiment, jsRuntimes, type Variant } from '../model/manifest.js';
+import { familyOf } from '../model/runtimes.js';
 import { matchesAt } from '../model/select.js';
 import { programHash, workloadHash } from './definition.js';
 import { type InputOutcome, inputScope } from './inputs.js';
@@ -81,11 +82,9 @@ function jobBuild(point: Point, env: PlanEnvironment): JobBuild | undefined {
 /** Values are quoted into commands, except {js}: it is a command line already (runtime, flags, file). */
 export const quoteValue = (v: string, name: string) => (name === 'js' ? v : shellQuote(v));
 
-/** How each JavaScript runtime runs a program file: `{js}` in a command template. */
+/** How each JavaScript runtime runs a program file (its family's invocation): `{js}` in a command template. */
 export function jsInvocation(runtimeKey: string, path: string, script: string): string {
-  const family = runtimeKey.split('@')[0];
-  // Deno asks for permissions; the programs read their input and write scratch files only.
-  const args = family === 'deno' ? ['run', '--quiet', '--allow-all'] : [];
+  const args = familyOf(runtimeKey)?.invocation ?? [];
   return [path, ...args, script].map(shellQuote).join(' ');
 }
 

@@ -17,6 +17,7 @@ import {
 import type { Profile } from '../model/profiles.js';
 import { benchmarkId } from '../model/results.js';
 import { looksLikeRelease, parseReleaseKey, type ReleaseSpec } from '../model/runtime-release.js';
+import { familyOf, orList, pinnedKeys, releaseKeyFormats } from '../model/runtimes.js';
 import { matchesAt } from '../model/select.js';
 import { checkParamValues } from './params.js';
 
@@ -95,9 +96,11 @@ export function deriveValues(
 export function runtimesOf(m: Manifest, v: Variant, profile: Profile): string[] {
   if (v.runtime === 'native') return ['gcc'];
   if (v.runtime === 'system') return [v.command.trim().split(/\s+/)[0] ?? 'sh'];
-  return (jsRuntimes(v) ?? []).flatMap((r) =>
-    r === 'node' ? nodeMajors(m.runtimes.node[profile]).map((major) => `node@${major}`) : [r],
-  );
+  return (jsRuntimes(v) ?? []).flatMap((r) => {
+    const family = familyOf(r);
+    if (!family) return [r];
+    return pinnedKeys(family, family.pin === 'majors' ? nodeMajors(m.runtimes[r]?.[profile] ?? ['current']) : []);
+  });
 }
 
 /**
@@ -115,10 +118,7 @@ export function runtimeLabel(key: string): string {
 export function askedReleases(values: readonly string[] | undefined): ReleaseSpec[] {
   return (values ?? []).filter(looksLikeRelease).map((v) => {
     const spec = parseReleaseKey(v);
-    if (!spec)
-      throw new UserError(
-        `--param runtime=${v}: not a release (expected node@X.Y.Z, bun@X.Y.Z, bun@canary-YYYYMMDD or deno@X.Y.Z)`,
-      );
+    if (!spec) throw new UserError(`--param runtime=${v}: not a release (expected ${orList(releaseKeyFormats())})`);
     return spec;
   });
 }

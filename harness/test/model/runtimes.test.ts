@@ -1,0 +1,123 @@
+// A runtime family added through the registry alone (model/runtimes.ts registerRuntime) runs a
+// JavaScript variant through the real pipeline: the manifest accepts it, plan labels its points
+// by its key, set-up resolves its binary and version the way the entry says, and the job starts
+// the script with the entry's invocation. The fake runtime is Node under another name, reached
+// through an environment variable, so nothing is installed.
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Results } from '../../src/model/results.js';
+import { type RuntimeFamily, registerRuntime } from '../../src/model/runtimes.js';
+import { bench } from '../../src/pipeline/bench.js';
+import { loadExperiment } from '../../src/plan/experiments.js';
+import { FIXTURES, ROOT } from '../helpers/cli.js';
+import { removeScratch } from '../helpers/scratch.js';
+
+const FAKE: RuntimeFamily = {
+  key: 'fakejs',
+  name: 'FakeJS',
+  source: { kind: 'path', command: 'fakejs', homeEnv: 'JSIO_FAKEJS_HOME', install: 'put fakejs in $JSIO_FAKEJS_HOME' },
+  invocation: ['exec'],
+  version: { args: ['--version'], parse: (out) => /^fakejs (\S+)/.exec(out)?.[1] },
+};
+
+// Refuses to start a script without the entry's invocation, so a run proves it was used.
+const BINARY = `#!/bin/sh
+if [ "$1" = --version ]; then echo "fakejs 9.8.7 (node ${process.versions.node})"; exit 0; fi
+[ "$1" = exec ] || { echo "fakejs: expected 'exec SCRIPT'" >&2; exit 64; }
+shift
+exec '${process.execPath}' "$@"
+`;
+
+// Counts the bytes on stdin in blocks of argv[2] bytes and reports one JSON line.
+const PROGRAM = `const fs = require('node:fs');
+const buf = Buffer.alloc(Number(process.argv[2]));
+let bytes = 0;
+let reads = 0;
+for (;;) {
+  const n = fs.readSync(0, buf, 0, buf.length, null);
+  if (n === 0) break;
+  bytes += n;
+  reads++;
+}
+console.log(JSON.stringify({ bytes, reads }));
+`;
+
+/** The tally fixture with one JavaScript variant under the fake family (and its pipe ceiling). */
+function fakeExperiment(programs: string): void {
+  const dir = join(programs, 'tally');
+  mkdirSync(dir, { recursive: true });
+  const m = JSON.parse(readFileSync(join(FIXTURES, 'programs', 'tally', 'manifest.json'), 'utf8'));
+  m.variants = [
+    {
+      id: 'count',
+      description: 'counts under the fake runtime',
+      runtime: 'fakejs',
+      source: 'tally-fakejs.js',
+      command: '{js} {bs}',
+    },
+    ...m.variants.filter((v: { id: string }) => v.id === 'dd-null'),
+  ];
+  writeFileSync(join(dir, 'manifest.json'), JSON.stringify(m));
+  writeFileSync(join(dir, 'tally-fakejs.js'), PROGRAM);
+}
+
+describe('a runtime family registered at run time', () => {
+  let scratch: string;
+  let programs: string;
+  let unregister: () => void;
+  let results: Results;
+
+  beforeAll(async () => {
+    scratch = mkdtempSync(join(tmpdir(), 'jsio-fake-runtime-'));
+    const home = join(scratch, 'home');
+    mkdirSync(home);
+    writeFileSync(join(home, 'fakejs'), BINARY);
+    chmodSync(join(home, 'fakejs'), 0o755);
+    process.env.JSIO_FAKEJS_HOME = home;
+    programs = join(scratch, 'programs');
+    fakeExperiment(programs);
+    unregister = registerRuntime(FAKE);
+    const log: string[] = [];
+    ({ results } = await bench({
+      root: ROOT,
+      programsDir: programs,
+      cacheDir: join(scratch, 'cache'),
+      outDir: join(scratch, 'out'),
+      profile: 'smoke',
+      filters: { variants: ['count'], params: { bs: [4096], runtime: ['fakejs'] } },
+      require: ['fakejs'],
+      log: (m) => log.push(m),
+    }));
+  });
+
+  afterAll(() => {
+    unregister?.();
+    delete process.env.JSIO_FAKEJS_HOME;
+    removeScratch(scratch);
+  });
+
+  it('runs the variant under it, labelled by its key, with a validated answer', () => {
+    expect(results.benchmarks.map((b) => [b.id, b.status, b.reason])).toEqual([
+      ['tally/count/bs=4096,runtime=fakejs', 'ok', undefined],
+    ]);
+    const [b] = results.benchmarks;
+    expect(b?.params.runtime).toBe('fakejs');
+    expect(b?.validation?.ok).toBe(true);
+    expect(b?.metrics.reads?.value).toBeGreaterThan(0);
+  });
+
+  it("starts the script with the entry's invocation and records the version its probe reads", () => {
+    expect(results.benchmarks[0]?.command).toMatch(/\/home\/fakejs exec \S*\/tally-fakejs\.js 4096$/);
+    expect(results.run.toolchains.fakejs).toBe('9.8.7');
+  });
+
+  it('is known only while registered, and no family is registered twice', () => {
+    expect(() => registerRuntime({ ...FAKE })).toThrow(/"fakejs" is already defined/);
+    unregister();
+    expect(() => loadExperiment(join(programs, 'tally'))).toThrow(/variants\.0\.runtime: Invalid input/);
+    unregister = registerRuntime(FAKE);
+    expect(loadExperiment(join(programs, 'tally')).manifest.variants[0]?.runtime).toBe('fakejs');
+  });
+});
