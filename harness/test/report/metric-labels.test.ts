@@ -1,10 +1,10 @@
-// Every metric a reader sees has a human label (issue 25): the manifests' own, the harness's for the rest.
+// Every metric a reader sees has a human label: the manifests' own, the harness's for the rest.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { metricLabel } from '../../src/report/metric-labels.js';
 
-const PROGRAMS = join(import.meta.dirname, '..', '..', 'programs');
+const PROGRAMS = join(import.meta.dirname, '..', '..', '..', 'programs');
 
 describe('metricLabel', () => {
   it('names the harness metrics, percentiles and syscalls', () => {
