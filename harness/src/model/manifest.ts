@@ -4,9 +4,6 @@
  */
 import { z } from 'zod';
 import { Check as CheckSchema, ReportedField, SlopeAnalysis } from './checks.js';
-
-export { Direction } from './checks.js';
-
 import { At, id, name, Overview } from './overview-vocabulary.js';
 import { ParameterSpec, type ParamValue, paramValue, perProfile } from './parameter.js';
 import { ReleaseSuite } from './release-suite.js';

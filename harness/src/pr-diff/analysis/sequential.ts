@@ -15,17 +15,17 @@
  * Pure and stateless: the decision depends only on the pairs so far, the plan and the budget,
  * so the runner can call it after every batch and a replay gives the same answers.
  */
+import type { Direction } from '../../model/metrics.js';
+import type { PairedVerdict } from '../../model/verdicts.js';
 import {
   ALPHA,
   classify,
-  type Direction,
   hodgesLehmann,
   intervalFromWalsh,
   type LogInterval,
   logRatios,
   MIN_EFFECT,
   type Pair,
-  type PairedVerdict,
   signedRankTest,
   walshAverages,
 } from './pair-statistics.js';
