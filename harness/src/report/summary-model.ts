@@ -6,7 +6,7 @@
  */
 
 import { formatParam, formatRatio, formatValue } from '../lib/format.js';
-import type { Analysis, Manifest } from '../model/manifest.js';
+import type { Manifest, ManifestAnalysis } from '../model/manifest.js';
 import { harnessMetric } from '../model/metrics.js';
 import type { Benchmark, Results, SlopeFit } from '../model/results.js';
 import { labelWith, matchesAt, RUNTIME_PARAM } from '../model/select.js';
@@ -20,7 +20,7 @@ export interface ExperimentView {
   question: string;
   parameters: Record<string, { unit?: string }>;
   summary?: Manifest['summary'];
-  analyses?: readonly Analysis[];
+  analyses?: readonly ManifestAnalysis[];
 }
 
 export interface Table {

@@ -9,7 +9,7 @@ import type { PairedCounter, PairedMetric, PairedPoint } from '../../model/compa
 import { compareFit, type FitSizes, fitProblem } from '../analysis/fit-pairs.js';
 import { comparePaired, orderEffect, type Pair, pairProblem } from '../analysis/pair-statistics.js';
 import { fitPairs, leadPairs, type PointSoFar, type StopDecision, WALL_TIME } from '../analysis/point.js';
-import type { Analysis } from '../analysis/sequential.js';
+import type { LookAnalysis } from '../analysis/sequential.js';
 
 /** A measured point as the rows need it: what it is, its pairs, and its final decision. */
 export interface PointOutcome extends PointSoFar {
@@ -27,7 +27,7 @@ export interface PointOutcome extends PointSoFar {
 }
 
 /** The interval a verdict stands on, with its level. */
-function verdictInterval(verdict: string, a: Analysis): { ci?: [number, number]; confidence: number } {
+function verdictInterval(verdict: string, a: LookAnalysis): { ci?: [number, number]; confidence: number } {
   const iv = verdict === 'unchanged' && a.equivalence ? a.equivalence : { ci: a.ci, confidence: 1 - a.alpha };
   return {
     ...(iv.ci?.every(Number.isFinite) ? { ci: iv.ci.map(round) as [number, number] } : {}),
