@@ -108,6 +108,11 @@ export function harnessMetric(name: string, fit: FitNames = FIT_DEFAULT_NAMES): 
   return name.startsWith(SYSCALL_PREFIX) ? syscallMetric(name.slice(SYSCALL_PREFIX.length)) : undefined;
 }
 
+/** A counter's name where a list of counters says what it counts: a syscall by its call ("read"). */
+export function counterName(name: string): string {
+  return name.startsWith(SYSCALL_PREFIX) ? name.slice(SYSCALL_PREFIX.length) : name;
+}
+
 /** Metrics worth a trend line: all but a breakdown's members (they stay in the run file). */
 export function trended(name: string): boolean {
   return !harnessMetric(name)?.breakdown;
