@@ -4,6 +4,7 @@
  * point and runtime line, releases in version order, the C reference measured beside each, and
  * the confirmed changes on that line marked.
  */
+import type { Direction } from '../../harness/src/model/metrics.js';
 import { compareVersions } from '../../harness/src/model/runtime-release.js';
 import type { ReleaseChange, ReleaseEntry } from '../../harness/src/releases/model/release-store.js';
 
@@ -15,7 +16,7 @@ export interface RuntimeChart {
   line: string;
   metric: string;
   unit: string;
-  direction: 'smaller' | 'bigger';
+  direction: Direction;
   points: { version: string; date: string; value: number; reference: number | null }[];
   changes: ReleaseChange[];
 }

@@ -60,8 +60,8 @@ export function viewOfRun(id: string, info: ExperimentInfo) {
     id,
     title: info.title,
     question: info.question,
-    parameters: (info.parameters ?? {}) as Record<string, { unit?: string }>,
-    ...(info.summary ? { summary: info.summary as never } : {}),
+    parameters: info.parameters ?? {},
+    ...(info.summary ? { summary: info.summary } : {}),
     analyses: ((info as { analyses?: unknown[] }).analyses ?? []) as never[],
   };
 }

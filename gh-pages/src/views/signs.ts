@@ -3,11 +3,12 @@
  * "+" when it is worse (slower, more memory, less throughput). Ratios are oriented that way
  * first; an interval is printed as ratios, so it can never read below −100%.
  */
+import type { Direction } from '../../../harness/src/model/metrics.js';
 
 /** A ratio oriented so that > 1 is worse, from after/before and the metric's direction. */
-export const worseRatio = (ratio: number, direction: string) => (direction === 'bigger' ? 1 / ratio : ratio);
+export const worseRatio = (ratio: number, direction: Direction) => (direction === 'bigger' ? 1 / ratio : ratio);
 
-export function worseInterval(ci: readonly [number, number], direction: string): [number, number] {
+export function worseInterval(ci: readonly [number, number], direction: Direction): [number, number] {
   return direction === 'bigger' ? [1 / ci[1], 1 / ci[0]] : [ci[0], ci[1]];
 }
 

@@ -4,6 +4,7 @@
  * opens on the headline metric and on the axes the Overview uses (log where lines are far apart).
  */
 import { medianInterval } from '../../../harness/src/analysis/median-interval.js';
+import { trended } from '../../../harness/src/model/metrics.js';
 import { wide, xyChart } from '../charts.js';
 import { type Benchmark, lineLabel, type RunFile, type WindowCommit } from '../data.js';
 import { html, setHtml } from '../html.js';
@@ -67,9 +68,7 @@ export async function sweeps(ctx: Ctx): Promise<void> {
   const other = vs ? await ctx.store.run(ctx.machine, vs) : undefined;
   const info = run.experiments[experiment] ?? other?.experiments[experiment];
   const ok = run.benchmarks.filter((b) => b.experiment === experiment && b.status === 'ok');
-  const metrics = [...new Set(ok.flatMap((b) => Object.keys(b.metrics)))]
-    .filter((m) => !m.startsWith('syscalls.') || m === 'syscalls.total')
-    .sort();
+  const metrics = [...new Set(ok.flatMap((b) => Object.keys(b.metrics)))].filter(trended).sort();
   const metric =
     ctx.state.metric && metrics.includes(ctx.state.metric)
       ? ctx.state.metric

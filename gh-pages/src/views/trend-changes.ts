@@ -1,4 +1,5 @@
 /** A trend chart's change points and program changes, and their entries in the list below the charts. */
+import type { Direction } from '../../../harness/src/model/metrics.js';
 import { detectChangePoints } from '../change-detection.js';
 import type { WindowCommit } from '../data.js';
 import { type Html, html } from '../html.js';
@@ -7,7 +8,7 @@ import { type Ctx, commitLink } from './ctx.js';
 export type TrendLine = {
   id: string;
   label: string;
-  direction: string;
+  direction: Direction;
   values: (number | null)[];
   programChanged: number[];
 };

@@ -11,6 +11,8 @@
  * - Verdict: significant only when p < ALPHA, the CI excludes 1, and the change is at least
  *   MIN_EFFECT (or the benchmark's calibrated noise threshold, whichever is larger).
  */
+import type { Direction } from '../model/metrics.js';
+import type { TwoSampleVerdict } from '../model/verdicts.js';
 
 /** Two-sided significance level: 1 false alarm in 20 comparisons of identical builds, at most. */
 export const ALPHA = 0.05;
@@ -23,9 +25,6 @@ export const MIN_EFFECT = 0.02;
 export const BOOTSTRAP_ITERATIONS = 2000;
 export const CONFIDENCE = 0.95;
 
-export type Direction = 'smaller' | 'bigger';
-export type Verdict = 'slower' | 'faster' | 'unchanged';
-
 export interface SampleComparison {
   baseMedian: number;
   headMedian: number;
@@ -33,7 +32,7 @@ export interface SampleComparison {
   ratio: number;
   ci: [number, number];
   p: number;
-  verdict: Verdict;
+  verdict: TwoSampleVerdict;
   /** Why a difference was not called significant, when it was not. */
   note?: string;
 }
@@ -140,7 +139,7 @@ export function compareSamples(
   const ci: [number, number] = direction === 'smaller' ? [lo, hi] : [1 / hi, 1 / lo];
   const ratio = orient(raw);
   const p = mannWhitneyP(base, head);
-  let verdict: Verdict = 'unchanged';
+  let verdict: TwoSampleVerdict = 'unchanged';
   let note: string | undefined;
   if (p >= ALPHA) note = `p = ${p.toFixed(3)} ≥ ${ALPHA}`;
   else if (ci[0] <= 1 && ci[1] >= 1) note = 'confidence interval includes 1';

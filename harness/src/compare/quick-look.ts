@@ -9,6 +9,7 @@ import { ALPHA, BOOTSTRAP_ITERATIONS, compareSamples, MIN_EFFECT, median } from 
 import { UserError } from '../lib/errors.js';
 import type { ComparedMetric, Comparison, CounterChange } from '../model/comparison.js';
 import { COMPARISON_SCHEMA } from '../model/comparison-version.js';
+import { harnessMetric } from '../model/metrics.js';
 import type { NoiseThresholds } from '../model/noise.js';
 import type { Benchmark, Results } from '../model/results.js';
 import { workloadChange } from '../model/workload-change.js';
@@ -34,7 +35,7 @@ function comparable(name: string, m: Benchmark['metrics'][string]): boolean {
  * is missing was called zero times (so a syscall that appears only in head is a change).
  */
 function zeroFillSyscalls(rounds: readonly Benchmark[]): Record<string, number>[] {
-  const names = new Set(rounds.flatMap((b) => Object.keys(b.metrics).filter((n) => n.startsWith('syscalls.'))));
+  const names = new Set(rounds.flatMap((b) => Object.keys(b.metrics).filter((n) => harnessMetric(n)?.zeroWhenAbsent)));
   return rounds.map((b) =>
     b.metrics['syscalls.total'] ? Object.fromEntries([...names].map((n) => [n, b.metrics[n]?.value ?? 0])) : {},
   );
@@ -84,7 +85,7 @@ function counterValues(m: Merged, name: string): { values: number[]; unit: strin
   const total = m.counters['syscalls.total'];
   return (
     m.counters[name] ??
-    (name.startsWith('syscalls.') && total ? { values: total.values.map(() => 0), unit: total.unit } : undefined)
+    (harnessMetric(name)?.zeroWhenAbsent && total ? { values: total.values.map(() => 0), unit: total.unit } : undefined)
   );
 }
 

@@ -6,6 +6,7 @@
 import { formatValue } from '../lib/format.js';
 import { escapeCell, markdownTable } from '../lib/markdown.js';
 import type { ComparedMetric, Comparison } from '../model/comparison.js';
+import { counterName } from '../model/metrics.js';
 import { COMMENT_LIMIT, listedSections, toolchainsLine } from '../report/comparison-sections.js';
 
 export { COMMENT_LIMIT };
@@ -37,7 +38,7 @@ function counterText(c: Comparison, benchmark: string): string {
     .slice(0, 3)
     .map(
       (x) =>
-        `${x.metric.replace(/^syscalls\./, '')} ${counterValue(x.base, x.baseRange, x.unit)}→${counterValue(x.head, x.headRange, x.unit)}`,
+        `${counterName(x.metric)} ${counterValue(x.base, x.baseRange, x.unit)}→${counterValue(x.head, x.headRange, x.unit)}`,
     )
     .join(', ');
   return shown.length > 3 ? `${text}, +${shown.length - 3} more` : text;

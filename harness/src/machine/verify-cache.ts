@@ -26,7 +26,8 @@ import { writeFileAtomic } from '../lib/atomic.js';
 export const DIGEST_SUFFIX = '.sha256';
 const FORMAT = 'jsio-bench tree digest v1';
 
-export type Verdict = { ok: true } | { ok: false; reason: string };
+/** Whether a cached tree is still exactly what was recorded, and if not, why. */
+export type TreeCheck = { ok: true } | { ok: false; reason: string };
 
 /** Every entry under `dir` (relative paths, sorted) with its lstat. */
 function walk(dir: string, rel = ''): { rel: string; st: Stats }[] {
@@ -76,7 +77,7 @@ export function recordTree(dir: string): void {
 }
 
 /** Whether the cached tree `dir` may be used by this account (see the module comment). */
-export function verifyTree(dir: string, uid = process.getuid?.() ?? 0): Verdict {
+export function verifyTree(dir: string, uid = process.getuid?.() ?? 0): TreeCheck {
   const record = `${dir}${DIGEST_SUFFIX}`;
   if (!existsSync(record)) return { ok: false, reason: `no recorded digest (${record})` };
   if (lstatSync(dir).isSymbolicLink()) return { ok: false, reason: `${dir} is a symbolic link` };

@@ -5,8 +5,7 @@
  */
 import { z } from 'zod';
 import { At, name } from './overview-vocabulary.js';
-
-export const Direction = z.enum(['smaller', 'bigger']);
+import { Direction } from './results.js';
 
 export const ReportedField = z
   .object({

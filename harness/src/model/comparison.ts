@@ -12,6 +12,8 @@ export { COMPARISON_SCHEMA } from './comparison-version.js';
 
 import { COMPARISON_SCHEMA } from './comparison-version.js';
 import { DiffSummary } from './diff-summary.js';
+import { DIRECTIONS } from './metrics.js';
+import { PAIRED_VERDICTS, TWO_SAMPLE_VERDICTS } from './verdicts.js';
 
 const finite = z.number().finite();
 const short = (max: number) => z.string().max(max);
@@ -24,13 +26,13 @@ export const ComparedMetric = z
     params: z.record(short(50), z.union([finite, short(100)])),
     metric: short(100),
     unit: short(20),
-    direction: z.enum(['smaller', 'bigger']),
+    direction: z.enum(DIRECTIONS),
     base: z.object({ median: finite, n: z.number().int().min(1) }).strict(),
     head: z.object({ median: finite, n: z.number().int().min(1) }).strict(),
     ratio: finite,
     ci: z.tuple([finite, finite]),
     p: finite,
-    verdict: z.enum(['slower', 'faster', 'unchanged']),
+    verdict: z.enum(TWO_SAMPLE_VERDICTS),
     note: short(200).optional(),
     /** The program (source, build, runtime version) changed in head: compared, and marked. */
     changed: z.boolean().optional(),
@@ -112,14 +114,12 @@ export type Comparison = z.infer<typeof Comparison>;
 
 export const PAIRED_COMPARISON_SCHEMA = 2;
 
-const Verdict = z.enum(['slower', 'faster', 'unchanged', 'inconclusive']);
-
 /** One metric of a point compared over its pairs. */
 export const PairedMetric = z
   .object({
     metric: short(100),
     unit: short(20),
-    direction: z.enum(['smaller', 'bigger']),
+    direction: z.enum(DIRECTIONS),
     baseMedian: finite,
     headMedian: finite,
     /** Centre of head/base (Hodges-Lehmann of the paired log-ratios, or of the Walsh ratios for a fit): > 1 = head worse. */
@@ -128,7 +128,7 @@ export const PairedMetric = z
     ci: z.tuple([finite, finite]).optional(),
     confidence: finite,
     p: finite,
-    verdict: Verdict,
+    verdict: z.enum(PAIRED_VERDICTS),
     note: short(300).optional(),
   })
   .strict();

@@ -8,7 +8,8 @@ import type { Scope } from '../lib/expr.js';
 import type { Check, Experiment, Manifest, Variant } from './manifest.js';
 import type { Params } from './results.js';
 
-export type Settings = Readonly<Pick<Manifest['profiles']['quick'], 'runs' | 'warmup' | 'timeout'>>;
+/** How a job's program is run: the profile's runs, warm-ups and timeout (not its constants). */
+export type RunSettings = Readonly<Pick<Manifest['profiles']['quick'], 'runs' | 'warmup' | 'timeout'>>;
 
 /** What a job needs built before it runs: the spec, its source and where the artifact will be. */
 export interface JobBuild {
@@ -45,7 +46,7 @@ export interface Job {
   readonly derived: Readonly<Record<string, number>>;
   /** Everything the command template, the checks and the evict paths can name. */
   readonly scope: Scope;
-  readonly settings: Settings;
+  readonly settings: RunSettings;
   /** The runtime key ("node@22", "bun", "gcc", a system tool) and the binary resolved for it. */
   readonly runtime: string;
   /** Hash of the program that runs: source, build, runtime version (plan/definition.ts). */

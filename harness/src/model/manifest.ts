@@ -4,11 +4,8 @@
  */
 import { z } from 'zod';
 import { Check as CheckSchema, ReportedField, SlopeAnalysis } from './checks.js';
-
-export { Direction } from './checks.js';
-
 import { At, id, name, Overview } from './overview-vocabulary.js';
-import { ParameterSpec, type ParamValue, paramValue, perProfile } from './parameter.js';
+import { ParameterSpec, paramValue, perProfile } from './parameter.js';
 import { ReleaseSuite } from './release-suite.js';
 import { familyOf, runtimeFamilies } from './runtimes.js';
 
@@ -290,8 +287,10 @@ export const Manifest = z
 export type Manifest = z.infer<typeof Manifest>;
 export type Variant = Manifest['variants'][number];
 export type Check = Manifest['validate'][number];
-export type Analysis = Manifest['analyses'][number];
-export type Params = Record<string, ParamValue>;
+/** A cross-point analysis a manifest declares (computed after the run into results.json). */
+export type ManifestAnalysis = Manifest['analyses'][number];
+/** A point's parameter values: the one type of results.json, planned here. */
+export type { Params } from './results.js';
 
 /** One experiment: its folder under programs/ (the folder name is its id) and its manifest. */
 export interface Experiment {

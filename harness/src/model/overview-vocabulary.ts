@@ -3,6 +3,7 @@
  * experiment, split from manifest.ts: the site reads the Overview of stored runs with it.
  */
 import { z } from 'zod';
+import type { Direction } from './metrics.js';
 import { paramValue } from './parameter.js';
 
 export const id = z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'lower-case letters, digits and dashes');
@@ -72,7 +73,7 @@ export interface OverviewModel {
   metric: string;
   unit: string;
   /** The metric's own direction: which end of the answer is the better. */
-  direction: 'smaller' | 'bigger';
+  direction: Direction;
   logX: boolean;
   panels: OverviewPanel[];
   /** One sentence answering the question, computed from the lines' intervals. */

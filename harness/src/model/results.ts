@@ -17,11 +17,12 @@ import {
   Token,
   Unit,
 } from './fields.js';
+import { DIRECTIONS } from './metrics.js';
 
 export const RESULTS_SCHEMA = 1;
 
-export const Direction = z.enum(['smaller', 'bigger']);
-export type Direction = z.infer<typeof Direction>;
+/** The schema of model/metrics.ts's Direction (the type is declared there, once). */
+export const Direction = z.enum(DIRECTIONS);
 
 export const Stats = z
   .object({

@@ -24,6 +24,7 @@
  * profile at a time. Data from before store v3 (which kept one run per commit whatever its
  * profile) is the pseudo-profile "legacy", shown apart and never merged into new series.
  */
+import type { Direction } from './metrics.js';
 
 /** 3: series keyed by workload, runs kept per profile and merged, trends sharded by window. */
 export const STORE_SCHEMA = 3;
@@ -158,7 +159,7 @@ export interface JoinedSeries {
   params: Record<string, number | string>;
   workload: string;
   unit: string;
-  direction: 'smaller' | 'bigger';
+  direction: Direction;
   values: (number | null)[];
   ranges: (number | null)[];
   programs: (string | null)[];

@@ -70,7 +70,9 @@ export type CommitEntry = z.infer<typeof CommitEntry>;
 export const IndexFile = z.object({ schema, machine: Machine, commits: z.array(CommitEntry) }).strict();
 export type IndexFile = z.infer<typeof IndexFile>;
 
-const Moment = z.object({ date: z.string(), sha: z.string() }).strict();
+/** A commit at a point in time: a window's first or last, a change's either side. */
+export const Moment = z.object({ date: z.string(), sha: z.string() }).strict();
+export type Moment = z.infer<typeof Moment>;
 
 export const TrendWindow = z.object({ id: z.string(), first: Moment, last: Moment, commits: Count }).strict();
 export type TrendWindow = z.infer<typeof TrendWindow>;

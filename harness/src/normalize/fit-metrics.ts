@@ -5,6 +5,7 @@
 import { describe } from '../analysis/describe.js';
 import { fitSizes } from '../analysis/fit.js';
 import type { Job } from '../model/job.js';
+import { FIT_METRICS } from '../model/metrics.js';
 import type { Metric } from '../model/results.js';
 import type { RawSamples } from '../run/runner.js';
 
@@ -45,8 +46,8 @@ export function fitMetrics(job: Job, raw: RawSamples): Record<string, Metric> {
   if (Number.isFinite(fit.slope) && slopes.length) {
     const samples = slopes.map((b) => b * 1e9);
     out[spec.cost] = {
-      unit: 'ns',
-      direction: 'smaller',
+      unit: FIT_METRICS.cost.unit,
+      direction: FIT_METRICS.cost.direction,
       value: fit.slope * 1e9,
       samples,
       stats: describe(samples),
@@ -55,8 +56,8 @@ export function fitMetrics(job: Job, raw: RawSamples): Record<string, Metric> {
       fit: meta(1e9, fit.ci),
     };
     out[spec.startup] = {
-      unit: 's',
-      direction: 'smaller',
+      unit: FIT_METRICS.startup.unit,
+      direction: FIT_METRICS.startup.direction,
       value: fit.intercept,
       samples: intercepts,
       stats: describe(intercepts),
@@ -76,8 +77,8 @@ export function fitMetrics(job: Job, raw: RawSamples): Record<string, Metric> {
           ? ([mbps(byBytes.fit.ci[1]), mbps(byBytes.fit.ci[0])] as [number, number])
           : undefined;
       out[spec.throughput] = {
-        unit: 'MB/s',
-        direction: 'bigger',
+        unit: FIT_METRICS.throughput.unit,
+        direction: FIT_METRICS.throughput.direction,
         value: mbps(byBytes.fit.slope),
         samples,
         stats: describe(samples),

@@ -6,21 +6,11 @@
 import { describe } from '../analysis/describe.js';
 import { PERCENTILE_NAMES, percentiles } from '../analysis/percentiles.js';
 import type { Job } from '../model/job.js';
+import { type Direction, HARNESS_METRICS as M, SYSCALL_PREFIX, syscallMetric } from '../model/metrics.js';
 import type { Benchmark, BuildInfo, Metric } from '../model/results.js';
 import type { SyscallCounts } from '../run/parse-strace.js';
 import type { RawRun, RawSamples } from '../run/runner.js';
 import { fitMetrics, fitUnresolved } from './fit-metrics.js';
-
-/** The metric catalogue: every metric the harness itself produces, with unit and direction. */
-export const METRICS = {
-  wall_time: { unit: 's', direction: 'smaller' },
-  throughput: { unit: 'MB/s', direction: 'bigger' },
-  max_rss: { unit: 'B', direction: 'smaller' },
-  pipeline_max_rss: { unit: 'B', direction: 'smaller' },
-  syscalls: { unit: 'calls', direction: 'smaller' },
-} as const;
-
-type Direction = Metric['direction'];
 
 /** A sampled metric; JSON has no Infinity/NaN, so non-finite samples are dropped, never written as null. */
 function sampled(unit: string, direction: Direction, raw: readonly number[], source: string): Metric {
@@ -55,9 +45,9 @@ function timeMetrics(job: Job, runs: readonly RawRun[], timer: RawSamples['timer
   const out: Record<string, Metric> = {};
   const walls = runs.map((r) => r.wall);
   if (!walls.length) return out;
-  out.wall_time = sampled(METRICS.wall_time.unit, 'smaller', walls, timer);
+  out.wall_time = sampled(M.wall_time.unit, M.wall_time.direction, walls, timer);
   const bytes = job.throughputBytes;
-  const tp = rate(METRICS.throughput.unit, bytes === undefined ? undefined : bytes / 1e6, walls);
+  const tp = rate(M.throughput.unit, bytes === undefined ? undefined : bytes / 1e6, walls);
   if (tp) out.throughput = tp;
   for (const r of job.rates) {
     // Over each run's own timer (a reported field) when the manifest says, else over wall time.
@@ -72,7 +62,8 @@ function timeMetrics(job: Job, runs: readonly RawRun[], timer: RawSamples['timer
 
 function memoryMetrics(runs: readonly RawRun[], timer: RawSamples['timer']): Record<string, Metric> {
   const memory = runs.flatMap((r) => (r.memoryBytes === undefined ? [] : [r.memoryBytes]));
-  return memory.length ? { pipeline_max_rss: sampled(METRICS.pipeline_max_rss.unit, 'smaller', memory, timer) } : {};
+  const spec = M.pipeline_max_rss;
+  return memory.length ? { pipeline_max_rss: sampled(spec.unit, spec.direction, memory, timer) } : {};
 }
 
 /** The program's fields of every timed run, when the runner read every run's line (else none). */
@@ -129,9 +120,12 @@ function reportCounters(job: Job, report: Readonly<Record<string, number>>): Rec
 
 function syscallCounters(syscalls: SyscallCounts): Record<string, Metric> {
   const out: Record<string, Metric> = {};
-  for (const [name, calls] of Object.entries(syscalls.calls))
-    out[`syscalls.${name}`] = counter('calls', 'smaller', calls, 'strace');
-  out['syscalls.total'] = counter('calls', 'smaller', syscalls.total, 'strace');
+  for (const [name, calls] of Object.entries(syscalls.calls)) {
+    const spec = syscallMetric(name);
+    out[`${SYSCALL_PREFIX}${name}`] = counter(spec.unit, spec.direction, calls, 'strace');
+  }
+  const total = M['syscalls.total'];
+  out['syscalls.total'] = counter(total.unit, total.direction, syscalls.total, 'strace');
   return out;
 }
 
@@ -143,7 +137,7 @@ export function metricsOf(job: Job, raw: RawSamples): Record<string, Metric> {
     ...fitMetrics(job, raw),
     ...memoryMetrics(raw.runs, raw.timer),
     ...(raw.maxRssBytes !== undefined
-      ? { max_rss: counter(METRICS.max_rss.unit, 'smaller', raw.maxRssBytes, 'time') }
+      ? { max_rss: counter(M.max_rss.unit, M.max_rss.direction, raw.maxRssBytes, 'time') }
       : {}),
     // The program's fields: per timed run when the runner read every run's line, else the check run's.
     ...(perRun ? perRunReports(job, raw.runs) : reportCounters(job, raw.report)),

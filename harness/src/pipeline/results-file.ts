@@ -5,6 +5,7 @@
 import { join } from 'node:path';
 import { writeFileAtomic } from '../lib/atomic.js';
 import type { Conditions } from '../machine/conditions.js';
+import type { ExperimentInfo } from '../model/experiment-info.js';
 import type { Experiment } from '../model/manifest.js';
 import {
   type Benchmark,
@@ -40,7 +41,7 @@ function runId(start: Date, sha: string): string {
 }
 
 /** What the summary, the site and github-action-benchmark read of each experiment: the results carry it, so readers need no manifest. */
-function experimentInfo(e: Experiment): Results['experiments'][string] {
+function experimentInfo(e: Experiment): ExperimentInfo {
   const m = e.manifest;
   return {
     title: m.title,

@@ -21,7 +21,8 @@ import { familyOf, orList, pinnedKeys, releaseKeyFormats } from '../model/runtim
 import { matchesAt } from '../model/select.js';
 import { checkParamValues } from './params.js';
 
-export type Settings = Manifest['profiles'][Profile];
+/** A profile's whole entry in a manifest: runs, warm-ups, timeout and its constants. */
+export type ProfileSettings = Manifest['profiles'][Profile];
 
 export interface Point {
   id: string;
@@ -30,7 +31,7 @@ export interface Point {
   params: Params;
   /** Derived values (bytes to send, counts) for this point. */
   derived: Record<string, number>;
-  settings: Settings;
+  settings: ProfileSettings;
   /** Runtime key the variant needs: "gcc", "node@22", "bun", "deno", "just", or a system tool. */
   runtime: string;
   /** Experiments with a fit: the smaller sizes this point also runs at, smallest first (manifest fit.scales). */

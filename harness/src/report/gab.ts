@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { formatValue } from '../lib/format.js';
 import type { Experiment } from '../model/manifest.js';
+import type { Direction } from '../model/metrics.js';
 import { type Benchmark, paramKey } from '../model/results.js';
 import { matchesAt } from '../model/select.js';
 
@@ -29,8 +30,8 @@ export function gabName(b: Pick<Benchmark, 'experiment' | 'variant' | 'params'>,
 export function toGab(
   benchmarks: readonly Benchmark[],
   experiments: readonly Pick<Experiment, 'id' | 'manifest'>[],
-): Record<'smaller' | 'bigger', GabEntry[]> {
-  const out: Record<'smaller' | 'bigger', GabEntry[]> = { smaller: [], bigger: [] };
+): Record<Direction, GabEntry[]> {
+  const out: Record<Direction, GabEntry[]> = { smaller: [], bigger: [] };
   for (const exp of experiments) {
     const { at, metrics } = exp.manifest.headline;
     for (const b of benchmarks) {

@@ -7,6 +7,7 @@
 import { medianInterval } from '../analysis/median-interval.js';
 import { fitLine } from '../analysis/slope.js';
 import type { Overview } from '../model/manifest.js';
+import type { Direction } from '../model/metrics.js';
 import type { OverviewLine, OverviewModel, OverviewPanel } from '../model/overview-vocabulary.js';
 import { labelWith, matchesAt } from '../model/select.js';
 import { answerSentence } from './overview-answer.js';
@@ -17,7 +18,7 @@ interface Point {
   variant: string;
   params: Record<string, number | string>;
   status: string;
-  metrics: Record<string, { value: number; unit: string; direction: 'smaller' | 'bigger'; samples?: number[] }>;
+  metrics: Record<string, { value: number; unit: string; direction: Direction; samples?: number[] }>;
 }
 
 const lineKey = (b: Point, drop: readonly string[]) =>

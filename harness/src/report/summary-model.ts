@@ -6,7 +6,8 @@
  */
 
 import { formatParam, formatRatio, formatValue } from '../lib/format.js';
-import type { Analysis, Manifest } from '../model/manifest.js';
+import type { Manifest, ManifestAnalysis } from '../model/manifest.js';
+import { harnessMetric } from '../model/metrics.js';
 import type { Benchmark, Results, SlopeFit } from '../model/results.js';
 import { labelWith, matchesAt, RUNTIME_PARAM } from '../model/select.js';
 import { type Answer, type AnswerScenario, answerComparison, answerScenarios } from './answers.js';
@@ -19,7 +20,7 @@ export interface ExperimentView {
   question: string;
   parameters: Record<string, { unit?: string }>;
   summary?: Manifest['summary'];
-  analyses?: readonly Analysis[];
+  analyses?: readonly ManifestAnalysis[];
 }
 
 export interface Table {
@@ -80,13 +81,9 @@ export function rowLabel(b: Pick<Benchmark, 'variant' | 'params'>, at: Record<st
   return labelWith(b.variant, extra, notApplicable);
 }
 
-const METRIC_LABELS: Record<string, string> = {
-  throughput: 'throughput',
-  wall_time: 'time (median)',
-  max_rss: 'max RSS',
+/** Column headers of the experiments' own metrics (the harness's are the catalogue's `column`). */
+const EXPERIMENT_COLUMNS: Record<string, string> = {
   read_cost: 'cost per read',
-  steady_throughput: 'steady throughput',
-  startup: 'start-up',
   io_throughput: 'I/O throughput',
   io_seconds: 'I/O time',
   pipeline_seconds: 'pipeline time',
@@ -94,8 +91,9 @@ const METRIC_LABELS: Record<string, string> = {
   lines_per_s: 'lines/s',
 };
 
+/** A summary table's column header for a metric. */
 export function metricLabel(name: string): string {
-  return METRIC_LABELS[name] ?? name.replace(/^syscalls\./, '') + (name.startsWith('syscalls.') ? ' calls' : '');
+  return EXPERIMENT_COLUMNS[name] ?? harnessMetric(name)?.column ?? name;
 }
 
 export const FINDINGS = {

@@ -15,10 +15,8 @@ import {
 } from '../model/store-layout.js';
 import type { ShardFile } from '../model/store-schema.js';
 
-/** Metrics worth a trend line; the full syscall breakdown stays in the run file. */
-export function trended(name: string): boolean {
-  return !name.startsWith('syscalls.') || name === 'syscalls.total';
-}
+/** Metrics worth a trend line (the catalogue's rule): the full syscall breakdown stays in the run file. */
+export { trended } from '../model/metrics.js';
 
 export interface ShardPlace {
   profile: string;

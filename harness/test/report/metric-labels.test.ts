@@ -1,4 +1,4 @@
-// Every metric a reader sees has a human label (issue 25): the manifests' own, the harness's for the rest.
+// Every metric a reader sees has a human label: the manifests' own, the harness's for the rest.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

@@ -9,6 +9,7 @@ import { formatValue } from '../../lib/format.js';
 import { markdownTable } from '../../lib/markdown.js';
 import type { PairedComparison, PairedPoint } from '../../model/comparison.js';
 import { NOISE_SCHEMA, type NoiseFile } from '../../model/noise.js';
+import { WALL_TIME } from '../../pr-diff/analysis/point.js';
 import { DEFAULT_PLAN } from '../../pr-diff/analysis/sequential.js';
 import type { PairRecord } from '../../pr-diff/report/rows.js';
 import { calibratePoint, type PointCalibration, type Rate, rateOf } from '../analysis/aa-replay.js';
@@ -100,7 +101,7 @@ export function aaFigures(
 export function plantTarget(aa: readonly CalibrationDiff[]): PairedPoint | undefined {
   const wcC = aa
     .flatMap((r) => r.comparison.points)
-    .filter((p) => p.experiment === 'wc' && p.variant === 'c' && p.lead.metric !== 'wall_time');
+    .filter((p) => p.experiment === 'wc' && p.variant === 'c' && p.lead.metric !== WALL_TIME.metric);
   return wcC.sort((x, y) => y.lead.baseMedian - x.lead.baseMedian)[0];
 }
 

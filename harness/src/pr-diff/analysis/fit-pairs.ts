@@ -26,6 +26,7 @@
  *   cost a little precision instead of the whole point. Only when most pairs have s_base <= 0
  *   is the fit at these sizes noise (report it, do not compare).
  */
+import type { PairedVerdict } from '../../model/verdicts.js';
 import {
   ALPHA,
   classify,
@@ -33,7 +34,6 @@ import {
   EQUIVALENCE_ALPHA,
   type LogInterval,
   MIN_EFFECT,
-  type PairedVerdict,
   signedRankCritical,
   signedRankTest,
 } from './pair-statistics.js';

@@ -32,6 +32,8 @@ import {
   walshAverages,
 } from '../../analysis/signed-rank.js';
 import { MIN_EFFECT, median, prng } from '../../analysis/two-sample.js';
+import type { Direction } from '../../model/metrics.js';
+import type { PairedVerdict } from '../../model/verdicts.js';
 
 export {
   ALPHA,
@@ -54,8 +56,6 @@ export {
 
 export { MIN_EFFECT } from '../../analysis/two-sample.js';
 
-export type Direction = 'smaller' | 'bigger';
-export type PairedVerdict = 'slower' | 'faster' | 'unchanged' | 'inconclusive';
 /** AB = base ran first, head second; BA = head first. */
 export type PairOrder = 'AB' | 'BA';
 

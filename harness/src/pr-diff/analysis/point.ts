@@ -4,8 +4,9 @@
  * runner can ask after every batch and a replay of the same pairs gives the same answer).
  */
 
+import { type Direction, HARNESS_METRICS } from '../../model/metrics.js';
 import { decideFit, type FitPair } from './fit-pairs.js';
-import { type Direction, MIN_EFFECT, type Pair, type PairOrder, pairProblem } from './pair-statistics.js';
+import { MIN_EFFECT, type Pair, type PairOrder, pairProblem } from './pair-statistics.js';
 import { decidePaired, type SequentialDecision, type SequentialPlan } from './sequential.js';
 
 /** How a point's pairs are made: whole processes timed by the harness, the program's own clock, or a fit over two sizes. */
@@ -48,7 +49,11 @@ export interface PointDecision {
   fitProblem?: string;
 }
 
-export const WALL_TIME: Lead = { metric: 'wall_time', unit: 's', direction: 'smaller' };
+export const WALL_TIME: Lead = {
+  metric: 'wall_time',
+  unit: HARNESS_METRICS.wall_time.unit,
+  direction: HARNESS_METRICS.wall_time.direction,
+};
 
 /** The lead metric's value of every pair (NaN where a side lacks it). */
 export function leadPairs(pairs: readonly MeasuredPair[], metric: string): Pair[] {

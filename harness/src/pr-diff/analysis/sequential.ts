@@ -15,17 +15,17 @@
  * Pure and stateless: the decision depends only on the pairs so far, the plan and the budget,
  * so the runner can call it after every batch and a replay gives the same answers.
  */
+import type { Direction } from '../../model/metrics.js';
+import type { PairedVerdict } from '../../model/verdicts.js';
 import {
   ALPHA,
   classify,
-  type Direction,
   hodgesLehmann,
   intervalFromWalsh,
   type LogInterval,
   logRatios,
   MIN_EFFECT,
   type Pair,
-  type PairedVerdict,
   signedRankTest,
   walshAverages,
 } from './pair-statistics.js';
@@ -77,7 +77,8 @@ export function makePlan(
  */
 export const DEFAULT_PLAN: SequentialPlan = makePlan([10, 20, 40, 60]);
 
-export interface Analysis {
+/** A point's pairs analysed at one look of the plan (not a manifest's analysis). */
+export interface LookAnalysis {
   /** Pairs analysed. */
   n: number;
   /** Index of the look (in plan.looks) this analysis stands for. */
@@ -114,7 +115,7 @@ export type SequentialDecision =
        * budget: the time ran out first; unmeasurable: the data cannot be compared (see note).
        */
       reason: 'decided' | 'last-look' | 'budget' | 'unmeasurable';
-      analysis: Analysis;
+      analysis: LookAnalysis;
     }
   | {
       action: 'continue';
@@ -123,7 +124,7 @@ export type SequentialDecision =
       /** The look those pairs lead to. */
       look: number;
       /** The analysis just made, when this call was at a look. */
-      analysis?: Analysis;
+      analysis?: LookAnalysis;
     };
 
 /**
@@ -168,7 +169,7 @@ export function decideSequential(
   }
   const alpha = plan.alphas[look]!;
   if (n === 0) {
-    const analysis: Analysis = {
+    const analysis: LookAnalysis = {
       n,
       look,
       alpha,
@@ -182,7 +183,7 @@ export function decideSequential(
   }
   const { change, equivalence, p } = analyse(alpha, plan.betas[look]!);
   const c = classify(change, p, alpha, minEffect, equivalence);
-  const analysis: Analysis = {
+  const analysis: LookAnalysis = {
     n,
     look,
     alpha,
@@ -231,7 +232,7 @@ export function runSequential(
   reason: 'decided' | 'last-look' | 'budget' | 'unmeasurable';
   n: number;
   centre: number;
-  analysis: Analysis;
+  analysis: LookAnalysis;
 } {
   const d: number[] = [];
   let budget = Math.floor(opts.budgetPairs);

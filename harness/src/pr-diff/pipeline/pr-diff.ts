@@ -22,6 +22,7 @@ import { readPins, resolveRuntime } from '../../machine/toolchains.js';
 import { buildTool } from '../../machine/tools.js';
 import type { PairedComparison } from '../../model/comparison.js';
 import type { Job } from '../../model/job.js';
+import { harnessMetric } from '../../model/metrics.js';
 import type { NoiseThresholds } from '../../model/noise.js';
 import type { Profile } from '../../model/profiles.js';
 import { checkCounters, runMetrics } from '../../normalize/normalize.js';
@@ -81,9 +82,10 @@ export function processValues(job: Job, run: RawRun): Values {
   const out: Values = {};
   const reports = job.experiment.manifest.reports;
   for (const [name, m] of Object.entries(runMetrics(job, run))) {
-    // Throughput over wall time is wall time again; syscalls and max RSS are counters.
-    if (m.source === 'derived' && name === 'throughput') continue;
-    if (name.startsWith('syscalls.') || name === 'max_rss') continue;
+    // Only the harness's timed metrics: a derived one (throughput over wall time) is wall time
+    // again, and counters are compared exactly from the check run.
+    const kind = harnessMetric(name, job.experiment.manifest.fit)?.kind;
+    if (kind !== undefined && kind !== 'timed') continue;
     // A report field of a whole-process run is a counter (compared exactly from the check run).
     if (job.runner !== 'self' && reports[name]) continue;
     if (Number.isFinite(m.value)) out[name] = { value: m.value, unit: m.unit, direction: m.direction };
@@ -95,7 +97,7 @@ export function processValues(job: Job, run: RawRun): Values {
 function counterValues(job: Job, fields: Record<string, number>, syscalls?: SyscallCounts) {
   const out: Record<string, { value: number; unit: string }> = {};
   for (const [name, m] of Object.entries(checkCounters(job, fields, syscalls)))
-    if (m.deterministic && name !== 'max_rss') out[name] = { value: m.value, unit: m.unit };
+    if (m.deterministic) out[name] = { value: m.value, unit: m.unit };
   return out;
 }
 

@@ -9,6 +9,7 @@
 import { escapeCell } from '../../lib/markdown.js';
 import type { PairedComparison, PairedPoint } from '../../model/comparison.js';
 import type { DiffSummary } from '../../model/diff-summary.js';
+import { counterName } from '../../model/metrics.js';
 import { COMMENT_LIMIT, toolchainsLine } from '../../report/comparison-sections.js';
 import { DEFAULT_FAIL_RULE, describeRule, type FailRule, parseFailRule } from '../analysis/merge-rule.js';
 import { summarize } from '../analysis/summarize.js';
@@ -71,7 +72,7 @@ function top(c: PairedComparison, s: DiffSummary): string[] {
   if (s.counters.length) {
     const lines = s.counters.map((f) => {
       const d = f.head - f.base;
-      return `- ${escapeCell(`${f.experiment} ${f.variant}`)}: **${escapeCell(f.metric.replace(/^syscalls\./, ''))}** ${f.base.toLocaleString('en-US')} → ${f.head.toLocaleString('en-US')} ${escapeCell(f.unit)} per run (${d >= 0 ? '+' : '−'}${Math.abs(d).toLocaleString('en-US')}) on ${f.points} of ${f.of} points`;
+      return `- ${escapeCell(`${f.experiment} ${f.variant}`)}: **${escapeCell(counterName(f.metric))}** ${f.base.toLocaleString('en-US')} → ${f.head.toLocaleString('en-US')} ${escapeCell(f.unit)} per run (${d >= 0 ? '+' : '−'}${Math.abs(d).toLocaleString('en-US')}) on ${f.points} of ${f.of} points`;
     });
     out.push(`**Counters that changed exactly** (the same on every traced run of each side):\n\n${lines.join('\n')}`);
   }

@@ -8,6 +8,7 @@ import { formatValue } from '../../lib/format.js';
 import { escapeCell, markdownTable } from '../../lib/markdown.js';
 import type { PairedComparison, PairedMetric, PairedPoint } from '../../model/comparison.js';
 import type { NotMeasuredGroup } from '../../model/diff-summary.js';
+import { counterName } from '../../model/metrics.js';
 import { counterChange } from '../analysis/summarize.js';
 
 export const pct = (r: number) => `${r >= 1 ? '+' : '−'}${(Math.abs(r - 1) * 100).toFixed(1)}%`;
@@ -61,7 +62,7 @@ export function counterText(p: Pick<PairedPoint, 'counters'>, shown = 3): string
     // A side whose own runs disagreed shows its range.
     const v = (x: number, r?: [number, number]) =>
       r ? `${formatValue(r[0], c.unit)}–${formatValue(r[1], c.unit)}` : formatValue(x, c.unit);
-    return `${c.metric.replace(/^syscalls\./, '')} ${v(c.base, c.baseRange)}→${v(c.head, c.headRange)}`;
+    return `${counterName(c.metric)} ${v(c.base, c.baseRange)}→${v(c.head, c.headRange)}`;
   });
   return sorted.length > shown ? `${text.join(', ')}, +${sorted.length - shown} more` : text.join(', ');
 }

@@ -8,8 +8,8 @@ import { median } from '../../analysis/two-sample.js';
 import type { PairedCounter, PairedMetric, PairedPoint } from '../../model/comparison.js';
 import { compareFit, type FitSizes, fitProblem } from '../analysis/fit-pairs.js';
 import { comparePaired, orderEffect, type Pair, pairProblem } from '../analysis/pair-statistics.js';
-import { fitPairs, leadPairs, type PointSoFar, type StopDecision } from '../analysis/point.js';
-import type { Analysis } from '../analysis/sequential.js';
+import { fitPairs, leadPairs, type PointSoFar, type StopDecision, WALL_TIME } from '../analysis/point.js';
+import type { LookAnalysis } from '../analysis/sequential.js';
 
 /** A measured point as the rows need it: what it is, its pairs, and its final decision. */
 export interface PointOutcome extends PointSoFar {
@@ -27,7 +27,7 @@ export interface PointOutcome extends PointSoFar {
 }
 
 /** The interval a verdict stands on, with its level. */
-function verdictInterval(verdict: string, a: Analysis): { ci?: [number, number]; confidence: number } {
+function verdictInterval(verdict: string, a: LookAnalysis): { ci?: [number, number]; confidence: number } {
   const iv = verdict === 'unchanged' && a.equivalence ? a.equivalence : { ci: a.ci, confidence: 1 - a.alpha };
   return {
     ...(iv.ci?.every(Number.isFinite) ? { ci: iv.ci.map(round) as [number, number] } : {}),
@@ -41,7 +41,7 @@ const finiteOr = (x: number, y: number) => (Number.isFinite(x) ? x : y);
 /** The lead's medians: a fit's per-operation costs (ns), else the medians of the lead's pairs. */
 function leadMedians(p: PointOutcome, pairs: readonly Pair[]): [number, number] {
   const fit = fitPairs(p.pairs);
-  if (p.kind === 'fit' && p.lead.metric !== 'wall_time' && fit.length && p.sizes && !fitProblem(fit)) {
+  if (p.kind === 'fit' && p.lead.metric !== WALL_TIME.metric && fit.length && p.sizes && !fitProblem(fit)) {
     const c = compareFit(fit, p.sizes);
     return [c.baseCost * 1e9, c.headCost * 1e9];
   }
@@ -141,7 +141,7 @@ export function pairRecord(p: PointOutcome): PairRecord {
     direction: p.lead.direction,
     kind: p.kind,
     pairs:
-      p.kind === 'fit' && p.lead.metric !== 'wall_time'
+      p.kind === 'fit' && p.lead.metric !== WALL_TIME.metric
         ? fit.map((f, i) => ({
             base: f.base.large - f.base.small,
             head: f.head.large - f.head.small,

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { Tools } from '../../machine/tools.js';
 import type { PairedCounter } from '../../model/comparison.js';
 import type { Job } from '../../model/job.js';
+import { harnessMetric } from '../../model/metrics.js';
 import { checkedRun, countSyscalls, verifyEviction } from '../../run/common.js';
 import { freshScratch } from '../../run/measure.js';
 import type { SyscallCounts } from '../../run/parse-strace.js';
@@ -98,7 +99,7 @@ async function counterChanges(
   const names = [...new Set([...traces.base, ...traces.head].flatMap((c) => Object.keys(c)))].sort();
   for (const name of names) {
     // strace lists only calls made: where every run was traced, a missing syscall was made 0 times.
-    const zero = traced && name.startsWith('syscalls.') ? 0 : undefined;
+    const zero = traced && harnessMetric(name)?.zeroWhenAbsent ? 0 : undefined;
     const values = (side: SideName) => traces[side].map((c) => c[name]?.value ?? zero);
     const [b, h] = [values('base'), values('head')];
     const known = (vs: (number | undefined)[]): vs is number[] => vs.every((v) => v !== undefined);

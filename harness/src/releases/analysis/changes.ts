@@ -7,6 +7,7 @@
  */
 
 import { detectChangePoints } from '../../analysis/changepoints.js';
+import type { Direction } from '../../model/metrics.js';
 import { compareVersions } from '../../model/runtime-release.js';
 import type { ReleaseEntry } from '../model/release-store.js';
 
@@ -29,7 +30,7 @@ export interface ReleaseSeries {
   params: Record<string, number | string>;
   metric: string;
   unit: string;
-  direction: 'smaller' | 'bigger';
+  direction: Direction;
   points: { version: string; date: string; value: number }[];
 }
 
