@@ -5,7 +5,7 @@
 // TypeScript harness with esbuild, and runs it. Plain JavaScript: it runs before any install.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, statfsSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statfsSync, statSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -107,22 +107,48 @@ function ensureSystemPackages(names) {
     );
 }
 
-/** Bundles harness/src/cli/main.ts into .cache/harness/cli.mjs (npm packages stay external). */
+/** Every file of harness/src (and the options below) hashed: the bundle is rebuilt only when one changed. */
+function sourcesDigest(options) {
+  const hash = createHash('sha256').update(JSON.stringify(options));
+  const walk = (dir) => {
+    for (const e of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      const p = join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.isFile()) hash.update(`${p}\0`).update(readFileSync(p)).update('\0');
+    }
+  };
+  walk(join(ROOT, 'harness', 'src'));
+  return hash.digest('hex');
+}
+
+/**
+ * Bundles harness/src/cli/main.ts into .cache/harness/cli.mjs (npm packages stay external), or
+ * reuses the bundle its sources digest names: the tests start the CLI hundreds of times. A new
+ * bundle is written beside the old and renamed over it, so processes starting at once never read
+ * half a file.
+ */
 async function bundleHarness() {
-  const { build } = await import(pathToFileURL(join(ROOT, 'node_modules', 'esbuild', 'lib', 'main.js')).href);
   const outfile = join(ROOT, '.cache', 'harness', 'cli.mjs');
-  mkdirSync(dirname(outfile), { recursive: true });
-  await build({
+  const options = {
     entryPoints: [join(ROOT, 'harness', 'src', 'cli', 'main.ts')],
     bundle: true,
     platform: 'node',
     format: 'esm',
     target: 'node20',
     packages: 'external',
-    outfile,
     logLevel: 'warning',
     sourcemap: 'inline',
-  });
+  };
+  const digest = sourcesDigest(options);
+  const stamp = `${outfile}.sha256`;
+  if (existsSync(outfile) && existsSync(stamp) && readFileSync(stamp, 'utf8') === digest) return outfile;
+  const { build } = await import(pathToFileURL(join(ROOT, 'node_modules', 'esbuild', 'lib', 'main.js')).href);
+  mkdirSync(dirname(outfile), { recursive: true });
+  const part = `${outfile}.${process.pid}.part`;
+  await build({ ...options, outfile: part });
+  renameSync(part, outfile);
+  writeFileSync(`${stamp}.${process.pid}.part`, digest);
+  renameSync(`${stamp}.${process.pid}.part`, stamp);
   return outfile;
 }
 

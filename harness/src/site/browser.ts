@@ -1,10 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type BrowserContext, chromium } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 
 /** Debian's chromium (never a downloaded browser), headless, with a fresh profile removed on close. */
 export async function launch(): Promise<BrowserContext> {
+  // Loaded here, not at the top: playwright-core takes longer to load than most commands take to run.
+  const { chromium } = await import('playwright-core');
   const profile = mkdtempSync(join(tmpdir(), 'jsio-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: '/usr/bin/chromium',
