@@ -43,7 +43,7 @@ async function render(): Promise<void> {
   // Tests (and tools) wait for data-rendered: it names only a view that is fully drawn.
   delete document.body.dataset.rendered;
   const state = parseHash(location.hash);
-  // Both at once: every round trip before the first chart counts (issue 18's 300 ms).
+  // Both at once: every round trip before the first chart counts against its 300 ms (site/perf.ts).
   const [cfg, machines] = await Promise.all([
     config(),
     store.machines().catch((e: unknown) => {

@@ -1,5 +1,5 @@
 /**
- * The Overview's one-sentence answer, from intervals, not extremes (issue 25): a line is named as
+ * The Overview's one-sentence answer, from intervals, not extremes: a line is named as
  * the best or the worst only when its interval is apart from the next one's (else the lines whose
  * intervals overlap are named together), and a value that is physically implausible against the
  * experiment's own references is flagged as suspect instead of headlined. Pure.
@@ -15,7 +15,10 @@ import type { OverviewLine, OverviewModel } from '../model/overview-vocabulary.j
 export const SUSPECT_FACTOR = 2;
 /** Better than the ceiling (the pipe's own speed) by more than this is not possible either. */
 export const CEILING_TOLERANCE = 1.1;
-/** A slope from a looser fit than this does not carry a headline (streams once rested on R² 0.20). */
+/**
+ * A slope from a looser fit than this does not carry a headline: its points are too far from a line
+ * for one cost per unit to describe them.
+ */
 export const MIN_R2 = 0.8;
 
 interface Item {
