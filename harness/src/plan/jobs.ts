@@ -103,7 +103,7 @@ export function placementOf(
   if (!cpus) return { generator: '', program: '', text: `${kind}: not applied (one core, or no taskset)` };
   // Where a timed process tree starts (its shell, before taskset moves the programs): on the
   // measured cores, not the harness's. A shell forked on the harness's core waits behind any load
-  // there: with a busy loop on cpu 0, wc C's paired per-read cost noise went from 3.4% to 21.7%.
+  // there before it starts the program, and the wait is timed (docs/reading-results.md).
   const startOn = (set: string) => ({ taskset: cpus.taskset, cpus: set });
   const on = (set: string) => `${shellQuote(cpus.taskset)} -c ${set} `;
   switch (kind) {

@@ -2,7 +2,8 @@
  * The site's performance benchmark (not a test): a synthetic store of 5,000 commits and 300
  * series in store v3's layout, then headless chromium measures, per view, navigation -> first
  * chart drawn and -> every chart of the first viewport drawn, the bytes transferred, and the JS
- * bundle size. Targets (issue 18): first view <= 500 KB, first chart <= 300 ms.
+ * bundle size. Targets: first view <= 500 KB, first chart <= 300 ms (docs/pages.md, "The site's
+ * own benchmark").
  */
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -11,7 +12,8 @@ import { launch } from './browser.js';
 import { buildSite, serveSite } from './build-site.js';
 import { syntheticStore } from './perf-store.js';
 
-// Seven: chromium on a 2-core machine varies by ±30% between fresh profiles; three medians disagreed.
+// Seven: chromium's timings vary widely between fresh profiles on a small machine, and a median of
+// three does not settle (docs/pages.md).
 export const REPETITIONS = 7;
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -75,7 +77,7 @@ async function measureView(url: string, hash: string, ready: string) {
   // Timed inside the page, from the navigation's start: the moment the first element matching
   // `ready` appears (a MutationObserver, no polling delay). The page says so on its console, and
   // only then does Playwright query it: its injected helper script costs the page's main thread
-  // ~30-40 ms here, which no visitor pays.
+  // time that no visitor pays.
   await page.addInitScript((sel: string) => {
     const w = window as unknown as { firstChart?: number };
     new MutationObserver((_m, obs) => {
