@@ -1,5 +1,5 @@
 /**
- * The one way the site turns data into HTML (issue 24, N1): a tagged template whose every
+ * The one way the site turns data into HTML: a tagged template whose every
  * interpolation is escaped unless it is already `Html` built the same way. Store data (units,
  * names, parameters, commit subjects, machine names, reasons) is never concatenated into markup
  * by hand, so forgetting to escape is not possible at a sink that uses `html`.

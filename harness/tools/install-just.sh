@@ -98,7 +98,7 @@ done_installing() {
 
 # A file of the installation that another account (other than root) owns, or that others may
 # write: the stamp is this account's record only if nobody else could have rewritten it with the
-# binary (issue 24: the pull-request account of docs/runners.md planted both and was believed).
+# binary (the pull-request account of docs/runners.md can write both).
 foreign_file() {
   find "$dir" \( ! -user "$(id -u)" ! -user 0 \) -print -quit -o \( ! -type l -perm /022 \) -print -quit
 }

@@ -1,7 +1,7 @@
 /**
- * Series styles: sixteen colours that stay apart from each other (issue 25: 15 series shared ten
- * colours), each with its own dash from the ninth on, so a chart of up to 64 lines never draws two
- * alike. Reference lines (C, the pipe's ceiling) are dark and neutral, drawn thin and dotted.
+ * Series styles: sixteen colours that stay apart from each other, each with its own dash from the
+ * ninth on, so a chart of up to 64 lines never draws two alike. Reference lines (C, the pipe's
+ * ceiling) are dark and neutral, drawn thin and dotted.
  */
 const COLORS = [
   '#1f77b4',

@@ -6,7 +6,7 @@
 import { medianInterval } from '../../../harness/src/analysis/median-interval.js';
 import { trended } from '../../../harness/src/model/metrics.js';
 import { wide, xyChart } from '../charts.js';
-import { type Benchmark, lineLabel, type RunFile, type WindowCommit } from '../data.js';
+import { type Benchmark, type ExperimentInfo, lineLabel, type RunFile, type WindowCommit } from '../data.js';
 import { html, setHtml } from '../html.js';
 import type { State } from '../state.js';
 import { boxWidth, type Ctx, commitOptions, select, short } from './ctx.js';
@@ -73,16 +73,48 @@ export async function sweeps(ctx: Ctx): Promise<void> {
     ctx.state.metric && metrics.includes(ctx.state.metric)
       ? ctx.state.metric
       : headlineMetric(ctx.overview[experiment], metrics, ['throughput', 'wall_time']);
-  // The swept parameter: the Overview's, else the numeric one with the most distinct values.
-  const params = Object.keys(info?.parameters ?? {}).filter((p) => ok.some((b) => typeof b.params[p] === 'number'));
-  const distinct = (p: string) => new Set(ok.filter((x) => p in x.params).map((x) => x.params[p])).size;
-  const preferred = overviewAxis(ctx.overview[experiment]);
-  const axis =
-    preferred && params.includes(preferred) ? preferred : params.sort((a, b) => distinct(b) - distinct(a))[0];
+  const axis = sweptAxis(ctx, experiment, info, ok);
   const values = metric ? ok.map((b) => b.metrics[metric]?.value ?? null) : [];
   // The Overview's axes: log where lines are two orders of magnitude apart, unless the URL says.
   const log = ctx.state.log ?? wide(values);
   const label = (m: string) => ctx.label(experiment, m);
+  const host = showControls(ctx, { experiments, experiment, metrics, metric, label, options, commit, vs, log });
+  if (!axis || !metric || !info) {
+    setHtml(host, html`<p class="notice">This experiment has no numeric parameter to sweep.</p>`);
+    return;
+  }
+  drawSweeps(host, { experiment, info, ok, axis, metric, commit, other, log, label });
+}
+
+/** The swept parameter: the Overview's, else the numeric one with the most distinct values. */
+function sweptAxis(
+  ctx: Ctx,
+  experiment: string,
+  info: ExperimentInfo | undefined,
+  ok: readonly Benchmark[],
+): string | undefined {
+  const params = Object.keys(info?.parameters ?? {}).filter((p) => ok.some((b) => typeof b.params[p] === 'number'));
+  const distinct = (p: string) => new Set(ok.filter((x) => p in x.params).map((x) => x.params[p])).size;
+  const preferred = overviewAxis(ctx.overview[experiment]);
+  return preferred && params.includes(preferred) ? preferred : params.sort((a, b) => distinct(b) - distinct(a))[0];
+}
+
+/** The controls a sweep is chosen with; returns the element its charts go in. */
+function showControls(
+  ctx: Ctx,
+  c: {
+    experiments: string[];
+    experiment: string;
+    metrics: string[];
+    metric: string | undefined;
+    label: (m: string) => string;
+    options: WindowCommit[];
+    commit: WindowCommit;
+    vs: WindowCommit | undefined;
+    log: boolean;
+  },
+): HTMLElement {
+  const { experiments, experiment, metrics, metric, label, options, commit, vs, log } = c;
   setHtml(
     ctx.el,
     html`<div class="controls"><label>experiment ${select('exp', experiments, experiment)}</label>
@@ -103,11 +135,24 @@ export async function sweeps(ctx: Ctx): Promise<void> {
   on('commit', 'commit');
   on('vs', 'vs');
   on('log', 'log');
-  const host = ctx.el.querySelector<HTMLElement>('#sweeps')!;
-  if (!axis || !metric || !info) {
-    setHtml(host, html`<p class="notice">This experiment has no numeric parameter to sweep.</p>`);
-    return;
-  }
+  return ctx.el.querySelector<HTMLElement>('#sweeps')!;
+}
+
+/** What a sweep draws: the chosen commit's measured benchmarks of one experiment, and the overlay's run. */
+interface Sweep {
+  experiment: string;
+  info: ExperimentInfo;
+  ok: Benchmark[];
+  axis: string;
+  metric: string;
+  commit: WindowCommit;
+  other: RunFile | undefined;
+  log: boolean;
+  label: (m: string) => string;
+}
+
+/** One chart per combination of the other parameters, one line per variant (dashed: the overlay's). */
+function drawSweeps(host: HTMLElement, { experiment, info, ok, axis, metric, commit, other, log, label }: Sweep): void {
   const xs = [
     ...new Set(ok.filter((b) => typeof b.params[axis] === 'number').map((b) => b.params[axis] as number)),
   ].sort((a, b) => a - b);

@@ -15,7 +15,7 @@ export type TrendLine = {
 
 /** A chart's change points (marked "program changed here" where its program changed) and its program changes. */
 export function chartChanges(lines: readonly TrendLine[], minShift: (id: string) => number) {
-  // A step where the program changed is found like any other, and marked (issue 14).
+  // A step where the program changed is found like any other, and marked.
   const changes = lines.flatMap((l, i) =>
     detectChangePoints(l.values, minShift(l.id)).map((c) => ({
       line: i,

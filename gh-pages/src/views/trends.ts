@@ -6,7 +6,7 @@
 import { programChanges } from '../../../harness/src/model/store-layout.js';
 import { MIN_SHIFT } from '../change-detection.js';
 import { trendChart } from '../charts.js';
-import { trendCharts } from '../data.js';
+import { type Profile, type TrendChartSpec, trendCharts, type WindowCommit } from '../data.js';
 import { type Html, html, setHtml } from '../html.js';
 import { toHash } from '../state.js';
 import { boxWidth, type Ctx, select } from './ctx.js';
@@ -40,6 +40,41 @@ export async function trends(ctx: Ctx): Promise<void> {
   const commits = trend?.commits ?? [];
   const span = commits.length ? `${commits[0]!.date.slice(0, 10)} … ${commits.at(-1)!.date.slice(0, 10)}` : '';
   const label = (m: string) => ctx.label(experiment, m);
+  showControls(ctx, { experiments, experiment, metrics, metric, label, older, hasOlder, commits, span });
+  if (!metric || !trend) return;
+  const chartsEl = ctx.el.querySelector<HTMLElement>('#charts')!;
+  const changesEl = ctx.el.querySelector<HTMLElement>('#changes')!;
+  const listers = drawCharts(ctx, chartsEl, { experiment, metric, trend, noise, label });
+  if (ctx.state.chart) {
+    const target = chartsEl.querySelector<HTMLElement>(`[data-key="${CSS.escape(ctx.state.chart)}"]`);
+    target?.scrollIntoView();
+  }
+  await afterPaint();
+  const items = listers.flatMap((list) => list());
+  setHtml(
+    changesEl,
+    items.length
+      ? html`${items.sort((x, y) => y.index - x.index).map((c) => c.html)}`
+      : html`<li class="muted">No change points detected.</li>`,
+  );
+}
+
+/** The controls a trend is chosen with, and the empty chart and change-list containers. */
+function showControls(
+  ctx: Ctx,
+  c: {
+    experiments: string[];
+    experiment: string;
+    metrics: string[];
+    metric: string | undefined;
+    label: (m: string) => string;
+    older: number;
+    hasOlder: boolean;
+    commits: WindowCommit[];
+    span: string;
+  },
+): void {
+  const { experiments, experiment, metrics, metric, label, older, hasOlder, commits, span } = c;
   setHtml(
     ctx.el,
     html`<div class="controls"><label>experiment ${select('exp', experiments, experiment)}</label>
@@ -59,21 +94,28 @@ export async function trends(ctx: Ctx): Promise<void> {
     ctx.go({ log: (e.target as HTMLInputElement).checked });
   const more = ctx.el.querySelector<HTMLButtonElement>('#older');
   if (more) more.onclick = () => ctx.go({ older: older + 1 });
-  if (!metric || !trend) return;
-  const chartsEl = ctx.el.querySelector<HTMLElement>('#charts')!;
-  const changesEl = ctx.el.querySelector<HTMLElement>('#changes')!;
+}
+
+type Trend = Awaited<ReturnType<Profile['trend']>>;
+
+/**
+ * One chart box per parameter point, each drawn when it scrolls into view (years of data stay
+ * fast); returns, per chart, what lists its detected changes.
+ */
+function drawCharts(
+  ctx: Ctx,
+  chartsEl: HTMLElement,
+  {
+    experiment,
+    metric,
+    trend,
+    noise,
+    label,
+  }: { experiment: string; metric: string; trend: Trend; noise: Record<string, number>; label: (m: string) => string },
+): (() => { index: number; html: Html }[])[] {
+  const commits = trend.commits;
   const charts = trendCharts(trend.series, metric);
-  // Draw charts as they scroll into view: years of data stay fast.
-  const observer = new IntersectionObserver(
-    (entries) => {
-      for (const entry of entries) {
-        if (!entry.isIntersecting) continue;
-        observer.unobserve(entry.target);
-        (entry.target as HTMLElement & { draw?: () => void }).draw?.();
-      }
-    },
-    { rootMargin: '400px' },
-  );
+  const observer = drawWhenVisible();
   const pointKeys = new Set(charts.flatMap((c) => Object.keys(c.point)));
   const state = { view: 'trends' as const, machine: ctx.machine, profile: ctx.profile.profile, experiment, metric };
   // Each chart's change points are found when it is drawn or when the list below is filled
@@ -85,23 +127,8 @@ export async function trends(ctx: Ctx): Promise<void> {
     box.className = `chart${ctx.state.chart === chart.key ? ' highlight' : ''}`;
     box.dataset.key = chart.key;
     box.style.minHeight = '300px';
-    // A chart of variants that do not take a parameter the others do (Bun: no pool size) says so.
-    const pointText = [
-      ...Object.entries(chart.point).map(([k, v]) => `${k}=${v}`),
-      ...[...pointKeys].filter((k) => !(k in chart.point)).map((k) => `${k} n/a`),
-    ].join(' ');
-    const lines = chart.lines.map((l) => {
-      const s = trend.series[l.key]!;
-      return {
-        id: s.id,
-        label: l.label,
-        values: s.values,
-        ranges: s.ranges,
-        unit: s.unit,
-        direction: s.direction,
-        programChanged: programChanges(s.programs),
-      } satisfies TrendLine & Record<string, unknown>;
-    });
+    const pointText = pointTextOf(chart, pointKeys);
+    const lines = chartLines(trend, chart);
     let found: ReturnType<typeof chartChanges> | undefined;
     const marks = () => {
       found ??= chartChanges(lines, (id) => Math.max(MIN_SHIFT, noise[`${id} ${metric}`] ?? 0));
@@ -109,10 +136,7 @@ export async function trends(ctx: Ctx): Promise<void> {
     };
     const link = toHash({ ...state, chart: chart.key, ...(ctx.state.log ? { log: true } : {}) });
     listers.push(() => changeItems(ctx, marks(), lines, commits, link, pointText));
-    const a = document.createElement('a');
-    a.className = 'permalink';
-    a.href = link;
-    a.textContent = 'permalink to this chart';
+    const a = permalink(link);
     box.draw = () => {
       const { changes, programs } = marks();
       trendChart(
@@ -136,16 +160,54 @@ export async function trends(ctx: Ctx): Promise<void> {
     chartWidth ??= boxWidth(box);
     observer.observe(box);
   }
-  if (ctx.state.chart) {
-    const target = chartsEl.querySelector<HTMLElement>(`[data-key="${CSS.escape(ctx.state.chart)}"]`);
-    target?.scrollIntoView();
-  }
-  await afterPaint();
-  const items = listers.flatMap((list) => list());
-  setHtml(
-    changesEl,
-    items.length
-      ? html`${items.sort((x, y) => y.index - x.index).map((c) => c.html)}`
-      : html`<li class="muted">No change points detected.</li>`,
+  return listers;
+}
+
+/** An observer that draws each chart box it observes once it comes near the viewport. */
+function drawWhenVisible(): IntersectionObserver {
+  // Draw charts as they scroll into view: years of data stay fast.
+  const observer = new IntersectionObserver(
+    (entries) => {
+      for (const entry of entries) {
+        if (!entry.isIntersecting) continue;
+        observer.unobserve(entry.target);
+        (entry.target as HTMLElement & { draw?: () => void }).draw?.();
+      }
+    },
+    { rootMargin: '400px' },
   );
+  return observer;
+}
+
+/** A chart's parameter point, as its title says it. */
+function pointTextOf(chart: TrendChartSpec, pointKeys: ReadonlySet<string>): string {
+  // A chart of variants that do not take a parameter the others do (Bun: no pool size) says so.
+  return [
+    ...Object.entries(chart.point).map(([k, v]) => `${k}=${v}`),
+    ...[...pointKeys].filter((k) => !(k in chart.point)).map((k) => `${k} n/a`),
+  ].join(' ');
+}
+
+/** A chart's lines: each series' values, ranges and where its program changed. */
+function chartLines(trend: Trend, chart: TrendChartSpec) {
+  return chart.lines.map((l) => {
+    const s = trend.series[l.key]!;
+    return {
+      id: s.id,
+      label: l.label,
+      values: s.values,
+      ranges: s.ranges,
+      unit: s.unit,
+      direction: s.direction,
+      programChanged: programChanges(s.programs),
+    } satisfies TrendLine & Record<string, unknown>;
+  });
+}
+
+function permalink(link: string): HTMLAnchorElement {
+  const a = document.createElement('a');
+  a.className = 'permalink';
+  a.href = link;
+  a.textContent = 'permalink to this chart';
+  return a;
 }

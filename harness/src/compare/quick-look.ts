@@ -41,12 +41,15 @@ function zeroFillSyscalls(rounds: readonly Benchmark[]): Record<string, number>[
   );
 }
 
+/** Runs merged by benchmark id: the measured ones, and those skipped or failed. */
+type MergedRuns = { ok: Map<string, Merged>; other: Map<string, Benchmark> };
+
 /**
  * Merges the rounds of one side. A benchmark is compared only when every round that has it
  * measured it; one that failed or was skipped in any round is reported with its reason, and
  * with how many rounds it concerns when other rounds were fine (a flaky failure is news).
  */
-function merge(runs: readonly Results[]): { ok: Map<string, Merged>; other: Map<string, Benchmark> } {
+function merge(runs: readonly Results[]): MergedRuns {
   const byId = new Map<string, Benchmark[]>();
   for (const r of runs) for (const b of r.benchmarks) byId.set(b.id, [...(byId.get(b.id) ?? []), b]);
   const ok = new Map<string, Merged>();
@@ -172,6 +175,25 @@ export function compareRuns(
   checkSameWorkloads(base, head);
   const B = merge(base);
   const H = merge(head);
+  const { metrics, incomparable, counters } = compareMeasured(B, H, noise);
+  const { added, removed, notMeasured } = unpaired(B, H);
+  return {
+    schema: COMPARISON_SCHEMA,
+    method: `median ratio with a ${BOOTSTRAP_ITERATIONS}-resample bootstrap 95% CI; two-sided Mann-Whitney U at alpha ${ALPHA}; minimum effect ${MIN_EFFECT * 100}% (or the calibrated noise threshold)`,
+    base: side(base),
+    head: side(head),
+    metrics,
+    counters,
+    added,
+    removed,
+    notMeasured,
+    ...(incomparable.length ? { incomparable } : {}),
+    ...(busyWarning([...base, ...head]) ? { warnings: [busyWarning([...base, ...head])!] } : {}),
+  };
+}
+
+/** Every benchmark measured on both sides: its metrics compared, or why not, and its counters. */
+function compareMeasured(B: MergedRuns, H: MergedRuns, noise: NoiseThresholds) {
   const metrics: ComparedMetric[] = [];
   const incomparable: NonNullable<Comparison['incomparable']> = [];
   const counters: CounterChange[] = [];
@@ -235,8 +257,12 @@ export function compareRuns(
       if (change) counters.push(change);
     }
   }
-  const known = (m: { ok: Map<string, Merged>; other: Map<string, Benchmark> }, id: string) =>
-    m.ok.has(id) || m.other.has(id);
+  return { metrics, incomparable, counters };
+}
+
+/** The benchmarks only one side has, and those a side skipped or failed. */
+function unpaired(B: MergedRuns, H: MergedRuns) {
+  const known = (m: MergedRuns, id: string) => m.ok.has(id) || m.other.has(id);
   const added = [...new Set([...H.ok.keys(), ...H.other.keys()])]
     .filter((id) => !known(B, id))
     .map((benchmark) => ({ benchmark, side: 'head' as const }));
@@ -257,17 +283,5 @@ export function compareRuns(
       reason: (b.reason ?? '').slice(0, 2000),
     })),
   ];
-  return {
-    schema: COMPARISON_SCHEMA,
-    method: `median ratio with a ${BOOTSTRAP_ITERATIONS}-resample bootstrap 95% CI; two-sided Mann-Whitney U at alpha ${ALPHA}; minimum effect ${MIN_EFFECT * 100}% (or the calibrated noise threshold)`,
-    base: side(base),
-    head: side(head),
-    metrics,
-    counters,
-    added,
-    removed,
-    notMeasured,
-    ...(incomparable.length ? { incomparable } : {}),
-    ...(busyWarning([...base, ...head]) ? { warnings: [busyWarning([...base, ...head])!] } : {}),
-  };
+  return { added, removed, notMeasured };
 }

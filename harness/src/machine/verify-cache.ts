@@ -1,5 +1,5 @@
 /**
- * Cached runtimes are verified before use (issue 24, N6). A runtime unpacked into a trust level's
+ * Cached runtimes are verified before use. A runtime unpacked into a trust level's
  * cache gets a digest of its whole tree, written beside it (`<dir>.sha256`) by the job that
  * unpacked it. A later job uses the cache only when
  *   - the tree, the digest file and the cache directory belong to this account (or root) and are

@@ -29,6 +29,17 @@ function syntaxProblem(field: string, expr: string): string | undefined {
 
 /** Cross-field checks the schema cannot express: files exist, names resolve. */
 function checkConsistency(_file: string, dir: string, m: Manifest): string[] {
+  const problems = [
+    ...variantProblems(dir, m),
+    ...expressionProblems(m),
+    ...sectionProblems(dir, m),
+    ...measurementProblems(m),
+  ];
+  return problems.map((p) => `  ${p}`);
+}
+
+/** Each variant: a unique id, its files there, the parameters and checks it names declared. */
+function variantProblems(dir: string, m: Manifest): string[] {
   const problems: string[] = [];
   const ids = new Set<string>();
   for (const [i, v] of m.variants.entries()) {
@@ -51,6 +62,12 @@ function checkConsistency(_file: string, dir: string, m: Manifest): string[] {
         problems.push(`variants.${i}.skipChecks: no check on field "${field}"`);
     }
   }
+  return problems;
+}
+
+/** Every expression parses, and in every profile its names and each template's placeholders resolve. */
+function expressionProblems(m: Manifest): string[] {
+  const problems: string[] = [];
   const params = Object.keys(m.parameters);
   // Expressions: syntax once, names per profile (constants may differ between profiles).
   const expressions: [string, string, 'derive' | 'run' | 'generate'][] = [
@@ -119,7 +136,13 @@ function checkConsistency(_file: string, dir: string, m: Manifest): string[] {
       checkTemplate(`variants.${i}.command`, v.command, extra);
     }
   }
-  problems.push(...perProfile);
+  return [...problems, ...perProfile];
+}
+
+/** Shared files, the generator, eviction, the summary, releases and `at` sections: files exist, names resolve. */
+function sectionProblems(dir: string, m: Manifest): string[] {
+  const problems: string[] = [];
+  const ids = new Set(m.variants.map((v) => v.id));
   for (const [i, f] of m.shared.entries())
     if (!existsSync(join(dir, f))) problems.push(`shared.${i}: file not found (got "${f}")`);
   if (m.generate && !existsSync(join(dir, m.generate.script)))
@@ -147,6 +170,12 @@ function checkConsistency(_file: string, dir: string, m: Manifest): string[] {
       if (!(k in m.parameters) && k !== 'runtime') problems.push(`at: unknown parameter (got "${k}")`);
     }
   }
+  return problems;
+}
+
+/** Checks, rates, the fit, reports, exclusions and analyses: fields reported, the runner suited, parameters declared. */
+function measurementProblems(m: Manifest): string[] {
+  const problems: string[] = [];
   for (const [i, c] of m.validate.entries()) {
     if (!(c.field in m.reports)) problems.push(`validate.${i}.field: not a reported field (got "${c.field}")`);
     else if (m.reports[c.field]?.samples)
@@ -185,7 +214,7 @@ function checkConsistency(_file: string, dir: string, m: Manifest): string[] {
     if (a.per && !(a.per.value in m.derive) && !a.per.value.startsWith('input_'))
       problems.push(`analyses.${i}.per.value: not a derived value or input fact (got "${a.per.value}")`);
   }
-  return problems.map((p) => `  ${p}`);
+  return problems;
 }
 
 export function parseManifest(file: string, dir: string, text: string): Manifest {

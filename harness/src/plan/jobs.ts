@@ -102,7 +102,7 @@ export function placementOf(
   if (!cpus) return { generator: '', program: '', text: `${kind}: not applied (one core, or no taskset)` };
   // Where a timed process tree starts (its shell, before taskset moves the programs): on the
   // measured cores, not the harness's. A shell forked on the harness's core waits behind any load
-  // there: with a busy loop on cpu 0, wc C's paired per-read cost noise went from 3.4% to 21.7%.
+  // there before it starts the program, and the wait is timed (docs/reading-results.md).
   const startOn = (set: string) => ({ taskset: cpus.taskset, cpus: set });
   const on = (set: string) => `${shellQuote(cpus.taskset)} -c ${set} `;
   switch (kind) {
@@ -138,13 +138,7 @@ export function planJob(point: Point, env: PlanEnvironment): Job {
   const input = m.generate ? env.inputs.get(point.id) : undefined;
   const build = jobBuild(point, env);
   const scratch = join(env.scratchDir ?? join(env.cacheDir, 'scratch'), exp.id, variant.id);
-  const inputFacts = input?.ok
-    ? Object.fromEntries(
-        Object.entries(input.facts)
-          .filter((e): e is [string, number] => typeof e[1] === 'number')
-          .map(([k, v]) => [`input_${k}`, v]),
-      )
-    : {};
+  const inputFacts = inputFactsOf(input);
   const derived = { ...point.derived, ...inputFacts };
   const js = jsRuntimes(variant) !== undefined;
   // The program a JavaScript runtime runs: its esbuild bundle when it has one, else its source.
@@ -164,57 +158,13 @@ export function planJob(point: Point, env: PlanEnvironment): Job {
       ? { runtime: rt.path, ...(script ? { js: jsInvocation(point.runtime, rt.path, script) } : {}) }
       : {}),
   };
-  const blocked: Job['blocked'] = !rt?.ok
-    ? {
-        status: 'skipped',
-        reason: rt?.reason ?? `${point.runtime} was not resolved`,
-        ...(rt?.hint ? { hint: rt.hint } : {}),
-      }
-    : m.generate && !input
-      ? { status: 'failed', reason: 'its input was not generated (a bug in the harness)' }
-      : input && !input.ok
-        ? { status: 'failed', reason: input.reason }
-        : undefined;
+  const blocked = whyBlocked(point, rt, input);
   const placement = placementOf(m.placement, env.cpus);
   const coldPoint = m.evict !== undefined && matchesAt(point, m.evict.when);
-  const evictBlocked: Job['blocked'] =
-    !blocked && coldPoint && !env.evictTool
-      ? {
-          status: 'skipped',
-          reason: 'cold cache: the page-cache evictor could not be built (is gcc installed? apt-get install gcc)',
-        }
-      : undefined;
-  // A job that cannot run still shows its command; what is missing stays a {placeholder}.
-  const fill = (t: string, sc: Scope = scope) =>
-    blocked
-      ? t.replace(/\{([A-Za-z_][A-Za-z0-9_.]*)\}/g, (x, n: string) =>
-          sc[n] === undefined ? x : quoteValue(String(sc[n]), n),
-        )
-      : fillTemplate(t, sc, quoteValue);
-  const commandFor = (sc: Scope): JobCommand => {
-    const { assignments, rest } = splitAssignments(fill(variant.command, sc));
-    return {
-      ...(m.input ? { generator: fill(m.input.pipe, sc) } : {}),
-      generatorPin: placement.generator,
-      assignments,
-      pin: placement.program,
-      program: rest,
-    };
-  };
+  const evictBlocked = evictionBlocked(blocked, coldPoint, env);
+  const commandFor = jobCommandFor(m, variant, placement, blocked, scope);
   const runnable = !blocked && !evictBlocked;
-  // Fit experiments also run each point at smaller sizes (its own size last).
-  const sizes = m.fit
-    ? [...point.smaller, { scale: 1, derived: point.derived }].map(({ scale, derived: d }) => {
-        const sc: Scope = { ...scope, ...d, scale };
-        return {
-          scale,
-          scope: sc,
-          command: commandFor(sc),
-          ...(runnable && m.fit?.bytes ? { bytes: evaluate(m.fit.bytes, sc) } : {}),
-          ...(runnable && m.fit?.expected ? { expected: evaluate(m.fit.expected, sc) } : {}),
-        };
-      })
-    : undefined;
+  const sizes = jobSizes(point, scope, commandFor, runnable);
   const settings = {
     runs: env.runs ?? point.settings.runs,
     warmup: point.settings.warmup,
@@ -230,18 +180,7 @@ export function planJob(point: Point, env: PlanEnvironment): Job {
     settings,
     runtime: point.runtime,
     definition: programHash(exp, variant, rt?.ok ? rt.version : 'unavailable'),
-    // Every size a fit runs at is part of what the point measures.
-    workload: workloadHash(
-      exp,
-      point.params,
-      {
-        ...derived,
-        ...Object.fromEntries(
-          point.smaller.flatMap((s) => Object.entries(s.derived).map(([k, v]) => [`${k}@${s.scale}`, v])),
-        ),
-      },
-      placement.text,
-    ),
+    workload: jobWorkload(point, derived, placement.text),
     placement: placement.text,
     ...(placement.startOn ? { startOn: placement.startOn } : {}),
     runner: m.runner,
@@ -259,16 +198,117 @@ export function planJob(point: Point, env: PlanEnvironment): Job {
       : {}),
     checks: m.validate,
     ...(runnable && m.throughputBytes ? { throughputBytes: evaluate(m.throughputBytes, scope) } : {}),
-    rates: runnable
-      ? Object.entries(m.rates).map(([name, r]) => ({
-          name,
-          per: evaluate(r.per, scope),
-          unit: r.unit,
-          ...(r.time ? { time: r.time } : {}),
-        }))
-      : [],
+    rates: jobRates(m, scope, runnable),
     ...(blocked || evictBlocked ? { blocked: blocked ?? evictBlocked } : {}),
   });
+}
+
+/** A generated input's numeric facts, as the names expressions see them (input_<fact>). */
+function inputFactsOf(input: InputOutcome | undefined): Record<string, number> {
+  return input?.ok
+    ? Object.fromEntries(
+        Object.entries(input.facts)
+          .filter((e): e is [string, number] => typeof e[1] === 'number')
+          .map(([k, v]) => [`input_${k}`, v]),
+      )
+    : {};
+}
+
+/** Why a point cannot run: its runtime is missing, or its input could not be generated. */
+function whyBlocked(point: Point, rt: Resolved | undefined, input: InputOutcome | undefined): Job['blocked'] {
+  const m = point.experiment.manifest;
+  return !rt?.ok
+    ? {
+        status: 'skipped',
+        reason: rt?.reason ?? `${point.runtime} was not resolved`,
+        ...(rt?.hint ? { hint: rt.hint } : {}),
+      }
+    : m.generate && !input
+      ? { status: 'failed', reason: 'its input was not generated (a bug in the harness)' }
+      : input && !input.ok
+        ? { status: 'failed', reason: input.reason }
+        : undefined;
+}
+
+/** A cold-cache point that could run but has no page-cache evictor is skipped. */
+function evictionBlocked(blocked: Job['blocked'], coldPoint: boolean, env: PlanEnvironment): Job['blocked'] {
+  return !blocked && coldPoint && !env.evictTool
+    ? {
+        status: 'skipped',
+        reason: 'cold cache: the page-cache evictor could not be built (is gcc installed? apt-get install gcc)',
+      }
+    : undefined;
+}
+
+/** A scope's command lines: the generator's and the program's, under the manifest's placement. */
+function jobCommandFor(
+  m: Experiment['manifest'],
+  variant: Variant,
+  placement: ReturnType<typeof placementOf>,
+  blocked: Job['blocked'],
+  scope: Scope,
+): (sc: Scope) => JobCommand {
+  // A job that cannot run still shows its command; what is missing stays a {placeholder}.
+  const fill = (t: string, sc: Scope = scope) =>
+    blocked
+      ? t.replace(/\{([A-Za-z_][A-Za-z0-9_.]*)\}/g, (x, n: string) =>
+          sc[n] === undefined ? x : quoteValue(String(sc[n]), n),
+        )
+      : fillTemplate(t, sc, quoteValue);
+  return (sc: Scope): JobCommand => {
+    const { assignments, rest } = splitAssignments(fill(variant.command, sc));
+    return {
+      ...(m.input ? { generator: fill(m.input.pipe, sc) } : {}),
+      generatorPin: placement.generator,
+      assignments,
+      pin: placement.program,
+      program: rest,
+    };
+  };
+}
+
+function jobSizes(point: Point, scope: Scope, commandFor: (sc: Scope) => JobCommand, runnable: boolean): Job['sizes'] {
+  const m = point.experiment.manifest;
+  // Fit experiments also run each point at smaller sizes (its own size last).
+  return m.fit
+    ? [...point.smaller, { scale: 1, derived: point.derived }].map(({ scale, derived: d }) => {
+        const sc: Scope = { ...scope, ...d, scale };
+        return {
+          scale,
+          scope: sc,
+          command: commandFor(sc),
+          ...(runnable && m.fit?.bytes ? { bytes: evaluate(m.fit.bytes, sc) } : {}),
+          ...(runnable && m.fit?.expected ? { expected: evaluate(m.fit.expected, sc) } : {}),
+        };
+      })
+    : undefined;
+}
+
+function jobWorkload(point: Point, derived: Record<string, number>, placementText: string): string {
+  const exp = point.experiment;
+  // Every size a fit runs at is part of what the point measures.
+  return workloadHash(
+    exp,
+    point.params,
+    {
+      ...derived,
+      ...Object.fromEntries(
+        point.smaller.flatMap((s) => Object.entries(s.derived).map(([k, v]) => [`${k}@${s.scale}`, v])),
+      ),
+    },
+    placementText,
+  );
+}
+
+function jobRates(m: Experiment['manifest'], scope: Scope, runnable: boolean): Job['rates'] {
+  return runnable
+    ? Object.entries(m.rates).map(([name, r]) => ({
+        name,
+        per: evaluate(r.per, scope),
+        unit: r.unit,
+        ...(r.time ? { time: r.time } : {}),
+      }))
+    : [];
 }
 
 /** Every point as a job, in plan order; fails first if a required runtime is missing. */

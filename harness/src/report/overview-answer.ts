@@ -1,5 +1,5 @@
 /**
- * The Overview's one-sentence answer, from intervals, not extremes (issue 25): a line is named as
+ * The Overview's one-sentence answer, from intervals, not extremes: a line is named as
  * the best or the worst only when its interval is apart from the next one's (else the lines whose
  * intervals overlap are named together), and a value that is physically implausible against the
  * experiment's own references is flagged as suspect instead of headlined. Pure.
@@ -15,7 +15,10 @@ import type { OverviewLine, OverviewModel } from '../model/overview-vocabulary.j
 export const SUSPECT_FACTOR = 2;
 /** Better than the ceiling (the pipe's own speed) by more than this is not possible either. */
 export const CEILING_TOLERANCE = 1.1;
-/** A slope from a looser fit than this does not carry a headline (streams once rested on R² 0.20). */
+/**
+ * A slope from a looser fit than this does not carry a headline: its points are too far from a line
+ * for one cost per unit to describe them.
+ */
 export const MIN_R2 = 0.8;
 
 interface Item {
@@ -70,44 +73,15 @@ export function answerSentence(
   const metric = label(m.metric);
   const parts: string[] = [];
   const suspects: string[] = [];
+  const say: Saying = { spec, m, metric, smaller, shown, suspects };
   for (const p of m.panels) {
     const main = p.lines.filter((l) => l.metric === m.metric);
     const lastX = p.xs.length - 1;
     const prefix = p.title ? `${p.title}: ` : '';
     const at = (l: OverviewLine, i: number) => l.values[i] ?? null;
     if (ans.kind === 'reference') {
-      const ref = main.find((l) => l.variant === ans.to);
-      // The largest x the reference has a value at (a fit a small run could not resolve has none).
-      const i = ref ? ref.values.reduce<number>((last, v, k) => (v === null || v === undefined ? last : k), -1) : -1;
-      if (!ref || i < 0) continue;
-      const ceiling = ans.ceiling ? main.find((l) => l.variant === ans.ceiling) : undefined;
-      const toCeiling = ceiling ? ratio(ref, ceiling, i, smaller) : undefined;
-      const items: Item[] = [];
-      for (const l of main.filter((x) => !x.reference)) {
-        const it = ratio(l, ref, i, smaller);
-        if (!it) continue;
-        const c = ceiling && ratio(l, ceiling, i, smaller);
-        if (it.r < 1 / SUSPECT_FACTOR)
-          suspects.push(
-            `${prefix}${l.label} ${shown(it.r)} of ${refName(spec, ref.variant)}'s ${metric} (implausibly better than the reference)`,
-          );
-        else if (c && c.r < 1 / CEILING_TOLERANCE)
-          suspects.push(
-            `${prefix}${l.label} ${shown(c.r)} of ${refName(spec, ceiling!.variant)}'s ${metric} (beyond the ceiling)`,
-          );
-        else items.push(it);
-      }
-      if (!items.length) continue;
-      items.sort((a, b) => a.r - b.r);
-      const best = end(items);
-      const worst = end([...items].reverse()).filter((x) => !best.includes(x));
-      const said = (g: Item[]) =>
-        `${shown(g[0]!.r)}${g === best ? ` of ${refName(spec, ref.variant)}'s` : ''} for ${names(g)}`;
-      let s = `${prefix}at ${xText(m, p.xs[i]!)}, ${metric} is ${said(best)}`;
-      if (worst.length) s += ` and ${said(worst)}`;
-      if (toCeiling)
-        s += `; ${refName(spec, ref.variant)}'s is ${shown(toCeiling.r)} ${refName(spec, ceiling!.variant)}'s`;
-      parts.push(s);
+      const part = referencePart(say, p, main, prefix);
+      if (part) parts.push(part);
     } else if (ans.kind === 'slope') {
       const fitted = main.filter((l) => l.slope).sort((a, b) => a.slope!.value - b.slope!.value);
       const firm = fitted.filter((l) => l.slope!.r2 >= MIN_R2);
@@ -143,4 +117,58 @@ export function answerSentence(
   if (!parts.length) return { answer: 'Not enough points in this run to answer.', suspects };
   const sentence = parts.join('; ');
   return { answer: `${sentence.charAt(0).toUpperCase()}${sentence.slice(1)}.`, suspects };
+}
+
+/** What each panel's part of the answer is said with; a suspect value is added to `suspects`. */
+interface Saying {
+  spec: Overview;
+  m: OverviewModel;
+  /** The metric's label. */
+  metric: string;
+  smaller: boolean;
+  shown: (r: number) => string;
+  suspects: string[];
+}
+
+/** A panel's part of a `reference` answer: the best and the worst lines against the reference, at its largest x. */
+function referencePart(
+  say: Saying,
+  p: OverviewModel['panels'][number],
+  main: readonly OverviewLine[],
+  prefix: string,
+): string | undefined {
+  const { spec, m, metric, smaller, shown, suspects } = say;
+  const ans = spec.answer;
+  if (ans.kind !== 'reference') return undefined;
+  const ref = main.find((l) => l.variant === ans.to);
+  // The largest x the reference has a value at (a fit a small run could not resolve has none).
+  const i = ref ? ref.values.reduce<number>((last, v, k) => (v === null || v === undefined ? last : k), -1) : -1;
+  if (!ref || i < 0) return undefined;
+  const ceiling = ans.ceiling ? main.find((l) => l.variant === ans.ceiling) : undefined;
+  const toCeiling = ceiling ? ratio(ref, ceiling, i, smaller) : undefined;
+  const items: Item[] = [];
+  for (const l of main.filter((x) => !x.reference)) {
+    const it = ratio(l, ref, i, smaller);
+    if (!it) continue;
+    const c = ceiling && ratio(l, ceiling, i, smaller);
+    if (it.r < 1 / SUSPECT_FACTOR)
+      suspects.push(
+        `${prefix}${l.label} ${shown(it.r)} of ${refName(spec, ref.variant)}'s ${metric} (implausibly better than the reference)`,
+      );
+    else if (c && c.r < 1 / CEILING_TOLERANCE)
+      suspects.push(
+        `${prefix}${l.label} ${shown(c.r)} of ${refName(spec, ceiling!.variant)}'s ${metric} (beyond the ceiling)`,
+      );
+    else items.push(it);
+  }
+  if (!items.length) return undefined;
+  items.sort((a, b) => a.r - b.r);
+  const best = end(items);
+  const worst = end([...items].reverse()).filter((x) => !best.includes(x));
+  const said = (g: Item[]) =>
+    `${shown(g[0]!.r)}${g === best ? ` of ${refName(spec, ref.variant)}'s` : ''} for ${names(g)}`;
+  let s = `${prefix}at ${xText(m, p.xs[i]!)}, ${metric} is ${said(best)}`;
+  if (worst.length) s += ` and ${said(worst)}`;
+  if (toCeiling) s += `; ${refName(spec, ref.variant)}'s is ${shown(toCeiling.r)} ${refName(spec, ceiling!.variant)}'s`;
+  return s;
 }

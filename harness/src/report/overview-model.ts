@@ -40,7 +40,6 @@ export function overviewModel(
   benchmarks: readonly Point[],
   label: (metric: string) => string = (m) => m,
 ): OverviewModel | undefined {
-  const labelOf = label;
   const ok = benchmarks.filter((b) => b.status === 'ok' && matchesAt(b, spec.at, 'matches'));
   const metric = pickMetric(spec, ok);
   if (!metric) return undefined;
@@ -59,48 +58,7 @@ export function overviewModel(
     );
     if (!xs.length) continue;
     const drop = [spec.x, ...(spec.panels ? [spec.panels] : []), ...Object.keys(spec.at)];
-    const lines: OverviewLine[] = [];
-    for (const m of [metric, ...spec.also]) {
-      const groups = new Map<string, Point[]>();
-      for (const b of mine.filter((x) => x.metrics[m])) {
-        const k = lineKey(b, drop);
-        groups.set(k, [...(groups.get(k) ?? []), b]);
-      }
-      for (const [label, pts] of [...groups].sort(([a], [b]) => a.localeCompare(b))) {
-        const flat = pts.every((p) => !(spec.x in p.params));
-        const at = (x: number) => pts.find((p) => p.params[spec.x] === x) ?? (flat ? pts[0] : undefined);
-        const values = xs.map((x) => at(x)?.metrics[m]?.value ?? null);
-        const ci = xs.map((x) => {
-          const s = at(x)?.metrics[m]?.samples;
-          return s && s.length > 1 ? medianInterval(s) : undefined;
-        });
-        const variant = pts[0]!.variant;
-        const refLabel = refs.get(variant);
-        // Reference lines get their own (negative) colour indexes, the rest count up from 0.
-        if (!colors.has(label)) {
-          const taken = [...colors.values()];
-          colors.set(
-            label,
-            refLabel !== undefined ? -1 - taken.filter((c) => c < 0).length : taken.filter((c) => c >= 0).length,
-          );
-        }
-        const known: [number, number][] = xs.flatMap((x, i) => (values[i] !== null ? [[x, values[i]!]] : []));
-        const slope = spec.slope && !flat && known.length >= 2 ? fitLine(known) : undefined;
-        lines.push({
-          label: `${refLabel ? `${refLabel} (${label})` : label}${m !== metric ? ` ${labelOf(m)}` : ''}`,
-          variant,
-          metric: m,
-          values,
-          low: ci.map((c) => c?.low ?? null),
-          high: ci.map((c) => c?.high ?? null),
-          reference: refLabel !== undefined || flat,
-          dashed: m !== metric,
-          flat,
-          ...(slope ? { slope: { value: slope.slope, r2: slope.r2 } } : {}),
-          colorIndex: colors.get(label)!,
-        });
-      }
-    }
+    const lines = panelLines(spec, metric, mine, xs, { drop, refs, colors, labelOf: label });
     panels.push({ title: pv === undefined ? '' : String(pv), xs, lines });
   }
   if (!panels.length) return undefined;
@@ -123,4 +81,71 @@ export function overviewModel(
   };
   const { answer, suspects } = answerSentence(spec, model, label);
   return { ...model, answer, suspects };
+}
+
+/**
+ * One panel's lines: per metric (the answer's, then the dashed `also` ones), one line per variant
+ * and remaining parameters, with its medians' intervals, its slope when asked, and its colour
+ * (kept across panels in `colors`).
+ */
+function panelLines(
+  spec: Overview,
+  metric: string,
+  mine: readonly Point[],
+  xs: readonly number[],
+  {
+    drop,
+    refs,
+    colors,
+    labelOf,
+  }: {
+    drop: readonly string[];
+    refs: ReadonlyMap<string, string | undefined>;
+    colors: Map<string, number>;
+    labelOf: (metric: string) => string;
+  },
+): OverviewLine[] {
+  const lines: OverviewLine[] = [];
+  for (const m of [metric, ...spec.also]) {
+    const groups = new Map<string, Point[]>();
+    for (const b of mine.filter((x) => x.metrics[m])) {
+      const k = lineKey(b, drop);
+      groups.set(k, [...(groups.get(k) ?? []), b]);
+    }
+    for (const [label, pts] of [...groups].sort(([a], [b]) => a.localeCompare(b))) {
+      const flat = pts.every((p) => !(spec.x in p.params));
+      const at = (x: number) => pts.find((p) => p.params[spec.x] === x) ?? (flat ? pts[0] : undefined);
+      const values = xs.map((x) => at(x)?.metrics[m]?.value ?? null);
+      const ci = xs.map((x) => {
+        const s = at(x)?.metrics[m]?.samples;
+        return s && s.length > 1 ? medianInterval(s) : undefined;
+      });
+      const variant = pts[0]!.variant;
+      const refLabel = refs.get(variant);
+      // Reference lines get their own (negative) colour indexes, the rest count up from 0.
+      if (!colors.has(label)) {
+        const taken = [...colors.values()];
+        colors.set(
+          label,
+          refLabel !== undefined ? -1 - taken.filter((c) => c < 0).length : taken.filter((c) => c >= 0).length,
+        );
+      }
+      const known: [number, number][] = xs.flatMap((x, i) => (values[i] !== null ? [[x, values[i]!]] : []));
+      const slope = spec.slope && !flat && known.length >= 2 ? fitLine(known) : undefined;
+      lines.push({
+        label: `${refLabel ? `${refLabel} (${label})` : label}${m !== metric ? ` ${labelOf(m)}` : ''}`,
+        variant,
+        metric: m,
+        values,
+        low: ci.map((c) => c?.low ?? null),
+        high: ci.map((c) => c?.high ?? null),
+        reference: refLabel !== undefined || flat,
+        dashed: m !== metric,
+        flat,
+        ...(slope ? { slope: { value: slope.slope, r2: slope.r2 } } : {}),
+        colorIndex: colors.get(label)!,
+      });
+    }
+  }
+  return lines;
 }

@@ -10,7 +10,7 @@ import { describeExit, runProcess } from '../lib/exec.js';
 import type { Tools } from '../machine/tools.js';
 import { commandLine, type Job } from '../model/job.js';
 import { checkedRun, collector, countSyscalls, RSS_UNMEASURED, tail, timeoutMs, verifyEviction } from './common.js';
-import { parseHyperfineJson } from './parse-hyperfine.js';
+import { type HyperfineRun, parseHyperfineJson } from './parse-hyperfine.js';
 import { programEnv } from './program-env.js';
 import type { RawSamples, Runner } from './runner.js';
 
@@ -49,28 +49,11 @@ async function measure(job: Job, tools: Tools): Promise<RawSamples> {
     if (fitX && sizes.some((_, i) => xOf(i) === undefined))
       return c.done('failed', { reason: `the program did not report ${fitX}, which the fit needs`, ...known });
 
-    // 2. Timing: one hyperfine invocation, every size (they share its warm-ups and conditions).
+    // 2. Timing: one hyperfine invocation, every size.
     if (!tools.hyperfine)
       return c.done('failed', { reason: 'hyperfine is not installed (apt-get install hyperfine)', ...known });
-    const jsonFile = join(work, 'hyperfine.json');
-    const s = job.settings;
-    const argv = [
-      tools.hyperfine,
-      '--shell=bash',
-      '--style=none',
-      `--runs=${s.runs}`,
-      `--warmup=${s.warmup}`,
-      `--export-json=${jsonFile}`,
-      ...(job.evict ? [`--prepare=${job.evict}`] : []),
-      ...sizes.map((size) => `set -o pipefail; ${commandLine(size)}`),
-    ];
-    // hyperfine has no per-run timeout: bound the whole invocation instead.
-    const bound = timeoutMs(job) * (s.runs + s.warmup) * sizes.length + 60_000;
-    const hf = await runProcess(argv, { timeoutMs: bound, cwd: job.cwd, env: programEnv() });
-    c.spent(hf.seconds);
-    if (hf.code !== 0)
-      return c.done('failed', { reason: `hyperfine: ${describeExit(hf, bound)}: ${tail(hf.stderr)}`, ...known });
-    const timed = parseHyperfineJson(jsonFile, readFileSync(jsonFile, 'utf8'));
+    const timed = await timeWithHyperfine(job, tools.hyperfine, work, sizes, c);
+    if ('failed' in timed) return c.done('failed', { reason: timed.failed, ...known });
     const runsOf = (i: number) =>
       (timed[i]?.times ?? []).map((wall, j) => ({
         wall,
@@ -99,6 +82,37 @@ async function measure(job: Job, tools: Tools): Promise<RawSamples> {
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
+}
+
+/**
+ * One hyperfine invocation times every size (they share its warm-ups and conditions): each
+ * size's runs, or why hyperfine failed.
+ */
+async function timeWithHyperfine(
+  job: Job,
+  hyperfine: string,
+  work: string,
+  sizes: readonly Pick<Job, 'command'>[],
+  c: ReturnType<typeof collector>,
+): Promise<HyperfineRun[] | { failed: string }> {
+  const jsonFile = join(work, 'hyperfine.json');
+  const s = job.settings;
+  const argv = [
+    hyperfine,
+    '--shell=bash',
+    '--style=none',
+    `--runs=${s.runs}`,
+    `--warmup=${s.warmup}`,
+    `--export-json=${jsonFile}`,
+    ...(job.evict ? [`--prepare=${job.evict}`] : []),
+    ...sizes.map((size) => `set -o pipefail; ${commandLine(size)}`),
+  ];
+  // hyperfine has no per-run timeout: bound the whole invocation instead.
+  const bound = timeoutMs(job) * (s.runs + s.warmup) * sizes.length + 60_000;
+  const hf = await runProcess(argv, { timeoutMs: bound, cwd: job.cwd, env: programEnv() });
+  c.spent(hf.seconds);
+  if (hf.code !== 0) return { failed: `hyperfine: ${describeExit(hf, bound)}: ${tail(hf.stderr)}` };
+  return parseHyperfineJson(jsonFile, readFileSync(jsonFile, 'utf8'));
 }
 
 export const hyperfineRunner: Runner = { measure };

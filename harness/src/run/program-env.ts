@@ -2,8 +2,8 @@
  * The environment measured programs run in: only what a process needs to start, nothing else
  * from the machine. A variable set for the machine's other work changes what is measured: with
  * NODE_EXTRA_CA_CERTS set (as on the development VM), Node 20 and Node 22 before 22.7 parse the
- * whole CA bundle at every start (+30-40 ms there: a "start-up change" in Node 22.7 that was the
- * machine's environment); NODE_OPTIONS, UV_THREADPOOL_SIZE, GLIBC_TUNABLES or LD_PRELOAD change
+ * whole CA bundle at every start, so the machine's environment reads as a start-up change between
+ * releases (docs/runners.md); NODE_OPTIONS, UV_THREADPOOL_SIZE, GLIBC_TUNABLES or LD_PRELOAD change
  * the runtime itself. Commands set what they need themselves (`UV_THREADPOOL_SIZE={pool} ...`).
  */
 

@@ -178,7 +178,7 @@ function preloadDefault(outDir: string, data: string): void {
     noise: `data/${paths.noise(id)}`,
   }).replace(/</g, '\\u003c');
   // A file of its own, not an inline script: the page's Content-Security-Policy allows scripts
-  // from 'self' only (issue 24).
+  // from 'self' only.
   const script = `(function(c){var h=location.hash,v=(/^#\\/(\\w+)/.exec(h)||[0,'overview'])[1],m=/[?&]machine=([^&]*)/.exec(h),p=/[?&]profile=([^&]*)/.exec(h);if((m&&m[1]!==c.machine)||(p&&p[1]!==c.profile))return;var e=/[?&]experiment=([\\w-]+)(&|$)/.exec(h),x=/[?&]metric=([\\w.]+)(&|$)/.exec(h),t=v==='trends'&&c.window&&e&&x?[c.window+'commits.json',c.window+e[1]+'/'+x[1]+'.json',c.noise]:[];[c.catalog].concat(v==='overview'?c.runs:t).forEach(function(f){var l=document.createElement('link');l.rel='preload';l.as='fetch';l.crossOrigin='anonymous';l.href=f;document.head.appendChild(l)})})(${plan});\n`;
   writeFileSync(join(outDir, 'preload.js'), script);
   // Before the stylesheets: a script after a pending stylesheet waits for it.

@@ -2,7 +2,8 @@
  * The site's performance benchmark (not a test): a synthetic store of 5,000 commits and 300
  * series in store v3's layout, then headless chromium measures, per view, navigation -> first
  * chart drawn and -> every chart of the first viewport drawn, the bytes transferred, and the JS
- * bundle size. Targets (issue 18): first view <= 500 KB, first chart <= 300 ms.
+ * bundle size. Targets: first view <= 500 KB, first chart <= 300 ms (docs/pages.md, "The site's
+ * own benchmark").
  */
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -11,7 +12,8 @@ import { launch } from './browser.js';
 import { buildSite, serveSite } from './build-site.js';
 import { syntheticStore } from './perf-store.js';
 
-// Seven: chromium on a 2-core machine varies by ±30% between fresh profiles; three medians disagreed.
+// Seven: chromium's timings vary widely between fresh profiles on a small machine, and a median of
+// three does not settle (docs/pages.md).
 export const REPETITIONS = 7;
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -38,69 +40,6 @@ async function measureSite(root: string, tmp: string, repetitions: number): Prom
   const buildMs = Date.now() - t0;
   const { url, close } = await serveSite(join(tmp, 'site'));
   const loadBefore = loadavg()[0]!;
-  const measure = async (hash: string, ready: string) => {
-    const ctx = await launch();
-    const page = await ctx.newPage();
-    // Timed inside the page, from the navigation's start: the moment the first element matching
-    // `ready` appears (a MutationObserver, no polling delay). The page says so on its console, and
-    // only then does Playwright query it: its injected helper script costs the page's main thread
-    // ~30-40 ms here, which no visitor pays.
-    await page.addInitScript((sel: string) => {
-      const w = window as unknown as { firstChart?: number };
-      new MutationObserver((_m, obs) => {
-        if (document.querySelector(sel)) {
-          w.firstChart = performance.now();
-          obs.disconnect();
-          console.debug('jsio-first-chart');
-        }
-      }).observe(document, { childList: true, subtree: true, attributes: true });
-    }, ready);
-    let foreign = 0;
-    page.on('request', (r) => {
-      if (!r.url().startsWith(url) && !r.url().startsWith('data:')) foreign++;
-    });
-    const drawn = page.waitForEvent('console', { predicate: (m) => m.text() === 'jsio-first-chart', timeout: 60_000 });
-    await page.goto(`${url}${hash}`, { waitUntil: 'commit' });
-    await drawn;
-    await page.waitForSelector('body[data-rendered]', { timeout: 60_000 });
-    // Every chart box in the first viewport drawn (the rest draw as they scroll into view);
-    // Playwright polls for it, so this one includes its helper script: an upper bound.
-    await page.waitForFunction(
-      () =>
-        [...document.querySelectorAll('.chart')]
-          .filter((c) => c.getBoundingClientRect().top < innerHeight)
-          .every((c) => c.querySelector('canvas')),
-      undefined,
-      { timeout: 60_000 },
-    );
-    const all = await page.evaluate(() => performance.now());
-    await page.waitForLoadState('networkidle');
-    // Bytes: the bodies of the document and of every resource it loaded (as sent: nothing is compressed here).
-    const { first, bytes, script, data } = await page.evaluate(() => {
-      const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
-      const res = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
-      const first = (window as unknown as { firstChart?: number }).firstChart ?? Number.NaN;
-      // Where the time before the first chart went: the bundle's arrival, then the last data
-      // response that arrived before the chart (the rest is the page's own work).
-      const before = res.filter((r) => r.responseEnd <= first);
-      const end = (xs: PerformanceResourceTiming[]) => Math.max(0, ...xs.map((r) => r.responseEnd));
-      return {
-        first,
-        bytes: nav.encodedBodySize + res.reduce((n, r) => n + r.encodedBodySize, 0),
-        script: end(before.filter((r) => r.name.endsWith('.js'))),
-        data: end(before.filter((r) => r.name.endsWith('.json'))),
-      };
-    });
-    await ctx.close();
-    if (foreign) throw new Error(`${hash}: ${foreign} responses from outside ${url}`);
-    return {
-      first: Math.round(first),
-      all: Math.round(all),
-      bytes,
-      script: Math.round(script),
-      data: Math.round(data),
-    };
-  };
   const views = {
     overview: ['#/overview', 'section.experiment .picture canvas'],
     trends: ['#/trends?machine=perf-machine&experiment=wc&metric=wall_time', '.chart canvas'],
@@ -110,7 +49,7 @@ async function measureSite(root: string, tmp: string, repetitions: number): Prom
   const out: Record<string, number | string> = {};
   for (const [name, [hash, ready]] of Object.entries(views)) {
     const runs = [];
-    for (let i = 0; i < repetitions; i++) runs.push(await measure(hash, ready));
+    for (let i = 0; i < repetitions; i++) runs.push(await measureView(url, hash, ready));
     out[`${name}_first_chart_ms`] = median(runs.map((r) => r.first));
     out[`${name}_visible_charts_ms`] = median(runs.map((r) => r.all));
     out[`${name}_bytes`] = median(runs.map((r) => r.bytes));
@@ -125,4 +64,73 @@ async function measureSite(root: string, tmp: string, repetitions: number): Prom
   out.load_before = loadBefore.toFixed(2);
   out.load_after = loadavg()[0]!.toFixed(2);
   return out;
+}
+
+/**
+ * One view, in a fresh browser profile: navigation -> first element matching `ready`, -> every
+ * chart of the first viewport drawn, the bytes transferred, and where the time before the first
+ * chart went.
+ */
+async function measureView(url: string, hash: string, ready: string) {
+  const ctx = await launch();
+  const page = await ctx.newPage();
+  // Timed inside the page, from the navigation's start: the moment the first element matching
+  // `ready` appears (a MutationObserver, no polling delay). The page says so on its console, and
+  // only then does Playwright query it: its injected helper script costs the page's main thread
+  // time that no visitor pays.
+  await page.addInitScript((sel: string) => {
+    const w = window as unknown as { firstChart?: number };
+    new MutationObserver((_m, obs) => {
+      if (document.querySelector(sel)) {
+        w.firstChart = performance.now();
+        obs.disconnect();
+        console.debug('jsio-first-chart');
+      }
+    }).observe(document, { childList: true, subtree: true, attributes: true });
+  }, ready);
+  let foreign = 0;
+  page.on('request', (r) => {
+    if (!r.url().startsWith(url) && !r.url().startsWith('data:')) foreign++;
+  });
+  const drawn = page.waitForEvent('console', { predicate: (m) => m.text() === 'jsio-first-chart', timeout: 60_000 });
+  await page.goto(`${url}${hash}`, { waitUntil: 'commit' });
+  await drawn;
+  await page.waitForSelector('body[data-rendered]', { timeout: 60_000 });
+  // Every chart box in the first viewport drawn (the rest draw as they scroll into view);
+  // Playwright polls for it, so this one includes its helper script: an upper bound.
+  await page.waitForFunction(
+    () =>
+      [...document.querySelectorAll('.chart')]
+        .filter((c) => c.getBoundingClientRect().top < innerHeight)
+        .every((c) => c.querySelector('canvas')),
+    undefined,
+    { timeout: 60_000 },
+  );
+  const all = await page.evaluate(() => performance.now());
+  await page.waitForLoadState('networkidle');
+  // Bytes: the bodies of the document and of every resource it loaded (as sent: nothing is compressed here).
+  const { first, bytes, script, data } = await page.evaluate(() => {
+    const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
+    const res = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
+    const first = (window as unknown as { firstChart?: number }).firstChart ?? Number.NaN;
+    // Where the time before the first chart went: the bundle's arrival, then the last data
+    // response that arrived before the chart (the rest is the page's own work).
+    const before = res.filter((r) => r.responseEnd <= first);
+    const end = (xs: PerformanceResourceTiming[]) => Math.max(0, ...xs.map((r) => r.responseEnd));
+    return {
+      first,
+      bytes: nav.encodedBodySize + res.reduce((n, r) => n + r.encodedBodySize, 0),
+      script: end(before.filter((r) => r.name.endsWith('.js'))),
+      data: end(before.filter((r) => r.name.endsWith('.json'))),
+    };
+  });
+  await ctx.close();
+  if (foreign) throw new Error(`${hash}: ${foreign} responses from outside ${url}`);
+  return {
+    first: Math.round(first),
+    all: Math.round(all),
+    bytes,
+    script: Math.round(script),
+    data: Math.round(data),
+  };
 }

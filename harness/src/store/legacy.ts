@@ -93,13 +93,7 @@ export function legacyMachine(
 ): LegacyMachine {
   const machine = index.machine.id;
   const entries = [...index.commits].sort(commitOrder);
-  let windows: TrendWindow[] = [];
-  const windowOf = new Map<string, string>();
-  for (const c of entries) {
-    const placed = placeInWindow(windows, c);
-    windows = placed.windows;
-    windowOf.set(c.sha, placed.id);
-  }
+  const { windows, windowOf } = placeCommits(entries);
   const commits: CommitEntry[] = entries.map((c) => ({
     sha: c.sha,
     date: c.date,
@@ -118,6 +112,42 @@ export function legacyMachine(
       },
     },
   }));
+  const files = commitsFiles(machine, entries, windows, windowOf);
+  const catalog: CatalogFile = {
+    schema: STORE_SCHEMA,
+    machine,
+    profile: LEGACY_PROFILE,
+    windows,
+    experiments: {},
+  };
+  for (const [experiment, s] of [...series].sort(([a], [b]) => a.localeCompare(b))) {
+    const newest = [...entries].reverse().find((c) => c.experiments.includes(experiment) || s.commits.includes(c.sha));
+    const metrics = experimentShards(experiment, s, { machine, windows, windowOf, sources, files });
+    if (newest) catalog.experiments[experiment] = { metrics, latest: { date: newest.date, sha: newest.sha } };
+  }
+  files.push({ path: paths.catalog(machine, LEGACY_PROFILE), value: catalog });
+  return { commits, files };
+}
+
+/** Each commit's trend window, commits placed oldest first. */
+function placeCommits(entries: readonly V2Index['commits'][number][]) {
+  let windows: TrendWindow[] = [];
+  const windowOf = new Map<string, string>();
+  for (const c of entries) {
+    const placed = placeInWindow(windows, c);
+    windows = placed.windows;
+    windowOf.set(c.sha, placed.id);
+  }
+  return { windows, windowOf };
+}
+
+/** Each window's commit list. */
+function commitsFiles(
+  machine: string,
+  entries: readonly V2Index['commits'][number][],
+  windows: readonly TrendWindow[],
+  windowOf: ReadonlyMap<string, string>,
+): LegacyMachine['files'] {
   const files: LegacyMachine['files'] = [];
   for (const w of windows) {
     const value: CommitsFile = {
@@ -139,62 +169,74 @@ export function legacyMachine(
     };
     files.push({ path: paths.commits(machine, LEGACY_PROFILE, w.id), value });
   }
-  const catalog: CatalogFile = {
-    schema: STORE_SCHEMA,
+  return files;
+}
+
+/**
+ * One experiment's v2 series cut into v3 shards, one per window and metric (added to `files`);
+ * returns the catalog's metrics for it.
+ */
+function experimentShards(
+  experiment: string,
+  s: V2Series,
+  {
     machine,
-    profile: LEGACY_PROFILE,
     windows,
-    experiments: {},
-  };
-  for (const [experiment, s] of [...series].sort(([a], [b]) => a.localeCompare(b))) {
-    const newest = [...entries].reverse().find((c) => c.experiments.includes(experiment) || s.commits.includes(c.sha));
-    const metrics: CatalogFile['experiments'][string]['metrics'] = {};
-    windows.forEach((w, ordinal) => {
-      const cols = s.commits.map((sha, i) => [sha, i] as const).filter(([sha]) => windowOf.get(sha) === w.id);
-      if (!cols.length) return;
-      const shards = new Map<string, ShardFile>();
-      for (const [id, e] of Object.entries(s.series)) {
-        for (const [metric, m] of Object.entries(e.metrics)) {
-          const values = cols.map(([, i]) => m.values[i] ?? null);
-          if (values.every((v) => v === null)) continue;
-          const shard = shards.get(metric) ?? {
-            schema: STORE_SCHEMA,
-            profile: LEGACY_PROFILE,
-            window: w.id,
-            experiment,
-            metric,
-            commits: cols.map(([sha]) => sha),
-            series: {},
-          };
-          shard.series[seriesKey(id, LEGACY_PROFILE, m.unit)] = {
-            id,
-            variant: e.variant,
-            params: e.params,
-            workload: LEGACY_PROFILE,
-            unit: m.unit,
-            direction: m.direction,
-            values: values.map((v) => (v === null ? null : roundValue(v))),
-            ranges: cols.map(([, i]) => {
-              const r = m.ranges[i];
-              return r === null || r === undefined ? null : roundSpread(r);
-            }),
-            programs: encodePrograms(cols.map(([, i]) => e.definitions[i] ?? null)),
-          };
-          shards.set(metric, shard);
-          const prev = metrics[metric];
-          metrics[metric] = {
-            unit: m.unit,
-            direction: m.direction,
-            source: sources.get(`${experiment} ${metric}`) ?? 'unknown',
-            windows: [prev ? prev.windows[0] : ordinal, ordinal],
-          };
-        }
+    windowOf,
+    sources,
+    files,
+  }: {
+    machine: string;
+    windows: readonly TrendWindow[];
+    windowOf: ReadonlyMap<string, string>;
+    sources: ReadonlyMap<string, string>;
+    files: LegacyMachine['files'];
+  },
+): CatalogFile['experiments'][string]['metrics'] {
+  const metrics: CatalogFile['experiments'][string]['metrics'] = {};
+  windows.forEach((w, ordinal) => {
+    const cols = s.commits.map((sha, i) => [sha, i] as const).filter(([sha]) => windowOf.get(sha) === w.id);
+    if (!cols.length) return;
+    const shards = new Map<string, ShardFile>();
+    for (const [id, e] of Object.entries(s.series)) {
+      for (const [metric, m] of Object.entries(e.metrics)) {
+        const values = cols.map(([, i]) => m.values[i] ?? null);
+        if (values.every((v) => v === null)) continue;
+        const shard = shards.get(metric) ?? {
+          schema: STORE_SCHEMA,
+          profile: LEGACY_PROFILE,
+          window: w.id,
+          experiment,
+          metric,
+          commits: cols.map(([sha]) => sha),
+          series: {},
+        };
+        shard.series[seriesKey(id, LEGACY_PROFILE, m.unit)] = {
+          id,
+          variant: e.variant,
+          params: e.params,
+          workload: LEGACY_PROFILE,
+          unit: m.unit,
+          direction: m.direction,
+          values: values.map((v) => (v === null ? null : roundValue(v))),
+          ranges: cols.map(([, i]) => {
+            const r = m.ranges[i];
+            return r === null || r === undefined ? null : roundSpread(r);
+          }),
+          programs: encodePrograms(cols.map(([, i]) => e.definitions[i] ?? null)),
+        };
+        shards.set(metric, shard);
+        const prev = metrics[metric];
+        metrics[metric] = {
+          unit: m.unit,
+          direction: m.direction,
+          source: sources.get(`${experiment} ${metric}`) ?? 'unknown',
+          windows: [prev ? prev.windows[0] : ordinal, ordinal],
+        };
       }
-      for (const [metric, shard] of shards)
-        files.push({ path: paths.shard(machine, LEGACY_PROFILE, w.id, experiment, metric), value: shard });
-    });
-    if (newest) catalog.experiments[experiment] = { metrics, latest: { date: newest.date, sha: newest.sha } };
-  }
-  files.push({ path: paths.catalog(machine, LEGACY_PROFILE), value: catalog });
-  return { commits, files };
+    }
+    for (const [metric, shard] of shards)
+      files.push({ path: paths.shard(machine, LEGACY_PROFILE, w.id, experiment, metric), value: shard });
+  });
+  return metrics;
 }

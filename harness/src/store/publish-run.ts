@@ -46,6 +46,19 @@ function countsOf(r: Results): RunEntry['counts'] {
 
 const experimentsOf = (r: Results) => [...new Set(r.benchmarks.map((b) => b.experiment))].sort();
 
+/** A run being published: what every step below writes from. */
+interface Publication {
+  root: string;
+  results: Results;
+  /** The run merged into what the commit already had for this profile: what is stored. */
+  merged: Results;
+  /** The run file's path inside the machine's folder. */
+  runFile: string;
+  moment: { date: string; sha: string };
+  counts: RunEntry['counts'];
+  experiments: string[];
+}
+
 /**
  * Publishes one run into the store. A commit keeps one run per profile: publishing into a commit
  * and profile that already has one merges (benchmarks replaced by id, every other kept, see
@@ -64,22 +77,8 @@ export async function publishRun(
   const machineDir = join(root, machine.id);
   return withLock(join(root, '.lock'), () => {
     migrateLocked(root);
-    const machinesPath = join(root, paths.machines());
-    const indexPath = join(root, paths.index(machine.id));
-    const catalogPath = join(root, paths.catalog(machine.id, profile));
     // Read (and so validate) everything before writing anything.
-    const machines = readStoreFile(root, machinesPath, MachinesFile, 'machines') ?? {
-      schema: STORE_SCHEMA,
-      machines: {},
-    };
-    const index = readStoreFile(root, indexPath, IndexFile) ?? { schema: STORE_SCHEMA, machine, commits: [] };
-    const catalog = readStoreFile(root, catalogPath, CatalogFile) ?? {
-      schema: STORE_SCHEMA,
-      machine: machine.id,
-      profile,
-      windows: [],
-      experiments: {},
-    };
+    const { machinesPath, indexPath, catalogPath, machines, index, catalog } = readStore(root, results);
     const stored = index.commits.find((c) => c.sha === sha);
     const prevEntry = stored?.runs[profile];
     const runFile = `runs/${sha}/${profile}.json`;
@@ -89,110 +88,20 @@ export async function publishRun(
         HINT,
       );
     const merged = mergeResults(prevEntry ? readStoredRun(root, join(machineDir, prevEntry.file)) : undefined, results);
-    const moment = { date: results.run.commit.date, sha };
-
-    // The commit's trend window (kept once chosen) and that window's commit list.
-    let window = prevEntry?.window;
-    if (!window || !catalog.windows.some((w) => w.id === window)) {
-      const placed = placeInWindow(catalog.windows, moment);
-      catalog.windows = placed.windows;
-      window = placed.id;
-    }
-    const ordinal = catalog.windows.findIndex((w) => w.id === window);
-    const commitsPath = join(root, paths.commits(machine.id, profile, window));
-    const commitsFile = readStoreFile(root, commitsPath, CommitsFile) ?? {
-      schema: STORE_SCHEMA,
-      profile,
-      window,
-      commits: [],
+    const p: Publication = {
+      root,
+      results,
+      merged,
+      runFile,
+      moment: { date: results.run.commit.date, sha },
+      counts: countsOf(merged),
+      experiments: experimentsOf(merged),
     };
-    const counts = countsOf(merged);
-    const experiments = experimentsOf(merged);
-    const windowCommit = {
-      sha,
-      date: results.run.commit.date,
-      subject: results.run.commit.subject,
-      ref: results.run.commit.ref,
-      runId: merged.run.id,
-      file: runFile,
-      counts,
-      experiments,
-    };
-    commitsFile.commits = [...commitsFile.commits.filter((c) => c.sha !== sha), windowCommit].sort(commitOrder);
-    const rankOf = new Map(commitsFile.commits.map((c, i) => [c.sha, i]));
-    const rank = (s: string) => rankOf.get(s) ?? Number.MAX_SAFE_INTEGER;
-
-    // Every metric of every experiment this run measured: its column for this commit, from the merged run.
-    const shards: StagedFile[] = [];
-    for (const experiment of [...new Set(results.benchmarks.map((b) => b.experiment))].sort()) {
-      const mine = merged.benchmarks.filter((b) => b.experiment === experiment);
-      const entry = catalog.experiments[experiment];
-      const inWindow = Object.entries(entry?.metrics ?? {})
-        .filter(([, m]) => m.windows[0] <= ordinal && ordinal <= m.windows[1])
-        .map(([name]) => name);
-      const measured = mine.flatMap((b) => (b.status === 'ok' ? Object.keys(b.metrics).filter(trended) : []));
-      const metrics = { ...(entry?.metrics ?? {}) };
-      for (const metric of [...new Set([...inWindow, ...measured])].sort()) {
-        assertSegment('metric', metric);
-        const path = join(root, paths.shard(machine.id, profile, window, experiment, metric));
-        const prev = readStoreFile(root, path, ShardFile);
-        const shard = projectColumn(prev, { profile, window, experiment, metric }, sha, rank, mine);
-        if (!prev && !Object.keys(shard.series).length) continue;
-        shards.push({ file: path, data: json(shard) });
-        const sample = mine.find((b) => b.status === 'ok' && b.metrics[metric])?.metrics[metric];
-        const before = metrics[metric];
-        metrics[metric] = {
-          unit: sample?.unit ?? before!.unit,
-          direction: sample?.direction ?? before!.direction,
-          source: sample?.source ?? before!.source,
-          windows: [Math.min(before?.windows[0] ?? ordinal, ordinal), Math.max(before?.windows[1] ?? ordinal, ordinal)],
-        };
-      }
-      const has = mine.length > 0;
-      const latest = entry?.latest;
-      catalog.experiments[experiment] = {
-        metrics,
-        latest: has && (!latest || commitOrder(moment, latest) >= 0) ? moment : (latest ?? moment),
-      };
-    }
-
-    // The index: the commit, and its run of this profile beside any other profile's.
-    const sources = [
-      ...(prevEntry?.sources ?? []).filter((s) => s.runId !== results.run.id),
-      { runId: results.run.id, end: results.run.end, benchmarks: results.benchmarks.length },
-    ].slice(-20);
-    const runEntry: RunEntry = {
-      runId: merged.run.id,
-      profile,
-      partial: merged.run.partial,
-      file: runFile,
-      window,
-      counts,
-      experiments,
-      sources,
-    };
-    const commit: CommitEntry = {
-      sha,
-      date: results.run.commit.date,
-      subject: results.run.commit.subject,
-      ref: results.run.commit.ref,
-      runs: { ...(stored?.runs ?? {}), [profile]: runEntry },
-    };
-    index.commits = [...index.commits.filter((c) => c.sha !== sha), commit].sort(commitOrder);
-    index.machine = machine;
-
-    const before = machines.machines[machine.id];
-    const profiles: Record<string, { commits: number; lastRun: string }> = {};
-    for (const c of index.commits)
-      for (const p of Object.keys(c.runs))
-        profiles[p] = { commits: (profiles[p]?.commits ?? 0) + 1, lastRun: before?.profiles[p]?.lastRun ?? '' };
-    profiles[profile]!.lastRun = results.run.end;
-    machines.machines[machine.id] = {
-      machine,
-      lastRun: results.run.end,
-      commits: index.commits.length,
-      profiles,
-    };
+    const window = windowOf(catalog, prevEntry, p.moment);
+    const { commitsPath, commitsFile, rank } = listInWindow(p, window);
+    const shards = projectShards(p, catalog, window, rank);
+    indexRun(p, index, stored, window);
+    countRuns(p, machines, index);
     // Everything is staged before anything is replaced (a full disk changes nothing), then
     // renamed in this order: the run file first, so nothing ever names a file that does not exist.
     writeInside(root, [
@@ -205,6 +114,166 @@ export async function publishRun(
     ]);
     return { machineDir, replaced: Boolean(prevEntry), profile, window };
   });
+}
+
+/** The machines file, the machine's index and the profile's catalog, or empty ones for a new store. */
+function readStore(root: string, results: Results) {
+  const machine = results.run.machine;
+  const profile = results.run.profile;
+  const machinesPath = join(root, paths.machines());
+  const indexPath = join(root, paths.index(machine.id));
+  const catalogPath = join(root, paths.catalog(machine.id, profile));
+  const machines = readStoreFile(root, machinesPath, MachinesFile, 'machines') ?? {
+    schema: STORE_SCHEMA,
+    machines: {},
+  };
+  const index = readStoreFile(root, indexPath, IndexFile) ?? { schema: STORE_SCHEMA, machine, commits: [] };
+  const catalog = readStoreFile(root, catalogPath, CatalogFile) ?? {
+    schema: STORE_SCHEMA,
+    machine: machine.id,
+    profile,
+    windows: [],
+    experiments: {},
+  };
+  return { machinesPath, indexPath, catalogPath, machines, index, catalog };
+}
+
+/** The commit's trend window, kept once chosen; a new commit is placed (in `catalog.windows`). */
+function windowOf(catalog: CatalogFile, prevEntry: RunEntry | undefined, moment: Publication['moment']): string {
+  let window = prevEntry?.window;
+  if (!window || !catalog.windows.some((w) => w.id === window)) {
+    const placed = placeInWindow(catalog.windows, moment);
+    catalog.windows = placed.windows;
+    window = placed.id;
+  }
+  return window;
+}
+
+/** The window's commit list with this commit in it, and each commit's rank in that list. */
+function listInWindow({ root, results, merged, runFile, counts, experiments }: Publication, window: string) {
+  const { machine, profile } = results.run;
+  const sha = results.run.commit.sha;
+  const commitsPath = join(root, paths.commits(machine.id, profile, window));
+  const commitsFile = readStoreFile(root, commitsPath, CommitsFile) ?? {
+    schema: STORE_SCHEMA,
+    profile,
+    window,
+    commits: [],
+  };
+  const windowCommit = {
+    sha,
+    date: results.run.commit.date,
+    subject: results.run.commit.subject,
+    ref: results.run.commit.ref,
+    runId: merged.run.id,
+    file: runFile,
+    counts,
+    experiments,
+  };
+  commitsFile.commits = [...commitsFile.commits.filter((c) => c.sha !== sha), windowCommit].sort(commitOrder);
+  const rankOf = new Map(commitsFile.commits.map((c, i) => [c.sha, i]));
+  const rank = (s: string) => rankOf.get(s) ?? Number.MAX_SAFE_INTEGER;
+  return { commitsPath, commitsFile, rank };
+}
+
+/**
+ * Every metric of every experiment this run measured: its column for this commit, from the
+ * merged run, staged as the window's shards; the catalog's metrics and latest moments follow.
+ */
+function projectShards(
+  { root, results, merged, moment }: Publication,
+  catalog: CatalogFile,
+  window: string,
+  rank: (sha: string) => number,
+): StagedFile[] {
+  const { machine, profile } = results.run;
+  const sha = results.run.commit.sha;
+  const ordinal = catalog.windows.findIndex((w) => w.id === window);
+  const shards: StagedFile[] = [];
+  for (const experiment of [...new Set(results.benchmarks.map((b) => b.experiment))].sort()) {
+    const mine = merged.benchmarks.filter((b) => b.experiment === experiment);
+    const entry = catalog.experiments[experiment];
+    const inWindow = Object.entries(entry?.metrics ?? {})
+      .filter(([, m]) => m.windows[0] <= ordinal && ordinal <= m.windows[1])
+      .map(([name]) => name);
+    const measured = mine.flatMap((b) => (b.status === 'ok' ? Object.keys(b.metrics).filter(trended) : []));
+    const metrics = { ...(entry?.metrics ?? {}) };
+    for (const metric of [...new Set([...inWindow, ...measured])].sort()) {
+      assertSegment('metric', metric);
+      const path = join(root, paths.shard(machine.id, profile, window, experiment, metric));
+      const prev = readStoreFile(root, path, ShardFile);
+      const shard = projectColumn(prev, { profile, window, experiment, metric }, sha, rank, mine);
+      if (!prev && !Object.keys(shard.series).length) continue;
+      shards.push({ file: path, data: json(shard) });
+      const sample = mine.find((b) => b.status === 'ok' && b.metrics[metric])?.metrics[metric];
+      const before = metrics[metric];
+      metrics[metric] = {
+        unit: sample?.unit ?? before!.unit,
+        direction: sample?.direction ?? before!.direction,
+        source: sample?.source ?? before!.source,
+        windows: [Math.min(before?.windows[0] ?? ordinal, ordinal), Math.max(before?.windows[1] ?? ordinal, ordinal)],
+      };
+    }
+    const has = mine.length > 0;
+    const latest = entry?.latest;
+    catalog.experiments[experiment] = {
+      metrics,
+      latest: has && (!latest || commitOrder(moment, latest) >= 0) ? moment : (latest ?? moment),
+    };
+  }
+  return shards;
+}
+
+/** The index: the commit, and its run of this profile beside any other profile's. */
+function indexRun(
+  { results, merged, runFile, counts, experiments }: Publication,
+  index: IndexFile,
+  stored: CommitEntry | undefined,
+  window: string,
+): void {
+  const { machine, profile } = results.run;
+  const sha = results.run.commit.sha;
+  const prevEntry = stored?.runs[profile];
+  const sources = [
+    ...(prevEntry?.sources ?? []).filter((s) => s.runId !== results.run.id),
+    { runId: results.run.id, end: results.run.end, benchmarks: results.benchmarks.length },
+  ].slice(-20);
+  const runEntry: RunEntry = {
+    runId: merged.run.id,
+    profile,
+    partial: merged.run.partial,
+    file: runFile,
+    window,
+    counts,
+    experiments,
+    sources,
+  };
+  const commit: CommitEntry = {
+    sha,
+    date: results.run.commit.date,
+    subject: results.run.commit.subject,
+    ref: results.run.commit.ref,
+    runs: { ...(stored?.runs ?? {}), [profile]: runEntry },
+  };
+  index.commits = [...index.commits.filter((c) => c.sha !== sha), commit].sort(commitOrder);
+  index.machine = machine;
+}
+
+/** The machines file: this machine's commits and runs per profile, counted from its index. */
+function countRuns({ results }: Publication, machines: MachinesFile, index: IndexFile): void {
+  const { machine, profile } = results.run;
+  const before = machines.machines[machine.id];
+  const profiles: Record<string, { commits: number; lastRun: string }> = {};
+  for (const c of index.commits)
+    for (const p of Object.keys(c.runs))
+      profiles[p] = { commits: (profiles[p]?.commits ?? 0) + 1, lastRun: before?.profiles[p]?.lastRun ?? '' };
+  profiles[profile]!.lastRun = results.run.end;
+  machines.machines[machine.id] = {
+    machine,
+    lastRun: results.run.end,
+    commits: index.commits.length,
+    profiles,
+  };
 }
 
 /**

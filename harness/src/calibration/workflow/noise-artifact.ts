@@ -1,9 +1,9 @@
 /**
- * What calibrate.yml's publish job accepts from one runner's artifact (issue 24, N9): exactly one
+ * What calibrate.yml's publish job accepts from one runner's artifact: exactly one
  * calibration, `<machine>/noise.json`, for one machine id (the directory's, the file's and, when
  * the repository maps runner labels to machine ids, that runner's), with every threshold capped.
- * Before, every `downloaded/*\/noise.json` was published: one runner's artifact could set the
- * thresholds of any machine, and a huge threshold silenced all change detection there.
+ * Publishing every `downloaded/*\/noise.json` would let one runner's artifact set the thresholds
+ * of any machine, and a huge threshold silences all change detection there.
  * Pure, but for listArtifact; the command (cli/commands/workflow.ts) reads the file.
  */
 import { lstatSync, readdirSync } from 'node:fs';

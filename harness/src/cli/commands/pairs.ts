@@ -17,7 +17,7 @@ import { intFlag, ROOT } from '../args.js';
 import { type CommandSpec, parseCommand } from '../options.js';
 import { SELECTION_OPTIONS, selectionOf } from '../selection.js';
 
-/** Default budget: a quick-profile diff of every experiment stays within the 20 minutes on 2 cores. */
+/** Default budget: a quick-profile diff of every experiment stays within 20 minutes on 2 cores. */
 export const DEFAULT_BUDGET_MINUTES = 12;
 
 export const pairsSpec = {

@@ -53,8 +53,8 @@ export async function prepareSide(
   const points = expand(experiments, opts.profile, opts.filters);
   // Runtimes and inputs (content-keyed) and the evictor (the harness's tool, not a program under
   // test) come from the head's cache for both sides, by the same path: with the base's own path
-  // to a shared input (a symlink to the head's), every file the base's scan opened cost one more
-  // path lookup, and an A/A diff called 4 of 5 warm scan c-blocking points 5-8% "faster".
+  // to a shared input (a symlink to the head's), every file the base's scan opens costs one more
+  // path lookup, which an A/A diff calls a change (docs/reading-results.md).
   const { jobs, toolchains } = await planCheckout(
     points,
     host,
@@ -63,9 +63,9 @@ export async function prepareSide(
       cacheDir: join(headRoot, '.cache'),
       evictorRoot: headRoot,
       jobCacheDir: join(root, '.cache'),
-      // Both sides write one file by one path. With a file each, 20 A/A diffs of records C write
-      // 64 KiB called 10 "faster" (head ~2% faster, whichever checkout was head; likely each file
-      // kept reusing the page-cache pages it freed); with one file 0 of 20.
+      // Both sides write one file by one path. With a file each, A/A diffs of writes call the head
+      // faster, whichever checkout it is (likely each file reuses the page-cache pages it freed;
+      // docs/reading-results.md).
       scratchDir: join(headRoot, '.cache', 'scratch'),
       require: opts.require,
     },

@@ -46,10 +46,9 @@ const sidesIn = (o: PairOrder): readonly SideName[] => (o === 'AB' ? ['base', 'h
  * The processes of one pair in run order (0 = base, 1 = head; a fit adds 2 = base small, 3 = head
  * small). A fit runs S L L S: the first side small then large, the second large then small, so
  * the two large runs (most of the per-operation signal) are neighbours and a step in the
- * machine's speed between any two processes moves the cost ratio least. In interleaved A/A runs
- * of wc C at 64 KiB (2 x 600 pairs per layout) the robust noise of the cost ratio was 4.4% and
- * 3.8% for S L L S against 5.4% and 4.4% for each side's sizes in turn (S L S L or L S L S, in a
- * random order) and 5.6% and 4.7% for those mirrored at random. Which side goes first is random
+ * machine's speed between any two processes moves the cost ratio least: of the layouts tried
+ * (each side's sizes in turn, S L S L; or mirrored at random) it is the least noisy
+ * (docs/paired-design.md). Which side goes first is random
  * (blocks of AB/BA), so a position effect cancels.
  */
 export function pairSchedule(order: PairOrder, fit: boolean): number[] {

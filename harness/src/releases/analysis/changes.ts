@@ -14,10 +14,9 @@ import type { ReleaseEntry } from '../model/release-store.js';
 /**
  * How many times its noise a step between releases must be to become a candidate (the site's
  * commit trends use 4). Detection over releases is a screen, not the verdict: every candidate is
- * measured again in pairs before it is listed, so it can be more sensitive. On the quick profile a
- * release's value varies 5-20% on the development VM, and at 4x the +80% step of Deno's thread-
- * pool p50 (2.6.6 -> 2.6.7, confirmed by pairs) went unseen; at 3x it is found, with one other
- * candidate over 82 releases for the pairs to judge.
+ * measured again in pairs before it is listed, so it can be more sensitive. A release's value on
+ * the quick profile is noisy, and at 4 a real step the pairs confirm can go unseen; 3 lets it
+ * through and leaves the pairs few candidates to judge (docs/releases.md).
  */
 export const RELEASE_NOISE_FACTOR = 3;
 

@@ -53,8 +53,8 @@ function pointText(c: Candidate): string {
 
 /**
  * One line for people. A confirmed change is stated with the paired estimate and its interval:
- * the timeline's step (medians of a few runs per release) can be far off (+52% on the timeline,
- * +5.3% in pairs for Deno 2.8.3), and only the paired figure has an interval behind it.
+ * the timeline's step (medians of a few runs per release) can be far off the paired estimate
+ * (docs/releases.md has one), and only the paired figure has an interval behind it.
  */
 export function changeText(c: Candidate, conf?: Confirmation): string {
   const where = `${c.series.family} ${c.from} → ${c.to}: ${pointText(c)}`;
