@@ -1,12 +1,12 @@
 /** npm run releases -- changes: detection over each line's releases, bisection, confirmation. */
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { EXIT, UserError } from '../../lib/errors.js';
+import { EXIT } from '../../lib/errors.js';
 import { ensureDirectory } from '../../lib/paths.js';
-import { isProfile, PROFILES } from '../../model/profiles.js';
 import { releaseConfirmer } from '../../releases/pipeline/confirm-in-pairs.js';
 import { releaseChanges } from '../../releases/pipeline/find-changes.js';
 import { DEFAULT_STORE, intFlag, list, ROOT } from '../args.js';
+import { profileFlag } from '../selection.js';
 
 export const CHANGES_HELP = `npm run releases -- changes [--store DIR] [--profile P] [--experiments a,b] [--bisect N]
                             [--confirm [--confirm-budget MINUTES]] [--out DIR]
@@ -38,12 +38,11 @@ export async function releasesChangesCommand(argv: string[]): Promise<number> {
     process.stdout.write(`${CHANGES_HELP}\n`);
     return EXIT.ok;
   }
-  if (!isProfile(values.profile))
-    throw new UserError(`--profile ${values.profile}: unknown profile; valid profiles: ${PROFILES.join(', ')}`);
+  const profile = profileFlag(values.profile);
   const file = await releaseChanges({
     root: ROOT,
     storeDir: ensureDirectory(values.store, '--store'),
-    profile: values.profile,
+    profile,
     workDir: ensureDirectory(values.out, '--out'),
     bisectSteps: intFlag('--bisect', values.bisect, 0, 20),
     ...(list(values.experiments) ? { experiments: list(values.experiments)! } : {}),
@@ -51,7 +50,7 @@ export async function releasesChangesCommand(argv: string[]): Promise<number> {
       ? {
           confirm: releaseConfirmer({
             root: ROOT,
-            profile: values.profile,
+            profile,
             budgetSeconds: 60 * intFlag('--confirm-budget', values['confirm-budget'], 1, 120),
           }),
         }

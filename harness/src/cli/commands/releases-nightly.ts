@@ -7,13 +7,13 @@
  */
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { EXIT, UserError } from '../../lib/errors.js';
+import { EXIT } from '../../lib/errors.js';
 import { ensureDirectory } from '../../lib/paths.js';
-import { isProfile, PROFILES } from '../../model/profiles.js';
 import { releaseConfirmer } from '../../releases/pipeline/confirm-in-pairs.js';
 import { releaseChanges } from '../../releases/pipeline/find-changes.js';
 import { measureReleases } from '../../releases/pipeline/sweep.js';
 import { DEFAULT_STORE, intFlag, ROOT } from '../args.js';
+import { profileFlag } from '../selection.js';
 import { selectFromFlags } from './release-selection.js';
 
 export async function releasesNightlyCommand(argv: string[]): Promise<number> {
@@ -28,9 +28,7 @@ export async function releasesNightlyCommand(argv: string[]): Promise<number> {
       out: { type: 'string', default: join(ROOT, 'results', 'releases') },
     },
   });
-  const profile = values.profile;
-  if (!isProfile(profile))
-    throw new UserError(`--profile ${profile}: unknown profile; valid profiles: ${PROFILES.join(', ')}`);
+  const profile = profileFlag(values.profile);
   const backfill = intFlag('--backfill', values.backfill, 0, 10_000);
   const storeDir = ensureDirectory(values.store, '--store');
   const workDir = ensureDirectory(values.out, '--out');

@@ -7,12 +7,12 @@ import { parseArgs } from 'node:util';
 import { EXIT, UserError } from '../../lib/errors.js';
 import { ensureDirectory, existingDirectory } from '../../lib/paths.js';
 import { machineInfo } from '../../machine/machine.js';
-import { isProfile, PROFILES } from '../../model/profiles.js';
 import { catalogRows } from '../../model/release-catalog.js';
 import { measureReleases } from '../../releases/pipeline/sweep.js';
 import { importReleases, measuredKeys, readReleaseIndex, releaseMachines } from '../../releases/store/release-files.js';
 import { DEFAULT_STORE, intFlag, list, ROOT } from '../args.js';
 import { type CommandSpec, helpText } from '../options.js';
+import { profileFlag } from '../selection.js';
 import { selectFromFlags, selection } from './release-selection.js';
 import { releasesChangesCommand } from './releases-changes.js';
 import { releasesNightlyCommand } from './releases-nightly.js';
@@ -96,13 +96,6 @@ export const releasesSpec = {
   notes: RELEASES_HELP.split('\n'),
   example: 'npm run releases -- list --runtime node --since 22.0.0 --every minor',
 } as const satisfies CommandSpec;
-
-function profileFlag(p: string | undefined) {
-  const profile = p ?? 'quick';
-  if (!isProfile(profile))
-    throw new UserError(`--profile ${profile}: unknown profile; valid profiles: ${PROFILES.join(', ')}`);
-  return profile;
-}
 
 async function listCommand(argv: string[]): Promise<number> {
   const { values } = parseArgs({
