@@ -5,15 +5,12 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { UserError } from '../lib/errors.js';
-import { evaluate, referencedNames } from '../lib/expr.js';
+import { evaluate, referencedNames, templatePlaceholders } from '../lib/expr.js';
 import { parseJson } from '../lib/json-file.js';
 import { type Experiment, jsRuntimes, Manifest } from '../model/manifest.js';
 import { PROFILES } from '../model/profiles.js';
 
 export type { Experiment };
-
-/** Template placeholders, read the way fillTemplate reads them. */
-const placeholders = (t: string) => [...t.matchAll(/\{([A-Za-z_][A-Za-z0-9_.]*)\}/g)].map((x) => x[1] as string);
 
 /** A syntax error or unknown function in an expression (evaluated with every name bound to 1). */
 function syntaxProblem(field: string, expr: string): string | undefined {
@@ -100,7 +97,7 @@ function checkConsistency(_file: string, dir: string, m: Manifest): string[] {
     // variant's source and build output, and its runtime's binary.
     const common = [...known, 'scratch', 'dir'];
     const checkTemplate = (field: string, template: string, extra: readonly string[]) => {
-      for (const name of placeholders(template)) {
+      for (const name of templatePlaceholders(template)) {
         if (!common.includes(name) && !extra.includes(name) && !isInput(name))
           perProfile.add(`${field}: unknown placeholder {${name}} (got "${template}")`);
       }
@@ -110,7 +107,7 @@ function checkConsistency(_file: string, dir: string, m: Manifest): string[] {
     for (const [i, v] of m.variants.entries()) {
       const runtime = jsRuntimes(v) ? ['js', 'runtime'] : [];
       const extra = [...runtime, ...(v.source ? ['src'] : []), ...(v.build ? ['bin'] : [])];
-      for (const name of placeholders(v.command)) {
+      for (const name of templatePlaceholders(v.command)) {
         if (v.ignores.includes(name))
           perProfile.add(
             `variants.${i}.command: placeholder {${name}} names a parameter the variant ignores (got "${v.command}")`,
