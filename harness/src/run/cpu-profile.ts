@@ -7,8 +7,8 @@ import { chmodSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describeExit, runShell, shellQuote } from '../lib/exec.js';
 import { fillTemplate } from '../lib/expr.js';
+import { paramKey } from '../model/benchmark-id.js';
 import { commandLine, type Job } from '../model/job.js';
-import { paramKey } from '../model/results.js';
 import { quoteValue, splitAssignments } from '../plan/jobs.js';
 import { programEnv } from './program-env.js';
 
