@@ -1,14 +1,13 @@
 /**
- * Loads the experiments: every folder under programs/ with a manifest.json, validated by its
- * schema and by the cross-field checks a schema cannot express (files exist, names resolve).
+ * Loads the experiments through the one manifest reader (model/read-manifests.ts), adding the
+ * cross-field checks a schema cannot express (files exist, names resolve).
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { UserError } from '../lib/errors.js';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { evaluate, referencedNames, templatePlaceholders } from '../lib/expr.js';
-import { parseJson } from '../lib/json-file.js';
-import { type Experiment, jsRuntimes, Manifest } from '../model/manifest.js';
+import { type Experiment, jsRuntimes, type Manifest } from '../model/manifest.js';
 import { PROFILES } from '../model/profiles.js';
+import { parseManifestText, readExperiment, readExperiments } from '../model/read-manifests.js';
 
 export type { Experiment };
 
@@ -185,28 +184,11 @@ function checkConsistency(_file: string, dir: string, m: Manifest): string[] {
   return problems.map((p) => `  ${p}`);
 }
 
-export function parseManifest(file: string, dir: string, text: string): Manifest {
-  const manifest = parseJson(file, text, Manifest);
-  const problems = checkConsistency(file, dir, manifest);
-  if (problems.length) throw new UserError(`${file} is invalid:\n${problems.join('\n')}`);
-  return manifest;
-}
+/** A manifest's text, checked as loadExperiment checks it. */
+export const parseManifest = (file: string, dir: string, text: string): Manifest =>
+  parseManifestText(file, dir, text, checkConsistency);
 
-export function loadExperiment(dir: string): Experiment {
-  const abs = resolve(dir);
-  const manifestPath = join(abs, 'manifest.json');
-  if (!existsSync(manifestPath))
-    throw new UserError(`${manifestPath} not found: every experiment folder needs a manifest.json`);
-  const id = abs.split('/').pop() ?? '';
-  return { id, dir: abs, manifestPath, manifest: parseManifest(manifestPath, abs, readFileSync(manifestPath, 'utf8')) };
-}
+export const loadExperiment = (dir: string): Experiment => readExperiment(dir, checkConsistency);
 
 /** Every folder under programs/ with a manifest.json is an experiment. */
-export function loadAllExperiments(programsDir: string): Experiment[] {
-  return readdirSync(programsDir)
-    .filter(
-      (name) => statSync(join(programsDir, name)).isDirectory() && existsSync(join(programsDir, name, 'manifest.json')),
-    )
-    .sort()
-    .map((name) => loadExperiment(join(programsDir, name)));
-}
+export const loadAllExperiments = (programsDir: string): Experiment[] => readExperiments(programsDir, checkConsistency);
