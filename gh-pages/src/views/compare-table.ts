@@ -6,6 +6,7 @@
  */
 import { compareRuns } from '../../../harness/src/compare/quick-look.js';
 import { formatValue } from '../../../harness/src/lib/format.js';
+import { parseBenchmarkId } from '../../../harness/src/model/benchmark-id.js';
 import type { ComparedMetric } from '../../../harness/src/model/comparison.js';
 import type { Results } from '../../../harness/src/model/results.js';
 import type { RunFile } from '../data.js';
@@ -45,7 +46,7 @@ export function compareTable(base: RunFile, head: RunFile, noise: Record<string,
     });
   const uncalibrated = count('not called');
   const incomparable = c.incomparable?.length
-    ? html`<details><summary>${c.incomparable.length} not comparable</summary><ul>${c.incomparable.map((x) => html`<li>${x.benchmark} ${x.metric === '*' ? '' : opts.label(x.benchmark.split('/')[0] ?? '', x.metric)}: ${x.reason}</li>`)}</ul></details>`
+    ? html`<details><summary>${c.incomparable.length} not comparable</summary><ul>${c.incomparable.map((x) => html`<li>${x.benchmark} ${x.metric === '*' ? '' : opts.label(parseBenchmarkId(x.benchmark).experiment, x.metric)}: ${x.reason}</li>`)}</ul></details>`
     : '';
   const paired = opts.paired
     ? html`the paired diff of these commits: <a href="${opts.paired.url}">${opts.paired.text}</a>`

@@ -4,41 +4,8 @@
  * clear message (and a hint) and exits "refused" (2); anything else is a bug: exit 3 with the stack.
  */
 import { EXIT, UserError } from '../lib/errors.js';
-import { benchCommand, benchSpec } from './commands/bench.js';
-import { calibrateCommand, calibrateSpec } from './commands/calibrate.js';
-import { compareCommand, compareSpec } from './commands/compare.js';
-import { machineIdCommand, machineIdSpec } from './commands/machine-id.js';
-import { pagesCommand, pagesSpec } from './commands/pages.js';
-import { pairsCommand, pairsSpec } from './commands/pairs.js';
-import { prCommentCommand, prCommentSpec } from './commands/pr-comment.js';
-import { publishCommand, publishSpec } from './commands/publish.js';
-import { releasesCommand, releasesSpec } from './commands/releases.js';
-import { siteCommand, sitePerfCommand, sitePerfSpec, siteSpec } from './commands/site.js';
-import { workflowCommand, workflowSpec } from './commands/workflow.js';
-import { type CommandSpec, helpText, isHelp } from './options.js';
-
-interface Command {
-  spec: CommandSpec;
-  run: (argv: string[]) => Promise<number>;
-}
-
-/** Keyed by the name bootstrap.mjs passes (the npm script's, except site:perf -> site-perf). */
-const COMMANDS: Record<string, Command> = {
-  bench: { spec: benchSpec, run: benchCommand },
-  pairs: { spec: pairsSpec, run: pairsCommand },
-  compare: { spec: compareSpec, run: compareCommand },
-  calibrate: { spec: calibrateSpec, run: calibrateCommand },
-  'publish-run': { spec: publishSpec, run: publishCommand },
-  pages: { spec: pagesSpec, run: pagesCommand },
-  'pr-comment': { spec: prCommentSpec, run: prCommentCommand },
-  'machine-id': { spec: machineIdSpec, run: machineIdCommand },
-  releases: { spec: releasesSpec, run: releasesCommand },
-  site: { spec: siteSpec, run: siteCommand },
-  'site-perf': { spec: sitePerfSpec, run: sitePerfCommand },
-  workflow: { spec: workflowSpec, run: (argv) => workflowCommand(argv) },
-};
-/** The old name of publish-run, still understood when called through bootstrap.mjs directly. */
-const ALIASES: Record<string, string> = { publish: 'publish-run' };
+import { ALIASES, COMMANDS } from './command-table.js';
+import { helpSpecFor, helpText, isHelp } from './options.js';
 
 function overview(): string {
   const lines = Object.values(COMMANDS).map(
@@ -70,7 +37,7 @@ export async function main(argv: string[]): Promise<number> {
       'npm run <command> -- --help explains one',
     );
   if (isHelp(rest)) {
-    process.stdout.write(helpText(command.spec));
+    process.stdout.write(helpText(helpSpecFor(command.spec, rest)));
     return EXIT.ok;
   }
   return command.run(rest);

@@ -1,6 +1,7 @@
 /**
- * One option table per command, read by both the parser and `--help`: a flag cannot be parsed
- * without appearing in the help, and the help cannot show a default the parser does not use.
+ * One option table per command and subcommand, read by both the parser and `--help`: a flag cannot
+ * be parsed without appearing in the help, and the help cannot show a default the parser does not
+ * use. Every command parses its flags here (parseCommand), nowhere else.
  */
 import { relative } from 'node:path';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
@@ -20,7 +21,7 @@ export interface OptionSpec {
 }
 
 export interface CommandSpec {
-  /** The npm script: `npm run <name>`. */
+  /** The npm script: `npm run <name>`; a subcommand's is the script and the subcommand ("releases list"). */
   name: string;
   summary: string;
   /** The command's line in the overview (`npm run -- --help`); the summary's start otherwise. */
@@ -32,6 +33,15 @@ export interface CommandSpec {
   example: string;
   /** More lines for the help (how flags combine, what is written where). */
   notes?: string[];
+  /** `npm run <name> -- <subcommand> [flags]`: each with its own table and its own --help. */
+  subcommands?: Record<string, CommandSpec>;
+}
+
+/** The spec whose help `argv` asks for: a named subcommand's (at any depth), else the command's own. */
+export function helpSpecFor(spec: CommandSpec, argv: readonly string[]): CommandSpec {
+  const [first, ...rest] = argv;
+  const sub = first !== undefined && spec.subcommands && Object.hasOwn(spec.subcommands, first);
+  return sub ? helpSpecFor(spec.subcommands![first!]!, rest) : spec;
 }
 
 export const isHelp = (argv: readonly string[]) => {
@@ -41,10 +51,32 @@ export const isHelp = (argv: readonly string[]) => {
 
 /** A default shown as a user would type it: paths relative to the repository root. */
 function shownDefault(d: OptionSpec['default']): string | undefined {
-  if (d === undefined || d === false || (Array.isArray(d) && d.length === 0)) return undefined;
+  if (d === undefined || d === false || d === '' || (Array.isArray(d) && d.length === 0)) return undefined;
   if (Array.isArray(d)) return d.join(',');
   if (typeof d === 'string' && d.startsWith(`${ROOT}/`)) return relative(ROOT, d);
   return String(d);
+}
+
+/** `npm run releases -- list [flags]`, `npm run releases -- <list|measure> [flags]`, `npm run bench -- [flags]`. */
+function usageLine(spec: CommandSpec): string {
+  const [script, ...path] = spec.name.split(' ');
+  const subs = spec.subcommands ? [`<${Object.keys(spec.subcommands).join('|')}>`] : [];
+  const words = [...path, ...subs, '[flags]', ...(spec.positionals ? [spec.positionals] : [])];
+  return `usage: npm run ${script} -- ${words.join(' ')}`;
+}
+
+/** A command's subcommands, one line each, and where their flags are. */
+function subcommandLines(spec: CommandSpec): string[] {
+  const subs = Object.entries(spec.subcommands ?? {});
+  if (!subs.length) return [];
+  const width = Math.max(...subs.map(([s]) => s.length)) + 2;
+  const [script] = spec.name.split(' ');
+  return [
+    'subcommands:',
+    ...subs.map(([s, sub]) => `  ${s.padEnd(width)} ${sub.brief ?? sub.summary}`),
+    `Each takes its own flags: npm run ${script} -- ${subs[0]![0]} --help lists them.`,
+    '',
+  ];
 }
 
 /** `--help`: usage, every flag with its default, one example. */
@@ -55,10 +87,11 @@ export function helpText(spec: CommandSpec): string {
     return `${left.padEnd(28)} ${o.description}${d !== undefined ? ` (default: ${d})` : ''}`;
   });
   return [
-    `usage: npm run ${spec.name} -- [flags]${spec.positionals ? ` ${spec.positionals}` : ''}`,
+    usageLine(spec),
     '',
     spec.summary,
     '',
+    ...subcommandLines(spec),
     'flags:',
     ...flags,
     `  ${'--help'.padEnd(26)} this help`,

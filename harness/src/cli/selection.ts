@@ -39,12 +39,17 @@ export interface SelectionValues {
   require: string[];
 }
 
+/** A --profile value, checked: the one place an unknown profile is refused. */
+export function profileFlag(value: string): Profile {
+  if (!isProfile(value))
+    throw new UserError(`--profile ${value}: unknown profile; valid profiles: ${PROFILES.join(', ')}`);
+  return value;
+}
+
 /** The profile, filters and required runtimes, checked. */
 export function selectionOf(values: SelectionValues): { profile: Profile; filters: Filters; require: string[] } {
-  if (!isProfile(values.profile))
-    throw new UserError(`--profile ${values.profile}: unknown profile; valid profiles: ${PROFILES.join(', ')}`);
   return {
-    profile: values.profile,
+    profile: profileFlag(values.profile),
     filters: {
       ...(list(values.experiments) ? { experiments: list(values.experiments) } : {}),
       ...(list(values.variants) ? { variants: list(values.variants) } : {}),

@@ -121,14 +121,28 @@ export function evaluate(src: string, scope: Scope): number {
   return value;
 }
 
+/** A "{name}" placeholder of a command template: the one definition the checks and the filling share. */
+const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_.]*)\}/g;
+
+/** The names a command template's placeholders ask for, in order. */
+export const templatePlaceholders = (template: string): string[] =>
+  [...template.matchAll(PLACEHOLDER)].map((m) => m[1] as string);
+
 /**
  * Fills "{name}" placeholders in a command template. Values are shell-quoted by the caller's
- * quote function so paths with spaces survive.
+ * quote function so paths with spaces survive. An unknown name is refused, or with `keepUnknown`
+ * left as its placeholder (for a command shown but never run).
  */
-export function fillTemplate(template: string, scope: Scope, quote: (s: string, name: string) => string): string {
-  return template.replace(/\{([A-Za-z_][A-Za-z0-9_.]*)\}/g, (_, name: string) => {
+export function fillTemplate(
+  template: string,
+  scope: Scope,
+  quote: (s: string, name: string) => string,
+  { keepUnknown = false } = {},
+): string {
+  return template.replace(PLACEHOLDER, (whole, name: string) => {
     const v = scope[name];
     if (v === undefined) {
+      if (keepUnknown) return whole;
       throw new UserError(
         `command template "${template}": unknown placeholder {${name}} (known: ${Object.keys(scope).sort().join(', ')})`,
       );

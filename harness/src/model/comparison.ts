@@ -171,7 +171,7 @@ export const PairedPoint = z
     counters: z.array(PairedCounter).max(500),
     /** How much worse the second process of a pair is than the first (> 1: worse), when measurable. */
     orderEffect: finite.optional(),
-    /** This point's share of the diff-wide false-call budget (pr-diff/analysis/multiplicity.ts): its change test's level. */
+    /** This point's share of the diff-wide false-call level (pr-diff/analysis/multiplicity.ts): its change test's level. */
     alpha: finite.optional(),
   })
   .strict();

@@ -229,15 +229,3 @@ export const Results = z
   })
   .strict();
 export type Results = z.infer<typeof Results>;
-
-/** Sorted k=v list: the parameter part of a benchmark's identity. */
-export function paramKey(params: Params): string {
-  return Object.keys(params)
-    .sort()
-    .map((k) => `${k}=${params[k]}`)
-    .join(',');
-}
-
-export function benchmarkId(experiment: string, variant: string, params: Params): string {
-  return `${experiment}/${variant}/${paramKey(params)}`;
-}

@@ -1,19 +1,15 @@
 /**
- * Loads the experiments: every folder under programs/ with a manifest.json, validated by its
- * schema and by the cross-field checks a schema cannot express (files exist, names resolve).
+ * Loads the experiments through the one manifest reader (model/read-manifests.ts), adding the
+ * cross-field checks a schema cannot express (files exist, names resolve).
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { UserError } from '../lib/errors.js';
-import { evaluate, referencedNames } from '../lib/expr.js';
-import { parseJson } from '../lib/json-file.js';
-import { type Experiment, jsRuntimes, Manifest } from '../model/manifest.js';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { evaluate, referencedNames, templatePlaceholders } from '../lib/expr.js';
+import { type Experiment, jsRuntimes, type Manifest } from '../model/manifest.js';
 import { PROFILES } from '../model/profiles.js';
+import { parseManifestText, readExperiment, readExperiments } from '../model/read-manifests.js';
 
 export type { Experiment };
-
-/** Template placeholders, read the way fillTemplate reads them. */
-const placeholders = (t: string) => [...t.matchAll(/\{([A-Za-z_][A-Za-z0-9_.]*)\}/g)].map((x) => x[1] as string);
 
 /** A syntax error or unknown function in an expression (evaluated with every name bound to 1). */
 function syntaxProblem(field: string, expr: string): string | undefined {
@@ -117,7 +113,7 @@ function expressionProblems(m: Manifest): string[] {
     // variant's source and build output, and its runtime's binary.
     const common = [...known, 'scratch', 'dir'];
     const checkTemplate = (field: string, template: string, extra: readonly string[]) => {
-      for (const name of placeholders(template)) {
+      for (const name of templatePlaceholders(template)) {
         if (!common.includes(name) && !extra.includes(name) && !isInput(name))
           perProfile.add(`${field}: unknown placeholder {${name}} (got "${template}")`);
       }
@@ -127,7 +123,7 @@ function expressionProblems(m: Manifest): string[] {
     for (const [i, v] of m.variants.entries()) {
       const runtime = jsRuntimes(v) ? ['js', 'runtime'] : [];
       const extra = [...runtime, ...(v.source ? ['src'] : []), ...(v.build ? ['bin'] : [])];
-      for (const name of placeholders(v.command)) {
+      for (const name of templatePlaceholders(v.command)) {
         if (v.ignores.includes(name))
           perProfile.add(
             `variants.${i}.command: placeholder {${name}} names a parameter the variant ignores (got "${v.command}")`,
@@ -217,28 +213,11 @@ function measurementProblems(m: Manifest): string[] {
   return problems;
 }
 
-export function parseManifest(file: string, dir: string, text: string): Manifest {
-  const manifest = parseJson(file, text, Manifest);
-  const problems = checkConsistency(file, dir, manifest);
-  if (problems.length) throw new UserError(`${file} is invalid:\n${problems.join('\n')}`);
-  return manifest;
-}
+/** A manifest's text, checked as loadExperiment checks it. */
+export const parseManifest = (file: string, dir: string, text: string): Manifest =>
+  parseManifestText(file, dir, text, checkConsistency);
 
-export function loadExperiment(dir: string): Experiment {
-  const abs = resolve(dir);
-  const manifestPath = join(abs, 'manifest.json');
-  if (!existsSync(manifestPath))
-    throw new UserError(`${manifestPath} not found: every experiment folder needs a manifest.json`);
-  const id = abs.split('/').pop() ?? '';
-  return { id, dir: abs, manifestPath, manifest: parseManifest(manifestPath, abs, readFileSync(manifestPath, 'utf8')) };
-}
+export const loadExperiment = (dir: string): Experiment => readExperiment(dir, checkConsistency);
 
 /** Every folder under programs/ with a manifest.json is an experiment. */
-export function loadAllExperiments(programsDir: string): Experiment[] {
-  return readdirSync(programsDir)
-    .filter(
-      (name) => statSync(join(programsDir, name)).isDirectory() && existsSync(join(programsDir, name, 'manifest.json')),
-    )
-    .sort()
-    .map((name) => loadExperiment(join(programsDir, name)));
-}
+export const loadAllExperiments = (programsDir: string): Experiment[] => readExperiments(programsDir, checkConsistency);

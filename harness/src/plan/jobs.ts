@@ -249,12 +249,7 @@ function jobCommandFor(
   scope: Scope,
 ): (sc: Scope) => JobCommand {
   // A job that cannot run still shows its command; what is missing stays a {placeholder}.
-  const fill = (t: string, sc: Scope = scope) =>
-    blocked
-      ? t.replace(/\{([A-Za-z_][A-Za-z0-9_.]*)\}/g, (x, n: string) =>
-          sc[n] === undefined ? x : quoteValue(String(sc[n]), n),
-        )
-      : fillTemplate(t, sc, quoteValue);
+  const fill = (t: string, sc: Scope = scope) => fillTemplate(t, sc, quoteValue, { keepUnknown: !!blocked });
   return (sc: Scope): JobCommand => {
     const { assignments, rest } = splitAssignments(fill(variant.command, sc));
     return {

@@ -6,6 +6,7 @@
 import { UserError } from '../lib/errors.js';
 import { evaluate } from '../lib/expr.js';
 import { nodeMajors } from '../machine/toolchains.js';
+import { benchmarkId } from '../model/benchmark-id.js';
 import {
   type Experiment,
   jsRuntimes,
@@ -15,7 +16,6 @@ import {
   type Variant,
 } from '../model/manifest.js';
 import type { Profile } from '../model/profiles.js';
-import { benchmarkId } from '../model/results.js';
 import { looksLikeRelease, parseReleaseKey, type ReleaseSpec } from '../model/runtime-release.js';
 import { familyOf, orList, pinnedKeys, releaseKeyFormats } from '../model/runtimes.js';
 import { matchesAt } from '../model/select.js';

@@ -5,9 +5,10 @@
  */
 import { z } from 'zod';
 import { formatValue } from '../lib/format.js';
+import { benchmarkId } from '../model/benchmark-id.js';
 import type { Experiment } from '../model/manifest.js';
 import type { Direction } from '../model/metrics.js';
-import { type Benchmark, paramKey } from '../model/results.js';
+import type { Benchmark } from '../model/results.js';
 import { matchesAt } from '../model/select.js';
 
 export const GabEntry = z
@@ -24,7 +25,7 @@ export type GabEntry = z.infer<typeof GabEntry>;
 export const GAB_FILES = { smaller: 'customSmallerIsBetter.json', bigger: 'customBiggerIsBetter.json' } as const;
 
 export function gabName(b: Pick<Benchmark, 'experiment' | 'variant' | 'params'>, metric: string): string {
-  return `${b.experiment}/${b.variant}/${paramKey(b.params)} ${metric}`;
+  return `${benchmarkId(b.experiment, b.variant, b.params)} ${metric}`;
 }
 
 export function toGab(

@@ -7,10 +7,10 @@ import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { extname, join, normalize, resolve } from 'node:path';
 import { build } from 'esbuild';
-import { z } from 'zod';
 import { probe } from '../lib/exec.js';
-import { Overview } from '../model/manifest.js';
+import type { Overview } from '../model/manifest.js';
 import { uncalibrated } from '../model/noise.js';
+import { readExperiments } from '../model/read-manifests.js';
 import { defaultProfile, LEGACY_PROFILE, paths, RELEASES_DIR } from '../model/store-layout.js';
 import type { CatalogFile, CommitsFile, ShardFile } from '../model/store-schema.js';
 import { checkStore } from '../store/check.js';
@@ -62,28 +62,21 @@ function repoUrl(root: string): string | undefined {
 }
 
 /**
- * Each experiment's Overview picture, from its manifest (programs/<exp>/manifest.json `overview`,
- * validated here as `npm run bench` validates the whole manifest): the site draws stored runs,
- * old ones too, the way the current manifests say.
+ * Each experiment's Overview picture and metric labels (manifest `overview`, `labels`; the site
+ * shows "cost per read", not `read_cost`), read as `npm run bench` reads the manifests: the site
+ * draws stored runs, old ones too, the way the current manifests say.
  */
-export function overviewSpecs(root: string): Record<string, Overview> {
-  const out: Record<string, Overview> = {};
-  for (const [id, m] of manifests(root)) if (m.overview !== undefined) out[id] = Overview.parse(m.overview);
-  return out;
-}
-
-/** Each experiment's metric labels (manifest `labels`): the site shows "cost per read", not `read_cost`. */
-export function metricLabels(root: string): Record<string, Record<string, string>> {
-  const out: Record<string, Record<string, string>> = {};
-  for (const [id, m] of manifests(root)) out[id] = z.record(z.string(), z.string()).parse(m.labels ?? {});
-  return out;
-}
-
-function manifests(root: string): [string, { overview?: unknown; labels?: unknown }][] {
-  const dir = join(root, 'programs');
-  return (existsSync(dir) ? readdirSync(dir, { withFileTypes: true }) : [])
-    .filter((e) => e.isDirectory() && existsSync(join(dir, e.name, 'manifest.json')))
-    .map((e) => [e.name, JSON.parse(readFileSync(join(dir, e.name, 'manifest.json'), 'utf8'))]);
+function manifestConfig(root: string): {
+  overview: Record<string, Overview>;
+  labels: Record<string, Record<string, string>>;
+} {
+  const overview: Record<string, Overview> = {};
+  const labels: Record<string, Record<string, string>> = {};
+  for (const { id, manifest } of readExperiments(join(root, 'programs'))) {
+    if (manifest.overview !== undefined) overview[id] = manifest.overview;
+    labels[id] = manifest.labels;
+  }
+  return { overview, labels };
 }
 
 /**
@@ -118,10 +111,7 @@ async function buildInto(root: string, storeDir: string, outDir: string, inPlace
     loader: { '.css': 'css' },
   });
   for (const f of ['index.html', 'style.css']) if (existsSync(join(src, f))) cpSync(join(src, f), join(outDir, f));
-  writeFileSync(
-    join(outDir, 'config.json'),
-    JSON.stringify({ repoUrl: repoUrl(root), overview: overviewSpecs(root), labels: metricLabels(root) }),
-  );
+  writeFileSync(join(outDir, 'config.json'), JSON.stringify({ repoUrl: repoUrl(root), ...manifestConfig(root) }));
   if (!inPlace) {
     mkdirSync(join(outDir, 'data'), { recursive: true });
     if (existsSync(storeDir))

@@ -4,6 +4,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { benchmarkId } from '../model/benchmark-id.js';
 import {
   paths,
   roundSpread,
@@ -157,7 +158,7 @@ function writeShards({ put, shas, windows }: History, exp: string): object[] {
   for (let s = 0; s < SERIES_PER_EXPERIMENT; s++) {
     const variant = `variant-${s % 10}`;
     const bs = 2 ** (8 + Math.floor(s / 10));
-    const id = `${exp}/${variant}/bs=${bs}`;
+    const id = benchmarkId(exp, variant, { bs });
     const workload = `w-${exp}-${bs}`;
     const values = shas.map((_, i) =>
       roundValue(0.01 * (1 + (s % 10)) * (1 + 0.02 * Math.sin(i + s)) * (i > 2500 && s % 7 === 0 ? 1.2 : 1)),

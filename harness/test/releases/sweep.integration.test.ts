@@ -21,7 +21,7 @@ describe('npm run releases', () => {
   it('answers --help and refuses an unknown subcommand', () => {
     const help = runCli(['releases', '--help']);
     expect(help.status).toBe(0);
-    expect(help.stdout).toContain('npm run releases -- <list|measure|changes> [flags]');
+    expect(help.stdout).toContain('usage: npm run releases -- <list|measure|changes|import|nightly> [flags]');
     const bad = runCli(['releases', 'sweep']);
     expect(bad.status).toBe(2);
     expect(bad.stderr.trim().split('\n')[0]).toBe(

@@ -61,8 +61,8 @@ export async function pairsCommand(argv: string[]): Promise<number> {
   );
   const rule = parseFailRule(values['fail-on']);
   if (!values.base) throw new UserError('pairs needs --base DIR (the base checkout; --head defaults to this one)');
-  const budget = Number(values.budget);
-  if (!(budget > 0 && budget <= 600))
+  const budgetMinutes = Number(values.budget);
+  if (!(budgetMinutes > 0 && budgetMinutes <= 600))
     throw new UserError(`--budget ${values.budget}: expected minutes, a number above 0 and at most 600`);
   const deadline = values.deadline === undefined ? undefined : Number(values.deadline);
   if (deadline !== undefined && !(deadline > 0 && deadline <= 1440))
@@ -81,7 +81,7 @@ export async function pairsCommand(argv: string[]): Promise<number> {
     head,
     profile: selection.profile,
     filters: selection.filters,
-    budgetSeconds: budget * 60,
+    budgetSeconds: budgetMinutes * 60,
     ...(deadline ? { deadlineSeconds: deadline * 60 } : {}),
     seed,
     require: selection.require,

@@ -4,22 +4,36 @@
  * fail=true|false; exits 1 when the rule fails the check, 2 on a missing or malformed comparison.
  */
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { EXIT, UserError } from '../../lib/errors.js';
 import { readJsonFile } from '../../lib/json-file.js';
 import { PairedComparison } from '../../model/comparison.js';
 import { DEFAULT_FAIL_RULE, parseFailRule } from '../../pr-diff/analysis/merge-rule.js';
 import { summarize } from '../../pr-diff/analysis/summarize.js';
+import { type CommandSpec, parseCommand } from '../options.js';
+
+export const prOutcomeSpec = {
+  name: 'workflow pr-outcome',
+  brief: "pr.yml's merge check under the repository's rule: exit 1 when the rule fails it",
+  summary:
+    "pr.yml's last step: the merge check under the repository's rule (PR_FAIL_ON). Prints fail=true|false; exits 1 " +
+    'when the rule fails the check, 2 on a missing or malformed comparison.',
+  options: {
+    comparison: { type: 'string', value: 'FILE', description: "the PR diff's comparison.json (required)" },
+    'fail-on': {
+      type: 'string',
+      value: 'RULE',
+      default: DEFAULT_FAIL_RULE,
+      description: 'none, or broken, slower, slower>N% (comma-separated)',
+    },
+  },
+  example: 'npm run workflow -- pr-outcome --comparison results/pr/comparison.json --fail-on broken',
+} as const satisfies CommandSpec;
 
 export async function prOutcomeCmd(
   argv: string[],
   io: { stdout: (s: string) => void; stderr: (s: string) => void },
 ): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    strict: true,
-    options: { comparison: { type: 'string' }, 'fail-on': { type: 'string', default: DEFAULT_FAIL_RULE } },
-  });
+  const { values } = parseCommand(prOutcomeSpec, argv);
   if (!values.comparison) throw new UserError('missing --comparison');
   const rule = parseFailRule(values['fail-on']);
   const c = readJsonFile(resolve(values.comparison), PairedComparison, { maxBytes: 8 * 2 ** 20 });

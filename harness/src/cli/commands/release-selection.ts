@@ -1,4 +1,4 @@
-/** The release-selection flags of npm run releases (list, measure, nightly): the catalogue they choose. */
+/** What the release-selection flags (releases-options.ts) of npm run releases list, measure and nightly choose from the catalogue. */
 import { readFileSync } from 'node:fs';
 import { UserError } from '../../lib/errors.js';
 import { registryReleases } from '../../machine/release-packages.js';
@@ -11,21 +11,7 @@ import {
 } from '../../model/release-catalog.js';
 import { type Family, isFamily, isVersion } from '../../model/runtime-release.js';
 import { lineExamples, releaseFamilies } from '../../model/runtimes.js';
-import { DEFAULT_STORE, list } from '../args.js';
-
-export const selection = () => ({
-  runtime: { type: 'string' as const },
-  since: { type: 'string' as const },
-  until: { type: 'string' as const },
-  after: { type: 'string' as const },
-  line: { type: 'string' as const },
-  every: { type: 'string' as const, default: 'release' },
-  canaries: { type: 'boolean' as const, default: false },
-  'registry-json': { type: 'string' as const, multiple: true as const, default: [] as string[] },
-  store: { type: 'string' as const, default: DEFAULT_STORE },
-  profile: { type: 'string' as const, default: 'quick' },
-  help: { type: 'boolean' as const, default: false },
-});
+import { list } from '../args.js';
 
 export type SelectionValues = {
   runtime?: string;

@@ -1,49 +1,49 @@
 /** npm run releases -- changes: detection over each line's releases, bisection, confirmation. */
-import { join } from 'node:path';
-import { parseArgs } from 'node:util';
-import { EXIT, UserError } from '../../lib/errors.js';
+import { EXIT } from '../../lib/errors.js';
 import { ensureDirectory } from '../../lib/paths.js';
-import { isProfile, PROFILES } from '../../model/profiles.js';
 import { releaseConfirmer } from '../../releases/pipeline/confirm-in-pairs.js';
 import { releaseChanges } from '../../releases/pipeline/find-changes.js';
-import { DEFAULT_STORE, intFlag, list, ROOT } from '../args.js';
+import { intFlag, list, ROOT } from '../args.js';
+import { type CommandSpec, parseCommand } from '../options.js';
+import { profileFlag } from '../selection.js';
+import { RELEASE_EXPERIMENTS_OPTION, RELEASE_OUT_OPTION, RELEASE_STORE_OPTIONS } from './releases-options.js';
 
-export const CHANGES_HELP = `npm run releases -- changes [--store DIR] [--profile P] [--experiments a,b] [--bisect N]
-                            [--confirm [--confirm-budget MINUTES]] [--out DIR]
-
-  Runs the site's change-point detection over each runtime line's measured releases (one series
-  per release-suite point, on the suite's first metric), narrows each change through the
-  intermediate builds the registry has (Node patch releases, Bun canaries; at most N builds
-  measured per change, default 3, 0 to skip), confirms each with --confirm by a paired diff of the
-  two releases on the same program (npm run pairs' engine: base = the release before, head = the
-  one after, the same checkout; MINUTES of pairs per change, default 4), and writes
-  <store>/releases/<machine>/changes.json: confirmed changes, and the candidates apart.`;
+export const releasesChangesSpec = {
+  name: 'releases changes',
+  brief: "change detection over each line's releases, bisection, confirmation by paired diffs",
+  summary:
+    "Runs the site's change-point detection over each runtime line's measured releases (one series per " +
+    "release-suite point, on the suite's first metric), narrows each change through the intermediate builds " +
+    'the registry has (Node patch releases, Bun canaries), confirms each with --confirm by a paired diff of the ' +
+    "two releases on the same program (npm run pairs' engine: base = the release before, head = the one after, " +
+    'the same checkout), and writes <store>/releases/<machine>/changes.json: confirmed changes, and the candidates apart.',
+  options: {
+    ...RELEASE_STORE_OPTIONS,
+    ...RELEASE_EXPERIMENTS_OPTION,
+    bisect: {
+      type: 'string',
+      value: 'N',
+      default: '3',
+      description: 'intermediate builds measured per change at most (0 to skip)',
+    },
+    confirm: {
+      type: 'boolean',
+      default: false,
+      description: 'confirm each change by a paired diff of its two releases',
+    },
+    'confirm-budget': { type: 'string', value: 'MINUTES', default: '4', description: 'minutes of pairs per change' },
+    ...RELEASE_OUT_OPTION,
+  },
+  example: 'npm run releases -- changes --profile smoke --experiments wc --bisect 0',
+} as const satisfies CommandSpec;
 
 export async function releasesChangesCommand(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    strict: true,
-    options: {
-      store: { type: 'string', default: DEFAULT_STORE },
-      profile: { type: 'string', default: 'quick' },
-      experiments: { type: 'string' },
-      bisect: { type: 'string', default: '3' },
-      confirm: { type: 'boolean', default: false },
-      'confirm-budget': { type: 'string', default: '4' },
-      out: { type: 'string', default: join(ROOT, 'results', 'releases') },
-      help: { type: 'boolean', default: false },
-    },
-  });
-  if (values.help) {
-    process.stdout.write(`${CHANGES_HELP}\n`);
-    return EXIT.ok;
-  }
-  if (!isProfile(values.profile))
-    throw new UserError(`--profile ${values.profile}: unknown profile; valid profiles: ${PROFILES.join(', ')}`);
+  const { values } = parseCommand(releasesChangesSpec, argv);
+  const profile = profileFlag(values.profile);
   const file = await releaseChanges({
     root: ROOT,
     storeDir: ensureDirectory(values.store, '--store'),
-    profile: values.profile,
+    profile,
     workDir: ensureDirectory(values.out, '--out'),
     bisectSteps: intFlag('--bisect', values.bisect, 0, 20),
     ...(list(values.experiments) ? { experiments: list(values.experiments)! } : {}),
@@ -51,7 +51,7 @@ export async function releasesChangesCommand(argv: string[]): Promise<number> {
       ? {
           confirm: releaseConfirmer({
             root: ROOT,
-            profile: values.profile,
+            profile,
             budgetSeconds: 60 * intFlag('--confirm-budget', values['confirm-budget'], 1, 120),
           }),
         }

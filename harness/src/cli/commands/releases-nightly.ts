@@ -6,17 +6,17 @@
  * first; then change detection with bisection and paired confirmation. Exit 1 when a release
  * measured nothing (the others are published), like bench's "some benchmarks failed".
  */
-import { join } from 'node:path';
-import { parseArgs } from 'node:util';
-import { EXIT, UserError } from '../../lib/errors.js';
+import { EXIT } from '../../lib/errors.js';
 import { ensureDirectory } from '../../lib/paths.js';
-import { isProfile, PROFILES } from '../../model/profiles.js';
 import { releaseFamilies } from '../../model/runtimes.js';
 import { releaseConfirmer } from '../../releases/pipeline/confirm-in-pairs.js';
 import { releaseChanges } from '../../releases/pipeline/find-changes.js';
 import { measureReleases } from '../../releases/pipeline/sweep.js';
-import { DEFAULT_STORE, intFlag, ROOT } from '../args.js';
+import { intFlag, ROOT } from '../args.js';
+import { type CommandSpec, parseCommand } from '../options.js';
+import { profileFlag } from '../selection.js';
 import { type SelectionValues, selectFromFlags } from './release-selection.js';
+import { RELEASE_OUT_OPTION, RELEASE_STORE_OPTIONS } from './releases-options.js';
 
 /** A family's default release lines, comma-separated (undefined: every line). */
 function defaultLines(family: string): string | undefined {
@@ -39,21 +39,35 @@ function nightlySweeps(after: string, backfill: number, nodeLines: string | unde
   ];
 }
 
-export async function releasesNightlyCommand(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    strict: true,
-    options: {
-      store: { type: 'string', default: DEFAULT_STORE },
-      profile: { type: 'string', default: 'quick' },
-      'node-lines': { type: 'string', default: defaultLines('node') },
-      backfill: { type: 'string', default: '40' },
-      out: { type: 'string', default: join(ROOT, 'results', 'releases') },
+export const releasesNightlySpec = {
+  name: 'releases nightly',
+  brief: 'what releases.yml runs: new releases, a slice of the back-fill, then changes',
+  summary:
+    'What releases.yml runs each night: the releases of the last two days on the tracked lines, then --backfill ' +
+    'releases of the history (newest first), then changes with bisection and paired confirmation.',
+  options: {
+    ...RELEASE_STORE_OPTIONS,
+    'node-lines': {
+      type: 'string',
+      value: 'LIST',
+      default: defaultLines('node'),
+      description: 'the Node lines tracked',
     },
-  });
-  const profile = values.profile;
-  if (!isProfile(profile))
-    throw new UserError(`--profile ${profile}: unknown profile; valid profiles: ${PROFILES.join(', ')}`);
+    backfill: {
+      type: 'string',
+      value: 'N',
+      default: '40',
+      description: 'at most N releases of the history per runtime',
+    },
+    ...RELEASE_OUT_OPTION,
+  },
+  example: 'npm run releases -- nightly --profile quick --backfill 0',
+  notes: ['Exit status: 0 ok; 1 some release measured nothing (the others are published); 130 interrupted.'],
+} as const satisfies CommandSpec;
+
+export async function releasesNightlyCommand(argv: string[]): Promise<number> {
+  const { values } = parseCommand(releasesNightlySpec, argv);
+  const profile = profileFlag(values.profile);
   const backfill = intFlag('--backfill', values.backfill, 0, 10_000);
   const storeDir = ensureDirectory(values.store, '--store');
   const workDir = ensureDirectory(values.out, '--out');

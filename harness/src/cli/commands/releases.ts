@@ -1,140 +1,79 @@
 /**
- * npm run releases -- list | measure | changes | confirm: runtime releases from the npm registry as
- * a trend axis of their own (per machine and runtime line, never mixed with commit trends).
+ * npm run releases -- list | measure | changes | import | nightly: runtime releases from the npm
+ * registry as a trend axis of their own (per machine and runtime line, never mixed with commit
+ * trends). Each subcommand parses and documents its flags through its own table (cli/options.ts).
  */
-import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { EXIT, UserError } from '../../lib/errors.js';
 import { ensureDirectory, existingDirectory } from '../../lib/paths.js';
 import { machineInfo } from '../../machine/machine.js';
-import { isProfile, PROFILES } from '../../model/profiles.js';
 import { catalogRows } from '../../model/release-catalog.js';
 import { releaseFamilies, title } from '../../model/runtimes.js';
 import { measureReleases } from '../../releases/pipeline/sweep.js';
 import { importReleases, measuredKeys, readReleaseIndex, releaseMachines } from '../../releases/store/release-files.js';
-import { DEFAULT_STORE, intFlag, list, ROOT } from '../args.js';
-import { type CommandSpec, helpText } from '../options.js';
-import { selectFromFlags, selection } from './release-selection.js';
-import { releasesChangesCommand } from './releases-changes.js';
-import { releasesNightlyCommand } from './releases-nightly.js';
+import { intFlag, list, ROOT } from '../args.js';
+import { type CommandSpec, helpText, parseCommand } from '../options.js';
+import { profileFlag } from '../selection.js';
+import { selectFromFlags } from './release-selection.js';
+import { releasesChangesCommand, releasesChangesSpec } from './releases-changes.js';
+import { releasesNightlyCommand, releasesNightlySpec } from './releases-nightly.js';
+import {
+  RELEASE_EXPERIMENTS_OPTION,
+  RELEASE_OUT_OPTION,
+  RELEASE_SELECTION_OPTIONS,
+  RELEASE_STORE_OPTIONS,
+} from './releases-options.js';
 
-const AXIS = releaseFamilies();
 const titles = (per: 'per-major' | 'whole') =>
-  AXIS.filter((f) => f.releases.line === per)
+  releaseFamilies()
+    .filter((f) => f.releases.line === per)
     .map(title)
     .join(' and ');
-/** "all three": every family, which `--runtime` defaults to. */
-const ALL = AXIS.length === 2 ? 'both' : `all ${['', 'one', '', 'three', 'four', 'five'][AXIS.length] || AXIS.length}`;
-/** One line per family for the help: a middle default line (node22), or the family whole. */
-const exampleLine = (f: (typeof AXIS)[number]) => f.releases.defaults.lines?.at(1) ?? f.key;
 
-export const RELEASES_HELP = `npm run releases -- <list|measure|changes> [flags]
-
-  list      the releases of each runtime line (${titles('per-major')} per major; ${titles('whole')} whole) with their
-            registry dates, and which ones the store has for this machine
-  measure   measure every selected release the store lacks (newest first, resumable): each
-            experiment's release suite (manifest "releases") through the bench pipeline,
-            validated, published under <store>/releases/<machine>/
-  import    --from DIR [--machine ID]: add releases measured elsewhere (a workflow artifact or a
-            gh-pages data/ folder, laid out as a store) to --store; nothing there is removed
-  nightly   what releases.yml runs: new releases of the last two days, then --backfill N of the
-            history, then changes (--store, --profile, --node-lines ${AXIS.find((f) => f.key === 'node')?.releases.defaults.lines?.join(',')}, --out)
-  changes   change detection over each line's releases, bisection through intermediate builds,
-            confirmation by paired diffs -> <store>/releases/<machine>/changes.json
-
-Flags by subcommand: the table above (each says which subcommands take it).
-
-Exit status: 0 ok; 1 some release measured nothing; 2 refused (bad input); 130 interrupted.`;
-
-/** The command's help table (cli/options.ts): the flags of every subcommand, and what each does. */
-export const releasesSpec = {
-  name: 'releases',
-  brief: 'runtime releases from the npm registry as a trend axis',
+const listSpec = {
+  name: 'releases list',
+  brief: 'the releases of each runtime line, and which ones the store has for this machine',
   summary:
-    'Runtime releases from the npm registry as a trend axis of their own (per machine and release line, never mixed with commit trends): the catalogue, the sweep, the changes between releases.',
-  positionals: '<list|measure|changes|import|nightly>',
+    `The releases of each runtime line (${titles('per-major')} per major; ${titles('whole')} whole) with their registry dates, and which ` +
+    'ones the store has for this machine at the profile.',
   options: {
-    runtime: {
-      type: 'string',
-      value: 'LIST',
-      description: `list, measure: ${AXIS.map((f) => f.key).join(', ')} (default: ${ALL})`,
-    },
-    since: { type: 'string', value: 'X.Y.Z', description: 'list, measure: the oldest release (one --runtime only)' },
-    until: { type: 'string', value: 'X.Y.Z', description: 'list, measure: the newest release (one --runtime only)' },
-    after: {
-      type: 'string',
-      value: 'YYYY-MM-DD',
-      description: 'list, measure: only releases published on or after that day',
-    },
-    line: {
-      type: 'string',
-      value: 'LIST',
-      description: `list, measure: only these lines (${AXIS.map(exampleLine).join(', ')})`,
-    },
-    every: {
-      type: 'string',
-      value: 'minor|release',
-      default: 'release',
-      description: 'list, measure: minor = the first release of each minor',
-    },
-    canaries: {
-      type: 'boolean',
-      description: `list, measure: include ${AXIS.filter((f) => f.releases.canaries)
-        .map(title)
-        .join(' and ')} canaries`,
-    },
-    'registry-json': {
-      type: 'string',
-      multiple: true,
-      value: 'FAMILY=FILE',
-      description: 'list, measure: a saved `npm view PKG time --json` answer instead of the registry',
-    },
-    store: { type: 'string', value: 'DIR', default: DEFAULT_STORE, description: 'the trend store' },
-    profile: { type: 'string', value: 'P', default: 'quick', description: 'smoke|quick|standard|full' },
-    experiments: {
-      type: 'string',
-      value: 'LIST',
-      description: "measure, changes: only these experiments' release suites",
-    },
-    limit: { type: 'string', value: 'N', description: 'measure: at most N releases now' },
-    out: {
-      type: 'string',
-      value: 'DIR',
-      description: "measure, changes: where the releases' bench runs write (default results/releases)",
-    },
-    bisect: {
-      type: 'string',
-      value: 'N',
-      description: 'changes: intermediate builds measured per change at most (default 3)',
-    },
-    confirm: { type: 'boolean', description: 'changes: confirm each change by a paired diff of its two releases' },
-    'confirm-budget': {
-      type: 'string',
-      value: 'MINUTES',
-      description: 'changes: minutes of pairs per change (default 4)',
-    },
-    from: { type: 'string', value: 'DIR', description: 'import: a store (or artifact) to take releases from' },
-    machine: { type: 'string', value: 'ID', description: 'import: only this machine' },
-    json: { type: 'boolean', description: 'list: as JSON' },
+    ...RELEASE_SELECTION_OPTIONS,
+    json: { type: 'boolean', default: false, description: 'as JSON' },
   },
-  notes: RELEASES_HELP.split('\n'),
   example: 'npm run releases -- list --runtime node --since 22.0.0 --every minor',
 } as const satisfies CommandSpec;
 
-function profileFlag(p: string | undefined) {
-  const profile = p ?? 'quick';
-  if (!isProfile(profile))
-    throw new UserError(`--profile ${profile}: unknown profile; valid profiles: ${PROFILES.join(', ')}`);
-  return profile;
-}
+const measureSpec = {
+  name: 'releases measure',
+  brief: 'measure every selected release the store lacks (newest first, resumable)',
+  summary:
+    "Measures every selected release the store lacks, newest first and resumable: each experiment's release " +
+    'suite (manifest "releases") through the bench pipeline, validated, published under <store>/releases/<machine>/.',
+  options: {
+    ...RELEASE_SELECTION_OPTIONS,
+    ...RELEASE_EXPERIMENTS_OPTION,
+    limit: { type: 'string', value: 'N', description: 'at most N releases now' },
+    ...RELEASE_OUT_OPTION,
+  },
+  example: 'npm run releases -- measure --runtime node --line node22 --every minor --limit 2 --profile smoke',
+  notes: ['Exit status: 0 ok; 1 some release measured nothing (the others are published); 130 interrupted.'],
+} as const satisfies CommandSpec;
+
+const importSpec = {
+  name: 'releases import',
+  brief: 'add releases measured elsewhere (a workflow artifact, a gh-pages data/ folder) to the store',
+  summary:
+    'Adds releases measured elsewhere (a workflow artifact or a gh-pages data/ folder, laid out as a store) to ' +
+    '--store; nothing there is removed.',
+  options: {
+    from: { type: 'string', value: 'DIR', description: 'a store (or artifact) to take releases from (required)' },
+    machine: { type: 'string', value: 'ID', description: 'only this machine (default: every machine there)' },
+    store: RELEASE_STORE_OPTIONS.store,
+  },
+  example: 'npm run releases -- import --from artifact --store results/history',
+} as const satisfies CommandSpec;
 
 async function listCommand(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    strict: true,
-    options: { ...selection(), json: { type: 'boolean', default: false } },
-  });
-  if (values.help) return help();
+  const { values } = parseCommand(listSpec, argv);
   const profile = profileFlag(values.profile);
   const releases = await selectFromFlags(values);
   const machine = machineInfo().id;
@@ -157,17 +96,7 @@ async function listCommand(argv: string[]): Promise<number> {
 }
 
 async function measureCommand(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    strict: true,
-    options: {
-      ...selection(),
-      experiments: { type: 'string' },
-      limit: { type: 'string' },
-      out: { type: 'string', default: join(ROOT, 'results', 'releases') },
-    },
-  });
-  if (values.help) return help();
+  const { values } = parseCommand(measureSpec, argv);
   const profile = profileFlag(values.profile);
   const limit = values.limit === undefined ? undefined : intFlag('--limit', values.limit, 1, 100_000);
   const releases = await selectFromFlags(values);
@@ -192,15 +121,7 @@ async function measureCommand(argv: string[]): Promise<number> {
 
 /** releases import --from DIR --machine ID [--store DIR]: the workflow's publish step. */
 async function importCommand(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    strict: true,
-    options: {
-      from: { type: 'string' },
-      machine: { type: 'string' },
-      store: { type: 'string', default: DEFAULT_STORE },
-    },
-  });
+  const { values } = parseCommand(importSpec, argv);
   if (!values.from) throw new UserError('releases import needs --from DIR');
   const from = existingDirectory(values.from, '--from');
   const store = ensureDirectory(values.store, '--store');
@@ -210,21 +131,33 @@ async function importCommand(argv: string[]): Promise<number> {
   return EXIT.ok;
 }
 
-function help(): number {
-  process.stdout.write(helpText(releasesSpec));
-  return EXIT.ok;
-}
+const SUBCOMMANDS: Record<string, { spec: CommandSpec; run: (argv: string[]) => Promise<number> }> = {
+  list: { spec: listSpec, run: listCommand },
+  measure: { spec: measureSpec, run: measureCommand },
+  changes: { spec: releasesChangesSpec, run: releasesChangesCommand },
+  import: { spec: importSpec, run: importCommand },
+  nightly: { spec: releasesNightlySpec, run: releasesNightlyCommand },
+};
+
+export const releasesSpec = {
+  name: 'releases',
+  brief: 'runtime releases from the npm registry as a trend axis',
+  summary:
+    'Runtime releases from the npm registry as a trend axis of their own (per machine and release line, never ' +
+    'mixed with commit trends): the catalogue, the sweep, the changes between releases.',
+  options: {},
+  subcommands: Object.fromEntries(Object.entries(SUBCOMMANDS).map(([name, s]) => [name, s.spec])),
+  notes: ['Exit status: 0 ok; 1 some release measured nothing; 2 refused (bad input); 130 interrupted.'],
+  example: 'npm run releases -- list --runtime node --since 22.0.0 --every minor',
+} as const satisfies CommandSpec;
 
 export async function releasesCommand(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
-  if (!sub || sub === '--help' || sub === '-h') {
+  if (!sub) {
     process.stdout.write(helpText(releasesSpec));
-    return sub ? EXIT.ok : EXIT.refused;
+    return EXIT.refused;
   }
-  if (sub === 'list') return listCommand(rest);
-  if (sub === 'measure') return measureCommand(rest);
-  if (sub === 'changes') return releasesChangesCommand(rest);
-  if (sub === 'import') return importCommand(rest);
-  if (sub === 'nightly') return releasesNightlyCommand(rest);
-  throw new UserError(`releases ${sub}: unknown subcommand; subcommands: list, measure, changes, import, nightly`);
+  if (!Object.hasOwn(SUBCOMMANDS, sub))
+    throw new UserError(`releases ${sub}: unknown subcommand; subcommands: ${Object.keys(SUBCOMMANDS).join(', ')}`);
+  return SUBCOMMANDS[sub]!.run(rest);
 }

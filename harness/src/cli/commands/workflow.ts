@@ -3,7 +3,7 @@
  * instead of YAML logic. Each prints what the workflow needs on stdout (key=value lines for
  * $GITHUB_OUTPUT, or one value) and explains itself on stderr.
  *
- * The checks (their flags are in workflowSpec's notes below; what each decides, in docs/workflows.md):
+ * The checks (each with its own flag table below; what each decides, in docs/workflows.md):
  * pr-head (pr.yml: the approved pull request is still at SHA), comment-target (pr-comment.yml: the
  * finished run and its artifact are ours and agree), gab-gate (bench.yml's publish job: which
  * github-action-benchmark steps run, their inputs regenerated from the validated results.json),
@@ -16,7 +16,6 @@
 
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { listArtifact, pickNoiseFile, refuseNoise } from '../../calibration/workflow/noise-artifact.js';
 import { EXIT, UserError } from '../../lib/errors.js';
@@ -41,27 +40,8 @@ import {
   parseGabDataJs,
 } from '../../workflow/gab-gate.js';
 import { ROOT } from '../args.js';
-import type { CommandSpec } from '../options.js';
-import { prOutcomeCmd } from './pr-outcome.js';
-
-export const workflowSpec = {
-  name: 'workflow',
-  brief: "the workflows' decisions (pr-head, comment-target, gab-gate, noise-file, pick-commit, pr-outcome)",
-  summary: "The GitHub workflows' decisions as tested code (docs/workflows.md): one check per call.",
-  positionals: 'pr-head|comment-target|gab-gate|noise-file|pick-commit|pr-outcome [flags]',
-  options: {},
-  example: 'npm run workflow -- pick-commit --head HEAD_SHA --store data --machine ID',
-  notes: [
-    'checks and their flags:',
-    '  pr-head --pr N --sha SHA',
-    '  comment-target --event FILE --workflow-path .github/workflows/pr.yml --artifact DIR [--repository OWNER/NAME]',
-    '  gab-gate --results FILE --out DIR --data-dir DIR --event NAME --workflow-sha SHA --default-profile P',
-    '           [--dispatch-filters TEXT] [--repo DIR (default .)] [--programs DIR]',
-    '  noise-file --artifact DIR [--machine ID]',
-    '  pick-commit --head SHA --store DIR --machine ID [--repo DIR (default .)] [--depth N (default 50)] [--profile P]',
-    '  pr-outcome --comparison FILE [--fail-on RULE (default broken)]: exit 1 when the rule fails the merge check',
-  ],
-} as const satisfies CommandSpec;
+import { type CommandSpec, parseCommand } from '../options.js';
+import { prOutcomeCmd, prOutcomeSpec } from './pr-outcome.js';
 
 type Io = { stdout: (s: string) => void; stderr: (s: string) => void; env: NodeJS.ProcessEnv };
 const defaultIo: Io = {
@@ -85,12 +65,19 @@ function git(repo: string, args: string[]): { code: number; out: string } {
   return { code: r.code ?? 128, out: r.stdout };
 }
 
+const prHeadSpec = {
+  name: 'workflow pr-head',
+  brief: 'pr.yml: the approved pull request is still at SHA',
+  summary: "pr.yml's gate: the approved pull request is still open at SHA (GITHUB_REPOSITORY, GITHUB_TOKEN).",
+  options: {
+    pr: { type: 'string', value: 'N', description: 'the pull request (required)' },
+    sha: { type: 'string', value: 'SHA', description: 'the head commit that was approved (required)' },
+  },
+  example: 'npm run workflow -- pr-head --pr 12 --sha HEAD_SHA',
+} as const satisfies CommandSpec;
+
 async function prHead(argv: string[], io: Io): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    strict: true,
-    options: { pr: { type: 'string' }, sha: { type: 'string' } },
-  });
+  const { values } = parseCommand(prHeadSpec, argv);
   need(values, 'pr', 'sha');
   const pr = assertPr('--pr', values.pr);
   const sha = assertSha('--sha', values.sha);
@@ -104,17 +91,23 @@ async function prHead(argv: string[], io: Io): Promise<number> {
   return 0;
 }
 
+const commentTargetSpec = {
+  name: 'workflow comment-target',
+  brief: 'pr-comment.yml: the finished run and its artifact are ours and agree',
+  summary:
+    "pr-comment.yml's gate: the finished run and its artifact are this repository's and agree on the pull request.",
+  options: {
+    event: { type: 'string', value: 'FILE', description: 'the workflow_run event (default: GITHUB_EVENT_PATH)' },
+    'workflow-path': { type: 'string', value: 'PATH', description: 'the workflow that must have run (required)' },
+    artifact: { type: 'string', value: 'DIR', description: "the run's downloaded artifact (required)" },
+    repository: { type: 'string', value: 'OWNER/NAME', description: 'this repository (default: GITHUB_REPOSITORY)' },
+  },
+  example:
+    'npm run workflow -- comment-target --event event.json --workflow-path .github/workflows/pr.yml --artifact pr',
+} as const satisfies CommandSpec;
+
 async function commentTargetCmd(argv: string[], io: Io): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    strict: true,
-    options: {
-      event: { type: 'string' },
-      'workflow-path': { type: 'string' },
-      artifact: { type: 'string' },
-      repository: { type: 'string' },
-    },
-  });
+  const { values } = parseCommand(commentTargetSpec, argv);
   const event = values.event ?? io.env.GITHUB_EVENT_PATH;
   if (!event) throw new UserError('missing --event (GITHUB_EVENT_PATH inside Actions)');
   need(values, 'workflow-path', 'artifact');
@@ -141,22 +134,30 @@ async function commentTargetCmd(argv: string[], io: Io): Promise<number> {
   return 0;
 }
 
+const gabGateSpec = {
+  name: 'workflow gab-gate',
+  brief: "bench.yml's publish job: which github-action-benchmark steps run, and their inputs",
+  summary:
+    "bench.yml's publish job: which github-action-benchmark steps run, their inputs regenerated from the " +
+    'validated results.json.',
+  options: {
+    results: { type: 'string', value: 'FILE', description: "the run's results.json (required)" },
+    out: { type: 'string', value: 'DIR', description: 'a new directory for the inputs (required)' },
+    'data-dir': { type: 'string', value: 'DIR', description: "the action's data directory (required)" },
+    programs: { type: 'string', value: 'DIR', default: join(ROOT, 'programs'), description: 'the experiments' },
+    event: { type: 'string', value: 'NAME', description: 'github.event_name (required)' },
+    'workflow-sha': { type: 'string', value: 'SHA', description: 'the commit the workflow runs from (required)' },
+    'default-profile': { type: 'string', value: 'P', description: "the nightly run's profile (required)" },
+    'dispatch-filters': { type: 'string', value: 'TEXT', default: '', description: "a dispatched run's filters" },
+    repo: { type: 'string', value: 'DIR', default: '.', description: 'the clone, for ancestry' },
+  },
+  example:
+    'npm run workflow -- gab-gate --results results/latest/results.json --out gab --data-dir dev/bench ' +
+    '--event schedule --workflow-sha HEAD_SHA --default-profile quick',
+} as const satisfies CommandSpec;
+
 async function gabGateCmd(argv: string[], io: Io): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    strict: true,
-    options: {
-      results: { type: 'string' },
-      out: { type: 'string' },
-      'data-dir': { type: 'string' },
-      programs: { type: 'string', default: join(ROOT, 'programs') },
-      event: { type: 'string' },
-      'workflow-sha': { type: 'string' },
-      'default-profile': { type: 'string' },
-      'dispatch-filters': { type: 'string', default: '' },
-      repo: { type: 'string', default: '.' },
-    },
-  });
+  const { values } = parseCommand(gabGateSpec, argv);
   need(values, 'results', 'out', 'data-dir', 'event', 'workflow-sha', 'default-profile');
   // The schema (patterns, caps, size limit) is the validation; the inputs are rebuilt from it.
   const results = readResultsArtifact(resolve(values.results!));
@@ -200,20 +201,25 @@ async function gabGateCmd(argv: string[], io: Io): Promise<number> {
   return 0;
 }
 
+const pickCommitSpec = {
+  name: 'workflow pick-commit',
+  brief: "bench.yml's nightly run: the commit to measure",
+  summary:
+    "bench.yml's nightly run: the commit to measure (the head, or the newest first-parent commit the store lacks).",
+  options: {
+    repo: { type: 'string', value: 'DIR', default: '.', description: 'the clone, with history' },
+    head: { type: 'string', value: 'SHA', description: 'the branch head (required)' },
+    store: { type: 'string', value: 'DIR', description: 'the trend store (required)' },
+    machine: { type: 'string', value: 'ID', description: "this runner's machine id (required)" },
+    depth: { type: 'string', value: 'N', default: '50', description: 'first-parent commits looked at' },
+    // A store v2 run ("legacy") counts for every profile.
+    profile: { type: 'string', value: 'P', description: 'count only commits stored with a run of this profile' },
+  },
+  example: 'npm run workflow -- pick-commit --head HEAD_SHA --store data --machine ID',
+} as const satisfies CommandSpec;
+
 async function pickCommitCmd(argv: string[], io: Io): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    strict: true,
-    options: {
-      repo: { type: 'string', default: '.' },
-      head: { type: 'string' },
-      store: { type: 'string' },
-      machine: { type: 'string' },
-      depth: { type: 'string', default: '50' },
-      /** Count only commits stored with a run of this profile (store v3; data from v2, "legacy", counts too). */
-      profile: { type: 'string' },
-    },
-  });
+  const { values } = parseCommand(pickCommitSpec, argv);
   need(values, 'head', 'store', 'machine');
   const head = assertSha('--head', values.head);
   const machine = assertSegment('--machine', values.machine);
@@ -241,12 +247,19 @@ async function pickCommitCmd(argv: string[], io: Io): Promise<number> {
   return 0;
 }
 
+const noiseFileSpec = {
+  name: 'workflow noise-file',
+  brief: "calibrate.yml's publish job: the artifact's one noise.json",
+  summary: "calibrate.yml's publish job: the artifact's one noise.json, checked to be one machine's.",
+  options: {
+    artifact: { type: 'string', value: 'DIR', description: 'the downloaded calibration artifact (required)' },
+    machine: { type: 'string', value: 'ID', default: '', description: "this runner's machine id, when known" },
+  },
+  example: 'npm run workflow -- noise-file --artifact calibration --machine ID',
+} as const satisfies CommandSpec;
+
 async function noiseFileCmd(argv: string[], io: Io): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    strict: true,
-    options: { artifact: { type: 'string' }, machine: { type: 'string', default: '' } },
-  });
+  const { values } = parseCommand(noiseFileSpec, argv);
   need(values, 'artifact');
   const artifact = resolve(values.artifact!);
   const pick = pickNoiseFile(listArtifact(artifact));
@@ -262,19 +275,28 @@ async function noiseFileCmd(argv: string[], io: Io): Promise<number> {
   return 0;
 }
 
-const CHECKS: Record<string, (argv: string[], io: Io) => Promise<number>> = {
-  'pr-head': prHead,
-  'comment-target': commentTargetCmd,
-  'gab-gate': gabGateCmd,
-  'noise-file': noiseFileCmd,
-  'pick-commit': pickCommitCmd,
-  'pr-outcome': prOutcomeCmd,
+const CHECKS: Record<string, { spec: CommandSpec; run: (argv: string[], io: Io) => Promise<number> }> = {
+  'pr-head': { spec: prHeadSpec, run: prHead },
+  'comment-target': { spec: commentTargetSpec, run: commentTargetCmd },
+  'gab-gate': { spec: gabGateSpec, run: gabGateCmd },
+  'noise-file': { spec: noiseFileSpec, run: noiseFileCmd },
+  'pick-commit': { spec: pickCommitSpec, run: pickCommitCmd },
+  'pr-outcome': { spec: prOutcomeSpec, run: prOutcomeCmd },
 };
+
+export const workflowSpec = {
+  name: 'workflow',
+  brief: "the workflows' decisions (pr-head, comment-target, gab-gate, noise-file, pick-commit, pr-outcome)",
+  summary: "The GitHub workflows' decisions as tested code (docs/workflows.md): one check per call.",
+  options: {},
+  subcommands: Object.fromEntries(Object.entries(CHECKS).map(([name, c]) => [name, c.spec])),
+  example: 'npm run workflow -- pick-commit --head HEAD_SHA --store data --machine ID',
+} as const satisfies CommandSpec;
 
 /** The `workflow` command: wire it as `workflow: workflowCommand` in the CLI's command table. */
 export async function workflowCommand(argv: string[], io: Io = defaultIo): Promise<number> {
   const [check, ...rest] = argv;
-  const run = check ? CHECKS[check] : undefined;
+  const run = check && Object.hasOwn(CHECKS, check) ? CHECKS[check]!.run : undefined;
   if (!run) {
     io.stderr(`error: workflow needs one of: ${Object.keys(CHECKS).join(', ')}\n`);
     return EXIT.refused;

@@ -155,16 +155,16 @@ export function decideSequential(
 ): SequentialDecision {
   const plan = opts.plan ?? DEFAULT_PLAN;
   const minEffect = Math.max(MIN_EFFECT, opts.minEffect ?? 0);
-  const budget = Math.max(0, Math.floor(opts.budgetPairs));
+  const budgetPairs = Math.max(0, Math.floor(opts.budgetPairs));
   const last = plan.looks.length - 1;
   // The look n stands for: the first planned look >= n (n between looks = a look cut short).
   let look = plan.looks.findIndex((l) => l >= n);
   if (look < 0) look = last;
   const target = plan.looks[look]!;
   // Before a look: take the pairs it needs, as far as the budget goes (in whole blocks of two).
-  if (n < target && budget > 0) {
+  if (n < target && budgetPairs > 0) {
     const need = target - n;
-    const more = need <= budget ? need : budget >= 2 ? budget - (budget % 2) : budget;
+    const more = need <= budgetPairs ? need : budgetPairs >= 2 ? budgetPairs - (budgetPairs % 2) : budgetPairs;
     return { action: 'continue', more, look };
   }
   const alpha = plan.alphas[look]!;
@@ -204,9 +204,9 @@ export function decideSequential(
   if (c.verdict !== 'inconclusive') return { action: 'stop', verdict: c.verdict, reason: 'decided', analysis };
   if (n < target || look === last)
     return { action: 'stop', verdict: 'inconclusive', reason: n < target ? 'budget' : 'last-look', analysis };
-  if (budget === 0) return { action: 'stop', verdict: 'inconclusive', reason: 'budget', analysis };
+  if (budgetPairs === 0) return { action: 'stop', verdict: 'inconclusive', reason: 'budget', analysis };
   const need = plan.looks[look + 1]! - n;
-  const more = need <= budget ? need : budget >= 2 ? budget - (budget % 2) : budget;
+  const more = need <= budgetPairs ? need : budgetPairs >= 2 ? budgetPairs - (budgetPairs % 2) : budgetPairs;
   return { action: 'continue', more, look: look + 1, analysis };
 }
 
@@ -235,9 +235,9 @@ export function runSequential(
   analysis: LookAnalysis;
 } {
   const d: number[] = [];
-  let budget = Math.floor(opts.budgetPairs);
+  let budgetPairs = Math.floor(opts.budgetPairs);
   for (;;) {
-    const decision = decideSequential(d.length, analyseLogRatios(d), { ...opts, budgetPairs: budget });
+    const decision = decideSequential(d.length, analyseLogRatios(d), { ...opts, budgetPairs });
     if (decision.action === 'stop') {
       return {
         verdict: decision.verdict,
@@ -249,8 +249,8 @@ export function runSequential(
     }
     const got = next(decision.more);
     d.push(...got);
-    budget -= decision.more;
+    budgetPairs -= decision.more;
     // A source that runs dry ends the sequence like a spent budget.
-    if (got.length < decision.more) budget = 0;
+    if (got.length < decision.more) budgetPairs = 0;
   }
 }

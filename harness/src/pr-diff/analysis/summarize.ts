@@ -5,26 +5,16 @@
  * per point and side; exact counter changes are grouped per variant, largest first. Pure.
  */
 import { reasonHeadline } from '../../lib/first-error-line.js';
+import { parseBenchmarkId } from '../../model/benchmark-id.js';
 import type { PairedComparison, PairedPoint } from '../../model/comparison.js';
 import type { BrokenGroup, CounterFinding, DiffSummary, NotMeasuredGroup } from '../../model/diff-summary.js';
 import { decideOutcome, type FailRule, parseFailRule } from './merge-rule.js';
 
 type Item = PairedComparison['notMeasured'][number];
 
-/** `wc/node-stream/bs=4096,runtime=node20` -> its parts (ids are `<experiment>/<variant>/<params>`). */
-export function splitId(id: string): { experiment: string; variant: string; params: Record<string, string> } {
-  const [experiment = '', variant = '', rest = ''] = id.split('/');
-  const params: Record<string, string> = {};
-  for (const kv of rest.split(',').filter(Boolean)) {
-    const i = kv.indexOf('=');
-    if (i > 0) params[kv.slice(0, i)] = kv.slice(i + 1);
-  }
-  return { experiment, variant, params };
-}
-
 /** The command that measures one point on a checkout of head, as `npm run bench` takes it. */
 export function reproduceCommand(id: string, profile?: string): string {
-  const { experiment, variant, params } = splitId(id);
+  const { experiment, variant, params } = parseBenchmarkId(id);
   const flags = Object.entries(params)
     .filter(([k, v]) => /^[a-z_][a-z0-9_]*$/.test(k) && /^[\w.+-]+$/.test(v))
     .map(([k, v]) => ` --param ${k}=${v}`)
@@ -38,7 +28,7 @@ const runtimeOf = (params: Record<string, string>) => params.runtime ?? params.n
 function brokenGroups(items: readonly Item[], profile: string | undefined): BrokenGroup[] {
   const groups = new Map<string, BrokenGroup>();
   for (const x of items) {
-    const { experiment, variant, params } = splitId(x.benchmark);
+    const { experiment, variant, params } = parseBenchmarkId(x.benchmark);
     const runtime = runtimeOf(params);
     const error = reasonHeadline(x.reason, 300);
     const key = JSON.stringify([experiment, variant, runtime, error]);
@@ -83,7 +73,7 @@ export function classifyNotMeasured(
     const key = JSON.stringify([sides, x.status, reason]);
     const g = groups.get(key) ?? { sides, status: x.status, reason, points: 0, experiments: [] };
     g.points++;
-    const exp = splitId(id).experiment;
+    const exp = parseBenchmarkId(id).experiment;
     if (!g.experiments.includes(exp) && g.experiments.length < 100) g.experiments.push(exp);
     groups.set(key, g);
   }
@@ -146,7 +136,7 @@ export function changedPrograms(c: Pick<PairedComparison, 'points' | 'notMeasure
   return [
     ...new Set(
       ids.map((id) => {
-        const { experiment, variant } = splitId(id);
+        const { experiment, variant } = parseBenchmarkId(id);
         return `${experiment}/${variant}`;
       }),
     ),

@@ -14,8 +14,8 @@ export interface PairRequest {
   secondsPerPair: number;
 }
 
-/** Pairs granted to each request (same order), within `seconds` in total. */
-export function shareBudget(requests: readonly PairRequest[], seconds: number): number[] {
+/** Pairs granted to each request (same order), within `budgetSeconds` in total. */
+export function shareBudget(requests: readonly PairRequest[], budgetSeconds: number): number[] {
   requests.forEach((r, i) => {
     if (!(Number.isInteger(r.pairs) && r.pairs >= 0) || !(r.secondsPerPair > 0 && Number.isFinite(r.secondsPerPair))) {
       throw new RangeError(
@@ -24,7 +24,7 @@ export function shareBudget(requests: readonly PairRequest[], seconds: number): 
     }
   });
   const granted = requests.map(() => 0);
-  let left = Math.max(0, seconds);
+  let leftSeconds = Math.max(0, budgetSeconds);
   // Cheapest requests first: each that fits in an equal share of what is left gets all it asks.
   const order = requests
     .map((_, i) => i)
@@ -35,16 +35,16 @@ export function shareBudget(requests: readonly PairRequest[], seconds: number): 
   for (; k < order.length; k++) {
     const i = order[k]!;
     const cost = requests[i]!.pairs * requests[i]!.secondsPerPair;
-    const share = left / (order.length - k);
-    if (cost > share) break;
+    const shareSeconds = leftSeconds / (order.length - k);
+    if (cost > shareSeconds) break;
     granted[i] = requests[i]!.pairs;
-    left -= cost;
+    leftSeconds -= cost;
   }
   // The rest get an equal share each, in whole blocks of two pairs (a single pair when that is all).
   const rest = order.slice(k);
   for (const i of rest) {
-    const share = left / rest.length;
-    const affordable = Math.floor(share / requests[i]!.secondsPerPair + 1e-9);
+    const shareSeconds = leftSeconds / rest.length;
+    const affordable = Math.floor(shareSeconds / requests[i]!.secondsPerPair + 1e-9);
     granted[i] = Math.min(requests[i]!.pairs, affordable >= 2 ? affordable - (affordable % 2) : affordable);
   }
   return granted;

@@ -31,7 +31,7 @@ import type { Filters } from '../../plan/plan.js';
 import { removeScratch } from '../../run/measure.js';
 import type { SyscallCounts } from '../../run/parse-strace.js';
 import type { RawRun } from '../../run/runner.js';
-import { familyNote, planAtLevel, pointAlphas } from '../analysis/multiplicity.js';
+import { falseCallNote, planAtLevel, pointAlphas } from '../analysis/multiplicity.js';
 import { MIN_EFFECT } from '../analysis/pair-statistics.js';
 import type { Values } from '../analysis/point.js';
 import { DEFAULT_PLAN, type SequentialPlan } from '../analysis/sequential.js';
@@ -108,15 +108,15 @@ export const DEADLINE_MARGIN_SECONDS = 30;
  * The seconds the pairs may take: the budget, cut to what the deadline leaves after set-up
  * (less a margin: a batch granted at the end runs to its end).
  */
-export function pairsBudget(budgetSeconds: number, setupSeconds: number, deadlineSeconds?: number): number {
+export function cutToDeadline(budgetSeconds: number, setupSeconds: number, deadlineSeconds?: number): number {
   if (deadlineSeconds === undefined) return budgetSeconds;
   return Math.max(0, Math.min(budgetSeconds, deadlineSeconds - setupSeconds - DEADLINE_MARGIN_SECONDS));
 }
 
 /** What the log and the comment say when the deadline cut the pairs' budget. */
-function deadlineCut(opts: PairsOptions, s: Pick<ScheduleOutcome, 'setupSeconds' | 'pairSeconds'>): string {
+function deadlineCut(opts: PairsOptions, s: Pick<ScheduleOutcome, 'setupSeconds' | 'budgetSeconds'>): string {
   const min = (x: number) => (x / 60).toFixed(1);
-  return `set-up (builds, checks, warm-ups) took ${min(s.setupSeconds)} min, so the diff's deadline of ${min(opts.deadlineSeconds ?? 0)} min left ${min(s.pairSeconds)} of the ${min(opts.budgetSeconds)} budgeted minutes for pairs`;
+  return `set-up (builds, checks, warm-ups) took ${min(s.setupSeconds)} min, so the diff's deadline of ${min(opts.deadlineSeconds ?? 0)} min left ${min(s.budgetSeconds)} of the ${min(opts.budgetSeconds)} budgeted minutes for pairs`;
 }
 
 /** The pair timer, built from the head's harness/tools with gcc. */
@@ -146,7 +146,7 @@ async function measurePoints(
   const stop = onInterrupt(log, 'stopping; points are judged on the pairs measured so far (marked in the comment)');
   try {
     const exec = realExecutor({ tools: host.tools, timer, values: processValues, counters: counterValues }, opts.seed);
-    // The diff-wide false-call budget, shared out before any pair (pr-diff/analysis/multiplicity.ts).
+    // The diff-wide false-call level, shared out before any pair (pr-diff/analysis/multiplicity.ts).
     const plan = opts.plan ?? DEFAULT_PLAN;
     const alphas = pointAlphas(matched.plans);
     const plans = new Map(matched.plans.map((p, i) => [p.id, planAtLevel(plan, alphas[i]!)]));
@@ -155,11 +155,11 @@ async function measurePoints(
       plan,
       planOf: (id) => plans.get(id) ?? plan,
       startedAt: diffStart,
-      pairSeconds: (setup) => {
-        const seconds = pairsBudget(opts.budgetSeconds, setup, opts.deadlineSeconds);
-        if (seconds < opts.budgetSeconds)
-          log(`pairs: ${deadlineCut(opts, { setupSeconds: setup, pairSeconds: seconds })}`);
-        return seconds;
+      budgetSeconds: (setup) => {
+        const budgetSeconds = cutToDeadline(opts.budgetSeconds, setup, opts.deadlineSeconds);
+        if (budgetSeconds < opts.budgetSeconds)
+          log(`pairs: ${deadlineCut(opts, { setupSeconds: setup, budgetSeconds })}`);
+        return budgetSeconds;
       },
       minEffectOf: (id, metric) => Math.max(MIN_EFFECT, opts.noise?.[`${id} ${metric}`] ?? 0),
       now: () => performance.now(),
@@ -209,7 +209,7 @@ function warningsOf(opts: PairsOptions, host: Host, s: Measured): string[] {
       );
   }
   if (s.interrupted) warnings.push('the diff was interrupted: points were judged on the pairs measured so far');
-  if (s.pairSeconds < opts.budgetSeconds) warnings.push(deadlineCut(opts, s));
+  if (s.budgetSeconds < opts.budgetSeconds) warnings.push(deadlineCut(opts, s));
   return warnings;
 }
 
@@ -239,7 +239,7 @@ async function pairSides(opts: PairsOptions, baseRoot: string, headRoot: string)
   );
   const comparison = pairedComparison({
     plan: opts.plan ?? DEFAULT_PLAN,
-    family: familyNote(matched.plans),
+    falseCallNote: falseCallNote(matched.plans),
     seed: opts.seed,
     machine: host.machine,
     budget: {

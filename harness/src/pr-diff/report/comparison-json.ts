@@ -9,7 +9,7 @@ import { MIN_EFFECT } from '../analysis/pair-statistics.js';
 import type { SequentialPlan } from '../analysis/sequential.js';
 
 /** What the comment's method line says: how pairs were made and judged under this plan. */
-export function pairedMethod(plan: SequentialPlan, family?: string): string {
+export function pairedMethod(plan: SequentialPlan, falseCallNote?: string): string {
   const looks = plan.looks.join('/');
   const total = plan.alphas.reduce((x, y) => x + y, 0);
   const alphas = plan.alphas.map((a) => `${((a / total) * 100).toFixed(0)}%`).join('/');
@@ -17,7 +17,7 @@ export function pairedMethod(plan: SequentialPlan, family?: string): string {
     'paired: base and head processes alternate in a seeded random order per pair (AB/BA blocks) after warm-ups',
     'points whose program changed are measured first, the others with the budget they leave',
     'per point, Hodges-Lehmann ratio of the paired log-ratios with the exact Wilcoxon signed-rank interval and test (a fit: the per-operation cost ratio over two sizes)',
-    `sequential looks at ${looks} pairs, ${family ?? `alpha ${(total * 100).toFixed(0)}% per point`}, each point's share spent over the looks ${alphas}`,
+    `sequential looks at ${looks} pairs, ${falseCallNote ?? `alpha ${(total * 100).toFixed(0)}% per point`}, each point's share spent over the looks ${alphas}`,
     `minimum effect ${MIN_EFFECT * 100}% or the calibrated threshold`,
     'folded metrics are fixed-size comparisons at 5%',
     'counters compared exactly, once per side',
@@ -33,8 +33,8 @@ export interface PairedSide {
 
 export interface PairedComparisonInput {
   plan: SequentialPlan;
-  /** The diff-wide false-call budget as applied (pr-diff/analysis/multiplicity.ts familyNote). */
-  family?: string;
+  /** The diff-wide false-call level as applied (pr-diff/analysis/multiplicity.ts falseCallNote). */
+  falseCallNote?: string;
   seed: number;
   machine: { id: string; cpu: string };
   budget: PairedComparison['budget'];
@@ -60,7 +60,7 @@ export function pairedComparison(c: PairedComparisonInput): PairedComparison {
   });
   const comparison: PairedComparison = {
     schema: PAIRED_COMPARISON_SCHEMA,
-    method: pairedMethod(c.plan, c.family),
+    method: pairedMethod(c.plan, c.falseCallNote),
     seed: c.seed,
     budget: {
       ...c.budget,

@@ -43,10 +43,10 @@ const planFor = (o: Pick<ScheduleOptions, 'plan' | 'planOf'>, s: { plan: PointPl
 
 export interface ScheduleOptions {
   plan: SequentialPlan;
-  /** A point's own plan (its share of the diff-wide false-call budget, pr-diff/analysis/multiplicity.ts); default `plan`. */
+  /** A point's own plan (its share of the diff-wide false-call level, pr-diff/analysis/multiplicity.ts); default `plan`. */
   planOf?: (id: string) => SequentialPlan;
-  /** The seconds the pairs may take, given what set-up took (a deadline may cut the budget). */
-  pairSeconds: (setupSeconds: number) => number;
+  /** The pairs' time budget, given what set-up took (a deadline may cut it). */
+  budgetSeconds: (setupSeconds: number) => number;
   /** When the diff started, on the clock's scale: set-up is measured from here. */
   startedAt: number;
   /** A point's minimum effect for a lead metric (2%, or its calibrated threshold). */
@@ -63,7 +63,8 @@ export interface ScheduleOutcome {
   /** Points that could not be measured, in the order they failed. */
   failures: { id: string; failed: Failure }[];
   setupSeconds: number;
-  pairSeconds: number;
+  /** The pairs' time budget they were given (after the deadline's cut). */
+  budgetSeconds: number;
 }
 
 /** The state after a decision: its lead (a fit may fall back to wall time) and, when it stopped, the stop. */
@@ -140,11 +141,11 @@ async function sampleRounds(
   states: PointState[],
   exec: PairExecutor,
   o: ScheduleOptions,
-  seconds: number,
+  budgetSeconds: number,
   failures: ScheduleOutcome['failures'],
 ): Promise<void> {
   const start = o.now();
-  const left = () => Math.max(0, seconds - (o.now() - start) / 1000);
+  const leftSeconds = () => Math.max(0, budgetSeconds - (o.now() - start) / 1000);
   const index = new Map(states.map((s, i) => [s.plan.id, i]));
   const set = (s: PointState) => {
     states[index.get(s.plan.id)!] = s;
@@ -153,10 +154,10 @@ async function sampleRounds(
     const undecided = states.filter((s) => !s.decision && !s.failed);
     if (!undecided.length) break;
     const open = budgetTier(undecided);
-    const share = left() / open.length;
+    const shareSeconds = leftSeconds() / open.length;
     const requests: { id: string; more: number; secondsPerPair: number }[] = [];
     for (const s of open) {
-      const d = decidePoint(s, Math.floor(share / Math.max(s.secondsPerPair, 1e-3)), planFor(o, s));
+      const d = decidePoint(s, Math.floor(shareSeconds / Math.max(s.secondsPerPair, 1e-3)), planFor(o, s));
       set(withDecision(s, d));
       if (d.decision.action === 'continue')
         requests.push({ id: s.plan.id, more: d.decision.more, secondsPerPair: s.secondsPerPair });
@@ -165,10 +166,10 @@ async function sampleRounds(
     if (!requests.length) continue;
     const granted = shareBudget(
       requests.map((r) => ({ pairs: r.more, secondsPerPair: Math.max(r.secondsPerPair, 1e-3) })),
-      left(),
+      leftSeconds(),
     );
     o.log(
-      `pairs: round ${roundNo}: ${requests.length} points, ${granted.reduce((a, b) => a + b, 0)} pairs, ${left().toFixed(0)} s left`,
+      `pairs: round ${roundNo}: ${requests.length} points, ${granted.reduce((a, b) => a + b, 0)} pairs, ${leftSeconds().toFixed(0)} s left`,
     );
     for (const [k, r] of requests.entries()) {
       if (o.interrupted()) break;
@@ -188,11 +189,11 @@ export async function runPairedPoints(
 ): Promise<ScheduleOutcome> {
   const { states, failures } = await prepareAll(plans, exec, o);
   const setupSeconds = (o.now() - o.startedAt) / 1000;
-  const pairSeconds = o.pairSeconds(setupSeconds);
-  await sampleRounds(states, exec, o, pairSeconds, failures);
+  const budgetSeconds = o.budgetSeconds(setupSeconds);
+  await sampleRounds(states, exec, o, budgetSeconds, failures);
   // Points the loop left undecided (interrupted) are judged on what they have, as cut by the budget.
   const measured = states
     .filter((s) => !s.failed && (s.decision || s.pairs.length))
     .map((s) => (s.decision ? s : withDecision(s, finalDecision(s, planFor(o, s)))) as DecidedPoint);
-  return { measured, failures, setupSeconds, pairSeconds };
+  return { measured, failures, setupSeconds, budgetSeconds };
 }

@@ -7,9 +7,9 @@
  */
 
 import { formatConfidence } from '../../lib/format.js';
+import { benchmarkId } from '../../model/benchmark-id.js';
 import type { Job } from '../../model/job.js';
 import type { Profile } from '../../model/profiles.js';
-import { benchmarkId } from '../../model/results.js';
 import { RUNTIME_PARAM } from '../../model/select.js';
 import type { Filters } from '../../plan/plan.js';
 import { runPairs } from '../../pr-diff/pipeline/pr-diff.js';

@@ -3,9 +3,9 @@
 // planted 5% slowdown of a changed point is still found. Seeded simulations: no timing, no flake.
 import { describe, expect, it } from 'vitest';
 import {
-  CHANGED_SHARE,
-  FAMILY_ALPHA,
-  familyNote,
+  CHANGED_ALPHA_SHARE,
+  FALSE_CALL_LEVEL,
+  falseCallNote,
   planAtLevel,
   pointAlphas,
 } from '../../../src/pr-diff/analysis/multiplicity.js';
@@ -43,30 +43,30 @@ function aaCalls(points: number, diffs: number, plan: (i: number) => SequentialP
   return calls;
 }
 
-describe('a diff-wide false-call budget', () => {
+describe('a diff-wide false-call level', () => {
   it('shares the budget: half to the changed points, half to the rest, all of it when one kind is alone', () => {
     const pts = [{ changed: true }, ...Array.from({ length: 299 }, () => ({ changed: false }))];
     const a = pointAlphas(pts);
-    expect(a[0]).toBeCloseTo(FAMILY_ALPHA * CHANGED_SHARE, 12);
-    expect(a[1]).toBeCloseTo((FAMILY_ALPHA * (1 - CHANGED_SHARE)) / 299, 12);
-    expect(a.reduce((x, y) => x + y, 0)).toBeCloseTo(FAMILY_ALPHA, 12);
+    expect(a[0]).toBeCloseTo(FALSE_CALL_LEVEL * CHANGED_ALPHA_SHARE, 12);
+    expect(a[1]).toBeCloseTo((FALSE_CALL_LEVEL * (1 - CHANGED_ALPHA_SHARE)) / 299, 12);
+    expect(a.reduce((x, y) => x + y, 0)).toBeCloseTo(FALSE_CALL_LEVEL, 12);
     expect(pointAlphas([{ changed: false }, { changed: false }])).toEqual([0.025, 0.025]);
     const p = planAtLevel(DEFAULT_PLAN, 0.001);
     expect(p.alphas.reduce((x, y) => x + y, 0)).toBeCloseTo(0.001, 12);
     expect(p.alphas[3]! / p.alphas[0]!).toBeCloseTo(4, 12);
     expect(p.betas).toEqual(DEFAULT_PLAN.betas);
-    expect(familyNote(pts)).toMatch(/5% \(weighted Bonferroni: 50% to the 1 points whose program changed/);
+    expect(falseCallNote(pts)).toMatch(/5% \(weighted Bonferroni: 50% to the 1 points whose program changed/);
   });
 
-  it('a 300-point A/A diff: several calls per diff at 5% per point, far fewer than one with the shared budget', () => {
+  it('a 300-point A/A diff: several calls per diff at 5% per point, far fewer than one with the shared level', () => {
     const points = 300;
     const diffs = 3;
     const before = aaCalls(points, diffs, () => DEFAULT_PLAN);
-    const shared = planAtLevel(DEFAULT_PLAN, FAMILY_ALPHA / points);
+    const shared = planAtLevel(DEFAULT_PLAN, FALSE_CALL_LEVEL / points);
     const after = aaCalls(points, diffs, () => shared);
     // Per point the rule calls ~1-3% of A/A points: a few calls in every 300-point diff.
     expect(before / diffs).toBeGreaterThan(2);
-    // At most FAMILY_ALPHA calls per diff in expectation (union bound): none in these diffs.
+    // At most FALSE_CALL_LEVEL calls per diff in expectation (union bound): none in these diffs.
     expect(after).toBe(0);
   });
 

@@ -14,7 +14,7 @@ import { loadExperiment } from '../../../src/plan/experiments.js';
 import { placementOf } from '../../../src/plan/jobs.js';
 import { expand } from '../../../src/plan/plan.js';
 import { budgetTier } from '../../../src/pr-diff/analysis/point.js';
-import { DEADLINE_MARGIN_SECONDS, pairsBudget, processValues } from '../../../src/pr-diff/pipeline/pr-diff.js';
+import { cutToDeadline, DEADLINE_MARGIN_SECONDS, processValues } from '../../../src/pr-diff/pipeline/pr-diff.js';
 import { renderPairedComparison } from '../../../src/pr-diff/report/comment.js';
 import { leadMetric } from '../../../src/pr-diff/run/lead-metric.js';
 import { parseTimerOutput, runSchedule } from '../../../src/pr-diff/run/pair-timer.js';
@@ -279,10 +279,10 @@ describe('paired diff: pure parts', () => {
   });
 
   it('a deadline cuts the pairs to what set-up leaves, never below zero', () => {
-    expect(pairsBudget(720, 300)).toBe(720);
-    expect(pairsBudget(720, 240, 1140)).toBe(720);
-    expect(pairsBudget(720, 480, 1140)).toBe(1140 - 480 - DEADLINE_MARGIN_SECONDS);
-    expect(pairsBudget(720, 1200, 1140)).toBe(0);
+    expect(cutToDeadline(720, 300)).toBe(720);
+    expect(cutToDeadline(720, 240, 1140)).toBe(720);
+    expect(cutToDeadline(720, 480, 1140)).toBe(1140 - 480 - DEADLINE_MARGIN_SECONDS);
+    expect(cutToDeadline(720, 1200, 1140)).toBe(0);
   });
 
   it('a point the deadline left without pairs is counted in one line, not shown as a row', () => {

@@ -80,7 +80,7 @@ function fake(f: Fake = {}) {
   };
   const opts = (over: Partial<ScheduleOptions> = {}): ScheduleOptions => ({
     plan: DEFAULT_PLAN,
-    pairSeconds: () => 600,
+    budgetSeconds: () => 600,
     startedAt: 0,
     minEffectOf: () => 0.02,
     now: () => clock.ms,
@@ -121,7 +121,7 @@ describe('paired schedule (fake executor)', () => {
     const out = await runPairedPoints(
       [point('a', 'process'), point('b', 'process')],
       exec,
-      opts({ pairSeconds: () => 8 }),
+      opts({ budgetSeconds: () => 8 }),
     );
     const pairs = out.measured.reduce((n, p) => n + p.pairs.length, 0);
     expect(pairs).toBeLessThanOrEqual(8);
@@ -137,7 +137,7 @@ describe('paired schedule (fake executor)', () => {
     await runPairedPoints(
       [point('a', 'process')],
       exec,
-      opts({ startedAt: -5000, pairSeconds: (s) => seen.push(s) && 0 }),
+      opts({ startedAt: -5000, budgetSeconds: (s) => seen.push(s) && 0 }),
     );
     expect(seen).toEqual([6]);
   });
