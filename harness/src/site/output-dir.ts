@@ -6,15 +6,35 @@
  * renamed into place, under a lock, so two rebuilds at once never write into one directory and a
  * reader sees the old site or the new one.
  */
-import { existsSync, lstatSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  accessSync,
+  constants,
+  existsSync,
+  lstatSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { withLock } from '../lib/atomic.js';
 import { UserError } from '../lib/errors.js';
+import { realPathOfDeepestExisting } from '../lib/fs-safety.js';
 
 /** Written into every site this tool builds. */
 export const SITE_MARKER = '.jsio-bench-site';
 /** What a build writes: a directory holding only these (and index.html with app.js) is an older build of ours. */
 const OWN = new Set(['index.html', 'app.js', 'app.css', 'style.css', 'config.json', 'data', SITE_MARKER]);
+
+const writable = (d: string) => {
+  try {
+    accessSync(d, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+};
 
 const inside = (parent: string, child: string) => {
   const rel = relative(parent, child);
@@ -23,8 +43,9 @@ const inside = (parent: string, child: string) => {
 
 /** Refuses an output directory the tool may not replace; `flag` names the option in the message. */
 export function checkSiteOutput(outDir: string, storeDir: string, flag = '--out'): void {
-  const out = resolve(outDir);
-  const store = resolve(storeDir);
+  // Compared through the file system: an --out under a symlink into the store is inside it.
+  const out = realPathOfDeepestExisting(outDir);
+  const store = realPathOfDeepestExisting(storeDir);
   if (inside(out, store) || inside(store, out))
     throw new UserError(
       `${flag} ${out}: the site cannot be built ${inside(out, store) ? 'around' : 'inside'} its store ${store}`,
@@ -32,6 +53,9 @@ export function checkSiteOutput(outDir: string, storeDir: string, flag = '--out'
     );
   if (!existsSync(out)) return;
   if (!lstatSync(out).isDirectory()) throw new UserError(`${flag} ${out}: not a directory`, 'choose another path');
+  // The old site is renamed away, which needs write access to it and to its parent.
+  for (const d of [out, dirname(out)])
+    if (!writable(d)) throw new UserError(`${flag} ${out}: not writable (${d})`, 'choose a directory you can write to');
   const entries = readdirSync(out);
   if (!entries.length) return;
   const listed = builtFiles(out);
