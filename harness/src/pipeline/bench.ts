@@ -130,6 +130,7 @@ export async function bench(opts: BenchOptions): Promise<BenchOutcome> {
   if (opts.storeDir) checkStore(opts.storeDir);
   // Created only once the run is accepted: a refused run leaves nothing behind.
   const outDir = ensureDirectory(resolve(opts.outDir), '--out');
+  if (opts.storeDir) ensureDirectory(opts.storeDir, '--store');
   const host = await setUpMachine(opts, log);
   const { jobs, toolchains } = await planCheckout(
     points,

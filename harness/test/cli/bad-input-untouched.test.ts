@@ -26,11 +26,13 @@ describe('bad input is one line, exit 2, nothing touched', () => {
     expect(existsSync(out)).toBe(false);
   });
 
-  it('a refused run creates no --out folder', () => {
+  it('a refused run creates no --out folder and no store', () => {
     const out = join(dir, 'out-refused');
-    const r = runCli(['bench', '--experiments', 'nosuch', '--out', out]);
+    const store = join(dir, 'store-refused');
+    const r = runCli(['bench', '--experiments', 'nosuch', '--out', out, '--store', store]);
     oneLine(r, 'unknown experiment "nosuch"');
     expect(existsSync(out)).toBe(false);
+    expect(existsSync(store)).toBe(false);
   });
 
   it('site --out under a symlink into the store', () => {
