@@ -3,7 +3,7 @@
 // exited 3; `publish-to-branch --help` failed; a refused run created its empty --out folder;
 // `releases list --line node20 --since 20.18.0` wanted a --runtime the line already names.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -32,6 +32,15 @@ describe('bad input is one line, exit 2, nothing touched', () => {
     const r = runCli(['bench', '--experiments', 'nosuch', '--out', out, '--store', store]);
     oneLine(r, 'unknown experiment "nosuch"');
     expect(existsSync(out)).toBe(false);
+    expect(existsSync(store)).toBe(false);
+  });
+
+  it('a refused site build creates no store folder', () => {
+    const out = join(dir, 'lookalike');
+    mkdirSync(out);
+    writeFileSync(join(out, 'notes.txt'), 'x');
+    const store = join(dir, 'store-not-made');
+    oneLine(runCli(['site', '--store', store, '--out', out]), 'not a site this tool built');
     expect(existsSync(store)).toBe(false);
   });
 
