@@ -17,9 +17,18 @@ net() {
   header="AUTHORIZATION: basic $(printf 'x-access-token:%s' "$token" | base64 | tr -d '\n')"
   env GIT_CONFIG_COUNT=$((n + 1)) "GIT_CONFIG_KEY_$n=http.https://github.com/.extraheader" "GIT_CONFIG_VALUE_$n=$header" git "$@"
 }
-dir="${1:?usage: publish-to-branch.sh DIR BRANCH MESSAGE -- COMMAND...}"
-branch="${2:?usage}"
-message="${3:?usage}"
+usage='usage: publish-to-branch.sh DIR BRANCH MESSAGE -- COMMAND [ARGS...]'
+case "${1:-}" in -h | --help)
+  echo "$usage"
+  echo 'Runs COMMAND inside the clone DIR on a fresh copy of origin/BRANCH, commits it with MESSAGE and pushes, retrying when another publisher pushed first.'
+  exit 0
+  ;;
+esac
+# Before any git command: a missing argument must not reach `git clean` in some other folder.
+[ "$#" -ge 3 ] || { echo "publish-to-branch: $usage" >&2; exit 2; }
+dir="$1"
+branch="$2"
+message="$3"
 shift 3
 [ "${1:-}" = "--" ] && shift
 [ "$#" -gt 0 ] || { echo "publish-to-branch: no update command given" >&2; exit 2; }

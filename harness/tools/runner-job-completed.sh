@@ -13,6 +13,8 @@
 #     outlive it (the account runs nothing but the agent);
 #   - every entry of the account in the temporary directories (`tmpdirs=`, default
 #     "/tmp /var/tmp /dev/shm") is removed, but the .NET runtime's own (the agent's);
+#   - its crontab, at jobs and systemd user units (in its home from the passwd database) are
+#     removed, so no work it scheduled runs during a later job;
 #   - the machine's lock (`lock=`, taken by the job-started hook) is released.
 # The configuration is read as runner-job-started.sh reads it (JSIO_RUNNER_CONF).
 set -euo pipefail
@@ -35,6 +37,20 @@ echo "jsio-bench runner cleanup: workspace and per-job HOME emptied"
 
 me="$(id -u)"
 if [ -z "$account" ] || [ "$me" -eq 0 ] || [ "$(id -un)" != "$account" ]; then exit 0; fi
+
+# Scheduled work would outlive the job and run during a later (trusted) one: the account's
+# crontab, at jobs and systemd user units go first, before its processes (a job cron or at starts
+# meanwhile is then killed with the rest).
+if command -v crontab >/dev/null 2>&1; then crontab -r 2>/dev/null || true; fi
+if command -v atq >/dev/null 2>&1; then
+  for job in $(atq 2>/dev/null | awk '{print $1}' || true); do atrm "$job" 2>/dev/null || true; done
+fi
+home="$(getent passwd "$account" | cut -d: -f6 || true)"
+for units in ${home:+"$home/.config/systemd/user" "$home/.local/share/systemd/user"}; do
+  if [ -d "$units" ] && [ ! -L "$units" ]; then find "$units" -mindepth 1 -maxdepth 1 -exec rm -rf -- {} +; fi
+done
+if command -v systemctl >/dev/null 2>&1; then systemctl --user daemon-reload >/dev/null 2>&1 || true; fi
+echo "jsio-bench runner cleanup: crontab, at jobs and systemd user units of $account removed"
 
 # The parent of a process, from /proc (the command name in field 2 may hold spaces).
 parent() { local s; s="$(cat "/proc/$1/stat" 2>/dev/null)" || return 1; s="${s##*) }"; s="${s#* }"; echo "${s%% *}"; }

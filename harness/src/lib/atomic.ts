@@ -1,15 +1,15 @@
+import { randomBytes } from 'node:crypto';
 import {
   closeSync,
   existsSync,
   fsyncSync,
+  linkSync,
   openSync,
   readFileSync,
   renameSync,
   rmdirSync,
   rmSync,
-  statSync,
   writeFileSync,
-  writeSync,
 } from 'node:fs';
 import { dirname } from 'node:path';
 import { UserError } from './errors.js';
@@ -114,83 +114,114 @@ export function processAlive(pid: number): boolean {
   }
 }
 
-/** A lock file's content (the holder's pid), or undefined if it is gone. */
-function readLock(lockFile: string): { text: string; ageMs: number } | undefined {
+/**
+ * What this tool writes into a lock: a marker, the holder's pid and a random token. Only a lock
+ * of this form whose process is gone is ever taken over; any other text (someone else's file, a
+ * bare number) is never removed.
+ */
+export function lockText(pid: number, token = randomBytes(8).toString('hex')): string {
+  return `jsio-bench lock pid=${pid} token=${token}\n`;
+}
+const LOCK_RE = /^jsio-bench lock pid=([1-9]\d{0,9}) token=[0-9a-f]{16}\n$/;
+
+/** A lock file's content, or undefined if it is gone. */
+function readLock(lockFile: string): string | undefined {
   try {
-    return { text: readFileSync(lockFile, 'utf8'), ageMs: Date.now() - statSync(lockFile).mtimeMs };
+    return readFileSync(lockFile, 'utf8');
   } catch {
     return undefined;
   }
 }
 
-/** A takeover (or an empty lock) left by a process that died inside it is this old, at most. */
-const STALE_MS = 10_000;
+/** The holder's pid when this tool wrote the lock, else undefined. */
+const holderOf = (text: string) => {
+  const m = LOCK_RE.exec(text);
+  return m ? Number(m[1]) : undefined;
+};
 
-/** True when the lock's holder is dead, or it was never written and is old. */
-function isStale(lock: { text: string; ageMs: number }): boolean {
-  const pid = Number(lock.text);
-  if (lock.text !== '' && Number.isInteger(pid) && pid > 0) return !processAlive(pid);
-  return lock.ageMs > STALE_MS;
+/**
+ * Creates `file` holding `text` only if it does not exist, whole: the text is written to a file
+ * of its own first and hard-linked into place, so no one ever reads a half-written lock.
+ */
+function createWhole(file: string, text: string): boolean {
+  const tmp = `${file}.${process.pid}-${randomBytes(4).toString('hex')}`;
+  writeFileSync(tmp, text, { flag: 'wx' });
+  try {
+    linkSync(tmp, file);
+    return true;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw e;
+  } finally {
+    rmSync(tmp, { force: true });
+  }
+}
+
+/** Removes `file` only while it still holds `text` (a lock someone else took since is kept). */
+function removeIfStill(file: string, text: string): void {
+  if (readLock(file) === text) rmSync(file, { force: true });
 }
 
 /**
  * Removes a stale lock, unless someone else already did and took the lock. Two waiters can
  * both see the same dead holder; without this, the second would delete the lock the first had
- * just created and both would go ahead. Takeovers are serialised by their own short-lived
- * lock, inside which the lock is read again and removed only if it is still the stale one.
+ * just created and both would go ahead. Takeovers are serialised by their own lock (of the same
+ * form, taken over the same way), inside which the lock is read again and removed only if it is
+ * still the stale one.
  */
 function takeOver(lockFile: string, seen: string): void {
   const takeover = `${lockFile}.takeover`;
-  let fd: number;
-  try {
-    fd = openSync(takeover, 'wx');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+  const mine = lockText(process.pid);
+  if (!createWhole(takeover, mine)) {
     const t = readLock(takeover);
-    if (t && t.ageMs > STALE_MS) rmSync(takeover, { force: true });
+    const pid = t === undefined ? undefined : holderOf(t);
+    if (t !== undefined && pid !== undefined && !processAlive(pid)) removeIfStill(takeover, t);
     return; // another waiter is taking over: look again shortly
   }
   try {
     const now = readLock(lockFile);
-    if (now && now.text === seen && isStale(now)) rmSync(lockFile, { force: true });
+    const pid = now === seen ? holderOf(seen) : undefined;
+    if (pid !== undefined && !processAlive(pid)) removeIfStill(lockFile, seen);
   } finally {
-    closeSync(fd);
-    rmSync(takeover, { force: true });
+    removeIfStill(takeover, mine);
   }
 }
 
 /**
  * An exclusive lock file beside the data, so two publishes to one store never interleave their
- * read-modify-write. A lock left by a dead process is taken over.
+ * read-modify-write. A lock this tool wrote, left by a dead process, is taken over; a lock
+ * holding anything else is refused in one line and left alone.
  */
 export async function withLock<T>(lockFile: string, fn: () => T | Promise<T>, timeoutMs = 120_000): Promise<T> {
   makeDirectories(dirname(lockFile));
   const deadline = Date.now() + timeoutMs;
+  const mine = lockText(process.pid);
   for (;;) {
     try {
-      const fd = openSync(lockFile, 'wx');
-      writeSync(fd, String(process.pid));
-      closeSync(fd);
-      break;
+      if (createWhole(lockFile, mine)) break;
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST')
-        throw new UserError(`cannot create lock ${lockFile}: ${(e as Error).message}`);
-      const lock = readLock(lockFile);
-      if (lock && isStale(lock)) {
-        takeOver(lockFile, lock.text);
-        await new Promise((r) => setTimeout(r, 5 + Math.random() * 20));
-        continue;
-      }
-      if (Date.now() > deadline)
-        throw new UserError(
-          `store is locked by process ${lock?.text || '(unknown)'} (${lockFile}); try again when it finishes`,
-        );
-      await new Promise((r) => setTimeout(r, 50 + Math.random() * 100));
+      throw new UserError(`cannot create lock ${lockFile}: ${(e as Error).message}`);
     }
+    const text = readLock(lockFile);
+    if (text === undefined) continue; // released in between
+    const pid = holderOf(text);
+    if (pid === undefined)
+      throw new UserError(
+        `lock ${lockFile} was not written by jsio-bench: refusing to remove it`,
+        'remove it by hand once no jsio-bench command is using this directory',
+      );
+    if (!processAlive(pid)) {
+      takeOver(lockFile, text);
+      await new Promise((r) => setTimeout(r, 5 + Math.random() * 20));
+      continue;
+    }
+    if (Date.now() > deadline)
+      throw new UserError(`store is locked by process ${pid} (${lockFile}); try again when it finishes`);
+    await new Promise((r) => setTimeout(r, 50 + Math.random() * 100));
   }
   try {
     return await fn();
   } finally {
-    rmSync(lockFile, { force: true });
+    removeIfStill(lockFile, mine);
   }
 }

@@ -12,10 +12,18 @@ export { COMPARISON_SCHEMA } from './comparison-version.js';
 
 import { COMPARISON_SCHEMA } from './comparison-version.js';
 import { DiffSummary } from './diff-summary.js';
+import { ParamName, ParamValue, SafeRecord, Token } from './fields.js';
 import { DIRECTIONS } from './metrics.js';
 import { PAIRED_VERDICTS, TWO_SAMPLE_VERDICTS } from './verdicts.js';
 
-const finite = z.number().finite();
+/**
+ * Far beyond any median, ratio or counter a run produces (32 GB piped is 3.2e10 bytes), far
+ * below where a chart's arithmetic overflows (1.7e308 drew NaN charts).
+ */
+const MAX_MAGNITUDE = 1e15;
+const finite = z.number().min(-MAX_MAGNITUDE).max(MAX_MAGNITUDE);
+/** Parameter maps: keys as manifests declare them, never an Object.prototype name. */
+const Params = SafeRecord(ParamName, ParamValue);
 const short = (max: number) => z.string().max(max);
 
 export const ComparedMetric = z
@@ -23,7 +31,7 @@ export const ComparedMetric = z
     benchmark: short(300),
     experiment: short(100),
     variant: short(100),
-    params: z.record(short(50), z.union([finite, short(100)])),
+    params: Params,
     metric: short(100),
     unit: short(20),
     direction: z.enum(DIRECTIONS),
@@ -76,7 +84,7 @@ const Side = z
     runs: z.number().int(),
     machine: short(200),
     cpu: short(200),
-    toolchains: z.record(short(50), short(200)),
+    toolchains: SafeRecord(Token, short(200)),
   })
   .strict();
 
@@ -151,7 +159,7 @@ export const PairedPoint = z
     benchmark: short(300),
     experiment: short(100),
     variant: short(100),
-    params: z.record(short(50), z.union([finite, short(100)])),
+    params: Params,
     placement: short(300),
     /** The program (source, build, runtime version) differs between base and head: compared, and marked. */
     changed: z.boolean().optional(),

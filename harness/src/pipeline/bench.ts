@@ -123,12 +123,14 @@ export async function bench(opts: BenchOptions): Promise<BenchOutcome> {
   const started = new Date();
   const t0 = performance.now();
   const cacheDir = opts.cacheDir ?? join(opts.root, '.cache');
-  const outDir = ensureDirectory(resolve(opts.outDir), '--out');
 
   const experiments: Experiment[] = loadAllExperiments(opts.programsDir ?? join(opts.root, 'programs'));
   const points = expand(experiments, opts.profile, opts.filters);
   // A store this run could not be added to is refused now, not after minutes of measuring.
   if (opts.storeDir) checkStore(opts.storeDir);
+  // Created only once the run is accepted: a refused run leaves nothing behind.
+  const outDir = ensureDirectory(resolve(opts.outDir), '--out');
+  if (opts.storeDir) ensureDirectory(opts.storeDir, '--store');
   const host = await setUpMachine(opts, log);
   const { jobs, toolchains } = await planCheckout(
     points,

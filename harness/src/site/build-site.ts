@@ -2,10 +2,20 @@
  * Builds the static trend site: gh-pages/ bundled with esbuild, plus a copy of the store under
  * data/. The output is plain files that work from any static host, under any sub-path.
  */
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import {
+  constants,
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  writeFileSync,
+} from 'node:fs';
+import { open } from 'node:fs/promises';
 import { createServer } from 'node:http';
-import { extname, join, normalize, resolve } from 'node:path';
+import { extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { build } from 'esbuild';
 import { probe } from '../lib/exec.js';
 import type { Overview } from '../model/manifest.js';
@@ -79,6 +89,11 @@ function manifestConfig(root: string): {
   return { overview, labels };
 }
 
+const copied = (src: string) => {
+  const st = lstatSync(src);
+  return !src.endsWith('.lock') && (st.isDirectory() || st.isFile());
+};
+
 /**
  * In place (for the gh-pages checkout): write the app files only; the store already lives in
  * outDir/data and other files (github-action-benchmark's dev/bench) are left alone.
@@ -115,7 +130,8 @@ async function buildInto(root: string, storeDir: string, outDir: string, inPlace
   if (!inPlace) {
     mkdirSync(join(outDir, 'data'), { recursive: true });
     if (existsSync(storeDir))
-      cpSync(storeDir, join(outDir, 'data'), { recursive: true, filter: (s) => !s.endsWith('.lock') });
+      // Only folders and regular files: a symlink in a store would put what it points to in the site.
+      cpSync(storeDir, join(outDir, 'data'), { recursive: true, filter: copied });
     // A local history of an older store version is shown too: its copy is migrated (the
     // history itself is migrated by the next publish).
     await migrateStore(join(outDir, 'data'));
@@ -180,6 +196,17 @@ function preloadDefault(outDir: string, data: string): void {
   writeFileSync(index, html);
 }
 
+/** A regular file's bytes, opened without following a final symlink. */
+async function readNoFollow(file: string): Promise<Buffer> {
+  const fh = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  try {
+    if (!(await fh.stat()).isFile()) throw new Error(`${file}: not a regular file`);
+    return await fh.readFile();
+  } finally {
+    await fh.close();
+  }
+}
+
 const TYPES: Record<string, string> = {
   '.html': 'text/html',
   '.js': 'text/javascript',
@@ -188,17 +215,43 @@ const TYPES: Record<string, string> = {
   '.png': 'image/png',
 };
 
+/**
+ * The file a request path names inside `base`, or the HTTP status refusing it: decoded first
+ * (`..%2f` is `../`), then resolved and required inside the site; a symlink anywhere on the way
+ * is refused rather than followed (a store copied into a site is data others shaped).
+ */
+export function siteFile(base: string, urlPath: string): string | number {
+  let path: string;
+  try {
+    path = decodeURIComponent(new URL(urlPath, 'http://x').pathname);
+  } catch {
+    return 400;
+  }
+  const file = resolve(base, `.${sep}${path.endsWith('/') ? `${path}index.html` : path}`);
+  const rel = relative(base, file);
+  if (path.includes('\0') || rel.startsWith('..') || isAbsolute(rel)) return 403;
+  let cur = base;
+  for (const part of rel.split(sep)) {
+    cur = join(cur, part);
+    try {
+      if (lstatSync(cur).isSymbolicLink()) return 403;
+    } catch {
+      return 404;
+    }
+  }
+  return file;
+}
+
 /** Serves a built site on 127.0.0.1 (port 0 = any free port); resolves with the URL. */
 export function serveSite(dir: string, port = 0): Promise<{ url: string; close: () => void }> {
-  const base = resolve(dir);
+  const base = realpathSync(resolve(dir));
   const server = createServer((req, res) => {
-    const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
-    const file = normalize(join(base, path.endsWith('/') ? `${path}index.html` : path));
-    if (!file.startsWith(base)) {
-      res.writeHead(403).end();
+    const file = siteFile(base, req.url ?? '/');
+    if (typeof file === 'number') {
+      res.writeHead(file).end();
       return;
     }
-    readFile(file).then(
+    readNoFollow(file).then(
       (body) => res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' }).end(body),
       () => res.writeHead(404).end('not found'),
     );

@@ -6,15 +6,35 @@
  * renamed into place, under a lock, so two rebuilds at once never write into one directory and a
  * reader sees the old site or the new one.
  */
-import { existsSync, lstatSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  accessSync,
+  constants,
+  existsSync,
+  lstatSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { withLock } from '../lib/atomic.js';
 import { UserError } from '../lib/errors.js';
+import { realPathOfDeepestExisting } from '../lib/fs-safety.js';
 
 /** Written into every site this tool builds. */
 export const SITE_MARKER = '.jsio-bench-site';
 /** What a build writes: a directory holding only these (and index.html with app.js) is an older build of ours. */
 const OWN = new Set(['index.html', 'app.js', 'app.css', 'style.css', 'config.json', 'data', SITE_MARKER]);
+
+const writable = (d: string) => {
+  try {
+    accessSync(d, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+};
 
 const inside = (parent: string, child: string) => {
   const rel = relative(parent, child);
@@ -23,8 +43,9 @@ const inside = (parent: string, child: string) => {
 
 /** Refuses an output directory the tool may not replace; `flag` names the option in the message. */
 export function checkSiteOutput(outDir: string, storeDir: string, flag = '--out'): void {
-  const out = resolve(outDir);
-  const store = resolve(storeDir);
+  // Compared through the file system: an --out under a symlink into the store is inside it.
+  const out = realPathOfDeepestExisting(outDir);
+  const store = realPathOfDeepestExisting(storeDir);
   if (inside(out, store) || inside(store, out))
     throw new UserError(
       `${flag} ${out}: the site cannot be built ${inside(out, store) ? 'around' : 'inside'} its store ${store}`,
@@ -32,15 +53,70 @@ export function checkSiteOutput(outDir: string, storeDir: string, flag = '--out'
     );
   if (!existsSync(out)) return;
   if (!lstatSync(out).isDirectory()) throw new UserError(`${flag} ${out}: not a directory`, 'choose another path');
+  // The old site is renamed away, which needs write access to it and to its parent.
+  for (const d of [out, dirname(out)])
+    if (!writable(d)) throw new UserError(`${flag} ${out}: not writable (${d})`, 'choose a directory you can write to');
   const entries = readdirSync(out);
   if (!entries.length) return;
   const listed = builtFiles(out);
   const foreign = entries.filter((e) => !(listed ?? OWN).has(e)).sort();
-  if (!foreign.length && (listed || (entries.includes('index.html') && entries.includes('app.js')))) return;
+  if (!foreign.length && (listed || (entries.includes('index.html') && entries.includes('app.js')))) {
+    const notOurs = listed ? undefined : notAnOldBuild(out);
+    if (!notOurs) return;
+    foreign.push(notOurs);
+  }
   throw new UserError(
     `${flag} ${out}: not empty and not a site this tool built (it holds ${foreign[0] ?? entries.sort()[0]}${foreign.length > 1 ? ` and ${foreign.length - 1} more` : ''}); refusing to replace it`,
     'give a new or empty directory (a site is rebuilt only where this tool built one)',
   );
+}
+
+/** The page's title: what makes an index.html this tool's (gh-pages/index.html). */
+const PAGE_TITLE = '<title>jsio-bench — I/O in JavaScript runtimes vs C</title>';
+const CONFIG_KEYS = new Set(['repoUrl', 'overview', 'labels']);
+/** Far above any store copy: a bound on the walk, not a limit a real site reaches. */
+const MAX_OLD_FILES = 200_000;
+
+/**
+ * For a build made before the marker existed: the first file (relative) whose content is not
+ * what a build writes, or undefined when every file is. Names alone are not enough, a folder of
+ * someone's own index.html, app.js and data/ looks the same.
+ */
+function notAnOldBuild(dir: string): string | undefined {
+  const text = (f: string) => (lstatSync(join(dir, f)).isFile() ? readFileSync(join(dir, f), 'utf8') : undefined);
+  if (!text('index.html')?.includes(PAGE_TITLE)) return 'index.html';
+  if (!lstatSync(join(dir, 'app.js')).isFile()) return 'app.js';
+  for (const f of ['app.css', 'style.css']) if (existsSync(join(dir, f)) && !lstatSync(join(dir, f)).isFile()) return f;
+  if (existsSync(join(dir, 'config.json')) && !isConfig(text('config.json'))) return 'config.json';
+  return existsSync(join(dir, 'data')) ? notStoreData(dir, 'data', { left: MAX_OLD_FILES }) : undefined;
+}
+
+function isConfig(t: string | undefined): boolean {
+  const v = parsed(t);
+  return !!v && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).every((k) => CONFIG_KEYS.has(k));
+}
+
+function parsed(t: string | undefined): unknown {
+  try {
+    return t === undefined ? undefined : JSON.parse(t);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A store copy holds folders and JSON files only (links are never followed). */
+function notStoreData(root: string, rel: string, budget: { left: number }): string | undefined {
+  const st = lstatSync(join(root, rel));
+  if (--budget.left < 0) return rel;
+  if (st.isDirectory()) {
+    for (const e of readdirSync(join(root, rel)).sort()) {
+      const bad = notStoreData(root, join(rel, e), budget);
+      if (bad) return bad;
+    }
+    return undefined;
+  }
+  const ok = st.isFile() && rel.endsWith('.json') && parsed(readFileSync(join(root, rel), 'utf8')) !== undefined;
+  return ok ? undefined : rel;
 }
 
 /** The top-level names the build that wrote the marker made, or undefined without a readable marker. */

@@ -7,6 +7,7 @@
 import { existsSync, lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { UserError } from '../lib/errors.js';
 import { readJsonFile } from '../lib/json-file.js';
 import { RELEASES_DIR, RELEASES_SCHEMA } from '../model/store-layout.js';
 import { STORE_SCHEMA } from '../model/store-schema.js';
@@ -31,8 +32,22 @@ function jsonFiles(dir: string, depth = 0): string[] {
   return out.sort();
 }
 
+/**
+ * A directory that is neither empty nor a store (`--store /`, a home directory) is refused by
+ * its top level alone, before any walk: the walk below would read a whole file system.
+ */
+function assertStoreShaped(root: string): void {
+  const entries = readdirSync(root).filter((e) => !e.startsWith('.'));
+  if (!entries.length || entries.includes('machines.json') || entries.every((e) => e === RELEASES_DIR)) return;
+  throw new UserError(
+    `--store ${root}: not a store (no machines.json) and not empty (it holds ${entries.sort()[0]}${entries.length > 1 ? ` and ${entries.length - 1} more` : ''})`,
+    'give a store, or a new or empty directory',
+  );
+}
+
 export function checkStore(root: string): void {
   if (!existsSync(root) || !lstatSync(root).isDirectory()) return;
+  assertStoreShaped(root);
   const machines = join(root, 'machines.json');
   if (existsSync(machines))
     readJsonFile(machines, z.object({ machines: z.record(z.string(), z.unknown()) }).loose(), {

@@ -17,6 +17,7 @@ import {
   machineDirs,
   readStoredRun,
   readStoreFile,
+  runFileOf,
   type StagedFile,
   schemaOf,
   writeInside,
@@ -66,7 +67,7 @@ export function migrateLocked(root: string): string[] {
     const sources = new Map<string, string>();
     for (const c of [...index.commits].sort(commitOrder).reverse()) {
       try {
-        const r = readStoredRun(root, join(dir, c.file));
+        const r = readStoredRun(root, runFileOf(root, indexPath, id, c.sha, LEGACY_PROFILE, c.file));
         for (const b of r.benchmarks)
           for (const [m, v] of Object.entries(b.metrics)) sources.set(`${b.experiment} ${m}`, v.source);
         break;

@@ -29,6 +29,7 @@ import {
   json,
   readStoredRun,
   readStoreFile,
+  runFileOf,
   type StagedFile,
   writeInside,
 } from './store-files.js';
@@ -82,12 +83,10 @@ export async function publishRun(
     const stored = index.commits.find((c) => c.sha === sha);
     const prevEntry = stored?.runs[profile];
     const runFile = `runs/${sha}/${profile}.json`;
-    if (prevEntry && !existsSync(join(machineDir, prevEntry.file)))
-      throw new UserError(
-        `refusing to touch the store: ${indexPath} lists ${join(machineDir, prevEntry.file)}, which does not exist`,
-        HINT,
-      );
-    const merged = mergeResults(prevEntry ? readStoredRun(root, join(machineDir, prevEntry.file)) : undefined, results);
+    const prevFile = prevEntry && runFileOf(root, indexPath, machine.id, sha, profile, prevEntry.file);
+    if (prevFile && !existsSync(prevFile))
+      throw new UserError(`refusing to touch the store: ${indexPath} lists ${prevFile}, which does not exist`, HINT);
+    const merged = mergeResults(prevFile ? readStoredRun(root, prevFile) : undefined, results);
     const p: Publication = {
       root,
       results,

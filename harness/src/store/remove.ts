@@ -14,7 +14,7 @@ import { assertSegment } from '../lib/ids.js';
 import { commitOrder, decodePrograms, encodePrograms, paths } from '../model/store-layout.js';
 import { CatalogFile, CommitsFile, IndexFile, MachinesFile, ShardFile } from '../model/store-schema.js';
 import { migrateLocked } from './migrate-store.js';
-import { readStoreFile, writeInside } from './store-files.js';
+import { readStoreFile, runFileOf, writeInside } from './store-files.js';
 
 export interface RemoveRequest {
   /** A commit sha, or an unambiguous prefix of one (at least 7 characters). */
@@ -80,6 +80,7 @@ export function removeRun(
     const commit = matches[0]!;
     const profile = pickOne('profile', req.profile, Object.keys(commit.runs).sort(), '--profile');
     const entry = commit.runs[profile]!;
+    const runFile = runFileOf(root, indexPath, machine, commit.sha, profile, entry.file);
     const catalogPath = join(root, paths.catalog(machine, profile));
     const catalog = readStoreFile(root, catalogPath, CatalogFile);
     const files: { file: string; data: string }[] = [];
@@ -128,7 +129,6 @@ export function removeRun(
     files.push({ file: machinesPath, data: json(machines) });
     writeInside(root, files);
     // Nothing names the run file any more: it goes last.
-    const runFile = join(root, machine, entry.file);
     if (existsSync(runFile)) {
       assertRealInside(root, runFile);
       rmSync(runFile);

@@ -47,6 +47,32 @@ export function readStoredRun(root: string, file: string): Results {
   });
 }
 
+/**
+ * The run file of a commit's run of one profile, derived from the validated ids, never taken
+ * from the index's `file` (an index is data anyone who can publish could have shaped): an index
+ * that names any other file is refused, so nothing outside the run is read or deleted.
+ */
+export function runFileOf(
+  root: string,
+  indexPath: string,
+  machine: string,
+  sha: string,
+  profile: string,
+  listed: string,
+) {
+  assertSegment('machine', machine);
+  assertSha('commit', sha);
+  assertSegment('profile', profile);
+  // Store v2 kept one run per commit at runs/<sha>.json; v3 keeps one per profile.
+  const expected = profile === LEGACY_PROFILE ? `runs/${sha}.json` : `runs/${sha}/${profile}.json`;
+  if (listed !== expected)
+    throw new UserError(
+      `refusing to touch the store: ${indexPath} lists ${JSON.stringify(listed)} as the ${profile} run of ${sha}; that run's file is ${expected}`,
+      HINT,
+    );
+  return join(root, machine, expected);
+}
+
 export const json = (v: unknown) => `${JSON.stringify(v)}\n`;
 
 /**

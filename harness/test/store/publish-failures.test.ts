@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { withLock } from '../../src/lib/atomic.js';
+import { lockText, withLock } from '../../src/lib/atomic.js';
 import { publishRun } from '../../src/store/publish-run.js';
 import { ROOT, runCli } from '../helpers/cli.js';
 import { wcResults } from '../helpers/results.js';
@@ -96,7 +96,7 @@ describe('the store lock', () => {
       return join(dir, `${c}.json`);
     });
     expect(runCli(['publish-run', files[0]!, '--store', store]).status).toBe(0); // also builds the bundle
-    writeFileSync(join(store, '.lock'), String(deadPid()));
+    writeFileSync(join(store, '.lock'), lockText(deadPid()));
     const racers = files.slice(1).map(
       (f) =>
         new Promise<number | null>((resolve) => {
@@ -113,21 +113,22 @@ describe('the store lock', () => {
     expect(readdirSync(store).filter((f) => f.startsWith('.lock'))).toEqual([]);
   });
 
-  it('is taken over when it was left empty long ago', async () => {
+  it('is never removed when this tool did not write it, even left empty long ago', async () => {
     const store = mkdtempSync(join(tmpdir(), 'jsio-stale-'));
     writeFileSync(join(store, '.lock'), '');
     const old = new Date(Date.now() - 60_000);
     utimesSync(join(store, '.lock'), old, old);
-    await publishRun(store, wcResults(sha('a')));
-    expect(commits(store)).toEqual(['a']);
+    await expect(publishRun(store, wcResults(sha('a')))).rejects.toThrow('was not written by jsio-bench');
+    expect(readFileSync(join(store, '.lock'), 'utf8')).toBe('');
   });
 
   it('is respected while its holder lives', async () => {
     const store = mkdtempSync(join(tmpdir(), 'jsio-live-'));
-    writeFileSync(join(store, '.lock'), String(process.pid));
+    const text = lockText(process.pid);
+    writeFileSync(join(store, '.lock'), text);
     await expect(withLock(join(store, '.lock'), () => 'ran', 300)).rejects.toThrow(
       `store is locked by process ${process.pid}`,
     );
-    expect(readFileSync(join(store, '.lock'), 'utf8')).toBe(String(process.pid));
+    expect(readFileSync(join(store, '.lock'), 'utf8')).toBe(text);
   });
 });

@@ -1,7 +1,7 @@
 /** npm run bench: the main job (pipeline/bench.ts) with its flags; prints the summary and where everything went. */
 import { join, resolve } from 'node:path';
 import { EXIT, UserError } from '../../lib/errors.js';
-import { ensureDirectory, existingDirectory } from '../../lib/paths.js';
+import { existingDirectory } from '../../lib/paths.js';
 import { type BenchOutcome, bench } from '../../pipeline/bench.js';
 import { buildSite } from '../../site/build-site.js';
 import { checkSiteOutput } from '../../site/output-dir.js';
@@ -51,7 +51,8 @@ export async function benchCommand(argv: string[]): Promise<number> {
       `--out and --store are the same directory (${resolve(values.out)}): a run's files and the history must live apart`,
       'choose another --out',
     );
-  const storeDir = values['no-store'] ? undefined : ensureDirectory(values.store, '--store');
+  // Created by bench() once the run is accepted: a refused run leaves no empty store behind.
+  const storeDir = values['no-store'] ? undefined : resolve(values.store);
   // The local site belongs to the default store only: a custom store's neighbours are not ours.
   const siteDir = storeDir === DEFAULT_STORE ? DEFAULT_SITE : undefined;
   if (storeDir && siteDir) checkSiteOutput(siteDir, storeDir, 'the local site');

@@ -60,7 +60,9 @@ function dayFlag(v: string | undefined): string | undefined {
 
 /** The releases the selection flags choose, from the registry (or saved answers), oldest first. */
 export async function selectFromFlags(v: SelectionValues): Promise<Release[]> {
-  const fams = families(v.runtime);
+  // A line names its runtime (node20 is node's): --runtime may be left out.
+  const lineFamilies = list(v.line)?.map((l) => releaseFamilies().find((f) => l.startsWith(f.key))?.key);
+  const fams = families(v.runtime ?? (lineFamilies?.every(Boolean) ? [...new Set(lineFamilies)].join(',') : undefined));
   if ((v.since || v.until) && fams.length !== 1)
     throw new UserError('--since and --until need one --runtime (versions of different runtimes do not compare)');
   if (v.every !== 'minor' && v.every !== 'release')

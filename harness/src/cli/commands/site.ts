@@ -25,7 +25,8 @@ export const siteSpec = {
 export async function siteCommand(argv: string[]): Promise<number> {
   const { values } = parseCommand(siteSpec, argv);
   const port = intFlag('--port', values.port, 0, 65535);
-  const store = ensureDirectory(values.store, '--store');
+  // Only read: a missing store is an empty site, and a refused build leaves no folder behind.
+  const store = resolve(values.store);
   const out = resolve(values.out);
   // Checked before anything is built; the build checks again under its lock.
   checkSiteOutput(out, store);

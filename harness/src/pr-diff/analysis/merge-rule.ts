@@ -31,15 +31,22 @@ export function parseFailRule(text: string): FailRule {
     );
   if (!items.length) throw bad();
   const rule: FailRule = { text: items.join(','), broken: false };
+  let slowerItem: string | undefined;
   for (const item of items) {
     if (item === 'none' && items.length === 1) continue;
-    if (item === 'broken') rule.broken = true;
-    else if (item === 'slower') rule.slower = 0;
-    else {
-      const m = /^slower>(\d{1,3}(?:\.\d+)?)%$/.exec(item);
-      if (!m) throw bad();
-      rule.slower = Number(m[1]) / 100;
+    if (item === 'broken') {
+      rule.broken = true;
+      continue;
     }
+    const m = /^slower(?:>(\d{1,3}(?:\.\d+)?)%)?$/.exec(item);
+    if (!m) throw bad();
+    // Two thresholds for regressions would leave one silently unused.
+    if (slowerItem !== undefined)
+      throw new UserError(
+        `--fail-on ${JSON.stringify(text.slice(0, 60))}: conflicting rules ${slowerItem} and ${item}; give one`,
+      );
+    slowerItem = item;
+    rule.slower = m[1] === undefined ? 0 : Number(m[1]) / 100;
   }
   return rule;
 }
