@@ -8,8 +8,8 @@
 import { UserError } from '../lib/errors.js';
 import { runProcess } from '../lib/exec.js';
 import { parseRegistryTimes, type Release } from '../model/release-catalog.js';
+import { familyOf, type NpmSource } from '../model/runtime-families.js';
 import { type Family, isCanary, type ReleaseSpec } from '../model/runtime-release.js';
-import { familyOf, type NpmSource } from '../model/runtimes.js';
 
 export interface ReleasePackage {
   pkg: string;
@@ -38,7 +38,7 @@ async function npmView(args: string[]): Promise<unknown> {
   return parsed;
 }
 
-/** The npm package a family is published as (model/runtimes.ts). */
+/** The npm package a family is published as (model/runtime-families.ts). */
 function packageOf(family: Family): NpmSource {
   const source = familyOf(family)?.source;
   if (source?.kind !== 'npm') throw new Error(`runtime family ${family} is not published on the npm registry`);

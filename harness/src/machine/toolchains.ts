@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { probe, runProcess, which } from '../lib/exec.js';
 import { readJsonFile } from '../lib/json-file.js';
+import { familyOf, type PathSource, type RuntimeFamily, runtimeFamilies, title } from '../model/runtime-families.js';
 import { parseReleaseKey } from '../model/runtime-release.js';
-import { familyOf, type PathSource, type RuntimeFamily, runtimeFamilies, title } from '../model/runtimes.js';
 import { RegistryUnavailable, releasePackage } from './release-packages.js';
 import { recordTree, verifyTree } from './verify-cache.js';
 
@@ -16,7 +16,7 @@ const PinnedVersion = z.string().regex(/^\d+\.\d+\.\d+$/);
 
 /**
  * harness/toolchains.json: the runtime versions installed from the npm registry, pinned; one
- * entry per family that declares a pin (model/runtimes.ts), asked when the file is read.
+ * entry per family that declares a pin (model/runtime-families.ts), asked when the file is read.
  */
 function pinsFile() {
   const families = runtimeFamilies().filter((f) => f.pin);

@@ -7,7 +7,7 @@ import { Check as CheckSchema, ReportedField, SlopeAnalysis } from './checks.js'
 import { At, id, name, Overview } from './overview-vocabulary.js';
 import { ParameterSpec, paramValue, perProfile } from './parameter.js';
 import { ReleaseSuite } from './release-suite.js';
-import { familyOf, runtimeFamilies } from './runtimes.js';
+import { familyOf, runtimeFamilies } from './runtime-families.js';
 
 export { Overview } from './overview-vocabulary.js';
 export { type ParamValue, paramValue } from './parameter.js';
@@ -15,7 +15,7 @@ export { type ParamValue, paramValue } from './parameter.js';
 export const MANIFEST_SCHEMA = 1;
 
 const NodeVersions = z.array(z.string().regex(/^(current|\d+)$/, '"current" or a major version')).min(1);
-/** The majors of a family pinned per major (model/runtimes.ts) a manifest runs under, per profile. */
+/** The majors of a family pinned per major (model/runtime-families.ts) a manifest runs under, per profile. */
 const MajorVersions = z
   .union([NodeVersions, perProfile(NodeVersions)])
   .default(['current'])
@@ -50,7 +50,7 @@ const Build = z.discriminatedUnion('kind', [
  * gets the parameter `runtime` (node20, node22, bun, deno, just: plan/plan.ts runtimeLabel), so
  * one program's results under Bun and under Node 22 are two points of one variant, and a
  * runtime's trend is a filter (--param runtime=bun), not a renamed copy of the variant. The
- * families are model/runtimes.ts's, asked when a manifest is read.
+ * families are model/runtime-families.ts's, asked when a manifest is read.
  */
 export type JsRuntime = string;
 // Not a string schema: a bad value of any type fails like an enum's, reported by the union whole.

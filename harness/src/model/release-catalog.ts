@@ -9,7 +9,7 @@ import { compareVersions, type Family, isCanary, isVersion, lineOf, minorOf, rel
 export interface Release {
   family: Family;
   version: string;
-  /** Per major ("node22") or the family whole ("bun"): model/runtimes.ts. */
+  /** Per major ("node22") or the family whole ("bun"): model/runtime-families.ts. */
   line: string;
   /** When the registry published it (ISO). */
   date: string;

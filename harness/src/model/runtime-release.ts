@@ -1,10 +1,10 @@
 /**
  * Runtime releases as runtimes: the names `--param runtime=` accepts for an exact release
  * (node@22.4.1, bun@1.3.11, bun@1.4.2-canary.20260928.1, bun@canary-20260928, deno@2.7.3),
- * release lines and version order, for the families on the release axis (model/runtimes.ts).
+ * release lines and version order, for the families on the release axis (model/runtime-families.ts).
  * Pure: the registry is asked in machine/release-packages.ts.
  */
-import { familyOf, type ReleaseAxis, releaseFamilies } from './runtimes.js';
+import { familyOf, type ReleaseAxis, releaseFamilies } from './runtime-families.js';
 
 /** A family on the release axis, by its key ("node", "bun", "deno"). */
 export type Family = string;

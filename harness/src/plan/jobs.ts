@@ -12,7 +12,7 @@ import { evaluate, fillTemplate, type Scope } from '../lib/expr.js';
 import type { Resolved } from '../machine/toolchains.js';
 import { freezeJob, type Job, type JobBuild, type JobCommand } from '../model/job.js';
 import { type Experiment, jsRuntimes, type Variant } from '../model/manifest.js';
-import { familyOf } from '../model/runtimes.js';
+import { familyOf } from '../model/runtime-families.js';
 import { matchesAt } from '../model/select.js';
 import { programHash, workloadHash } from './definition.js';
 import { type InputOutcome, inputScope } from './inputs.js';

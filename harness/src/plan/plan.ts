@@ -16,8 +16,8 @@ import {
   type Variant,
 } from '../model/manifest.js';
 import type { Profile } from '../model/profiles.js';
+import { familyOf, orList, pinnedKeys, releaseKeyFormats } from '../model/runtime-families.js';
 import { looksLikeRelease, parseReleaseKey, type ReleaseSpec } from '../model/runtime-release.js';
-import { familyOf, orList, pinnedKeys, releaseKeyFormats } from '../model/runtimes.js';
 import { matchesAt } from '../model/select.js';
 import { checkParamValues } from './params.js';
 

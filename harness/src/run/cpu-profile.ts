@@ -10,7 +10,7 @@ import { fillTemplate } from '../lib/expr.js';
 import { paramKey } from '../model/benchmark-id.js';
 import { commandLine, type Job } from '../model/job.js';
 import { jsRuntimes } from '../model/manifest.js';
-import { familyOf, runtimeFamilies } from '../model/runtimes.js';
+import { familyOf, runtimeFamilies } from '../model/runtime-families.js';
 import { quoteValue, splitAssignments } from '../plan/jobs.js';
 import { programEnv } from './program-env.js';
 
@@ -25,7 +25,7 @@ export function profileDir(outDir: string, job: Pick<Job, 'experiment' | 'varian
   );
 }
 
-/** Whether a JavaScript job's runtime family has the profiler this module takes (model/runtimes.ts). */
+/** Whether a JavaScript job's runtime family has the profiler this module takes (model/runtime-families.ts). */
 export function profiles(job: Pick<Job, 'variant' | 'runtime'>): boolean {
   return jsRuntimes(job.variant) !== undefined && familyOf(job.runtime)?.profiler === 'v8-cpu-prof';
 }

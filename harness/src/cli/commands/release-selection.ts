@@ -9,8 +9,8 @@ import {
   type Release,
   selectReleases,
 } from '../../model/release-catalog.js';
+import { lineExamples, releaseFamilies } from '../../model/runtime-families.js';
 import { type Family, isFamily, isVersion } from '../../model/runtime-release.js';
-import { lineExamples, releaseFamilies } from '../../model/runtimes.js';
 import { list } from '../args.js';
 
 export type SelectionValues = {

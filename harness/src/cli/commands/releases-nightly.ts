@@ -1,14 +1,14 @@
 /**
  * npm run releases -- nightly: what releases.yml runs each night on a benchmark machine. The
  * releases the registry published in the last two days on the tracked lines, then a bounded
- * slice of the back-fill (each family's default lines and back-fill in model/runtimes.ts: the
+ * slice of the back-fill (each family's default lines and back-fill in model/runtime-families.ts: the
  * first release of every minor of the Node lines, every Bun 1.x and Deno 2.x release), newest
  * first; then change detection with bisection and paired confirmation. Exit 1 when a release
  * measured nothing (the others are published), like bench's "some benchmarks failed".
  */
 import { EXIT } from '../../lib/errors.js';
 import { ensureDirectory } from '../../lib/paths.js';
-import { releaseFamilies } from '../../model/runtimes.js';
+import { releaseFamilies } from '../../model/runtime-families.js';
 import { releaseConfirmer } from '../../releases/pipeline/confirm-in-pairs.js';
 import { releaseChanges } from '../../releases/pipeline/find-changes.js';
 import { measureReleases } from '../../releases/pipeline/sweep.js';

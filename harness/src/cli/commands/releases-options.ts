@@ -1,7 +1,7 @@
 /** The flags the releases subcommands share, each defined once (cli/options.ts tables). */
 import { join } from 'node:path';
 import { PROFILES } from '../../model/profiles.js';
-import { releaseFamilies, title } from '../../model/runtimes.js';
+import { releaseFamilies, title } from '../../model/runtime-families.js';
 import { DEFAULT_STORE, ROOT } from '../args.js';
 import type { OptionSpec } from '../options.js';
 

@@ -7,7 +7,7 @@ import { EXIT, UserError } from '../../lib/errors.js';
 import { ensureDirectory, existingDirectory } from '../../lib/paths.js';
 import { machineInfo } from '../../machine/machine.js';
 import { catalogRows } from '../../model/release-catalog.js';
-import { releaseFamilies, title } from '../../model/runtimes.js';
+import { releaseFamilies, title } from '../../model/runtime-families.js';
 import { measureReleases } from '../../releases/pipeline/sweep.js';
 import { importReleases, measuredKeys, readReleaseIndex, releaseMachines } from '../../releases/store/release-files.js';
 import { intFlag, list, ROOT } from '../args.js';

@@ -5,11 +5,11 @@
  */
 import { z } from 'zod';
 import { Direction, Params } from '../../model/results.js';
-import { releaseFamilies } from '../../model/runtimes.js';
+import { releaseFamilies } from '../../model/runtime-families.js';
 import { RELEASES_SCHEMA } from '../../model/store-layout.js';
 
 /** One suite point's value under one release: a JavaScript variant, or a reference (C) beside it. */
-/** The release axis's families (model/runtimes.ts), as stored files name them. */
+/** The release axis's families (model/runtime-families.ts), as stored files name them. */
 const Family = z.enum(releaseFamilies().map((f) => f.key) as [string, ...string[]]);
 
 export const SuiteValue = z

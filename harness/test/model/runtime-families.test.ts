@@ -1,4 +1,4 @@
-// A runtime family added through the registry alone (model/runtimes.ts registerRuntime) runs a
+// A runtime family added through the registry alone (model/runtime-families.ts registerRuntime) runs a
 // JavaScript variant through the real pipeline: the manifest accepts it, plan labels its points
 // by its key, set-up resolves its binary and version the way the entry says, and the job starts
 // the script with the entry's invocation. The fake runtime is Node under another name, reached
@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Results } from '../../src/model/results.js';
-import { type RuntimeFamily, registerRuntime } from '../../src/model/runtimes.js';
+import { type RuntimeFamily, registerRuntime } from '../../src/model/runtime-families.js';
 import { bench } from '../../src/pipeline/bench.js';
 import { loadExperiment } from '../../src/plan/experiments.js';
 import { FIXTURES, ROOT } from '../helpers/cli.js';
