@@ -161,8 +161,10 @@ export const PairedPoint = z
     variant: short(100),
     params: Params,
     placement: short(300),
-    /** The program (source, build, runtime version) differs between base and head: compared, and marked. */
+    /** The measured-input identity (program, imports, input generator, manifest entry, runtime pin) differs between base and head. */
     changed: z.boolean().optional(),
+    /** Why the point was measured: the PR may have changed it, or it is one of the diff's A/A controls (absent in older files). */
+    impact: z.enum(['affected', 'control']).optional(),
     /** How the pairs were made: whole processes timed by the harness, the program's own clock, or a fit over two sizes. */
     kind: z.enum(['process', 'self', 'fit']),
     /** Pairs measured (each: one base and one head process, or four for a fit), and how many ran base first. */
@@ -207,6 +209,19 @@ export const PairedComparison = z
     head: Side,
     points: z.array(PairedPoint).max(10_000),
     ...LISTS,
+    /**
+     * Points both sides have whose measured inputs are byte-identical, left unmeasured, each with
+     * the reason (absent in older files and where every point was measured).
+     */
+    notAffected: z
+      .array(z.object({ benchmark: short(300), reason: short(300) }).strict())
+      .max(10_000)
+      .optional(),
+    /** Why each affected point is affected (what changed), by benchmark id. */
+    affectedBecause: z
+      .array(z.object({ benchmark: short(300), reason: short(600) }).strict())
+      .max(10_000)
+      .optional(),
     /** The profile both sides were planned with (for the commands that reproduce a point). */
     profile: short(20).optional(),
     /** What leads the comment: broken points, failures on both sides, exact counter changes, the merge check. */

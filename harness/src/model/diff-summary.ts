@@ -78,6 +78,21 @@ export const DiffSummary = z
       .object({ slower: count, faster: count, unchanged: count, inconclusive: count, unmeasured: count })
       .strict(),
     outcome: Outcome,
+    /**
+     * What the PR could have changed (absent where every point was measured): points affected,
+     * not affected (byte-identical measured inputs, not measured), and the control sample of
+     * unaffected points measured like the affected ones — how many it called, at which level.
+     */
+    impact: z
+      .object({
+        affected: count,
+        notAffected: count,
+        control: count,
+        controlCalled: count,
+        controlLevel: z.number().min(0).max(1).optional(),
+      })
+      .strict()
+      .optional(),
   })
   .strict();
 export type DiffSummary = z.infer<typeof DiffSummary>;

@@ -174,8 +174,11 @@ export const Manifest = z
     exclude: z.array(At).default([]),
     /** Expression for the bytes one run processes; gives the throughput metric (MB/s). */
     throughputBytes: z.string().optional(),
-    /** Files the variants' programs share (imported helpers): part of every variant's definition hash. */
-    shared: z.array(z.string().min(1)).default([]),
+    /**
+     * No longer used (a program's imports are followed: plan/measured-inputs.ts). Still read, so a
+     * base checkout from before can be paired with a newer head.
+     */
+    shared: z.array(z.string().min(1)).optional(),
     /**
      * Further rates, like throughput but for other units: {"lines_per_s": {"per": "input_lines",
      * "unit": "lines/s"}} -> metric lines_per_s, `per` units over each run's wall time. With

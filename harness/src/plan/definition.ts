@@ -1,45 +1,24 @@
 /**
- * A benchmark's identity has two halves, kept apart because they mean different things:
+ * A benchmark's workload hash (Benchmark.workload): what its program is asked to do, and where —
+ * the experiment, the parameters, the derived values and input facts (bytes, counts, file sizes),
+ * the input generator, the checks, eviction, the runner and the placement. A change makes the
+ * numbers incomparable: compare refuses it, and the store starts a new series.
  *
- * - program (Benchmark.definition): what runs — the variant's manifest entry (command template,
- *   build), its source and the files it shares, and the runtime's exact version. A change is a
- *   real change of the thing measured: a PR diff compares it like any other point and marks it
- *   "changed in this PR"; a trend marks the commit.
- * - workload (Benchmark.workload): what it is asked to do, and where — the experiment, the
- *   parameters, the derived values and input facts (bytes, counts, file sizes), the input
- *   generator, the checks, eviction, the runner and the placement. A change makes the numbers
- *   incomparable: compare refuses it, and the store starts a new series.
- *
- * Runs, warm-ups and timeouts are in neither: they change precision, not meaning.
+ * Its other half, Benchmark.definition, is the measured-input identity (./measured-inputs.ts):
+ * everything the process runs or reads. Runs, warm-ups and timeouts are in neither: they change
+ * precision, not meaning.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Experiment, Variant } from '../model/manifest.js';
+import type { Experiment } from '../model/manifest.js';
 import type { Params } from '../model/results.js';
-
-const memo = new Map<string, string>();
 
 function fileText(path: string): string {
   return existsSync(path) ? readFileSync(path, 'utf8') : '';
 }
 
 const digest = (h: ReturnType<typeof createHash>) => h.digest('hex').slice(0, 12);
-
-/** The program's hash: manifest entry, sources, build config, shared files, runtime version. */
-export function programHash(exp: Experiment, variant: Variant, runtimeVersion: string): string {
-  const key = `${exp.dir}|${variant.id}|${runtimeVersion}`;
-  const hit = memo.get(key);
-  if (hit) return hit;
-  const h = createHash('sha256');
-  h.update(JSON.stringify({ variant, runtimeVersion }));
-  if (variant.source) h.update(fileText(join(exp.dir, variant.source)));
-  if (variant.build?.kind === 'just-static') h.update(fileText(join(exp.dir, variant.build.config)));
-  for (const f of exp.manifest.shared) h.update(fileText(join(exp.dir, f)));
-  const hash = digest(h);
-  memo.set(key, hash);
-  return hash;
-}
 
 /** The workload's hash: everything that decides what the program is asked to do, and where. */
 export function workloadHash(

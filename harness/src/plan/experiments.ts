@@ -135,12 +135,10 @@ function expressionProblems(m: Manifest): string[] {
   return [...problems, ...perProfile];
 }
 
-/** Shared files, the generator, eviction, the summary, releases and `at` sections: files exist, names resolve. */
+/** The generator, eviction, the summary, releases and `at` sections: files exist, names resolve. */
 function sectionProblems(dir: string, m: Manifest): string[] {
   const problems: string[] = [];
   const ids = new Set(m.variants.map((v) => v.id));
-  for (const [i, f] of m.shared.entries())
-    if (!existsSync(join(dir, f))) problems.push(`shared.${i}: file not found (got "${f}")`);
   if (m.generate && !existsSync(join(dir, m.generate.script)))
     problems.push(`generate.script: file not found (got "${m.generate.script}")`);
   for (const k of Object.keys(m.evict?.when ?? {})) {

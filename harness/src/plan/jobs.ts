@@ -14,8 +14,9 @@ import { freezeJob, type Job, type JobBuild, type JobCommand } from '../model/jo
 import { type Experiment, jsRuntimes, type Variant } from '../model/manifest.js';
 import { familyOf } from '../model/runtime-families.js';
 import { matchesAt } from '../model/select.js';
-import { programHash, workloadHash } from './definition.js';
+import { workloadHash } from './definition.js';
 import { type InputOutcome, inputScope } from './inputs.js';
+import { measuredInputs } from './measured-inputs.js';
 import type { Point } from './plan.js';
 
 export interface PlanEnvironment {
@@ -179,7 +180,7 @@ export function planJob(point: Point, env: PlanEnvironment): Job {
     scope,
     settings,
     runtime: point.runtime,
-    definition: programHash(exp, variant, rt?.ok ? rt.version : 'unavailable'),
+    definition: definitionOf(point),
     workload: jobWorkload(point, derived, placement.text),
     placement: placement.text,
     ...(placement.startOn ? { startOn: placement.startOn } : {}),
@@ -307,6 +308,12 @@ function jobRates(m: Experiment['manifest'], scope: Scope, runnable: boolean): J
 }
 
 /** Every point as a job, in plan order; fails first if a required runtime is missing. */
+/** Benchmark.definition: the point's measured-input identity, or "unknown" when it cannot be proven. */
+function definitionOf(point: Point): string {
+  const id = measuredInputs(point);
+  return id.ok ? id.digest : 'unknown';
+}
+
 export function planJobs(points: readonly Point[], env: PlanEnvironment): Job[] {
   checkRequired(env.runtimes, env.require);
   return points.map((p) => planJob(p, env));

@@ -1,12 +1,11 @@
-// A benchmark's identity has two halves. The program hash changes with the program (a file it
-// shares, the runtime's version), never with the workload or the profile's precision. The workload
-// hash changes with what the program is asked to do (derived sizes, input, placement), never with
-// the program, nor with runs and warm-ups.
+// The workload hash changes with what the program is asked to do (derived sizes, input,
+// placement), never with the program, nor with runs and warm-ups. (The program's side, the
+// measured-input identity, is tested in measured-inputs.test.ts.)
 import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { programHash, workloadHash } from '../../src/plan/definition.js';
+import { workloadHash } from '../../src/plan/definition.js';
 import { loadExperiment } from '../../src/plan/experiments.js';
 import { expand } from '../../src/plan/plan.js';
 import { ROOT } from '../helpers/cli.js';
@@ -23,42 +22,6 @@ const editManifest = (d: string, f: (m: any) => void) => {
   f(m);
   writeFileSync(join(d, 'manifest.json'), JSON.stringify(m));
 };
-const program = (exp: ReturnType<typeof copyOf>, version = '1.0.0') =>
-  programHash(exp, exp.manifest.variants[0]!, version);
-
-describe('programHash', () => {
-  const base = program(copyOf('threadpool', () => {}));
-
-  it('changes when a shared helper changes', () => {
-    const edited = copyOf('threadpool', (d) =>
-      writeFileSync(
-        join(d, 'threadpool-common.js'),
-        `${readFileSync(join(d, 'threadpool-common.js'), 'utf8')}\n// edited\n`,
-      ),
-    );
-    expect(program(edited)).not.toBe(base);
-  });
-
-  it('changes with the runtime version', () => {
-    expect(
-      program(
-        copyOf('threadpool', () => {}),
-        '2.0.0',
-      ),
-    ).not.toBe(base);
-  });
-
-  it('stays when only the profile or the workload changes', () => {
-    const same = copyOf('threadpool', (d) =>
-      editManifest(d, (m) => {
-        m.profiles.quick.runs += 1;
-        m.profiles.quick.constants.copies *= 2;
-      }),
-    );
-    expect(program(same)).toBe(base);
-  });
-});
-
 describe('workloadHash', () => {
   const wc = loadExperiment(join(ROOT, 'programs', 'wc'));
   const job = (profile: 'smoke' | 'quick', exp = wc) =>

@@ -90,7 +90,9 @@ describe('fixture pull requests through pairs, pr-comment and the merge check', 
     expect(c.notMeasured.filter((x) => x.side === 'head').every((x) => x.changed)).toBe(true);
     const lines = md.split('\n');
     expect(lines[0]).toBe('<!-- jsio-bench:perf-diff -->');
-    expect(lines[1]).toMatch(new RegExp(`^## Performance: ❌ ${s.brokenPoints} broken · `));
+    expect(lines[1]).toMatch(
+      new RegExp(`^## Performance: \\d+ affected · \\d+ not affected · \\d+ control — ❌ ${s.brokenPoints} broken · `),
+    );
     expect(lines[3]).toBe(`### ❌ ${s.brokenPoints} point${s.brokenPoints === 1 ? '' : 's'} broken by this PR`);
     // One line per runtime, each with the error's first line, before anything else.
     const groupLines = lines.slice(5, 7 + s.broken.length).filter((l) => l.startsWith('- **wc node-stream**'));
@@ -119,7 +121,7 @@ describe('fixture pull requests through pairs, pr-comment and the merge check', 
     expect(p).toMatchObject({ changed: true, lead: { verdict: 'slower' } });
     expect(c.summary!.brokenPoints).toBe(0);
     const lines = md.split('\n');
-    expect(lines[1]).toMatch(/^## Performance: 1 slower · /);
+    expect(lines[1]).toMatch(/^## Performance: \d+ affected · \d+ not affected · \d+ control — 1 slower · /);
     expect(md).not.toContain('### ❌');
     expect(md).toContain('| ❌ broken by this PR | 0 |');
     const at = (x: string) => md.indexOf(x);

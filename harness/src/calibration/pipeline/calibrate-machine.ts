@@ -73,7 +73,8 @@ async function diffs(
   for (let i = 0; i < opts.repeats; i++) {
     log(`calibrate: ${what} ${i + 1}/${opts.repeats}`);
     const t = performance.now();
-    const r = await runPairs({ ...opts, ...sides, seed: seed0 + i });
+    // Both sides are one commit (the A/A) or differ by a plant: every point is measured, none is a control.
+    const r = await runPairs({ ...opts, ...sides, seed: seed0 + i, measure: 'all' });
     out.push({ ...r, minutes: (performance.now() - t) / 60_000 });
   }
   return out;

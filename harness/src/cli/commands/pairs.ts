@@ -8,6 +8,7 @@ import { writeFileAtomic } from '../../lib/atomic.js';
 import { EXIT, UserError } from '../../lib/errors.js';
 import { ensureDirectory, existingDirectory } from '../../lib/paths.js';
 import { machineInfo } from '../../machine/machine.js';
+import { DEFAULT_CONTROL_POINTS } from '../../pr-diff/analysis/impact.js';
 import { DEFAULT_FAIL_RULE, parseFailRule } from '../../pr-diff/analysis/merge-rule.js';
 import { summarize } from '../../pr-diff/analysis/summarize.js';
 import { runPairs, writeRecord } from '../../pr-diff/pipeline/pr-diff.js';
@@ -41,6 +42,17 @@ export const pairsSpec = {
     noise: { type: 'string', value: 'FILE', description: "a machine's noise.json (thresholds)" },
     'noise-store': { type: 'string', value: 'DIR', description: 'a store to read the noise thresholds from' },
     ...SELECTION_OPTIONS,
+    control: {
+      type: 'string',
+      default: String(DEFAULT_CONTROL_POINTS),
+      value: 'N',
+      description: 'unaffected points measured as the A/A control (0 for none)',
+    },
+    'every-point': {
+      type: 'boolean',
+      default: false,
+      description: 'measure every point both sides have, affected or not',
+    },
     strict: { type: 'boolean', default: false, description: 'refuse to run on a busy machine instead of warning' },
     'fail-on': {
       type: 'string',
@@ -50,7 +62,10 @@ export const pairsSpec = {
     },
   },
   example: 'npm run pairs -- --base ../base --profile smoke --experiments wc --variants c',
-  notes: ['Bench flags (--profile, --experiments, --variants, --param, --require) may also follow a `--`.'],
+  notes: [
+    'Bench flags (--profile, --experiments, --variants, --param, --require) may also follow a `--`.',
+    'Only the points whose measured inputs differ between base and head are measured, plus --control unaffected ones (seeded by the head commit); the rest are listed as not affected.',
+  ],
 } as const satisfies CommandSpec;
 
 export async function pairsCommand(argv: string[]): Promise<number> {
@@ -70,6 +85,7 @@ export async function pairsCommand(argv: string[]): Promise<number> {
   const selection = selectionOf(values);
   const seed =
     values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : intFlag('--seed', values.seed, 0, 2 ** 31 - 1);
+  const controlPoints = intFlag('--control', values.control, 0, 100);
   const base = existingDirectory(values.base, '--base');
   const head = existingDirectory(values.head, '--head');
   const out = ensureDirectory(values.out, '--out');
@@ -87,6 +103,8 @@ export async function pairsCommand(argv: string[]): Promise<number> {
     require: selection.require,
     noise: noise.thresholds,
     strict: values.strict,
+    controlPoints,
+    ...(values['every-point'] ? { measure: 'all' as const } : {}),
     log,
   });
   if (noise.note) comparison.method = `${comparison.method}; ${noise.note}`.slice(0, 800);

@@ -117,12 +117,11 @@ export function finalDecision(point: PointSoFar, plan: SequentialPlan): PointDec
 }
 
 /**
- * The undecided points that share this round's budget: those whose program changed, while any
- * is undecided, else all. An unchanged program on an unchanged workload and runtime can differ
- * only by noise, so those points get what the changed ones leave (and are the diff's own A/A
- * check). A full quick diff has ~400 points: shared equally, the few a PR touches got ~10 pairs.
+ * The undecided points that share this round's budget: the affected ones while any is undecided,
+ * then the control sample (pr-diff/analysis/impact.ts). The control is measured exactly as the
+ * affected points are, but a PR's own points get the budget first.
  */
-export function budgetTier<T extends { changed: boolean }>(undecided: readonly T[]): readonly T[] {
-  const changed = undecided.filter((l) => l.changed);
-  return changed.length ? changed : undecided;
+export function budgetTier<T extends { impact: 'affected' | 'control' }>(undecided: readonly T[]): readonly T[] {
+  const affected = undecided.filter((l) => l.impact === 'affected');
+  return affected.length ? affected : undecided;
 }

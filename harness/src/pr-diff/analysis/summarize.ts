@@ -143,20 +143,46 @@ export function changedPrograms(c: Pick<PairedComparison, 'points' | 'notMeasure
   ].sort();
 }
 
+const called = (p: PairedPoint) =>
+  p.pairs > 0 && (p.lead.verdict === 'slower' || p.lead.verdict === 'faster' || p.counters.some(exactChange));
+const exactChange = (k: PairedPoint['counters'][number]) => !k.baseRange && !k.headRange;
+
+/** The impact line's counts and the control's verdict (undefined for a diff that measured every point). */
+function impactSummary(c: PairedComparison): DiffSummary['impact'] {
+  if (c.notAffected === undefined) return undefined;
+  const control = c.points.filter((p) => p.impact === 'control');
+  const level = control.find((p) => p.alpha !== undefined)?.alpha;
+  return {
+    affected: c.affectedBecause?.length ?? 0,
+    notAffected: c.notAffected.length,
+    control: control.length,
+    controlCalled: control.filter(called).length,
+    ...(level !== undefined ? { controlLevel: level } : {}),
+  };
+}
+
 export function summarize(c: PairedComparison, rule: FailRule = parseFailRule('broken')): DiffSummary {
   const { broken, brokenPoints, groups } = classifyNotMeasured(c.notMeasured, c.profile);
   const calls = { slower: 0, faster: 0, unchanged: 0, inconclusive: 0, unmeasured: 0 };
-  for (const p of c.points) {
+  // The control's calls are false calls by construction: they are counted apart, never as the PR's.
+  const affected = c.points.filter((p) => p.impact !== 'control');
+  for (const p of affected) {
     if (p.pairs === 0) calls.unmeasured++;
     else calls[p.lead.verdict]++;
   }
+  const impact = impactSummary(c);
+  const outcome = decideOutcome(rule, brokenPoints, affected);
+  const untrusted = impact?.controlCalled
+    ? `; the control called ${impact.controlCalled} of ${impact.control} unaffected points, so this run's calls cannot be trusted`
+    : '';
   return {
     broken,
     brokenPoints,
     notMeasured: groups,
     changedPrograms: changedPrograms(c),
-    counters: counterFindings(c.points),
+    counters: counterFindings(affected),
     calls,
-    outcome: decideOutcome(rule, brokenPoints, c.points),
+    outcome: { ...outcome, because: `${outcome.because}${untrusted}`.slice(0, 300) },
+    ...(impact ? { impact } : {}),
   };
 }

@@ -18,6 +18,7 @@ import { busyByOthers, isBusy } from '../../analysis/busy.js';
 import { UserError } from '../../lib/errors.js';
 import { currentConditions } from '../../machine/conditions.js';
 import { cpuSnapshot, foreignCores } from '../../machine/cpu-share.js';
+import { commitInfo } from '../../machine/machine.js';
 import { readPins, resolveRuntime } from '../../machine/toolchains.js';
 import { buildTool } from '../../machine/tools.js';
 import type { PairedComparison } from '../../model/comparison.js';
@@ -27,10 +28,12 @@ import type { NoiseThresholds } from '../../model/noise.js';
 import type { Profile } from '../../model/profiles.js';
 import { checkCounters, runMetrics } from '../../normalize/normalize.js';
 import { type Host, onInterrupt, setUpMachine } from '../../pipeline/setup.js';
+import { measuredInputs } from '../../plan/measured-inputs.js';
 import type { Filters } from '../../plan/plan.js';
 import { removeScratch } from '../../run/measure.js';
 import type { SyscallCounts } from '../../run/parse-strace.js';
 import type { RawRun } from '../../run/runner.js';
+import { DEFAULT_CONTROL_POINTS, planImpact, seedOf } from '../analysis/impact.js';
 import { falseCallNote, planAtLevel, pointAlphas } from '../analysis/multiplicity.js';
 import { MIN_EFFECT } from '../analysis/pair-statistics.js';
 import type { Values } from '../analysis/point.js';
@@ -39,7 +42,7 @@ import { pairedComparison } from '../report/comparison-json.js';
 import { type PairRecord, type PointOutcome, pairRecord, pointRow } from '../report/rows.js';
 import { realExecutor } from '../run/real-executor.js';
 import { type DecidedPoint, runPairedPoints, type ScheduleOutcome } from '../run/scheduler.js';
-import { type Matched, matchPoints, prepareSide } from './sides.js';
+import { type LoadedSide, loadSide, type Matched, matchPoints, prepareSide } from './sides.js';
 
 export interface PairsOptions {
   base: string;
@@ -68,6 +71,14 @@ export interface PairsOptions {
    */
   headFilters?: Filters;
   pairKey?: (job: Job) => string;
+  /**
+   * Which points are measured: "affected" (default) — those whose measured inputs differ, plus
+   * `controlPoints` unaffected ones as the diff's A/A control; "all" — every point both sides
+   * have (calibration's A/A of one commit, a runtime pair), each as affected.
+   */
+  measure?: 'affected' | 'all';
+  /** Unaffected points measured as the control (default DEFAULT_CONTROL_POINTS). */
+  controlPoints?: number;
 }
 
 export interface PairsOutcome {
@@ -130,6 +141,8 @@ async function pairTimer(head: string, log: (m: string) => void): Promise<string
 
 type Measured = ScheduleOutcome & {
   interrupted: boolean;
+  /** Each measured point's share of the diff-wide false-call level. */
+  levels: Map<string, number>;
   /** Cores' worth of CPU other processes used while the pairs ran (absent where /proc does not say). */
   foreignCores?: number;
 };
@@ -144,12 +157,14 @@ async function measurePoints(
   log: (m: string) => void,
 ): Promise<Measured> {
   const stop = onInterrupt(log, 'stopping; points are judged on the pairs measured so far (marked in the comment)');
+  let levels = new Map<string, number>();
   try {
     const exec = realExecutor({ tools: host.tools, timer, values: processValues, counters: counterValues }, opts.seed);
     // The diff-wide false-call level, shared out before any pair (pr-diff/analysis/multiplicity.ts).
     const plan = opts.plan ?? DEFAULT_PLAN;
     const alphas = pointAlphas(matched.plans);
     const plans = new Map(matched.plans.map((p, i) => [p.id, planAtLevel(plan, alphas[i]!)]));
+    levels = new Map(matched.plans.map((p, i) => [p.id, alphas[i]!]));
     const before = cpuSnapshot();
     const s = await runPairedPoints(matched.plans, exec, {
       plan,
@@ -169,6 +184,7 @@ async function measurePoints(
     const after = cpuSnapshot();
     return {
       ...s,
+      levels,
       interrupted: stop.interrupted,
       ...(before && after ? { foreignCores: foreignCores(before, after) } : {}),
     };
@@ -181,6 +197,7 @@ async function measurePoints(
 /** A decided point as the rows see it. */
 const outcomeOf = (p: DecidedPoint): PointOutcome => ({
   ...p,
+  changed: p.plan.changed,
   benchmark: p.plan.id,
   experiment: p.plan.head.experiment.id,
   variant: p.plan.head.variant.id,
@@ -213,19 +230,28 @@ function warningsOf(opts: PairsOptions, host: Host, s: Measured): string[] {
   return warnings;
 }
 
-async function pairSides(opts: PairsOptions, baseRoot: string, headRoot: string): Promise<PairsOutcome> {
-  const log = opts.log ?? ((m: string) => process.stderr.write(`${m}\n`));
-  const diffStart = performance.now();
-  const host = await setUpMachine({ ...(opts.strict ? { strict: true } : {}) }, log);
-  const timer = await pairTimer(opts.head, log);
-  const base = await prepareSide(baseRoot, headRoot, 'base', opts, host, log);
-  const headOpts = opts.headFilters ? { ...opts, filters: opts.headFilters } : opts;
-  const head = await prepareSide(headRoot, headRoot, 'head', headOpts, host, log);
-  const matched = matchPoints(base, head, opts.pairKey);
-  const s = await measurePoints(matched, opts, host, timer, diffStart, log);
-  const points = s.measured.map(outcomeOf);
+/** Each side's points with their measured-input identities, and what the diff measures. */
+function impactPlan(opts: PairsOptions, base: LoadedSide, head: LoadedSide, log: (m: string) => void) {
+  if (opts.measure === 'all') return undefined;
+  const ids = (side: LoadedSide) =>
+    side.points.map((p) => ({ id: p.id, experiment: p.experiment.id, identity: measuredInputs(p, side.root) }));
+  const plan = planImpact(
+    ids(base),
+    ids(head),
+    opts.controlPoints ?? DEFAULT_CONTROL_POINTS,
+    seedOf(commitInfo(head.root).sha),
+  );
+  const control = [...plan.measure.values()].filter((i) => i === 'control').length;
+  log(
+    `impact: ${plan.affected.size} points affected by this PR, ${plan.notAffected.length} not affected (byte-identical measured inputs), ${control} drawn as the control`,
+  );
+  return plan;
+}
+
+/** The points that could not be measured (a failed check or batch), as comparison.json lists them. */
+function failuresOf(s: Measured, matched: Matched): PairedComparison['notMeasured'] {
   const changed = new Set(matched.plans.filter((p) => p.changed).map((p) => p.id));
-  const failed = s.failures.flatMap(({ id, failed: f }) =>
+  return s.failures.flatMap(({ id, failed: f }) =>
     [{ side: f.side, reason: f.reason }, ...(f.headToo ? [{ side: 'head' as const, reason: f.headToo }] : [])].map(
       (x) => ({
         benchmark: id,
@@ -237,6 +263,22 @@ async function pairSides(opts: PairsOptions, baseRoot: string, headRoot: string)
       }),
     ),
   );
+}
+
+async function pairSides(opts: PairsOptions, baseRoot: string, headRoot: string): Promise<PairsOutcome> {
+  const log = opts.log ?? ((m: string) => process.stderr.write(`${m}\n`));
+  const diffStart = performance.now();
+  const host = await setUpMachine({ ...(opts.strict ? { strict: true } : {}) }, log);
+  const timer = await pairTimer(opts.head, log);
+  const headOpts = opts.headFilters ? { ...opts, filters: opts.headFilters } : opts;
+  const [baseLoaded, headLoaded] = [loadSide(baseRoot, 'base', opts), loadSide(headRoot, 'head', headOpts)];
+  const impact = impactPlan(opts, baseLoaded, headLoaded, log);
+  const keep = impact ? new Set(impact.measure.keys()) : undefined;
+  const base = await prepareSide(baseLoaded, headRoot, 'base', opts, host, log, keep);
+  const head = await prepareSide(headLoaded, headRoot, 'head', headOpts, host, log, keep);
+  const matched = matchPoints(base, head, opts.pairKey, impact && ((id) => impact.measure.get(id) ?? 'affected'));
+  const s = await measurePoints(matched, opts, host, timer, diffStart, log);
+  const points = s.measured.map(outcomeOf);
   const comparison = pairedComparison({
     plan: opts.plan ?? DEFAULT_PLAN,
     falseCallNote: falseCallNote(matched.plans),
@@ -250,15 +292,29 @@ async function pairSides(opts: PairsOptions, baseRoot: string, headRoot: string)
     },
     base,
     head,
-    points: points.map(pointRow),
+    points: points.map((p) => ({ ...pointRow(p), ...levelOf(s.levels, p.benchmark) })),
     added: matched.added,
     removed: matched.removed,
-    notMeasured: [...matched.notMeasured, ...failed],
+    notMeasured: [...matched.notMeasured, ...failuresOf(s, matched)],
     incomparable: matched.incomparable,
     warnings: warningsOf(opts, host, s),
+    ...(impact
+      ? {
+          notAffected: impact.notAffected,
+          affectedBecause: [...impact.affected].map(([benchmark, reason]) => ({
+            benchmark,
+            reason: reason.slice(0, 600),
+          })),
+        }
+      : {}),
   });
   return { comparison, record: points.map(pairRecord), interrupted: s.interrupted };
 }
+
+const levelOf = (levels: Map<string, number>, id: string) => {
+  const a = levels.get(id);
+  return a === undefined ? {} : { alpha: Number(a.toPrecision(6)) };
+};
 
 export async function runPairs(opts: PairsOptions): Promise<PairsOutcome> {
   // Both checkouts by paths of the same length (two links in one directory): a process's

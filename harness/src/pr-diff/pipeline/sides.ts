@@ -14,7 +14,8 @@ import type { Profile } from '../../model/profiles.js';
 import { workloadChange } from '../../model/workload-change.js';
 import { type Host, planCheckout } from '../../pipeline/setup.js';
 import { loadAllExperiments } from '../../plan/experiments.js';
-import { expand, type Filters } from '../../plan/plan.js';
+import { expand, type Filters, type Point } from '../../plan/plan.js';
+import type { Impact } from '../analysis/impact.js';
 import type { PointPlan } from '../run/executor.js';
 
 export interface PreparedSide {
@@ -32,15 +33,15 @@ export interface SideOptions {
   require: string[];
 }
 
-/** Loads, plans and builds one checkout; runtimes and inputs come from the head's cache. */
-export async function prepareSide(
-  root: string,
-  headRoot: string,
-  label: 'base' | 'head',
-  opts: SideOptions,
-  host: Host,
-  log: (m: string) => void,
-): Promise<PreparedSide> {
+/** A checkout's experiments and the points its profile and filters plan, before anything is resolved. */
+export interface LoadedSide {
+  root: string;
+  experiments: Experiment[];
+  points: Point[];
+}
+
+/** Reads one checkout's manifests and plans its points (nothing installed, built or run). */
+export function loadSide(root: string, label: 'base' | 'head', opts: SideOptions): LoadedSide {
   let experiments: Experiment[];
   try {
     experiments = loadAllExperiments(join(root, 'programs'));
@@ -50,7 +51,26 @@ export async function prepareSide(
       'a base older than this harness cannot be paired: bench each checkout (`npm run bench`) and take a quick look with `npm run compare`',
     );
   }
-  const points = expand(experiments, opts.profile, opts.filters);
+  return { root, experiments, points: expand(experiments, opts.profile, opts.filters) };
+}
+
+/**
+ * Resolves, plans and builds the chosen points of one checkout (`keep`: the ids to measure; all
+ * by default); runtimes and inputs come from the head's cache.
+ */
+export async function prepareSide(
+  side: LoadedSide,
+  headRoot: string,
+  label: 'base' | 'head',
+  opts: SideOptions,
+  host: Host,
+  log: (m: string) => void,
+  keep?: ReadonlySet<string>,
+): Promise<PreparedSide> {
+  const { root, experiments } = side;
+  const points = keep ? side.points.filter((p) => keep.has(p.id)) : side.points;
+  const empty = { root, experiments, jobs: [], builds: new Map(), toolchains: {}, commit: commitInfo(root).sha };
+  if (!points.length) return empty;
   // Runtimes and inputs (content-keyed) and the evictor (the harness's tool, not a program under
   // test) come from the head's cache for both sides, by the same path: with the base's own path
   // to a shared input (a symlink to the head's), every file the base's scan opens costs one more
@@ -73,7 +93,7 @@ export async function prepareSide(
   );
   log(`${label}: ${jobs.length} benchmarks planned in ${root}`);
   const builds = await buildAll(jobs, (m) => log(`${label}: ${m}`));
-  return { root, experiments, jobs, builds, toolchains, commit: commitInfo(root).sha };
+  return { ...empty, jobs, builds, toolchains };
 }
 
 export interface Matched {
@@ -95,7 +115,12 @@ function blockedOn(side: PreparedSide, job: Job): { status: 'skipped' | 'failed'
  * The points both sides have, in the head's order, and what could not be paired. Jobs match by
  * `key` (the benchmark id; a runtime pair sets the runtime aside: releases/pipeline/confirm-in-pairs.ts).
  */
-export function matchPoints(base: PreparedSide, head: PreparedSide, key: (j: Job) => string = (j) => j.id): Matched {
+export function matchPoints(
+  base: PreparedSide,
+  head: PreparedSide,
+  key: (j: Job) => string = (j) => j.id,
+  impactOf?: (id: string) => Impact,
+): Matched {
   const baseById = new Map(base.jobs.map((j) => [key(j), j]));
   const headIds = new Set(head.jobs.map(key));
   const m: Matched = {
@@ -115,14 +140,15 @@ export function matchPoints(base: PreparedSide, head: PreparedSide, key: (j: Job
       ] as const
     ).filter(([, why]) => why);
     // Not measured, yet changed in this PR all the same: the changed programs come from the sources.
-    const changed = b.definition !== h.definition ? { changed: true } : {};
+    const isChanged = impactOf ? impactOf(h.id) === 'affected' : b.definition !== h.definition;
+    const marked = isChanged ? { changed: true } : {};
     for (const [side, why] of blocked)
       m.notMeasured.push({
         benchmark: h.id,
         side,
         status: why!.status,
         reason: why!.reason.slice(0, 2000),
-        ...changed,
+        ...marked,
       });
     if (blocked.length) continue;
     const change = workloadChange(b, h);
@@ -131,7 +157,8 @@ export function matchPoints(base: PreparedSide, head: PreparedSide, key: (j: Job
       continue;
     }
     const kind = h.runner === 'self' ? 'self' : h.experiment.manifest.fit && h.sizes ? 'fit' : 'process';
-    m.plans.push({ id: h.id, base: b, head: h, kind, changed: b.definition !== h.definition });
+    // Without an impact plan (every point measured), "changed" is the identity's digest.
+    m.plans.push({ id: h.id, base: b, head: h, kind, changed: isChanged, impact: impactOf?.(h.id) ?? 'affected' });
   }
   return m;
 }

@@ -35,6 +35,8 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
 
 function title(s: DiffSummary): string {
   const n = s.calls;
+  const i = s.impact;
+  const scope = i ? `${i.affected} affected · ${i.notAffected} not affected · ${i.control} control — ` : '';
   const parts = [
     ...(s.brokenPoints ? [`❌ ${s.brokenPoints} broken`] : []),
     `${n.slower} slower`,
@@ -44,7 +46,50 @@ function title(s: DiffSummary): string {
   ];
   const notMeasured = s.notMeasured.reduce((a, g) => a + g.points, 0) + n.unmeasured;
   if (notMeasured) parts.push(`${notMeasured} not measured`);
-  return `## Performance: ${parts.join(' · ')}`;
+  return `## Performance: ${scope}${parts.join(' · ')}`;
+}
+
+const level = (a: number) => `${(a * 100).toPrecision(2)}%`;
+
+/** The impact lines: what was not measured and why, and the control's verdict on this run. */
+function impactLines(s: DiffSummary): string[] {
+  const i = s.impact;
+  if (!i) return [];
+  const out: string[] = [];
+  if (i.control) {
+    const at =
+      i.controlLevel !== undefined ? `, each at the affected points' false-call level of ${level(i.controlLevel)}` : '';
+    out.push(
+      i.controlCalled
+        ? `> ⚠️ **Control: ${i.controlCalled} of ${i.control} called.** Unaffected points, measured exactly like the affected ones${at}, were called changed: the machine misbehaved during this diff, so this run's calls cannot be trusted. Re-run the diff.`
+        : `**Control: 0 of ${i.control} called** (unaffected points measured exactly like the affected ones${at}): the machine behaved.`,
+    );
+  }
+  if (i.notAffected)
+    out.push(
+      `${plural(i.notAffected, 'point')} not affected by this PR, so not measured: their measured inputs (program, the files it imports or includes, input generator, manifest entry, runtime pin) are byte-identical on both sides.`,
+    );
+  if (!i.affected) out.push('This PR changes nothing any benchmark runs or reads.');
+  return out;
+}
+
+/** Why the affected points are affected, one line per reason with its points' programs. */
+function affectedReasons(c: PairedComparison, cap: number): string {
+  const groups = new Map<string, Set<string>>();
+  const counts = new Map<string, number>();
+  for (const a of c.affectedBecause ?? []) {
+    const [experiment, variant] = a.benchmark.split('/');
+    groups.set(a.reason, (groups.get(a.reason) ?? new Set()).add(`${experiment}/${variant}`));
+    counts.set(a.reason, (counts.get(a.reason) ?? 0) + 1);
+  }
+  return [...groups]
+    .slice(0, cap)
+    .map(([reason, programs]) => {
+      const names = [...programs].sort();
+      const shown = names.slice(0, 6).join(', ') + (names.length > 6 ? `, … (${names.length} programs)` : '');
+      return `- ${escapeCell(reason)} — ${plural(counts.get(reason)!, 'point')}: ${escapeCell(shown)}`;
+    })
+    .join('\n');
 }
 
 /** What leads: broken points, problems on both sides, counters, the merge check. */
@@ -76,6 +121,7 @@ function top(c: PairedComparison, s: DiffSummary): string[] {
     });
     out.push(`**Counters that changed exactly** (the same on every traced run of each side):\n\n${lines.join('\n')}`);
   }
+  out.push(...impactLines(s));
   const failedBoth = both.filter((g) => g.status === 'failed').length > 0;
   if (!s.brokenPoints && !s.calls.slower)
     out.push(
@@ -108,24 +154,54 @@ function chart(c: PairedComparison): string[] {
   ];
 }
 
+/** "±2.0%" or "±2.0–3.4%": the margins the unchanged points were decided within (calibrated, else 2 %). */
+function margins(ps: readonly PairedPoint[]): string {
+  const m = ps.map((p) => p.minEffect * 100);
+  if (!m.length) return '';
+  const [lo, hi] = [Math.min(...m), Math.max(...m)];
+  return lo === hi ? `±${lo.toFixed(1)}%` : `±${lo.toFixed(1)}–${hi.toFixed(1)}%`;
+}
+
+/** Why the inconclusive points are, counted: "3 ran out of budget, 1 noisier than 60 pairs can decide". */
+export function inconclusiveReasons(ps: readonly PairedPoint[], busy: boolean): string {
+  const n = (stop: PairedPoint['stop']) => ps.filter((p) => p.stop === stop).length;
+  const reasons = [
+    n('budget') ? `${n('budget')} ran out of budget` : '',
+    n('last-look') ? `${n('last-look')} noisier than the plan's last look can decide` : '',
+    n('unmeasurable') ? `${n('unmeasurable')} not measurable` : '',
+  ].filter(Boolean);
+  return reasons.length ? `${reasons.join(', ')}${busy ? ' (the machine was busy: see above)' : ''}` : '';
+}
+
 function summaryTable(c: PairedComparison, s: DiffSummary): string {
   const n = s.calls;
-  const measured = c.points.filter((p) => p.pairs > 0);
+  const measured = c.points.filter((p) => p.pairs > 0 && p.impact !== 'control');
   const worst = measured.filter((p) => p.lead.verdict === 'slower').sort((a, b) => b.lead.ratio - a.lead.ratio)[0];
   const best = measured.filter((p) => p.lead.verdict === 'faster').sort((a, b) => a.lead.ratio - b.lead.ratio)[0];
   const named = (p?: PairedPoint) =>
     p ? `${escapeCell(pointLabel(p))}: ${pct(p.lead.ratio)} (${interval(p.lead)}, ${p.pairs} pairs)` : '';
   const undecided = measured.filter((p) => p.changed && (p.lead.verdict === 'inconclusive' || !hasResult(p)));
-  const budget = measured.filter((p) => p.lead.verdict === 'inconclusive' && p.stop === 'budget').length;
+  const inconclusive = measured.filter((p) => p.lead.verdict === 'inconclusive');
+  const busy = (c.warnings ?? []).some((w) => /busy|other processes used/.test(w));
   const failedBoth = s.notMeasured.filter((g) => g.sides === 'both').reduce((a, g) => a + g.points, 0);
   const otherMissing = s.notMeasured.filter((g) => g.sides !== 'both').reduce((a, g) => a + g.points, 0);
+  const unchanged = measured.filter((p) => p.lead.verdict === 'unchanged');
   const rows: [string, number, string][] = [
     ['❌ broken by this PR', s.brokenPoints, s.brokenPoints ? 'listed above' : ''],
     ['🔴 slower', n.slower, worst ? `worst: ${named(worst)}` : ''],
     ['🟢 faster', n.faster, best ? `best: ${named(best)}` : ''],
-    ['changed in this PR, undecided', undecided.length, undecided.length ? 'inconclusive: more pairs needed' : ''],
-    ['unchanged (within the minimum effect)', n.unchanged, ''],
-    ['inconclusive', n.inconclusive, budget ? `${budget} ran out of budget; an answer, not a pass` : ''],
+    // With an impact plan every measured affected point is changed: the inconclusive row says it all.
+    ...(s.impact
+      ? []
+      : [
+          [
+            'changed in this PR, undecided',
+            undecided.length,
+            undecided.length ? 'inconclusive: more pairs needed' : '',
+          ] as [string, number, string],
+        ]),
+    [`unchanged${unchanged.length ? ` (within ${margins(unchanged)})` : ''}`, n.unchanged, ''],
+    ['inconclusive', n.inconclusive, inconclusiveReasons(inconclusive, busy)],
     [
       'not measured',
       n.unmeasured + failedBoth + otherMissing,
@@ -165,8 +241,18 @@ export function renderPairedWith(
     order(a) - order(b) || Math.abs(b.lead.ratio - 1) - Math.abs(a.lead.ratio - 1);
   const changed = c.points.filter((p) => p.changed && p.pairs > 0).sort(byInterest);
   if (changed.length) parts.push(fold(`Changed in this PR: ${plural(changed.length, 'point')}`, table(changed)));
-  for (const exp of [...new Set(c.points.filter((p) => !p.changed).map((p) => p.experiment))].sort()) {
-    const mine = c.points.filter((p) => p.experiment === exp && !p.changed && p.pairs > 0);
+  if (c.affectedBecause?.length)
+    parts.push(
+      fold(`Why ${plural(c.affectedBecause.length, 'point')} are affected`, affectedReasons(c, Math.min(cap, 50))),
+    );
+  const control = c.points.filter((p) => p.impact === 'control' && p.pairs > 0).sort(byInterest);
+  if (control.length)
+    parts.push(
+      fold(`Control (unaffected, measured as an A/A check): ${plural(control.length, 'point')}`, table(control)),
+    );
+  const rest = (p: PairedPoint) => !p.changed && p.impact !== 'control';
+  for (const exp of [...new Set(c.points.filter(rest).map((p) => p.experiment))].sort()) {
+    const mine = c.points.filter((p) => p.experiment === exp && rest(p) && p.pairs > 0);
     const shown = mine.filter((p) => opts.unchangedRows || p.lead.verdict !== 'unchanged').sort(byInterest);
     if (!shown.length) continue;
     const folded = opts.unchangedRows ? foldedList(mine) : '';

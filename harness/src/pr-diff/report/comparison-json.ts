@@ -46,6 +46,8 @@ export interface PairedComparisonInput {
   notMeasured: PairedComparison['notMeasured'];
   incomparable: NonNullable<PairedComparison['incomparable']>;
   warnings: string[];
+  notAffected?: PairedComparison['notAffected'];
+  affectedBecause?: PairedComparison['affectedBecause'];
 }
 
 const round = (x: number) => Number(x.toPrecision(6));
@@ -75,6 +77,8 @@ export function pairedComparison(c: PairedComparisonInput): PairedComparison {
     notMeasured: c.notMeasured,
     ...(c.warnings.length ? { warnings: c.warnings } : {}),
     ...(c.incomparable.length ? { incomparable: c.incomparable } : {}),
+    ...(c.notAffected ? { notAffected: c.notAffected } : {}),
+    ...(c.affectedBecause ? { affectedBecause: c.affectedBecause } : {}),
   };
   // What we write must pass the checks the PR-comment workflow applies to it.
   assertValid('comparison.json', comparison, PairedComparison);

@@ -47,8 +47,12 @@ export function interval(m: PairedMetric): string {
 
 function verdictText(p: PairedPoint): string {
   const why = p.lead.verdict === 'inconclusive' ? ` (${STOP[p.stop]})` : '';
-  const within = p.lead.verdict === 'unchanged' ? ` (within ±${(p.minEffect * 100).toFixed(1)}%)` : '';
-  return `${VERDICT[p.lead.verdict]}${why}${within}${p.changed ? ' · changed in this PR' : ''}`;
+  const within = p.lead.verdict === 'unchanged' ? ` within ±${(p.minEffect * 100).toFixed(1)}%` : '';
+  // An exact counter change is a verdict of its own, beside the timing's.
+  const counters = p.counters.some((k) => !k.baseRange && !k.headRange) ? 'counters changed · time ' : '';
+  const timing = counters ? p.lead.verdict : VERDICT[p.lead.verdict];
+  const mark = p.impact === 'control' ? ' · control' : p.changed ? ' · changed in this PR' : '';
+  return `${counters}${timing}${why}${within}${mark}`;
 }
 
 /** Counters, exact changes first, each group by how much it changed (relative). */

@@ -19,6 +19,7 @@ export interface PointOutcome extends PointSoFar {
   params: PairedPoint['params'];
   placement: string;
   changed: boolean;
+  impact: 'affected' | 'control';
   counters: PairedCounter[];
   sizes?: FitSizes;
   secondsPerPair: number;
@@ -110,6 +111,7 @@ export function pointRow(p: PointOutcome): PairedPoint {
     params: p.params,
     placement: p.placement.slice(0, 300),
     ...(p.changed ? { changed: true } : {}),
+    impact: p.impact,
     kind: p.kind,
     pairs: p.pairs.length,
     baseFirst: p.pairs.filter((q) => q.order === 'AB').length,

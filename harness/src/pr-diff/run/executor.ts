@@ -7,6 +7,7 @@
 import type { PairedCounter } from '../../model/comparison.js';
 import type { Job } from '../../model/job.js';
 import type { FitSizes } from '../analysis/fit-pairs.js';
+import type { Impact } from '../analysis/impact.js';
 import type { MeasuredPair, PointKind } from '../analysis/point.js';
 
 /** A point matched between base and head, ready to be measured. */
@@ -15,8 +16,10 @@ export interface PointPlan {
   base: Job;
   head: Job;
   kind: PointKind;
-  /** The program (source, build, runtime) differs between base and head. */
+  /** The measured-input identity (plan/measured-inputs.ts) differs between base and head. */
   changed: boolean;
+  /** Why it is measured: the PR may have changed it, or it is one of the diff's A/A controls. */
+  impact: Impact;
 }
 
 export type SideName = 'base' | 'head';

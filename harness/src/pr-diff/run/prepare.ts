@@ -72,9 +72,9 @@ async function checkSides(point: PointPlan, tools: Tools, work: string) {
 /**
  * Counters: exact, from untimed runs of each side (syscalls under strace). Where the first traces
  * differ, a second one per side: a counter a side's own runs disagree on (futex counts of
- * threaded runtimes) is then judged by the range rule, not called a change. The same program
- * (source, build, runtime) on the same workload can differ only by noise: its counters are not
- * traced at all, which halves the set-up of a typical PR's points.
+ * threaded runtimes) is then judged by the range rule, not called a change. A point measured with
+ * every point (calibration) whose inputs did not change is not traced: it can differ only by noise.
+ * The control sample is traced like the affected points: a counter change there is a false call.
  */
 async function counterChanges(
   point: PointPlan,
@@ -88,7 +88,7 @@ async function counterChanges(
     [...new Set([...Object.keys(traces.base[0]!), ...Object.keys(traces.head[0]!)])].some(
       (n) => traces.base[0]![n]?.value !== traces.head[0]![n]?.value,
     );
-  for (let k = 0; point.changed && k < COUNTER_TRACES && (k === 0 || differ()); k++) {
+  for (let k = 0; (point.changed || point.impact === 'control') && k < COUNTER_TRACES && (k === 0 || differ()); k++) {
     for (const side of SIDES) {
       const t = await countSyscalls(point[side], ctx.tools, work);
       traced &&= t.syscalls !== undefined;

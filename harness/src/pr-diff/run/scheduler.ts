@@ -24,7 +24,7 @@ import { leadMetric } from './lead-metric.js';
 /** A point while it is measured: its plan, its pairs so far and what was decided on them. */
 export interface PointState extends PointSoFar {
   plan: PointPlan;
-  changed: boolean;
+  impact: PointPlan['impact'];
   counters: PairedCounter[];
   sizes?: FitSizes;
   /** Seconds one pair costs (the warm-ups' estimate, then what the pairs took). */
@@ -98,7 +98,7 @@ async function prepareAll(plans: readonly PointPlan[], exec: PairExecutor, o: Sc
     states.push({
       plan,
       kind: plan.kind,
-      changed: plan.changed,
+      impact: plan.impact,
       lead,
       minEffect: o.minEffectOf(plan.id, lead.metric),
       pairs: [],

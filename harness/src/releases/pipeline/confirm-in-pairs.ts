@@ -43,6 +43,8 @@ export function releaseConfirmer(opts: {
       filters: pairFilters(c, c.from),
       headFilters: pairFilters(c, c.to),
       pairKey: releasePairKey,
+      // One checkout under two releases: the point is the question, not something a PR changed.
+      measure: 'all',
       budgetSeconds: opts.budgetSeconds,
       seed: opts.seed ?? 1,
       require: [],

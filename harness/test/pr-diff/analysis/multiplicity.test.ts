@@ -3,7 +3,6 @@
 // planted 5% slowdown of a changed point is still found. Seeded simulations: no timing, no flake.
 import { describe, expect, it } from 'vitest';
 import {
-  CHANGED_ALPHA_SHARE,
   FALSE_CALL_LEVEL,
   falseCallNote,
   planAtLevel,
@@ -44,18 +43,23 @@ function aaCalls(points: number, diffs: number, plan: (i: number) => SequentialP
 }
 
 describe('a diff-wide false-call level', () => {
-  it('shares the budget: half to the changed points, half to the rest, all of it when one kind is alone', () => {
-    const pts = [{ changed: true }, ...Array.from({ length: 299 }, () => ({ changed: false }))];
+  it('shares the level equally among the measured points, affected and control alike', () => {
+    const pts = [
+      ...Array.from({ length: 20 }, () => ({ impact: 'affected' as const })),
+      ...Array.from({ length: 6 }, () => ({ impact: 'control' as const })),
+    ];
     const a = pointAlphas(pts);
-    expect(a[0]).toBeCloseTo(FALSE_CALL_LEVEL * CHANGED_ALPHA_SHARE, 12);
-    expect(a[1]).toBeCloseTo((FALSE_CALL_LEVEL * (1 - CHANGED_ALPHA_SHARE)) / 299, 12);
+    expect(a[0]).toBeCloseTo(FALSE_CALL_LEVEL / 26, 12);
+    expect(a[25]).toBe(a[0]);
     expect(a.reduce((x, y) => x + y, 0)).toBeCloseTo(FALSE_CALL_LEVEL, 12);
-    expect(pointAlphas([{ changed: false }, { changed: false }])).toEqual([0.025, 0.025]);
+    expect(pointAlphas([{}, {}])).toEqual([0.025, 0.025]);
     const p = planAtLevel(DEFAULT_PLAN, 0.001);
     expect(p.alphas.reduce((x, y) => x + y, 0)).toBeCloseTo(0.001, 12);
     expect(p.alphas[3]! / p.alphas[0]!).toBeCloseTo(4, 12);
     expect(p.betas).toEqual(DEFAULT_PLAN.betas);
-    expect(falseCallNote(pts)).toMatch(/5% \(weighted Bonferroni: 50% to the 1 points whose program changed/);
+    expect(falseCallNote(pts)).toMatch(
+      /5% \(Bonferroni: shared equally by the 26 measured points \(20 affected, 6 control\)/,
+    );
   });
 
   it('a 300-point A/A diff: several calls per diff at 5% per point, far fewer than one with the shared level', () => {
@@ -70,8 +74,8 @@ describe('a diff-wide false-call level', () => {
     expect(after).toBe(0);
   });
 
-  it("a planted 5% slowdown of the one changed point is still called slower (at the changed points' share)", () => {
-    const pts = [{ changed: true }, ...Array.from({ length: 299 }, () => ({ changed: false }))];
+  it('a planted 5% slowdown of one of 26 measured points (20 affected, 6 control) is still called slower', () => {
+    const pts = Array.from({ length: 26 }, () => ({}));
     const plan = planAtLevel(DEFAULT_PLAN, pointAlphas(pts)[0]!);
     const trials = 200;
     let before = 0;

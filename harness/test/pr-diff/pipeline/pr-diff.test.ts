@@ -91,13 +91,18 @@ describe('npm run pairs', () => {
     expect(p.kind).toBe('fit');
     expect(p.lead.metric).toBe('read_cost');
     expect(p.changed).toBeUndefined();
+    // Nothing differs between the checkouts: the one point is not affected, and is drawn as the control.
+    expect(p.impact).toBe('control');
+    expect(c.notAffected).toEqual([]);
     // The first look needs 10 pairs; orders come in AB/BA blocks, so an even count is balanced.
     expect(p.pairs).toBeGreaterThanOrEqual(10);
     expect(p.pairs % 2).toBe(0);
     expect(p.baseFirst * 2).toBe(p.pairs);
     expect(['unchanged', 'inconclusive']).toContain(p.lead.verdict);
     expect(p.counters).toEqual([]);
-    expect(md).toMatch(/^## Performance: 0 slower · 0 faster/);
+    expect(md).toMatch(/^## Performance: 0 affected · 0 not affected · 1 control — 0 slower · 0 faster/);
+    expect(md).toMatch(/\*\*Control: 0 of 1 called\*\*/);
+    expect(md).toContain('This PR changes nothing any benchmark runs or reads.');
     expect(md).toContain(`order seed 17`);
     // The record beside it holds every pair, for calibration.
     const rec = JSON.parse(readFileSync(join(out, 'pairs.json'), 'utf8')) as { points: { pairs: unknown[] }[] };
@@ -123,11 +128,16 @@ describe('npm run pairs', () => {
     ]);
     const rec = c.points.find((q) => q.experiment === 'records')!;
     expect(rec.changed).toBeUndefined();
+    // records is not affected by a change to wc's C program: measured only as the control.
+    expect(rec.impact).toBe('control');
+    expect(c.affectedBecause).toEqual([{ benchmark: 'wc/c/bs=4096', reason: 'changed: programs/wc/wc-c.c' }]);
+    expect(md).toMatch(/^## Performance: 1 affected · 0 not affected · 1 control — 1 slower/);
     expect(rec.pairs).toBeGreaterThanOrEqual(10);
     // Both sides wrote one file by one path, in the head's cache: the base's own was never made.
     expect(existsSync(join(base, '.cache', 'scratch'))).toBe(false);
     const p = c.points.find((q) => q.experiment === 'wc')!;
     expect(p.changed).toBe(true);
+    expect(p.impact).toBe('affected');
     expect(p.lead.verdict).toBe('slower');
     expect(p.stop).toBe('decided');
     expect(p.lead.ratio).toBeGreaterThan(1.2);
@@ -166,12 +176,12 @@ describe('npm run pairs', () => {
 });
 
 describe('paired diff: pure parts', () => {
-  it('points whose program changed share the budget first; the others get what they leave', () => {
-    const a = { id: 'a', changed: false };
-    const b = { id: 'b', changed: true };
-    const c = { id: 'c', changed: false };
+  it('the affected points share the budget first; the control gets what they leave', () => {
+    const a = { id: 'a', impact: 'control' as const };
+    const b = { id: 'b', impact: 'affected' as const };
+    const c = { id: 'c', impact: 'control' as const };
     expect(budgetTier([a, b, c])).toEqual([b]);
-    // Once the changed points are decided (no longer undecided), the rest share the remainder.
+    // Once the affected points are decided (no longer undecided), the control shares the remainder.
     expect(budgetTier([a, c])).toEqual([a, c]);
   });
 
@@ -261,9 +271,12 @@ describe('paired diff: pure parts', () => {
       ]),
     );
     expect(md).toMatch(/^## Performance: 0 slower · 0 faster · 1 unchanged · 1 inconclusive\n/);
-    expect(md).toContain('| inconclusive | 1 | 1 ran out of budget; an answer, not a pass |');
+    expect(md).toContain('| inconclusive | 1 | 1 ran out of budget |');
     expect(md).toContain('| wc node-stream bs=65536 runtime=node22 | read_cost | 5.00 µs | 5.10 µs |');
-    expect(md).toMatch(/\+2\.0% \| −3\.0% … \+8\.0% \(98\.0%\) \| 60 \| ⚪ inconclusive \(ran out of budget\)/);
+    // The exact counter change is a verdict beside the timing's.
+    expect(md).toMatch(
+      /\+2\.0% \| −3\.0% … \+8\.0% \(98\.0%\) \| 60 \| counters changed · time inconclusive \(ran out of budget\)/,
+    );
     expect(md).toContain('| read 1,024→1,025 |');
     // Folded: the other metrics are one line per point, not rows of their own.
     expect(md).toMatch(/Other metrics of these points[\s\S]*wall_time 50\.00 ms→51\.00 ms \+1\.0% \(unchanged\)/);

@@ -239,3 +239,60 @@ describe('what leads the PR comment', () => {
     expect(reproduceCommand('wc/c/bs=1;rm -rf ~')).not.toContain(';');
   });
 });
+
+describe('impact and the control in the comment', () => {
+  /** The fixture as an impact diff: the records points affected, the wc points the control. */
+  function impactFixture(controlCalled: boolean): PairedComparison {
+    const f = fixture();
+    return {
+      ...f,
+      notMeasured: [],
+      points: f.points.map((p) =>
+        p.experiment === 'wc'
+          ? {
+              ...p,
+              impact: 'control' as const,
+              alpha: 0.0042,
+              ...(controlCalled && p.benchmark === 'wc/c/bs=16'
+                ? { lead: lead({ verdict: 'faster', ratio: 0.9, ci: [0.85, 0.95] }) }
+                : {}),
+            }
+          : { ...p, impact: 'affected' as const, alpha: 0.0042 },
+      ),
+      notAffected: Array.from({ length: 390 }, (_, i) => ({ benchmark: `scan/x/files=${i}`, reason: 'identical' })),
+      affectedBecause: f.points
+        .filter((p) => p.experiment === 'records')
+        .map((p) => ({ benchmark: p.benchmark, reason: 'changed: programs/records/records-c.c' })),
+    };
+  }
+
+  it("counts affected, not affected and control points first, and never counts the control as the PR's calls", () => {
+    const c = impactFixture(true);
+    const s = summarize(c);
+    expect(s.impact).toEqual({ affected: 3, notAffected: 390, control: 9, controlCalled: 1, controlLevel: 0.0042 });
+    expect(s.calls.faster).toBe(0);
+    const md = renderPairedComparison(c);
+    expect(md.split('\n')[0]).toBe(
+      '## Performance: 3 affected · 390 not affected · 9 control — 1 slower · 0 faster · 0 unchanged · 1 inconclusive · 1 not measured',
+    );
+    expect(md).toContain('> ⚠️ **Control: 1 of 9 called.**');
+    expect(md).toContain("this run's calls cannot be trusted");
+    expect(md).toContain('0.42%');
+    expect(s.outcome.because).toMatch(/the control called 1 of 9 unaffected points/);
+    expect(md).toContain('390 points not affected by this PR, so not measured');
+    expect(md).toMatch(
+      /Why 3 points are affected<\/summary>\n\n- changed: programs\/records\/records-c\.c — 3 points: records\/c/,
+    );
+    expect(md).toMatch(/Control \(unaffected, measured as an A\/A check\): 9 points/);
+    // Inconclusive with its reason, counted in one line.
+    expect(md).toContain('| inconclusive | 1 | 1 ran out of budget |');
+  });
+
+  it('a quiet control says the machine behaved; the comparison passes its own schema', () => {
+    const c = impactFixture(false);
+    expect(PairedComparison.safeParse(c).success).toBe(true);
+    const md = renderPairedComparison(c);
+    expect(md).toContain('**Control: 0 of 9 called**');
+    expect(md).not.toContain('cannot be trusted');
+  });
+});

@@ -22,7 +22,7 @@ const wcJob = (bs: number): Job => jobOf(expand([wc], 'smoke', { variants: ['c']
 function point(id: string, kind: 'process' | 'fit', changed = false): PointPlan {
   const job = wcJob(kind === 'fit' ? 65536 : 4096);
   const j = kind === 'fit' ? job : { ...job, sizes: undefined };
-  return { id, base: j, head: j, kind, changed };
+  return { id, base: j, head: j, kind, changed, impact: changed ? 'affected' : 'control' };
 }
 
 interface Fake {
