@@ -16,8 +16,13 @@ import { compareCounter } from '../analysis/exact-counters.js';
 import type { Failure, PointPlan, Prepare, SideName } from './executor.js';
 import { ordersOf, STRATEGIES, type StrategyContext } from './strategies.js';
 
-/** Untimed strace runs per side (see counterChanges). */
-const COUNTER_TRACES = 2;
+/**
+ * Untimed strace runs per side where the first ones differ (see counterChanges). Three, not two:
+ * two identical checkouts under load showed mmap/mprotect counts of a Node program one apart,
+ * the same on both traces of each side; a third trace per side makes such a chance agreement
+ * rarer before a difference is called exact.
+ */
+const COUNTER_TRACES = 3;
 
 type Counts = Record<string, { value: number; unit: string }>;
 
