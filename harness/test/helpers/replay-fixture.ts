@@ -27,13 +27,19 @@ export interface World {
 }
 
 /**
- * `npm run install-just` builds upstream's release, which downloads from GitHub: impossible here.
- * The replays stand it in with what a runner provisioned earlier would have (preseedJust), and run
- * every other npm command for real.
+ * Stand-ins in every step's shell, for what a runner provisioned earlier would have:
+ * - `npm run install-just` builds upstream's release, which downloads from GitHub: impossible here;
+ *   the replays use the just(js) preseedJust put in the tool cache.
+ * - `npm ci` of a checkout whose package-lock.json is this tree's installs exactly this tree's
+ *   node_modules: a hard-linked copy of it stands in (seconds, where the replays' many jobs each
+ *   reinstalled it), never a symlink, so a later install cannot empty ours. Any other lock file,
+ *   and every other npm command, runs for real.
  */
 export const OFFLINE_PRELUDE = [
   'npm() {',
   '  if [ "$1 $2 $3 $4" = "run --silent install-just --" ]; then echo "$6/just-$5"; return 0; fi',
+  `  if [ "$1" = ci ] && cmp -s package-lock.json '${join(ROOT, 'package-lock.json')}'; then`,
+  `    rm -rf node_modules && mkdir node_modules && cp -al '${join(ROOT, 'node_modules')}/.' node_modules; return; fi`,
   '  command npm "$@"',
   '}',
 ].join('\n');

@@ -41,5 +41,7 @@ export function cloneWorkingTree(dir: string, message = 'snapshot of the working
  */
 export function borrowNodeModules(dir: string): void {
   writeFileSync(join(dir, '.git', 'info', 'exclude'), 'node_modules\n');
-  execFileSync('cp', ['-al', join(ROOT, 'node_modules'), join(dir, 'node_modules')]);
+  // Its contents (`/.`): where this tree's node_modules is itself a link, the link is followed.
+  mkdirSync(join(dir, 'node_modules'));
+  execFileSync('cp', ['-al', `${join(ROOT, 'node_modules')}/.`, join(dir, 'node_modules')]);
 }
