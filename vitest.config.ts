@@ -1,14 +1,69 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Test files that run alone, one at a time after the others: those that measure for real
+ * (hyperfine sweeps, paired diffs, calibration, workflow replays, the shared smoke run), so no two
+ * compete for the two cores, and one that counts what is in the run's shared scratch directory.
+ * Everything else (parsers, statistics, renderers, the CLI's refusals and stores, the site in a
+ * browser) runs two files at a time first. `npm test` instead runs the two projects as two vitest
+ * processes side by side, each one file at a time (harness/bootstrap.mjs). harness/test/lib/
+ * serial-tests.test.ts checks that every file starting a measurement is listed here.
+ */
+export const SERIAL = [
+  '**/*.integration.test.ts',
+  'harness/test/cli/docs-commands.test.ts',
+  'harness/test/cli/bad-input-untouched.test.ts',
+  'gh-pages/test/site-real-run.e2e.test.ts',
+  'gh-pages/test/site-perf.e2e.test.ts',
+  'harness/test/programs/*-smoke.test.ts',
+  'harness/test/programs/scan-counts-agree.test.ts',
+  'harness/test/pipeline/**',
+  'harness/test/run/program-env.test.ts',
+  'harness/test/run/self-runner.test.ts',
+  'harness/test/run/eviction.test.ts',
+  'harness/test/machine/cpu-profile.test.ts',
+  'harness/test/model/runtime-families.test.ts',
+  'harness/test/pr-diff/pipeline/pr-diff.test.ts',
+  'harness/test/store/noise-thresholds.test.ts',
+  'harness/test/tools/bootstrap-path.test.ts',
+  'harness/test/tools/install-just.test.ts',
+  'harness/test/workflow/replay.test.ts',
+  'harness/test/workflow/gab-gate.test.ts',
+  // Counts the browser profiles in the shared TMPDIR: another file's browser would be counted.
+  'harness/test/site/scratch-tmpdir.test.ts',
+];
+
+const ALL = ['harness/test/**/*.test.ts', 'gh-pages/test/**/*.test.ts'];
+// Integration tests run real gcc, hyperfine and strace: give them room on 2 cores.
+const timeouts = { testTimeout: 180_000, hookTimeout: 180_000 };
+
 export default defineConfig({
   test: {
-    include: ['harness/test/**/*.test.ts', 'gh-pages/test/**/*.test.ts'],
-    // Integration tests run real gcc, hyperfine and strace: give them room on 2 cores.
-    testTimeout: 180_000,
-    hookTimeout: 180_000,
-    // Real benchmarks must not compete with each other for the two cores.
-    fileParallelism: false,
-    // A scratch TMPDIR per run, removed at its end (tests make GBs of temporary git worlds).
+    include: ALL,
+    // A scratch TMPDIR per run, removed at its end (tests make GBs of temporary git worlds). Set
+    // once here, for both projects: a project of its own would make a second one.
     globalSetup: ['harness/test/global-setup.ts'],
+    projects: [
+      {
+        test: {
+          name: 'parallel',
+          include: ALL,
+          exclude: SERIAL,
+          ...timeouts,
+          maxWorkers: 2,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        // Real benchmarks must not compete with each other for the two cores.
+        test: {
+          name: 'serial',
+          include: SERIAL,
+          ...timeouts,
+          fileParallelism: false,
+          sequence: { groupOrder: 1 },
+        },
+      },
+    ],
   },
 });

@@ -3,7 +3,7 @@
 // dependencies when node_modules is missing or stale, installs the system packages the command
 // needs when it can (root or passwordless sudo) or prints the exact command to run, bundles the
 // TypeScript harness with esbuild, and runs it. Plain JavaScript: it runs before any install.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
   existsSync,
@@ -252,6 +252,25 @@ function checkScratchSpace() {
     );
 }
 
+/**
+ * Every test, as two vitest processes side by side on the two cores: the files that measure for
+ * real one at a time (project `serial` of vitest.config.ts), and beside them the others, one at a
+ * time too (project `parallel` without file parallelism), so the many quick files finish behind
+ * the long measuring ones instead of after them. Their reports interleave; each ends with its own
+ * summary, and the exit status is the worse of the two. (`npm test -- ARGS` runs one vitest.)
+ */
+function everyTest(vitest) {
+  const project = (name, extra) =>
+    new Promise((done) => {
+      const p = spawn(vitest, ['run', '--project', name, ...extra], { stdio: 'inherit', cwd: ROOT });
+      p.on('error', () => done(1));
+      p.on('close', (code) => done(code ?? 1));
+    });
+  return Promise.all([project('serial', []), project('parallel', ['--no-file-parallelism'])]).then((codes) =>
+    Math.max(...codes),
+  );
+}
+
 /** `--help` (before any `--`) only prints: it installs no system package and runs nothing. */
 function wantsHelp(argv) {
   const end = argv.indexOf('--');
@@ -265,7 +284,7 @@ async function main() {
   if (help && ['test', 'lint', 'format'].includes(command)) {
     process.stdout.write(
       {
-        test: 'usage: npm test [-- vitest args]\n\nTypecheck, lint (biome, dependency-cruiser, actionlint), then every test.\n\nexample:\n  npm test -- harness/test/plan/plan.test.ts\n',
+        test: 'usage: npm test [-- vitest args]\n\nTypecheck, lint (biome, dependency-cruiser, actionlint), then every test: the files that measure for real one at a time, the others beside them (two vitest processes).\n\nexample:\n  npm test -- harness/test/plan/plan.test.ts\n',
         lint: 'usage: npm run lint\n\nbiome check and dependency-cruiser (npm run format fixes most problems).\n\nexample:\n  npm run lint\n',
         format:
           'usage: npm run format\n\nbiome check --write: formats and fixes what it can.\n\nexample:\n  npm run format\n',
@@ -296,7 +315,7 @@ async function main() {
     }
     checkScratchSpace();
     process.stderr.write('== vitest\n');
-    process.exit(run([bin('vitest'), 'run', ...args]));
+    process.exit(args.length ? run([bin('vitest'), 'run', ...args]) : await everyTest(bin('vitest')));
   }
   const cli = await bundleHarness();
   process.argv = [process.argv[0], cli, command, ...args];

@@ -1,7 +1,8 @@
 // The site on data the harness really produced, not on a hand-made fixture: a smoke run of every
 // experiment (percentile metrics, slopes, ratios at another parameter value, variants that ignore
 // a parameter, skipped just(js) points) published as two commits, then every view of every
-// experiment opened in Debian's chromium. A shape the fixture lacks must not break a view.
+// experiment opened in Debian's chromium. A shape the fixture lacks must not break a view. The
+// run is the tests' shared one (helpers/shared-smoke.ts).
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +10,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite, serveSite } from '../../harness/src/site/build-site.js';
 import { ROOT, runCli } from '../../harness/test/helpers/cli.js';
+import { SHARED_SMOKE_TIMEOUT_MS, sharedResultsFile, sharedSmokeRun } from '../../harness/test/helpers/shared-smoke.js';
 import { launch } from './browser.js';
 
 const EXPERIMENTS = ['wc', 'streams', 'records', 'threadpool', 'scan'];
@@ -19,21 +21,11 @@ const shas: string[] = [];
 
 beforeAll(async () => {
   const dir = mkdtempSync(join(tmpdir(), 'jsio-site-real-'));
-  const bench = runCli([
-    'bench',
-    '--profile',
-    'smoke',
-    '--experiments',
-    EXPERIMENTS.join(','),
-    '--param',
-    'pool=1,4',
-    '--no-store',
-    '--out',
-    join(dir, 'run'),
-  ]);
-  expect(bench.status, bench.stderr).toBe(0);
+  // The tests' one smoke run of every experiment (its smoke pools are 1 and 4).
+  const bench = await sharedSmokeRun();
+  expect(bench.status, bench.stderr.slice(-3000)).toBe(0);
   // The same measurements as two commits a day apart: enough for trends and compare.
-  const results = JSON.parse(readFileSync(join(dir, 'run', 'results.json'), 'utf8'));
+  const results = JSON.parse(readFileSync(sharedResultsFile(bench), 'utf8'));
   for (const [i, sha] of ['1'.repeat(40), '2'.repeat(40)].entries()) {
     results.run.commit = {
       ...results.run.commit,
@@ -49,7 +41,7 @@ beforeAll(async () => {
   await buildSite(ROOT, join(dir, 'store'), join(dir, 'site'));
   server = await serveSite(join(dir, 'site'));
   browser = await launch();
-}, 600_000);
+}, SHARED_SMOKE_TIMEOUT_MS);
 
 afterAll(async () => {
   await browser?.close();

@@ -5,10 +5,11 @@
  * caches (building it takes minutes and the network), and a stand-in for the GitHub REST API.
  */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { join } from 'node:path';
 import { ROOT } from './cli.js';
+import { borrowNodeModules, cloneWorkingTree } from './working-tree.js';
 
 export const REPO = 'gab-local/jsio-bench';
 const ident = ['-c', 'user.name=replay', '-c', 'user.email=replay@localhost'];
@@ -26,13 +27,19 @@ export interface World {
 }
 
 /**
- * `npm run install-just` builds upstream's release, which downloads from GitHub: impossible here.
- * The replays stand it in with what a runner provisioned earlier would have (preseedJust), and run
- * every other npm command for real.
+ * Stand-ins in every step's shell, for what a runner provisioned earlier would have:
+ * - `npm run install-just` builds upstream's release, which downloads from GitHub: impossible here;
+ *   the replays use the just(js) preseedJust put in the tool cache.
+ * - `npm ci` of a checkout whose package-lock.json is this tree's installs exactly this tree's
+ *   node_modules: a hard-linked copy of it stands in (seconds, where the replays' many jobs each
+ *   reinstalled it), never a symlink, so a later install cannot empty ours. Any other lock file,
+ *   and every other npm command, runs for real.
  */
 export const OFFLINE_PRELUDE = [
   'npm() {',
   '  if [ "$1 $2 $3 $4" = "run --silent install-just --" ]; then echo "$6/just-$5"; return 0; fi',
+  `  if [ "$1" = ci ] && cmp -s package-lock.json '${join(ROOT, 'package-lock.json')}'; then`,
+  `    rm -rf node_modules && mkdir node_modules && cp -al '${join(ROOT, 'node_modules')}/.' node_modules; return; fi`,
   '  command npm "$@"',
   '}',
 ].join('\n');
@@ -40,34 +47,14 @@ export const OFFLINE_PRELUDE = [
 /** A snapshot of the working tree as commit `main` of a fresh bare "GitHub" repository. */
 export function makeWorld(root: string): World {
   const snap = join(root, 'snap');
-  execFileSync('git', ['clone', '--quiet', '--no-hardlinks', ROOT, snap]);
-  // The working tree as it is: tracked and untracked (not ignored) files, deletions.
-  const files = execFileSync('git', ['-C', ROOT, 'ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
-    encoding: 'utf8',
-  })
-    .split('\0')
-    .filter(Boolean);
-  for (const f of files) {
-    const src = join(ROOT, f);
-    if (!existsSync(src)) {
-      rmSync(join(snap, f), { force: true });
-      continue;
-    }
-    mkdirSync(join(snap, f, '..'), { recursive: true });
-    cpSync(src, join(snap, f), { dereference: false });
-  }
-  git(snap, 'add', '-A');
-  git(snap, 'commit', '-q', '--allow-empty', '-m', 'replay snapshot of the working tree');
+  cloneWorkingTree(snap, 'replay snapshot of the working tree');
   const remote = join(root, 'github.git');
   execFileSync('git', ['init', '--quiet', '--bare', '-b', 'main', remote]);
   // GitHub serves any reachable commit by id (pull-request heads included).
   git(remote, 'config', 'uploadpack.allowAnySHA1InWant', 'true');
   git(snap, 'push', '-q', remote, 'HEAD:refs/heads/main');
-  // The snapshot clone runs benchmarks itself (results for the publish job): it borrows this
-  // tree's node_modules, kept out of its commits.
-  writeFileSync(join(snap, '.git', 'info', 'exclude'), 'node_modules\n');
-  // A hard-linked copy, never a symlink: an npm ci in the snapshot must not empty ours.
-  execFileSync('cp', ['-al', join(ROOT, 'node_modules'), join(snap, 'node_modules')]);
+  // The snapshot clone runs benchmarks itself (results for the publish job).
+  borrowNodeModules(snap);
   const toolCache = join(ROOT, '.cache', 'workflow-replay', 'toolcache');
   preseedJust(toolCache);
   return { root, snap, remote, main: git(snap, 'rev-parse', 'HEAD'), toolCache, prelude: OFFLINE_PRELUDE };

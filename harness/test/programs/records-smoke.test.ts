@@ -1,23 +1,27 @@
 // A real smoke run of the records experiment passes: reads match the generator's checksum,
 // writes report fsync separately, and cold reads are either measured after verified eviction or
-// skipped with the reason.
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+// skipped with the reason. The run is the tests' shared smoke run of every experiment
+// (helpers/shared-smoke.ts).
+import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseResults } from '../../src/model/read-results.js';
 import type { Results } from '../../src/model/results.js';
-import { type CliResult, runCli } from '../helpers/cli.js';
+import {
+  ofExperiment,
+  SHARED_SMOKE_TIMEOUT_MS,
+  type SharedSmokeRun,
+  sharedResultsFile,
+  sharedSmokeRun,
+} from '../helpers/shared-smoke.js';
 
 describe('records smoke run', () => {
-  let cli: CliResult;
+  let cli: SharedSmokeRun;
   let results: Results;
 
-  beforeAll(() => {
-    const out = mkdtempSync(join(tmpdir(), 'jsio-records-'));
-    cli = runCli(['bench', '--profile', 'smoke', '--experiments', 'records', '--no-store', '--out', out]);
-    results = parseResults('results.json', readFileSync(join(out, 'results.json'), 'utf8'));
-  });
+  beforeAll(async () => {
+    cli = await sharedSmokeRun();
+    results = ofExperiment(parseResults('results.json', readFileSync(sharedResultsFile(cli), 'utf8')), 'records');
+  }, SHARED_SMOKE_TIMEOUT_MS);
 
   it('exits 0 with no failed benchmark', () => {
     expect(cli.status, cli.stderr).toBe(0);

@@ -1,21 +1,19 @@
 // A real smoke run of programs/scan: every variant (Node and C, blocking and event loop, cold
 // and warm) reports the same counts for the same project, equal to what the generator recorded.
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+// The run is the tests' shared smoke run of every experiment (helpers/shared-smoke.ts).
+import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseResults } from '../../src/model/read-results.js';
 import type { Results } from '../../src/model/results.js';
-import { runCli } from '../helpers/cli.js';
+import { ofExperiment, SHARED_SMOKE_TIMEOUT_MS, sharedResultsFile, sharedSmokeRun } from '../helpers/shared-smoke.js';
 
 describe('scan smoke run', () => {
   let results: Results;
-  beforeAll(() => {
-    const out = mkdtempSync(join(tmpdir(), 'jsio-scan-'));
-    const cli = runCli(['bench', '--profile', 'smoke', '--experiments', 'scan', '--out', out, '--no-store']);
-    expect(cli.status, cli.stderr).toBe(0);
-    results = parseResults('results.json', readFileSync(join(out, 'results.json'), 'utf8'));
-  });
+  beforeAll(async () => {
+    const cli = await sharedSmokeRun();
+    expect(cli.status, cli.stderr.slice(-3000)).toBe(0);
+    results = ofExperiment(parseResults('results.json', readFileSync(sharedResultsFile(cli), 'utf8')), 'scan');
+  }, SHARED_SMOKE_TIMEOUT_MS);
 
   // just(js) runs where it is installed (its own test, just-variants.integration, requires it in CI).
   const justMissing = (b: Results['benchmarks'][number]) =>

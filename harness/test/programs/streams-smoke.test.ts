@@ -1,23 +1,29 @@
 // A real smoke run of the streams experiment (Node 20, Bun, Deno) passes: every benchmark is
-// validated and timed, and the per-transform slope is in results.json and summary.md.
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+// validated and timed, and the per-transform slope is in results.json and summary.md. The run is
+// the tests' shared smoke run of every experiment (helpers/shared-smoke.ts).
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseResults } from '../../src/model/read-results.js';
 import type { Results } from '../../src/model/results.js';
-import { type CliResult, runCli } from '../helpers/cli.js';
+import {
+  ofExperiment,
+  SHARED_SMOKE_TIMEOUT_MS,
+  type SharedSmokeRun,
+  sharedResultsFile,
+  sharedSmokeRun,
+} from '../helpers/shared-smoke.js';
 
 describe('streams smoke run', () => {
   let out: string;
-  let cli: CliResult;
+  let cli: SharedSmokeRun;
   let results: Results;
 
-  beforeAll(() => {
-    out = mkdtempSync(join(tmpdir(), 'jsio-streams-'));
-    cli = runCli(['bench', '--profile', 'smoke', '--experiments', 'streams', '--no-store', '--out', out]);
-    results = parseResults('results.json', readFileSync(join(out, 'results.json'), 'utf8'));
-  });
+  beforeAll(async () => {
+    cli = await sharedSmokeRun();
+    out = cli.out;
+    results = ofExperiment(parseResults('results.json', readFileSync(sharedResultsFile(cli), 'utf8')), 'streams');
+  }, SHARED_SMOKE_TIMEOUT_MS);
 
   it('exits 0 with no failed benchmark', () => {
     expect(cli.status, cli.stderr).toBe(0);
