@@ -1,0 +1,141 @@
+/**
+ * What a pull request's harness change does to the numbers, as a pipeline of named stages:
+ *
+ *   find the changed measuring files -> draw a sample (every experiment, seeded by the head
+ *   commit) -> set up both harnesses on the head's programs -> measure in alternating rounds
+ *   -> pool each experiment's shift
+ *
+ * Nothing is measured when the pull request leaves the measuring code alone (undefined).
+ */
+import { join } from 'node:path';
+import { commitInfo } from '../../../machine/machine.js';
+import { readPins, resolveRuntime } from '../../../machine/toolchains.js';
+import type { HarnessShift } from '../../../model/comparison.js';
+import type { Manifest } from '../../../model/manifest.js';
+import type { Profile } from '../../../model/profiles.js';
+import { loadAllExperiments } from '../../../plan/experiments.js';
+import { expand, type Point } from '../../../plan/plan.js';
+import { leadValue } from '../analysis/lead-value.js';
+import { type Observation, pooledShifts, SHIFT_MARGIN } from '../analysis/pooled-shift.js';
+import { harnessChange } from '../plan/harness-change.js';
+import { drawSample, seedOf } from '../plan/sample.js';
+import { benchProcess } from '../run/bench-process.js';
+import { type Measurement, type RunBench, runRounds } from '../run/rounds.js';
+import { makeShiftSides } from '../run/sides.js';
+
+export const DEFAULT_ROUNDS = 5;
+export const DEFAULT_PER_EXPERIMENT = 1;
+
+export interface HarnessShiftOptions {
+  /** The two checkouts (the paired diff's --base and --head). */
+  base: string;
+  head: string;
+  /** The profile both harnesses measure with (default quick). */
+  profile?: Profile;
+  rounds?: number;
+  /** Points drawn per experiment (at least one each). */
+  perExperiment?: number;
+  /** Only these experiments (default: all of the head's). */
+  experiments?: string[];
+  /** The sample's seed (default: from the head commit, so a re-run draws the same). */
+  seed?: number;
+  /** Seconds the rounds may take; the rounds measured by then are pooled. */
+  deadlineSeconds?: number;
+  log?: (m: string) => void;
+  /** Runs one side's bench (default: its own bootstrap as a process). */
+  runBench?: RunBench;
+}
+
+/** Whether a point's runtime is here (resolved as the head's harness would, installing npm-published ones). */
+function runtimeAvailable(head: string, log: (m: string) => void): (p: Point) => Promise<boolean> {
+  const pins = readPins(join(head, 'harness', 'toolchains.json'));
+  const known = new Map<string, Promise<boolean>>();
+  return (p) => {
+    if (!known.has(p.runtime))
+      known.set(
+        p.runtime,
+        resolveRuntime(p.runtime, pins, join(head, '.cache', 'runtimes'), log).then((r) => r.ok),
+      );
+    return known.get(p.runtime)!;
+  };
+}
+
+/**
+ * Base/head pairs of lead values per round and point, and the points that gave none (with the
+ * first reason). Pure: `manifestOf` names each experiment's manifest.
+ */
+export function observationsOf(
+  ms: readonly Measurement[],
+  manifestOf: (experiment: string) => Pick<Manifest, 'fit' | 'headline'> | undefined,
+): { observations: Observation[]; notMeasured: HarnessShift['notMeasured'] } {
+  const observations: Observation[] = [];
+  const reasons = new Map<string, string>();
+  const key = (m: Measurement) => `${m.round} ${m.point.id}`;
+  const bySlot = new Map<string, Partial<Record<'base' | 'head', Measurement>>>();
+  for (const m of ms) bySlot.set(key(m), { ...bySlot.get(key(m)), [m.side]: m });
+  for (const slot of bySlot.values()) {
+    const p = (slot.base ?? slot.head)!.point;
+    const manifest = manifestOf(p.experiment.id);
+    const value = (side: 'base' | 'head') => {
+      const m = slot[side];
+      if (!m?.results) return { reason: `${side}: ${m?.reason ?? 'not measured'}` };
+      if (!manifest) return { reason: `${side}: no manifest for ${p.experiment.id}` };
+      const v = leadValue(
+        m.results.benchmarks.find((b) => b.id === p.id),
+        manifest,
+      );
+      return 'reason' in v ? { reason: `${side}: ${v.reason}` } : v;
+    };
+    const [b, h] = [value('base'), value('head')];
+    if ('value' in b && 'value' in h && b.metric === h.metric)
+      observations.push({
+        experiment: p.experiment.id,
+        benchmark: p.id,
+        round: slot.base!.round,
+        base: b.value,
+        head: h.value,
+      });
+    else if (!reasons.has(p.id))
+      reasons.set(p.id, 'reason' in b ? b.reason : 'reason' in h ? h.reason : 'the sides measured different metrics');
+  }
+  const measured = new Set(observations.map((o) => o.benchmark));
+  const notMeasured = [...reasons]
+    .filter(([id]) => !measured.has(id))
+    .map(([benchmark, reason]) => ({ benchmark, reason: reason.slice(0, 500) }));
+  return { observations, notMeasured };
+}
+
+/** Measures the harness change, or undefined when the pull request changes no measuring file. */
+export async function measureHarnessShift(opts: HarnessShiftOptions): Promise<HarnessShift | undefined> {
+  const log = opts.log ?? ((m: string) => process.stderr.write(`${m}\n`));
+  const files = await harnessChange(opts.base, opts.head);
+  if (!files.length) return undefined;
+  log(`harness shift: the pull request changes ${files.length} measuring file(s): ${files.join(', ')}`);
+  const profile = opts.profile ?? 'quick';
+  const rounds = opts.rounds ?? DEFAULT_ROUNDS;
+  const experiments = loadAllExperiments(join(opts.head, 'programs'));
+  const points = expand(experiments, profile, opts.experiments ? { experiments: opts.experiments } : {});
+  const seed = opts.seed ?? seedOf(commitInfo(opts.head).sha);
+  const per = Math.max(1, opts.perExperiment ?? DEFAULT_PER_EXPERIMENT);
+  const sample = await drawSample(points, seed, per, runtimeAvailable(opts.head, log));
+  log(`harness shift: ${sample.length} point(s) in ${rounds} round(s): ${sample.map((p) => p.id).join(', ')}`);
+  const sides = makeShiftSides(opts.base, opts.head);
+  const started = performance.now();
+  const stop = () => opts.deadlineSeconds !== undefined && (performance.now() - started) / 1000 > opts.deadlineSeconds;
+  try {
+    const ms = await runRounds({ sample, rounds, profile, sides, stop, log }, opts.runBench ?? benchProcess);
+    const manifests = new Map(experiments.map((e) => [e.id, e.manifest]));
+    const { observations, notMeasured } = observationsOf(ms, (id) => manifests.get(id));
+    return {
+      files,
+      profile,
+      rounds,
+      seed,
+      margin: SHIFT_MARGIN,
+      experiments: pooledShifts(observations),
+      notMeasured,
+    };
+  } finally {
+    sides.dispose();
+  }
+}
