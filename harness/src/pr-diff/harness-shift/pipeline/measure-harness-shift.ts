@@ -14,7 +14,7 @@ import type { HarnessShift } from '../../../model/comparison.js';
 import type { Manifest } from '../../../model/manifest.js';
 import type { Profile } from '../../../model/profiles.js';
 import { loadAllExperiments } from '../../../plan/experiments.js';
-import { expand, type Point } from '../../../plan/plan.js';
+import { expand, type Filters, type Point } from '../../../plan/plan.js';
 import { leadValue } from '../analysis/lead-value.js';
 import { type Observation, pooledShifts, SHIFT_MARGIN } from '../analysis/pooled-shift.js';
 import { harnessChange } from '../plan/harness-change.js';
@@ -35,8 +35,8 @@ export interface HarnessShiftOptions {
   rounds?: number;
   /** Points drawn per experiment (at least one each). */
   perExperiment?: number;
-  /** Only these experiments (default: all of the head's). */
-  experiments?: string[];
+  /** The diff's selection (experiments, variants, parameter values) the sample is drawn from (default: everything). */
+  filters?: Filters;
   /** The sample's seed (default: from the head commit, so a re-run draws the same). */
   seed?: number;
   /** Seconds the rounds may take; the rounds measured by then are pooled. */
@@ -114,7 +114,7 @@ export async function measureHarnessShift(opts: HarnessShiftOptions): Promise<Ha
   const profile = opts.profile ?? 'quick';
   const rounds = opts.rounds ?? DEFAULT_ROUNDS;
   const experiments = loadAllExperiments(join(opts.head, 'programs'));
-  const points = expand(experiments, profile, opts.experiments ? { experiments: opts.experiments } : {});
+  const points = expand(experiments, profile, opts.filters ?? {});
   const seed = opts.seed ?? seedOf(commitInfo(opts.head).sha);
   const per = Math.max(1, opts.perExperiment ?? DEFAULT_PER_EXPERIMENT);
   const sample = await drawSample(points, seed, per, runtimeAvailable(opts.head, log));

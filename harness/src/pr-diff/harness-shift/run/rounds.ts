@@ -2,7 +2,7 @@
  * Measures the sample with both harnesses in rounds: in every round each point is measured once
  * by each harness's own `bench` command, back to back, the side that goes first alternating with
  * the round and the point, so drift is shared by both. A point that fails on either side is
- * dropped from the later rounds (its reason is kept).
+ * dropped at once, from this round's other side and the later rounds (its reason is kept).
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -65,7 +65,11 @@ export async function runRounds(plan: RoundsPlan, run: RunBench): Promise<Measur
         const m = await benchOnce(plan, run, round, side, p, i);
         out.push(m);
         const b = m.results?.benchmarks.find((x) => x.id === p.id);
-        if (b?.status !== 'ok') dropped.add(p.id);
+        if (b?.status !== 'ok') {
+          // Nothing to pair it with: the other side is not run.
+          dropped.add(p.id);
+          break;
+        }
       }
       plan.log?.(`harness shift: round ${round + 1}/${plan.rounds}, ${p.id}`);
     }
