@@ -1,22 +1,43 @@
 /**
- * The value a harness-shift point is judged on in one results file: its experiment's lead metric,
- * chosen as the paired diff chooses it (pr-diff/run/lead-metric.ts): a fit's cost per operation,
- * else the manifest's first headline metric the point has, else its wall time. Pure.
+ * The metric a harness-shift point is judged on: its experiment's lead, as the paired diff chooses
+ * it (pr-diff/run/lead-metric.ts) — a fit's cost per operation, else the manifest's headline
+ * metrics in order, else wall time — the first one positive on both sides in every round, so one
+ * point's rounds are all of one metric. The value as measured, whatever its direction: the shift
+ * is of the numbers. Pure.
  */
 import type { Manifest } from '../../../model/manifest.js';
 import type { Benchmark } from '../../../model/results.js';
 
 const WALL_TIME = 'wall_time';
 
-export type LeadValue = { metric: string; value: number } | { reason: string };
+/** The metrics a point may be judged on, best first. */
+export function leadCandidates(manifest: Pick<Manifest, 'fit' | 'headline'>): string[] {
+  return [...new Set([...(manifest.fit ? [manifest.fit.cost] : []), ...manifest.headline.metrics, WALL_TIME])];
+}
 
-export function leadValue(b: Benchmark | undefined, manifest: Pick<Manifest, 'fit' | 'headline'>): LeadValue {
-  if (!b) return { reason: 'not in the results file' };
-  if (b.status !== 'ok') return { reason: `${b.status}: ${b.reason ?? 'no reason given'}` };
-  const names = [...(manifest.fit ? [manifest.fit.cost] : []), ...manifest.headline.metrics, WALL_TIME];
-  for (const metric of names) {
-    const m = b.metrics[metric];
-    if (m && Number.isFinite(m.value) && m.value > 0) return { metric, value: m.value };
-  }
-  return { reason: `none of ${names.join(', ')} has a positive value` };
+/** Why a results file gives this point no value, or undefined when it ran. */
+export function benchmarkProblem(b: Benchmark | undefined): string | undefined {
+  if (!b) return 'not in the results file';
+  if (b.status !== 'ok') return `${b.status}: ${b.reason ?? 'no reason given'}`;
+  return undefined;
+}
+
+/** A metric's value when it is a positive, finite number (a ratio exists). */
+export function positiveValue(b: Benchmark, metric: string): number | undefined {
+  const v = b.metrics[metric]?.value;
+  return v !== undefined && Number.isFinite(v) && v > 0 ? v : undefined;
+}
+
+/** One round of a point: the benchmark as each harness reported it. */
+export interface RoundPair {
+  round: number;
+  base: Benchmark;
+  head: Benchmark;
+}
+
+/** The first candidate positive on both sides in every round, or undefined. */
+export function commonLead(candidates: readonly string[], rounds: readonly RoundPair[]): string | undefined {
+  return candidates.find((m) =>
+    rounds.every((r) => positiveValue(r.base, m) !== undefined && positiveValue(r.head, m) !== undefined),
+  );
 }

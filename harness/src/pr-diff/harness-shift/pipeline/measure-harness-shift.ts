@@ -13,9 +13,10 @@ import { readPins, resolveRuntime } from '../../../machine/toolchains.js';
 import type { HarnessShift } from '../../../model/comparison.js';
 import type { Manifest } from '../../../model/manifest.js';
 import type { Profile } from '../../../model/profiles.js';
+import type { Benchmark } from '../../../model/results.js';
 import { loadAllExperiments } from '../../../plan/experiments.js';
 import { expand, type Filters, type Point } from '../../../plan/plan.js';
-import { leadValue } from '../analysis/lead-value.js';
+import { benchmarkProblem, commonLead, leadCandidates, positiveValue, type RoundPair } from '../analysis/lead-value.js';
 import { type Observation, pooledShifts, SHIFT_MARGIN } from '../analysis/pooled-shift.js';
 import { harnessChange } from '../plan/harness-change.js';
 import { drawSample, seedOf } from '../plan/sample.js';
@@ -60,48 +61,61 @@ function runtimeAvailable(head: string, log: (m: string) => void): (p: Point) =>
   };
 }
 
+/** A point's rounds with a usable result on both sides, and the first reason a side gave none. */
+function pointRounds(ms: readonly Measurement[]): { rounds: RoundPair[]; reason?: string } {
+  const rounds: RoundPair[] = [];
+  let reason: string | undefined;
+  for (const round of [...new Set(ms.map((m) => m.round))].sort((a, b) => a - b)) {
+    const side = (s: 'base' | 'head'): { why: string } | { b: Benchmark } => {
+      const m = ms.find((x) => x.round === round && x.side === s);
+      if (!m) return { why: `${s}: not measured` };
+      if (!m.results) return { why: `${s}: ${m.reason ?? 'no results'}` };
+      const b = m.results.benchmarks.find((x) => x.id === m.point.id);
+      const why = benchmarkProblem(b);
+      return why ? { why: `${s}: ${why}` } : { b: b! };
+    };
+    const [b, h] = [side('base'), side('head')];
+    if ('b' in b && 'b' in h) rounds.push({ round, base: b.b, head: h.b });
+    else reason ??= 'why' in b ? b.why : 'why' in h ? h.why : undefined;
+  }
+  return { rounds, ...(reason ? { reason } : {}) };
+}
+
 /**
- * Base/head pairs of lead values per round and point, and the points that gave none (with the
- * first reason). Pure: `manifestOf` names each experiment's manifest.
+ * Base/head values of every point's lead metric per round, and the points that gave none (with
+ * the first reason). Pure: `manifestOf` names each experiment's manifest.
  */
 export function observationsOf(
   ms: readonly Measurement[],
   manifestOf: (experiment: string) => Pick<Manifest, 'fit' | 'headline'> | undefined,
 ): { observations: Observation[]; notMeasured: HarnessShift['notMeasured'] } {
   const observations: Observation[] = [];
-  const reasons = new Map<string, string>();
-  const key = (m: Measurement) => `${m.round} ${m.point.id}`;
-  const bySlot = new Map<string, Partial<Record<'base' | 'head', Measurement>>>();
-  for (const m of ms) bySlot.set(key(m), { ...bySlot.get(key(m)), [m.side]: m });
-  for (const slot of bySlot.values()) {
-    const p = (slot.base ?? slot.head)!.point;
-    const manifest = manifestOf(p.experiment.id);
-    const value = (side: 'base' | 'head') => {
-      const m = slot[side];
-      if (!m?.results) return { reason: `${side}: ${m?.reason ?? 'not measured'}` };
-      if (!manifest) return { reason: `${side}: no manifest for ${p.experiment.id}` };
-      const v = leadValue(
-        m.results.benchmarks.find((b) => b.id === p.id),
-        manifest,
-      );
-      return 'reason' in v ? { reason: `${side}: ${v.reason}` } : v;
-    };
-    const [b, h] = [value('base'), value('head')];
-    if ('value' in b && 'value' in h && b.metric === h.metric)
+  const notMeasured: HarnessShift['notMeasured'] = [];
+  const byPoint = new Map<string, Measurement[]>();
+  for (const m of ms) byPoint.set(m.point.id, [...(byPoint.get(m.point.id) ?? []), m]);
+  for (const [id, mine] of byPoint) {
+    const experiment = mine[0]!.point.experiment.id;
+    const manifest = manifestOf(experiment);
+    const { rounds, reason } = pointRounds(mine);
+    const metric = manifest && rounds.length ? commonLead(leadCandidates(manifest), rounds) : undefined;
+    if (!metric) {
+      const why = !rounds.length
+        ? (reason ?? 'not measured')
+        : !manifest
+          ? `no manifest for ${experiment}`
+          : `no metric is positive on both sides in every round (${leadCandidates(manifest).join(', ')})`;
+      notMeasured.push({ benchmark: id, reason: why.slice(0, 500) });
+      continue;
+    }
+    for (const r of rounds)
       observations.push({
-        experiment: p.experiment.id,
-        benchmark: p.id,
-        round: slot.base!.round,
-        base: b.value,
-        head: h.value,
+        experiment,
+        benchmark: id,
+        round: r.round,
+        base: positiveValue(r.base, metric)!,
+        head: positiveValue(r.head, metric)!,
       });
-    else if (!reasons.has(p.id))
-      reasons.set(p.id, 'reason' in b ? b.reason : 'reason' in h ? h.reason : 'the sides measured different metrics');
   }
-  const measured = new Set(observations.map((o) => o.benchmark));
-  const notMeasured = [...reasons]
-    .filter(([id]) => !measured.has(id))
-    .map(([benchmark, reason]) => ({ benchmark, reason: reason.slice(0, 500) }));
   return { observations, notMeasured };
 }
 
