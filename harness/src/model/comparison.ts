@@ -207,6 +207,8 @@ export const HarnessShift = z
           .object({
             experiment: short(100),
             points: z.array(short(300)).max(100),
+            /** The metrics compared (each point's lead, one for all its rounds). */
+            metrics: z.array(short(100)).max(100),
             rounds: z.number().int().nonnegative(),
             /** exp(mean of the rounds' log(head / base)): > 1 means the head's harness reads higher. */
             ratio: finite,

@@ -21,6 +21,8 @@ export const SHIFT_MARGIN = 0.015;
 export interface Observation {
   experiment: string;
   benchmark: string;
+  /** The metric compared (one per point for all its rounds). */
+  metric: string;
   round: number;
   base: number;
   head: number;
@@ -30,6 +32,8 @@ export interface PooledShift {
   experiment: string;
   /** The points pooled (every point with at least one usable round). */
   points: string[];
+  /** The metrics compared, in name order. */
+  metrics: string[];
   /** Rounds with at least one usable point: the interval's sample size. */
   rounds: number;
   /** exp(mean log(head / base)): > 1 means the head's harness reads higher. */
@@ -65,8 +69,9 @@ export function pooledShift(experiment: string, obs: readonly Observation[]): Po
   const shifts = [...roundShifts(mine).values()];
   if (!shifts.length) return undefined;
   const points = [...new Set(mine.filter(usable).map((o) => o.benchmark))].sort();
+  const metrics = [...new Set(mine.filter(usable).map((o) => o.metric))].sort();
   const centre = mean(shifts);
-  const base = { experiment, points, rounds: shifts.length, ratio: Math.exp(centre) };
+  const base = { experiment, points, metrics, rounds: shifts.length, ratio: Math.exp(centre) };
   if (shifts.length < 2) return { ...base, flagged: false };
   const half = (t95(shifts.length - 1) * sampleStandardDeviation(shifts)) / Math.sqrt(shifts.length);
   const ci: [number, number] = [Math.exp(centre - half), Math.exp(centre + half)];

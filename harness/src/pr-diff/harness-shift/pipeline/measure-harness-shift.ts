@@ -111,6 +111,7 @@ export function observationsOf(
       observations.push({
         experiment,
         benchmark: id,
+        metric,
         round: r.round,
         base: positiveValue(r.base, metric)!,
         head: positiveValue(r.head, metric)!,

@@ -22,7 +22,8 @@ type ExperimentShift = HarnessShift['experiments'][number];
 export function shiftLine(e: ExperimentShift): string {
   const interval = e.ci ? ` (${shiftPct(e.ci[0])} … ${shiftPct(e.ci[1])})` : ' (no interval: one round)';
   const flag = e.flagged ? ' ⚠️ beyond the margin' : '';
-  const points = `${e.points.length} point${e.points.length === 1 ? '' : 's'}, ${e.rounds} round${e.rounds === 1 ? '' : 's'}`;
+  const metrics = e.metrics.length ? ` (${e.metrics.map(escapeCell).join(', ')})` : '';
+  const points = `${e.points.length} point${e.points.length === 1 ? '' : 's'}${metrics}, ${e.rounds} round${e.rounds === 1 ? '' : 's'}`;
   return `- **${escapeCell(e.experiment)}**: ${shiftPct(e.ratio)}${interval}${flag} — ${points}`;
 }
 

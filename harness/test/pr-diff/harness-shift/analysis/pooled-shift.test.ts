@@ -11,6 +11,7 @@ import {
 const obs = (experiment: string, benchmark: string, round: number, base: number, head: number): Observation => ({
   experiment,
   benchmark,
+  metric: 'wall_time',
   round,
   base,
   head,
@@ -44,6 +45,7 @@ describe('pooledShift', () => {
     expect(s.ci![1]).toBeCloseTo(Math.exp(m + half), 12);
     expect(s.rounds).toBe(3);
     expect(s.points).toEqual(['a']);
+    expect(s.metrics).toEqual(['wall_time']);
     // 1.02 +- about 2.5 %: the interval reaches past +1.5 %.
     expect(s.flagged).toBe(true);
   });

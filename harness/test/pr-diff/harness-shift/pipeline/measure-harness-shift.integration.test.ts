@@ -71,6 +71,7 @@ describe('measureHarnessShift', () => {
     const wc = shift!.experiments[0]!;
     expect(wc.experiment).toBe('wc');
     expect(wc.points).toEqual(['wc/c/bs=65536']);
+    expect(wc.metrics).toHaveLength(1);
     expect(wc.rounds).toBe(2);
     expect(wc.ratio).toBeGreaterThan(0);
     expect(wc.ci![0]).toBeLessThanOrEqual(wc.ratio);

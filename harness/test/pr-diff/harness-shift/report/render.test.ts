@@ -12,10 +12,19 @@ const shift = (over: Partial<HarnessShift> = {}): HarnessShift => ({
   seed: 7,
   margin: 0.015,
   experiments: [
-    { experiment: 'scan', points: ['scan/c/files=100'], rounds: 5, ratio: 1.021, ci: [1.012, 1.03], flagged: true },
+    {
+      experiment: 'scan',
+      points: ['scan/c/files=100'],
+      metrics: ['scan_seconds'],
+      rounds: 5,
+      ratio: 1.021,
+      ci: [1.012, 1.03],
+      flagged: true,
+    },
     {
       experiment: 'wc',
       points: ['wc/c/bs=4096', 'wc/c/bs=65536'],
+      metrics: ['read_cost'],
       rounds: 5,
       ratio: 1.004,
       ci: [0.997, 1.011],
@@ -43,15 +52,15 @@ describe('renderHarnessShift', () => {
 
       The same programs (the head's) measured by the base's harness and by the head's, alternating in rounds (quick profile). Each experiment's pooled shift of its numbers, the head's harness over the base's, with a 95 % interval (flagged when it leaves ±1.5 %):
 
-      - **scan**: +2.1 % (+1.2 % … +3.0 %) ⚠️ beyond the margin — 1 point, 5 rounds
-      - **wc**: +0.4 % (−0.3 % … +1.1 %) — 2 points, 5 rounds"
+      - **scan**: +2.1 % (+1.2 % … +3.0 %) ⚠️ beyond the margin — 1 point (scan_seconds), 5 rounds
+      - **wc**: +0.4 % (−0.3 % … +1.1 %) — 2 points (read_cost), 5 rounds"
     `);
   });
 
   it('says when an experiment has one round only, and when nothing could be measured', () => {
-    expect(shiftLine({ experiment: 'wc', points: ['a'], rounds: 1, ratio: 0.99, flagged: false })).toBe(
-      '- **wc**: −1.0 % (no interval: one round) — 1 point, 1 round',
-    );
+    expect(
+      shiftLine({ experiment: 'wc', points: ['a'], metrics: ['wall_time'], rounds: 1, ratio: 0.99, flagged: false }),
+    ).toBe('- **wc**: −1.0 % (no interval: one round) — 1 point (wall_time), 1 round');
     const text = renderHarnessShift(
       shift({
         experiments: [],
@@ -66,11 +75,22 @@ describe('renderHarnessShift', () => {
     const text = renderHarnessShift(
       shift({
         files: ['harness/src/<img src=x>|@team.ts'],
-        experiments: [{ experiment: 'w[c](http://x)', points: ['p'], rounds: 2, ratio: 1, ci: [1, 1], flagged: false }],
+        experiments: [
+          {
+            experiment: 'w[c](http://x)',
+            points: ['p'],
+            metrics: ['<b>m</b>'],
+            rounds: 2,
+            ratio: 1,
+            ci: [1, 1],
+            flagged: false,
+          },
+        ],
         notMeasured: [{ benchmark: 'b', reason: 'see https://evil.example @someone' }],
       }),
     );
     expect(text).not.toContain('<img');
+    expect(text).not.toContain('<b>');
     expect(text).not.toContain('|@team');
     expect(text).not.toContain('[c](http');
     expect(text).not.toContain('https://evil');
