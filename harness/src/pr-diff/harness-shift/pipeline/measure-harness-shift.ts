@@ -26,6 +26,10 @@ import { makeShiftSides } from '../run/sides.js';
 
 export const DEFAULT_ROUNDS = 5;
 export const DEFAULT_PER_EXPERIMENT = 1;
+const MAX_POINTS = 100;
+/** comparison.json's caps on the file list: a pull request names its files, not the schema. */
+const MAX_FILES = 2000;
+const MAX_PATH = 500;
 
 export interface HarnessShiftOptions {
   /** The two checkouts (the paired diff's --base and --head). */
@@ -131,7 +135,8 @@ export async function measureHarnessShift(opts: HarnessShiftOptions): Promise<Ha
   const experiments = loadAllExperiments(join(opts.head, 'programs'));
   const points = expand(experiments, profile, opts.filters ?? {});
   const seed = opts.seed ?? seedOf(commitInfo(opts.head).sha);
-  const per = Math.max(1, opts.perExperiment ?? DEFAULT_PER_EXPERIMENT);
+  // comparison.json holds at most MAX_POINTS per experiment.
+  const per = Math.min(MAX_POINTS, Math.max(1, opts.perExperiment ?? DEFAULT_PER_EXPERIMENT));
   const sample = await drawSample(points, seed, per, runtimeAvailable(opts.head, log));
   log(`harness shift: ${sample.length} point(s) in ${rounds} round(s): ${sample.map((p) => p.id).join(', ')}`);
   const sides = makeShiftSides(opts.base, opts.head);
@@ -142,7 +147,7 @@ export async function measureHarnessShift(opts: HarnessShiftOptions): Promise<Ha
     const manifests = new Map(experiments.map((e) => [e.id, e.manifest]));
     const { observations, notMeasured } = observationsOf(ms, (id) => manifests.get(id));
     return {
-      files,
+      files: files.slice(0, MAX_FILES).map((f) => f.slice(0, MAX_PATH)),
       profile,
       rounds,
       seed,
