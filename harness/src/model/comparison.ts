@@ -220,6 +220,8 @@ export const HarnessShift = z
       .max(500),
     /** Sampled points without a shift, and why (a side failed, skipped, or its results were unreadable). */
     notMeasured: z.array(z.object({ benchmark: short(300), reason: short(500) }).strict()).max(1000),
+    /** Why fewer rounds than planned were measured (interrupted, out of time). */
+    note: short(300).optional(),
   })
   .strict();
 export type HarnessShift = z.infer<typeof HarnessShift>;

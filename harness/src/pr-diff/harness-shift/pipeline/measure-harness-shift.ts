@@ -14,6 +14,7 @@ import type { HarnessShift } from '../../../model/comparison.js';
 import type { Manifest } from '../../../model/manifest.js';
 import type { Profile } from '../../../model/profiles.js';
 import type { Benchmark } from '../../../model/results.js';
+import { onInterrupt } from '../../../pipeline/setup.js';
 import { loadAllExperiments } from '../../../plan/experiments.js';
 import { expand, type Filters, type Point } from '../../../plan/plan.js';
 import { benchmarkProblem, commonLead, leadCandidates, positiveValue, type RoundPair } from '../analysis/lead-value.js';
@@ -141,11 +142,15 @@ export async function measureHarnessShift(opts: HarnessShiftOptions): Promise<Ha
   log(`harness shift: ${sample.length} point(s) in ${rounds} round(s): ${sample.map((p) => p.id).join(', ')}`);
   const sides = makeShiftSides(opts.base, opts.head);
   const started = performance.now();
-  const stop = () => opts.deadlineSeconds !== undefined && (performance.now() - started) / 1000 > opts.deadlineSeconds;
+  const overDeadline = () =>
+    opts.deadlineSeconds !== undefined && (performance.now() - started) / 1000 > opts.deadlineSeconds;
+  const interrupt = onInterrupt(log, 'stopping the harness shift; the rounds measured so far are pooled');
   try {
+    const stop = () => interrupt.interrupted || overDeadline();
     const ms = await runRounds({ sample, rounds, profile, sides, stop, log }, opts.runBench ?? benchProcess);
     const manifests = new Map(experiments.map((e) => [e.id, e.manifest]));
     const { observations, notMeasured } = observationsOf(ms, (id) => manifests.get(id));
+    const cut = interrupt.interrupted ? 'interrupted' : overDeadline() ? 'its time ran out' : undefined;
     return {
       files: files.slice(0, MAX_FILES).map((f) => f.slice(0, MAX_PATH)),
       profile,
@@ -154,8 +159,14 @@ export async function measureHarnessShift(opts: HarnessShiftOptions): Promise<Ha
       margin: SHIFT_MARGIN,
       experiments: pooledShifts(observations),
       notMeasured,
+      ...(cut
+        ? {
+            note: `the measurement was ${cut === 'interrupted' ? cut : `stopped when ${cut}`}: experiments have fewer rounds than planned`,
+          }
+        : {}),
     };
   } finally {
+    interrupt.dispose();
     sides.dispose();
   }
 }

@@ -48,6 +48,7 @@ export function renderHarnessShift(s: HarnessShift): string {
     ...(s.experiments.length
       ? s.experiments.map(shiftLine)
       : ['- no experiment could be measured with both harnesses']),
+    ...(s.note ? ['', `Note: ${escapeCell(s.note)}.`] : []),
   ];
   if (s.notMeasured.length) {
     const shown = s.notMeasured

@@ -83,6 +83,25 @@ describe('measureHarnessShift', () => {
     expect(existsSync(join(head, '.cache', 'runtimes'))).toBe(true);
   });
 
+  it('says so when its time runs out before the rounds end', async () => {
+    const calls: string[] = [];
+    const shift = await measureHarnessShift({
+      base,
+      head,
+      rounds: 3,
+      deadlineSeconds: 0,
+      filters: { experiments: ['wc'], variants: ['c'] },
+      log: () => {},
+      runBench: async (side) => {
+        calls.push(side);
+        return { code: 2, stderr: 'error: not run\n' };
+      },
+    });
+    expect(calls).toEqual([]);
+    expect(shift?.experiments).toEqual([]);
+    expect(shift?.note).toMatch(/stopped when its time ran out/);
+  });
+
   it('measures nothing when the measuring code is unchanged', async () => {
     expect(await measureHarnessShift({ base, head: base, rounds: 1 })).toBeUndefined();
   });

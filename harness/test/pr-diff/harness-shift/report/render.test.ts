@@ -114,3 +114,10 @@ describe('comparison.json harnessShift', () => {
     expect(PairedComparison.safeParse(extra).success).toBe(false);
   });
 });
+
+describe('a cut measurement', () => {
+  it('says why it has fewer rounds than planned', () => {
+    const text = renderHarnessShift(shift({ note: 'the measurement was interrupted <now>' }));
+    expect(text).toContain('Note: the measurement was interrupted &lt;now&gt;.');
+  });
+});
