@@ -1,7 +1,7 @@
 /**
  * The metric a harness-shift point is judged on: its experiment's lead, as the paired diff chooses
  * it (pr-diff/run/lead-metric.ts) — a fit's cost per operation, else the manifest's headline
- * metrics in order, else wall time — the first one positive on both sides in every round, so one
+ * metrics in order, else wall time — the first timed one positive on both sides in every round, so one
  * point's rounds are all of one metric. The value as measured, whatever its direction: the shift
  * is of the numbers. Pure.
  */
@@ -22,10 +22,15 @@ export function benchmarkProblem(b: Benchmark | undefined): string | undefined {
   return undefined;
 }
 
-/** A metric's value when it is a positive, finite number (a ratio exists). */
+/**
+ * A measured metric's value when it is a positive, finite number (a ratio exists). Counters (max
+ * RSS, syscalls) are left out: they are compared exactly elsewhere, and a harness that changes
+ * how programs are timed leaves them alone.
+ */
 export function positiveValue(b: Benchmark, metric: string): number | undefined {
-  const v = b.metrics[metric]?.value;
-  return v !== undefined && Number.isFinite(v) && v > 0 ? v : undefined;
+  const m = b.metrics[metric];
+  if (!m || m.deterministic) return undefined;
+  return Number.isFinite(m.value) && m.value > 0 ? m.value : undefined;
 }
 
 /** One round of a point: the benchmark as each harness reported it. */

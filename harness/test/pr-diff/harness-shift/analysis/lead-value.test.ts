@@ -6,7 +6,7 @@ import {
   leadCandidates,
   type RoundPair,
 } from '../../../../src/pr-diff/harness-shift/analysis/lead-value.js';
-import { bench, timed } from '../../../helpers/results.js';
+import { bench, counter, timed } from '../../../helpers/results.js';
 
 const fit = { cost: 'read_cost', scales: [0.125] } as unknown as NonNullable<
   Parameters<typeof leadCandidates>[0]['fit']
@@ -28,6 +28,16 @@ describe('lead metric', () => {
     expect(commonLead(leadCandidates(manifest), [pair(0, 5, 6), pair(1, 5, 5)])).toBe('read_cost');
     // A fit slope at or below zero in one round: the whole point falls back to wall time.
     expect(commonLead(leadCandidates(manifest), [pair(0, 5, 6), pair(1, -1, 5)])).toBe('wall_time');
+  });
+
+  it('never judges on a counter', () => {
+    const withRss = { ...manifest, headline: { at: {}, metrics: ['max_rss'] } };
+    const round = (): RoundPair => ({
+      round: 0,
+      base: bench('c', {}, { max_rss: counter(4096, 'KiB'), wall_time: timed([0.1]) }),
+      head: bench('c', {}, { max_rss: counter(4100, 'KiB'), wall_time: timed([0.1]) }),
+    });
+    expect(commonLead(leadCandidates(withRss), [round()])).toBe('wall_time');
   });
 
   it('names why a results file gives a point no value', () => {

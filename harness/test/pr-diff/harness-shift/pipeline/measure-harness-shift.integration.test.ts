@@ -66,20 +66,24 @@ describe('measureHarnessShift', () => {
     expect(shift).toBeDefined();
     expect(HarnessShift.parse(shift)).toEqual(shift);
     expect(shift!.files).toEqual(['harness/src/run/measure.ts']);
-    expect(shift!.notMeasured).toEqual([]);
-    expect(shift!.experiments).toHaveLength(1);
+    // What the run gave, in the message of any failing assertion below.
+    const got = JSON.stringify(shift);
+    expect(shift!.notMeasured, got).toEqual([]);
+    expect(shift!.experiments, got).toHaveLength(1);
     const wc = shift!.experiments[0]!;
     expect(wc.experiment).toBe('wc');
     expect(wc.points).toEqual(['wc/c/bs=65536']);
     expect(wc.metrics).toHaveLength(1);
-    expect(wc.rounds).toBe(2);
+    expect(wc.metrics[0]).not.toBe('max_rss');
+    expect(wc.rounds, got).toBe(2);
     expect(wc.ratio).toBeGreaterThan(0);
+    expect(wc.ci, got).toBeDefined();
     expect(wc.ci![0]).toBeLessThanOrEqual(wc.ratio);
     expect(wc.ci![1]).toBeGreaterThanOrEqual(wc.ratio);
     expect(renderHarnessShift(shift!)).toContain('- **wc**: ');
     expect(log.some((m) => m.includes('round 2/2, wc/c/bs=65536'))).toBe(true);
     // The sides were temporary: nothing of them is left, and the head's own cache got the shared runtimes.
-    expect(log.join('\n')).not.toContain('error');
+    expect(log.join('\n'), log.join('\n')).not.toMatch(/^error/m);
     expect(existsSync(join(head, '.cache', 'runtimes'))).toBe(true);
   });
 
