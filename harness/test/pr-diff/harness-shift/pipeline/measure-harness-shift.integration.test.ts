@@ -3,7 +3,7 @@
 // own `bench` (real gcc, hyperfine) on one wc point at smoke size, in two rounds; assertions on
 // the shape of the answer, none on timings.
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, symlinkSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -84,6 +84,8 @@ describe('measureHarnessShift', () => {
     expect(log.some((m) => m.includes('round 2/2, wc/c/bs=65536'))).toBe(true);
     // The sides were temporary: nothing of them is left, and the head's own cache got the shared runtimes.
     expect(log.join('\n'), log.join('\n')).not.toMatch(/^error/m);
+    const left = readdirSync(tmpdir()).filter((n) => /^jsio-harness-shift-(?!e2e-)/.test(n));
+    expect(left).toEqual([]);
     expect(existsSync(join(head, '.cache', 'runtimes'))).toBe(true);
   });
 
