@@ -187,6 +187,47 @@ export const PairedPoint = z
   .strict();
 export type PairedPoint = z.infer<typeof PairedPoint>;
 
+/**
+ * What a harness change did to the numbers (pr-diff/harness-shift/): the measuring files the pull
+ * request changed and, per experiment, the pooled shift of a sample of its points measured by the
+ * base's harness against the head's, on the head's programs, in alternating rounds.
+ */
+export const HarnessShift = z
+  .object({
+    /** The harness's measuring files (repository paths) whose bytes differ. */
+    files: z.array(short(500)).max(2000),
+    profile: short(20),
+    /** Rounds planned (an experiment's own count says how many it got). */
+    rounds: z.number().int().nonnegative(),
+    /** Seed of the sample (from the head commit). */
+    seed: z.number().int(),
+    /** The shift the comment flags when an interval leaves ±margin (0.015 = 1.5 %). */
+    margin: finite,
+    experiments: z
+      .array(
+        z
+          .object({
+            experiment: short(100),
+            points: z.array(short(300)).max(100),
+            /** The metrics compared (each point's lead, one for all its rounds). */
+            metrics: z.array(short(100)).max(100),
+            rounds: z.number().int().nonnegative(),
+            /** exp(mean of the rounds' log(head / base)): > 1 means the head's harness reads higher. */
+            ratio: finite,
+            ci: z.tuple([finite, finite]).optional(),
+            flagged: z.boolean(),
+          })
+          .strict(),
+      )
+      .max(500),
+    /** Sampled points without a shift, and why (a side failed, skipped, or its results were unreadable). */
+    notMeasured: z.array(z.object({ benchmark: short(300), reason: short(500) }).strict()).max(1000),
+    /** Why fewer rounds than planned were measured (interrupted, out of time). */
+    note: short(300).optional(),
+  })
+  .strict();
+export type HarnessShift = z.infer<typeof HarnessShift>;
+
 export const PairedComparison = z
   .object({
     schema: z.literal(PAIRED_COMPARISON_SCHEMA),
@@ -226,6 +267,8 @@ export const PairedComparison = z
     profile: short(20).optional(),
     /** What leads the comment: broken points, failures on both sides, exact counter changes, the merge check. */
     summary: DiffSummary.optional(),
+    /** When the pull request changes the harness's measuring code: what that did to the numbers. */
+    harnessShift: HarnessShift.optional(),
   })
   .strict();
 export type PairedComparison = z.infer<typeof PairedComparison>;

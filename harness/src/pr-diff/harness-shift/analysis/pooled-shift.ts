@@ -1,0 +1,85 @@
+/**
+ * How far a harness change moves an experiment's numbers: the same programs measured by the
+ * base's harness and by the head's, alternating in rounds. Pure.
+ *
+ * The round is the unit, not the point: within a round both harnesses measure every sampled point
+ * back to back, so whatever the machine did during that round is shared by its points. A round's
+ * shift is the mean over the experiment's points of log(head / base); the pooled shift is the mean
+ * of the rounds' shifts, with a Student-t interval over the rounds (docs/paired-design.md).
+ */
+import { mean, sampleStandardDeviation } from 'simple-statistics';
+import { t95 } from '../../../analysis/fit.js';
+
+/**
+ * The shift a harness change may make before the comment flags it: an interval reaching past
+ * ±1.5 % means the change could move every trend of that experiment by more than the run-to-run
+ * noise a paired diff resolves.
+ */
+export const SHIFT_MARGIN = 0.015;
+
+/** One point's lead metric measured once by each harness in one round. */
+export interface Observation {
+  experiment: string;
+  benchmark: string;
+  /** The metric compared (one per point for all its rounds). */
+  metric: string;
+  round: number;
+  base: number;
+  head: number;
+}
+
+export interface PooledShift {
+  experiment: string;
+  /** The points pooled (every point with at least one usable round). */
+  points: string[];
+  /** The metrics compared, in name order. */
+  metrics: string[];
+  /** Rounds with at least one usable point: the interval's sample size. */
+  rounds: number;
+  /** exp(mean log(head / base)): > 1 means the head's harness reads higher. */
+  ratio: number;
+  /** 95% interval of the ratio; absent with fewer than two rounds. */
+  ci?: [number, number];
+  /** The interval reaches outside ±SHIFT_MARGIN. */
+  flagged: boolean;
+}
+
+/** A measured pair of positive, finite values: a ratio exists. */
+const usable = (o: Observation) => o.base > 0 && o.head > 0 && Number.isFinite(o.base) && Number.isFinite(o.head);
+
+/** Each round's shift of one experiment's observations (the mean of its points' log-ratios), by round. */
+export function roundShifts(obs: readonly Observation[]): Map<number, number> {
+  const byRound = new Map<number, number[]>();
+  for (const o of obs.filter(usable)) {
+    const list = byRound.get(o.round) ?? [];
+    list.push(Math.log(o.head / o.base));
+    byRound.set(o.round, list);
+  }
+  return new Map([...byRound].sort(([a], [b]) => a - b).map(([r, logs]) => [r, mean(logs)]));
+}
+
+/** Whether an interval of ratios leaves ±margin. */
+export function leavesMargin(ci: readonly [number, number], margin = SHIFT_MARGIN): boolean {
+  return ci[0] < 1 - margin || ci[1] > 1 + margin;
+}
+
+/** One experiment's pooled shift, or undefined when no round gave a usable pair. */
+export function pooledShift(experiment: string, obs: readonly Observation[]): PooledShift | undefined {
+  const mine = obs.filter((o) => o.experiment === experiment);
+  const shifts = [...roundShifts(mine).values()];
+  if (!shifts.length) return undefined;
+  const points = [...new Set(mine.filter(usable).map((o) => o.benchmark))].sort();
+  const metrics = [...new Set(mine.filter(usable).map((o) => o.metric))].sort();
+  const centre = mean(shifts);
+  const base = { experiment, points, metrics, rounds: shifts.length, ratio: Math.exp(centre) };
+  if (shifts.length < 2) return { ...base, flagged: false };
+  const half = (t95(shifts.length - 1) * sampleStandardDeviation(shifts)) / Math.sqrt(shifts.length);
+  const ci: [number, number] = [Math.exp(centre - half), Math.exp(centre + half)];
+  return { ...base, ci, flagged: leavesMargin(ci) };
+}
+
+/** Every experiment's pooled shift, in name order. */
+export function pooledShifts(obs: readonly Observation[]): PooledShift[] {
+  const experiments = [...new Set(obs.map((o) => o.experiment))].sort();
+  return experiments.flatMap((e) => pooledShift(e, obs) ?? []);
+}

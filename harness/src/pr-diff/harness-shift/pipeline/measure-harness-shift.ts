@@ -1,0 +1,172 @@
+/**
+ * What a pull request's harness change does to the numbers, as a pipeline of named stages:
+ *
+ *   find the changed measuring files -> draw a sample (every experiment, seeded by the head
+ *   commit) -> set up both harnesses on the head's programs -> measure in alternating rounds
+ *   -> pool each experiment's shift
+ *
+ * Nothing is measured when the pull request leaves the measuring code alone (undefined).
+ */
+import { join } from 'node:path';
+import { commitInfo } from '../../../machine/machine.js';
+import { readPins, resolveRuntime } from '../../../machine/toolchains.js';
+import type { HarnessShift } from '../../../model/comparison.js';
+import type { Manifest } from '../../../model/manifest.js';
+import type { Profile } from '../../../model/profiles.js';
+import type { Benchmark } from '../../../model/results.js';
+import { onInterrupt } from '../../../pipeline/setup.js';
+import { loadAllExperiments } from '../../../plan/experiments.js';
+import { expand, type Filters, type Point } from '../../../plan/plan.js';
+import { benchmarkProblem, commonLead, leadCandidates, positiveValue, type RoundPair } from '../analysis/lead-value.js';
+import { type Observation, pooledShifts, SHIFT_MARGIN } from '../analysis/pooled-shift.js';
+import { harnessChange } from '../plan/harness-change.js';
+import { drawSample, seedOf } from '../plan/sample.js';
+import { benchProcess } from '../run/bench-process.js';
+import { type Measurement, type RunBench, runRounds } from '../run/rounds.js';
+import { makeShiftSides } from '../run/sides.js';
+
+export const DEFAULT_ROUNDS = 5;
+export const DEFAULT_PER_EXPERIMENT = 1;
+const MAX_POINTS = 100;
+/** comparison.json's caps on the file list: a pull request names its files, not the schema. */
+const MAX_FILES = 2000;
+const MAX_PATH = 500;
+
+export interface HarnessShiftOptions {
+  /** The two checkouts (the paired diff's --base and --head). */
+  base: string;
+  head: string;
+  /** The profile both harnesses measure with (default quick). */
+  profile?: Profile;
+  rounds?: number;
+  /** Points drawn per experiment (at least one each). */
+  perExperiment?: number;
+  /** The diff's selection (experiments, variants, parameter values) the sample is drawn from (default: everything). */
+  filters?: Filters;
+  /** The sample's seed (default: from the head commit, so a re-run draws the same). */
+  seed?: number;
+  /** Seconds the rounds may take; the rounds measured by then are pooled. */
+  deadlineSeconds?: number;
+  log?: (m: string) => void;
+  /** Runs one side's bench (default: its own bootstrap as a process). */
+  runBench?: RunBench;
+}
+
+/** Whether a point's runtime is here (resolved as the head's harness would, installing npm-published ones). */
+function runtimeAvailable(head: string, log: (m: string) => void): (p: Point) => Promise<boolean> {
+  const pins = readPins(join(head, 'harness', 'toolchains.json'));
+  const known = new Map<string, Promise<boolean>>();
+  return (p) => {
+    if (!known.has(p.runtime))
+      known.set(
+        p.runtime,
+        resolveRuntime(p.runtime, pins, join(head, '.cache', 'runtimes'), log).then((r) => r.ok),
+      );
+    return known.get(p.runtime)!;
+  };
+}
+
+/** A point's rounds with a usable result on both sides, and the first reason a side gave none. */
+function pointRounds(ms: readonly Measurement[]): { rounds: RoundPair[]; reason?: string } {
+  const rounds: RoundPair[] = [];
+  let reason: string | undefined;
+  for (const round of [...new Set(ms.map((m) => m.round))].sort((a, b) => a - b)) {
+    const side = (s: 'base' | 'head'): { why: string } | { b: Benchmark } => {
+      const m = ms.find((x) => x.round === round && x.side === s);
+      if (!m) return { why: `${s}: not measured` };
+      if (!m.results) return { why: `${s}: ${m.reason ?? 'no results'}` };
+      const b = m.results.benchmarks.find((x) => x.id === m.point.id);
+      const why = benchmarkProblem(b);
+      return why ? { why: `${s}: ${why}` } : { b: b! };
+    };
+    const [b, h] = [side('base'), side('head')];
+    if ('b' in b && 'b' in h) rounds.push({ round, base: b.b, head: h.b });
+    else reason ??= 'why' in b ? b.why : 'why' in h ? h.why : undefined;
+  }
+  return { rounds, ...(reason ? { reason } : {}) };
+}
+
+/**
+ * Base/head values of every point's lead metric per round, and the points that gave none (with
+ * the first reason). Pure: `manifestOf` names each experiment's manifest.
+ */
+export function observationsOf(
+  ms: readonly Measurement[],
+  manifestOf: (experiment: string) => Pick<Manifest, 'fit' | 'headline'> | undefined,
+): { observations: Observation[]; notMeasured: HarnessShift['notMeasured'] } {
+  const observations: Observation[] = [];
+  const notMeasured: HarnessShift['notMeasured'] = [];
+  const byPoint = new Map<string, Measurement[]>();
+  for (const m of ms) byPoint.set(m.point.id, [...(byPoint.get(m.point.id) ?? []), m]);
+  for (const [id, mine] of byPoint) {
+    const experiment = mine[0]!.point.experiment.id;
+    const manifest = manifestOf(experiment);
+    const { rounds, reason } = pointRounds(mine);
+    const metric = manifest && rounds.length ? commonLead(leadCandidates(manifest), rounds) : undefined;
+    if (!metric) {
+      const why = !rounds.length
+        ? (reason ?? 'not measured')
+        : !manifest
+          ? `no manifest for ${experiment}`
+          : `no metric is positive on both sides in every round (${leadCandidates(manifest).join(', ')})`;
+      notMeasured.push({ benchmark: id, reason: why.slice(0, 500) });
+      continue;
+    }
+    for (const r of rounds)
+      observations.push({
+        experiment,
+        benchmark: id,
+        metric,
+        round: r.round,
+        base: positiveValue(r.base, metric)!,
+        head: positiveValue(r.head, metric)!,
+      });
+  }
+  return { observations, notMeasured };
+}
+
+/** Measures the harness change, or undefined when the pull request changes no measuring file. */
+export async function measureHarnessShift(opts: HarnessShiftOptions): Promise<HarnessShift | undefined> {
+  const log = opts.log ?? ((m: string) => process.stderr.write(`${m}\n`));
+  const files = await harnessChange(opts.base, opts.head);
+  if (!files.length) return undefined;
+  log(`harness shift: the pull request changes ${files.length} measuring file(s): ${files.join(', ')}`);
+  const profile = opts.profile ?? 'quick';
+  const rounds = opts.rounds ?? DEFAULT_ROUNDS;
+  const experiments = loadAllExperiments(join(opts.head, 'programs'));
+  const points = expand(experiments, profile, opts.filters ?? {});
+  const seed = opts.seed ?? seedOf(commitInfo(opts.head).sha);
+  // comparison.json holds at most MAX_POINTS per experiment.
+  const per = Math.min(MAX_POINTS, Math.max(1, opts.perExperiment ?? DEFAULT_PER_EXPERIMENT));
+  const sample = await drawSample(points, seed, per, runtimeAvailable(opts.head, log));
+  log(`harness shift: ${sample.length} point(s) in ${rounds} round(s): ${sample.map((p) => p.id).join(', ')}`);
+  const sides = makeShiftSides(opts.base, opts.head);
+  const started = performance.now();
+  const overDeadline = () =>
+    opts.deadlineSeconds !== undefined && (performance.now() - started) / 1000 > opts.deadlineSeconds;
+  const interrupt = onInterrupt(log, 'stopping the harness shift; the rounds measured so far are pooled');
+  try {
+    const stop = () => interrupt.interrupted || overDeadline();
+    const ms = await runRounds({ sample, rounds, profile, sides, stop, log }, opts.runBench ?? benchProcess);
+    const manifests = new Map(experiments.map((e) => [e.id, e.manifest]));
+    const { observations, notMeasured } = observationsOf(ms, (id) => manifests.get(id));
+    const cut = interrupt.interrupted ? 'interrupted' : overDeadline() ? 'its time ran out' : undefined;
+    return {
+      files: files.slice(0, MAX_FILES).map((f) => f.slice(0, MAX_PATH)),
+      profile,
+      rounds,
+      seed,
+      margin: SHIFT_MARGIN,
+      experiments: pooledShifts(observations),
+      notMeasured,
+      ...(cut
+        ? {
+            note: `the measurement was ${cut === 'interrupted' ? cut : `stopped when ${cut}`}: experiments have fewer rounds than planned`,
+          }
+        : {}),
+    };
+  } finally {
+    interrupt.dispose();
+    sides.dispose();
+  }
+}

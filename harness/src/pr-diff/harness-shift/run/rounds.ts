@@ -1,0 +1,78 @@
+/**
+ * Measures the sample with both harnesses in rounds: in every round each point is measured once
+ * by each harness's own `bench` command, back to back, the side that goes first alternating with
+ * the round and the point, so drift is shared by both. A point that fails on either side is
+ * dropped at once, from this round's other side and the later rounds (its reason is kept).
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { firstErrorLine } from '../../../lib/first-error-line.js';
+import type { Profile } from '../../../model/profiles.js';
+import { readResults } from '../../../model/read-results.js';
+import type { Results } from '../../../model/results.js';
+import { benchArgs, type SamplePoint } from '../plan/sample.js';
+
+export type Side = 'base' | 'head';
+
+/** Runs one side's `bench` with these arguments in that side's directory; resolves to its exit status and stderr. */
+export type RunBench = (side: Side, root: string, args: string[]) => Promise<{ code: number; stderr: string }>;
+
+export interface RoundsPlan {
+  sample: readonly SamplePoint[];
+  rounds: number;
+  profile: Profile;
+  sides: { base: string; head: string; dir: string };
+  /** Whether to stop before the next bench (a deadline); rounds measured so far are kept. */
+  stop?: () => boolean;
+  log?: (m: string) => void;
+}
+
+/** One bench of one point on one side: its results, or why there are none. */
+export interface Measurement {
+  round: number;
+  side: Side;
+  point: SamplePoint;
+  results?: Results;
+  reason?: string;
+}
+
+/** The side that goes first for this round and point: alternating over both. */
+export const baseFirst = (round: number, index: number) => (round + index) % 2 === 0;
+
+async function benchOnce(plan: RoundsPlan, run: RunBench, round: number, side: Side, p: SamplePoint, i: number) {
+  const out = join(plan.sides.dir, 'out', `r${round}-p${i}-${side}`);
+  const r = await run(side, plan.sides[side], benchArgs(p, plan.profile, out));
+  const file = join(out, 'results.json');
+  const m: Measurement = { round, side, point: p };
+  if (!existsSync(file)) return { ...m, reason: `bench exited ${r.code}: ${firstErrorLine(r.stderr) || 'no results'}` };
+  try {
+    return { ...m, results: readResults(file) };
+  } catch (e) {
+    return { ...m, reason: `its results cannot be read by the head's harness: ${(e as Error).message}` };
+  }
+}
+
+/** Every round's measurements, in the order they ran. */
+export async function runRounds(plan: RoundsPlan, run: RunBench): Promise<Measurement[]> {
+  const out: Measurement[] = [];
+  const dropped = new Set<string>();
+  for (let round = 0; round < plan.rounds; round++) {
+    for (const [i, p] of plan.sample.entries()) {
+      if (dropped.has(p.id)) continue;
+      if (plan.stop?.()) return out;
+      const order: Side[] = baseFirst(round, i) ? ['base', 'head'] : ['head', 'base'];
+      for (const side of order) {
+        const m = await benchOnce(plan, run, round, side, p, i);
+        out.push(m);
+        const b = m.results?.benchmarks.find((x) => x.id === p.id);
+        if (b?.status !== 'ok') {
+          // Nothing to pair it with: the other side is not run.
+          dropped.add(p.id);
+          break;
+        }
+      }
+      plan.log?.(`harness shift: round ${round + 1}/${plan.rounds}, ${p.id}`);
+    }
+  }
+  return out;
+}

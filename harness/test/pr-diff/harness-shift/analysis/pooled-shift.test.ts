@@ -1,0 +1,94 @@
+// The pooled shift of an experiment from rounds of base/head values: fixtures with known answers.
+import { describe, expect, it } from 'vitest';
+import {
+  leavesMargin,
+  type Observation,
+  pooledShift,
+  pooledShifts,
+  roundShifts,
+} from '../../../../src/pr-diff/harness-shift/analysis/pooled-shift.js';
+
+const obs = (experiment: string, benchmark: string, round: number, base: number, head: number): Observation => ({
+  experiment,
+  benchmark,
+  metric: 'wall_time',
+  round,
+  base,
+  head,
+});
+
+describe('roundShifts', () => {
+  it("averages a round's points' log-ratios", () => {
+    const r = roundShifts([obs('wc', 'a', 0, 100, 110), obs('wc', 'b', 0, 10, 10), obs('wc', 'a', 1, 100, 100)]);
+    expect([...r.keys()]).toEqual([0, 1]);
+    expect(r.get(0)).toBeCloseTo(Math.log(1.1) / 2, 12);
+    expect(r.get(1)).toBe(0);
+  });
+
+  it('leaves out pairs without a ratio (zero, negative, NaN)', () => {
+    const r = roundShifts([obs('wc', 'a', 0, 0, 1), obs('wc', 'a', 1, Number.NaN, 1), obs('wc', 'a', 2, 1, -1)]);
+    expect(r.size).toBe(0);
+  });
+});
+
+describe('pooledShift', () => {
+  it('gives the geometric mean ratio with a t interval over the rounds', () => {
+    // Round shifts log(1.01), log(1.03), log(1.02): mean log(1.02)-ish, sd over 3 rounds, t(2) = 4.303.
+    const data = [obs('wc', 'a', 0, 1, 1.01), obs('wc', 'a', 1, 1, 1.03), obs('wc', 'a', 2, 1, 1.02)];
+    const s = pooledShift('wc', data)!;
+    const logs = [Math.log(1.01), Math.log(1.03), Math.log(1.02)];
+    const m = logs.reduce((a, b) => a + b) / 3;
+    const sd = Math.sqrt(logs.reduce((a, b) => a + (b - m) ** 2, 0) / 2);
+    const half = (4.303 * sd) / Math.sqrt(3);
+    expect(s.ratio).toBeCloseTo(Math.exp(m), 12);
+    expect(s.ci![0]).toBeCloseTo(Math.exp(m - half), 12);
+    expect(s.ci![1]).toBeCloseTo(Math.exp(m + half), 12);
+    expect(s.rounds).toBe(3);
+    expect(s.points).toEqual(['a']);
+    expect(s.metrics).toEqual(['wall_time']);
+    // 1.02 +- about 2.5 %: the interval reaches past +1.5 %.
+    expect(s.flagged).toBe(true);
+  });
+
+  it('is not flagged when the whole interval lies inside ±1.5 %', () => {
+    const data = [0, 1, 2, 3].flatMap((r) => [
+      obs('wc', 'a', r, 100, 100 + (r % 2 ? 0.3 : -0.3)),
+      obs('wc', 'b', r, 5, 5),
+    ]);
+    const s = pooledShift('wc', data)!;
+    expect(s.ratio).toBeCloseTo(1, 4);
+    expect(s.ci![0]).toBeGreaterThan(0.985);
+    expect(s.ci![1]).toBeLessThan(1.015);
+    expect(s.flagged).toBe(false);
+    expect(s.points).toEqual(['a', 'b']);
+  });
+
+  it('has no interval, and no flag, with one round', () => {
+    const s = pooledShift('wc', [obs('wc', 'a', 0, 1, 2)])!;
+    expect(s.ratio).toBeCloseTo(2, 12);
+    expect(s.ci).toBeUndefined();
+    expect(s.flagged).toBe(false);
+  });
+
+  it('is undefined for an experiment without a usable pair', () => {
+    expect(pooledShift('wc', [obs('scan', 'a', 0, 1, 1)])).toBeUndefined();
+    expect(pooledShift('wc', [obs('wc', 'a', 0, 0, 1)])).toBeUndefined();
+  });
+
+  it('pools each experiment apart, in name order', () => {
+    const s = pooledShifts([obs('wc', 'a', 0, 1, 1.5), obs('scan', 'b', 0, 1, 0.5)]);
+    expect(s.map((x) => [x.experiment, x.ratio])).toEqual([
+      ['scan', 0.5],
+      ['wc', 1.5],
+    ]);
+  });
+});
+
+describe('leavesMargin', () => {
+  it('says whether an interval reaches outside ±margin', () => {
+    expect(leavesMargin([0.99, 1.01])).toBe(false);
+    expect(leavesMargin([0.984, 1.0])).toBe(true);
+    expect(leavesMargin([1.0, 1.016])).toBe(true);
+    expect(leavesMargin([0.96, 1.04], 0.05)).toBe(false);
+  });
+});

@@ -1,0 +1,114 @@
+// End to end on real checkouts: this repository's committed harness and programs as the base
+// commit, and a clone with a no-op change in a runner file as the head. Both harnesses run their
+// own `bench` (real gcc, hyperfine) on one wc point at smoke size, in two rounds; assertions on
+// the shape of the answer, none on timings.
+import { execFileSync } from 'node:child_process';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HarnessShift } from '../../../../src/model/comparison.js';
+import { measureHarnessShift } from '../../../../src/pr-diff/harness-shift/pipeline/measure-harness-shift.js';
+import { renderHarnessShift } from '../../../../src/pr-diff/harness-shift/report/render.js';
+import { ROOT } from '../../../helpers/cli.js';
+import { removeScratch } from '../../../helpers/scratch.js';
+
+let dir: string;
+let base: string;
+let head: string;
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd, encoding: 'utf8' });
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'jsio-harness-shift-e2e-'));
+  base = join(dir, 'base');
+  head = join(dir, 'head');
+  mkdirSync(base);
+  const tar = execFileSync(
+    'git',
+    [
+      'archive',
+      'HEAD',
+      'harness/src',
+      'harness/tools',
+      'harness/toolchains.json',
+      'harness/bootstrap.mjs',
+      'programs',
+      'package.json',
+      'package-lock.json',
+      'tsconfig.json',
+    ],
+    { cwd: ROOT, maxBuffer: 1 << 28 },
+  );
+  execFileSync('tar', ['-x', '-C', base], { input: tar });
+  git(base, 'init', '-q', '-b', 'main');
+  git(base, 'add', '-A');
+  git(base, 'commit', '-q', '-m', 'base');
+  git(dir, 'clone', '-q', base, head);
+  appendFileSync(join(head, 'harness/src/run/measure.ts'), '// a no-op change in a runner file\n');
+  git(head, 'commit', '-q', '-am', 'a no-op change in a runner file');
+  // The packages of this checkout (the same lock file), as a CI job's npm ci would give each side.
+  for (const side of [base, head]) symlinkSync(join(ROOT, 'node_modules'), join(side, 'node_modules'), 'dir');
+});
+afterAll(() => removeScratch(dir));
+
+describe('measureHarnessShift', () => {
+  it('measures one wc point with both harnesses and pools its shift', async () => {
+    const log: string[] = [];
+    const shift = await measureHarnessShift({
+      base,
+      head,
+      profile: 'smoke',
+      rounds: 2,
+      filters: { experiments: ['wc'], variants: ['c'], params: { bs: [65536] } },
+      log: (m) => log.push(m),
+    });
+    expect(shift).toBeDefined();
+    expect(HarnessShift.parse(shift)).toEqual(shift);
+    expect(shift!.files).toEqual(['harness/src/run/measure.ts']);
+    // What the run gave, in the message of any failing assertion below.
+    const got = JSON.stringify(shift);
+    expect(shift!.notMeasured, got).toEqual([]);
+    expect(shift!.experiments, got).toHaveLength(1);
+    const wc = shift!.experiments[0]!;
+    expect(wc.experiment).toBe('wc');
+    expect(wc.points).toEqual(['wc/c/bs=65536']);
+    expect(wc.metrics).toHaveLength(1);
+    expect(wc.metrics[0]).not.toBe('max_rss');
+    expect(wc.rounds, got).toBe(2);
+    expect(wc.ratio).toBeGreaterThan(0);
+    expect(wc.ci, got).toBeDefined();
+    expect(wc.ci![0]).toBeLessThanOrEqual(wc.ratio);
+    expect(wc.ci![1]).toBeGreaterThanOrEqual(wc.ratio);
+    expect(renderHarnessShift(shift!)).toContain('- **wc**: ');
+    expect(log.some((m) => m.includes('round 2/2, wc/c/bs=65536'))).toBe(true);
+    // The sides were temporary: nothing of them is left, and the head's own cache got the shared runtimes.
+    expect(log.join('\n'), log.join('\n')).not.toMatch(/^error/m);
+    const left = readdirSync(tmpdir()).filter((n) => /^jsio-harness-shift-(?!e2e-)/.test(n));
+    expect(left).toEqual([]);
+    expect(existsSync(join(head, '.cache', 'runtimes'))).toBe(true);
+  });
+
+  it('says so when its time runs out before the rounds end', async () => {
+    const calls: string[] = [];
+    const shift = await measureHarnessShift({
+      base,
+      head,
+      rounds: 3,
+      deadlineSeconds: 0,
+      filters: { experiments: ['wc'], variants: ['c'] },
+      log: () => {},
+      runBench: async (side) => {
+        calls.push(side);
+        return { code: 2, stderr: 'error: not run\n' };
+      },
+    });
+    expect(calls).toEqual([]);
+    expect(shift?.experiments).toEqual([]);
+    expect(shift?.note).toMatch(/stopped when its time ran out/);
+  });
+
+  it('measures nothing when the measuring code is unchanged', async () => {
+    expect(await measureHarnessShift({ base, head: base, rounds: 1 })).toBeUndefined();
+  });
+});

@@ -1,0 +1,77 @@
+// The seeded sample of a harness shift and the bench command line that measures one point.
+import { describe, expect, it } from 'vitest';
+import {
+  benchArgs,
+  drawSample,
+  type SamplePoint,
+  seedOf,
+  shuffledByExperiment,
+} from '../../../../src/pr-diff/harness-shift/plan/sample.js';
+
+const point = (experiment: string, variant: string, bs: number): SamplePoint => ({
+  id: `${experiment}/${variant}/bs=${bs}`,
+  experiment: { id: experiment },
+  variant: { id: variant },
+  params: { bs },
+});
+const points = ['wc', 'scan', 'tally'].flatMap((e) =>
+  ['c', 'node'].flatMap((v) => [256, 4096, 65536].map((bs) => point(e, v, bs))),
+);
+
+describe('seedOf', () => {
+  it("takes a commit's first 32 bits, and hashes anything else", () => {
+    expect(seedOf('deadbeef00112233')).toBe(0xdeadbeef);
+    expect(seedOf('unknown')).toBe(seedOf('unknown'));
+    expect(seedOf('unknown')).not.toBe(seedOf('unknowm'));
+  });
+});
+
+describe('drawSample', () => {
+  it('draws the same points for the same seed, at least one per experiment', async () => {
+    const a = await drawSample(points, 42, 1);
+    const b = await drawSample(points, 42, 1);
+    expect(a.map((p) => p.id)).toEqual(b.map((p) => p.id));
+    expect(a.map((p) => p.experiment.id)).toEqual(['scan', 'tally', 'wc']);
+  });
+
+  it('draws differently for another seed', async () => {
+    const ids = async (seed: number) => (await drawSample(points, seed, 2)).map((p) => p.id).join(' ');
+    const draws = new Set(await Promise.all([1, 2, 3, 4, 5].map(ids)));
+    expect(draws.size).toBeGreaterThan(1);
+  });
+
+  it('skips points that are not usable, and shuffles without losing any', async () => {
+    const s = await drawSample(points, 7, 3, (p) => p.variant.id === 'c');
+    expect(s).toHaveLength(9);
+    expect(s.every((p) => p.variant.id === 'c')).toBe(true);
+    const all = [...shuffledByExperiment(points, 7).values()].flat().map((p) => p.id);
+    expect([...all].sort()).toEqual(points.map((p) => p.id).sort());
+  });
+});
+
+describe('benchArgs', () => {
+  it('selects exactly one point, every parameter named, and stores nothing', () => {
+    const p: SamplePoint = {
+      id: 'wc/readsync/bs=4096,runtime=node22',
+      experiment: { id: 'wc' },
+      variant: { id: 'readsync' },
+      params: { runtime: 'node22', bs: 4096 },
+    };
+    expect(benchArgs(p, 'quick', '/tmp/out')).toEqual([
+      'bench',
+      '--profile',
+      'quick',
+      '--experiments',
+      'wc',
+      '--variants',
+      'readsync',
+      '--param',
+      'bs=4096',
+      '--param',
+      'runtime=node22',
+      '--out',
+      '/tmp/out',
+      '--no-store',
+    ]);
+  });
+});

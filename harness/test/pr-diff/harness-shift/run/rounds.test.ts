@@ -1,0 +1,97 @@
+// The rounds with a fake bench (hyperfine's MockExecutor idea): who goes first, what is dropped,
+// and how each round's results become the pooled shift's observations.
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { pooledShifts } from '../../../../src/pr-diff/harness-shift/analysis/pooled-shift.js';
+import { observationsOf } from '../../../../src/pr-diff/harness-shift/pipeline/measure-harness-shift.js';
+import type { SamplePoint } from '../../../../src/pr-diff/harness-shift/plan/sample.js';
+import { baseFirst, type RunBench, runRounds } from '../../../../src/pr-diff/harness-shift/run/rounds.js';
+import { bench, results, timed } from '../../../helpers/results.js';
+import { removeScratch } from '../../../helpers/scratch.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'jsio-shift-rounds-'));
+afterAll(() => removeScratch(dir));
+
+const point = (variant: string): SamplePoint => ({
+  id: `wc/${variant}/bs=4096`,
+  experiment: { id: 'wc' },
+  variant: { id: variant },
+  params: { bs: 4096 },
+});
+
+/** A bench that writes one results.json per call: head reads `factor` times base; `broken` fails on head. */
+function fakeBench(factor: number, broken?: string): { run: RunBench; calls: string[] } {
+  const calls: string[] = [];
+  const run: RunBench = async (side, _root, args) => {
+    const variant = args[args.indexOf('--variants') + 1]!;
+    const out = args[args.indexOf('--out') + 1]!;
+    calls.push(`${side} ${variant}`);
+    if (variant === 'gone') return { code: 2, stderr: 'error: unknown variant "gone"\n' };
+    mkdirSync(out, { recursive: true });
+    const value = side === 'head' ? 0.1 * factor : 0.1;
+    const b =
+      variant === broken && side === 'head'
+        ? bench(variant, { bs: 4096 }, {}, { status: 'failed', reason: 'validation failed: lines 3 != 4' })
+        : bench(variant, { bs: 4096 }, { wall_time: timed([value, value, value]) });
+    writeFileSync(join(out, 'results.json'), JSON.stringify(results([b])));
+    return { code: 0, stderr: '' };
+  };
+  return { run, calls };
+}
+
+const plan = (sample: SamplePoint[], rounds: number) => ({
+  sample,
+  rounds,
+  profile: 'smoke' as const,
+  sides: { base: join(dir, 'base'), head: join(dir, 'head'), dir },
+});
+const manifest = { fit: undefined, headline: { at: {}, metrics: ['read_cost'] } };
+
+describe('runRounds', () => {
+  it('alternates which harness goes first over rounds and points', async () => {
+    const { run, calls } = fakeBench(1);
+    await runRounds(plan([point('c'), point('node-stream')], 2), run);
+    expect(calls).toEqual([
+      'base c',
+      'head c',
+      'head node-stream',
+      'base node-stream',
+      'head c',
+      'base c',
+      'base node-stream',
+      'head node-stream',
+    ]);
+    expect([0, 1, 2, 3].map((r) => baseFirst(r, 0))).toEqual([true, false, true, false]);
+  });
+
+  it('drops a point that fails on a side from the later rounds, with its reason', async () => {
+    const { run, calls } = fakeBench(1.02, 'c');
+    const ms = await runRounds(plan([point('c'), point('node-stream'), point('gone')], 3), run);
+    expect(calls.filter((c) => c.endsWith(' c'))).toHaveLength(2);
+    expect(calls.filter((c) => c.endsWith(' gone'))).toHaveLength(1);
+    const { observations, notMeasured } = observationsOf(ms, () => manifest);
+    expect(notMeasured).toEqual([
+      { benchmark: 'wc/c/bs=4096', reason: 'head: failed: validation failed: lines 3 != 4' },
+      { benchmark: 'wc/gone/bs=4096', reason: 'base: bench exited 2: error: unknown variant "gone"' },
+    ]);
+    expect(observations.map((o) => [o.round, o.benchmark])).toEqual([
+      [0, 'wc/node-stream/bs=4096'],
+      [1, 'wc/node-stream/bs=4096'],
+      [2, 'wc/node-stream/bs=4096'],
+    ]);
+    const [wc] = pooledShifts(observations);
+    expect(wc?.ratio).toBeCloseTo(1.02, 9);
+    expect(wc?.rounds).toBe(3);
+    expect(wc?.flagged).toBe(true);
+  });
+
+  it('stops at the deadline, keeping the rounds measured', async () => {
+    const { run, calls } = fakeBench(1);
+    let n = 0;
+    const ms = await runRounds({ ...plan([point('c')], 5), stop: () => n++ >= 2 }, run);
+    expect(calls).toHaveLength(4);
+    expect(ms).toHaveLength(4);
+  });
+});
