@@ -38,6 +38,7 @@ import { falseCallNote, planAtLevel, pointAlphas } from '../analysis/multiplicit
 import { MIN_EFFECT } from '../analysis/pair-statistics.js';
 import type { Values } from '../analysis/point.js';
 import { DEFAULT_PLAN, type SequentialPlan } from '../analysis/sequential.js';
+import { measureHarnessShift } from '../harness-shift/pipeline/measure-harness-shift.js';
 import { pairedComparison } from '../report/comparison-json.js';
 import { type PairRecord, type PointOutcome, pairRecord, pointRow } from '../report/rows.js';
 import { realExecutor } from '../run/real-executor.js';
@@ -269,6 +270,18 @@ async function pairSides(opts: PairsOptions, baseRoot: string, headRoot: string)
   const log = opts.log ?? ((m: string) => process.stderr.write(`${m}\n`));
   const diffStart = performance.now();
   const host = await setUpMachine({ ...(opts.strict ? { strict: true } : {}) }, log);
+  // Before the pairs, so its time counts as set-up and the deadline still holds. Only a PR diff
+  // has two harnesses to compare (calibration and runtime pairs run one checkout's).
+  const harnessShift =
+    opts.headFilters || opts.measure === 'all'
+      ? undefined
+      : await measureHarnessShift({
+          base: opts.base,
+          head: opts.head,
+          filters: opts.filters,
+          log,
+          ...(opts.deadlineSeconds ? { deadlineSeconds: opts.deadlineSeconds / 3 } : {}),
+        });
   const timer = await pairTimer(opts.head, log);
   const headOpts = opts.headFilters ? { ...opts, filters: opts.headFilters } : opts;
   const [baseLoaded, headLoaded] = [loadSide(baseRoot, 'base', opts), loadSide(headRoot, 'head', headOpts)];
@@ -308,6 +321,7 @@ async function pairSides(opts: PairsOptions, baseRoot: string, headRoot: string)
         }
       : {}),
   });
+  if (harnessShift) comparison.harnessShift = harnessShift;
   return { comparison, record: points.map(pairRecord), interrupted: s.interrupted };
 }
 

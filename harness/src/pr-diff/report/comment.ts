@@ -13,6 +13,7 @@ import { counterName } from '../../model/metrics.js';
 import { COMMENT_LIMIT, toolchainsLine } from '../../report/comparison-sections.js';
 import { DEFAULT_FAIL_RULE, describeRule, type FailRule, parseFailRule } from '../analysis/merge-rule.js';
 import { summarize } from '../analysis/summarize.js';
+import { renderHarnessShift } from '../harness-shift/report/render.js';
 import { forestChart } from './forest-chart.js';
 import {
   foldedList,
@@ -95,6 +96,8 @@ function affectedReasons(c: PairedComparison, cap: number): string {
 /** What leads: broken points, problems on both sides, counters, the merge check. */
 function top(c: PairedComparison, s: DiffSummary): string[] {
   const out: string[] = [];
+  // A harness change moves every number: it is said before anything measured with it.
+  if (c.harnessShift) out.push(renderHarnessShift(c.harnessShift));
   if (s.broken.length) {
     const lines = s.broken.map(
       (g) =>
