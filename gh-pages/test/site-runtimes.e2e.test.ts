@@ -82,7 +82,7 @@ beforeAll(async () => {
     entry('bun', '1.4.0', '2026-08-20T00:00:00.000Z', 11_900),
   ];
   for (const r of releases) await publishRelease(store, MACHINE, r, new Map());
-  await writeReleaseChanges(store, MACHINE, { schema: 1, machine: MACHINE, changes: [change], candidates: [] });
+  await writeReleaseChanges(store, MACHINE, { schema: 2, machine: MACHINE, changes: [change], candidates: [] });
   site = join(tmp, 'site');
   await buildSite(ROOT, store, site);
   server = createServer((req, res) => {

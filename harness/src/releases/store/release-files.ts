@@ -15,6 +15,7 @@ import { paths, RELEASES_DIR, RELEASES_SCHEMA } from '../../model/store-layout.j
 import {
   ReleaseChangesFile as ChangesSchema,
   ReleaseIndexFile as IndexSchema,
+  migrateReleaseFile,
   type ReleaseChangesFile,
   type ReleaseEntry,
   type ReleaseIndexFile,
@@ -26,13 +27,14 @@ function read<T>(
   root: string,
   rel: string,
   schema: import('zod').ZodType<T>,
-  version = RELEASES_SCHEMA,
+  version: number = RELEASES_SCHEMA,
 ): T | undefined {
   const file = join(root, rel);
   if (!existsSync(file)) return undefined;
   assertRealInside(root, file);
   return readJsonFile(file, schema, {
     version,
+    ...(version === RELEASES_SCHEMA ? { migrate: migrateReleaseFile } : {}),
     context: 'refusing to touch the store: ',
     hint: HINT,
   });
