@@ -49,8 +49,10 @@ export function releaseConfirmer(opts: {
       ...(opts.log ? { log: opts.log } : {}),
     });
     const point = out.comparison.points[0];
-    if (!point?.lead.ci) return undefined;
-    const lead = point.lead;
+    // The change's own metric where the pairs measured it (a point's other metrics are folded
+    // under its lead), else the lead: the paired diff's fallback when the metric is unmeasurable.
+    const lead = point && ([point.lead, ...point.folded].find((m) => m.metric === c.series.metric) ?? point.lead);
+    if (!point || !lead?.ci) return undefined;
     const worse = c.series.direction === 'smaller' ? c.ratio > 1 : c.ratio < 1;
     // The paired ratio is oriented "> 1 = head worse" (base/head for bigger-is-better metrics);
     // the change is reported as the metric's own after/before, like the timeline's.
