@@ -52,7 +52,10 @@ export function parseEntry(line: string): NoteEntry | undefined {
   const sub = /^\*\*([^*]+)\*\*:\s*/.exec(t);
   if (sub) t = t.slice(sub[0].length);
   t = t.replace(/\s*\[[^\]]*\]\([^)]*\)\s*$/, '').replace(/\s*\([^()]*\)\s*$/, '');
-  t = t.replace(/`/g, '').trim();
+  t = t
+    .replace(/`/g, '')
+    .replace(/\\([\\_*[\]<>#])/g, '$1')
+    .trim();
   if (!t) return undefined;
   return {
     ...(sub ? { subsystem: sub[1]!.trim() } : {}),
@@ -70,17 +73,31 @@ function sectionEntries(body: string): NoteEntry[] {
     .filter((e): e is NoteEntry => e !== undefined);
 }
 
+const subsystemsOf = (e: NoteEntry) => (e.subsystem ?? '').toLowerCase().split(/[\s,/]+/);
+
 /** The subjects an entry touches: named as its subsystem, or as a word of its text ("update libuv to 1.48"). */
 export function touches(e: NoteEntry, subjects: readonly string[]): string[] {
-  const subs = (e.subsystem ?? '').toLowerCase().split(/[\s,/]+/);
+  const subs = subsystemsOf(e);
   return subjects.filter(
-    (s) => subs.includes(s.toLowerCase()) || new RegExp(`\\b${s.replace(/[^a-z0-9]/gi, '')}`, 'i').test(e.text),
+    (s) => subs.includes(s.toLowerCase()) || new RegExp(`\\b${s.replace(/[^a-z0-9]/gi, '')}s?\\b`, 'i').test(e.text),
   );
+}
+
+/** Subsystems that change no shipped code: their entries come last, whatever they mention. */
+const NOT_CODE = new Set(['doc', 'test', 'build', 'tools', 'benchmark', 'meta', 'ci', 'typings', 'test_runner']);
+
+/** An entry's rank: its subsystem is a subject; its text names one; other code; documentation, tests, tooling. */
+function rank(e: NoteEntry & { touches: string[] }): number {
+  const subs = subsystemsOf(e);
+  if (subs.every((s) => NOT_CODE.has(s)) && e.subsystem) return 3;
+  if (e.touches.some((t) => subs.includes(t.toLowerCase()))) return 0;
+  return e.touches.length ? 1 : 2;
 }
 
 /**
  * The notes of the releases after `from` up to `to` (newest first as written), entries touching
- * the point's subjects first; at most NOTES_KEPT kept.
+ * the point's subjects first (by subsystem, then by a mention), documentation, tests and tooling
+ * last; at most NOTES_KEPT kept.
  */
 export function notesBetween(
   text: string,
@@ -95,7 +112,10 @@ export function notesBetween(
   const all = sections.flatMap((s) =>
     sectionEntries(s.body).map((e) => ({ version: s.version, ...e, touches: touches(e, subjects) })),
   );
-  const ranked = [...all.filter((e) => e.touches.length), ...all.filter((e) => !e.touches.length)];
+  const ranked = all
+    .map((e, i) => ({ e, r: rank(e), i }))
+    .sort((a, b) => a.r - b.r || a.i - b.i)
+    .map((x) => x.e);
   const kept = ranked.slice(0, NOTES_KEPT);
   const found = sections.length
     ? source

@@ -246,7 +246,7 @@ function counterRecord(
     status: 'confirmed',
     counts: { from: c.before, to: c.after },
     ...(effects.length ? { effects } : {}),
-    text: `${c.series.family} ${c.from} → ${c.to}: ${pointText(c.series)} ${counterText(c.series.metric, c.before, c.after)} (exact, every trace of both releases)${effect ? `; timing beside it: ${effect}` : ''}`,
+    text: `${c.series.family} ${c.from} → ${c.to}: ${pointText(c.series)} ${counterText(c.series.metric, c.before, c.after)} (exact, every trace of both releases)${effect ? `; measured beside it: ${effect}` : ''}`,
   };
 }
 
