@@ -2,7 +2,7 @@
 import { EXIT } from '../../lib/errors.js';
 import { ensureDirectory } from '../../lib/paths.js';
 import { releaseConfirmer } from '../../releases/pipeline/confirm-in-pairs.js';
-import { releaseChanges } from '../../releases/pipeline/find-changes.js';
+import { changeCounts, releaseChanges } from '../../releases/pipeline/find-changes.js';
 import { intFlag, list, ROOT } from '../args.js';
 import { type CommandSpec, parseCommand } from '../options.js';
 import { profileFlag } from '../selection.js';
@@ -59,7 +59,7 @@ export async function releasesChangesCommand(argv: string[]): Promise<number> {
     log: (m) => process.stderr.write(`${m}\n`),
   });
   const lines = [
-    `${file.changes.length} confirmed change(s), ${file.candidates.length} candidate(s) -> releases/${file.machine}/changes.json`,
+    `${changeCounts(file)} -> releases/${file.machine}/changes.json`,
     ...file.changes.map((c) => `  ${c.text}`),
     ...file.candidates.map((c) => `  ${c.text}`),
   ];

@@ -33,7 +33,7 @@ import {
   detectCounterChanges,
   exactCount,
 } from '../analysis/counter-changes.js';
-import type { ReleaseChange, ReleaseEntry, ReleaseIndexFile } from '../model/release-store.js';
+import type { ReleaseChange, ReleaseChangesFile, ReleaseEntry, ReleaseIndexFile } from '../model/release-store.js';
 import type { SuiteExperiment } from '../plan/suite-plan.js';
 import { readReleaseIndex, writeReleaseChanges } from '../store/release-files.js';
 import { type DatedRelease, releaseDates, releaseNotes } from './release-context.js';
@@ -342,6 +342,12 @@ async function withContext(
     });
   }
   return out;
+}
+
+/** "2 confirmed timing change(s), 5 counter change(s), 1 candidate(s)" */
+export function changeCounts(file: Pick<ReleaseChangesFile, 'changes' | 'candidates'>): string {
+  const counters = file.changes.filter((c) => c.kind === 'counter').length;
+  return `${file.changes.length - counters} confirmed timing change(s), ${counters} counter change(s), ${file.candidates.length} candidate(s)`;
 }
 
 export async function releaseChanges(opts: ChangesOptions) {
