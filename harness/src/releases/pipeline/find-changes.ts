@@ -33,9 +33,9 @@ import {
   detectCounterChanges,
   exactCount,
 } from '../analysis/counter-changes.js';
-import type { ReleaseChange, ReleaseChangesFile, ReleaseEntry, ReleaseIndexFile } from '../model/release-store.js';
+import type { ReleaseChange, ReleaseChangesFile, ReleaseIndexFile } from '../model/release-store.js';
 import type { SuiteExperiment } from '../plan/suite-plan.js';
-import { readReleaseIndex, writeReleaseChanges } from '../store/release-files.js';
+import { dateReleases, readReleaseIndex, writeReleaseChanges } from '../store/release-files.js';
 import { type DatedRelease, releaseDates, releaseNotes } from './release-context.js';
 import { measureReleases, suiteExperiments } from './sweep.js';
 
@@ -319,12 +319,11 @@ async function counterChanges(
 /** Each change's dates (upstream where the changelog says) and the release notes between its releases. */
 async function withContext(
   changes: ReleaseChange[],
-  entries: readonly ReleaseEntry[],
+  dates: ReadonlyMap<string, DatedRelease>,
   suites: readonly SuiteExperiment[],
   opts: ChangesOptions,
 ): Promise<ReleaseChange[]> {
   const runtimesDir = opts.runtimesDir ?? join(opts.root, '.cache', 'runtimes');
-  const dates = releaseDates(entries, runtimesDir);
   const notes = new Map<string, Awaited<ReturnType<typeof releaseNotes>>>();
   const log = opts.log ?? (() => {});
   const out: ReleaseChange[] = [];
@@ -359,7 +358,12 @@ export async function releaseChanges(opts: ChangesOptions) {
     ...(await timingChanges(index, suites, opts, machine, catalog)),
     ...(await counterChanges(index, opts, machine, catalog)),
   ];
-  const out = await withContext(found, readReleaseIndex(opts.storeDir, machine).releases, suites, opts);
+  const entries = readReleaseIndex(opts.storeDir, machine).releases;
+  const dates = releaseDates(entries, opts.runtimesDir ?? join(opts.root, '.cache', 'runtimes'));
+  const upstream = new Map([...dates].filter(([, d]) => d.source === 'changelog').map(([k, d]) => [k, d.date]));
+  const dated = await dateReleases(opts.storeDir, machine, upstream);
+  if (dated) opts.log?.(`${dated} release(s) measured before dates were kept now carry their changelog's date`);
+  const out = await withContext(found, dates, suites, opts);
   // Newest first: by the later release's date, then by version within a line.
   const newest = (a: ReleaseChange, b: ReleaseChange) =>
     Date.parse(b.toDate) - Date.parse(a.toDate) ||

@@ -111,6 +111,33 @@ export async function publishRelease(
   });
 }
 
+/**
+ * Gives entries measured before upstream dates were kept the date their project gives them
+ * (`dates`: family@version -> YYYY-MM-DD, from a changelog); nothing else is touched, and an
+ * entry that has one keeps it. Returns how many entries were dated.
+ */
+export async function dateReleases(root: string, machine: string, dates: ReadonlyMap<string, string>): Promise<number> {
+  assertSegment('machine', machine);
+  return withLock(join(root, '.lock'), () => {
+    const index = readReleaseIndex(root, machine);
+    let dated = 0;
+    const releases = index.releases.map((r) => {
+      const d = dates.get(`${r.family}@${r.version}`);
+      if (r.released || !d) return r;
+      dated++;
+      return { ...r, released: d };
+    });
+    if (dated)
+      writeInside(root, [
+        {
+          file: join(root, paths.releaseIndex(machine)),
+          data: json({ ...index, releases } satisfies ReleaseIndexFile),
+        },
+      ]);
+    return dated;
+  });
+}
+
 export async function writeReleaseChanges(root: string, machine: string, changes: ReleaseChangesFile): Promise<void> {
   assertSegment('machine', machine);
   await withLock(join(root, '.lock'), () =>
