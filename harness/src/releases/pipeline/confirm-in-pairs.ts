@@ -50,11 +50,12 @@ export function releaseConfirmer(opts: {
       ...(opts.log ? { log: opts.log } : {}),
     });
     const point = out.comparison.points[0];
-    // The change's own metric where the pairs measured it (a point's other metrics are folded
-    // under its lead), else the lead: the paired diff's fallback when the metric is unmeasurable.
+    // The change's own metric where the pairs measured it with an interval (a point's other
+    // metrics are folded under its lead), else the lead: the paired diff's fallback when the
+    // metric is unmeasurable.
     // A counter (max RSS) is no sampled metric of the pairs: judging it by the lead would confirm
     // something else, so it stays a candidate.
-    const own = point && [point.lead, ...point.folded].find((m) => m.metric === c.series.metric);
+    const own = point && [point.lead, ...point.folded].find((m) => m.metric === c.series.metric && m.ci);
     const lead = own ?? (harnessMetric(c.series.metric)?.kind === 'counter' ? undefined : point?.lead);
     if (!point || !lead?.ci) return undefined;
     const worse = c.series.direction === 'smaller' ? c.ratio > 1 : c.ratio < 1;
