@@ -17,6 +17,8 @@ interface Config {
   overview?: Record<string, unknown>;
   /** Each experiment's metric labels, from its manifest. */
   labels?: Record<string, Record<string, string>>;
+  /** Which release files each machine has (written by the site build). */
+  releases?: Record<string, { index: boolean; changes: boolean }>;
 }
 
 async function config(): Promise<Config> {
@@ -88,6 +90,7 @@ async function render(): Promise<void> {
     profile: new Profile(store, machine, profile, catalog),
     overview: cfg.overview ?? {},
     label: (experiment, metric) => metricLabel(metric, cfg.labels?.[experiment]),
+    releases: cfg.releases?.[machine] ?? { index: false, changes: false },
     el: app,
     go,
     // Only an http(s) repository becomes a link (config.json is written by the site build).

@@ -17,8 +17,20 @@ export interface RuntimeChart {
   metric: string;
   unit: string;
   direction: Direction;
-  points: { version: string; date: string; value: number; reference: number | null }[];
+  /** Dated by the project's changelog where it gives a date, else by the registry (`dateSource`). */
+  points: {
+    version: string;
+    date: string;
+    dateSource: 'changelog' | 'registry';
+    value: number;
+    reference: number | null;
+  }[];
+  /** Timing changes on this point and metric. */
   changes: ReleaseChange[];
+  /** Counter changes on this point (any counter). */
+  counterChanges: ReleaseChange[];
+  /** Releases of the line measured at the profile that have no value here, and why. */
+  missing: { version: string; why: string }[];
 }
 
 const paramsKey = (p: Record<string, number | string>) =>
@@ -73,14 +85,9 @@ export function runtimeCharts(
         unit: v.unit,
         direction: v.direction,
         points: [],
-        changes: changes.filter(
-          (c) =>
-            c.line === e.line &&
-            c.experiment === experiment &&
-            c.variant === v.variant &&
-            c.metric === metric &&
-            paramsKey(c.params) === paramsKey(v.params),
-        ),
+        changes: changes.filter((c) => c.kind !== 'counter' && c.metric === metric && onPoint(c, e.line, v)),
+        counterChanges: changes.filter((c) => c.kind === 'counter' && onPoint(c, e.line, v)),
+        missing: [],
       };
       // C measured in the same run, at the same parameters: the reference for this release. A
       // variant without one of C's parameters (Bun's and Deno's thread pools have no size) takes
@@ -89,11 +96,46 @@ export function runtimeCharts(
       const exact = refs.find((r) => paramsKey(r.params) === paramsKey(v.params));
       const within = refs.filter((r) => Object.entries(v.params).every(([k, x]) => r.params[k] === x));
       const ref = exact ?? (within.length === 1 ? within[0] : undefined);
-      chart.points.push({ version: e.version, date: e.date, value: v.value, reference: ref?.value ?? null });
+      chart.points.push({
+        version: e.version,
+        date: e.released ?? e.date.slice(0, 10),
+        dateSource: e.released ? 'changelog' : 'registry',
+        value: v.value,
+        reference: ref?.value ?? null,
+      });
       charts.set(key, chart);
     }
   }
+  for (const chart of charts.values()) {
+    const drawn = new Set(chart.points.map((p) => p.version));
+    chart.missing = sorted
+      .filter((e) => e.line === chart.line && !drawn.has(e.version))
+      .map((e) => ({ version: e.version, why: whyMissing(e, chart) }));
+  }
   return [...charts.values()];
+}
+
+type Point = { experiment: string; variant: string; params: Record<string, number | string> };
+
+const onPoint = (c: ReleaseChange, line: string, v: Point) =>
+  c.line === line &&
+  c.experiment === v.experiment &&
+  c.variant === v.variant &&
+  paramsKey(c.params) === paramsKey(v.params);
+
+/**
+ * Why a measured release has no value on a chart: the sweep's own problem line for the point
+ * (its benchmark id names experiment, variant and parameters), the experiment not measured with
+ * it, or a run that succeeded without this metric.
+ */
+export function whyMissing(e: ReleaseEntry, c: Pick<RuntimeChart, 'experiment' | 'variant' | 'params'>): string {
+  if (!e.experiments.includes(c.experiment)) return `${c.experiment} was not measured with this release`;
+  const params = Object.entries(c.params).map(([k, v]) => `${k}=${v}`);
+  const problem = e.problems.find(
+    (p) => p.startsWith(`${c.experiment}/${c.variant}/`) && params.every((kv) => p.split(':')[0]!.includes(kv)),
+  );
+  if (problem) return problem.slice(problem.indexOf(':') + 1).trim();
+  return 'the run has no value for this metric (a fit too poor to report is withheld)';
 }
 
 /** Experiments with release values, sorted. */

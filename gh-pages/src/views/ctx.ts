@@ -13,6 +13,8 @@ export interface Ctx {
   overview: Record<string, unknown>;
   /** A metric's human label ("cost per read") for an experiment: no key is shown to a reader. */
   label: (experiment: string, metric: string) => string;
+  /** Which of this machine's release files exist: the Runtimes view asks for no missing one. */
+  releases: { index: boolean; changes: boolean };
   el: HTMLElement;
   commitUrl: (sha: string) => string | undefined;
   go: (s: Partial<State>) => void;

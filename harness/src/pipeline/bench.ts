@@ -9,12 +9,15 @@
  * Everything up to "plan jobs" can refuse the run (exit 2) before anything is measured. From then
  * on results.json is rewritten after every benchmark, so a crash or an interrupt loses nothing.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { runAnalyses } from '../analysis/slope.js';
 import { type BuildOutcome, buildAll } from '../build/build.js';
 import { isSha } from '../lib/ids.js';
 import { ensureDirectory } from '../lib/paths.js';
 import { commitInfo } from '../machine/machine.js';
+import type { Tools } from '../machine/tools.js';
 import type { Job } from '../model/job.js';
 import type { Experiment } from '../model/manifest.js';
 import type { Profile } from '../model/profiles.js';
@@ -22,8 +25,10 @@ import type { Benchmark, Results } from '../model/results.js';
 import { normalize, notRun } from '../normalize/normalize.js';
 import { loadAllExperiments } from '../plan/experiments.js';
 import { expand, type Filters } from '../plan/plan.js';
+import { countSyscalls } from '../run/common.js';
 import { profileJob, profiles } from '../run/cpu-profile.js';
 import { measureJob } from '../run/measure.js';
+import type { SyscallCounts } from '../run/parse-strace.js';
 import { checkStore } from '../store/check.js';
 import { publishRun } from '../store/publish-run.js';
 import { Progress } from './progress.js';
@@ -49,6 +54,11 @@ export interface BenchOptions {
   cacheDir?: string;
   /** Also save a V8 .cpuprofile per measured Node.js job under <out>/cpuprofiles (untimed run). */
   profileCpu?: boolean;
+  /**
+   * Untimed strace runs per measured benchmark, the runner's own included (default 1): with two
+   * or more, a count the runs disagree on can be told from one that changed (the release axis).
+   */
+  traces?: number;
   log?: (msg: string) => void;
 }
 
@@ -64,6 +74,24 @@ export interface BenchOutcome {
   planned: number;
   /** Whether the run was added to the store. */
   stored: boolean;
+  /** Every traced run's syscall counts per benchmark id, when `traces` asked for more than one. */
+  traces: Map<string, SyscallCounts[]>;
+}
+
+/** The runner's trace and `total - 1` more untimed ones, each counted alike; stops at the first that fails. */
+async function traceAgain(job: Job, tools: Tools, first: SyscallCounts, total: number): Promise<SyscallCounts[]> {
+  const out = [first];
+  const work = mkdtempSync(join(tmpdir(), 'jsio-traces-'));
+  try {
+    while (out.length < total) {
+      const t = await countSyscalls(job, tools, work);
+      if (!t.syscalls) break;
+      out.push(t.syscalls);
+    }
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+  return out;
 }
 
 /** Measures every job in order, writing results.json after each; stops cleanly on SIGINT/SIGTERM. */
@@ -77,6 +105,7 @@ async function runJobs(
 ) {
   const stop = onInterrupt(log, 'stopping the running benchmark; results so far are kept (marked partial)');
   let measuredSeconds = 0;
+  const traces = new Map<string, SyscallCounts[]>();
   const progress = new Progress(jobs.filter((j) => !j.blocked).length);
   try {
     for (const job of jobs) {
@@ -99,6 +128,8 @@ async function runJobs(
         measuredSeconds += raw.measuredSeconds;
         if (stop.interrupted) break; // the job in flight was killed: it has no honest result
         b = normalize(job, raw, build?.info);
+        if ((opts.traces ?? 1) > 1 && b.status === 'ok' && raw.syscalls)
+          traces.set(job.id, await traceAgain(job, host.tools, raw.syscalls, opts.traces!));
         if (opts.profileCpu && b.status === 'ok' && profiles(job)) {
           const prof = await profileJob(job, file.outDir);
           log(
@@ -115,7 +146,7 @@ async function runJobs(
   } finally {
     stop.dispose();
   }
-  return { interrupted: stop.interrupted, measuredSeconds };
+  return { interrupted: stop.interrupted, measuredSeconds, traces };
 }
 
 export async function bench(opts: BenchOptions): Promise<BenchOutcome> {
@@ -154,7 +185,7 @@ export async function bench(opts: BenchOptions): Promise<BenchOutcome> {
     experiments,
   });
   const builds = await buildAll(jobs, log);
-  const { interrupted, measuredSeconds } = await runJobs(jobs, builds, host, file, opts, log);
+  const { interrupted, measuredSeconds, traces } = await runJobs(jobs, builds, host, file, opts, log);
   const results = file.finish({
     partial: interrupted,
     timing: { totalSeconds: (performance.now() - t0) / 1000, measuredSeconds },
@@ -171,6 +202,7 @@ export async function bench(opts: BenchOptions): Promise<BenchOutcome> {
     interrupted,
     planned: jobs.length,
     stored,
+    traces,
     ...(sitePath ? { sitePath } : {}),
   };
 }

@@ -2,6 +2,7 @@
  * Builds the static trend site: gh-pages/ bundled with esbuild, plus a copy of the store under
  * data/. The output is plain files that work from any static host, under any sub-path.
  */
+
 import {
   constants,
   cpSync,
@@ -18,6 +19,7 @@ import { createServer } from 'node:http';
 import { extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { build } from 'esbuild';
 import { probe } from '../lib/exec.js';
+import { isSegment } from '../lib/ids.js';
 import type { Overview } from '../model/manifest.js';
 import { uncalibrated } from '../model/noise.js';
 import { readExperiments } from '../model/read-manifests.js';
@@ -126,7 +128,6 @@ async function buildInto(root: string, storeDir: string, outDir: string, inPlace
     loader: { '.css': 'css' },
   });
   for (const f of ['index.html', 'style.css']) if (existsSync(join(src, f))) cpSync(join(src, f), join(outDir, f));
-  writeFileSync(join(outDir, 'config.json'), JSON.stringify({ repoUrl: repoUrl(root), ...manifestConfig(root) }));
   if (!inPlace) {
     mkdirSync(join(outDir, 'data'), { recursive: true });
     if (existsSync(storeDir))
@@ -145,7 +146,26 @@ async function buildInto(root: string, storeDir: string, outDir: string, inPlace
       writeFileSync(noise, `${JSON.stringify(uncalibrated(entry.name))}\n`);
   }
   writeRegressions(data);
+  writeFileSync(
+    join(outDir, 'config.json'),
+    JSON.stringify({ repoUrl: repoUrl(root), ...manifestConfig(root), releases: releaseFiles(data) }),
+  );
   preloadDefault(outDir, data);
+}
+
+/**
+ * Which release files each machine has (releases/<machine>/index.json, changes.json): the
+ * Runtimes view asks only for files that exist, so an empty store costs no failed request.
+ */
+function releaseFiles(data: string): Record<string, { index: boolean; changes: boolean }> {
+  const dir = join(data, RELEASES_DIR);
+  const out: Record<string, { index: boolean; changes: boolean }> = {};
+  for (const e of existsSync(dir) ? readdirSync(dir, { withFileTypes: true }) : []) {
+    if (!e.isDirectory() || !isSegment(e.name)) continue;
+    const has = (f: string) => existsSync(join(dir, e.name, f));
+    out[e.name] = { index: has('index.json'), changes: has('changes.json') };
+  }
+  return out;
 }
 
 /**

@@ -66,14 +66,19 @@ const entries = minors.map((v, i) => entry(v, 20_000 * noise[i]! * (i >= 4 ? 1.1
 
 describe('change detection over releases', () => {
   it('follows the watched metric of JavaScript variants only, in version order', () => {
-    const series = releaseSeries([...entries].reverse(), 'quick', () => 'read_cost');
+    const series = releaseSeries([...entries].reverse(), 'quick', () => ['read_cost']);
     expect(series).toHaveLength(1);
     expect(series[0]!.points.map((p) => p.version)).toEqual(minors);
-    expect(releaseSeries(entries, 'smoke', () => 'read_cost')).toEqual([]);
+    expect(releaseSeries(entries, 'smoke', () => ['read_cost'])).toEqual([]);
+  });
+
+  it('follows every metric of the suite, not only the first', () => {
+    const series = releaseSeries(entries, 'quick', () => ['read_cost', 'startup']);
+    expect(series.map((s) => s.metric)).toEqual(['read_cost', 'startup']);
   });
 
   it('finds the step between the two consecutive releases around it', () => {
-    const [c, ...rest] = detectReleaseChanges(releaseSeries(entries, 'quick', () => 'read_cost'));
+    const [c, ...rest] = detectReleaseChanges(releaseSeries(entries, 'quick', () => ['read_cost']));
     expect(rest).toEqual([]);
     expect(c).toMatchObject({ from: '24.3.0', to: '24.4.0' });
     expect(c!.ratio).toBeCloseTo(1.18, 1);
@@ -102,7 +107,7 @@ describe('change detection over releases', () => {
       ['2.9.0', 14.93],
     ];
     const entries = measured.map(([v, x]) => entry(v, x));
-    const [c, ...rest] = detectReleaseChanges(releaseSeries(entries, 'quick', () => 'read_cost'));
+    const [c, ...rest] = detectReleaseChanges(releaseSeries(entries, 'quick', () => ['read_cost']));
     expect(rest).toEqual([]);
     expect(c).toMatchObject({ from: '2.6.6', to: '2.6.7' });
     expect(detectChangePoints(measured.map(([, x]) => x))).toEqual([]);
@@ -110,7 +115,7 @@ describe('change detection over releases', () => {
 
   it('finds nothing in a flat timeline', () => {
     const flat = minors.map((v, i) => entry(v, 20_000 * noise[i]!));
-    expect(detectReleaseChanges(releaseSeries(flat, 'quick', () => 'read_cost'))).toEqual([]);
+    expect(detectReleaseChanges(releaseSeries(flat, 'quick', () => ['read_cost']))).toEqual([]);
   });
 });
 

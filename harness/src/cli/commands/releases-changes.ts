@@ -1,8 +1,8 @@
-/** npm run releases -- changes: detection over each line's releases, bisection, confirmation. */
+/** npm run releases -- changes: timing and counter changes over each line's releases, bisection, confirmation. */
 import { EXIT } from '../../lib/errors.js';
 import { ensureDirectory } from '../../lib/paths.js';
 import { releaseConfirmer } from '../../releases/pipeline/confirm-in-pairs.js';
-import { releaseChanges } from '../../releases/pipeline/find-changes.js';
+import { changeCounts, releaseChanges } from '../../releases/pipeline/find-changes.js';
 import { intFlag, list, ROOT } from '../args.js';
 import { type CommandSpec, parseCommand } from '../options.js';
 import { profileFlag } from '../selection.js';
@@ -10,13 +10,16 @@ import { RELEASE_EXPERIMENTS_OPTION, RELEASE_OUT_OPTION, RELEASE_STORE_OPTIONS }
 
 export const releasesChangesSpec = {
   name: 'releases changes',
-  brief: "change detection over each line's releases, bisection, confirmation by paired diffs",
+  brief: "timing and exact counter changes over each line's releases, bisection, confirmation by paired diffs",
   summary:
     "Runs the site's change-point detection over each runtime line's measured releases (one series per " +
-    "release-suite point, on the suite's first metric), narrows each change through the intermediate builds " +
-    'the registry has (Node patch releases, Bun canaries), confirms each with --confirm by a paired diff of the ' +
+    "release-suite point and suite metric) and compares each point's traced syscall counts between consecutive " +
+    'releases (a change when every trace of both releases agrees), narrows each change through the intermediate builds ' +
+    'the registry has (Node patch releases, Bun canaries), confirms each timing change with --confirm by a paired diff of the ' +
     "two releases on the same program (npm run pairs' engine: base = the release before, head = the one after, " +
-    'the same checkout), and writes <store>/releases/<machine>/changes.json: confirmed changes, and the candidates apart.',
+    "the same checkout; counter changes are exact and need none), adds the releases' dates and the release notes " +
+    "between them from the packages' changelogs, and writes <store>/releases/<machine>/changes.json: confirmed " +
+    'changes, and the candidates apart.',
   options: {
     ...RELEASE_STORE_OPTIONS,
     ...RELEASE_EXPERIMENTS_OPTION,
@@ -59,7 +62,7 @@ export async function releasesChangesCommand(argv: string[]): Promise<number> {
     log: (m) => process.stderr.write(`${m}\n`),
   });
   const lines = [
-    `${file.changes.length} confirmed change(s), ${file.candidates.length} candidate(s) -> releases/${file.machine}/changes.json`,
+    `${changeCounts(file)} -> releases/${file.machine}/changes.json`,
     ...file.changes.map((c) => `  ${c.text}`),
     ...file.candidates.map((c) => `  ${c.text}`),
   ];

@@ -10,7 +10,7 @@ import { EXIT } from '../../lib/errors.js';
 import { ensureDirectory } from '../../lib/paths.js';
 import { releaseFamilies } from '../../model/runtime-families.js';
 import { releaseConfirmer } from '../../releases/pipeline/confirm-in-pairs.js';
-import { releaseChanges } from '../../releases/pipeline/find-changes.js';
+import { changeCounts, releaseChanges } from '../../releases/pipeline/find-changes.js';
 import { measureReleases } from '../../releases/pipeline/sweep.js';
 import { intFlag, ROOT } from '../args.js';
 import { type CommandSpec, parseCommand } from '../options.js';
@@ -98,8 +98,6 @@ export async function releasesNightlyCommand(argv: string[]): Promise<number> {
     confirm: releaseConfirmer({ root: ROOT, profile, budgetSeconds: 240 }),
     log: (m) => process.stderr.write(`${m}\n`),
   });
-  process.stdout.write(
-    `${changes.changes.length} confirmed change(s), ${changes.candidates.length} candidate(s); ${failed} release(s) measured nothing\n`,
-  );
+  process.stdout.write(`${changeCounts(changes)}; ${failed} release(s) measured nothing\n`);
   return failed ? EXIT.benchmarksFailed : EXIT.ok;
 }

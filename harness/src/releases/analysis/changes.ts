@@ -50,18 +50,18 @@ const seriesKey = (e: ReleaseEntry, v: ReleaseEntry['values'][number]) =>
 
 /**
  * The JavaScript suite values of a profile's releases as series; only each experiment's watched
- * metrics (`watched(experiment)`, the suite's first metric) are followed.
+ * metrics (`watched(experiment)`: every metric of its suite) are followed.
  */
 export function releaseSeries(
   entries: readonly ReleaseEntry[],
   profile: string,
-  watched: (experiment: string) => string | undefined,
+  watched: (experiment: string) => readonly string[],
 ): ReleaseSeries[] {
   const out = new Map<string, ReleaseSeries>();
   for (const e of entries) {
     if (e.profile !== profile) continue;
     for (const v of e.values) {
-      if (v.reference || watched(v.experiment) !== v.metric) continue;
+      if (v.reference || !watched(v.experiment).includes(v.metric)) continue;
       const s = out.get(seriesKey(e, v)) ?? {
         family: e.family,
         line: e.line,
@@ -125,19 +125,36 @@ export function bisectStep(
   between: readonly string[],
   measured: ReadonlyMap<string, number>,
 ): BisectStep {
+  const lb = Math.log(c.before);
+  const la = Math.log(c.after);
+  return narrowStep(c, between, measured, (x) =>
+    x > 0 ? Math.abs(Math.log(x) - lb) <= Math.abs(Math.log(x) - la) : undefined,
+  );
+}
+
+/**
+ * Bisection's step for any measured quantity: `isBefore` says whether a build's measurement is
+ * still the "before" level (a counter: every trace still at the old count), undefined when it
+ * cannot say (measured, but no usable value). Builds without a measurement are left to measure.
+ */
+export function narrowStep<T>(
+  c: { from: string; to: string },
+  between: readonly string[],
+  measured: ReadonlyMap<string, T>,
+  isBefore: (x: T) => boolean | undefined,
+): BisectStep {
   const inside = [...between]
     .filter((v) => compareVersions(v, c.from) > 0 && compareVersions(v, c.to) < 0)
     .sort(compareVersions);
-  const lb = Math.log(c.before);
-  const la = Math.log(c.after);
   let lo = c.from;
   let hi = c.to;
   let steps = 0;
   for (const v of inside) {
     const x = measured.get(v);
-    if (x === undefined || !(x > 0)) continue;
+    const before = x === undefined ? undefined : isBefore(x);
+    if (before === undefined) continue;
     steps++;
-    if (Math.abs(Math.log(x) - lb) <= Math.abs(Math.log(x) - la)) lo = v;
+    if (before) lo = v;
     else {
       hi = v;
       break;

@@ -9,6 +9,7 @@
 import { formatConfidence } from '../../lib/format.js';
 import { benchmarkId } from '../../model/benchmark-id.js';
 import type { Job } from '../../model/job.js';
+import { harnessMetric } from '../../model/metrics.js';
 import type { Profile } from '../../model/profiles.js';
 import { RUNTIME_PARAM } from '../../model/select.js';
 import type { Filters } from '../../plan/plan.js';
@@ -51,8 +52,14 @@ export function releaseConfirmer(opts: {
       ...(opts.log ? { log: opts.log } : {}),
     });
     const point = out.comparison.points[0];
-    if (!point?.lead.ci) return undefined;
-    const lead = point.lead;
+    // The change's own metric where the pairs measured it with an interval (a point's other
+    // metrics are folded under its lead), else the lead: the paired diff's fallback when the
+    // metric is unmeasurable.
+    // A counter (max RSS) is no sampled metric of the pairs: judging it by the lead would confirm
+    // something else, so it stays a candidate.
+    const own = point && [point.lead, ...point.folded].find((m) => m.metric === c.series.metric && m.ci);
+    const lead = own ?? (harnessMetric(c.series.metric)?.kind === 'counter' ? undefined : point?.lead);
+    if (!point || !lead?.ci) return undefined;
     const worse = c.series.direction === 'smaller' ? c.ratio > 1 : c.ratio < 1;
     // The paired ratio is oriented "> 1 = head worse" (base/head for bigger-is-better metrics);
     // the change is reported as the metric's own after/before, like the timeline's.

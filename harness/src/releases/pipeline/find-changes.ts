@@ -1,10 +1,12 @@
 /**
  * `npm run releases -- changes`, as stages:
  *
- *   the store's releases -> one series per line and suite point (watched metric) -> change points
- *   -> bisection: measure the registry's intermediate builds (the release sweep, one build at a
- *   time) until the change sits between two adjacent builds -> confirmation by a paired diff of
- *   the two builds on the same program (when a confirmer is given) -> changes.json
+ *   the store's releases -> timing: one series per line, suite point and suite metric -> change
+ *   points; counters: each point's traced counts, release by release -> exact differences
+ *   -> bisection of both kinds: measure the registry's intermediate builds (the release sweep,
+ *   one build at a time) until the change sits between two adjacent builds -> timing changes
+ *   only: confirmation by a paired diff of the two builds (when a confirmer is given) -> each
+ *   change with its releases' upstream dates and the release notes between them -> changes.json
  */
 import { join } from 'node:path';
 import { machineInfo } from '../../machine/machine.js';
@@ -13,10 +15,28 @@ import type { Profile } from '../../model/profiles.js';
 import { type Release, releasesBetween } from '../../model/release-catalog.js';
 import { compareVersions } from '../../model/runtime-release.js';
 import { paramText } from '../../model/select.js';
+import { RELEASES_SCHEMA } from '../../model/store-layout.js';
 import { loadAllExperiments } from '../../plan/experiments.js';
-import { bisectStep, type Candidate, detectReleaseChanges, percent, releaseSeries } from '../analysis/changes.js';
-import type { ReleaseChange, ReleaseIndexFile } from '../model/release-store.js';
-import { readReleaseIndex, writeReleaseChanges } from '../store/release-files.js';
+import {
+  type BisectStep,
+  bisectStep,
+  type Candidate,
+  detectReleaseChanges,
+  percent,
+  releaseSeries,
+} from '../analysis/changes.js';
+import {
+  type CounterCandidate,
+  counterBisectStep,
+  counterSeries,
+  counterText,
+  detectCounterChanges,
+  exactCount,
+} from '../analysis/counter-changes.js';
+import type { ReleaseChange, ReleaseChangesFile, ReleaseIndexFile } from '../model/release-store.js';
+import type { SuiteExperiment } from '../plan/suite-plan.js';
+import { dateReleases, readReleaseIndex, writeReleaseChanges } from '../store/release-files.js';
+import { type DatedRelease, releaseDates, releaseNotes } from './release-context.js';
 import { measureReleases, suiteExperiments } from './sweep.js';
 
 export interface Confirmation {
@@ -42,13 +62,17 @@ export interface ChangesOptions {
   bisectSteps: number;
   experiments?: readonly string[];
   confirm?: Confirmer;
+  /** The runtimes cache (default <root>/.cache/runtimes): where the releases' changelogs are read. */
+  runtimesDir?: string;
   log?: (m: string) => void;
 }
 
-/** "wc readsync bs 65536 read_cost" */
-function pointText(c: Candidate): string {
-  const params = Object.entries(c.series.params).map(([k, v]) => paramText(k, v));
-  return [c.series.experiment, c.series.variant, ...params, c.series.metric].join(' ');
+type Point = Pick<Candidate['series'], 'experiment' | 'variant' | 'params'>;
+
+/** "wc readsync bs 65536 read_cost" (the metric left out when not given) */
+function pointText(p: Point, metric?: string): string {
+  const params = Object.entries(p.params).map(([k, v]) => paramText(k, v));
+  return [p.experiment, p.variant, ...params, ...(metric ? [metric] : [])].join(' ');
 }
 
 /**
@@ -57,7 +81,7 @@ function pointText(c: Candidate): string {
  * (docs/releases.md has one), and only the paired figure has an interval behind it.
  */
 export function changeText(c: Candidate, conf?: Confirmation): string {
-  const where = `${c.series.family} ${c.from} → ${c.to}: ${pointText(c)}`;
+  const where = `${c.series.family} ${c.from} → ${c.to}: ${pointText(c.series, c.series.metric)}`;
   const head = `${where} ${percent(c.ratio)}`;
   if (!conf) return `${head} (not confirmed)`;
   const ci = `${conf.level}% CI ${percent(1 + conf.ci[0])} … ${percent(1 + conf.ci[1])}`;
@@ -66,42 +90,64 @@ export function changeText(c: Candidate, conf?: Confirmation): string {
     : `${head}: not confirmed by ${conf.pairs} pairs (paired ${percent(1 + conf.change)}, ${ci}, ${conf.verdict})`;
 }
 
-function valuesOf(index: ReleaseIndexFile, c: Candidate, profile: string): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const e of index.releases) {
-    if (e.profile !== profile || e.line !== c.series.line) continue;
-    const v = e.values.find(
-      (x) =>
-        !x.reference &&
-        x.experiment === c.series.experiment &&
-        x.variant === c.series.variant &&
-        x.metric === c.series.metric &&
-        JSON.stringify(x.params) === JSON.stringify(c.series.params),
-    );
-    if (v) out.set(e.version, v.value);
-  }
-  return out;
+/** A line's measured builds, version -> what bisection compares (a value, or a counter's traces). */
+type Measured<T> = (index: ReleaseIndexFile) => Map<string, T>;
+
+const samePoint = (a: Point, b: Point) =>
+  a.experiment === b.experiment && a.variant === b.variant && JSON.stringify(a.params) === JSON.stringify(b.params);
+
+function valuesOf(c: Candidate, profile: string): Measured<number> {
+  return (index) => {
+    const out = new Map<string, number>();
+    for (const e of index.releases) {
+      if (e.profile !== profile || e.line !== c.series.line) continue;
+      const v = e.values.find((x) => !x.reference && x.metric === c.series.metric && samePoint(x, c.series));
+      if (v) out.set(e.version, v.value);
+    }
+    return out;
+  };
 }
 
-/** Narrows a candidate through the registry's builds between its releases, measuring them. */
-async function bisect(c: Candidate, catalog: readonly Release[], opts: ChangesOptions, machine: string) {
-  const between = releasesBetween(catalog, c.series.line, c.from, c.to);
+/** A counter's traces in each build of the line where its point was traced (0 where strace listed no such call). */
+function tracesOf(c: CounterCandidate, profile: string): Measured<number[]> {
+  return (index) => {
+    const out = new Map<string, number[]>();
+    for (const e of index.releases) {
+      if (e.profile !== profile || e.line !== c.series.line) continue;
+      const p = e.counters?.find((x) => !x.reference && samePoint(x, c.series));
+      const any = p && (Object.values(p.counts)[0] ?? []);
+      if (p) out.set(e.version, p.counts[c.series.metric] ?? (any ?? []).map(() => 0));
+    }
+    return out;
+  };
+}
+
+interface Range {
+  series: Point & { family: string; line: string };
+  from: string;
+  to: string;
+}
+
+/** Narrows a change through the registry's builds between its releases, measuring them. */
+async function bisect<T>(
+  c: Range,
+  catalog: readonly Release[],
+  opts: ChangesOptions,
+  machine: string,
+  measured: Measured<T>,
+  step: (between: readonly string[], m: ReadonlyMap<string, T>) => BisectStep,
+): Promise<{ from: string; to: string } | undefined> {
+  const between = releasesBetween(catalog, c.series.line, c.from, c.to).map((r) => r.version);
   for (let i = 0; i <= opts.bisectSteps; i++) {
-    const measured = valuesOf(readReleaseIndex(opts.storeDir, machine), c, opts.profile);
-    const step = bisectStep(
-      c,
-      between.map((r) => r.version),
-      measured,
-    );
-    if (step.kind === 'narrowed') return { from: step.from, to: step.to };
+    const next = step(between, measured(readReleaseIndex(opts.storeDir, machine)));
+    if (next.kind === 'narrowed') return { from: next.from, to: next.to };
     if (i === opts.bisectSteps) break;
-    opts.log?.(`bisecting ${c.series.family} ${c.from} → ${c.to}: measuring ${step.version}`);
-    const build = between.find((r) => r.version === step.version)!;
+    opts.log?.(`bisecting ${c.series.family} ${c.from} → ${c.to}: measuring ${next.version}`);
     await measureReleases({
       root: opts.root,
       storeDir: opts.storeDir,
       profile: opts.profile,
-      releases: [build],
+      releases: catalog.filter((r) => r.version === next.version),
       experiments: [c.series.experiment],
       workDir: opts.workDir,
       ...(opts.log ? { log: opts.log } : {}),
@@ -110,14 +156,19 @@ async function bisect(c: Candidate, catalog: readonly Release[], opts: ChangesOp
   return undefined; // the step budget ran out: the range stays as detected
 }
 
-function record(
-  c: Candidate,
-  detected: { from: string; to: string },
-  dates: Map<string, string>,
-  conf?: Confirmation,
-): ReleaseChange {
+/** The registry's builds of each family, asked once per run. */
+function catalogs(): (family: string) => Promise<Release[]> {
+  const known = new Map<string, Release[]>();
+  return async (family) => {
+    if (!known.has(family)) known.set(family, await registryReleases(family));
+    return known.get(family)!;
+  };
+}
+
+function timingRecord(c: Candidate, detected: { from: string; to: string }, conf?: Confirmation): ReleaseChange {
   const status = !conf ? 'candidate' : conf.confirmed ? 'confirmed' : 'not-confirmed';
   return {
+    kind: 'timing',
     family: c.series.family,
     line: c.series.line,
     experiment: c.series.experiment,
@@ -128,8 +179,8 @@ function record(
     direction: c.series.direction,
     from: c.from,
     to: c.to,
-    fromDate: dates.get(c.from) ?? '',
-    toDate: dates.get(c.to) ?? '',
+    fromDate: '',
+    toDate: '',
     ratio: c.ratio,
     ...(detected.from !== c.from || detected.to !== c.to
       ? { detectedFrom: detected.from, detectedTo: detected.to }
@@ -150,35 +201,176 @@ function record(
   };
 }
 
-export async function releaseChanges(opts: ChangesOptions) {
-  const machine = machineInfo().id;
-  const suites = suiteExperiments(loadAllExperiments(join(opts.root, 'programs')), opts.experiments);
-  const watched = (id: string) => suites.find((e) => e.id === id)?.manifest.releases.metrics[0];
-  const index = readReleaseIndex(opts.storeDir, machine);
+/** The suite's timed metrics of a counter change's point under its two releases: its timing effect. */
+function effectsOf(c: CounterCandidate, index: ReleaseIndexFile, profile: string): ReleaseChange['effects'] {
+  const at = (version: string) =>
+    index.releases.find((e) => e.profile === profile && e.line === c.series.line && e.version === version);
+  const before = at(c.from)?.values.filter((v) => !v.reference && samePoint(v, c.series)) ?? [];
+  const after = at(c.to)?.values ?? [];
+  return before.flatMap((b) => {
+    const a = after.find((v) => !v.reference && v.metric === b.metric && samePoint(v, c.series));
+    return a ? [{ metric: b.metric, unit: b.unit, direction: b.direction, from: b.value, to: a.value }] : [];
+  });
+}
+
+/**
+ * An exact counter change: listed as it is, no paired confirmation (the counts are exact), with
+ * the timing metrics of the same point beside it.
+ */
+function counterRecord(
+  c: CounterCandidate,
+  detected: { from: string; to: string },
+  index: ReleaseIndexFile,
+  profile: string,
+): ReleaseChange {
+  const effects = effectsOf(c, index, profile) ?? [];
+  const effect = effects.map((e) => `${e.metric} ${percent(e.to / e.from)}`).join(', ');
+  return {
+    kind: 'counter',
+    family: c.series.family,
+    line: c.series.line,
+    experiment: c.series.experiment,
+    variant: c.series.variant,
+    params: c.series.params,
+    metric: c.series.metric,
+    unit: 'calls',
+    direction: 'smaller',
+    from: c.from,
+    to: c.to,
+    fromDate: '',
+    toDate: '',
+    ratio: c.before > 0 ? c.after / c.before : Number.MAX_VALUE,
+    ...(detected.from !== c.from || detected.to !== c.to
+      ? { detectedFrom: detected.from, detectedTo: detected.to }
+      : {}),
+    status: 'confirmed',
+    counts: { from: c.before, to: c.after },
+    ...(effects.length ? { effects } : {}),
+    text: `${c.series.family} ${c.from} → ${c.to}: ${pointText(c.series)} ${counterText(c.series.metric, c.before, c.after)} (exact, every trace of both releases)${effect ? `; measured beside it: ${effect}` : ''}`,
+  };
+}
+
+/** Timing changes: detected on every suite metric's timeline, bisected, confirmed in pairs when asked. */
+async function timingChanges(
+  index: ReleaseIndexFile,
+  suites: readonly SuiteExperiment[],
+  opts: ChangesOptions,
+  machine: string,
+  catalog: (family: string) => Promise<Release[]>,
+): Promise<ReleaseChange[]> {
+  const watched = (id: string) => suites.find((e) => e.id === id)?.manifest.releases.metrics ?? [];
   const candidates = detectReleaseChanges(releaseSeries(index.releases, opts.profile, watched));
-  opts.log?.(`${candidates.length} change point(s) in the releases of ${machine} at ${opts.profile}`);
-  const catalogs = new Map<string, Release[]>();
+  opts.log?.(`${candidates.length} timing change point(s) in the releases of ${machine} at ${opts.profile}`);
   const out: ReleaseChange[] = [];
   for (const c of candidates) {
     const detected = { from: c.from, to: c.to };
     if (opts.bisectSteps > 0) {
-      const fam = c.series.family;
-      if (!catalogs.has(fam)) catalogs.set(fam, await registryReleases(fam));
-      const narrowed = await bisect(c, catalogs.get(fam)!, opts, machine);
+      const narrowed = await bisect(
+        c,
+        await catalog(c.series.family),
+        opts,
+        machine,
+        valuesOf(c, opts.profile),
+        (between, m) => bisectStep(c, between, m),
+      );
       if (narrowed) Object.assign(c, narrowed);
     }
     const conf = opts.confirm ? await opts.confirm(c) : undefined;
-    const dates = new Map(readReleaseIndex(opts.storeDir, machine).releases.map((e) => [e.version, e.date]));
-    out.push(record(c, detected, dates, conf));
+    out.push(timingRecord(c, detected, conf));
     opts.log?.(out.at(-1)!.text);
   }
-  // Newest first: by the later release's publish date, then by version within a line.
+  return out;
+}
+
+/** Counter changes: exact differences between consecutive releases, bisected like timing ones. */
+async function counterChanges(
+  index: ReleaseIndexFile,
+  opts: ChangesOptions,
+  machine: string,
+  catalog: (family: string) => Promise<Release[]>,
+): Promise<ReleaseChange[]> {
+  const candidates = detectCounterChanges(counterSeries(index.releases, opts.profile));
+  opts.log?.(`${candidates.length} counter change(s) in the releases of ${machine} at ${opts.profile}`);
+  const out: ReleaseChange[] = [];
+  for (const c of candidates) {
+    const detected = { from: c.from, to: c.to };
+    if (opts.bisectSteps > 0) {
+      const narrowed = await bisect(
+        c,
+        await catalog(c.series.family),
+        opts,
+        machine,
+        tracesOf(c, opts.profile),
+        (between, m) => counterBisectStep(c, between, m),
+      );
+      if (narrowed) {
+        // The count after is the first build's that left the old one.
+        const traces = tracesOf(c, opts.profile)(readReleaseIndex(opts.storeDir, machine)).get(narrowed.to);
+        const after = traces && exactCount(traces);
+        Object.assign(c, narrowed, after === undefined ? {} : { after });
+      }
+    }
+    out.push(counterRecord(c, detected, readReleaseIndex(opts.storeDir, machine), opts.profile));
+    opts.log?.(out.at(-1)!.text);
+  }
+  return out;
+}
+
+/** Each change's dates (upstream where the changelog says) and the release notes between its releases. */
+async function withContext(
+  changes: ReleaseChange[],
+  dates: ReadonlyMap<string, DatedRelease>,
+  suites: readonly SuiteExperiment[],
+  opts: ChangesOptions,
+): Promise<ReleaseChange[]> {
+  const runtimesDir = opts.runtimesDir ?? join(opts.root, '.cache', 'runtimes');
+  const notes = new Map<string, Awaited<ReturnType<typeof releaseNotes>>>();
+  const log = opts.log ?? (() => {});
+  const out: ReleaseChange[] = [];
+  for (const c of changes) {
+    const date = (v: string): DatedRelease => dates.get(`${c.family}@${v}`) ?? { date: '', source: 'registry' };
+    const subjects = suites.find((e) => e.id === c.experiment)?.manifest.releases.subjects ?? [];
+    const key = `${c.family}|${c.from}|${c.to}|${subjects.join(',')}`;
+    if (!notes.has(key)) notes.set(key, await releaseNotes(c.family, c, subjects, runtimesDir, log));
+    out.push({
+      ...c,
+      fromDate: date(c.from).date,
+      toDate: date(c.to).date,
+      dateSources: { from: date(c.from).source, to: date(c.to).source },
+      notes: notes.get(key)!,
+    });
+  }
+  return out;
+}
+
+/** "2 confirmed timing change(s), 5 counter change(s), 1 candidate(s)" */
+export function changeCounts(file: Pick<ReleaseChangesFile, 'changes' | 'candidates'>): string {
+  const counters = file.changes.filter((c) => c.kind === 'counter').length;
+  return `${file.changes.length - counters} confirmed timing change(s), ${counters} counter change(s), ${file.candidates.length} candidate(s)`;
+}
+
+export async function releaseChanges(opts: ChangesOptions) {
+  const machine = machineInfo().id;
+  const suites = suiteExperiments(loadAllExperiments(join(opts.root, 'programs')), opts.experiments);
+  const index = readReleaseIndex(opts.storeDir, machine);
+  const catalog = catalogs();
+  const found = [
+    ...(await timingChanges(index, suites, opts, machine, catalog)),
+    ...(await counterChanges(index, opts, machine, catalog)),
+  ];
+  const entries = readReleaseIndex(opts.storeDir, machine).releases;
+  const dates = releaseDates(entries, opts.runtimesDir ?? join(opts.root, '.cache', 'runtimes'));
+  const upstream = new Map([...dates].filter(([, d]) => d.source === 'changelog').map(([k, d]) => [k, d.date]));
+  const dated = await dateReleases(opts.storeDir, machine, upstream);
+  if (dated) opts.log?.(`${dated} release(s) measured before dates were kept now carry their changelog's date`);
+  const out = await withContext(found, dates, suites, opts);
+  // Newest first: by the later release's date, then by version within a line.
   const newest = (a: ReleaseChange, b: ReleaseChange) =>
     Date.parse(b.toDate) - Date.parse(a.toDate) ||
     (a.line === b.line ? -compareVersions(a.to, b.to) : 0) ||
     a.text.localeCompare(b.text);
   const file = {
-    schema: 1 as const,
+    schema: RELEASES_SCHEMA,
     machine,
     changes: out.filter((c) => c.status === 'confirmed').sort(newest),
     candidates: out.filter((c) => c.status !== 'confirmed').sort(newest),

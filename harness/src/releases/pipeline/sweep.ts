@@ -2,8 +2,9 @@
  * The release sweep (`npm run releases -- measure`), as stages:
  *
  *   load the experiments' release suites -> what the store lacks, newest first -> per release:
- *   bench each suite under it (the bench pipeline: plan, build, run, validate, normalize) ->
- *   its suite values -> publish it into the store's releases part
+ *   bench each suite under it (the bench pipeline: plan, build, run, validate, normalize; every
+ *   point traced COUNTER_TRACES times) -> its suite values and counters, its upstream date from
+ *   the changelog its package ships -> publish it into the store's releases part
  *
  * Each release is published as soon as it is measured, so an interrupted sweep resumes where it
  * stopped. A release none of whose JavaScript points measured (it would not install, every answer
@@ -19,16 +20,18 @@ import type { Release } from '../../model/release-catalog.js';
 import type { Results } from '../../model/results.js';
 import { bench } from '../../pipeline/bench.js';
 import { loadAllExperiments } from '../../plan/experiments.js';
-import type { ReleaseEntry, SuiteValue } from '../model/release-store.js';
+import type { CounterPoint, ReleaseEntry, SuiteValue } from '../model/release-store.js';
 import {
   hasSuite,
   type SuiteExperiment,
+  suiteCounters,
   suiteFilters,
   suiteValues,
   sweepOrder,
   takesPart,
 } from '../plan/suite-plan.js';
 import { measuredKeys, publishRelease, readReleaseIndex } from '../store/release-files.js';
+import { upstreamDate } from './release-context.js';
 
 export interface SweepOptions {
   root: string;
@@ -56,6 +59,13 @@ export interface SweepOutcome {
   seconds: number[];
 }
 
+/**
+ * Untimed strace runs per suite point and release. Counters are compared exactly between
+ * releases, and two traces that agree are what lets a count be called exact at all: a count the
+ * two runs disagree on (futex of a threaded runtime) is never a change.
+ */
+export const COUNTER_TRACES = 2;
+
 /** The experiments whose suites a sweep measures; a name without a suite is an error. */
 export function suiteExperiments(all: readonly Experiment[], only?: readonly string[]): SuiteExperiment[] {
   const suites = all.filter(hasSuite);
@@ -72,10 +82,13 @@ async function measureOne(
   r: Release,
   suites: readonly SuiteExperiment[],
   opts: SweepOptions,
-): Promise<{ results: Map<string, Results>; values: SuiteValue[]; problems: string[] } | undefined> {
+): Promise<
+  { results: Map<string, Results>; values: SuiteValue[]; counters: CounterPoint[]; problems: string[] } | undefined
+> {
   const key = `${r.family}@${r.version}`;
   const results = new Map<string, Results>();
   const values: SuiteValue[] = [];
+  const counters: CounterPoint[] = [];
   const problems: string[] = [];
   for (const e of suites.filter((s) => takesPart(s, r.family))) {
     const out = await bench({
@@ -84,6 +97,7 @@ async function measureOne(
       filters: suiteFilters(e, key),
       outDir: join(opts.workDir, r.line, r.version, e.id),
       require: [],
+      traces: COUNTER_TRACES,
       ...(opts.programsDir ? { programsDir: opts.programsDir } : {}),
       ...(opts.cacheDir ? { cacheDir: opts.cacheDir } : {}),
       ...(opts.log ? { log: opts.log } : {}),
@@ -93,8 +107,9 @@ async function measureOne(
     const got = suiteValues(e, out.results);
     values.push(...got.values);
     problems.push(...got.problems);
+    counters.push(...suiteCounters(e, out.results, out.traces));
   }
-  return { results, values, problems };
+  return { results, values, counters, problems };
 }
 
 export async function measureReleases(opts: SweepOptions): Promise<SweepOutcome> {
@@ -135,17 +150,20 @@ export async function measureReleases(opts: SweepOptions): Promise<SweepOutcome>
       continue;
     }
     const first = [...got.results.values()][0]!;
+    const released = upstreamDate(join(opts.cacheDir ?? join(opts.root, '.cache'), 'runtimes'), r.family, r.version);
     const entry: ReleaseEntry = {
       family: r.family,
       line: r.line,
       version: r.version,
       date: r.date,
+      ...(released ? { released } : {}),
       profile: opts.profile,
       measured: new Date().toISOString(),
       commit: first.run.commit.sha,
       experiments: [...got.results.keys()],
       problems: got.problems,
       values: got.values,
+      ...(got.counters.length ? { counters: got.counters } : {}),
     };
     await publishRelease(opts.storeDir, machine, entry, got.results);
     outcome.measured.push(entry);

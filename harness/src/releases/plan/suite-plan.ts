@@ -5,12 +5,19 @@
  */
 
 import { type Experiment, jsRuntimes, type ParamValue } from '../../model/manifest.js';
+import { SYSCALL_PREFIX } from '../../model/metrics.js';
 import type { Release } from '../../model/release-catalog.js';
 import type { Results } from '../../model/results.js';
 import { compareVersions, type Family } from '../../model/runtime-release.js';
 import { RUNTIME_PARAM } from '../../model/select.js';
 import type { Filters } from '../../plan/plan.js';
-import type { SuiteValue } from '../model/release-store.js';
+import type { CounterPoint, SuiteValue } from '../model/release-store.js';
+
+/** A traced run's syscall counts (run/parse-strace.ts's shape, restated: plan does not import run). */
+export interface TracedCounts {
+  calls: Readonly<Record<string, number>>;
+  total: number;
+}
 
 export type SuiteExperiment = Experiment & { manifest: { releases: NonNullable<Experiment['manifest']['releases']> } };
 
@@ -62,6 +69,48 @@ export function suiteValues(e: SuiteExperiment, results: Results): { values: Sui
     }
   }
   return { values, problems };
+}
+
+/**
+ * The deterministic counters of every ok benchmark of a run, one count per traced run: the
+ * traces bench made (`traces`, by benchmark id), else the one the results hold. strace lists
+ * only the calls made, so a call absent from one trace was made 0 times in it. Max RSS is not
+ * among them: it varies from run to run.
+ */
+export function suiteCounters(
+  e: SuiteExperiment,
+  results: Results,
+  traces: ReadonlyMap<string, readonly TracedCounts[]>,
+): CounterPoint[] {
+  const out: CounterPoint[] = [];
+  for (const b of results.benchmarks) {
+    if (b.experiment !== e.id || b.status !== 'ok') continue;
+    const runs = traces.get(b.id) ?? fromResults(b.metrics);
+    if (!runs.length) continue;
+    const names = [...new Set(runs.flatMap((t) => Object.keys(t.calls)))].sort();
+    const counts: Record<string, number[]> = {};
+    for (const n of names) counts[`${SYSCALL_PREFIX}${n}`] = runs.map((t) => t.calls[n] ?? 0);
+    counts[`${SYSCALL_PREFIX}total`] = runs.map((t) => t.total);
+    const { [RUNTIME_PARAM]: _runtime, ...params } = b.params;
+    out.push({
+      experiment: e.id,
+      variant: b.variant,
+      params,
+      reference: e.manifest.releases.reference.includes(b.variant),
+      counts,
+    });
+  }
+  return out;
+}
+
+/** The one trace a results file holds, as its syscalls.* counters (none when not traced). */
+function fromResults(metrics: Results['benchmarks'][number]['metrics']): TracedCounts[] {
+  const total = metrics[`${SYSCALL_PREFIX}total`]?.value;
+  if (total === undefined) return [];
+  const calls: Record<string, number> = {};
+  for (const [k, m] of Object.entries(metrics))
+    if (k.startsWith(SYSCALL_PREFIX) && k !== `${SYSCALL_PREFIX}total`) calls[k.slice(SYSCALL_PREFIX.length)] = m.value;
+  return [{ calls, total }];
 }
 
 /** The releases still to measure, newest first (by publish date, then version): a sweep is resumable. */

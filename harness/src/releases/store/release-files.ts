@@ -15,6 +15,7 @@ import { paths, RELEASES_DIR, RELEASES_SCHEMA } from '../../model/store-layout.j
 import {
   ReleaseChangesFile as ChangesSchema,
   ReleaseIndexFile as IndexSchema,
+  migrateReleaseFile,
   type ReleaseChangesFile,
   type ReleaseEntry,
   type ReleaseIndexFile,
@@ -26,13 +27,14 @@ function read<T>(
   root: string,
   rel: string,
   schema: import('zod').ZodType<T>,
-  version = RELEASES_SCHEMA,
+  version: number = RELEASES_SCHEMA,
 ): T | undefined {
   const file = join(root, rel);
   if (!existsSync(file)) return undefined;
   assertRealInside(root, file);
   return readJsonFile(file, schema, {
     version,
+    ...(version === RELEASES_SCHEMA ? { migrate: migrateReleaseFile } : {}),
     context: 'refusing to touch the store: ',
     hint: HINT,
   });
@@ -106,6 +108,33 @@ export async function publishRelease(
       data: json({ ...index, releases: [...others, entry] } satisfies ReleaseIndexFile),
     });
     writeInside(root, files);
+  });
+}
+
+/**
+ * Gives entries measured before upstream dates were kept the date their project gives them
+ * (`dates`: family@version -> YYYY-MM-DD, from a changelog); nothing else is touched, and an
+ * entry that has one keeps it. Returns how many entries were dated.
+ */
+export async function dateReleases(root: string, machine: string, dates: ReadonlyMap<string, string>): Promise<number> {
+  assertSegment('machine', machine);
+  return withLock(join(root, '.lock'), () => {
+    const index = readReleaseIndex(root, machine);
+    let dated = 0;
+    const releases = index.releases.map((r) => {
+      const d = dates.get(`${r.family}@${r.version}`);
+      if (r.released || !d) return r;
+      dated++;
+      return { ...r, released: d };
+    });
+    if (dated)
+      writeInside(root, [
+        {
+          file: join(root, paths.releaseIndex(machine)),
+          data: json({ ...index, releases } satisfies ReleaseIndexFile),
+        },
+      ]);
+    return dated;
   });
 }
 
