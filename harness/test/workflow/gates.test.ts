@@ -252,7 +252,7 @@ describe('github-action-benchmark gate', () => {
       /not github-action-benchmark data/,
     );
     expect(() => parseGabDataJs('window.BENCHMARK_DATA = {"entries":{"x":[{"tool":"t"}]}}')).toThrow(
-      /without commit.id/,
+      'entries.x.0.commit: Invalid input: expected object, received undefined',
     );
   });
 });
