@@ -18,8 +18,9 @@ let server: { url: string; close: () => void };
 
 beforeAll(async () => {
   const dir = mkdtempSync(join(tmpdir(), 'jsio-site-hostile-'));
-  await writeHostileStore(join(dir, 'store'));
+  const inject = await writeHostileStore(join(dir, 'store'));
   await buildSite(ROOT, join(dir, 'store'), join(dir, 'site'));
+  inject(join(dir, 'site', 'data'));
   server = await serveSite(join(dir, 'site'));
   browser = await launch();
 });

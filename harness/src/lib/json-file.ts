@@ -20,6 +20,10 @@ export interface JsonFileOptions {
   maxBytes?: number;
 }
 
+/** A value as an error message shows it: JSON, but a non-finite number as itself (JSON would say null). */
+const shownValue = (v: unknown) =>
+  typeof v === 'number' && !Number.isFinite(v) ? String(v) : JSON.stringify(v)?.slice(0, 80);
+
 /** Walks a path into the raw JSON so an error can quote the bad value. */
 function valueAt(raw: unknown, path: readonly PropertyKey[]): unknown {
   let v: unknown = raw;
@@ -50,12 +54,12 @@ export function formatIssues(file: string, raw: unknown, error: z.ZodError): str
     if (issue.code === 'unrecognized_keys') {
       return issue.keys.map((key) => {
         const path = [...issue.path, key];
-        return `  ${path.join('.')}: unknown key (got ${JSON.stringify(valueAt(raw, path))?.slice(0, 80)})`;
+        return `  ${path.join('.')}: unknown key (got ${shownValue(valueAt(raw, path))})`;
       });
     }
     const field = issue.path.length ? issue.path.join('.') : '(top level)';
     const value = valueAt(raw, issue.path);
-    const shown = value === undefined ? '' : ` (got ${JSON.stringify(value)?.slice(0, 80)})`;
+    const shown = value === undefined ? '' : ` (got ${shownValue(value)})`;
     return `  ${field}: ${issue.message}${shown}`;
   });
   return `${file} is invalid:\n${lines.join('\n')}`;

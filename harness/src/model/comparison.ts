@@ -12,16 +12,10 @@ export { COMPARISON_SCHEMA } from './comparison-version.js';
 
 import { COMPARISON_SCHEMA } from './comparison-version.js';
 import { DiffSummary } from './diff-summary.js';
-import { ParamName, ParamValue, SafeRecord, Token } from './fields.js';
+import { Num, ParamName, ParamValue, SafeRecord, Token } from './fields.js';
 import { DIRECTIONS } from './metrics.js';
 import { PAIRED_VERDICTS, TWO_SAMPLE_VERDICTS } from './verdicts.js';
 
-/**
- * Far beyond any median, ratio or counter a run produces (32 GB piped is 3.2e10 bytes), far
- * below where a chart's arithmetic overflows (1.7e308 drew NaN charts).
- */
-const MAX_MAGNITUDE = 1e15;
-const finite = z.number().min(-MAX_MAGNITUDE).max(MAX_MAGNITUDE);
 /** Parameter maps: keys as manifests declare them, never an Object.prototype name. */
 const Params = SafeRecord(ParamName, ParamValue);
 const short = (max: number) => z.string().max(max);
@@ -35,11 +29,11 @@ export const ComparedMetric = z
     metric: short(100),
     unit: short(20),
     direction: z.enum(DIRECTIONS),
-    base: z.object({ median: finite, n: z.number().int().min(1) }).strict(),
-    head: z.object({ median: finite, n: z.number().int().min(1) }).strict(),
-    ratio: finite,
-    ci: z.tuple([finite, finite]),
-    p: finite,
+    base: z.object({ median: Num, n: z.number().int().min(1) }).strict(),
+    head: z.object({ median: Num, n: z.number().int().min(1) }).strict(),
+    ratio: Num,
+    ci: z.tuple([Num, Num]),
+    p: Num,
     verdict: z.enum(TWO_SAMPLE_VERDICTS),
     note: short(200).optional(),
     /** The program (source, build, runtime version) changed in head: compared, and marked. */
@@ -58,10 +52,10 @@ export const CounterChange = z
     benchmark: short(300),
     metric: short(100),
     unit: short(20),
-    base: finite,
-    head: finite,
-    baseRange: z.tuple([finite, finite]).optional(),
-    headRange: z.tuple([finite, finite]).optional(),
+    base: Num,
+    head: Num,
+    baseRange: z.tuple([Num, Num]).optional(),
+    headRange: z.tuple([Num, Num]).optional(),
   })
   .strict();
 export type CounterChange = z.infer<typeof CounterChange>;
@@ -128,14 +122,14 @@ export const PairedMetric = z
     metric: short(100),
     unit: short(20),
     direction: z.enum(DIRECTIONS),
-    baseMedian: finite,
-    headMedian: finite,
+    baseMedian: Num,
+    headMedian: Num,
     /** Centre of head/base (Hodges-Lehmann of the paired log-ratios, or of the Walsh ratios for a fit): > 1 = head worse. */
-    ratio: finite,
+    ratio: Num,
     /** The decision interval (its level is the look's, see `confidence`); absent with too few pairs. */
-    ci: z.tuple([finite, finite]).optional(),
-    confidence: finite,
-    p: finite,
+    ci: z.tuple([Num, Num]).optional(),
+    confidence: Num,
+    p: Num,
     verdict: z.enum(PAIRED_VERDICTS),
     note: short(300).optional(),
   })
@@ -146,10 +140,10 @@ export const PairedCounter = z
   .object({
     metric: short(100),
     unit: short(20),
-    base: finite,
-    head: finite,
-    baseRange: z.tuple([finite, finite]).optional(),
-    headRange: z.tuple([finite, finite]).optional(),
+    base: Num,
+    head: Num,
+    baseRange: z.tuple([Num, Num]).optional(),
+    headRange: z.tuple([Num, Num]).optional(),
   })
   .strict();
 export type PairedCounter = z.infer<typeof PairedCounter>;
@@ -173,16 +167,16 @@ export const PairedPoint = z
     /** Why sampling stopped: the interval decided; the plan's last look; the time budget; the data cannot be compared. */
     stop: z.enum(['decided', 'last-look', 'budget', 'unmeasurable']),
     /** Minimum effect used for this point (the larger of 2% and its calibrated threshold). */
-    minEffect: finite,
+    minEffect: Num,
     /** Seconds one pair took (both sides, timer included). */
-    secondsPerPair: finite,
+    secondsPerPair: Num,
     lead: PairedMetric,
     folded: z.array(PairedMetric).max(50),
     counters: z.array(PairedCounter).max(500),
     /** How much worse the second process of a pair is than the first (> 1: worse), when measurable. */
-    orderEffect: finite.optional(),
+    orderEffect: Num.optional(),
     /** This point's share of the diff-wide false-call level (pr-diff/analysis/multiplicity.ts): its change test's level. */
-    alpha: finite.optional(),
+    alpha: Num.optional(),
   })
   .strict();
 export type PairedPoint = z.infer<typeof PairedPoint>;
@@ -237,13 +231,13 @@ export const PairedComparison = z
     budget: z
       .object({
         /** The pairs' time budget. */
-        seconds: finite,
+        seconds: Num,
         /** The whole diff, set-up included. */
-        spentSeconds: finite,
+        spentSeconds: Num,
         /** Builds, checks, counters and warm-ups before the first pair (absent in older files). */
-        setupSeconds: finite.optional(),
+        setupSeconds: Num.optional(),
         /** The whole diff's deadline, when one was given (--deadline). */
-        deadlineSeconds: finite.optional(),
+        deadlineSeconds: Num.optional(),
       })
       .strict(),
     base: Side,

@@ -56,11 +56,24 @@ export const ParamValue = z.union([
 export const UNIT_RE = /^[A-Za-z0-9µ%][A-Za-z0-9µ% /._-]{0,39}$/;
 export const Unit = z.string().regex(UNIT_RE, 'a unit (letters, digits, spaces, "/", "%", ".", "_", "-"; at most 40)');
 
+/** A map key that is free text (a suite's name in github-action-benchmark's data), capped. */
+export const FreeKey = z.string().min(1).max(200).refine(notPrototypeKey, PROTO_MESSAGE);
+
 /** A short token: a metric's source, a build's kind, a toolchain's name. */
 export const Token = z
   .string()
   .regex(/^[A-Za-z0-9][A-Za-z0-9._@+-]{0,49}$/, 'a short token (letters, digits, ".", "_", "@", "+", "-")')
   .refine(notPrototypeKey, PROTO_MESSAGE);
+
+/**
+ * Every number a reader takes from a file: finite and far beyond any median, ratio, counter or
+ * size a run produces (32 GB piped is 3.2e10 bytes), far below where a chart's or a ratio's
+ * arithmetic overflows (values near 1.7e308 draw NaN charts).
+ */
+export const MAX_MAGNITUDE = 1e15;
+export const Num = z.number().min(-MAX_MAGNITUDE).max(MAX_MAGNITUDE);
+/** A count: a non-negative integer, bounded like every number. */
+export const Count = Num.int().nonnegative();
 
 /** A commit id, or "unknown" outside a git checkout. */
 export const CommitSha = z.string().regex(/^(?:[0-9a-f]{40}|[0-9a-f]{64}|unknown)$/, 'a full commit id or "unknown"');
@@ -71,9 +84,12 @@ export const RunId = z
   .regex(/^[A-Za-z0-9][A-Za-z0-9._:+-]{0,99}$/, 'a run id (letters, digits, ".", "_", ":", "+", "-")');
 
 /** A benchmark id: <experiment>/<variant>/<k=v,...>. */
-export const BenchmarkId = z
-  .string()
-  .regex(/^[A-Za-z0-9._-]{1,100}\/[A-Za-z0-9._-]{1,100}\/[A-Za-z0-9._+@=,-]{0,400}$/, 'experiment/variant/k=v,...');
+const BENCHMARK_ID = '[A-Za-z0-9._-]{1,100}/[A-Za-z0-9._-]{1,100}/[A-Za-z0-9._+@=,-]{0,400}';
+export const BenchmarkId = z.string().regex(new RegExp(`^${BENCHMARK_ID}$`), 'experiment/variant/k=v,...');
+
+/** A calibrated threshold's key: "<benchmark id> <metric>" (noise.json). */
+export const NOISE_KEY_RE = new RegExp(`^${BENCHMARK_ID} [A-Za-z0-9][A-Za-z0-9._-]{0,99}$`);
+export const NoiseKey = z.string().regex(NOISE_KEY_RE, '"<benchmark id> <metric>"');
 
 /**
  * Free text, capped. The caps are far above anything the harness writes (a commit subject is one

@@ -10,6 +10,7 @@
  * relabelled as paired. The site reads `thresholds` only, which both schemas share.
  */
 import { z } from 'zod';
+import { NoiseKey, Num, SafeRecord, Text } from './fields.js';
 import { MachineId } from './results.js';
 
 export const NOISE_SCHEMA = 2;
@@ -18,13 +19,13 @@ export const NoiseFile = z
   .object({
     schema: z.literal(NOISE_SCHEMA),
     machine: MachineId,
-    created: z.string(),
+    created: Text('short'),
     /** How the A/A noise was measured: paired diffs, or (older files) alternating bench rounds. */
     method: z.enum(['paired', 'rounds']),
     /** A/A diffs (paired) or rounds measured; 0 = not calibrated yet. */
-    repeats: z.number().int().nonnegative(),
+    repeats: Num.int().nonnegative(),
     /** "<benchmark id> <metric>" -> minimum relative effect to call a change. */
-    thresholds: z.record(z.string(), z.number().nonnegative()),
+    thresholds: SafeRecord(NoiseKey, Num.nonnegative()),
   })
   .strict();
 export type NoiseFile = z.infer<typeof NoiseFile>;

@@ -8,6 +8,7 @@ import {
   CommitSha,
   isPrototypeKey,
   Name,
+  Num,
   ParamName,
   ParamValue as ParamValueField,
   RunId,
@@ -26,12 +27,12 @@ export const Direction = z.enum(DIRECTIONS);
 
 export const Stats = z
   .object({
-    n: z.number().int(),
-    mean: z.number(),
-    median: z.number(),
-    stddev: z.number(),
-    min: z.number(),
-    max: z.number(),
+    n: Num.int(),
+    mean: Num,
+    median: Num,
+    stddev: Num,
+    min: Num,
+    max: Num,
   })
   .strict();
 export type Stats = z.infer<typeof Stats>;
@@ -41,9 +42,9 @@ export const Metric = z
     unit: Unit,
     direction: Direction,
     /** The headline value: the median for sampled metrics, the count for counters. */
-    value: z.number(),
+    value: Num,
     /** Every sample, for timed metrics (one per hyperfine run). */
-    samples: z.array(z.number()).optional(),
+    samples: z.array(Num).optional(),
     stats: Stats.optional(),
     /** Counters that do not drift with machine noise (syscalls, reads, max RSS): compared exactly. */
     deterministic: z.boolean().default(false),
@@ -57,12 +58,12 @@ export const Metric = z
       .object({
         /** The reported count the line is over (e.g. reads), and its value at each size. */
         x: Name,
-        xs: z.array(z.number()),
-        scales: z.array(z.number()),
-        r2: z.number(),
+        xs: z.array(Num),
+        scales: z.array(Num),
+        r2: Num,
         /** 95% interval of the value, from the slope's standard error (Student's t). */
-        ci: z.tuple([z.number(), z.number()]).optional(),
-        n: z.number().int(),
+        ci: z.tuple([Num, Num]).optional(),
+        n: Num.int(),
       })
       .strict()
       .optional(),
@@ -78,8 +79,8 @@ export const Check = z
   .object({
     field: Name,
     op: z.enum(['equals', 'atLeast', 'atMost']),
-    expected: z.number(),
-    seen: z.number().nullable(),
+    expected: Num,
+    seen: Num.nullable(),
     ok: z.boolean(),
     /** Set when the check does not apply to this variant; ok is then true. */
     skipped: Text('line').optional(),
@@ -97,8 +98,8 @@ export const BuildInfo = z
     compiler: Text('short'),
     flags: z.array(Text('short')).max(200),
     artifact: Text('line'),
-    bytes: z.number().int(),
-    seconds: z.number(),
+    bytes: Num.int(),
+    seconds: Num,
   })
   .strict();
 export type BuildInfo = z.infer<typeof BuildInfo>;
@@ -121,7 +122,7 @@ export const Benchmark = z
     /** Where the generator and the program ran (manifest placement and the CPUs). */
     placement: Text('short').optional(),
     /** Values derived for this point (bytes sent, counts) so readers need no manifest. */
-    derived: SafeRecord(Name, z.number()).default({}),
+    derived: SafeRecord(Name, Num).default({}),
     validation: Validation.optional(),
     metrics: SafeRecord(Name, Metric).default({}),
     build: BuildInfo.optional(),
@@ -144,8 +145,8 @@ export const Machine = z
     id: MachineId,
     hostname: Text('short'),
     cpu: Text('short'),
-    cores: z.number().int(),
-    memoryBytes: z.number(),
+    cores: Num.int(),
+    memoryBytes: Num,
     kernel: Text('short'),
     governor: Text('short'),
     runner: Text('short'),
@@ -180,7 +181,7 @@ export const Run = z
     /** What could make numbers drift: load, governor, turbo, SMT, CPU sets (see conditions.ts). */
     conditions: z
       .object({
-        loadAverage: z.tuple([z.number(), z.number(), z.number()]),
+        loadAverage: z.tuple([Num, Num, Num]),
         governor: Text('short'),
         turbo: Text('short'),
         smt: Text('short'),
@@ -190,7 +191,7 @@ export const Run = z
       .strict()
       .optional(),
     /** Wall seconds spent inside measured commands vs the whole run: the harness's own cost. */
-    timing: z.object({ totalSeconds: z.number(), measuredSeconds: z.number() }).strict().optional(),
+    timing: z.object({ totalSeconds: Num, measuredSeconds: Num }).strict().optional(),
   })
   .strict();
 export type Run = z.infer<typeof Run>;
@@ -207,13 +208,13 @@ export const SlopeFit = z
     variant: Segment,
     /** Every parameter but x: what the fit holds fixed. */
     params: Params,
-    points: z.number().int(),
-    xs: z.array(z.number()),
-    slope: z.number(),
-    intercept: z.number(),
-    r2: z.number(),
+    points: Num.int(),
+    xs: z.array(Num),
+    slope: Num,
+    intercept: Num,
+    r2: Num,
     /** The analysis's `per` divisor at these points (e.g. lines), when it declares one. */
-    per: z.number().optional(),
+    per: Num.optional(),
   })
   .strict();
 export type SlopeFit = z.infer<typeof SlopeFit>;

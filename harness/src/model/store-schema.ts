@@ -4,27 +4,41 @@
  * file carries `schema`; readers refuse newer versions and never overwrite what they cannot read.
  */
 import { z } from 'zod';
-import { Direction, Machine, Params } from './results.js';
+import { BenchmarkId, CommitSha, Count, Name, Num, RunId, SafeRecord, Segment, Text, Token, Unit } from './fields.js';
+import { Direction, Machine, MachineId, Params } from './results.js';
 import { STORE_SCHEMA } from './store-layout.js';
 
 export { LEGACY_PROFILE, STORE_SCHEMA } from './store-layout.js';
 
+/*
+ * Every field gets results.json's rules (./fields.ts): names a pattern, free text a cap, map keys
+ * no Object.prototype name, numbers a bound. The store is data anyone who can publish could have
+ * shaped, and the site renders it. Lists are bounded by the file size limit of their reader.
+ */
 const schema = z.literal(STORE_SCHEMA);
-const Count = z.number().int().nonnegative();
+/** A date as the harness writes them (ISO 8601, or git's commit date). */
+const DateText = Text('short');
+/** A series' workload: a hash, "legacy" or "unrecorded" (test stores spell theirs out, "c-bs=4096-workload"). */
+const Workload = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._+@=,-]{0,199}$/, 'a workload hash or name');
+/** A run file, relative to its machine's directory: runs/<sha>/<profile>.json (store v2: runs/<sha>.json). */
+const RunFilePath = z
+  .string()
+  .regex(/^runs\/[0-9a-f]{40}(?:\/[A-Za-z0-9][A-Za-z0-9._-]{0,99})?\.json$/, 'runs/<sha>/<profile>.json')
+  .refine((s) => !s.includes('..'), 'must not contain ".."');
 
 export const MachinesFile = z
   .object({
     schema,
-    machines: z.record(
-      z.string(),
+    machines: SafeRecord(
+      MachineId,
       z
         .object({
           machine: Machine,
-          lastRun: z.string(),
+          lastRun: DateText,
           /** Distinct commits stored, over every profile. */
           commits: Count,
           /** Per profile (and "legacy"): how many commits have a run of it, and the last publish. */
-          profiles: z.record(z.string(), z.object({ commits: Count, lastRun: z.string() }).strict()),
+          profiles: SafeRecord(Segment, z.object({ commits: Count, lastRun: DateText }).strict()),
         })
         .strict(),
     ),
@@ -38,30 +52,30 @@ const Counts = z.object({ ok: Count, skipped: Count, failed: Count }).strict();
 export const RunEntry = z
   .object({
     /** The run that published last. */
-    runId: z.string(),
+    runId: RunId,
     /** The profile the results say (for "legacy": whichever run store v2 kept). */
-    profile: z.string(),
+    profile: Segment,
     partial: z.boolean(),
     /** The results file, relative to the machine's directory. */
-    file: z.string(),
+    file: RunFilePath,
     /** The trend window this commit is in, for this profile. */
-    window: z.string(),
+    window: Segment,
     counts: Counts,
-    experiments: z.array(z.string()),
+    experiments: z.array(Segment),
     /** The publishes merged into the file, oldest first (at most 20 kept): run id, its end, its benchmarks. */
-    sources: z.array(z.object({ runId: z.string(), end: z.string(), benchmarks: Count }).strict()),
+    sources: z.array(z.object({ runId: RunId, end: DateText, benchmarks: Count }).strict()).max(100),
   })
   .strict();
 export type RunEntry = z.infer<typeof RunEntry>;
 
 export const CommitEntry = z
   .object({
-    sha: z.string(),
-    date: z.string(),
-    subject: z.string(),
-    ref: z.string(),
+    sha: CommitSha,
+    date: DateText,
+    subject: Text('line'),
+    ref: Text('short'),
     /** profile -> its run; a smoke run never replaces a standard one: both are kept. */
-    runs: z.record(z.string(), RunEntry),
+    runs: SafeRecord(Segment, RunEntry),
   })
   .strict();
 export type CommitEntry = z.infer<typeof CommitEntry>;
@@ -70,19 +84,28 @@ export type CommitEntry = z.infer<typeof CommitEntry>;
 export const IndexFile = z.object({ schema, machine: Machine, commits: z.array(CommitEntry) }).strict();
 export type IndexFile = z.infer<typeof IndexFile>;
 
+/**
+ * What tools that only list the stored commits read of a machine's index.json, of any store
+ * version (the nightly back-fill): each commit's id and the profiles it has runs of.
+ */
+export const IndexCommits = z
+  .object({ commits: z.array(z.object({ sha: CommitSha, runs: SafeRecord(Segment, z.unknown()).optional() }).loose()) })
+  .loose();
+export type IndexCommits = z.infer<typeof IndexCommits>;
+
 /** A commit at a point in time: a window's first or last, a change's either side. */
-export const Moment = z.object({ date: z.string(), sha: z.string() }).strict();
+export const Moment = z.object({ date: DateText, sha: CommitSha }).strict();
 export type Moment = z.infer<typeof Moment>;
 
-export const TrendWindow = z.object({ id: z.string(), first: Moment, last: Moment, commits: Count }).strict();
+export const TrendWindow = z.object({ id: Segment, first: Moment, last: Moment, commits: Count }).strict();
 export type TrendWindow = z.infer<typeof TrendWindow>;
 
 export const CatalogMetric = z
   .object({
-    unit: z.string(),
+    unit: Unit,
     direction: Direction,
     /** What measured it (results' metric source): "derived" metrics get no change points, as in compare. */
-    source: z.string(),
+    source: Token,
     /** The first and last window (positions in `windows`) that have a file for it. */
     windows: z.tuple([Count, Count]),
   })
@@ -93,14 +116,14 @@ export type CatalogMetric = z.infer<typeof CatalogMetric>;
 export const CatalogFile = z
   .object({
     schema,
-    machine: z.string(),
-    profile: z.string(),
+    machine: MachineId,
+    profile: Segment,
     windows: z.array(TrendWindow),
-    experiments: z.record(
-      z.string(),
+    experiments: SafeRecord(
+      Segment,
       z
         .object({
-          metrics: z.record(z.string(), CatalogMetric),
+          metrics: SafeRecord(Name, CatalogMetric),
           /** The newest commit whose run of this profile has this experiment (the Overview shows it). */
           latest: Moment,
         })
@@ -112,43 +135,46 @@ export type CatalogFile = z.infer<typeof CatalogFile>;
 
 export const WindowCommit = z
   .object({
-    sha: z.string(),
-    date: z.string(),
-    subject: z.string(),
-    ref: z.string(),
-    runId: z.string(),
+    sha: CommitSha,
+    date: DateText,
+    subject: Text('line'),
+    ref: Text('short'),
+    runId: RunId,
     /** The run file, relative to the machine's directory. */
-    file: z.string(),
+    file: RunFilePath,
     counts: Counts,
-    experiments: z.array(z.string()),
+    experiments: z.array(Segment),
   })
   .strict();
 export type WindowCommit = z.infer<typeof WindowCommit>;
 
 export const CommitsFile = z
-  .object({ schema, profile: z.string(), window: z.string(), commits: z.array(WindowCommit) })
+  .object({ schema, profile: Segment, window: Segment, commits: z.array(WindowCommit) })
   .strict();
 export type CommitsFile = z.infer<typeof CommitsFile>;
 
-const Column = z.array(z.number().nullable());
+const Column = z.array(Num.nullable());
 
 export const Series = z
   .object({
-    id: z.string(),
-    variant: z.string(),
+    id: BenchmarkId,
+    variant: Segment,
     params: Params,
     /** The workload hash (or "legacy", "unrecorded"): part of the series' identity. */
-    workload: z.string(),
-    unit: z.string(),
+    workload: Workload,
+    unit: Unit,
     direction: Direction,
     values: Column,
     /** The spread (standard deviation of the samples) per commit, when there were several. */
     ranges: Column,
     /** The program hash per commit, run-length encoded (store-layout.ts ProgramRuns). */
-    programs: z.array(z.tuple([Count, z.string().nullable()])),
+    programs: z.array(z.tuple([Count, Token.nullable()])),
   })
   .strict();
 export type Series = z.infer<typeof Series>;
+
+/** store-layout.ts seriesKey: "<benchmark id>|<workload>|<unit>". */
+const SeriesKey = Text('line').regex(/^[^|]+\|[^|]+\|[^|]+$/, '"<benchmark id>|<workload>|<unit>"');
 
 /**
  * trends/<profile>/<window>/<experiment>/<metric>.json: one metric of one experiment over one
@@ -157,13 +183,13 @@ export type Series = z.infer<typeof Series>;
 export const ShardFile = z
   .object({
     schema,
-    profile: z.string(),
-    window: z.string(),
-    experiment: z.string(),
-    metric: z.string(),
-    commits: z.array(z.string()),
+    profile: Segment,
+    window: Segment,
+    experiment: Segment,
+    metric: Name,
+    commits: z.array(CommitSha),
     /** store-layout.ts seriesKey(id, workload, unit) -> the series. */
-    series: z.record(z.string(), Series),
+    series: SafeRecord(SeriesKey, Series),
   })
   .strict();
 export type ShardFile = z.infer<typeof ShardFile>;
@@ -171,25 +197,25 @@ export type ShardFile = z.infer<typeof ShardFile>;
 /** A change point of one series, a regression when `worse` (written by the site build into regressions.json). */
 export const TrendChange = z
   .object({
-    machine: z.string(),
-    profile: z.string(),
-    experiment: z.string(),
-    metric: z.string(),
-    benchmark: z.string(),
-    series: z.string(),
-    variant: z.string(),
+    machine: MachineId,
+    profile: Segment,
+    experiment: Segment,
+    metric: Name,
+    benchmark: BenchmarkId,
+    series: SeriesKey,
+    variant: Segment,
     params: Params,
-    workload: z.string(),
-    unit: z.string(),
+    workload: Workload,
+    unit: Unit,
     direction: Direction,
     /** The last commit measured before the change and the first after it. */
-    from: Moment.extend({ subject: z.string() }),
-    to: Moment.extend({ subject: z.string(), window: z.string() }),
+    from: Moment.extend({ subject: Text('line') }),
+    to: Moment.extend({ subject: Text('line'), window: Segment }),
     /** Medians of the stretches on either side, their ratio after/before and its 95% interval. */
-    before: z.number(),
-    after: z.number(),
-    ratio: z.number(),
-    ci: z.tuple([z.number(), z.number()]),
+    before: Num,
+    after: Num,
+    ratio: Num,
+    ci: z.tuple([Num, Num]),
     /** Points on either side that the ratio is taken from. */
     points: z.tuple([Count, Count]),
     /** True when the change makes the metric worse (slower, bigger, less throughput). */
@@ -203,12 +229,12 @@ export type TrendChange = z.infer<typeof TrendChange>;
 export const RegressionsFile = z
   .object({
     schema,
-    machine: z.string(),
-    profile: z.string(),
+    machine: MachineId,
+    profile: Segment,
     /** The window these are of (its `to` commits), or absent for the whole list. */
-    window: z.string().optional(),
+    window: Segment.optional(),
     /** How change points were found, for people reading the JSON. */
-    method: z.string(),
+    method: Text('long'),
     regressions: z.array(TrendChange),
   })
   .strict();

@@ -18,20 +18,24 @@ import { open } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { build } from 'esbuild';
+import type { z } from 'zod';
 import { probe } from '../lib/exec.js';
 import { isSegment } from '../lib/ids.js';
 import type { Overview } from '../model/manifest.js';
 import { uncalibrated } from '../model/noise.js';
 import { readExperiments } from '../model/read-manifests.js';
 import { defaultProfile, LEGACY_PROFILE, paths, RELEASES_DIR } from '../model/store-layout.js';
-import type { CatalogFile, CommitsFile, ShardFile } from '../model/store-schema.js';
+import { CatalogFile, CommitsFile, MachinesFile, ShardFile } from '../model/store-schema.js';
 import { checkStore } from '../store/check.js';
 import { migrateStore } from '../store/migrate-store.js';
+import { readNoiseFile } from '../store/noise-thresholds.js';
 import { regressionsFile } from '../store/regression-scan.js';
+import { readStoreFile } from '../store/store-files.js';
 import { replaceSite } from './output-dir.js';
 
-const readIf = <T>(file: string): T | undefined =>
-  existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as T) : undefined;
+/** A file of the store copy, validated as every store reader does (undefined when absent). */
+const readIf = <T>(data: string, file: string, schema: z.ZodType<T>): T | undefined =>
+  readStoreFile(data, join(data, file), schema);
 
 /**
  * trends/<profile>/regressions.json for every machine and profile of a store copy: the change
@@ -43,19 +47,20 @@ export function writeRegressions(data: string): number {
     const machine = entry.name;
     const trends = join(data, machine, 'trends');
     if (!entry.isDirectory() || !existsSync(trends)) continue;
-    const noise = readIf<{ thresholds?: Record<string, number> }>(join(data, paths.noise(machine)))?.thresholds ?? {};
+    const noiseFile = join(data, paths.noise(machine));
+    const noise = existsSync(noiseFile) ? readNoiseFile(noiseFile).thresholds : {};
     for (const profile of readdirSync(trends)) {
-      const catalog = readIf<CatalogFile>(join(data, paths.catalog(machine, profile)));
+      const catalog = readIf(data, paths.catalog(machine, profile), CatalogFile);
       if (!catalog) continue;
       const commits = catalog.windows.flatMap(
-        (w) => readIf<CommitsFile>(join(data, paths.commits(machine, profile, w.id))) ?? [],
+        (w) => readIf(data, paths.commits(machine, profile, w.id), CommitsFile) ?? [],
       );
       const file = regressionsFile({
         machine,
         catalog,
         commits,
         noise,
-        shard: (w, e, m) => readIf<ShardFile>(join(data, paths.shard(machine, profile, w, e, m))),
+        shard: (w, e, m) => readIf(data, paths.shard(machine, profile, w, e, m), ShardFile),
       });
       writeFileSync(join(data, paths.regressions(machine, profile)), `${JSON.stringify(file)}\n`);
       files++;
@@ -174,15 +179,13 @@ function releaseFiles(data: string): Record<string, { index: boolean; changes: b
  * while app.js loads, two round trips fewer before the first chart.
  */
 function preloadDefault(outDir: string, data: string): void {
-  const machines = readIf<{ machines?: Record<string, { profiles?: Record<string, unknown> }> }>(
-    join(data, paths.machines()),
-  )?.machines;
+  const machines = readIf(data, paths.machines(), MachinesFile)?.machines;
   const id = Object.keys(machines ?? {}).sort()[0];
   const profile = id && defaultProfile(Object.keys(machines![id]!.profiles ?? {}));
   const index = join(outDir, 'index.html');
   if (!id || !profile || !existsSync(index)) return;
   // And the run files the Overview reads first: each experiment's newest run (usually one commit).
-  const catalog = readIf<CatalogFile>(join(data, paths.catalog(id, profile)));
+  const catalog = readIf(data, paths.catalog(id, profile), CatalogFile);
   const runs =
     profile === LEGACY_PROFILE
       ? []

@@ -1,29 +1,20 @@
 /**
  * Where a site is built: never over files this tool did not write. A directory is ours when it
- * holds the marker a build writes and nothing beside what that build listed in it (or, built
- * before the marker existed, only the files a build writes); anything else that is not empty is
- * refused, so a file someone added to a built site is never deleted by the next build. A rebuild is made beside the old site and
- * renamed into place, under a lock, so two rebuilds at once never write into one directory and a
+ * holds the marker a build writes and nothing but the files that build listed in it, unchanged
+ * (./site-marker.ts; or, built before the marker existed, only what a build writes, checked by
+ * content); anything else that is not empty is refused, so a file someone added to a built site is
+ * never deleted by the next build. A rebuild is made beside the old site and renamed into place, under a lock, so two rebuilds at once never write into one directory and a
  * reader sees the old site or the new one.
  */
-import {
-  accessSync,
-  constants,
-  existsSync,
-  lstatSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { accessSync, constants, existsSync, lstatSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { withLock } from '../lib/atomic.js';
 import { UserError } from '../lib/errors.js';
 import { realPathOfDeepestExisting } from '../lib/fs-safety.js';
+import { MAX_SITE_FILES, notWrittenByBuild, readMarker, SITE_MARKER, writeMarker } from './site-marker.js';
 
-/** Written into every site this tool builds. */
-export const SITE_MARKER = '.jsio-bench-site';
+export { SITE_MARKER };
+
 /** What a build writes: a directory holding only these (and index.html with app.js) is an older build of ours. */
 const OWN = new Set(['index.html', 'app.js', 'app.css', 'style.css', 'config.json', 'data', SITE_MARKER]);
 
@@ -56,26 +47,46 @@ export function checkSiteOutput(outDir: string, storeDir: string, flag = '--out'
   // The old site is renamed away, which needs write access to it and to its parent.
   for (const d of [out, dirname(out)])
     if (!writable(d)) throw new UserError(`${flag} ${out}: not writable (${d})`, 'choose a directory you can write to');
-  const entries = readdirSync(out);
+  const entries = readdirSync(out).sort();
   if (!entries.length) return;
-  const listed = builtFiles(out);
-  const foreign = entries.filter((e) => !(listed ?? OWN).has(e)).sort();
-  if (!foreign.length && (listed || (entries.includes('index.html') && entries.includes('app.js')))) {
-    const notOurs = listed ? undefined : notAnOldBuild(out);
-    if (!notOurs) return;
-    foreign.push(notOurs);
-  }
+  const foreign = notOurs(out, entries);
+  if (!foreign.length) return;
   throw new UserError(
-    `${flag} ${out}: not empty and not a site this tool built (it holds ${foreign[0] ?? entries.sort()[0]}${foreign.length > 1 ? ` and ${foreign.length - 1} more` : ''}); refusing to replace it`,
+    `${flag} ${out}: not empty and not a site this tool built (it holds ${foreign[0]}${foreign.length > 1 ? ` and ${foreign.length - 1} more` : ''}); refusing to replace it`,
     'give a new or empty directory (a site is rebuilt only where this tool built one)',
   );
+}
+
+/**
+ * What in a non-empty `out` this tool did not write (empty when it may be replaced). With a
+ * marker that lists every file: any file not listed as it is now. With an older marker (top-level
+ * names only) or none (built before the marker existed): names outside the build's, then content.
+ */
+function notOurs(out: string, entries: readonly string[]): string[] {
+  const marker = readMarker(out);
+  if (marker?.tree) return notWrittenByBuild(out, marker.tree);
+  const names = marker ? new Set([...marker.files, SITE_MARKER]) : OWN;
+  const foreign = entries.filter((e) => !names.has(e));
+  if (foreign.length) return foreign;
+  if (!marker && !(entries.includes('index.html') && entries.includes('app.js'))) return [...entries];
+  const bad = marker ? notBuildContent(out, entries) : notAnOldBuild(out);
+  return bad ? [bad] : [];
+}
+
+/** Under an older marker: listed names are regular files, and data/ holds JSON only. */
+function notBuildContent(dir: string, entries: readonly string[]): string | undefined {
+  for (const e of entries) {
+    if (e === 'data') {
+      const bad = notStoreData(dir, 'data', { left: MAX_SITE_FILES });
+      if (bad) return bad;
+    } else if (!lstatSync(join(dir, e)).isFile()) return e;
+  }
+  return undefined;
 }
 
 /** The page's title: what makes an index.html this tool's (gh-pages/index.html). */
 const PAGE_TITLE = '<title>jsio-bench — I/O in JavaScript runtimes vs C</title>';
 const CONFIG_KEYS = new Set(['repoUrl', 'overview', 'labels']);
-/** Far above any store copy: a bound on the walk, not a limit a real site reaches. */
-const MAX_OLD_FILES = 200_000;
 
 /**
  * For a build made before the marker existed: the first file (relative) whose content is not
@@ -88,7 +99,7 @@ function notAnOldBuild(dir: string): string | undefined {
   if (!lstatSync(join(dir, 'app.js')).isFile()) return 'app.js';
   for (const f of ['app.css', 'style.css']) if (existsSync(join(dir, f)) && !lstatSync(join(dir, f)).isFile()) return f;
   if (existsSync(join(dir, 'config.json')) && !isConfig(text('config.json'))) return 'config.json';
-  return existsSync(join(dir, 'data')) ? notStoreData(dir, 'data', { left: MAX_OLD_FILES }) : undefined;
+  return existsSync(join(dir, 'data')) ? notStoreData(dir, 'data', { left: MAX_SITE_FILES }) : undefined;
 }
 
 function isConfig(t: string | undefined): boolean {
@@ -119,18 +130,6 @@ function notStoreData(root: string, rel: string, budget: { left: number }): stri
   return ok ? undefined : rel;
 }
 
-/** The top-level names the build that wrote the marker made, or undefined without a readable marker. */
-function builtFiles(dir: string): Set<string> | undefined {
-  try {
-    const m = JSON.parse(readFileSync(join(dir, SITE_MARKER), 'utf8')) as { files?: unknown };
-    if (Array.isArray(m.files) && m.files.every((f) => typeof f === 'string'))
-      return new Set([...m.files, SITE_MARKER]);
-  } catch {
-    // no marker, or not ours
-  }
-  return undefined;
-}
-
 /**
  * Builds a site with `build(dir)` into a fresh directory beside `outDir`, then puts it in place
  * of the old one (checked again under the lock), which is removed only after the swap.
@@ -146,8 +145,7 @@ export async function replaceSite(outDir: string, storeDir: string, build: (dir:
     rmSync(fresh, { recursive: true, force: true }); // only ever a leftover of this pid's own build
     try {
       await build(fresh);
-      const files = readdirSync(fresh).sort();
-      writeFileSync(join(fresh, SITE_MARKER), `${JSON.stringify({ builtBy: 'jsio-bench (npm run site)', files })}\n`);
+      writeMarker(fresh);
       if (existsSync(out)) renameSync(out, old);
       try {
         renameSync(fresh, out);

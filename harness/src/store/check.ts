@@ -1,19 +1,30 @@
 /**
  * A store checked before anything relies on it: before a bench measures for minutes and then
- * cannot publish, and before the site copies it. Every JSON file but the run files must parse,
- * and the files that describe the store (machines.json, each machine's index.json) must be a
- * version this harness reads. Read-only; the first problem is a UserError naming the file.
+ * cannot publish, and before the site copies it. Every JSON file but the run files must parse
+ * and be a version this harness reads, and every file of the current version must pass its
+ * schema (model/store-schema.ts, model/noise.ts): the site renders what this lets through. Older
+ * versions are left to the migration, which validates them with their own schemas. Read-only;
+ * the first problem is a UserError naming the file and the field.
  */
 import { existsSync, lstatSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { z } from 'zod';
 import { UserError } from '../lib/errors.js';
-import { readJsonFile } from '../lib/json-file.js';
+import { formatIssues, readJsonFile } from '../lib/json-file.js';
+import { migrateNoise, NOISE_SCHEMA, NoiseFile } from '../model/noise.js';
 import { RELEASES_DIR, RELEASES_SCHEMA } from '../model/store-layout.js';
-import { STORE_SCHEMA } from '../model/store-schema.js';
+import {
+  CatalogFile,
+  CommitsFile,
+  IndexFile,
+  MachinesFile,
+  RegressionsFile,
+  ShardFile,
+  STORE_SCHEMA,
+} from '../model/store-schema.js';
 import { migrate } from './migrate.js';
+import { HINT, STORE_FILE_MAX_BYTES } from './store-files.js';
 
-const HINT = 'repair or remove the file by hand, or update the harness if it is newer';
 const context = 'refusing to touch the store: ';
 
 /**
@@ -45,26 +56,57 @@ function assertStoreShaped(root: string): void {
   );
 }
 
+type Kind = { schema: z.ZodType; version: number } | undefined;
+
+/** The schema of a store file by its place (store-layout.ts paths), or undefined for none. */
+function kindOf(rel: string): Kind {
+  const p = rel.split(sep);
+  const at = (...names: (string | undefined)[]) => names.every((n, i) => n === undefined || p[i] === n);
+  const store = (schema: z.ZodType) => ({ schema, version: STORE_SCHEMA });
+  if (p[0] === RELEASES_DIR) return undefined; // versioned and checked by the releases part
+  if (p.length === 1 && p[0] === 'machines.json') return store(MachinesFile);
+  if (p.length === 2 && p[1] === 'index.json') return store(IndexFile);
+  if (p.length === 2 && p[1] === 'noise.json') return { schema: NoiseFile, version: NOISE_SCHEMA };
+  if (!at(undefined, 'trends')) return undefined;
+  const last = p.length === 4 || p.length === 5 ? p.at(-1) : undefined;
+  if (last === 'regressions.json') return store(RegressionsFile);
+  if (p.length === 4 && last === 'catalog.json') return store(CatalogFile);
+  if (p.length === 5 && last === 'commits.json') return store(CommitsFile);
+  return p.length === 6 ? store(ShardFile) : undefined;
+}
+
+/** The version a file's text says, read as every store reader does (newer ones refused). */
+function readRaw(file: string, version: number | undefined, kind?: 'machines' | 'noise'): unknown {
+  return readJsonFile(file, z.unknown(), {
+    ...(version === undefined ? {} : { version }),
+    context,
+    hint: HINT,
+    maxBytes: STORE_FILE_MAX_BYTES,
+    ...(kind === 'machines' ? { migrate: (raw: unknown) => migrate('machines', raw, STORE_SCHEMA) } : {}),
+    ...(kind === 'noise' ? { migrate: migrateNoise } : {}),
+  });
+}
+
+function checkFile(root: string, file: string): void {
+  const rel = relative(root, file);
+  const kind = kindOf(rel);
+  const releasesIndex = rel.startsWith(`${RELEASES_DIR}${sep}`) && rel.endsWith(`${sep}index.json`);
+  const version = kind?.version ?? (releasesIndex ? RELEASES_SCHEMA : undefined);
+  const raw = readRaw(file, version, kind?.schema === NoiseFile ? 'noise' : undefined);
+  if (!kind || (raw as { schema?: unknown } | null)?.schema !== kind.version) return;
+  const parsed = kind.schema.safeParse(raw);
+  if (!parsed.success) throw new UserError(`${context}${formatIssues(file, raw, parsed.error)}`, HINT);
+}
+
 export function checkStore(root: string): void {
   if (!existsSync(root) || !lstatSync(root).isDirectory()) return;
   assertStoreShaped(root);
+  // An older machines.json is taken forward first: its shape must survive the migration.
   const machines = join(root, 'machines.json');
-  if (existsSync(machines))
-    readJsonFile(machines, z.object({ machines: z.record(z.string(), z.unknown()) }).loose(), {
-      version: STORE_SCHEMA,
-      context,
-      hint: HINT,
-      migrate: (raw) => migrate('machines', raw, STORE_SCHEMA),
-    });
-  for (const file of jsonFiles(root))
-    readJsonFile(file, z.unknown(), {
-      // The releases part (releases/<machine>/index.json) is versioned on its own.
-      version: file.endsWith('/index.json')
-        ? file.startsWith(join(root, RELEASES_DIR, '/'))
-          ? RELEASES_SCHEMA
-          : STORE_SCHEMA
-        : undefined,
-      context,
-      hint: HINT,
-    });
+  if (existsSync(machines)) {
+    const raw = readRaw(machines, STORE_SCHEMA, 'machines');
+    if (!(raw && typeof raw === 'object' && 'machines' in raw))
+      throw new UserError(`${context}${machines} is invalid:\n  machines: missing`, HINT);
+  }
+  for (const file of jsonFiles(root)) checkFile(root, file);
 }

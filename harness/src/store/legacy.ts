@@ -6,6 +6,19 @@
  * new runs. Run files stay where they are (runs/<sha>.json); the index names them.
  */
 import { z } from 'zod';
+import {
+  BenchmarkId,
+  CommitSha,
+  Count,
+  Name,
+  Num,
+  RunId,
+  SafeRecord,
+  Segment,
+  Text,
+  Token,
+  Unit,
+} from '../model/fields.js';
 import { Direction, Machine, Params } from '../model/results.js';
 import { commitOrder, encodePrograms, paths, roundSpread, roundValue, seriesKey } from '../model/store-layout.js';
 import {
@@ -19,7 +32,8 @@ import {
 } from '../model/store-schema.js';
 import { placeInWindow } from './windows.js';
 
-const Counts = z.object({ ok: z.number(), skipped: z.number(), failed: z.number() }).strict();
+// Store v2's files get the rules of every store file (model/fields.ts): they become v3 files.
+const Counts = z.object({ ok: Count, skipped: Count, failed: Count }).strict();
 
 export const V2Index = z
   .object({
@@ -28,16 +42,16 @@ export const V2Index = z
     commits: z.array(
       z
         .object({
-          sha: z.string(),
-          date: z.string(),
-          subject: z.string(),
-          ref: z.string(),
-          runId: z.string(),
-          profile: z.string(),
+          sha: CommitSha,
+          date: Text('short'),
+          subject: Text('line'),
+          ref: Text('short'),
+          runId: RunId,
+          profile: Segment,
           partial: z.boolean(),
-          file: z.string(),
+          file: Text('short'),
           counts: Counts,
-          experiments: z.array(z.string()),
+          experiments: z.array(Segment),
         })
         .strict(),
     ),
@@ -48,23 +62,23 @@ export type V2Index = z.infer<typeof V2Index>;
 export const V2Series = z
   .object({
     schema: z.literal(2),
-    experiment: z.string(),
-    commits: z.array(z.string()),
-    series: z.record(
-      z.string(),
+    experiment: Segment,
+    commits: z.array(CommitSha),
+    series: SafeRecord(
+      BenchmarkId,
       z
         .object({
-          variant: z.string(),
+          variant: Segment,
           params: Params,
-          definitions: z.array(z.string().nullable()),
-          metrics: z.record(
-            z.string(),
+          definitions: z.array(Token.nullable()),
+          metrics: SafeRecord(
+            Name,
             z
               .object({
-                unit: z.string(),
+                unit: Unit,
                 direction: Direction,
-                values: z.array(z.number().nullable()),
-                ranges: z.array(z.number().nullable()),
+                values: z.array(Num.nullable()),
+                ranges: z.array(Num.nullable()),
               })
               .strict(),
           ),

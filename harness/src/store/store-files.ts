@@ -10,12 +10,20 @@ import { UserError } from '../lib/errors.js';
 import { assertRealInside } from '../lib/fs-safety.js';
 import { assertParamName, assertParamValue, assertSegment, assertSha, isSegment } from '../lib/ids.js';
 import { readJsonFile } from '../lib/json-file.js';
+import { RESULTS_MAX_BYTES } from '../model/read-results.js';
 import { RESULTS_SCHEMA, type Results, Results as ResultsSchema } from '../model/results.js';
 import { LEGACY_PROFILE, STORE_SCHEMA } from '../model/store-schema.js';
 import { type MIGRATIONS, migrate } from './migrate.js';
 import { trended } from './trend-columns.js';
 
 export const HINT = 'repair or remove the file by hand, or update the harness if it is newer';
+
+/**
+ * The largest store file (a run file has results.json's own limit). A machine's index.json grows
+ * by about half a kilobyte per commit: this is room for a history of over 100,000 commits, and a
+ * bound on what a crafted file can make a reader or a visitor load.
+ */
+export const STORE_FILE_MAX_BYTES = 64 * 2 ** 20;
 
 /**
  * Reads a store file, or undefined if absent; anything unreadable is refused, never replaced. A
@@ -34,6 +42,7 @@ export function readStoreFile<T>(
     version: STORE_SCHEMA,
     context: 'refusing to touch the store: ',
     hint: HINT,
+    maxBytes: STORE_FILE_MAX_BYTES,
     ...(kind ? { migrate: (raw: unknown) => migrate(kind, raw, STORE_SCHEMA) } : {}),
   });
 }
@@ -42,6 +51,7 @@ export function readStoredRun(root: string, file: string): Results {
   assertRealInside(root, file);
   return readJsonFile(file, ResultsSchema, {
     version: RESULTS_SCHEMA,
+    maxBytes: RESULTS_MAX_BYTES,
     context: 'refusing to touch the store: ',
     hint: HINT,
   });

@@ -13,47 +13,41 @@
  * - never a missing or empty file (the action fails a step on `[]`).
  * Pure functions; the command in cli.ts reads the files and asks git.
  */
+import { z } from 'zod';
+import { UserError } from '../lib/errors.js';
 import { assertSegment, assertSha } from '../lib/ids.js';
+import { parseJson } from '../lib/json-file.js';
+import { FreeKey, Num, SafeRecord, Text, Token } from '../model/fields.js';
 
 export const GAB_TOOLS = ['customSmallerIsBetter', 'customBiggerIsBetter'] as const;
 export type GabTool = (typeof GAB_TOOLS)[number];
 
-/** One entry of the action's data.js: a run of one suite (`name`) for one commit. */
-export interface GabEntry {
-  commit: { id: string };
-  tool: string;
-  date?: number;
-}
-export interface GabData {
-  lastUpdate?: number;
-  repoUrl?: string;
-  entries: Record<string, GabEntry[]>;
-}
+/**
+ * What the gate reads of the action's data.js (`window.BENCHMARK_DATA = {...}`): a run of one
+ * suite (`name`) per commit. The file is the action's, on a branch anyone who can publish could
+ * have shaped: its keys, texts and numbers get results.json's rules; what the gate does not read
+ * (each entry's benches) passes as it is.
+ */
+const GabEntrySchema = z
+  .object({ commit: z.object({ id: Text('short') }).loose(), tool: Token, date: Num.optional() })
+  .loose();
+const GabDataSchema = z
+  .object({
+    lastUpdate: Num.optional(),
+    repoUrl: Text('line').optional(),
+    entries: SafeRecord(FreeKey, z.array(GabEntrySchema)),
+  })
+  .loose();
+export type GabEntry = z.infer<typeof GabEntrySchema>;
+export type GabData = z.infer<typeof GabDataSchema>;
 
 /** data.js is `window.BENCHMARK_DATA = {...}` (JSON after the assignment). */
 export function parseGabDataJs(text: string, file = 'data.js'): GabData {
   const start = text.indexOf('{');
   const prefix = text.slice(0, Math.max(0, start)).trim();
   if (start < 0 || !/^window\.BENCHMARK_DATA\s*=$/.test(prefix))
-    throw new Error(`${file}: not github-action-benchmark data (expected "window.BENCHMARK_DATA = {...}")`);
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text.slice(start).trim().replace(/;\s*$/, ''));
-  } catch (e) {
-    throw new Error(`${file}: unreadable JSON: ${(e as Error).message}`);
-  }
-  const entries = (raw as { entries?: unknown } | null)?.entries;
-  if (!entries || typeof entries !== 'object' || Array.isArray(entries))
-    throw new Error(`${file}: no "entries" object`);
-  for (const [name, list] of Object.entries(entries as Record<string, unknown>)) {
-    if (!Array.isArray(list)) throw new Error(`${file}: entries[${JSON.stringify(name)}] is not a list`);
-    for (const e of list) {
-      const id = (e as GabEntry | null)?.commit?.id;
-      if (typeof id !== 'string' || typeof (e as GabEntry).tool !== 'string')
-        throw new Error(`${file}: entries[${JSON.stringify(name)}] has an entry without commit.id or tool`);
-    }
-  }
-  return raw as GabData;
+    throw new UserError(`${file}: not github-action-benchmark data (expected "window.BENCHMARK_DATA = {...}")`);
+  return parseJson(file, text.slice(start).trim().replace(/;\s*$/, ''), GabDataSchema);
 }
 
 /** Commits stored for one tool (both directions share one data.js per machine), in stored order. */

@@ -93,7 +93,7 @@ describe("N9: one calibration per runner's artifact, for its machine, thresholds
       'a key that is no benchmark',
       { 'a/noise.json': noise('a', { '<img src=x onerror=alert(1)>': 0.1 }) },
       '',
-      /is not "<benchmark id> <metric>"/,
+      /thresholds\.<img src=x onerror=alert\(1\)>: Invalid key/,
     ],
     ['a file besides the calibration', { 'a/noise.json': noise('a'), 'a/extra.json': {} }, '', /nothing else/],
     ['an empty artifact', {}, '', /0 noise\.json files/],

@@ -18,7 +18,15 @@ import { GabEntry } from '../../src/report/gab.js';
 import { pickCommit } from '../../src/workflow/backfill.js';
 import { type GabGateInput, gabGate, parseGabDataJs } from '../../src/workflow/gab-gate.js';
 import { runCli } from '../helpers/cli.js';
+import { pairedComparison } from '../helpers/paired.js';
 import { wcResults } from '../helpers/results.js';
+
+/** An artifact's comparison.json (validated as pr-comment validates it) whose head is `sha`. */
+const comparisonOf = (sha: string) => {
+  const c = pairedComparison();
+  c.head.commits = [sha];
+  return JSON.stringify(c);
+};
 
 const A = 'a'.repeat(40);
 const B = 'b'.repeat(40);
@@ -244,7 +252,7 @@ describe('github-action-benchmark gate', () => {
       /not github-action-benchmark data/,
     );
     expect(() => parseGabDataJs('window.BENCHMARK_DATA = {"entries":{"x":[{"tool":"t"}]}}')).toThrow(
-      /without commit.id/,
+      'entries.x.0.commit: Invalid input: expected object, received undefined',
     );
   });
 });
@@ -314,7 +322,7 @@ describe('npm run workflow (in-process)', () => {
     );
     mkdirSync(join(d, 'artifact'));
     writeFileSync(join(d, 'artifact', 'pr-number'), '7');
-    writeFileSync(join(d, 'artifact', 'comparison.json'), JSON.stringify({ head: { commits: [A] } }));
+    writeFileSync(join(d, 'artifact', 'comparison.json'), comparisonOf(A));
     const args = [
       'comment-target',
       '--event',
@@ -325,10 +333,10 @@ describe('npm run workflow (in-process)', () => {
       join(d, 'artifact'),
     ];
     expect(await run(args)).toMatchObject({ status: 0, stdout: `pr=7\nsha=${A}\n` });
-    writeFileSync(join(d, 'artifact', 'comparison.json'), JSON.stringify({ head: { commits: [B] } }));
+    writeFileSync(join(d, 'artifact', 'comparison.json'), comparisonOf(B));
     expect((await run(args)).status).toBe(2);
     // The artifact is read as pr-comment reads it: a pr-number that is a symlink is refused, not followed.
-    writeFileSync(join(d, 'artifact', 'comparison.json'), JSON.stringify({ head: { commits: [A] } }));
+    writeFileSync(join(d, 'artifact', 'comparison.json'), comparisonOf(A));
     writeFileSync(join(d, 'seven'), '7');
     rmSync(join(d, 'artifact', 'pr-number'));
     symlinkSync(join(d, 'seven'), join(d, 'artifact', 'pr-number'));

@@ -9,6 +9,7 @@
 import { lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserError } from '../../lib/errors.js';
+import { NOISE_KEY_RE } from '../../model/fields.js';
 import type { NoiseFile } from '../../model/noise.js';
 
 /**
@@ -19,9 +20,6 @@ import type { NoiseFile } from '../../model/noise.js';
 export const MAX_NOISE_THRESHOLD = 1;
 /** More thresholds than any suite has points times metrics. */
 export const MAX_NOISE_ENTRIES = 100_000;
-/** "<experiment>/<variant>/<k=v,...> <metric>". */
-const KEY_RE =
-  /^[A-Za-z0-9._-]{1,100}\/[A-Za-z0-9._-]{1,100}\/[A-Za-z0-9._+@=,-]{0,400} [A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 
 /** One entry of the artifact: its path relative to the artifact, and its kind. */
 export interface ArtifactEntry {
@@ -51,7 +49,8 @@ export function refuseNoise(noise: NoiseFile, dir: string, expected: string | un
   const entries = Object.entries(noise.thresholds);
   if (entries.length > MAX_NOISE_ENTRIES) return `${entries.length} thresholds, over the limit of ${MAX_NOISE_ENTRIES}`;
   for (const [key, value] of entries) {
-    if (!KEY_RE.test(key)) return `threshold key ${JSON.stringify(key.slice(0, 120))} is not "<benchmark id> <metric>"`;
+    if (!NOISE_KEY_RE.test(key))
+      return `threshold key ${JSON.stringify(key.slice(0, 120))} is not "<benchmark id> <metric>"`;
     if (!(value <= MAX_NOISE_THRESHOLD))
       return `threshold ${JSON.stringify(key)} is ${value}, over the cap of ${MAX_NOISE_THRESHOLD} (a relative effect of 100%)`;
   }

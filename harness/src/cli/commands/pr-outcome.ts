@@ -5,7 +5,7 @@
  */
 import { resolve } from 'node:path';
 import { EXIT, UserError } from '../../lib/errors.js';
-import { readJsonFile } from '../../lib/json-file.js';
+import { readUntrustedJson } from '../../lib/untrusted.js';
 import { PairedComparison } from '../../model/comparison.js';
 import { DEFAULT_FAIL_RULE, parseFailRule } from '../../pr-diff/analysis/merge-rule.js';
 import { summarize } from '../../pr-diff/analysis/summarize.js';
@@ -36,7 +36,7 @@ export async function prOutcomeCmd(
   const { values } = parseCommand(prOutcomeSpec, argv);
   if (!values.comparison) throw new UserError('missing --comparison');
   const rule = parseFailRule(values['fail-on']);
-  const c = readJsonFile(resolve(values.comparison), PairedComparison, { maxBytes: 8 * 2 ** 20 });
+  const c = readUntrustedJson(resolve(values.comparison), PairedComparison, { maxBytes: 8 * 2 ** 20 });
   const { outcome } = summarize(c, rule);
   io.stderr(`merge check ${outcome.fail ? 'fails' : 'passes'} (rule ${outcome.rule}): ${outcome.because}\n`);
   io.stdout(`fail=${outcome.fail}\n`);

@@ -24,12 +24,15 @@ import { assertPr, assertRepo, assertSegment, assertSha } from '../../lib/ids.js
 import { readUntrusted, readUntrustedJson } from '../../lib/untrusted.js';
 import { readResultsArtifact } from '../../model/read-results.js';
 import { LEGACY_PROFILE } from '../../model/store-layout.js';
+import { IndexCommits, STORE_SCHEMA } from '../../model/store-schema.js';
 import { writeGab } from '../../pipeline/reports.js';
 import { loadAllExperiments } from '../../plan/experiments.js';
+import { readArtifactComparison } from '../../pr-diff/workflow/artifact.js';
 import { getPullRequest, githubFromEnv } from '../../pr-diff/workflow/github.js';
 import { checkApprovedHead, type PullRequestNow } from '../../pr-diff/workflow/pr-gate.js';
 import { commentTarget, type WorkflowRunEvent } from '../../pr-diff/workflow/workflow-run.js';
 import { readNoiseFile } from '../../store/noise-thresholds.js';
+import { STORE_FILE_MAX_BYTES } from '../../store/store-files.js';
 import { pickCommit } from '../../workflow/backfill.js';
 import {
   GAB_TOOLS,
@@ -112,9 +115,7 @@ async function commentTargetCmd(argv: string[], io: Io): Promise<number> {
   if (!event) throw new UserError('missing --event (GITHUB_EVENT_PATH inside Actions)');
   need(values, 'workflow-path', 'artifact');
   const artifact = resolve(values.artifact!);
-  const comparison = readJson(join(artifact, 'comparison.json'), 8 * 2 ** 20) as {
-    head?: { commits?: unknown };
-  } | null;
+  const comparison = readArtifactComparison(artifact);
   let target: ReturnType<typeof commentTarget>;
   try {
     target = commentTarget(
@@ -122,7 +123,7 @@ async function commentTargetCmd(argv: string[], io: Io): Promise<number> {
       { repository: values.repository ?? io.env.GITHUB_REPOSITORY ?? '', workflowPath: values['workflow-path']! },
       {
         prNumber: readUntrusted(join(artifact, 'pr-number'), 64, 'artifact file'),
-        headCommits: comparison?.head?.commits,
+        headCommits: comparison.head.commits,
       },
     );
   } catch (e) {
@@ -233,13 +234,16 @@ async function pickCommitCmd(argv: string[], io: Io): Promise<number> {
   const index = join(resolve(values.store!), machine, 'index.json');
   const stored = new Set<string>();
   if (existsSync(index)) {
-    const raw = readJson(index, 64 * 2 ** 20) as { commits?: { sha?: unknown; runs?: unknown }[] } | null;
-    if (!Array.isArray(raw?.commits)) throw new UserError(`${index}: no commits list`);
+    const raw = readUntrustedJson(index, IndexCommits, {
+      maxBytes: STORE_FILE_MAX_BYTES,
+      version: STORE_SCHEMA,
+      what: 'store index',
+    });
     // A smoke run or a filtered dispatch of a commit is not the default profile's run of it: with
     // --profile, such a commit is still a gap to back-fill.
-    const has = (runs: unknown) =>
-      !values.profile || typeof runs !== 'object' || runs === null || values.profile in runs || LEGACY_PROFILE in runs;
-    for (const c of raw.commits) if (typeof c?.sha === 'string' && has(c.runs)) stored.add(c.sha);
+    const has = (runs: Record<string, unknown> | undefined) =>
+      !values.profile || !runs || Object.hasOwn(runs, values.profile) || Object.hasOwn(runs, LEGACY_PROFILE);
+    for (const c of raw.commits) if (has(c.runs)) stored.add(c.sha);
   } else io.stderr(`no ${index}: nothing stored for ${machine} yet\n`);
   const pick = pickCommit({ head, history, stored });
   io.stderr(`${pick.reason}\n`);

@@ -23,6 +23,16 @@ function refuseQuickLook(raw: unknown): unknown {
   return raw;
 }
 
+/** The artifact's comparison.json, validated; only the paired diff (schema 2) is a PR diff, a newer schema is refused by name. */
+export function readArtifactComparison(dir: string): PairedComparison {
+  return readUntrustedJson(join(dir, 'comparison.json'), PairedComparison, {
+    maxBytes: MAX_ARTIFACT_BYTES,
+    what: 'artifact file',
+    version: PAIRED_COMPARISON_SCHEMA,
+    migrate: refuseQuickLook,
+  });
+}
+
 export function commentFromArtifact(dir: string, expectedPr: string, rule?: FailRule): { pr: number; body: string } {
   if (!/^[1-9]\d{0,9}$/.test(expectedPr))
     throw new UserError(`--pr must be a positive integer (got ${JSON.stringify(expectedPr.slice(0, 40))})`);
@@ -35,13 +45,7 @@ export function commentFromArtifact(dir: string, expectedPr: string, rule?: Fail
     throw new UserError(
       `artifact pr-number ${prText} does not match the run's pull request ${expectedPr}: refusing it`,
     );
-  // Only the paired diff (schema 2) is a PR diff; a newer schema is refused by name.
-  const parsed = readUntrustedJson(join(dir, 'comparison.json'), PairedComparison, {
-    maxBytes: MAX_ARTIFACT_BYTES,
-    what: 'artifact file',
-    version: PAIRED_COMPARISON_SCHEMA,
-    migrate: refuseQuickLook,
-  });
+  const parsed = readArtifactComparison(dir);
   const body = renderPairedComparison(parsed, rule ? { rule } : {});
   return { pr: Number(prText), body: `${COMMENT_MARKER}\n${body}` };
 }
