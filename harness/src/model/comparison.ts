@@ -196,7 +196,7 @@ export const HarnessShift = z
     /** Seed of the sample (from the head commit). */
     seed: z.number().int(),
     /** The shift the comment flags when an interval leaves ±margin (0.015 = 1.5 %). */
-    margin: finite,
+    margin: Num,
     experiments: z
       .array(
         z
@@ -207,8 +207,8 @@ export const HarnessShift = z
             metrics: z.array(short(100)).max(100),
             rounds: z.number().int().nonnegative(),
             /** exp(mean of the rounds' log(head / base)): > 1 means the head's harness reads higher. */
-            ratio: finite,
-            ci: z.tuple([finite, finite]).optional(),
+            ratio: Num,
+            ci: z.tuple([Num, Num]).optional(),
             flagged: z.boolean(),
           })
           .strict(),
