@@ -82,8 +82,12 @@ export const paths = {
 /** The store's folder of runtime releases (per machine under it). */
 export const RELEASES_DIR = 'releases';
 
-/** 1: release entries with their suite values; changes confirmed by paired diffs. */
-export const RELEASES_SCHEMA = 1;
+/**
+ * 1: release entries with their suite values; changes confirmed by paired diffs. 2: every field
+ * validated (patterns, caps, finite numbers) on import and on read; records of 1 are read as they
+ * are (releases/model/release-checks.ts).
+ */
+export const RELEASES_SCHEMA = 2 as const;
 
 /** A window's id: its position, zero-padded so ids sort as they come. */
 export function windowId(ordinal: number): string {

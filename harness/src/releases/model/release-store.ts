@@ -2,24 +2,52 @@
  * The schemas of the store's release files (layout: store-layout.ts, paths.release*): which
  * releases a machine has measured, with the values of every experiment's release suite, and the
  * changes found between releases. The site reads the same files (gh-pages/src/runtimes.ts).
+ *
+ * A runner writes these files and gh-pages keeps them, so they are read like results.json
+ * (model/fields.ts): every name has a pattern, every text a cap, every map refuses Object.prototype
+ * names, every number is finite. Each record's fields are one object (`entryFields`,
+ * `changeFields`): an optional field is added there, once.
  */
 import { z } from 'zod';
+import { CommitSha, Name, Segment, Text, Unit } from '../../model/fields.js';
 import { Direction, Params } from '../../model/results.js';
 import { releaseFamilies } from '../../model/runtime-families.js';
+import { isVersion } from '../../model/runtime-release.js';
 import { RELEASES_SCHEMA } from '../../model/store-layout.js';
 
-/** One suite point's value under one release: a JavaScript variant, or a reference (C) beside it. */
 /** The release axis's families (model/runtime-families.ts), as stored files name them. */
 const Family = z.enum(releaseFamilies().map((f) => f.key) as [string, ...string[]]);
 
+/** A version the registry publishes (x.y.z, or a Bun canary x.y.z-canary.YYYYMMDD.n). */
+export const Version = z
+  .string()
+  .max(60, 'at most 60 characters')
+  .refine(isVersion, 'not a release version (x.y.z or x.y.z-canary.YYYYMMDD.n)');
+
+/** A release line: node22 per major, bun or deno whole. */
+export const Line = z.string().regex(/^[a-z][a-z0-9]{0,29}$/, 'a release line (lower-case letters and digits)');
+
+/** An ISO date or date-time, as the registry and the harness write them. */
+const DATE_RE = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
+export const Stamp = z.string().regex(DATE_RE, 'an ISO date (YYYY-MM-DD, or a date-time)');
+/** A date that may be unknown (""): a change's release dates when its index lacked one. */
+const MaybeStamp = z.union([z.literal(''), Stamp]);
+
+/**
+ * Upper bounds far above what a machine measures (every Node, Bun and Deno release is a few
+ * hundred; a suite a few dozen values), far below what would make the site's download heavy.
+ */
+export const CAPS = { releases: 20_000, values: 2_000, experiments: 200, problems: 500, changes: 5_000 } as const;
+
+/** One suite point's value under one release: a JavaScript variant, or a reference (C) beside it. */
 export const SuiteValue = z
   .object({
-    experiment: z.string(),
-    variant: z.string(),
+    experiment: Segment,
+    variant: Segment,
     /** The point's parameters without `runtime` (the release is the entry's). */
     params: Params,
-    metric: z.string(),
-    unit: z.string(),
+    metric: Name,
+    unit: Unit,
     direction: Direction,
     value: z.number(),
     reference: z.boolean(),
@@ -27,77 +55,78 @@ export const SuiteValue = z
   .strict();
 export type SuiteValue = z.infer<typeof SuiteValue>;
 
-export const ReleaseEntry = z
-  .object({
-    family: Family,
-    line: z.string(),
-    version: z.string(),
-    /** The registry's publish date. */
-    date: z.string(),
-    profile: z.string(),
-    /** When it was measured, and by which commit of this repository. */
-    measured: z.string(),
-    commit: z.string(),
-    experiments: z.array(z.string()),
-    /** Suite points that failed or were skipped, with why (a failed answer has no value). */
-    problems: z.array(z.string()),
-    values: z.array(SuiteValue),
-  })
-  .strict();
+/** A release entry's fields: a new optional field is added here. */
+export const entryFields = {
+  family: Family,
+  line: Line,
+  version: Version,
+  /** The registry's publish date. */
+  date: Stamp,
+  profile: Segment,
+  /** When it was measured, and by which commit of this repository. */
+  measured: Stamp,
+  commit: CommitSha,
+  experiments: z.array(Segment).max(CAPS.experiments),
+  /** Suite points that failed or were skipped, with why (a failed answer has no value). */
+  problems: z.array(Text('line')).max(CAPS.problems),
+  values: z.array(SuiteValue).max(CAPS.values),
+};
+export const ReleaseEntry = z.object(entryFields).strict();
 export type ReleaseEntry = z.infer<typeof ReleaseEntry>;
 
 export const ReleaseIndexFile = z
-  .object({ schema: z.literal(RELEASES_SCHEMA), machine: z.string(), releases: z.array(ReleaseEntry) })
+  .object({ schema: z.literal(RELEASES_SCHEMA), machine: Segment, releases: z.array(ReleaseEntry).max(CAPS.releases) })
   .strict();
 export type ReleaseIndexFile = z.infer<typeof ReleaseIndexFile>;
 
-/** A change between two consecutive measured releases of a line, on one suite point. */
-export const ReleaseChange = z
+/** The paired diff of the two releases on the same program: head (to) vs base (from). */
+const Confirmation = z
   .object({
-    family: Family,
-    line: z.string(),
-    experiment: z.string(),
-    variant: z.string(),
-    params: Params,
-    metric: z.string(),
-    unit: z.string(),
-    direction: Direction,
-    from: z.string(),
-    to: z.string(),
-    fromDate: z.string(),
-    toDate: z.string(),
-    /** after / before, from the release timeline (segment medians). */
-    ratio: z.number(),
-    /** The range the detector saw before bisection narrowed it, when it did. */
-    detectedFrom: z.string().optional(),
-    detectedTo: z.string().optional(),
-    status: z.enum(['candidate', 'confirmed', 'not-confirmed']),
-    /** The paired diff of the two releases on the same program: head (to) vs base (from). */
-    confirmation: z
-      .object({
-        pairs: z.number().int(),
-        /** head / base - 1 of the judged metric, and its 95% interval. */
-        change: z.number(),
-        ci: z.tuple([z.number(), z.number()]),
-        verdict: z.string(),
-        date: z.string(),
-      })
-      .strict()
-      .optional(),
-    /** One line for people: "node 24.3.0 → 24.4.0: readSync per-read cost +18% (95% CI …), confirmed by N pairs". */
-    text: z.string(),
+    pairs: z.number().int().nonnegative(),
+    /** head / base - 1 of the judged metric, and its 95% interval. */
+    change: z.number(),
+    ci: z.tuple([z.number(), z.number()]),
+    verdict: Text('short'),
+    date: Stamp,
   })
   .strict();
+
+/** A change's fields: a new optional field is added here. */
+export const changeFields = {
+  family: Family,
+  line: Line,
+  experiment: Segment,
+  variant: Segment,
+  params: Params,
+  metric: Name,
+  unit: Unit,
+  direction: Direction,
+  from: Version,
+  to: Version,
+  fromDate: MaybeStamp,
+  toDate: MaybeStamp,
+  /** after / before, from the release timeline (segment medians). */
+  ratio: z.number(),
+  /** The range the detector saw before bisection narrowed it, when it did. */
+  detectedFrom: Version.optional(),
+  detectedTo: Version.optional(),
+  status: z.enum(['candidate', 'confirmed', 'not-confirmed']),
+  confirmation: Confirmation.optional(),
+  /** One line for people: "node 24.3.0 → 24.4.0: readSync per-read cost +18% (95% CI …), confirmed by N pairs". */
+  text: Text('line'),
+};
+/** A change between two consecutive measured releases of a line, on one suite point. */
+export const ReleaseChange = z.object(changeFields).strict();
 export type ReleaseChange = z.infer<typeof ReleaseChange>;
 
 export const ReleaseChangesFile = z
   .object({
     schema: z.literal(RELEASES_SCHEMA),
-    machine: z.string(),
+    machine: Segment,
     /** Confirmed changes, newest release first. */
-    changes: z.array(ReleaseChange),
+    changes: z.array(ReleaseChange).max(CAPS.changes),
     /** Changes the detector found that are not (or not yet) confirmed. */
-    candidates: z.array(ReleaseChange),
+    candidates: z.array(ReleaseChange).max(CAPS.changes),
   })
   .strict();
 export type ReleaseChangesFile = z.infer<typeof ReleaseChangesFile>;
