@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RELEASES_SCHEMA } from '../../harness/src/model/store-layout.js';
 import type { ReleaseChange, ReleaseEntry } from '../../harness/src/releases/model/release-store.js';
 import { publishRelease, writeReleaseChanges } from '../../harness/src/releases/store/release-files.js';
 import { buildSite } from '../../harness/src/site/build-site.js';
@@ -82,7 +83,12 @@ beforeAll(async () => {
     entry('bun', '1.4.0', '2026-08-20T00:00:00.000Z', 11_900),
   ];
   for (const r of releases) await publishRelease(store, MACHINE, r, new Map());
-  await writeReleaseChanges(store, MACHINE, { schema: 1, machine: MACHINE, changes: [change], candidates: [] });
+  await writeReleaseChanges(store, MACHINE, {
+    schema: RELEASES_SCHEMA,
+    machine: MACHINE,
+    changes: [change],
+    candidates: [],
+  });
   site = join(tmp, 'site');
   await buildSite(ROOT, store, site);
   server = createServer((req, res) => {

@@ -13,6 +13,7 @@ import type { Profile } from '../../model/profiles.js';
 import { type Release, releasesBetween } from '../../model/release-catalog.js';
 import { compareVersions } from '../../model/runtime-release.js';
 import { paramText } from '../../model/select.js';
+import { RELEASES_SCHEMA } from '../../model/store-layout.js';
 import { loadAllExperiments } from '../../plan/experiments.js';
 import { bisectStep, type Candidate, detectReleaseChanges, percent, releaseSeries } from '../analysis/changes.js';
 import type { ReleaseChange, ReleaseIndexFile } from '../model/release-store.js';
@@ -178,7 +179,7 @@ export async function releaseChanges(opts: ChangesOptions) {
     (a.line === b.line ? -compareVersions(a.to, b.to) : 0) ||
     a.text.localeCompare(b.text);
   const file = {
-    schema: 1 as const,
+    schema: RELEASES_SCHEMA,
     machine,
     changes: out.filter((c) => c.status === 'confirmed').sort(newest),
     candidates: out.filter((c) => c.status !== 'confirmed').sort(newest),
