@@ -8,6 +8,7 @@ import { checkSiteOutput } from '../../site/output-dir.js';
 import { DEFAULT_SITE, DEFAULT_STORE, intFlag, ROOT } from '../args.js';
 import { type CommandSpec, parseCommand, refuseTogether } from '../options.js';
 import { SELECTION_OPTIONS, selectionOf } from '../selection.js';
+import { SITE_DATA_CHECKS } from '../site-checks.js';
 
 export const benchSpec = {
   name: 'bench',
@@ -61,7 +62,9 @@ export async function benchCommand(argv: string[]): Promise<number> {
     ...selection,
     outDir: values.out,
     ...(storeDir ? { storeDir } : {}),
-    ...(storeDir && siteDir ? { buildSite: (s: string) => buildSite(ROOT, s, siteDir) } : {}),
+    ...(storeDir && siteDir
+      ? { buildSite: (s: string) => buildSite(ROOT, s, siteDir, { dataChecks: SITE_DATA_CHECKS }) }
+      : {}),
     programsDir: existingDirectory(values.programs, '--programs'),
     strict: values.strict,
     ...(runs ? { runs } : {}),
