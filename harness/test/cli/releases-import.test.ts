@@ -31,6 +31,32 @@ describe('releases import', () => {
     expect(r.stderr).toContain('needs --machine');
   });
 
+  it('--sole-machine takes the one machine an artifact holds, and refuses one with two', async () => {
+    const one = runCli([
+      'releases',
+      'import',
+      '--from',
+      await artifact('sole', [A]),
+      '--sole-machine',
+      '--store',
+      join(tmp, 's4'),
+    ]);
+    expect([one.status, one.stdout]).toEqual([0, expect.stringContaining(`1 release(s) of ${A} added`)]);
+    const two = runCli([
+      'releases',
+      'import',
+      '--from',
+      await artifact('sole-two', [A, 'bench-b-4e5f6a7b']),
+      '--sole-machine',
+      '--store',
+      join(tmp, 's5'),
+    ]);
+    expect(two.status).toBe(2);
+    expect(two.stderr).toMatch(
+      /needs releases of exactly one machine; it holds 2 \(bench-a-0a1b2c3d, bench-b-4e5f6a7b\)/,
+    );
+  });
+
   it('refuses an artifact entry with a bad version in one line, exit 2', async () => {
     const art = await artifact('bad', [A]);
     const file = join(art, 'releases', A, 'index.json');

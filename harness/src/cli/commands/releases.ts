@@ -3,6 +3,7 @@
  * registry as a trend axis of their own (per machine and runtime line, never mixed with commit
  * trends). Each subcommand parses and documents its flags through its own table (cli/options.ts).
  */
+import { existsSync } from 'node:fs';
 import { EXIT, UserError } from '../../lib/errors.js';
 import { assertSegment } from '../../lib/ids.js';
 import { ensureDirectory, existingDirectory } from '../../lib/paths.js';
@@ -70,7 +71,12 @@ const importSpec = {
     'skipped with one line instead.',
   options: {
     from: { type: 'string', value: 'DIR', description: 'an artifact (or a store) to take releases from (required)' },
-    machine: { type: 'string', value: 'ID', description: 'the machine whose releases are taken (required)' },
+    machine: { type: 'string', value: 'ID', description: 'the machine whose releases are taken' },
+    'sole-machine': {
+      type: 'boolean',
+      default: false,
+      description: 'instead of --machine: the one machine the artifact holds (refused when it holds more)',
+    },
     'from-store': {
       type: 'boolean',
       default: false,
@@ -132,13 +138,24 @@ async function measureCommand(argv: string[]): Promise<number> {
 async function importCommand(argv: string[]): Promise<number> {
   const { values } = parseCommand(importSpec, argv);
   if (!values.from) throw new UserError('releases import needs --from DIR');
-  if (!values.machine) throw new UserError('releases import needs --machine ID (one machine per import)');
-  const machine = assertSegment('--machine', values.machine);
-  const from = existingDirectory(values.from, '--from');
-  const store = ensureDirectory(values.store, '--store');
+  if (!values.machine === !values['sole-machine'])
+    throw new UserError('releases import needs --machine ID or --sole-machine (one machine per import)');
   const source = values['from-store'] ? 'store' : 'artifact';
+  // A machine's first nightly has no gh-pages data yet: nothing to import.
+  if (source === 'store' && !existsSync(values.from)) {
+    process.stdout.write(`0 release(s) of ${values.machine ?? 'any machine'} added (${values.from} does not exist)\n`);
+    return EXIT.ok;
+  }
+  const from = existingDirectory(values.from, '--from');
+  const held = releaseMachines(from);
+  if (values['sole-machine'] && held.length !== 1)
+    throw new UserError(
+      `--from ${values.from}: --sole-machine needs releases of exactly one machine; it holds ${held.length} (${held.join(', ') || 'none'})`,
+    );
+  const machine = assertSegment('--machine', values.machine ?? held[0]);
+  const store = ensureDirectory(values.store, '--store');
   if (source === 'artifact') {
-    const others = releaseMachines(from).filter((m) => m !== machine);
+    const others = held.filter((m) => m !== machine);
     if (others.length)
       throw new UserError(
         `--from ${values.from}: the artifact holds releases of ${others.join(', ')} besides ${machine}: refusing it (an artifact carries its own machine only)`,
