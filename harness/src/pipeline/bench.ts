@@ -22,7 +22,7 @@ import type { Benchmark, Results } from '../model/results.js';
 import { normalize, notRun } from '../normalize/normalize.js';
 import { loadAllExperiments } from '../plan/experiments.js';
 import { expand, type Filters } from '../plan/plan.js';
-import { profileJob, profiles } from '../run/cpu-profile.js';
+import { type ProfileOutcome, profileJob, profiles } from '../run/cpu-profile.js';
 import { measureJob } from '../run/measure.js';
 import { checkStore } from '../store/check.js';
 import { publishRun } from '../store/publish-run.js';
@@ -47,7 +47,7 @@ export interface BenchOptions {
   runs?: number;
   programsDir?: string;
   cacheDir?: string;
-  /** Also save a V8 .cpuprofile per measured Node.js job under <out>/cpuprofiles (untimed run). */
+  /** Also profile each measured JavaScript job once, untimed, under <out>/cpuprofiles (run/cpu-profile.ts). */
   profileCpu?: boolean;
   log?: (msg: string) => void;
 }
@@ -64,6 +64,8 @@ export interface BenchOutcome {
   planned: number;
   /** Whether the run was added to the store. */
   stored: boolean;
+  /** With profileCpu: each profiled job's profile files, or why it has none. */
+  profiles: { job: string; outcome: ProfileOutcome }[];
 }
 
 /** Measures every job in order, writing results.json after each; stops cleanly on SIGINT/SIGTERM. */
@@ -77,6 +79,7 @@ async function runJobs(
 ) {
   const stop = onInterrupt(log, 'stopping the running benchmark; results so far are kept (marked partial)');
   let measuredSeconds = 0;
+  const profiled: BenchOutcome['profiles'] = [];
   const progress = new Progress(jobs.filter((j) => !j.blocked).length);
   try {
     for (const job of jobs) {
@@ -101,6 +104,7 @@ async function runJobs(
         b = normalize(job, raw, build?.info);
         if (opts.profileCpu && b.status === 'ok' && profiles(job)) {
           const prof = await profileJob(job, file.outDir);
+          profiled.push({ job: job.id, outcome: prof });
           log(
             'files' in prof
               ? `cpu profile: ${prof.files.join(', ')}`
@@ -115,7 +119,7 @@ async function runJobs(
   } finally {
     stop.dispose();
   }
-  return { interrupted: stop.interrupted, measuredSeconds };
+  return { interrupted: stop.interrupted, measuredSeconds, profiled };
 }
 
 export async function bench(opts: BenchOptions): Promise<BenchOutcome> {
@@ -154,7 +158,7 @@ export async function bench(opts: BenchOptions): Promise<BenchOutcome> {
     experiments,
   });
   const builds = await buildAll(jobs, log);
-  const { interrupted, measuredSeconds } = await runJobs(jobs, builds, host, file, opts, log);
+  const { interrupted, measuredSeconds, profiled } = await runJobs(jobs, builds, host, file, opts, log);
   const results = file.finish({
     partial: interrupted,
     timing: { totalSeconds: (performance.now() - t0) / 1000, measuredSeconds },
@@ -171,6 +175,7 @@ export async function bench(opts: BenchOptions): Promise<BenchOutcome> {
     interrupted,
     planned: jobs.length,
     stored,
+    profiles: profiled,
     ...(sitePath ? { sitePath } : {}),
   };
 }

@@ -32,7 +32,8 @@ export const benchSpec = {
     'profile-cpu': {
       type: 'boolean',
       default: false,
-      description: 'also save a V8 .cpuprofile per Node.js job (an untimed run) under DIR/cpuprofiles',
+      description:
+        "also profile each JavaScript job once, untimed, under DIR/cpuprofiles (the runtime's V8 --cpu-prof, else perf)",
     },
   },
   example: 'npm run bench -- --profile smoke --experiments wc --param bs=4096,65536',
