@@ -91,6 +91,23 @@ const Confirmation = z
   })
   .strict();
 
+/**
+ * The change's point profiled under both releases (releases/pipeline/profile-change.ts): which
+ * profiler ran, or why none did, and the functions whose self time (ms) changed most.
+ */
+export const ChangeProfile = z
+  .object({
+    tool: z.enum(['v8-cpu-prof', 'perf', 'none']),
+    note: Text('line').optional(),
+    functions: z
+      .array(
+        z.object({ name: Text('short'), before: z.number().nonnegative(), after: z.number().nonnegative() }).strict(),
+      )
+      .max(20),
+  })
+  .strict();
+export type ChangeProfile = z.infer<typeof ChangeProfile>;
+
 /** A change's fields: a new optional field is added here. */
 export const changeFields = {
   family: Family,
@@ -112,6 +129,7 @@ export const changeFields = {
   detectedTo: Version.optional(),
   status: z.enum(['candidate', 'confirmed', 'not-confirmed']),
   confirmation: Confirmation.optional(),
+  profile: ChangeProfile.optional(),
   /** One line for people: "node 24.3.0 → 24.4.0: readSync per-read cost +18% (95% CI …), confirmed by N pairs". */
   text: Text('line'),
 };
