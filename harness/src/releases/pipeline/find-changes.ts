@@ -4,7 +4,8 @@
  *   the store's releases -> one series per line and suite point (watched metric) -> change points
  *   -> bisection: measure the registry's intermediate builds (the release sweep, one build at a
  *   time) until the change sits between two adjacent builds -> confirmation by a paired diff of
- *   the two builds on the same program (when a confirmer is given) -> changes.json
+ *   the two builds on the same program (when a confirmer is given) -> a profile of each confirmed
+ *   change under both builds (when a profiler is given) -> changes.json
  */
 import { join } from 'node:path';
 import { machineInfo } from '../../machine/machine.js';
@@ -16,7 +17,7 @@ import { paramText } from '../../model/select.js';
 import { RELEASES_SCHEMA } from '../../model/store-layout.js';
 import { loadAllExperiments } from '../../plan/experiments.js';
 import { bisectStep, type Candidate, detectReleaseChanges, percent, releaseSeries } from '../analysis/changes.js';
-import type { ReleaseChange, ReleaseIndexFile } from '../model/release-store.js';
+import type { ChangeProfile, ReleaseChange, ReleaseIndexFile } from '../model/release-store.js';
 import { readReleaseIndex, writeReleaseChanges } from '../store/release-files.js';
 import { measureReleases, suiteExperiments } from './sweep.js';
 
@@ -43,6 +44,8 @@ export interface ChangesOptions {
   bisectSteps: number;
   experiments?: readonly string[];
   confirm?: Confirmer;
+  /** Profiles a confirmed change under both its releases (releases/pipeline/profile-change.ts). */
+  profileChange?: (c: Candidate) => Promise<ChangeProfile>;
   log?: (m: string) => void;
 }
 
@@ -116,6 +119,7 @@ function record(
   detected: { from: string; to: string },
   dates: Map<string, string>,
   conf?: Confirmation,
+  profile?: ChangeProfile,
 ): ReleaseChange {
   const status = !conf ? 'candidate' : conf.confirmed ? 'confirmed' : 'not-confirmed';
   return {
@@ -147,6 +151,7 @@ function record(
           },
         }
       : {}),
+    ...(profile ? { profile } : {}),
     text: changeText(c, conf),
   };
 }
@@ -169,8 +174,9 @@ export async function releaseChanges(opts: ChangesOptions) {
       if (narrowed) Object.assign(c, narrowed);
     }
     const conf = opts.confirm ? await opts.confirm(c) : undefined;
+    const profile = conf?.confirmed && opts.profileChange ? await opts.profileChange(c) : undefined;
     const dates = new Map(readReleaseIndex(opts.storeDir, machine).releases.map((e) => [e.version, e.date]));
-    out.push(record(c, detected, dates, conf));
+    out.push(record(c, detected, dates, conf, profile));
     opts.log?.(out.at(-1)!.text);
   }
   // Newest first: by the later release's publish date, then by version within a line.
