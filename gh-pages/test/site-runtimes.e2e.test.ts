@@ -67,6 +67,13 @@ const change: ReleaseChange = {
   ratio: 1.18,
   status: 'confirmed',
   confirmation: { pairs: 24, change: 0.17, ci: [0.12, 0.22], verdict: 'slower', date: '2026-11-24T12:00:00.000Z' },
+  profile: {
+    tool: 'v8-cpu-prof',
+    functions: [
+      { name: 'readSync (node:fs:735)', before: 12.5, after: 19.5 },
+      { name: HOSTILE, before: 1, after: 0 },
+    ],
+  },
   text: `node 22.4.1 → 22.5.0: wc readsync bs 65536 read_cost +17% (95% CI +12% … +22%), confirmed by 24 pairs (the release timeline showed +18%) ${HOSTILE}`,
 };
 
@@ -150,9 +157,14 @@ describe('the Runtimes view', () => {
 
   it('lists confirmed changes as text, escaped, with the JSON beside them', async () => {
     const page = await open(`#/runtimes?machine=${MACHINE}`);
-    const item = await page.locator('ul.release-changes li').innerText();
+    const item = await page.locator('ul.release-changes > li').innerText();
     expect(item).toContain('node 22.4.1 → 22.5.0: wc readsync bs 65536 read_cost +17% (95% CI');
     expect(item).toContain(HOSTILE);
+    const profile = page.locator('ul.release-changes details.release-profile');
+    expect(await profile.locator('summary').innerText()).toBe("profile: the runtime's V8 profiler (--cpu-prof)");
+    await profile.locator('summary').click();
+    expect(await profile.locator('li').first().innerText()).toBe('readSync (node:fs:735): 12.5 ms → 19.5 ms');
+    expect(await profile.locator('li').nth(1).innerText()).toContain(HOSTILE);
     expect(await page.locator('main img').count()).toBe(0);
     expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
     expect(await page.locator('a', { hasText: 'this list as JSON' }).getAttribute('href')).toBe(

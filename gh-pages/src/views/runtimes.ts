@@ -7,7 +7,11 @@
  */
 import { formatValue } from '../../../harness/src/lib/format.js';
 import { paths } from '../../../harness/src/model/store-layout.js';
-import type { ReleaseChangesFile, ReleaseIndexFile } from '../../../harness/src/releases/model/release-store.js';
+import type {
+  ReleaseChange,
+  ReleaseChangesFile,
+  ReleaseIndexFile,
+} from '../../../harness/src/releases/model/release-store.js';
 import { type Html, html, safeUrl, setHtml } from '../html.js';
 import { metricsOf, type RuntimeChart, releaseExperiments, releaseProfiles, runtimeCharts } from '../runtimes-model.js';
 import { toHash } from '../state.js';
@@ -77,11 +81,26 @@ function chartCard(c: RuntimeChart, ctx: Ctx, profile: string): Html {
   return html`<div class="chart runtime${hl}" data-key="${c.key}"><h3><a href="${safeUrl(link)}">${`${c.line}: ${c.variant}${params.length ? ` (${params.join(', ')})` : ''}`}</a></h3>${chartSvg(c)}<p class="muted">${c.metric} (${c.direction} is better) · solid: ${c.line} · dashed: C, measured beside each release</p></div>`;
 }
 
+const PROFILERS: Record<string, string> = {
+  'v8-cpu-prof': "the runtime's V8 profiler (--cpu-prof)",
+  perf: 'perf record -e cpu-clock',
+  none: 'no profiler',
+};
+
+/** A confirmed change's profile: the functions whose self time changed most, or why there is none. */
+function profileOf(c: ReleaseChange): Html | string {
+  const p = c.profile;
+  if (!p) return '';
+  const ms = (x: number) => `${x.toFixed(x < 10 ? 2 : x < 100 ? 1 : 0)} ms`;
+  const rows = p.functions.map((f) => html`<li><code>${f.name}</code>: ${ms(f.before)} → ${ms(f.after)}</li>`);
+  return html`<details class="release-profile"><summary>profile: ${PROFILERS[p.tool] ?? p.tool}</summary>${p.note ? html`<p class="muted">${p.note}</p>` : ''}${rows.length ? html`<p class="muted">self time per run under ${c.from} → ${c.to}, the functions that changed most</p><ul>${rows}</ul>` : ''}</details>`;
+}
+
 function changesList(file: ReleaseChangesFile | undefined, json: string): Html {
   const list = file?.changes ?? [];
   const items = list.map(
     (c) =>
-      html`<li class="${(c.direction === 'smaller' ? c.ratio > 1 : c.ratio < 1) ? 'bad' : 'good'}">${c.toDate.slice(0, 10)}: ${c.text}</li>`,
+      html`<li class="${(c.direction === 'smaller' ? c.ratio > 1 : c.ratio < 1) ? 'bad' : 'good'}">${c.toDate.slice(0, 10)}: ${c.text}${profileOf(c)}</li>`,
   );
   const open = (file?.candidates ?? []).map((c) => html`<li>${c.text}</li>`);
   return html`<div class="card"><h2>Confirmed changes between releases</h2>${items.length ? html`<ul class="release-changes">${items}</ul>` : html`<p class="notice">No confirmed change yet.</p>`}${open.length ? html`<details><summary>${open.length} detected, not confirmed</summary><ul>${open}</ul></details>` : ''}<p><a href="${safeUrl(json)}">this list as JSON</a></p></div>`;
