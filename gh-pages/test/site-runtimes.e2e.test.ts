@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RELEASES_SCHEMA } from '../../harness/src/model/store-layout.js';
 import type { ReleaseChange, ReleaseEntry } from '../../harness/src/releases/model/release-store.js';
 import { publishRelease, writeReleaseChanges } from '../../harness/src/releases/store/release-files.js';
 import { buildSite } from '../../harness/src/site/build-site.js';
@@ -102,6 +103,13 @@ const change: ReleaseChange = {
   status: 'confirmed',
   confirmation: { pairs: 24, change: 0.17, ci: [0.12, 0.22], verdict: 'slower', date: '2026-11-24T12:00:00.000Z' },
   notes,
+  profile: {
+    tool: 'v8-cpu-prof',
+    functions: [
+      { name: 'readSync (node:fs:735)', before: 12.5, after: 19.5 },
+      { name: HOSTILE, before: 1, after: 0 },
+    ],
+  },
   text: `node 22.4.1 → 22.5.0: wc readsync bs 65536 read_cost +17% (95% CI +12% … +22%), confirmed by 24 pairs (the release timeline showed +18%) ${HOSTILE}`,
 };
 
@@ -237,6 +245,11 @@ describe('the Runtimes view', () => {
     expect(await page.locator('ul.counters details.notes li').textContent()).toBe(
       `22.5.0: fs: faster readSync ${HOSTILE}`,
     );
+    const profile = page.locator('ul.release-changes details.release-profile');
+    expect(await profile.locator('summary').innerText()).toBe("profile: the runtime's V8 profiler (--cpu-prof)");
+    await profile.locator('summary').click();
+    expect(await profile.locator('li').first().innerText()).toBe('readSync (node:fs:735): 12.5 ms → 19.5 ms');
+    expect(await profile.locator('li').nth(1).innerText()).toContain(HOSTILE);
     expect(await page.locator('main img').count()).toBe(0);
     expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
     expect(await page.locator('a', { hasText: 'these lists as JSON' }).getAttribute('href')).toBe(

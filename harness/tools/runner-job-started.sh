@@ -8,7 +8,8 @@
 # It admits a job only when all of these hold, and says which one failed otherwise:
 #   - GITHUB_REPOSITORY is the configured repository;
 #   - the job's workflow file is one of ours, from the default branch (GITHUB_WORKFLOW_REF
-#     "<repo>/.github/workflows/<file>@refs/heads/<branch>"): bench.yml, calibrate.yml, pr.yml;
+#     "<repo>/.github/workflows/<file>@refs/heads/<branch>"): bench.yml, calibrate.yml,
+#     releases.yml (the trusted level's) or pr.yml (the pull-request level's);
 #     a fork's workflow, a pull request's copy of ours, or a file on another branch is refused;
 #   - the event is one that workflow is run by (pr.yml: pull_request_target only).
 # Then it empties the job's workspace, so every job starts from nothing another job left.
@@ -21,7 +22,8 @@
 # KEY=value lines, read (never sourced); harness/tools/setup-runner.sh writes one per level:
 #   repository=owner/jsio-bench      required
 #   branch=main                      optional (default main)
-#   level=trusted|pr                 optional: trusted admits bench.yml and calibrate.yml, pr pr.yml
+#   level=trusted|pr                 optional: trusted admits bench.yml, calibrate.yml and releases.yml,
+#                                    pr pr.yml
 #   account=NAME                     optional: the agent's account; the hooks refuse any other
 #   lock=DIR                         optional: the machine's lock directory (mode 1777)
 #   lock_wait=SECONDS                optional: how long to wait for the machine (default 21600)
@@ -53,8 +55,9 @@ suffix="@refs/heads/$branch"
 case "$ref" in
   "${prefix}bench.yml${suffix}") events="push schedule workflow_dispatch" wanted=trusted ;;
   "${prefix}calibrate.yml${suffix}") events="workflow_dispatch" wanted=trusted ;;
+  "${prefix}releases.yml${suffix}") events="schedule workflow_dispatch" wanted=trusted ;;
   "${prefix}pr.yml${suffix}") events="pull_request_target" wanted=pr ;;
-  *) refuse "workflow '$ref' is not one of bench.yml, calibrate.yml, pr.yml of $repository at refs/heads/$branch" ;;
+  *) refuse "workflow '$ref' is not one of bench.yml, calibrate.yml, releases.yml, pr.yml of $repository at refs/heads/$branch" ;;
 esac
 case "$level" in
   "" | "$wanted") ;;

@@ -40,6 +40,21 @@ function notesHtml(c: ReleaseChange): Html {
   return html`<details class="notes"><summary>release notes (${n.source}${n.more ? `; ${n.more} more` : ''})</summary><ul>${items}</ul></details>`;
 }
 
+const PROFILERS: Record<string, string> = {
+  'v8-cpu-prof': "the runtime's V8 profiler (--cpu-prof)",
+  perf: 'perf record -e cpu-clock',
+  none: 'no profiler',
+};
+
+/** A confirmed change's profile: the functions whose self time changed most, or why there is none. */
+function profileOf(c: ReleaseChange): Html | string {
+  const p = c.profile;
+  if (!p) return '';
+  const ms = (x: number) => `${x.toFixed(x < 10 ? 2 : x < 100 ? 1 : 0)} ms`;
+  const rows = p.functions.map((f) => html`<li><code>${f.name}</code>: ${ms(f.before)} → ${ms(f.after)}</li>`);
+  return html`<details class="release-profile"><summary>profile: ${PROFILERS[p.tool] ?? p.tool}</summary>${p.note ? html`<p class="muted">${p.note}</p>` : ''}${rows.length ? html`<p class="muted">self time per run under ${c.from} → ${c.to}, the functions that changed most</p><ul>${rows}</ul>` : ''}</details>`;
+}
+
 /** A timing change: the paired estimate where the pairs confirmed it, else the timeline's step. */
 function timingItem(c: ReleaseChange, label: Label): Html {
   const conf = c.confirmation;
@@ -47,7 +62,7 @@ function timingItem(c: ReleaseChange, label: Label): Html {
     ? `${pct(1 + conf.change)} (CI ${pct(1 + conf.ci[0])} … ${pct(1 + conf.ci[1])}), ${conf.pairs} pairs; the timeline showed ${pct(c.ratio)}`
     : `${pct(c.ratio)} on the timeline`;
   const bisected = c.detectedFrom ? `; bisected from ${c.detectedFrom} → ${c.detectedTo}` : '';
-  return html`<li class="${worse(c) ? 'bad' : 'good'}">${releases(c)}: ${where(c)}, ${label(c.experiment, c.metric)} ${size}${bisected}${notesHtml(c)}</li>`;
+  return html`<li class="${worse(c) ? 'bad' : 'good'}">${releases(c)}: ${where(c)}, ${label(c.experiment, c.metric)} ${size}${bisected}${notesHtml(c)}${profileOf(c)}</li>`;
 }
 
 /** The counter changes of one release pair and point, as one item. */

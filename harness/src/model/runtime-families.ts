@@ -61,8 +61,12 @@ export interface RuntimeFamily {
   invocation: readonly string[];
   /** How its version is asked (the binary with `args`) and read from the output. */
   version: { args: readonly string[]; parse: (out: string) => string | undefined };
-  /** The CPU profiler `--profile-cpu` uses: V8's --cpu-prof, given right after the binary. */
+  /**
+   * The CPU profiler `--profile-cpu` uses: V8's --cpu-prof, given after the binary and the first
+   * `profilerAfter` arguments of its invocation (Deno's after `run`). Without one, perf record.
+   */
   profiler?: 'v8-cpu-prof';
+  profilerAfter?: number;
   releases?: ReleaseAxis;
 }
 
@@ -112,7 +116,9 @@ const BUILT_IN: readonly RuntimeFamily[] = [
           .replace(/^deno /, '')
           .split(' ')[0],
     },
-    // Recent Deno has V8's --cpu-prof, but after `run`, and older releases lack it: not profiled here.
+    // Deno takes V8's --cpu-prof after `run` (a release without it fails the profiled run, which says so).
+    profiler: 'v8-cpu-prof',
+    profilerAfter: 1,
     releases: { line: 'whole', canaries: false, defaults: { since: '2.0.0', backfill: 'release' } },
   },
   {

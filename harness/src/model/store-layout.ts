@@ -84,9 +84,10 @@ export const RELEASES_DIR = 'releases';
 
 /**
  * 1: release entries with their suite values; changes confirmed by paired diffs.
- * 2: adds, all optional (a version-1 file is read as it is): each release's upstream date and
- * its traced counters; counter changes beside timing ones, their timing effect, the dates'
- * sources and the release notes of each change.
+ * 2: every field validated (patterns, caps, finite numbers) on import and on read
+ * (releases/model/release-checks.ts); adds, all optional, each release's upstream date and its
+ * traced counters, counter changes beside timing ones with their timing effect, the dates'
+ * sources, release notes and profiles. A version-1 file is read as it is.
  */
 export const RELEASES_SCHEMA = 2 as const;
 

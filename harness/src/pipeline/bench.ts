@@ -26,7 +26,7 @@ import { normalize, notRun } from '../normalize/normalize.js';
 import { loadAllExperiments } from '../plan/experiments.js';
 import { expand, type Filters } from '../plan/plan.js';
 import { countSyscalls } from '../run/common.js';
-import { profileJob, profiles } from '../run/cpu-profile.js';
+import { type ProfileOutcome, profileJob, profiles } from '../run/cpu-profile.js';
 import { measureJob } from '../run/measure.js';
 import type { SyscallCounts } from '../run/parse-strace.js';
 import { checkStore } from '../store/check.js';
@@ -52,7 +52,7 @@ export interface BenchOptions {
   runs?: number;
   programsDir?: string;
   cacheDir?: string;
-  /** Also save a V8 .cpuprofile per measured Node.js job under <out>/cpuprofiles (untimed run). */
+  /** Also profile each measured JavaScript job once, untimed, under <out>/cpuprofiles (run/cpu-profile.ts). */
   profileCpu?: boolean;
   /**
    * Untimed strace runs per measured benchmark, the runner's own included (default 1): with two
@@ -74,6 +74,8 @@ export interface BenchOutcome {
   planned: number;
   /** Whether the run was added to the store. */
   stored: boolean;
+  /** With profileCpu: each profiled job's profile files, or why it has none. */
+  profiles: { job: string; outcome: ProfileOutcome }[];
   /** Every traced run's syscall counts per benchmark id, when `traces` asked for more than one. */
   traces: Map<string, SyscallCounts[]>;
 }
@@ -106,6 +108,7 @@ async function runJobs(
   const stop = onInterrupt(log, 'stopping the running benchmark; results so far are kept (marked partial)');
   let measuredSeconds = 0;
   const traces = new Map<string, SyscallCounts[]>();
+  const profiled: BenchOutcome['profiles'] = [];
   const progress = new Progress(jobs.filter((j) => !j.blocked).length);
   try {
     for (const job of jobs) {
@@ -132,6 +135,7 @@ async function runJobs(
           traces.set(job.id, await traceAgain(job, host.tools, raw.syscalls, opts.traces!));
         if (opts.profileCpu && b.status === 'ok' && profiles(job)) {
           const prof = await profileJob(job, file.outDir);
+          profiled.push({ job: job.id, outcome: prof });
           log(
             'files' in prof
               ? `cpu profile: ${prof.files.join(', ')}`
@@ -146,7 +150,7 @@ async function runJobs(
   } finally {
     stop.dispose();
   }
-  return { interrupted: stop.interrupted, measuredSeconds, traces };
+  return { interrupted: stop.interrupted, measuredSeconds, traces, profiled };
 }
 
 export async function bench(opts: BenchOptions): Promise<BenchOutcome> {
@@ -185,7 +189,7 @@ export async function bench(opts: BenchOptions): Promise<BenchOutcome> {
     experiments,
   });
   const builds = await buildAll(jobs, log);
-  const { interrupted, measuredSeconds, traces } = await runJobs(jobs, builds, host, file, opts, log);
+  const { interrupted, measuredSeconds, traces, profiled } = await runJobs(jobs, builds, host, file, opts, log);
   const results = file.finish({
     partial: interrupted,
     timing: { totalSeconds: (performance.now() - t0) / 1000, measuredSeconds },
@@ -203,6 +207,7 @@ export async function bench(opts: BenchOptions): Promise<BenchOutcome> {
     planned: jobs.length,
     stored,
     traces,
+    profiles: profiled,
     ...(sitePath ? { sitePath } : {}),
   };
 }

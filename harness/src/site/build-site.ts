@@ -105,20 +105,37 @@ const copied = (src: string) => {
  * In place (for the gh-pages checkout): write the app files only; the store already lives in
  * outDir/data and other files (github-action-benchmark's dev/bench) are left alone.
  */
+/**
+ * A check of the data a feature room owns, run on the site's copy before the page reads it (the
+ * releases part: releases/store/release-site-copy.ts). The CLI passes them: shared floors import no room.
+ */
+export type DataCheck = (data: string, warn: (line: string) => void) => unknown;
+
+export interface BuildOptions {
+  inPlace?: boolean;
+  dataChecks?: readonly DataCheck[];
+}
+
 export async function buildSite(
   root: string,
   storeDir: string,
   outDir: string,
-  opts: { inPlace?: boolean } = {},
+  opts: BuildOptions = {},
 ): Promise<string> {
   // A corrupt store is named before anything is built (not a SyntaxError from the copy).
   checkStore(storeDir);
-  if (opts.inPlace) await buildInto(root, storeDir, outDir, true);
-  else await replaceSite(outDir, storeDir, (dir) => buildInto(root, storeDir, dir, false));
+  if (opts.inPlace) await buildInto(root, storeDir, outDir, true, opts);
+  else await replaceSite(outDir, storeDir, (dir) => buildInto(root, storeDir, dir, false, opts));
   return join(outDir, 'index.html');
 }
 
-async function buildInto(root: string, storeDir: string, outDir: string, inPlace: boolean): Promise<void> {
+async function buildInto(
+  root: string,
+  storeDir: string,
+  outDir: string,
+  inPlace: boolean,
+  opts: BuildOptions,
+): Promise<void> {
   const src = join(root, 'gh-pages');
   mkdirSync(outDir, { recursive: true });
   await build({
@@ -142,6 +159,8 @@ async function buildInto(root: string, storeDir: string, outDir: string, inPlace
     // history itself is migrated by the next publish).
     await migrateStore(join(outDir, 'data'));
   }
+  const warn = (line: string) => process.stderr.write(`site: ${line}\n`);
+  for (const check of opts.dataChecks ?? []) check(join(outDir, 'data'), warn);
   // Uncalibrated machines get a valid file saying so (rounds 0), so the page never requests a
   // missing one and compare --noise-store reads it like any other.
   const data = join(outDir, 'data');

@@ -143,9 +143,11 @@ describe('npm run releases', () => {
     expect(list.stdout).toContain('4 release(s), 3 measured, 1 to measure');
 
     const copy = join(tmp, 'copy');
-    const imported = runCli(['releases', 'import', '--from', store, '--store', copy]);
+    const imported = runCli(['releases', 'import', '--from', store, '--machine', id, '--store', copy]);
     expect(imported.stdout).toBe(`5 release(s) of ${id} added to ${copy}\n`);
-    expect(runCli(['releases', 'import', '--from', store, '--store', copy]).stdout).toContain('0 release(s)');
+    expect(runCli(['releases', 'import', '--from', store, '--machine', id, '--store', copy]).stdout).toContain(
+      '0 release(s)',
+    );
 
     const changes = runCli([
       'releases',

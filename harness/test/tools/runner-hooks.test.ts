@@ -50,6 +50,8 @@ describe('runner-job-started.sh', () => {
     ['bench.yml nightly', wf('bench.yml'), 'schedule'],
     ['bench.yml by hand', wf('bench.yml'), 'workflow_dispatch'],
     ['calibrate.yml by hand', wf('calibrate.yml'), 'workflow_dispatch'],
+    ['releases.yml nightly', wf('releases.yml'), 'schedule'],
+    ['releases.yml by hand', wf('releases.yml'), 'workflow_dispatch'],
     ['pr.yml on pull_request_target', wf('pr.yml'), 'pull_request_target'],
   ])('admits %s and empties the workspace', (_n, ref, event) => {
     const m = machine();
@@ -71,6 +73,9 @@ describe('runner-job-started.sh', () => {
     ['bench.yml from another branch', wf('bench.yml', 'refs/heads/feature'), 'workflow_dispatch', /is not one of/],
     ['another repository', wf('bench.yml', 'refs/heads/main', 'stranger/jsio-bench'), 'push', /is not one of/],
     ['calibrate.yml on push', wf('calibrate.yml'), 'push', /not run by 'push'/],
+    ['releases.yml on push', wf('releases.yml'), 'push', /not run by 'push'/],
+    ['releases.yml from another branch', wf('releases.yml', 'refs/heads/feature'), 'schedule', /is not one of/],
+    ["a pull request's copy of releases.yml", wf('releases.yml', 'refs/pull/7/merge'), 'pull_request', /is not one of/],
     ['a job with no workflow ref', '', 'push', /is not one of/],
   ])('refuses %s, leaving the workspace alone', (_n, ref, event, msg) => {
     const m = machine();
@@ -109,6 +114,29 @@ describe('runner-job-started.sh', () => {
     });
     expect(r.status).toBe(1);
     expect(existsSync(join(m.d, 'runner.conf'))).toBe(true);
+  });
+});
+
+describe('runner-job-started.sh with a level', () => {
+  const at = (level: string) => {
+    const m = machine();
+    writeFileSync(join(m.d, 'runner.conf'), `repository=${REPO}\nlevel=${level}\n`);
+    return m;
+  };
+
+  it('admits releases.yml on the trusted level', () => {
+    const r = hook(started, at('trusted'), { GITHUB_WORKFLOW_REF: wf('releases.yml'), GITHUB_EVENT_NAME: 'schedule' });
+    expect([r.status, r.out]).toEqual([0, expect.stringContaining('admitted')]);
+  });
+
+  it("refuses releases.yml on the pull-request level's agent", () => {
+    const m = at('pr');
+    const r = hook(started, m, { GITHUB_WORKFLOW_REF: wf('releases.yml'), GITHUB_EVENT_NAME: 'schedule' });
+    expect([r.status, r.out]).toEqual([
+      1,
+      expect.stringMatching(/not for the pr level's agent \(it runs on the trusted/),
+    ]);
+    expect(existsSync(join(m.ws, 'left-behind'))).toBe(true);
   });
 });
 

@@ -383,3 +383,30 @@ describe('issue 15: contracts between jobs', () => {
     expect(pick).toBeLessThan(steps.findIndex((s) => s.run?.includes('npm run bench')));
   });
 });
+
+describe('releases.yml: each machine carries and publishes its own releases only', () => {
+  const rel = wf['releases.yml']!;
+  const runs = (job: string) => rel.jobs[job]!.steps.map((s) => (s.run ?? '').replace(/\\\n\s*/g, ' ')).join('\n');
+  const imports = (job: string) =>
+    runs(job)
+      .split('\n')
+      .filter((l) => /releases (-- )?import/.test(l));
+
+  it("the measure job imports only this machine's releases from gh-pages, skipping bad records", () => {
+    expect(imports('measure')).toEqual([
+      'npm run releases -- import --from pages/data --from-store --machine "$MACHINE" --store store',
+    ]);
+  });
+
+  it('the publish imports the one machine its artifact holds (refused when it holds more)', () => {
+    expect(imports('publish')).toHaveLength(1);
+    expect(imports('publish')[0]).toContain('--sole-machine');
+    expect(imports('publish')[0]).not.toContain('--from-store');
+  });
+
+  it("uploads the job's store of releases, which holds this machine's only", () => {
+    const upload = rel.jobs.measure!.steps.find((s) => uses(s, 'actions/upload-artifact'))!;
+    expect(upload.with?.path).toBe('store/releases');
+    expect(runs('measure')).toMatch(/nightly --store store /);
+  });
+});

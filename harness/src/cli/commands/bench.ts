@@ -8,6 +8,7 @@ import { checkSiteOutput } from '../../site/output-dir.js';
 import { DEFAULT_SITE, DEFAULT_STORE, intFlag, ROOT } from '../args.js';
 import { type CommandSpec, parseCommand, refuseTogether } from '../options.js';
 import { SELECTION_OPTIONS, selectionOf } from '../selection.js';
+import { SITE_DATA_CHECKS } from '../site-checks.js';
 
 export const benchSpec = {
   name: 'bench',
@@ -31,7 +32,8 @@ export const benchSpec = {
     'profile-cpu': {
       type: 'boolean',
       default: false,
-      description: 'also save a V8 .cpuprofile per Node.js job (an untimed run) under DIR/cpuprofiles',
+      description:
+        "also profile each JavaScript job once, untimed, under DIR/cpuprofiles (the runtime's V8 --cpu-prof, else perf)",
     },
   },
   example: 'npm run bench -- --profile smoke --experiments wc --param bs=4096,65536',
@@ -61,7 +63,9 @@ export async function benchCommand(argv: string[]): Promise<number> {
     ...selection,
     outDir: values.out,
     ...(storeDir ? { storeDir } : {}),
-    ...(storeDir && siteDir ? { buildSite: (s: string) => buildSite(ROOT, s, siteDir) } : {}),
+    ...(storeDir && siteDir
+      ? { buildSite: (s: string) => buildSite(ROOT, s, siteDir, { dataChecks: SITE_DATA_CHECKS }) }
+      : {}),
     programsDir: existingDirectory(values.programs, '--programs'),
     strict: values.strict,
     ...(runs ? { runs } : {}),

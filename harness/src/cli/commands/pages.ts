@@ -8,6 +8,7 @@ import { buildSite } from '../../site/build-site.js';
 import { publishRun } from '../../store/publish-run.js';
 import { ROOT } from '../args.js';
 import { type CommandSpec, parseCommand } from '../options.js';
+import { SITE_DATA_CHECKS } from '../site-checks.js';
 
 export const pagesSpec = {
   name: 'pages',
@@ -30,7 +31,7 @@ export async function pagesCommand(argv: string[]): Promise<number> {
     return results;
   });
   for (const results of runs) await publishRun(join(dir, 'data'), results);
-  await buildSite(ROOT, join(dir, 'data'), dir, { inPlace: true });
+  await buildSite(ROOT, join(dir, 'data'), dir, { inPlace: true, dataChecks: SITE_DATA_CHECKS });
   // A plain static host must not run Jekyll over the data files.
   writeFileAtomic(join(dir, '.nojekyll'), '');
   process.stdout.write(`published ${positionals.length} run(s) into ${dir}\n`);

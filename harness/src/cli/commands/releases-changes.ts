@@ -3,6 +3,7 @@ import { EXIT } from '../../lib/errors.js';
 import { ensureDirectory } from '../../lib/paths.js';
 import { releaseConfirmer } from '../../releases/pipeline/confirm-in-pairs.js';
 import { changeCounts, releaseChanges } from '../../releases/pipeline/find-changes.js';
+import { profileChange } from '../../releases/pipeline/profile-change.js';
 import { intFlag, list, ROOT } from '../args.js';
 import { type CommandSpec, parseCommand } from '../options.js';
 import { profileFlag } from '../selection.js';
@@ -35,6 +36,11 @@ export const releasesChangesSpec = {
       description: 'confirm each change by a paired diff of its two releases',
     },
     'confirm-budget': { type: 'string', value: 'MINUTES', default: '4', description: 'minutes of pairs per change' },
+    'profile-changes': {
+      type: 'boolean',
+      default: false,
+      description: "profile each confirmed change under both releases (V8's --cpu-prof, else perf)",
+    },
     ...RELEASE_OUT_OPTION,
   },
   example: 'npm run releases -- changes --profile smoke --experiments wc --bisect 0',
@@ -43,11 +49,12 @@ export const releasesChangesSpec = {
 export async function releasesChangesCommand(argv: string[]): Promise<number> {
   const { values } = parseCommand(releasesChangesSpec, argv);
   const profile = profileFlag(values.profile);
+  const workDir = ensureDirectory(values.out, '--out');
   const file = await releaseChanges({
     root: ROOT,
     storeDir: ensureDirectory(values.store, '--store'),
     profile,
-    workDir: ensureDirectory(values.out, '--out'),
+    workDir,
     bisectSteps: intFlag('--bisect', values.bisect, 0, 20),
     ...(list(values.experiments) ? { experiments: list(values.experiments)! } : {}),
     ...(values.confirm
@@ -59,6 +66,7 @@ export async function releasesChangesCommand(argv: string[]): Promise<number> {
           }),
         }
       : {}),
+    ...(values['profile-changes'] ? { profileChange: (c) => profileChange(c, { root: ROOT, profile, workDir }) } : {}),
     log: (m) => process.stderr.write(`${m}\n`),
   });
   const lines = [

@@ -3,7 +3,7 @@
  * releases the registry published in the last two days on the tracked lines, then a bounded
  * slice of the back-fill (each family's default lines and back-fill in model/runtime-families.ts: the
  * first release of every minor of the Node lines, every Bun 1.x and Deno 2.x release), newest
- * first; then change detection with bisection and paired confirmation. Exit 1 when a release
+ * first; then change detection with bisection, paired confirmation and a profile of each confirmed change. Exit 1 when a release
  * measured nothing (the others are published), like bench's "some benchmarks failed".
  */
 import { EXIT } from '../../lib/errors.js';
@@ -11,6 +11,7 @@ import { ensureDirectory } from '../../lib/paths.js';
 import { releaseFamilies } from '../../model/runtime-families.js';
 import { releaseConfirmer } from '../../releases/pipeline/confirm-in-pairs.js';
 import { changeCounts, releaseChanges } from '../../releases/pipeline/find-changes.js';
+import { profileChange } from '../../releases/pipeline/profile-change.js';
 import { measureReleases } from '../../releases/pipeline/sweep.js';
 import { intFlag, ROOT } from '../args.js';
 import { type CommandSpec, parseCommand } from '../options.js';
@@ -96,6 +97,8 @@ export async function releasesNightlyCommand(argv: string[]): Promise<number> {
     bisectSteps: 3,
     // Each change is confirmed by a paired diff of its two releases (4 minutes of pairs at most).
     confirm: releaseConfirmer({ root: ROOT, profile, budgetSeconds: 240 }),
+    // Each confirmed change is profiled under both releases (the runtime's profiler, else perf).
+    profileChange: (c) => profileChange(c, { root: ROOT, profile, workDir }),
     log: (m) => process.stderr.write(`${m}\n`),
   });
   process.stdout.write(`${changeCounts(changes)}; ${failed} release(s) measured nothing\n`);

@@ -3,7 +3,9 @@
  * registry as a trend axis of their own (per machine and runtime line, never mixed with commit
  * trends). Each subcommand parses and documents its flags through its own table (cli/options.ts).
  */
+import { existsSync } from 'node:fs';
 import { EXIT, UserError } from '../../lib/errors.js';
+import { assertSegment } from '../../lib/ids.js';
 import { ensureDirectory, existingDirectory } from '../../lib/paths.js';
 import { machineInfo } from '../../machine/machine.js';
 import { catalogRows } from '../../model/release-catalog.js';
@@ -62,14 +64,27 @@ const importSpec = {
   name: 'releases import',
   brief: 'add releases measured elsewhere (a workflow artifact, a gh-pages data/ folder) to the store',
   summary:
-    'Adds releases measured elsewhere (a workflow artifact or a gh-pages data/ folder, laid out as a store) to ' +
-    '--store; nothing there is removed.',
+    "Adds one machine's releases measured elsewhere (a workflow artifact or a gh-pages data/ folder, laid out as a " +
+    "store) to --store; only that machine's files are read and written, and nothing there is removed. An artifact " +
+    'is validated whole: one bad record, or releases of another machine in it, refuses the import (exit 2). With ' +
+    '--from-store (a store such as gh-pages data/, whose records were validated when published) a bad record is ' +
+    'skipped with one line instead.',
   options: {
-    from: { type: 'string', value: 'DIR', description: 'a store (or artifact) to take releases from (required)' },
-    machine: { type: 'string', value: 'ID', description: 'only this machine (default: every machine there)' },
+    from: { type: 'string', value: 'DIR', description: 'an artifact (or a store) to take releases from (required)' },
+    machine: { type: 'string', value: 'ID', description: 'the machine whose releases are taken' },
+    'sole-machine': {
+      type: 'boolean',
+      default: false,
+      description: 'instead of --machine: the one machine the artifact holds (refused when it holds more)',
+    },
+    'from-store': {
+      type: 'boolean',
+      default: false,
+      description: '--from is a store: skip its bad records with one line each instead of refusing',
+    },
     store: RELEASE_STORE_OPTIONS.store,
   },
-  example: 'npm run releases -- import --from artifact --store results/history',
+  example: 'npm run releases -- import --from artifact --machine jsio-bench-1-3f2a --store results/history',
 } as const satisfies CommandSpec;
 
 async function listCommand(argv: string[]): Promise<number> {
@@ -119,15 +134,35 @@ async function measureCommand(argv: string[]): Promise<number> {
   return out.failed.length ? EXIT.benchmarksFailed : EXIT.ok;
 }
 
-/** releases import --from DIR --machine ID [--store DIR]: the workflow's publish step. */
+/** releases import --from DIR --machine ID [--from-store] [--store DIR]: the workflow's import and publish steps. */
 async function importCommand(argv: string[]): Promise<number> {
   const { values } = parseCommand(importSpec, argv);
   if (!values.from) throw new UserError('releases import needs --from DIR');
+  if (!values.machine === !values['sole-machine'])
+    throw new UserError('releases import needs --machine ID or --sole-machine (one machine per import)');
+  const source = values['from-store'] ? 'store' : 'artifact';
+  // A machine's first nightly has no gh-pages data yet: nothing to import.
+  if (source === 'store' && !existsSync(values.from)) {
+    process.stdout.write(`0 release(s) of ${values.machine ?? 'any machine'} added (${values.from} does not exist)\n`);
+    return EXIT.ok;
+  }
   const from = existingDirectory(values.from, '--from');
+  const held = releaseMachines(from);
+  if (values['sole-machine'] && held.length !== 1)
+    throw new UserError(
+      `--from ${values.from}: --sole-machine needs releases of exactly one machine; it holds ${held.length} (${held.join(', ') || 'none'})`,
+    );
+  const machine = assertSegment('--machine', values.machine ?? held[0]);
   const store = ensureDirectory(values.store, '--store');
-  const machines = values.machine ? [values.machine] : releaseMachines(from);
-  for (const m of machines)
-    process.stdout.write(`${await importReleases(store, from, m)} release(s) of ${m} added to ${values.store}\n`);
+  if (source === 'artifact') {
+    const others = held.filter((m) => m !== machine);
+    if (others.length)
+      throw new UserError(
+        `--from ${values.from}: the artifact holds releases of ${others.join(', ')} besides ${machine}: refusing it (an artifact carries its own machine only)`,
+      );
+  }
+  const added = await importReleases(store, from, machine, { source });
+  process.stdout.write(`${added} release(s) of ${machine} added to ${values.store}\n`);
   return EXIT.ok;
 }
 

@@ -6,6 +6,7 @@ import { buildSite, serveSite } from '../../site/build-site.js';
 import { checkSiteOutput } from '../../site/output-dir.js';
 import { DEFAULT_SITE, DEFAULT_STORE, intFlag, ROOT } from '../args.js';
 import { type CommandSpec, parseCommand } from '../options.js';
+import { SITE_DATA_CHECKS } from '../site-checks.js';
 
 export const siteSpec = {
   name: 'site',
@@ -31,7 +32,7 @@ export async function siteCommand(argv: string[]): Promise<number> {
   // Checked before anything is built; the build checks again under its lock.
   checkSiteOutput(out, store);
   ensureDirectory(dirname(out), '--out');
-  const page = await buildSite(ROOT, store, out);
+  const page = await buildSite(ROOT, store, out, { dataChecks: SITE_DATA_CHECKS });
   process.stdout.write(`site built: ${page}\n`);
   if (values.serve) {
     const { url } = await serveSite(out, port);

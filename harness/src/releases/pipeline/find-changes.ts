@@ -6,6 +6,7 @@
  *   -> bisection of both kinds: measure the registry's intermediate builds (the release sweep,
  *   one build at a time) until the change sits between two adjacent builds -> timing changes
  *   only: confirmation by a paired diff of the two builds (when a confirmer is given) -> each
+ *    confirmed timing change profiled under both builds (when a profiler is given) -> each
  *   change with its releases' upstream dates and the release notes between them -> changes.json
  */
 import { join } from 'node:path';
@@ -33,7 +34,7 @@ import {
   detectCounterChanges,
   exactCount,
 } from '../analysis/counter-changes.js';
-import type { ReleaseChange, ReleaseChangesFile, ReleaseIndexFile } from '../model/release-store.js';
+import type { ChangeProfile, ReleaseChange, ReleaseChangesFile, ReleaseIndexFile } from '../model/release-store.js';
 import type { SuiteExperiment } from '../plan/suite-plan.js';
 import { dateReleases, readReleaseIndex, writeReleaseChanges } from '../store/release-files.js';
 import { type DatedRelease, releaseDates, releaseNotes } from './release-context.js';
@@ -64,6 +65,8 @@ export interface ChangesOptions {
   confirm?: Confirmer;
   /** The runtimes cache (default <root>/.cache/runtimes): where the releases' changelogs are read. */
   runtimesDir?: string;
+  /** Profiles a confirmed change under both its releases (releases/pipeline/profile-change.ts). */
+  profileChange?: (c: Candidate) => Promise<ChangeProfile>;
   log?: (m: string) => void;
 }
 
@@ -165,7 +168,12 @@ function catalogs(): (family: string) => Promise<Release[]> {
   };
 }
 
-function timingRecord(c: Candidate, detected: { from: string; to: string }, conf?: Confirmation): ReleaseChange {
+function timingRecord(
+  c: Candidate,
+  detected: { from: string; to: string },
+  conf?: Confirmation,
+  profile?: ChangeProfile,
+): ReleaseChange {
   const status = !conf ? 'candidate' : conf.confirmed ? 'confirmed' : 'not-confirmed';
   return {
     kind: 'timing',
@@ -197,6 +205,7 @@ function timingRecord(c: Candidate, detected: { from: string; to: string }, conf
           },
         }
       : {}),
+    ...(profile ? { profile } : {}),
     text: changeText(c, conf),
   };
 }
@@ -276,7 +285,8 @@ async function timingChanges(
       if (narrowed) Object.assign(c, narrowed);
     }
     const conf = opts.confirm ? await opts.confirm(c) : undefined;
-    out.push(timingRecord(c, detected, conf));
+    const profile = conf?.confirmed && opts.profileChange ? await opts.profileChange(c) : undefined;
+    out.push(timingRecord(c, detected, conf, profile));
     opts.log?.(out.at(-1)!.text);
   }
   return out;

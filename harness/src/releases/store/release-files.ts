@@ -6,55 +6,72 @@
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { z } from 'zod';
 import { withLock, writeFilesAtomic } from '../../lib/atomic.js';
+import { UserError } from '../../lib/errors.js';
 import { assertRealInside } from '../../lib/fs-safety.js';
 import { assertSegment, isSegment } from '../../lib/ids.js';
-import { readJsonFile } from '../../lib/json-file.js';
-import { RESULTS_SCHEMA, type Results, Results as ResultsSchema } from '../../model/results.js';
+import { parseJson, readJsonFile } from '../../lib/json-file.js';
+import { readUntrusted } from '../../lib/untrusted.js';
+import { RESULTS_MAX_BYTES, readResults, readResultsArtifact } from '../../model/read-results.js';
+import type { Results } from '../../model/results.js';
 import { paths, RELEASES_DIR, RELEASES_SCHEMA } from '../../model/store-layout.js';
-import {
-  ReleaseChangesFile as ChangesSchema,
-  ReleaseIndexFile as IndexSchema,
-  migrateReleaseFile,
-  type ReleaseChangesFile,
-  type ReleaseEntry,
-  type ReleaseIndexFile,
-} from '../model/release-store.js';
+import { checkReleaseChanges, checkReleaseIndex, type Trust } from '../model/release-checks.js';
+import type { ReleaseChangesFile, ReleaseEntry, ReleaseIndexFile } from '../model/release-store.js';
 
 const HINT = 'repair or remove the file by hand, or update the harness if it is newer';
 
-function read<T>(
-  root: string,
-  rel: string,
-  schema: import('zod').ZodType<T>,
-  version: number = RELEASES_SCHEMA,
-): T | undefined {
+/** Where a bad record of a store's own file is reported (it is skipped, never fatal). */
+export type Warn = (line: string) => void;
+const toStderr: Warn = (line) => process.stderr.write(`${line}\n`);
+
+/** A store's own file, or an artifact's (opened without following links, size-bounded). */
+export type Source = 'store' | 'artifact';
+
+/** A release file's JSON, unvalidated (the caller checks it at its trust); undefined when absent. */
+function readRaw(root: string, rel: string, source: Source): unknown {
   const file = join(root, rel);
   if (!existsSync(file)) return undefined;
+  if (source === 'artifact')
+    return parseJson(file, readUntrusted(file, RESULTS_MAX_BYTES, 'release file'), z.unknown(), {
+      version: RELEASES_SCHEMA,
+    });
   assertRealInside(root, file);
-  return readJsonFile(file, schema, {
-    version,
-    ...(version === RELEASES_SCHEMA ? { migrate: migrateReleaseFile } : {}),
+  return readJsonFile(file, z.unknown(), {
+    version: RELEASES_SCHEMA,
     context: 'refusing to touch the store: ',
     hint: HINT,
   });
 }
 
-export function readReleaseIndex(root: string, machine: string): ReleaseIndexFile {
+const trustOf = (source: Source, warn: Warn): Trust =>
+  source === 'artifact' ? { mode: 'strict' } : { mode: 'skip', warn };
+
+/** A machine's release index: a store's bad entries are skipped (each with one line), an artifact's refuse it. */
+export function readReleaseIndex(
+  root: string,
+  machine: string,
+  warn: Warn = toStderr,
+  source: Source = 'store',
+): ReleaseIndexFile {
   assertSegment('machine', machine);
-  return read(root, paths.releaseIndex(machine), IndexSchema) ?? { schema: RELEASES_SCHEMA, machine, releases: [] };
+  const rel = paths.releaseIndex(machine);
+  const raw = readRaw(root, rel, source);
+  if (raw === undefined) return { schema: RELEASES_SCHEMA, machine, releases: [] };
+  return checkReleaseIndex(join(root, rel), raw, machine, trustOf(source, warn));
 }
 
-export function readReleaseChanges(root: string, machine: string): ReleaseChangesFile {
+export function readReleaseChanges(
+  root: string,
+  machine: string,
+  warn: Warn = toStderr,
+  source: Source = 'store',
+): ReleaseChangesFile {
   assertSegment('machine', machine);
-  return (
-    read(root, paths.releaseChanges(machine), ChangesSchema) ?? {
-      schema: RELEASES_SCHEMA,
-      machine,
-      changes: [],
-      candidates: [],
-    }
-  );
+  const rel = paths.releaseChanges(machine);
+  const raw = readRaw(root, rel, source);
+  if (raw === undefined) return { schema: RELEASES_SCHEMA, machine, changes: [], candidates: [] };
+  return checkReleaseChanges(join(root, rel), raw, machine, trustOf(source, warn));
 }
 
 /** "node@22.4.1" for every release a machine has measured at a profile. */
@@ -145,34 +162,98 @@ export async function writeReleaseChanges(root: string, machine: string, changes
   );
 }
 
+/** A UserError's message on one line (a results file's issues are listed on several). */
+function oneLine(e: unknown): never {
+  if (e instanceof UserError) throw new UserError(e.message.replace(/\s*\n\s*/g, ' '));
+  throw e;
+}
+
 /**
- * Merges one machine's releases measured elsewhere (a workflow artifact laid out as a store) into
- * this store: entries this store lacks are added with their results files, and changes.json is
- * the measuring side's (it is recomputed from the whole timeline each time). Everything read is
- * validated first; nothing this store has is removed.
+ * The results files of the entries being added, each read at the source's trust: an artifact's bad
+ * file refuses the import; a store's is skipped with one line (its entry stays, without the file).
  */
-export async function importReleases(root: string, from: string, machine: string): Promise<number> {
-  const incoming = readReleaseIndex(from, machine);
-  const changes = read(from, paths.releaseChanges(machine), ChangesSchema);
-  return withLock(join(root, '.lock'), () => {
-    const index = readReleaseIndex(root, machine);
-    const have = new Set(index.releases.map((r) => `${r.family}@${r.version}|${r.profile}`));
-    const added = incoming.releases.filter((r) => !have.has(`${r.family}@${r.version}|${r.profile}`));
-    const files: { file: string; data: string }[] = [];
-    for (const r of added) {
-      for (const e of r.experiments) {
-        for (const s of [r.profile, r.line, r.version, e]) assertSegment('release path', s);
-        const rel = paths.releaseRun(machine, r.profile, r.line, r.version, e);
-        const results = read(from, rel, ResultsSchema, RESULTS_SCHEMA);
-        if (results) files.push({ file: join(root, rel), data: json(results) });
+function resultFiles(
+  root: string,
+  from: string,
+  machine: string,
+  added: readonly ReleaseEntry[],
+  source: Source,
+  warn: Warn,
+) {
+  const files: { file: string; data: string }[] = [];
+  for (const r of added) {
+    for (const e of r.experiments) {
+      const rel = paths.releaseRun(machine, r.profile, r.line, r.version, e);
+      const file = join(from, rel);
+      if (!existsSync(file)) continue;
+      let results: Results;
+      try {
+        if (source === 'store') assertRealInside(from, file);
+        results = source === 'artifact' ? readResultsArtifact(file) : readResults(file);
+      } catch (err) {
+        if (source === 'artifact' || !(err instanceof UserError)) throw err;
+        warn(`skipping ${file}: ${err.message.split('\n').slice(0, 2).join(' ').replace(/\s+/g, ' ')}`);
+        continue;
       }
+      files.push({ file: join(root, rel), data: json(results) });
     }
-    files.push({
+  }
+  return files;
+}
+
+/**
+ * Merges one machine's releases measured elsewhere into this store: only that machine's files are
+ * read and written (releases/<machine>/), so one machine's artifact never touches another's data.
+ * Entries this store lacks are added with their results files, and changes.json is the measuring
+ * side's (it is recomputed from the whole timeline each time). From an artifact, everything is
+ * validated first and one bad record refuses the whole import; from a store (gh-pages, where the
+ * nightly starts), a bad record is skipped with one line. Nothing this store has is removed but
+ * its own bad records, which are skipped with one line and not written back.
+ */
+export async function importReleases(
+  root: string,
+  from: string,
+  machine: string,
+  opts: { source?: Source; warn?: Warn } = {},
+): Promise<number> {
+  const source = opts.source ?? 'artifact';
+  const warn = opts.warn ?? toStderr;
+  let incoming: ReleaseIndexFile;
+  let changes: ReleaseChangesFile | undefined;
+  let files: { file: string; data: string }[];
+  const key = (r: ReleaseEntry) => `${r.family}@${r.version}|${r.profile}`;
+  const lacks = (index: ReleaseIndexFile) => {
+    const have = new Set(index.releases.map(key));
+    return (r: ReleaseEntry) => !have.has(key(r));
+  };
+  try {
+    incoming = readReleaseIndex(from, machine, warn, source);
+    const hasChanges = existsSync(join(from, paths.releaseChanges(machine)));
+    changes = hasChanges ? readReleaseChanges(from, machine, warn, source) : undefined;
+    // An artifact's results are all checked; a store's only where they are added.
+    const wanted =
+      source === 'artifact'
+        ? incoming.releases
+        : incoming.releases.filter(lacks(readReleaseIndex(root, machine, () => {})));
+    files = resultFiles(root, from, machine, wanted, source, warn);
+  } catch (e) {
+    oneLine(e);
+  }
+  return withLock(join(root, '.lock'), () => {
+    const index = readReleaseIndex(root, machine, warn);
+    const added = incoming.releases.filter(lacks(index));
+    const keep = new Set(
+      added.flatMap((r) =>
+        r.experiments.map((e) => join(root, paths.releaseRun(machine, r.profile, r.line, r.version, e))),
+      ),
+    );
+    const out = files.filter((f) => keep.has(f.file));
+    out.push({
       file: join(root, paths.releaseIndex(machine)),
       data: json({ ...index, releases: [...index.releases, ...added] } satisfies ReleaseIndexFile),
     });
-    if (changes) files.push({ file: join(root, paths.releaseChanges(machine)), data: json(changes) });
-    writeInside(root, files);
+    if (changes) out.push({ file: join(root, paths.releaseChanges(machine)), data: json(changes) });
+    writeInside(root, out);
     return added.length;
   });
 }

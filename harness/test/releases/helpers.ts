@@ -1,0 +1,49 @@
+/** Release entries and changes for the release store's tests. */
+import type { ReleaseChange, ReleaseEntry } from '../../src/releases/model/release-store.js';
+
+export function releaseEntry(version: string, cost: number, over: Partial<ReleaseEntry> = {}): ReleaseEntry {
+  const v = (variant: string, value: number, reference: boolean) => ({
+    experiment: 'wc',
+    variant,
+    params: { bs: 65536 },
+    metric: 'read_cost',
+    unit: 'ns',
+    direction: 'smaller' as const,
+    value,
+    reference,
+  });
+  return {
+    family: 'node',
+    line: `node${version.split('.')[0]}`,
+    version,
+    date: '2024-07-08T00:00:00.000Z',
+    profile: 'quick',
+    measured: '2026-11-24T12:00:00.000Z',
+    commit: 'a'.repeat(40),
+    experiments: [],
+    problems: [],
+    values: [v('readsync', cost, false), v('c', 9000, true)],
+    ...over,
+  };
+}
+
+export function releaseChange(from: string, to: string, over: Partial<ReleaseChange> = {}): ReleaseChange {
+  return {
+    family: 'node',
+    line: `node${from.split('.')[0]}`,
+    experiment: 'wc',
+    variant: 'readsync',
+    params: { bs: 65536 },
+    metric: 'read_cost',
+    unit: 'ns',
+    direction: 'smaller',
+    from,
+    to,
+    fromDate: '2024-07-08T00:00:00.000Z',
+    toDate: '2024-07-17T00:00:00.000Z',
+    ratio: 1.18,
+    status: 'confirmed',
+    text: `node ${from} → ${to}: wc readsync bs 65536 read_cost +18%`,
+    ...over,
+  };
+}
