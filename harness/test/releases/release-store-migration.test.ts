@@ -17,7 +17,7 @@ const entry = {
   date: '2025-10-05T10:00:00.000Z',
   profile: 'quick',
   measured: '2026-11-24T10:00:00.000Z',
-  commit: 'c558dda0000000000000000000000000000000000',
+  commit: 'c558dda000000000000000000000000000000000',
   experiments: ['wc'],
   problems: [],
   values: [
