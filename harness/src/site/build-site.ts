@@ -15,13 +15,13 @@ import {
 } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { createServer } from 'node:http';
-import { extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { build } from 'esbuild';
 import { probe } from '../lib/exec.js';
 import type { Overview } from '../model/manifest.js';
 import { uncalibrated } from '../model/noise.js';
 import { readExperiments } from '../model/read-manifests.js';
-import { defaultProfile, LEGACY_PROFILE, paths, RELEASES_DIR } from '../model/store-layout.js';
+import { defaultProfile, LEGACY_PROFILE, paths, RELEASES_DIR, RELEASES_SCHEMA } from '../model/store-layout.js';
 import type { CatalogFile, CommitsFile, ShardFile } from '../model/store-schema.js';
 import { checkStore } from '../store/check.js';
 import { migrateStore } from '../store/migrate-store.js';
@@ -143,9 +143,28 @@ async function buildInto(root: string, storeDir: string, outDir: string, inPlace
     const noise = join(data, entry.name, 'noise.json');
     if (entry.isDirectory() && entry.name !== RELEASES_DIR && !existsSync(noise))
       writeFileSync(noise, `${JSON.stringify(uncalibrated(entry.name))}\n`);
+    if (entry.isDirectory() && entry.name !== RELEASES_DIR) noReleasesYet(data, entry.name);
   }
   writeRegressions(data);
   preloadDefault(outDir, data);
+}
+
+/**
+ * A machine with no release measured yet gets empty release files in the site's copy (never in the
+ * store), as an uncalibrated one gets its noise.json: the Runtimes view then requests no missing
+ * file (a 404 is a console error in every browser).
+ */
+function noReleasesYet(data: string, machine: string): void {
+  const empty = {
+    [paths.releaseIndex(machine)]: { schema: RELEASES_SCHEMA, machine, releases: [] },
+    [paths.releaseChanges(machine)]: { schema: RELEASES_SCHEMA, machine, changes: [], candidates: [] },
+  };
+  for (const [rel, body] of Object.entries(empty)) {
+    const file = join(data, rel);
+    if (existsSync(file)) continue;
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, `${JSON.stringify(body)}\n`);
+  }
 }
 
 /**
