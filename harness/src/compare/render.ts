@@ -112,7 +112,7 @@ function headline(c: Comparison): string {
 function footer(c: Comparison): string {
   const tools = toolchainsLine(c.base, c.head);
   return [
-    `Measured on \`${escapeCell(c.head.machine)}\` (${escapeCell(c.head.cpu)}); base ${c.base.commits.map((s) => `\`${escapeCell(s)}\``).join(', ')} (${c.base.runs} rounds), head ${c.head.commits.map((s) => `\`${escapeCell(s)}\``).join(', ')} (${c.head.runs} rounds).`,
+    `Measured on \`${escapeCell(c.head.machine)}\` (${escapeCell(c.head.cpu)}); base ${c.base.commits.map((s) => `\`${escapeCell(s)}\``).join(', ')} (${c.base.runs} ${c.base.runs === 1 ? 'round' : 'rounds'}), head ${c.head.commits.map((s) => `\`${escapeCell(s)}\``).join(', ')} (${c.head.runs} ${c.head.runs === 1 ? 'round' : 'rounds'}).`,
     `Toolchains: ${escapeCell(tools)}.`,
   ].join('\n\n');
 }
