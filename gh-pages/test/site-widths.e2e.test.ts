@@ -18,7 +18,7 @@ const STORES = join(ROOT, 'harness', 'test', 'fixtures', 'site-stores');
 export const WIDTHS = [360, 420, 768, 1024, 1280, 1920];
 
 /** A placeholder where a value should be: what a failed format leaves in a sentence or a tick. */
-const PLACEHOLDER = /(^|[^\w-])(null|NaN|undefined)(?![\w-])/m;
+const PLACEHOLDER = /(^|[^\w/.-])(null|NaN|undefined)(?![\w/-])/m;
 /** What an undrawn uPlot legend shows in place of each value: an element holding only this. */
 const EMPTY_VALUES = ['--', 'null', 'NaN', 'undefined'];
 
