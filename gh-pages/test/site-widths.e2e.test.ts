@@ -113,6 +113,15 @@ async function walk(store: string) {
         const n = await charts(page);
         counts.set(hash, [...(counts.get(hash) ?? []), n.drawn]);
         if (n.drawn < n.boxes) problems.push(`${where}: ${n.boxes - n.drawn} of ${n.boxes} charts not drawn`);
+        // Every experiment on the Overview answers with its picture (a run narrowed to other
+        // experiments must not leave one without).
+        if (view === 'overview')
+          for (const e of await page
+            .locator('section[data-experiment]')
+            .evaluateAll((ss) =>
+              ss.filter((x) => !x.querySelector('.chart canvas')).map((x) => (x as HTMLElement).dataset.experiment),
+            ))
+            problems.push(`${where}: ${e} has no picture`);
         for (const e of errors) problems.push(`${where}: console: ${e}`);
         for (const p of await placeholders(page)) problems.push(`${where}: placeholder in ${p}`);
         const o = await overflowing(page);

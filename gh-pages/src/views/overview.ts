@@ -74,9 +74,9 @@ export async function overview(ctx: Ctx): Promise<void> {
   const ids = Object.keys(ctx.profile.catalog.experiments).sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
   const pictures: (() => void)[] = [];
   for (const id of ids) {
-    const run = shown.experiments[id]
-      ? shown
-      : (complete.find((r) => r.experiments[id]) ?? files.find((r) => r.experiments[id]));
+    // A run narrowed to some experiments still describes them all: it has one only if it measured it.
+    const has = (r: RunFile) => Boolean(r.experiments[id]) && r.benchmarks.some((b) => b.experiment === id);
+    const run = has(shown) ? shown : (complete.find(has) ?? files.find(has));
     if (run) pictures.push(...section(ctx, id, run, run !== shown));
   }
   for (const draw of pictures) draw();
