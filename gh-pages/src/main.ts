@@ -6,6 +6,7 @@ import { DataError, Profile, Store } from './data.js';
 import { html, setHtml } from './html.js';
 import { parseHash, type State, toHash, VIEWS } from './state.js';
 import { type Ctx, VIEW_TABLE } from './views/index.js';
+import { plural } from './views/machine-line.js';
 
 const app = document.getElementById('app')!;
 const nav = document.getElementById('nav')!;
@@ -73,7 +74,7 @@ async function render(): Promise<void> {
   const profileLabel = (p: string) =>
     p === LEGACY_PROFILE
       ? 'legacy (before store v3: profiles mixed)'
-      : `${p} (${machines!.machines[machine]!.profiles[p]!.commits} commits)`;
+      : `${p} (${plural(machines!.machines[machine]!.profiles[p]!.commits, 'commit')})`;
   showNav(state, { ids, machine, profiles, profile, profileLabel });
   setHtml(app, html`<p class="muted">Loading…</p>`);
   if (!profile) {

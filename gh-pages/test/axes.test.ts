@@ -1,7 +1,7 @@
 // Tick labels are unique and meaningful (issue 25): pure functions, so checked exhaustively here
 // and in chromium by site-day.e2e.test.ts.
 import { describe, expect, it } from 'vitest';
-import { axisUnit, commitLabels, commitSplits, xAxis, yTickLabels } from '../src/charts/axes.js';
+import { axisUnit, commitLabels, commitSplits, xAxis, xTickLabels, yTickLabels } from '../src/charts/axes.js';
 
 describe('commit ticks', () => {
   const day = ['2026-11-24T09:00:00Z', '2026-11-24T10:30:00Z', '2026-11-24T12:00:00Z'];
@@ -25,6 +25,26 @@ describe('x axis of a parameter', () => {
     expect(n.splits.map(n.format)).toEqual(['0', '10', '20']);
     expect(n.label).toBe('n (transforms)');
     expect(xAxis('files', [10, 100], 'files', 900).label).toBe('files');
+  });
+});
+
+describe('ticks uPlot left out (null on a crowded log axis)', () => {
+  it('are blank, never "null" or an exception', () => {
+    const axis = axisUnit([1e-7, 1e-4], 's');
+    expect(yTickLabels([1e-7, null, 1e-6, null, 1e-5], axis, true)).toEqual(['0.10', '', '1.00', '', '10.0']);
+    expect(yTickLabels([null, 2e-6, null], axis, false)).toEqual(['', '2.00', '']);
+    expect(xTickLabels([256, null, 4096, null, 65536], xAxis('bs', [256, 65536], 'B', 420).format)).toEqual([
+      '256 B',
+      '',
+      '4 KiB',
+      '',
+      '64 KiB',
+    ]);
+    expect(commitLabels(['2026-11-23T09:00:00Z', '2026-11-24T09:00:00Z'], [0, null, 1])).toEqual([
+      '11-23',
+      '',
+      '11-24',
+    ]);
   });
 });
 

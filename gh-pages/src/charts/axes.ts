@@ -55,22 +55,34 @@ export function axisUnit(values: readonly (number | null | undefined)[], unit: s
   return { label, scale, format };
 }
 
+/**
+ * A tick uPlot left out to make room (a crowded log axis gives null for it): labelled '', never
+ * "null" or an exception.
+ */
+export type Tick = number | null | undefined;
+const real = (t: Tick): t is number => typeof t === 'number' && Number.isFinite(t);
+
 /** Tick labels of a y axis, unique: more digits until neighbours differ, log axes at decades. */
-export function yTickLabels(ticks: readonly number[], axis: AxisUnit, log: boolean): string[] {
+export function yTickLabels(ticks: readonly Tick[], axis: AxisUnit, log: boolean): string[] {
   const decades = ticks.filter(isDecade);
-  const shown = log && decades.length >= 2 ? (t: number) => isDecade(t) : () => true;
+  const shown = log && decades.length >= 2 ? (t: Tick) => isDecade(t) : real;
   for (const digits of [0, 1, 2, 3, 4]) {
     const labels = ticks.map((t) =>
-      shown(t) ? (digits === 0 ? axis.format(t) : (t / axis.scale).toPrecision(digits + 2)) : '',
+      real(t) && shown(t) ? (digits === 0 ? axis.format(t) : (t / axis.scale).toPrecision(digits + 2)) : '',
     );
     const used = labels.filter(Boolean);
     if (new Set(used).size === used.length) return labels;
   }
-  return ticks.map((t) => (t / axis.scale).toPrecision(6));
+  return ticks.map((t) => (real(t) ? (t / axis.scale).toPrecision(6) : ''));
 }
 
-function isDecade(v: number): boolean {
-  if (v <= 0) return false;
+/** A parameter's tick labels: '' where uPlot left a tick out. */
+export function xTickLabels(ticks: readonly Tick[], format: (v: number) => string): string[] {
+  return ticks.map((t) => (real(t) ? format(t) : ''));
+}
+
+function isDecade(v: Tick): boolean {
+  if (!real(v) || v <= 0) return false;
   const e = Math.log10(v);
   return Math.abs(e - Math.round(e)) < 1e-9;
 }
@@ -110,11 +122,12 @@ export function commitSplits(count: number, min: number, max: number, width: num
  * Commit tick labels: the date, with the time when the ticks share a day, and the commit's order
  * when they share a minute, so no two ticks read alike.
  */
-export function commitLabels(dates: readonly string[], ticks: readonly number[]): string[] {
+export function commitLabels(dates: readonly string[], all: readonly Tick[]): string[] {
+  const ticks = all.filter(real);
   const at = (i: number) => dates[Math.round(i)] ?? '';
   const day = (i: number) => at(i).slice(5, 10);
   const minute = (i: number) => `${at(i).slice(5, 10)} ${at(i).slice(11, 16)}`;
   const unique = (f: (i: number) => string) => new Set(ticks.map(f)).size === ticks.length;
   const label = unique(day) ? day : unique(minute) ? minute : (i: number) => `#${Math.round(i) + 1} ${day(i)}`;
-  return ticks.map(label);
+  return all.map((t) => (real(t) ? label(t) : ''));
 }

@@ -1,6 +1,6 @@
 /** A metric over a parameter: one line per variant, intervals as whiskers, reference lines thin. */
 import uPlot from 'uplot';
-import { axisUnit, xAxis, yTickLabels } from './axes.js';
+import { axisUnit, xAxis, xTickLabels, yTickLabels } from './axes.js';
 import { recordStyles, recordTicks, referenceStyle, type SeriesStyle, seriesStyle } from './palette.js';
 
 export interface XYLine {
@@ -14,6 +14,8 @@ export interface XYLine {
   colorIndex: number;
   /** A reference line (C, the pipe's ceiling): thinner, grey, dotted. */
   reference?: boolean;
+  /** Drawn only once its name in the legend is clicked. */
+  hidden?: boolean;
 }
 
 export interface XYInput {
@@ -27,6 +29,11 @@ export interface XYInput {
   /** The parameter's unit: bytes are written as sizes (4 KiB), counts as whole numbers. */
   xUnit?: string;
   height?: number;
+  /**
+   * The values the y unit is chosen from, when the chart is one of several panels: panels side by
+   * side read in one unit (never ms beside s).
+   */
+  unitFrom?: readonly (number | null)[];
 }
 
 /** Lines two orders of magnitude apart are read on a log axis (the Overview and Sweeps agree). */
@@ -77,10 +84,7 @@ function whiskers(
 }
 
 export function xyChart(el: HTMLElement, input: XYInput, width: number): uPlot {
-  const axis = axisUnit(
-    input.lines.flatMap((l) => [...l.values, ...(l.high ?? [])]),
-    input.unit,
-  );
+  const axis = axisUnit(input.unitFrom ?? input.lines.flatMap((l) => [...l.values, ...(l.high ?? [])]), input.unit);
   const x = xAxis(input.param, input.xs, input.xUnit, width);
   const series: uPlot.Series[] = [{ label: x.label, value: (_u, v, _s, idx) => (idx == null ? '' : x.format(v)) }];
   const data: (number | null)[][] = [input.xs];
@@ -98,6 +102,7 @@ export function xyChart(el: HTMLElement, input: XYInput, width: number): uPlot {
       width: l.reference ? 1.5 : 2,
       ...(styles[i]!.dash ? { dash: styles[i]!.dash } : {}),
       points: { show: !l.reference },
+      show: !l.hidden,
       // Until the cursor is on the chart the legend shows no value (never a "--" placeholder).
       value: (_u, v, _s, idx) => (idx == null || v == null ? '' : axis.format(v)),
     });
@@ -108,7 +113,7 @@ export function xyChart(el: HTMLElement, input: XYInput, width: number): uPlot {
   const xRange: uPlot.Range.Function = input.logX
     ? () => [lo / 1.25, hi * 1.25]
     : () => [lo - (hi - lo || 1) * 0.04, hi + (hi - lo || 1) * 0.04];
-  return new uPlot(
+  const u = new uPlot(
     {
       title: input.title,
       width,
@@ -122,12 +127,7 @@ export function xyChart(el: HTMLElement, input: XYInput, width: number): uPlot {
           label: x.label,
           grid: { stroke: '#eef1f5' },
           splits: () => x.splits,
-          values: (_u: uPlot, ticks: number[]) =>
-            recordTicks(
-              el,
-              'x',
-              ticks.map((t) => x.format(t)),
-            ),
+          values: (_u: uPlot, ticks: number[]) => recordTicks(el, 'x', xTickLabels(ticks, x.format)),
         },
         {
           label: axis.label,
@@ -142,4 +142,12 @@ export function xyChart(el: HTMLElement, input: XYInput, width: number): uPlot {
     data as uPlot.AlignedData,
     el,
   );
+  const hidden = input.lines.filter((l) => l.hidden).length;
+  if (hidden) {
+    const hint = document.createElement('p');
+    hint.className = 'muted legend-hint';
+    hint.textContent = `${hidden} more ${hidden === 1 ? 'line' : 'lines'} in the legend (greyed): click a name to draw it.`;
+    el.appendChild(hint);
+  }
+  return u;
 }

@@ -7,7 +7,7 @@ import type { Overview } from '../../../harness/src/model/manifest.js';
 import { overviewModel } from '../../../harness/src/report/overview-model.js';
 import { wide, xyChart } from '../charts.js';
 import type { Benchmark, ExperimentInfo } from '../data.js';
-import { html, setHtml } from '../html.js';
+import { type Html, html, setHtml } from '../html.js';
 import { boxWidth } from './ctx.js';
 
 /** Fills `host` with the experiment's answer and chart boxes; returns the function that draws them, if any. */
@@ -18,6 +18,8 @@ export function overviewCharts(
   benchmarks: readonly Benchmark[],
   host: HTMLElement,
   label: (metric: string) => string,
+  /** Said right under the answer (the machine's cold-read latency beside a cold-cache answer). */
+  note?: Html,
 ): (() => void) | undefined {
   const spec = overview as Overview | undefined;
   if (!spec) return undefined;
@@ -30,7 +32,7 @@ export function overviewCharts(
   if (!model) return undefined;
   setHtml(
     host,
-    html`<p class="answer-line"><b>${model.answer}</b></p>${model.suspects.length ? html`<p class="suspect">Suspect, not headlined: ${model.suspects.join('; ')}.</p>` : ''}`,
+    html`<p class="answer-line"><b>${model.answer}</b></p>${note ?? ''}${model.suspects.length ? html`<p class="suspect">Suspect, not headlined: ${model.suspects.join('; ')}.</p>` : ''}`,
   );
   const grid = document.createElement('div');
   grid.className = `panels n${model.panels.length}`;
@@ -43,6 +45,9 @@ export function overviewCharts(
     return box;
   });
   const xUnit = model.xUnit;
+  // Panels side by side share their y axis's kind and unit: one log, one unit for all of them.
+  const values = model.panels.flatMap((p) => p.lines.flatMap((l) => [...l.values, ...l.high]));
+  const log = wide(model.panels.flatMap((p) => p.lines.flatMap((l) => l.values)));
   return () => {
     // Each box's own width: side by side where two fit, one under the other on a narrow screen.
     const each = boxes.map(boxWidth);
@@ -56,7 +61,8 @@ export function overviewCharts(
           unit: model.unit,
           logX: model.logX,
           // Lines two orders of magnitude apart (records: C against JavaScript) on a log axis.
-          log: wide(p.lines.flatMap((l) => l.values)),
+          log,
+          unitFrom: values,
           xs: p.xs,
           lines: p.lines.map((l) => ({
             label: l.slope
@@ -68,6 +74,7 @@ export function overviewCharts(
             colorIndex: l.colorIndex,
             dashed: l.dashed,
             reference: l.reference,
+            ...(l.hidden ? { hidden: true } : {}),
           })),
           height: 280,
         },

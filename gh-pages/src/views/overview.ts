@@ -10,6 +10,7 @@ import type { RunFile, WindowCommit } from '../data.js';
 import { appendHtml, html, setHtml } from '../html.js';
 import { toHash } from '../state.js';
 import { type Ctx, commitLink, commitOptions, viewOfRun } from './ctx.js';
+import { coldReadNote, machineLine } from './machine-line.js';
 import { overviewCharts } from './overview-charts.js';
 import { problemsHtml, summaryHtml } from './summary-html.js';
 
@@ -61,7 +62,7 @@ export async function overview(ctx: Ctx): Promise<void> {
     ctx.el,
     html`<div class="controls"><label>commit <select id="commit">${commitOptions(options, shown.run.commit.sha)}</select></label></div>
       <section class="card"><h2>${named ? 'Run' : 'Latest complete run'}</h2><p>Commit ${commitLink(ctx, shown.run.commit.sha)} “${shown.run.commit.subject}”, ${shown.run.commit.date.slice(0, 16).replace('T', ' ')} UTC · profile <b>${shown.run.profile}</b>${shown.run.partial ? html` · <b class="bad">partial run</b>` : ''}</p>
-      <p class="muted">${m.cpu}, ${m.cores} cores, ${(m.memoryBytes / 2 ** 30).toFixed(0)} GiB, ${m.kernel}, governor ${m.governor}${shown.run.conditions ? `, turbo ${shown.run.conditions.turbo}, SMT ${shown.run.conditions.smt}, measured on CPUs ${shown.run.conditions.measuredCpus}` : ''}</p>
+      <p class="muted machine">${machineLine(m, shown.run.conditions)}</p>
       <p class="muted">${Object.entries(shown.run.toolchains)
         .map(([k, v]) => `${k} ${v}`)
         .join(' · ')}</p>${newerPartial(ctx, files, shown)}</section>`,
@@ -73,9 +74,9 @@ export async function overview(ctx: Ctx): Promise<void> {
   const ids = Object.keys(ctx.profile.catalog.experiments).sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
   const pictures: (() => void)[] = [];
   for (const id of ids) {
-    const run = shown.experiments[id]
-      ? shown
-      : (complete.find((r) => r.experiments[id]) ?? files.find((r) => r.experiments[id]));
+    // A run narrowed to some experiments still describes them all: it has one only if it measured it.
+    const has = (r: RunFile) => Boolean(r.experiments[id]) && r.benchmarks.some((b) => b.experiment === id);
+    const run = has(shown) ? shown : (complete.find(has) ?? files.find(has));
     if (run) pictures.push(...section(ctx, id, run, run !== shown));
   }
   for (const draw of pictures) draw();
@@ -117,9 +118,19 @@ function section(ctx: Ctx, id: string, run: RunFile, other: boolean): (() => voi
     html`<h2>${id}: ${info.title}</h2><p class="question">${info.question}</p>${at}<div class="picture"></div>`,
   );
   const picture = el.querySelector<HTMLElement>('.picture')!;
-  const drawn = overviewCharts(id, ctx.overview[id] ?? info.overview, info, run.benchmarks, picture, (m) =>
-    ctx.label(id, m),
+  // A cold-cache answer says what "cold" costs on the machine that gave it.
+  const cold = run.benchmarks.some((b) => b.experiment === id && Object.values(b.params).includes('cold'));
+  const note = cold ? html`<p class="muted cold-read">${coldReadNote(run.run.conditions)}</p>` : undefined;
+  const drawn = overviewCharts(
+    id,
+    ctx.overview[id] ?? info.overview,
+    info,
+    run.benchmarks,
+    picture,
+    (m) => ctx.label(id, m),
+    note,
   );
+  if (note && !drawn) appendHtml(picture, note);
   const rest = summaryHtml(summary, relabel);
   if (rest)
     appendHtml(

@@ -5,10 +5,12 @@
  */
 import { formatValue } from '../../../harness/src/lib/format.js';
 import { paths } from '../../../harness/src/model/store-layout.js';
+import { MIN_SEGMENT } from '../change-detection.js';
 import { type TrendChange, trendChartKey } from '../data.js';
 import { html, setHtml } from '../html.js';
 import { toHash } from '../state.js';
 import { type Ctx, commitLink, select, short } from './ctx.js';
+import { plural } from './machine-line.js';
 import { pct, ratioInterval, SIGN_LEGEND, worseInterval, worseRatio } from './signs.js';
 
 function row(ctx: Ctx, r: TrendChange, repo: string | undefined) {
@@ -44,11 +46,22 @@ export async function regressions(ctx: Ctx): Promise<void> {
       ${
         rows.length
           ? html`<div class="scroll"><table class="compare regressions"><thead><tr><th>date</th><th>benchmark</th><th>metric</th><th>size</th><th>95% interval</th><th>median before → after</th><th>commits</th><th></th></tr></thead><tbody>${rows}</tbody></table></div>`
-          : html`<p class="notice">No ${showBetter ? 'change points' : 'regressions'} detected in this workload's history.</p>`
+          : html`<p class="notice">${nothingFound(ctx, showBetter)}</p>`
       }`,
   );
   ctx.el.querySelector<HTMLSelectElement>('#exp')!.onchange = (e) =>
     ctx.go({ experiment: (e.target as HTMLSelectElement).value });
   ctx.el.querySelector<HTMLInputElement>('#better')!.onchange = (e) =>
     ctx.go({ log: (e.target as HTMLInputElement).checked });
+}
+
+/** A change point needs MIN_SEGMENT commits on each side: with fewer, nothing could be detected. */
+export const NEEDED = 2 * MIN_SEGMENT;
+
+function nothingFound(ctx: Ctx, showBetter: boolean): string {
+  const what = showBetter ? 'change points' : 'regressions';
+  const have = ctx.profile.catalog.windows.reduce((n, w) => n + w.commits, 0);
+  if (have < NEEDED)
+    return `No ${what} can be detected yet: detection needs at least ${plural(NEEDED, 'commit')} in this workload's history (${MIN_SEGMENT} on each side of a change), and it has ${plural(have, 'commit')}.`;
+  return `No ${what} detected in this workload's history (${plural(have, 'commit')}).`;
 }

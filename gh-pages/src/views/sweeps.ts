@@ -5,6 +5,7 @@
  */
 import { medianInterval } from '../../../harness/src/analysis/median-interval.js';
 import { trended } from '../../../harness/src/model/metrics.js';
+import { MAX_SHOWN } from '../../../harness/src/report/overview-model.js';
 import { wide, xyChart } from '../charts.js';
 import { type Benchmark, type ExperimentInfo, lineLabel, type RunFile, type WindowCommit } from '../data.js';
 import { html, setHtml } from '../html.js';
@@ -83,7 +84,10 @@ export async function sweeps(ctx: Ctx): Promise<void> {
     setHtml(host, html`<p class="notice">This experiment has no numeric parameter to sweep.</p>`);
     return;
   }
-  drawSweeps(host, { experiment, info, ok, axis, metric, commit, other, log, label });
+  const refs = ((ctx.overview[experiment] as { references?: { variant: string }[] } | undefined)?.references ?? []).map(
+    (r) => r.variant,
+  );
+  drawSweeps(host, { experiment, info, ok, axis, metric, commit, other, log, label, refs });
 }
 
 /** The swept parameter: the Overview's, else the numeric one with the most distinct values. */
@@ -141,6 +145,8 @@ function showControls(
 /** What a sweep draws: the chosen commit's measured benchmarks of one experiment, and the overlay's run. */
 interface Sweep {
   experiment: string;
+  /** The reference variants (C): drawn first, always. */
+  refs: readonly string[];
   info: ExperimentInfo;
   ok: Benchmark[];
   axis: string;
@@ -152,7 +158,10 @@ interface Sweep {
 }
 
 /** One chart per combination of the other parameters, one line per variant (dashed: the overlay's). */
-function drawSweeps(host: HTMLElement, { experiment, info, ok, axis, metric, commit, other, log, label }: Sweep): void {
+function drawSweeps(
+  host: HTMLElement,
+  { experiment, info, ok, axis, metric, commit, other, log, label, refs }: Sweep,
+): void {
   const xs = [
     ...new Set(ok.filter((b) => typeof b.params[axis] === 'number').map((b) => b.params[axis] as number)),
   ].sort((a, b) => a - b);
@@ -166,7 +175,12 @@ function drawSweeps(host: HTMLElement, { experiment, info, ok, axis, metric, com
   const unitOf = info.parameters?.[axis]?.unit;
   for (const [key, list] of groups) {
     const fixed = [axis, ...groupKeys];
-    const lineIds = [...new Set(list.map((b) => lineLabel(b.variant, b.params, fixed)))].sort();
+    const isRef = (name: string) => refs.some((r) => name === r || name.startsWith(`${r} `));
+    const lineIds = [...new Set(list.map((b) => lineLabel(b.variant, b.params, fixed)))]
+      .sort()
+      .sort((a, b) => Number(isRef(b)) - Number(isRef(a)));
+    // At most MAX_SHOWN lines drawn by default (an overlaid commit doubles each): the rest in the legend.
+    const room = Math.floor(MAX_SHOWN / (other ? 2 : 1));
     const inGroup = (b: Benchmark) =>
       groupKeys.every((k) => `${k}=${b.params[k]}` === key.split(' ').find((p) => p.startsWith(`${k}=`)));
     const pointsFor = (bs: Benchmark[], name: string) =>
@@ -191,6 +205,7 @@ function drawSweeps(host: HTMLElement, { experiment, info, ok, axis, metric, com
         high: pts.map((p) => p.hi),
         colorIndex: i,
         dashed,
+        ...(i >= room ? { hidden: true } : {}),
       };
     };
     const lines = lineIds.map((name, i) => lineOf(name, list, commit.sha, i, false));

@@ -11,6 +11,7 @@ import { type Html, html, setHtml } from '../html.js';
 import { toHash } from '../state.js';
 import { boxWidth, type Ctx, select } from './ctx.js';
 import { headlineMetric } from './headline.js';
+import { plural } from './machine-line.js';
 import { changeItems, chartChanges, type TrendLine } from './trend-changes.js';
 
 /** Resolves after the browser has painted what is on the page now (a frame, then a task). */
@@ -80,7 +81,7 @@ function showControls(
     html`<div class="controls"><label>experiment ${select('exp', experiments, experiment)}</label>
       <label>metric ${select('metric', metrics, metric, label)}</label>
       <label><input type="checkbox" id="log"${ctx.state.log ? html` checked` : ''}> log scale</label>
-      <span class="muted">${commits.length} commits (${span})</span>
+      <span class="muted">${plural(commits.length, 'commit')} (${span})</span>
       ${hasOlder ? html`<button id="older" type="button">load older commits</button>` : ''}
       <span class="muted">drag to zoom, double-click to reset</span></div>
       ${commits.length < 2 ? html`<p class="notice">Only one commit so far: trends need at least two. The points are shown; lines appear from the next run on.</p>` : ''}

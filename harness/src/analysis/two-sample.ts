@@ -9,7 +9,10 @@
  * - Significance: two-sided Mann-Whitney U test (normal approximation with tie and continuity
  *   corrections). It makes no normality assumption: benchmark timings are skewed by outliers.
  * - Verdict: significant only when p < ALPHA, the CI excludes 1, and the change is at least
- *   MIN_EFFECT (or the benchmark's calibrated noise threshold, whichever is larger).
+ *   MIN_EFFECT (or the benchmark's calibrated noise threshold, whichever is larger): the margin.
+ *   Otherwise "unchanged" only when the whole CI lies inside the margin (log-symmetric, as the
+ *   PR diff's equivalence); "untestable" when the sample counts cannot reach p < ALPHA at all
+ *   (3 against 3: the smallest possible p is 0.1); else "inconclusive".
  */
 import type { Direction } from '../model/metrics.js';
 import type { TwoSampleVerdict } from '../model/verdicts.js';
@@ -35,6 +38,18 @@ export interface SampleComparison {
   verdict: TwoSampleVerdict;
   /** Why a difference was not called significant, when it was not. */
   note?: string;
+}
+
+/** The smallest two-sided Mann-Whitney p with n and m samples: complete separation, 2 / C(n+m, n). */
+export function smallestTwoSidedP(n: number, m: number): number {
+  let c = 1;
+  for (let i = 1; i <= n; i++) c = (c * (m + i)) / i;
+  return Math.min(1, 2 / c);
+}
+
+/** The ratio interval of a margin: a change of `minEffect` either way, log-symmetric (2%: 0.980…1.02). */
+export function marginInterval(minEffect: number): [number, number] {
+  return [1 / (1 + minEffect), 1 + minEffect];
 }
 
 export function median(xs: readonly number[]): number {
@@ -139,11 +154,33 @@ export function compareSamples(
   const ci: [number, number] = direction === 'smaller' ? [lo, hi] : [1 / hi, 1 / lo];
   const ratio = orient(raw);
   const p = mannWhitneyP(base, head);
-  let verdict: TwoSampleVerdict = 'unchanged';
-  let note: string | undefined;
-  if (p >= ALPHA) note = `p = ${p.toFixed(3)} ≥ ${ALPHA}`;
-  else if (ci[0] <= 1 && ci[1] >= 1) note = 'confidence interval includes 1';
-  else if (Math.abs(ratio - 1) < minEffect) note = `change below the ${(minEffect * 100).toFixed(1)}% minimum effect`;
-  else verdict = ratio > 1 ? 'slower' : 'faster';
+  const { verdict, note } = decide({ ratio, ci, p, n: [base.length, head.length], minEffect });
   return { baseMedian, headMedian, ratio, ci, p, verdict, ...(note ? { note } : {}) };
+}
+
+/** The verdict of one comparison, and why no change was called when none was. */
+function decide(c: { ratio: number; ci: [number, number]; p: number; n: [number, number]; minEffect: number }): {
+  verdict: TwoSampleVerdict;
+  note?: string;
+} {
+  const { ratio, ci, p, minEffect } = c;
+  const margin = `±${(minEffect * 100).toFixed(1)}%`;
+  const smallest = smallestTwoSidedP(...c.n);
+  if (smallest >= ALPHA)
+    return {
+      verdict: 'untestable',
+      note: `${c.n[0]} against ${c.n[1]} samples cannot reach p < ${ALPHA} (at best p = ${smallest.toFixed(2)})`,
+    };
+  const [lo, hi] = marginInterval(minEffect);
+  const inside = ci[0] >= lo && ci[1] <= hi;
+  if (p < ALPHA && (ci[0] > 1 || ci[1] < 1) && Math.abs(ratio - 1) >= minEffect)
+    return { verdict: ratio > 1 ? 'slower' : 'faster' };
+  if (inside) return { verdict: 'unchanged', note: `the 95% interval lies inside the ${margin} margin` };
+  const why =
+    p >= ALPHA
+      ? `p = ${p.toFixed(3)} ≥ ${ALPHA}`
+      : ci[0] <= 1 && ci[1] >= 1
+        ? 'the 95% interval includes no change'
+        : `a change below the ${margin} margin`;
+  return { verdict: 'inconclusive', note: `${why}, and the 95% interval reaches beyond the ${margin} margin` };
 }

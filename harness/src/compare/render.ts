@@ -7,12 +7,20 @@ import { formatValue } from '../lib/format.js';
 import { escapeCell, markdownTable } from '../lib/markdown.js';
 import type { ComparedMetric, Comparison } from '../model/comparison.js';
 import { counterName } from '../model/metrics.js';
+import { type TwoSampleVerdict, VERDICT_TEXT } from '../model/verdicts.js';
 import { COMMENT_LIMIT, listedSections, toolchainsLine } from '../report/comparison-sections.js';
 
 export { COMMENT_LIMIT };
 
 const pct = (r: number) => `${r >= 1 ? '+' : '−'}${(Math.abs(r - 1) * 100).toFixed(1)}%`;
-const VERDICT = { slower: '🔴 slower', faster: '🟢 faster', unchanged: 'no significant change' } as const;
+const VERDICT: Record<TwoSampleVerdict, string> = {
+  ...VERDICT_TEXT,
+  slower: '🔴 slower',
+  faster: '🟢 faster',
+  unchanged: 'unchanged (inside the margin)',
+};
+/** Called changes first, then what could not be decided; "unchanged" rows are folded. */
+const called = (m: ComparedMetric) => m.verdict === 'slower' || m.verdict === 'faster';
 
 function label(m: Pick<ComparedMetric, 'variant' | 'params'>): string {
   const params = Object.entries(m.params)
@@ -62,8 +70,9 @@ const HEADERS = ['benchmark', 'metric', 'base', 'head', 'change', '95% CI', 'p',
 const ALIGN = ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'l', 'l'] as const;
 
 function headline(c: Comparison): string {
-  const n = { slower: 0, faster: 0, unchanged: 0 };
+  const n: Record<TwoSampleVerdict, number> = { slower: 0, faster: 0, unchanged: 0, inconclusive: 0, untestable: 0 };
   for (const m of c.metrics) n[m.verdict]++;
+  const undecided = n.inconclusive + n.untestable;
   const worst = c.metrics.filter((m) => m.verdict === 'slower').sort((a, b) => b.ratio - a.ratio)[0];
   // Every kind is counted: a changed program or an incomparable point is news, not a footnote.
   const changed = new Set(c.metrics.filter((m) => m.changed).map((m) => m.benchmark)).size;
@@ -75,7 +84,7 @@ function headline(c: Comparison): string {
     ...(notComparable ? [`${notComparable} not comparable`] : []),
   ];
   const lines = [
-    `## Performance: ${n.slower} slower, ${n.faster} faster, ${n.unchanged} unchanged${extra.length ? `; ${extra.join(', ')}` : ''}`,
+    `## Performance: ${n.slower} slower, ${n.faster} faster, ${n.unchanged} unchanged${n.inconclusive ? `, ${n.inconclusive} inconclusive` : ''}${n.untestable ? `, ${n.untestable} ${VERDICT_TEXT.untestable}` : ''}${extra.length ? `; ${extra.join(', ')}` : ''}`,
   ];
   if (worst)
     lines.push(
@@ -83,6 +92,11 @@ function headline(c: Comparison): string {
       `Worst regression: **${escapeCell(worst.benchmark)}** ${escapeCell(worst.metric)} ${pct(worst.ratio)} (95% CI ${pct(worst.ci[0])} … ${pct(worst.ci[1])}).`,
     );
   else if (!c.metrics.length) lines.push('', 'No benchmark was measured on both sides.');
+  else if (undecided)
+    lines.push(
+      '',
+      `No regression shown, but ${undecided} of ${c.metrics.length} could not be decided either way: their 95% intervals say how large a change is still possible.`,
+    );
   else lines.push('', 'No significant regression.');
   for (const w of c.warnings ?? []) lines.push('', `> ⚠️ ${escapeCell(w)}.`);
   if (c.base.machine !== c.head.machine) {
@@ -98,7 +112,7 @@ function headline(c: Comparison): string {
 function footer(c: Comparison): string {
   const tools = toolchainsLine(c.base, c.head);
   return [
-    `Measured on \`${escapeCell(c.head.machine)}\` (${escapeCell(c.head.cpu)}); base ${c.base.commits.map((s) => `\`${escapeCell(s)}\``).join(', ')} (${c.base.runs} rounds), head ${c.head.commits.map((s) => `\`${escapeCell(s)}\``).join(', ')} (${c.head.runs} rounds).`,
+    `Measured on \`${escapeCell(c.head.machine)}\` (${escapeCell(c.head.cpu)}); base ${c.base.commits.map((s) => `\`${escapeCell(s)}\``).join(', ')} (${c.base.runs} ${c.base.runs === 1 ? 'round' : 'rounds'}), head ${c.head.commits.map((s) => `\`${escapeCell(s)}\``).join(', ')} (${c.head.runs} ${c.head.runs === 1 ? 'round' : 'rounds'}).`,
     `Toolchains: ${escapeCell(tools)}.`,
   ].join('\n\n');
 }
@@ -142,13 +156,13 @@ export function renderComparisonWith(c: Comparison, opts: RenderOptions): string
     const mine = c.metrics.filter((m) => m.experiment === exp && !m.changed);
     const sig = mine
       .filter((m) => m.verdict !== 'unchanged')
-      .sort((a, b) => Math.abs(b.ratio - 1) - Math.abs(a.ratio - 1));
+      .sort((a, b) => Number(called(b)) - Number(called(a)) || Math.abs(b.ratio - 1) - Math.abs(a.ratio - 1));
     const same = mine.filter((m) => m.verdict === 'unchanged');
     parts.push(`### ${escapeCell(exp)}`);
     const cap = opts.maxRows ?? Infinity;
     if (sig.length) {
       parts.push(markdownTable(HEADERS, rows(c, sig.slice(0, cap)), ALIGN));
-      if (sig.length > cap) parts.push(`…and ${sig.length - cap} more significant changes (see comparison.json).`);
+      if (sig.length > cap) parts.push(`…and ${sig.length - cap} more rows (see comparison.json).`);
     }
     if (same.length) {
       const body =

@@ -8,20 +8,24 @@ const ZWSP = '\u200b';
  * `owner/repo#12`, `GH-12`) are neutralised; control characters are dropped.
  */
 export function escapeCell(s: string): string {
-  return s
-    .replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '')
-    .replace(/\\/g, '\\\\')
-    .replace(/\|/g, '\\|')
-    .replace(/[\r\n]+/g, ' ')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/[[\]`*!]/g, (c) => `\\${c}`)
-    .replace(/@/g, `@${ZWSP}`)
-    .replace(/:\/\//g, `:/${ZWSP}/`)
-    .replace(/\bwww\./gi, (w) => `${w.slice(0, 3)}${ZWSP}.`)
-    .replace(/#(?=\d)/g, `#${ZWSP}`)
-    .replace(/\b(GH)-(?=\d)/gi, `$1${ZWSP}-`);
+  return (
+    s
+      .replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '')
+      .replace(/\\/g, '\\\\')
+      .replace(/\|/g, '\\|')
+      .replace(/[\r\n]+/g, ' ')
+      .replace(/&/g, '&amp;')
+      .replace(/</g, '&lt;')
+      .replace(/>/g, '&gt;')
+      .replace(/[[\]`*!]/g, (c) => `\\${c}`)
+      // Only an @ that starts a word mentions someone: node@22 and user@host stay as typed (no
+      // invisible character travels into a copied name).
+      .replace(/(^|[^\w.+-])@/g, `$1@${ZWSP}`)
+      .replace(/:\/\//g, `:/${ZWSP}/`)
+      .replace(/\bwww\./gi, (w) => `${w.slice(0, 3)}${ZWSP}.`)
+      .replace(/#(?=\d)/g, `#${ZWSP}`)
+      .replace(/\b(GH)-(?=\d)/gi, `$1${ZWSP}-`)
+  );
 }
 
 export function markdownTable(

@@ -4,6 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
+import type { ColdRead } from '../model/results.js';
 
 /** A /proc or /sys file's text, trimmed; undefined where it does not exist or cannot be read. */
 export function read(path: string): string | undefined {
@@ -23,6 +24,8 @@ export interface Conditions {
   measuredCpus: string;
   /** CPUs the harness and input generators run on. */
   harnessCpus: string;
+  /** One cold 4 KiB read's latency (cold-read.ts), when the run has cold-cache points. */
+  coldRead?: ColdRead;
 }
 
 export function turboState(): string {

@@ -57,6 +57,8 @@ export interface OverviewLine {
   /** The fitted slope per unit of x (overview.slope), with R². */
   slope?: { value: number; r2: number };
   colorIndex: number;
+  /** Not drawn until its name in the legend is clicked (beyond the lines the answer names). */
+  hidden?: boolean;
 }
 
 export interface OverviewPanel {

@@ -167,6 +167,18 @@ export type Commit = z.infer<typeof Commit>;
 
 export const ExperimentInfo = z.object({ title: Text('short'), question: Text('line') }).passthrough();
 
+/** One 4 KiB read from a cold page cache on this machine's disk (machine/cold-read.ts). */
+export const ColdRead = z
+  .object({
+    /** Median and 90th percentile of the timed reads, in microseconds. */
+    medianMicros: z.number().nonnegative(),
+    p90Micros: z.number().nonnegative(),
+    reads: z.number().int().positive(),
+    blockBytes: z.number().int().positive(),
+  })
+  .strict();
+export type ColdRead = z.infer<typeof ColdRead>;
+
 export const Run = z
   .object({
     id: RunId,
@@ -187,6 +199,8 @@ export const Run = z
         smt: Text('short'),
         measuredCpus: Text('short'),
         harnessCpus: Text('short'),
+        /** Measured when the run has cold-cache points: what "cold" costs on this machine. */
+        coldRead: ColdRead.optional(),
       })
       .strict()
       .optional(),

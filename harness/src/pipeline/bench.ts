@@ -167,7 +167,7 @@ export async function bench(opts: BenchOptions): Promise<BenchOutcome> {
   const outDir = ensureDirectory(resolve(opts.outDir), '--out');
   if (opts.storeDir) ensureDirectory(opts.storeDir, '--store');
   const host = await setUpMachine(opts, log);
-  const { jobs, toolchains } = await planCheckout(
+  const { jobs, toolchains, coldRead } = await planCheckout(
     points,
     host,
     {
@@ -185,7 +185,7 @@ export async function bench(opts: BenchOptions): Promise<BenchOutcome> {
     commit: commitInfo(opts.root),
     machine: host.machine,
     toolchains,
-    conditions: host.conditions,
+    conditions: { ...host.conditions, ...(coldRead ? { coldRead } : {}) },
     experiments,
   });
   const builds = await buildAll(jobs, log);

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { busyByOthers, isBusy } from '../analysis/busy.js';
 import { UserError } from '../lib/errors.js';
 import { killAllChildren, runProcess } from '../lib/exec.js';
+import { measureColdRead } from '../machine/cold-read.js';
 import { cpuPlan, currentConditions } from '../machine/conditions.js';
 import { sampleForeignCores } from '../machine/cpu-share.js';
 import { machineInfo } from '../machine/machine.js';
@@ -87,11 +88,11 @@ export async function preparePoints(
     log,
   );
   const gcc = runtimes.get('gcc');
-  const evictTool =
-    points.some((p) => p.experiment.manifest.evict) && gcc?.ok
-      ? await buildEvictor(gcc.path, evictorRoot, cacheDir, log)
-      : undefined;
-  return { runtimes, inputs, evictTool };
+  const cold = points.some((p) => p.experiment.manifest.evict) && gcc?.ok;
+  const evictTool = cold ? await buildEvictor(gcc.path, evictorRoot, cacheDir, log) : undefined;
+  // What "cold" costs here, beside the cold-cache answers: measured on the inputs' disk.
+  const coldRead = evictTool && gcc?.ok ? await measureColdRead(gcc.path, evictorRoot, cacheDir, log) : undefined;
+  return { runtimes, inputs, evictTool, ...(coldRead ? { coldRead } : {}) };
 }
 
 /** The toolchains line of a run: the tools' versions and every runtime the points resolved. */
@@ -118,7 +119,7 @@ export interface CheckoutPlan {
 
 /** Runtimes, inputs and evictor for the points, then their jobs: the stage after "plan points". */
 export async function planCheckout(points: readonly Point[], host: Host, o: CheckoutPlan, log: (m: string) => void) {
-  const { runtimes, inputs, evictTool } = await preparePoints(points, o.root, o.evictorRoot, o.cacheDir, log);
+  const { runtimes, inputs, evictTool, coldRead } = await preparePoints(points, o.root, o.evictorRoot, o.cacheDir, log);
   const jobs: Job[] = planJobs(points, {
     runtimes,
     inputs,
@@ -129,7 +130,7 @@ export async function planCheckout(points: readonly Point[], host: Host, o: Chec
     ...(evictTool ? { evictTool } : {}),
     ...(o.runs ? { runs: o.runs } : {}),
   });
-  return { jobs, toolchains: toolchainsOf(runtimes) };
+  return { jobs, toolchains: toolchainsOf(runtimes), ...(coldRead ? { coldRead } : {}) };
 }
 
 /** A stop on SIGINT/SIGTERM: kills the running processes, and the pipeline ends at its next check. */

@@ -5,7 +5,10 @@
  * "lower" or "higher" is said only when the difference is significant. Pure: shared by
  * summary.md and the site's overview.
  */
-import { ALPHA, compareSamples } from '../analysis/two-sample.js';
+import { ALPHA, compareSamples, smallestTwoSidedP } from '../analysis/two-sample.js';
+
+export { smallestTwoSidedP };
+
 import type { ParamValue } from '../model/manifest.js';
 import { labelWith, RUNTIME_PARAM } from '../model/select.js';
 
@@ -44,13 +47,6 @@ interface Row {
 }
 
 const same = (a: ParamValue | undefined, b: ParamValue | undefined) => String(a) === String(b);
-
-/** The smallest two-sided Mann-Whitney p with n and m samples: complete separation, 2 / C(n+m, n). */
-export function smallestTwoSidedP(n: number, m: number): number {
-  let c = 1;
-  for (let i = 1; i <= n; i++) c = (c * (m + i)) / i;
-  return Math.min(1, 2 / c);
-}
 
 export function answerScenarios(answer: Answer, rows: readonly Row[]): AnswerScenario[] {
   const keys = Object.keys(answer.base);

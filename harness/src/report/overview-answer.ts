@@ -59,21 +59,25 @@ function end(items: readonly Item[]): Item[] {
   return items.filter((x) => x === first || (x.lo <= first.hi && first.lo <= x.hi));
 }
 
-const names = (group: readonly Item[]) =>
-  group.length <= 2 ? group.map((g) => g.l.label).join(' and ') : `${group[0]!.l.label} and ${group.length - 1} more`;
+/** At most this many lines of one end are named one by one; a larger group is said as a range. */
+const NAMED_EACH = 3;
+
+const list = (xs: readonly string[]) =>
+  xs.length <= 1 ? (xs[0] ?? '') : `${xs.slice(0, -1).join(', ')} and ${xs.at(-1)}`;
 
 export function answerSentence(
   spec: Overview,
   m: OverviewModel,
   label: (metric: string) => string = (x) => x,
-): { answer: string; suspects: string[] } {
+): { answer: string; suspects: string[]; named: string[] } {
   const smaller = m.direction === 'smaller';
   const shown = (r: number) => formatRatio(smaller ? r : 1 / r);
   const ans = spec.answer;
   const metric = label(m.metric);
   const parts: string[] = [];
   const suspects: string[] = [];
-  const say: Saying = { spec, m, metric, smaller, shown, suspects };
+  const named = new Set<string>();
+  const say: Saying = { spec, m, metric, smaller, shown, suspects, named };
   for (const p of m.panels) {
     const main = p.lines.filter((l) => l.metric === m.metric);
     const lastX = p.xs.length - 1;
@@ -90,6 +94,7 @@ export function answerSentence(
       if (!firm.length) continue;
       const per = (l: OverviewLine) => formatValue(l.slope!.value, m.unit);
       const [lo, hi] = [firm[0]!, firm.at(-1)!];
+      named.add(lo.label).add(hi.label);
       parts.push(
         `${prefix}each added ${spec.unitName ?? spec.x} costs ${per(lo)} (${lo.label})${firm.length > 1 ? ` to ${per(hi)} (${hi.label})${lo.slope!.value > 0 ? `, ${formatRatio(hi.slope!.value / lo.slope!.value)}` : ''}` : ''}`,
       );
@@ -100,6 +105,7 @@ export function answerSentence(
         .sort((a, b) => a.r - b.r);
       if (!scaled.length || lastX === 0) continue;
       const [lo, hi] = [scaled[0]!, scaled.at(-1)!];
+      named.add(lo.l.label).add(hi.l.label);
       parts.push(
         `${prefix}from ${xText(m, p.xs[0]!)} to ${xText(m, p.xs[lastX]!)}, ${metric} changes ${formatRatio(lo.r)} (${lo.l.label})${scaled.length > 1 ? ` to ${formatRatio(hi.r)} (${hi.l.label})` : ''}`,
       );
@@ -109,14 +115,15 @@ export function answerSentence(
         const lb = main.find((l) => l.variant === b);
         const va = la && at(la, lastX);
         const vb = lb && at(lb, lastX);
+        if (va && vb) named.add(la.label).add(lb.label);
         return va && vb ? [`${b} ${formatRatio(vb / va)} of ${a}`] : [];
       });
       if (said.length) parts.push(`${prefix}at ${xText(m, p.xs[lastX]!)}, ${metric}: ${said.join(', ')}`);
     }
   }
-  if (!parts.length) return { answer: 'Not enough points in this run to answer.', suspects };
+  if (!parts.length) return { answer: 'Not enough points in this run to answer.', suspects, named: [] };
   const sentence = parts.join('; ');
-  return { answer: `${sentence.charAt(0).toUpperCase()}${sentence.slice(1)}.`, suspects };
+  return { answer: `${sentence.charAt(0).toUpperCase()}${sentence.slice(1)}.`, suspects, named: [...named] };
 }
 
 /** What each panel's part of the answer is said with; a suspect value is added to `suspects`. */
@@ -128,6 +135,8 @@ interface Saying {
   smaller: boolean;
   shown: (r: number) => string;
   suspects: string[];
+  /** The labels of the lines the answer names: drawn by default. */
+  named: Set<string>;
 }
 
 /** A panel's part of a `reference` answer: the best and the worst lines against the reference, at its largest x. */
@@ -137,7 +146,7 @@ function referencePart(
   main: readonly OverviewLine[],
   prefix: string,
 ): string | undefined {
-  const { spec, m, metric, smaller, shown, suspects } = say;
+  const { spec, m, metric, smaller, shown, suspects, named } = say;
   const ans = spec.answer;
   if (ans.kind !== 'reference') return undefined;
   const ref = main.find((l) => l.variant === ans.to);
@@ -165,10 +174,20 @@ function referencePart(
   items.sort((a, b) => a.r - b.r);
   const best = end(items);
   const worst = end([...items].reverse()).filter((x) => !best.includes(x));
-  const said = (g: Item[]) =>
-    `${shown(g[0]!.r)}${g === best ? ` of ${refName(spec, ref.variant)}'s` : ''} for ${names(g)}`;
+  const of = (g: Item[]) => (g === best ? ` of ${refName(spec, ref.variant)}'s` : '');
+  // Each line with its own value; a group too large to list, as the range its values span.
+  const said = (g: Item[]) => {
+    if (g.length <= NAMED_EACH) {
+      for (const x of g) named.add(x.l.label);
+      return list(g.map((x, k) => `${shown(x.r)}${k === 0 ? of(g) : ''} for ${x.l.label}`));
+    }
+    const byValue = [...g].sort((x, y) => (smaller ? x.r - y.r : y.r - x.r));
+    const [lo, hi] = [byValue[0]!, byValue.at(-1)!];
+    named.add(lo.l.label).add(hi.l.label);
+    return `${shown(lo.r)}–${shown(hi.r)}${of(g)} for ${g.length} lines whose intervals overlap (${lo.l.label} to ${hi.l.label})`;
+  };
   let s = `${prefix}at ${xText(m, p.xs[i]!)}, ${metric} is ${said(best)}`;
-  if (worst.length) s += ` and ${said(worst)}`;
+  if (worst.length) s += `${best.length > 1 ? ',' : ''} and ${said(worst)}`;
   if (toCeiling) s += `; ${refName(spec, ref.variant)}'s is ${shown(toCeiling.r)} ${refName(spec, ceiling!.variant)}'s`;
   return s;
 }

@@ -79,8 +79,37 @@ export function overviewModel(
     answer: '',
     suspects: [],
   };
-  const { answer, suspects } = answerSentence(spec, model, label);
-  return { ...model, answer, suspects };
+  const { answer, suspects, named } = answerSentence(spec, model, label);
+  return { ...model, panels: panels.map((p) => visible(p, named)), answer, suspects };
+}
+
+/**
+ * A chart draws at most this many lines by default: fourteen crossing lines answer nothing. The
+ * rest stay one click away in the chart's legend.
+ */
+export const MAX_SHOWN = 8;
+
+/**
+ * Which lines a panel draws by default: the references, then the lines the answer names (a line's
+ * dashed companions with it); when the answer names none, the first ones up to MAX_SHOWN.
+ */
+export function visible(p: OverviewPanel, named: readonly string[]): OverviewPanel {
+  // A line and its dashed companions (p99 beside p50) share a colour: they come and go together.
+  const keys = [...new Set(p.lines.map((l) => l.colorIndex))];
+  const size = (k: number) => p.lines.filter((l) => l.colorIndex === k).length;
+  const refs = keys.filter((k) => p.lines.some((l) => l.colorIndex === k && l.reference));
+  const answered = keys.filter(
+    (k) => !refs.includes(k) && p.lines.some((l) => l.colorIndex === k && named.includes(l.label)),
+  );
+  const rest = named.length ? [] : keys.filter((k) => !refs.includes(k));
+  const shown = new Set<number>();
+  let count = 0;
+  for (const k of [...refs, ...answered, ...rest])
+    if (count + size(k) <= MAX_SHOWN || !shown.size) {
+      shown.add(k);
+      count += size(k);
+    }
+  return { ...p, lines: p.lines.map((l) => (shown.has(l.colorIndex) ? l : { ...l, hidden: true })) };
 }
 
 /**

@@ -65,7 +65,7 @@ function experimentBlock(e: ExperimentSummary, md: Medium): string {
   for (const a of e.answers) out.push(...answerBlock(a, md));
   for (const s of e.slopes) out.push(`${s.title}:`, '', md.table(s.table), '');
   out.push(
-    `${e.counts.total} benchmarks: ${e.counts.ok} ok, ${e.counts.skipped} skipped, ${e.counts.failed} failed.`,
+    `${e.counts.total} ${e.counts.total === 1 ? 'benchmark' : 'benchmarks'}: ${e.counts.ok} ok, ${e.counts.skipped} skipped, ${e.counts.failed} failed.`,
     '',
   );
   if (e.problems.length) {

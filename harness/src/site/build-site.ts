@@ -16,7 +16,8 @@ import {
 } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { createServer } from 'node:http';
-import { extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import type { z } from 'zod';
 import { probe } from '../lib/exec.js';
@@ -284,6 +285,9 @@ export function siteFile(base: string, urlPath: string): string | number {
   return file;
 }
 
+/** The types GitHub Pages compresses: every text file the site has. */
+const COMPRESSED = /^(text\/|application\/(json|javascript))/;
+
 /** Serves a built site on 127.0.0.1 (port 0 = any free port); resolves with the URL. */
 export function serveSite(dir: string, port = 0): Promise<{ url: string; close: () => void }> {
   const base = realpathSync(resolve(dir));
@@ -294,7 +298,15 @@ export function serveSite(dir: string, port = 0): Promise<{ url: string; close: 
       return;
     }
     readNoFollow(file).then(
-      (body) => res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' }).end(body),
+      (body) => {
+        const type = TYPES[extname(file)] ?? 'application/octet-stream';
+        // Compressed like GitHub Pages serves the site (gzip for text), so site:perf counts the
+        // bytes a visitor downloads; a client that does not ask for gzip gets the file as is.
+        const gzip = COMPRESSED.test(type) && /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
+        const headers = { 'content-type': type, vary: 'accept-encoding' };
+        if (gzip) res.writeHead(200, { ...headers, 'content-encoding': 'gzip' }).end(gzipSync(body));
+        else res.writeHead(200, headers).end(body);
+      },
       () => res.writeHead(404).end('not found'),
     );
   });

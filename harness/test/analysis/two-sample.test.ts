@@ -15,8 +15,8 @@ describe('compareSamples', () => {
   it('finds no significant change between identical distributions (false positives ≤ alpha-ish)', () => {
     let significant = 0;
     for (let seed = 1; seed <= 200; seed += 2) {
-      if (compareSamples(timings(15, 0.1, seed), timings(15, 0.1, seed + 1), 'smaller').verdict !== 'unchanged')
-        significant++;
+      const { verdict } = compareSamples(timings(15, 0.1, seed), timings(15, 0.1, seed + 1), 'smaller');
+      if (verdict === 'slower' || verdict === 'faster') significant++;
     }
     expect(significant).toBeLessThanOrEqual(5); // of 100 A/A comparisons
   });
@@ -42,7 +42,30 @@ describe('compareSamples', () => {
     const c = compareSamples(base, head, 'smaller');
     expect(c.p).toBeLessThan(0.05);
     expect(c.verdict).toBe('unchanged');
-    expect(c.note).toMatch(/below the 2\.0% minimum effect/);
+    expect(c.note).toMatch(/inside the ±2\.0% margin/);
+  });
+
+  it('calls too few samples to test untestable, never unchanged, whatever the difference', () => {
+    // 3 against 3: completely separated samples give p = 0.1 at best.
+    const c = compareSamples([0.03, 0.031, 0.029], [0.071, 0.07, 0.072], 'smaller');
+    expect(c.verdict).toBe('untestable');
+    expect(c.ratio).toBeGreaterThan(2);
+    expect(c.note).toMatch(/3 against 3 samples cannot reach p < 0\.05/);
+    expect(compareSamples([1, 1, 1], [1, 1, 1], 'smaller').verdict).toBe('untestable');
+  });
+
+  it('calls a non-significant difference whose interval reaches beyond the margin inconclusive', () => {
+    const c = compareSamples(
+      timings(8, 0.1, 21),
+      timings(8, 0.1, 21)
+        .map((x) => x * 1.01)
+        .reverse(),
+      'smaller',
+      0.005,
+    );
+    expect(c.p).toBeGreaterThanOrEqual(0.05);
+    expect(c.verdict).toBe('inconclusive');
+    expect(c.note).toMatch(/beyond the ±0\.5% margin/);
   });
 
   it('lets a calibrated noise threshold raise the minimum effect', () => {

@@ -6,7 +6,8 @@ import { renderComparison } from '../../src/compare/render.js';
 import { Comparison } from '../../src/model/comparison.js';
 import { bench, counter, results, timed } from '../helpers/results.js';
 
-const spread = (c: number) => [0.97, 0.99, 1, 1.01, 1.03].map((f) => c * f);
+// Within ±1%: identical builds whose intervals lie inside the 2% margin ("unchanged").
+const spread = (c: number) => [0.99, 0.995, 1, 1.005, 1.01].map((f) => c * f);
 
 function round(sha: string, scale: Record<string, number>, extra: ReturnType<typeof bench>[] = []) {
   return results(
@@ -130,6 +131,23 @@ describe('compareRuns', () => {
     const md = renderComparison(big);
     expect(md.length).toBeLessThanOrEqual(65_000);
     expect(md).toContain('## Performance: 1500 slower, 0 faster, 1500 unchanged');
-    expect(md).toMatch(/more significant changes \(see comparison\.json\)/);
+    expect(md).toMatch(/more rows \(see comparison\.json\)/);
+  });
+});
+
+describe('compareRuns with too few samples', () => {
+  // One run a side of three samples each: +137%, samples apart, and still no test can call it.
+  const one = (sha: string, t: number) =>
+    results([bench('c', { bs: 65536 }, { wall_time: timed([t * 0.99, t, t * 1.01]) })], sha);
+  const c = compareRuns([one('b'.repeat(40), 0.03)], [one('h'.repeat(40), 0.071)]);
+
+  it('says too few samples to call, never unchanged, with its interval', () => {
+    const [m] = c.metrics;
+    expect(m?.verdict).toBe('untestable');
+    expect(m?.ci[0]).toBeGreaterThan(2);
+    const md = renderComparison(c);
+    expect(md).toContain('## Performance: 0 slower, 0 faster, 0 unchanged, 1 too few samples to call');
+    expect(md).not.toContain('No significant regression');
+    expect(md).toMatch(/\| too few samples to call \|/);
   });
 });

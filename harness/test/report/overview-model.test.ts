@@ -90,7 +90,9 @@ describe('overviewModel', () => {
       noisy('node-pipe', 65536, 31, 0.01),
     ])!;
     // bun is the cheapest, but deno's interval reaches into bun's: both are named, neither alone.
-    expect(m.answer).toBe("At 64 KiB, read_cost is 1.20x of C's for bun and deno and 3.00x for node-stream.");
+    expect(m.answer).toBe(
+      "At 64 KiB, read_cost is 1.20x of C's for bun and 1.25x for deno, and 3.00x for node-stream.",
+    );
     expect(m.suspects).toEqual(["node-pipe 0.31x of C's read_cost (implausibly better than the reference)"]);
   });
 

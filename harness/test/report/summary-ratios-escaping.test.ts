@@ -126,3 +126,11 @@ describe('renderSummary over a sweep', () => {
     expect(md).toContain('- **skipped** deno (2 points): deno is not installed — `install it from the npm registry`');
   });
 });
+
+describe('names stay copyable', () => {
+  it('puts no invisible character into a name with an @ inside a word (node@22)', async () => {
+    const { escapeCell } = await import('../../src/lib/markdown.js');
+    expect(escapeCell('readsync (node@22.23.1)')).toBe('readsync (node@22.23.1)');
+    expect(escapeCell('@octocat and (@team)')).toBe('@\u200boctocat and (@\u200bteam)');
+  });
+});
