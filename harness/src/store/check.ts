@@ -107,6 +107,12 @@ export function checkStore(root: string): void {
     const raw = readRaw(machines, STORE_SCHEMA, 'machines');
     if (!(raw && typeof raw === 'object' && 'machines' in raw))
       throw new UserError(`${context}${machines} is invalid:\n  machines: missing`, HINT);
+    const list = (raw as { machines: unknown }).machines;
+    if (list === null || typeof list !== 'object' || Array.isArray(list))
+      throw new UserError(
+        `${context}${machines} is invalid:\n  machines: expected record (got ${Array.isArray(list) ? 'array' : typeof list})`,
+        HINT,
+      );
   }
   for (const file of jsonFiles(root)) checkFile(root, file);
 }

@@ -270,6 +270,10 @@ async function pairSides(opts: PairsOptions, baseRoot: string, headRoot: string)
   const log = opts.log ?? ((m: string) => process.stderr.write(`${m}\n`));
   const diffStart = performance.now();
   const host = await setUpMachine({ ...(opts.strict ? { strict: true } : {}) }, log);
+  const timer = await pairTimer(opts.head, log);
+  const headOpts = opts.headFilters ? { ...opts, filters: opts.headFilters } : opts;
+  const [baseLoaded, headLoaded] = [loadSide(baseRoot, 'base', opts), loadSide(headRoot, 'head', headOpts)];
+  const impact = impactPlan(opts, baseLoaded, headLoaded, log);
   // Before the pairs, so its time counts as set-up and the deadline still holds. Only a PR diff
   // has two harnesses to compare (calibration and runtime pairs run one checkout's).
   const harnessShift =
@@ -282,10 +286,6 @@ async function pairSides(opts: PairsOptions, baseRoot: string, headRoot: string)
           log,
           ...(opts.deadlineSeconds ? { deadlineSeconds: opts.deadlineSeconds / 3 } : {}),
         });
-  const timer = await pairTimer(opts.head, log);
-  const headOpts = opts.headFilters ? { ...opts, filters: opts.headFilters } : opts;
-  const [baseLoaded, headLoaded] = [loadSide(baseRoot, 'base', opts), loadSide(headRoot, 'head', headOpts)];
-  const impact = impactPlan(opts, baseLoaded, headLoaded, log);
   const keep = impact ? new Set(impact.measure.keys()) : undefined;
   const base = await prepareSide(baseLoaded, headRoot, 'base', opts, host, log, keep);
   const head = await prepareSide(headLoaded, headRoot, 'head', headOpts, host, log, keep);

@@ -7,6 +7,7 @@
  *
  * Nothing is measured when the pull request leaves the measuring code alone (undefined).
  */
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { commitInfo } from '../../../machine/machine.js';
 import { readPins, resolveRuntime } from '../../../machine/toolchains.js';
@@ -128,6 +129,11 @@ export function observationsOf(
 /** Measures the harness change, or undefined when the pull request changes no measuring file. */
 export async function measureHarnessShift(opts: HarnessShiftOptions): Promise<HarnessShift | undefined> {
   const log = opts.log ?? ((m: string) => process.stderr.write(`${m}\n`));
+  // A base without this project's entry point has no harness to measure with.
+  if (!existsSync(join(opts.base, 'harness', 'bootstrap.mjs'))) {
+    log('harness shift: the base has no harness/bootstrap.mjs, so its harness cannot be compared');
+    return undefined;
+  }
   const files = await harnessChange(opts.base, opts.head);
   if (!files.length) return undefined;
   log(`harness shift: the pull request changes ${files.length} measuring file(s): ${files.join(', ')}`);
