@@ -14,13 +14,13 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
-import { buildSync } from 'esbuild';
 import { runSync } from '../lib/exec.js';
 import { CURRENT_NODE_MAJOR, type Pins, readPins } from '../machine/toolchains.js';
 import type { Experiment, Manifest, Variant } from '../model/manifest.js';
 import type { MeasuredInputs } from '../model/measured-inputs.js';
 import { familyOf } from '../model/runtime-families.js';
 import { parseReleaseKey } from '../model/runtime-release.js';
+import { type ImportGraph, importGraph } from './import-graph.js';
 import type { Point } from './plan.js';
 
 const sha = (text: string | Buffer) => createHash('sha256').update(text).digest('hex').slice(0, 16);
@@ -109,26 +109,16 @@ const HIDDEN_IMPORT = /require call|dynamic import|cannot be analyzed|will not b
 
 /** A JavaScript file and every local file it imports, by esbuild's import graph; packages by their lockfile pins. */
 function javascriptParts(file: string, root: string, parts: Record<string, string>): void {
-  let result: ReturnType<typeof buildSync>;
+  let result: ImportGraph;
   try {
-    result = buildSync({
-      entryPoints: [file],
-      bundle: true,
-      write: false,
-      metafile: true,
-      platform: 'node',
-      format: 'esm',
-      packages: 'external',
-      logLevel: 'silent',
-      absWorkingDir: root,
-    });
+    result = importGraph(root, [file]);
   } catch (e) {
     const first = (e as { errors?: { text: string }[] }).errors?.[0]?.text ?? (e as Error).message;
     throw new Unprovable(`its imports cannot be followed from ${relative(root, file)}: ${first}`);
   }
   const hidden = result.warnings.find((w) => HIDDEN_IMPORT.test(w.text));
   if (hidden) throw new Unprovable(`${relative(root, file)} computes an import at run time (${hidden.text})`);
-  for (const [path, input] of Object.entries(result.metafile?.inputs ?? {})) {
+  for (const [path, input] of Object.entries(result.inputs)) {
     const abs = resolve(root, path);
     parts[`file ${relative(root, abs)}`] = sha(readFileSync(abs));
     for (const imp of input.imports)

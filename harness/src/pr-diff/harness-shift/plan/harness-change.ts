@@ -5,6 +5,7 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
+import { importGraph as esbuildImports } from '../../../plan/import-graph.js';
 import { changedFiles, measuringFiles, type ReadSide, RUNNER_ENTRIES } from './measuring-files.js';
 
 /** Every .ts file under harness/src, repository-relative: the graph when esbuild cannot follow a side's imports. */
@@ -30,21 +31,8 @@ export async function importGraph(root: string): Promise<string[]> {
   const entries = RUNNER_ENTRIES.filter((e) => existsSync(join(root, e)));
   if (entries.length < RUNNER_ENTRIES.length) return allSources(root);
   try {
-    // Loaded when needed: every command of the CLI would otherwise load esbuild at start.
-    const { build } = await import('esbuild');
-    const r = await build({
-      absWorkingDir: root,
-      entryPoints: [...entries],
-      bundle: true,
-      write: false,
-      metafile: true,
-      platform: 'node',
-      format: 'esm',
-      packages: 'external',
-      outdir: 'out',
-      logLevel: 'silent',
-    });
-    return Object.keys(r.metafile.inputs)
+    const r = esbuildImports(root, entries);
+    return Object.keys(r.inputs)
       .filter((f) => f.startsWith('harness/'))
       .sort();
   } catch {
