@@ -18,9 +18,8 @@ import { ordersOf, STRATEGIES, type StrategyContext } from './strategies.js';
 
 /**
  * Untimed strace runs per side where the first ones differ (see counterChanges). Three, not two:
- * two identical checkouts under load showed mmap/mprotect counts of a Node program one apart,
- * the same on both traces of each side; a third trace per side makes such a chance agreement
- * rarer before a difference is called exact.
+ * the counts of threaded runtimes can agree by chance within a side, and each further trace
+ * makes such an agreement rarer before a difference is called exact (docs/reading-results.md).
  */
 const COUNTER_TRACES = 3;
 
