@@ -79,6 +79,26 @@ export function residentPages(line: string): string {
   return `pages still resident: ${line.trim()}`;
 }
 
+/** A run's report line: its scalar fields, and a "self" runner's sample arrays taken out first. */
+export function readReport(
+  job: Job,
+  stdout: string,
+): { ok: true; fields: Record<string, number>; items: Record<string, number[]> } | { ok: false; reason: string } {
+  const sampleFields = Object.entries(job.experiment.manifest.reports)
+    .filter(([, s]) => s.samples)
+    .map(([f]) => f);
+  let line = stdout;
+  let items: Record<string, number[]> = {};
+  if (sampleFields.length) {
+    const split = splitSamples(stdout, sampleFields);
+    if (!split.ok) return split;
+    line = split.scalarsLine;
+    items = split.samples;
+  }
+  const report = parseReport(job.variant, line);
+  return report.ok ? { ok: true, fields: report.fields, items } : report;
+}
+
 export type CheckedRun =
   | {
       ok: true;
@@ -129,19 +149,9 @@ export async function checkedRun(
       seconds: r.seconds,
     };
   }
-  const sampleFields = Object.entries(job.experiment.manifest.reports)
-    .filter(([, s]) => s.samples)
-    .map(([f]) => f);
-  let line = r.stdout;
-  let items: Record<string, number[]> = {};
-  if (sampleFields.length) {
-    const split = splitSamples(r.stdout, sampleFields);
-    if (!split.ok) return { ok: false, reason: `${prefix}${split.reason}`, seconds: r.seconds };
-    line = split.scalarsLine;
-    items = split.samples;
-  }
-  const report = parseReport(job.variant, line);
+  const report = readReport(job, r.stdout);
   if (!report.ok) return { ok: false, reason: `${prefix}${report.reason}`, seconds: r.seconds };
+  const items = report.items;
   const validation = runChecks(job.checks, job.variant, report.fields, size.scope);
   if (!validation.ok)
     return {
@@ -178,7 +188,7 @@ export async function countSyscalls(
   job: Job,
   tools: Tools,
   work: string,
-): Promise<{ syscalls?: SyscallCounts; note?: string; seconds: number }> {
+): Promise<{ syscalls?: SyscallCounts; fields?: Record<string, number>; note?: string; seconds: number }> {
   if (!tools.strace) return { note: 'syscalls not counted: strace missing (apt-get install strace)', seconds: 0 };
   const file = join(work, 'strace.txt');
   if (job.evict) await shell(job, job.evict);
@@ -192,5 +202,11 @@ export async function countSyscalls(
       note: `syscall counts unavailable: strace run ${describeExit(traced, timeoutMs(job, 4))}: ${tail(traced.stderr)}`,
       seconds: traced.seconds,
     };
-  return { syscalls: parseStraceSummary(readFileSync(file, 'utf8')), seconds: traced.seconds };
+  // The traced run's own report: a count the program reports can vary from run to run too.
+  const report = readReport(job, traced.stdout);
+  return {
+    syscalls: parseStraceSummary(readFileSync(file, 'utf8')),
+    ...(report.ok ? { fields: report.fields } : {}),
+    seconds: traced.seconds,
+  };
 }

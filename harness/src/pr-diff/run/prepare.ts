@@ -17,11 +17,13 @@ import type { Failure, PointPlan, Prepare, SideName } from './executor.js';
 import { ordersOf, STRATEGIES, type StrategyContext } from './strategies.js';
 
 /**
- * Untimed strace runs per side where the first ones differ (see counterChanges). Three, not two:
- * the counts of threaded runtimes can agree by chance within a side, and each further trace
- * makes such an agreement rarer before a difference is called exact (docs/reading-results.md).
+ * Untimed strace runs per side, at most, for a point whose counters differ between the sides.
+ * Tracing stops as soon as no counter would be called; a difference is called only after
+ * MAX_COUNTER_TRACES runs of each side agree on it. A counter with two values that the runs of a
+ * threaded runtime (or a pipe's read sizes) take by chance then splits this way between identical
+ * sides at most 2 / 4^6 ≈ 1 time in 2,000 (docs/reading-results.md).
  */
-const COUNTER_TRACES = 3;
+export const MAX_COUNTER_TRACES = 6;
 
 type Counts = Record<string, { value: number; unit: string }>;
 
@@ -32,9 +34,8 @@ export interface PrepareContext extends StrategyContext {
 
 const SIDES = ['base', 'head'] as const;
 
-/** Checks both sides at every size; returns each side's reported fields and a fit's operation counts. */
+/** Checks both sides at every size; returns a fit's operation counts of each side. */
 async function checkSides(point: PointPlan, tools: Tools, work: string) {
-  const fields: Record<SideName, Record<string, number>> = { base: {}, head: {} };
   const xs: Record<SideName, number[]> = { base: [], head: [] };
   // A base that fails still has its head checked: failing on both sides (a harness or machine
   // problem) and passing on base only (broken by the PR) are different findings.
@@ -64,41 +65,57 @@ async function checkSides(point: PointPlan, tools: Tools, work: string) {
         if (r) return r;
         break;
       }
-      fields[side] = check.fields;
       const fitX = job.experiment.manifest.fit?.x;
       if (fitX) xs[side].push(check.fields[fitX] ?? (size as { expected?: number }).expected ?? Number.NaN);
     }
   }
   if (baseFailed) return { failed: baseFailed };
-  return { fields, xs };
+  return { xs };
 }
 
 /**
- * Counters: exact, from untimed runs of each side (syscalls under strace). Where the first traces
- * differ, a second one per side: a counter a side's own runs disagree on (futex counts of
- * threaded runtimes) is then judged by the range rule, not called a change. A point measured with
+ * Counters: exact, from untimed runs of each side (syscalls under strace, and the fields the
+ * traced run itself reported), interleaved base, head, base, head. More runs are traced while
+ * some counter would still be called; a counter a side's own runs disagree on (futex counts of
+ * threaded runtimes) is judged by the range rule, not called a change. A point measured with
  * every point (calibration) whose inputs did not change is not traced: it can differ only by noise.
  * The control sample is traced like the affected points: a counter change there is a false call.
  */
-async function counterChanges(
-  point: PointPlan,
-  fields: Record<SideName, Record<string, number>>,
-  ctx: PrepareContext,
-  work: string,
-): Promise<PairedCounter[]> {
+async function counterChanges(point: PointPlan, ctx: PrepareContext, work: string): Promise<PairedCounter[]> {
+  if (!point.changed && point.impact !== 'control') return [];
+  const settled = await traceUntilSettled(async (side) => {
+    const t = await countSyscalls(point[side], ctx.tools, work);
+    // A trace whose report could not be read has no program counters: never the check run's.
+    return { counts: ctx.counters(point[side], t.fields ?? {}, t.syscalls), traced: t.syscalls !== undefined };
+  });
+  return settled.calls;
+}
+
+/**
+ * Traces base, head, base, head, … while some counter would be called, at most
+ * MAX_COUNTER_TRACES times per side; returns the calls that held over every trace and how many
+ * traces each side took.
+ */
+export async function traceUntilSettled(
+  trace: (side: SideName) => Promise<{ counts: Counts; traced: boolean }>,
+): Promise<{ calls: PairedCounter[]; tracesPerSide: number }> {
   const traces: Record<SideName, Counts[]> = { base: [], head: [] };
   let traced = true;
-  const differ = () =>
-    [...new Set([...Object.keys(traces.base[0]!), ...Object.keys(traces.head[0]!)])].some(
-      (n) => traces.base[0]![n]?.value !== traces.head[0]![n]?.value,
-    );
-  for (let k = 0; (point.changed || point.impact === 'control') && k < COUNTER_TRACES && (k === 0 || differ()); k++) {
+  let calls: PairedCounter[] = [];
+  let k = 0;
+  for (; k < MAX_COUNTER_TRACES && (k === 0 || calls.length > 0); k++) {
     for (const side of SIDES) {
-      const t = await countSyscalls(point[side], ctx.tools, work);
-      traced &&= t.syscalls !== undefined;
-      traces[side].push(ctx.counters(point[side], fields[side], t.syscalls));
+      const t = await trace(side);
+      traced &&= t.traced;
+      traces[side].push(t.counts);
     }
+    calls = calledCounters(traces, traced);
   }
+  return { calls, tracesPerSide: k };
+}
+
+/** The counters whose traced values differ between the sides by the exact or the range rule. */
+function calledCounters(traces: Record<SideName, Counts[]>, traced: boolean): PairedCounter[] {
   const out: PairedCounter[] = [];
   const names = [...new Set([...traces.base, ...traces.head].flatMap((c) => Object.keys(c)))].sort();
   for (const name of names) {
@@ -129,7 +146,7 @@ export async function preparePoint(point: PointPlan, ctx: PrepareContext): Promi
   try {
     const checked = await checkSides(point, ctx.tools, work);
     if (checked.failed) return { ok: false, failed: checked.failed };
-    const counters = await counterChanges(point, checked.fields!, ctx, work);
+    const counters = await counterChanges(point, ctx, work);
     // Warm-ups of both sides (at least one each), which also price a pair for the budget.
     const warm = Math.max(1, point.head.settings.warmup);
     const t = performance.now();
