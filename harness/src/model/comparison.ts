@@ -112,7 +112,7 @@ export type Comparison = z.infer<typeof Comparison>;
 // ---------------------------------------------------------------------------------------------
 // Schema 2: the paired PR diff (`npm run pairs`, docs/paired-design.md). One row per benchmark
 // point, led by its headline metric; the point's other metrics are folded into it; counters are
-// compared exactly, once per side.
+// compared exactly over untimed traces of each side.
 
 export const PAIRED_COMPARISON_SCHEMA = 2;
 
@@ -191,7 +191,7 @@ export const HarnessShift = z
     /** The harness's measuring files (repository paths) whose bytes differ. */
     files: z.array(short(500)).max(2000),
     profile: short(20),
-    /** Rounds planned (an experiment's own count says how many it got). */
+    /** Rounds at most: they stop once every experiment's interval settles (an experiment's own count says how many it got). */
     rounds: z.number().int().nonnegative(),
     /** Seed of the sample (from the head commit). */
     seed: z.number().int(),

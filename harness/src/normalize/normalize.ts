@@ -161,7 +161,7 @@ export function runMetrics(job: Job, run: RawRun): Record<string, Metric> {
 }
 
 /**
- * The counters of one untimed check of the job (the paired diff, once per side): the program's
+ * The counters of one untimed run of the job (a paired diff's trace): the program's
  * reported fields (a self-timed program's fields are per run, so none) and the syscall counts.
  */
 export function checkCounters(

@@ -9,7 +9,7 @@
  * in a seeded random order per pair, under the job's placement, after warm-ups of both; a fit
  * point's pair is four processes (both sides at both sizes). Points get more pairs until the
  * sequential rule decides or their share of the time budget is spent. Counters (syscalls, the
- * program's own counts) are compared exactly, once per side.
+ * program's own counts) are compared exactly over untimed traces of each side (pr-diff/run/prepare.ts).
  */
 import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -266,6 +266,13 @@ function failuresOf(s: Measured, matched: Matched): PairedComparison['notMeasure
   );
 }
 
+/**
+ * The share of the deadline the harness shift may take: a third, half when the pull request
+ * affects no point (only the control's pairs are left to measure).
+ */
+const shiftShare = (impact: { affected: ReadonlyMap<string, string> } | undefined) =>
+  impact && impact.affected.size === 0 ? 1 / 2 : 1 / 3;
+
 async function pairSides(opts: PairsOptions, baseRoot: string, headRoot: string): Promise<PairsOutcome> {
   const log = opts.log ?? ((m: string) => process.stderr.write(`${m}\n`));
   const diffStart = performance.now();
@@ -284,7 +291,7 @@ async function pairSides(opts: PairsOptions, baseRoot: string, headRoot: string)
           head: opts.head,
           filters: opts.filters,
           log,
-          ...(opts.deadlineSeconds ? { deadlineSeconds: opts.deadlineSeconds / 3 } : {}),
+          ...(opts.deadlineSeconds ? { deadlineSeconds: opts.deadlineSeconds * shiftShare(impact) } : {}),
         });
   const keep = impact ? new Set(impact.measure.keys()) : undefined;
   const base = await prepareSide(baseLoaded, headRoot, 'base', opts, host, log, keep);

@@ -20,7 +20,7 @@ export function pairedMethod(plan: SequentialPlan, falseCallNote?: string): stri
     `sequential looks at ${looks} pairs, ${falseCallNote ?? `alpha ${(total * 100).toFixed(0)}% per point`}, each point's share spent over the looks ${alphas}`,
     `minimum effect ${MIN_EFFECT * 100}% or the calibrated threshold`,
     'folded metrics are fixed-size comparisons at 5%',
-    'counters compared exactly, once per side',
+    'counters compared exactly (up to 6 untimed traces per side)',
   ]
     .join('; ')
     .slice(0, 800);

@@ -78,6 +78,17 @@ export function pooledShift(experiment: string, obs: readonly Observation[]): Po
   return { ...base, ci, flagged: leavesMargin(ci) };
 }
 
+/**
+ * Whether a pooled shift answers its question: its interval lies inside ±margin (the change moves
+ * nothing that matters) or wholly beyond it on one side (it does). An interval straddling the
+ * margin, or none at all, needs more rounds.
+ */
+export function settled(shift: Pick<PooledShift, 'ci'>, margin = SHIFT_MARGIN): boolean {
+  if (!shift.ci) return false;
+  const [lo, hi] = shift.ci;
+  return (lo >= 1 - margin && hi <= 1 + margin) || lo > 1 + margin || hi < 1 - margin;
+}
+
 /** Every experiment's pooled shift, in name order. */
 export function pooledShifts(obs: readonly Observation[]): PooledShift[] {
   const experiments = [...new Set(obs.map((o) => o.experiment))].sort();

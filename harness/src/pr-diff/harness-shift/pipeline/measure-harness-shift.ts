@@ -19,14 +19,18 @@ import { onInterrupt } from '../../../pipeline/setup.js';
 import { loadAllExperiments } from '../../../plan/experiments.js';
 import { expand, type Filters, type Point } from '../../../plan/plan.js';
 import { benchmarkProblem, commonLead, leadCandidates, positiveValue, type RoundPair } from '../analysis/lead-value.js';
-import { type Observation, pooledShifts, SHIFT_MARGIN } from '../analysis/pooled-shift.js';
+import { type Observation, pooledShifts, SHIFT_MARGIN, settled } from '../analysis/pooled-shift.js';
 import { harnessChange } from '../plan/harness-change.js';
 import { drawSample, seedOf } from '../plan/sample.js';
 import { benchProcess } from '../run/bench-process.js';
 import { type Measurement, type RunBench, runRounds } from '../run/rounds.js';
 import { makeShiftSides } from '../run/sides.js';
 
-export const DEFAULT_ROUNDS = 5;
+/** Rounds every experiment gets before its interval may end the measurement. */
+export const MIN_ROUNDS = 5;
+/** Rounds at most: with a deadline (a PR diff) the rounds go on until every interval settles or time runs out. */
+export const MAX_ROUNDS = 40;
+export const DEFAULT_ROUNDS = MIN_ROUNDS;
 export const DEFAULT_PER_EXPERIMENT = 1;
 const MAX_POINTS = 100;
 /** comparison.json's caps on the file list: a pull request names its files, not the schema. */
@@ -39,6 +43,7 @@ export interface HarnessShiftOptions {
   head: string;
   /** The profile both harnesses measure with (default quick). */
   profile?: Profile;
+  /** Rounds at most (default: MAX_ROUNDS with a deadline, else MIN_ROUNDS); they stop once every experiment's interval settles. */
   rounds?: number;
   /** Points drawn per experiment (at least one each). */
   perExperiment?: number;
@@ -138,7 +143,7 @@ export async function measureHarnessShift(opts: HarnessShiftOptions): Promise<Ha
   if (!files.length) return undefined;
   log(`harness shift: the pull request changes ${files.length} measuring file(s): ${files.join(', ')}`);
   const profile = opts.profile ?? 'quick';
-  const rounds = opts.rounds ?? DEFAULT_ROUNDS;
+  const rounds = opts.rounds ?? (opts.deadlineSeconds !== undefined ? MAX_ROUNDS : MIN_ROUNDS);
   const experiments = loadAllExperiments(join(opts.head, 'programs'));
   const points = expand(experiments, profile, opts.filters ?? {});
   const seed = opts.seed ?? seedOf(commitInfo(opts.head).sha);
@@ -153,21 +158,31 @@ export async function measureHarnessShift(opts: HarnessShiftOptions): Promise<Ha
   const interrupt = onInterrupt(log, 'stopping the harness shift; the rounds measured so far are pooled');
   try {
     const stop = () => interrupt.interrupted || overDeadline();
-    const ms = await runRounds({ sample, rounds, profile, sides, stop, log }, opts.runBench ?? benchProcess);
     const manifests = new Map(experiments.map((e) => [e.id, e.manifest]));
-    const { observations, notMeasured } = observationsOf(ms, (id) => manifests.get(id));
-    const cut = interrupt.interrupted ? 'interrupted' : overDeadline() ? 'its time ran out' : undefined;
+    const manifestOf = (id: string) => manifests.get(id);
+    const enough = (measured: readonly Measurement[], done: number) =>
+      done >= Math.min(MIN_ROUNDS, rounds) &&
+      pooledShifts(observationsOf(measured, manifestOf).observations).every((s) => settled(s));
+    const ms = await runRounds({ sample, rounds, profile, sides, stop, enough, log }, opts.runBench ?? benchProcess);
+    const { observations, notMeasured } = observationsOf(ms, manifestOf);
+    const experimentsShift = pooledShifts(observations);
+    const sampled = new Set(sample.map((p) => p.experiment.id));
+    const unsettled = [...sampled].some((id) => {
+      const e = experimentsShift.find((x) => x.experiment === id);
+      return !e || !settled(e);
+    });
+    const cut = interrupt.interrupted ? 'interrupted' : overDeadline() && unsettled ? 'its time ran out' : undefined;
     return {
       files: files.slice(0, MAX_FILES).map((f) => f.slice(0, MAX_PATH)),
       profile,
       rounds,
       seed,
       margin: SHIFT_MARGIN,
-      experiments: pooledShifts(observations),
+      experiments: experimentsShift,
       notMeasured,
       ...(cut
         ? {
-            note: `the measurement was ${cut === 'interrupted' ? cut : `stopped when ${cut}`}: experiments have fewer rounds than planned`,
+            note: `the measurement was ${cut === 'interrupted' ? cut : `stopped when ${cut}`} before every experiment's interval settled (inside ±${SHIFT_MARGIN * 100} % or wholly beyond it)`,
           }
         : {}),
     };

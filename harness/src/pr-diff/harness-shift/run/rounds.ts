@@ -24,6 +24,8 @@ export interface RoundsPlan {
   sides: { base: string; head: string; dir: string };
   /** Whether to stop before the next bench (a deadline); rounds measured so far are kept. */
   stop?: () => boolean;
+  /** Whether the rounds measured so far answer the question, asked after each round: no more rounds then. */
+  enough?: (measured: readonly Measurement[], roundsDone: number) => boolean;
   log?: (m: string) => void;
 }
 
@@ -71,8 +73,9 @@ export async function runRounds(plan: RoundsPlan, run: RunBench): Promise<Measur
           break;
         }
       }
-      plan.log?.(`harness shift: round ${round + 1}/${plan.rounds}, ${p.id}`);
+      plan.log?.(`harness shift: round ${round + 1} of at most ${plan.rounds}, ${p.id}`);
     }
+    if (plan.enough?.(out, round + 1)) return out;
   }
   return out;
 }

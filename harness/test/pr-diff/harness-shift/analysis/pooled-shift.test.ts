@@ -6,6 +6,7 @@ import {
   pooledShift,
   pooledShifts,
   roundShifts,
+  settled,
 } from '../../../../src/pr-diff/harness-shift/analysis/pooled-shift.js';
 
 const obs = (experiment: string, benchmark: string, round: number, base: number, head: number): Observation => ({
@@ -90,5 +91,16 @@ describe('leavesMargin', () => {
     expect(leavesMargin([0.984, 1.0])).toBe(true);
     expect(leavesMargin([1.0, 1.016])).toBe(true);
     expect(leavesMargin([0.96, 1.04], 0.05)).toBe(false);
+  });
+});
+
+describe('settled', () => {
+  it('is settled inside the margin or wholly beyond it, and open while the interval straddles it', () => {
+    expect(settled({ ci: [0.99, 1.01] })).toBe(true);
+    expect(settled({ ci: [1.02, 1.05] })).toBe(true);
+    expect(settled({ ci: [0.9, 0.98] })).toBe(true);
+    expect(settled({ ci: [0.99, 1.02] })).toBe(false);
+    expect(settled({ ci: [0.98, 1.01] })).toBe(false);
+    expect(settled({})).toBe(false);
   });
 });

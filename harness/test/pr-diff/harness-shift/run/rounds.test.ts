@@ -95,3 +95,24 @@ describe('runRounds', () => {
     expect(ms).toHaveLength(4);
   });
 });
+
+describe('runRounds with a question to answer', () => {
+  it('stops after the round whose measurements answer it, and never before it is asked', async () => {
+    const { run, calls } = fakeBench(1);
+    const asked: number[] = [];
+    const ms = await runRounds(
+      {
+        ...plan([point('c')], 40),
+        enough: (measured, done) => {
+          asked.push(done);
+          expect(measured).toHaveLength(done * 2);
+          return done >= 3;
+        },
+      },
+      run,
+    );
+    expect(asked).toEqual([1, 2, 3]);
+    expect(calls).toHaveLength(6);
+    expect(new Set(ms.map((m) => m.round))).toEqual(new Set([0, 1, 2]));
+  });
+});
