@@ -2,6 +2,7 @@
 import uPlot from 'uplot';
 import { axisUnit, xAxis, xTickLabels, yTickLabels } from './axes.js';
 import { recordStyles, recordTicks, referenceStyle, type SeriesStyle, seriesStyle } from './palette.js';
+import { isShown, shownRecorder } from './shown.js';
 
 export interface XYLine {
   label: string;
@@ -54,7 +55,7 @@ function whiskers(
         ctx.save();
         ctx.lineWidth = 1.5 * devicePixelRatio;
         input.lines.forEach((l, i) => {
-          if (!l.low || !l.high || u.series[i + 1]?.show === false) return;
+          if (!l.low || !l.high || !isShown(u, i)) return;
           ctx.strokeStyle = styles[i]!.stroke;
           ctx.setLineDash(l.dashed ? [3, 2] : []);
           // Overlaid commits are nudged apart so their whiskers do not hide each other.
@@ -137,7 +138,7 @@ export function xyChart(el: HTMLElement, input: XYInput, width: number): uPlot {
         },
       ],
       series,
-      plugins: [whiskers(input, styles, pos)],
+      plugins: [whiskers(input, styles, pos), shownRecorder(el)],
     },
     data as uPlot.AlignedData,
     el,
