@@ -35,6 +35,8 @@ export interface XYInput {
    * side read in one unit (never ms beside s).
    */
   unitFrom?: readonly (number | null)[];
+  /** Said under the chart in place of the count of lines left in the legend: what is drawn, with values. */
+  caption?: string;
 }
 
 /** Lines two orders of magnitude apart are read on a log axis (the Overview and Sweeps agree). */
@@ -144,10 +146,12 @@ export function xyChart(el: HTMLElement, input: XYInput, width: number): uPlot {
     el,
   );
   const hidden = input.lines.filter((l) => l.hidden).length;
-  if (hidden) {
+  if (hidden || input.caption) {
     const hint = document.createElement('p');
     hint.className = 'muted legend-hint';
-    hint.textContent = `${hidden} more ${hidden === 1 ? 'line' : 'lines'} in the legend (greyed): click a name to draw it.`;
+    hint.textContent =
+      input.caption ??
+      `${hidden} more ${hidden === 1 ? 'line' : 'lines'} in the legend (greyed): click a name to draw it.`;
     el.appendChild(hint);
   }
   return u;

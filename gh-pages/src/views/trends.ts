@@ -12,8 +12,8 @@ import { toHash } from '../state.js';
 import { boxWidth, type Ctx, select } from './ctx.js';
 import { headlineMetric } from './headline.js';
 import { plural } from './machine-line.js';
+import { shownLines, shownSentence } from './shown-lines.js';
 import { changeItems, chartChanges, type TrendLine } from './trend-changes.js';
-import { shownLines, shownSentence } from './trend-shown.js';
 
 /** Resolves after the browser has painted what is on the page now (a frame, then a task). */
 const afterPaint = () => new Promise<void>((done) => requestAnimationFrame(() => setTimeout(done, 0)));

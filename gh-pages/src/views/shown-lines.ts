@@ -1,8 +1,9 @@
 /**
- * Which lines a Trends chart draws by default, and the sentence under it that says what is drawn.
- * A trend of fourteen crossing variants answers nothing: the chart draws the references (C), then
- * the lines that changed in the window (what a trend is read for), then the best and the worst at
- * the newest commit, inwards, up to MAX_SHOWN; the rest stay one click away in the legend. Pure.
+ * Which lines a Trends or Sweeps chart draws by default, and the sentence under it that says what
+ * is drawn. Fourteen crossing variants answer nothing: a chart draws the references (C), then the
+ * lines that changed (in a trend's window: what a trend is read for), then the best and the worst
+ * at the last point (the newest commit, the largest swept value), inwards, up to MAX_SHOWN; the
+ * rest stay one click away in the legend. Pure.
  */
 import { formatValue } from '../../../harness/src/lib/format.js';
 import type { Direction } from '../../../harness/src/model/metrics.js';
@@ -18,7 +19,7 @@ export interface Candidate {
   changed: boolean;
 }
 
-/** The line's newest value in the window, if it has one. */
+/** The line's value at its last point (the newest commit of a trend, the largest x of a sweep). */
 export function newest(values: readonly (number | null)[]): number | undefined {
   for (let i = values.length - 1; i >= 0; i--) {
     const v = values[i];
@@ -48,26 +49,32 @@ export function shownLines(lines: readonly Candidate[], max = MAX_SHOWN): boolea
 }
 
 /**
- * What a chart draws, said under it: each drawn line with its own newest value, the lines left in
- * the legend as one range (never "and N more" for different values).
+ * What a chart draws, said under it: each drawn line with its own value at the last point (`at`:
+ * "at the newest commit"), the lines left in the legend as one range (never "and N more" for
+ * different values).
  */
-export function shownSentence(lines: readonly Candidate[], shown: readonly boolean[], unit: string): string {
+export function shownSentence(
+  lines: readonly Candidate[],
+  shown: readonly boolean[],
+  unit: string,
+  at = 'at the newest commit',
+): string {
   const value = (l: Candidate) => {
     const v = newest(l.values);
-    return v === undefined ? 'no value in this window' : formatValue(v, unit);
+    return v === undefined ? 'no value' : formatValue(v, unit);
   };
   const drawn = lines
     .filter((_, i) => shown[i])
     .map((l) => `${l.label} ${value(l)}${l.reference ? ' (reference)' : ''}${l.changed ? ' (changed)' : ''}`);
   const left = lines.filter((_, i) => !shown[i]);
-  const said = drawn.length ? `Newest values: ${drawn.join(', ')}.` : '';
+  const said = drawn.length ? `Drawn, ${at}: ${drawn.join(', ')}.` : '';
   if (!left.length) return said;
   const vs = left.map((l) => newest(l.values)).filter((v): v is number => v !== undefined);
   const range = !vs.length
-    ? 'no value in this window'
+    ? 'no value'
     : Math.min(...vs) === Math.max(...vs)
       ? formatValue(vs[0]!, unit)
       : `${formatValue(Math.min(...vs), unit)} to ${formatValue(Math.max(...vs), unit)}`;
   const n = left.length === 1 ? '1 more line' : `${left.length} more lines`;
-  return `${said}${said ? ' ' : ''}${n} in the legend (greyed; newest ${range}): click a name to draw it.`;
+  return `${said}${said ? ' ' : ''}${n} in the legend (greyed; ${range} ${at}): click a name to draw it.`;
 }

@@ -1,8 +1,8 @@
-// Which lines a Trends chart draws by default, and the sentence that says so: pure, checked here;
+// Which lines a Trends or Sweeps chart draws by default, and the sentence that says so: pure, checked here;
 // site-widths.e2e.test.ts checks in chromium that no chart draws more than eight by default.
 import { describe, expect, it } from 'vitest';
 import { MAX_SHOWN } from '../../harness/src/report/overview-model.js';
-import { type Candidate, newest, shownLines, shownSentence } from '../src/views/trend-shown.js';
+import { type Candidate, newest, shownLines, shownSentence } from '../src/views/shown-lines.js';
 
 const line = (label: string, last: number | null, extra: Partial<Candidate> = {}): Candidate => ({
   label,
@@ -42,13 +42,13 @@ describe('the sentence under a Trends chart', () => {
     const lines = [line('c', 0.001, { reference: true }), line('a', 0.002), line('b', 0.003), line('d', 0.004)];
     const s = shownSentence(lines, [true, true, false, false], 's');
     expect(s).toBe(
-      'Newest values: c 1.00 ms (reference), a 2.00 ms. 2 more lines in the legend (greyed; newest 3.00 ms to 4.00 ms): click a name to draw it.',
+      'Drawn, at the newest commit: c 1.00 ms (reference), a 2.00 ms. 2 more lines in the legend (greyed; 3.00 ms to 4.00 ms at the newest commit): click a name to draw it.',
     );
     expect(s).not.toMatch(/and \d+ more/);
   });
   it('says one line and one value when one is left out', () => {
-    expect(shownSentence([line('a', 2), line('b', 3)], [true, false], 'ms')).toMatch(
-      /1 more line in the legend \(greyed; newest 3/,
+    expect(shownSentence([line('a', 2), line('b', 3)], [true, false], 'ms', 'at the largest bs')).toMatch(
+      /1 more line in the legend \(greyed; 3.* at the largest bs\)/,
     );
   });
   it('takes the newest value a line has in the window', () => {
