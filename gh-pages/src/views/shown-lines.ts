@@ -1,9 +1,9 @@
 /**
  * Which lines a Trends or Sweeps chart draws by default, and the sentence under it that says what
  * is drawn. Fourteen crossing variants answer nothing: a chart draws the references (C), then the
- * lines that changed (in a trend's window: what a trend is read for), then the best and the worst
- * at the last point (the newest commit, the largest swept value), inwards, up to MAX_SHOWN; the
- * rest stay one click away in the legend. Pure.
+ * lines that stepped (a change point in a trend's window: what a trend is read for), then the best
+ * and the worst at the last point (the newest commit, the largest swept value), inwards, up to
+ * MAX_SHOWN; the rest stay one click away in the legend. Pure.
  */
 import { formatValue } from '../../../harness/src/lib/format.js';
 import type { Direction } from '../../../harness/src/model/metrics.js';
@@ -15,7 +15,7 @@ export interface Candidate {
   direction: Direction;
   /** A reference line (the experiment's C): always drawn. */
   reference: boolean;
-  /** A change point or a program change in the window. */
+  /** A change point (a step) in the window. */
   changed: boolean;
 }
 

@@ -186,7 +186,8 @@ function drawTrend(
   const candidates = t.lines.map((l, i) => ({
     ...l,
     reference: t.refs.includes(l.variant),
-    changed: t.changes.some((c) => c.line === i),
+    // A step, not a program change alone: a new runtime version marks every line of its runtime.
+    changed: t.changes.some((c) => c.line === i && c.kind === 'perf'),
   }));
   const shown = shownLines(candidates);
   const unit = t.lines[0]?.unit ?? '';
