@@ -42,7 +42,7 @@ describe('the sentence under a Trends chart', () => {
     const lines = [line('c', 0.001, { reference: true }), line('a', 0.002), line('b', 0.003), line('d', 0.004)];
     const s = shownSentence(lines, [true, true, false, false], 's');
     expect(s).toBe(
-      'Drawn, at the newest commit: c 1.00 ms (reference), a 2.00 ms. 2 more lines in the legend (greyed; 3.00 ms to 4.00 ms at the newest commit): click a name to draw it.',
+      "Drawn, at each line's newest commit: c 1.00 ms (reference), a 2.00 ms. 2 more lines in the legend (greyed; 3.00 ms to 4.00 ms at each line's newest commit): click a name to draw it.",
     );
     expect(s).not.toMatch(/and \d+ more/);
   });

@@ -50,14 +50,14 @@ export function shownLines(lines: readonly Candidate[], max = MAX_SHOWN): boolea
 
 /**
  * What a chart draws, said under it: each drawn line with its own value at the last point (`at`:
- * "at the newest commit"), the lines left in the legend as one range (never "and N more" for
+ * "at each line's newest commit"), the lines left in the legend as one range (never "and N more" for
  * different values).
  */
 export function shownSentence(
   lines: readonly Candidate[],
   shown: readonly boolean[],
   unit: string,
-  at = 'at the newest commit',
+  at = "at each line's newest commit",
 ): string {
   const value = (l: Candidate) => {
     const v = newest(l.values);

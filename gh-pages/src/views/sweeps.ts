@@ -255,6 +255,6 @@ function sweepLines(
       lines.push(lineOf(name, otherOk, other.run.commit.sha, i, true));
     });
   }
-  const caption = shownSentence(candidates, shown, unit, `at the largest ${axis} (@${short(commit.sha)})`);
+  const caption = shownSentence(candidates, shown, unit, `at each line's largest ${axis} (@${short(commit.sha)})`);
   return { lines, caption };
 }
