@@ -18,14 +18,14 @@ describe('npm run site:perf', () => {
         .map(([k, ...v]) => [k, v.join(' ')]),
     ) as Record<string, string>;
     const num = (k: string) => Number(out[k]?.replace(/,/g, ''));
-    for (const view of ['overview', 'trends', 'trends_older', 'regressions']) {
+    for (const view of ['overview', 'trends', 'trends_older', 'sweeps', 'compare', 'regressions']) {
       expect(num(`${view}_first_chart_ms`), view).toBeGreaterThan(0);
       expect(num(`${view}_visible_charts_ms`), view).toBeGreaterThanOrEqual(num(`${view}_first_chart_ms`));
       // bundle arrived / last data before the chart / chart, in that order.
       const [script, data, chart] = out[`${view}_script_data_chart_ms`]!.split('/').map(Number);
       expect(script! > 0 && script! <= chart! && data! <= chart!, view).toBe(true);
     }
-    for (const view of ['overview', 'trends', 'regressions'])
+    for (const view of ['overview', 'trends', 'sweeps', 'compare', 'regressions'])
       expect(num(`${view}_bytes`), view).toBeLessThanOrEqual(300_000);
     // Downloaded compressed, as GitHub Pages serves it: the decoded size is reported too.
     expect(num('overview_raw_bytes')).toBeGreaterThan(num('overview_bytes'));

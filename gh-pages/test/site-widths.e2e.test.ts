@@ -2,8 +2,9 @@
 // made from real runs of this project (harness/test/fixtures/site-stores/, see its README): one
 // with quick runs of every experiment, several commits and some runtime releases, one with a
 // single commit. Per view and width: no console error, no "null"/"NaN"/"undefined"/"--" in the
-// text, the legends or the axis ticks, nothing wider than the viewport, and every chart box holds a
-// drawn chart (as many at 360 px as at 1920 px).
+// text, the legends or the axis ticks, nothing wider than the viewport, every chart box holds a
+// drawn chart (as many at 360 px as at 1920 px), no chart draws more than eight lines by default,
+// and a line left in a legend is drawn by one click on its name.
 import { cpSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -53,6 +54,41 @@ async function charts(page: Page) {
     };
     return { boxes: boxes.length, drawn: boxes.filter(drawn).length };
   });
+}
+
+/** A chart draws at most this many lines by default (the rest wait in its legend). */
+const MAX_DRAWN = 8;
+
+/**
+ * Per chart box, the lines it draws now: uPlot's (recorded on the box as the legend shows and
+ * hides them) or an SVG chart's polylines.
+ */
+async function drawnLines(page: Page) {
+  return page.evaluate(() =>
+    [...document.querySelectorAll<HTMLElement>('.chart')].map((b, i) => ({
+      chart: `${i + 1} ${b.querySelector('.u-title')?.textContent ?? b.querySelector('h3')?.textContent ?? ''}`,
+      drawn: b.dataset.shown === undefined ? b.querySelectorAll('svg polyline').length : Number(b.dataset.shown),
+      legend: b.querySelectorAll('.u-legend .u-series').length,
+    })),
+  );
+}
+
+/** Every chart with a line left in its legend: one click on the first such name draws it. */
+async function oneClickShows(page: Page): Promise<string[]> {
+  const problems: string[] = [];
+  const boxes = page.locator('.chart');
+  for (let i = 0; i < (await boxes.count()); i++) {
+    const box = boxes.nth(i);
+    const off = box.locator('.u-legend .u-series.u-off');
+    if (!(await off.count())) continue;
+    const before = Number(await box.getAttribute('data-shown'));
+    const name = (await off.first().innerText()).trim();
+    // uPlot listens on the name's cell, not the row.
+    await off.first().locator('th').click();
+    const after = Number(await box.getAttribute('data-shown'));
+    if (after !== before + 1) problems.push(`chart ${i + 1}: a click on "${name}" drew ${after - before} lines`);
+  }
+  return problems;
 }
 
 /** Text a reader can see (legends included) and the recorded axis ticks: any placeholder in them. */
@@ -105,6 +141,8 @@ async function walk(store: string) {
   const server = await serve(store);
   const problems: string[] = [];
   const counts = new Map<string, number[]>();
+  /** Per view, the most names one chart's legend holds. */
+  const legends = new Map<string, number>();
   try {
     for (const [view, hash] of await views(server.url))
       for (const width of WIDTHS) {
@@ -113,6 +151,12 @@ async function walk(store: string) {
         const n = await charts(page);
         counts.set(hash, [...(counts.get(hash) ?? []), n.drawn]);
         if (n.drawn < n.boxes) problems.push(`${where}: ${n.boxes - n.drawn} of ${n.boxes} charts not drawn`);
+        const lines = await drawnLines(page);
+        for (const c of lines.filter((x) => x.drawn > MAX_DRAWN))
+          problems.push(`${where}: chart ${c.chart} draws ${c.drawn} lines by default (at most ${MAX_DRAWN})`);
+        legends.set(hash, Math.max(legends.get(hash) ?? 0, ...lines.map((c) => c.legend)));
+        // One width is enough for the clicks: the legend is the same at every width.
+        if (width === 1280) for (const p of await oneClickShows(page)) problems.push(`${where}: ${p}`);
         // Every experiment on the Overview answers with its picture (a run narrowed to other
         // experiments must not leave one without).
         if (view === 'overview')
@@ -132,13 +176,15 @@ async function walk(store: string) {
   } finally {
     server.close();
   }
-  return { problems, counts };
+  return { problems, counts, legends };
 }
 
 describe('every chart of every view at every width', () => {
   it('on quick runs of every experiment over several commits, with runtime releases', async () => {
-    const { problems, counts } = await walk('full');
+    const { problems, counts, legends } = await walk('full');
     expect(problems).toEqual([]);
+    // The cap is exercised: wc's trend charts hold more lines than they draw by default.
+    expect(legends.get('#/trends?experiment=wc')).toBeGreaterThan(MAX_DRAWN + 1);
     const overview = counts.get('#/overview')!;
     // The Overview draws a picture for every experiment: wc, streams, records, threadpool, scan.
     expect(overview[0]).toBeGreaterThanOrEqual(5);

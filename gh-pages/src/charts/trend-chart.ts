@@ -4,11 +4,14 @@ import { formatValue } from '../../../harness/src/lib/format.js';
 import { html, safeUrl, setHtml } from '../html.js';
 import { axisUnit, commitLabels, commitSplits, yTickLabels } from './axes.js';
 import { recordStyles, recordTicks, seriesStyle } from './palette.js';
+import { isShown, shownRecorder } from './shown.js';
 
 export interface TrendLine {
   label: string;
   values: (number | null)[];
   ranges: (number | null)[];
+  /** Drawn only once its name in the legend is clicked. */
+  hidden?: boolean;
 }
 
 export interface TrendInput {
@@ -38,7 +41,7 @@ function tooltipPlugin(input: TrendInput, tip: HTMLElement): uPlot.Plugin {
         const sha = c.sha.slice(0, 10);
         const rows = input.lines.map((l, j) => {
           const v = l.values[i];
-          if (v === null || v === undefined) return '';
+          if (v === null || v === undefined || !isShown(u, j)) return '';
           const r = l.ranges[i];
           return html`<div><span class="swatch" data-line="${j}"></span>${l.label}: <b>${formatValue(v, input.unit)}</b>${r ? ` ± ${formatValue(r, input.unit)}` : ''}</div>`;
         });
@@ -66,6 +69,8 @@ function changeMarkers(input: TrendInput): uPlot.Plugin {
         ctx.save();
         ctx.lineWidth = 1.5 * devicePixelRatio;
         for (const c of input.changes) {
+          // A line left in the legend marks nothing until it is drawn.
+          if (!isShown(u, c.line)) continue;
           const x = u.valToPos(c.index - 0.5, 'x', true);
           ctx.strokeStyle = c.kind === 'program' ? '#5f6b7a' : seriesStyle(c.line).stroke;
           ctx.setLineDash(c.kind === 'program' ? [] : [4, 4]);
@@ -129,10 +134,11 @@ export function trendChart(el: HTMLElement, input: TrendInput, width: number): u
           ...(styles[i]!.dash ? { dash: styles[i]!.dash } : {}),
           width: 1.5,
           points: { show: input.commits.length < 60 },
+          show: !l.hidden,
           spanGaps: false,
         })),
       ],
-      plugins: [tooltipPlugin(input, tip), changeMarkers(input)],
+      plugins: [tooltipPlugin(input, tip), changeMarkers(input), shownRecorder(el)],
     },
     data,
     el,

@@ -2,6 +2,7 @@
 import uPlot from 'uplot';
 import { axisUnit, xAxis, xTickLabels, yTickLabels } from './axes.js';
 import { recordStyles, recordTicks, referenceStyle, type SeriesStyle, seriesStyle } from './palette.js';
+import { isShown, shownRecorder } from './shown.js';
 
 export interface XYLine {
   label: string;
@@ -34,6 +35,8 @@ export interface XYInput {
    * side read in one unit (never ms beside s).
    */
   unitFrom?: readonly (number | null)[];
+  /** Said under the chart in place of the count of lines left in the legend: what is drawn, with values. */
+  caption?: string;
 }
 
 /** Lines two orders of magnitude apart are read on a log axis (the Overview and Sweeps agree). */
@@ -54,7 +57,7 @@ function whiskers(
         ctx.save();
         ctx.lineWidth = 1.5 * devicePixelRatio;
         input.lines.forEach((l, i) => {
-          if (!l.low || !l.high || u.series[i + 1]?.show === false) return;
+          if (!l.low || !l.high || !isShown(u, i)) return;
           ctx.strokeStyle = styles[i]!.stroke;
           ctx.setLineDash(l.dashed ? [3, 2] : []);
           // Overlaid commits are nudged apart so their whiskers do not hide each other.
@@ -137,16 +140,18 @@ export function xyChart(el: HTMLElement, input: XYInput, width: number): uPlot {
         },
       ],
       series,
-      plugins: [whiskers(input, styles, pos)],
+      plugins: [whiskers(input, styles, pos), shownRecorder(el)],
     },
     data as uPlot.AlignedData,
     el,
   );
   const hidden = input.lines.filter((l) => l.hidden).length;
-  if (hidden) {
+  if (hidden || input.caption) {
     const hint = document.createElement('p');
     hint.className = 'muted legend-hint';
-    hint.textContent = `${hidden} more ${hidden === 1 ? 'line' : 'lines'} in the legend (greyed): click a name to draw it.`;
+    hint.textContent =
+      input.caption ??
+      `${hidden} more ${hidden === 1 ? 'line' : 'lines'} in the legend (greyed): click a name to draw it.`;
     el.appendChild(hint);
   }
   return u;

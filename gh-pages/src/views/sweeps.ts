@@ -12,6 +12,7 @@ import { html, setHtml } from '../html.js';
 import type { State } from '../state.js';
 import { boxWidth, type Ctx, commitOptions, select, short } from './ctx.js';
 import { headlineMetric, overviewAxis } from './headline.js';
+import { shownLines, shownSentence } from './shown-lines.js';
 
 /** A metric's value with its 95% interval (of the median, from the samples), for a sweep point. */
 function withInterval(b: Benchmark | undefined, metric: string) {
@@ -158,10 +159,8 @@ interface Sweep {
 }
 
 /** One chart per combination of the other parameters, one line per variant (dashed: the overlay's). */
-function drawSweeps(
-  host: HTMLElement,
-  { experiment, info, ok, axis, metric, commit, other, log, label, refs }: Sweep,
-): void {
+function drawSweeps(host: HTMLElement, sweep: Sweep): void {
+  const { info, ok, axis, metric, log, label } = sweep;
   const xs = [
     ...new Set(ok.filter((b) => typeof b.params[axis] === 'number').map((b) => b.params[axis] as number)),
   ].sort((a, b) => a - b);
@@ -174,51 +173,11 @@ function drawSweeps(
   }
   const unitOf = info.parameters?.[axis]?.unit;
   for (const [key, list] of groups) {
-    const fixed = [axis, ...groupKeys];
-    const isRef = (name: string) => refs.some((r) => name === r || name.startsWith(`${r} `));
-    const lineIds = [...new Set(list.map((b) => lineLabel(b.variant, b.params, fixed)))]
-      .sort()
-      .sort((a, b) => Number(isRef(b)) - Number(isRef(a)));
-    // At most MAX_SHOWN lines drawn by default (an overlaid commit doubles each): the rest in the legend.
-    const room = Math.floor(MAX_SHOWN / (other ? 2 : 1));
-    const inGroup = (b: Benchmark) =>
-      groupKeys.every((k) => `${k}=${b.params[k]}` === key.split(' ').find((p) => p.startsWith(`${k}=`)));
-    const pointsFor = (bs: Benchmark[], name: string) =>
-      // A variant that does not take the swept parameter is one value: drawn flat across the axis.
-      xs.map((x) =>
-        withInterval(
-          bs.find(
-            (b) =>
-              (b.params[axis] === x || !(axis in b.params)) &&
-              lineLabel(b.variant, b.params, fixed) === name &&
-              inGroup(b),
-          ),
-          metric,
-        ),
-      );
-    const lineOf = (name: string, bs: Benchmark[], sha: string, i: number, dashed: boolean) => {
-      const pts = pointsFor(bs, name);
-      return {
-        label: `${name} @${short(sha)}`,
-        values: pts.map((p) => p.v),
-        low: pts.map((p) => p.lo),
-        high: pts.map((p) => p.hi),
-        colorIndex: i,
-        dashed,
-        ...(i >= room ? { hidden: true } : {}),
-      };
-    };
-    const lines = lineIds.map((name, i) => lineOf(name, list, commit.sha, i, false));
-    if (other) {
-      const otherOk = other.benchmarks.filter((b) => b.experiment === experiment && b.status === 'ok');
-      lineIds.forEach((name, i) => {
-        lines.push(lineOf(name, otherOk, other.run.commit.sha, i, true));
-      });
-    }
+    const unit = list[0]?.metrics[metric]?.unit ?? '';
+    const { lines, caption } = sweepLines(sweep, { xs, key, groupKeys, list, unit });
     const box = document.createElement('div');
     box.className = 'chart';
     host.appendChild(box);
-    const unit = list[0]?.metrics[metric]?.unit ?? '';
     xyChart(
       box,
       {
@@ -230,8 +189,72 @@ function drawSweeps(
         log,
         xs,
         lines,
+        caption,
       },
       boxWidth(box),
     );
   }
+}
+
+/**
+ * One sweep chart's lines: per variant the chosen commit's (and the overlay's, dashed), at most
+ * MAX_SHOWN drawn by default (the references, then the best and the worst at the largest x), and
+ * the sentence that says what is drawn.
+ */
+function sweepLines(
+  { experiment, axis, metric, commit, other, refs }: Sweep,
+  g: { xs: number[]; key: string; groupKeys: string[]; list: Benchmark[]; unit: string },
+) {
+  const { xs, key, groupKeys, list, unit } = g;
+  const fixed = [axis, ...groupKeys];
+  const isRef = (name: string) => refs.some((r) => name === r || name.startsWith(`${r} `));
+  const lineIds = [...new Set(list.map((b) => lineLabel(b.variant, b.params, fixed)))]
+    .sort()
+    .sort((a, b) => Number(isRef(b)) - Number(isRef(a)));
+  const inGroup = (b: Benchmark) =>
+    groupKeys.every((k) => `${k}=${b.params[k]}` === key.split(' ').find((p) => p.startsWith(`${k}=`)));
+  const pointsFor = (bs: Benchmark[], name: string) =>
+    // A variant that does not take the swept parameter is one value: drawn flat across the axis.
+    xs.map((x) =>
+      withInterval(
+        bs.find(
+          (b) =>
+            (b.params[axis] === x || !(axis in b.params)) &&
+            lineLabel(b.variant, b.params, fixed) === name &&
+            inGroup(b),
+        ),
+        metric,
+      ),
+    );
+  const direction = list.find((b) => b.metrics[metric])?.metrics[metric]?.direction ?? 'smaller';
+  const candidates = lineIds.map((name) => ({
+    label: name,
+    values: pointsFor(list, name).map((p) => p.v),
+    direction,
+    reference: isRef(name),
+    changed: false,
+  }));
+  // At most MAX_SHOWN lines drawn by default (an overlaid commit doubles each): the rest in the legend.
+  const shown = shownLines(candidates, Math.floor(MAX_SHOWN / (other ? 2 : 1)));
+  const lineOf = (name: string, bs: Benchmark[], sha: string, i: number, dashed: boolean) => {
+    const pts = pointsFor(bs, name);
+    return {
+      label: `${name} @${short(sha)}`,
+      values: pts.map((p) => p.v),
+      low: pts.map((p) => p.lo),
+      high: pts.map((p) => p.hi),
+      colorIndex: i,
+      dashed,
+      ...(shown[i] ? {} : { hidden: true }),
+    };
+  };
+  const lines = lineIds.map((name, i) => lineOf(name, list, commit.sha, i, false));
+  if (other) {
+    const otherOk = other.benchmarks.filter((b) => b.experiment === experiment && b.status === 'ok');
+    lineIds.forEach((name, i) => {
+      lines.push(lineOf(name, otherOk, other.run.commit.sha, i, true));
+    });
+  }
+  const caption = shownSentence(candidates, shown, unit, `at each line's largest ${axis} (@${short(commit.sha)})`);
+  return { lines, caption };
 }

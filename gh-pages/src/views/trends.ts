@@ -12,6 +12,7 @@ import { toHash } from '../state.js';
 import { boxWidth, type Ctx, select } from './ctx.js';
 import { headlineMetric } from './headline.js';
 import { plural } from './machine-line.js';
+import { shownLines, shownSentence } from './shown-lines.js';
 import { changeItems, chartChanges, type TrendLine } from './trend-changes.js';
 
 /** Resolves after the browser has painted what is on the page now (a frame, then a task). */
@@ -122,6 +123,7 @@ function drawCharts(
   // Each chart's change points are found when it is drawn or when the list below is filled
   // (after the first paint), not all before the first chart.
   const listers: (() => { index: number; html: Html }[])[] = [];
+  const refs = referenceVariants(ctx.overview[experiment]);
   let chartWidth: number | undefined;
   for (const chart of charts) {
     const box = document.createElement('div') as HTMLDivElement & { draw?: () => void };
@@ -140,19 +142,15 @@ function drawCharts(
     const a = permalink(link);
     box.draw = () => {
       const { changes, programs } = marks();
-      trendChart(
-        box,
-        {
-          title: `${label(metric)} · ${pointText}`,
-          unit: lines[0]?.unit ?? '',
-          log: Boolean(ctx.state.log),
-          commits,
-          lines,
-          changes: [...changes, ...programs],
-          commitUrl: ctx.commitUrl,
-        },
-        chartWidth ?? boxWidth(box),
-      );
+      drawTrend(box, {
+        ctx,
+        title: `${label(metric)} · ${pointText}`,
+        commits,
+        lines,
+        changes: [...changes, ...programs],
+        refs,
+        width: chartWidth ?? boxWidth(box),
+      });
       box.appendChild(a);
       box.style.minHeight = '';
     };
@@ -162,6 +160,54 @@ function drawCharts(
     observer.observe(box);
   }
   return listers;
+}
+
+/** The experiment's reference variants (C), from its Overview picture: always drawn. */
+function referenceVariants(overview: unknown): string[] {
+  return ((overview as { references?: { variant: string }[] } | undefined)?.references ?? []).map((r) => r.variant);
+}
+
+/**
+ * Draws one trend chart: the references, the lines that changed and the ends at the newest commit
+ * (at most MAX_SHOWN), the rest in the legend, and under it what is drawn with its newest values.
+ */
+function drawTrend(
+  box: HTMLElement,
+  t: {
+    ctx: Ctx;
+    title: string;
+    commits: WindowCommit[];
+    lines: ReturnType<typeof chartLines>;
+    changes: { line: number; index: number; kind: 'perf' | 'program' }[];
+    refs: readonly string[];
+    width: number;
+  },
+): void {
+  const candidates = t.lines.map((l, i) => ({
+    ...l,
+    reference: t.refs.includes(l.variant),
+    // A step, not a program change alone: a new runtime version marks every line of its runtime.
+    changed: t.changes.some((c) => c.line === i && c.kind === 'perf'),
+  }));
+  const shown = shownLines(candidates);
+  const unit = t.lines[0]?.unit ?? '';
+  trendChart(
+    box,
+    {
+      title: t.title,
+      unit,
+      log: Boolean(t.ctx.state.log),
+      commits: t.commits,
+      lines: t.lines.map((l, i) => (shown[i] ? l : { ...l, hidden: true })),
+      changes: t.changes,
+      commitUrl: t.ctx.commitUrl,
+    },
+    t.width,
+  );
+  const said = document.createElement('p');
+  said.className = 'muted legend-hint';
+  said.textContent = shownSentence(candidates, shown, unit);
+  box.appendChild(said);
 }
 
 /** An observer that draws each chart box it observes once it comes near the viewport. */
@@ -195,6 +241,7 @@ function chartLines(trend: Trend, chart: TrendChartSpec) {
     const s = trend.series[l.key]!;
     return {
       id: s.id,
+      variant: s.variant,
       label: l.label,
       values: s.values,
       ranges: s.ranges,

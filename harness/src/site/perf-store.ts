@@ -228,26 +228,27 @@ function lastBenchmark(exp: string, variant: string, bs: number, id: string, wor
   };
 }
 
-/** The last commit's results file, which the Overview reads. */
+/** The last two commits' results files: the Overview reads the last, Compare opens on the pair. */
 function writeLastRun({ put, shas, dates }: History, benchmarks: object[]): void {
-  put(`${machine.id}/${file(shas.at(-1)!)}`, {
-    schema: 1,
-    run: {
-      id: 'last',
-      profile,
-      partial: false,
-      start: dates.at(-1),
-      end: dates.at(-1),
-      commit: { sha: shas.at(-1), ref: 'main', subject: 'last', date: dates.at(-1), dirty: false },
-      machine,
-      toolchains: { node: '22' },
-    },
-    experiments: Object.fromEntries(
-      EXPERIMENTS.map((e) => [
-        e,
-        { title: e, question: `${e}?`, parameters: { bs: { description: 'bs', unit: 'B' } } },
-      ]),
-    ),
-    benchmarks,
-  });
+  for (const i of [shas.length - 2, shas.length - 1])
+    put(`${machine.id}/${file(shas[i]!)}`, {
+      schema: 1,
+      run: {
+        id: `r${i}`,
+        profile,
+        partial: false,
+        start: dates[i],
+        end: dates[i],
+        commit: { sha: shas[i], ref: 'main', subject: `Commit ${i}`, date: dates[i], dirty: false },
+        machine,
+        toolchains: { node: '22' },
+      },
+      experiments: Object.fromEntries(
+        EXPERIMENTS.map((e) => [
+          e,
+          { title: e, question: `${e}?`, parameters: { bs: { description: 'bs', unit: 'B' } } },
+        ]),
+      ),
+      benchmarks,
+    });
 }

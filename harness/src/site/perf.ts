@@ -19,8 +19,12 @@ export const REPETITIONS = 7;
 /** A first view's bytes as downloaded (gzip, as GitHub Pages serves it), and its first chart's median. */
 export const FIRST_VIEW_BYTES = 300_000;
 export const FIRST_CHART_MS = 200;
-/** The views a visitor lands on (an older window is loaded on demand, not part of a first view). */
-export const FIRST_VIEWS = ['overview', 'trends', 'regressions'] as const;
+/**
+ * The views a visitor lands on, from the front page or a shared link (an older window is loaded on
+ * demand, not part of a first view). Runtimes is not among them: its data grows with releases, not
+ * with commits, and the synthetic store has none.
+ */
+export const FIRST_VIEWS = ['overview', 'trends', 'sweeps', 'compare', 'regressions'] as const;
 
 /** The limits a result is over, one line each; empty when it meets them all. */
 export function overLimits(r: Record<string, number | string>, opts: { times: boolean }): string[] {
@@ -38,7 +42,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 
 /**
  * Builds the synthetic site and measures each view `repetitions` times, each in a fresh browser
- * profile (nothing cached): bytes transferred (response bodies, all same-origin) and the time
+ * profile (nothing cached): bytes transferred (headers and compressed bodies, all same-origin) and the time
  * from navigation to the first chart drawn and to every chart in the first viewport drawn.
  * Returns the medians, the individual runs and the host's load average before and after.
  */
@@ -62,6 +66,9 @@ async function measureSite(root: string, tmp: string, repetitions: number): Prom
     overview: ['#/overview', 'section.experiment .picture canvas'],
     trends: ['#/trends?machine=perf-machine&experiment=wc&metric=wall_time', '.chart canvas'],
     trends_older: ['#/trends?machine=perf-machine&experiment=wc&metric=wall_time&older=5', '.chart canvas'],
+    sweeps: ['#/sweeps?machine=perf-machine&experiment=wc', '.chart canvas'],
+    // Compare's answer is a table: its first "chart" is the view drawn.
+    compare: ['#/compare?machine=perf-machine', 'body[data-rendered="compare"]'],
     regressions: ['#/regressions?machine=perf-machine', 'body[data-rendered="regressions"]'],
   } as const;
   const out: Record<string, number | string> = {};
@@ -98,6 +105,8 @@ async function measureView(url: string, hash: string, ready: string) {
   // only then does Playwright query it: its injected helper script costs the page's main thread
   // time that no visitor pays.
   await page.addInitScript((sel: string) => {
+    // The browser keeps 250 resource entries by default: a view loading more would be undercounted.
+    performance.setResourceTimingBufferSize(100_000);
     const w = window as unknown as { firstChart?: number };
     new MutationObserver((_m, obs) => {
       if (document.querySelector(sel)) {
@@ -127,7 +136,8 @@ async function measureView(url: string, hash: string, ready: string) {
   );
   const all = await page.evaluate(() => performance.now());
   await page.waitForLoadState('networkidle');
-  // Bytes: the bodies of the document and of every resource it loaded, as sent (gzip) and decoded.
+  // Bytes: the document and every resource it loaded as they came over the wire (headers and gzip
+  // bodies: what a visitor downloads), and their bodies decoded.
   const { first, bytes, raw, script, data } = await page.evaluate(() => {
     const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
     const res = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
@@ -138,7 +148,7 @@ async function measureView(url: string, hash: string, ready: string) {
     const end = (xs: PerformanceResourceTiming[]) => Math.max(0, ...xs.map((r) => r.responseEnd));
     return {
       first,
-      bytes: nav.encodedBodySize + res.reduce((n, r) => n + r.encodedBodySize, 0),
+      bytes: nav.transferSize + res.reduce((n, r) => n + r.transferSize, 0),
       raw: nav.decodedBodySize + res.reduce((n, r) => n + r.decodedBodySize, 0),
       script: end(before.filter((r) => r.name.endsWith('.js'))),
       data: end(before.filter((r) => r.name.endsWith('.json'))),
