@@ -51,6 +51,8 @@ export const SuiteValue = z
     unit: Unit,
     direction: Direction,
     value: z.number(),
+    /** The value's 95% interval (absent in older files, and for counters, which have none). */
+    interval: z.tuple([z.number(), z.number()]).optional(),
     reference: z.boolean(),
   })
   .strict();
@@ -96,6 +98,8 @@ export const entryFields = {
   values: z.array(SuiteValue).max(CAPS.values),
   /** Deterministic counters of every measured point, per traced run (absent in version-1 files). */
   counters: z.array(CounterPoint).max(CAPS.values).optional(),
+  /** Wall seconds measuring the release took (its suites, traces and set-up), absent in older files. */
+  seconds: z.number().nonnegative().max(1e6).optional(),
 };
 export const ReleaseEntry = z.object(entryFields).strict();
 export type ReleaseEntry = z.infer<typeof ReleaseEntry>;
