@@ -43,17 +43,17 @@ export function suiteFilters(e: SuiteExperiment, key: string): Filters {
 }
 
 /**
- * A release's value of one metric, with its 95% interval. A fitted metric keeps its line's slope
- * and the slope's interval. A sampled one is the median of its per-run samples (for a percentile,
- * each run's own percentile) with the median's distribution-free interval: a percentile pooled over
- * a few runs jumps whenever one run is unlike the others, the median of the runs does not. A
- * counter is its count, without an interval.
+ * A release's value of one metric, with its 95% interval. A fitted metric with an interval keeps
+ * its line's value and that interval. Any other sampled one (a fit's intercept too) is the median
+ * of its per-run samples (for a percentile, each run's own percentile) with the median's
+ * distribution-free interval: a percentile pooled over a few runs jumps whenever one run is unlike
+ * the others, the median of the runs does not. A counter is its count, without an interval.
  */
 export function steadyValue(m: Pick<Metric, 'value' | 'samples' | 'fit'>): {
   value: number;
   interval?: [number, number];
 } {
-  if (m.fit) return { value: m.value, ...(m.fit.ci ? { interval: m.fit.ci } : {}) };
+  if (m.fit?.ci) return { value: m.value, interval: m.fit.ci };
   const samples = (m.samples ?? []).filter(Number.isFinite).sort((a, b) => a - b);
   const ci = medianInterval(samples);
   if (!ci) return { value: m.value };

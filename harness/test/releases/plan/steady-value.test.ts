@@ -19,8 +19,12 @@ describe('steadyValue', () => {
   it("keeps a fit's slope and the slope's interval", () => {
     const fit = { x: 'reads', xs: [1, 2], scales: [1, 2], r2: 0.99, n: 10, ci: [2.7, 2.9] as [number, number] };
     expect(steadyValue({ value: 2.8, samples: [1, 9], fit })).toEqual({ value: 2.8, interval: [2.7, 2.9] });
-    const { ci: _ci, ...noCi } = fit;
-    expect(steadyValue({ value: 2.8, samples: [1, 9], fit: noCi })).toEqual({ value: 2.8 });
+  });
+
+  it("takes a fit's intercept (no interval of its own) as the median of its per-run intercepts", () => {
+    const fit = { x: 'reads', xs: [1, 2], scales: [1, 2], r2: 0.99, n: 10 };
+    const samples = [6.1, 6.0, 5.9, 6.2, 6.0, 30.0, 6.1];
+    expect(steadyValue({ value: 9.5, samples, fit })).toEqual({ value: 6.1, interval: [5.9, 30.0] });
   });
 
   it('gives a counter (no samples) its count and no interval', () => {
