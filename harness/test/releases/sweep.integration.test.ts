@@ -120,6 +120,11 @@ describe('npm run releases', () => {
     const bad = runCli(['releases', 'spread', '--store', store, '--measured-after', 'yesterday']);
     expect(bad.status).toBe(2);
     expect(bad.stderr.trim().split('\n')).toHaveLength(1);
+    const typo = runCli(['releases', 'spread', '--store', store, '--line', 'node2']);
+    expect(typo.status).toBe(2);
+    expect(typo.stderr.trim()).toBe(
+      `error: --line node2: no releases of that line in ${store}; lines there: bun, node22`,
+    );
 
     const again = runCli([
       'releases',

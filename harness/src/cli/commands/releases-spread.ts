@@ -40,7 +40,14 @@ export async function releasesSpreadCommand(argv: string[]): Promise<number> {
     throw new UserError(`--measured-after ${after}: expected an ISO date or date-time (2026-11-25, 2026-11-25T18:00Z)`);
   const lines = list(values.line);
   const machine = machineInfo().id;
-  const entries = sweepEntries(readReleaseIndex(values.store, machine).releases, {
+  const stored = readReleaseIndex(values.store, machine).releases;
+  const have = [...new Set(stored.map((e) => e.line))].sort();
+  for (const l of lines ?? [])
+    if (!have.includes(l))
+      throw new UserError(
+        `--line ${l}: no releases of that line in ${values.store}; lines there: ${have.join(', ') || 'none'}`,
+      );
+  const entries = sweepEntries(stored, {
     profile,
     ...(lines ? { lines } : {}),
     ...(after ? { measuredAfter: after } : {}),
