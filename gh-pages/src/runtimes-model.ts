@@ -23,7 +23,10 @@ export interface RuntimeChart {
     date: string;
     dateSource: 'changelog' | 'registry';
     value: number;
+    /** The value's 95% interval, where the release carries one. */
+    interval?: [number, number];
     reference: number | null;
+    referenceInterval?: [number, number];
   }[];
   /** Timing changes on this point and metric. */
   changes: ReleaseChange[];
@@ -101,7 +104,9 @@ export function runtimeCharts(
         date: e.released ?? e.date.slice(0, 10),
         dateSource: e.released ? 'changelog' : 'registry',
         value: v.value,
+        ...(v.interval ? { interval: v.interval } : {}),
         reference: ref?.value ?? null,
+        ...(ref?.interval ? { referenceInterval: ref.interval } : {}),
       });
       charts.set(key, chart);
     }

@@ -86,3 +86,24 @@ describe('runtimeCharts: dates and missing releases', () => {
     ]);
   });
 });
+
+describe('runtimeCharts: intervals', () => {
+  it("carries each release's interval and its reference's, and none where a value has none", () => {
+    const point = { work: 'read', cache: 'warm' };
+    const entries = [
+      bun('1.4.4', [
+        { ...value('bun', point, 5.4, false), interval: [5.1, 5.9] as [number, number] },
+        { ...value('c-pool', { ...point, pool: 4 }, 5.2, true), interval: [5.0, 5.3] as [number, number] },
+      ]),
+      bun('1.4.5', [value('bun', point, 5.6, false), value('c-pool', { ...point, pool: 4 }, 5.1, true)]),
+    ];
+    const [chart] = runtimeCharts(entries, [], 'quick', 'threadpool', 'latency_p50');
+    expect(chart!.points.map((p) => [p.interval, p.referenceInterval])).toEqual([
+      [
+        [5.1, 5.9],
+        [5.0, 5.3],
+      ],
+      [undefined, undefined],
+    ]);
+  });
+});

@@ -38,6 +38,7 @@ function entry(family: 'node' | 'bun', version: string, date: string, cost: numb
     unit: 'ns',
     direction: 'smaller' as const,
     value,
+    interval: [value * 0.95, value * 1.05] as [number, number],
     reference,
   });
   return {
@@ -202,6 +203,12 @@ describe('the Runtimes view', () => {
     // A release without a value on this point is named, with why.
     expect(await node.locator('p.missing').innerText()).toBe(`not drawn: node22 22.6.0 (failed: exit 3 ${HOSTILE})`);
     expect(await node.locator('polyline.reference').count()).toBe(1);
+    // Each drawn release's value and C's beside it carry their 95% intervals, as whiskers.
+    expect(await node.locator('line.interval').count()).toBe(8);
+    expect(await node.locator('line.reference-interval').count()).toBe(4);
+    expect(await node.locator('line.interval:not(.reference-interval) title').first().textContent()).toMatch(
+      /^node22 22\.4\.0: 95% interval \S+ µs … \S+ µs$/,
+    );
     // A confirmed change is labelled with its paired size, not the timeline's step (+18%).
     expect(await node.locator('g.change.worse text').textContent()).toBe('+17.0%');
     expect(await page.locator('.chart.runtime').nth(0).locator('g.change').count()).toBe(0);

@@ -45,10 +45,15 @@ const f1 = (v: number) => v.toFixed(1);
 const tickText = (p: RuntimeChart['points'][number]) =>
   `${p.version} · ${p.date.slice(0, 10)}${p.dateSource === 'registry' ? ' *' : ''}`;
 
-/** An inline SVG: the line's values (solid), C (dashed), confirmed changes as shaded ranges. */
+/** An inline SVG: the line's values (solid), C (dashed), each with its 95% interval as a whisker, confirmed changes as shaded ranges. */
 export function chartSvg(c: RuntimeChart, label: string): Html {
   const n = c.points.length;
-  const all = c.points.flatMap((p) => [p.value, ...(p.reference === null ? [] : [p.reference])]);
+  const all = c.points.flatMap((p) => [
+    p.value,
+    ...(p.reference === null ? [] : [p.reference]),
+    ...(p.interval ?? []),
+    ...(p.referenceInterval ?? []),
+  ]);
   const top = Math.max(...all) * 1.1 || 1;
   const M = {
     top: TOP,
@@ -85,8 +90,16 @@ export function chartSvg(c: RuntimeChart, label: string): Html {
     (f) =>
       html`<text class="tick" font-size="${TICK_PX}" x="${M.left - 6}" y="${f1(y(top * f * 0.9) + 4)}" text-anchor="end">${formatValue(top * f * 0.9, c.unit)}</text>`,
   );
+  const whisker = (i: number, ci: [number, number] | undefined, cls: string, title: string) =>
+    ci
+      ? html`<line class="${cls}" x1="${f1(x(i))}" x2="${f1(x(i))}" y1="${f1(y(ci[0]))}" y2="${f1(y(ci[1]))}"><title>${title}: 95% interval ${formatValue(ci[0], c.unit)} … ${formatValue(ci[1], c.unit)}</title></line>`
+      : '';
+  const intervals = c.points.map(
+    (p, i) =>
+      html`${whisker(i, p.referenceInterval, 'interval reference-interval', `C beside ${p.version}`)}${whisker(i, p.interval, 'interval', `${c.line} ${p.version}`)}`,
+  );
   const hasRef = c.points.some((p) => p.reference !== null);
-  return html`<svg class="runtime-chart" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-label="${`${label} of ${c.variant} per ${c.line} release`}">${marks}<line class="axis" x1="${M.left}" y1="${TOP + PLOT_H}" x2="${W - M.right}" y2="${TOP + PLOT_H}"/>${hasRef ? html`<polyline class="reference" points="${path(c.points.map((p) => p.reference))}"/>` : ''}<polyline class="release" points="${path(c.points.map((p) => p.value))}"/>${dots}${ticks}${yTicks}</svg>`;
+  return html`<svg class="runtime-chart" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-label="${`${label} of ${c.variant} per ${c.line} release`}">${marks}<line class="axis" x1="${M.left}" y1="${TOP + PLOT_H}" x2="${W - M.right}" y2="${TOP + PLOT_H}"/>${hasRef ? html`<polyline class="reference" points="${path(c.points.map((p) => p.reference))}"/>` : ''}<polyline class="release" points="${path(c.points.map((p) => p.value))}"/>${intervals}${dots}${ticks}${yTicks}</svg>`;
 }
 
 /** Below a chart: the releases it lacks and why, and the counter changes on its point. */
@@ -119,7 +132,7 @@ function chartCard(c: RuntimeChart, ctx: Ctx, profile: string): Html {
   });
   const label = ctx.label(c.experiment, c.metric);
   const hl = ctx.state.chart === c.key ? ' highlight' : '';
-  return html`<div class="chart runtime${hl}" data-key="${c.key}"><h3><a href="${safeUrl(link)}">${`${c.line}: ${c.variant}${params.length ? ` (${params.join(', ')})` : ''}`}</a></h3>${chartSvg(c, label)}<p class="muted">${label} (${c.direction} is better) · solid: ${c.line} · dashed: C, measured beside each release</p>${chartNotes(c, ctx)}</div>`;
+  return html`<div class="chart runtime${hl}" data-key="${c.key}"><h3><a href="${safeUrl(link)}">${`${c.line}: ${c.variant}${params.length ? ` (${params.join(', ')})` : ''}`}</a></h3>${chartSvg(c, label)}<p class="muted">${label} (${c.direction} is better) · solid: ${c.line} · dashed: C, measured beside each release · whiskers: 95% intervals</p>${chartNotes(c, ctx)}</div>`;
 }
 
 export async function runtimes(ctx: Ctx): Promise<void> {

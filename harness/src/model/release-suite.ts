@@ -21,5 +21,10 @@ export const ReleaseSuite = z
       .array(z.string().regex(/^[a-z0-9_-]{1,20}$/))
       .max(20)
       .optional(),
+    /**
+     * Timed runs per point in the release sweep, replacing the profile's: a point whose value
+     * swings from run to run needs more of them for a release's value to be steady.
+     */
+    runs: z.number().int().min(1).max(100).optional(),
   })
   .strict();

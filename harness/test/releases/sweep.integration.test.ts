@@ -21,11 +21,11 @@ describe('npm run releases', () => {
   it('answers --help and refuses an unknown subcommand', () => {
     const help = runCli(['releases', '--help']);
     expect(help.status).toBe(0);
-    expect(help.stdout).toContain('usage: npm run releases -- <list|measure|changes|import|nightly> [flags]');
+    expect(help.stdout).toContain('usage: npm run releases -- <list|measure|changes|spread|import|nightly> [flags]');
     const bad = runCli(['releases', 'sweep']);
     expect(bad.status).toBe(2);
     expect(bad.stderr.trim().split('\n')[0]).toBe(
-      'error: releases sweep: unknown subcommand; subcommands: list, measure, changes, import, nightly',
+      'error: releases sweep: unknown subcommand; subcommands: list, measure, changes, spread, import, nightly',
     );
   });
 
@@ -90,6 +90,7 @@ describe('npm run releases', () => {
     ]);
     for (const r of index.releases) {
       expect(r.problems, r.version).toEqual([]);
+      expect(r.seconds, r.version).toBeGreaterThan(0);
       // The suite: readsync under the release at both block sizes, C beside it. (max_rss: a fitted
       // read_cost can be withheld on a busy machine, when the fit is too poor to report.)
       const cost = r.values.filter((v) => v.metric === 'max_rss' && !v.reference);
@@ -107,6 +108,23 @@ describe('npm run releases', () => {
         `${r.family}@${r.version}`,
       ]);
     }
+
+    // The reference's spread over the five releases (too few to call steady), and the cost.
+    const spread = runCli(['releases', 'spread', '--profile', 'smoke', '--store', store]);
+    expect(spread.status, spread.stderr).toBe(0);
+    expect(spread.stdout).toContain('the reference across 5 release(s)');
+    expect(spread.stdout).toMatch(/\n {2}wc c bs 4096 \S+: spread [\d.]+% over 5 release\(s\) .*: too few releases/);
+    expect(spread.stdout).toMatch(/\ncost per release: median \d+s, max \d+s; the 5 release\(s\) together: /);
+    const json = JSON.parse(runCli(['releases', 'spread', '--profile', 'smoke', '--store', store, '--json']).stdout);
+    expect(json.reference.every((r: { variant: string }) => r.variant === 'c')).toBe(true);
+    const bad = runCli(['releases', 'spread', '--store', store, '--measured-after', 'yesterday']);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr.trim().split('\n')).toHaveLength(1);
+    const typo = runCli(['releases', 'spread', '--store', store, '--line', 'node2']);
+    expect(typo.status).toBe(2);
+    expect(typo.stderr.trim()).toBe(
+      `error: --line node2: no releases of that line in ${store}; lines there: bun, node22`,
+    );
 
     const again = runCli([
       'releases',

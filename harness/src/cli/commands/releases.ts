@@ -1,5 +1,5 @@
 /**
- * npm run releases -- list | measure | changes | import | nightly: runtime releases from the npm
+ * npm run releases -- list | measure | changes | spread | import | nightly: runtime releases from the npm
  * registry as a trend axis of their own (per machine and runtime line, never mixed with commit
  * trends). Each subcommand parses and documents its flags through its own table (cli/options.ts).
  */
@@ -24,6 +24,7 @@ import {
   RELEASE_SELECTION_OPTIONS,
   RELEASE_STORE_OPTIONS,
 } from './releases-options.js';
+import { releasesSpreadCommand, releasesSpreadSpec } from './releases-spread.js';
 
 const titles = (per: 'per-major' | 'whole') =>
   releaseFamilies()
@@ -170,6 +171,7 @@ const SUBCOMMANDS: Record<string, { spec: CommandSpec; run: (argv: string[]) => 
   list: { spec: listSpec, run: listCommand },
   measure: { spec: measureSpec, run: measureCommand },
   changes: { spec: releasesChangesSpec, run: releasesChangesCommand },
+  spread: { spec: releasesSpreadSpec, run: releasesSpreadCommand },
   import: { spec: importSpec, run: importCommand },
   nightly: { spec: releasesNightlySpec, run: releasesNightlyCommand },
 };

@@ -20,14 +20,18 @@ import type { ReleaseEntry } from '../model/release-store.js';
  */
 export const RELEASE_NOISE_FACTOR = 3;
 
-/** One suite point's values along a line, in version order. */
-export interface ReleaseSeries {
+/** What names a series: one suite point's metric along one line (counter-changes.ts's too). */
+export interface SeriesKey {
   family: ReleaseEntry['family'];
   line: string;
   experiment: string;
   variant: string;
   params: Record<string, number | string>;
   metric: string;
+}
+
+/** One suite point's values along a line, in version order. */
+export interface ReleaseSeries extends SeriesKey {
   unit: string;
   direction: Direction;
   points: { version: string; date: string; value: number }[];

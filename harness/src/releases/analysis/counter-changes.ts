@@ -9,7 +9,7 @@
 import { SYSCALL_PREFIX } from '../../model/metrics.js';
 import { compareVersions } from '../../model/runtime-release.js';
 import type { ReleaseEntry } from '../model/release-store.js';
-import { type BisectStep, narrowStep } from './changes.js';
+import { type BisectStep, narrowStep, type SeriesKey } from './changes.js';
 
 /** Traces a release needs before its counts are called exact. */
 export const MIN_TRACES = 2;
@@ -17,13 +17,7 @@ export const MIN_TRACES = 2;
 /** The sum of the others: a change in it is always one of a named call's, which says more. */
 const SUMMARY_COUNTERS = new Set([`${SYSCALL_PREFIX}total`]);
 
-export interface CounterSeries {
-  family: ReleaseEntry['family'];
-  line: string;
-  experiment: string;
-  variant: string;
-  params: Record<string, number | string>;
-  metric: string;
+export interface CounterSeries extends SeriesKey {
   points: { version: string; traces: number[] }[];
 }
 

@@ -40,17 +40,19 @@ const MaybeStamp = z.union([z.literal(''), Stamp]);
  */
 export const CAPS = { releases: 20_000, values: 2_000, experiments: 200, problems: 500, changes: 5_000 } as const;
 
+/** What names a suite point; its parameters are without `runtime` (the release is the entry's). */
+const pointFields = { experiment: Segment, variant: Segment, params: Params };
+/** What names a metric of a point. */
+const metricFields = { metric: Name, unit: Unit, direction: Direction };
+
 /** One suite point's value under one release: a JavaScript variant, or a reference (C) beside it. */
 export const SuiteValue = z
   .object({
-    experiment: Segment,
-    variant: Segment,
-    /** The point's parameters without `runtime` (the release is the entry's). */
-    params: Params,
-    metric: Name,
-    unit: Unit,
-    direction: Direction,
+    ...pointFields,
+    ...metricFields,
     value: z.number(),
+    /** The value's 95% interval (absent in older files, and for counters, which have none). */
+    interval: z.tuple([z.number(), z.number()]).optional(),
     reference: z.boolean(),
   })
   .strict();
@@ -63,9 +65,7 @@ export type SuiteValue = z.infer<typeof SuiteValue>;
  */
 export const CounterPoint = z
   .object({
-    experiment: Segment,
-    variant: Segment,
-    params: Params,
+    ...pointFields,
     reference: z.boolean(),
     /** Counter name -> one count per traced run (as many as the point was traced). */
     counts: SafeRecord(Name, z.array(z.number().nonnegative().max(1e15)).min(1).max(20)),
@@ -96,6 +96,8 @@ export const entryFields = {
   values: z.array(SuiteValue).max(CAPS.values),
   /** Deterministic counters of every measured point, per traced run (absent in version-1 files). */
   counters: z.array(CounterPoint).max(CAPS.values).optional(),
+  /** Wall seconds measuring the release took (its suites, traces and set-up), absent in older files. */
+  seconds: z.number().nonnegative().max(1e6).optional(),
 };
 export const ReleaseEntry = z.object(entryFields).strict();
 export type ReleaseEntry = z.infer<typeof ReleaseEntry>;
@@ -165,12 +167,8 @@ export const changeFields = {
   kind: z.enum(['timing', 'counter']).optional(),
   family: Family,
   line: Line,
-  experiment: Segment,
-  variant: Segment,
-  params: Params,
-  metric: Name,
-  unit: Unit,
-  direction: Direction,
+  ...pointFields,
+  ...metricFields,
   from: Version,
   to: Version,
   /** The releases' dates: the project's where known (dateSources says which), else the registry's. */

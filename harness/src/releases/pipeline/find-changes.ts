@@ -25,6 +25,7 @@ import {
   detectReleaseChanges,
   percent,
   releaseSeries,
+  type SeriesKey,
 } from '../analysis/changes.js';
 import {
   type CounterCandidate,
@@ -168,6 +169,16 @@ function catalogs(): (family: string) => Promise<Release[]> {
   };
 }
 
+/** A change record's name of its series: the line, the point, the metric (nothing else the series holds). */
+const named = (s: SeriesKey): SeriesKey => ({
+  family: s.family,
+  line: s.line,
+  experiment: s.experiment,
+  variant: s.variant,
+  params: s.params,
+  metric: s.metric,
+});
+
 function timingRecord(
   c: Candidate,
   detected: { from: string; to: string },
@@ -177,12 +188,7 @@ function timingRecord(
   const status = !conf ? 'candidate' : conf.confirmed ? 'confirmed' : 'not-confirmed';
   return {
     kind: 'timing',
-    family: c.series.family,
-    line: c.series.line,
-    experiment: c.series.experiment,
-    variant: c.series.variant,
-    params: c.series.params,
-    metric: c.series.metric,
+    ...named(c.series),
     unit: c.series.unit,
     direction: c.series.direction,
     from: c.from,
@@ -236,12 +242,7 @@ function counterRecord(
   const effect = effects.map((e) => `${e.metric} ${percent(e.to / e.from)}`).join(', ');
   return {
     kind: 'counter',
-    family: c.series.family,
-    line: c.series.line,
-    experiment: c.series.experiment,
-    variant: c.series.variant,
-    params: c.series.params,
-    metric: c.series.metric,
+    ...named(c.series),
     unit: 'calls',
     direction: 'smaller',
     from: c.from,
@@ -259,71 +260,89 @@ function counterRecord(
   };
 }
 
-/** Timing changes: detected on every suite metric's timeline, bisected, confirmed in pairs when asked. */
-async function timingChanges(
-  index: ReleaseIndexFile,
-  suites: readonly SuiteExperiment[],
-  opts: ChangesOptions,
-  machine: string,
-  catalog: (family: string) => Promise<Release[]>,
+type Span = { from: string; to: string };
+
+/** What every kind's loop works with: the options, this machine, the registry's builds per family. */
+interface Ctx {
+  opts: ChangesOptions;
+  machine: string;
+  catalog: (family: string) => Promise<Release[]>;
+}
+
+/** How a kind of change is narrowed: what bisection compares in each build, and its step. */
+interface Bisection<C extends Range, T> {
+  measured: (c: C) => Measured<T>;
+  step: (c: C, between: readonly string[], m: ReadonlyMap<string, T>) => BisectStep;
+}
+
+/**
+ * The one loop over a kind's candidates: each bisected when asked (its range moved to the
+ * narrowed one), then recorded with the range the detector saw.
+ */
+async function eachChange<C extends Range, T>(
+  candidates: readonly C[],
+  bisection: Bisection<C, T>,
+  record: (c: C, detected: Span, narrowed: Span | undefined) => Promise<ReleaseChange>,
+  ctx: Ctx,
 ): Promise<ReleaseChange[]> {
-  const watched = (id: string) => suites.find((e) => e.id === id)?.manifest.releases.metrics ?? [];
-  const candidates = detectReleaseChanges(releaseSeries(index.releases, opts.profile, watched));
-  opts.log?.(`${candidates.length} timing change point(s) in the releases of ${machine} at ${opts.profile}`);
   const out: ReleaseChange[] = [];
   for (const c of candidates) {
     const detected = { from: c.from, to: c.to };
-    if (opts.bisectSteps > 0) {
-      const narrowed = await bisect(
-        c,
-        await catalog(c.series.family),
-        opts,
-        machine,
-        valuesOf(c, opts.profile),
-        (between, m) => bisectStep(c, between, m),
-      );
-      if (narrowed) Object.assign(c, narrowed);
-    }
-    const conf = opts.confirm ? await opts.confirm(c) : undefined;
-    const profile = conf?.confirmed && opts.profileChange ? await opts.profileChange(c) : undefined;
-    out.push(timingRecord(c, detected, conf, profile));
-    opts.log?.(out.at(-1)!.text);
+    const narrowed =
+      ctx.opts.bisectSteps > 0
+        ? await bisect(c, await ctx.catalog(c.series.family), ctx.opts, ctx.machine, bisection.measured(c), (b, m) =>
+            bisection.step(c, b, m),
+          )
+        : undefined;
+    if (narrowed) Object.assign(c, narrowed);
+    out.push(await record(c, detected, narrowed));
+    ctx.opts.log?.(out.at(-1)!.text);
   }
   return out;
 }
 
-/** Counter changes: exact differences between consecutive releases, bisected like timing ones. */
-async function counterChanges(
+/** Timing changes: detected on every suite metric's timeline, bisected, confirmed in pairs when asked. */
+function timingChanges(
   index: ReleaseIndexFile,
-  opts: ChangesOptions,
-  machine: string,
-  catalog: (family: string) => Promise<Release[]>,
+  suites: readonly SuiteExperiment[],
+  ctx: Ctx,
 ): Promise<ReleaseChange[]> {
+  const { opts, machine } = ctx;
+  const watched = (id: string) => suites.find((e) => e.id === id)?.manifest.releases.metrics ?? [];
+  const candidates = detectReleaseChanges(releaseSeries(index.releases, opts.profile, watched));
+  opts.log?.(`${candidates.length} timing change point(s) in the releases of ${machine} at ${opts.profile}`);
+  return eachChange(
+    candidates,
+    { measured: (c) => valuesOf(c, opts.profile), step: bisectStep },
+    async (c, detected) => {
+      const conf = opts.confirm ? await opts.confirm(c) : undefined;
+      const profile = conf?.confirmed && opts.profileChange ? await opts.profileChange(c) : undefined;
+      return timingRecord(c, detected, conf, profile);
+    },
+    ctx,
+  );
+}
+
+/** Counter changes: exact differences between consecutive releases, bisected like timing ones. */
+function counterChanges(index: ReleaseIndexFile, ctx: Ctx): Promise<ReleaseChange[]> {
+  const { opts, machine } = ctx;
   const candidates = detectCounterChanges(counterSeries(index.releases, opts.profile));
   opts.log?.(`${candidates.length} counter change(s) in the releases of ${machine} at ${opts.profile}`);
-  const out: ReleaseChange[] = [];
-  for (const c of candidates) {
-    const detected = { from: c.from, to: c.to };
-    if (opts.bisectSteps > 0) {
-      const narrowed = await bisect(
-        c,
-        await catalog(c.series.family),
-        opts,
-        machine,
-        tracesOf(c, opts.profile),
-        (between, m) => counterBisectStep(c, between, m),
-      );
+  return eachChange(
+    candidates,
+    { measured: (c) => tracesOf(c, opts.profile), step: counterBisectStep },
+    async (c, detected, narrowed) => {
+      const now = readReleaseIndex(opts.storeDir, machine);
       if (narrowed) {
         // The count after is the first build's that left the old one.
-        const traces = tracesOf(c, opts.profile)(readReleaseIndex(opts.storeDir, machine)).get(narrowed.to);
+        const traces = tracesOf(c, opts.profile)(now).get(narrowed.to);
         const after = traces && exactCount(traces);
-        Object.assign(c, narrowed, after === undefined ? {} : { after });
+        if (after !== undefined) c.after = after;
       }
-    }
-    out.push(counterRecord(c, detected, readReleaseIndex(opts.storeDir, machine), opts.profile));
-    opts.log?.(out.at(-1)!.text);
-  }
-  return out;
+      return counterRecord(c, detected, now, opts.profile);
+    },
+    ctx,
+  );
 }
 
 /** Each change's dates (upstream where the changelog says) and the release notes between its releases. */
@@ -363,11 +382,8 @@ export async function releaseChanges(opts: ChangesOptions) {
   const machine = machineInfo().id;
   const suites = suiteExperiments(loadAllExperiments(join(opts.root, 'programs')), opts.experiments);
   const index = readReleaseIndex(opts.storeDir, machine);
-  const catalog = catalogs();
-  const found = [
-    ...(await timingChanges(index, suites, opts, machine, catalog)),
-    ...(await counterChanges(index, opts, machine, catalog)),
-  ];
+  const ctx = { opts, machine, catalog: catalogs() };
+  const found = [...(await timingChanges(index, suites, ctx)), ...(await counterChanges(index, ctx))];
   const entries = readReleaseIndex(opts.storeDir, machine).releases;
   const dates = releaseDates(entries, opts.runtimesDir ?? join(opts.root, '.cache', 'runtimes'));
   const upstream = new Map([...dates].filter(([, d]) => d.source === 'changelog').map(([k, d]) => [k, d.date]));

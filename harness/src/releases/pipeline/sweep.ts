@@ -98,6 +98,7 @@ async function measureOne(
       outDir: join(opts.workDir, r.line, r.version, e.id),
       require: [],
       traces: COUNTER_TRACES,
+      ...(e.manifest.releases.runs ? { runs: e.manifest.releases.runs } : {}),
       ...(opts.programsDir ? { programsDir: opts.programsDir } : {}),
       ...(opts.cacheDir ? { cacheDir: opts.cacheDir } : {}),
       ...(opts.log ? { log: opts.log } : {}),
@@ -164,6 +165,7 @@ export async function measureReleases(opts: SweepOptions): Promise<SweepOutcome>
       problems: got.problems,
       values: got.values,
       ...(got.counters.length ? { counters: got.counters } : {}),
+      seconds: Math.round(outcome.seconds.at(-1)! * 10) / 10,
     };
     await publishRelease(opts.storeDir, machine, entry, got.results);
     outcome.measured.push(entry);

@@ -4,10 +4,11 @@
  * takes part in, and the suite values a run yields. Pure.
  */
 
+import { medianInterval } from '../../analysis/median-interval.js';
 import { type Experiment, jsRuntimes, type ParamValue } from '../../model/manifest.js';
 import { SYSCALL_PREFIX } from '../../model/metrics.js';
 import type { Release } from '../../model/release-catalog.js';
-import type { Results } from '../../model/results.js';
+import type { Metric, Results } from '../../model/results.js';
 import { compareVersions, type Family } from '../../model/runtime-release.js';
 import { RUNTIME_PARAM } from '../../model/select.js';
 import type { Filters } from '../../plan/plan.js';
@@ -41,6 +42,26 @@ export function suiteFilters(e: SuiteExperiment, key: string): Filters {
   return { experiments: [e.id], variants: [...s.variants, ...s.reference], params };
 }
 
+/**
+ * A release's value of one metric, with its 95% interval. A fitted metric with an interval keeps
+ * its line's value and that interval. Any other sampled one (a fit's intercept too) is the median
+ * of its per-run samples (for a percentile, each run's own percentile) with the median's
+ * distribution-free interval: a percentile pooled over a few runs jumps whenever one run is unlike
+ * the others, the median of the runs does not. A counter is its count, without an interval.
+ */
+export function steadyValue(m: Pick<Metric, 'value' | 'samples' | 'fit'>): {
+  value: number;
+  interval?: [number, number];
+} {
+  if (m.fit?.ci) return { value: m.value, interval: m.fit.ci };
+  const samples = (m.samples ?? []).filter(Number.isFinite).sort((a, b) => a - b);
+  const ci = medianInterval(samples);
+  if (!ci) return { value: m.value };
+  const mid = samples.length >> 1;
+  const median = samples.length % 2 ? samples[mid]! : (samples[mid - 1]! + samples[mid]!) / 2;
+  return { value: median, interval: [ci.low, ci.high] };
+}
+
 /** The suite's metrics of every ok benchmark of a run; the rest named as problems. */
 export function suiteValues(e: SuiteExperiment, results: Results): { values: SuiteValue[]; problems: string[] } {
   const s = e.manifest.releases;
@@ -63,7 +84,7 @@ export function suiteValues(e: SuiteExperiment, results: Results): { values: Sui
         metric,
         unit: m.unit,
         direction: m.direction,
-        value: m.value,
+        ...steadyValue(m),
         reference: s.reference.includes(b.variant),
       });
     }

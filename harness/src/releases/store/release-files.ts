@@ -47,6 +47,33 @@ function readRaw(root: string, rel: string, source: Source): unknown {
 const trustOf = (source: Source, warn: Warn): Trust =>
   source === 'artifact' ? { mode: 'strict' } : { mode: 'skip', warn };
 
+/** A kind of release file: where a machine's is, how it is checked, what it is when absent. */
+interface ReleaseFile<T> {
+  rel: (machine: string) => string;
+  check: (file: string, raw: unknown, machine: string, trust: Trust) => T;
+  empty: (machine: string) => T;
+}
+
+const INDEX: ReleaseFile<ReleaseIndexFile> = {
+  rel: paths.releaseIndex,
+  check: checkReleaseIndex,
+  empty: (machine) => ({ schema: RELEASES_SCHEMA, machine, releases: [] }),
+};
+
+const CHANGES: ReleaseFile<ReleaseChangesFile> = {
+  rel: paths.releaseChanges,
+  check: checkReleaseChanges,
+  empty: (machine) => ({ schema: RELEASES_SCHEMA, machine, changes: [], candidates: [] }),
+};
+
+/** A machine's file of a kind, checked at the source's trust. */
+function readChecked<T>(root: string, machine: string, kind: ReleaseFile<T>, warn: Warn, source: Source): T {
+  assertSegment('machine', machine);
+  const rel = kind.rel(machine);
+  const raw = readRaw(root, rel, source);
+  return raw === undefined ? kind.empty(machine) : kind.check(join(root, rel), raw, machine, trustOf(source, warn));
+}
+
 /** A machine's release index: a store's bad entries are skipped (each with one line), an artifact's refuse it. */
 export function readReleaseIndex(
   root: string,
@@ -54,24 +81,17 @@ export function readReleaseIndex(
   warn: Warn = toStderr,
   source: Source = 'store',
 ): ReleaseIndexFile {
-  assertSegment('machine', machine);
-  const rel = paths.releaseIndex(machine);
-  const raw = readRaw(root, rel, source);
-  if (raw === undefined) return { schema: RELEASES_SCHEMA, machine, releases: [] };
-  return checkReleaseIndex(join(root, rel), raw, machine, trustOf(source, warn));
+  return readChecked(root, machine, INDEX, warn, source);
 }
 
+/** A machine's changes, read like its index. */
 export function readReleaseChanges(
   root: string,
   machine: string,
   warn: Warn = toStderr,
   source: Source = 'store',
 ): ReleaseChangesFile {
-  assertSegment('machine', machine);
-  const rel = paths.releaseChanges(machine);
-  const raw = readRaw(root, rel, source);
-  if (raw === undefined) return { schema: RELEASES_SCHEMA, machine, changes: [], candidates: [] };
-  return checkReleaseChanges(join(root, rel), raw, machine, trustOf(source, warn));
+  return readChecked(root, machine, CHANGES, warn, source);
 }
 
 /** "node@22.4.1" for every release a machine has measured at a profile. */

@@ -46,6 +46,14 @@ const BAD_ENTRIES: [string, unknown][] = [
     'a value that is not a finite number',
     { ...releaseEntry('22.4.1', 100), values: [{ ...releaseEntry('22.4.1', 1).values[0]!, value: '1e999' }] },
   ],
+  [
+    'an interval that is not two numbers',
+    {
+      ...releaseEntry('22.4.1', 100),
+      values: [{ ...releaseEntry('22.4.1', 1).values[0]!, interval: [1, '2'] }],
+    },
+  ],
+  ['a cost that is negative', bad('seconds', -1)],
   // An entry with no experiments is checked as well as any other (its values are).
   ['an entry with no experiments and a bad version', bad('version', 'not-a-version')],
 ];
