@@ -5,9 +5,10 @@ import { defineConfig } from 'vitest/config';
  * (hyperfine sweeps, paired diffs, calibration, workflow replays, the shared smoke run), so no two
  * compete for the two cores, and one that counts what is in the run's shared scratch directory.
  * Everything else (parsers, statistics, renderers, the CLI's refusals and stores, the site in a
- * browser) runs two files at a time first. `npm test` instead runs the two projects as two vitest
- * processes side by side, each one file at a time (harness/bootstrap.mjs). harness/test/lib/
- * serial-tests.test.ts checks that every file starting a measurement is listed here.
+ * browser, builds that time nothing such as install-just's) runs two files at a time first.
+ * `npm test` instead runs the two projects as two vitest processes side by side, each one file at
+ * a time (harness/bootstrap.mjs). harness/test/lib/serial-tests.test.ts checks that every file
+ * starting a measurement is listed here.
  */
 export const SERIAL = [
   '**/*.integration.test.ts',
@@ -26,7 +27,6 @@ export const SERIAL = [
   'harness/test/pr-diff/pipeline/pr-diff.test.ts',
   'harness/test/store/noise-thresholds.test.ts',
   'harness/test/tools/bootstrap-path.test.ts',
-  'harness/test/tools/install-just.test.ts',
   'harness/test/workflow/replay.test.ts',
   'harness/test/workflow/gab-gate.test.ts',
   // Counts the browser profiles in the shared TMPDIR: another file's browser would be counted.

@@ -13,7 +13,6 @@ const STARTS_MEASURING = [
   /\[\s*'(?:pairs|calibrate)',/,
   /\bbench\(\{/,
   /\b(?:sharedSmokeRun|makeWorld|runJob)\(/,
-  /'install-just',\s*'--'/,
 ];
 
 /** A glob of vitest.config.ts as a regular expression (`**` any folders, `*` within one name). */

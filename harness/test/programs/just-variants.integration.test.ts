@@ -1,15 +1,15 @@
 // Every just(js) variant of every experiment, for real, through the harness CLI at smoke size:
 // built (`just build --clean --static` for the static app), run, validated against what the
-// generator sent, and measured. Under CI=true a machine without just(js) fails (`--require just`);
-// elsewhere, without just(js), this file is skipped with how to get it.
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+// generator sent, and measured. The run is the tests' shared smoke run of every experiment
+// (helpers/shared-smoke.ts), which runs every just(js) variant where just(js) is installed. Under
+// CI=true a machine without just(js) fails; elsewhere, without just(js), this file is skipped with
+// how to get it.
+import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseResults } from '../../src/model/read-results.js';
 import type { Results } from '../../src/model/results.js';
-import { type CliResult, runCli } from '../helpers/cli.js';
 import { justInstalled, justVariants } from '../helpers/just.js';
+import { SHARED_SMOKE_TIMEOUT_MS, sharedResultsFile, sharedSmokeRun } from '../helpers/shared-smoke.js';
 
 const inCi = Boolean(process.env.CI) && process.env.CI !== 'false';
 const just = justInstalled();
@@ -26,30 +26,20 @@ if (!just && !inCi) {
 }
 
 describe.skipIf(!just && !inCi)('every just(js) variant, run and validated through the harness', () => {
-  let cli: CliResult;
   let results: Results;
   type Bench = Results['benchmarks'][number];
   const ofExperiment = (e: string) => results.benchmarks.filter((b) => b.experiment === e);
 
-  beforeAll(() => {
-    const out = mkdtempSync(join(tmpdir(), 'jsio-just-variants-'));
-    const ids = [...new Set([...variants.values()].flat())];
-    cli = runCli([
-      'bench',
-      '--profile',
-      'smoke',
-      '--experiments',
-      [...variants.keys()].join(','),
-      '--variants',
-      ids.join(','),
-      '--no-store',
-      '--out',
-      out,
-      ...(inCi ? ['--require', 'just'] : []),
-    ]);
-    expect(cli.status, `${cli.stderr.slice(-3000)}${just ? '' : `\n${HOW_TO_GET_IT}`}`).toBe(0);
-    results = parseResults('results.json', readFileSync(join(out, 'results.json'), 'utf8'));
-  }, 900_000);
+  beforeAll(async () => {
+    const run = await sharedSmokeRun();
+    expect(run.status, run.stderr.slice(-3000)).toBe(0);
+    const all = parseResults('results.json', readFileSync(sharedResultsFile(run), 'utf8'));
+    // The just(js) variants' part of the run: what a run of those variants alone holds.
+    results = { ...all, benchmarks: all.benchmarks.filter((b) => variants.get(b.experiment)?.includes(b.variant)) };
+    // A machine without just(js) skips them (the run does not require it): that fails here, with how to get it.
+    const skipped = results.benchmarks.filter((b) => b.status === 'skipped').map((b) => `${b.id}: ${b.reason}`);
+    expect(skipped, just ? '' : HOW_TO_GET_IT).toEqual([]);
+  }, SHARED_SMOKE_TIMEOUT_MS);
 
   it('covers wc (sync, async, static app), records and scan', () => {
     expect(Object.fromEntries(variants)).toMatchObject({

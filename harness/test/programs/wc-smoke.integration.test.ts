@@ -22,7 +22,20 @@ describe('wc smoke run', () => {
     // just(js) is hidden, so this run is the same on machines with and without it; its variants
     // run for real in just-variants.integration.test.ts.
     cli = runCli(
-      ['bench', '--profile', 'smoke', '--experiments', 'wc', '--out', join(dir, 'out'), '--store', join(dir, 'store')],
+      // One block size: every assertion reads the 64 KiB points (the shared smoke run has both).
+      [
+        'bench',
+        '--profile',
+        'smoke',
+        '--experiments',
+        'wc',
+        '--param',
+        'bs=65536',
+        '--out',
+        join(dir, 'out'),
+        '--store',
+        join(dir, 'store'),
+      ],
       envWithoutJust(),
     );
     results = parseResults('results.json', readFileSync(join(dir, 'out', 'results.json'), 'utf8'));
@@ -35,7 +48,7 @@ describe('wc smoke run', () => {
     expect(cli.stdout).toMatch(
       /site: +not rebuilt for a custom store \(npm run site -- --store .*store --out SITE_DIR\)/,
     );
-    expect(cli.stderr).toMatch(/\[1\/\d+\] wc › c › bs=4096/);
+    expect(cli.stderr).toMatch(/\[1\/\d+\] wc › c › bs=65536/);
   });
 
   it('validates every variant that ran', () => {

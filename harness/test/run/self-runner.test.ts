@@ -1,35 +1,26 @@
 // Runner "self" end to end on programs/threadpool (smoke): each run's line is validated, the
 // per-file latencies become percentile metrics with one sample per batch, and wall time per
 // batch is kept. Parse points check the job count; read points report that check as skipped.
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+// The run is threadpool's part of the tests' shared smoke run of every experiment
+// (helpers/shared-smoke.ts): its smoke pools are 1 and 4.
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseResults } from '../../src/model/read-results.js';
 import type { Results } from '../../src/model/results.js';
-import { runCli } from '../helpers/cli.js';
+import { ofExperiment, SHARED_SMOKE_TIMEOUT_MS, sharedResultsFile, sharedSmokeRun } from '../helpers/shared-smoke.js';
 
 describe('threadpool smoke run (runner self)', () => {
   let results: Results;
   let summary: string;
-  beforeAll(() => {
-    const out = mkdtempSync(join(tmpdir(), 'jsio-tp-'));
-    const cli = runCli([
-      'bench',
-      '--profile',
-      'smoke',
-      '--experiments',
-      'threadpool',
-      '--param',
-      'pool=1,4',
-      '--out',
-      out,
-      '--no-store',
-    ]);
-    expect(cli.status, cli.stderr).toBe(0);
-    results = parseResults('results.json', readFileSync(join(out, 'results.json'), 'utf8'));
-    summary = readFileSync(join(out, 'summary.md'), 'utf8');
-  });
+  beforeAll(async () => {
+    const cli = await sharedSmokeRun();
+    expect(cli.status, cli.stderr.slice(-3000)).toBe(0);
+    const all = parseResults('results.json', readFileSync(sharedResultsFile(cli), 'utf8'));
+    results = ofExperiment(all, 'threadpool');
+    // Every experiment's section: the lines below are threadpool's own.
+    summary = readFileSync(join(cli.out, 'summary.md'), 'utf8');
+  }, SHARED_SMOKE_TIMEOUT_MS);
 
   it('measures all 32 points, cold ones included', () => {
     expect(results.benchmarks.filter((b) => b.status !== 'ok').map((b) => `${b.id}: ${b.reason}`)).toEqual([]);
