@@ -6,6 +6,7 @@
  */
 import { escapeCell } from '../../../lib/markdown.js';
 import type { HarnessShift } from '../../../model/comparison.js';
+import { settled } from '../analysis/pooled-shift.js';
 
 /** Files listed before "and N more". */
 const MAX_FILES = 15;
@@ -21,7 +22,9 @@ type ExperimentShift = HarnessShift['experiments'][number];
 
 export function shiftLine(e: ExperimentShift): string {
   const interval = e.ci ? ` (${shiftPct(e.ci[0])} … ${shiftPct(e.ci[1])})` : ' (no interval: one round)';
-  const flag = e.flagged ? ' ⚠️ beyond the margin' : '';
+  // Flagged means the interval leaves the margin: wholly beyond it is a shift, straddling it is too
+  // wide an interval to tell.
+  const flag = !e.flagged ? '' : settled(e) ? ' ⚠️ beyond the margin' : ' ⚪ too wide to tell';
   const metrics = e.metrics.length ? ` (${e.metrics.map(escapeCell).join(', ')})` : '';
   const points = `${e.points.length} point${e.points.length === 1 ? '' : 's'}${metrics}, ${e.rounds} round${e.rounds === 1 ? '' : 's'}`;
   return `- **${escapeCell(e.experiment)}**: ${shiftPct(e.ratio)}${interval}${flag} — ${points}`;
@@ -34,16 +37,20 @@ function filesLine(files: readonly string[]): string {
 
 export function renderHarnessShift(s: HarnessShift): string {
   const margin = `±${(s.margin * 100).toFixed(1)} %`;
-  const flagged = s.experiments.filter((e) => e.flagged).length;
-  const head = flagged
-    ? `### ⚠️ This PR changes the harness's measuring code, and moves ${flagged} experiment${flagged === 1 ? '' : 's'} beyond ${margin}`
-    : "### This PR changes the harness's measuring code";
+  const plural = (n: number) => `${n} experiment${n === 1 ? '' : 's'}`;
+  const beyond = s.experiments.filter((e) => e.flagged && settled(e, s.margin)).length;
+  const open = s.experiments.filter((e) => e.flagged && !settled(e, s.margin)).length;
+  const head = beyond
+    ? `### ⚠️ This PR changes the harness's measuring code, and moves ${plural(beyond)} beyond ${margin}`
+    : open
+      ? `### ⚠️ This PR changes the harness's measuring code; a shift beyond ${margin} cannot be ruled out in ${plural(open)} (their intervals are too wide)`
+      : "### This PR changes the harness's measuring code";
   const lines = [
     head,
     '',
     `Changed: ${filesLine(s.files)}`,
     '',
-    `The same programs (the head's) measured by the base's harness and by the head's, alternating in rounds (${escapeCell(s.profile)} profile). Each experiment's pooled shift of its numbers, the head's harness over the base's, with a 95 % interval (flagged when it leaves ${margin}):`,
+    `The same programs (the head's) measured by the base's harness and by the head's, alternating in rounds (${escapeCell(s.profile)} profile). Each experiment's pooled shift of its numbers, the head's harness over the base's, with a 95 % interval (flagged when it leaves ${margin}: beyond the margin when wholly outside it, too wide to tell when it straddles it):`,
     '',
     ...(s.experiments.length
       ? s.experiments.map(shiftLine)

@@ -17,8 +17,8 @@ const shift = (over: Partial<HarnessShift> = {}): HarnessShift => ({
       points: ['scan/c/files=100'],
       metrics: ['scan_seconds'],
       rounds: 5,
-      ratio: 1.021,
-      ci: [1.012, 1.03],
+      ratio: 1.023,
+      ci: [1.017, 1.03],
       flagged: true,
     },
     {
@@ -50,11 +50,31 @@ describe('renderHarnessShift', () => {
 
       Changed: harness/src/run/measure.ts, harness/tools/evict.c
 
-      The same programs (the head's) measured by the base's harness and by the head's, alternating in rounds (quick profile). Each experiment's pooled shift of its numbers, the head's harness over the base's, with a 95 % interval (flagged when it leaves ±1.5 %):
+      The same programs (the head's) measured by the base's harness and by the head's, alternating in rounds (quick profile). Each experiment's pooled shift of its numbers, the head's harness over the base's, with a 95 % interval (flagged when it leaves ±1.5 %: beyond the margin when wholly outside it, too wide to tell when it straddles it):
 
-      - **scan**: +2.1 % (+1.2 % … +3.0 %) ⚠️ beyond the margin — 1 point (scan_seconds), 5 rounds
+      - **scan**: +2.3 % (+1.7 % … +3.0 %) ⚠️ beyond the margin — 1 point (scan_seconds), 5 rounds
       - **wc**: +0.4 % (−0.3 % … +1.1 %) — 2 points (read_cost), 5 rounds"
     `);
+  });
+
+  it('tells an interval too wide to answer from a shift beyond the margin', () => {
+    const wide = {
+      experiment: 'wc',
+      points: ['wc/c/bs=4096'],
+      metrics: ['read_cost'],
+      rounds: 23,
+      ratio: 0.98,
+      ci: [0.94, 1.03] as [number, number],
+      flagged: true,
+    };
+    expect(shiftLine(wide)).toBe(
+      '- **wc**: −2.0 % (−6.0 % … +3.0 %) ⚪ too wide to tell — 1 point (read_cost), 23 rounds',
+    );
+    const text = renderHarnessShift(shift({ experiments: [wide] }));
+    expect(text.split('\n')[0]).toBe(
+      "### ⚠️ This PR changes the harness's measuring code; a shift beyond ±1.5 % cannot be ruled out in 1 experiment (their intervals are too wide)",
+    );
+    expect(text).not.toContain('moves');
   });
 
   it('says when an experiment has one round only, and when nothing could be measured', () => {
