@@ -7,6 +7,7 @@ import { detectChangePoints } from '../../src/analysis/changepoints.js';
 import { parseRegistryTimes, releasesBetween } from '../../src/model/release-catalog.js';
 import { bisectStep, detectReleaseChanges, percent, releaseSeries } from '../../src/releases/analysis/changes.js';
 import type { ReleaseEntry } from '../../src/releases/model/release-store.js';
+import { WC_READSYNC } from './helpers.js';
 
 const node = parseRegistryTimes(
   'node',
@@ -28,12 +29,7 @@ function entry(version: string, value: number, profile = 'quick'): ReleaseEntry 
     problems: [],
     values: [
       {
-        experiment: 'wc',
-        variant: 'readsync',
-        params: { bs: 65536 },
-        metric: 'read_cost',
-        unit: 'ns',
-        direction: 'smaller',
+        ...WC_READSYNC,
         value,
         reference: false,
       },

@@ -7,17 +7,13 @@ import type { Candidate } from '../../src/releases/analysis/changes.js';
 import { pairFilters, releaseConfirmer, releasePairKey } from '../../src/releases/pipeline/confirm-in-pairs.js';
 import { changeText } from '../../src/releases/pipeline/find-changes.js';
 import { ROOT } from '../helpers/cli.js';
+import { WC_READSYNC } from './helpers.js';
 
 const candidate: Candidate = {
   series: {
     family: 'node',
     line: 'node22',
-    experiment: 'wc',
-    variant: 'readsync',
-    params: { bs: 65536 },
-    metric: 'read_cost',
-    unit: 'ns',
-    direction: 'smaller',
+    ...WC_READSYNC,
     points: [],
   },
   from: '22.23.2',

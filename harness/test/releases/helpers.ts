@@ -1,6 +1,16 @@
 /** Release entries and changes for the release store's tests. */
 import type { ReleaseChange, ReleaseEntry } from '../../src/releases/model/release-store.js';
 
+/** The series the release tests follow: Node's readSync into a 64 KiB buffer, its cost per read. */
+export const WC_READSYNC = {
+  experiment: 'wc',
+  variant: 'readsync',
+  params: { bs: 65536 },
+  metric: 'read_cost',
+  unit: 'ns',
+  direction: 'smaller' as const,
+};
+
 export function releaseEntry(version: string, cost: number, over: Partial<ReleaseEntry> = {}): ReleaseEntry {
   const v = (variant: string, value: number, reference: boolean) => ({
     experiment: 'wc',
@@ -31,12 +41,7 @@ export function releaseChange(from: string, to: string, over: Partial<ReleaseCha
   return {
     family: 'node',
     line: `node${from.split('.')[0]}`,
-    experiment: 'wc',
-    variant: 'readsync',
-    params: { bs: 65536 },
-    metric: 'read_cost',
-    unit: 'ns',
-    direction: 'smaller',
+    ...WC_READSYNC,
     from,
     to,
     fromDate: '2024-07-08T00:00:00.000Z',
