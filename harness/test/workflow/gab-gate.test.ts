@@ -152,6 +152,13 @@ describe.skipIf(!haveGab)('bench.yml publish job with the real github-action-ben
   const why = (r: JobResult) => (r.failed ? `${r.failed.name}:\n${r.failed.log.slice(-4000)}` : '');
   const gate = (r: JobResult) => r.steps.find((s) => s.name === 'What github-action-benchmark gets')!.outputs;
   const gabSteps = (r: JobResult) => r.steps.filter((s) => s.name.startsWith('Headline series')).map((s) => s.outcome);
+  /** The gate's own reasons (its stderr lines), for a step outcome that is not the one expected. */
+  const gateLog = (r: JobResult) =>
+    r.steps
+      .find((s) => s.name === 'What github-action-benchmark gets')
+      ?.log.split('\n')
+      .filter((l) => l.startsWith('github-action-benchmark '))
+      .join('\n') ?? 'the gate step did not run';
 
   beforeAll(() => {
     gab = gabHome();
@@ -170,18 +177,18 @@ describe.skipIf(!haveGab)('bench.yml publish job with the real github-action-ben
     const pushA = await publish({ event: 'push', sha: A, results: out.A! });
     expect(pushA.result, why(pushA)).toBe('success');
     expect(gate(pushA)).toMatchObject({ sha: A, smaller: 'true', bigger: 'true' });
-    expect(gabSteps(pushA)).toEqual(['success', 'success']);
+    expect(gabSteps(pushA), gateLog(pushA)).toEqual(['success', 'success']);
     const machine = gate(pushA).machine!;
 
     const pushB = await publish({ event: 'push', sha: B, results: out.B! });
     expect(pushB.result, why(pushB)).toBe('success');
-    expect(gabSteps(pushB)).toEqual(['success', 'success']);
+    expect(gabSteps(pushB), gateLog(pushB)).toEqual(['success', 'success']);
 
     // A re-run of B's publish: nothing appended, the steps do not even run.
     const rerun = await publish({ event: 'push', sha: B, results: out.B!, attempt: 2 });
     expect(rerun.result, why(rerun)).toBe('success');
     expect(gate(rerun)).toMatchObject({ smaller: 'false', bigger: 'false' });
-    expect(gabSteps(rerun)).toEqual(['skipped', 'skipped']);
+    expect(gabSteps(rerun), gateLog(rerun)).toEqual(['skipped', 'skipped']);
 
     // A records-only dispatch (its smaller-is-better file is empty or absent): not the series' workload.
     const dispatch = await publish({
@@ -199,7 +206,7 @@ describe.skipIf(!haveGab)('bench.yml publish job with the real github-action-ben
       },
     });
     expect(dispatch.result, why(dispatch)).toBe('success');
-    expect(gabSteps(dispatch)).toEqual(['skipped', 'skipped']);
+    expect(gabSteps(dispatch), gateLog(dispatch)).toEqual(['skipped', 'skipped']);
 
     // A nightly back-fill of A (results of A, workflow at B): trend store only.
     const nightly = await publish({ event: 'schedule', sha: B, results: out.A! });

@@ -65,7 +65,7 @@ function pairs(
 describe('npm run pairs', () => {
   const base = checkout('base');
 
-  it('an A/A diff (one build in two checkouts) calls no change, with balanced orders', { timeout: 300_000 }, () => {
+  it('an A/A diff (one build in two checkouts) measures its point as the control in balanced orders and reports whether the control was called', { timeout: 300_000 }, () => {
     const out = mkdtempSync(join(tmpdir(), 'jsio-pairs-aa-'));
     // As on a calibrated runner: this point's threshold is 10%, so an A/A call needs a 10% shift
     // (with the 2% default a loaded machine's A/A is called changed up to 5% of the time, by design).
@@ -98,10 +98,15 @@ describe('npm run pairs', () => {
     expect(p.pairs).toBeGreaterThanOrEqual(10);
     expect(p.pairs % 2).toBe(0);
     expect(p.baseFirst * 2).toBe(p.pairs);
-    expect(['unchanged', 'inconclusive']).toContain(p.lead.verdict);
+    // Whether real timings on a shared machine call this A/A point is chance (its rate is the
+    // rule's, held by the simulated A/A tests in analysis/); what this run must get right is what
+    // it says of its own control: a called control point is flagged as an untrustworthy run.
+    expect(['unchanged', 'inconclusive', 'slower', 'faster']).toContain(p.lead.verdict);
     expect(p.counters).toEqual([]);
-    expect(md).toMatch(/^## Performance: 0 affected · 0 not affected · 1 control — 0 slower · 0 faster/);
-    expect(md).toMatch(/\*\*Control: 0 of 1 called\*\*/);
+    expect(md).toMatch(/^## Performance: 0 affected · 0 not affected · 1 control — /);
+    if (p.lead.verdict === 'slower' || p.lead.verdict === 'faster')
+      expect(md).toMatch(/Control: 1 of 1 called\.\*\*.*this run's calls cannot be trusted/);
+    else expect(md).toMatch(/\*\*Control: 0 of 1 called\*\*/);
     expect(md).toContain('This PR changes nothing any benchmark runs or reads.');
     expect(md).toContain(`order seed 17`);
     // The record beside it holds every pair, for calibration.
