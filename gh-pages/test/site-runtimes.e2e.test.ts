@@ -12,7 +12,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RELEASES_SCHEMA } from '../../harness/src/model/store-layout.js';
 import type { ReleaseChange, ReleaseEntry } from '../../harness/src/releases/model/release-store.js';
 import { publishRelease, writeReleaseChanges } from '../../harness/src/releases/store/release-files.js';
 import { buildSite } from '../../harness/src/site/build-site.js';

@@ -11,7 +11,7 @@ import { Comparison, type Comparison as ComparisonType } from '../model/comparis
 import { readResults } from '../model/read-results.js';
 import type { NoiseChoice } from '../store/noise-thresholds.js';
 import { compareRuns } from './quick-look.js';
-import { renderComparison } from './render.js';
+import { renderComparison } from './render-quick-look.js';
 
 /** A run's output directory stands for its results.json (`--base results/pr/base-*`). */
 export function resultsPath(p: string): string {

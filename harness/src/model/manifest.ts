@@ -175,7 +175,7 @@ export const Manifest = z
     /** Expression for the bytes one run processes; gives the throughput metric (MB/s). */
     throughputBytes: z.string().optional(),
     /**
-     * No longer used (a program's imports are followed: plan/measured-inputs.ts). Still read, so a
+     * No longer used (a program's imports are followed: plan/identify-inputs.ts). Still read, so a
      * base checkout from before can be paired with a newer head.
      */
     shared: z.array(z.string().min(1)).optional(),

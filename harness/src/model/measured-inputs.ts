@@ -1,5 +1,5 @@
 /**
- * A point's measured-input identity (computed by plan/measured-inputs.ts): the digest of everything
+ * A point's measured-input identity (computed by plan/identify-inputs.ts): the digest of everything
  * its process runs or reads, as named parts ("file programs/scan/scan-common.js", "runtime
  * node@22", "manifest entry"), or why it cannot be proven.
  */

@@ -4,7 +4,7 @@
  * the input generator, the checks, eviction, the runner and the placement. A change makes the
  * numbers incomparable: compare refuses it, and the store starts a new series.
  *
- * Its other half, Benchmark.definition, is the measured-input identity (./measured-inputs.ts):
+ * Its other half, Benchmark.definition, is the measured-input identity (./identify-inputs.ts):
  * everything the process runs or reads. Runs, warm-ups and timeouts are in neither: they change
  * precision, not meaning.
  */

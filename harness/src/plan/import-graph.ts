@@ -1,7 +1,7 @@
 /**
  * What JavaScript or TypeScript entry points import, as esbuild's own resolver sees it: every local
  * file reached (repository-relative, with its imports) and the warnings esbuild gave, nothing
- * written. Packages stay external: who needs them reads their pins (plan/measured-inputs.ts).
+ * written. Packages stay external: who needs them reads their pins (plan/identify-inputs.ts).
  * Throws esbuild's error when an import cannot be resolved.
  */
 import { buildSync, type Message, type Metafile } from 'esbuild';

@@ -15,8 +15,8 @@ import { type Experiment, jsRuntimes, type Variant } from '../model/manifest.js'
 import { familyOf } from '../model/runtime-families.js';
 import { matchesAt } from '../model/select.js';
 import { workloadHash } from './definition.js';
+import { measuredInputs } from './identify-inputs.js';
 import { type InputOutcome, inputScope } from './inputs.js';
-import { measuredInputs } from './measured-inputs.js';
 import type { Point } from './plan.js';
 
 export interface PlanEnvironment {

@@ -16,7 +16,7 @@ import {
 } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { createServer } from 'node:http';
-import { dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import type { z } from 'zod';

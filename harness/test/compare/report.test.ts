@@ -2,7 +2,7 @@
 // comparison.md as a reviewer reads it, and the comment size limit.
 import { describe, expect, it } from 'vitest';
 import { compareRuns } from '../../src/compare/quick-look.js';
-import { renderComparison } from '../../src/compare/render.js';
+import { renderComparison } from '../../src/compare/render-quick-look.js';
 import { Comparison } from '../../src/model/comparison.js';
 import { bench, counter, results, timed } from '../helpers/results.js';
 

@@ -4,7 +4,7 @@
 // The bootstrap is seeded, so the file is the same on every machine.
 import { describe, expect, it } from 'vitest';
 import { compareRuns } from '../../src/compare/quick-look.js';
-import { renderComparison } from '../../src/compare/render.js';
+import { renderComparison } from '../../src/compare/render-quick-look.js';
 import { bench, counter, results, timed } from '../helpers/results.js';
 
 const spread = (c: number) => [0.97, 0.99, 1, 1.01, 1.03].map((f) => c * f);

@@ -1,6 +1,6 @@
 /**
  * What a pull request can have changed, point by point: a point whose measured-input identity
- * (plan/measured-inputs.ts) is byte-identical on both sides is not affected and is not measured;
+ * (plan/identify-inputs.ts) is byte-identical on both sides is not affected and is not measured;
  * anything else — a differing part, or an identity that cannot be proven on either side — is
  * affected. A seeded sample of the unaffected points is measured all the same, exactly like the
  * affected ones: the diff's live A/A control. Pure: identities in, decisions out.

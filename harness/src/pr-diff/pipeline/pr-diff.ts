@@ -28,7 +28,7 @@ import type { NoiseThresholds } from '../../model/noise.js';
 import type { Profile } from '../../model/profiles.js';
 import { checkCounters, runMetrics } from '../../normalize/normalize.js';
 import { type Host, onInterrupt, setUpMachine } from '../../pipeline/setup.js';
-import { measuredInputs } from '../../plan/measured-inputs.js';
+import { measuredInputs } from '../../plan/identify-inputs.js';
 import type { Filters } from '../../plan/plan.js';
 import { removeScratch } from '../../run/measure.js';
 import type { SyscallCounts } from '../../run/parse-strace.js';
@@ -43,7 +43,7 @@ import { pairedComparison } from '../report/comparison-json.js';
 import { type PairRecord, type PointOutcome, pairRecord, pointRow } from '../report/rows.js';
 import { realExecutor } from '../run/real-executor.js';
 import { type DecidedPoint, runPairedPoints, type ScheduleOutcome } from '../run/scheduler.js';
-import { type LoadedSide, loadSide, type Matched, matchPoints, prepareSide } from './sides.js';
+import { type LoadedSide, loadSide, type Matched, matchPoints, prepareSide } from './diff-sides.js';
 
 export interface PairsOptions {
   base: string;

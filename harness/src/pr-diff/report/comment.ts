@@ -13,7 +13,7 @@ import { counterName } from '../../model/metrics.js';
 import { COMMENT_LIMIT, toolchainsLine } from '../../report/comparison-sections.js';
 import { DEFAULT_FAIL_RULE, describeRule, type FailRule, parseFailRule } from '../analysis/merge-rule.js';
 import { summarize } from '../analysis/summarize.js';
-import { renderHarnessShift } from '../harness-shift/report/render.js';
+import { renderHarnessShift } from '../harness-shift/report/shift-section.js';
 import { forestChart } from './forest-chart.js';
 import {
   foldedList,

@@ -16,7 +16,7 @@ export interface PointPlan {
   base: Job;
   head: Job;
   kind: PointKind;
-  /** The measured-input identity (plan/measured-inputs.ts) differs between base and head. */
+  /** The measured-input identity (plan/identify-inputs.ts) differs between base and head. */
   changed: boolean;
   /** Why it is measured: the PR may have changed it, or it is one of the diff's A/A controls. */
   impact: Impact;

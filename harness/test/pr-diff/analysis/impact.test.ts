@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { loadAllExperiments } from '../../../src/plan/experiments.js';
-import { measuredInputs } from '../../../src/plan/measured-inputs.js';
+import { measuredInputs } from '../../../src/plan/identify-inputs.js';
 import { expand, type Point } from '../../../src/plan/plan.js';
 import {
   affectedBecause,

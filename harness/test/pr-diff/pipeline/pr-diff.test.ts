@@ -65,7 +65,9 @@ function pairs(
 describe('npm run pairs', () => {
   const base = checkout('base');
 
-  it('an A/A diff (one build in two checkouts) measures its point as the control in balanced orders and reports whether the control was called', { timeout: 300_000 }, () => {
+  it('an A/A diff (one build in two checkouts) measures its point as the control in balanced orders and reports whether the control was called', {
+    timeout: 300_000,
+  }, () => {
     const out = mkdtempSync(join(tmpdir(), 'jsio-pairs-aa-'));
     // As on a calibrated runner: this point's threshold is 10%, so an A/A call needs a 10% shift
     // (with the 2% default a loaded machine's A/A is called changed up to 5% of the time, by design).

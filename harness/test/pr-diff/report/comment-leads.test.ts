@@ -2,7 +2,7 @@
 // reason, reports exact counter changes and the merge check, charts the changes, keeps its summary
 // table short and renders only inert text from the artifact (issue 28; issue 24 N2).
 import { describe, expect, it } from 'vitest';
-import { COMMENT_LIMIT } from '../../../src/compare/render.js';
+import { COMMENT_LIMIT } from '../../../src/compare/render-quick-look.js';
 import { PairedComparison, type PairedPoint } from '../../../src/model/comparison.js';
 import { decideOutcome, parseFailRule } from '../../../src/pr-diff/analysis/merge-rule.js';
 import {

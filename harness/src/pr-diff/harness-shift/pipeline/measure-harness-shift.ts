@@ -23,8 +23,8 @@ import { type Observation, pooledShifts, SHIFT_MARGIN, settled } from '../analys
 import { harnessChange } from '../plan/harness-change.js';
 import { drawSample, seedOf } from '../plan/sample.js';
 import { benchProcess } from '../run/bench-process.js';
+import { makeShiftSides } from '../run/harness-sides.js';
 import { type Measurement, type RunBench, runRounds } from '../run/rounds.js';
-import { makeShiftSides } from '../run/sides.js';
 
 /** Rounds every experiment gets before its interval may end the measurement. */
 export const MIN_ROUNDS = 5;

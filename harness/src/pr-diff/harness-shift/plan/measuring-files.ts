@@ -23,7 +23,7 @@ export const RUNNER_ENTRIES = [
   // Turns a job's raw runs into metrics.
   'harness/src/normalize/normalize.ts',
   // The paired diff: its sides' planning, the scheduler and the process pairs.
-  'harness/src/pr-diff/pipeline/sides.ts',
+  'harness/src/pr-diff/pipeline/diff-sides.ts',
   'harness/src/pr-diff/run/scheduler.ts',
   'harness/src/pr-diff/run/real-executor.ts',
 ] as const;

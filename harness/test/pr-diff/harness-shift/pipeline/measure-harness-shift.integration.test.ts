@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HarnessShift } from '../../../../src/model/comparison.js';
 import { measureHarnessShift } from '../../../../src/pr-diff/harness-shift/pipeline/measure-harness-shift.js';
-import { renderHarnessShift } from '../../../../src/pr-diff/harness-shift/report/render.js';
+import { renderHarnessShift } from '../../../../src/pr-diff/harness-shift/report/shift-section.js';
 import { ROOT } from '../../../helpers/cli.js';
 import { removeScratch } from '../../../helpers/scratch.js';
 

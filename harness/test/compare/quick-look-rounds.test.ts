@@ -2,7 +2,7 @@
 // syscalls missing on one side counted as zero, and a failure in any round reported, not hidden.
 import { describe, expect, it } from 'vitest';
 import { compareRuns, counterChange } from '../../src/compare/quick-look.js';
-import { renderComparison } from '../../src/compare/render.js';
+import { renderComparison } from '../../src/compare/render-quick-look.js';
 import { Comparison } from '../../src/model/comparison.js';
 import { bench, counter, results, timed } from '../helpers/results.js';
 

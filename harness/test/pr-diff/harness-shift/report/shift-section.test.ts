@@ -2,7 +2,7 @@
 // comparison.json field that carries it.
 import { describe, expect, it } from 'vitest';
 import { type HarnessShift, PairedComparison } from '../../../../src/model/comparison.js';
-import { renderHarnessShift, shiftLine, shiftPct } from '../../../../src/pr-diff/harness-shift/report/render.js';
+import { renderHarnessShift, shiftLine, shiftPct } from '../../../../src/pr-diff/harness-shift/report/shift-section.js';
 import { pairedComparison } from '../../../helpers/paired.js';
 
 const shift = (over: Partial<HarnessShift> = {}): HarnessShift => ({
