@@ -1,4 +1,4 @@
-// Tick labels are unique and meaningful (issue 25): pure functions, so checked exhaustively here
+// Tick labels are unique and meaningful: pure functions, so checked exhaustively here
 // and in chromium by site-day.e2e.test.ts.
 import { describe, expect, it } from 'vitest';
 import { axisUnit, commitLabels, commitSplits, xAxis, xTickLabels, yTickLabels } from '../src/charts/axes.js';

@@ -1,5 +1,5 @@
 /**
- * A store shaped like a busy day on one machine (issue 25): six commits of one day, sixteen
+ * A store shaped like a busy day on one machine: six commits of one day, sixteen
  * series in one wc chart, an A/A pair (commits 3 and 4: the same programs, only run-to-run noise
  * between them), a partial run on top (commit 5), and the implausible values a noisy run produces
  * (an async path cheaper per read than C, a steady throughput above the pipe's ceiling), and a
@@ -231,7 +231,7 @@ export async function writeDayStore(dir: string, text: Text = plain): Promise<vo
   writeFileSync(join(dir, DAY_MACHINE, 'noise.json'), noiseFile());
 }
 
-/** Markup a reader's browser must show as text, never run (issue 24, N1). */
+/** Markup a reader's browser must show as text, never run. */
 export const PAYLOADS = [
   '<img src=x onerror="window.__pwned=1">',
   '"><svg onload="window.__pwned=2">',

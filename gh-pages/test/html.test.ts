@@ -1,4 +1,4 @@
-// The site's one escaping helper (issue 24, N1): every interpolation is text unless built by html``.
+// The site's one escaping helper: every interpolation is text unless built by html``.
 import { describe, expect, it } from 'vitest';
 import { escapeHtml, html, join, safeUrl } from '../src/html.js';
 import { call } from '../src/views/compare-table.js';

@@ -1,4 +1,4 @@
-// Issue 25: the site tells the truth at a glance, on a busy day's store (gh-pages/test/day-store.ts:
+// The site tells the truth at a glance, on a busy day's store (gh-pages/test/day-store.ts:
 // sixteen series in one chart, six commits of one day, an A/A pair, a partial run on top, a planted
 // step, implausible values), in chromium at 1400 and 420 px.
 import { mkdtempSync } from 'node:fs';

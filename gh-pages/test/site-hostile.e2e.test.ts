@@ -1,4 +1,4 @@
-// Issue 24, N1: a store whose every free-text field holds markup (units, commit subjects, machine
+// A store whose every free-text field holds markup (units, commit subjects, machine
 // names, reasons, titles, parameter values...) is shown as text on every view, in chromium: no
 // element or handler is created, no script runs, the Content-Security-Policy is never tripped
 // (and uPlot and the site work under it).

@@ -1,4 +1,4 @@
-// Issue 24, N9: calibrate.yml's publish job published every downloaded/*/noise.json of a runner's
+// calibrate.yml's publish job published every downloaded/*/noise.json of a runner's
 // artifact, so one runner could set any machine's thresholds, and no threshold was too large.
 // `npm run workflow -- noise-file` now picks the artifact's one calibration or refuses it.
 import { mkdirSync, mkdtempSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -42,7 +42,7 @@ async function pick(dir: string, machine = '') {
   return { status, out, err };
 }
 
-describe("N9: one calibration per runner's artifact, for its machine, thresholds capped", () => {
+describe("one calibration per runner's artifact, for its machine, thresholds capped", () => {
   it('reproduces: the old publish step stored every noise.json of one artifact, another machine included', () => {
     const d = artifact({
       'runner-a/noise.json': noise('runner-a'),

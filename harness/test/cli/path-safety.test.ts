@@ -1,4 +1,4 @@
-// Issue 16: every identifier that becomes a path (commit, experiment, variant, machine id,
+// Every identifier that becomes a path (commit, experiment, variant, machine id,
 // parameter values) is validated where it enters, and nothing is written outside the store. This
 // feeds crafted results, noise files and artifacts (with '..', '/', absolute paths, and symlinks
 // planted in the store) into publish, pages, publish --noise and pr-comment, run as the workflows

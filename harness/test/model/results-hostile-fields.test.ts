@@ -1,4 +1,4 @@
-// Issue 24, N1 (schema side), N4, N5: a results.json is data a runner or a pull request could
+// A results.json is data a runner or a pull request could
 // shape. Each attack is first reproduced on what the schema used to accept (a plain zod record,
 // an unchecked string), then shown refused by `publish-run` with exit 2 and a message naming the field.
 import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
@@ -35,7 +35,7 @@ function hostile(edit: (r: Record<string, any>) => void): unknown {
   return r;
 }
 
-describe('N1: identifier-like fields have strict patterns (no markup reaches the site from the schema)', () => {
+describe('identifier-like fields have strict patterns (no markup reaches the site from the schema)', () => {
   it('reproduces: a unit holding markup was accepted by the old Metric schema', () => {
     const old = z.object({ unit: z.string().min(1) }).passthrough();
     expect(old.safeParse({ unit: XSS }).success).toBe(true);
@@ -112,7 +112,7 @@ describe('what the harness writes still passes', () => {
   });
 });
 
-describe('N4: map keys that are Object.prototype properties are refused, not crashes', () => {
+describe('map keys that are Object.prototype properties are refused, not crashes', () => {
   const PROTO = ['valueOf', 'constructor', 'toString', 'hasOwnProperty', '__proto__'];
 
   it('reproduces: publish crashed on a metric named valueOf (an inherited function read as a catalog entry)', async () => {
@@ -165,7 +165,7 @@ describe('N4: map keys that are Object.prototype properties are refused, not cra
   });
 });
 
-describe('N5: size limits', () => {
+describe('size limits', () => {
   it('reproduces: an uncapped commit subject of 2 MB passed the old schema', () => {
     expect(z.object({ subject: z.string() }).safeParse({ subject: 'x'.repeat(2 ** 21) }).success).toBe(true);
   });

@@ -1,4 +1,4 @@
-// A confidence level prints with the digits it needs, and never as "100%" (issue 27: a confirmed
+// A confidence level prints with the digits it needs, and never as "100%" (a confirmed
 // release change was printed "100% CI" for a 99.95% interval).
 import { describe, expect, it } from 'vitest';
 import { formatConfidence } from '../../src/lib/format.js';

@@ -1,4 +1,4 @@
-// Issue 24, N6 and N8: pull-request jobs cannot touch what trusted jobs use. Two throwaway Unix
+// Pull-request jobs cannot touch what trusted jobs use. Two throwaway Unix
 // accounts stand for the trusted level's agent and the pull-request level's; the machine is laid
 // out by harness/tools/setup-runner.sh under a temporary root, and then the pull-request account
 // tries what an approved malicious pull request did on the one-account machine: plant a just(js)
@@ -252,7 +252,7 @@ describe.skipIf(!canRun)('one account per trust level (setup-runner.sh, the hook
     expect(!w.ok && w.reason).toMatch(/changed since it was installed/);
   });
 
-  it("the completed hook kills the job's leftover processes and clears its files from the temporary directories (N8)", () => {
+  it("the completed hook kills the job's leftover processes and clears its files from the temporary directories", () => {
     const tmp = join(root, 'tmp');
     const left = as(
       P,

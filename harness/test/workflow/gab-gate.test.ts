@@ -114,7 +114,7 @@ describe.skipIf(!haveGab)('bench.yml publish job with the real github-action-ben
     n++;
     const artifacts = join(w.root, `artifacts-${n}`);
     cpSync(o.results, join(artifacts, 'results-jsio-bench-1'), { recursive: true });
-    // N3 (issue 24): the machine's own gab/ files are forged in every artifact; the publish job
+    // the machine's own gab/ files are forged in every artifact; the publish job
     // regenerates the inputs from results.json, so none of this may reach the action's data.
     for (const f of ['customSmallerIsBetter', 'customBiggerIsBetter'])
       writeFileSync(

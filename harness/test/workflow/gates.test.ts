@@ -426,7 +426,7 @@ describe('npm run workflow (in-process)', () => {
     ).toBe(2);
   });
 
-  it("gab-gate regenerates the action's inputs from results.json; a forged gab/ in the artifact is never read (N3)", async () => {
+  it("gab-gate regenerates the action's inputs from results.json; a forged gab/ in the artifact is never read", async () => {
     const d = tmp();
     const sha = 'c'.repeat(40);
     const r = wcResults(sha);

@@ -1,7 +1,7 @@
-// Issue 24, N7 and N8: what pr.yml lets a pull request's own code decide. N7: the stdout of the
+// What pr.yml lets a pull request's own code decide. The stdout of the
 // pull request's install-just went into GITHUB_ENV/GITHUB_PATH as it was, so extra lines set
 // NODE_OPTIONS (or BASH_ENV) for every later step. The step's real script is run here with a
-// stand-in `npm` printing what a hostile install-just would. N8: the job's time limit.
+// stand-in `npm` printing what a hostile install-just would. The job's time limit.
 import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -49,7 +49,7 @@ const HOSTILE = [
   ['a PATH entry before the real one', `/tmp/evil\n${DIR}`],
 ] as const;
 
-describe('N7: install-just output reaches GITHUB_ENV/GITHUB_PATH only when it is the expected directory', () => {
+describe('install-just output reaches GITHUB_ENV/GITHUB_PATH only when it is the expected directory', () => {
   it('reproduces the attack on the step without its check: NODE_OPTIONS lands in GITHUB_ENV', () => {
     const unchecked = installStep
       .run!.split('\n')
@@ -75,7 +75,7 @@ describe('N7: install-just output reaches GITHUB_ENV/GITHUB_PATH only when it is
   });
 });
 
-describe("N8: the diff job's time limit is the deadline plus a margin", () => {
+describe("the diff job's time limit is the deadline plus a margin", () => {
   it('is at most 45 minutes, and at least the default deadline plus 15', () => {
     const timeout = (diff as { 'timeout-minutes'?: number })['timeout-minutes'] ?? Infinity;
     const deadline = Number(/'(\d+)'/.exec(String(diff.env?.DEADLINE_MINUTES))?.[1]);
@@ -84,7 +84,7 @@ describe("N8: the diff job's time limit is the deadline plus a margin", () => {
   });
 });
 
-describe('N7 in every workflow: install-just output is checked before it reaches GITHUB_ENV', () => {
+describe('In every workflow: install-just output is checked before it reaches GITHUB_ENV', () => {
   // releases.yml, added after the fix, first wrote it unchecked: every workflow is read here.
   for (const file of ['pr.yml', 'bench.yml', 'calibrate.yml', 'releases.yml']) {
     it(`${file}`, () => {

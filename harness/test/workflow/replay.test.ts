@@ -444,7 +444,7 @@ describe('the PR diff reads what the bench publish wrote (bench -> gh-pages -> -
       verbose: VERBOSE,
     });
     // `npm run pages` wrote data/<machine>/noise.json for this uncalibrated machine; `pairs
-    // --noise-store` must read it (issue 15: it used to reject it after measuring).
+    // --noise-store` must read it (it used to reject it after measuring).
     expect(d.result, why(d)).toBe('success');
   });
 });

@@ -1,5 +1,5 @@
-// The workflow files against the security design of docs/runners.md (issue 16) and the job
-// contracts of docs/workflows.md (issue 15), read from the YAML itself: which events reach the
+// The workflow files against the security design of docs/runners.md and the job
+// contracts of docs/workflows.md, read from the YAML itself: which events reach the
 // self-hosted machines, with which permissions and gates, what each trust level may read or
 // write, where tokens go, and how github-action-benchmark is fed.
 import { readdirSync, readFileSync } from 'node:fs';
@@ -225,7 +225,7 @@ describe('trust levels on the machines', () => {
     },
   );
 
-  // Issue 24, N6: each level has its own agent and Unix account (docs/runners.md); the labels route
+  // each level has its own agent and Unix account (docs/runners.md); the labels route
   // each job to its level's agent, whose job-started hook refuses the other level's workflows.
   it("pull-request jobs go to the pull-request level's agent, trusted jobs never do", () => {
     for (const { f, name, job } of shJobs) {
@@ -307,7 +307,7 @@ describe('tokens and install scripts', () => {
   });
 });
 
-describe('issue 15: contracts between jobs', () => {
+describe('contracts between jobs', () => {
   it('no concurrency group that could replace a pending benchmark, calibration or publish', () => {
     for (const f of ['bench.yml', 'calibrate.yml', 'pr-comment.yml']) {
       expect(wf[f]!.concurrency, f).toBeUndefined();
@@ -350,7 +350,7 @@ describe('issue 15: contracts between jobs', () => {
       ['customSmallerIsBetter', "steps.gab.outputs.smaller == 'true'"],
       ['customBiggerIsBetter', "steps.gab.outputs.bigger == 'true'"],
     ]);
-    // N3 (issue 24): the action's inputs are regenerated from the validated results.json by the
+    // the action's inputs are regenerated from the validated results.json by the
     // gate, never taken from the artifact's gab/ (written on the machine, only row-counted before).
     expect(gate.run).toContain('--out gab-inputs');
     expect(gate.run).not.toContain('downloaded/gab');

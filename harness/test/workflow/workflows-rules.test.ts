@@ -99,7 +99,7 @@ describe('every command a workflow runs is an npm script that a test runs', () =
     /^\{$/,
     /^echo "(HOME|JSIO_CACHE|npm_config_cache)=\$RUNNER_(TEMP|TOOL_CACHE)\/[\w/-]+"$/,
     /^\} >> "\$GITHUB_ENV"$/,
-    // install-just's one line, checked before it reaches GITHUB_ENV/GITHUB_PATH (issue 24, N7).
+    // install-just's one line, checked before it reaches GITHUB_ENV/GITHUB_PATH.
     /^\[\[ "\$dir" = "\$JSIO_CACHE\/just\/just-\$JUST_VERSION" && "\$dir" =~ \^\/\[A-Za-z0-9\._\/-\]\+\$ \]\] \|\| \{ echo "::error::[^"]+"; exit 1; \}$/,
     /^mkdir -p (head\/)?\.cache "\$JSIO_CACHE\/runtimes"$/,
     /^ln -sfn "\$JSIO_CACHE\/runtimes" (head\/)?\.cache\/runtimes$/,

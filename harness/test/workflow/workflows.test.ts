@@ -147,7 +147,7 @@ describe('calibrate.yml', () => {
     expect(w.jobs.calibrate!.concurrency).toBeUndefined();
     expect(w.jobs.calibrate!['runs-on']).toEqual(wf.bench.jobs.bench!['runs-on']);
     expect(text.calibrate).toContain('npm run calibrate -- --repeats "$REPEATS" --budget "$BUDGET_MINUTES"');
-    // Issue 24, N9: the one checked calibration of the runner's artifact, never a glob of them.
+    // the one checked calibration of the runner's artifact, never a glob of them.
     expect(text.calibrate).toContain(
       'file="$(npm run --silent workflow -- noise-file --artifact "$GITHUB_WORKSPACE/downloaded" --machine "$EXPECTED_MACHINE")"',
     );

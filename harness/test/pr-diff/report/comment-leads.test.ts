@@ -1,6 +1,6 @@
 // The PR comment leads with what the pull request broke, says what failed on both sides once per
 // reason, reports exact counter changes and the merge check, charts the changes, keeps its summary
-// table short and renders only inert text from the artifact (issue 28; issue 24 N2).
+// table short and renders only inert text from the artifact.
 import { describe, expect, it } from 'vitest';
 import { COMMENT_LIMIT } from '../../../src/compare/render-quick-look.js';
 import { PairedComparison, type PairedPoint } from '../../../src/model/comparison.js';
@@ -209,7 +209,7 @@ describe('what leads the PR comment', () => {
     expect(forestChart([{ label: '```\nnot a fence', ratio: 1.1, ci: [1, 1.2] }])[1]).not.toContain('`');
   });
 
-  it('renders only inert text from the artifact: no HTML, mentions or autolinks (issue 24, N2)', () => {
+  it('renders only inert text from the artifact: no HTML, mentions or autolinks', () => {
     const c = fixture();
     const evil = '<img src=x onerror=alert(1)> @team https://evil.example www.evil.example owner/repo#12 GH-7';
     c.points[0]!.folded = [{ ...lead({ verdict: 'faster' }), metric: evil, unit: '<img src=x>@a#1' }];
