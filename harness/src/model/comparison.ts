@@ -218,6 +218,11 @@ export const HarnessShift = z
     notMeasured: z.array(z.object({ benchmark: short(300), reason: short(500) }).strict()).max(1000),
     /** Why fewer rounds than planned were measured (interrupted, out of time). */
     note: short(300).optional(),
+    /**
+     * The changed files are sources that compile to the same runner code as the base's (and no
+     * tool, pin or package differs): nothing can measure differently, so nothing was measured.
+     */
+    sameCode: z.boolean().optional(),
   })
   .strict();
 export type HarnessShift = z.infer<typeof HarnessShift>;

@@ -12,7 +12,6 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { isBuiltin } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { runSync } from '../lib/exec.js';
 import { CURRENT_NODE_MAJOR, type Pins, readPins } from '../machine/toolchains.js';
@@ -21,6 +20,7 @@ import type { MeasuredInputs } from '../model/measured-inputs.js';
 import { familyOf } from '../model/runtime-families.js';
 import { parseReleaseKey } from '../model/runtime-release.js';
 import { type ImportGraph, importGraph } from './import-graph.js';
+import { addPackagePins, isPackageImport, packageName, UnpinnedPackage } from './package-pins.js';
 import type { Point } from './plan.js';
 
 const sha = (text: string | Buffer) => createHash('sha256').update(text).digest('hex').slice(0, 16);
@@ -69,41 +69,6 @@ export function manifestEntry(
   };
 }
 
-/** One entry of package-lock.json's `packages`, and the packages it depends on. */
-interface LockEntry {
-  version?: string;
-  integrity?: string;
-  resolved?: string;
-  dependencies?: Record<string, string>;
-}
-
-function lockPackages(root: string): Record<string, LockEntry> {
-  const file = join(root, 'package-lock.json');
-  if (!existsSync(file)) throw new Unprovable('package-lock.json is missing, so imported packages cannot be pinned');
-  const lock = JSON.parse(readFileSync(file, 'utf8')) as { packages?: Record<string, LockEntry> };
-  return lock.packages ?? {};
-}
-
-/** `name` (a bare import) and its dependencies as the lockfile pins them: "package through2" -> version and integrity. */
-function packageParts(name: string, root: string, parts: Record<string, string>): void {
-  const packages = lockPackages(root);
-  const todo = [name];
-  while (todo.length) {
-    const pkg = todo.pop()!;
-    if (parts[`package ${pkg}`]) continue;
-    const entry = packages[`node_modules/${pkg}`];
-    if (!entry?.version) throw new Unprovable(`imports the package "${pkg}", which package-lock.json does not pin`);
-    parts[`package ${pkg}`] = `${entry.version} ${entry.integrity ?? entry.resolved ?? ''}`;
-    todo.push(...Object.keys(entry.dependencies ?? {}));
-  }
-}
-
-/** The package a bare specifier names: "through2", "@scope/pkg/sub" -> "@scope/pkg". */
-function packageName(spec: string): string {
-  const [first, second] = spec.split('/');
-  return spec.startsWith('@') && second ? `${first}/${second}` : (first ?? spec);
-}
-
 /** Warnings esbuild gives when an import is computed at run time: the graph is then incomplete. */
 const HIDDEN_IMPORT = /require call|dynamic import|cannot be analyzed|will not be bundled/i;
 
@@ -121,9 +86,13 @@ function javascriptParts(file: string, root: string, parts: Record<string, strin
   for (const [path, input] of Object.entries(result.inputs)) {
     const abs = resolve(root, path);
     parts[`file ${relative(root, abs)}`] = sha(readFileSync(abs));
-    for (const imp of input.imports)
-      if (imp.external && !isBuiltin(imp.path) && !/^(bun|deno|npm|jsr):/.test(imp.path))
-        packageParts(packageName(imp.path), root, parts);
+    const names = input.imports.filter((i) => i.external && isPackageImport(i.path)).map((i) => packageName(i.path));
+    try {
+      addPackagePins(names, root, parts);
+    } catch (e) {
+      if (e instanceof UnpinnedPackage) throw new Unprovable(e.message);
+      throw e;
+    }
   }
 }
 

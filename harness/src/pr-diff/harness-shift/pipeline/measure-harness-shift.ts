@@ -139,10 +139,16 @@ export async function measureHarnessShift(opts: HarnessShiftOptions): Promise<Ha
     log('harness shift: the base has no harness/bootstrap.mjs, so its harness cannot be compared');
     return undefined;
   }
-  const files = await harnessChange(opts.base, opts.head);
+  const change = await harnessChange(opts.base, opts.head);
+  const files = change.files.slice(0, MAX_FILES).map((f) => f.slice(0, MAX_PATH));
   if (!files.length) return undefined;
   log(`harness shift: the pull request changes ${files.length} measuring file(s): ${files.join(', ')}`);
   const profile = opts.profile ?? 'quick';
+  if (change.sameCode) {
+    log('harness shift: both harnesses compile to the same runner code: nothing to measure');
+    const seed = opts.seed ?? seedOf(commitInfo(opts.head).sha);
+    return { files, profile, rounds: 0, seed, margin: SHIFT_MARGIN, experiments: [], notMeasured: [], sameCode: true };
+  }
   const rounds = opts.rounds ?? (opts.deadlineSeconds !== undefined ? MAX_ROUNDS : MIN_ROUNDS);
   const experiments = loadAllExperiments(join(opts.head, 'programs'));
   const points = expand(experiments, profile, opts.filters ?? {});
@@ -173,7 +179,7 @@ export async function measureHarnessShift(opts: HarnessShiftOptions): Promise<Ha
     });
     const cut = interrupt.interrupted ? 'interrupted' : overDeadline() && unsettled ? 'its time ran out' : undefined;
     return {
-      files: files.slice(0, MAX_FILES).map((f) => f.slice(0, MAX_PATH)),
+      files,
       profile,
       rounds,
       seed,

@@ -5,8 +5,8 @@
  * The measuring code is everything the modules that build, start, time, validate or normalize
  * programs import (their import graph, followed by esbuild), plus the files the harness reads
  * while it runs: the C tools it compiles (the pair timer, the evictor) and the toolchain pins.
- * Reports, the site, the store and the docs are not in it: they render numbers, they do not make
- * them.
+ * The npm packages that code imports count by their lockfile pins. Reports, the site, the store
+ * and the docs are not in it: they render numbers, they do not make them.
  */
 
 /**
@@ -58,3 +58,20 @@ export function changedFiles(files: readonly string[], base: ReadSide, head: Rea
     return Buffer.compare(a, b) !== 0;
   });
 }
+
+/**
+ * Packages pinned differently on the two sides ("package zod"), sorted. A side with a package its
+ * lockfile does not pin (undefined) differs in its lockfile as a whole: failing closed.
+ */
+export function changedPins(
+  base: Readonly<Record<string, string>> | undefined,
+  head: Readonly<Record<string, string>> | undefined,
+): string[] {
+  if (!base || !head) return ['package-lock.json'];
+  const names = [...new Set([...Object.keys(base), ...Object.keys(head)])].sort();
+  return names.filter((n) => base[n] !== head[n]);
+}
+
+/** Whether every changed entry is a TypeScript source of the harness (what compiling can prove unchanged). */
+export const onlySources = (changed: readonly string[]) =>
+  changed.every((f) => f.startsWith('harness/src/') && f.endsWith('.ts'));

@@ -35,7 +35,19 @@ function filesLine(files: readonly string[]): string {
   return files.length > MAX_FILES ? `${shown} and ${files.length - MAX_FILES} more` : shown;
 }
 
+/** The section for a change that compiles to the same runner code: nothing was measured, and why none was needed. */
+function sameCodeSection(s: HarnessShift): string {
+  return [
+    "### This PR changes the harness's measuring files, which compile to the same code",
+    '',
+    `Changed: ${filesLine(s.files)}`,
+    '',
+    "Both harnesses' runner code, bundled and minified as it runs (comments, types, formatting and code nothing reaches left out), is byte-identical, and no C tool, pin or package differs: no number can move, so none was measured.",
+  ].join('\n');
+}
+
 export function renderHarnessShift(s: HarnessShift): string {
+  if (s.sameCode) return sameCodeSection(s);
   const margin = `±${(s.margin * 100).toFixed(1)} %`;
   const plural = (n: number) => `${n} experiment${n === 1 ? '' : 's'}`;
   const beyond = s.experiments.filter((e) => e.flagged && settled(e, s.margin)).length;

@@ -45,7 +45,8 @@ beforeAll(() => {
   git(base, 'add', '-A');
   git(base, 'commit', '-q', '-m', 'base');
   git(dir, 'clone', '-q', base, head);
-  appendFileSync(join(head, 'harness/src/run/measure.ts'), '// a no-op change in a runner file\n');
+  // Code that runs (when the module loads) and changes nothing: the harness must be measured.
+  appendFileSync(join(head, 'harness/src/run/measure.ts'), "if (Date.now() < 0) console.log('never');\n");
   git(head, 'commit', '-q', '-am', 'a no-op change in a runner file');
   // The packages of this checkout (the same lock file), as a CI job's npm ci would give each side.
   for (const side of [base, head]) symlinkSync(join(ROOT, 'node_modules'), join(side, 'node_modules'), 'dir');
@@ -110,5 +111,27 @@ describe('measureHarnessShift', () => {
 
   it('measures nothing when the measuring code is unchanged', async () => {
     expect(await measureHarnessShift({ base, head: base, rounds: 1 })).toBeUndefined();
+  });
+
+  it('measures nothing, and says why, when the changed files compile to the same code', async () => {
+    const commented = join(dir, 'commented');
+    git(dir, 'clone', '-q', base, commented);
+    appendFileSync(join(commented, 'harness/src/run/measure.ts'), '// a comment in a runner file\n');
+    git(commented, 'commit', '-q', '-am', 'a comment');
+    const calls: string[] = [];
+    const shift = await measureHarnessShift({
+      base,
+      head: commented,
+      rounds: 2,
+      log: () => {},
+      runBench: async (side) => {
+        calls.push(side);
+        return { code: 2, stderr: 'error: not run\n' };
+      },
+    });
+    expect(calls).toEqual([]);
+    expect(HarnessShift.parse(shift)).toEqual(shift);
+    expect(shift).toMatchObject({ files: ['harness/src/run/measure.ts'], sameCode: true, experiments: [], rounds: 0 });
+    expect(renderHarnessShift(shift!)).toMatch(/compile to the same code[\s\S]*no number can move/);
   });
 });

@@ -2,11 +2,15 @@
 // the base commit, and a clone in which one file of each kind is changed and committed; only the
 // measuring code (the runner's import graph, the C tools, the pins) counts.
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { harnessChange, importGraph } from '../../../../src/pr-diff/harness-shift/plan/harness-change.js';
+import {
+  type HarnessChange,
+  harnessChange,
+  importGraph,
+} from '../../../../src/pr-diff/harness-shift/plan/harness-change.js';
 import { ROOT } from '../../../helpers/cli.js';
 import { removeScratch } from '../../../helpers/scratch.js';
 
@@ -37,6 +41,7 @@ beforeAll(() => {
       'docs',
       'gh-pages/src',
       'package.json',
+      'package-lock.json',
       'tsconfig.json',
     ],
     { cwd: ROOT, maxBuffer: 1 << 28 },
@@ -49,18 +54,20 @@ beforeAll(() => {
 });
 afterAll(() => removeScratch(dir));
 
-/** Changes one file of head (appending a no-op line), commits it, and returns what harnessChange reports. */
-async function plant(file: string, line: string): Promise<string[]> {
+/** Changes one file of head (appending a line), commits it, and returns what harnessChange reports. */
+async function planted(file: string, line: string): Promise<HarnessChange> {
   resetHead();
   appendFileSync(join(head, file), line);
   git(head, 'commit', '-q', '-am', `change ${file}`);
   return harnessChange(base, head);
 }
+/** The changed files alone. */
+const plant = async (file: string, line: string) => (await planted(file, line)).files;
 
 describe('harnessChange', () => {
   it('finds nothing between identical checkouts', async () => {
     resetHead();
-    expect(await harnessChange(base, head)).toEqual([]);
+    expect(await harnessChange(base, head)).toEqual({ files: [], sameCode: false });
   });
 
   it('counts a runner file, a file it imports, a C tool and the pins', async () => {
@@ -82,12 +89,48 @@ describe('harnessChange', () => {
     resetHead();
     writeFileSync(join(head, 'harness/src/lib/added.ts'), 'export const added = 1;\n');
     appendFileSync(join(head, 'harness/src/run/measure.ts'), "import { added } from '../lib/added.js';\nvoid added;\n");
-    expect(await harnessChange(base, head)).toEqual(['harness/src/lib/added.ts', 'harness/src/run/measure.ts']);
+    expect((await harnessChange(base, head)).files).toEqual(['harness/src/lib/added.ts', 'harness/src/run/measure.ts']);
     // A syntax error: every file of harness/src is compared, and the broken one differs.
     resetHead();
     appendFileSync(join(head, 'harness/src/build/build.ts'), 'export const = ;\n');
     const graph = await importGraph(head);
     expect(graph).toContain('harness/src/pr-diff/report/comment.ts');
-    expect(await harnessChange(base, head)).toEqual(['harness/src/build/build.ts']);
+    expect(await harnessChange(base, head)).toEqual({ files: ['harness/src/build/build.ts'], sameCode: false });
+  });
+
+  it('a comment, a type or code nothing reaches compiles to the same code; a statement that runs does not', async () => {
+    expect(await planted('harness/src/run/measure.ts', '// a note\n')).toEqual({
+      files: ['harness/src/run/measure.ts'],
+      sameCode: true,
+    });
+    expect(await planted('harness/src/lib/exec.ts', 'export type Unused = { a: number };\n')).toEqual({
+      files: ['harness/src/lib/exec.ts'],
+      sameCode: true,
+    });
+    expect((await planted('harness/src/lib/exec.ts', 'export const unused = () => 1;\n')).sameCode).toBe(true);
+    // Runs whenever the module loads, and prints: the measuring code is not the same.
+    expect(await planted('harness/src/run/measure.ts', "if (Date.now() < 0) console.log('never');\n")).toEqual({
+      files: ['harness/src/run/measure.ts'],
+      sameCode: false,
+    });
+    // A C tool or the pins are not TypeScript: compiling proves nothing about them.
+    expect((await planted('harness/tools/evict.c', '/* a note */\n')).sameCode).toBe(false);
+  });
+
+  it('counts a package the measuring code imports when the lockfile pins it differently', async () => {
+    resetHead();
+    const lockFile = join(head, 'package-lock.json');
+    const lock = JSON.parse(readFileSync(lockFile, 'utf8')) as { packages: Record<string, { version: string }> };
+    lock.packages['node_modules/zod']!.version = '0.0.1';
+    writeFileSync(lockFile, JSON.stringify(lock));
+    git(head, 'commit', '-q', '-am', 'pin zod differently');
+    expect(await harnessChange(base, head)).toEqual({ files: ['package zod'], sameCode: false });
+    // A package nothing in the measuring code imports is not measuring code.
+    resetHead();
+    const other = JSON.parse(readFileSync(lockFile, 'utf8')) as { packages: Record<string, { version: string }> };
+    other.packages['node_modules/uplot']!.version = '0.0.1';
+    writeFileSync(lockFile, JSON.stringify(other));
+    git(head, 'commit', '-q', '-am', 'pin uplot differently');
+    expect((await harnessChange(base, head)).files).toEqual([]);
   });
 });

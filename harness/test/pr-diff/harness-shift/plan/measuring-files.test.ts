@@ -2,7 +2,9 @@
 import { describe, expect, it } from 'vitest';
 import {
   changedFiles,
+  changedPins,
   measuringFiles,
+  onlySources,
   RUNNER_ENTRIES,
   runtimeReadFiles,
 } from '../../../../src/pr-diff/harness-shift/plan/measuring-files.js';
@@ -60,5 +62,28 @@ describe('RUNNER_ENTRIES', () => {
     expect(RUNNER_ENTRIES).toContain('harness/src/run/measure.ts');
     expect(RUNNER_ENTRIES).toContain('harness/src/build/build.ts');
     expect(RUNNER_ENTRIES.some((e) => /\/(report|site|store)\//.test(e))).toBe(false);
+  });
+});
+
+describe('changedPins', () => {
+  it('names each package pinned differently or on one side only', () => {
+    const base = { 'package zod': '4.6.7 sha512-a', 'package yaml': '2.9.1 sha512-b' };
+    const head = { 'package zod': '4.6.8 sha512-c', 'package shell-quote': '1.12.0 sha512-d' };
+    expect(changedPins(base, head)).toEqual(['package shell-quote', 'package yaml', 'package zod']);
+    expect(changedPins(base, { ...base })).toEqual([]);
+  });
+
+  it('fails closed: a side with an unpinned package differs in its lockfile', () => {
+    expect(changedPins(undefined, {})).toEqual(['package-lock.json']);
+    expect(changedPins({}, undefined)).toEqual(['package-lock.json']);
+  });
+});
+
+describe('onlySources', () => {
+  it('is true for harness TypeScript only: not a tool, the pins or a package', () => {
+    expect(onlySources(['harness/src/run/measure.ts', 'harness/src/lib/exec.ts'])).toBe(true);
+    expect(onlySources(['harness/src/run/measure.ts', 'harness/tools/evict.c'])).toBe(false);
+    expect(onlySources(['harness/toolchains.json'])).toBe(false);
+    expect(onlySources(['package zod'])).toBe(false);
   });
 });

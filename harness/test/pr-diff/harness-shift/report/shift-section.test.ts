@@ -117,6 +117,16 @@ describe('renderHarnessShift', () => {
     expect(text).not.toMatch(/@someone/);
   });
 
+  it('a change that compiles to the same code: its files, and why nothing was measured, escaped', () => {
+    const md = renderHarnessShift(
+      shift({ files: ['harness/src/run/<b>x</b>.ts'], experiments: [], rounds: 0, sameCode: true }),
+    );
+    expect(md).toMatch(/^### This PR changes the harness's measuring files, which compile to the same code/);
+    expect(md).toContain('no number can move, so none was measured');
+    expect(md).not.toContain('<b>');
+    expect(md).not.toMatch(/round|interval/);
+  });
+
   it('shortens a long file list', () => {
     const files = Array.from({ length: 20 }, (_, i) => `harness/src/lib/f${i}.ts`);
     expect(renderHarnessShift(shift({ files }))).toContain('and 5 more');
