@@ -291,6 +291,7 @@ async function pairSides(opts: PairsOptions, baseRoot: string, headRoot: string)
           head: opts.head,
           filters: opts.filters,
           log,
+          ...(opts.noise ? { noise: opts.noise } : {}),
           ...(opts.deadlineSeconds ? { deadlineSeconds: opts.deadlineSeconds * shiftShare(impact) } : {}),
         });
   const keep = impact ? new Set(impact.measure.keys()) : undefined;

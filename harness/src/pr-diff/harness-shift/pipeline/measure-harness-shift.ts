@@ -13,6 +13,7 @@ import { commitInfo } from '../../../machine/machine.js';
 import { readPins, resolveRuntime } from '../../../machine/toolchains.js';
 import type { HarnessShift } from '../../../model/comparison.js';
 import type { Manifest } from '../../../model/manifest.js';
+import type { NoiseThresholds } from '../../../model/noise.js';
 import type { Profile } from '../../../model/profiles.js';
 import type { Benchmark } from '../../../model/results.js';
 import { onInterrupt } from '../../../pipeline/setup.js';
@@ -21,10 +22,11 @@ import { expand, type Filters, type Point } from '../../../plan/plan.js';
 import { benchmarkProblem, commonLead, leadCandidates, positiveValue, type RoundPair } from '../analysis/lead-value.js';
 import { type Observation, pooledShifts, SHIFT_MARGIN, settled } from '../analysis/pooled-shift.js';
 import { harnessChange } from '../plan/harness-change.js';
-import { drawSample, seedOf } from '../plan/sample.js';
+import { drawSample, type SamplePoint, seedOf } from '../plan/sample.js';
+import { type FirstRound, shiftRuns } from '../plan/shift-runs.js';
 import { benchProcess } from '../run/bench-process.js';
 import { makeShiftSides } from '../run/harness-sides.js';
-import { type Measurement, type RunBench, runRounds } from '../run/rounds.js';
+import { type Measurement, type RunBench, runRounds, type Side } from '../run/rounds.js';
 
 /** Rounds every experiment gets before its interval may end the measurement. */
 export const MIN_ROUNDS = 5;
@@ -56,6 +58,8 @@ export interface HarnessShiftOptions {
   log?: (m: string) => void;
   /** Runs one side's bench (default: its own bootstrap as a process). */
   runBench?: RunBench;
+  /** The machine's calibrated thresholds ("<id> <metric>" -> ratio): the sample takes each experiment's quietest points. */
+  noise?: NoiseThresholds;
 }
 
 /** Whether a point's runtime is here (resolved as the head's harness would, installing npm-published ones). */
@@ -131,9 +135,39 @@ export function observationsOf(
   return { observations, notMeasured };
 }
 
-/** Measures the harness change, or undefined when the pull request changes no measuring file. */
-export async function measureHarnessShift(opts: HarnessShiftOptions): Promise<HarnessShift | undefined> {
-  const log = opts.log ?? ((m: string) => process.stderr.write(`${m}\n`));
+/** A point's first round as ./shift-runs.ts reads it: its runs and its runs' median wall time (both sides). */
+export function firstRoundOf(point: SamplePoint, ms: readonly Measurement[]): FirstRound | undefined {
+  const first = ms.filter((m) => m.point.id === point.id && m.round === Math.min(...ms.map((x) => x.round)));
+  const walls: number[] = [];
+  let runs = 0;
+  for (const m of first) {
+    const wall = m.results?.benchmarks.find((b) => b.id === point.id)?.metrics.wall_time;
+    if (!wall?.samples?.length) return undefined;
+    runs = Math.max(runs, wall.samples.length);
+    walls.push(wall.value);
+  }
+  return walls.length ? { runs, wallSeconds: Math.max(...walls) } : undefined;
+}
+
+/** Whether a side's bench takes --runs (a base from before it does not: then neither side gets it). */
+async function takesRuns(run: RunBench, side: Side, root: string): Promise<boolean> {
+  const r = await run(side, root, ['bench', '--help']);
+  return r.code === 0 && /--runs\b/.test(r.stdout ?? '');
+}
+
+/** A noise per point from the machine's calibrated thresholds: the smallest of the point's metrics'. */
+function noiseOfPoints(noise: NoiseThresholds | undefined): (p: SamplePoint) => number | undefined {
+  if (!noise) return () => undefined;
+  const best = new Map<string, number>();
+  for (const [key, t] of Object.entries(noise)) {
+    const id = key.slice(0, key.lastIndexOf(' '));
+    if (Number.isFinite(t)) best.set(id, Math.min(best.get(id) ?? Number.POSITIVE_INFINITY, t));
+  }
+  return (p) => best.get(p.id);
+}
+
+/** The harness change's files, and the answer when nothing needs measuring (undefined: measure). */
+async function changedMeasuringCode(opts: HarnessShiftOptions, log: (m: string) => void) {
   // A base without this project's entry point has no harness to measure with.
   if (!existsSync(join(opts.base, 'harness', 'bootstrap.mjs'))) {
     log('harness shift: the base has no harness/bootstrap.mjs, so its harness cannot be compared');
@@ -143,20 +177,45 @@ export async function measureHarnessShift(opts: HarnessShiftOptions): Promise<Ha
   const files = change.files.slice(0, MAX_FILES).map((f) => f.slice(0, MAX_PATH));
   if (!files.length) return undefined;
   log(`harness shift: the pull request changes ${files.length} measuring file(s): ${files.join(', ')}`);
+  return { files, sameCode: change.sameCode };
+}
+
+/** Measures the harness change, or undefined when the pull request changes no measuring file. */
+export async function measureHarnessShift(opts: HarnessShiftOptions): Promise<HarnessShift | undefined> {
+  const log = opts.log ?? ((m: string) => process.stderr.write(`${m}\n`));
+  const change = await changedMeasuringCode(opts, log);
+  if (!change) return undefined;
+  const { files } = change;
   const profile = opts.profile ?? 'quick';
+  const seed = opts.seed ?? seedOf(commitInfo(opts.head).sha);
   if (change.sameCode) {
     log('harness shift: both harnesses compile to the same runner code: nothing to measure');
-    const seed = opts.seed ?? seedOf(commitInfo(opts.head).sha);
     return { files, profile, rounds: 0, seed, margin: SHIFT_MARGIN, experiments: [], notMeasured: [], sameCode: true };
   }
   const rounds = opts.rounds ?? (opts.deadlineSeconds !== undefined ? MAX_ROUNDS : MIN_ROUNDS);
   const experiments = loadAllExperiments(join(opts.head, 'programs'));
   const points = expand(experiments, profile, opts.filters ?? {});
-  const seed = opts.seed ?? seedOf(commitInfo(opts.head).sha);
   // comparison.json holds at most MAX_POINTS per experiment.
   const per = Math.min(MAX_POINTS, Math.max(1, opts.perExperiment ?? DEFAULT_PER_EXPERIMENT));
-  const sample = await drawSample(points, seed, per, runtimeAvailable(opts.head, log));
-  log(`harness shift: ${sample.length} point(s) in ${rounds} round(s): ${sample.map((p) => p.id).join(', ')}`);
+  const sample = await drawSample(points, seed, per, runtimeAvailable(opts.head, log), noiseOfPoints(opts.noise));
+  log(`harness shift: ${sample.length} point(s) in at most ${rounds} round(s): ${sample.map((p) => p.id).join(', ')}`);
+  const measured = await measureRounds({ opts, sample, rounds, profile, experiments, log });
+  return { files, profile, rounds, seed, margin: SHIFT_MARGIN, ...measured };
+}
+
+interface RoundsJob {
+  opts: HarnessShiftOptions;
+  sample: SamplePoint[];
+  rounds: number;
+  profile: Profile;
+  experiments: ReturnType<typeof loadAllExperiments>;
+  log: (m: string) => void;
+}
+
+/** Both harnesses set up side by side, the rounds measured, and each experiment's shift pooled. */
+async function measureRounds(job: RoundsJob): Promise<Pick<HarnessShift, 'experiments' | 'notMeasured' | 'note'>> {
+  const { opts, sample, rounds, profile, log } = job;
+  const run = opts.runBench ?? benchProcess;
   const sides = makeShiftSides(opts.base, opts.head);
   const started = performance.now();
   const overDeadline = () =>
@@ -164,34 +223,29 @@ export async function measureHarnessShift(opts: HarnessShiftOptions): Promise<Ha
   const interrupt = onInterrupt(log, 'stopping the harness shift; the rounds measured so far are pooled');
   try {
     const stop = () => interrupt.interrupted || overDeadline();
-    const manifests = new Map(experiments.map((e) => [e.id, e.manifest]));
+    const manifests = new Map(job.experiments.map((e) => [e.id, e.manifest]));
     const manifestOf = (id: string) => manifests.get(id);
     const enough = (measured: readonly Measurement[], done: number) =>
       done >= Math.min(MIN_ROUNDS, rounds) &&
       pooledShifts(observationsOf(measured, manifestOf).observations).every((s) => settled(s));
-    const ms = await runRounds({ sample, rounds, profile, sides, stop, enough, log }, opts.runBench ?? benchProcess);
+    // Asked only when a round can still start (a spent deadline measures nothing at all).
+    const runs = !stop() && (await takesRuns(run, 'base', sides.base)) && (await takesRuns(run, 'head', sides.head));
+    if (!runs && !stop())
+      log("harness shift: the base's bench takes no --runs, so both time each point the profile's runs");
+    const runsFor = runs ? (p: SamplePoint, ms: readonly Measurement[]) => shiftRuns(firstRoundOf(p, ms)) : undefined;
+    const plan = { sample, rounds, profile, sides, stop, enough, log, ...(runsFor ? { runsFor } : {}) };
+    const ms = await runRounds(plan, run);
     const { observations, notMeasured } = observationsOf(ms, manifestOf);
-    const experimentsShift = pooledShifts(observations);
-    const sampled = new Set(sample.map((p) => p.experiment.id));
-    const unsettled = [...sampled].some((id) => {
-      const e = experimentsShift.find((x) => x.experiment === id);
+    const shifts = pooledShifts(observations);
+    const unsettled = [...new Set(sample.map((p) => p.experiment.id))].some((id) => {
+      const e = shifts.find((x) => x.experiment === id);
       return !e || !settled(e);
     });
     const cut = interrupt.interrupted ? 'interrupted' : overDeadline() && unsettled ? 'its time ran out' : undefined;
-    return {
-      files,
-      profile,
-      rounds,
-      seed,
-      margin: SHIFT_MARGIN,
-      experiments: experimentsShift,
-      notMeasured,
-      ...(cut
-        ? {
-            note: `the measurement was ${cut === 'interrupted' ? cut : `stopped when ${cut}`} before every experiment's interval settled (inside ±${SHIFT_MARGIN * 100} % or wholly beyond it)`,
-          }
-        : {}),
-    };
+    const note = cut
+      ? `the measurement was ${cut === 'interrupted' ? cut : `stopped when ${cut}`} before every experiment's interval settled (inside ±${SHIFT_MARGIN * 100} % or wholly beyond it)`
+      : undefined;
+    return { experiments: shifts, notMeasured, ...(note ? { note } : {}) };
   } finally {
     interrupt.dispose();
     sides.dispose();

@@ -38,15 +38,23 @@ export function shuffledByExperiment<P extends SamplePoint>(points: readonly P[]
   return out;
 }
 
-/** The first `perExperiment` points of each experiment's seeded order that `usable` accepts. */
+/**
+ * The first `perExperiment` points of each experiment that `usable` accepts: the quietest first
+ * where `noiseOf` knows a point's noise on this machine (a shift is resolved soonest where the
+ * numbers move least), in the seeded order among equals and for the points it does not know.
+ */
 export async function drawSample<P extends SamplePoint>(
   points: readonly P[],
   seed: number,
   perExperiment: number,
   usable: (p: P) => boolean | Promise<boolean> = () => true,
+  noiseOf: (p: P) => number | undefined = () => undefined,
 ): Promise<P[]> {
   const out: P[] = [];
-  for (const list of shuffledByExperiment(points, seed).values()) {
+  const known = (p: P) => noiseOf(p) ?? Number.POSITIVE_INFINITY;
+  for (const shuffled of shuffledByExperiment(points, seed).values()) {
+    // A stable sort: the seeded order stays among points of one noise.
+    const list = [...shuffled].sort((a, b) => known(a) - known(b));
     let taken = 0;
     for (const p of list) {
       if (taken >= perExperiment) break;
@@ -59,8 +67,11 @@ export async function drawSample<P extends SamplePoint>(
   return out;
 }
 
-/** `bench` flags that select exactly this point (every parameter named) and write to `out`, adding to no store. */
-export function benchArgs(p: SamplePoint, profile: Profile, out: string): string[] {
+/**
+ * `bench` flags that select exactly this point (every parameter named) and write to `out`, adding
+ * to no store; `runs` timed runs instead of the profile's when given.
+ */
+export function benchArgs(p: SamplePoint, profile: Profile, out: string, runs?: number): string[] {
   const params = Object.entries(p.params)
     .sort(([a], [b]) => (a < b ? -1 : 1))
     .flatMap(([k, v]) => ['--param', `${k}=${v}`]);
@@ -73,6 +84,7 @@ export function benchArgs(p: SamplePoint, profile: Profile, out: string): string
     '--variants',
     p.variant.id,
     ...params,
+    ...(runs !== undefined ? ['--runs', String(runs)] : []),
     '--out',
     out,
     '--no-store',

@@ -10,5 +10,5 @@ export const benchProcess: RunBench = async (_side, root, args) => {
   const env = { ...process.env };
   for (const k of DROPPED_ENV) delete env[k];
   const r = await runProcess([process.execPath, join(root, 'harness', 'bootstrap.mjs'), ...args], { cwd: root, env });
-  return { code: r.code ?? 1, stderr: r.stderr };
+  return { code: r.code ?? 1, stderr: r.stderr, stdout: r.stdout };
 };

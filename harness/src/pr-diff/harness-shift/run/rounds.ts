@@ -15,7 +15,11 @@ import { benchArgs, type SamplePoint } from '../plan/sample.js';
 export type Side = 'base' | 'head';
 
 /** Runs one side's `bench` with these arguments in that side's directory; resolves to its exit status and stderr. */
-export type RunBench = (side: Side, root: string, args: string[]) => Promise<{ code: number; stderr: string }>;
+export type RunBench = (
+  side: Side,
+  root: string,
+  args: string[],
+) => Promise<{ code: number; stderr: string; stdout?: string }>;
 
 export interface RoundsPlan {
   sample: readonly SamplePoint[];
@@ -26,6 +30,11 @@ export interface RoundsPlan {
   stop?: () => boolean;
   /** Whether the rounds measured so far answer the question, asked after each round: no more rounds then. */
   enough?: (measured: readonly Measurement[], roundsDone: number) => boolean;
+  /**
+   * Timed runs both harnesses make of a point in a round, from what was measured before it
+   * (undefined: the profile's). The same for both sides of a round, so their numbers are alike.
+   */
+  runsFor?: (point: SamplePoint, measured: readonly Measurement[]) => number | undefined;
   log?: (m: string) => void;
 }
 
@@ -34,6 +43,8 @@ export interface Measurement {
   round: number;
   side: Side;
   point: SamplePoint;
+  /** Timed runs asked for (undefined: the profile's). */
+  runs?: number;
   results?: Results;
   reason?: string;
 }
@@ -41,11 +52,20 @@ export interface Measurement {
 /** The side that goes first for this round and point: alternating over both. */
 export const baseFirst = (round: number, index: number) => (round + index) % 2 === 0;
 
-async function benchOnce(plan: RoundsPlan, run: RunBench, round: number, side: Side, p: SamplePoint, i: number) {
-  const out = join(plan.sides.dir, 'out', `r${round}-p${i}-${side}`);
-  const r = await run(side, plan.sides[side], benchArgs(p, plan.profile, out));
+interface BenchOne {
+  round: number;
+  side: Side;
+  point: SamplePoint;
+  index: number;
+  runs: number | undefined;
+}
+
+async function benchOnce(plan: RoundsPlan, run: RunBench, b: BenchOne): Promise<Measurement> {
+  const { round, side, point: p, runs } = b;
+  const out = join(plan.sides.dir, 'out', `r${round}-p${b.index}-${side}`);
+  const r = await run(side, plan.sides[side], benchArgs(p, plan.profile, out, runs));
   const file = join(out, 'results.json');
-  const m: Measurement = { round, side, point: p };
+  const m: Measurement = { round, side, point: p, ...(runs !== undefined ? { runs } : {}) };
   if (!existsSync(file)) return { ...m, reason: `bench exited ${r.code}: ${firstErrorLine(r.stderr) || 'no results'}` };
   try {
     return { ...m, results: readResults(file) };
@@ -63,8 +83,9 @@ export async function runRounds(plan: RoundsPlan, run: RunBench): Promise<Measur
       if (dropped.has(p.id)) continue;
       if (plan.stop?.()) return out;
       const order: Side[] = baseFirst(round, i) ? ['base', 'head'] : ['head', 'base'];
+      const runs = plan.runsFor?.(p, out);
       for (const side of order) {
-        const m = await benchOnce(plan, run, round, side, p, i);
+        const m = await benchOnce(plan, run, { round, side, point: p, index: i, runs });
         out.push(m);
         const b = m.results?.benchmarks.find((x) => x.id === p.id);
         if (b?.status !== 'ok') {
@@ -73,7 +94,9 @@ export async function runRounds(plan: RoundsPlan, run: RunBench): Promise<Measur
           break;
         }
       }
-      plan.log?.(`harness shift: round ${round + 1} of at most ${plan.rounds}, ${p.id}`);
+      plan.log?.(
+        `harness shift: round ${round + 1} of at most ${plan.rounds}, ${p.id}${runs ? ` (${runs} runs)` : ''}`,
+      );
     }
     if (plan.enough?.(out, round + 1)) return out;
   }

@@ -83,6 +83,11 @@ describe('measureHarnessShift', () => {
     expect(wc.ci![1]).toBeGreaterThanOrEqual(wc.ratio);
     expect(renderHarnessShift(shift!)).toContain('- **wc**: ');
     expect(log.some((m) => m.includes('round 2 of at most 2, wc/c/bs=65536'))).toBe(true);
+    // After its first round the point is timed for longer than the profile's few runs, by both harnesses.
+    expect(
+      log.find((m) => m.includes('round 2 of at most 2')),
+      log.join('\n'),
+    ).toMatch(/\((\d+) runs\)$/);
     // The sides were temporary: nothing of them is left, and the head's own cache got the shared runtimes.
     expect(log.join('\n'), log.join('\n')).not.toMatch(/^error/m);
     const left = readdirSync(tmpdir()).filter((n) => /^jsio-harness-shift-(?!e2e-)/.test(n));

@@ -73,5 +73,30 @@ describe('benchArgs', () => {
       '/tmp/out',
       '--no-store',
     ]);
+    expect(benchArgs(p, 'quick', '/tmp/out', 12).slice(-5)).toEqual([
+      '--runs',
+      '12',
+      '--out',
+      '/tmp/out',
+      '--no-store',
+    ]);
+  });
+});
+
+describe("drawSample with the machine's noise", () => {
+  it("takes each experiment's quietest points first, the seeded order among the rest", async () => {
+    const noise: Record<string, number> = { 'wc/node/bs=256': 0.02, 'wc/c/bs=65536': 0.05, 'scan/c/bs=4096': 0.03 };
+    const sample = await drawSample(points, 7, 2, undefined, (p) => noise[p.id]);
+    const wc = sample.filter((p) => p.experiment.id === 'wc').map((p) => p.id);
+    expect(wc).toEqual(['wc/node/bs=256', 'wc/c/bs=65536']);
+    const scan = sample.filter((p) => p.experiment.id === 'scan').map((p) => p.id);
+    expect(scan[0]).toBe('scan/c/bs=4096');
+    // Without a known noise, the second scan point and both tally points are the seeded draw's.
+    const seeded = await drawSample(points, 7, 2);
+    const seededScan = seeded.filter((p) => p.experiment.id === 'scan' && p.id !== 'scan/c/bs=4096');
+    expect(scan[1]).toBe(seededScan[0]!.id);
+    expect(sample.filter((p) => p.experiment.id === 'tally')).toEqual(
+      seeded.filter((p) => p.experiment.id === 'tally'),
+    );
   });
 });

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { pooledShifts } from '../../../../src/pr-diff/harness-shift/analysis/pooled-shift.js';
-import { observationsOf } from '../../../../src/pr-diff/harness-shift/pipeline/measure-harness-shift.js';
+import { firstRoundOf, observationsOf } from '../../../../src/pr-diff/harness-shift/pipeline/measure-harness-shift.js';
 import type { SamplePoint } from '../../../../src/pr-diff/harness-shift/plan/sample.js';
 import { baseFirst, type RunBench, runRounds } from '../../../../src/pr-diff/harness-shift/run/rounds.js';
 import { bench, results, timed } from '../../../helpers/results.js';
@@ -50,6 +50,29 @@ const plan = (sample: SamplePoint[], rounds: number) => ({
 const manifest = { fit: undefined, headline: { at: {}, metrics: ['read_cost'] } };
 
 describe('runRounds', () => {
+  it('times a point with the runs runsFor gives for its round, the same on both sides', async () => {
+    const seen: string[] = [];
+    const run: RunBench = async (side, root, args) => {
+      const i = args.indexOf('--runs');
+      seen.push(`${side} ${i < 0 ? 'profile' : args[i + 1]}`);
+      return fakeBench(1).run(side, root, args);
+    };
+    const asked: number[] = [];
+    await runRounds(
+      {
+        ...plan([point('c')], 3),
+        runsFor: (_p, measured) => {
+          asked.push(measured.length);
+          return measured.length ? 12 : undefined;
+        },
+      },
+      run,
+    );
+    expect(seen).toEqual(['base profile', 'head profile', 'head 12', 'base 12', 'base 12', 'head 12']);
+    // Asked once per point and round, with what was measured before it.
+    expect(asked).toEqual([0, 2, 4]);
+  });
+
   it('alternates which harness goes first over rounds and points', async () => {
     const { run, calls } = fakeBench(1);
     await runRounds(plan([point('c'), point('node-stream')], 2), run);
@@ -114,5 +137,16 @@ describe('runRounds with a question to answer', () => {
     expect(asked).toEqual([1, 2, 3]);
     expect(calls).toHaveLength(6);
     expect(new Set(ms.map((m) => m.round))).toEqual(new Set([0, 1, 2]));
+  });
+});
+
+describe('firstRoundOf', () => {
+  it("reads a point's first round: its runs and the slower side's median wall time", async () => {
+    const { run } = fakeBench(1.5);
+    const ms = await runRounds(plan([point('c'), point('node-stream')], 2), run);
+    // The fake times 3 runs of 0.1 s on base and 0.15 s on head.
+    expect(firstRoundOf(point('c'), ms)).toEqual({ runs: 3, wallSeconds: expect.closeTo(0.15, 9) });
+    expect(firstRoundOf(point('c'), [])).toBeUndefined();
+    expect(firstRoundOf(point('gone'), ms)).toBeUndefined();
   });
 });
