@@ -45,8 +45,10 @@ export const isPackageImport = (spec: string) => !isBuiltin(spec) && !/^(bun|den
  * does not pin.
  */
 export function addPackagePins(names: Iterable<string>, root: string, into: Record<string, string>): void {
-  const packages = lockPackages(root);
   const todo = [...names];
+  // A checkout without a lockfile proves nothing about packages, and needs not when none is imported.
+  if (!todo.length) return;
+  const packages = lockPackages(root);
   while (todo.length) {
     const pkg = todo.pop()!;
     if (into[`package ${pkg}`]) continue;
