@@ -21,6 +21,7 @@ import { loadAllExperiments } from '../../../plan/experiments.js';
 import { expand, type Filters, type Point } from '../../../plan/plan.js';
 import { benchmarkProblem, commonLead, leadCandidates, positiveValue, type RoundPair } from '../analysis/lead-value.js';
 import { type Observation, pooledShifts, SHIFT_MARGIN, settled } from '../analysis/pooled-shift.js';
+import { type Candidate, keepQuietest, relativeSpread } from '../analysis/quietest.js';
 import { harnessChange } from '../plan/harness-change.js';
 import { drawSample, type SamplePoint, seedOf } from '../plan/sample.js';
 import { type FirstRound, shiftRuns } from '../plan/shift-runs.js';
@@ -34,6 +35,12 @@ export const MIN_ROUNDS = 5;
 export const MAX_ROUNDS = 40;
 export const DEFAULT_ROUNDS = MIN_ROUNDS;
 export const DEFAULT_PER_EXPERIMENT = 1;
+/**
+ * Points tried per point kept: the first round measures this many per experiment, and the quietest
+ * go on (./analysis/quietest.ts). Without the machine's calibration nothing says beforehand which
+ * points are steady, and one round of a few more costs less than rounds that never settle.
+ */
+export const CANDIDATES_PER_POINT = 3;
 const MAX_POINTS = 100;
 /** comparison.json's caps on the file list: a pull request names its files, not the schema. */
 const MAX_FILES = 2000;
@@ -149,6 +156,30 @@ export function firstRoundOf(point: SamplePoint, ms: readonly Measurement[]): Fi
   return walls.length ? { runs, wallSeconds: Math.max(...walls) } : undefined;
 }
 
+/** Each sampled point's spread in the first round: its lead metric's runs, the noisier side's. */
+export function candidatesOf(
+  sample: readonly SamplePoint[],
+  ms: readonly Measurement[],
+  manifestOf: (experiment: string) => Pick<Manifest, 'fit' | 'headline'> | undefined,
+): Candidate[] {
+  return sample.map((p) => {
+    const sides = ms
+      .filter((m) => m.point.id === p.id && m.round === 0)
+      .map((m) => m.results?.benchmarks.find((b) => b.id === p.id && b.status === 'ok'));
+    const manifest = manifestOf(p.experiment.id);
+    let spread: number | undefined;
+    if (sides.length === 2 && sides.every(Boolean) && manifest)
+      for (const metric of leadCandidates(manifest)) {
+        const spreads = sides.map((b) => relativeSpread(b!.metrics[metric]?.samples ?? []));
+        if (spreads.every((x) => x !== undefined)) {
+          spread = Math.max(...(spreads as number[]));
+          break;
+        }
+      }
+    return { id: p.id, experiment: p.experiment.id, spread };
+  });
+}
+
 /** Whether a side's bench takes --runs (a base from before it does not: then neither side gets it). */
 async function takesRuns(run: RunBench, side: Side, root: string): Promise<boolean> {
   const r = await run(side, root, ['bench', '--help']);
@@ -197,15 +228,26 @@ export async function measureHarnessShift(opts: HarnessShiftOptions): Promise<Ha
   const points = expand(experiments, profile, opts.filters ?? {});
   // comparison.json holds at most MAX_POINTS per experiment.
   const per = Math.min(MAX_POINTS, Math.max(1, opts.perExperiment ?? DEFAULT_PER_EXPERIMENT));
-  const sample = await drawSample(points, seed, per, runtimeAvailable(opts.head, log), noiseOfPoints(opts.noise));
-  log(`harness shift: ${sample.length} point(s) in at most ${rounds} round(s): ${sample.map((p) => p.id).join(', ')}`);
-  const measured = await measureRounds({ opts, sample, rounds, profile, experiments, log });
-  return { files, profile, rounds, seed, margin: SHIFT_MARGIN, ...measured };
+  const candidates = per * CANDIDATES_PER_POINT;
+  const sample = await drawSample(
+    points,
+    seed,
+    candidates,
+    runtimeAvailable(opts.head, log),
+    noiseOfPoints(opts.noise),
+  );
+  log(
+    `harness shift: ${sample.length} candidate point(s), the quietest ${per} per experiment kept after the first round, at most ${rounds} round(s): ${sample.map((p) => p.id).join(', ')}`,
+  );
+  const measured = await measureRounds({ opts, sample, per, rounds, profile, experiments, log });
+  return { files, profile, rounds, seed, margin: SHIFT_MARGIN, candidates, ...measured };
 }
 
 interface RoundsJob {
   opts: HarnessShiftOptions;
   sample: SamplePoint[];
+  /** Points kept per experiment after the first round. */
+  per: number;
   rounds: number;
   profile: Profile;
   experiments: ReturnType<typeof loadAllExperiments>;
@@ -225,16 +267,24 @@ async function measureRounds(job: RoundsJob): Promise<Pick<HarnessShift, 'experi
     const stop = () => interrupt.interrupted || overDeadline();
     const manifests = new Map(job.experiments.map((e) => [e.id, e.manifest]));
     const manifestOf = (id: string) => manifests.get(id);
+    let kept: ReadonlySet<string> | undefined;
+    const narrow = (measured: readonly Measurement[]) => {
+      kept = keepQuietest(candidatesOf(sample, measured, manifestOf), job.per);
+      log(`harness shift: going on with ${[...kept].join(', ')}`);
+      return kept;
+    };
+    const mine = (measured: readonly Measurement[]) =>
+      kept ? measured.filter((m) => kept!.has(m.point.id)) : measured;
     const enough = (measured: readonly Measurement[], done: number) =>
       done >= Math.min(MIN_ROUNDS, rounds) &&
-      pooledShifts(observationsOf(measured, manifestOf).observations).every((s) => settled(s));
+      pooledShifts(observationsOf(mine(measured), manifestOf).observations).every((s) => settled(s));
     // Asked only when a round can still start (a spent deadline measures nothing at all).
     const runs = !stop() && (await takesRuns(run, 'base', sides.base)) && (await takesRuns(run, 'head', sides.head));
     if (!runs && !stop())
       log("harness shift: the base's bench takes no --runs, so both time each point the profile's runs");
     const runsFor = runs ? (p: SamplePoint, ms: readonly Measurement[]) => shiftRuns(firstRoundOf(p, ms)) : undefined;
-    const plan = { sample, rounds, profile, sides, stop, enough, log, ...(runsFor ? { runsFor } : {}) };
-    const ms = await runRounds(plan, run);
+    const plan = { sample, rounds, profile, sides, stop, enough, narrow, log, ...(runsFor ? { runsFor } : {}) };
+    const ms = mine(await runRounds(plan, run));
     const { observations, notMeasured } = observationsOf(ms, manifestOf);
     const shifts = pooledShifts(observations);
     const unsettled = [...new Set(sample.map((p) => p.experiment.id))].some((id) => {

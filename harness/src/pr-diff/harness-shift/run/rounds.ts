@@ -35,6 +35,8 @@ export interface RoundsPlan {
    * (undefined: the profile's). The same for both sides of a round, so their numbers are alike.
    */
   runsFor?: (point: SamplePoint, measured: readonly Measurement[]) => number | undefined;
+  /** After the first round, the points to go on with (the rest were candidates); default all. */
+  narrow?: (measured: readonly Measurement[]) => ReadonlySet<string>;
   log?: (m: string) => void;
 }
 
@@ -97,6 +99,10 @@ export async function runRounds(plan: RoundsPlan, run: RunBench): Promise<Measur
       plan.log?.(
         `harness shift: round ${round + 1} of at most ${plan.rounds}, ${p.id}${runs ? ` (${runs} runs)` : ''}`,
       );
+    }
+    if (round === 0 && plan.narrow) {
+      const keep = plan.narrow(out);
+      for (const p of plan.sample) if (!keep.has(p.id)) dropped.add(p.id);
     }
     if (plan.enough?.(out, round + 1)) return out;
   }

@@ -5,7 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { pooledShifts } from '../../../../src/pr-diff/harness-shift/analysis/pooled-shift.js';
-import { firstRoundOf, observationsOf } from '../../../../src/pr-diff/harness-shift/pipeline/measure-harness-shift.js';
+import {
+  candidatesOf,
+  firstRoundOf,
+  observationsOf,
+} from '../../../../src/pr-diff/harness-shift/pipeline/measure-harness-shift.js';
 import type { SamplePoint } from '../../../../src/pr-diff/harness-shift/plan/sample.js';
 import { baseFirst, type RunBench, runRounds } from '../../../../src/pr-diff/harness-shift/run/rounds.js';
 import { bench, results, timed } from '../../../helpers/results.js';
@@ -148,5 +152,40 @@ describe('firstRoundOf', () => {
     expect(firstRoundOf(point('c'), ms)).toEqual({ runs: 3, wallSeconds: expect.closeTo(0.15, 9) });
     expect(firstRoundOf(point('c'), [])).toBeUndefined();
     expect(firstRoundOf(point('gone'), ms)).toBeUndefined();
+  });
+});
+
+describe('candidates', () => {
+  it('after the first round only the points narrow keeps go on', async () => {
+    const { run, calls } = fakeBench(1);
+    await runRounds(
+      {
+        ...plan([point('c'), point('node-stream'), point('readsync')], 3),
+        narrow: () => new Set(['wc/node-stream/bs=4096']),
+      },
+      run,
+    );
+    expect(calls.filter((c) => c.endsWith(' c'))).toHaveLength(2);
+    expect(calls.filter((c) => c.endsWith(' readsync'))).toHaveLength(2);
+    expect(calls.filter((c) => c.endsWith(' node-stream'))).toHaveLength(6);
+  });
+
+  it("reads each candidate's spread from its runs in the first round, the noisier side's", async () => {
+    const noisy: RunBench = async (side, _root, args) => {
+      const variant = args[args.indexOf('--variants') + 1]!;
+      const out = args[args.indexOf('--out') + 1]!;
+      mkdirSync(out, { recursive: true });
+      const runs = variant === 'c' ? [1, 1.01, 0.99] : side === 'head' ? [1, 2, 3] : [1, 1, 1];
+      writeFileSync(
+        join(out, 'results.json'),
+        JSON.stringify(results([bench(variant, { bs: 4096 }, { wall_time: timed(runs) })])),
+      );
+      return { code: 0, stderr: '' };
+    };
+    const ms = await runRounds(plan([point('c'), point('node-stream')], 1), noisy);
+    const c = candidatesOf([point('c'), point('node-stream')], ms, () => manifest);
+    expect(c.map((x) => x.id)).toEqual(['wc/c/bs=4096', 'wc/node-stream/bs=4096']);
+    expect(c[0]!.spread).toBeCloseTo(0.014826, 6);
+    expect(c[1]!.spread).toBeCloseTo(0.5 * 1.4826, 6);
   });
 });
