@@ -212,6 +212,8 @@ export const HarnessShift = z
             ratio: Num,
             ci: z.tuple([Num, Num]).optional(),
             flagged: z.boolean(),
+            /** Each round's shift as a ratio, in round order: what the interval was computed from. */
+            roundRatios: z.array(Num).max(1000).optional(),
           })
           .strict(),
       )

@@ -42,6 +42,8 @@ export interface PooledShift {
   ci?: [number, number];
   /** The interval reaches outside ±SHIFT_MARGIN. */
   flagged: boolean;
+  /** Each round's shift as a ratio, in round order. */
+  roundRatios: number[];
 }
 
 /** A measured pair of positive, finite values: a ratio exists. */
@@ -71,7 +73,8 @@ export function pooledShift(experiment: string, obs: readonly Observation[]): Po
   const points = [...new Set(mine.filter(usable).map((o) => o.benchmark))].sort();
   const metrics = [...new Set(mine.filter(usable).map((o) => o.metric))].sort();
   const centre = mean(shifts);
-  const base = { experiment, points, metrics, rounds: shifts.length, ratio: Math.exp(centre) };
+  const roundRatios = shifts.map((x) => Number(Math.exp(x).toPrecision(6)));
+  const base = { experiment, points, metrics, rounds: shifts.length, ratio: Math.exp(centre), roundRatios };
   if (shifts.length < 2) return { ...base, flagged: false };
   const half = (t95(shifts.length - 1) * sampleStandardDeviation(shifts)) / Math.sqrt(shifts.length);
   const ci: [number, number] = [Math.exp(centre - half), Math.exp(centre + half)];

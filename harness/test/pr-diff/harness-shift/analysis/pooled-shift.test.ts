@@ -47,6 +47,7 @@ describe('pooledShift', () => {
     expect(s.rounds).toBe(3);
     expect(s.points).toEqual(['a']);
     expect(s.metrics).toEqual(['wall_time']);
+    expect(s.roundRatios).toEqual([1.01, 1.03, 1.02]);
     // 1.02 +- about 2.5 %: the interval reaches past +1.5 %.
     expect(s.flagged).toBe(true);
   });
