@@ -11,7 +11,7 @@ import {
   joinShards,
   LEGACY_PROFILE,
   paths,
-  RECENT_COMMITS,
+  recentWindows,
   STORE_SCHEMA,
 } from '../../../harness/src/model/store-layout.js';
 import type {
@@ -167,14 +167,7 @@ export class Profile {
 
   /** Windows newest first until there are RECENT_COMMITS commits, then `older` more. */
   recentWindows(older = 0): TrendWindow[] {
-    const out: TrendWindow[] = [];
-    let n = 0;
-    for (const w of [...this.windows].reverse()) {
-      if (n >= RECENT_COMMITS && older-- <= 0) break;
-      out.push(w);
-      n += w.commits;
-    }
-    return out.reverse();
+    return recentWindows(this.windows, older);
   }
 
   /** The commits of these windows, oldest first. */

@@ -43,6 +43,22 @@ export const WINDOW_COMMITS = 100;
 /** The site loads windows newest first until it has at least this many commits. */
 export const RECENT_COMMITS = 60;
 
+/**
+ * The windows a view opens on: newest first until they hold RECENT_COMMITS commits, then `older`
+ * more; oldest first. The site loads these, and the site build preloads them.
+ */
+export function recentWindows<W extends { commits: number }>(windows: readonly W[], older = 0): W[] {
+  const out: W[] = [];
+  let n = 0;
+  let more = older;
+  for (const w of [...windows].reverse()) {
+    if (n >= RECENT_COMMITS && more-- <= 0) break;
+    out.push(w);
+    n += w.commits;
+  }
+  return out.reverse();
+}
+
 /** The order the site offers profiles in, and picks the first of that exists. */
 export const PROFILE_ORDER = ['standard', 'full', 'quick', 'smoke'] as const;
 
