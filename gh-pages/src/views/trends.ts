@@ -46,11 +46,12 @@ export async function trends(ctx: Ctx): Promise<void> {
   if (!metric || !trend) return;
   const chartsEl = ctx.el.querySelector<HTMLElement>('#charts')!;
   const changesEl = ctx.el.querySelector<HTMLElement>('#changes')!;
-  const listers = drawCharts(ctx, chartsEl, { experiment, metric, trend, noise, label });
+  const { listers, observer } = drawCharts(ctx, chartsEl, { experiment, metric, trend, noise, label });
   if (ctx.state.chart) {
     const target = chartsEl.querySelector<HTMLElement>(`[data-key="${CSS.escape(ctx.state.chart)}"]`);
     target?.scrollIntoView();
   }
+  drawNearViewport(chartsEl, observer);
   await afterPaint();
   const items = listers.flatMap((list) => list());
   setHtml(
@@ -100,9 +101,12 @@ function showControls(
 
 type Trend = Awaited<ReturnType<Profile['trend']>>;
 
+/** A chart box: `draw` is there until the box has been drawn. */
+type ChartBox = HTMLDivElement & { draw?: () => void };
+
 /**
  * One chart box per parameter point, each drawn when it scrolls into view (years of data stay
- * fast); returns, per chart, what lists its detected changes.
+ * fast); returns, per chart, what lists its detected changes, and the observer that draws them.
  */
 function drawCharts(
   ctx: Ctx,
@@ -114,7 +118,7 @@ function drawCharts(
     noise,
     label,
   }: { experiment: string; metric: string; trend: Trend; noise: Record<string, number>; label: (m: string) => string },
-): (() => { index: number; html: Html }[])[] {
+): { listers: (() => { index: number; html: Html }[])[]; observer: IntersectionObserver } {
   const commits = trend.commits;
   const charts = trendCharts(trend.series, metric);
   const observer = drawWhenVisible();
@@ -126,7 +130,7 @@ function drawCharts(
   const refs = referenceVariants(ctx.overview[experiment]);
   let chartWidth: number | undefined;
   for (const chart of charts) {
-    const box = document.createElement('div') as HTMLDivElement & { draw?: () => void };
+    const box: ChartBox = document.createElement('div');
     box.className = `chart${ctx.state.chart === chart.key ? ' highlight' : ''}`;
     box.dataset.key = chart.key;
     box.style.minHeight = '300px';
@@ -141,6 +145,7 @@ function drawCharts(
     listers.push(() => changeItems(ctx, marks(), lines, commits, link, pointText));
     const a = permalink(link);
     box.draw = () => {
+      box.draw = undefined;
       const { changes, programs } = marks();
       drawTrend(box, {
         ctx,
@@ -159,7 +164,23 @@ function drawCharts(
     chartWidth ??= boxWidth(box);
     observer.observe(box);
   }
-  return listers;
+  return { listers, observer };
+}
+
+/**
+ * Draws the boxes the observer's first report would draw (those within NEAR of the viewport, as
+ * laid out before any is drawn), without waiting for it: it reports only with the next frame.
+ */
+function drawNearViewport(chartsEl: HTMLElement, observer: IntersectionObserver): void {
+  // All rectangles first: each drawing changes the layout, reading one after it would redo it.
+  const near = ([...chartsEl.children] as ChartBox[]).filter((box) => {
+    const r = box.getBoundingClientRect();
+    return r.top <= innerHeight + NEAR && r.bottom >= -NEAR;
+  });
+  for (const box of near) {
+    observer.unobserve(box);
+    box.draw?.();
+  }
 }
 
 /** The experiment's reference variants (C), from its Overview picture: always drawn. */
@@ -210,6 +231,9 @@ function drawTrend(
   box.appendChild(said);
 }
 
+/** How near the viewport a chart box is drawn (pixels beyond its edges). */
+const NEAR = 400;
+
 /** An observer that draws each chart box it observes once it comes near the viewport. */
 function drawWhenVisible(): IntersectionObserver {
   // Draw charts as they scroll into view: years of data stay fast.
@@ -218,10 +242,10 @@ function drawWhenVisible(): IntersectionObserver {
       for (const entry of entries) {
         if (!entry.isIntersecting) continue;
         observer.unobserve(entry.target);
-        (entry.target as HTMLElement & { draw?: () => void }).draw?.();
+        (entry.target as ChartBox).draw?.();
       }
     },
-    { rootMargin: '400px' },
+    { rootMargin: `${NEAR}px` },
   );
   return observer;
 }
