@@ -18,7 +18,7 @@ const plan: PreloadPlan = {
     ['streams', RUN(1)],
     ['wc', RUN(2)],
   ],
-  pair: [RUN(1), RUN(2)],
+  compare: [`${T}/newest-pair.json`],
   shards: { wc: { wall_time: [0, 1], read_cost: [1] } },
 };
 const COMMITS = [`${T}/0003/commits.json`, `${T}/0004/commits.json`];
@@ -38,7 +38,7 @@ describe('preloadFiles', () => {
     ['#/sweeps', [plan.catalog, ...COMMITS, RUN(1)]],
     ['#/sweeps?experiment=wc', [plan.catalog, ...COMMITS, RUN(2)]],
     ['#/sweeps?experiment=wc&commit=abc', [plan.catalog, ...COMMITS]],
-    ['#/compare?machine=m', [plan.catalog, ...COMMITS, plan.noise, RUN(1), RUN(2)]],
+    ['#/compare?machine=m', [plan.catalog, ...COMMITS, plan.noise, `${T}/newest-pair.json`]],
     ['#/compare?base=abc', [plan.catalog, ...COMMITS, plan.noise]],
     ['#/regressions?log=1', [plan.catalog, plan.regressions]],
     ['#/runtimes', [plan.catalog]],

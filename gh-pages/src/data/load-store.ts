@@ -19,6 +19,7 @@ import type {
   CommitsFile,
   MachinesFile,
   Moment,
+  NewestPairFile,
   RegressionsFile,
   RunFile,
   ShardFile,
@@ -138,6 +139,18 @@ export class Store {
     return fetchJson(this.base, paths.regressions(machine, profile), (v) =>
       Array.isArray((v as RegressionsFile).regressions) ? undefined : 'field "regressions" is not a list',
     );
+  }
+
+  /** The build's comparison of a profile's two newest commits (Compare's first view); undefined when it made none. */
+  newestPair(machine: string, profile: string): Promise<NewestPairFile | undefined> {
+    return fetchJson<NewestPairFile>(this.base, paths.newestPair(machine, profile), (v) => {
+      const f = v as NewestPairFile;
+      if (!isObj(f.thresholds)) return 'field "thresholds" is missing';
+      return Array.isArray(f.comparison?.metrics) ? undefined : 'field "comparison" has no metrics';
+    }).catch((e: unknown) => {
+      if (notFound(e)) return undefined;
+      throw e;
+    });
   }
 
   /** A commit's results for the profile (the file named by its window's commits.json). */

@@ -16,8 +16,8 @@ export interface PreloadPlan {
   runs: string[];
   /** Sweeps: each experiment's newest run file, experiments sorted (the first is the default). */
   latest: [string, string][];
-  /** Compare: the run files of the two newest commits, base then head. */
-  pair: string[];
+  /** Compare: the build's comparison of the two newest commits (newest-pair.json), else their run files. */
+  compare: string[];
   /** Trends: per experiment and metric, which of `windows` hold its shard (`<window><experiment>/<metric>.json`). */
   shards: Record<string, Record<string, number[]>>;
 }

@@ -12,6 +12,7 @@
  *   <machine>/trends/<profile>/<window>/<experiment>/<metric>.json   its trend columns
  *   <machine>/trends/<profile>/<window>/regressions.json         change points (site build)
  *   <machine>/trends/<profile>/regressions.json    every change point, newest first (site build)
+ *   <machine>/trends/<profile>/newest-pair.json    Compare's first view: its two newest commits compared (site build)
  *   releases/<machine>/index.json                  runtime releases measured (npm run releases), with
  *                                                  their release-suite values, per profile
  *   releases/<machine>/<profile>/<line>/<version>/<experiment>.json   a release's results
@@ -89,6 +90,7 @@ export const paths = {
   windowRegressions: (machine: string, profile: string, window: string) =>
     `${machine}/trends/${profile}/${window}/regressions.json`,
   regressions: (machine: string, profile: string) => `${machine}/trends/${profile}/regressions.json`,
+  newestPair: (machine: string, profile: string) => `${machine}/trends/${profile}/newest-pair.json`,
   releaseIndex: (machine: string) => `${RELEASES_DIR}/${machine}/index.json`,
   releaseRun: (machine: string, profile: string, line: string, version: string, experiment: string) =>
     `${RELEASES_DIR}/${machine}/${profile}/${line}/${version}/${experiment}.json`,

@@ -32,6 +32,7 @@ import { migrateStore } from '../store/migrate-store.js';
 import { readNoiseFile } from '../store/noise-thresholds.js';
 import { regressionsFile } from '../store/regression-scan.js';
 import { readStoreFile } from '../store/store-files.js';
+import { writeNewestPairs } from './newest-pair.js';
 import { replaceSite } from './output-dir.js';
 import { preloadPlan, withPreloader } from './preload-build.js';
 
@@ -172,6 +173,7 @@ async function buildInto(
       writeFileSync(noise, `${JSON.stringify(uncalibrated(entry.name))}\n`);
   }
   writeRegressions(data);
+  writeNewestPairs(data);
   writeFileSync(
     join(outDir, 'config.json'),
     JSON.stringify({ repoUrl: repoUrl(root), ...manifestConfig(root), releases: releaseFiles(data) }),

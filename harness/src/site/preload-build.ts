@@ -5,6 +5,7 @@
  * run files) after the bundle has run.
  */
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { z } from 'zod';
 import type { PreloadPlan } from '../model/preload-plan.js';
@@ -58,7 +59,13 @@ export function preloadPlan(data: string): PreloadPlan | undefined {
     // The Overview reads each experiment's newest run (usually one commit for all).
     runs: [...new Set(latest.map(([, file]) => file))].slice(0, 4),
     latest,
-    pair: commits.length >= 2 ? commits.slice(-2).map(run) : [],
+    // The build's comparison of the newest pair where it made one, else the pair's run files.
+    compare:
+      commits.length < 2
+        ? []
+        : existsSync(join(data, paths.newestPair(machine, profile)))
+          ? [url(paths.newestPair(machine, profile))]
+          : commits.slice(-2).map(run),
     shards,
   };
 }

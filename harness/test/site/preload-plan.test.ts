@@ -98,7 +98,7 @@ describe('preloadPlan', () => {
       ['wc', run(229)],
     ]);
     expect(plan.runs).toEqual([run(199), run(229)]);
-    expect(plan.pair).toEqual([run(228), run(229)]);
+    expect(plan.compare).toEqual([run(228), run(229)]);
   });
 
   it('is none for an empty store', () => {
