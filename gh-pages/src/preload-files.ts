@@ -22,6 +22,11 @@ export function preloadFiles(plan: PreloadPlan, hash: string): string[] {
   return [plan.catalog, ...view[s.view]()];
 }
 
+/** The module files of the charts, for the views that draw any (whatever machine they show). */
+export function preloadModules(plan: PreloadPlan, hash: string): string[] {
+  return ['overview', 'trends', 'sweeps'].includes(parseHash(hash).view) ? plan.charts : [];
+}
+
 /** The shards of the experiment and metric a Trends link names (the view picks its own otherwise). */
 function trendShards(plan: PreloadPlan, s: State): string[] {
   const { experiment: e, metric: m } = s;

@@ -5,7 +5,7 @@
  */
 import { programChanges } from '../../../harness/src/model/store-layout.js';
 import { MIN_SHIFT } from '../change-detection.js';
-import { trendChart } from '../charts.js';
+import { loadCharts, trendChart } from '../charts.js';
 import { type Profile, type TrendChartSpec, trendCharts, type WindowCommit } from '../data.js';
 import { type Html, html, setHtml } from '../html.js';
 import { toHash } from '../state.js';
@@ -19,6 +19,7 @@ import { changeItems, chartChanges, type TrendLine } from './trend-changes.js';
 const afterPaint = () => new Promise<void>((done) => requestAnimationFrame(() => setTimeout(done, 0)));
 
 export async function trends(ctx: Ctx): Promise<void> {
+  const charts = loadCharts();
   const catalog = ctx.profile.catalog;
   const experiments = Object.keys(catalog.experiments).sort();
   const experiment =
@@ -38,6 +39,7 @@ export async function trends(ctx: Ctx): Promise<void> {
   const [trend, noise] = await Promise.all([
     metric ? ctx.profile.trend(experiment, metric, windows) : Promise.resolve(undefined),
     ctx.store.noise(ctx.machine),
+    charts,
   ]);
   const commits = trend?.commits ?? [];
   const span = commits.length ? `${commits[0]!.date.slice(0, 10)} … ${commits.at(-1)!.date.slice(0, 10)}` : '';

@@ -18,7 +18,6 @@ import { open } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { build } from 'esbuild';
 import type { z } from 'zod';
 import { probe } from '../lib/exec.js';
 import { isSegment } from '../lib/ids.js';
@@ -32,6 +31,7 @@ import { migrateStore } from '../store/migrate-store.js';
 import { readNoiseFile } from '../store/noise-thresholds.js';
 import { regressionsFile } from '../store/regression-scan.js';
 import { readStoreFile } from '../store/store-files.js';
+import { bundlePreloader, bundleSite } from './bundle.js';
 import { writeNewestPairs } from './newest-pair.js';
 import { replaceSite } from './output-dir.js';
 import { preloadPlan, withPreloader } from './preload-build.js';
@@ -141,17 +141,7 @@ async function buildInto(
 ): Promise<void> {
   const src = join(root, 'gh-pages');
   mkdirSync(outDir, { recursive: true });
-  await build({
-    entryPoints: [join(src, 'src', 'main.ts')],
-    bundle: true,
-    minify: true,
-    format: 'esm',
-    target: 'es2020',
-    outfile: join(outDir, 'app.js'),
-    // uPlot's stylesheet is emitted beside the bundle as app.css.
-    logLevel: 'silent',
-    loader: { '.css': 'css' },
-  });
+  const bundle = await bundleSite(src, outDir);
   for (const f of ['index.html', 'style.css']) if (existsSync(join(src, f))) cpSync(join(src, f), join(outDir, f));
   if (!inPlace) {
     mkdirSync(join(outDir, 'data'), { recursive: true });
@@ -180,21 +170,10 @@ async function buildInto(
   );
   const index = join(outDir, 'index.html');
   if (existsSync(index))
-    writeFileSync(index, withPreloader(readFileSync(index, 'utf8'), preloadPlan(data), await preloader(src)));
-}
-
-/** The preloader (gh-pages/src/preload.ts), minified into one script to inline. */
-async function preloader(src: string): Promise<string> {
-  const out = await build({
-    entryPoints: [join(src, 'src', 'preload.ts')],
-    bundle: true,
-    minify: true,
-    format: 'iife',
-    target: 'es2020',
-    write: false,
-    logLevel: 'silent',
-  });
-  return out.outputFiles[0]!.text.trim();
+    writeFileSync(
+      index,
+      withPreloader(readFileSync(index, 'utf8'), preloadPlan(data, bundle), await bundlePreloader(src)),
+    );
 }
 
 /**

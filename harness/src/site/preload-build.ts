@@ -12,11 +12,12 @@ import type { PreloadPlan } from '../model/preload-plan.js';
 import { defaultProfile, LEGACY_PROFILE, paths, recentWindows } from '../model/store-layout.js';
 import { CatalogFile, CommitsFile, MachinesFile, type WindowCommit } from '../model/store-schema.js';
 import { readStoreFile } from '../store/store-files.js';
+import type { Bundle } from './bundle.js';
 
 const url = (path: string) => `data/${path}`;
 
 /** The plan for the site's default machine (the first by id) and its default profile; none for an empty store. */
-export function preloadPlan(data: string): PreloadPlan | undefined {
+export function preloadPlan(data: string, bundle: Bundle = { charts: [] }): PreloadPlan | undefined {
   const read = <T>(file: string, schema: z.ZodType<T>) => readStoreFile(data, join(data, file), schema);
   const machines = read(paths.machines(), MachinesFile)?.machines;
   const machine = Object.keys(machines ?? {}).sort()[0];
@@ -67,6 +68,7 @@ export function preloadPlan(data: string): PreloadPlan | undefined {
           ? [url(paths.newestPair(machine, profile))]
           : commits.slice(-2).map(run),
     shards,
+    charts: bundle.charts,
   };
 }
 

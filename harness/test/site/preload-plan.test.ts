@@ -101,6 +101,11 @@ describe('preloadPlan', () => {
     expect(plan.compare).toEqual([run(228), run(229)]);
   });
 
+  it("names the bundle's chart modules", () => {
+    expect(plan.charts).toEqual([]);
+    expect(preloadPlan(store(), { charts: ['uPlot.esm.js'] })!.charts).toEqual(['uPlot.esm.js']);
+  });
+
   it('is none for an empty store', () => {
     expect(preloadPlan(mkdtempSync(join(tmpdir(), 'jsio-preload-empty-')))).toBeUndefined();
   });
