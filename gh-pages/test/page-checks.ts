@@ -40,7 +40,7 @@ export function injected(page: Page) {
       elements: [
         ...document.querySelectorAll('body img, body svg, body iframe, body object, body embed, body video'),
       ].map((e) => e.outerHTML.slice(0, 80)),
-      // The site's own inline ones by their id: the build's preload plan (data) and preloader.
+      // The site's own inline ones by their id: config.json and the preload plan (data), the preloader.
       scripts: [...document.querySelectorAll('script')].map(
         (s) => s.getAttribute('src') ?? `inline #${s.id} ${s.type || 'script'}: ${s.id ? '…' : s.textContent}`,
       ),
@@ -58,7 +58,12 @@ export function injected(page: Page) {
 export const CLEAN = {
   pwned: null,
   elements: [],
-  scripts: ['app.js', 'inline #preload-plan application/json: …', 'inline #preloader script: …'],
+  scripts: [
+    'app.js',
+    'inline #site-config application/json: …',
+    'inline #preload-plan application/json: …',
+    'inline #preloader script: …',
+  ],
   handlers: [],
   links: [],
   violations: [],

@@ -32,9 +32,10 @@ import { readNoiseFile } from '../store/noise-thresholds.js';
 import { regressionsFile } from '../store/regression-scan.js';
 import { readStoreFile } from '../store/store-files.js';
 import { bundlePreloader, bundleSite } from './bundle.js';
+import { indexPage } from './index-page.js';
 import { writeNewestPairs } from './newest-pair.js';
 import { replaceSite } from './output-dir.js';
-import { preloadPlan, withPreloader } from './preload-build.js';
+import { preloadPlan } from './preload-build.js';
 
 /** A file of the store copy, validated as every store reader does (undefined when absent). */
 const readIf = <T>(data: string, file: string, schema: z.ZodType<T>): T | undefined =>
@@ -142,7 +143,6 @@ async function buildInto(
   const src = join(root, 'gh-pages');
   mkdirSync(outDir, { recursive: true });
   const bundle = await bundleSite(src, outDir);
-  for (const f of ['index.html', 'style.css']) if (existsSync(join(src, f))) cpSync(join(src, f), join(outDir, f));
   if (!inPlace) {
     mkdirSync(join(outDir, 'data'), { recursive: true });
     if (existsSync(storeDir))
@@ -164,16 +164,15 @@ async function buildInto(
   }
   writeRegressions(data);
   writeNewestPairs(data);
-  writeFileSync(
-    join(outDir, 'config.json'),
-    JSON.stringify({ repoUrl: repoUrl(root), ...manifestConfig(root), releases: releaseFiles(data) }),
-  );
-  const index = join(outDir, 'index.html');
-  if (existsSync(index))
-    writeFileSync(
-      index,
-      withPreloader(readFileSync(index, 'utf8'), preloadPlan(data, bundle), await bundlePreloader(src)),
-    );
+  const config = JSON.stringify({ repoUrl: repoUrl(root), ...manifestConfig(root), releases: releaseFiles(data) });
+  writeFileSync(join(outDir, 'config.json'), config);
+  const page = indexPage(readFileSync(join(src, 'index.html'), 'utf8'), {
+    css: readFileSync(join(src, 'style.css'), 'utf8') + bundle.css,
+    config,
+    plan: preloadPlan(data, bundle.charts),
+    preloader: await bundlePreloader(src),
+  });
+  writeFileSync(join(outDir, 'index.html'), page);
 }
 
 /**

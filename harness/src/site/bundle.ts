@@ -1,18 +1,22 @@
 /**
  * The site's scripts, bundled with esbuild: app.js (every view) with uPlot split off into a file
- * of its own that only the views drawing charts load (gh-pages/src/charts/uplot-module.ts), and
- * the preloader, minified into one script that the build inlines into index.html.
+ * of its own that only the views drawing charts load (gh-pages/src/charts/uplot-module.ts), the
+ * stylesheet the bundle imports (uPlot's), and the preloader, minified into one script; the build
+ * inlines the last two into index.html.
  */
-import { basename, join } from 'node:path';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { build, type Metafile } from 'esbuild';
 
-/** What the page loads besides app.js: the chart views' module files (the uPlot one first). */
+/** What the page loads besides app.js: the chart views' module files (the uPlot one first), and the bundle's CSS. */
 export interface Bundle {
   charts: string[];
+  css: string;
 }
 
+/** Writes app.js and its chunks into outDir; returns the rest. */
 export async function bundleSite(src: string, outDir: string): Promise<Bundle> {
-  const { metafile } = await build({
+  const { metafile, outputFiles } = await build({
     entryPoints: { app: join(src, 'src', 'main.ts') },
     bundle: true,
     minify: true,
@@ -24,12 +28,21 @@ export async function bundleSite(src: string, outDir: string): Promise<Bundle> {
     outdir: outDir,
     // Stable names: an in-place build (the gh-pages checkout) overwrites its files.
     chunkNames: '[name]',
-    // uPlot's stylesheet is emitted beside the bundle as app.css.
     logLevel: 'silent',
     loader: { '.css': 'css' },
     metafile: true,
+    // The scripts are written below; the stylesheet goes into the page.
+    write: false,
   });
-  return { charts: chartModules(metafile) };
+  let css = '';
+  for (const f of outputFiles) {
+    if (f.path.endsWith('.css')) css += f.text;
+    else {
+      mkdirSync(dirname(f.path), { recursive: true });
+      writeFileSync(f.path, f.contents);
+    }
+  }
+  return { charts: chartModules(metafile), css };
 }
 
 /**

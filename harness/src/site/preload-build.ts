@@ -1,10 +1,9 @@
 /**
- * The preload plan (model/preload-plan.ts) read from the store copy at build time, and the
- * preloader put into index.html: the page asks for the files of the view its URL names while the
- * bundle is still loading, so no view waits for a chain of requests (catalog, then commits, then
- * run files) after the bundle has run.
+ * The preload plan (model/preload-plan.ts), read from the store copy at build time: the page's
+ * preloader asks for the files of the view its URL names while the bundle is still loading, so no
+ * view waits for a chain of requests (catalog, then commits, then run files) after the bundle has
+ * run. index-page.ts puts it into index.html.
  */
-import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { z } from 'zod';
@@ -12,12 +11,11 @@ import type { PreloadPlan } from '../model/preload-plan.js';
 import { defaultProfile, LEGACY_PROFILE, paths, recentWindows } from '../model/store-layout.js';
 import { CatalogFile, CommitsFile, MachinesFile, type WindowCommit } from '../model/store-schema.js';
 import { readStoreFile } from '../store/store-files.js';
-import type { Bundle } from './bundle.js';
 
 const url = (path: string) => `data/${path}`;
 
 /** The plan for the site's default machine (the first by id) and its default profile; none for an empty store. */
-export function preloadPlan(data: string, bundle: Bundle = { charts: [] }): PreloadPlan | undefined {
+export function preloadPlan(data: string, charts: string[] = []): PreloadPlan | undefined {
   const read = <T>(file: string, schema: z.ZodType<T>) => readStoreFile(data, join(data, file), schema);
   const machines = read(paths.machines(), MachinesFile)?.machines;
   const machine = Object.keys(machines ?? {}).sort()[0];
@@ -68,28 +66,6 @@ export function preloadPlan(data: string, bundle: Bundle = { charts: [] }): Prel
           ? [url(paths.newestPair(machine, profile))]
           : commits.slice(-2).map(run),
     shards,
-    charts: bundle.charts,
+    charts,
   };
-}
-
-/**
- * Puts the preloader into the built index.html: after the Content-Security-Policy (which governs
- * only what follows it) and the requests every view makes first (the bundle, config.json,
- * machines.json), before the stylesheets (a script after a pending stylesheet waits for it). The
- * plan goes in as a JSON data block, which runs nothing, and the preloader inline, allowed by its
- * hash in the policy: inline, it costs no request of its own before the data requests start.
- */
-export function withPreloader(html: string, plan: PreloadPlan | undefined, code: string): string {
-  if (!plan) return html;
-  const hash = createHash('sha256').update(code).digest('base64');
-  const json = JSON.stringify(plan).replace(/</g, '\\u003c');
-  const csp = "script-src 'self'";
-  if (!html.includes(csp) || !html.includes('<meta name="viewport"') || code.includes('</script'))
-    throw new Error('index.html: no place for the preloader (its policy or viewport line changed)');
-  return html
-    .replace(csp, `${csp} 'sha256-${hash}'`)
-    .replace(
-      '<meta name="viewport"',
-      `<script type="application/json" id="preload-plan">${json}</script>\n<script id="preloader">${code}</script>\n<meta name="viewport"`,
-    );
 }

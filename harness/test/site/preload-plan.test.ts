@@ -1,14 +1,13 @@
 // The preload plan names, for the default machine and workload, files the store has and the
 // app reads: the recent windows (newest first until RECENT_COMMITS), the shards of each metric
 // in those windows only, each experiment's newest run, the two newest commits for Compare.
-// The index.html it goes into runs the preloader only by its hash.
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { paths, STORE_SCHEMA } from '../../src/model/store-layout.js';
-import { preloadPlan, withPreloader } from '../../src/site/preload-build.js';
+import { preloadPlan } from '../../src/site/preload-build.js';
 
 const M = 'm-1';
 const sha = (i: number) => i.toString(16).padStart(40, '0');
@@ -103,41 +102,10 @@ describe('preloadPlan', () => {
 
   it("names the bundle's chart modules", () => {
     expect(plan.charts).toEqual([]);
-    expect(preloadPlan(store(), { charts: ['uPlot.esm.js'] })!.charts).toEqual(['uPlot.esm.js']);
+    expect(preloadPlan(store(), ['uPlot.esm.js'])!.charts).toEqual(['uPlot.esm.js']);
   });
 
   it('is none for an empty store', () => {
     expect(preloadPlan(mkdtempSync(join(tmpdir(), 'jsio-preload-empty-')))).toBeUndefined();
-  });
-});
-
-describe('withPreloader', () => {
-  const page = readFileSync(join(import.meta.dirname, '../../../gh-pages/index.html'), 'utf8');
-  const plan = preloadPlan(store())!;
-  const code = 'document.title="x";';
-
-  it('allows the inline preloader by its hash, and only it', () => {
-    const html = withPreloader(page, plan, code);
-    const hash = createHash('sha256').update(code).digest('base64');
-    expect(html).toContain(`script-src 'self' 'sha256-${hash}';`);
-    expect(html).toContain(`<script id="preloader">${code}</script>`);
-    expect(html.match(/<script(?! type="application\/json")[^>]*>[^<]/g)).toHaveLength(1);
-  });
-
-  it('puts the plan in as data, after the requests every view makes and before the stylesheets', () => {
-    const html = withPreloader(page, plan, code);
-    const json = /<script type="application\/json" id="preload-plan">(.*?)<\/script>/.exec(html)?.[1];
-    expect(JSON.parse(json!)).toEqual(plan);
-    const at = (s: string) => html.indexOf(s);
-    expect(at('Content-Security-Policy')).toBeLessThan(at('src="app.js"'));
-    expect(at('href="data/machines.json"')).toBeLessThan(at('id="preload-plan"'));
-    expect(at('id="preloader"')).toBeLessThan(at('rel="stylesheet"'));
-  });
-
-  it('escapes "<" in the plan, leaves a page without a plan as it is, refuses a page it cannot place it in', () => {
-    const odd = { ...plan, machine: '</script><script>alert(1)</script>' };
-    expect(withPreloader(page, odd, code)).not.toContain('</script><script>alert');
-    expect(withPreloader(page, undefined, code)).toBe(page);
-    expect(() => withPreloader('<html></html>', plan, code)).toThrow('no place for the preloader');
   });
 });

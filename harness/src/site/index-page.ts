@@ -1,0 +1,45 @@
+/**
+ * The built index.html: gh-pages/index.html with what every first view needs put into it, so the
+ * page asks for no file of its own before its data. Inline: the stylesheet (the site's, then the
+ * bundle's: a stylesheet holds back the bundle until it has arrived), config.json's content, and
+ * the preloader with its plan. The Content-Security-Policy allows the inline style and script by
+ * their hashes only; data blocks (type application/json) run nothing.
+ */
+import { createHash } from 'node:crypto';
+import type { PreloadPlan } from '../model/preload-plan.js';
+
+export interface PageParts {
+  /** The stylesheet, in the order the page linked them (the site's, then uPlot's). */
+  css: string;
+  /** config.json as written. */
+  config: string;
+  plan: PreloadPlan | undefined;
+  /** The preloader script (gh-pages/src/preload.ts, bundled). */
+  preloader: string;
+}
+
+const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
+
+/** JSON in a data block: no "<", so no "</script>" or "<!--" can end or change the block. */
+const dataBlock = (id: string, json: string) =>
+  `<script type="application/json" id="${id}">${json.replace(/</g, '\\u003c')}</script>`;
+
+const STYLESHEETS = '<link rel="stylesheet" href="style.css">\n<link rel="stylesheet" href="app.css">';
+const CONFIG = '<link rel="preload" href="config.json" as="fetch" crossorigin="anonymous">';
+const SCRIPTS = "script-src 'self'";
+const STYLES = "style-src 'self'";
+
+export function indexPage(template: string, parts: PageParts): string {
+  const missing = [STYLESHEETS, CONFIG, SCRIPTS, STYLES, '<meta name="viewport"'].filter((s) => !template.includes(s));
+  if (missing.length || /<\/style/i.test(parts.css) || parts.preloader.includes('</script'))
+    throw new Error(`index.html: no place for the inlined parts (${missing.join('; ') || 'a part closes its tag'})`);
+  const preloader = parts.plan
+    ? `${dataBlock('preload-plan', JSON.stringify(parts.plan))}\n<script id="preloader">${parts.preloader}</script>\n`
+    : '';
+  return template
+    .replace(SCRIPTS, parts.plan ? `${SCRIPTS} ${sha256(parts.preloader)}` : SCRIPTS)
+    .replace(STYLES, `${STYLES} ${sha256(parts.css)}`)
+    .replace(CONFIG, dataBlock('site-config', parts.config))
+    .replace('<meta name="viewport"', `${preloader}<meta name="viewport"`)
+    .replace(STYLESHEETS, `<style>${parts.css}</style>`);
+}
