@@ -9,7 +9,8 @@ import { CHART_VIEWS, parseHash, type State } from './state.js';
 
 export function preloadFiles(plan: PreloadPlan, hash: string): string[] {
   const s = parseHash(hash);
-  if ((s.machine && s.machine !== plan.machine) || (s.profile && s.profile !== plan.profile)) return [];
+  // Every view reads machines.json first, whatever machine it shows.
+  if ((s.machine && s.machine !== plan.machine) || (s.profile && s.profile !== plan.profile)) return [plan.machines];
   const commits = plan.windows.map((w) => `${w}commits.json`);
   const view: Record<State['view'], () => string[]> = {
     overview: () => [...commits, ...(s.commit ? [] : plan.runs)],
@@ -19,7 +20,7 @@ export function preloadFiles(plan: PreloadPlan, hash: string): string[] {
     regressions: () => [plan.regressions],
     runtimes: () => [],
   };
-  return [plan.catalog, ...view[s.view]()];
+  return [plan.machines, plan.catalog, ...view[s.view]()];
 }
 
 /** The module files of the charts, for the views that draw any (whatever machine they show). */

@@ -1,5 +1,5 @@
-// The preloader asks, per view the URL names, for exactly the files that view reads first, and for
-// nothing on another machine or workload, or of an experiment or metric the plan does not list.
+// The preloader asks, per view the URL names, for exactly the files that view reads first: only
+// machines.json on another machine or workload, nothing of an experiment or metric the plan does not list.
 import { describe, expect, it } from 'vitest';
 import type { PreloadPlan } from '../../harness/src/model/preload-plan.js';
 import { preloadFiles, preloadModules } from '../src/preload-files.js';
@@ -9,6 +9,7 @@ const RUN = (n: number) => `data/m/runs/${String(n).repeat(40)}/standard.json`;
 const plan: PreloadPlan = {
   machine: 'm',
   profile: 'standard',
+  machines: 'data/machines.json',
   catalog: `${T}/catalog.json`,
   noise: 'data/m/noise.json',
   regressions: `${T}/regressions.json`,
@@ -23,33 +24,34 @@ const plan: PreloadPlan = {
   charts: ['uPlot.esm.js'],
 };
 const COMMITS = [`${T}/0003/commits.json`, `${T}/0004/commits.json`];
+const FIRST = [plan.machines, plan.catalog];
 
 describe('preloadFiles', () => {
   it.each<[string, string[]]>([
-    ['', [plan.catalog, ...COMMITS, RUN(2)]],
-    ['#/overview?machine=m&profile=standard', [plan.catalog, ...COMMITS, RUN(2)]],
-    ['#/nonsense', [plan.catalog, ...COMMITS, RUN(2)]],
-    ['#/overview?commit=abc', [plan.catalog, ...COMMITS]],
+    ['', [...FIRST, ...COMMITS, RUN(2)]],
+    ['#/overview?machine=m&profile=standard', [...FIRST, ...COMMITS, RUN(2)]],
+    ['#/nonsense', [...FIRST, ...COMMITS, RUN(2)]],
+    ['#/overview?commit=abc', [...FIRST, ...COMMITS]],
     [
       '#/trends?experiment=wc&metric=wall_time',
-      [plan.catalog, ...COMMITS, plan.noise, `${T}/0003/wc/wall_time.json`, `${T}/0004/wc/wall_time.json`],
+      [...FIRST, ...COMMITS, plan.noise, `${T}/0003/wc/wall_time.json`, `${T}/0004/wc/wall_time.json`],
     ],
-    ['#/trends?experiment=wc&metric=read_cost', [plan.catalog, ...COMMITS, plan.noise, `${T}/0004/wc/read_cost.json`]],
-    ['#/trends?experiment=wc', [plan.catalog, ...COMMITS, plan.noise]],
-    ['#/sweeps', [plan.catalog, ...COMMITS, RUN(1)]],
-    ['#/sweeps?experiment=wc', [plan.catalog, ...COMMITS, RUN(2)]],
-    ['#/sweeps?experiment=wc&commit=abc', [plan.catalog, ...COMMITS]],
-    ['#/compare?machine=m', [plan.catalog, ...COMMITS, plan.noise, `${T}/newest-pair.json`]],
-    ['#/compare?base=abc', [plan.catalog, ...COMMITS, plan.noise]],
-    ['#/regressions?log=1', [plan.catalog, plan.regressions]],
-    ['#/runtimes', [plan.catalog]],
+    ['#/trends?experiment=wc&metric=read_cost', [...FIRST, ...COMMITS, plan.noise, `${T}/0004/wc/read_cost.json`]],
+    ['#/trends?experiment=wc', [...FIRST, ...COMMITS, plan.noise]],
+    ['#/sweeps', [...FIRST, ...COMMITS, RUN(1)]],
+    ['#/sweeps?experiment=wc', [...FIRST, ...COMMITS, RUN(2)]],
+    ['#/sweeps?experiment=wc&commit=abc', [...FIRST, ...COMMITS]],
+    ['#/compare?machine=m', [...FIRST, ...COMMITS, plan.noise, `${T}/newest-pair.json`]],
+    ['#/compare?base=abc', [...FIRST, ...COMMITS, plan.noise]],
+    ['#/regressions?log=1', [...FIRST, plan.regressions]],
+    ['#/runtimes', FIRST],
   ])('%s', (hash, files) => {
     expect(preloadFiles(plan, hash)).toEqual(files);
   });
 
-  it('preloads nothing for another machine or workload', () => {
-    expect(preloadFiles(plan, '#/overview?machine=other')).toEqual([]);
-    expect(preloadFiles(plan, '#/compare?machine=m&profile=smoke')).toEqual([]);
+  it('preloads only machines.json for another machine or workload', () => {
+    expect(preloadFiles(plan, '#/overview?machine=other')).toEqual([plan.machines]);
+    expect(preloadFiles(plan, '#/compare?machine=m&profile=smoke')).toEqual([plan.machines]);
   });
 
   it('asks for no shard the plan does not list, whatever the link names', () => {
@@ -61,7 +63,7 @@ describe('preloadFiles', () => {
       ['../x', 'wall_time'],
     ])
       expect(preloadFiles(plan, `#/trends?experiment=${experiment}&metric=${metric}`)).toEqual([
-        plan.catalog,
+        ...FIRST,
         ...COMMITS,
         plan.noise,
       ]);

@@ -14,6 +14,7 @@ import {
   recentWindows,
   STORE_SCHEMA,
 } from '../../../harness/src/model/store-layout.js';
+import { preloaded } from './preloaded.js';
 import type {
   CatalogFile,
   CommitsFile,
@@ -31,6 +32,19 @@ export class DataError extends Error {}
 
 const cache = new Map<string, Promise<unknown>>();
 
+/** A file's text from the network; what went wrong as a DataError naming the file. */
+async function download(url: string, path: string): Promise<string> {
+  let res: Response;
+  try {
+    res = await fetch(url);
+  } catch (e) {
+    throw new DataError(`could not fetch ${path}: ${(e as Error).message}`);
+  }
+  if (res.status === 404) throw new DataError(`${path} was not found`);
+  if (!res.ok) throw new DataError(`${path}: HTTP ${res.status}`);
+  return res.text();
+}
+
 async function fetchJson<T>(
   base: string,
   path: string,
@@ -41,17 +55,11 @@ async function fetchJson<T>(
   const hit = cache.get(url);
   if (hit) return hit as Promise<T>;
   const job = (async () => {
-    let res: Response;
-    try {
-      res = await fetch(url);
-    } catch (e) {
-      throw new DataError(`could not fetch ${path}: ${(e as Error).message}`);
-    }
-    if (res.status === 404) throw new DataError(`${path} was not found`);
-    if (!res.ok) throw new DataError(`${path}: HTTP ${res.status}`);
+    // What the preloader fetched, else (not asked for, or failed) the network, which says why.
+    const text = (await preloaded(url)) ?? (await download(url, path));
     let v: unknown;
     try {
-      v = JSON.parse(await res.text());
+      v = JSON.parse(text);
     } catch {
       throw new DataError(`${path} is not valid JSON (corrupt or truncated)`);
     }
@@ -124,10 +132,15 @@ export class Store {
 
   /** Per-benchmark noise thresholds from `npm run calibrate`, if this machine was calibrated. */
   async noise(machine: string): Promise<Record<string, number>> {
+    const url = `${this.base}${paths.noise(machine)}`;
     try {
-      const r = await fetch(`${this.base}${paths.noise(machine)}`);
-      if (!r.ok) return {};
-      const v = (await r.json()) as { thresholds?: Record<string, number> };
+      let text = await preloaded(url);
+      if (text === undefined) {
+        const r = await fetch(url);
+        if (!r.ok) return {};
+        text = await r.text();
+      }
+      const v = JSON.parse(text) as { thresholds?: Record<string, number> };
       return v.thresholds ?? {};
     } catch {
       return {};

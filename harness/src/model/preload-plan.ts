@@ -7,6 +7,7 @@
 export interface PreloadPlan {
   machine: string;
   profile: string;
+  machines: string;
   catalog: string;
   noise: string;
   regressions: string;

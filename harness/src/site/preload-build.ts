@@ -51,6 +51,7 @@ export function preloadPlan(data: string, charts: string[] = []): PreloadPlan | 
   return {
     machine,
     profile,
+    machines: url(paths.machines()),
     catalog: url(paths.catalog(machine, profile)),
     noise: url(paths.noise(machine)),
     regressions: url(paths.regressions(machine, profile)),

@@ -1,6 +1,6 @@
 // The built index.html holds what every first view needs: the stylesheet, config.json's content
 // and the preloader with its plan, inline, the style and the script allowed by their hashes only;
-// the requests every view makes come first, the stylesheet no longer holds back the bundle.
+// the bundle is asked for first, and no stylesheet holds it back.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -38,11 +38,10 @@ describe('indexPage', () => {
     expect(block('site-config')).toBe(parts.config);
   });
 
-  it('asks for the bundle and machines.json before the preloader asks for the view', () => {
+  it('asks for the bundle before the preloader asks for the data, both under the policy', () => {
     const at = (s: string) => page.indexOf(s);
     expect(at('Content-Security-Policy')).toBeLessThan(at('src="app.js"'));
-    expect(at('src="app.js"')).toBeLessThan(at('href="data/machines.json"'));
-    expect(at('href="data/machines.json"')).toBeLessThan(at('id="preloader"'));
+    expect(at('src="app.js"')).toBeLessThan(at('id="preloader"'));
   });
 
   it('escapes "<" in data, so no value ends its block', () => {

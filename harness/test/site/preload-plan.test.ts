@@ -73,6 +73,7 @@ describe('preloadPlan', () => {
 
   it('is for the first machine and its default workload', () => {
     expect([plan.machine, plan.profile]).toEqual([M, 'standard']);
+    expect(plan.machines).toBe('data/machines.json');
     expect(plan.catalog).toBe(`data/${paths.catalog(M, 'standard')}`);
     expect(plan.noise).toBe(`data/${paths.noise(M)}`);
     expect(plan.regressions).toBe(`data/${paths.regressions(M, 'standard')}`);
