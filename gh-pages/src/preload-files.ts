@@ -5,7 +5,7 @@
  * does not ask for would be downloaded for nothing, and one the store lacks would fail loudly.
  */
 import type { PreloadPlan } from '../../harness/src/model/preload-plan.js';
-import { CHART_VIEWS, parseHash, type State } from './state.js';
+import { parseHash, type State } from './state.js';
 
 export function preloadFiles(plan: PreloadPlan, hash: string): string[] {
   const s = parseHash(hash);
@@ -21,11 +21,6 @@ export function preloadFiles(plan: PreloadPlan, hash: string): string[] {
     runtimes: () => [],
   };
   return [plan.machines, plan.catalog, ...view[s.view]()];
-}
-
-/** The module files of the charts, for the views that draw any (whatever machine they show). */
-export function preloadModules(plan: PreloadPlan, hash: string): string[] {
-  return CHART_VIEWS.includes(parseHash(hash).view) ? plan.charts : [];
 }
 
 /** The shards of the experiment and metric a Trends link names (the view picks its own otherwise). */

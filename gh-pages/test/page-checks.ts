@@ -40,7 +40,8 @@ export function injected(page: Page) {
       elements: [
         ...document.querySelectorAll('body img, body svg, body iframe, body object, body embed, body video'),
       ].map((e) => e.outerHTML.slice(0, 80)),
-      // The site's own inline ones by their id: config.json and the preload plan (data), the preloader.
+      // The site's own inline ones by their id: config.json and the preload plan (data), the
+      // preloader and the app's bundle.
       scripts: [...document.querySelectorAll('script')].map(
         (s) => s.getAttribute('src') ?? `inline #${s.id} ${s.type || 'script'}: ${s.id ? '…' : s.textContent}`,
       ),
@@ -59,10 +60,10 @@ export const CLEAN = {
   pwned: null,
   elements: [],
   scripts: [
-    'app.js',
     'inline #site-config application/json: …',
     'inline #preload-plan application/json: …',
     'inline #preloader script: …',
+    'inline #bundle module: …',
   ],
   handlers: [],
   links: [],

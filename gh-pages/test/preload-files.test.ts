@@ -2,7 +2,7 @@
 // machines.json on another machine or workload, nothing of an experiment or metric the plan does not list.
 import { describe, expect, it } from 'vitest';
 import type { PreloadPlan } from '../../harness/src/model/preload-plan.js';
-import { preloadFiles, preloadModules } from '../src/preload-files.js';
+import { preloadFiles } from '../src/preload-files.js';
 
 const T = 'data/m/trends/standard';
 const RUN = (n: number) => `data/m/runs/${String(n).repeat(40)}/standard.json`;
@@ -21,7 +21,6 @@ const plan: PreloadPlan = {
   ],
   compare: [`${T}/newest-pair.json`],
   shards: { wc: { wall_time: [0, 1], read_cost: [1] } },
-  charts: ['uPlot.esm.js'],
 };
 const COMMITS = [`${T}/0003/commits.json`, `${T}/0004/commits.json`];
 const FIRST = [plan.machines, plan.catalog];
@@ -67,12 +66,5 @@ describe('preloadFiles', () => {
         ...COMMITS,
         plan.noise,
       ]);
-  });
-
-  it('preloads the charts module for the views that draw charts, on any machine', () => {
-    for (const hash of ['', '#/trends?machine=other', '#/sweeps?experiment=wc'])
-      expect(preloadModules(plan, hash), hash).toEqual(['uPlot.esm.js']);
-    for (const hash of ['#/compare', '#/regressions', '#/runtimes'])
-      expect(preloadModules(plan, hash), hash).toEqual([]);
   });
 });

@@ -1,7 +1,8 @@
 /**
- * uPlot, loaded apart from the bundle (its own file, fetched early by the preloader for the views
- * that draw charts): evaluating it builds its number and date formats, several milliseconds of the
- * main thread that Compare, Regressions and Runtimes, which draw no chart, do not pay.
+ * uPlot, evaluated only by the views that draw charts: the bundle keeps it behind this dynamic
+ * import (its top level runs on the first import), and evaluating it builds its number and date
+ * formats, several milliseconds of the main thread that Compare, Regressions and Runtimes, which
+ * draw no chart, do not pay. The app starts it as a chart view starts (main.ts).
  */
 import type uPlot from 'uplot';
 

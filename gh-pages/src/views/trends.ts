@@ -53,7 +53,7 @@ export async function trends(ctx: Ctx): Promise<void> {
     const target = chartsEl.querySelector<HTMLElement>(`[data-key="${CSS.escape(ctx.state.chart)}"]`);
     target?.scrollIntoView();
   }
-  drawNearViewport(chartsEl, observer);
+  await drawNearViewport(chartsEl, observer);
   await afterPaint();
   const items = listers.flatMap((list) => list());
   setHtml(
@@ -172,17 +172,17 @@ function drawCharts(
 /**
  * Draws the boxes the observer's first report would draw (those within NEAR of the viewport, as
  * laid out before any is drawn), without waiting for it: it reports only with the next frame.
+ * The first the viewport shows is drawn and painted before the others.
  */
-function drawNearViewport(chartsEl: HTMLElement, observer: IntersectionObserver): void {
+async function drawNearViewport(chartsEl: HTMLElement, observer: IntersectionObserver): Promise<void> {
   // All rectangles first: each drawing changes the layout, reading one after it would redo it.
-  const near = ([...chartsEl.children] as ChartBox[]).filter((box) => {
-    const r = box.getBoundingClientRect();
-    return r.top <= innerHeight + NEAR && r.bottom >= -NEAR;
-  });
-  for (const box of near) {
-    observer.unobserve(box);
-    box.draw?.();
-  }
+  const rects = ([...chartsEl.children] as ChartBox[]).map((box) => ({ box, r: box.getBoundingClientRect() }));
+  const near = rects.filter(({ r }) => r.top <= innerHeight + NEAR && r.bottom >= -NEAR);
+  for (const { box } of near) observer.unobserve(box);
+  const first = near.find(({ r }) => r.bottom > 0 && r.top < innerHeight) ?? near[0];
+  first?.box.draw?.();
+  if (near.length > 1) await afterPaint();
+  for (const { box } of near) box.draw?.();
 }
 
 /** The experiment's reference variants (C), from its Overview picture: always drawn. */

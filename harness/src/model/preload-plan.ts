@@ -21,6 +21,4 @@ export interface PreloadPlan {
   compare: string[];
   /** Trends: per experiment and metric, which of `windows` hold its shard (`<window><experiment>/<metric>.json`). */
   shards: Record<string, Record<string, number[]>>;
-  /** Overview, Trends, Sweeps: the module files the charts are drawn with (uPlot's). */
-  charts: string[];
 }

@@ -31,7 +31,7 @@ import { migrateStore } from '../store/migrate-store.js';
 import { readNoiseFile } from '../store/noise-thresholds.js';
 import { regressionsFile } from '../store/regression-scan.js';
 import { readStoreFile } from '../store/store-files.js';
-import { bundlePreloader, bundleSite } from './bundle.js';
+import { bundleApp, bundlePreloader } from './bundle.js';
 import { indexPage } from './index-page.js';
 import { writeNewestPairs } from './newest-pair.js';
 import { replaceSite } from './output-dir.js';
@@ -142,7 +142,7 @@ async function buildInto(
 ): Promise<void> {
   const src = join(root, 'gh-pages');
   mkdirSync(outDir, { recursive: true });
-  const bundle = await bundleSite(src, outDir);
+  const bundle = await bundleApp(src);
   if (!inPlace) {
     mkdirSync(join(outDir, 'data'), { recursive: true });
     if (existsSync(storeDir))
@@ -169,8 +169,9 @@ async function buildInto(
   const page = indexPage(readFileSync(join(src, 'index.html'), 'utf8'), {
     css: readFileSync(join(src, 'style.css'), 'utf8') + bundle.css,
     config,
-    plan: preloadPlan(data, bundle.charts),
+    plan: preloadPlan(data),
     preloader: await bundlePreloader(src),
+    app: bundle.js,
   });
   writeFileSync(join(outDir, 'index.html'), page);
 }

@@ -15,7 +15,7 @@ import { readStoreFile } from '../store/store-files.js';
 const url = (path: string) => `data/${path}`;
 
 /** The plan for the site's default machine (the first by id) and its default profile; none for an empty store. */
-export function preloadPlan(data: string, charts: string[] = []): PreloadPlan | undefined {
+export function preloadPlan(data: string): PreloadPlan | undefined {
   const read = <T>(file: string, schema: z.ZodType<T>) => readStoreFile(data, join(data, file), schema);
   const machines = read(paths.machines(), MachinesFile)?.machines;
   const machine = Object.keys(machines ?? {}).sort()[0];
@@ -67,6 +67,5 @@ export function preloadPlan(data: string, charts: string[] = []): PreloadPlan | 
           ? [url(paths.newestPair(machine, profile))]
           : commits.slice(-2).map(run),
     shards,
-    charts,
   };
 }

@@ -1,6 +1,6 @@
-// The built index.html holds what every first view needs: the stylesheet, config.json's content
-// and the preloader with its plan, inline, the style and the script allowed by their hashes only;
-// the bundle is asked for first, and no stylesheet holds it back.
+// The built index.html holds the site: the stylesheet, config.json's content, the preloader with
+// its plan and the app's bundle, inline, the style and the scripts allowed by their hashes only;
+// the preloader comes before anything long is parsed, the bundle last.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,20 +15,22 @@ const parts: PageParts = {
   config: '{"repoUrl":"https://github.com/o/r"}',
   plan,
   preloader: 'document.title="x";',
+  app: 'document.body.dataset.app="1";',
 };
 const hash = (s: string) => `'sha256-${createHash('sha256').update(s).digest('base64')}'`;
 
 describe('indexPage', () => {
   const page = indexPage(template, parts);
 
-  it('allows the inline style and preloader by their hashes, and runs no other inline script', () => {
-    expect(page).toContain(`script-src 'self' ${hash(parts.preloader)};`);
+  it('allows the inline style, preloader and bundle by their hashes, and has no other script', () => {
+    expect(page).toContain(`script-src 'self' ${hash(parts.preloader)} ${hash(parts.app)};`);
     expect(page).toContain(`style-src 'self' ${hash(parts.css)};`);
     expect(page).toContain(`<style>${parts.css}</style>`);
     expect(page).toContain(`<script id="preloader">${parts.preloader}</script>`);
-    const inline = page.match(/<script(?! type="application\/json")(?![^>]*\bsrc=)[^>]*>/g);
-    expect(inline).toEqual(['<script id="preloader">']);
-    expect(page).not.toMatch(/rel="stylesheet"|href="config.json"/);
+    expect(page).toContain(`<script type="module" id="bundle">${parts.app}</script>`);
+    const scripts = page.match(/<script(?! type="application\/json")[^>]*>/g);
+    expect(scripts).toEqual(['<script id="preloader">', '<script type="module" id="bundle">']);
+    expect(page).not.toMatch(/rel="stylesheet"|href="config.json"|src="app.js"/);
   });
 
   it('holds the plan and config.json as data', () => {
@@ -38,10 +40,12 @@ describe('indexPage', () => {
     expect(block('site-config')).toBe(parts.config);
   });
 
-  it('asks for the bundle before the preloader asks for the data, both under the policy', () => {
+  it('runs the preloader under the policy, before the stylesheet and the bundle are parsed', () => {
     const at = (s: string) => page.indexOf(s);
-    expect(at('Content-Security-Policy')).toBeLessThan(at('src="app.js"'));
-    expect(at('src="app.js"')).toBeLessThan(at('id="preloader"'));
+    expect(at('Content-Security-Policy')).toBeLessThan(at('id="preloader"'));
+    expect(at('id="preloader"')).toBeLessThan(at('<style>'));
+    expect(at('<style>')).toBeLessThan(at('id="bundle"'));
+    expect(at('id="bundle"')).toBeGreaterThan(at('<main id="app">'));
   });
 
   it('escapes "<" in data, so no value ends its block', () => {
@@ -61,8 +65,10 @@ describe('indexPage', () => {
   it('has no preloader without a plan (an empty store), and refuses a page it cannot fill', () => {
     const empty = indexPage(template, { ...parts, plan: undefined });
     expect(empty).not.toContain('id="preloader"');
-    expect(empty).toContain("script-src 'self';");
+    expect(empty).toContain(`script-src 'self' ${hash(parts.app)};`);
     expect(() => indexPage('<html></html>', parts)).toThrow('no place for the inlined parts');
     expect(() => indexPage(template, { ...parts, css: 'x</style><script>' })).toThrow('a part closes its tag');
+    for (const app of ['"</script>"', 'a<!--b', 'x="<SCRIPT>"'])
+      expect(() => indexPage(template, { ...parts, app }), app).toThrow('a part closes its tag');
   });
 });

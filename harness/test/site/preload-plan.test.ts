@@ -1,8 +1,7 @@
 // The preload plan names, for the default machine and workload, files the store has and the
 // app reads: the recent windows (newest first until RECENT_COMMITS), the shards of each metric
 // in those windows only, each experiment's newest run, the two newest commits for Compare.
-import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -99,11 +98,6 @@ describe('preloadPlan', () => {
     ]);
     expect(plan.runs).toEqual([run(199), run(229)]);
     expect(plan.compare).toEqual([run(228), run(229)]);
-  });
-
-  it("names the bundle's chart modules", () => {
-    expect(plan.charts).toEqual([]);
-    expect(preloadPlan(store(), ['uPlot.esm.js'])!.charts).toEqual(['uPlot.esm.js']);
   });
 
   it('is none for an empty store', () => {
