@@ -2,9 +2,10 @@
 import 'uplot/dist/uPlot.min.css';
 import { defaultProfile, LEGACY_PROFILE, sortProfiles } from '../../harness/src/model/store-layout.js';
 import { metricLabel } from '../../harness/src/report/metric-labels.js';
+import { loadCharts } from './charts.js';
 import { DataError, Profile, Store } from './data.js';
 import { html, setHtml } from './html.js';
-import { parseHash, type State, toHash, VIEWS } from './state.js';
+import { CHART_VIEWS, parseHash, type State, toHash, VIEWS } from './state.js';
 import { type Ctx, VIEW_TABLE } from './views/index.js';
 import { plural } from './views/machine-line.js';
 
@@ -22,8 +23,11 @@ interface Config {
   releases?: Record<string, { index: boolean; changes: boolean }>;
 }
 
+/** config.json: the copy the build put into the page, else the file. */
 async function config(): Promise<Config> {
   try {
+    const inlined = document.getElementById('site-config')?.textContent;
+    if (inlined) return JSON.parse(inlined) as Config;
     const r = await fetch('config.json');
     return r.ok ? ((await r.json()) as Config) : {};
   } catch {
@@ -46,6 +50,9 @@ async function render(): Promise<void> {
   // Tests (and tools) wait for data-rendered: it names only a view that is fully drawn.
   delete document.body.dataset.rendered;
   const state = parseHash(location.hash);
+  // Evaluated now, while the view's data is still on its way: the view awaits it again and
+  // reports a failure.
+  if (CHART_VIEWS.includes(state.view)) loadCharts().catch(() => undefined);
   // Both at once: every round trip before the first chart counts against its 300 ms (site/perf.ts).
   const [cfg, machines] = await Promise.all([
     config(),
@@ -150,5 +157,8 @@ function run(): void {
   render().catch(showError);
 }
 
-window.addEventListener('hashchange', run);
-run();
+// Opened from disk (file://), the page cannot fetch its data: index.html's hint says how to serve it.
+if (location.protocol !== 'file:') {
+  window.addEventListener('hashchange', run);
+  run();
+}

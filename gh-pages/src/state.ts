@@ -4,6 +4,8 @@
  */
 export type View = 'overview' | 'trends' | 'sweeps' | 'compare' | 'regressions' | 'runtimes';
 export const VIEWS: readonly View[] = ['overview', 'trends', 'sweeps', 'compare', 'regressions', 'runtimes'];
+/** The views that draw charts: the page evaluates uPlot for these only. */
+export const CHART_VIEWS: readonly View[] = ['overview', 'trends', 'sweeps'];
 
 export interface State {
   view: View;

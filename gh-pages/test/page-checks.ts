@@ -40,7 +40,11 @@ export function injected(page: Page) {
       elements: [
         ...document.querySelectorAll('body img, body svg, body iframe, body object, body embed, body video'),
       ].map((e) => e.outerHTML.slice(0, 80)),
-      scripts: [...document.querySelectorAll('script')].map((s) => s.getAttribute('src') ?? `inline: ${s.textContent}`),
+      // The site's own inline ones by their id: config.json and the preload plan (data), the
+      // preloader and the app's bundle.
+      scripts: [...document.querySelectorAll('script')].map(
+        (s) => s.getAttribute('src') ?? `inline #${s.id} ${s.type || 'script'}: ${s.id ? '…' : s.textContent}`,
+      ),
       handlers: all.flatMap((e) =>
         [...e.attributes].filter((a) => a.name.toLowerCase().startsWith('on')).map((a) => `${e.tagName} ${a.name}`),
       ),
@@ -55,7 +59,12 @@ export function injected(page: Page) {
 export const CLEAN = {
   pwned: null,
   elements: [],
-  scripts: ['preload.js', 'app.js'],
+  scripts: [
+    'inline #site-config application/json: …',
+    'inline #preload-plan application/json: …',
+    'inline #preloader script: …',
+    'inline #bundle module: …',
+  ],
   handlers: [],
   links: [],
   violations: [],

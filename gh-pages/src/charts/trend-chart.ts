@@ -1,10 +1,11 @@
 /** A metric across commits: one line per series, change points marked, a tooltip per commit. */
-import uPlot from 'uplot';
+import type uPlot from 'uplot';
 import { formatValue } from '../../../harness/src/lib/format.js';
 import { html, safeUrl, setHtml } from '../html.js';
 import { axisUnit, commitLabels, commitSplits, yTickLabels } from './axes.js';
 import { recordStyles, recordTicks, seriesStyle } from './palette.js';
 import { isShown, shownRecorder } from './shown.js';
+import { UPlot } from './uplot-module.js';
 
 export interface TrendLine {
   label: string;
@@ -101,7 +102,7 @@ export function trendChart(el: HTMLElement, input: TrendInput, width: number): u
   const dates = input.commits.map((c) => c.date);
   const styles = input.lines.map((_, i) => seriesStyle(i));
   recordStyles(el, styles);
-  const u = new uPlot(
+  const u = new (UPlot())(
     {
       title: input.title,
       width,

@@ -1,8 +1,9 @@
 /** A metric over a parameter: one line per variant, intervals as whiskers, reference lines thin. */
-import uPlot from 'uplot';
+import type uPlot from 'uplot';
 import { axisUnit, xAxis, xTickLabels, yTickLabels } from './axes.js';
 import { recordStyles, recordTicks, referenceStyle, type SeriesStyle, seriesStyle } from './palette.js';
 import { isShown, shownRecorder } from './shown.js';
+import { UPlot } from './uplot-module.js';
 
 export interface XYLine {
   label: string;
@@ -116,7 +117,7 @@ export function xyChart(el: HTMLElement, input: XYInput, width: number): uPlot {
   const xRange: uPlot.Range.Function = input.logX
     ? () => [lo / 1.25, hi * 1.25]
     : () => [lo - (hi - lo || 1) * 0.04, hi + (hi - lo || 1) * 0.04];
-  const u = new uPlot(
+  const u = new (UPlot())(
     {
       title: input.title,
       width,

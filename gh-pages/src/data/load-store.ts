@@ -11,14 +11,16 @@ import {
   joinShards,
   LEGACY_PROFILE,
   paths,
-  RECENT_COMMITS,
+  recentWindows,
   STORE_SCHEMA,
 } from '../../../harness/src/model/store-layout.js';
+import { preloaded } from './preloaded.js';
 import type {
   CatalogFile,
   CommitsFile,
   MachinesFile,
   Moment,
+  NewestPairFile,
   RegressionsFile,
   RunFile,
   ShardFile,
@@ -30,6 +32,19 @@ export class DataError extends Error {}
 
 const cache = new Map<string, Promise<unknown>>();
 
+/** A file's text from the network; what went wrong as a DataError naming the file. */
+async function download(url: string, path: string): Promise<string> {
+  let res: Response;
+  try {
+    res = await fetch(url);
+  } catch (e) {
+    throw new DataError(`could not fetch ${path}: ${(e as Error).message}`);
+  }
+  if (res.status === 404) throw new DataError(`${path} was not found`);
+  if (!res.ok) throw new DataError(`${path}: HTTP ${res.status}`);
+  return res.text();
+}
+
 async function fetchJson<T>(
   base: string,
   path: string,
@@ -40,17 +55,11 @@ async function fetchJson<T>(
   const hit = cache.get(url);
   if (hit) return hit as Promise<T>;
   const job = (async () => {
-    let res: Response;
-    try {
-      res = await fetch(url);
-    } catch (e) {
-      throw new DataError(`could not fetch ${path}: ${(e as Error).message}`);
-    }
-    if (res.status === 404) throw new DataError(`${path} was not found`);
-    if (!res.ok) throw new DataError(`${path}: HTTP ${res.status}`);
+    // What the preloader fetched, else (not asked for, or failed) the network, which says why.
+    const text = (await preloaded(url)) ?? (await download(url, path));
     let v: unknown;
     try {
-      v = JSON.parse(await res.text());
+      v = JSON.parse(text);
     } catch {
       throw new DataError(`${path} is not valid JSON (corrupt or truncated)`);
     }
@@ -123,10 +132,15 @@ export class Store {
 
   /** Per-benchmark noise thresholds from `npm run calibrate`, if this machine was calibrated. */
   async noise(machine: string): Promise<Record<string, number>> {
+    const url = `${this.base}${paths.noise(machine)}`;
     try {
-      const r = await fetch(`${this.base}${paths.noise(machine)}`);
-      if (!r.ok) return {};
-      const v = (await r.json()) as { thresholds?: Record<string, number> };
+      let text = await preloaded(url);
+      if (text === undefined) {
+        const r = await fetch(url);
+        if (!r.ok) return {};
+        text = await r.text();
+      }
+      const v = JSON.parse(text) as { thresholds?: Record<string, number> };
       return v.thresholds ?? {};
     } catch {
       return {};
@@ -138,6 +152,18 @@ export class Store {
     return fetchJson(this.base, paths.regressions(machine, profile), (v) =>
       Array.isArray((v as RegressionsFile).regressions) ? undefined : 'field "regressions" is not a list',
     );
+  }
+
+  /** The build's comparison of a profile's two newest commits (Compare's first view); undefined when it made none. */
+  newestPair(machine: string, profile: string): Promise<NewestPairFile | undefined> {
+    return fetchJson<NewestPairFile>(this.base, paths.newestPair(machine, profile), (v) => {
+      const f = v as NewestPairFile;
+      if (!isObj(f.thresholds)) return 'field "thresholds" is missing';
+      return Array.isArray(f.comparison?.metrics) ? undefined : 'field "comparison" has no metrics';
+    }).catch((e: unknown) => {
+      if (notFound(e)) return undefined;
+      throw e;
+    });
   }
 
   /** A commit's results for the profile (the file named by its window's commits.json). */
@@ -167,14 +193,7 @@ export class Profile {
 
   /** Windows newest first until there are RECENT_COMMITS commits, then `older` more. */
   recentWindows(older = 0): TrendWindow[] {
-    const out: TrendWindow[] = [];
-    let n = 0;
-    for (const w of [...this.windows].reverse()) {
-      if (n >= RECENT_COMMITS && older-- <= 0) break;
-      out.push(w);
-      n += w.commits;
-    }
-    return out.reverse();
+    return recentWindows(this.windows, older);
   }
 
   /** The commits of these windows, oldest first. */

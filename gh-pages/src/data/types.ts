@@ -12,6 +12,7 @@ export type {
   CommitsFile,
   MachinesFile,
   Moment,
+  NewestPairFile,
   RegressionsFile,
   ShardFile,
   TrendChange,

@@ -7,7 +7,7 @@
 import { compareRuns } from '../../../harness/src/compare/quick-look.js';
 import { formatValue } from '../../../harness/src/lib/format.js';
 import { parseBenchmarkId } from '../../../harness/src/model/benchmark-id.js';
-import type { ComparedMetric } from '../../../harness/src/model/comparison.js';
+import type { ComparedMetric, Comparison } from '../../../harness/src/model/comparison.js';
 import type { Results } from '../../../harness/src/model/results.js';
 import type { RunFile } from '../data.js';
 import { type Html, html } from '../html.js';
@@ -31,13 +31,17 @@ export interface CompareOptions {
   paired?: { url: string; text: string };
 }
 
-export function compareTable(base: RunFile, head: RunFile, noise: Record<string, number>, opts: CompareOptions): Html {
-  let c: ReturnType<typeof compareRuns>;
+/** Two runs compared as `npm run compare --noise-store` compares them, or why they cannot be (different workloads). */
+export function compareLive(base: RunFile, head: RunFile, noise: Record<string, number>): Comparison | Error {
   try {
-    c = compareRuns([base as unknown as Results], [head as unknown as Results], noise);
+    return compareRuns([base as unknown as Results], [head as unknown as Results], noise);
   } catch (e) {
-    return html`<p class="notice">${(e as Error).message}</p>`;
+    return e as Error;
   }
+}
+
+export function compareTable(c: Comparison | Error, noise: Record<string, number>, opts: CompareOptions): Html {
+  if (c instanceof Error) return html`<p class="notice">${c.message}</p>`;
   if (!c.metrics.length) return html`<p class="notice">No benchmark has samples on both sides.</p>`;
   const calls = c.metrics.map((m) => ({ m, call: call(m, noise) }));
   const count = (k: Call) => calls.filter((x) => x.call === k).length;

@@ -1,7 +1,9 @@
 /** Compare: two stored commits of one machine side by side, judged against its calibrated noise. */
-import type { WindowCommit } from '../data.js';
+import { thresholdsUsed } from '../../../harness/src/compare/quick-look.js';
+import type { Comparison } from '../../../harness/src/model/comparison.js';
+import type { NewestPairFile, WindowCommit } from '../data.js';
 import { html, setHtml } from '../html.js';
-import { compareTable } from './compare-table.js';
+import { compareLive, compareTable } from './compare-table.js';
 import { type Ctx, commitOptions } from './ctx.js';
 
 /**
@@ -36,14 +38,45 @@ export async function compare(ctx: Ctx): Promise<void> {
     ctx.go({ base: (e.target as HTMLSelectElement).value });
   ctx.el.querySelector<HTMLSelectElement>('#head')!.onchange = (e) =>
     ctx.go({ head: (e.target as HTMLSelectElement).value });
-  const [b, h, noise] = await Promise.all([
-    ctx.store.run(ctx.machine, base),
-    ctx.store.run(ctx.machine, head),
-    ctx.store.noise(ctx.machine),
-  ]);
+  const newest = head.sha === commits.at(-1)!.sha && base.sha === commits.at(-2)!.sha;
+  const [c, noise] = await comparison(ctx, base, head, newest);
   const paired = pairedDiff(ctx, options, base, head);
   setHtml(
     ctx.el.querySelector<HTMLElement>('#table')!,
-    compareTable(b, h, noise, { label: ctx.label, ...(paired ? { paired } : {}) }),
+    compareTable(c, noise, { label: ctx.label, ...(paired ? { paired } : {}) }),
   );
+}
+
+/**
+ * The comparison of base and head, with the machine's noise thresholds: for the newest pair the
+ * site build's (the same code on the same files), when it was made with the thresholds the
+ * machine has now; else made here from both runs.
+ */
+async function comparison(
+  ctx: Ctx,
+  base: WindowCommit,
+  head: WindowCommit,
+  newest: boolean,
+): Promise<[Comparison | Error, Record<string, number>]> {
+  const noise = ctx.store.noise(ctx.machine);
+  if (newest) {
+    const [built, thresholds] = await Promise.all([
+      ctx.store.newestPair(ctx.machine, ctx.profile.profile).catch(() => undefined),
+      noise,
+    ]);
+    if (built && built.base === base.sha && built.head === head.sha && sameThresholds(built, thresholds))
+      return [built.comparison, thresholds];
+  }
+  const [b, h, thresholds] = await Promise.all([
+    ctx.store.run(ctx.machine, base),
+    ctx.store.run(ctx.machine, head),
+    noise,
+  ]);
+  return [compareLive(b, h, thresholds), thresholds];
+}
+
+function sameThresholds(built: NewestPairFile, noise: Record<string, number>): boolean {
+  const now = thresholdsUsed(built.comparison, noise);
+  const then = Object.entries(built.thresholds);
+  return then.length === Object.keys(now).length && then.every(([k, v]) => Object.hasOwn(now, k) && now[k] === v);
 }

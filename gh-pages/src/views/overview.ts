@@ -6,6 +6,7 @@
  */
 import type { Results } from '../../../harness/src/model/results.js';
 import { experimentSummary } from '../../../harness/src/report/summary-model.js';
+import { loadCharts } from '../charts.js';
 import type { RunFile, WindowCommit } from '../data.js';
 import { appendHtml, html, setHtml } from '../html.js';
 import { toHash } from '../state.js';
@@ -49,6 +50,7 @@ async function pick(ctx: Ctx, commits: Promise<WindowCommit[]>) {
 }
 
 export async function overview(ctx: Ctx): Promise<void> {
+  const charts = loadCharts();
   const list = ctx.profile.commits(ctx.profile.recentWindows(0));
   const [{ named, shown, files }, commits] = await Promise.all([pick(ctx, list), list]);
   if (!shown) {
@@ -79,6 +81,7 @@ export async function overview(ctx: Ctx): Promise<void> {
     const run = has(shown) ? shown : (complete.find(has) ?? files.find(has));
     if (run) pictures.push(...section(ctx, id, run, run !== shown));
   }
+  await charts;
   for (const draw of pictures) draw();
 }
 

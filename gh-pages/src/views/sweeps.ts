@@ -6,7 +6,7 @@
 import { medianInterval } from '../../../harness/src/analysis/median-interval.js';
 import { trended } from '../../../harness/src/model/metrics.js';
 import { MAX_SHOWN } from '../../../harness/src/report/overview-model.js';
-import { wide, xyChart } from '../charts.js';
+import { loadCharts, wide, xyChart } from '../charts.js';
 import { type Benchmark, type ExperimentInfo, lineLabel, type RunFile, type WindowCommit } from '../data.js';
 import { html, setHtml } from '../html.js';
 import type { State } from '../state.js';
@@ -46,6 +46,7 @@ async function pick(
 }
 
 export async function sweeps(ctx: Ctx): Promise<void> {
+  const charts = loadCharts();
   const catalog = ctx.profile.catalog;
   const experiments = Object.keys(catalog.experiments).sort();
   const experiment =
@@ -88,6 +89,7 @@ export async function sweeps(ctx: Ctx): Promise<void> {
   const refs = ((ctx.overview[experiment] as { references?: { variant: string }[] } | undefined)?.references ?? []).map(
     (r) => r.variant,
   );
+  await charts;
   drawSweeps(host, { experiment, info, ok, axis, metric, commit, other, log, label, refs });
 }
 

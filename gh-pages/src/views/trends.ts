@@ -5,7 +5,7 @@
  */
 import { programChanges } from '../../../harness/src/model/store-layout.js';
 import { MIN_SHIFT } from '../change-detection.js';
-import { trendChart } from '../charts.js';
+import { loadCharts, trendChart } from '../charts.js';
 import { type Profile, type TrendChartSpec, trendCharts, type WindowCommit } from '../data.js';
 import { type Html, html, setHtml } from '../html.js';
 import { toHash } from '../state.js';
@@ -19,6 +19,7 @@ import { changeItems, chartChanges, type TrendLine } from './trend-changes.js';
 const afterPaint = () => new Promise<void>((done) => requestAnimationFrame(() => setTimeout(done, 0)));
 
 export async function trends(ctx: Ctx): Promise<void> {
+  const charts = loadCharts();
   const catalog = ctx.profile.catalog;
   const experiments = Object.keys(catalog.experiments).sort();
   const experiment =
@@ -38,6 +39,7 @@ export async function trends(ctx: Ctx): Promise<void> {
   const [trend, noise] = await Promise.all([
     metric ? ctx.profile.trend(experiment, metric, windows) : Promise.resolve(undefined),
     ctx.store.noise(ctx.machine),
+    charts,
   ]);
   const commits = trend?.commits ?? [];
   const span = commits.length ? `${commits[0]!.date.slice(0, 10)} … ${commits.at(-1)!.date.slice(0, 10)}` : '';
@@ -46,11 +48,12 @@ export async function trends(ctx: Ctx): Promise<void> {
   if (!metric || !trend) return;
   const chartsEl = ctx.el.querySelector<HTMLElement>('#charts')!;
   const changesEl = ctx.el.querySelector<HTMLElement>('#changes')!;
-  const listers = drawCharts(ctx, chartsEl, { experiment, metric, trend, noise, label });
+  const { listers, observer } = drawCharts(ctx, chartsEl, { experiment, metric, trend, noise, label });
   if (ctx.state.chart) {
     const target = chartsEl.querySelector<HTMLElement>(`[data-key="${CSS.escape(ctx.state.chart)}"]`);
     target?.scrollIntoView();
   }
+  await drawNearViewport(chartsEl, observer);
   await afterPaint();
   const items = listers.flatMap((list) => list());
   setHtml(
@@ -100,9 +103,12 @@ function showControls(
 
 type Trend = Awaited<ReturnType<Profile['trend']>>;
 
+/** A chart box: `draw` is there until the box has been drawn. */
+type ChartBox = HTMLDivElement & { draw?: () => void };
+
 /**
  * One chart box per parameter point, each drawn when it scrolls into view (years of data stay
- * fast); returns, per chart, what lists its detected changes.
+ * fast); returns, per chart, what lists its detected changes, and the observer that draws them.
  */
 function drawCharts(
   ctx: Ctx,
@@ -114,7 +120,7 @@ function drawCharts(
     noise,
     label,
   }: { experiment: string; metric: string; trend: Trend; noise: Record<string, number>; label: (m: string) => string },
-): (() => { index: number; html: Html }[])[] {
+): { listers: (() => { index: number; html: Html }[])[]; observer: IntersectionObserver } {
   const commits = trend.commits;
   const charts = trendCharts(trend.series, metric);
   const observer = drawWhenVisible();
@@ -126,7 +132,7 @@ function drawCharts(
   const refs = referenceVariants(ctx.overview[experiment]);
   let chartWidth: number | undefined;
   for (const chart of charts) {
-    const box = document.createElement('div') as HTMLDivElement & { draw?: () => void };
+    const box: ChartBox = document.createElement('div');
     box.className = `chart${ctx.state.chart === chart.key ? ' highlight' : ''}`;
     box.dataset.key = chart.key;
     box.style.minHeight = '300px';
@@ -141,6 +147,7 @@ function drawCharts(
     listers.push(() => changeItems(ctx, marks(), lines, commits, link, pointText));
     const a = permalink(link);
     box.draw = () => {
+      box.draw = undefined;
       const { changes, programs } = marks();
       drawTrend(box, {
         ctx,
@@ -159,7 +166,23 @@ function drawCharts(
     chartWidth ??= boxWidth(box);
     observer.observe(box);
   }
-  return listers;
+  return { listers, observer };
+}
+
+/**
+ * Draws the boxes the observer's first report would draw (those within NEAR of the viewport, as
+ * laid out before any is drawn), without waiting for it: it reports only with the next frame.
+ * The first the viewport shows is drawn and painted before the others.
+ */
+async function drawNearViewport(chartsEl: HTMLElement, observer: IntersectionObserver): Promise<void> {
+  // All rectangles first: each drawing changes the layout, reading one after it would redo it.
+  const rects = ([...chartsEl.children] as ChartBox[]).map((box) => ({ box, r: box.getBoundingClientRect() }));
+  const near = rects.filter(({ r }) => r.top <= innerHeight + NEAR && r.bottom >= -NEAR);
+  for (const { box } of near) observer.unobserve(box);
+  const first = near.find(({ r }) => r.bottom > 0 && r.top < innerHeight) ?? near[0];
+  first?.box.draw?.();
+  if (near.length > 1) await afterPaint();
+  for (const { box } of near) box.draw?.();
 }
 
 /** The experiment's reference variants (C), from its Overview picture: always drawn. */
@@ -210,6 +233,9 @@ function drawTrend(
   box.appendChild(said);
 }
 
+/** How near the viewport a chart box is drawn (pixels beyond its edges). */
+const NEAR = 400;
+
 /** An observer that draws each chart box it observes once it comes near the viewport. */
 function drawWhenVisible(): IntersectionObserver {
   // Draw charts as they scroll into view: years of data stay fast.
@@ -218,10 +244,10 @@ function drawWhenVisible(): IntersectionObserver {
       for (const entry of entries) {
         if (!entry.isIntersecting) continue;
         observer.unobserve(entry.target);
-        (entry.target as HTMLElement & { draw?: () => void }).draw?.();
+        (entry.target as ChartBox).draw?.();
       }
     },
-    { rootMargin: '400px' },
+    { rootMargin: `${NEAR}px` },
   );
   return observer;
 }

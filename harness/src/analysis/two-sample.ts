@@ -16,6 +16,9 @@
  */
 import type { Direction } from '../model/metrics.js';
 import type { TwoSampleVerdict } from '../model/verdicts.js';
+import { bootstrapMedianRatio } from './median-bootstrap.js';
+
+export { prng } from './prng.js';
 
 /** Two-sided significance level: 1 false alarm in 20 comparisons of identical builds, at most. */
 export const ALPHA = 0.05;
@@ -58,44 +61,14 @@ export function median(xs: readonly number[]): number {
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 }
 
-/** mulberry32: small, fast, seedable; good enough for resampling. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function resampleMedian(xs: readonly number[], rand: () => number): number {
-  const r = new Array<number>(xs.length);
-  for (let i = 0; i < xs.length; i++) r[i] = xs[Math.floor(rand() * xs.length)]!;
-  return median(r);
-}
-
-function quantileSorted(s: readonly number[], q: number): number {
-  const pos = (s.length - 1) * q;
-  const lo = Math.floor(pos);
-  const hi = Math.ceil(pos);
-  return s[lo]! + (s[hi]! - s[lo]!) * (pos - lo);
-}
-
-/** Percentile-bootstrap CI of median(head)/median(base). */
+/** Percentile-bootstrap CI of median(head)/median(base) (median-bootstrap.ts). */
 export function bootstrapRatioCI(
   base: readonly number[],
   head: readonly number[],
   seed = 1,
   iterations = BOOTSTRAP_ITERATIONS,
 ): [number, number] {
-  const rand = prng(seed);
-  const ratios = new Array<number>(iterations);
-  for (let i = 0; i < iterations; i++) ratios[i] = resampleMedian(head, rand) / resampleMedian(base, rand);
-  ratios.sort((a, b) => a - b);
-  const tail = (1 - CONFIDENCE) / 2;
-  return [quantileSorted(ratios, tail), quantileSorted(ratios, 1 - tail)];
+  return bootstrapMedianRatio(base, head, seed, iterations, CONFIDENCE);
 }
 
 /** Standard normal CDF (Abramowitz-Stegun 7.1.26 erf approximation, |error| < 1.5e-7). */

@@ -192,6 +192,15 @@ export function compareRuns(
   };
 }
 
+/**
+ * The thresholds a comparison's verdicts depend on: those of its compared metrics (a comparison
+ * made earlier answers the same only while these are unchanged).
+ */
+export function thresholdsUsed(c: Pick<Comparison, 'metrics'>, noise: NoiseThresholds): NoiseThresholds {
+  const keys = c.metrics.map((m) => `${m.benchmark} ${m.metric}`).filter((k) => Object.hasOwn(noise, k));
+  return Object.fromEntries([...new Set(keys)].sort().map((k) => [k, noise[k]!]));
+}
+
 /** Every benchmark measured on both sides: its metrics compared, or why not, and its counters. */
 function compareMeasured(B: MergedRuns, H: MergedRuns, noise: NoiseThresholds) {
   const metrics: ComparedMetric[] = [];

@@ -12,6 +12,7 @@
  *   <machine>/trends/<profile>/<window>/<experiment>/<metric>.json   its trend columns
  *   <machine>/trends/<profile>/<window>/regressions.json         change points (site build)
  *   <machine>/trends/<profile>/regressions.json    every change point, newest first (site build)
+ *   <machine>/trends/<profile>/newest-pair.json    Compare's first view: its two newest commits compared (site build)
  *   releases/<machine>/index.json                  runtime releases measured (npm run releases), with
  *                                                  their release-suite values, per profile
  *   releases/<machine>/<profile>/<line>/<version>/<experiment>.json   a release's results
@@ -43,6 +44,22 @@ export const WINDOW_COMMITS = 100;
 /** The site loads windows newest first until it has at least this many commits. */
 export const RECENT_COMMITS = 60;
 
+/**
+ * The windows a view opens on: newest first until they hold RECENT_COMMITS commits, then `older`
+ * more; oldest first. The site loads these, and the site build preloads them.
+ */
+export function recentWindows<W extends { commits: number }>(windows: readonly W[], older = 0): W[] {
+  const out: W[] = [];
+  let n = 0;
+  let more = older;
+  for (const w of [...windows].reverse()) {
+    if (n >= RECENT_COMMITS && more-- <= 0) break;
+    out.push(w);
+    n += w.commits;
+  }
+  return out.reverse();
+}
+
 /** The order the site offers profiles in, and picks the first of that exists. */
 export const PROFILE_ORDER = ['standard', 'full', 'quick', 'smoke'] as const;
 
@@ -73,6 +90,7 @@ export const paths = {
   windowRegressions: (machine: string, profile: string, window: string) =>
     `${machine}/trends/${profile}/${window}/regressions.json`,
   regressions: (machine: string, profile: string) => `${machine}/trends/${profile}/regressions.json`,
+  newestPair: (machine: string, profile: string) => `${machine}/trends/${profile}/newest-pair.json`,
   releaseIndex: (machine: string) => `${RELEASES_DIR}/${machine}/index.json`,
   releaseRun: (machine: string, profile: string, line: string, version: string, experiment: string) =>
     `${RELEASES_DIR}/${machine}/${profile}/${line}/${version}/${experiment}.json`,

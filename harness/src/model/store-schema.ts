@@ -4,7 +4,21 @@
  * file carries `schema`; readers refuse newer versions and never overwrite what they cannot read.
  */
 import { z } from 'zod';
-import { BenchmarkId, CommitSha, Count, Name, Num, RunId, SafeRecord, Segment, Text, Token, Unit } from './fields.js';
+import { Comparison } from './comparison.js';
+import {
+  BenchmarkId,
+  CommitSha,
+  Count,
+  Name,
+  NoiseKey,
+  Num,
+  RunId,
+  SafeRecord,
+  Segment,
+  Text,
+  Token,
+  Unit,
+} from './fields.js';
 import { Direction, Machine, MachineId, Params } from './results.js';
 import { STORE_SCHEMA } from './store-layout.js';
 
@@ -239,3 +253,22 @@ export const RegressionsFile = z
   })
   .strict();
 export type RegressionsFile = z.infer<typeof RegressionsFile>;
+
+/**
+ * trends/<profile>/newest-pair.json (site build): the comparison the Compare view opens on, of
+ * the profile's two newest commits, as compare/quick-look.ts makes it from their run files and
+ * the machine's noise thresholds; the page uses it only for that pair and those thresholds.
+ */
+export const NewestPairFile = z
+  .object({
+    schema,
+    machine: MachineId,
+    profile: Segment,
+    base: CommitSha,
+    head: CommitSha,
+    /** The thresholds of the compared metrics it was made with (noise.json may be newer). */
+    thresholds: SafeRecord(NoiseKey, Num.nonnegative()),
+    comparison: Comparison,
+  })
+  .strict();
+export type NewestPairFile = z.infer<typeof NewestPairFile>;

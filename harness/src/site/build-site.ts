@@ -18,21 +18,24 @@ import { open } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { build } from 'esbuild';
 import type { z } from 'zod';
 import { probe } from '../lib/exec.js';
 import { isSegment } from '../lib/ids.js';
 import type { Overview } from '../model/manifest.js';
 import { uncalibrated } from '../model/noise.js';
 import { readExperiments } from '../model/read-manifests.js';
-import { defaultProfile, LEGACY_PROFILE, paths, RELEASES_DIR } from '../model/store-layout.js';
-import { CatalogFile, CommitsFile, MachinesFile, ShardFile } from '../model/store-schema.js';
+import { paths, RELEASES_DIR } from '../model/store-layout.js';
+import { CatalogFile, CommitsFile, ShardFile } from '../model/store-schema.js';
 import { checkStore } from '../store/check.js';
 import { migrateStore } from '../store/migrate-store.js';
 import { readNoiseFile } from '../store/noise-thresholds.js';
 import { regressionsFile } from '../store/regression-scan.js';
 import { readStoreFile } from '../store/store-files.js';
+import { bundleApp, bundlePreloader } from './bundle.js';
+import { indexPage } from './index-page.js';
+import { writeNewestPairs } from './newest-pair.js';
 import { replaceSite } from './output-dir.js';
+import { preloadPlan } from './preload-build.js';
 
 /** A file of the store copy, validated as every store reader does (undefined when absent). */
 const readIf = <T>(data: string, file: string, schema: z.ZodType<T>): T | undefined =>
@@ -139,18 +142,7 @@ async function buildInto(
 ): Promise<void> {
   const src = join(root, 'gh-pages');
   mkdirSync(outDir, { recursive: true });
-  await build({
-    entryPoints: [join(src, 'src', 'main.ts')],
-    bundle: true,
-    minify: true,
-    format: 'esm',
-    target: 'es2020',
-    outfile: join(outDir, 'app.js'),
-    // uPlot's stylesheet is emitted beside the bundle as app.css.
-    logLevel: 'silent',
-    loader: { '.css': 'css' },
-  });
-  for (const f of ['index.html', 'style.css']) if (existsSync(join(src, f))) cpSync(join(src, f), join(outDir, f));
+  const bundle = await bundleApp(src);
   if (!inPlace) {
     mkdirSync(join(outDir, 'data'), { recursive: true });
     if (existsSync(storeDir))
@@ -171,11 +163,17 @@ async function buildInto(
       writeFileSync(noise, `${JSON.stringify(uncalibrated(entry.name))}\n`);
   }
   writeRegressions(data);
-  writeFileSync(
-    join(outDir, 'config.json'),
-    JSON.stringify({ repoUrl: repoUrl(root), ...manifestConfig(root), releases: releaseFiles(data) }),
-  );
-  preloadDefault(outDir, data);
+  writeNewestPairs(data);
+  const config = JSON.stringify({ repoUrl: repoUrl(root), ...manifestConfig(root), releases: releaseFiles(data) });
+  writeFileSync(join(outDir, 'config.json'), config);
+  const page = indexPage(readFileSync(join(src, 'index.html'), 'utf8'), {
+    css: readFileSync(join(src, 'style.css'), 'utf8') + bundle.css,
+    config,
+    plan: preloadPlan(data),
+    preloader: await bundlePreloader(src),
+    app: bundle.js,
+  });
+  writeFileSync(join(outDir, 'index.html'), page);
 }
 
 /**
@@ -191,52 +189,6 @@ function releaseFiles(data: string): Record<string, { index: boolean; changes: b
     out[e.name] = { index: has('index.json'), changes: has('changes.json') };
   }
   return out;
-}
-
-/**
- * The landing view (the Overview of the default machine and workload) needs its catalog and its
- * newest run files: a few lines in index.html add preload hints for them, so they are fetched
- * while app.js loads, two round trips fewer before the first chart.
- */
-function preloadDefault(outDir: string, data: string): void {
-  const machines = readIf(data, paths.machines(), MachinesFile)?.machines;
-  const id = Object.keys(machines ?? {}).sort()[0];
-  const profile = id && defaultProfile(Object.keys(machines![id]!.profiles ?? {}));
-  const index = join(outDir, 'index.html');
-  if (!id || !profile || !existsSync(index)) return;
-  // And the run files the Overview reads first: each experiment's newest run (usually one commit).
-  const catalog = readIf(data, paths.catalog(id, profile), CatalogFile);
-  const runs =
-    profile === LEGACY_PROFILE
-      ? []
-      : [...new Set(Object.values(catalog?.experiments ?? {}).map((e) => e.latest.sha))]
-          .slice(0, 4)
-          .map((sha) => paths.run(id, sha, profile));
-  // Decided in the page from its URL: the catalog unless the link names another machine or
-  // workload, the run files only for the Overview (a permalink to Trends must not pay for them).
-  // A permalink to one trend chart names its experiment and metric: then the newest window's
-  // commits, that metric's shard and the machine's noise thresholds are preloaded too (a name
-  // that is not a plain segment is left to the app).
-  const newest = catalog?.windows.at(-1)?.id;
-  const plan = JSON.stringify({
-    machine: id,
-    profile,
-    catalog: `data/${paths.catalog(id, profile)}`,
-    runs: runs.map((r) => `data/${r}`),
-    window: newest ? `data/${paths.trends(id, profile)}/${newest}/` : '',
-    noise: `data/${paths.noise(id)}`,
-  }).replace(/</g, '\\u003c');
-  // A file of its own, not an inline script: the page's Content-Security-Policy allows scripts
-  // from 'self' only.
-  const script = `(function(c){var h=location.hash,v=(/^#\\/(\\w+)/.exec(h)||[0,'overview'])[1],m=/[?&]machine=([^&]*)/.exec(h),p=/[?&]profile=([^&]*)/.exec(h);if((m&&m[1]!==c.machine)||(p&&p[1]!==c.profile))return;var e=/[?&]experiment=([\\w-]+)(&|$)/.exec(h),x=/[?&]metric=([\\w.]+)(&|$)/.exec(h),t=v==='trends'&&c.window&&e&&x?[c.window+'commits.json',c.window+e[1]+'/'+x[1]+'.json',c.noise]:[];[c.catalog].concat(v==='overview'?c.runs:t).forEach(function(f){var l=document.createElement('link');l.rel='preload';l.as='fetch';l.crossOrigin='anonymous';l.href=f;document.head.appendChild(l)})})(${plan});\n`;
-  writeFileSync(join(outDir, 'preload.js'), script);
-  // Before the stylesheets: a script after a pending stylesheet waits for it.
-  // After the Content-Security-Policy, which governs only what follows it.
-  const html = readFileSync(index, 'utf8').replace(
-    '<meta name="viewport"',
-    '<script src="preload.js"></script>\n<meta name="viewport"',
-  );
-  writeFileSync(index, html);
 }
 
 /** A regular file's bytes, opened without following a final symlink. */

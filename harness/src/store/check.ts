@@ -18,6 +18,7 @@ import {
   CommitsFile,
   IndexFile,
   MachinesFile,
+  NewestPairFile,
   RegressionsFile,
   ShardFile,
   STORE_SCHEMA,
@@ -71,6 +72,7 @@ function kindOf(rel: string): Kind {
   const last = p.length === 4 || p.length === 5 ? p.at(-1) : undefined;
   if (last === 'regressions.json') return store(RegressionsFile);
   if (p.length === 4 && last === 'catalog.json') return store(CatalogFile);
+  if (p.length === 4 && last === 'newest-pair.json') return store(NewestPairFile);
   if (p.length === 5 && last === 'commits.json') return store(CommitsFile);
   return p.length === 6 ? store(ShardFile) : undefined;
 }

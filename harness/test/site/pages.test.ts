@@ -16,7 +16,6 @@ describe('pages', () => {
     expect(r.status).toBe(0);
     for (const f of [
       'index.html',
-      'app.js',
       '.nojekyll',
       'data/machines.json',
       'data/test-machine/index.json',

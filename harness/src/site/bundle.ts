@@ -1,0 +1,50 @@
+/**
+ * The site's scripts and stylesheet, bundled with esbuild for the build to put into index.html:
+ * the app (every view; uPlot inside it but evaluated only by the views that draw charts, as
+ * gh-pages/src/charts/uplot-module.ts imports it), the stylesheet the app imports (uPlot's), and
+ * the preloader, each minified into one text.
+ */
+import { join } from 'node:path';
+import { build } from 'esbuild';
+
+export interface Bundle {
+  js: string;
+  css: string;
+}
+
+export async function bundleApp(src: string): Promise<Bundle> {
+  const { outputFiles } = await build({
+    entryPoints: { app: join(src, 'src', 'main.ts') },
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    // As tsconfig.json: the code already needs its runtime (Object.hasOwn).
+    target: 'es2022',
+    // One script: a dynamic import is kept in it, its module's top level run on first import.
+    splitting: false,
+    outdir: 'site',
+    logLevel: 'silent',
+    loader: { '.css': 'css' },
+    write: false,
+  });
+  const text = (ext: string) =>
+    outputFiles
+      .filter((f) => f.path.endsWith(ext))
+      .map((f) => f.text)
+      .join('');
+  return { js: text('.js').trim(), css: text('.css') };
+}
+
+/** The preloader (gh-pages/src/preload.ts), minified into one script. */
+export async function bundlePreloader(src: string): Promise<string> {
+  const out = await build({
+    entryPoints: [join(src, 'src', 'preload.ts')],
+    bundle: true,
+    minify: true,
+    format: 'iife',
+    target: 'es2022',
+    write: false,
+    logLevel: 'silent',
+  });
+  return out.outputFiles[0]!.text.trim();
+}
