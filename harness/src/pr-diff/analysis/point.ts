@@ -117,11 +117,35 @@ export function finalDecision(point: PointSoFar, plan: SequentialPlan): PointDec
 }
 
 /**
- * The undecided points that share this round's budget: the affected ones while any is undecided,
- * then the control sample (pr-diff/analysis/impact.ts). The control is measured exactly as the
- * affected points are, but a PR's own points get the budget first.
+ * The share of the pairs' budget reserved for the control sample when a diff has one. The control
+ * is a check of the machine, not a question of the PR: a fixed share keeps a docs-only diff short
+ * (the control alone would otherwise sample its noisiest point to the end of the budget), and a
+ * PR whose own points need the whole budget cannot starve it.
  */
-export function budgetTier<T extends { impact: 'affected' | 'control' }>(undecided: readonly T[]): readonly T[] {
-  const affected = undecided.filter((l) => l.impact === 'affected');
-  return affected.length ? affected : undecided;
+export const CONTROL_SHARE = 0.2;
+
+/** One stage of a diff's sampling: these points share these seconds. */
+export interface BudgetTier<T> {
+  points: T[];
+  seconds: number;
+}
+
+/**
+ * How the pairs' budget is spent: first the points the PR affects (pr-diff/analysis/impact.ts),
+ * with all of it but the control's reserved share, then the control sample with its share. The
+ * control is measured exactly as the affected points are; only its time is bounded. Without a
+ * control the affected points get everything; a tier without points is left out.
+ */
+export function budgetTiers<T extends { impact: 'affected' | 'control' }>(
+  points: readonly T[],
+  budgetSeconds: number,
+): BudgetTier<T>[] {
+  const affected = points.filter((p) => p.impact === 'affected');
+  const control = points.filter((p) => p.impact === 'control');
+  const reserve = control.length ? budgetSeconds * CONTROL_SHARE : 0;
+  const tiers = [
+    { points: affected, seconds: budgetSeconds - reserve },
+    { points: control, seconds: reserve },
+  ];
+  return tiers.filter((t) => t.points.length);
 }

@@ -9,7 +9,7 @@
 import type { PairedCounter } from '../../model/comparison.js';
 import type { FitSizes } from '../analysis/fit-pairs.js';
 import {
-  budgetTier,
+  budgetTiers,
   decidePoint,
   finalDecision,
   type PointDecision,
@@ -136,9 +136,13 @@ async function measureBatch(
   return { ...next, lead, minEffect, secondsPerPair: spent / next.pairs.length };
 }
 
-/** Rounds of decisions and batches until every point is decided, the time is spent or the diff is interrupted. */
+/**
+ * Rounds of decisions and batches over some of the points (`ids`, one budget tier), until each is
+ * decided, the tier's time is spent or the diff is interrupted.
+ */
 async function sampleRounds(
   states: PointState[],
+  ids: ReadonlySet<string>,
   exec: PairExecutor,
   o: ScheduleOptions,
   budgetSeconds: number,
@@ -151,9 +155,8 @@ async function sampleRounds(
     states[index.get(s.plan.id)!] = s;
   };
   for (let roundNo = 1; !o.interrupted(); roundNo++) {
-    const undecided = states.filter((s) => !s.decision && !s.failed);
-    if (!undecided.length) break;
-    const open = budgetTier(undecided);
+    const open = states.filter((s) => ids.has(s.plan.id) && !s.decision && !s.failed);
+    if (!open.length) break;
     const shareSeconds = leftSeconds() / open.length;
     const requests: { id: string; more: number; secondsPerPair: number }[] = [];
     for (const s of open) {
@@ -162,7 +165,7 @@ async function sampleRounds(
       if (d.decision.action === 'continue')
         requests.push({ id: s.plan.id, more: d.decision.more, secondsPerPair: s.secondsPerPair });
     }
-    // Every open point stopped: the next tier (or nothing) is up next round.
+    // Every open point stopped: the loop ends on the next check.
     if (!requests.length) continue;
     const granted = shareBudget(
       requests.map((r) => ({ pairs: r.more, secondsPerPair: Math.max(r.secondsPerPair, 1e-3) })),
@@ -190,7 +193,8 @@ export async function runPairedPoints(
   const { states, failures } = await prepareAll(plans, exec, o);
   const setupSeconds = (o.now() - o.startedAt) / 1000;
   const budgetSeconds = o.budgetSeconds(setupSeconds);
-  await sampleRounds(states, exec, o, budgetSeconds, failures);
+  for (const tier of budgetTiers(states, budgetSeconds))
+    await sampleRounds(states, new Set(tier.points.map((s) => s.plan.id)), exec, o, tier.seconds, failures);
   // Points the loop left undecided (interrupted) are judged on what they have, as cut by the budget.
   const measured = states
     .filter((s) => !s.failed && (s.decision || s.pairs.length))

@@ -13,7 +13,7 @@ import { PairedComparison } from '../../../src/model/comparison.js';
 import { loadExperiment } from '../../../src/plan/experiments.js';
 import { placementOf } from '../../../src/plan/jobs.js';
 import { expand } from '../../../src/plan/plan.js';
-import { budgetTier } from '../../../src/pr-diff/analysis/point.js';
+import { budgetTiers, CONTROL_SHARE } from '../../../src/pr-diff/analysis/point.js';
 import { cutToDeadline, DEADLINE_MARGIN_SECONDS, processValues } from '../../../src/pr-diff/pipeline/pr-diff.js';
 import { renderPairedComparison } from '../../../src/pr-diff/report/comment.js';
 import { leadMetric } from '../../../src/pr-diff/run/lead-metric.js';
@@ -183,13 +183,19 @@ describe('npm run pairs', () => {
 });
 
 describe('paired diff: pure parts', () => {
-  it('the affected points share the budget first; the control gets what they leave', () => {
+  it('the affected points share the budget first; the control gets its reserved share after them', () => {
     const a = { id: 'a', impact: 'control' as const };
     const b = { id: 'b', impact: 'affected' as const };
     const c = { id: 'c', impact: 'control' as const };
-    expect(budgetTier([a, b, c])).toEqual([b]);
-    // Once the affected points are decided (no longer undecided), the control shares the remainder.
-    expect(budgetTier([a, c])).toEqual([a, c]);
+    expect(budgetTiers([a, b, c], 600)).toEqual([
+      { points: [b], seconds: 600 * (1 - CONTROL_SHARE) },
+      { points: [a, c], seconds: 600 * CONTROL_SHARE },
+    ]);
+    // A docs-only diff: the control alone, within its share, not the whole budget.
+    expect(budgetTiers([a, c], 600)).toEqual([{ points: [a, c], seconds: 600 * CONTROL_SHARE }]);
+    // No control (--control 0, --every-point): the affected points get everything.
+    expect(budgetTiers([b], 600)).toEqual([{ points: [b], seconds: 600 }]);
+    expect(budgetTiers([], 600)).toEqual([]);
   });
 
   it('a pair runs each process once in its order; a fit runs S L L S, the large runs side by side', () => {

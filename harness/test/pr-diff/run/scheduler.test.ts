@@ -8,7 +8,7 @@ import type { Job } from '../../../src/model/job.js';
 import { loadExperiment } from '../../../src/plan/experiments.js';
 import { expand } from '../../../src/plan/plan.js';
 import { pairOrder } from '../../../src/pr-diff/analysis/pair-statistics.js';
-import { decidePoint, type MeasuredPair, type PointSoFar } from '../../../src/pr-diff/analysis/point.js';
+import { CONTROL_SHARE, decidePoint, type MeasuredPair, type PointSoFar } from '../../../src/pr-diff/analysis/point.js';
 import { DEFAULT_PLAN } from '../../../src/pr-diff/analysis/sequential.js';
 import type { Batch, PairExecutor, PointPlan, Prepare } from '../../../src/pr-diff/run/executor.js';
 import { runPairedPoints, type ScheduleOptions } from '../../../src/pr-diff/run/scheduler.js';
@@ -114,6 +114,30 @@ describe('paired schedule (fake executor)', () => {
     expect(slow.decision).toMatchObject({ verdict: 'slower', reason: 'decided' });
     expect(slow.pairs).toHaveLength(DEFAULT_PLAN.looks[0]!);
     expect(order.indexOf('same')).toBeGreaterThan(order.lastIndexOf('slow'));
+  });
+
+  it('the control gets its reserved share of the budget: not all of it alone, not nothing after noisy affected points', async () => {
+    // Noisy, slow points (10 s a pair) never settle within ±2% before their last look: each tier
+    // samples until its own time is spent.
+    const alone = fake({ noise: 0.3, secondsPerPair: 10 });
+    const docsOnly = await runPairedPoints([point('c1', 'process'), point('c2', 'process')], alone.exec, alone.opts());
+    const spent = (out: typeof docsOnly, impact: string) =>
+      out.measured.filter((p) => p.impact === impact).reduce((n, p) => n + p.spent, 0);
+    expect(spent(docsOnly, 'control')).toBeGreaterThan(0);
+    expect(spent(docsOnly, 'control')).toBeLessThanOrEqual(600 * CONTROL_SHARE);
+
+    const both = fake({ noise: 0.3, secondsPerPair: 10 });
+    const mixed = await runPairedPoints(
+      [point('a1', 'process', true), point('a2', 'process', true), point('c1', 'process')],
+      both.exec,
+      both.opts(),
+    );
+    expect(spent(mixed, 'affected')).toBeGreaterThan(600 * (1 - CONTROL_SHARE) * 0.5);
+    expect(spent(mixed, 'affected')).toBeLessThanOrEqual(600 * (1 - CONTROL_SHARE));
+    expect(mixed.measured.find((p) => p.plan.id === 'c1')!.pairs.length).toBeGreaterThan(0);
+    // The affected points were measured first, the control after them.
+    const first = both.calls.findIndex((c) => c.id === 'c1');
+    expect(both.calls.slice(first).every((c) => c.id === 'c1')).toBe(true);
   });
 
   it('a budget too small for the first look stops points as "budget", never past it', async () => {
