@@ -4,11 +4,14 @@
  *
  * The round is the unit, not the point: within a round both harnesses measure every sampled point
  * back to back, so whatever the machine did during that round is shared by its points. A round's
- * shift is the mean over the experiment's points of log(head / base); the pooled shift is the mean
- * of the rounds' shifts, with a Student-t interval over the rounds (docs/paired-design.md).
+ * shift is the mean over the experiment's points of log(head / base); the pooled shift is the
+ * Hodges-Lehmann centre of the rounds' shifts with its exact Wilcoxon signed-rank interval, as a
+ * paired diff judges its pairs (analysis/signed-rank.ts): one round that the machine disturbed
+ * (a stall that hits one harness's run) moves neither, where it widened a mean's t interval
+ * severalfold (docs/paired-design.md).
  */
-import { mean, sampleStandardDeviation } from 'simple-statistics';
-import { t95 } from '../../../analysis/fit.js';
+import { mean } from 'simple-statistics';
+import { centreInterval } from '../../../analysis/signed-rank.js';
 
 /**
  * The shift a harness change may make before the comment flags it: an interval reaching past
@@ -36,9 +39,9 @@ export interface PooledShift {
   metrics: string[];
   /** Rounds with at least one usable point: the interval's sample size. */
   rounds: number;
-  /** exp(mean log(head / base)): > 1 means the head's harness reads higher. */
+  /** exp(Hodges-Lehmann centre of the rounds' log(head / base)): > 1 means the head's harness reads higher. */
   ratio: number;
-  /** 95% interval of the ratio; absent with fewer than two rounds. */
+  /** 95% interval of the ratio (exact signed-rank); absent below six rounds, where none reaches 95%. */
   ci?: [number, number];
   /** The interval reaches outside ±SHIFT_MARGIN. */
   flagged: boolean;
@@ -72,12 +75,11 @@ export function pooledShift(experiment: string, obs: readonly Observation[]): Po
   if (!shifts.length) return undefined;
   const points = [...new Set(mine.filter(usable).map((o) => o.benchmark))].sort();
   const metrics = [...new Set(mine.filter(usable).map((o) => o.metric))].sort();
-  const centre = mean(shifts);
+  const { centre, lo, hi } = centreInterval(shifts);
   const roundRatios = shifts.map((x) => Number(Math.exp(x).toPrecision(6)));
   const base = { experiment, points, metrics, rounds: shifts.length, ratio: Math.exp(centre), roundRatios };
-  if (shifts.length < 2) return { ...base, flagged: false };
-  const half = (t95(shifts.length - 1) * sampleStandardDeviation(shifts)) / Math.sqrt(shifts.length);
-  const ci: [number, number] = [Math.exp(centre - half), Math.exp(centre + half)];
+  if (lo === undefined || hi === undefined) return { ...base, flagged: false };
+  const ci: [number, number] = [Math.exp(lo), Math.exp(hi)];
   return { ...base, ci, flagged: leavesMargin(ci) };
 }
 

@@ -21,7 +21,7 @@ export function shiftPct(ratio: number): string {
 type ExperimentShift = HarnessShift['experiments'][number];
 
 export function shiftLine(e: ExperimentShift): string {
-  const interval = e.ci ? ` (${shiftPct(e.ci[0])} … ${shiftPct(e.ci[1])})` : ' (no interval: one round)';
+  const interval = e.ci ? ` (${shiftPct(e.ci[0])} … ${shiftPct(e.ci[1])})` : ' (no interval below six rounds)';
   // Flagged means the interval leaves the margin: wholly beyond it is a shift, straddling it is too
   // wide an interval to tell.
   const flag = !e.flagged ? '' : settled(e) ? ' ⚠️ beyond the margin' : ' ⚪ too wide to tell';

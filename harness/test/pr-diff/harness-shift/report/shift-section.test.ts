@@ -80,7 +80,7 @@ describe('renderHarnessShift', () => {
   it('says when an experiment has one round only, and when nothing could be measured', () => {
     expect(
       shiftLine({ experiment: 'wc', points: ['a'], metrics: ['wall_time'], rounds: 1, ratio: 0.99, flagged: false }),
-    ).toBe('- **wc**: −1.0 % (no interval: one round) — 1 point (wall_time), 1 round');
+    ).toBe('- **wc**: −1.0 % (no interval below six rounds) — 1 point (wall_time), 1 round');
     const text = renderHarnessShift(
       shift({
         experiments: [],
