@@ -107,7 +107,11 @@ export async function pairsCommand(argv: string[]): Promise<number> {
     ...(values['every-point'] ? { measure: 'all' as const } : {}),
     log,
   });
-  if (noise.note) comparison.method = `${comparison.method}; ${noise.note}`.slice(0, 800);
+  // The note says where the thresholds came from: the method gives way to it under the 800-character cap.
+  if (noise.note) {
+    const note = noise.note.slice(0, 300);
+    comparison.method = `${comparison.method.slice(0, 800 - note.length - 2)}; ${note}`;
+  }
   if (noise.warning) comparison.warnings = [...(comparison.warnings ?? []), noise.warning.slice(0, 500)];
   comparison.profile = values.profile;
   // The summary leads comparison.json as it leads the comment (derived: pr-comment computes it again).

@@ -16,7 +16,7 @@ export function pairedMethod(plan: SequentialPlan, falseCallNote?: string): stri
   const alphas = plan.alphas.map((a) => `${((a / total) * 100).toFixed(0)}%`).join('/');
   return [
     'paired: base and head processes alternate in a seeded random order per pair (AB/BA blocks) after warm-ups',
-    `the points the PR affects are measured first, then the control sample of unaffected points within the ${CONTROL_SHARE * 100}% of the budget reserved for it`,
+    `the points the PR affects are measured first, then the control sample within its reserved ${CONTROL_SHARE * 100}% of the budget`,
     'per point, Hodges-Lehmann ratio of the paired log-ratios with the exact Wilcoxon signed-rank interval and test (a fit: the per-operation cost ratio over two sizes)',
     `sequential looks at ${looks} pairs, ${falseCallNote ?? `alpha ${(total * 100).toFixed(0)}% per point`}, each point's share spent over the looks ${alphas}`,
     `minimum effect ${MIN_EFFECT * 100}% or the calibrated threshold`,
