@@ -281,12 +281,31 @@ async function measureRounds(job: RoundsJob): Promise<Pick<HarnessShift, 'experi
     const enough = (measured: readonly Measurement[], done: number) =>
       done >= Math.min(MIN_ROUNDS, rounds) &&
       pooledShifts(observationsOf(mine(measured), manifestOf).observations).every((s) => settled(s));
+    // An experiment whose interval has settled is measured no more: its rounds' time goes to the
+    // others (a stopping rule on precision, per experiment, as `enough` is for all of them).
+    const answered = (measured: readonly Measurement[], done: number) => {
+      if (done < Math.min(MIN_ROUNDS, rounds)) return new Set<string>();
+      const shifts = pooledShifts(observationsOf(mine(measured), manifestOf).observations);
+      const ok = new Set(shifts.filter((s) => settled(s)).map((s) => s.experiment));
+      return new Set(sample.filter((p) => ok.has(p.experiment.id)).map((p) => p.id));
+    };
     // Asked only when a round can still start (a spent deadline measures nothing at all).
     const runs = !stop() && (await takesRuns(run, 'base', sides.base)) && (await takesRuns(run, 'head', sides.head));
     if (!runs && !stop())
       log("harness shift: the base's bench takes no --runs, so both time each point the profile's runs");
     const runsFor = runs ? (p: SamplePoint, ms: readonly Measurement[]) => shiftRuns(firstRoundOf(p, ms)) : undefined;
-    const plan = { sample, rounds, profile, sides, stop, enough, narrow, log, ...(runsFor ? { runsFor } : {}) };
+    const plan = {
+      sample,
+      rounds,
+      profile,
+      sides,
+      stop,
+      enough,
+      answered,
+      narrow,
+      log,
+      ...(runsFor ? { runsFor } : {}),
+    };
     const ms = mine(await runRounds(plan, run));
     const { observations, notMeasured } = observationsOf(ms, manifestOf);
     const shifts = pooledShifts(observations);

@@ -31,6 +31,11 @@ export interface RoundsPlan {
   /** Whether the rounds measured so far answer the question, asked after each round: no more rounds then. */
   enough?: (measured: readonly Measurement[], roundsDone: number) => boolean;
   /**
+   * The points whose question is answered, asked after each round: they are not measured again,
+   * so the rounds left go faster for the others (an experiment whose interval has settled).
+   */
+  answered?: (measured: readonly Measurement[], roundsDone: number) => ReadonlySet<string>;
+  /**
    * Timed runs both harnesses make of a point in a round, from what was measured before it
    * (undefined: the profile's). The same for both sides of a round, so their numbers are alike.
    */
@@ -105,6 +110,7 @@ export async function runRounds(plan: RoundsPlan, run: RunBench): Promise<Measur
       for (const p of plan.sample) if (!keep.has(p.id)) dropped.add(p.id);
     }
     if (plan.enough?.(out, round + 1)) return out;
+    for (const id of plan.answered?.(out, round + 1) ?? []) dropped.add(id);
   }
   return out;
 }

@@ -142,6 +142,21 @@ describe('runRounds with a question to answer', () => {
   });
 });
 
+describe('runRounds with answered points', () => {
+  it('measures a point no more once it is answered; the others go on', async () => {
+    const { run, calls } = fakeBench(1);
+    await runRounds(
+      {
+        ...plan([point('c'), point('node-stream')], 8),
+        answered: (_measured, done) => new Set(done >= 3 ? ['wc/c/bs=4096'] : []),
+      },
+      run,
+    );
+    expect(calls.filter((c) => c.endsWith(' c'))).toHaveLength(6);
+    expect(calls.filter((c) => c.endsWith(' node-stream'))).toHaveLength(16);
+  });
+});
+
 describe('firstRoundOf', () => {
   it("reads a point's first round: its runs and the slower side's median wall time", async () => {
     const { run } = fakeBench(1.5);
