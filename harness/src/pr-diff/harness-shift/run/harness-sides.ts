@@ -5,7 +5,8 @@
  * head's cache by a link on both sides, and both write scratch files into one directory, so what
  * differs between the sides is the harness alone.
  */
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve, sep } from 'node:path';
 
@@ -22,14 +23,30 @@ const sameBytes = (a: string, b: string) =>
   existsSync(a) && existsSync(b) && Buffer.compare(readFileSync(a), readFileSync(b)) === 0;
 
 /**
- * The npm packages a side runs with: its checkout's own when it has them, else the head's when
- * both lock files agree. Otherwise none, and the side's bootstrap installs its own (a link to
- * another lock's packages would be reinstalled in place).
+ * Whether a checkout's node_modules was installed from its package-lock.json, by the rule its
+ * bootstrap applies (harness/bootstrap.mjs ensureNpmDeps): the stamp bootstrap writes, else npm's
+ * own lock copy no older than the lock file. A side linked to packages this rule calls stale would
+ * run npm ci through the link and empty the checkout's node_modules.
+ */
+export function packagesCurrent(root: string): boolean {
+  const lock = join(root, 'package-lock.json');
+  const modules = join(root, 'node_modules');
+  if (!existsSync(lock) || !existsSync(modules)) return false;
+  const stamp = join(modules, '.jsio-lock.sha256');
+  if (existsSync(stamp))
+    return readFileSync(stamp, 'utf8') === createHash('sha256').update(readFileSync(lock)).digest('hex');
+  const hidden = join(modules, '.package-lock.json');
+  return existsSync(hidden) && statSync(hidden).mtimeMs >= statSync(lock).mtimeMs;
+}
+
+/**
+ * The npm packages a side runs with: its checkout's own when they are current, else the head's
+ * when both lock files agree and the head's are current. Otherwise none, and the side's bootstrap
+ * installs its own into the side (never through a link into a checkout).
  */
 function linkPackages(root: string, headRoot: string, side: string): void {
-  const own = join(root, 'node_modules');
-  if (existsSync(own)) symlinkSync(own, join(side, 'node_modules'), 'dir');
-  else if (sameBytes(join(root, 'package-lock.json'), join(headRoot, 'package-lock.json')))
+  if (packagesCurrent(root)) symlinkSync(join(root, 'node_modules'), join(side, 'node_modules'), 'dir');
+  else if (sameBytes(join(root, 'package-lock.json'), join(headRoot, 'package-lock.json')) && packagesCurrent(headRoot))
     symlinkSync(join(headRoot, 'node_modules'), join(side, 'node_modules'), 'dir');
 }
 
@@ -40,8 +57,9 @@ function makeSide(root: string, headRoot: string, side: string, scratch: string)
     recursive: true,
     filter: (src) => src !== tests && !src.startsWith(`${tests}${sep}`),
   });
+  // With their times: the side's bootstrap compares the lock file's with its packages' (above).
   for (const f of ['package.json', 'package-lock.json', 'tsconfig.json'])
-    if (existsSync(join(root, f))) cpSync(join(root, f), join(side, f));
+    if (existsSync(join(root, f))) cpSync(join(root, f), join(side, f), { preserveTimestamps: true });
   linkPackages(root, headRoot, side);
   symlinkSync(join(headRoot, 'programs'), join(side, 'programs'), 'dir');
   const cache = join(side, '.cache');
