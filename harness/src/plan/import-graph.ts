@@ -4,25 +4,29 @@
  * written. Packages stay external: who needs them reads their pins (plan/identify-inputs.ts).
  * Throws esbuild's error when an import cannot be resolved.
  */
-import { buildSync, type Message, type Metafile } from 'esbuild';
+import { type BuildOptions, buildSync, type Message, type Metafile } from 'esbuild';
 
 export interface ImportGraph {
   inputs: Metafile['inputs'];
   warnings: Message[];
 }
 
-export function importGraph(root: string, entries: readonly string[]): ImportGraph {
-  const r = buildSync({
+/** esbuild's options for bundling a checkout's entry points as Node runs them, writing nothing. */
+export function nodeBundle(root: string, entries: readonly string[]): BuildOptions & { write: false } {
+  return {
     absWorkingDir: root,
     entryPoints: [...entries],
     bundle: true,
     write: false,
-    metafile: true,
     platform: 'node',
     format: 'esm',
     packages: 'external',
     outdir: 'out',
     logLevel: 'silent',
-  });
+  };
+}
+
+export function importGraph(root: string, entries: readonly string[]): ImportGraph {
+  const r = buildSync({ ...nodeBundle(root, entries), metafile: true });
   return { inputs: r.metafile?.inputs ?? {}, warnings: r.warnings };
 }

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { buildSync } from 'esbuild';
-import { importGraph as esbuildImports } from '../../../plan/import-graph.js';
+import { importGraph as esbuildImports, nodeBundle } from '../../../plan/import-graph.js';
 import { addPackagePins, isPackageImport, packageName, UnpinnedPackage } from '../../../plan/package-pins.js';
 import {
   changedFiles,
@@ -98,19 +98,7 @@ function pinsOf(root: string, packages: readonly string[] | undefined): Record<s
  */
 function compiledCode(root: string): string | undefined {
   try {
-    const r = buildSync({
-      absWorkingDir: root,
-      entryPoints: [...RUNNER_ENTRIES],
-      bundle: true,
-      write: false,
-      minify: true,
-      legalComments: 'none',
-      platform: 'node',
-      format: 'esm',
-      packages: 'external',
-      outdir: 'out',
-      logLevel: 'silent',
-    });
+    const r = buildSync({ ...nodeBundle(root, RUNNER_ENTRIES), minify: true, legalComments: 'none' });
     return r.outputFiles
       .map((f) => `${relative(root, f.path)}\n${f.text}`)
       .sort()
