@@ -195,7 +195,7 @@ export const HarnessShift = z
     rounds: z.number().int().nonnegative(),
     /** Seed of the sample (from the head commit). */
     seed: z.number().int(),
-    /** Points per experiment measured in the first round, of which the quietest were kept (absent in older files: all kept). */
+    /** Points per experiment measured in the candidate rounds, of which the quietest were kept (absent in older files: all kept). */
     candidates: z.number().int().nonnegative().optional(),
     /** The shift the comment flags when an interval leaves ±margin (0.015 = 1.5 %). */
     margin: Num,

@@ -1,9 +1,12 @@
 /**
- * Which of an experiment's candidate points a harness shift goes on measuring after its first
- * round: the quietest, by the spread of each point's own runs in that round. A point whose runs
- * scatter by 40 % needs hundreds of rounds to place a shift within ±1.5 %; one that scatters by
- * 2 % needs a few. The choice reads how much a point's runs vary, never how the two harnesses
- * compare, so it cannot lean the shift either way. Pure.
+ * Which of an experiment's candidate points a harness shift goes on measuring after its candidate
+ * rounds: the quietest, by how far its round's ratio (head / base) moved from one round to the
+ * next. That is what the pooled interval's width is made of: a point whose rounds stray by 10 %
+ * needs dozens of rounds to place a shift within ±1.5 %; one that strays by 1 % needs six. The
+ * spread of a point's own runs within one round cannot see it (a whole bench invocation lands in
+ * one state or another: page placement, a cold cache's eviction), so it serves only as a floor.
+ * The choice reads differences between a point's rounds, which a constant shift cancels, never
+ * the ratio's level, so it cannot lean the shift either way. Pure.
  */
 
 /** Robust relative spread of one side's runs: 1.4826 × MAD / median; undefined with fewer than 3 runs or a zero median. */
@@ -21,10 +24,44 @@ function median(sorted: readonly number[]): number {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
+/** Sample standard deviation of a point's per-round log(head / base); undefined below two rounds. */
+export function roundToRoundSpread(logRatios: readonly number[]): number | undefined {
+  const xs = logRatios.filter(Number.isFinite);
+  if (xs.length < 2) return undefined;
+  const m = xs.reduce((a, b) => a + b, 0) / xs.length;
+  return Math.sqrt(xs.reduce((a, x) => a + (x - m) ** 2, 0) / (xs.length - 1));
+}
+
+/** One side's runs in a round: their relative spread (relativeSpread) and how many there were. */
+export interface SideRuns {
+  spread: number;
+  runs: number;
+}
+
+/**
+ * The least a round's log-ratio can stray given its sides' runs alone: the median of n runs whose
+ * relative spread is s strays by about 1.2533 s / √n, and a ratio adds both sides' variances.
+ */
+export function runsFloor(sides: readonly SideRuns[]): number | undefined {
+  if (!sides.length || sides.some((s) => !(s.runs >= 1) || !Number.isFinite(s.spread))) return undefined;
+  return Math.sqrt(sides.reduce((a, s) => a + (1.2533 * s.spread) ** 2 / s.runs, 0));
+}
+
+/**
+ * A candidate's spread: its rounds' spread, never below what its runs alone imply (two rounds can
+ * agree by luck); the runs' floor alone when it has one round; undefined when it has neither.
+ */
+export function candidateSpread(logRatios: readonly number[], sides: readonly SideRuns[]): number | undefined {
+  const between = roundToRoundSpread(logRatios);
+  const floor = runsFloor(sides);
+  if (between === undefined) return floor;
+  return floor === undefined ? between : Math.max(between, floor);
+}
+
 export interface Candidate {
   id: string;
   experiment: string;
-  /** The larger of its two sides' spreads in the first round; undefined when it has none. */
+  /** candidateSpread over its candidate rounds; undefined when it has none. */
   spread: number | undefined;
 }
 

@@ -21,7 +21,7 @@ import { loadAllExperiments } from '../../../plan/experiments.js';
 import { expand, type Filters, type Point } from '../../../plan/plan.js';
 import { benchmarkProblem, commonLead, leadCandidates, positiveValue, type RoundPair } from '../analysis/lead-value.js';
 import { type Observation, pooledShifts, SHIFT_MARGIN, settled } from '../analysis/pooled-shift.js';
-import { type Candidate, keepQuietest, relativeSpread } from '../analysis/quietest.js';
+import { type Candidate, candidateSpread, keepQuietest, relativeSpread, type SideRuns } from '../analysis/quietest.js';
 import { harnessChange } from '../plan/harness-change.js';
 import { drawSample, type SamplePoint, seedOf } from '../plan/sample.js';
 import { type FirstRound, shiftRuns } from '../plan/shift-runs.js';
@@ -39,11 +39,18 @@ export const MAX_ROUNDS = 40;
 export const DEFAULT_ROUNDS = MIN_ROUNDS;
 export const DEFAULT_PER_EXPERIMENT = 1;
 /**
- * Points tried per point kept: the first round measures this many per experiment, and the quietest
- * go on (./analysis/quietest.ts). Without the machine's calibration nothing says beforehand which
- * points are steady, and one round of a few more costs less than rounds that never settle.
+ * Points tried per point kept: the candidate rounds measure this many per experiment, and the
+ * quietest go on (./analysis/quietest.ts). Without the machine's calibration nothing says
+ * beforehand which points are steady, and two rounds of a few more cost less than rounds that
+ * never settle.
  */
 export const CANDIDATES_PER_POINT = 3;
+/**
+ * Rounds every candidate is measured before the quietest are kept: two, the fewest that show how
+ * far a point's ratio moves between bench invocations, the spread the pooled interval is made of.
+ * They count among the kept points' rounds.
+ */
+export const CANDIDATE_ROUNDS = 2;
 const MAX_POINTS = 100;
 /** comparison.json's caps on the file list: a pull request names its files, not the schema. */
 const MAX_FILES = 2000;
@@ -159,27 +166,31 @@ export function firstRoundOf(point: SamplePoint, ms: readonly Measurement[]): Fi
   return walls.length ? { runs, wallSeconds: Math.max(...walls) } : undefined;
 }
 
-/** Each sampled point's spread in the first round: its lead metric's runs, the noisier side's. */
+/**
+ * Each sampled point's spread over the rounds measured so far (./analysis/quietest.ts): how far
+ * its lead metric's ratio moved between rounds, never below what its sides' runs in the latest
+ * round imply.
+ */
 export function candidatesOf(
   sample: readonly SamplePoint[],
   ms: readonly Measurement[],
   manifestOf: (experiment: string) => Pick<Manifest, 'fit' | 'headline'> | undefined,
 ): Candidate[] {
   return sample.map((p) => {
-    const sides = ms
-      .filter((m) => m.point.id === p.id && m.round === 0)
-      .map((m) => m.results?.benchmarks.find((b) => b.id === p.id && b.status === 'ok'));
-    const manifest = manifestOf(p.experiment.id);
-    let spread: number | undefined;
-    if (sides.length === 2 && sides.every(Boolean) && manifest)
-      for (const metric of leadCandidates(manifest)) {
-        const spreads = sides.map((b) => relativeSpread(b!.metrics[metric]?.samples ?? []));
-        if (spreads.every((x) => x !== undefined)) {
-          spread = Math.max(...(spreads as number[]));
-          break;
-        }
-      }
-    return { id: p.id, experiment: p.experiment.id, spread };
+    const mine = ms.filter((m) => m.point.id === p.id);
+    const { observations } = observationsOf(mine, manifestOf);
+    const base = { id: p.id, experiment: p.experiment.id };
+    if (!observations.length) return { ...base, spread: undefined };
+    const metric = observations[0]!.metric;
+    const latest = Math.max(...observations.map((o) => o.round));
+    const sides: SideRuns[] = [];
+    for (const m of mine.filter((x) => x.round === latest)) {
+      const samples = m.results?.benchmarks.find((b) => b.id === p.id)?.metrics[metric]?.samples ?? [];
+      const spread = relativeSpread(samples);
+      if (spread !== undefined) sides.push({ spread, runs: samples.length });
+    }
+    const logs = observations.map((o) => Math.log(o.head / o.base));
+    return { ...base, spread: candidateSpread(logs, sides.length === 2 ? sides : []) };
   });
 }
 
@@ -240,7 +251,7 @@ export async function measureHarnessShift(opts: HarnessShiftOptions): Promise<Ha
     noiseOfPoints(opts.noise),
   );
   log(
-    `harness shift: ${sample.length} candidate point(s), the quietest ${per} per experiment kept after the first round, at most ${rounds} round(s): ${sample.map((p) => p.id).join(', ')}`,
+    `harness shift: ${sample.length} candidate point(s), the quietest ${per} per experiment kept after ${CANDIDATE_ROUNDS} rounds, at most ${rounds} round(s): ${sample.map((p) => p.id).join(', ')}`,
   );
   const measured = await measureRounds({ opts, sample, per, rounds, profile, experiments, log });
   return { files, profile, rounds, seed, margin: SHIFT_MARGIN, candidates, ...measured };
@@ -249,7 +260,7 @@ export async function measureHarnessShift(opts: HarnessShiftOptions): Promise<Ha
 interface RoundsJob {
   opts: HarnessShiftOptions;
   sample: SamplePoint[];
-  /** Points kept per experiment after the first round. */
+  /** Points kept per experiment after the candidate rounds. */
   per: number;
   rounds: number;
   profile: Profile;
@@ -303,6 +314,7 @@ async function measureRounds(job: RoundsJob): Promise<Pick<HarnessShift, 'experi
       enough,
       answered,
       narrow,
+      narrowAfter: CANDIDATE_ROUNDS,
       log,
       ...(runsFor ? { runsFor } : {}),
     };

@@ -62,7 +62,7 @@ export function renderHarnessShift(s: HarnessShift): string {
     '',
     `Changed: ${filesLine(s.files)}`,
     '',
-    `The same programs (the head's) measured by the base's harness and by the head's, alternating in rounds (${escapeCell(s.profile)} profile${s.candidates && s.candidates > 1 ? `; of ${s.candidates} points tried per experiment in the first round, those whose runs varied least went on` : ''}). Each experiment's pooled shift of its numbers, the head's harness over the base's, with a 95 % interval (flagged when it leaves ${margin}: beyond the margin when wholly outside it, too wide to tell when it straddles it):`,
+    `The same programs (the head's) measured by the base's harness and by the head's, alternating in rounds (${escapeCell(s.profile)} profile${s.candidates && s.candidates > 1 ? `; of ${s.candidates} points tried per experiment in the first rounds, those whose ratio moved least between rounds went on` : ''}). Each experiment's pooled shift of its numbers, the head's harness over the base's, with a 95 % interval (flagged when it leaves ${margin}: beyond the margin when wholly outside it, too wide to tell when it straddles it):`,
     '',
     ...(s.experiments.length
       ? s.experiments.map(shiftLine)

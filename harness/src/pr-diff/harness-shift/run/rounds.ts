@@ -40,8 +40,10 @@ export interface RoundsPlan {
    * (undefined: the profile's). The same for both sides of a round, so their numbers are alike.
    */
   runsFor?: (point: SamplePoint, measured: readonly Measurement[]) => number | undefined;
-  /** After the first round, the points to go on with (the rest were candidates); default all. */
+  /** After `narrowAfter` rounds, the points to go on with (the rest were candidates); default all. */
   narrow?: (measured: readonly Measurement[]) => ReadonlySet<string>;
+  /** Rounds every candidate is measured before `narrow` is asked (default 1). */
+  narrowAfter?: number;
   log?: (m: string) => void;
 }
 
@@ -105,7 +107,7 @@ export async function runRounds(plan: RoundsPlan, run: RunBench): Promise<Measur
         `harness shift: round ${round + 1} of at most ${plan.rounds}, ${p.id}${runs ? ` (${runs} runs)` : ''}`,
       );
     }
-    if (round === 0 && plan.narrow) {
+    if (round + 1 === Math.max(1, plan.narrowAfter ?? 1) && plan.narrow) {
       const keep = plan.narrow(out);
       for (const p of plan.sample) if (!keep.has(p.id)) dropped.add(p.id);
     }

@@ -1,6 +1,13 @@
-// The harness shift goes on with each experiment's quietest candidates: spreads of runs, not ratios.
+// The harness shift goes on with each experiment's quietest candidates: how far a point's ratio
+// moves between rounds (which a constant shift cancels), never below what its runs imply.
 import { describe, expect, it } from 'vitest';
-import { keepQuietest, relativeSpread } from '../../../../src/pr-diff/harness-shift/analysis/quietest.js';
+import {
+  candidateSpread,
+  keepQuietest,
+  relativeSpread,
+  roundToRoundSpread,
+  runsFloor,
+} from '../../../../src/pr-diff/harness-shift/analysis/quietest.js';
 
 describe('relativeSpread', () => {
   it('is 1.4826 MAD / median, robust to one wild run', () => {
@@ -36,5 +43,58 @@ describe('keepQuietest', () => {
   it('keeps as many per experiment as asked', () => {
     const c = [0.5, 0.1, 0.2].map((spread, i) => ({ id: `wc/${i}`, experiment: 'wc', spread }));
     expect([...keepQuietest(c, 2)].sort()).toEqual(['wc/1', 'wc/2']);
+  });
+});
+
+describe('candidateSpread', () => {
+  it("reads the rounds' spread of log-ratios, which a constant shift cancels", () => {
+    const a = [Math.log(1.02), Math.log(0.98)];
+    const shifted = a.map((x) => x + Math.log(1.3));
+    expect(roundToRoundSpread(a)).toBeCloseTo(roundToRoundSpread(shifted)!, 12);
+    expect(roundToRoundSpread([0.1])).toBeUndefined();
+    // Two values 0.04 apart: sample sd 0.04 / sqrt(2).
+    expect(roundToRoundSpread([0.02, -0.02])).toBeCloseTo(0.04 / Math.SQRT2, 12);
+  });
+
+  it('ranks a point whose invocations land in different states below one whose runs scatter more within a round', () => {
+    // Steady runs (0.5 %) but rounds 10 % apart: the within-round spread alone would have kept it.
+    const moody = candidateSpread(
+      [0, Math.log(1.1)],
+      [
+        { spread: 0.005, runs: 30 },
+        { spread: 0.005, runs: 30 },
+      ],
+    )!;
+    // Runs scatter by 5 %, rounds agree within 1 %.
+    const busy = candidateSpread(
+      [0, Math.log(1.01)],
+      [
+        { spread: 0.05, runs: 30 },
+        { spread: 0.05, runs: 30 },
+      ],
+    )!;
+    expect(busy).toBeLessThan(moody);
+    expect(
+      keepQuietest(
+        [
+          { id: 'wc/moody', experiment: 'wc', spread: moody },
+          { id: 'wc/busy', experiment: 'wc', spread: busy },
+        ],
+        1,
+      ),
+    ).toEqual(new Set(['wc/busy']));
+  });
+
+  it("never goes below what the runs imply (two rounds can agree by luck), and uses the runs' floor alone with one round", () => {
+    const sides = [
+      { spread: 0.2, runs: 5 },
+      { spread: 0.2, runs: 5 },
+    ];
+    const floor = runsFloor(sides)!;
+    expect(floor).toBeCloseTo(Math.sqrt((2 * (1.2533 * 0.2) ** 2) / 5), 12);
+    expect(candidateSpread([0.01, 0.01], sides)).toBe(floor);
+    expect(candidateSpread([0.01], sides)).toBe(floor);
+    expect(candidateSpread([0.01], [])).toBeUndefined();
+    expect(runsFloor([{ spread: Number.NaN, runs: 3 }])).toBeUndefined();
   });
 });

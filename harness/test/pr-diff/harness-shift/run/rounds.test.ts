@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { pooledShifts } from '../../../../src/pr-diff/harness-shift/analysis/pooled-shift.js';
+import { keepQuietest } from '../../../../src/pr-diff/harness-shift/analysis/quietest.js';
 import {
   candidatesOf,
   firstRoundOf,
@@ -183,22 +184,44 @@ describe('candidates', () => {
     expect(calls.filter((c) => c.endsWith(' node-stream'))).toHaveLength(6);
   });
 
-  it("reads each candidate's spread from its runs in the first round, the noisier side's", async () => {
-    const noisy: RunBench = async (side, _root, args) => {
+  it('narrows after the rounds narrowAfter names, every candidate measured in each', async () => {
+    const { run, calls } = fakeBench(1);
+    await runRounds(
+      {
+        ...plan([point('c'), point('node-stream')], 4),
+        narrow: () => new Set(['wc/node-stream/bs=4096']),
+        narrowAfter: 2,
+      },
+      run,
+    );
+    expect(calls.filter((c) => c.endsWith(' c'))).toHaveLength(4);
+    expect(calls.filter((c) => c.endsWith(' node-stream'))).toHaveLength(8);
+  });
+
+  it("reads each candidate's spread from how its ratio moved between rounds, floored by its latest round's runs", async () => {
+    // c: steady runs, but its head reads 10 % higher in round 1 only (a whole invocation's state);
+    // node-stream: its runs scatter by a few %, its ratio the same in both rounds.
+    const moody: RunBench = async (side, _root, args) => {
       const variant = args[args.indexOf('--variants') + 1]!;
       const out = args[args.indexOf('--out') + 1]!;
+      const round = Number(/r(\d+)-/.exec(out)![1]);
       mkdirSync(out, { recursive: true });
-      const runs = variant === 'c' ? [1, 1.01, 0.99] : side === 'head' ? [1, 2, 3] : [1, 1, 1];
+      const runs =
+        variant === 'c'
+          ? [1, 1.001, 0.999].map((x) => (side === 'head' && round === 1 ? x * 1.1 : x))
+          : [1, 1.02, 0.98, 1.01, 0.99];
       writeFileSync(
         join(out, 'results.json'),
         JSON.stringify(results([bench(variant, { bs: 4096 }, { wall_time: timed(runs) })])),
       );
       return { code: 0, stderr: '' };
     };
-    const ms = await runRounds(plan([point('c'), point('node-stream')], 1), noisy);
+    const ms = await runRounds(plan([point('c'), point('node-stream')], 2), moody);
     const c = candidatesOf([point('c'), point('node-stream')], ms, () => manifest);
     expect(c.map((x) => x.id)).toEqual(['wc/c/bs=4096', 'wc/node-stream/bs=4096']);
-    expect(c[0]!.spread).toBeCloseTo(0.014826, 6);
-    expect(c[1]!.spread).toBeCloseTo(0.5 * 1.4826, 6);
+    expect(c[0]!.spread).toBeCloseTo(Math.log(1.1) / Math.SQRT2, 6);
+    // node-stream's rounds agree exactly: its floor from 5 runs of spread 1.4826 × 0.01 per side.
+    expect(c[1]!.spread).toBeCloseTo(Math.sqrt((2 * (1.2533 * 0.014826) ** 2) / 5), 6);
+    expect(keepQuietest(c, 1)).toEqual(new Set(['wc/node-stream/bs=4096']));
   });
 });
