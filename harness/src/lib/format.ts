@@ -64,3 +64,6 @@ export function formatConfidence(c: number): string {
   }
   return pct >= 100 ? '100' : pct.toFixed(4);
 }
+
+/** "1 round", "3 rounds": a count with its noun. */
+export const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;

@@ -6,6 +6,7 @@
  * forest plot of the points that changed, and a summary table of at most ~20 lines. The per-point
  * tables are folded below. Always under GitHub's comment limit.
  */
+import { plural } from '../../lib/format.js';
 import { escapeCell } from '../../lib/markdown.js';
 import type { PairedComparison, PairedPoint } from '../../model/comparison.js';
 import type { DiffSummary } from '../../model/diff-summary.js';
@@ -31,8 +32,6 @@ export interface PairedRenderOptions {
   rule?: FailRule;
   limit?: number;
 }
-
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 function title(s: DiffSummary): string {
   const n = s.calls;

@@ -9,6 +9,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { plural } from '../../../lib/format.js';
 import { commitInfo } from '../../../machine/machine.js';
 import { readPins, resolveRuntime } from '../../../machine/toolchains.js';
 import type { HarnessShift } from '../../../model/comparison.js';
@@ -16,6 +17,7 @@ import type { Manifest } from '../../../model/manifest.js';
 import type { NoiseThresholds } from '../../../model/noise.js';
 import type { Profile } from '../../../model/profiles.js';
 import type { Benchmark } from '../../../model/results.js';
+import { matchesAt } from '../../../model/select.js';
 import { onInterrupt } from '../../../pipeline/setup.js';
 import { loadAllExperiments } from '../../../plan/experiments.js';
 import { expand, type Filters, type Point } from '../../../plan/plan.js';
@@ -46,11 +48,13 @@ export const DEFAULT_PER_EXPERIMENT = 1;
  */
 export const CANDIDATES_PER_POINT = 3;
 /**
- * Rounds every candidate is measured before the quietest are kept: two, the fewest that show how
- * far a point's ratio moves between bench invocations, the spread the pooled interval is made of.
- * They count among the kept points' rounds.
+ * Rounds every candidate is measured before the quietest are kept: they show how far a point's
+ * ratio moves between bench invocations, the spread the pooled interval is made of. Two agree by
+ * luck too often where invocations land in modes; a third costs little, as candidate rounds time
+ * the profile's runs (a mode shows in a few runs as in thirty). They count among the kept points'
+ * rounds.
  */
-export const CANDIDATE_ROUNDS = 2;
+export const CANDIDATE_ROUNDS = 3;
 const MAX_POINTS = 100;
 /** comparison.json's caps on the file list: a pull request names its files, not the schema. */
 const MAX_FILES = 2000;
@@ -211,6 +215,28 @@ function noiseOfPoints(noise: NoiseThresholds | undefined): (p: SamplePoint) => 
   return (p) => best.get(p.id);
 }
 
+/**
+ * The rounds every candidate is measured before the quietest are kept: CANDIDATE_ROUNDS when some
+ * experiment has more candidates than it keeps (never more than the rounds), else one, since
+ * there is nothing to choose and the kept points' longer rounds may start at once.
+ */
+export function candidateRounds(sample: readonly SamplePoint[], per: number, rounds: number): number {
+  const count = new Map<string, number>();
+  for (const p of sample) count.set(p.experiment.id, (count.get(p.experiment.id) ?? 0) + 1);
+  const choosing = [...count.values()].some((n) => n > per);
+  return choosing ? Math.max(1, Math.min(CANDIDATE_ROUNDS, rounds)) : 1;
+}
+
+/**
+ * Whether a point's cache is emptied before every run (manifest `evict`): its rounds carry the
+ * eviction's own variance (in the quiet no-op diffs of 27 Nov such points moved by 7-11 % from
+ * round to round), so it is a candidate only when its experiment has too few others.
+ */
+export function evictsBeforeEveryRun(p: Point): boolean {
+  const evict = p.experiment.manifest.evict;
+  return evict !== undefined && matchesAt(p, evict.when);
+}
+
 /** The harness change's files, and the answer when nothing needs measuring (undefined: measure). */
 async function changedMeasuringCode(opts: HarnessShiftOptions, log: (m: string) => void) {
   // A base without this project's entry point has no harness to measure with.
@@ -243,17 +269,15 @@ export async function measureHarnessShift(opts: HarnessShiftOptions): Promise<Ha
   // comparison.json holds at most MAX_POINTS per experiment.
   const per = Math.min(MAX_POINTS, Math.max(1, opts.perExperiment ?? DEFAULT_PER_EXPERIMENT));
   const candidates = per * CANDIDATES_PER_POINT;
-  const sample = await drawSample(
-    points,
-    seed,
-    candidates,
-    runtimeAvailable(opts.head, log),
-    noiseOfPoints(opts.noise),
-  );
+  const sample = await drawSample(points, seed, candidates, runtimeAvailable(opts.head, log), {
+    noiseOf: noiseOfPoints(opts.noise),
+    last: evictsBeforeEveryRun,
+  });
+  const narrowAfter = candidateRounds(sample, per, rounds);
   log(
-    `harness shift: ${sample.length} candidate point(s), the quietest ${per} per experiment kept after ${CANDIDATE_ROUNDS} rounds, at most ${rounds} round(s): ${sample.map((p) => p.id).join(', ')}`,
+    `harness shift: ${sample.length} candidate point(s), the quietest ${per} per experiment kept after ${plural(narrowAfter, 'round')}, at most ${rounds} round(s): ${sample.map((p) => p.id).join(', ')}`,
   );
-  const measured = await measureRounds({ opts, sample, per, rounds, profile, experiments, log });
+  const measured = await measureRounds({ opts, sample, per, rounds, narrowAfter, profile, experiments, log });
   return { files, profile, rounds, seed, margin: SHIFT_MARGIN, candidates, ...measured };
 }
 
@@ -262,6 +286,8 @@ interface RoundsJob {
   sample: SamplePoint[];
   /** Points kept per experiment after the candidate rounds. */
   per: number;
+  /** The candidate rounds (candidateRounds). */
+  narrowAfter: number;
   rounds: number;
   profile: Profile;
   experiments: ReturnType<typeof loadAllExperiments>;
@@ -304,7 +330,10 @@ async function measureRounds(job: RoundsJob): Promise<Pick<HarnessShift, 'experi
     const runs = !stop() && (await takesRuns(run, 'base', sides.base)) && (await takesRuns(run, 'head', sides.head));
     if (!runs && !stop())
       log("harness shift: the base's bench takes no --runs, so both time each point the profile's runs");
-    const runsFor = runs ? (p: SamplePoint, ms: readonly Measurement[]) => shiftRuns(firstRoundOf(p, ms)) : undefined;
+    // The candidate rounds time the profile's runs; the kept points' rounds about RUN_SECONDS.
+    const runsFor = runs
+      ? (p: SamplePoint, ms: readonly Measurement[]) => (kept ? shiftRuns(firstRoundOf(p, ms)) : undefined)
+      : undefined;
     const plan = {
       sample,
       rounds,
@@ -314,7 +343,7 @@ async function measureRounds(job: RoundsJob): Promise<Pick<HarnessShift, 'experi
       enough,
       answered,
       narrow,
-      narrowAfter: CANDIDATE_ROUNDS,
+      narrowAfter: job.narrowAfter,
       log,
       ...(runsFor ? { runsFor } : {}),
     };

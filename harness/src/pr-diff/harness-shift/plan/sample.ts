@@ -38,23 +38,33 @@ export function shuffledByExperiment<P extends SamplePoint>(points: readonly P[]
   return out;
 }
 
+/** How drawSample orders an experiment's points before taking the first usable ones. */
+export interface SampleOrder<P> {
+  /** A point's noise on this machine where known (the calibrated threshold): the quietest first. */
+  noiseOf?: (p: P) => number | undefined;
+  /** Points taken only when an experiment has too few others (a cold cache's eviction before every run). */
+  last?: (p: P) => boolean;
+}
+
 /**
- * The first `perExperiment` points of each experiment that `usable` accepts: the quietest first
- * where `noiseOf` knows a point's noise on this machine (a shift is resolved soonest where the
- * numbers move least), in the seeded order among equals and for the points it does not know.
+ * The first `perExperiment` points of each experiment that `usable` accepts: points `last` names
+ * after all others, and the quietest first where `noiseOf` knows a point's noise on this machine
+ * (a shift is resolved soonest where the numbers move least), in the seeded order among equals
+ * and for the points it does not know.
  */
 export async function drawSample<P extends SamplePoint>(
   points: readonly P[],
   seed: number,
   perExperiment: number,
   usable: (p: P) => boolean | Promise<boolean> = () => true,
-  noiseOf: (p: P) => number | undefined = () => undefined,
+  order: SampleOrder<P> = {},
 ): Promise<P[]> {
   const out: P[] = [];
-  const known = (p: P) => noiseOf(p) ?? Number.POSITIVE_INFINITY;
+  const known = (p: P) => order.noiseOf?.(p) ?? Number.POSITIVE_INFINITY;
+  const tier = (p: P) => (order.last?.(p) ? 1 : 0);
   for (const shuffled of shuffledByExperiment(points, seed).values()) {
-    // A stable sort: the seeded order stays among points of one noise.
-    const list = [...shuffled].sort((a, b) => known(a) - known(b));
+    // A stable sort: the seeded order stays among points of one tier and noise.
+    const list = [...shuffled].sort((a, b) => tier(a) - tier(b) || known(a) - known(b));
     let taken = 0;
     for (const p of list) {
       if (taken >= perExperiment) break;

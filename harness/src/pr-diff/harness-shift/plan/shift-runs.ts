@@ -2,8 +2,8 @@
  * How many timed runs each harness makes of a point in a round. A bench's own work (start-up,
  * planning, the checked and traced runs) costs seconds whatever the runs, while a quick profile
  * times a program only 3-5 times: the median of so few runs is what makes a round's ratio noisy.
- * So after a point's first round, both harnesses time it for about RUN_SECONDS, never fewer runs
- * than its profile's and never more than MAX_SHIFT_RUNS. Pure.
+ * So once the candidate rounds (the profile's runs) have chosen a point, both harnesses time it for
+ * about RUN_SECONDS, never fewer runs than its profile's and never more than MAX_SHIFT_RUNS. Pure.
  */
 
 /** Seconds of timed runs a bench of one point aims at, about what its own work costs. */

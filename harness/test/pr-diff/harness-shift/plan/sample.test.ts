@@ -86,7 +86,7 @@ describe('benchArgs', () => {
 describe("drawSample with the machine's noise", () => {
   it("takes each experiment's quietest points first, the seeded order among the rest", async () => {
     const noise: Record<string, number> = { 'wc/node/bs=256': 0.02, 'wc/c/bs=65536': 0.05, 'scan/c/bs=4096': 0.03 };
-    const sample = await drawSample(points, 7, 2, undefined, (p) => noise[p.id]);
+    const sample = await drawSample(points, 7, 2, undefined, { noiseOf: (p) => noise[p.id] });
     const wc = sample.filter((p) => p.experiment.id === 'wc').map((p) => p.id);
     expect(wc).toEqual(['wc/node/bs=256', 'wc/c/bs=65536']);
     const scan = sample.filter((p) => p.experiment.id === 'scan').map((p) => p.id);
@@ -98,5 +98,21 @@ describe("drawSample with the machine's noise", () => {
     expect(sample.filter((p) => p.experiment.id === 'tally')).toEqual(
       seeded.filter((p) => p.experiment.id === 'tally'),
     );
+  });
+});
+
+describe('drawSample with points taken last', () => {
+  it('takes the points `last` names only when an experiment has too few others, before any noise', async () => {
+    const cold = (p: SamplePoint) => p.variant.id === 'c';
+    const noise: Record<string, number> = { 'wc/c/bs=65536': 0.001 };
+    const sample = await drawSample(points, 7, 1, undefined, { noiseOf: (p) => noise[p.id], last: cold });
+    for (const id of ['wc', 'scan']) {
+      const mine = sample.filter((p) => p.experiment.id === id);
+      expect(mine).toHaveLength(1);
+      expect(mine[0]!.variant.id).not.toBe('c');
+    }
+    // Every point of an experiment named: it is still drawn (an experiment is never left out).
+    const all = await drawSample(points, 7, 1, undefined, { last: () => true });
+    expect(new Set(all.map((p) => p.experiment.id))).toEqual(new Set(points.map((p) => p.experiment.id)));
   });
 });
