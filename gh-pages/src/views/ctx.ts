@@ -30,6 +30,13 @@ export function boxWidth(box: HTMLElement): number {
 }
 export const short = (sha: string) => sha.slice(0, 10);
 
+/**
+ * Resolves after the browser has painted what is on the page now (a frame, then a task): a view
+ * draws its first chart, awaits this, then the rest, so the first picture is on screen while the
+ * others are still being drawn.
+ */
+export const afterPaint = () => new Promise<void>((done) => requestAnimationFrame(() => setTimeout(done, 0)));
+
 export function commitOptions(commits: readonly WindowCommit[], selected?: string): Html {
   return html`${[...commits]
     .reverse()

@@ -10,7 +10,7 @@ import { loadCharts } from '../charts.js';
 import type { RunFile, WindowCommit } from '../data.js';
 import { appendHtml, html, setHtml } from '../html.js';
 import { toHash } from '../state.js';
-import { type Ctx, commitLink, commitOptions, viewOfRun } from './ctx.js';
+import { afterPaint, type Ctx, commitLink, commitOptions, viewOfRun } from './ctx.js';
 import { coldReadNote, machineLine } from './machine-line.js';
 import { overviewCharts } from './overview-charts.js';
 import { problemsHtml, summaryHtml } from './summary-html.js';
@@ -74,15 +74,27 @@ export async function overview(ctx: Ctx): Promise<void> {
   // The manifests' overview order (wc first), then by id.
   const rank = (id: string) => (ctx.overview[id] as { order?: number } | undefined)?.order ?? 1000;
   const ids = Object.keys(ctx.profile.catalog.experiments).sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
-  const pictures: (() => void)[] = [];
+  // The first experiment's picture is drawn and painted before the other sections are built: it
+  // is what a visitor sees first, and the rest (their tables and charts) is below it.
+  let first = true;
   for (const id of ids) {
     // A run narrowed to some experiments still describes them all: it has one only if it measured it.
     const has = (r: RunFile) => Boolean(r.experiments[id]) && r.benchmarks.some((b) => b.experiment === id);
     const run = has(shown) ? shown : (complete.find(has) ?? files.find(has));
-    if (run) pictures.push(...section(ctx, id, run, run !== shown));
+    if (!run) continue;
+    const draw = section(ctx, id, run, run !== shown);
+    if (!draw) continue;
+    await charts;
+    draw();
+    if (first) {
+      const controls = ctx.el.firstElementChild;
+      await afterPaint();
+      // Another view may have replaced this one meanwhile (a click during the frame).
+      if (!controls?.isConnected) return;
+    }
+    first = false;
   }
   await charts;
-  for (const draw of pictures) draw();
 }
 
 function newerPartial(ctx: Ctx, files: readonly RunFile[], shown: RunFile) {
@@ -97,7 +109,8 @@ function newerPartial(ctx: Ctx, files: readonly RunFile[], shown: RunFile) {
   return html`<p class="muted">A newer partial run (${newer.run.commit.sha.slice(0, 10)}) is not the default view: <a href="${link}">show it</a>.</p>`;
 }
 
-function section(ctx: Ctx, id: string, run: RunFile, other: boolean): (() => void)[] {
+/** Builds an experiment's section; returns what draws its picture (undefined: it has none). */
+function section(ctx: Ctx, id: string, run: RunFile, other: boolean): (() => void) | undefined {
   const info = run.experiments[id]!;
   const keys = Object.keys(ctx.profile.catalog.experiments[id]?.metrics ?? {}).sort((a, b) => b.length - a.length);
   const relabel = (text: string) =>
@@ -147,5 +160,5 @@ function section(ctx: Ctx, id: string, run: RunFile, other: boolean): (() => voi
     html`${problemsHtml(summary)}<p><a href="${link('trends')}">Trends</a> · <a href="${link('sweeps')}">Sweeps</a></p>`,
   );
   ctx.el.appendChild(el);
-  return drawn ? [drawn] : [];
+  return drawn;
 }

@@ -10,7 +10,7 @@ import { loadCharts, wide, xyChart } from '../charts.js';
 import { type Benchmark, type ExperimentInfo, lineLabel, type RunFile, type WindowCommit } from '../data.js';
 import { html, setHtml } from '../html.js';
 import type { State } from '../state.js';
-import { boxWidth, type Ctx, commitOptions, select, short } from './ctx.js';
+import { afterPaint, boxWidth, type Ctx, commitOptions, select, short } from './ctx.js';
 import { headlineMetric, overviewAxis } from './headline.js';
 import { shownLines, shownSentence } from './shown-lines.js';
 
@@ -90,7 +90,7 @@ export async function sweeps(ctx: Ctx): Promise<void> {
     (r) => r.variant,
   );
   await charts;
-  drawSweeps(host, { experiment, info, ok, axis, metric, commit, other, log, label, refs });
+  await drawSweeps(host, { experiment, info, ok, axis, metric, commit, other, log, label, refs });
 }
 
 /** The swept parameter: the Overview's, else the numeric one with the most distinct values. */
@@ -160,8 +160,11 @@ interface Sweep {
   label: (m: string) => string;
 }
 
-/** One chart per combination of the other parameters, one line per variant (dashed: the overlay's). */
-function drawSweeps(host: HTMLElement, sweep: Sweep): void {
+/**
+ * One chart per combination of the other parameters, one line per variant (dashed: the overlay's);
+ * the first is drawn and painted before the others.
+ */
+async function drawSweeps(host: HTMLElement, sweep: Sweep): Promise<void> {
   const { info, ok, axis, metric, log, label } = sweep;
   const xs = [
     ...new Set(ok.filter((b) => typeof b.params[axis] === 'number').map((b) => b.params[axis] as number)),
@@ -174,6 +177,7 @@ function drawSweeps(host: HTMLElement, sweep: Sweep): void {
     groups.set(key, [...(groups.get(key) ?? []), b]);
   }
   const unitOf = info.parameters?.[axis]?.unit;
+  let drawn = 0;
   for (const [key, list] of groups) {
     const unit = list[0]?.metrics[metric]?.unit ?? '';
     const { lines, caption } = sweepLines(sweep, { xs, key, groupKeys, list, unit });
@@ -195,6 +199,11 @@ function drawSweeps(host: HTMLElement, sweep: Sweep): void {
       },
       boxWidth(box),
     );
+    if (++drawn === 1 && groups.size > 1) {
+      await afterPaint();
+      // Another view may have replaced this one meanwhile (a click during the frame).
+      if (!host.isConnected) return;
+    }
   }
 }
 
@@ -215,19 +224,31 @@ function sweepLines(
     .sort((a, b) => Number(isRef(b)) - Number(isRef(a)));
   const inGroup = (b: Benchmark) =>
     groupKeys.every((k) => `${k}=${b.params[k]}` === key.split(' ').find((p) => p.startsWith(`${k}=`)));
-  const pointsFor = (bs: Benchmark[], name: string) =>
+  // Each list's benchmarks by line once (the first of each line and x, as a search in order finds),
+  // not searched again for every line and x: a run of hundreds of points would make that quadratic.
+  const indexed = new Map<Benchmark[], Map<string, { flat?: Benchmark; at: Map<number, Benchmark> }>>();
+  const byLine = (bs: Benchmark[]) => {
+    let index = indexed.get(bs);
+    if (!index) {
+      index = new Map();
+      for (const b of bs) {
+        if (!inGroup(b)) continue;
+        const name = lineLabel(b.variant, b.params, fixed);
+        const entry = index.get(name) ?? { at: new Map<number, Benchmark>() };
+        index.set(name, entry);
+        const x = b.params[axis];
+        if (!(axis in b.params)) entry.flat ??= b;
+        else if (typeof x === 'number' && !entry.at.has(x)) entry.at.set(x, b);
+      }
+      indexed.set(bs, index);
+    }
+    return index;
+  };
+  const pointsFor = (bs: Benchmark[], name: string) => {
+    const line = byLine(bs).get(name);
     // A variant that does not take the swept parameter is one value: drawn flat across the axis.
-    xs.map((x) =>
-      withInterval(
-        bs.find(
-          (b) =>
-            (b.params[axis] === x || !(axis in b.params)) &&
-            lineLabel(b.variant, b.params, fixed) === name &&
-            inGroup(b),
-        ),
-        metric,
-      ),
-    );
+    return xs.map((x) => withInterval(line?.at.get(x) ?? line?.flat, metric));
+  };
   const direction = list.find((b) => b.metrics[metric])?.metrics[metric]?.direction ?? 'smaller';
   const candidates = lineIds.map((name) => ({
     label: name,

@@ -9,14 +9,11 @@ import { loadCharts, trendChart } from '../charts.js';
 import { type Profile, type TrendChartSpec, trendCharts, type WindowCommit } from '../data.js';
 import { type Html, html, setHtml } from '../html.js';
 import { toHash } from '../state.js';
-import { boxWidth, type Ctx, select } from './ctx.js';
+import { afterPaint, boxWidth, type Ctx, select } from './ctx.js';
 import { headlineMetric } from './headline.js';
 import { plural } from './machine-line.js';
 import { shownLines, shownSentence } from './shown-lines.js';
 import { changeItems, chartChanges, type TrendLine } from './trend-changes.js';
-
-/** Resolves after the browser has painted what is on the page now (a frame, then a task). */
-const afterPaint = () => new Promise<void>((done) => requestAnimationFrame(() => setTimeout(done, 0)));
 
 export async function trends(ctx: Ctx): Promise<void> {
   const charts = loadCharts();
