@@ -31,6 +31,7 @@ import { migrateStore } from '../store/migrate-store.js';
 import { readNoiseFile } from '../store/noise-thresholds.js';
 import { regressionsFile } from '../store/regression-scan.js';
 import { readStoreFile } from '../store/store-files.js';
+import { settleAppFiles } from './app-files.js';
 import { bundleApp, bundlePreloader } from './bundle.js';
 import { indexPage } from './index-page.js';
 import { writeNewestPairs } from './newest-pair.js';
@@ -174,6 +175,7 @@ async function buildInto(
     app: bundle.js,
   });
   writeFileSync(join(outDir, 'index.html'), page);
+  if (inPlace) settleAppFiles(outDir, ['index.html', 'config.json'], warn);
 }
 
 /**

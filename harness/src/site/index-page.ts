@@ -32,15 +32,32 @@ const CONFIG = '<link rel="preload" href="config.json" as="fetch" crossorigin="a
 const SCRIPTS = "script-src 'self'";
 const STYLES = "style-src 'self'";
 
+/**
+ * The first inlined part holding text the HTML parser would act on, said with what it holds:
+ * "</style" ends a style; inside a script "</script" ends it, and "<!--" or "<script" switch the
+ * parser into a state where a later "</script>" no longer ends it.
+ */
+function unsafeText(parts: PageParts): string | undefined {
+  if (/<\/style/i.test(parts.css)) return 'the stylesheet holds "</style", which ends its <style> early';
+  for (const [name, text] of [
+    ['the preloader', parts.preloader],
+    ["the app's bundle", parts.app],
+  ] as const) {
+    const m = /<\/script|<!--|<script/i.exec(text);
+    if (m)
+      return `${name} holds "${m[0]}"${m[0].startsWith('</') ? ', which ends its <script> early' : ', after which a "</script>" no longer ends its <script>'}`;
+  }
+  return undefined;
+}
+
 export function indexPage(template: string, parts: PageParts): string {
   const missing = [STYLESHEETS, CONFIG, APP, SCRIPTS, STYLES, '<meta name="viewport"'].filter(
     (s) => !template.includes(s),
   );
-  // Inside a script, "<!--" and "<script" change how the HTML parser reads on; "</" ends it.
-  const unsafe =
-    /<\/style/i.test(parts.css) || [parts.preloader, parts.app].some((s) => /<\/script|<!--|<script/i.test(s));
-  if (missing.length || unsafe)
-    throw new Error(`index.html: no place for the inlined parts (${missing.join('; ') || 'a part closes its tag'})`);
+  if (missing.length) throw new Error(`index.html: no place for the inlined parts (${missing.join('; ')})`);
+  const found = unsafeText(parts);
+  if (found)
+    throw new Error(`index.html: ${found}, which would change how the page's HTML is read; it cannot be inlined`);
   const preloader = parts.plan
     ? `${dataBlock('preload-plan', JSON.stringify(parts.plan))}\n<script id="preloader">${parts.preloader}</script>\n`
     : '';

@@ -67,8 +67,15 @@ describe('indexPage', () => {
     expect(empty).not.toContain('id="preloader"');
     expect(empty).toContain(`script-src 'self' ${hash(parts.app)};`);
     expect(() => indexPage('<html></html>', parts)).toThrow('no place for the inlined parts');
-    expect(() => indexPage(template, { ...parts, css: 'x</style><script>' })).toThrow('a part closes its tag');
-    for (const app of ['"</script>"', 'a<!--b', 'x="<SCRIPT>"'])
-      expect(() => indexPage(template, { ...parts, app }), app).toThrow('a part closes its tag');
+    expect(() => indexPage(template, { ...parts, css: 'x</style><script>' })).toThrow(
+      'the stylesheet holds "</style", which ends its <style> early',
+    );
+    expect(() => indexPage(template, { ...parts, app: '"</script>"' })).toThrow(
+      `the app's bundle holds "</script", which ends its <script> early`,
+    );
+    expect(() => indexPage(template, { ...parts, app: 'a<!--b' })).toThrow(
+      `the app's bundle holds "<!--", after which a "</script>" no longer ends its <script>`,
+    );
+    expect(() => indexPage(template, { ...parts, preloader: 'x="<SCRIPT>"' })).toThrow('the preloader holds "<SCRIPT"');
   });
 });

@@ -1,5 +1,6 @@
 // `pages` publishes runs into a gh-pages checkout in place (the site built beside the data).
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -26,5 +27,30 @@ describe('pages', () => {
     ]) {
       expect(existsSync(join(dir, f)), f).toBe(true);
     }
+  });
+
+  it("removes an app file the last build wrote and this one does not, only as that build wrote it; names an older build's leftovers", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'jsio-ghp-'));
+    const results = join(dir, '..', `${dir.split('/').pop()}-r.json`);
+    writeFileSync(results, JSON.stringify(wcResults('d'.repeat(40))));
+    // Left by a build from before the page was one file: named, never removed.
+    writeFileSync(join(dir, 'app.js'), 'console.log("an older build, or someone\'s own")');
+    const first = runCli(['pages', results, '--dir', dir]);
+    expect(first.status).toBe(0);
+    expect(first.stderr).toMatch(/app\.js: left by a build from before .* it stays/);
+    expect(existsSync(join(dir, 'app.js'))).toBe(true);
+    // As if the last build had written two more files: one still as written, one edited since.
+    const record = JSON.parse(readFileSync(join(dir, '.jsio-bench-app.json'), 'utf8')) as { files: [string, string][] };
+    const sha = (t: string) => createHash('sha256').update(t).digest('hex');
+    writeFileSync(join(dir, 'old-a.js'), 'a');
+    writeFileSync(join(dir, 'old-b.js'), 'b, edited');
+    record.files.push(['old-a.js', sha('a')], ['old-b.js', sha('b')]);
+    writeFileSync(join(dir, '.jsio-bench-app.json'), JSON.stringify(record));
+    const second = runCli(['pages', results, '--dir', dir]);
+    expect(second.status).toBe(0);
+    expect(existsSync(join(dir, 'old-a.js'))).toBe(false);
+    expect(existsSync(join(dir, 'old-b.js'))).toBe(true);
+    expect(second.stderr).toMatch(/kept old-b\.js: an earlier build wrote it/);
+    expect(existsSync(join(dir, 'index.html'))).toBe(true);
   });
 });
