@@ -116,7 +116,7 @@ const BUILT_IN: readonly RuntimeFamily[] = [
           .replace(/^deno /, '')
           .split(' ')[0],
     },
-    // Deno takes V8's --cpu-prof after `run` (a release without it fails the profiled run, which says so).
+    // Deno takes V8's --cpu-prof after `run`; a release that refuses it is profiled with perf (run/cpu-profile.ts).
     profiler: 'v8-cpu-prof',
     profilerAfter: 1,
     releases: { line: 'whole', canaries: false, defaults: { since: '2.0.0', backfill: 'release' } },

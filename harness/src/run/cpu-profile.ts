@@ -18,7 +18,9 @@ import { programEnv } from './program-env.js';
 
 /** Which profiler ran: the runtime's V8 profiler, or perf. */
 export type ProfilerTool = 'v8-cpu-prof' | 'perf';
-export type ProfileOutcome = { tool: ProfilerTool; files: string[] } | { tool?: ProfilerTool; reason: string };
+export type ProfileOutcome =
+  | { tool: ProfilerTool; files: string[] /** Why the runtime's own profiler was not the one used. */; note?: string }
+  | { tool?: ProfilerTool; reason: string };
 
 /** Where a job's profiles go: <out>/cpuprofiles/<experiment>/<variant>/<k=v,...>/. */
 export function profileDir(outDir: string, job: Pick<Job, 'experiment' | 'variant' | 'params'>): string {
@@ -110,5 +112,12 @@ export async function profileJob(job: Job, outDir: string): Promise<ProfileOutco
   if (typeof job.scope.runtime !== 'string') return { reason: 'no runtime binary for this job' };
   const dir = profileDir(outDir, job);
   mkdirSync(dir, { recursive: true });
-  return profilerOf(job) === 'v8-cpu-prof' ? v8Profile(job, dir) : perfProfile(job, dir);
+  if (profilerOf(job) !== 'v8-cpu-prof') return perfProfile(job, dir);
+  const v8 = await v8Profile(job, dir);
+  if ('files' in v8) return v8;
+  // A release whose runtime refuses V8's flags (Deno before it took --cpu-prof) still has perf
+  // where the machine permits it; the outcome says why it was not V8's.
+  const perf = await perfProfile(job, dir);
+  if ('files' in perf) return { ...perf, note: `V8's --cpu-prof: ${v8.reason}` };
+  return { tool: 'v8-cpu-prof', reason: `${v8.reason}; perf instead: ${perf.reason}` };
 }

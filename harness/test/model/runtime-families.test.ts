@@ -3,7 +3,8 @@
 // by its key, set-up resolves its binary and version the way the entry says, and the job starts
 // the script with the entry's invocation. The fake runtime is Node under another name, reached
 // through an environment variable, so nothing is installed.
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -45,7 +46,7 @@ console.log(JSON.stringify({ bytes, reads }));
 `;
 
 /** The tally fixture with one JavaScript variant under the fake family (and its pipe ceiling). */
-function fakeExperiment(programs: string): void {
+function fakeExperiment(programs: string, runtime = 'fakejs'): void {
   const dir = join(programs, 'tally');
   mkdirSync(dir, { recursive: true });
   const m = JSON.parse(readFileSync(join(FIXTURES, 'programs', 'tally', 'manifest.json'), 'utf8'));
@@ -53,7 +54,7 @@ function fakeExperiment(programs: string): void {
     {
       id: 'count',
       description: 'counts under the fake runtime',
-      runtime: 'fakejs',
+      runtime,
       source: 'tally-fakejs.js',
       command: '{js} {bs}',
     },
@@ -119,5 +120,76 @@ describe('a runtime family registered at run time', () => {
     expect(() => loadExperiment(join(programs, 'tally'))).toThrow(/variants\.0\.runtime: Invalid input/);
     unregister = registerRuntime(FAKE);
     expect(loadExperiment(join(programs, 'tally')).manifest.variants[0]?.runtime).toBe('fakejs');
+  });
+});
+
+// A release whose runtime refuses V8's profiler flags (a Deno before it took --cpu-prof) is
+// profiled with perf where the machine permits it, and the outcome says why it was not V8's.
+describe("a runtime that refuses V8's --cpu-prof", () => {
+  const REFUSING: RuntimeFamily = {
+    key: 'fakev8',
+    name: 'FakeV8',
+    source: {
+      kind: 'path',
+      command: 'fakev8',
+      homeEnv: 'JSIO_FAKEV8_HOME',
+      install: 'put fakev8 in $JSIO_FAKEV8_HOME',
+    },
+    invocation: ['exec'],
+    version: { args: ['--version'], parse: (out) => /^fakev8 (\S+)/.exec(out)?.[1] },
+    profiler: 'v8-cpu-prof',
+    profilerAfter: 1,
+  };
+  const binary = `#!/bin/sh
+if [ "$1" = --version ]; then echo "fakev8 1.0.0"; exit 0; fi
+[ "$1" = exec ] || exit 64
+shift
+case "$1" in --cpu-prof*) echo "error: unknown flag $1" >&2; exit 9;; esac
+exec '${process.execPath}' "$@"
+`;
+  let scratch: string;
+  let unregister: (() => void) | undefined;
+
+  afterAll(() => {
+    unregister?.();
+    delete process.env.JSIO_FAKEV8_HOME;
+    if (scratch) removeScratch(scratch);
+  });
+
+  it('profiles it with perf instead, saying why, and leaves the timed runs as they are', async () => {
+    scratch = mkdtempSync(join(tmpdir(), 'jsio-fake-v8-'));
+    const home = join(scratch, 'home');
+    mkdirSync(home);
+    writeFileSync(join(home, 'fakev8'), binary);
+    chmodSync(join(home, 'fakev8'), 0o755);
+    process.env.JSIO_FAKEV8_HOME = home;
+    const programs = join(scratch, 'programs');
+    fakeExperiment(programs, 'fakev8');
+    unregister = registerRuntime(REFUSING);
+    const out = await bench({
+      root: ROOT,
+      programsDir: programs,
+      cacheDir: join(scratch, 'cache'),
+      outDir: join(scratch, 'out'),
+      profile: 'smoke',
+      filters: { variants: ['count'], params: { bs: [4096], runtime: ['fakev8'] } },
+      require: ['fakev8'],
+      profileCpu: true,
+      log: () => undefined,
+    });
+    expect(out.results.benchmarks.map((b) => b.status)).toEqual(['ok']);
+    const outcome = out.profiles[0]?.outcome;
+    const data = join(scratch, 'probe.data');
+    const perf = spawnSync('perf', ['record', '-q', '-e', 'cpu-clock', '-o', data, '--', 'true']);
+    if (perf.status === 0 && existsSync(data)) {
+      expect(outcome).toMatchObject({
+        tool: 'perf',
+        files: [expect.stringMatching(/perf\.txt$/)],
+        note: expect.stringMatching(/^V8's --cpu-prof: profiled run exited with status 9/),
+      });
+    } else {
+      // perf missing or not permitted on this machine: both tries are named.
+      expect(outcome).toMatchObject({ reason: expect.stringMatching(/exited with status 9; perf instead: /) });
+    }
   });
 });

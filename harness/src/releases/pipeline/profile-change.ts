@@ -6,8 +6,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { TEXT_CAPS } from '../../model/fields.js';
 import type { Profile } from '../../model/profiles.js';
 import { bench } from '../../pipeline/bench.js';
+import type { ProfilerTool } from '../../run/cpu-profile.js';
 import type { Candidate } from '../analysis/changes.js';
 import {
   addSelfTimes,
@@ -32,7 +34,14 @@ function selfTimes(file: string): SelfTimes {
 }
 
 /** Profiles one release on the change's point: its self times, or why there are none. */
-async function profileOne(c: Candidate, version: string, opts: ProfileOptions) {
+/** One release's profile: its self times (and why its tool was not the runtime's own), or why none. */
+export interface OneProfile {
+  tool?: ProfilerTool;
+  times?: SelfTimes;
+  note?: string;
+}
+
+async function profileOne(c: Candidate, version: string, opts: ProfileOptions): Promise<OneProfile> {
   const out = await bench({
     root: opts.root,
     profile: opts.profile,
@@ -50,14 +59,50 @@ async function profileOne(c: Candidate, version: string, opts: ProfileOptions) {
     };
   }
   if ('reason' in p) return { tool: p.tool, note: `${version}: ${p.reason}` };
-  return { tool: p.tool, times: addSelfTimes(p.files.map(selfTimes)) };
+  return {
+    tool: p.tool,
+    times: addSelfTimes(p.files.map(selfTimes)),
+    ...(p.note ? { note: `${version}: ${p.note}, so perf ran` } : {}),
+  };
 }
+
+/** A note as the store keeps it (model/fields.ts: one line of text). */
+const cap = (text: string) => text.slice(0, TEXT_CAPS.line);
 
 export async function profileChange(c: Candidate, opts: ProfileOptions): Promise<ChangeProfile> {
   const before = await profileOne(c, c.from, opts);
   const after = before.times ? await profileOne(c, c.to, opts) : undefined;
+  return changeProfile(c, before, after);
+}
+
+/**
+ * What a change's two profiles say: the functions whose self time changed most, or why there are
+ * none (one release unprofiled; the two profiled by different tools). Pure.
+ */
+export function changeProfile(
+  c: Pick<Candidate, 'from' | 'to'>,
+  before: OneProfile,
+  after: OneProfile | undefined,
+): ChangeProfile {
   const tool = after?.tool ?? before.tool ?? 'none';
-  if (!before.times || !after?.times) return { tool, note: (after ?? before).note ?? 'no profile', functions: [] };
+  if (!before.times || !after?.times) return { tool, note: cap((after ?? before).note ?? 'no profile'), functions: [] };
+  // Self times from two profilers (V8's samples of JavaScript functions, perf's of symbols) do not compare.
+  if (before.tool !== after.tool)
+    return {
+      tool,
+      note: cap(
+        `the releases were profiled by different tools (${c.from}: ${before.tool}, ${c.to}: ${after.tool}${[
+          before.note,
+          after.note,
+        ]
+          .filter(Boolean)
+          .map((n) => `; ${n}`)
+          .join('')}), so their functions are not compared`,
+      ),
+      functions: [],
+    };
   const functions = topFunctionChanges(before.times, after.times);
-  return { tool, functions, ...(functions.length ? {} : { note: 'no function changed its self time' }) };
+  const why = [before.note, after.note].filter(Boolean).join('; ');
+  const note = [why, functions.length ? '' : 'no function changed its self time'].filter(Boolean).join('; ');
+  return { tool, functions, ...(note ? { note: cap(note) } : {}) };
 }
