@@ -46,7 +46,7 @@ console.log(JSON.stringify({ bytes, reads }));
 `;
 
 /** The tally fixture with one JavaScript variant under the fake family (and its pipe ceiling). */
-function fakeExperiment(programs: string, runtime = 'fakejs'): void {
+function fakeExperiment(programs: string, runtime: string): void {
   const dir = join(programs, 'tally');
   mkdirSync(dir, { recursive: true });
   const m = JSON.parse(readFileSync(join(FIXTURES, 'programs', 'tally', 'manifest.json'), 'utf8'));
@@ -64,6 +64,23 @@ function fakeExperiment(programs: string, runtime = 'fakejs'): void {
   writeFileSync(join(dir, 'tally-fakejs.js'), PROGRAM);
 }
 
+/**
+ * A scratch folder holding the fake runtime's binary (found through `homeEnv`) and the tally
+ * experiment with one variant under it; returns the scratch folder and the programs folder.
+ */
+function fakeRuntimeScratch(prefix: string, family: RuntimeFamily, binary: string) {
+  const scratch = mkdtempSync(join(tmpdir(), prefix));
+  const home = join(scratch, 'home');
+  mkdirSync(home);
+  writeFileSync(join(home, family.key), binary);
+  chmodSync(join(home, family.key), 0o755);
+  const source = family.source as { homeEnv: string };
+  process.env[source.homeEnv] = home;
+  const programs = join(scratch, 'programs');
+  fakeExperiment(programs, family.key);
+  return { scratch, programs };
+}
+
 describe('a runtime family registered at run time', () => {
   let scratch: string;
   let programs: string;
@@ -71,14 +88,7 @@ describe('a runtime family registered at run time', () => {
   let results: Results;
 
   beforeAll(async () => {
-    scratch = mkdtempSync(join(tmpdir(), 'jsio-fake-runtime-'));
-    const home = join(scratch, 'home');
-    mkdirSync(home);
-    writeFileSync(join(home, 'fakejs'), BINARY);
-    chmodSync(join(home, 'fakejs'), 0o755);
-    process.env.JSIO_FAKEJS_HOME = home;
-    programs = join(scratch, 'programs');
-    fakeExperiment(programs);
+    ({ scratch, programs } = fakeRuntimeScratch('jsio-fake-runtime-', FAKE, BINARY));
     unregister = registerRuntime(FAKE);
     const log: string[] = [];
     ({ results } = await bench({
@@ -157,14 +167,9 @@ exec '${process.execPath}' "$@"
   });
 
   it('profiles it with perf instead, saying why, and leaves the timed runs as they are', async () => {
-    scratch = mkdtempSync(join(tmpdir(), 'jsio-fake-v8-'));
-    const home = join(scratch, 'home');
-    mkdirSync(home);
-    writeFileSync(join(home, 'fakev8'), binary);
-    chmodSync(join(home, 'fakev8'), 0o755);
-    process.env.JSIO_FAKEV8_HOME = home;
-    const programs = join(scratch, 'programs');
-    fakeExperiment(programs, 'fakev8');
+    const made = fakeRuntimeScratch('jsio-fake-v8-', REFUSING, binary);
+    scratch = made.scratch;
+    const { programs } = made;
     unregister = registerRuntime(REFUSING);
     const out = await bench({
       root: ROOT,
