@@ -229,8 +229,9 @@ export function candidateRounds(sample: readonly SamplePoint[], per: number, rou
 
 /**
  * Whether a point's cache is emptied before every run (manifest `evict`): its rounds carry the
- * eviction's own variance (in the quiet no-op diffs of 27 Nov such points moved by 7-11 % from
- * round to round), so it is a candidate only when its experiment has too few others.
+ * eviction's own variance (in the quiet no-op diffs of 27 Nov a cold threadpool point's rounds had a
+ * standard deviation of 7 %, a cold scan point's rounds ran from +33 % to −11 %), so it is a
+ * candidate only when its experiment has too few others.
  */
 export function evictsBeforeEveryRun(p: Point): boolean {
   const evict = p.experiment.manifest.evict;
