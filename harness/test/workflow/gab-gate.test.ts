@@ -92,15 +92,25 @@ describe.skipIf(!haveGab)('bench.yml publish job with the real github-action-ben
     return { ok: code === 0 };
   };
 
-  const measure = (sha: string, args: string[], name: string) => {
+  /**
+   * A real smoke run. wc's bigger-is-better series (steady throughput) comes from a fit that a
+   * loaded machine can leave unresolved, and then there is nothing bigger to feed: that is the
+   * measurement's answer, not the publish job's, so a run that needs the series is made again
+   * (at most three times) rather than testing the gate on the wrong input.
+   */
+  const measure = (sha: string, args: string[], name: string, needsBigger = false) => {
     git(w.snap, 'checkout', '-q', '--detach', sha);
-    const dir = join(w.root, name);
-    execFileSync(
-      process.execPath,
-      [join(w.snap, 'harness', 'bootstrap.mjs'), 'bench', ...args, '--no-store', '--out', dir],
-      { cwd: w.snap, env: { ...process.env, RUNNER_NAME: 'replay-runner', CI: '1' }, stdio: 'ignore' },
-    );
-    return dir;
+    for (let attempt = 1; ; attempt++) {
+      const dir = join(w.root, `${name}-${attempt}`);
+      execFileSync(
+        process.execPath,
+        [join(w.snap, 'harness', 'bootstrap.mjs'), 'bench', ...args, '--no-store', '--out', dir],
+        { cwd: w.snap, env: { ...process.env, RUNNER_NAME: 'replay-runner', CI: '1' }, stdio: 'ignore' },
+      );
+      const bigger = join(dir, 'gab', 'customBiggerIsBetter.json');
+      const rows = existsSync(bigger) ? (JSON.parse(readFileSync(bigger, 'utf8')) as unknown[]).length : 0;
+      if (!needsBigger || rows > 0 || attempt === 3) return dir;
+    }
   };
 
   let n = 0;
@@ -165,8 +175,8 @@ describe.skipIf(!haveGab)('bench.yml publish job with the real github-action-ben
     w = makeWorld(mkdtempSync(join(tmpdir(), 'jsio-gab-world-')));
     A = w.main;
     B = commitAndPush(w, A, 'refs/heads/main', () => {}, 'B: a second commit');
-    out.A = measure(A, NARROW, 'results-A');
-    out.B = measure(B, NARROW, 'results-B');
+    out.A = measure(A, NARROW, 'results-A', true);
+    out.B = measure(B, NARROW, 'results-B', true);
     out.records = measure(B, RECORDS, 'results-records');
   }, 600_000);
   afterAll(() => removeScratch(w?.root));
@@ -176,7 +186,7 @@ describe.skipIf(!haveGab)('bench.yml publish job with the real github-action-ben
   }, async () => {
     const pushA = await publish({ event: 'push', sha: A, results: out.A! });
     expect(pushA.result, why(pushA)).toBe('success');
-    expect(gate(pushA)).toMatchObject({ sha: A, smaller: 'true', bigger: 'true' });
+    expect(gate(pushA), gateLog(pushA)).toMatchObject({ sha: A, smaller: 'true', bigger: 'true' });
     expect(gabSteps(pushA), gateLog(pushA)).toEqual(['success', 'success']);
     const machine = gate(pushA).machine!;
 
