@@ -1,4 +1,5 @@
 /** Series into charts and lines: labels and chart keys, pure (unit-tested). */
+import { compareText } from '../../../harness/src/lib/compare-text.js';
 import { labelWith, RUNTIME_PARAM } from '../../../harness/src/model/select.js';
 import type { JoinedSeries } from '../../../harness/src/model/store-layout.js';
 
@@ -22,7 +23,7 @@ export function trendChartKey(
 ): string {
   const point = Object.entries(params)
     .filter(([k]) => !lineParams.includes(k))
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    .sort(([a], [b]) => compareText(a, b));
   return `${metric}|${point.map(([k, v]) => `${k}=${v}`).join(',')}${unit ? `|${unit}` : ''}`;
 }
 
@@ -59,11 +60,11 @@ export function trendCharts(
     charts.set(chartKey, c);
   }
   const num = (v: unknown) => (typeof v === 'number' ? v : Number.NaN);
-  for (const c of charts.values()) c.lines.sort((a, b) => a.label.localeCompare(b.label));
+  for (const c of charts.values()) c.lines.sort((a, b) => compareText(a.label, b.label));
   return [...charts.values()].sort((a, b) => {
     const ka = Object.values(a.point).map(num);
     const kb = Object.values(b.point).map(num);
     for (let i = 0; i < ka.length; i++) if (ka[i] !== kb[i]) return (ka[i] ?? 0) - (kb[i] ?? 0);
-    return a.key.localeCompare(b.key);
+    return compareText(a.key, b.key);
   });
 }

@@ -4,6 +4,7 @@
  * dispatch, never replaces a complete one as the default). An experiment the commit did not run
  * is taken from the newest complete run that has it, and says so.
  */
+import { compareText } from '../../../harness/src/lib/compare-text.js';
 import type { Results } from '../../../harness/src/model/results.js';
 import { experimentSummary } from '../../../harness/src/report/summary-model.js';
 import { loadCharts } from '../charts.js';
@@ -73,7 +74,7 @@ export async function overview(ctx: Ctx): Promise<void> {
     ctx.go({ commit: (e.target as HTMLSelectElement).value });
   // The manifests' overview order (wc first), then by id.
   const rank = (id: string) => (ctx.overview[id] as { order?: number } | undefined)?.order ?? 1000;
-  const ids = Object.keys(ctx.profile.catalog.experiments).sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+  const ids = Object.keys(ctx.profile.catalog.experiments).sort((a, b) => rank(a) - rank(b) || compareText(a, b));
   // The first experiment's picture is drawn and painted before the other sections are built: it
   // is what a visitor sees first, and the rest (their tables and charts) is below it.
   let first = true;

@@ -25,12 +25,21 @@ export function formatValue(value: number, unit: string): string {
       return `${value >= 100 ? value.toFixed(0) : value.toFixed(1)} MB/s`;
     default:
       // Large rates (lines/s) read better as whole numbers than in exponent notation.
-      if (!Number.isInteger(value) && Math.abs(value) >= 1000)
-        return `${Math.round(value).toLocaleString('en-US')} ${unit}`;
+      if (!Number.isInteger(value) && Math.abs(value) >= 1000) return `${groupDigits(Math.round(value))} ${unit}`;
       return Number.isInteger(value)
-        ? `${value.toLocaleString('en-US')}${unit === 'calls' || unit === 'count' ? '' : ` ${unit}`}`
+        ? `${groupDigits(value)}${unit === 'calls' || unit === 'count' ? '' : ` ${unit}`}`
         : `${value.toPrecision(4)} ${unit}`;
   }
+}
+
+/**
+ * An integer with its thousands separated by commas ("1,045"), as toLocaleString('en-US') writes
+ * it, without starting ICU (the site formats values before its first chart; see compare-text.ts).
+ */
+export function groupDigits(integer: number): string {
+  return BigInt(integer)
+    .toString()
+    .replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
 
 export function formatRatio(r: number): string {

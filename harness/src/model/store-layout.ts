@@ -25,6 +25,7 @@
  * profile at a time. Data from before store v3 (which kept one run per commit whatever its
  * profile) is the pseudo-profile "legacy", shown apart and never merged into new series.
  */
+import { compareText } from '../lib/compare-text.js';
 import type { Direction } from './metrics.js';
 
 /** 3: series keyed by workload, runs kept per profile and merged, trends sharded by window. */
@@ -73,7 +74,7 @@ export function sortProfiles(available: readonly string[]): string[] {
     const i = (PROFILE_ORDER as readonly string[]).indexOf(p);
     return p === LEGACY_PROFILE ? 1000 : i < 0 ? 100 : i;
   };
-  return [...new Set(available)].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+  return [...new Set(available)].sort((a, b) => rank(a) - rank(b) || compareText(a, b));
 }
 
 export const paths = {

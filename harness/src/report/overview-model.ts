@@ -4,8 +4,10 @@
  * and how to put the answer in one sentence; this computes the panels, lines, intervals and the
  * sentence from one run's benchmarks. Pure and free of Node imports (bundled into the site).
  */
+
 import { medianInterval } from '../analysis/median-interval.js';
 import { fitLine } from '../analysis/slope.js';
+import { compareText } from '../lib/compare-text.js';
 import type { Overview } from '../model/manifest.js';
 import type { Direction } from '../model/metrics.js';
 import type { OverviewLine, OverviewModel, OverviewPanel } from '../model/overview-vocabulary.js';
@@ -141,7 +143,7 @@ function panelLines(
       const k = lineKey(b, drop);
       groups.set(k, [...(groups.get(k) ?? []), b]);
     }
-    for (const [label, pts] of [...groups].sort(([a], [b]) => a.localeCompare(b))) {
+    for (const [label, pts] of [...groups].sort(([a], [b]) => compareText(a, b))) {
       const flat = pts.every((p) => !(spec.x in p.params));
       const at = (x: number) => pts.find((p) => p.params[spec.x] === x) ?? (flat ? pts[0] : undefined);
       const values = xs.map((x) => at(x)?.metrics[m]?.value ?? null);

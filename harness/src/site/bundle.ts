@@ -6,6 +6,7 @@
  */
 import { join } from 'node:path';
 import { build } from 'esbuild';
+import { uplotLazyIntl } from './uplot-lazy-intl.js';
 
 export interface Bundle {
   js: string;
@@ -25,6 +26,7 @@ export async function bundleApp(src: string): Promise<Bundle> {
     outdir: 'site',
     logLevel: 'silent',
     loader: { '.css': 'css' },
+    plugins: [uplotLazyIntl],
     write: false,
   });
   const text = (ext: string) =>

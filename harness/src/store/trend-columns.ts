@@ -3,6 +3,7 @@
  * value per commit. A commit's column is always recomputed from its merged run, so publishing is
  * idempotent and a benchmark that failed when measured again leaves a gap, not its old value. Pure.
  */
+import { compareText } from '../lib/compare-text.js';
 import type { Benchmark } from '../model/results.js';
 import {
   decodePrograms,
@@ -87,7 +88,7 @@ export function projectColumn(
     s.programColumn[col] = b.definition ?? null;
   }
   const series: ShardFile['series'] = {};
-  for (const [key, { programColumn, ...s }] of [...work].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+  for (const [key, { programColumn, ...s }] of [...work].sort(([a], [b]) => compareText(a, b))) {
     // A series with no value left in this window (its benchmark now fails, or moved to another workload) is dropped here.
     if (s.values.every((v) => v === null)) continue;
     series[key] = { ...s, programs: encodePrograms(programColumn) };
