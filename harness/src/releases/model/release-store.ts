@@ -193,6 +193,8 @@ export const changeFields = {
   detectedTo: Version.optional(),
   status: z.enum(['candidate', 'confirmed', 'not-confirmed']),
   confirmation: Confirmation.optional(),
+  /** A candidate that pairs cannot judge, and why (they measured its metric without an interval). */
+  unconfirmable: Text('short').optional(),
   profile: ChangeProfile.optional(),
   /** One line for people: "node 24.3.0 → 24.4.0: readSync per-read cost +18% (95% CI …), confirmed by N pairs". */
   text: Text('line'),

@@ -8,6 +8,7 @@
 
 import { formatConfidence } from '../../lib/format.js';
 import { benchmarkId } from '../../model/benchmark-id.js';
+import type { PairedPoint } from '../../model/comparison.js';
 import type { Job } from '../../model/job.js';
 import { harnessMetric } from '../../model/metrics.js';
 import type { Profile } from '../../model/profiles.js';
@@ -15,7 +16,7 @@ import { RUNTIME_PARAM } from '../../model/select.js';
 import type { Filters } from '../../plan/plan.js';
 import { runPairs } from '../../pr-diff/pipeline/pr-diff.js';
 import type { Candidate } from '../analysis/changes.js';
-import type { Confirmation, Confirmer } from './find-changes.js';
+import type { Confirmation, Confirmer, Unconfirmable } from './find-changes.js';
 
 /** A job's id with its runtime parameter left out: what a release pair matches on. */
 export function releasePairKey(job: Pick<Job, 'experiment' | 'variant' | 'params'>): string {
@@ -36,7 +37,7 @@ export function releaseConfirmer(opts: {
   seed?: number;
   log?: (m: string) => void;
 }): Confirmer {
-  return async (c: Candidate): Promise<Confirmation | undefined> => {
+  return async (c) => {
     const out = await runPairs({
       base: opts.root,
       head: opts.root,
@@ -52,26 +53,39 @@ export function releaseConfirmer(opts: {
       ...(opts.log ? { log: opts.log } : {}),
     });
     const point = out.comparison.points[0];
-    // The change's own metric where the pairs measured it with an interval (a point's other
-    // metrics are folded under its lead), else the lead: the paired diff's fallback when the
-    // metric is unmeasurable.
-    // A counter (max RSS) is no sampled metric of the pairs: judging it by the lead would confirm
-    // something else, so it stays a candidate.
-    const own = point && [point.lead, ...point.folded].find((m) => m.metric === c.series.metric && m.ci);
-    const lead = own ?? (harnessMetric(c.series.metric)?.kind === 'counter' ? undefined : point?.lead);
-    if (!point || !lead?.ci) return undefined;
-    const worse = c.series.direction === 'smaller' ? c.ratio > 1 : c.ratio < 1;
-    // The paired ratio is oriented "> 1 = head worse" (base/head for bigger-is-better metrics);
-    // the change is reported as the metric's own after/before, like the timeline's.
-    const asMetric = (r: number) => (c.series.direction === 'smaller' ? r : 1 / r);
-    const [lo, hi] = [asMetric(lead.ci![0]), asMetric(lead.ci![1])].sort((a, b) => a - b) as [number, number];
+    return point ? judgeInPairs(c, point) : undefined;
+  };
+}
+
+/**
+ * What a release pair's paired point says of a change: judged on the change's own metric, where
+ * the pairs measured it with an interval (a point's other metrics are folded under its lead);
+ * never on another metric in its place, for the lead (wc's cost per read) says nothing of a
+ * start-up change, nor wall time of a fitted cost. Pure.
+ */
+export function judgeInPairs(
+  c: Candidate,
+  point: Pick<PairedPoint, 'pairs' | 'lead' | 'folded'>,
+): Confirmation | Unconfirmable {
+  const own = [point.lead, ...point.folded].find((m) => m.metric === c.series.metric && m.ci);
+  if (!own?.ci)
     return {
-      pairs: point.pairs,
-      change: asMetric(lead.ratio) - 1,
-      ci: [lo - 1, hi - 1],
-      level: formatConfidence(lead.confidence),
-      verdict: `${lead.verdict} on ${lead.metric} at ${formatConfidence(lead.confidence)}% confidence`,
-      confirmed: lead.verdict === (worse ? 'slower' : 'faster'),
+      unconfirmable:
+        harnessMetric(c.series.metric)?.kind === 'counter'
+          ? 'a counter is not a sampled metric of the pairs'
+          : `the pairs measured this metric without an interval${point.lead.metric === c.series.metric ? '' : ' (they judge another one)'}`,
     };
+  const worse = c.series.direction === 'smaller' ? c.ratio > 1 : c.ratio < 1;
+  // The paired ratio is oriented "> 1 = head worse" (base/head for bigger-is-better metrics);
+  // the change is reported as the metric's own after/before, like the timeline's.
+  const asMetric = (r: number) => (c.series.direction === 'smaller' ? r : 1 / r);
+  const [lo, hi] = [asMetric(own.ci[0]), asMetric(own.ci[1])].sort((a, b) => a - b) as [number, number];
+  return {
+    pairs: point.pairs,
+    change: asMetric(own.ratio) - 1,
+    ci: [lo - 1, hi - 1],
+    level: formatConfidence(own.confidence),
+    verdict: `${own.verdict} on ${own.metric} at ${formatConfidence(own.confidence)}% confidence`,
+    confirmed: own.verdict === (worse ? 'slower' : 'faster'),
   };
 }

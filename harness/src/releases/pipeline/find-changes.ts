@@ -52,8 +52,22 @@ export interface Confirmation {
   confirmed: boolean;
 }
 
-/** Runs a paired diff of two releases on one suite point (releases/pipeline/confirm-in-pairs.ts). */
-export type Confirmer = (c: Candidate) => Promise<Confirmation | undefined>;
+/**
+ * Why pairs cannot judge a change: they measured its point, but not its metric with an interval
+ * (a fit's start-up). Another metric of the point would answer another question.
+ */
+export interface Unconfirmable {
+  unconfirmable: string;
+}
+
+/**
+ * Runs a paired diff of two releases on one suite point (releases/pipeline/confirm-in-pairs.ts):
+ * its verdict, why none can be given, or undefined when the pairs measured nothing.
+ */
+export type Confirmer = (c: Candidate) => Promise<Confirmation | Unconfirmable | undefined>;
+
+const judged = (conf: Confirmation | Unconfirmable | undefined): conf is Confirmation =>
+  conf !== undefined && !('unconfirmable' in conf);
 
 export interface ChangesOptions {
   root: string;
@@ -84,10 +98,11 @@ function pointText(p: Point, metric?: string): string {
  * the timeline's step (medians of a few runs per release) can be far off the paired estimate
  * (docs/releases.md has one), and only the paired figure has an interval behind it.
  */
-export function changeText(c: Candidate, conf?: Confirmation): string {
+export function changeText(c: Candidate, conf?: Confirmation | Unconfirmable): string {
   const where = `${c.series.family} ${c.from} → ${c.to}: ${pointText(c.series, c.series.metric)}`;
   const head = `${where} ${percent(c.ratio)}`;
   if (!conf) return `${head} (not confirmed)`;
+  if (!judged(conf)) return `${head} (not confirmable by pairs: ${conf.unconfirmable})`;
   const ci = `${conf.level}% CI ${percent(1 + conf.ci[0])} … ${percent(1 + conf.ci[1])}`;
   return conf.confirmed
     ? `${where} ${percent(1 + conf.change)} (${ci}), confirmed by ${conf.pairs} pairs (the release timeline showed ${percent(c.ratio)})`
@@ -182,9 +197,10 @@ const named = (s: SeriesKey): SeriesKey => ({
 function timingRecord(
   c: Candidate,
   detected: { from: string; to: string },
-  conf?: Confirmation,
+  outcome?: Confirmation | Unconfirmable,
   profile?: ChangeProfile,
 ): ReleaseChange {
+  const conf = judged(outcome) ? outcome : undefined;
   const status = !conf ? 'candidate' : conf.confirmed ? 'confirmed' : 'not-confirmed';
   return {
     kind: 'timing',
@@ -211,8 +227,9 @@ function timingRecord(
           },
         }
       : {}),
+    ...(outcome && !judged(outcome) ? { unconfirmable: outcome.unconfirmable } : {}),
     ...(profile ? { profile } : {}),
-    text: changeText(c, conf),
+    text: changeText(c, outcome),
   };
 }
 
@@ -316,7 +333,7 @@ function timingChanges(
     { measured: (c) => valuesOf(c, opts.profile), step: bisectStep },
     async (c, detected) => {
       const conf = opts.confirm ? await opts.confirm(c) : undefined;
-      const profile = conf?.confirmed && opts.profileChange ? await opts.profileChange(c) : undefined;
+      const profile = judged(conf) && conf.confirmed && opts.profileChange ? await opts.profileChange(c) : undefined;
       return timingRecord(c, detected, conf, profile);
     },
     ctx,
