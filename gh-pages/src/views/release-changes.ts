@@ -1,11 +1,18 @@
 /**
  * The Runtimes view's list of changes between releases (releases/<machine>/changes.json): timing
- * changes confirmed in pairs, and exact counter changes grouped by release pair and point, each
+ * changes confirmed in pairs, and exact counter changes grouped by release pair and point (the
+ * larger steps first: releases/report/counter-groups.ts), each
  * with its releases' dates and the release notes between them. Metrics by their labels; every
  * string from the file escaped (html``).
  */
-import { formatValue } from '../../../harness/src/lib/format.js';
+import { formatValue, plural } from '../../../harness/src/lib/format.js';
 import type { ReleaseChange, ReleaseChangesFile } from '../../../harness/src/releases/model/release-store.js';
+import {
+  bySize,
+  counterGroups,
+  pointOf,
+  SMALL_COUNTER_STEP,
+} from '../../../harness/src/releases/report/counter-groups.js';
 import { type Html, html, safeUrl } from '../html.js';
 
 type Label = (experiment: string, metric: string) => string;
@@ -17,11 +24,6 @@ const worse = (c: Pick<ReleaseChange, 'direction' | 'ratio'>) =>
 /** "2023-06-08", or "2024-12-09 (registry)" where the project gives no date of its own. */
 export function dated(date: string, source: 'changelog' | 'registry' | undefined): string {
   return `${date.slice(0, 10)}${source === 'changelog' ? '' : ' (registry)'}`;
-}
-
-function where(c: ReleaseChange): string {
-  const params = Object.entries(c.params).map(([k, v]) => `${k} ${v}`);
-  return [c.experiment, c.variant, ...params].join(' ');
 }
 
 function releases(c: ReleaseChange): string {
@@ -62,7 +64,7 @@ function timingItem(c: ReleaseChange, label: Label): Html {
     ? `${pct(1 + conf.change)} (CI ${pct(1 + conf.ci[0])} … ${pct(1 + conf.ci[1])}), ${conf.pairs} pairs; the timeline showed ${pct(c.ratio)}`
     : `${pct(c.ratio)} on the timeline${c.unconfirmable ? ` (not confirmable by pairs: ${c.unconfirmable})` : ''}`;
   const bisected = c.detectedFrom ? `; bisected from ${c.detectedFrom} → ${c.detectedTo}` : '';
-  return html`<li class="${worse(c) ? 'bad' : 'good'}">${releases(c)}: ${where(c)}, ${label(c.experiment, c.metric)} ${size}${bisected}${notesHtml(c)}${profileOf(c)}</li>`;
+  return html`<li class="${worse(c) ? 'bad' : 'good'}">${releases(c)}: ${pointOf(c)}, ${label(c.experiment, c.metric)} ${size}${bisected}${notesHtml(c)}${profileOf(c)}</li>`;
 }
 
 /** The counter changes of one release pair and point, as one item. */
@@ -73,23 +75,12 @@ function counterItem(group: ReleaseChange[], label: Label): Html {
     .map((e) => `${label(c.experiment, e.metric)} ${formatValue(e.from, e.unit)} → ${formatValue(e.to, e.unit)}`)
     .join(', ');
   const bisected = c.detectedFrom ? `; bisected from ${c.detectedFrom} → ${c.detectedTo}` : '';
-  return html`<li class="counter">${releases(c)}: ${where(c)}: ${counts} per run (exact: every trace of both releases)${bisected}${effects ? html`<div class="muted">measured beside it: ${effects}</div>` : ''}${notesHtml(c)}</li>`;
-}
-
-/** Counter changes grouped by line, release pair and point, in the file's order (newest first). */
-export function counterGroups(changes: readonly ReleaseChange[]): ReleaseChange[][] {
-  const groups = new Map<string, ReleaseChange[]>();
-  for (const c of changes) {
-    if (c.kind !== 'counter') continue;
-    const k = `${c.line}|${c.from}|${c.to}|${where(c)}`;
-    groups.set(k, [...(groups.get(k) ?? []), c]);
-  }
-  return [...groups.values()];
+  return html`<li class="counter">${releases(c)}: ${pointOf(c)}: ${counts} per run (exact: every trace of both releases)${bisected}${effects ? html`<div class="muted">measured beside it: ${effects}</div>` : ''}${notesHtml(c)}</li>`;
 }
 
 export function changesList(file: ReleaseChangesFile | undefined, json: string | undefined, label: Label): Html {
   const timing = (file?.changes ?? []).filter((c) => c.kind !== 'counter');
-  const counters = counterGroups(file?.changes ?? []);
+  const { large, small } = bySize(counterGroups(file?.changes ?? []));
   const open = (file?.candidates ?? []).map((c) => timingItem(c, label));
-  return html`<div class="card"><h2>Changes between releases</h2><h3>Timing, confirmed in pairs</h3>${timing.length ? html`<ul class="release-changes">${timing.map((c) => timingItem(c, label))}</ul>` : html`<p class="notice">No confirmed timing change yet.</p>`}${open.length ? html`<details><summary>${open.length} detected, not confirmed</summary><ul>${open}</ul></details>` : ''}<h3>Counters, exact</h3>${counters.length ? html`<ul class="release-changes counters">${counters.map((g) => counterItem(g, label))}</ul>` : html`<p class="notice">No counter change between releases${file ? '' : ' yet (no change detection has run)'}.</p>`}${json ? html`<p><a href="${safeUrl(json)}">these lists as JSON</a></p>` : ''}</div>`;
+  return html`<div class="card"><h2>Changes between releases</h2><h3>Timing, confirmed in pairs</h3>${timing.length ? html`<ul class="release-changes">${timing.map((c) => timingItem(c, label))}</ul>` : html`<p class="notice">No confirmed timing change yet.</p>`}${open.length ? html`<details><summary>${open.length} detected, not confirmed</summary><ul>${open}</ul></details>` : ''}<h3>Counters, exact</h3>${large.length ? html`<ul class="release-changes counters">${large.map((g) => counterItem(g, label))}</ul>` : ''}${small.length ? html`<details class="small-counters"><summary>${large.length ? 'and ' : ''}${plural(small.length, 'release pair and point', 'release pairs and points')} whose counts moved by at most ${SMALL_COUNTER_STEP} calls per run</summary><ul class="release-changes counters">${small.map((g) => counterItem(g, label))}</ul></details>` : ''}${large.length || small.length ? '' : html`<p class="notice">No counter change between releases${file ? '' : ' yet (no change detection has run)'}.</p>`}${json ? html`<p><a href="${safeUrl(json)}">these lists as JSON</a></p>` : ''}</div>`;
 }

