@@ -19,7 +19,7 @@ import { parseReport, runChecks, splitSamples } from './validate.js';
 /** The last lines of a tool's output, short enough for a failure reason. */
 export const tail = (s: string) => s.trim().split('\n').slice(-5).join(' | ').slice(0, 400);
 
-export const timeoutMs = (job: Job, factor = 1) => job.settings.timeout * 1000 * factor;
+export const timeoutMs = (job: Pick<Job, 'settings'>, factor = 1) => job.settings.timeout * 1000 * factor;
 
 /** Runs a shell command line for a job: in its folder, bounded by its timeout, in the programs' environment. */
 export function shell(job: Job, command: string, factor = 1): Promise<ProcessResult> {

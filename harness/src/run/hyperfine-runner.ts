@@ -10,6 +10,7 @@ import { describeExit, runProcess } from '../lib/exec.js';
 import type { Tools } from '../machine/tools.js';
 import { commandLine, type Job } from '../model/job.js';
 import { checkedRun, collector, countSyscalls, RSS_UNMEASURED, tail, timeoutMs, verifyEviction } from './common.js';
+import { gatherBySize, interleavedSlots } from './interleave-sizes.js';
 import { type HyperfineRun, parseHyperfineJson } from './parse-hyperfine.js';
 import { programEnv } from './program-env.js';
 import type { RawSamples, Runner } from './runner.js';
@@ -49,7 +50,7 @@ async function measure(job: Job, tools: Tools): Promise<RawSamples> {
     if (fitX && sizes.some((_, i) => xOf(i) === undefined))
       return c.done('failed', { reason: `the program did not report ${fitX}, which the fit needs`, ...known });
 
-    // 2. Timing: one hyperfine invocation, every size.
+    // 2. Timing: one hyperfine invocation, every size (alternating run by run).
     if (!tools.hyperfine)
       return c.done('failed', { reason: 'hyperfine is not installed (apt-get install hyperfine)', ...known });
     const timed = await timeWithHyperfine(job, tools.hyperfine, work, sizes, c);
@@ -88,31 +89,48 @@ async function measure(job: Job, tools: Tools): Promise<RawSamples> {
  * One hyperfine invocation times every size (they share its warm-ups and conditions): each
  * size's runs, or why hyperfine failed.
  */
-async function timeWithHyperfine(
-  job: Job,
+export async function timeWithHyperfine(
+  job: Pick<Job, 'settings' | 'evict' | 'cwd'>,
   hyperfine: string,
   work: string,
   sizes: readonly Pick<Job, 'command'>[],
-  c: ReturnType<typeof collector>,
+  c: Pick<ReturnType<typeof collector>, 'spent'>,
 ): Promise<HyperfineRun[] | { failed: string }> {
   const jsonFile = join(work, 'hyperfine.json');
   const s = job.settings;
+  // Several sizes (a fit): one run at a time, alternating (./interleave-sizes.ts); one size: as given.
+  const slots = sizes.length > 1 ? interleavedSlots(sizes.length, s.runs, s.warmup) : undefined;
+  const command = (i: number) => `set -o pipefail; ${commandLine(sizes[i]!)}`;
   const argv = [
     hyperfine,
     '--shell=bash',
     '--style=none',
-    `--runs=${s.runs}`,
-    `--warmup=${s.warmup}`,
+    ...(slots ? ['--runs=1', '--warmup=0'] : [`--runs=${s.runs}`, `--warmup=${s.warmup}`]),
     `--export-json=${jsonFile}`,
     ...(job.evict ? [`--prepare=${job.evict}`] : []),
-    ...sizes.map((size) => `set -o pipefail; ${commandLine(size)}`),
+    ...(slots ? slots.map((slot) => command(slot.size)) : sizes.map((_, i) => command(i))),
   ];
   // hyperfine has no per-run timeout: bound the whole invocation instead.
   const bound = timeoutMs(job) * (s.runs + s.warmup) * sizes.length + 60_000;
   const hf = await runProcess(argv, { timeoutMs: bound, cwd: job.cwd, env: programEnv() });
   c.spent(hf.seconds);
   if (hf.code !== 0) return { failed: `hyperfine: ${describeExit(hf, bound)}: ${tail(hf.stderr)}` };
-  return parseHyperfineJson(jsonFile, readFileSync(jsonFile, 'utf8'));
+  const results = parseHyperfineJson(jsonFile, readFileSync(jsonFile, 'utf8'));
+  return slots ? gatherBySize(slots, results, mergeRuns) : results;
+}
+
+/** One size's single-run results as one: its runs in order, user and system time averaged over them. */
+function mergeRuns(parts: HyperfineRun[]): HyperfineRun {
+  const mean = (f: (r: HyperfineRun) => number) => parts.reduce((n, r) => n + f(r), 0) / parts.length;
+  const memory = parts.every((r) => r.memoryBytes) ? parts.flatMap((r) => r.memoryBytes!) : undefined;
+  return {
+    command: parts[0]!.command,
+    times: parts.flatMap((r) => r.times),
+    exitCodes: parts.flatMap((r) => r.exitCodes),
+    ...(memory ? { memoryBytes: memory } : {}),
+    userSeconds: mean((r) => r.userSeconds),
+    systemSeconds: mean((r) => r.systemSeconds),
+  };
 }
 
 export const hyperfineRunner: Runner = { measure };
