@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReleaseChange, ReleaseEntry } from '../../harness/src/releases/model/release-store.js';
 import { publishRelease, writeReleaseChanges } from '../../harness/src/releases/store/release-files.js';
 import { buildSite } from '../../harness/src/site/build-site.js';
+import { counterChange } from '../../harness/test/releases/helpers.js';
 import { launch } from './browser.js';
 import { writeFixtureStore } from './fixture-store.js';
 
@@ -63,28 +64,18 @@ const notes = {
   more: 3,
 };
 
-const counter = (metric: string, from: number, to: number): ReleaseChange => ({
-  kind: 'counter',
-  family: 'node',
-  line: 'node22',
-  experiment: 'wc',
-  variant: 'readsync',
-  params: { bs: 65536 },
-  metric,
-  unit: 'calls',
-  direction: 'smaller',
-  from: '22.4.1',
-  to: '22.5.0',
-  fromDate: '2024-07-08',
-  toDate: '2024-07-17',
-  dateSources: { from: 'changelog', to: 'changelog' },
-  ratio: to / from,
-  status: 'confirmed',
-  counts: { from, to },
-  effects: [{ metric: 'read_cost', unit: 'ns', direction: 'smaller', from: 20_100, to: 23_600 }],
-  notes,
-  text: `node 22.4.1 → 22.5.0: wc readsync bs 65536 ${metric}: ${from} → ${to} per run`,
-});
+const counter = (metric: string, from: number, to: number): ReleaseChange =>
+  counterChange(metric, from, to, {
+    line: 'node22',
+    from: '22.4.1',
+    to: '22.5.0',
+    fromDate: '2024-07-08',
+    toDate: '2024-07-17',
+    dateSources: { from: 'changelog', to: 'changelog' },
+    effects: [{ metric: 'read_cost', unit: 'ns', direction: 'smaller', from: 20_100, to: 23_600 }],
+    notes,
+    text: `node 22.4.1 → 22.5.0: wc readsync bs 65536 ${metric}: ${from} → ${to} per run`,
+  });
 
 const change: ReleaseChange = {
   family: 'node',

@@ -2,29 +2,10 @@
 // a step of more than two calls first, the rest folded (a sweep found 1,374 of 2,032 changes of
 // one or two calls); the CLI's one line per group.
 import { describe, expect, it } from 'vitest';
-import type { ReleaseChange } from '../../src/releases/model/release-store.js';
 import { bySize, counterGroups, counterGroupText, largestStep } from '../../src/releases/report/counter-groups.js';
+import { counterChange } from './helpers.js';
 
-const counter = (metric: string, from: number, to: number, over: Partial<ReleaseChange> = {}): ReleaseChange => ({
-  kind: 'counter',
-  family: 'node',
-  line: 'node20',
-  experiment: 'wc',
-  variant: 'readsync',
-  params: { bs: 65536 },
-  metric,
-  unit: 'calls',
-  direction: 'smaller',
-  from: '20.2.0',
-  to: '20.3.0',
-  fromDate: '',
-  toDate: '',
-  ratio: to / from,
-  status: 'confirmed',
-  counts: { from, to },
-  text: metric,
-  ...over,
-});
+const counter = counterChange;
 
 describe('counter groups', () => {
   const changes = [

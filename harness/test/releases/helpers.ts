@@ -52,3 +52,21 @@ export function releaseChange(from: string, to: string, over: Partial<ReleaseCha
     ...over,
   };
 }
+
+/** An exact counter change of wc readsync's 64 KiB point: `metric` from → to calls per run. */
+export function counterChange(
+  metric: string,
+  from: number,
+  to: number,
+  over: Partial<ReleaseChange> = {},
+): ReleaseChange {
+  return releaseChange('20.2.0', '20.3.0', {
+    kind: 'counter',
+    metric,
+    unit: 'calls',
+    ratio: to / from,
+    counts: { from, to },
+    text: `node 20.2.0 → 20.3.0: wc readsync bs 65536 ${metric}: ${from} → ${to} per run`,
+    ...over,
+  });
+}
