@@ -99,7 +99,7 @@ export async function timeWithHyperfine(
   const jsonFile = join(work, 'hyperfine.json');
   const s = job.settings;
   // Several sizes (a fit): one run at a time, alternating (./interleave-sizes.ts); one size: as given.
-  const slots = sizes.length > 1 ? interleavedSlots(sizes.length, s.runs, s.warmup) : undefined;
+  const slots = sizes.length > 1 && s.runs > 0 ? interleavedSlots(sizes.length, s.runs, s.warmup) : undefined;
   const command = (i: number) => `set -o pipefail; ${commandLine(sizes[i]!)}`;
   const argv = [
     hyperfine,
@@ -116,7 +116,13 @@ export async function timeWithHyperfine(
   c.spent(hf.seconds);
   if (hf.code !== 0) return { failed: `hyperfine: ${describeExit(hf, bound)}: ${tail(hf.stderr)}` };
   const results = parseHyperfineJson(jsonFile, readFileSync(jsonFile, 'utf8'));
-  return slots ? gatherBySize(slots, results, mergeRuns) : results;
+  if (!slots) return results;
+  try {
+    return gatherBySize(slots, results, mergeRuns);
+  } catch (e) {
+    // This benchmark fails with the reason; the others go on.
+    return { failed: `hyperfine: ${(e as Error).message}` };
+  }
 }
 
 /** One size's single-run results as one: its runs in order, user and system time averaged over them. */
