@@ -91,7 +91,18 @@ export function pooledShift(experiment: string, obs: readonly Observation[]): Po
 export function settled(shift: Pick<PooledShift, 'ci'>, margin = SHIFT_MARGIN): boolean {
   if (!shift.ci) return false;
   const [lo, hi] = shift.ci;
-  return (lo >= 1 - margin && hi <= 1 + margin) || lo > 1 + margin || hi < 1 - margin;
+  return insideMargin(shift, margin) || lo > 1 + margin || hi < 1 - margin;
+}
+
+/**
+ * Whether the rounds of an experiment may stop before the end: only once its interval lies inside
+ * ±margin. Its interval is looked at after every round, so stopping as soon as it left the margin
+ * would raise a false "beyond" at every look: a no-op diff's scan interval was −5.5 % (−11.1 … −1.6)
+ * after 8 rounds of a point whose rounds moved by up to 15 %, and was reported so. Measured on to
+ * the end, an excursion is taken back by the later rounds, and "beyond" is one test, at the end.
+ */
+export function insideMargin(shift: Pick<PooledShift, 'ci'>, margin = SHIFT_MARGIN): boolean {
+  return shift.ci !== undefined && shift.ci[0] >= 1 - margin && shift.ci[1] <= 1 + margin;
 }
 
 /** Every experiment's pooled shift, in name order. */

@@ -22,7 +22,7 @@ import { onInterrupt } from '../../../pipeline/setup.js';
 import { loadAllExperiments } from '../../../plan/experiments.js';
 import { expand, type Filters, type Point } from '../../../plan/plan.js';
 import { benchmarkProblem, commonLead, leadCandidates, positiveValue, type RoundPair } from '../analysis/lead-value.js';
-import { type Observation, pooledShifts, SHIFT_MARGIN, settled } from '../analysis/pooled-shift.js';
+import { insideMargin, type Observation, pooledShifts, SHIFT_MARGIN, settled } from '../analysis/pooled-shift.js';
 import { type Candidate, candidateSpread, keepQuietest, relativeSpread, type SideRuns } from '../analysis/quietest.js';
 import { harnessChange } from '../plan/harness-change.js';
 import { drawSample, type SamplePoint, seedOf } from '../plan/sample.js';
@@ -323,13 +323,13 @@ async function measureRounds(job: RoundsJob): Promise<Pick<HarnessShift, 'experi
       kept ? measured.filter((m) => kept!.has(m.point.id)) : measured;
     const enough = (measured: readonly Measurement[], done: number) =>
       done >= Math.min(MIN_ROUNDS, rounds) &&
-      pooledShifts(observationsOf(mine(measured), manifestOf).observations).every((s) => settled(s));
-    // An experiment whose interval has settled is measured no more: its rounds' time goes to the
-    // others (a stopping rule on precision, per experiment, as `enough` is for all of them).
+      pooledShifts(observationsOf(mine(measured), manifestOf).observations).every((s) => insideMargin(s));
+    // An experiment whose interval lies inside the margin is measured no more: its rounds' time goes
+    // to the others. One that left it is measured on to the end (../analysis/pooled-shift.ts).
     const answered = (measured: readonly Measurement[], done: number) => {
       if (done < Math.min(MIN_ROUNDS, rounds)) return new Set<string>();
       const shifts = pooledShifts(observationsOf(mine(measured), manifestOf).observations);
-      const ok = new Set(shifts.filter((s) => settled(s)).map((s) => s.experiment));
+      const ok = new Set(shifts.filter((s) => insideMargin(s)).map((s) => s.experiment));
       return new Set(sample.filter((p) => ok.has(p.experiment.id)).map((p) => p.id));
     };
     // Asked only when a round can still start (a spent deadline measures nothing at all).

@@ -1,6 +1,7 @@
 // The pooled shift of an experiment from rounds of base/head values: fixtures with known answers.
 import { describe, expect, it } from 'vitest';
 import {
+  insideMargin,
   leavesMargin,
   type Observation,
   pooledShift,
@@ -104,6 +105,18 @@ describe('leavesMargin', () => {
     expect(leavesMargin([0.984, 1.0])).toBe(true);
     expect(leavesMargin([1.0, 1.016])).toBe(true);
     expect(leavesMargin([0.96, 1.04], 0.05)).toBe(false);
+  });
+});
+
+describe('insideMargin: the only early stop', () => {
+  it('retires an experiment whose interval lies inside the margin, never one that left it', () => {
+    expect(insideMargin({ ci: [0.99, 1.01] })).toBe(true);
+    expect(insideMargin({ ci: [0.985, 1.015] })).toBe(true);
+    // noop14's scan after 8 rounds: "beyond" by the interval, but measured on to the end.
+    expect(insideMargin({ ci: [0.8887, 0.9836] })).toBe(false);
+    expect(settled({ ci: [0.8887, 0.9836] })).toBe(true);
+    expect(insideMargin({ ci: [0.99, 1.02] })).toBe(false);
+    expect(insideMargin({})).toBe(false);
   });
 });
 
