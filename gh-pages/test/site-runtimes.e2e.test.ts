@@ -287,6 +287,30 @@ describe('the Runtimes view', () => {
     expect(errors).toEqual([]);
   });
 
+  it('keeps the change lists, every fold opened, inside the page at 360 and at 1920 px', async () => {
+    for (const width of [360, 1920]) {
+      const page = await open(`#/runtimes?machine=${MACHINE}`);
+      await page.setViewportSize({ width, height: 900 });
+      for (const d of await page.locator('.card details').all()) await d.evaluate((e) => e.setAttribute('open', ''));
+      const over = await page.evaluate(() => {
+        const vw = document.documentElement.clientWidth;
+        return [...document.querySelectorAll('ul.release-changes li, details.small-counters summary')]
+          .filter((e) => e.getBoundingClientRect().right > vw + 0.5)
+          .map(
+            (e) =>
+              `${(e.textContent ?? '').slice(0, 60)}: right ${Math.round(e.getBoundingClientRect().right)} > ${vw}`,
+          );
+      });
+      expect(over, `at ${width} px`).toEqual([]);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth), `at ${width} px`).toBe(
+        true,
+      );
+      expect(await page.locator('details.small-counters > ul > li').isVisible()).toBe(true);
+      await page.close();
+    }
+    expect(errors).toEqual([]);
+  });
+
   it('on a store with no releases says so, with no failed request and no console error', async () => {
     const page = await open(`#/runtimes`, `${url}bare/index.html`);
     expect(await page.locator('main').innerText()).toContain(
