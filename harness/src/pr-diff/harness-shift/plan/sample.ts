@@ -2,8 +2,10 @@
  * The points a harness change is measured on: a seeded draw from every experiment, and the
  * `bench` command line that measures exactly one of them. Pure.
  */
+
 import { createHash } from 'node:crypto';
 import { prng } from '../../../analysis/two-sample.js';
+import { compareText } from '../../../lib/compare-text.js';
 import type { Params } from '../../../model/manifest.js';
 import type { Profile } from '../../../model/profiles.js';
 
@@ -83,7 +85,7 @@ export async function drawSample<P extends SamplePoint>(
  */
 export function benchArgs(p: SamplePoint, profile: Profile, out: string, runs?: number): string[] {
   const params = Object.entries(p.params)
-    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .sort(([a], [b]) => compareText(a, b))
     .flatMap(([k, v]) => ['--param', `${k}=${v}`]);
   return [
     'bench',
