@@ -135,14 +135,20 @@ export interface BudgetTier<T> {
  * with all of it but the control's reserved share, then the control sample with its share. The
  * control is measured exactly as the affected points are; only its time is bounded. Without a
  * control the affected points get everything; a tier without points is left out.
+ *
+ * A control alone (nothing affected) has its share of the budget as asked for (`nominalSeconds`),
+ * not of what the deadline left: a harness PR's shift takes the deadline's rest
+ * (pr-diff/pipeline/pr-diff.ts `shiftDeadline`), and its control is the same check as anyone's.
  */
 export function budgetTiers<T extends { impact: 'affected' | 'control' }>(
   points: readonly T[],
   budgetSeconds: number,
+  nominalSeconds = budgetSeconds,
 ): BudgetTier<T>[] {
   const affected = points.filter((p) => p.impact === 'affected');
   const control = points.filter((p) => p.impact === 'control');
-  const reserve = control.length ? budgetSeconds * CONTROL_SHARE : 0;
+  const share = affected.length ? budgetSeconds * CONTROL_SHARE : nominalSeconds * CONTROL_SHARE;
+  const reserve = control.length ? Math.min(budgetSeconds, share) : 0;
   const tiers = [
     { points: affected, seconds: budgetSeconds - reserve },
     { points: control, seconds: reserve },

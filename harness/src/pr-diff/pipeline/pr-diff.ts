@@ -36,7 +36,7 @@ import type { RawRun } from '../../run/runner.js';
 import { DEFAULT_CONTROL_POINTS, planImpact, seedOf } from '../analysis/impact.js';
 import { falseCallNote, planAtLevel, pointAlphas } from '../analysis/multiplicity.js';
 import { MIN_EFFECT } from '../analysis/pair-statistics.js';
-import type { Values } from '../analysis/point.js';
+import { CONTROL_SHARE, type Values } from '../analysis/point.js';
 import { DEFAULT_PLAN, type SequentialPlan } from '../analysis/sequential.js';
 import { measureHarnessShift } from '../harness-shift/pipeline/measure-harness-shift.js';
 import { pairedComparison } from '../report/comparison-json.js';
@@ -171,6 +171,7 @@ async function measurePoints(
       plan,
       planOf: (id) => plans.get(id) ?? plan,
       startedAt: diffStart,
+      nominalBudgetSeconds: opts.budgetSeconds,
       budgetSeconds: (setup) => {
         const budgetSeconds = cutToDeadline(opts.budgetSeconds, setup, opts.deadlineSeconds);
         if (budgetSeconds < opts.budgetSeconds)
@@ -266,12 +267,22 @@ function failuresOf(s: Measured, matched: Matched): PairedComparison['notMeasure
   );
 }
 
+/** Seconds kept for preparing the control's points (builds, checks, warm-ups) after a harness shift. */
+export const CONTROL_PREPARE_SECONDS = 90;
+
 /**
- * The share of the deadline the harness shift may take: a third, half when the pull request
- * affects no point (only the control's pairs are left to measure).
+ * The seconds of the diff's deadline the harness shift may take. With points affected, a third:
+ * their pairs need the rest. With none, all but what the control needs (its share of the budget,
+ * its preparation and the deadline's margin): the shift is then the PR's one question, and the
+ * half it had before left a third of the deadline unused (no-op harness diffs ended after 11 of
+ * their 19 minutes, three of five experiments' shifts too wide to tell).
  */
-const shiftShare = (impact: { affected: ReadonlyMap<string, string> } | undefined) =>
-  impact && impact.affected.size === 0 ? 1 / 2 : 1 / 3;
+export function shiftDeadline(deadlineSeconds: number, budgetSeconds: number, affected: number | undefined): number {
+  const third = deadlineSeconds / 3;
+  if (affected !== 0) return third;
+  const control = budgetSeconds * CONTROL_SHARE + CONTROL_PREPARE_SECONDS + DEADLINE_MARGIN_SECONDS;
+  return Math.max(third, deadlineSeconds - control);
+}
 
 async function pairSides(opts: PairsOptions, baseRoot: string, headRoot: string): Promise<PairsOutcome> {
   const log = opts.log ?? ((m: string) => process.stderr.write(`${m}\n`));
@@ -292,7 +303,9 @@ async function pairSides(opts: PairsOptions, baseRoot: string, headRoot: string)
           filters: opts.filters,
           log,
           ...(opts.noise ? { noise: opts.noise } : {}),
-          ...(opts.deadlineSeconds ? { deadlineSeconds: opts.deadlineSeconds * shiftShare(impact) } : {}),
+          ...(opts.deadlineSeconds
+            ? { deadlineSeconds: shiftDeadline(opts.deadlineSeconds, opts.budgetSeconds, impact?.affected.size) }
+            : {}),
         });
   const keep = impact ? new Set(impact.measure.keys()) : undefined;
   const base = await prepareSide(baseLoaded, headRoot, 'base', opts, host, log, keep);

@@ -47,6 +47,8 @@ export interface ScheduleOptions {
   planOf?: (id: string) => SequentialPlan;
   /** The pairs' time budget, given what set-up took (a deadline may cut it). */
   budgetSeconds: (setupSeconds: number) => number;
+  /** The budget asked for, before any cut: a control alone takes its share of this (budgetTiers). */
+  nominalBudgetSeconds?: number;
   /** When the diff started, on the clock's scale: set-up is measured from here. */
   startedAt: number;
   /** A point's minimum effect for a lead metric (2%, or its calibrated threshold). */
@@ -193,7 +195,7 @@ export async function runPairedPoints(
   const { states, failures } = await prepareAll(plans, exec, o);
   const setupSeconds = (o.now() - o.startedAt) / 1000;
   const budgetSeconds = o.budgetSeconds(setupSeconds);
-  for (const tier of budgetTiers(states, budgetSeconds))
+  for (const tier of budgetTiers(states, budgetSeconds, o.nominalBudgetSeconds))
     await sampleRounds(states, new Set(tier.points.map((s) => s.plan.id)), exec, o, tier.seconds, failures);
   // Points the loop left undecided (interrupted) are judged on what they have, as cut by the budget.
   const measured = states

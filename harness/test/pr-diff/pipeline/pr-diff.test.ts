@@ -14,7 +14,13 @@ import { loadExperiment } from '../../../src/plan/experiments.js';
 import { placementOf } from '../../../src/plan/jobs.js';
 import { expand } from '../../../src/plan/plan.js';
 import { budgetTiers, CONTROL_SHARE } from '../../../src/pr-diff/analysis/point.js';
-import { cutToDeadline, DEADLINE_MARGIN_SECONDS, processValues } from '../../../src/pr-diff/pipeline/pr-diff.js';
+import {
+  CONTROL_PREPARE_SECONDS,
+  cutToDeadline,
+  DEADLINE_MARGIN_SECONDS,
+  processValues,
+  shiftDeadline,
+} from '../../../src/pr-diff/pipeline/pr-diff.js';
 import { renderPairedComparison } from '../../../src/pr-diff/report/comment.js';
 import { leadMetric } from '../../../src/pr-diff/run/lead-metric.js';
 import { parseTimerOutput, runSchedule } from '../../../src/pr-diff/run/pair-timer.js';
@@ -196,6 +202,25 @@ describe('paired diff: pure parts', () => {
     // No control (--control 0, --every-point): the affected points get everything.
     expect(budgetTiers([b], 600)).toEqual([{ points: [b], seconds: 600 }]);
     expect(budgetTiers([], 600)).toEqual([]);
+    // A deadline cut the budget to 300 s: a control alone keeps its share of the 600 asked for,
+    // as far as the 300 reach; beside affected points it shares what is left.
+    expect(budgetTiers([a, c], 300, 600)).toEqual([{ points: [a, c], seconds: 600 * CONTROL_SHARE }]);
+    expect(budgetTiers([a, c], 60, 600)).toEqual([{ points: [a, c], seconds: 60 }]);
+    expect(budgetTiers([a, b], 300, 600)).toEqual([
+      { points: [b], seconds: 300 * (1 - CONTROL_SHARE) },
+      { points: [a], seconds: 300 * CONTROL_SHARE },
+    ]);
+  });
+
+  it("a harness shift takes a third of the deadline beside affected points, else all but the control's needs", () => {
+    const control = 720 * CONTROL_SHARE + CONTROL_PREPARE_SECONDS + DEADLINE_MARGIN_SECONDS;
+    expect(shiftDeadline(1140, 720, 3)).toBe(380);
+    // Unknown impact (every point measured): as with affected points.
+    expect(shiftDeadline(1140, 720, undefined)).toBe(380);
+    expect(shiftDeadline(1140, 720, 0)).toBe(1140 - control);
+    expect(1140 - control).toBeGreaterThan(1140 / 2);
+    // A deadline too short for the control's needs still leaves the shift its third.
+    expect(shiftDeadline(300, 720, 0)).toBe(100);
   });
 
   it('a pair runs each process once in its order; a fit runs S L L S, the large runs side by side', () => {
