@@ -26,5 +26,11 @@ export const ReleaseSuite = z
      * swings from run to run needs more of them for a release's value to be steady.
      */
     runs: z.number().int().min(1).max(100).optional(),
+    /**
+     * Timed runs of the reference variants per release, replacing `runs` for them. The reference
+     * is the floor every release is read against, and native programs are cheap to run many times
+     * (docs/releases.md, "A steady reference").
+     */
+    referenceRuns: z.number().int().min(1).max(500).optional(),
   })
   .strict();

@@ -50,6 +50,8 @@ export interface BenchOptions {
   strict?: boolean;
   /** Timed runs per benchmark, replacing the profile's. */
   runs?: number;
+  /** Timed runs of some variants (by id), replacing `runs` for them (the release sweep's reference). */
+  variantRuns?: Readonly<Record<string, number>>;
   programsDir?: string;
   cacheDir?: string;
   /** Also profile each measured JavaScript job once, untimed, under <out>/cpuprofiles (run/cpu-profile.ts). */
@@ -176,6 +178,7 @@ export async function bench(opts: BenchOptions): Promise<BenchOutcome> {
       evictorRoot: opts.root,
       require: opts.require,
       ...(opts.runs ? { runs: opts.runs } : {}),
+      ...(opts.variantRuns ? { variantRuns: opts.variantRuns } : {}),
     },
     log,
   );

@@ -115,6 +115,7 @@ export interface CheckoutPlan {
   scratchDir?: string;
   require: string[];
   runs?: number;
+  variantRuns?: Readonly<Record<string, number>>;
 }
 
 /** Runtimes, inputs and evictor for the points, then their jobs: the stage after "plan points". */
@@ -129,6 +130,7 @@ export async function planCheckout(points: readonly Point[], host: Host, o: Chec
     ...(host.cpus ? { cpus: host.cpus } : {}),
     ...(evictTool ? { evictTool } : {}),
     ...(o.runs ? { runs: o.runs } : {}),
+    ...(o.variantRuns ? { variantRuns: o.variantRuns } : {}),
   });
   return { jobs, toolchains: toolchainsOf(runtimes), ...(coldRead ? { coldRead } : {}) };
 }

@@ -35,6 +35,8 @@ export interface PlanEnvironment {
   require: readonly string[];
   /** Timed runs per job, replacing the profile's (`--runs`). */
   runs?: number;
+  /** Timed runs of some variants (by id), replacing `runs` and the profile's for them. */
+  variantRuns?: Readonly<Record<string, number>>;
 }
 
 /** A required runtime that is missing stops the run before anything is measured. */
@@ -166,8 +168,10 @@ export function planJob(point: Point, env: PlanEnvironment): Job {
   const commandFor = jobCommandFor(m, variant, placement, blocked, scope);
   const runnable = !blocked && !evictBlocked;
   const sizes = jobSizes(point, scope, commandFor, runnable);
+  const variantRuns =
+    env.variantRuns && Object.hasOwn(env.variantRuns, variant.id) ? env.variantRuns[variant.id] : undefined;
   const settings = {
-    runs: env.runs ?? point.settings.runs,
+    runs: variantRuns ?? env.runs ?? point.settings.runs,
     warmup: point.settings.warmup,
     timeout: point.settings.timeout,
   };

@@ -42,6 +42,17 @@ export function suiteFilters(e: SuiteExperiment, key: string): Filters {
   return { experiments: [e.id], variants: [...s.variants, ...s.reference], params };
 }
 
+/** bench's timed runs for one experiment's suite: the suite's `runs`, and `referenceRuns` for its reference variants. */
+export function suiteRuns(e: SuiteExperiment): { runs?: number; variantRuns?: Record<string, number> } {
+  const s = e.manifest.releases;
+  return {
+    ...(s.runs ? { runs: s.runs } : {}),
+    ...(s.referenceRuns && s.reference.length
+      ? { variantRuns: Object.fromEntries(s.reference.map((v) => [v, s.referenceRuns!])) }
+      : {}),
+  };
+}
+
 /**
  * A release's value of one metric, with its 95% interval. A fitted metric with an interval keeps
  * its line's value and that interval. Any other sampled one (a fit's intercept too) is the median
