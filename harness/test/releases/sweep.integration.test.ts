@@ -101,8 +101,20 @@ describe('npm run releases', () => {
       ).toBe(true);
       const results = JSON.parse(
         readFileSync(join(store, 'releases', id, 'smoke', r.line, r.version, 'wc.json'), 'utf8'),
-      ) as { run: { toolchains: Record<string, string> }; benchmarks: { params: { runtime?: string } }[] };
+      ) as {
+        run: { toolchains: Record<string, string> };
+        benchmarks: {
+          variant: string;
+          params: { runtime?: string };
+          metrics: Record<string, { samples?: number[] }>;
+        }[];
+      };
       expect(results.run.toolchains[`${r.family}@${r.version}`]).toBe(r.version);
+      // The C reference timed its referenceRuns (wc's manifest), the release the profile's (smoke: 3).
+      const runsOf = (variant: string) =>
+        results.benchmarks.filter((b) => b.variant === variant).map((b) => b.metrics.wall_time?.samples?.length);
+      expect(runsOf('c'), r.version).toEqual([20, 20]);
+      expect(runsOf('readsync'), r.version).toEqual([3, 3]);
       expect(results.benchmarks.filter((b) => b.params.runtime).map((b) => b.params.runtime)).toEqual([
         `${r.family}@${r.version}`,
         `${r.family}@${r.version}`,
