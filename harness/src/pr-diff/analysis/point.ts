@@ -155,3 +155,16 @@ export function budgetTiers<T extends { impact: 'affected' | 'control' }>(
   ];
   return tiers.filter((t) => t.points.length);
 }
+
+/**
+ * Whether a budget cut by the deadline left some tier less time than the budget asked for would
+ * have given it: a control alone keeps its share, so a harness PR's cut is no loss to report.
+ */
+export function budgetCutShort(
+  points: readonly { impact: 'affected' | 'control' }[],
+  budgetSeconds: number,
+  nominalSeconds: number,
+): boolean {
+  const asked = budgetTiers(points, nominalSeconds);
+  return budgetTiers(points, budgetSeconds, nominalSeconds).some((t, i) => t.seconds < asked[i]!.seconds);
+}

@@ -36,7 +36,7 @@ import type { RawRun } from '../../run/runner.js';
 import { DEFAULT_CONTROL_POINTS, planImpact, seedOf } from '../analysis/impact.js';
 import { falseCallNote, planAtLevel, pointAlphas } from '../analysis/multiplicity.js';
 import { MIN_EFFECT } from '../analysis/pair-statistics.js';
-import { CONTROL_SHARE, type Values } from '../analysis/point.js';
+import { budgetCutShort, CONTROL_SHARE, type Values } from '../analysis/point.js';
 import { DEFAULT_PLAN, type SequentialPlan } from '../analysis/sequential.js';
 import { measureHarnessShift } from '../harness-shift/pipeline/measure-harness-shift.js';
 import { pairedComparison } from '../report/comparison-json.js';
@@ -228,7 +228,7 @@ function warningsOf(opts: PairsOptions, host: Host, s: Measured): string[] {
       );
   }
   if (s.interrupted) warnings.push('the diff was interrupted: points were judged on the pairs measured so far');
-  if (s.budgetSeconds < opts.budgetSeconds) warnings.push(deadlineCut(opts, s));
+  if (budgetCutShort(s.measured, s.budgetSeconds, opts.budgetSeconds)) warnings.push(deadlineCut(opts, s));
   return warnings;
 }
 

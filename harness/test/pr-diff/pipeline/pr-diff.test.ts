@@ -13,7 +13,7 @@ import { PairedComparison } from '../../../src/model/comparison.js';
 import { loadExperiment } from '../../../src/plan/experiments.js';
 import { placementOf } from '../../../src/plan/jobs.js';
 import { expand } from '../../../src/plan/plan.js';
-import { budgetTiers, CONTROL_SHARE } from '../../../src/pr-diff/analysis/point.js';
+import { budgetCutShort, budgetTiers, CONTROL_SHARE } from '../../../src/pr-diff/analysis/point.js';
 import {
   CONTROL_PREPARE_SECONDS,
   cutToDeadline,
@@ -210,6 +210,11 @@ describe('paired diff: pure parts', () => {
       { points: [b], seconds: 300 * (1 - CONTROL_SHARE) },
       { points: [a], seconds: 300 * CONTROL_SHARE },
     ]);
+    // The comment warns of a cut only where a tier lost time to it.
+    expect(budgetCutShort([a, c], 300, 600)).toBe(false);
+    expect(budgetCutShort([a, c], 60, 600)).toBe(true);
+    expect(budgetCutShort([a, b], 300, 600)).toBe(true);
+    expect(budgetCutShort([a, b], 600, 600)).toBe(false);
   });
 
   it("a harness shift takes a third of the deadline beside affected points, else all but the control's needs", () => {
