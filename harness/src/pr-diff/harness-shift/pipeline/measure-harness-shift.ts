@@ -22,7 +22,14 @@ import { onInterrupt } from '../../../pipeline/setup.js';
 import { loadAllExperiments } from '../../../plan/experiments.js';
 import { expand, type Filters, type Point } from '../../../plan/plan.js';
 import { benchmarkProblem, commonLead, leadCandidates, positiveValue, type RoundPair } from '../analysis/lead-value.js';
-import { insideMargin, type Observation, pooledShifts, SHIFT_MARGIN, settled } from '../analysis/pooled-shift.js';
+import {
+  EARLY_STOP_ALPHA,
+  insideMargin,
+  type Observation,
+  pooledShifts,
+  SHIFT_MARGIN,
+  settled,
+} from '../analysis/pooled-shift.js';
 import { type Candidate, candidateSpread, keepQuietest, relativeSpread, type SideRuns } from '../analysis/quietest.js';
 import { harnessChange } from '../plan/harness-change.js';
 import { drawSample, type SamplePoint, seedOf } from '../plan/sample.js';
@@ -323,12 +330,14 @@ async function measureRounds(job: RoundsJob): Promise<Pick<HarnessShift, 'experi
       kept ? measured.filter((m) => kept!.has(m.point.id)) : measured;
     const enough = (measured: readonly Measurement[], done: number) =>
       done >= Math.min(MIN_ROUNDS, rounds) &&
-      pooledShifts(observationsOf(mine(measured), manifestOf).observations).every((s) => insideMargin(s));
-    // An experiment whose interval lies inside the margin is measured no more: its rounds' time goes
+      pooledShifts(observationsOf(mine(measured), manifestOf).observations, EARLY_STOP_ALPHA).every((s) =>
+        insideMargin(s),
+      );
+    // An experiment whose interval (at 99 %: EARLY_STOP_ALPHA) lies inside the margin is measured no more: its rounds' time goes
     // to the others. One that left it is measured on to the end (../analysis/pooled-shift.ts).
     const answered = (measured: readonly Measurement[], done: number) => {
       if (done < Math.min(MIN_ROUNDS, rounds)) return new Set<string>();
-      const shifts = pooledShifts(observationsOf(mine(measured), manifestOf).observations);
+      const shifts = pooledShifts(observationsOf(mine(measured), manifestOf).observations, EARLY_STOP_ALPHA);
       const ok = new Set(shifts.filter((s) => insideMargin(s)).map((s) => s.experiment));
       return new Set(sample.filter((p) => ok.has(p.experiment.id)).map((p) => p.id));
     };
