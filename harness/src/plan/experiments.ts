@@ -159,6 +159,8 @@ function sectionProblems(dir: string, m: Manifest): string[] {
     else if (i < (m.releases?.variants.length ?? 0) && !jsRuntimes(variant))
       problems.push(`releases.variants: "${v}" runs under no JavaScript runtime, so no release changes it`);
   }
+  if (m.releases?.referenceRuns !== undefined && !m.releases.reference.length)
+    problems.push('releases.referenceRuns: the suite has no reference variants to time that often');
   for (const section of [m.summary?.at, m.headline.at, m.releases?.at]) {
     for (const k of Object.keys(section ?? {})) {
       if (!(k in m.parameters) && k !== 'runtime') problems.push(`at: unknown parameter (got "${k}")`);

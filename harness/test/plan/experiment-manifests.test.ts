@@ -38,6 +38,18 @@ describe('experiment manifests', () => {
     expect(() => parseManifest('m.json', dir, JSON.stringify(m))).toThrow('exclude.0: unknown parameter (got "opp")');
   });
 
+  it('refuses referenceRuns in a release suite without a reference, and a count out of range', () => {
+    const m = raw() as ReturnType<typeof raw> & { releases: Record<string, unknown> };
+    const withSuite = (releases: Record<string, unknown>) =>
+      JSON.stringify({ ...m, releases: { ...m.releases, ...releases } });
+    expect(() => parseManifest('m.json', dir, withSuite({ reference: [], referenceRuns: 40 }))).toThrow(
+      'releases.referenceRuns: the suite has no reference variants to time that often',
+    );
+    expect(() => parseManifest('m.json', dir, withSuite({ referenceRuns: 0 }))).toThrow(/releases\.referenceRuns/);
+    expect(() => parseManifest('m.json', dir, withSuite({ referenceRuns: '40' }))).toThrow(/releases\.referenceRuns/);
+    expect(parseManifest('m.json', dir, withSuite({ referenceRuns: 40 })).releases?.referenceRuns).toBe(40);
+  });
+
   it('names an unknown parameter in a variant’s when', () => {
     const m = raw();
     m.variants[1] = { ...m.variants[1], when: { mode: 'read' } };

@@ -89,7 +89,8 @@ export function pooledShift(experiment: string, obs: readonly Observation[], alp
   if (!shifts.length) return undefined;
   const points = [...new Set(mine.filter(usable).map((o) => o.benchmark))].sort();
   const metrics = [...new Set(mine.filter(usable).map((o) => o.metric))].sort();
-  const { centre, lo, hi } = alpha === undefined ? centreInterval(shifts) : centreInterval(shifts, alpha);
+  // An undefined alpha is centreInterval's default, the 95 % interval.
+  const { centre, lo, hi } = centreInterval(shifts, alpha);
   const roundRatios = shifts.map((x) => Number(Math.exp(x).toPrecision(6)));
   const base = { experiment, points, metrics, rounds: shifts.length, ratio: Math.exp(centre), roundRatios };
   if (lo === undefined || hi === undefined) return { ...base, flagged: false };
@@ -110,8 +111,8 @@ export function settled(shift: Pick<PooledShift, 'ci'>, margin = SHIFT_MARGIN): 
 
 /**
  * Whether the rounds of an experiment may stop before the end: only once its interval (asked at
- * EARLY_STOP_ALPHA) lies inside ±margin. Its interval is looked at after every round, so stopping as soon as it left the margin
- * would raise a false "beyond" at every look: a no-op diff's scan interval was −5.5 % (−11.1 … −1.6)
+ * EARLY_STOP_ALPHA) lies inside ±margin. Its interval is looked at after every round, so stopping
+ * as soon as it left the margin would raise a false "beyond" at every look: a no-op diff's scan interval was −5.5 % (−11.1 … −1.6)
  * after 8 rounds of a point whose rounds moved by up to 15 %, and was reported so. Measured on to
  * the end, an excursion is taken back by the later rounds, and "beyond" is one test, at the end.
  */

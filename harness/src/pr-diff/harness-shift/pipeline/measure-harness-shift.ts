@@ -333,8 +333,9 @@ async function measureRounds(job: RoundsJob): Promise<Pick<HarnessShift, 'experi
       pooledShifts(observationsOf(mine(measured), manifestOf).observations, EARLY_STOP_ALPHA).every((s) =>
         insideMargin(s),
       );
-    // An experiment whose interval (at 99 %: EARLY_STOP_ALPHA) lies inside the margin is measured no more: its rounds' time goes
-    // to the others. One that left it is measured on to the end (../analysis/pooled-shift.ts).
+    // An experiment whose interval (at 99 %: EARLY_STOP_ALPHA) lies inside the margin is measured no
+    // more: its rounds' time goes to the others. One that left it is measured on to the end
+    // (../analysis/pooled-shift.ts).
     const answered = (measured: readonly Measurement[], done: number) => {
       if (done < Math.min(MIN_ROUNDS, rounds)) return new Set<string>();
       const shifts = pooledShifts(observationsOf(mine(measured), manifestOf).observations, EARLY_STOP_ALPHA);
