@@ -32,8 +32,10 @@ const T = `jsiot${tag}`; // the trusted level's account
 const P = `jsiop${tag}`; // the pull-request level's account
 const REPO = 'owner/jsio-bench';
 
+// From /, not the checkout: the other accounts cannot enter a clone made in a private directory
+// (mktemp -d), and a tool that looks at its working directory (find) would fail there.
 const sh = (cmd: string[], env: Record<string, string> = {}) => {
-  const r = spawnSync(cmd[0]!, cmd.slice(1), { encoding: 'utf8', env: { PATH: process.env.PATH!, ...env } });
+  const r = spawnSync(cmd[0]!, cmd.slice(1), { cwd: '/', encoding: 'utf8', env: { PATH: process.env.PATH!, ...env } });
   return { status: r.status, out: `${r.stdout}${r.stderr}`, stdout: r.stdout };
 };
 /** A command as `user`, with a clean environment. */

@@ -4,7 +4,16 @@
 // root (CI is), with a throwaway account; `crontab`, `atq`/`atrm` and `systemctl` are stand-ins
 // that record what they are asked, so the test does not depend on cron or at being installed.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli.js';
@@ -14,8 +23,9 @@ const canRun =
 if (!canRun) console.warn('runner-schedules.test.ts: skipped: needs root, useradd and runuser');
 
 const P = `jsios${`${process.pid}`.slice(-5)}`;
+// From /, not the checkout, which the throwaway account may not enter (a clone in mktemp -d).
 const sh = (cmd: string[]) => {
-  const r = spawnSync(cmd[0]!, cmd.slice(1), { encoding: 'utf8' });
+  const r = spawnSync(cmd[0]!, cmd.slice(1), { cwd: '/', encoding: 'utf8' });
   return { status: r.status, out: `${r.stdout}${r.stderr}` };
 };
 
@@ -24,6 +34,7 @@ describe.skipIf(!canRun)('runner-job-completed.sh and scheduled work', () => {
   const home = join(root, 'home');
   const bin = join(root, 'bin');
   const log = join(root, 'calls.log');
+  const hookCopy = join(root, 'runner-job-completed.sh');
 
   beforeAll(() => {
     chmodSync(root, 0o755);
@@ -41,6 +52,10 @@ describe.skipIf(!canRun)('runner-job-completed.sh and scheduled work', () => {
     fake('systemctl', 'exit 0');
     writeFileSync(log, '');
     chmodSync(log, 0o666);
+    // The hook as a runner installs it (setup-runner.sh copies it out of the checkout): the account
+    // runs it from a directory it can read, wherever this clone is.
+    copyFileSync(join(ROOT, 'harness', 'tools', 'runner-job-completed.sh'), hookCopy);
+    chmodSync(hookCopy, 0o755);
     writeFileSync(join(root, 'pr.conf'), `account=${P}\ntmpdirs=${join(root, 'tmp')}\n`);
     chmodSync(join(root, 'pr.conf'), 0o644);
   });
@@ -73,7 +88,7 @@ describe.skipIf(!canRun)('runner-job-completed.sh and scheduled work', () => {
       `HOME=${home}`,
       `JSIO_RUNNER_CONF=${join(root, 'pr.conf')}`,
       'bash',
-      join(ROOT, 'harness', 'tools', 'runner-job-completed.sh'),
+      hookCopy,
     ]);
     expect(r.status, r.out).toBe(0);
     expect(r.out).toContain(`crontab, at jobs and systemd user units of ${P} removed`);
