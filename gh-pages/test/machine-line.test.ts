@@ -16,6 +16,12 @@ describe('the machine line', () => {
     expect(line).toBe(
       'AMD EPYC, 1 core, 24 GiB memory, kernel Linux 6.18, frequency governor performance, turbo boost on, SMT on, programs pinned to CPUs 1-3',
     );
+    expect(machineLine(vm, { turbo: 'on', smt: 'on', measuredCpus: '1', rssLayout: 'fixed' })).toMatch(
+      /programs pinned to CPU 1, max RSS of hyperfine-timed programs read with ASLR off$/,
+    );
+    expect(machineLine(vm, { turbo: 'on', smt: 'on', measuredCpus: '1', rssLayout: 'random' })).toMatch(
+      /max RSS read with ASLR on \(it moves a few %\)$/,
+    );
     expect(machineLine(vm, { turbo: 'off', smt: 'weird', measuredCpus: 'all' })).toMatch(
       /SMT not reported, programs not pinned to CPUs$/,
     );

@@ -18,6 +18,7 @@ export interface RunConditions {
   smt: string;
   measuredCpus: string;
   harnessCpus?: string;
+  rssLayout?: 'fixed' | 'random';
   coldRead?: ColdRead;
 }
 
@@ -52,6 +53,13 @@ export function machineLine(m: MachineFacts, c?: RunConditions): string {
         ? 'programs not pinned to CPUs'
         : `programs pinned to ${cpus(c.measuredCpus)}${c.harnessCpus && c.harnessCpus !== 'all' ? ` (the harness on ${cpus(c.harnessCpus)})` : ''}`,
     );
+    // Runs from before it was recorded say nothing rather than guess.
+    if (c.rssLayout)
+      parts.push(
+        c.rssLayout === 'fixed'
+          ? 'max RSS of hyperfine-timed programs read with ASLR off'
+          : 'max RSS read with ASLR on (it moves a few %)',
+      );
   }
   return parts.join(', ');
 }

@@ -24,6 +24,8 @@ export interface Conditions {
   measuredCpus: string;
   /** CPUs the harness and input generators run on. */
   harnessCpus: string;
+  /** How the untimed check of a hyperfine-timed program laid out its memory for max RSS (tools.ts setarch). */
+  rssLayout?: 'fixed' | 'random';
   /** One cold 4 KiB read's latency (cold-read.ts), when the run has cold-cache points. */
   coldRead?: ColdRead;
 }

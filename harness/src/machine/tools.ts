@@ -1,6 +1,7 @@
 /**
  * The measuring tools of this machine: hyperfine (required, >= 1.15), strace and GNU time
- * (optional: their metrics are then missing, with a note), taskset for pinning, and the
+ * (optional: their metrics are then missing, with a note), taskset for pinning, setarch for
+ * reading max RSS with the address-space layout fixed (optional: see fixedLayout), and the
  * page-cache evictor (harness/tools/evict.c, built with gcc when some job runs cold) and the
  * paired runner's process timer (harness/tools/pair-timer.c).
  */
@@ -14,6 +15,13 @@ export interface Tools {
   strace?: string;
   gnuTime?: string;
   taskset?: string;
+  /**
+   * setarch, when `setarch -R` may turn address-space randomization off here (a container's
+   * seccomp profile may forbid it). The untimed run that reads max RSS uses it: ASLR alone moved
+   * the wc C program's max RSS between 1,224 and 1,464 KiB over 40 runs on the 2-core VM, a fixed
+   * layout gave 1,344 KiB on 30 of 30 (docs/runners.md).
+   */
+  setarch?: string;
 }
 
 /** "hyperfine 1.15.0" -> [1, 15, 0] */
@@ -39,7 +47,21 @@ export function findTools(): Tools {
   const strace = which('strace');
   const gnuTime = ['/usr/bin/time'].find((p) => probe([p, '--version'])?.includes('GNU'));
   const taskset = which('taskset');
-  return { hyperfine, ...(strace ? { strace } : {}), ...(gnuTime ? { gnuTime } : {}), ...(taskset ? { taskset } : {}) };
+  const setarch = fixedLayout();
+  return {
+    hyperfine,
+    ...(strace ? { strace } : {}),
+    ...(gnuTime ? { gnuTime } : {}),
+    ...(taskset ? { taskset } : {}),
+    ...(setarch ? { setarch } : {}),
+  };
+}
+
+/** setarch's path when `setarch -R true` runs here (util-linux has it; the personality call may be refused). */
+export function fixedLayout(): string | undefined {
+  const setarch = which('setarch');
+  const yes = which('true');
+  return setarch && yes && probe([setarch, '-R', yes]) !== undefined ? setarch : undefined;
 }
 
 /** Builds harness/tools/<name>.c into the cache (once, and again when the source is newer). */

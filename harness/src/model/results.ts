@@ -199,6 +199,12 @@ export const Run = z
         smt: Text('short'),
         measuredCpus: Text('short'),
         harnessCpus: Text('short'),
+        /**
+         * How the untimed check of a hyperfine-timed program read its max RSS: the address-space layout
+         * fixed (setarch -R) or random. A self-timed program's is the largest over its timed runs (random).
+         * Absent in runs from before it was recorded.
+         */
+        rssLayout: z.enum(['fixed', 'random']).optional(),
         /** Measured when the run has cold-cache points: what "cold" costs on this machine. */
         coldRead: ColdRead.optional(),
       })

@@ -34,7 +34,14 @@ export async function setUpMachine(opts: { strict?: boolean }, log: (m: string) 
   const tools = findTools();
   const machine = machineInfo();
   const cpus = cpuPlan(machine.cores);
-  const conditions = currentConditions(cpus && tools.taskset ? cpus : undefined);
+  const conditions = {
+    ...currentConditions(cpus && tools.taskset ? cpus : undefined),
+    rssLayout: tools.setarch ? ('fixed' as const) : ('random' as const),
+  };
+  if (!tools.setarch && tools.gnuTime)
+    log(
+      'note: max RSS is read with a random address-space layout (setarch -R is missing or not permitted here): it moves by a few % from run to run',
+    );
   // The load average lags a minute and counts this user's previous run too (every release of a
   // sweep would warn): when it says busy, a short sample of /proc says whether others are busy now.
   const others = isBusy(conditions, machine.cores) ? await sampleForeignCores() : 0;

@@ -26,11 +26,15 @@ export function shell(job: Job, command: string, factor = 1): Promise<ProcessRes
   return runShell(command, { cwd: job.cwd, timeoutMs: timeoutMs(job, factor), env: programEnv() });
 }
 
-/** GNU time in front of the program (not the pipeline): max RSS of the program alone. */
-export function gnuTimeWrap(tools: Tools, file: string): string {
-  return tools.gnuTime
-    ? `${shellQuote(tools.gnuTime)} -f ${shellQuote(GNU_TIME_FORMAT.replace(/\\n/g, '\n'))} -o ${shellQuote(file)}`
-    : '';
+/**
+ * GNU time in front of the program (not the pipeline): max RSS of the program alone. With
+ * `fixedLayout` (an untimed run) and setarch usable here, address-space randomization is off for
+ * the program: where its pages fall moves its max RSS by several % from run to run otherwise.
+ */
+export function gnuTimeWrap(tools: Tools, file: string, fixedLayout = false): string {
+  if (!tools.gnuTime) return '';
+  const time = `${shellQuote(tools.gnuTime)} -f ${shellQuote(GNU_TIME_FORMAT.replace(/\\n/g, '\n'))} -o ${shellQuote(file)}`;
+  return fixedLayout && tools.setarch ? `${shellQuote(tools.setarch)} -R ${time}` : time;
 }
 
 export const RSS_UNMEASURED = 'max RSS not measured: GNU time missing (apt-get install time)';
@@ -114,7 +118,8 @@ export type CheckedRun =
 /**
  * Runs the job once, wrapped in GNU time, and checks its answer: the report line is parsed
  * (sample arrays taken out for runner "self") and validated against what was sent.
- * `label` names the run in failure reasons ("run 2 of 5").
+ * `label` names the run in failure reasons ("run 2 of 5"); `untimed` (a check before timing) reads
+ * max RSS with the address-space layout fixed (gnuTimeWrap), a timed run keeps the usual one.
  */
 export async function checkedRun(
   job: Job,
@@ -122,9 +127,10 @@ export async function checkedRun(
   work: string,
   label?: string,
   size: Pick<Job, 'command' | 'scope'> = job,
+  untimed = false,
 ): Promise<CheckedRun> {
   const timeFile = join(work, 'time.txt');
-  const r = await shell(job, commandLine(size, gnuTimeWrap(tools, timeFile)));
+  const r = await shell(job, commandLine(size, gnuTimeWrap(tools, timeFile, untimed)));
   const prefix = label ? `${label}: ` : '';
   // The generator died of SIGPIPE (exit 141 under pipefail): the program stopped reading and
   // exited. Its answer says what went wrong; the generator's signal does not.

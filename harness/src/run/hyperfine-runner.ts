@@ -1,6 +1,6 @@
 /**
  * Runner "hyperfine": whole-process timing. An untimed run checks the answer first (and takes
- * the program's max RSS with GNU time); only a correct program is timed, by hyperfine; a
+ * the program's max RSS with GNU time, its address-space layout fixed where setarch may); only a correct program is timed, by hyperfine; a
  * separate untimed run under strace counts syscalls, so tracing never distorts timing.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -26,7 +26,7 @@ async function measure(job: Job, tools: Tools): Promise<RawSamples> {
     const checks: Extract<Awaited<ReturnType<typeof checkedRun>>, { ok: true }>[] = [];
     for (const size of sizes) {
       const label = job.sizes ? `at ${size.scale === 1 ? 'its own size' : `scale ${size.scale}`}` : undefined;
-      const check = await checkedRun(job, tools, work, label, size);
+      const check = await checkedRun(job, tools, work, label, size, true);
       c.spent(check.seconds);
       if (!check.ok)
         return c.done('failed', {
