@@ -1,8 +1,11 @@
 /**
  * Which of an experiment's candidate points a harness shift goes on measuring after its candidate
- * rounds: the quietest, by how far its round's ratio (head / base) moved from one round to the
- * next. That is what the pooled interval's width is made of: a point whose rounds stray by 10 %
- * needs dozens of rounds to place a shift within ±1.5 %; one that strays by 1 % needs six. The
+ * rounds: the one that settles soonest — how far its round's ratio (head / base) moved from one
+ * round to the next, squared, times what a round of it costs. That is what the pooled interval's
+ * width is made of: a point whose rounds stray by 10 % needs dozens of rounds to place a shift
+ * within ±1.5 %; one that strays by 1 % needs six; and the rounds needed grow with the square of
+ * the spread, while the rounds that fit in the deadline shrink with a round's seconds (a point
+ * whose runtime starts slowly, or whose runs are long, costs several times a C point's round). The
  * spread of a point's own runs within one round cannot see it (a whole bench invocation lands in
  * one state or another: page placement, a cold cache's eviction), so it serves only as a floor.
  * The choice reads differences between a point's rounds, which a constant shift cancels, never
@@ -63,18 +66,31 @@ export interface Candidate {
   experiment: string;
   /** candidateSpread over its candidate rounds; undefined when it has none. */
   spread: number | undefined;
+  /** Seconds a later round of it is expected to take, both sides; undefined when unknown. */
+  seconds?: number | undefined;
 }
 
 /**
- * The `per` quietest candidates of each experiment, in the order given among equals; candidates
- * without a spread come last (they are kept only when an experiment has nothing better).
+ * What a candidate costs to settle, in relative terms: spread² × seconds per round. Seconds count
+ * only when every candidate of the experiment has them (else the spread alone orders them).
+ */
+export function settleCost(c: Candidate, withSeconds: boolean): number {
+  if (c.spread === undefined) return Number.POSITIVE_INFINITY;
+  return withSeconds ? c.spread ** 2 * c.seconds! : c.spread;
+}
+
+/**
+ * The `per` candidates of each experiment that settle soonest (settleCost), in the order given
+ * among equals; candidates without a spread come last (kept only when an experiment has nothing better).
  */
 export function keepQuietest(candidates: readonly Candidate[], per: number): Set<string> {
   const by = new Map<string, Candidate[]>();
   for (const c of candidates) by.set(c.experiment, [...(by.get(c.experiment) ?? []), c]);
   const keep = new Set<string>();
-  const key = (c: Candidate) => c.spread ?? Number.POSITIVE_INFINITY;
-  for (const list of by.values())
+  for (const list of by.values()) {
+    const withSeconds = list.every((c) => c.seconds !== undefined && Number.isFinite(c.seconds) && c.seconds > 0);
+    const key = (c: Candidate) => settleCost(c, withSeconds);
     for (const c of [...list].sort((a, b) => key(a) - key(b)).slice(0, per)) keep.add(c.id);
+  }
   return keep;
 }

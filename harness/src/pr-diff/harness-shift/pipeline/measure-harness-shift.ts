@@ -185,7 +185,7 @@ export function firstRoundOf(point: SamplePoint, ms: readonly Measurement[]): Fi
 /**
  * Each sampled point's spread over the rounds measured so far (./analysis/quietest.ts): how far
  * its lead metric's ratio moved between rounds, never below what its sides' runs in the latest
- * round imply.
+ * round imply; and what a later round of it will cost (roundSeconds).
  */
 export function candidatesOf(
   sample: readonly SamplePoint[],
@@ -206,8 +206,32 @@ export function candidatesOf(
       if (spread !== undefined) sides.push({ spread, runs: samples.length });
     }
     const logs = observations.map((o) => Math.log(o.head / o.base));
-    return { ...base, spread: candidateSpread(logs, sides.length === 2 ? sides : []) };
+    return { ...base, spread: candidateSpread(logs, sides.length === 2 ? sides : []), seconds: roundSeconds(p, mine) };
   });
+}
+
+/**
+ * Seconds a later round of a point will take, both sides: its candidate rounds' mean, plus the
+ * runs the kept point's rounds add (shift-runs.ts) at its runs' wall time. Undefined when a bench
+ * was not timed.
+ */
+export function roundSeconds(point: SamplePoint, ms: readonly Measurement[]): number | undefined {
+  const mine = ms.filter((m) => m.point.id === point.id);
+  if (!mine.length || mine.some((m) => m.seconds === undefined)) return undefined;
+  const rounds = new Set(mine.map((m) => m.round)).size;
+  const spent = mine.reduce((a, m) => a + m.seconds!, 0) / rounds;
+  const first = firstRoundOf(point, mine);
+  const later = shiftRuns(first);
+  return first && later ? spent + 2 * Math.max(0, later - first.runs) * first.wallSeconds : spent;
+}
+
+/** " (rounds moved 3.1 %, ~6.2 s a round)", or nothing when unknown. */
+function costText(c: Candidate): string {
+  const parts = [
+    ...(c.spread !== undefined ? [`rounds moved ${(c.spread * 100).toFixed(1)} %`] : []),
+    ...(c.seconds !== undefined ? [`~${c.seconds.toFixed(1)} s a round`] : []),
+  ];
+  return parts.length ? ` (${parts.join(', ')})` : '';
 }
 
 /** Whether a side's bench takes --runs (a base from before it does not: then neither side gets it). */
@@ -322,8 +346,10 @@ async function measureRounds(job: RoundsJob): Promise<Pick<HarnessShift, 'experi
     const manifestOf = (id: string) => manifests.get(id);
     let kept: ReadonlySet<string> | undefined;
     const narrow = (measured: readonly Measurement[]) => {
-      kept = keepQuietest(candidatesOf(sample, measured, manifestOf), job.per);
-      log(`harness shift: going on with ${[...kept].join(', ')}`);
+      const candidates = candidatesOf(sample, measured, manifestOf);
+      kept = keepQuietest(candidates, job.per);
+      const said = candidates.filter((c) => kept!.has(c.id)).map((c) => `${c.id}${costText(c)}`);
+      log(`harness shift: going on with ${said.join(', ')}`);
       return kept;
     };
     const mine = (measured: readonly Measurement[]) =>

@@ -54,6 +54,8 @@ export interface Measurement {
   point: SamplePoint;
   /** Timed runs asked for (undefined: the profile's). */
   runs?: number;
+  /** Wall seconds the bench took, start-up included: what a round of this point costs. */
+  seconds?: number;
   results?: Results;
   reason?: string;
 }
@@ -72,9 +74,11 @@ interface BenchOne {
 async function benchOnce(plan: RoundsPlan, run: RunBench, b: BenchOne): Promise<Measurement> {
   const { round, side, point: p, runs } = b;
   const out = join(plan.sides.dir, 'out', `r${round}-p${b.index}-${side}`);
+  const t0 = performance.now();
   const r = await run(side, plan.sides[side], benchArgs(p, plan.profile, out, runs));
+  const seconds = (performance.now() - t0) / 1000;
   const file = join(out, 'results.json');
-  const m: Measurement = { round, side, point: p, ...(runs !== undefined ? { runs } : {}) };
+  const m: Measurement = { round, side, point: p, seconds, ...(runs !== undefined ? { runs } : {}) };
   if (!existsSync(file)) return { ...m, reason: `bench exited ${r.code}: ${firstErrorLine(r.stderr) || 'no results'}` };
   try {
     return { ...m, results: readResults(file) };

@@ -7,6 +7,7 @@ import {
   relativeSpread,
   roundToRoundSpread,
   runsFloor,
+  settleCost,
 } from '../../../../src/pr-diff/harness-shift/analysis/quietest.js';
 
 describe('relativeSpread', () => {
@@ -38,6 +39,19 @@ describe('keepQuietest', () => {
       1,
     );
     expect([...keep].sort()).toEqual(['scan/a', 'tp/a', 'wc/b']);
+  });
+
+  it('weighs a spread by what a round costs: rounds needed grow with its square, rounds that fit shrink with its seconds', () => {
+    // A C point: rounds move 3 %, 4 s a round (36e-4). A slow runtime's point: 2.5 %, 12 s (75e-4).
+    const c = { id: 'scan/c', experiment: 'scan', spread: 0.03, seconds: 4 };
+    const slow = { id: 'scan/slow', experiment: 'scan', spread: 0.025, seconds: 12 };
+    expect(settleCost(c, true)).toBeCloseTo(0.0036, 12);
+    expect(keepQuietest([slow, c], 1)).toEqual(new Set(['scan/c']));
+    // Twice as steady makes up for three times the cost (4 × less variance).
+    expect(keepQuietest([{ ...slow, spread: 0.015 }, c], 1)).toEqual(new Set(['scan/slow']));
+    // A candidate whose cost is unknown leaves its experiment to the spread alone.
+    expect(keepQuietest([slow, { ...c, seconds: undefined }], 1)).toEqual(new Set(['scan/slow']));
+    expect(settleCost({ ...c, spread: undefined }, true)).toBe(Number.POSITIVE_INFINITY);
   });
 
   it('keeps as many per experiment as asked', () => {

@@ -10,6 +10,7 @@ import {
   candidatesOf,
   firstRoundOf,
   observationsOf,
+  roundSeconds,
 } from '../../../../src/pr-diff/harness-shift/pipeline/measure-harness-shift.js';
 import type { SamplePoint } from '../../../../src/pr-diff/harness-shift/plan/sample.js';
 import { baseFirst, type RunBench, runRounds } from '../../../../src/pr-diff/harness-shift/run/rounds.js';
@@ -223,5 +224,28 @@ describe('candidates', () => {
     // node-stream's rounds agree exactly: its floor from 5 runs of spread 1.4826 × 0.01 per side.
     expect(c[1]!.spread).toBeCloseTo(Math.sqrt((2 * (1.2533 * 0.014826) ** 2) / 5), 6);
     expect(keepQuietest(c, 1)).toEqual(new Set(['wc/node-stream/bs=4096']));
+  });
+
+  it("times every bench, and expects a later round to cost its candidate rounds' mean plus the runs the kept point adds", async () => {
+    const { run } = fakeBench(1);
+    const slow: RunBench = async (side, root, args) => {
+      await new Promise((r) => setTimeout(r, 20));
+      return run(side, root, args);
+    };
+    const ms = await runRounds(plan([point('c')], 2), slow);
+    expect(ms).toHaveLength(4);
+    for (const m of ms) expect(m.seconds).toBeGreaterThanOrEqual(0.015);
+    const spent = ms.reduce((a, m) => a + m.seconds!, 0) / 2;
+    const first = firstRoundOf(point('c'), ms)!;
+    // The fake's runs: the profile's few, at 0.1 s each; the kept point's rounds time 30 (RUN_SECONDS 3 s).
+    expect(first.wallSeconds).toBeCloseTo(0.1, 12);
+    expect(roundSeconds(point('c'), ms)).toBeCloseTo(spent + 2 * (30 - first.runs) * 0.1, 9);
+    expect(
+      roundSeconds(
+        point('c'),
+        ms.map(({ seconds: _s, ...m }) => m),
+      ),
+    ).toBeUndefined();
+    expect(candidatesOf([point('c')], ms, () => manifest)[0]!.seconds).toBe(roundSeconds(point('c'), ms));
   });
 });
