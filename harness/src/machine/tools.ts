@@ -1,7 +1,7 @@
 /**
  * The measuring tools of this machine: hyperfine (required, >= 1.15), strace and GNU time
  * (optional: their metrics are then missing, with a note), taskset for pinning, setarch for
- * reading max RSS with the address-space layout fixed (optional: see fixedLayout), and the
+ * reading max RSS with the address-space layout fixed (optional: see findSetarch), and the
  * page-cache evictor (harness/tools/evict.c, built with gcc when some job runs cold) and the
  * paired runner's process timer (harness/tools/pair-timer.c).
  */
@@ -47,7 +47,7 @@ export function findTools(): Tools {
   const strace = which('strace');
   const gnuTime = ['/usr/bin/time'].find((p) => probe([p, '--version'])?.includes('GNU'));
   const taskset = which('taskset');
-  const setarch = fixedLayout();
+  const setarch = findSetarch();
   return {
     hyperfine,
     ...(strace ? { strace } : {}),
@@ -58,7 +58,7 @@ export function findTools(): Tools {
 }
 
 /** setarch's path when `setarch -R true` runs here (util-linux has it; the personality call may be refused). */
-export function fixedLayout(): string | undefined {
+export function findSetarch(): string | undefined {
   const setarch = which('setarch');
   const yes = which('true');
   return setarch && yes && probe([setarch, '-R', yes]) !== undefined ? setarch : undefined;

@@ -29,6 +29,8 @@ export interface Host {
   cpus?: { taskset: string; harness: string; measured: string; all: string };
 }
 
+let saidRandomLayout = false;
+
 /** Finds the measuring tools and records the machine; moves the harness off the measured CPUs. */
 export async function setUpMachine(opts: { strict?: boolean }, log: (m: string) => void): Promise<Host> {
   const tools = findTools();
@@ -38,10 +40,13 @@ export async function setUpMachine(opts: { strict?: boolean }, log: (m: string) 
     ...currentConditions(cpus && tools.taskset ? cpus : undefined),
     rssLayout: tools.setarch ? ('fixed' as const) : ('random' as const),
   };
-  if (!tools.setarch && tools.gnuTime)
+  if (!tools.setarch && tools.gnuTime && !saidRandomLayout) {
+    // Once per process: a release sweep or a harness shift sets up a bench per release or round.
+    saidRandomLayout = true;
     log(
       'note: max RSS is read with a random address-space layout (setarch -R is missing or not permitted here): it moves by a few % from run to run',
     );
+  }
   // The load average lags a minute and counts this user's previous run too (every release of a
   // sweep would warn): when it says busy, a short sample of /proc says whether others are busy now.
   const others = isBusy(conditions, machine.cores) ? await sampleForeignCores() : 0;

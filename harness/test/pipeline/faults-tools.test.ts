@@ -40,6 +40,23 @@ describe('tools too old or broken', () => {
     expect(r.stderr).toContain('hint: apt-get install hyperfine');
   });
 
+  it('reads max RSS with a random layout where setarch -R is refused (a container), saying so once', () => {
+    const out = mkdtempSync(join(tmpdir(), 'jsio-t-'));
+    const r = bench(
+      fakeBin({ setarch: 'echo "setarch: failed to set personality to x86_64: Operation not permitted" >&2; exit 1' }),
+      out,
+    );
+    expect(r.status).toBe(0);
+    expect(r.stderr.match(/max RSS is read with a random address-space layout/g)).toHaveLength(1);
+    const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as {
+      run: { conditions: { rssLayout?: string } };
+      benchmarks: { status: string; metrics: Record<string, { value: number }> }[];
+    };
+    expect(results.run.conditions.rssLayout).toBe('random');
+    expect(results.benchmarks[0]?.status).toBe('ok');
+    expect(results.benchmarks[0]?.metrics.max_rss?.value).toBeGreaterThan(0);
+  });
+
   it('fails only the C variants when gcc is broken, with the compiler’s message', () => {
     const out = mkdtempSync(join(tmpdir(), 'jsio-t-'));
     const r = bench(
