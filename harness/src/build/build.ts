@@ -4,13 +4,28 @@
  * metadata (compiler, flags, size, time) goes into the results of every job that uses it.
  */
 import { copyFileSync, existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
-import { build as esbuild } from 'esbuild';
+import * as harnessEsbuild from 'esbuild';
 import { runProcess } from '../lib/exec.js';
 import type { Job, JobBuild } from '../model/job.js';
 import type { BuildInfo } from '../model/results.js';
 
 export type BuildOutcome = { ok: true; artifact: string; info: BuildInfo } | { ok: false; reason: string };
+
+type Esbuild = Pick<typeof harnessEsbuild, 'build' | 'version'>;
+
+/**
+ * The bundler a checkout pins, from its own node_modules (each side of a PR diff bundles with its
+ * own esbuild); the harness's where the checkout has none installed.
+ */
+export function checkoutEsbuild(root: string): Esbuild {
+  try {
+    return createRequire(join(root, 'package.json'))('esbuild') as Esbuild;
+  } catch {
+    return harnessEsbuild;
+  }
+}
 
 function tail(s: string, lines = 8): string {
   return s.trim().split('\n').slice(-lines).join('\n');
@@ -39,6 +54,7 @@ export async function buildOne(b: JobBuild): Promise<BuildOutcome> {
     case 'gcc': {
       if (!b.tool) return { ok: false, reason: 'gcc is not installed (apt-get install gcc)' };
       const r = await runProcess([b.tool.path, ...spec.flags, '-o', artifact, source, ...spec.libs], {
+        cwd: b.cwd,
         timeoutMs: 120_000,
       });
       if (r.code !== 0) return { ok: false, reason: `gcc failed:\n${tail(r.stderr)}` };
@@ -69,7 +85,8 @@ export async function buildOne(b: JobBuild): Promise<BuildOutcome> {
                 js: "import { createRequire as __jsioCreateRequire } from 'node:module'; const require = __jsioCreateRequire(import.meta.url);",
               }
             : undefined;
-        await esbuild({
+        const bundler = checkoutEsbuild(join(b.cwd, '..', '..'));
+        await bundler.build({
           entryPoints: [source],
           bundle: true,
           platform: spec.platform,
@@ -82,7 +99,11 @@ export async function buildOne(b: JobBuild): Promise<BuildOutcome> {
       } catch (e) {
         return { ok: false, reason: `esbuild failed: ${(e as Error).message}` };
       }
-      return done('esbuild', ['--bundle', '--minify', `--platform=${spec.platform}`]);
+      return done(`esbuild ${checkoutEsbuild(join(b.cwd, '..', '..')).version}`, [
+        '--bundle',
+        '--minify',
+        `--platform=${spec.platform}`,
+      ]);
     }
   }
 }

@@ -12,6 +12,7 @@ import { COMPARISON_SCHEMA } from '../model/comparison-version.js';
 import { harnessMetric } from '../model/metrics.js';
 import type { NoiseThresholds } from '../model/noise.js';
 import type { Benchmark, Results } from '../model/results.js';
+import { hashScheme } from '../model/store-layout.js';
 import { workloadChange } from '../model/workload-change.js';
 
 export type { NoiseThresholds };
@@ -201,6 +202,13 @@ export function thresholdsUsed(c: Pick<Comparison, 'metrics'>, noise: NoiseThres
   return Object.fromEntries([...new Set(keys)].sort().map((k) => [k, noise[k]!]));
 }
 
+/** Whether head runs a program base does not, among hashes of one scheme (others cannot be compared). */
+function programChanged(base: ReadonlySet<string>, head: ReadonlySet<string>): boolean {
+  const schemes = new Set([...base].map(hashScheme));
+  const comparable = [...head].filter((d) => schemes.has(hashScheme(d)));
+  return comparable.length > 0 && !comparable.every((d) => base.has(d));
+}
+
 /** Every benchmark measured on both sides: its metrics compared, or why not, and its counters. */
 function compareMeasured(B: MergedRuns, H: MergedRuns, noise: NoiseThresholds) {
   const metrics: ComparedMetric[] = [];
@@ -216,8 +224,7 @@ function compareMeasured(B: MergedRuns, H: MergedRuns, noise: NoiseThresholds) {
       continue;
     }
     // A different program is exactly what a PR diff is for: compared, and marked.
-    const changed =
-      b.definitions.size > 0 && h.definitions.size > 0 && ![...h.definitions].every((d) => b.definitions.has(d));
+    const changed = programChanged(b.definitions, h.definitions);
     for (const [name, headSamples] of Object.entries(h.samples)) {
       const baseSamples = b.samples[name];
       if (!baseSamples?.length) continue;

@@ -18,6 +18,8 @@ export interface JobBuild {
   readonly spec: NonNullable<Variant['build']>;
   readonly source: string;
   readonly artifact: string;
+  /** The folder the build runs in (its experiment's): relative paths in flags and libraries resolve here. */
+  readonly cwd: string;
   /** just(js) app builds: the config file that makes the program the binary's entry point. */
   readonly config?: string;
   /** The toolchain binary that builds it (gcc, just), when one is needed. */

@@ -163,15 +163,21 @@ export function encodePrograms(column: readonly (string | null)[]): ProgramRuns 
 }
 
 /**
- * Indexes where a series' program changed: a known hash that differs from the previous known one.
- * Commits whose program is unknown (null) neither start nor end a stretch.
+ * How a program hash was computed: "i2-…" names its scheme, a bare hash is the first scheme. Two
+ * hashes of different schemes differ whatever the program did, so they are never compared.
+ */
+export const hashScheme = (h: string) => /^([a-z]\d+)-/.exec(h)?.[1] ?? 'i1';
+
+/**
+ * Indexes where a series' program changed: a known hash that differs from the previous known one
+ * of the same scheme. Commits whose program is unknown (null) neither start nor end a stretch.
  */
 export function programChanges(column: readonly (string | null)[]): number[] {
   const out: number[] = [];
   let last: string | null = null;
   column.forEach((d, i) => {
     if (d === null) return;
-    if (last !== null && d !== last) out.push(i);
+    if (last !== null && d !== last && hashScheme(d) === hashScheme(last)) out.push(i);
     last = d;
   });
   return out;

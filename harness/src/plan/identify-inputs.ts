@@ -1,29 +1,40 @@
 /**
- * A point's measured-input identity: the bytes of everything its measured process runs or reads,
- * as named parts ("file programs/scan/scan-common.js", "runtime node@22", "manifest entry", ...).
- * Two checkouts whose parts are byte-identical for a point cannot measure it differently with the
+ * A point's measured-input identity: the bytes of everything its process could run or read, as
+ * named parts ("file programs/scan/scan-common.js", "runtime node@22", "manifest entry", ...). Two
+ * checkouts whose parts are byte-identical for a point cannot measure it differently with the
  * same harness, so a PR diff need not measure it (pr-diff/analysis/impact.ts); a trend marks the
  * commit where the digest changes (Benchmark.definition).
  *
- * Local files are found by following the program's own imports and includes (esbuild's import
- * graph for JavaScript, `gcc -MM` for C), never from a hand-kept list. What cannot be followed (a
- * missing file, a computed `require(x)`, a package the lockfile does not pin) makes the identity
- * unknown, with the reason: an unknown identity is never taken for an unchanged one.
+ * By exclusion, not inclusion: every file on disk in the point's experiment folder counts, except
+ * `manifest.json` (which counts through the point's own entry, presentation left out) and the
+ * files that only the other variants' programs reach (so a one-program change affects that
+ * program alone). Added to that: what the program, the input generator and the input pipe reach
+ * anywhere in the checkout (./identity/program-reach.ts: imports, includes as the build reads
+ * them, literal loads and paths, files the manifest entry names), what the runtime discovers on
+ * its own (./identity/runtime-files.ts), the lockfile entries of the packages it imports, the
+ * bundler for a bundled variant, and the runtime's pin. What cannot be followed (a computed
+ * import, a missing file, a package the lockfile does not pin) makes the identity unknown, with
+ * the reason: an unknown identity is never taken for an unchanged one.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
-import { runSync } from '../lib/exec.js';
+import { existsSync, lstatSync, readFileSync, readlinkSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { version as harnessEsbuild } from 'esbuild';
 import { CURRENT_NODE_MAJOR, type Pins, readPins } from '../machine/toolchains.js';
 import type { Experiment, Manifest, Variant } from '../model/manifest.js';
 import type { MeasuredInputs } from '../model/measured-inputs.js';
 import { familyOf } from '../model/runtime-families.js';
 import { parseReleaseKey } from '../model/runtime-release.js';
-import { type ImportGraph, importGraph } from './import-graph.js';
-import { addPackagePins, isPackageImport, packageName, UnpinnedPackage } from './package-pins.js';
+import { commandWords } from './identity/named-files.js';
+import { addNamed, cReach, emptyReach, isJavaScript, javascriptReach, type Reach } from './identity/program-reach.js';
+import { filesUnder, runtimeFiles } from './identity/runtime-files.js';
+import { addPackagePins, forgetLockfiles, rootPin, UnpinnedPackage } from './package-pins.js';
 import type { Point } from './plan.js';
 
 const sha = (text: string | Buffer) => createHash('sha256').update(text).digest('hex').slice(0, 16);
+
+/** Identity digests carry their scheme: a trend compares programs only within one (model/store-layout.ts). */
+export const IDENTITY_SCHEME = 'i2';
 
 /** Thrown inside the walk; becomes the identity's reason. */
 class Unprovable extends Error {}
@@ -69,70 +80,6 @@ export function manifestEntry(
   };
 }
 
-/** Warnings esbuild gives when an import is computed at run time: the graph is then incomplete. */
-const HIDDEN_IMPORT = /require call|dynamic import|cannot be analyzed|will not be bundled/i;
-
-/** A JavaScript file and every local file it imports, by esbuild's import graph; packages by their lockfile pins. */
-function javascriptParts(file: string, root: string, parts: Record<string, string>): void {
-  let result: ImportGraph;
-  try {
-    result = importGraph(root, [file]);
-  } catch (e) {
-    const first = (e as { errors?: { text: string }[] }).errors?.[0]?.text ?? (e as Error).message;
-    throw new Unprovable(`its imports cannot be followed from ${relative(root, file)}: ${first}`);
-  }
-  const hidden = result.warnings.find((w) => HIDDEN_IMPORT.test(w.text));
-  if (hidden) throw new Unprovable(`${relative(root, file)} computes an import at run time (${hidden.text})`);
-  for (const [path, input] of Object.entries(result.inputs)) {
-    const abs = resolve(root, path);
-    parts[`file ${relative(root, abs)}`] = sha(readFileSync(abs));
-    const names = input.imports.filter((i) => i.external && isPackageImport(i.path)).map((i) => packageName(i.path));
-    try {
-      addPackagePins(names, root, parts);
-    } catch (e) {
-      if (e instanceof UnpinnedPackage) throw new Unprovable(e.message);
-      throw e;
-    }
-  }
-}
-
-/** A C source and the local headers it includes, as gcc itself finds them (`-MM`: system headers are the toolchain's). */
-function cParts(file: string, flags: readonly string[], root: string, parts: Record<string, string>): void {
-  const r = runSync(['gcc', '-MM', '-MG', ...flags.filter((f) => /^-[IDU]/.test(f)), file], { cwd: dirname(file) });
-  if (r.code !== 0)
-    throw new Unprovable(
-      `gcc -MM cannot list the includes of ${relative(root, file)}: ${r.stderr.trim().split('\n')[0] ?? ''}`,
-    );
-  const deps = r.stdout
-    .replace(/\\\n/g, ' ')
-    .replace(/^[^:]*:/, '')
-    .split(/\s+/)
-    .filter(Boolean);
-  for (const dep of [file, ...deps]) {
-    const abs = resolve(dirname(file), dep);
-    if (!existsSync(abs)) throw new Unprovable(`${relative(root, file)} includes ${dep}, which does not exist`);
-    parts[`file ${relative(root, abs)}`] = sha(readFileSync(abs));
-  }
-}
-
-const followed = new Map<string, Record<string, string>>();
-
-/** A program's source by its kind: followed as C or JavaScript, else its bytes alone (memoised per file). */
-function sourceParts(file: string, variant: Variant, root: string, parts: Record<string, string>): void {
-  const flags = variant.build?.kind === 'gcc' ? variant.build.flags : [];
-  const key = `${root}\0${file}\0${variant.runtime === 'native' ? flags.join(' ') : 'js'}`;
-  let own = followed.get(key);
-  if (!own) {
-    own = {};
-    if (!existsSync(file)) throw new Unprovable(`its source ${relative(root, file)} does not exist`);
-    if (variant.runtime === 'native') cParts(file, flags, root, own);
-    else if (/\.(m|c)?[jt]s$/.test(file)) javascriptParts(file, root, own);
-    else own[`file ${relative(root, file)}`] = sha(readFileSync(file));
-    followed.set(key, own);
-  }
-  Object.assign(parts, own);
-}
-
 /** The exact version a runtime key runs under on a checkout, from its pins (no install needed). */
 export function runtimePin(runtimeKey: string, pins: Pins): string {
   if (parseReleaseKey(runtimeKey)) return runtimeKey;
@@ -162,21 +109,173 @@ function checkoutPins(root: string): Pins {
 /** The checkout an experiment folder belongs to (programs/<id> under it). */
 export const checkoutOf = (exp: Experiment) => resolve(exp.dir, '..', '..');
 
-const memo = new Map<string, MeasuredInputs>();
+/** The compiler a gcc build runs (machine/toolchains.ts resolves gcc from PATH the same way). */
+const COMPILER = 'gcc';
+
+const isJsRuntime = (v: Variant) => v.runtime !== 'native' && v.runtime !== 'system';
+
+/** What one variant's program reaches: its source as its kind reads it, a just(js) app's config, the files its command names. */
+function variantReach(exp: Experiment, v: Variant, root: string): Reach {
+  const cwd = exp.dir;
+  let reach = emptyReach();
+  const merge = (r: Reach) => {
+    for (const f of r.files) reach.files.add(f);
+    reach.packages.push(...r.packages);
+    if (r.unknown && !reach.unknown) reach.unknown = r.unknown;
+  };
+  if (v.source) {
+    const file = join(exp.dir, v.source);
+    if (!existsSync(file)) return { ...reach, unknown: `its source ${relative(root, file)} does not exist` };
+    if (v.build?.kind === 'gcc')
+      merge(cReach(file, { compiler: COMPILER, flags: v.build.flags, libs: v.build.libs, cwd }, root));
+    else if (isJsRuntime(v) && isJavaScript(file)) merge(javascriptReach(file, root, cwd));
+    else reach.files.add(resolve(file));
+  }
+  if (v.build?.kind === 'just-static') {
+    const config = join(exp.dir, v.build.config);
+    if (!existsSync(config)) return { ...reach, unknown: `its build config ${relative(root, config)} does not exist` };
+    merge(javascriptReach(config, root, cwd));
+  }
+  reach = addNamed(reach, root, commandWords(v.command), cwd) ?? reach;
+  return reach;
+}
+
+/** What every point of an experiment reaches: the input generator and the input pipe. */
+function sharedReach(exp: Experiment, root: string): Reach {
+  const m = exp.manifest;
+  let reach = emptyReach();
+  if (m.generate) {
+    const script = join(exp.dir, m.generate.script);
+    if (!existsSync(script))
+      return { ...reach, unknown: `its input generator ${relative(root, script)} does not exist` };
+    reach = javascriptReach(script, root, exp.dir);
+  }
+  if (m.input) reach = addNamed(reach, root, commandWords(m.input.pipe), exp.dir) ?? reach;
+  return reach;
+}
+
+interface ExperimentReach {
+  /** Every file on disk in the experiment's folder. */
+  folder: string[];
+  variants: Map<string, Reach>;
+  shared: Reach;
+}
+
+const experimentMemo = new Map<string, ExperimentReach>();
+
+function experimentReach(exp: Experiment, root: string): ExperimentReach {
+  const key = `${root}\0${exp.dir}`;
+  let hit = experimentMemo.get(key);
+  if (!hit) {
+    hit = {
+      folder: filesUnder(exp.dir),
+      variants: new Map(exp.manifest.variants.map((v) => [v.id, variantReach(exp, v, root)])),
+      shared: sharedReach(exp, root),
+    };
+    experimentMemo.set(key, hit);
+  }
+  return hit;
+}
+
+/**
+ * The experiment folder's files that count for `own` (a variant's reach, or none for the
+ * generator): all but the manifest and the files only other programs reach.
+ */
+function folderFiles(er: ExperimentReach, exp: Experiment, own: Reach | undefined): string[] {
+  const others = new Set<string>();
+  for (const [, r] of er.variants) if (r !== own) for (const f of r.files) others.add(f);
+  const manifest = join(exp.dir, 'manifest.json');
+  return er.folder.filter((f) => f !== manifest && (!others.has(f) || own?.files.has(f) || er.shared.files.has(f)));
+}
+
+/** A file's part: its bytes, or a link's target (links are not followed out of the checkout). */
+function filePart(root: string, file: string, parts: Record<string, string>): void {
+  const rel = relative(root, file).split(sep).join('/');
+  const st = lstatSync(file, { throwIfNoEntry: false });
+  if (!st) throw new Unprovable(`${rel} is gone`);
+  parts[`file ${rel}`] = st.isSymbolicLink() ? `link ${readlinkSync(file)}` : sha(readFileSync(file));
+}
+
+/** What a JavaScript runtime reads on its own from these folders up, and what that names. */
+function runtimeParts(
+  starts: readonly string[],
+  root: string,
+  family: string | undefined,
+  parts: Record<string, string>,
+): void {
+  const found = runtimeFiles(starts, root, family);
+  for (const f of found.files) filePart(root, f, parts);
+  Object.assign(parts, found.fields);
+  for (const f of found.named) {
+    filePart(root, f, parts);
+    if (isJavaScript(f)) reachParts(javascriptReach(f, root, dirname(f)), root, parts);
+  }
+}
+
+/** A reach's files and package pins as parts; throws Unprovable for an unknown reach. */
+function reachParts(reach: Reach, root: string, parts: Record<string, string>): void {
+  if (reach.unknown) throw new Unprovable(reach.unknown);
+  for (const f of reach.files) filePart(root, f, parts);
+  const byDir = new Map<string, string[]>();
+  for (const p of reach.packages) byDir.set(p.fromDir, [...(byDir.get(p.fromDir) ?? []), p.name]);
+  try {
+    for (const [fromDir, names] of byDir) addPackagePins(names, root, parts, fromDir);
+  } catch (e) {
+    if (e instanceof UnpinnedPackage) throw new Unprovable(e.message);
+    throw e;
+  }
+}
+
+/** The generator's parts: what it reaches, the folder's files no program reaches, the node that runs it. */
+function generatorParts(exp: Experiment, root: string, parts: Record<string, string>): void {
+  const er = experimentReach(exp, root);
+  reachParts(er.shared, root, parts);
+  if (!exp.manifest.generate) return;
+  for (const f of folderFiles(er, exp, undefined)) filePart(root, f, parts);
+  runtimeParts([exp.dir], root, 'node', parts);
+  parts['generator spec'] = JSON.stringify(exp.manifest.generate);
+  // Generators run under the harness's own node (plan/inputs.ts).
+  parts['runtime generator'] = `node ${process.versions.node}`;
+}
 
 /** Every part of a point's identity; throws Unprovable. */
 function identityParts(point: Point, root: string): Record<string, string> {
   const exp = point.experiment;
+  const v = point.variant;
   const parts: Record<string, string> = {};
   parts['manifest entry'] = sha(JSON.stringify(manifestEntry(point)));
   parts[`runtime ${point.runtime}`] = runtimePin(point.runtime, checkoutPins(root));
-  const v = point.variant;
-  if (v.source) sourceParts(join(exp.dir, v.source), v, root, parts);
-  if (v.build?.kind === 'just-static')
-    sourceParts(join(exp.dir, v.build.config), { ...v, runtime: 'just' }, root, parts);
-  const gen = exp.manifest.generate;
-  if (gen) sourceParts(join(exp.dir, gen.script), { ...v, runtime: 'node' }, root, parts);
+  const er = experimentReach(exp, root);
+  const own = er.variants.get(v.id) ?? variantReach(exp, v, root);
+  reachParts(own, root, parts);
+  generatorParts(exp, root, parts);
+  for (const f of folderFiles(er, exp, own)) filePart(root, f, parts);
+  if (isJsRuntime(v))
+    runtimeParts(
+      [v.source ? dirname(join(exp.dir, v.source)) : exp.dir, exp.dir],
+      root,
+      familyOf(point.runtime)?.key,
+      parts,
+    );
+  if (v.build?.kind === 'esbuild')
+    parts['bundler esbuild'] = rootPin(root, 'esbuild') ?? `${harnessEsbuild} (the harness's)`;
   return parts;
+}
+
+const memo = new Map<string, MeasuredInputs>();
+
+function digestOf(parts: Record<string, string>): MeasuredInputs {
+  const sorted = Object.fromEntries(Object.entries(parts).sort(([a], [b]) => a.localeCompare(b)));
+  return { ok: true, digest: `${IDENTITY_SCHEME}-${sha(JSON.stringify(sorted)).slice(0, 12)}`, parts: sorted };
+}
+
+function proven(f: () => Record<string, string>): MeasuredInputs {
+  try {
+    return digestOf(f());
+  } catch (e) {
+    if (!(e instanceof Unprovable)) throw e;
+    return { ok: false, reason: e.message };
+  }
 }
 
 /**
@@ -185,18 +284,30 @@ function identityParts(point: Point, root: string): Record<string, string> {
  */
 export function measuredInputs(point: Point, root = checkoutOf(point.experiment)): MeasuredInputs {
   const key = `${root}\0${point.id}\0${JSON.stringify(point.settings.constants)}`;
-  const hit = memo.get(key);
-  if (hit) return hit;
-  let out: MeasuredInputs;
-  try {
-    const parts = identityParts(point, root);
-    const sorted = Object.fromEntries(Object.entries(parts).sort(([a], [b]) => a.localeCompare(b)));
-    out = { ok: true, digest: sha(JSON.stringify(sorted)).slice(0, 12), parts: sorted };
-  } catch (e) {
-    if (!(e instanceof Unprovable)) throw e;
-    out = { ok: false, reason: e.message };
+  let out = memo.get(key);
+  if (!out) {
+    out = proven(() => identityParts(point, root));
+    memo.set(key, out);
   }
-  memo.set(key, out);
+  return out;
+}
+
+/**
+ * The identity of an experiment's input generator: what it reaches and reads (the experiment's
+ * files no program reaches among them), its spec and the node that runs it. Generated inputs are
+ * cached under it (plan/inputs.ts), so a change to any of it gives each side its own input.
+ */
+export function generatorIdentity(exp: Experiment, root = checkoutOf(exp)): MeasuredInputs {
+  const key = `${root}\0${exp.dir}\0generator`;
+  let out = memo.get(key);
+  if (!out) {
+    out = proven(() => {
+      const parts: Record<string, string> = {};
+      generatorParts(exp, root, parts);
+      return parts;
+    });
+    memo.set(key, out);
+  }
   return out;
 }
 
@@ -204,5 +315,6 @@ export function measuredInputs(point: Point, root = checkoutOf(point.experiment)
 export function forgetMeasuredInputs(): void {
   memo.clear();
   pinsMemo.clear();
-  followed.clear();
+  experimentMemo.clear();
+  forgetLockfiles();
 }

@@ -1,16 +1,20 @@
 /**
  * Generated inputs: an experiment's generator script writes files once per distinct argument
  * set into the cache and reports facts about them (sizes, line counts, checksums). Reused across
- * runs; keyed by the script's content and arguments, so changing either regenerates.
+ * runs; keyed by the generator's whole identity (its imports, the data files it may read, its
+ * spec and the node that runs it: plan/identify-inputs.ts) and its arguments, so a change to any
+ * of them gives each checkout its own input. A generator whose identity cannot be proven is run
+ * again by every process that needs its input.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { describeExit, runProcess } from '../lib/exec.js';
 import { evaluate, type Scope } from '../lib/expr.js';
 import { readJsonFile } from '../lib/json-file.js';
 import type { Experiment } from '../model/manifest.js';
+import { generatorIdentity } from './identify-inputs.js';
 import type { Point } from './plan.js';
 
 /** What a generator reports about the input it wrote (sizes, counts, checksums): cached beside it. */
@@ -61,13 +65,16 @@ export function ensureInput(
   // By its real path: a generator that checks whether it is the main module compares its own
   // (real) URL with argv[1], and the paired diff reaches checkouts through symlinks.
   const script = realpathSync(join(exp.dir, spec.script));
-  const key = createHash('sha256').update(readFileSync(script)).update(JSON.stringify(args)).digest('hex').slice(0, 16);
+  const identity = generatorIdentity(exp);
+  // Unproven: keyed by where it runs, and never taken from an earlier process's cache.
+  const of = identity.ok ? identity.digest : `unproven ${realpathSync(exp.dir)}`;
+  const key = createHash('sha256').update(of).update('\0').update(JSON.stringify(args)).digest('hex').slice(0, 16);
   const dir = join(cacheDir, 'inputs', exp.id, key);
   const memo = cache.get(dir);
   if (memo) return memo;
   const job = (async (): Promise<InputOutcome> => {
     const factsFile = join(dir, '.facts.json');
-    if (existsSync(factsFile))
+    if (identity.ok && existsSync(factsFile))
       return {
         ok: true,
         dir,

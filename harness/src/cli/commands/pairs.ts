@@ -7,12 +7,16 @@ import { join } from 'node:path';
 import { writeFileAtomic } from '../../lib/atomic.js';
 import { EXIT, UserError } from '../../lib/errors.js';
 import { ensureDirectory, existingDirectory } from '../../lib/paths.js';
-import { machineInfo } from '../../machine/machine.js';
+import { readUntrustedJson } from '../../lib/untrusted.js';
+import { commitInfo, machineInfo } from '../../machine/machine.js';
+import { DiffPlan } from '../../model/diff-plan.js';
 import { DEFAULT_CONTROL_POINTS } from '../../pr-diff/analysis/impact.js';
 import { DEFAULT_FAIL_RULE, parseFailRule } from '../../pr-diff/analysis/merge-rule.js';
 import { summarize } from '../../pr-diff/analysis/summarize.js';
+import { planDiff } from '../../pr-diff/pipeline/diff-plan.js';
 import { runPairs, writeRecord } from '../../pr-diff/pipeline/pr-diff.js';
 import { renderPairedComparison } from '../../pr-diff/report/comment.js';
+import { renderPlan } from '../../pr-diff/report/plan-text.js';
 import { loadNoise, noiseSourceOf } from '../../store/noise-thresholds.js';
 import { intFlag, ROOT } from '../args.js';
 import { type CommandSpec, parseCommand } from '../options.js';
@@ -54,6 +58,17 @@ export const pairsSpec = {
       description: 'measure every point both sides have, affected or not',
     },
     strict: { type: 'boolean', default: false, description: 'refuse to run on a busy machine instead of warning' },
+    plan: {
+      type: 'boolean',
+      default: false,
+      description: 'print what the diff would measure and why, measuring, building and writing nothing',
+    },
+    json: { type: 'boolean', default: false, description: 'with --plan: the plan as one JSON object on stdout' },
+    'trusted-plan': {
+      type: 'string',
+      value: 'FILE',
+      description: "a plan the base's harness wrote (--plan --json): every point it names is measured too",
+    },
     'fail-on': {
       type: 'string',
       default: DEFAULT_FAIL_RULE,
@@ -65,6 +80,7 @@ export const pairsSpec = {
   notes: [
     'Bench flags (--profile, --experiments, --variants, --param, --require) may also follow a `--`.',
     'Only the points whose measured inputs differ between base and head are measured, plus --control unaffected ones (seeded by the head commit); the rest are listed as not affected.',
+    '--plan prints the affected points with their reasons, the control, the unaffected count and whether the harness changed, in seconds; it exits 0 whatever it finds.',
   ],
 } as const satisfies CommandSpec;
 
@@ -83,6 +99,9 @@ export async function pairsCommand(argv: string[]): Promise<number> {
   if (deadline !== undefined && !(deadline > 0 && deadline <= 1440))
     throw new UserError(`--deadline ${values.deadline}: expected minutes for the whole diff, above 0 and at most 1440`);
   const selection = selectionOf(values);
+  if (values.json && !values.plan)
+    throw new UserError('--json goes with --plan (the diff itself writes comparison.json)');
+  if (values.plan) return planCommand(values, selection);
   const seed =
     values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : intFlag('--seed', values.seed, 0, 2 ** 31 - 1);
   const controlPoints = intFlag('--control', values.control, 0, 100);
@@ -92,6 +111,7 @@ export async function pairsCommand(argv: string[]): Promise<number> {
   const source = noiseSourceOf(values);
   const noise = loadNoise(source, machineInfo().id);
   const log = (s: string) => process.stderr.write(`${s}\n`);
+  const trusted = values['trusted-plan'] ? readTrustedPlan(values['trusted-plan'], head) : undefined;
   const { comparison, record, interrupted } = await runPairs({
     base,
     head,
@@ -105,6 +125,7 @@ export async function pairsCommand(argv: string[]): Promise<number> {
     strict: values.strict,
     controlPoints,
     ...(values['every-point'] ? { measure: 'all' as const } : {}),
+    ...(trusted ? { trusted } : {}),
     log,
   });
   // The note says where the thresholds came from: the method gives way to it under the 800-character cap.
@@ -123,4 +144,32 @@ export async function pairsCommand(argv: string[]): Promise<number> {
   process.stdout.write(`${markdown}\ncomparison: ${join(out, 'comparison.md')} and comparison.json\n`);
   if (interrupted) return EXIT.interrupted;
   return comparison.notMeasured.some((x) => x.status === 'failed') ? EXIT.benchmarksFailed : EXIT.ok;
+}
+
+/** A plan written by `pairs --plan --json` (another harness's: read as untrusted), for this head. */
+export function readTrustedPlan(file: string, head: string): DiffPlan {
+  const plan = readUntrustedJson(file, DiffPlan, { maxBytes: 64 * 1024 * 1024, what: 'trusted plan' });
+  const sha = commitInfo(head).sha;
+  if (plan.head.commit !== sha)
+    throw new UserError(
+      `--trusted-plan ${file} is a plan of head ${plan.head.commit.slice(0, 12)}, but --head is at ${sha.slice(0, 12)}`,
+    );
+  return plan;
+}
+
+/** `pairs --plan [--json]`: nothing set up, built, measured or written. */
+async function planCommand(
+  values: { base?: string; head: string; control: string; json: boolean },
+  selection: ReturnType<typeof selectionOf>,
+): Promise<number> {
+  if (!values.base) throw new UserError('pairs needs --base DIR (the base checkout; --head defaults to this one)');
+  const plan = await planDiff({
+    base: existingDirectory(values.base, '--base'),
+    head: existingDirectory(values.head, '--head'),
+    profile: selection.profile,
+    filters: selection.filters,
+    controlPoints: intFlag('--control', values.control, 0, 100),
+  });
+  process.stdout.write(values.json ? `${JSON.stringify(plan, null, 1)}\n` : renderPlan(plan));
+  return EXIT.ok;
 }

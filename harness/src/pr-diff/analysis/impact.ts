@@ -23,8 +23,8 @@ export interface PointIdentity {
 export interface ImpactPlan {
   /** Points to measure, each with why: every affected one and the control sample. */
   measure: Map<string, Impact>;
-  /** Why each affected point is affected ("changed: programs/wc/wc-c.c"). */
-  affected: Map<string, string>;
+  /** Why each affected point is affected: what changed ("programs/wc/wc-c.c"), or why it cannot be known. */
+  affected: Map<string, string[]>;
   /** Points on both sides that are neither affected nor drawn for the control, with the reason. */
   notAffected: { benchmark: string; reason: string }[];
 }
@@ -49,14 +49,29 @@ export function changedParts(base: Readonly<Record<string, string>>, head: Reado
   return out;
 }
 
-/** Whether one point is affected, and why (undefined when its identity is the same on both sides). */
-export function affectedBecause(base: MeasuredInputs, head: MeasuredInputs): string | undefined {
-  if (!head.ok) return `its measured inputs cannot be identified on the head: ${head.reason}`;
-  if (!base.ok) return `its measured inputs cannot be identified on the base: ${base.reason}`;
+/** Whether one point is affected, and every reason (undefined when its identity is the same on both sides). */
+export function affectedReasons(base: MeasuredInputs, head: MeasuredInputs): string[] | undefined {
+  if (!head.ok) return [`its measured inputs cannot be identified on the head: ${head.reason}`];
+  if (!base.ok) return [`its measured inputs cannot be identified on the base: ${base.reason}`];
   if (base.digest === head.digest) return undefined;
   const parts = changedParts(base.parts, head.parts);
-  const shown = parts.slice(0, 4).join(', ');
-  return `changed: ${shown}${parts.length > 4 ? ` and ${parts.length - 4} more` : ''}`;
+  // Digests of two identity schemes differ with nothing changed: never read as unchanged.
+  return parts.length ? parts.map((p) => `changed: ${p}`) : ['its identity was computed another way on each side'];
+}
+
+/** The reasons in one line: "changed: a, b, c, d and 3 more". */
+export function reasonLine(reasons: readonly string[]): string {
+  const changed = reasons.filter((r) => r.startsWith('changed: ')).map((r) => r.slice('changed: '.length));
+  const other = reasons.filter((r) => !r.startsWith('changed: '));
+  const shown = changed.slice(0, 4).join(', ');
+  const more = changed.length > 4 ? ` and ${changed.length - 4} more` : '';
+  return [...other, ...(changed.length ? [`changed: ${shown}${more}`] : [])].join('; ');
+}
+
+/** Whether one point is affected, and why in one line (undefined when its identity is the same on both sides). */
+export function affectedBecause(base: MeasuredInputs, head: MeasuredInputs): string | undefined {
+  const reasons = affectedReasons(base, head);
+  return reasons && reasonLine(reasons);
 }
 
 /** A 32-bit seed from any text (the head commit): the same commit draws the same control. */
@@ -98,7 +113,7 @@ export function drawControl(
 
 /** The reason every unaffected point shares. */
 export const NOT_AFFECTED_REASON =
-  'its measured inputs (program, imported and included files, input generator, manifest entry, runtime pin) are byte-identical on both sides';
+  "everything its process could read is byte-identical on both sides (its experiment's files but other programs' own, what it imports, includes and names, the input generator, the runtime's own configuration, its manifest entry and runtime pin)";
 
 /**
  * The diff's plan from both sides' identities: points only one side has are left to the
@@ -115,7 +130,7 @@ export function planImpact(
   const unaffected: PointIdentity[] = [];
   for (const h of head) {
     const b = baseById.get(h.id);
-    const why = b ? affectedBecause(b.identity, h.identity) : 'only the head has it';
+    const why = b ? affectedReasons(b.identity, h.identity) : ['only the head has it'];
     if (why === undefined) unaffected.push(h);
     else {
       plan.measure.set(h.id, 'affected');
@@ -123,7 +138,11 @@ export function planImpact(
     }
   }
   const headIds = new Set(head.map((p) => p.id));
-  for (const b of base) if (!headIds.has(b.id)) plan.measure.set(b.id, 'affected');
+  for (const b of base)
+    if (!headIds.has(b.id)) {
+      plan.measure.set(b.id, 'affected');
+      plan.affected.set(b.id, ['only the base has it']);
+    }
   const control = new Set(drawControl(unaffected, controlPoints, seed));
   for (const p of unaffected) {
     if (control.has(p.id)) plan.measure.set(p.id, 'control');

@@ -18,22 +18,21 @@ import { busyByOthers, isBusy } from '../../analysis/busy.js';
 import { UserError } from '../../lib/errors.js';
 import { currentConditions } from '../../machine/conditions.js';
 import { cpuSnapshot, foreignCores } from '../../machine/cpu-share.js';
-import { commitInfo } from '../../machine/machine.js';
 import { readPins, resolveRuntime } from '../../machine/toolchains.js';
 import { buildTool } from '../../machine/tools.js';
 import type { PairedComparison } from '../../model/comparison.js';
+import type { DiffPlan } from '../../model/diff-plan.js';
 import type { Job } from '../../model/job.js';
 import { harnessMetric } from '../../model/metrics.js';
 import type { NoiseThresholds } from '../../model/noise.js';
 import type { Profile } from '../../model/profiles.js';
 import { checkCounters, runMetrics } from '../../normalize/normalize.js';
 import { type Host, onInterrupt, setUpMachine } from '../../pipeline/setup.js';
-import { measuredInputs } from '../../plan/identify-inputs.js';
 import type { Filters } from '../../plan/plan.js';
 import { removeScratch } from '../../run/measure.js';
 import type { SyscallCounts } from '../../run/parse-strace.js';
 import type { RawRun } from '../../run/runner.js';
-import { DEFAULT_CONTROL_POINTS, planImpact, seedOf } from '../analysis/impact.js';
+import { DEFAULT_CONTROL_POINTS, type ImpactPlan, reasonLine } from '../analysis/impact.js';
 import { falseCallNote, planAtLevel, pointAlphas } from '../analysis/multiplicity.js';
 import { MIN_EFFECT } from '../analysis/pair-statistics.js';
 import { budgetCutShort, CONTROL_SHARE, type Values } from '../analysis/point.js';
@@ -43,6 +42,7 @@ import { pairedComparison } from '../report/comparison-json.js';
 import { type PairRecord, type PointOutcome, pairRecord, pointRow } from '../report/rows.js';
 import { realExecutor } from '../run/real-executor.js';
 import { type DecidedPoint, runPairedPoints, type ScheduleOutcome } from '../run/scheduler.js';
+import { impactOf } from './diff-plan.js';
 import { type LoadedSide, loadSide, type Matched, matchPoints, prepareSide } from './diff-sides.js';
 
 export interface PairsOptions {
@@ -80,6 +80,8 @@ export interface PairsOptions {
   measure?: 'affected' | 'all';
   /** Unaffected points measured as the control (default DEFAULT_CONTROL_POINTS). */
   controlPoints?: number;
+  /** The plan the base's harness computed (`pairs --plan --json`): measured at least. */
+  trusted?: DiffPlan;
 }
 
 export interface PairsOutcome {
@@ -232,22 +234,38 @@ function warningsOf(opts: PairsOptions, host: Host, s: Measured): string[] {
   return warnings;
 }
 
-/** Each side's points with their measured-input identities, and what the diff measures. */
+/**
+ * What the diff measures: the head's impact plan, widened by the trusted plan where one is given
+ * (the base's harness computed it: its affected points and control are measured whatever this
+ * harness's own analysis says; this one may only add).
+ */
 function impactPlan(opts: PairsOptions, base: LoadedSide, head: LoadedSide, log: (m: string) => void) {
   if (opts.measure === 'all') return undefined;
-  const ids = (side: LoadedSide) =>
-    side.points.map((p) => ({ id: p.id, experiment: p.experiment.id, identity: measuredInputs(p, side.root) }));
-  const plan = planImpact(
-    ids(base),
-    ids(head),
-    opts.controlPoints ?? DEFAULT_CONTROL_POINTS,
-    seedOf(commitInfo(head.root).sha),
-  );
+  const plan = impactOf(base, head, opts.controlPoints ?? DEFAULT_CONTROL_POINTS);
+  if (opts.trusted) widenToTrusted(plan, opts.trusted, log);
   const control = [...plan.measure.values()].filter((i) => i === 'control').length;
   log(
     `impact: ${plan.affected.size} points affected by this PR, ${plan.notAffected.length} not affected (byte-identical measured inputs), ${control} drawn as the control`,
   );
   return plan;
+}
+
+/** Adds to `plan` what the trusted plan measures and it does not. */
+export function widenToTrusted(plan: ImpactPlan, trusted: DiffPlan, log: (m: string) => void): void {
+  let added = 0;
+  for (const a of trusted.affected) {
+    if (plan.affected.has(a.benchmark)) continue;
+    plan.measure.set(a.benchmark, 'affected');
+    plan.affected.set(
+      a.benchmark,
+      a.reasons.map((r) => `the base's analysis: ${r}`),
+    );
+    added++;
+  }
+  for (const id of trusted.control) if (!plan.measure.has(id)) plan.measure.set(id, 'control');
+  const measured = new Set(plan.measure.keys());
+  plan.notAffected = plan.notAffected.filter((n) => !measured.has(n.benchmark));
+  if (added) log(`impact: ${added} point(s) the base's analysis calls affected and this one did not are measured too`);
 }
 
 /** The points that could not be measured (a failed check or batch), as comparison.json lists them. */
@@ -303,6 +321,7 @@ async function pairSides(opts: PairsOptions, baseRoot: string, headRoot: string)
           filters: opts.filters,
           log,
           ...(opts.noise ? { noise: opts.noise } : {}),
+          ...(opts.trusted ? { trusted: opts.trusted.harnessChange } : {}),
           ...(opts.deadlineSeconds
             ? { deadlineSeconds: shiftDeadline(opts.deadlineSeconds, opts.budgetSeconds, impact?.affected.size) }
             : {}),
@@ -335,9 +354,9 @@ async function pairSides(opts: PairsOptions, baseRoot: string, headRoot: string)
     ...(impact
       ? {
           notAffected: impact.notAffected,
-          affectedBecause: [...impact.affected].map(([benchmark, reason]) => ({
+          affectedBecause: [...impact.affected].map(([benchmark, reasons]) => ({
             benchmark,
-            reason: reason.slice(0, 600),
+            reason: reasonLine(reasons).slice(0, 600),
           })),
         }
       : {}),

@@ -93,6 +93,8 @@ export interface HarnessShiftOptions {
   runBench?: RunBench;
   /** The machine's calibrated thresholds ("<id> <metric>" -> ratio): the sample takes each experiment's quietest points. */
   noise?: NoiseThresholds;
+  /** The base's own analysis of the harness change (a trusted plan): a change it sees is measured whatever this one finds. */
+  trusted?: { changed: boolean; files: readonly string[] };
 }
 
 /** Whether a point's runtime is here (resolved as the head's harness would, installing npm-published ones). */
@@ -281,7 +283,13 @@ async function changedMeasuringCode(opts: HarnessShiftOptions, log: (m: string) 
     log('harness shift: the base has no harness/bootstrap.mjs, so its harness cannot be compared');
     return undefined;
   }
-  const change = await harnessChange(opts.base, opts.head);
+  const own = await harnessChange(opts.base, opts.head);
+  // The trusted side's finding holds where this harness's own finds less.
+  const overruled = opts.trusted?.changed === true && (own.sameCode || own.files.length === 0);
+  const change = overruled
+    ? { files: [...new Set([...own.files, ...opts.trusted!.files])].sort(), sameCode: false }
+    : own;
+  if (overruled) log("harness shift: the base's analysis finds a harness change this one does not: measuring it");
   const files = change.files.slice(0, MAX_FILES).map((f) => f.slice(0, MAX_PATH));
   if (!files.length) return undefined;
   log(`harness shift: the pull request changes ${files.length} measuring file(s): ${files.join(', ')}`);

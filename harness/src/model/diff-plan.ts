@@ -1,0 +1,33 @@
+/**
+ * What a PR diff will measure, before it measures anything (`npm run pairs -- --plan --json`):
+ * the affected points with every reason, the control, the points left out as not affected, and
+ * whether the harness's measuring code changed. pr.yml computes it with the base's own harness
+ * (the trusted side) and hands it to the diff (`--trusted-plan`), which measures at least that set;
+ * the comment workflow checks the diff answered every point it names.
+ */
+import { z } from 'zod';
+
+export const DIFF_PLAN_SCHEMA = 1;
+
+const short = (max: number) => z.string().max(max);
+
+export const DiffPlan = z
+  .object({
+    schema: z.literal(DIFF_PLAN_SCHEMA),
+    kind: z.literal('pairs-plan'),
+    base: z.object({ root: short(1000), commit: short(64) }).strict(),
+    head: z.object({ root: short(1000), commit: short(64) }).strict(),
+    profile: short(20),
+    /** Points the pull request may have changed, each with every reason (what changed, or why it cannot be known). */
+    affected: z
+      .array(z.object({ benchmark: short(300), reasons: z.array(short(600)).min(1).max(2000) }).strict())
+      .max(10_000),
+    /** Unaffected points measured all the same, as the diff's A/A control. */
+    control: z.array(short(300)).max(1000),
+    /** Points both sides have that nothing could have changed, in comparison.json's shape. */
+    notAffected: z.array(z.object({ benchmark: short(300), reason: short(300) }).strict()).max(10_000),
+    /** Whether the measuring code changed (compiled code identical on both sides is no change), and the files that differ. */
+    harnessChange: z.object({ changed: z.boolean(), files: z.array(short(300)).max(2000), why: short(600) }).strict(),
+  })
+  .strict();
+export type DiffPlan = z.infer<typeof DiffPlan>;

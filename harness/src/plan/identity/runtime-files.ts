@@ -1,0 +1,112 @@
+/**
+ * Files a JavaScript runtime reads on its own, without the program naming them: from the program's
+ * folder (and its working directory) up to the checkout's root, the package.json fields Node, Bun
+ * and Deno resolve with, Deno's and Bun's configuration, TypeScript configs they honour, `.env`
+ * files Bun loads, lockfiles other than npm's, and a `node_modules` folder vendored below the root
+ * (the root's own is installed from package-lock.json, whose entries count as package pins).
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+
+/**
+ * Configuration files each runtime family reads whole wherever they are found on the way up; a
+ * family not listed (a runtime added later) reads all of them, failing closed. just(js) resolves
+ * nothing from the folders it runs in.
+ */
+const CONFIG_BY_FAMILY: Record<string, RegExp> = {
+  node: /^$/,
+  bun: /^(bunfig\.toml|bun\.lockb?|tsconfig\.json|jsconfig\.json|\.env(\..+)?)$/,
+  deno: /^(deno\.jsonc?|deno\.lock)$/,
+  just: /^$/,
+};
+const ANY_CONFIG = /^(deno\.jsonc?|deno\.lock|bunfig\.toml|bun\.lockb?|tsconfig\.json|jsconfig\.json|\.env(\..+)?)$/;
+/** Families that resolve packages and modules through package.json and node_modules. */
+const READS_PACKAGES = new Set(['node', 'bun', 'deno']);
+
+export const configFilesOf = (family: string | undefined) => (family && CONFIG_BY_FAMILY[family]) || ANY_CONFIG;
+
+/** The package.json fields a runtime resolves or loads with; the rest (scripts, description) it never reads. */
+export const PACKAGE_FIELDS = ['name', 'type', 'main', 'exports', 'imports'] as const;
+
+export interface RuntimeFiles {
+  /** Whole files: configuration, and every file of a vendored node_modules. */
+  files: string[];
+  /** "package.json fields <rel>" -> the fields' JSON. */
+  fields: Record<string, string>;
+  /** Files a configuration names (Bun's preload, Deno's import map): they run or resolve too. */
+  named: string[];
+}
+
+/** Folders from `start` up to `root`, both included (a start outside the root gives none). */
+export function foldersUp(start: string, root: string): string[] {
+  const out: string[] = [];
+  let dir = resolve(start);
+  const top = resolve(root);
+  if (dir !== top && !dir.startsWith(top + sep)) return out;
+  for (;;) {
+    out.push(dir);
+    if (dir === top) return out;
+    dir = dirname(dir);
+  }
+}
+
+/** Every file under a folder (links not followed). */
+export function filesUnder(dir: string, limit = 20_000): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      const p = join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.isFile() || e.isSymbolicLink()) out.push(p);
+      if (out.length > limit) throw new Error(`${d} holds more than ${limit} files`);
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+/** Quoted strings of a configuration file that could be paths. */
+function quoted(text: string): string[] {
+  return [...text.matchAll(/"((?:[^"\\\n]|\\.)*)"|'([^'\n]*)'/g)]
+    .map((m) => m[1] ?? m[2] ?? '')
+    .filter((s) => /[./]/.test(s) && s.length < 1024);
+}
+
+/** What a runtime of `family` (undefined: any) discovers from each of `starts` up to `root`. */
+export function runtimeFiles(starts: readonly string[], root: string, family?: string): RuntimeFiles {
+  const out: RuntimeFiles = { files: [], fields: {}, named: [] };
+  const config = configFilesOf(family);
+  const packages = family === undefined || !(family in CONFIG_BY_FAMILY) || READS_PACKAGES.has(family);
+  const top = resolve(root);
+  const seen = new Set<string>();
+  for (const dir of starts.flatMap((s) => foldersUp(s, root))) {
+    if (seen.has(dir) || !existsSync(dir)) continue;
+    seen.add(dir);
+    for (const name of readdirSync(dir).sort()) {
+      const p = join(dir, name);
+      if (packages && name === 'node_modules' && dir !== top && statSync(p).isDirectory())
+        out.files.push(...filesUnder(p));
+      if (!statSync(p).isFile()) continue;
+      if (packages && name === 'package.json') {
+        let pkg: Record<string, unknown>;
+        try {
+          pkg = JSON.parse(readFileSync(p, 'utf8')) as Record<string, unknown>;
+        } catch {
+          // Unreadable for us is unreadable for the runtime too, and may mean anything: all of it counts.
+          out.files.push(p);
+          continue;
+        }
+        const kept = Object.fromEntries(PACKAGE_FIELDS.filter((f) => f in pkg).map((f) => [f, pkg[f]]));
+        out.fields[`package.json fields ${relative(top, p)}`] = JSON.stringify(kept);
+      } else if (config.test(name)) {
+        out.files.push(p);
+        if (/^(deno\.jsonc?|bunfig\.toml)$/.test(name))
+          for (const s of quoted(readFileSync(p, 'utf8'))) {
+            const f = resolve(dir, s);
+            if (f.startsWith(top + sep) && existsSync(f) && statSync(f).isFile()) out.named.push(f);
+          }
+      }
+    }
+  }
+  return out;
+}

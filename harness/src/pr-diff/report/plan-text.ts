@@ -1,0 +1,35 @@
+/**
+ * `pairs --plan` for a reader: the affected points grouped by program and reason (a sweep of nine
+ * block sizes changed by one file is one line), the control, how many are not affected, and the
+ * harness's verdict. Pure.
+ */
+import { parseBenchmarkId } from '../../model/benchmark-id.js';
+import type { DiffPlan } from '../../model/diff-plan.js';
+import { reasonLine } from '../analysis/impact.js';
+
+export function renderPlan(plan: DiffPlan): string {
+  const lines = [
+    `PR diff plan (nothing measured): base ${plan.base.commit.slice(0, 12)} (${plan.base.root}), head ${plan.head.commit.slice(0, 12)} (${plan.head.root}), profile ${plan.profile}`,
+    '',
+  ];
+  const groups = new Map<string, { program: string; why: string; points: string[] }>();
+  for (const a of plan.affected) {
+    const { experiment, variant } = parseBenchmarkId(a.benchmark);
+    const why = reasonLine(a.reasons);
+    const key = `${experiment}/${variant}\0${why}`;
+    const g = groups.get(key) ?? { program: `${experiment}/${variant}`, why, points: [] };
+    g.points.push(a.benchmark);
+    groups.set(key, g);
+  }
+  lines.push(`affected: ${plan.affected.length} point(s)`);
+  for (const g of [...groups.values()].sort((a, b) => a.program.localeCompare(b.program)))
+    lines.push(`  ${g.program} (${g.points.length} point${g.points.length === 1 ? '' : 's'}): ${g.why}`);
+  lines.push(`control: ${plan.control.length} unaffected point(s) measured as the A/A control`);
+  for (const c of plan.control) lines.push(`  ${c}`);
+  lines.push(`not affected: ${plan.notAffected.length} point(s) (${plan.notAffected[0]?.reason ?? 'none'})`);
+  const h = plan.harnessChange;
+  lines.push(`harness: ${h.changed ? 'changed' : 'no change'} (${h.why})`);
+  for (const f of h.files.slice(0, 50)) lines.push(`  ${f}`);
+  if (h.files.length > 50) lines.push(`  and ${h.files.length - 50} more`);
+  return `${lines.join('\n')}\n`;
+}
