@@ -7,16 +7,16 @@ import { join } from 'node:path';
 import { writeFileAtomic } from '../../lib/atomic.js';
 import { EXIT, UserError } from '../../lib/errors.js';
 import { ensureDirectory, existingDirectory } from '../../lib/paths.js';
-import { readUntrustedJson } from '../../lib/untrusted.js';
 import { commitInfo, machineInfo } from '../../machine/machine.js';
-import { DiffPlan } from '../../model/diff-plan.js';
+import type { DiffPlan } from '../../model/diff-plan.js';
 import { DEFAULT_CONTROL_POINTS } from '../../pr-diff/analysis/impact.js';
 import { DEFAULT_FAIL_RULE, parseFailRule } from '../../pr-diff/analysis/merge-rule.js';
 import { summarize } from '../../pr-diff/analysis/summarize.js';
-import { planDiff } from '../../pr-diff/pipeline/diff-plan.js';
 import { runPairs, writeRecord } from '../../pr-diff/pipeline/pr-diff.js';
+import { planDiff } from '../../pr-diff/pipeline/what-to-measure.js';
 import { renderPairedComparison } from '../../pr-diff/report/comment.js';
 import { renderPlan } from '../../pr-diff/report/plan-text.js';
+import { readTrustedPlan } from '../../pr-diff/workflow/artifact.js';
 import { loadNoise, noiseSourceOf } from '../../store/noise-thresholds.js';
 import { intFlag, ROOT } from '../args.js';
 import { type CommandSpec, parseCommand } from '../options.js';
@@ -80,7 +80,7 @@ export const pairsSpec = {
   notes: [
     'Bench flags (--profile, --experiments, --variants, --param, --require) may also follow a `--`.',
     'Only the points whose measured inputs differ between base and head are measured, plus --control unaffected ones (seeded by the head commit); the rest are listed as not affected.',
-    '--plan prints the affected points with their reasons, the control, the unaffected count and whether the harness changed, in seconds; it exits 0 whatever it finds.',
+    'The plan (--plan) lists the affected points with their reasons, the control, the unaffected count and whether the harness changed, in seconds; it exits 0 whatever it finds.',
   ],
 } as const satisfies CommandSpec;
 
@@ -107,11 +107,12 @@ export async function pairsCommand(argv: string[]): Promise<number> {
   const controlPoints = intFlag('--control', values.control, 0, 100);
   const base = existingDirectory(values.base, '--base');
   const head = existingDirectory(values.head, '--head');
+  // Read before anything is written: a bad plan touches nothing.
+  const trusted = values['trusted-plan'] ? trustedPlanOf(values['trusted-plan'], head) : undefined;
   const out = ensureDirectory(values.out, '--out');
   const source = noiseSourceOf(values);
   const noise = loadNoise(source, machineInfo().id);
   const log = (s: string) => process.stderr.write(`${s}\n`);
-  const trusted = values['trusted-plan'] ? readTrustedPlan(values['trusted-plan'], head) : undefined;
   const { comparison, record, interrupted } = await runPairs({
     base,
     head,
@@ -147,8 +148,8 @@ export async function pairsCommand(argv: string[]): Promise<number> {
 }
 
 /** A plan written by `pairs --plan --json` (another harness's: read as untrusted), for this head. */
-export function readTrustedPlan(file: string, head: string): DiffPlan {
-  const plan = readUntrustedJson(file, DiffPlan, { maxBytes: 64 * 1024 * 1024, what: 'trusted plan' });
+function trustedPlanOf(file: string, head: string): DiffPlan {
+  const plan = readTrustedPlan(file);
   const sha = commitInfo(head).sha;
   if (plan.head.commit !== sha)
     throw new UserError(

@@ -8,7 +8,7 @@ import { writeFileAtomic } from '../../lib/atomic.js';
 import { EXIT, UserError } from '../../lib/errors.js';
 import { ensureParentDirectory, existingDirectory } from '../../lib/paths.js';
 import { DEFAULT_FAIL_RULE, parseFailRule } from '../../pr-diff/analysis/merge-rule.js';
-import { COMMENT_MARKER, commentFromArtifact } from '../../pr-diff/workflow/artifact.js';
+import { COMMENT_MARKER, commentFromArtifact, readTrustedPlan } from '../../pr-diff/workflow/artifact.js';
 import { findPullRequest, githubFromEnv, upsertComment } from '../../pr-diff/workflow/github.js';
 import { type CommandSpec, parseCommand } from '../options.js';
 
@@ -25,6 +25,17 @@ export const prCommentSpec = {
     'find-pr': { type: 'boolean', default: false, description: 'print the pull request of the workflow_run event' },
     event: { type: 'string', value: 'FILE', description: 'the event file (default: GITHUB_EVENT_PATH)' },
     post: { type: 'boolean', default: false, description: 'create or update the sticky comment (needs GITHUB_TOKEN)' },
+    'trusted-plan': {
+      type: 'string',
+      value: 'FILE',
+      description:
+        "the plan pr.yml computed with the base's harness: points it names that the diff left out lead the comment",
+    },
+    'no-trusted-plan': {
+      type: 'boolean',
+      default: false,
+      description: "say that the base's harness left no plan: what was measured was the pull request's own choice",
+    },
     // The repository's merge rule (pr-comment.yml passes vars.PR_FAIL_ON): the comment says which applied.
     'fail-on': {
       type: 'string',
@@ -47,7 +58,15 @@ export async function prCommentCommand(argv: string[]): Promise<number> {
     return EXIT.ok;
   }
   if (!values.artifact || !values.pr) throw new UserError('pr-comment needs --artifact DIR and --pr N (or --find-pr)');
-  const { pr, body } = commentFromArtifact(existingDirectory(values.artifact, '--artifact'), values.pr, rule);
+  if (values['trusted-plan'] && values['no-trusted-plan'])
+    throw new UserError('give --trusted-plan FILE or --no-trusted-plan, not both');
+  const trusted = values['trusted-plan'] ? readTrustedPlan(resolve(values['trusted-plan'])) : undefined;
+  const { pr, body } = commentFromArtifact(
+    existingDirectory(values.artifact, '--artifact'),
+    values.pr,
+    rule,
+    values['no-trusted-plan'] ? 'none' : trusted,
+  );
   if (values.out) writeFileAtomic(ensureParentDirectory(values.out, '--out'), body);
   else if (!values.post) process.stdout.write(body);
   if (values.post) {

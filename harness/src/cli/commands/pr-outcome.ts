@@ -9,6 +9,8 @@ import { readUntrustedJson } from '../../lib/untrusted.js';
 import { PairedComparison } from '../../model/comparison.js';
 import { DEFAULT_FAIL_RULE, parseFailRule } from '../../pr-diff/analysis/merge-rule.js';
 import { summarize } from '../../pr-diff/analysis/summarize.js';
+import { readTrustedPlan } from '../../pr-diff/workflow/artifact.js';
+import { coverageProblem } from '../../pr-diff/workflow/trusted-coverage.js';
 import { type CommandSpec, parseCommand } from '../options.js';
 
 export const prOutcomeSpec = {
@@ -25,6 +27,11 @@ export const prOutcomeSpec = {
       default: DEFAULT_FAIL_RULE,
       description: 'none, or broken, slower, slower>N% (comma-separated)',
     },
+    'trusted-plan': {
+      type: 'string',
+      value: 'FILE',
+      description: "the plan the base's harness computed: a point it names that the diff left out fails the check",
+    },
   },
   example: 'npm run workflow -- pr-outcome --comparison results/pr/comparison.json --fail-on broken',
 } as const satisfies CommandSpec;
@@ -38,7 +45,13 @@ export async function prOutcomeCmd(
   const rule = parseFailRule(values['fail-on']);
   const c = readUntrustedJson(resolve(values.comparison), PairedComparison, { maxBytes: 8 * 2 ** 20 });
   const { outcome } = summarize(c, rule);
-  io.stderr(`merge check ${outcome.fail ? 'fails' : 'passes'} (rule ${outcome.rule}): ${outcome.because}\n`);
-  io.stdout(`fail=${outcome.fail}\n`);
-  return outcome.fail ? EXIT.benchmarksFailed : EXIT.ok;
+  const problem = values['trusted-plan']
+    ? coverageProblem(readTrustedPlan(resolve(values['trusted-plan'])), c)
+    : undefined;
+  // Whatever the rule: a diff that left out what the trusted side found affected has not answered.
+  const fail = outcome.fail || problem !== undefined;
+  const because = problem ? `${problem.line}${outcome.fail ? `; and ${outcome.because}` : ''}` : outcome.because;
+  io.stderr(`merge check ${fail ? 'fails' : 'passes'} (rule ${outcome.rule}): ${because}\n`);
+  io.stdout(`fail=${fail}\n`);
+  return fail ? EXIT.benchmarksFailed : EXIT.ok;
 }

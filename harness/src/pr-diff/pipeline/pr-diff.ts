@@ -42,8 +42,8 @@ import { pairedComparison } from '../report/comparison-json.js';
 import { type PairRecord, type PointOutcome, pairRecord, pointRow } from '../report/rows.js';
 import { realExecutor } from '../run/real-executor.js';
 import { type DecidedPoint, runPairedPoints, type ScheduleOutcome } from '../run/scheduler.js';
-import { impactOf } from './diff-plan.js';
 import { type LoadedSide, loadSide, type Matched, matchPoints, prepareSide } from './diff-sides.js';
+import { impactOf } from './what-to-measure.js';
 
 export interface PairsOptions {
   base: string;

@@ -6,10 +6,13 @@
  */
 import { join } from 'node:path';
 import { UserError } from '../../lib/errors.js';
+import { escapeCell } from '../../lib/markdown.js';
 import { readUntrusted, readUntrustedJson } from '../../lib/untrusted.js';
 import { PAIRED_COMPARISON_SCHEMA, PairedComparison } from '../../model/comparison.js';
+import { DiffPlan } from '../../model/diff-plan.js';
 import type { FailRule } from '../analysis/merge-rule.js';
 import { renderPairedComparison } from '../report/comment.js';
+import { coverageProblem } from './trusted-coverage.js';
 
 export const MAX_ARTIFACT_BYTES = 8 * 2 ** 20;
 export const COMMENT_MARKER = '<!-- jsio-bench:perf-diff -->';
@@ -33,7 +36,30 @@ export function readArtifactComparison(dir: string): PairedComparison {
   });
 }
 
-export function commentFromArtifact(dir: string, expectedPr: string, rule?: FailRule): { pr: number; body: string } {
+/** A trusted plan (`pairs --plan --json` by the base's harness), read as untrusted data all the same. */
+export function readTrustedPlan(file: string): DiffPlan {
+  return readUntrustedJson(file, DiffPlan, { maxBytes: 64 * 2 ** 20, what: 'trusted plan' });
+}
+
+/** What leads the comment when the base's harness left no plan (it predates plans, or could not read the head). */
+export const NO_TRUSTED_PLAN =
+  "> [!NOTE]\n> The base's harness left no plan of this diff (it predates `pairs --plan`, or could not read the head's programs): what was measured is what the pull request's own harness chose.\n\n";
+
+/** The warning that leads the comment when the diff left out points the trusted plan names. */
+export function coverageWarning(plan: DiffPlan, c: PairedComparison): string {
+  const problem = coverageProblem(plan, c);
+  if (!problem) return '';
+  const shown = problem.points.slice(0, 20).map(escapeCell);
+  const more = problem.points.length > 20 ? ` and ${problem.points.length - 20} more` : '';
+  return `> [!WARNING]\n> ${escapeCell(problem.line)}${shown.length ? `: ${shown.join(', ')}${more}` : ''}.\n\n`;
+}
+
+export function commentFromArtifact(
+  dir: string,
+  expectedPr: string,
+  rule?: FailRule,
+  trustedPlan?: DiffPlan | 'none',
+): { pr: number; body: string } {
   if (!/^[1-9]\d{0,9}$/.test(expectedPr))
     throw new UserError(`--pr must be a positive integer (got ${JSON.stringify(expectedPr.slice(0, 40))})`);
   const prText = readUntrusted(join(dir, 'pr-number'), 64, 'artifact file').trim();
@@ -47,5 +73,6 @@ export function commentFromArtifact(dir: string, expectedPr: string, rule?: Fail
     );
   const parsed = readArtifactComparison(dir);
   const body = renderPairedComparison(parsed, rule ? { rule } : {});
-  return { pr: Number(prText), body: `${COMMENT_MARKER}\n${body}` };
+  const warning = trustedPlan === 'none' ? NO_TRUSTED_PLAN : trustedPlan ? coverageWarning(trustedPlan, parsed) : '';
+  return { pr: Number(prText), body: `${COMMENT_MARKER}\n${warning}${body}` };
 }

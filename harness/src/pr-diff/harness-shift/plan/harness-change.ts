@@ -1,8 +1,9 @@
 /**
- * Whether a pull request changes the harness's measuring code (./measuring-files.ts): each side's
- * import graph from the runner's entry modules (esbuild's metafile), the npm packages that graph
- * imports (by their lockfile pins), the C tools and the pins, compared byte for byte; and, when
- * only TypeScript sources differ, whether both sides still compile to the same code.
+ * Whether a pull request changes the harness's measuring code (./measuring-files.ts): every file
+ * under harness/ but the few listed as unable to move a number, the package.json fields and
+ * scripts, tsconfig.json, and the lockfile pins of the packages the harness loads (those its
+ * measuring sources import, and esbuild, which bundles it), compared byte for byte; and, when only
+ * TypeScript sources differ, whether both sides still compile to the same code.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -14,61 +15,63 @@ import {
   changedFiles,
   changedPins,
   measuringFiles,
+  notMeasuring,
   onlySources,
+  packageFields,
   type ReadSide,
-  RUNNER_ENTRIES,
 } from './measuring-files.js';
 
 /** What a pull request changes of the measuring code. */
 export interface HarnessChange {
-  /** Measuring files whose bytes differ, then "package <name>" for each package pinned differently; sorted. */
+  /** Measuring files whose bytes differ, "package.json" for its fields, then "package <name>" for each package pinned differently; sorted. */
   files: string[];
   /**
-   * Every difference is in TypeScript sources, and both sides' runner entries bundle (minified,
-   * comments and types gone, unused code dropped) to byte-identical code: nothing can measure
+   * Every difference is in TypeScript sources, and both sides' harness bundles (minified,
+   * comments and types gone, unused code dropped) are byte-identical: nothing can measure
    * differently, so there is no shift to measure.
    */
   sameCode: boolean;
 }
 
-/** Every .ts file under harness/src, repository-relative: the graph when esbuild cannot follow a side's imports. */
-function allSources(root: string): string[] {
+/** The module the bootstrap bundles and runs for every command. */
+export const HARNESS_ENTRY = 'harness/src/cli/main.ts';
+
+/** Every file under harness/, repository-relative (links listed, not followed). */
+function harnessListing(root: string): string[] {
   const out: string[] = [];
   const walk = (dir: string) => {
     for (const e of readdirSync(dir, { withFileTypes: true })) {
       const p = join(dir, e.name);
       if (e.isDirectory()) walk(p);
-      else if (e.isFile() && e.name.endsWith('.ts')) out.push(relative(root, p).split(sep).join('/'));
+      else out.push(relative(root, p).split(sep).join('/'));
     }
   };
-  if (existsSync(join(root, 'harness', 'src'))) walk(join(root, 'harness', 'src'));
+  if (existsSync(join(root, 'harness'))) walk(join(root, 'harness'));
   return out.sort();
 }
 
 /**
- * The repository-relative files the runner's entry modules import in one checkout. A side whose
- * graph cannot be followed (a missing entry, a syntax error) counts with all of harness/src:
- * failing closed, every file it has is compared.
+ * The repository-relative files the harness's entry imports in one checkout (esbuild's graph);
+ * throws when it cannot be followed.
  */
 export async function importGraph(root: string): Promise<string[]> {
-  return (await sideGraph(root)).files;
+  return Object.keys(esbuildImports(root, [HARNESS_ENTRY]).inputs)
+    .filter((f) => f.startsWith('harness/'))
+    .sort();
 }
 
-/** A side's measuring sources and the packages they import; `packages` undefined when the graph could not be followed. */
-async function sideGraph(root: string): Promise<{ files: string[]; packages?: string[] }> {
-  const entries = RUNNER_ENTRIES.filter((e) => existsSync(join(root, e)));
-  if (entries.length < RUNNER_ENTRIES.length) return { files: allSources(root) };
+/** Packages the measuring sources import (undefined when the graph cannot be followed), and the bundler. */
+function harnessPackages(root: string): string[] | undefined {
+  if (!existsSync(join(root, HARNESS_ENTRY))) return undefined;
   try {
-    const r = esbuildImports(root, entries);
-    const packages = new Set<string>();
-    for (const input of Object.values(r.inputs))
+    const packages = new Set(['esbuild']);
+    for (const [file, input] of Object.entries(esbuildImports(root, [HARNESS_ENTRY]).inputs)) {
+      if (notMeasuring(file)) continue;
       for (const i of input.imports) if (i.external && isPackageImport(i.path)) packages.add(packageName(i.path));
-    const files = Object.keys(r.inputs)
-      .filter((f) => f.startsWith('harness/'))
-      .sort();
-    return { files, packages: [...packages].sort() };
+    }
+    return [...packages].sort();
   } catch {
-    return { files: allSources(root) };
+    return undefined;
   }
 }
 
@@ -92,13 +95,17 @@ function pinsOf(root: string, packages: readonly string[] | undefined): Record<s
 }
 
 /**
- * The runner entries of one side bundled as the harness runs them, minified: comments, types,
- * formatting and code nothing reaches are gone, so what is left is what runs. Undefined when
- * the side does not build.
+ * The harness as the bootstrap bundles it, minified: comments, types, formatting and code nothing
+ * reaches are gone, so what is left is what runs. Undefined when the side does not build.
  */
 function compiledCode(root: string): string | undefined {
   try {
-    const r = buildSync({ ...nodeBundle(root, RUNNER_ENTRIES), minify: true, legalComments: 'none' });
+    const r = buildSync({
+      ...nodeBundle(root, [HARNESS_ENTRY]),
+      target: 'node20',
+      minify: true,
+      legalComments: 'none',
+    });
     return r.outputFiles
       .map((f) => `${relative(root, f.path)}\n${f.text}`)
       .sort()
@@ -106,11 +113,6 @@ function compiledCode(root: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-function toolsOf(root: string): string[] {
-  const dir = join(root, 'harness', 'tools');
-  return existsSync(dir) ? readdirSync(dir).sort() : [];
 }
 
 const reader =
@@ -126,17 +128,18 @@ const reader =
 
 /** What differs between two checkouts' measuring code; `files` empty when nothing does. */
 export async function harnessChange(baseRoot: string, headRoot: string): Promise<HarnessChange> {
-  const [base, head] = await Promise.all([sideGraph(baseRoot), sideGraph(headRoot)]);
-  const files = measuringFiles(
-    { graph: base.files, tools: toolsOf(baseRoot) },
-    { graph: head.files, tools: toolsOf(headRoot) },
-  );
+  const files = [
+    ...new Set([...measuringFiles(harnessListing(baseRoot)), ...measuringFiles(harnessListing(headRoot))]),
+  ].sort();
+  const pkg = (root: string) => packageFields(reader(root)('package.json')?.toString());
   // Packages by name where both graphs were followed, else by the whole lockfile on both sides.
-  const followed = base.packages && head.packages;
+  const [basePackages, headPackages] = [harnessPackages(baseRoot), harnessPackages(headRoot)];
+  const followed = basePackages && headPackages;
   const changed = [
     ...changedFiles(files, reader(baseRoot), reader(headRoot)),
-    ...changedPins(pinsOf(baseRoot, followed && base.packages), pinsOf(headRoot, followed && head.packages)),
-  ];
+    ...(pkg(baseRoot) === pkg(headRoot) ? [] : ['package.json']),
+    ...changedPins(pinsOf(baseRoot, followed && basePackages), pinsOf(headRoot, followed && headPackages)),
+  ].sort();
   const sameCode = changed.length > 0 && onlySources(changed) && sameCompiledCode(baseRoot, headRoot);
   return { files: changed, sameCode };
 }

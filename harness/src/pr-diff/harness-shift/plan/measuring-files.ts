@@ -1,49 +1,57 @@
 /**
  * Which files make up the harness's measuring code, and which of them a pull request changed.
- * Pure: the import graph and the bytes come in from ./harness-change.ts.
+ * Pure: the listings and the bytes come in from ./harness-change.ts.
  *
- * The measuring code is everything the modules that build, start, time, validate or normalize
- * programs import (their import graph, followed by esbuild), plus the files the harness reads
- * while it runs: the C tools it compiles (the pair timer, the evictor) and the toolchain pins.
- * The npm packages that code imports count by their lockfile pins. Reports, the site, the store
- * and the docs are not in it: they render numbers, they do not make them.
+ * By exclusion: every file under harness/ (the sources, the bootstrap, the pins, the C tools and
+ * scripts), the package.json fields npm and the bootstrap act on (its scripts among them),
+ * tsconfig.json (the bundler reads it) and the lockfile entries of the packages the harness loads
+ * is measuring code, unless it stands on NOT_MEASURING below: files that run only after the
+ * numbers exist, or never in a diff. A file added later counts until it is listed there.
  */
 
-/**
- * The modules that build, start, time, validate or normalize programs, for `bench` and for the
- * paired diff. Their imports are followed: a helper they reach is measuring code too.
- */
-export const RUNNER_ENTRIES = [
-  // Runtimes, generated inputs, the evictor and the jobs (both pipelines' set-up stage).
-  'harness/src/pipeline/setup.ts',
-  // Builds every program.
-  'harness/src/build/build.ts',
-  // Starts, times and validates one job (bench).
-  'harness/src/run/measure.ts',
-  // Turns a job's raw runs into metrics.
-  'harness/src/normalize/normalize.ts',
-  // The paired diff: its sides' planning, the scheduler and the process pairs.
-  'harness/src/pr-diff/pipeline/diff-sides.ts',
-  'harness/src/pr-diff/run/scheduler.ts',
-  'harness/src/pr-diff/run/real-executor.ts',
-] as const;
+/** Files that cannot move a number, each entry with the reason; harness/test/lib checks every path exists. */
+export const NOT_MEASURING: readonly { paths: readonly string[]; reason: string }[] = [
+  { paths: ['harness/test/'], reason: 'tests: vitest runs them, never bench or pairs' },
+  { paths: ['harness/src/site/'], reason: 'builds the site from results already written' },
+  {
+    paths: [
+      'harness/src/report/answers.ts',
+      'harness/src/report/comparison-sections.ts',
+      'harness/src/report/metric-labels.ts',
+      'harness/src/report/overview-answer.ts',
+      'harness/src/report/overview-model.ts',
+      'harness/src/report/ratios.ts',
+      'harness/src/report/summary-model.ts',
+      'harness/src/report/summary.ts',
+    ],
+    reason: "report text: summary.md and the tables printed after the run (not gab.ts, which makes the trends' values)",
+  },
+  { paths: ['harness/src/pr-diff/report/'], reason: "the PR comment's text, written after the pairs" },
+  { paths: ['harness/src/releases/report/'], reason: "the release sweep's text, written after it measured" },
+  { paths: ['harness/src/calibration/report/'], reason: "calibration's text, written after it measured" },
+  {
+    paths: [
+      'harness/tools/setup-runner.sh',
+      'harness/tools/runner-job-started.sh',
+      'harness/tools/runner-job-completed.sh',
+    ],
+    reason:
+      "a runner's set-up and hooks: its administrator installs them from the default branch; no diff runs a pull request's copy",
+  },
+  { paths: ['harness/tools/publish-to-branch.sh'], reason: 'publishes results already measured to a branch' },
+];
 
-/** Files under harness/tools the harness compiles at run time (machine/tools.ts buildTool: `<name>.c`). */
-export function runtimeReadFiles(toolsListing: readonly string[]): string[] {
-  return [
-    ...toolsListing.filter((f) => f.endsWith('.c')).map((f) => `harness/tools/${f}`),
-    'harness/toolchains.json',
-  ].sort();
+/** package.json fields that only describe the project: nothing npm, the bootstrap or a runtime acts on. */
+export const PACKAGE_PRESENTATION = ['description', 'license', 'author', 'homepage', 'keywords', 'repository', 'bugs'];
+
+/** Whether a repository-relative path stands on NOT_MEASURING (an entry ending in "/" is a folder). */
+export function notMeasuring(file: string): boolean {
+  return NOT_MEASURING.some((e) => e.paths.some((p) => (p.endsWith('/') ? file.startsWith(p) : file === p)));
 }
 
-/** The measuring files of both sides: a file either side measures with counts. */
-export function measuringFiles(
-  base: { graph: readonly string[]; tools: readonly string[] },
-  head: { graph: readonly string[]; tools: readonly string[] },
-): string[] {
-  return [
-    ...new Set([...base.graph, ...head.graph, ...runtimeReadFiles(base.tools), ...runtimeReadFiles(head.tools)]),
-  ].sort();
+/** The measuring files among a checkout's files under harness/, plus the root files that count. */
+export function measuringFiles(harnessListing: readonly string[]): string[] {
+  return [...harnessListing.filter((f) => !notMeasuring(f)), 'tsconfig.json'].sort();
 }
 
 /** Bytes of a file on one side, or undefined where that side has no such file. */
@@ -57,6 +65,18 @@ export function changedFiles(files: readonly string[], base: ReadSide, head: Rea
     if (!a || !b) return a !== b;
     return Buffer.compare(a, b) !== 0;
   });
+}
+
+/** package.json as measuring code: every field but the presentation ones, as stable JSON. */
+export function packageFields(text: string | undefined): string {
+  if (text === undefined) return 'absent';
+  try {
+    const pkg = JSON.parse(text) as Record<string, unknown>;
+    for (const f of PACKAGE_PRESENTATION) delete pkg[f];
+    return JSON.stringify(pkg);
+  } catch {
+    return text;
+  }
 }
 
 /**

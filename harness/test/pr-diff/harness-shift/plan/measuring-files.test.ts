@@ -1,41 +1,60 @@
 // Which files are the harness's measuring code and which of them differ: the pure parts, on fixtures.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   changedFiles,
   changedPins,
   measuringFiles,
+  NOT_MEASURING,
+  notMeasuring,
   onlySources,
-  RUNNER_ENTRIES,
-  runtimeReadFiles,
+  packageFields,
 } from '../../../../src/pr-diff/harness-shift/plan/measuring-files.js';
+import { ROOT } from '../../../helpers/cli.js';
 
 const bytes = (s: string) => new TextEncoder().encode(s);
 
-describe('runtimeReadFiles', () => {
-  it('takes the C tools and the pins, not the shell scripts', () => {
-    expect(runtimeReadFiles(['evict.c', 'pair-timer.c', 'setup-runner.sh', 'install-just.sh'])).toEqual([
-      'harness/toolchains.json',
-      'harness/tools/evict.c',
-      'harness/tools/pair-timer.c',
-    ]);
+describe('NOT_MEASURING', () => {
+  it('names only files and folders that exist, each with a reason (a rename cannot empty it silently)', () => {
+    for (const e of NOT_MEASURING) {
+      expect(e.reason.length).toBeGreaterThan(10);
+      for (const p of e.paths) expect(existsSync(join(ROOT, p)), p).toBe(true);
+    }
   });
 });
 
 describe('measuringFiles', () => {
-  it("is the union of both sides' graphs and run-time files", () => {
+  it('is every file under harness/ but the listed ones, and tsconfig.json', () => {
     expect(
-      measuringFiles(
-        { graph: ['harness/src/run/measure.ts', 'harness/src/lib/old.ts'], tools: ['evict.c'] },
-        { graph: ['harness/src/run/measure.ts', 'harness/src/lib/new.ts'], tools: ['evict.c', 'pair-timer.c'] },
-      ),
+      measuringFiles([
+        'harness/bootstrap.mjs',
+        'harness/src/pipeline/bench.ts',
+        'harness/src/report/gab.ts',
+        'harness/src/report/summary.ts',
+        'harness/src/site/bundle.ts',
+        'harness/test/run/x.test.ts',
+        'harness/tools/evict.c',
+        'harness/tools/new-header.h',
+        'harness/tools/setup-runner.sh',
+      ]),
     ).toEqual([
-      'harness/src/lib/new.ts',
-      'harness/src/lib/old.ts',
-      'harness/src/run/measure.ts',
-      'harness/toolchains.json',
+      'harness/bootstrap.mjs',
+      'harness/src/pipeline/bench.ts',
+      'harness/src/report/gab.ts',
       'harness/tools/evict.c',
-      'harness/tools/pair-timer.c',
+      'harness/tools/new-header.h',
+      'tsconfig.json',
     ]);
+    expect(notMeasuring('harness/src/pr-diff/report/comment.ts')).toBe(true);
+    expect(notMeasuring('harness/src/pr-diff/run/scheduler.ts')).toBe(false);
+  });
+
+  it('package.json counts by every field but its description (scripts included)', () => {
+    const pkg = (o: object) => packageFields(JSON.stringify(o));
+    expect(pkg({ scripts: { bench: 'a' }, description: 'x' })).toBe(pkg({ scripts: { bench: 'a' }, description: 'y' }));
+    expect(pkg({ scripts: { bench: 'a' } })).not.toBe(pkg({ scripts: { bench: 'b' } }));
+    expect(packageFields(undefined)).toBe('absent');
   });
 });
 
@@ -54,14 +73,6 @@ describe('changedFiles', () => {
 
   it('is empty when every byte agrees', () => {
     expect(changedFiles(['a'], read(base), read(head))).toEqual([]);
-  });
-});
-
-describe('RUNNER_ENTRIES', () => {
-  it('names the modules that build, start, time and normalize programs, and no renderer', () => {
-    expect(RUNNER_ENTRIES).toContain('harness/src/run/measure.ts');
-    expect(RUNNER_ENTRIES).toContain('harness/src/build/build.ts');
-    expect(RUNNER_ENTRIES.some((e) => /\/(report|site|store)\//.test(e))).toBe(false);
   });
 });
 
