@@ -65,12 +65,21 @@ const TOOLS = {
   shellcheck: ['shellcheck', 'shellcheck'],
   chromium: ['chromium', 'chromium'],
   fincore: ['fincore', 'util-linux'],
+  valgrind: ['valgrind', 'valgrind'],
 };
 const NEEDS = {
   bench: ['hyperfine', 'strace', 'time', 'fincore'],
   calibrate: ['hyperfine', 'strace', 'time', 'fincore'],
   releases: ['hyperfine', 'strace', 'time', 'fincore'],
-  test: ['hyperfine', 'strace', 'time', 'fincore', 'shellcheck', 'chromium'],
+  test: ['hyperfine', 'strace', 'time', 'fincore', 'shellcheck', 'chromium', 'valgrind'],
+};
+// Installed when they can be, never a reason to stop: without Valgrind, work is not counted and
+// the benchmarks say so (`--require counts` makes it an error).
+const WANTS = {
+  bench: ['valgrind'],
+  calibrate: ['valgrind'],
+  releases: ['valgrind'],
+  pairs: ['valgrind'],
 };
 
 /** Where distributions and installers put binaries: a tool found there is installed, just off PATH. */
@@ -80,6 +89,29 @@ function offPath(exe) {
   if (exe.startsWith('/')) return undefined;
   const dir = USUAL_DIRS.find((d) => existsSync(join(d, exe)));
   return dir && join(dir, exe);
+}
+
+/** Installs what a command can do without, where root or passwordless sudo allows; says so and goes on otherwise. */
+function tryOptionalPackages(names) {
+  const missing = names.filter((n) => !has(TOOLS[n][0]) && !offPath(TOOLS[n][0]));
+  if (!missing.length) return;
+  const pkgs = [...new Set(missing.map((n) => TOOLS[n][1]))];
+  const root = process.getuid?.() === 0;
+  const sudo = !root && has('sudo') && spawnSync('sudo', ['-n', 'true'], quiet).status === 0;
+  const install = `apt-get update && apt-get install -y ${pkgs.join(' ')}`;
+  if (!has('apt-get') || (!root && !sudo)) {
+    process.stderr.write(
+      `note: ${pkgs.join(', ')} not installed, so work is not counted; to count it: sudo sh -c '${install}'\n`,
+    );
+    return;
+  }
+  process.stderr.write(`installing optional system packages: ${pkgs.join(' ')}\n`);
+  const prefix = root ? [] : ['sudo', '-n'];
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  const ok =
+    run([...prefix, 'apt-get', '-o', 'DPkg::Lock::Timeout=300', 'update', '-qq'], { env }) === 0 &&
+    run([...prefix, 'apt-get', '-o', 'DPkg::Lock::Timeout=300', 'install', '-y', '-qq', ...pkgs], { env }) === 0;
+  if (!ok) process.stderr.write(`note: could not install ${pkgs.join(', ')}: going on without (${install})\n`);
 }
 
 function ensureSystemPackages(names) {
@@ -292,7 +324,11 @@ async function main() {
     );
     process.exit(0);
   }
-  if (!help) ensureSystemPackages(NEEDS[command] ?? []);
+  if (!help) {
+    ensureSystemPackages(NEEDS[command] ?? []);
+    // A plan (`pairs --plan`) runs nothing: it installs nothing either.
+    if (!args.includes('--plan')) tryOptionalPackages(WANTS[command] ?? []);
+  }
   process.env.JSIO_ROOT = ROOT;
   if (command === 'lint') {
     lint();

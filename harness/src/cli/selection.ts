@@ -27,7 +27,7 @@ export const SELECTION_OPTIONS = {
     multiple: true,
     default: [],
     value: 'just,...',
-    description: 'runtimes whose absence is an error instead of a skip',
+    description: 'runtimes (or counts: valgrind) whose absence is an error instead of a skip',
   },
 } as const satisfies Record<string, OptionSpec>;
 

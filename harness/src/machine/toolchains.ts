@@ -227,6 +227,9 @@ export function toolVersions(): Record<string, string> {
     // GNU time prints "UNKNOWN" as its version on Debian: ask the package manager instead.
     ['time', ['dpkg-query', '-W', '-f=${Version}', 'time']],
     ['kernel', ['uname', '-r']],
+    // Instruction counts hold per Valgrind and C library: both are recorded beside them.
+    ['valgrind', ['valgrind', '--version']],
+    ['glibc', ['getconf', 'GNU_LIBC_VERSION']],
   ];
   for (const [k, argv] of entries) {
     const v = first(argv);

@@ -22,6 +22,8 @@ export interface Tools {
    * layout gave 1,344 KiB on 30 of 30 (docs/runners.md).
    */
   setarch?: string;
+  /** Valgrind, which counts a program's user-space instructions (run/count-instructions.ts); optional. */
+  valgrind?: string;
 }
 
 /** "hyperfine 1.15.0" -> [1, 15, 0] */
@@ -48,12 +50,14 @@ export function findTools(): Tools {
   const gnuTime = ['/usr/bin/time'].find((p) => probe([p, '--version'])?.includes('GNU'));
   const taskset = which('taskset');
   const setarch = findSetarch();
+  const valgrind = which('valgrind');
   return {
     hyperfine,
     ...(strace ? { strace } : {}),
     ...(gnuTime ? { gnuTime } : {}),
     ...(taskset ? { taskset } : {}),
     ...(setarch ? { setarch } : {}),
+    ...(valgrind ? { valgrind } : {}),
   };
 }
 

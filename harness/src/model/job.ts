@@ -69,6 +69,17 @@ export interface Job {
   /** Scratch space the program may write to, emptied before and removed after the job. */
   readonly scratch: string;
   readonly build?: JobBuild;
+  /**
+   * How its instructions are counted (run/count-instructions.ts): the runtime's deterministic
+   * settings (in words), their environment, and the commands at its own size and, for a fit,
+   * its smallest and own sizes. Absent where the runtime has no such settings.
+   */
+  readonly counting?: {
+    readonly settings: string;
+    readonly env: Readonly<Record<string, string>>;
+    readonly command: JobCommand;
+    readonly sizes?: NonNullable<Job['sizes']>;
+  };
   /** Cold-cache jobs: the command that evicts (and verifies) the input's pages before each run. */
   readonly evict?: string;
   readonly checks: readonly Check[];

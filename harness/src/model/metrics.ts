@@ -15,9 +15,12 @@ export type Direction = (typeof DIRECTIONS)[number];
  * - timed: sampled once per timed run (or fitted through them), noisy: compared by tests on samples;
  * - counter: counted once per check run and deterministic: compared exactly, never sampled;
  * - derived: computed from another metric of the same runs (throughput is bytes over wall
- *   time): reported, but no evidence of its own, so never tested on its own.
+ *   time): reported, but no evidence of its own, so never tested on its own;
+ * - work: user-space instructions counted under Valgrind with the runtime's deterministic
+ *   settings (run/count-instructions.ts): exact where each side's repeats agree, compared with
+ *   one stated tolerance (analysis/work.ts), never sampled.
  */
-export type MetricKind = 'timed' | 'counter' | 'derived';
+export type MetricKind = 'timed' | 'counter' | 'derived' | 'work';
 
 export interface MetricSpec {
   unit: string;
@@ -51,6 +54,20 @@ export const HARNESS_METRICS = {
     kind: 'counter',
     label: 'system calls',
     column: 'total calls',
+  },
+  instructions: {
+    unit: 'instructions',
+    direction: 'smaller',
+    kind: 'work',
+    label: 'instructions per run (start-up included)',
+    column: 'instructions',
+  },
+  instructions_per_op: {
+    unit: 'instructions',
+    direction: 'smaller',
+    kind: 'work',
+    label: 'instructions per operation',
+    column: 'instructions per op',
   },
 } as const satisfies Record<string, MetricSpec>;
 

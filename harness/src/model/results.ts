@@ -20,7 +20,8 @@ import {
 } from './fields.js';
 import { DIRECTIONS } from './metrics.js';
 
-export const RESULTS_SCHEMA = 1;
+/** 2: benchmarks may carry counted work (`counts`, the instructions metrics); files of schema 1 read as they are. */
+export const RESULTS_SCHEMA = 2;
 
 /** The schema of model/metrics.ts's Direction (the type is declared there, once). */
 export const Direction = z.enum(DIRECTIONS);
@@ -104,6 +105,30 @@ export const BuildInfo = z
   .strict();
 export type BuildInfo = z.infer<typeof BuildInfo>;
 
+export const Counts = z.discriminatedUnion('status', [
+  z
+    .object({
+      status: z.literal('ok'),
+      /** What the count covers: the runtime's deterministic settings, in words. */
+      settings: Text('line'),
+      /**
+       * decides: a change beyond the tolerance is the point's "work changed"; evidence: threads, the
+       * kernel or a cold cache decide its cost, so its counts are shown, never called.
+       */
+      role: z.enum(['decides', 'evidence']),
+      because: Text('line').optional(),
+      /** The largest relative spread of its repeated counts, the tolerance it is held to, and the repeats. */
+      spread: Num,
+      tolerance: Num,
+      repeats: Num.int(),
+      /** Whether its repeated counts agreed within the tolerance: "counts not deterministic here" otherwise. */
+      deterministic: z.boolean(),
+    })
+    .strict(),
+  z.object({ status: z.literal('unavailable'), reason: Text('long') }).strict(),
+]);
+export type Counts = z.infer<typeof Counts>;
+
 export const Benchmark = z
   .object({
     /** Stable identity: <experiment>/<variant>/<k=v,...> (parameters sorted by name). */
@@ -126,6 +151,8 @@ export const Benchmark = z
     validation: Validation.optional(),
     metrics: SafeRecord(Name, Metric).default({}),
     build: BuildInfo.optional(),
+    /** How its work was counted (the `instructions` metrics: run/count-instructions.ts), or why it could not be. */
+    counts: Counts.optional(),
   })
   .strict();
 export type Benchmark = z.infer<typeof Benchmark>;
@@ -241,7 +268,7 @@ export type SlopeFit = z.infer<typeof SlopeFit>;
 
 export const Results = z
   .object({
-    schema: z.literal(RESULTS_SCHEMA),
+    schema: z.union([z.literal(1), z.literal(RESULTS_SCHEMA)]),
     run: Run,
     experiments: SafeRecord(Segment, ExperimentInfo),
     benchmarks: z.array(Benchmark),

@@ -68,7 +68,33 @@ export interface RuntimeFamily {
   profiler?: 'v8-cpu-prof';
   profilerAfter?: number;
   releases?: ReleaseAxis;
+  /** How its work is counted under Valgrind (run/count-instructions.ts); absent: it has no deterministic settings. */
+  counting?: CountingSettings;
 }
+
+/**
+ * A family's settings for counting instructions: what goes after its invocation (before the
+ * script) and into its environment so that repeated counts agree, and what the count then covers.
+ * Whether they do is measured per family, never assumed (docs/counts.md).
+ */
+export interface CountingSettings {
+  args?: readonly string[];
+  env?: Readonly<Record<string, string>>;
+  /** What the count covers, for a reader: "V8 made predictable (…)", "its interpreter, JIT off". */
+  counts: string;
+}
+
+/** V8's deterministic mode: fixed seeds, GC on a fixed schedule, no helper threads (compilers, GC). */
+export const V8_PREDICTABLE = [
+  '--predictable',
+  '--predictable-gc-schedule',
+  '--random-seed=1',
+  '--hash-seed=1',
+  '--single-threaded',
+] as const;
+
+/** What a native program's count covers: it has no runtime to make deterministic. */
+export const NATIVE_COUNTING: CountingSettings = { counts: 'the program as compiled: no runtime settings needed' };
 
 const firstLine = (out: string) => out.split('\n')[0]?.trim() ?? '';
 
@@ -80,6 +106,7 @@ const BUILT_IN: readonly RuntimeFamily[] = [
     pin: 'majors',
     invocation: [],
     version: { args: ['--version'], parse: (out) => firstLine(out).replace(/^v/, '').split(' ')[0] },
+    counting: { args: V8_PREDICTABLE, counts: `V8 made predictable (${V8_PREDICTABLE.join(' ')})` },
     profiler: 'v8-cpu-prof',
     releases: {
       line: 'per-major',

@@ -14,6 +14,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { runAnalyses } from '../analysis/slope.js';
 import { type BuildOutcome, buildAll } from '../build/build.js';
+import { UserError } from '../lib/errors.js';
+import { shellQuote } from '../lib/exec.js';
 import { isSha } from '../lib/ids.js';
 import { ensureDirectory } from '../lib/paths.js';
 import { commitInfo } from '../machine/machine.js';
@@ -26,11 +28,13 @@ import { normalize, notRun } from '../normalize/normalize.js';
 import { loadAllExperiments } from '../plan/experiments.js';
 import { expand, type Filters } from '../plan/plan.js';
 import { countSyscalls } from '../run/common.js';
+import { VALGRIND_MISSING } from '../run/count-instructions.js';
 import { type ProfileOutcome, profileJob, profiles } from '../run/cpu-profile.js';
 import { measureJob } from '../run/measure.js';
 import type { SyscallCounts } from '../run/parse-strace.js';
 import { checkStore } from '../store/check.js';
 import { publishRun } from '../store/publish-run.js';
+import { type CountsMode, countWork, jobsToCount, withWork } from './count-work.js';
 import { Progress } from './progress.js';
 import { writeReports } from './reports.js';
 import { type ResultsFile, startResults } from './results-file.js';
@@ -54,6 +58,8 @@ export interface BenchOptions {
   variantRuns?: Readonly<Record<string, number>>;
   programsDir?: string;
   cacheDir?: string;
+  /** Which points' work is counted under Valgrind after the timed runs (pipeline/count-work.ts; default headline). */
+  counts?: CountsMode;
   /** Also profile each measured JavaScript job once, untimed, under <out>/cpuprofiles (run/cpu-profile.ts). */
   profileCpu?: boolean;
   /**
@@ -155,6 +161,54 @@ async function runJobs(
   return { interrupted: stop.interrupted, measuredSeconds, traces, profiled };
 }
 
+/**
+ * Counts the chosen points' work after the timed runs, on every core, adding it to their
+ * benchmarks (pipeline/count-work.ts); returns whether it was interrupted.
+ */
+async function countStage(
+  jobs: readonly Job[],
+  host: Host,
+  file: ResultsFile,
+  opts: BenchOptions,
+  log: (m: string) => void,
+): Promise<boolean> {
+  const ok = new Set(file.benchmarks.filter((b) => b.status === 'ok').map((b) => b.id));
+  const chosen = jobsToCount(
+    jobs.filter((j) => ok.has(j.id)),
+    opts.counts ?? 'headline',
+  );
+  if (!chosen.length) return false;
+  if (!host.tools.valgrind) log(VALGRIND_MISSING);
+  const stop = onInterrupt(log, 'stopping the counts; the timed results are kept');
+  const progress = new Progress(chosen.length);
+  const t = performance.now();
+  try {
+    // Every core: the harness pinned itself to one, and its children inherit that.
+    const pin = host.cpus ? `${shellQuote(host.cpus.taskset)} -c ${host.cpus.all} ` : undefined;
+    await countWork(
+      chosen,
+      host.tools,
+      { count: host.machine.cores, ...(pin ? { pin } : {}) },
+      (job, w) => {
+        file.update(job.id, (b) => withWork(b, w));
+        progress.start(`counted ${job.experiment.id} › ${job.variant.id} › ${paramsText(job)}`);
+        progress.finish(w.seconds / host.machine.cores, w.counts.status === 'ok' ? 'ok' : w.counts.reason);
+      },
+      () => stop.interrupted,
+    );
+    progress.end();
+    log(`counted the work of ${chosen.length} point(s) in ${((performance.now() - t) / 1000).toFixed(0)} s`);
+  } finally {
+    stop.dispose();
+  }
+  return stop.interrupted;
+}
+
+const paramsText = (job: Job) =>
+  Object.entries(job.params)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(' ');
+
 export async function bench(opts: BenchOptions): Promise<BenchOutcome> {
   const log = opts.log ?? ((m: string) => process.stderr.write(`${m}\n`));
   const started = new Date();
@@ -169,6 +223,11 @@ export async function bench(opts: BenchOptions): Promise<BenchOutcome> {
   const outDir = ensureDirectory(resolve(opts.outDir), '--out');
   if (opts.storeDir) ensureDirectory(opts.storeDir, '--store');
   const host = await setUpMachine(opts, log);
+  if (opts.require.includes('counts') && !host.tools.valgrind)
+    throw new UserError(
+      '--require counts: valgrind is not installed, so no work can be counted',
+      'apt-get install valgrind',
+    );
   const { jobs, toolchains, coldRead } = await planCheckout(
     points,
     host,
@@ -192,7 +251,9 @@ export async function bench(opts: BenchOptions): Promise<BenchOutcome> {
     experiments,
   });
   const builds = await buildAll(jobs, log);
-  const { interrupted, measuredSeconds, traces, profiled } = await runJobs(jobs, builds, host, file, opts, log);
+  const timed = await runJobs(jobs, builds, host, file, opts, log);
+  const { measuredSeconds, traces, profiled } = timed;
+  const interrupted = timed.interrupted || (await countStage(jobs, host, file, opts, log));
   const results = file.finish({
     partial: interrupted,
     timing: { totalSeconds: (performance.now() - t0) / 1000, measuredSeconds },

@@ -30,6 +30,8 @@ export interface ResultsFile {
   outDir: string;
   readonly benchmarks: readonly Benchmark[];
   add(b: Benchmark): void;
+  /** Replaces a recorded benchmark (by id) with what `f` makes of it; a later stage's additions. */
+  update(id: string, f: (b: Benchmark) => Benchmark): void;
   finish(end: { partial: boolean; timing: NonNullable<Results['run']['timing']>; analyses: SlopeFit[] }): Results;
 }
 
@@ -82,6 +84,12 @@ export function startResults(outDir: string, facts: RunFacts): ResultsFile {
     benchmarks: results.benchmarks,
     add(b) {
       results.benchmarks.push(b);
+      save();
+    },
+    update(id, f) {
+      const i = results.benchmarks.findIndex((b) => b.id === id);
+      if (i < 0) return;
+      results.benchmarks[i] = f(results.benchmarks[i]!);
       save();
     },
     finish({ partial, timing, analyses }) {

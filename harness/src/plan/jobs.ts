@@ -12,7 +12,7 @@ import { evaluate, fillTemplate, type Scope } from '../lib/expr.js';
 import type { Resolved } from '../machine/toolchains.js';
 import { freezeJob, type Job, type JobBuild, type JobCommand } from '../model/job.js';
 import { type Experiment, jsRuntimes, type Variant } from '../model/manifest.js';
-import { familyOf } from '../model/runtime-families.js';
+import { familyOf, NATIVE_COUNTING } from '../model/runtime-families.js';
 import { matchesAt } from '../model/select.js';
 import { workloadHash } from './definition.js';
 import { measuredInputs } from './identify-inputs.js';
@@ -89,9 +89,36 @@ function jobBuild(point: Point, env: PlanEnvironment): JobBuild | undefined {
 export const quoteValue = (v: string, name: string) => (name === 'js' ? v : shellQuote(v));
 
 /** How each JavaScript runtime runs a program file (its family's invocation): `{js}` in a command template. */
-export function jsInvocation(runtimeKey: string, path: string, script: string): string {
+export function jsInvocation(runtimeKey: string, path: string, script: string, extra: readonly string[] = []): string {
   const args = familyOf(runtimeKey)?.invocation ?? [];
-  return [path, ...args, script].map(shellQuote).join(' ');
+  return [path, ...args, ...extra, script].map(shellQuote).join(' ');
+}
+
+/**
+ * The commands a point's instructions are counted with (run/count-instructions.ts): a JavaScript
+ * runtime's deterministic settings in its invocation and environment, at the point's own size and,
+ * for a fit, its smallest too. Undefined where the runtime has no such settings.
+ */
+function jobCounting(
+  point: Point,
+  scope: Scope,
+  script: string | undefined,
+  rt: { ok: true; path: string } | undefined,
+  commandFor: (sc: Scope) => JobCommand,
+  runnable: boolean,
+): Job['counting'] {
+  const js = jsRuntimes(point.variant) !== undefined;
+  const settings = js ? familyOf(point.runtime)?.counting : NATIVE_COUNTING;
+  if (!settings || !runnable) return undefined;
+  const countScope: Scope =
+    js && rt && script ? { ...scope, js: jsInvocation(point.runtime, rt.path, script, settings.args) } : scope;
+  const sizes = jobSizes(point, countScope, commandFor, runnable);
+  return {
+    settings: settings.counts,
+    env: settings.env ?? {},
+    command: commandFor(countScope),
+    ...(sizes ? { sizes: [sizes[0]!, sizes.at(-1)!] } : {}),
+  };
 }
 
 /** The command's leading VAR=value assignments stay in front of taskset and any measuring tool. */
@@ -171,6 +198,7 @@ export function planJob(point: Point, env: PlanEnvironment): Job {
   const commandFor = jobCommandFor(m, variant, placement, blocked, scope);
   const runnable = !blocked && !evictBlocked;
   const sizes = jobSizes(point, scope, commandFor, runnable);
+  const counting = jobCounting(point, scope, script, rt?.ok ? rt : undefined, commandFor, runnable);
   const variantRuns =
     env.variantRuns && Object.hasOwn(env.variantRuns, variant.id) ? env.variantRuns[variant.id] : undefined;
   const settings = {
@@ -194,6 +222,7 @@ export function planJob(point: Point, env: PlanEnvironment): Job {
     runner: m.runner,
     command: commandFor(scope),
     ...(sizes ? { sizes } : {}),
+    ...(counting ? { counting } : {}),
     cwd: exp.dir,
     scratch,
     ...(build ? { build } : {}),

@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { EXIT, UserError } from '../../lib/errors.js';
 import { existingDirectory } from '../../lib/paths.js';
 import { type BenchOutcome, bench } from '../../pipeline/bench.js';
+import { COUNTS_MODES, type CountsMode } from '../../pipeline/count-work.js';
 import { buildSite } from '../../site/build-site.js';
 import { checkSiteOutput } from '../../site/output-dir.js';
 import { DEFAULT_SITE, DEFAULT_STORE, intFlag, ROOT } from '../args.js';
@@ -29,6 +30,13 @@ export const benchSpec = {
     programs: { type: 'string', default: join(ROOT, 'programs'), value: 'DIR', description: 'the experiments folder' },
     strict: { type: 'boolean', default: false, description: 'refuse to run on a busy machine instead of warning' },
     runs: { type: 'string', value: 'N', description: "timed runs per benchmark instead of the profile's (1-9999)" },
+    counts: {
+      type: 'string',
+      default: 'headline',
+      value: 'WHICH',
+      description:
+        'whose work is counted under valgrind after the timed runs: headline (one headline point per runtime family and experiment), all, none',
+    },
     'profile-cpu': {
       type: 'boolean',
       default: false,
@@ -70,10 +78,17 @@ export async function benchCommand(argv: string[]): Promise<number> {
     strict: values.strict,
     ...(runs ? { runs } : {}),
     profileCpu: values['profile-cpu'],
+    counts: countsFlag(values.counts),
   });
   process.stdout.write(`\n${outcome.summaryText}\n`);
   process.stdout.write(`${whereLines(outcome, storeDir).join('\n')}\n`);
   return exitStatus(outcome);
+}
+
+function countsFlag(value: string): CountsMode {
+  if (!(COUNTS_MODES as readonly string[]).includes(value))
+    throw new UserError(`--counts ${value}: expected ${COUNTS_MODES.join(', ')}`);
+  return value as CountsMode;
 }
 
 /** Where everything went, the totals over every experiment, and what was not run. */
