@@ -11,18 +11,18 @@
  * work. Chosen above how far counts moved on the development VM under changes that add no work
  * per operation, and below the smallest real change of interest (docs/counts.md has the figures).
  */
-export const WORK_TOLERANCE = 0.005;
+export const WORK_TOLERANCE = 0.01;
 
-/** One counted run: at the point's own size or, for a fit, its smallest; x is the fit's count (reads). */
+/** One counted run: of a point (own), or of a fit at its smallest or largest counted size; x is the fit's count (reads). */
 export interface CountedRun {
-  size: 'small' | 'own';
+  size: 'own' | 'small' | 'large';
   instructions: number;
   x?: number;
 }
 
 export interface Work {
-  /** Instructions of one run at the point's own size (the median of its repeats), start-up included. */
-  perRun: number;
+  /** Instructions of one run of the point (the median of its repeats), start-up included; not for a fit. */
+  perRun?: number;
   /** A fit's instructions per operation: the two sizes' difference over their operations' difference. */
   perOp?: number;
   /** The largest relative spread of a size's repeated counts (0 when they agree exactly or were not repeated). */
@@ -39,19 +39,20 @@ const median = (xs: readonly number[]) => {
 export const relSpread = (xs: readonly number[]) =>
   xs.length < 2 ? 0 : (Math.max(...xs) - Math.min(...xs)) / Math.min(...xs);
 
-/** A point's work from its counted runs; undefined without a run at its own size. */
+/** A point's work from its counted runs; undefined when they make neither quantity. */
 export function workOf(runs: readonly CountedRun[]): Work | undefined {
-  const own = runs.filter((r) => r.size === 'own');
-  const small = runs.filter((r) => r.size === 'small');
-  if (!own.length) return undefined;
-  const perRun = median(own.map((r) => r.instructions));
-  const spread = Math.max(relSpread(own.map((r) => r.instructions)), relSpread(small.map((r) => r.instructions)));
-  const repeats = small.length ? Math.min(own.length, small.length) : own.length;
-  const xOwn = own[0]!.x;
-  const xSmall = small[0]?.x;
+  const of = (size: CountedRun['size']) => runs.filter((r) => r.size === size);
+  const [own, small, large] = [of('own'), of('small'), of('large')];
+  const groups = [own, small, large].filter((g) => g.length);
+  if (!groups.length) return undefined;
+  const spread = Math.max(...groups.map((g) => relSpread(g.map((r) => r.instructions))));
+  const repeats = Math.min(...groups.map((g) => g.length));
+  const [xs, xl] = [small[0]?.x, large[0]?.x];
   const perOp =
-    small.length && xOwn !== undefined && xSmall !== undefined && xOwn > xSmall
-      ? (perRun - median(small.map((r) => r.instructions))) / (xOwn - xSmall)
+    small.length && large.length && xs !== undefined && xl !== undefined && xl > xs
+      ? (median(large.map((r) => r.instructions)) - median(small.map((r) => r.instructions))) / (xl - xs)
       : undefined;
-  return { perRun, ...(perOp !== undefined ? { perOp } : {}), spread, repeats };
+  const perRun = own.length ? median(own.map((r) => r.instructions)) : undefined;
+  if (perOp === undefined && perRun === undefined) return undefined;
+  return { ...(perRun !== undefined ? { perRun } : {}), ...(perOp !== undefined ? { perOp } : {}), spread, repeats };
 }

@@ -88,6 +88,8 @@ const Variant = z
     skipChecks: z.record(name, z.string().min(1)).default({}),
     /** Only the points matching this selector exist for this variant (e.g. read-only programs: {"op": "read"}). */
     when: At.optional(),
+    /** Why this variant's instruction counts are evidence, not a verdict (its work depends on thread scheduling). */
+    countsEvidence: z.string().min(1).max(300).optional(),
     /**
      * Parameters that do not apply to this variant (Bun and Deno have no UV_THREADPOOL_SIZE):
      * it gets one point per combination of the others, and its ids and labels lack them.
@@ -214,6 +216,13 @@ export const Manifest = z
         expected: z.string().optional(),
         /** Expression for the bytes one run processes (at each scale): gives steady_throughput. */
         bytes: z.string().optional(),
+        /**
+         * The sizes (relative to the point's own) its instructions are counted at: the count per
+         * operation is taken between the first and the last. Counting costs start-up, not size, so
+         * a wide span past a JIT's warm-up may be larger than the timed one (default: the smallest
+         * timed scale and 1).
+         */
+        countScales: z.array(z.number().positive().max(64)).min(2).optional(),
         /** Metric names: the cost per operation (ns), the start-up (s), the steady throughput (MB/s). */
         cost: name,
         startup: name.default('startup'),
@@ -225,6 +234,8 @@ export const Manifest = z
     /** Fields the programs report in their JSON line; each becomes a metric. */
     reports: z.record(name, ReportedField).default({}),
     validate: z.array(CheckSchema).default([]),
+    /** Why this experiment's instruction counts are evidence, not a verdict (its work depends on thread scheduling). */
+    countsEvidence: z.string().min(1).max(300).optional(),
     variants: z.array(Variant).min(1),
     summary: z
       .object({

@@ -80,8 +80,13 @@ export interface RuntimeFamily {
 export interface CountingSettings {
   args?: readonly string[];
   env?: Readonly<Record<string, string>>;
-  /** What the count covers, for a reader: "V8 made predictable (…)", "its interpreter, JIT off". */
+  /** What the count covers, for a reader: "V8 made predictable (…)". */
   counts: string;
+  /**
+   * Where its counts were measured not to repeat closely enough to decide (docs/counts.md): they
+   * are shown as evidence, never called. `majors`: only those majors of a family pinned per major.
+   */
+  evidence?: { because: string; majors?: readonly string[] };
 }
 
 /** V8's deterministic mode: fixed seeds, GC on a fixed schedule, no helper threads (compilers, GC). */
@@ -106,7 +111,14 @@ const BUILT_IN: readonly RuntimeFamily[] = [
     pin: 'majors',
     invocation: [],
     version: { args: ['--version'], parse: (out) => firstLine(out).replace(/^v/, '').split(' ')[0] },
-    counting: { args: V8_PREDICTABLE, counts: `V8 made predictable (${V8_PREDICTABLE.join(' ')})` },
+    counting: {
+      args: V8_PREDICTABLE,
+      counts: `V8 made predictable (${V8_PREDICTABLE.join(' ')})`,
+      evidence: {
+        because: "Node 20's count per operation moves by several % under changes that add no work",
+        majors: ['20'],
+      },
+    },
     profiler: 'v8-cpu-prof',
     releases: {
       line: 'per-major',
@@ -126,6 +138,12 @@ const BUILT_IN: readonly RuntimeFamily[] = [
     pin: 'single',
     invocation: [],
     version: { args: ['--version'], parse: (out) => firstLine(out).split(' ')[0] },
+    // JIT on, as timed; its concurrent compiler and collector off, which steadies it most.
+    counting: {
+      env: { BUN_JSC_useConcurrentJIT: '0', BUN_JSC_useConcurrentGC: '0' },
+      counts: 'JavaScriptCore with its JIT, without its concurrent compiler and collector',
+      evidence: { because: "Bun's counts differ from run to run with every setting tried" },
+    },
     // Bun runs JavaScriptCore: no V8 profiler. Its package ships no changelog.
     releases: { line: 'whole', canaries: true, defaults: { since: '1.0.0', backfill: 'release' } },
   },
@@ -142,6 +160,12 @@ const BUILT_IN: readonly RuntimeFamily[] = [
         firstLine(out)
           .replace(/^deno /, '')
           .split(' ')[0],
+    },
+    counting: {
+      args: [`--v8-flags=${V8_PREDICTABLE.join(',')}`],
+      env: { DENO_NO_UPDATE_CHECK: '1' },
+      counts: `V8 made predictable (--v8-flags=${V8_PREDICTABLE.join(',')})`,
+      evidence: { because: "Deno's counts differ from run to run (its code cache, its start-up)" },
     },
     // Deno takes V8's --cpu-prof after `run`; a release that refuses it is profiled with perf (run/cpu-profile.ts).
     profiler: 'v8-cpu-prof',
@@ -160,6 +184,8 @@ const BUILT_IN: readonly RuntimeFamily[] = [
     },
     pin: 'single',
     invocation: [],
+    // V8's flags on its command line, before the script (a static app takes them after the binary).
+    counting: { args: V8_PREDICTABLE, counts: `V8 made predictable (${V8_PREDICTABLE.join(' ')})` },
     // 0.1.x has no --version flag (it would start its REPL): the runtime answers itself. The V8 it
     // runs on is part of the answer, so a build against Debian's V8 is never taken for upstream's.
     version: {

@@ -18,7 +18,7 @@ import { HARNESS_METRICS } from '../model/metrics.js';
 import type { Benchmark, Counts, Metric } from '../model/results.js';
 import { familyOf } from '../model/runtime-families.js';
 import { matchesAt } from '../model/select.js';
-import { countInstructions, VALGRIND_MISSING } from '../run/count-instructions.js';
+import { countInstructions, evidenceBecause, VALGRIND_MISSING } from '../run/count-instructions.js';
 
 export const COUNTS_MODES = ['headline', 'all', 'none'] as const;
 export type CountsMode = (typeof COUNTS_MODES)[number];
@@ -47,25 +47,20 @@ export function jobsToCount(jobs: readonly Job[], mode: CountsMode): Job[] {
   });
 }
 
-/** Why a point's counts are evidence, not a verdict, or undefined when they decide. */
-export function evidenceBecause(job: Job): string | undefined {
-  if (job.evict) return 'a cold-cache point: the kernel and the disk decide its cost';
-  const m = job.experiment.manifest as { countsEvidence?: string };
-  const v = job.variant as { countsEvidence?: string };
-  return v.countsEvidence ?? m.countsEvidence;
-}
-
-/** The counted runs a job needs: a fit's smallest and own size, then its own size again; else its own size twice. */
+/**
+ * The counted runs a job needs: a fit's smallest and largest counted size (instructions per
+ * operation), the largest twice; any other point twice at its own size. The repeat says whether
+ * its counts are deterministic here.
+ */
 function plannedRuns(job: Job) {
   const sizes = job.counting?.sizes;
-  const own = { size: 'own' as const };
-  return sizes
-    ? [
-        { size: 'small' as const, at: sizes[0]! },
-        { ...own, at: sizes.at(-1)! },
-        { ...own, at: sizes.at(-1)! },
-      ]
-    : [own, own];
+  if (!sizes) return [{ size: 'own' as const }, { size: 'own' as const }];
+  const [small, large] = [sizes[0]!, sizes.at(-1)!];
+  return [
+    { size: 'small' as const, at: small },
+    { size: 'large' as const, at: large },
+    { size: 'large' as const, at: large },
+  ];
 }
 
 export type WorkOutcome = { metrics: Record<string, Metric>; counts: Counts; seconds: number };
@@ -82,7 +77,16 @@ export async function countJob(job: Job, tools: Tools, pin?: string): Promise<Wo
     const x = fitX ? (c.fields[fitX] ?? ('at' in planned ? planned.at.expected : undefined)) : undefined;
     runs.push({ size: planned.size, instructions: c.instructions, ...(x !== undefined ? { x } : {}) });
   }
-  const work = workOf(runs)!;
+  const work = workOf(runs);
+  if (!work)
+    return {
+      metrics: {},
+      counts: {
+        status: 'unavailable',
+        reason: 'counts unavailable: the counted sizes made the same number of operations',
+      },
+      seconds,
+    };
   const metric = (name: 'instructions' | 'instructions_per_op', value: number): Metric => ({
     unit: HARNESS_METRICS[name].unit,
     direction: HARNESS_METRICS[name].direction,
@@ -93,7 +97,7 @@ export async function countJob(job: Job, tools: Tools, pin?: string): Promise<Wo
   const because = evidenceBecause(job);
   return {
     metrics: {
-      instructions: metric('instructions', work.perRun),
+      ...(work.perRun !== undefined ? { instructions: metric('instructions', work.perRun) } : {}),
       ...(work.perOp !== undefined ? { instructions_per_op: metric('instructions_per_op', work.perOp) } : {}),
     },
     counts: {

@@ -55,6 +55,8 @@ const PRESENTATION_FIELDS = new Set([
   'headline',
   'releases',
   'shared',
+  // How counted work is judged, not what a process does.
+  'countsEvidence',
 ]);
 
 /** The manifest as the point's process sees it: its own variant and parameter values, no presentation. */
@@ -67,7 +69,7 @@ export function manifestEntry(
     if (PRESENTATION_FIELDS.has(k) || k === 'variants' || k === 'parameters' || k === 'profiles') continue;
     rest[k] = v;
   }
-  const { description: _d, ...variant } = point.variant as Variant & { description?: string };
+  const { description: _d, countsEvidence: _e, ...variant } = point.variant as Variant & { description?: string };
   return {
     experiment: point.experiment.id,
     variant,

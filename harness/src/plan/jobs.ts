@@ -110,14 +110,30 @@ function jobCounting(
   const js = jsRuntimes(point.variant) !== undefined;
   const settings = js ? familyOf(point.runtime)?.counting : NATIVE_COUNTING;
   if (!settings || !runnable) return undefined;
+  const args = settings.args ?? [];
   const countScope: Scope =
-    js && rt && script ? { ...scope, js: jsInvocation(point.runtime, rt.path, script, settings.args) } : scope;
-  const sizes = jobSizes(point, countScope, commandFor, runnable);
+    js && rt && script ? { ...scope, js: jsInvocation(point.runtime, rt.path, script, args) } : scope;
+  // A static just(js) app takes V8's flags on its own command line, after the binary.
+  const bin =
+    point.variant.build?.kind === 'just-static' && typeof scope.bin === 'string' ? shellQuote(scope.bin) : undefined;
+  const withFlags = (c: JobCommand): JobCommand =>
+    bin && args.length ? { ...c, program: c.program.replace(bin, [bin, ...args.map(shellQuote)].join(' ')) } : c;
+  const m = point.experiment.manifest;
+  const sizes = point.countSizes?.map(({ scale, derived: d }) => {
+    const sc: Scope = { ...countScope, ...d, scale };
+    return {
+      scale,
+      scope: sc,
+      command: withFlags(commandFor(sc)),
+      ...(m.fit?.bytes ? { bytes: evaluate(m.fit.bytes, sc) } : {}),
+      ...(m.fit?.expected ? { expected: evaluate(m.fit.expected, sc) } : {}),
+    };
+  });
   return {
     settings: settings.counts,
     env: settings.env ?? {},
-    command: commandFor(countScope),
-    ...(sizes ? { sizes: [sizes[0]!, sizes.at(-1)!] } : {}),
+    command: withFlags(commandFor(countScope)),
+    ...(sizes && sizes.length >= 2 ? { sizes: [sizes[0]!, sizes.at(-1)!] } : {}),
   };
 }
 

@@ -36,6 +36,8 @@ export interface Point {
   runtime: string;
   /** Experiments with a fit: the smaller sizes this point also runs at, smallest first (manifest fit.scales). */
   smaller: { scale: number; derived: Record<string, number> }[];
+  /** Experiments with a fit: the sizes its instructions are counted at (manifest fit.countScales), smallest first. */
+  countSizes?: { scale: number; derived: Record<string, number> }[];
 }
 
 export interface Filters {
@@ -183,6 +185,13 @@ export function expand(experiments: readonly Experiment[], profile: Profile, fil
               .filter((s) => s < 1)
               .sort((a, b) => a - b)
               .map((scale) => ({ scale, derived: deriveValues(m, profile, base, exp.manifestPath, scale) })),
+            ...(m.fit
+              ? {
+                  countSizes: [...new Set(m.fit.countScales ?? [Math.min(1, ...m.fit.scales), 1])]
+                    .sort((a, b) => a - b)
+                    .map((scale) => ({ scale, derived: deriveValues(m, profile, base, exp.manifestPath, scale) })),
+                }
+              : {}),
           });
         }
       }

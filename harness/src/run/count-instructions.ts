@@ -13,6 +13,7 @@ import { describeExit, shellQuote } from '../lib/exec.js';
 import type { Scope } from '../lib/expr.js';
 import type { Tools } from '../machine/tools.js';
 import { commandLine, type Job, type JobCommand } from '../model/job.js';
+import { familyOf } from '../model/runtime-families.js';
 import { readReport, shell, tail } from './common.js';
 import { type ProcessCount, parseCachegrindLog, totalInstructions } from './parse-valgrind.js';
 import { runChecks } from './validate.js';
@@ -33,6 +34,18 @@ export type InstructionCount =
     }
   | { ok: false; reason: string; seconds: number };
 
+/** Why a point's counts are evidence, not a verdict, or undefined when they decide. */
+export function evidenceBecause(job: Job): string | undefined {
+  if (job.evict) return 'a cold-cache point: the kernel and the disk decide its cost';
+  const declared = job.variant.countsEvidence ?? job.experiment.manifest.countsEvidence;
+  if (declared) return declared;
+  const family = familyOf(job.runtime);
+  const e =
+    job.variant.runtime === 'native' || job.variant.runtime === 'system' ? undefined : family?.counting?.evidence;
+  const major = job.runtime.split('@')[1]?.split('.')[0];
+  return e && (!e.majors || (major !== undefined && e.majors.includes(major))) ? e.because : undefined;
+}
+
 /** The Valgrind command in front of the program: env settings, a fixed layout, one log per process. */
 export function valgrindWrap(tools: Tools, logDir: string, env: Readonly<Record<string, string>>): string {
   const assignments = Object.entries(env).map(([k, v]) => `${k}=${shellQuote(v)}`);
@@ -46,6 +59,14 @@ export function valgrindWrap(tools: Tools, logDir: string, env: Readonly<Record<
     `--log-file=${shellQuote(join(logDir, 'vg.%p.log'))}`,
   ].join(' ');
   return `${assignments.length ? `env ${assignments.join(' ')} ` : ''}${layout}${valgrind}`;
+}
+
+/** Every log Valgrind wrote (what it says when it cannot run a program). */
+function logsText(dir: string): string {
+  return readdirSync(dir)
+    .filter((f) => f.startsWith('vg.'))
+    .map((f) => readFileSync(join(dir, f), 'utf8'))
+    .join('\n');
 }
 
 /** Counts one run of `size` (a fit's size, or the job's own command) under the job's counting settings. */
@@ -68,12 +89,13 @@ export async function countInstructions(
       commandLine({ command: cmd }, valgrindWrap(tools, logs, job.counting.env)),
       COUNT_TIMEOUT_FACTOR,
     );
-    if (r.code !== 0 || r.timedOut || r.signal)
-      return {
-        ok: false,
-        reason: `counts unavailable: the run under valgrind ${describeExit(r, job.settings.timeout * 1000 * COUNT_TIMEOUT_FACTOR)}: ${tail(r.stderr)}`,
-        seconds: r.seconds,
-      };
+    if (r.code !== 0 || r.timedOut || r.signal) {
+      const undecodable = logsText(logs).includes('unhandled instruction bytes');
+      const why = undecodable
+        ? 'valgrind cannot decode an instruction the program runs (a binary built with -march=native on a newer CPU than valgrind knows?)'
+        : `${describeExit(r, job.settings.timeout * 1000 * COUNT_TIMEOUT_FACTOR)}: ${tail(r.stderr)}`;
+      return { ok: false, reason: `counts unavailable: the run under valgrind ${why}`, seconds: r.seconds };
+    }
     const report = readReport(job, r.stdout);
     if (!report.ok) return { ok: false, reason: `counts unavailable: ${report.reason}`, seconds: r.seconds };
     const validation = runChecks(job.checks, job.variant, report.fields, size?.scope ?? job.scope);

@@ -1,0 +1,127 @@
+/**
+ * The PR diff's counts: before any pair is timed, each measured point's work is counted on both
+ * sides under Valgrind (run/count-instructions.ts), every core at once (a count does not depend
+ * on load), the affected points first, the control after, until the counting share of the budget
+ * is spent. Each side is counted twice — a fit at both its sizes, so its instructions per
+ * operation come with a repeat — and the sides are compared by the exact-counter rule with the
+ * one tolerance (../analysis/work-verdict.ts). A point that could not be counted says why.
+ */
+import { relSpread } from '../../analysis/work.js';
+import type { Tools } from '../../machine/tools.js';
+import type { Job } from '../../model/job.js';
+import { HARNESS_METRICS } from '../../model/metrics.js';
+import { countInstructions, evidenceBecause } from '../../run/count-instructions.js';
+import { compareWork, type WorkVerdict } from '../analysis/work-verdict.js';
+import type { PointPlan, SideName } from './executor.js';
+
+/** Counted runs of each size per side: one repeat tells whether the counts are deterministic here. */
+export const COUNTS_PER_SIDE = 2;
+
+export type PointWork =
+  | {
+      status: 'counted';
+      /** instructions_per_op for a fit (start-up cancelled), else instructions (per run, start-up included). */
+      metric: 'instructions_per_op' | 'instructions';
+      unit: string;
+      /** Each side's values, one per repeat. */
+      base: number[];
+      head: number[];
+      verdict: WorkVerdict;
+      /** decides, or evidence: why its cost is the kernel's, the disk's or the threads' (the comment says). */
+      role: 'decides' | 'evidence';
+      because?: string;
+      settings: string;
+      seconds: number;
+    }
+  | { status: 'not-counted'; reason: string };
+
+/** One side's values of the point's quantity, or why it could not be counted. */
+async function countSide(
+  job: Job,
+  tools: Tools,
+  pin: string | undefined,
+): Promise<{ ok: true; values: number[]; seconds: number } | { ok: false; reason: string }> {
+  const sizes = job.counting?.sizes;
+  const x = job.experiment.manifest.fit?.x;
+  const values: number[] = [];
+  let seconds = 0;
+  for (let i = 0; i < COUNTS_PER_SIDE; i++) {
+    const own = await countInstructions(job, tools, sizes?.at(-1), pin);
+    seconds += own.seconds;
+    if (!own.ok) return own;
+    if (!sizes || !x) {
+      values.push(own.instructions);
+      continue;
+    }
+    const small = await countInstructions(job, tools, sizes[0], pin);
+    seconds += small.seconds;
+    if (!small.ok) return small;
+    const dx = (own.fields[x] ?? sizes.at(-1)!.expected ?? 0) - (small.fields[x] ?? sizes[0]!.expected ?? 0);
+    if (!(dx > 0)) return { ok: false, reason: `counts unavailable: both sizes made the same number of ${x}` };
+    values.push((own.instructions - small.instructions) / dx);
+  }
+  return { ok: true, values, seconds };
+}
+
+/** Counts one point on both sides and compares them. */
+export async function countPoint(point: PointPlan, tools: Tools, pin?: string): Promise<PointWork> {
+  const sides: Record<SideName, number[]> = { base: [], head: [] };
+  let seconds = 0;
+  for (const side of ['base', 'head'] as const) {
+    const c = await countSide(point[side], tools, pin);
+    if (!c.ok) return { status: 'not-counted', reason: `${side}: ${c.reason}`.slice(0, 600) };
+    sides[side] = c.values;
+    seconds += c.seconds;
+  }
+  const metric =
+    point.head.counting?.sizes && point.head.experiment.manifest.fit ? 'instructions_per_op' : 'instructions';
+  const because = evidenceBecause(point.head);
+  return {
+    status: 'counted',
+    metric,
+    unit: HARNESS_METRICS[metric].unit,
+    base: sides.base,
+    head: sides.head,
+    verdict: compareWork(sides.base, sides.head),
+    role: because ? 'evidence' : 'decides',
+    ...(because ? { because } : {}),
+    settings: point.head.counting!.settings,
+    seconds,
+  };
+}
+
+/** The spread of a side's repeats (for the comment: how deterministic the counts were). */
+export const spreadOf = (values: readonly number[]) => relSpread(values);
+
+/**
+ * Counts `points` (the affected ones first, then the control), `parallel` at a time, until
+ * `deadline` (a performance.now() time) passes: points not started by then are not counted, with
+ * the reason. Without Valgrind nothing runs and every point says how to install it.
+ */
+export async function countPoints(
+  points: readonly PointPlan[],
+  tools: Tools,
+  opts: { parallel: number; pin?: string; deadline: number; now: () => number; log: (m: string) => void },
+): Promise<Map<string, PointWork>> {
+  const out = new Map<string, PointWork>();
+  if (!tools.valgrind) {
+    for (const p of points)
+      out.set(p.id, { status: 'not-counted', reason: 'valgrind missing (apt-get install valgrind)' });
+    return out;
+  }
+  const queue = [...points].sort((a, b) => Number(a.impact === 'control') - Number(b.impact === 'control'));
+  const worker = async () => {
+    for (let p = queue.shift(); p; p = queue.shift()) {
+      if (opts.now() > opts.deadline) {
+        out.set(p.id, { status: 'not-counted', reason: "the counts' share of the budget was spent first" });
+        continue;
+      }
+      const w = await countPoint(p, tools, opts.pin);
+      out.set(p.id, w);
+      if (w.status === 'counted' && w.verdict.kind === 'changed')
+        opts.log(`counts: ${p.id}: work changed (${(w.verdict.change * 100).toFixed(2)} %)`);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(opts.parallel, points.length)) }, worker));
+  return out;
+}
