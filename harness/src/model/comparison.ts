@@ -7,10 +7,10 @@
  */
 import { z } from 'zod';
 
-// The version lives apart so the site can bundle compare.ts without zod.
-export { COMPARISON_SCHEMA } from './comparison-version.js';
+// The versions live apart so the site can bundle compare.ts without zod.
+export { COMPARISON_SCHEMA, PAIRED_COMPARISON_OLDEST, PAIRED_COMPARISON_SCHEMA } from './comparison-version.js';
 
-import { COMPARISON_SCHEMA } from './comparison-version.js';
+import { COMPARISON_SCHEMA, PAIRED_COMPARISON_OLDEST, PAIRED_COMPARISON_SCHEMA } from './comparison-version.js';
 import { DiffSummary } from './diff-summary.js';
 import { Num, ParamName, ParamValue, SafeRecord, Token } from './fields.js';
 import { DIRECTIONS } from './metrics.js';
@@ -110,11 +110,10 @@ export const Comparison = z
 export type Comparison = z.infer<typeof Comparison>;
 
 // ---------------------------------------------------------------------------------------------
-// Schema 2: the paired PR diff (`npm run pairs`, docs/paired-design.md). One row per benchmark
-// point, led by its headline metric; the point's other metrics are folded into it; counters are
-// compared exactly over untimed traces of each side.
-
-export const PAIRED_COMPARISON_SCHEMA = 2;
+// Schemas 2 and 3: the paired PR diff (`npm run pairs`, docs/paired-design.md). One row per
+// benchmark point, led by its headline metric; the point's other metrics are folded into it;
+// counters are compared exactly over untimed traces of each side. 3 only adds optional fields, so a
+// reader of 3 reads 2 as it is.
 
 /** One metric of a point compared over its pairs. */
 export const PairedMetric = z
@@ -157,6 +156,12 @@ export const PairedPoint = z
     placement: short(300),
     /** The measured-input identity (program, imports, input generator, manifest entry, runtime pin) differs between base and head. */
     changed: z.boolean().optional(),
+    /**
+     * What the pull request changed in the point's workload (derived values, parameters, the
+     * generated input's bytes, checks, runner, placement): measured in pairs all the same, its
+     * change is the workload's, never a regression of the program (schema 3).
+     */
+    workloadChanged: short(300).optional(),
     /** Why the point was measured: the PR may have changed it, or it is one of the diff's A/A controls (absent in older files). */
     impact: z.enum(['affected', 'control']).optional(),
     /** How the pairs were made: whole processes timed by the harness, the program's own clock, or a fit over two sizes. */
@@ -233,7 +238,7 @@ export type HarnessShift = z.infer<typeof HarnessShift>;
 
 export const PairedComparison = z
   .object({
-    schema: z.literal(PAIRED_COMPARISON_SCHEMA),
+    schema: z.union([z.literal(PAIRED_COMPARISON_OLDEST), z.literal(PAIRED_COMPARISON_SCHEMA)]),
     method: short(800),
     /** Seed of the pair orders (pr-diff/analysis/pair-statistics.ts pairOrder): the schedule can be recomputed. */
     seed: z.number().int(),

@@ -23,7 +23,7 @@ export interface PointIdentity {
 export interface ImpactPlan {
   /** Points to measure, each with why: every affected one and the control sample. */
   measure: Map<string, Impact>;
-  /** Why each affected point is affected ("changed: programs/wc/wc-c.c"). */
+  /** Why each affected point is affected ("changed: programs/wc/wc-c.c"; points one side lacks too). */
   affected: Map<string, string>;
   /** Points on both sides that are neither affected nor drawn for the control, with the reason. */
   notAffected: { benchmark: string; reason: string }[];
@@ -123,7 +123,11 @@ export function planImpact(
     }
   }
   const headIds = new Set(head.map((p) => p.id));
-  for (const b of base) if (!headIds.has(b.id)) plan.measure.set(b.id, 'affected');
+  for (const b of base)
+    if (!headIds.has(b.id)) {
+      plan.measure.set(b.id, 'affected');
+      plan.affected.set(b.id, 'only the base has it');
+    }
   const control = new Set(drawControl(unaffected, controlPoints, seed));
   for (const p of unaffected) {
     if (control.has(p.id)) plan.measure.set(p.id, 'control');

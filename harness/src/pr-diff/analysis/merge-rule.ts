@@ -57,13 +57,14 @@ const pct = (x: number) => `${x >= 0 ? '+' : '−'}${(Math.abs(x) * 100).toFixed
 export function decideOutcome(
   rule: FailRule,
   broken: number,
-  points: readonly Pick<PairedPoint, 'benchmark' | 'lead'>[],
+  points: readonly Pick<PairedPoint, 'benchmark' | 'lead' | 'workloadChanged'>[],
 ): Outcome {
   const reasons: string[] = [];
   if (rule.broken && broken) reasons.push(`${broken} ${broken === 1 ? 'point' : 'points'} broken by this PR`);
   if (rule.slower !== undefined) {
     const limit = rule.slower;
-    const slow = points.filter((p) => p.lead.verdict === 'slower' && p.lead.ratio - 1 >= limit);
+    // A changed workload is measured and reported, but its change is the workload's, not a regression.
+    const slow = points.filter((p) => !p.workloadChanged && p.lead.verdict === 'slower' && p.lead.ratio - 1 >= limit);
     if (slow.length)
       reasons.push(
         `${slow.length} confirmed ${slow.length === 1 ? 'regression' : 'regressions'}${limit > 0 ? ` of at least ${pct(limit)}` : ''}`,

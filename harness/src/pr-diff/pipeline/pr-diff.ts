@@ -200,6 +200,7 @@ async function measurePoints(
 const outcomeOf = (p: DecidedPoint): PointOutcome => ({
   ...p,
   changed: p.plan.changed,
+  ...(p.plan.workloadChange ? { workloadChange: p.plan.workloadChange } : {}),
   benchmark: p.plan.id,
   experiment: p.plan.head.experiment.id,
   variant: p.plan.head.variant.id,
@@ -330,7 +331,6 @@ async function pairSides(opts: PairsOptions, baseRoot: string, headRoot: string)
     added: matched.added,
     removed: matched.removed,
     notMeasured: [...matched.notMeasured, ...failuresOf(s, matched)],
-    incomparable: matched.incomparable,
     warnings: warningsOf(opts, host, s),
     ...(impact
       ? {

@@ -1,5 +1,5 @@
 /**
- * comparison.json of the paired diff (schema 2): the rows, the lists of what was not paired, the
+ * comparison.json of the paired diff (model/comparison-version.ts): the rows, the lists of what was not paired, the
  * budget and the method, checked against the schema the PR-comment workflow applies.
  */
 
@@ -45,7 +45,6 @@ export interface PairedComparisonInput {
   added: PairedComparison['added'];
   removed: PairedComparison['removed'];
   notMeasured: PairedComparison['notMeasured'];
-  incomparable: NonNullable<PairedComparison['incomparable']>;
   warnings: string[];
   notAffected?: PairedComparison['notAffected'];
   affectedBecause?: PairedComparison['affectedBecause'];
@@ -77,7 +76,6 @@ export function pairedComparison(c: PairedComparisonInput): PairedComparison {
     removed: c.removed,
     notMeasured: c.notMeasured,
     ...(c.warnings.length ? { warnings: c.warnings } : {}),
-    ...(c.incomparable.length ? { incomparable: c.incomparable } : {}),
     ...(c.notAffected ? { notAffected: c.notAffected } : {}),
     ...(c.affectedBecause ? { affectedBecause: c.affectedBecause } : {}),
   };

@@ -45,7 +45,25 @@ export function interval(m: PairedMetric): string {
     : '—';
 }
 
+/**
+ * A change with its interval as a sentence reads it: "+96 % (+91 … +101 %)", "+5.1 % (+3.0 … +7.3 %)"
+ * (whole percents from 10 % on). Oriented like the ratio: + is head worse.
+ */
+export function changeText(m: Pick<PairedMetric, 'ratio' | 'ci'>): string {
+  const digits = Math.abs(m.ratio - 1) >= 0.1 ? 0 : 1;
+  const f = (r: number) => `${r >= 1 ? '+' : '−'}${(Math.abs(r - 1) * 100).toFixed(digits)}`;
+  return m.ci ? `${f(m.ratio)} % (${f(m.ci[0])} … ${f(m.ci[1])} %)` : `${f(m.ratio)} % (no interval)`;
+}
+
+/** A point whose workload the PR changed reads as that, with its paired change and interval. */
+export function workloadVerdict(p: PairedPoint): string {
+  if (p.pairs === 0) return 'workload changed: no pairs';
+  if (!hasResult(p)) return `workload changed: ${p.stop === 'unmeasurable' ? 'not measurable' : 'too few pairs'}`;
+  return `workload changed: ${changeText(p.lead)}`;
+}
+
 function verdictText(p: PairedPoint): string {
+  if (p.workloadChanged) return `${workloadVerdict(p)}${p.changed ? ' · changed in this PR' : ''}`;
   const why = p.lead.verdict === 'inconclusive' ? ` (${STOP[p.stop]})` : '';
   const within = p.lead.verdict === 'unchanged' ? ` within ±${(p.minEffect * 100).toFixed(1)}%` : '';
   // An exact counter change is a verdict of its own, beside the timing's.

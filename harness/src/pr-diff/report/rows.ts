@@ -19,6 +19,8 @@ export interface PointOutcome extends PointSoFar {
   params: PairedPoint['params'];
   placement: string;
   changed: boolean;
+  /** What the pull request changed in its workload, when it did (pr-diff/analysis/workload.ts). */
+  workloadChange?: string;
   impact: 'affected' | 'control';
   counters: PairedCounter[];
   sizes?: FitSizes;
@@ -111,6 +113,7 @@ export function pointRow(p: PointOutcome): PairedPoint {
     params: p.params,
     placement: p.placement.slice(0, 300),
     ...(p.changed ? { changed: true } : {}),
+    ...(p.workloadChange ? { workloadChanged: p.workloadChange.slice(0, 300) } : {}),
     impact: p.impact,
     kind: p.kind,
     pairs: p.pairs.length,
