@@ -268,6 +268,28 @@ function failuresOf(s: Measured, matched: Matched): PairedComparison['notMeasure
   );
 }
 
+/**
+ * Points an interrupt left before any pair or failure (never prepared, or prepared and not yet
+ * sampled): listed, so every matched point has an answer in the comparison.
+ */
+export function notReached(
+  s: Pick<ScheduleOutcome, 'measured' | 'failures'>,
+  matched: Pick<Matched, 'plans'>,
+): PairedComparison['notMeasured'] {
+  const answered = new Set([...s.measured.map((p) => p.plan.id), ...s.failures.map((f) => f.id)]);
+  return matched.plans
+    .filter((p) => !answered.has(p.id))
+    .flatMap((p) =>
+      (['base', 'head'] as const).map((side) => ({
+        benchmark: p.id,
+        side,
+        status: 'skipped' as const,
+        reason: 'the diff was interrupted before this point was measured',
+        ...(p.changed ? { changed: true } : {}),
+      })),
+    );
+}
+
 /** Seconds kept for preparing the control's points (builds, checks, warm-ups) after a harness shift. */
 export const CONTROL_PREPARE_SECONDS = 90;
 
@@ -330,7 +352,7 @@ async function pairSides(opts: PairsOptions, baseRoot: string, headRoot: string)
     points: points.map((p) => ({ ...pointRow(p), ...levelOf(s.levels, p.benchmark) })),
     added: matched.added,
     removed: matched.removed,
-    notMeasured: [...matched.notMeasured, ...failuresOf(s, matched)],
+    notMeasured: [...matched.notMeasured, ...failuresOf(s, matched), ...notReached(s, matched)],
     warnings: warningsOf(opts, host, s),
     ...(impact
       ? {

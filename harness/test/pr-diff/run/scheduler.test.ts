@@ -10,6 +10,7 @@ import { expand } from '../../../src/plan/plan.js';
 import { pairOrder } from '../../../src/pr-diff/analysis/pair-statistics.js';
 import { CONTROL_SHARE, decidePoint, type MeasuredPair, type PointSoFar } from '../../../src/pr-diff/analysis/point.js';
 import { DEFAULT_PLAN } from '../../../src/pr-diff/analysis/sequential.js';
+import { notReached } from '../../../src/pr-diff/pipeline/pr-diff.js';
 import type { Batch, PairExecutor, PointPlan, Prepare } from '../../../src/pr-diff/run/executor.js';
 import { runPairedPoints, type ScheduleOptions } from '../../../src/pr-diff/run/scheduler.js';
 import { ROOT } from '../../helpers/cli.js';
@@ -187,6 +188,21 @@ describe('paired schedule (fake executor)', () => {
     );
     expect(calls).toHaveLength(1);
     expect(out.measured.map((p) => [p.plan.id, p.pairs.length, p.decision.action])).toEqual([['a', 10, 'stop']]);
+    // The point the interrupt left without pairs is listed as not measured, so it keeps an answer.
+    expect(notReached(out, { plans: [point('a', 'process'), point('b', 'process')] })).toEqual([
+      {
+        benchmark: 'b',
+        side: 'base',
+        status: 'skipped',
+        reason: 'the diff was interrupted before this point was measured',
+      },
+      {
+        benchmark: 'b',
+        side: 'head',
+        status: 'skipped',
+        reason: 'the diff was interrupted before this point was measured',
+      },
+    ]);
   });
 
   it('a fit whose sizes are too close falls back to wall time and says why', async () => {
