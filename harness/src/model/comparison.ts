@@ -131,6 +131,11 @@ export const PairedMetric = z
     p: Num,
     verdict: z.enum(PAIRED_VERDICTS),
     note: short(300).optional(),
+    /**
+     * A folded metric that repeats another's evidence (a rate over that metric's time): judged
+     * with it, never a call of its own (schema 3).
+     */
+    of: short(100).optional(),
   })
   .strict();
 export type PairedMetric = z.infer<typeof PairedMetric>;
@@ -176,7 +181,14 @@ export const PairedPoint = z
     /** Seconds one pair took (both sides, timer included). */
     secondsPerPair: Num,
     lead: PairedMetric,
+    /**
+     * The point's other metrics over the same pairs. From schema 3, each timed one is judged at its
+     * share of the diff-wide false-call level (pr-diff/analysis/multiplicity.ts); in schema 2 they
+     * were fixed-size comparisons at 5 %, no call of a change.
+     */
     folded: z.array(PairedMetric).max(50),
+    /** The folded metrics called slower or faster at their share of the diff-wide level (schema 3). */
+    also: z.array(short(100)).max(50).optional(),
     counters: z.array(PairedCounter).max(500),
     /** How much worse the second process of a pair is than the first (> 1: worse), when measurable. */
     orderEffect: Num.optional(),

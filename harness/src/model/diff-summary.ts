@@ -92,6 +92,8 @@ export const DiffSummary = z
         removed: count.optional(),
         notMeasured: count.optional(),
         unanswered: count.optional(),
+        /** Measured affected points (a changed workload apart) with another timed metric called slower or faster (schema 3). */
+        alsoMoved: count.optional(),
       })
       .strict(),
     outcome: Outcome,

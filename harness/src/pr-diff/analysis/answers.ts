@@ -114,3 +114,15 @@ export function notMeasuredWhy(c: Doc): { noPairs: number; bothSides: number; on
   }
   return out;
 }
+
+/**
+ * A point's other timed metrics that moved, as its row names them (`also`) and its folded rows
+ * judged them; only a comparison of schema 3 judges them at the diff-wide level, and a name the
+ * folded rows do not call slower or faster is not taken from the artifact.
+ */
+export function movedOthers(p: Pick<PairedPoint, 'also' | 'folded'>): PairedPoint['folded'] {
+  const named = new Set(p.also ?? []);
+  return p.folded.filter(
+    (m) => named.has(m.metric) && m.of === undefined && (m.verdict === 'slower' || m.verdict === 'faster'),
+  );
+}

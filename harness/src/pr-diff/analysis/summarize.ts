@@ -8,7 +8,7 @@ import { reasonHeadline } from '../../lib/first-error-line.js';
 import { parseBenchmarkId } from '../../model/benchmark-id.js';
 import type { PairedComparison, PairedPoint } from '../../model/comparison.js';
 import type { BrokenGroup, CounterFinding, DiffSummary, NotMeasuredGroup } from '../../model/diff-summary.js';
-import { answerCounts, answeredPoints } from './answers.js';
+import { answerCounts, answeredPoints, movedOthers } from './answers.js';
 import { decideOutcome, type FailRule, parseFailRule } from './merge-rule.js';
 
 type Item = PairedComparison['notMeasured'][number];
@@ -150,7 +150,11 @@ export function changedPrograms(c: Pick<PairedComparison, 'points' | 'notMeasure
 }
 
 const called = (p: PairedPoint) =>
-  p.pairs > 0 && (p.lead.verdict === 'slower' || p.lead.verdict === 'faster' || p.counters.some(exactChange));
+  p.pairs > 0 &&
+  (p.lead.verdict === 'slower' ||
+    p.lead.verdict === 'faster' ||
+    movedOthers(p).length > 0 ||
+    p.counters.some(exactChange));
 const exactChange = (k: PairedPoint['counters'][number]) => !k.baseRange && !k.headRange;
 
 /** The impact line's counts and the control's verdict (undefined for a diff that measured every point). */
@@ -184,6 +188,8 @@ export function summarize(c: PairedComparison, rule: FailRule = parseFailRule('b
     removed: n.removed,
     notMeasured: n.notMeasured,
     unanswered: n.unanswered,
+    // A changed workload's other metrics move with it: said with the workload, not here.
+    alsoMoved: affected.filter((p) => p.pairs > 0 && !p.workloadChanged && movedOthers(p).length > 0).length,
   };
   const impact = impactSummary(c, answered);
   const outcome = decideOutcome(rule, brokenPoints, affected);

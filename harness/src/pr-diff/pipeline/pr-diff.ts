@@ -34,7 +34,7 @@ import { removeScratch } from '../../run/measure.js';
 import type { SyscallCounts } from '../../run/parse-strace.js';
 import type { RawRun } from '../../run/runner.js';
 import { DEFAULT_CONTROL_POINTS, planImpact, seedOf } from '../analysis/impact.js';
-import { falseCallNote, planAtLevel, pointAlphas } from '../analysis/multiplicity.js';
+import { falseCallNote, planAtLevel, pointLevels } from '../analysis/multiplicity.js';
 import { MIN_EFFECT } from '../analysis/pair-statistics.js';
 import { budgetCutShort, CONTROL_SHARE, type Values } from '../analysis/point.js';
 import { DEFAULT_PLAN, type SequentialPlan } from '../analysis/sequential.js';
@@ -84,7 +84,7 @@ export interface PairsOptions {
 
 export interface PairsOutcome {
   comparison: PairedComparison;
-  /** Every point's lead pairs in run order (for A/A calibration replays). */
+  /** Every point's pairs in run order: the lead's (A/A calibration replays them) and every other metric's. */
   record: PairRecord[];
   interrupted: boolean;
 }
@@ -161,15 +161,20 @@ async function measurePoints(
   let levels = new Map<string, number>();
   try {
     const exec = realExecutor({ tools: host.tools, timer, values: processValues, counters: counterValues }, opts.seed);
-    // The diff-wide false-call level, shared out before any pair (pr-diff/analysis/multiplicity.ts).
+    // The diff-wide false-call level, shared out before any pair (pr-diff/analysis/multiplicity.ts):
+    // each point's share, split between its lead and its other timed metrics.
     const plan = opts.plan ?? DEFAULT_PLAN;
-    const alphas = pointAlphas(matched.plans);
-    const plans = new Map(matched.plans.map((p, i) => [p.id, planAtLevel(plan, alphas[i]!)]));
-    levels = new Map(matched.plans.map((p, i) => [p.id, alphas[i]!]));
+    const split = pointLevels(matched.plans);
+    const plans = new Map(matched.plans.map((p, i) => [p.id, planAtLevel(plan, split[i]!.lead)]));
+    const othersPlans = new Map(
+      matched.plans.flatMap((p, i) => (split[i]!.others > 0 ? [[p.id, planAtLevel(plan, split[i]!.others)]] : [])),
+    );
+    levels = new Map(matched.plans.map((p, i) => [p.id, split[i]!.lead + split[i]!.others]));
     const before = cpuSnapshot();
     const s = await runPairedPoints(matched.plans, exec, {
       plan,
       planOf: (id) => plans.get(id) ?? plan,
+      othersPlanOf: (id) => othersPlans.get(id),
       startedAt: diffStart,
       nominalBudgetSeconds: opts.budgetSeconds,
       budgetSeconds: (setup) => {
@@ -388,7 +393,10 @@ export async function runPairs(opts: PairsOptions): Promise<PairsOutcome> {
   }
 }
 
-/** Writes the pair record beside the comparison (pairs.json: lead values per pair, for calibration). */
+/**
+ * Writes the pair record beside the comparison (pairs.json: the lead's pairs, which calibration
+ * replays, and every other timed metric of every pair; schema 2 added those).
+ */
 export function writeRecord(file: string, record: PairsOutcome['record']): void {
-  writeFileSync(file, `${JSON.stringify({ schema: 1, points: record })}\n`);
+  writeFileSync(file, `${JSON.stringify({ schema: 2, points: record })}\n`);
 }

@@ -18,6 +18,8 @@ import { summarize } from '../analysis/summarize.js';
 import { renderHarnessShift } from '../harness-shift/report/shift-section.js';
 import { forestChart } from './forest-chart.js';
 import {
+  alsoText,
+  changeText,
   foldedList,
   hasResult,
   interval,
@@ -60,16 +62,34 @@ function title(s: DiffSummary): string {
     ...some(notMeasuredCount(s), 'not measured'),
     ...(n.unanswered ? [`⚠️ ${n.unanswered} unanswered`] : []),
   ];
-  return `## Performance: ${scope}${parts.join(' · ')}`;
+  // Beside the answers, not among them: a point whose lead held can have another metric that moved.
+  const also = n.alsoMoved ? `; another timed metric moved on ${plural(n.alsoMoved, 'point')}` : '';
+  return `## Performance: ${scope}${parts.join(' · ')}${also}`;
+}
+
+/** The points whose other timed metrics moved, each with its lead's verdict: said at the top. */
+function alsoLines(c: PairedComparison, cap = 10): string[] {
+  const ps = c.points.filter((p) => p.impact !== 'control' && p.pairs > 0 && !p.workloadChanged && alsoText(p));
+  if (!ps.length) return [];
+  const lead = (p: PairedPoint) =>
+    `${p.lead.metric} ${p.lead.verdict}${hasResult(p) && p.lead.verdict !== 'unchanged' ? ` ${changeText(p.lead)}` : ''}`;
+  const lines = ps
+    .slice(0, cap)
+    .map((p) => `- ${escapeCell(pointLabel(p))}: ${escapeCell(lead(p))}; ${escapeCell(alsoText(p, 5))}`);
+  const more = ps.length > cap ? [`- …and ${ps.length - cap} more (the tables below)`] : [];
+  return [
+    `**Other timed metrics moved** on ${plural(ps.length, 'point')} (each judged at its share of the diff-wide false-call level, like the lead):\n\n${[...lines, ...more].join('\n')}`,
+  ];
 }
 
 /** The points whose workload the PR changed: measured, said at the top, never folded away. */
 function workloadLines(c: PairedComparison, cap = 10): string[] {
   const ps = c.points.filter((p) => p.workloadChanged && p.impact !== 'control' && p.pairs > 0);
   if (!ps.length) return [];
-  const lines = ps
-    .slice(0, cap)
-    .map((p) => `- ${escapeCell(pointLabel(p))}: ${workloadVerdict(p)} — ${escapeCell(p.workloadChanged ?? '')}`);
+  const lines = ps.slice(0, cap).map((p) => {
+    const also = alsoText(p);
+    return `- ${escapeCell(pointLabel(p))}: ${workloadVerdict(p)}${also ? `; ${escapeCell(also)}` : ''} — ${escapeCell(p.workloadChanged ?? '')}`;
+  });
   const more = ps.length > cap ? [`- …and ${ps.length - cap} more (Changed in this PR, below)`] : [];
   return [
     `**Workload changed** on ${plural(ps.length, 'point')}: the PR changed what ${ps.length === 1 ? 'it is' : 'they are'} asked to do, so the change below is the workload's; measured in pairs like any other point, it is no regression of the program and the merge check does not count it.\n\n${[...lines, ...more].join('\n')}`,
@@ -83,6 +103,8 @@ function allClear(s: DiffSummary): string | undefined {
   if (s.brokenPoints || n.slower) return undefined;
   if (n.unanswered)
     return `> ⚠️ **${plural(n.unanswered, 'affected point')} got no answer**: neither measured nor listed with a reason (a bug in the harness), so no regression can be ruled out.`;
+  if (n.alsoMoved)
+    return `No regression of a lead metric found, but another timed metric moved on ${plural(n.alsoMoved, 'point')} (above).`;
   const unmeasured = notMeasuredCount(s);
   const measured = n.faster + n.unchanged + n.inconclusive + (n.workloadChanged ?? 0);
   if (unmeasured && !measured)
@@ -149,7 +171,7 @@ function top(c: PairedComparison, s: DiffSummary): string[] {
       `### ❌ ${plural(s.brokenPoints, 'point')} broken by this PR\n\nThey pass on base and fail (or answer wrongly) on head:\n\n${lines.join('\n')}`,
     );
   }
-  out.push(...workloadLines(c));
+  out.push(...workloadLines(c), ...alsoLines(c));
   const both = s.notMeasured.filter((g) => g.sides === 'both');
   if (both.length) {
     const failed = both.filter((g) => g.status === 'failed').reduce((a, g) => a + g.points, 0);

@@ -9,6 +9,7 @@ import { escapeCell, markdownTable } from '../../lib/markdown.js';
 import type { PairedComparison, PairedMetric, PairedPoint } from '../../model/comparison.js';
 import type { NotMeasuredGroup } from '../../model/diff-summary.js';
 import { counterName } from '../../model/metrics.js';
+import { movedOthers } from '../analysis/answers.js';
 import { counterChange } from '../analysis/summarize.js';
 
 export const pct = (r: number) => `${r >= 1 ? '+' : '−'}${(Math.abs(r - 1) * 100).toFixed(1)}%`;
@@ -55,6 +56,14 @@ export function changeText(m: Pick<PairedMetric, 'ratio' | 'ci'>): string {
   return m.ci ? `${f(m.ratio)} % (${f(m.ci[0])} … ${f(m.ci[1])} %)` : `${f(m.ratio)} % (no interval)`;
 }
 
+/** The other timed metrics that moved, beside the lead: "also: batch_ms +5.1 % (+3.0 … +7.3 %)" (raw: escape where rendered). */
+export function alsoText(p: Pick<PairedPoint, 'also' | 'folded'>, shown = 3): string {
+  const ms = movedOthers(p);
+  if (!ms.length) return '';
+  const text = ms.slice(0, shown).map((m) => `${m.metric} ${changeText(m)}`);
+  return `also: ${text.join(', ')}${ms.length > shown ? `, +${ms.length - shown} more` : ''}`;
+}
+
 /** A point whose workload the PR changed reads as that, with its paired change and interval. */
 export function workloadVerdict(p: PairedPoint): string {
   if (p.pairs === 0) return 'workload changed: no pairs';
@@ -63,6 +72,11 @@ export function workloadVerdict(p: PairedPoint): string {
 }
 
 function verdictText(p: PairedPoint): string {
+  const also = alsoText(p);
+  return `${leadVerdictText(p)}${also ? ` · ${also}` : ''}`;
+}
+
+function leadVerdictText(p: PairedPoint): string {
   if (p.workloadChanged) return `${workloadVerdict(p)}${p.changed ? ' · changed in this PR' : ''}`;
   const why = p.lead.verdict === 'inconclusive' ? ` (${STOP[p.stop]})` : '';
   const within = p.lead.verdict === 'unchanged' ? ` within ±${(p.minEffect * 100).toFixed(1)}%` : '';
@@ -128,7 +142,7 @@ export function foldedList(ps: readonly PairedPoint[]): string {
     .map((p) => {
       const ms = p.folded.map(
         (m) =>
-          `${escapeCell(`${m.metric} ${formatValue(m.baseMedian, m.unit)}→${formatValue(m.headMedian, m.unit)} ${pct(m.ratio)} (${m.verdict})`)}`,
+          `${escapeCell(`${m.metric} ${formatValue(m.baseMedian, m.unit)}→${formatValue(m.headMedian, m.unit)} ${pct(m.ratio)} (${m.verdict}${m.of ? `, as ${m.of}` : ''})`)}`,
       );
       const note = p.lead.note ? ` — ${escapeCell(p.lead.note)}` : '';
       return `- ${escapeCell(pointLabel(p))}: ${ms.join('; ') || 'no other metric'}${note}`;
