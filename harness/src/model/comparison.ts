@@ -292,3 +292,20 @@ export const PairedComparison = z
   })
   .strict();
 export type PairedComparison = z.infer<typeof PairedComparison>;
+
+/**
+ * Schema 2 as its readers check it: schema 3 without the fields 3 added (and without a summary,
+ * which they compute again). A pull request's harness writes this for a default branch whose
+ * reader knows no newer schema (pr-diff/report/down-level.ts): the PR-comment workflow runs that
+ * reader on the pull request's artifact.
+ */
+const PairedMetricV2 = PairedMetric.omit({ of: true });
+const PairedPointV2 = PairedPoint.omit({ workloadChanged: true, also: true }).extend({
+  lead: PairedMetricV2,
+  folded: z.array(PairedMetricV2).max(50),
+});
+export const PairedComparisonV2 = PairedComparison.omit({ summary: true }).extend({
+  schema: z.literal(PAIRED_COMPARISON_OLDEST),
+  points: z.array(PairedPointV2).max(10_000),
+});
+export type PairedComparisonV2 = z.infer<typeof PairedComparisonV2>;
