@@ -34,6 +34,9 @@ export function workloadParts(job: Job): Map<string, string> {
   return parts;
 }
 
+/** A part's value as the change says it: a long one (a checksum) by its start. */
+const shown = (v: string | undefined) => (v === undefined ? 'absent' : v.length > 20 ? `${v.slice(0, 12)}…` : v);
+
 /** Parts reported as "changed" alone: their texts say nothing a reader could use. */
 const OPAQUE = new Set(['input pipe', 'checks', 'eviction', "the generated input's bytes"]);
 
@@ -49,7 +52,7 @@ export function pairedWorkloadChange(base: Job, head: Job): string | undefined {
   for (const name of names) {
     const [x, y] = [b.get(name), h.get(name)];
     if (x === y) continue;
-    diffs.push(OPAQUE.has(name) ? name : `${name} ${x ?? 'absent'} → ${y ?? 'absent'}`);
+    diffs.push(OPAQUE.has(name) ? name : `${name} ${shown(x)} → ${shown(y)}`);
   }
   return diffs.length ? diffs.join('; ').slice(0, 300) : undefined;
 }

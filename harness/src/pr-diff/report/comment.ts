@@ -171,7 +171,6 @@ function top(c: PairedComparison, s: DiffSummary): string[] {
       `### ❌ ${plural(s.brokenPoints, 'point')} broken by this PR\n\nThey pass on base and fail (or answer wrongly) on head:\n\n${lines.join('\n')}`,
     );
   }
-  out.push(...workloadLines(c), ...alsoLines(c));
   const both = s.notMeasured.filter((g) => g.sides === 'both');
   if (both.length) {
     const failed = both.filter((g) => g.status === 'failed').reduce((a, g) => a + g.points, 0);
@@ -182,6 +181,7 @@ function top(c: PairedComparison, s: DiffSummary): string[] {
   }
   const oneSide = s.notMeasured.filter((g) => g.sides !== 'both');
   if (oneSide.length) out.push(oneSide.map((g) => `- ${notMeasuredLine(g)}`).join('\n'));
+  out.push(...workloadLines(c), ...alsoLines(c));
   if (s.counters.length) {
     const lines = s.counters.map((f) => {
       const d = f.head - f.base;
@@ -209,7 +209,8 @@ function notable(c: PairedComparison): PairedPoint[] {
 
 function chart(c: PairedComparison): string[] {
   const rows = notable(c).map((p) => ({
-    label: `${pointLabel(p)}${p.workloadChanged ? ' (workload changed)' : ''}`,
+    // In front: a label is cut to the chart's width.
+    label: `${p.workloadChanged ? 'workload: ' : ''}${pointLabel(p)}`,
     ratio: p.lead.ratio,
     ci: p.lead.ci!,
   }));

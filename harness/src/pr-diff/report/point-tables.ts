@@ -58,7 +58,8 @@ export function changeText(m: Pick<PairedMetric, 'ratio' | 'ci'>): string {
 
 /** The other timed metrics that moved, beside the lead: "also: batch_ms +5.1 % (+3.0 … +7.3 %)" (raw: escape where rendered). */
 export function alsoText(p: Pick<PairedPoint, 'also' | 'folded'>, shown = 3): string {
-  const ms = movedOthers(p);
+  // Largest change first.
+  const ms = movedOthers(p).sort((a, b) => Math.abs(Math.log(b.ratio)) - Math.abs(Math.log(a.ratio)));
   if (!ms.length) return '';
   const text = ms.slice(0, shown).map((m) => `${m.metric} ${changeText(m)}`);
   return `also: ${text.join(', ')}${ms.length > shown ? `, +${ms.length - shown} more` : ''}`;
