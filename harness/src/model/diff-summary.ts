@@ -75,7 +75,7 @@ export const DiffSummary = z
     changedPrograms: z.array(short(200)).max(1000),
     counters: z.array(CounterFinding).max(200),
     /**
-     * The affected points' answers (pr-diff/analysis/answers.ts): with the broken points they add
+     * The affected points' answers (pr-diff/analysis/point-answers.ts): with the broken points they add
      * up to the affected points. `unmeasured`: points that got no pairs; `notMeasured` (schema 3):
      * every affected point not measured, for any reason (those included); `unanswered`: points
      * with no answer at all (a bug, said in the comment).

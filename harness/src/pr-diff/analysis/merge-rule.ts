@@ -10,7 +10,7 @@
 import { UserError } from '../../lib/errors.js';
 import type { PairedPoint } from '../../model/comparison.js';
 import type { Outcome } from '../../model/diff-summary.js';
-import { movedOthers } from './answers.js';
+import { movedOthers } from './point-answers.js';
 
 /** The default rule: a broken program fails the check; a regression is reported, not enforced. */
 export const DEFAULT_FAIL_RULE = 'broken';

@@ -8,8 +8,8 @@ import { reasonHeadline } from '../../lib/first-error-line.js';
 import { parseBenchmarkId } from '../../model/benchmark-id.js';
 import type { PairedComparison, PairedPoint } from '../../model/comparison.js';
 import type { BrokenGroup, CounterFinding, DiffSummary, NotMeasuredGroup } from '../../model/diff-summary.js';
-import { answerCounts, answeredPoints, movedOthers } from './answers.js';
 import { decideOutcome, type FailRule, parseFailRule } from './merge-rule.js';
+import { answerCounts, answeredPoints, movedOthers } from './point-answers.js';
 
 type Item = PairedComparison['notMeasured'][number];
 
@@ -51,7 +51,7 @@ function brokenGroups(items: readonly Item[], profile: string | undefined): Brok
 
 /**
  * The not-measured list by point: broken (head failed only) apart, the rest grouped by sides and
- * reason. `answered`: the points the PR may have changed (analysis/answers.ts); a control point
+ * reason. `answered`: the points the PR may have changed (analysis/point-answers.ts); a control point
  * failing on head only cannot have been broken by it, and is grouped with the rest.
  */
 export function classifyNotMeasured(

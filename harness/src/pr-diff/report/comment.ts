@@ -12,8 +12,8 @@ import type { PairedComparison, PairedPoint } from '../../model/comparison.js';
 import type { DiffSummary } from '../../model/diff-summary.js';
 import { counterName } from '../../model/metrics.js';
 import { COMMENT_LIMIT, toolchainsLine } from '../../report/comparison-sections.js';
-import { notMeasuredWhy } from '../analysis/answers.js';
 import { DEFAULT_FAIL_RULE, describeRule, type FailRule, parseFailRule } from '../analysis/merge-rule.js';
+import { notMeasuredWhy } from '../analysis/point-answers.js';
 import { summarize } from '../analysis/summarize.js';
 import { renderHarnessShift } from '../harness-shift/report/shift-section.js';
 import { forestChart } from './forest-chart.js';
@@ -42,7 +42,7 @@ const notMeasuredCount = (s: DiffSummary) =>
   s.calls.notMeasured ?? s.notMeasured.reduce((a, g) => a + g.points, 0) + s.calls.unmeasured;
 
 /**
- * The first line: what the PR affected, then one answer per affected point (analysis/answers.ts):
+ * The first line: what the PR affected, then one answer per affected point (analysis/point-answers.ts):
  * its numbers add up to the affected points, added and removed ones included, the control apart.
  */
 function title(s: DiffSummary): string {
@@ -105,6 +105,9 @@ function allClear(s: DiffSummary): string | undefined {
     return `> ⚠️ **${plural(n.unanswered, 'affected point')} got no answer**: neither measured nor listed with a reason (a bug in the harness), so no regression can be ruled out.`;
   if (n.alsoMoved)
     return `No regression of a lead metric found, but another timed metric moved on ${plural(n.alsoMoved, 'point')} (above).`;
+  // A called control says this run's calls (and so its silences) cannot be trusted.
+  if (s.impact?.controlCalled)
+    return `No regression found among the affected points, but the control was called (above): re-run the diff before trusting that.`;
   const unmeasured = notMeasuredCount(s);
   const measured = n.faster + n.unchanged + n.inconclusive + (n.workloadChanged ?? 0);
   if (unmeasured && !measured)

@@ -16,7 +16,7 @@ import {
   PairedComparisonV2,
   type PairedPoint,
 } from '../../model/comparison.js';
-import { movedOthers } from '../analysis/answers.js';
+import { movedOthers } from '../analysis/point-answers.js';
 import { alsoText, pointLabel, workloadVerdict } from './point-tables.js';
 
 /** At most this many warnings: the schema's bound. */

@@ -9,7 +9,7 @@ import { escapeCell, markdownTable } from '../../lib/markdown.js';
 import type { PairedComparison, PairedMetric, PairedPoint } from '../../model/comparison.js';
 import type { NotMeasuredGroup } from '../../model/diff-summary.js';
 import { counterName } from '../../model/metrics.js';
-import { movedOthers } from '../analysis/answers.js';
+import { movedOthers } from '../analysis/point-answers.js';
 import { counterChange } from '../analysis/summarize.js';
 
 export const pct = (r: number) => `${r >= 1 ? '+' : '−'}${(Math.abs(r - 1) * 100).toFixed(1)}%`;

@@ -101,6 +101,10 @@ describe('another timed metric that moved', () => {
     const s = summarize(c);
     expect(s.impact?.controlCalled).toBe(1);
     expect(s.calls.alsoMoved).toBe(0);
+    // A called control withholds the all-clear too.
+    const md = renderPairedComparison(c);
+    expect(md).not.toContain('No regression found.');
+    expect(md).toContain('but the control was called');
   });
 
   it("an older artifact's folded verdicts, or a name its folded rows do not call, are no finding", () => {

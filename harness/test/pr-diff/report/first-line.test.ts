@@ -149,7 +149,7 @@ describe("the first line's numbers add up to the affected points", () => {
       { benchmark: 'scan/v9/files=2', side: 'head' },
     ];
     c.removed = [{ benchmark: 'scan/v8/files=1', side: 'base' }];
-    c.points.push(point('wc/c/bs=4096', { impact: 'control' }));
+    c.points.push(point('wc/c/bs=4096', { impact: 'control', counters: [] }));
     c.notAffected = [{ benchmark: 'wc/c/bs=16', reason: 'identical' }];
     c.affectedBecause = [...scanIds, 'threadpool/c-pool/copies=200', 'scan/v9/files=1', 'scan/v9/files=2'].map((b) => ({
       benchmark: b,
