@@ -1,2 +1,12 @@
-/** comparison.json's schema version (the schema itself is in ./comparison.ts). */
+/** comparison.json's schema versions (the schemas themselves are in ./comparison.ts). */
 export const COMPARISON_SCHEMA = 1;
+
+/**
+ * The paired PR diff's comparison.json. 3 added workload-changed points measured in pairs, the
+ * other timed metrics judged at the diff-wide level and the first line's counts of every affected
+ * point. Readers accept every version from PAIRED_COMPARISON_OLDEST on: the PR-comment workflow
+ * reads an artifact a pull request's harness wrote with the default branch's reader, so a newer
+ * harness writes at the version the reader of its base knows (pr-diff/report/down-level.ts).
+ */
+export const PAIRED_COMPARISON_SCHEMA = 3;
+export const PAIRED_COMPARISON_OLDEST = 2;

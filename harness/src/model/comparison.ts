@@ -7,10 +7,10 @@
  */
 import { z } from 'zod';
 
-// The version lives apart so the site can bundle compare.ts without zod.
-export { COMPARISON_SCHEMA } from './comparison-version.js';
+// The versions live apart so the site can bundle compare.ts without zod.
+export { COMPARISON_SCHEMA, PAIRED_COMPARISON_OLDEST, PAIRED_COMPARISON_SCHEMA } from './comparison-version.js';
 
-import { COMPARISON_SCHEMA } from './comparison-version.js';
+import { COMPARISON_SCHEMA, PAIRED_COMPARISON_OLDEST, PAIRED_COMPARISON_SCHEMA } from './comparison-version.js';
 import { DiffSummary } from './diff-summary.js';
 import { Num, ParamName, ParamValue, SafeRecord, Token } from './fields.js';
 import { DIRECTIONS } from './metrics.js';
@@ -110,11 +110,10 @@ export const Comparison = z
 export type Comparison = z.infer<typeof Comparison>;
 
 // ---------------------------------------------------------------------------------------------
-// Schema 2: the paired PR diff (`npm run pairs`, docs/paired-design.md). One row per benchmark
-// point, led by its headline metric; the point's other metrics are folded into it; counters are
-// compared exactly over untimed traces of each side.
-
-export const PAIRED_COMPARISON_SCHEMA = 2;
+// Schemas 2 and 3: the paired PR diff (`npm run pairs`, docs/paired-design.md). One row per
+// benchmark point, led by its headline metric; the point's other metrics are folded into it;
+// counters are compared exactly over untimed traces of each side. 3 only adds optional fields, so a
+// reader of 3 reads 2 as it is.
 
 /** One metric of a point compared over its pairs. */
 export const PairedMetric = z
@@ -132,6 +131,11 @@ export const PairedMetric = z
     p: Num,
     verdict: z.enum(PAIRED_VERDICTS),
     note: short(300).optional(),
+    /**
+     * A folded metric that repeats another's evidence (a rate over that metric's time): judged
+     * with it, never a call of its own (schema 3).
+     */
+    of: short(100).optional(),
   })
   .strict();
 export type PairedMetric = z.infer<typeof PairedMetric>;
@@ -157,6 +161,12 @@ export const PairedPoint = z
     placement: short(300),
     /** The measured-input identity (program, imports, input generator, manifest entry, runtime pin) differs between base and head. */
     changed: z.boolean().optional(),
+    /**
+     * What the pull request changed in the point's workload (derived values, parameters, the
+     * generated input's bytes, checks, runner, placement): measured in pairs all the same, its
+     * change is the workload's, never a regression of the program (schema 3).
+     */
+    workloadChanged: short(300).optional(),
     /** Why the point was measured: the PR may have changed it, or it is one of the diff's A/A controls (absent in older files). */
     impact: z.enum(['affected', 'control']).optional(),
     /** How the pairs were made: whole processes timed by the harness, the program's own clock, or a fit over two sizes. */
@@ -171,7 +181,14 @@ export const PairedPoint = z
     /** Seconds one pair took (both sides, timer included). */
     secondsPerPair: Num,
     lead: PairedMetric,
+    /**
+     * The point's other metrics over the same pairs. From schema 3, each timed one is judged at its
+     * share of the diff-wide false-call level (pr-diff/analysis/multiplicity.ts); in schema 2 they
+     * were fixed-size comparisons at 5 %, no call of a change.
+     */
     folded: z.array(PairedMetric).max(50),
+    /** The folded metrics called slower or faster at their share of the diff-wide level (schema 3). */
+    also: z.array(short(100)).max(50).optional(),
     counters: z.array(PairedCounter).max(500),
     /** How much worse the second process of a pair is than the first (> 1: worse), when measurable. */
     orderEffect: Num.optional(),
@@ -233,7 +250,7 @@ export type HarnessShift = z.infer<typeof HarnessShift>;
 
 export const PairedComparison = z
   .object({
-    schema: z.literal(PAIRED_COMPARISON_SCHEMA),
+    schema: z.union([z.literal(PAIRED_COMPARISON_OLDEST), z.literal(PAIRED_COMPARISON_SCHEMA)]),
     method: short(800),
     /** Seed of the pair orders (pr-diff/analysis/pair-statistics.ts pairOrder): the schedule can be recomputed. */
     seed: z.number().int(),
@@ -275,3 +292,20 @@ export const PairedComparison = z
   })
   .strict();
 export type PairedComparison = z.infer<typeof PairedComparison>;
+
+/**
+ * Schema 2 as its readers check it: schema 3 without the fields 3 added (and without a summary,
+ * which they compute again). A pull request's harness writes this for a default branch whose
+ * reader knows no newer schema (pr-diff/report/down-level.ts): the PR-comment workflow runs that
+ * reader on the pull request's artifact.
+ */
+const PairedMetricV2 = PairedMetric.omit({ of: true });
+const PairedPointV2 = PairedPoint.omit({ workloadChanged: true, also: true }).extend({
+  lead: PairedMetricV2,
+  folded: z.array(PairedMetricV2).max(50),
+});
+export const PairedComparisonV2 = PairedComparison.omit({ summary: true }).extend({
+  schema: z.literal(PAIRED_COMPARISON_OLDEST),
+  points: z.array(PairedPointV2).max(10_000),
+});
+export type PairedComparisonV2 = z.infer<typeof PairedComparisonV2>;

@@ -74,14 +74,34 @@ export const DiffSummary = z
     /** `<experiment>/<variant>` of every program whose definition (sources, build, runtime) differs, measured or not. */
     changedPrograms: z.array(short(200)).max(1000),
     counters: z.array(CounterFinding).max(200),
+    /**
+     * The affected points' answers (pr-diff/analysis/point-answers.ts): with the broken points they add
+     * up to the affected points. `unmeasured`: points that got no pairs; `notMeasured` (schema 3):
+     * every affected point not measured, for any reason (those included); `unanswered`: points
+     * with no answer at all (a bug, said in the comment).
+     */
     calls: z
-      .object({ slower: count, faster: count, unchanged: count, inconclusive: count, unmeasured: count })
+      .object({
+        slower: count,
+        faster: count,
+        unchanged: count,
+        inconclusive: count,
+        unmeasured: count,
+        workloadChanged: count.optional(),
+        added: count.optional(),
+        removed: count.optional(),
+        notMeasured: count.optional(),
+        unanswered: count.optional(),
+        /** Measured affected points (a changed workload apart) with another timed metric called slower or faster (schema 3). */
+        alsoMoved: count.optional(),
+      })
       .strict(),
     outcome: Outcome,
     /**
-     * What the PR could have changed (absent where every point was measured): points affected,
-     * not affected (byte-identical measured inputs, not measured), and the control sample of
-     * unaffected points measured like the affected ones — how many it called, at which level.
+     * What the PR could have changed (absent where every point was measured): points affected
+     * (points only one side has included), not affected (byte-identical measured inputs, not
+     * measured), and the control sample of unaffected points measured like the affected ones — how
+     * many it called, at which level.
      */
     impact: z
       .object({

@@ -58,6 +58,11 @@ export interface Job {
   /** Where the generator and the program ran, e.g. "split: generator on cpu 0, program on cpu 1". */
   readonly placement: string;
   /**
+   * The generated input's content digest (plan/input-digest.ts): the paired diff compares inputs by
+   * their bytes, not by their generator's text. Absent without a generator (or a generated input).
+   */
+  readonly inputDigest?: string;
+  /**
    * The CPUs a timer starts the job's process tree on (the measured ones), with the taskset
    * that pins it; absent when placement is not applied.
    */

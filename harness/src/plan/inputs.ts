@@ -15,12 +15,19 @@ import { evaluate, type Scope } from '../lib/expr.js';
 import { readJsonFile } from '../lib/json-file.js';
 import type { Experiment } from '../model/manifest.js';
 import { generatorIdentity } from './identify-inputs.js';
+import { digestTree, inputDigest, writeDigest } from './input-digest.js';
 import type { Point } from './plan.js';
 
 /** What a generator reports about the input it wrote (sizes, counts, checksums): cached beside it. */
 const InputFactsFile = z.record(z.string(), z.union([z.number(), z.string()]));
 export type InputFacts = z.infer<typeof InputFactsFile>;
-export type InputOutcome = { ok: true; dir: string; facts: InputFacts } | { ok: false; reason: string };
+/**
+ * `digest`: the generated files' content digest (./input-digest.ts), what the paired diff compares
+ * as the input's workload; absent where no generator runs.
+ */
+export type InputOutcome =
+  | { ok: true; dir: string; facts: InputFacts; digest?: string }
+  | { ok: false; reason: string };
 
 /** The generator's --name value arguments for one point: bare string parameters pass through. */
 export function generatorArgs(exp: Experiment, scope: Scope): Record<string, string> {
@@ -79,6 +86,7 @@ export function ensureInput(
         ok: true,
         dir,
         facts: readJsonFile(factsFile, InputFactsFile, { hint: `remove ${dir} to generate the input again` }),
+        digest: inputDigest(dir),
       };
     log(
       `generating ${exp.id} input (${
@@ -107,9 +115,11 @@ export function ensureInput(
       return { ok: false, reason: `input generator ${spec.script}: ${(e as Error).message}` };
     }
     writeFileSync(join(tmp, '.facts.json'), JSON.stringify(facts));
+    const digest = digestTree(tmp);
+    writeDigest(tmp, digest);
     rmSync(dir, { recursive: true, force: true });
     renameSync(tmp, dir); // a half-written input is never mistaken for a cached one
-    return { ok: true, dir, facts };
+    return { ok: true, dir, facts, digest };
   })();
   cache.set(dir, job);
   return job;

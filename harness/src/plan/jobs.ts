@@ -234,6 +234,7 @@ export function planJob(point: Point, env: PlanEnvironment): Job {
     definition: definitionOf(point),
     workload: jobWorkload(point, derived, placement.text),
     placement: placement.text,
+    ...(input?.ok && input.digest ? { inputDigest: input.digest } : {}),
     ...(placement.startOn ? { startOn: placement.startOn } : {}),
     runner: m.runner,
     command: commandFor(scope),

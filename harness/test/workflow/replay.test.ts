@@ -10,6 +10,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PAIRED_COMPARISON_SCHEMA } from '../../src/model/comparison-version.js';
 import { commentTarget } from '../../src/pr-diff/workflow/workflow-run.js';
 import { ROOT } from '../helpers/cli.js';
 import { evaluateIf, interpolate } from '../helpers/gh-expr.js';
@@ -328,7 +329,8 @@ describe('pr.yml and pr-comment.yml, replayed (a fork with a planted regression)
         changed?: boolean;
       }[];
     };
-    expect(cmp.schema).toBe(2);
+    // The base (this working tree's snapshot) reads the newest schema: written at it.
+    expect(cmp.schema).toBe(PAIRED_COMPARISON_SCHEMA);
     expect(cmp.head.commits).toEqual([head1]);
     expect(cmp.base.commits).toEqual([wp.main]);
     // The planted regression is measured in pairs: wc/c is several times slower at the head.

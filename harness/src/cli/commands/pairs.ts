@@ -1,13 +1,16 @@
 /**
  * npm run pairs: the paired PR diff (pr-diff/pipeline/pr-diff.ts). Measures base and head process by
- * process in pairs, within a time budget, and writes comparison.json (schema 2), comparison.md
- * and pairs.json (every point's pairs, for calibration).
+ * process in pairs, within a time budget, and writes comparison.json, comparison.md and pairs.json
+ * (every point's pairs, for calibration). comparison.json is written at the schema the base's
+ * harness reads (the PR-comment workflow reads it with the default branch's), the full one beside
+ * it when that is older (pr-diff/report/down-level.ts).
  */
 import { join } from 'node:path';
 import { writeFileAtomic } from '../../lib/atomic.js';
 import { EXIT, UserError } from '../../lib/errors.js';
 import { ensureDirectory, existingDirectory } from '../../lib/paths.js';
 import { commitInfo, machineInfo } from '../../machine/machine.js';
+import { PAIRED_COMPARISON_OLDEST, PAIRED_COMPARISON_SCHEMA } from '../../model/comparison-version.js';
 import type { DiffPlan } from '../../model/diff-plan.js';
 import { DEFAULT_CONTROL_POINTS } from '../../pr-diff/analysis/impact.js';
 import { DEFAULT_FAIL_RULE, parseFailRule } from '../../pr-diff/analysis/merge-rule.js';
@@ -15,8 +18,10 @@ import { summarize } from '../../pr-diff/analysis/summarize.js';
 import { runPairs, writeRecord } from '../../pr-diff/pipeline/pr-diff.js';
 import { planDiff } from '../../pr-diff/pipeline/what-to-measure.js';
 import { renderPairedComparison } from '../../pr-diff/report/comment.js';
+import { forSchema2 } from '../../pr-diff/report/down-level.js';
 import { renderPlan } from '../../pr-diff/report/plan-text.js';
 import { readTrustedPlan } from '../../pr-diff/workflow/artifact.js';
+import { pairedSchemaReadBy } from '../../pr-diff/workflow/reader-schema.js';
 import { loadNoise, noiseSourceOf } from '../../store/noise-thresholds.js';
 import { intFlag, ROOT } from '../args.js';
 import { type CommandSpec, parseCommand } from '../options.js';
@@ -139,7 +144,16 @@ export async function pairsCommand(argv: string[]): Promise<number> {
   // The summary leads comparison.json as it leads the comment (derived: pr-comment computes it again).
   comparison.summary = summarize(comparison, rule);
   const markdown = renderPairedComparison(comparison, { rule });
-  writeFileAtomic(join(out, 'comparison.json'), `${JSON.stringify(comparison, null, 1)}\n`);
+  const json = (x: unknown) => `${JSON.stringify(x, null, 1)}\n`;
+  const reader = pairedSchemaReadBy(base);
+  if (reader === PAIRED_COMPARISON_OLDEST && reader < PAIRED_COMPARISON_SCHEMA) {
+    const full = `comparison.schema-${PAIRED_COMPARISON_SCHEMA}.json`;
+    writeFileAtomic(join(out, full), json(comparison));
+    writeFileAtomic(join(out, 'comparison.json'), json(forSchema2(comparison)));
+    log(
+      `comparison.json is written at schema ${reader}, which the base's harness (the PR comment's reader) reads; the full comparison is ${full}`,
+    );
+  } else writeFileAtomic(join(out, 'comparison.json'), json(comparison));
   writeFileAtomic(join(out, 'comparison.md'), markdown);
   writeRecord(join(out, 'pairs.json'), record);
   process.stdout.write(`${markdown}\ncomparison: ${join(out, 'comparison.md')} and comparison.json\n`);

@@ -2,13 +2,15 @@
  * The merge check of a PR diff: whether the job fails, by a rule the repository chooses
  * (`PR_FAIL_ON`, docs/workflows.md). `broken` fails on a point that passes on base and fails on
  * head; `slower` on a confirmed regression (verdict "slower" after the diff-wide false-call
- * control), `slower>N%` only when its paired ratio is at least +N%; `none` never fails. Items
+ * control, of the lead or of another timed metric; never a changed workload), `slower>N%` only
+ * when its paired ratio is at least +N%; `none` never fails. Items
  * combine with commas. Pure: the same rule and comparison give the same outcome wherever it is
  * computed (the diff job, the comment job).
  */
 import { UserError } from '../../lib/errors.js';
 import type { PairedPoint } from '../../model/comparison.js';
 import type { Outcome } from '../../model/diff-summary.js';
+import { movedOthers } from './point-answers.js';
 
 /** The default rule: a broken program fails the check; a regression is reported, not enforced. */
 export const DEFAULT_FAIL_RULE = 'broken';
@@ -57,16 +59,22 @@ const pct = (x: number) => `${x >= 0 ? '+' : '−'}${(Math.abs(x) * 100).toFixed
 export function decideOutcome(
   rule: FailRule,
   broken: number,
-  points: readonly Pick<PairedPoint, 'benchmark' | 'lead'>[],
+  points: readonly Pick<PairedPoint, 'benchmark' | 'lead' | 'workloadChanged' | 'also' | 'folded'>[],
 ): Outcome {
   const reasons: string[] = [];
   if (rule.broken && broken) reasons.push(`${broken} ${broken === 1 ? 'point' : 'points'} broken by this PR`);
   if (rule.slower !== undefined) {
     const limit = rule.slower;
-    const slow = points.filter((p) => p.lead.verdict === 'slower' && p.lead.ratio - 1 >= limit);
-    if (slow.length)
+    // A changed workload is measured and reported, but its change is the workload's, not a regression.
+    const mine = points.filter((p) => !p.workloadChanged);
+    const slow = mine.filter((p) => p.lead.verdict === 'slower' && p.lead.ratio - 1 >= limit);
+    const at = limit > 0 ? ` of at least ${pct(limit)}` : '';
+    if (slow.length) reasons.push(`${slow.length} confirmed ${slow.length === 1 ? 'regression' : 'regressions'}${at}`);
+    // Another timed metric called slower at its share of the diff-wide level is a confirmed regression too.
+    const other = mine.filter((p) => movedOthers(p).some((m) => m.verdict === 'slower' && m.ratio - 1 >= limit));
+    if (other.length)
       reasons.push(
-        `${slow.length} confirmed ${slow.length === 1 ? 'regression' : 'regressions'}${limit > 0 ? ` of at least ${pct(limit)}` : ''}`,
+        `${other.length} ${other.length === 1 ? 'point' : 'points'} with another timed metric confirmed slower${at}`,
       );
   }
   return {

@@ -13,6 +13,15 @@
  * small p-values a BH step-up needs: a real 5% slowdown stopped early would be thrown out
  * afterwards. Spending the diff-wide level inside the rule makes a point that could be called
  * keep sampling until it reaches that level, or be inconclusive.
+ *
+ * A point's other timed metrics (batch time beside threadpool's p50 latency, wall time beside a
+ * fit's cost per read) are calls too, so they share the same level rather than adding their own:
+ * a point that has them gives its lead (1 - SECONDARY_SHARE) of its share and all its other
+ * metrics together SECONDARY_SHARE, divided equally among them once they are known (a metric that
+ * is a rate over another's time is the same evidence, and shares that one's level). Each is judged
+ * on the point's pairs at the look where the point stopped, at that look's part of its level, so
+ * the union bound holds whatever made the point stop. Whole-process points have no other timed
+ * metric and keep their whole share for the lead.
  */
 import type { SequentialPlan } from './sequential.js';
 
@@ -22,6 +31,29 @@ export const FALSE_CALL_LEVEL = 0.05;
 /** Each point's two-sided level, in the points' order: an equal share of `alpha`. */
 export function pointAlphas(points: readonly unknown[], alpha = FALSE_CALL_LEVEL): number[] {
   return points.map(() => alpha / Math.max(1, points.length));
+}
+
+/**
+ * The part of a point's level its other timed metrics share. A fifth: the lead stays the headline
+ * question and loses little power (its level drops by a fifth, its interval widens by a few per
+ * cent), while a moved metric beside it can still be called once the pairs are unambiguous.
+ */
+export const SECONDARY_SHARE = 0.2;
+
+/** A point's level split between its lead and its other timed metrics (all of them together). */
+export interface PointLevels {
+  lead: number;
+  others: number;
+}
+
+/** Each point's levels: its equal share, split when the point has other timed metrics to judge. */
+export function pointLevels(points: readonly { kind: string }[], alpha = FALSE_CALL_LEVEL): PointLevels[] {
+  return pointAlphas(points, alpha).map((a, i) =>
+    // Only self-timed and fit points have timed metrics beside their lead (pr-diff/run/lead-metric.ts).
+    points[i]!.kind === 'process'
+      ? { lead: a, others: 0 }
+      : { lead: a * (1 - SECONDARY_SHARE), others: a * SECONDARY_SHARE },
+  );
 }
 
 /**

@@ -6,8 +6,9 @@
 
 import { type Direction, HARNESS_METRICS } from '../../model/metrics.js';
 import { decideFit, type FitPair } from './fit-pairs.js';
+import { type OtherMetricsPlan, othersUnsettled } from './other-metrics.js';
 import { MIN_EFFECT, type Pair, type PairOrder, pairProblem } from './pair-statistics.js';
-import { decidePaired, type SequentialDecision, type SequentialPlan } from './sequential.js';
+import { decidePaired, pairsToward, type SequentialDecision, type SequentialPlan } from './sequential.js';
 
 /** How a point's pairs are made: whole processes timed by the harness, the program's own clock, or a fit over two sizes. */
 export type PointKind = 'process' | 'self' | 'fit';
@@ -38,6 +39,8 @@ export interface PointSoFar {
   lead: Lead;
   minEffect: number;
   pairs: readonly MeasuredPair[];
+  /** Its other timed metrics and their levels (./other-metrics.ts); absent: the lead alone decides. */
+  others?: OtherMetricsPlan;
 }
 
 /** The decision, with the lead it was taken on (a fit whose cost cannot be resolved falls back to wall time). */
@@ -88,8 +91,25 @@ function unmeasurable(n: number, problem: string, plan: SequentialPlan): StopDec
   };
 }
 
-/** The sequential rule for a point, given the pairs it can still afford. */
+/**
+ * The sequential rule for a point, given the pairs it can still afford: its lead decides; a lead
+ * decided at a look before the last goes on to the next while another of its timed metrics looks
+ * moved but is not yet called at its level (./other-metrics.ts).
+ */
 export function decidePoint(point: PointSoFar, budgetPairs: number, plan: SequentialPlan): PointDecision {
+  const d = decideLead(point, budgetPairs, plan);
+  const stop = d.decision;
+  if (stop.action !== 'stop' || stop.reason !== 'decided' || !point.others || budgetPairs <= 0) return d;
+  const look = stop.analysis.look;
+  // Only at a planned look (not one the budget cut short), and only toward a look the plan has.
+  if (look >= plan.looks.length - 1 || point.pairs.length !== plan.looks[look]) return d;
+  if (!othersUnsettled(point.pairs, d.lead.metric, point.others)) return d;
+  const more = pairsToward(plan.looks[look + 1]! - point.pairs.length, budgetPairs);
+  return { ...d, decision: { action: 'continue', more, look: look + 1, analysis: stop.analysis } };
+}
+
+/** The lead's own sequential rule. */
+function decideLead(point: PointSoFar, budgetPairs: number, plan: SequentialPlan): PointDecision {
   let { lead, minEffect } = point;
   let fitProblem: string | undefined;
   if (point.kind === 'fit' && lead.metric !== WALL_TIME.metric) {

@@ -106,6 +106,14 @@ function asRatios(iv: LogInterval): { ratio: number; ci?: [number, number] } {
   };
 }
 
+/**
+ * The pairs to ask for on the way to a look `need` pairs away, as far as the budget goes: all of
+ * them, else the budget in whole blocks of two (orders balance), else what is left.
+ */
+export function pairsToward(need: number, budgetPairs: number): number {
+  return need <= budgetPairs ? need : budgetPairs >= 2 ? budgetPairs - (budgetPairs % 2) : budgetPairs;
+}
+
 export type SequentialDecision =
   | {
       action: 'stop';
@@ -163,9 +171,7 @@ export function decideSequential(
   const target = plan.looks[look]!;
   // Before a look: take the pairs it needs, as far as the budget goes (in whole blocks of two).
   if (n < target && budgetPairs > 0) {
-    const need = target - n;
-    const more = need <= budgetPairs ? need : budgetPairs >= 2 ? budgetPairs - (budgetPairs % 2) : budgetPairs;
-    return { action: 'continue', more, look };
+    return { action: 'continue', more: pairsToward(target - n, budgetPairs), look };
   }
   const alpha = plan.alphas[look]!;
   if (n === 0) {
@@ -205,9 +211,7 @@ export function decideSequential(
   if (n < target || look === last)
     return { action: 'stop', verdict: 'inconclusive', reason: n < target ? 'budget' : 'last-look', analysis };
   if (budgetPairs === 0) return { action: 'stop', verdict: 'inconclusive', reason: 'budget', analysis };
-  const need = plan.looks[look + 1]! - n;
-  const more = need <= budgetPairs ? need : budgetPairs >= 2 ? budgetPairs - (budgetPairs % 2) : budgetPairs;
-  return { action: 'continue', more, look: look + 1, analysis };
+  return { action: 'continue', more: pairsToward(plan.looks[look + 1]! - n, budgetPairs), look: look + 1, analysis };
 }
 
 /** The sequential rule on paired log-ratios (one metric of one point). */

@@ -9,6 +9,7 @@ import { parseBenchmarkId } from '../../model/benchmark-id.js';
 import type { PairedComparison, PairedPoint } from '../../model/comparison.js';
 import type { BrokenGroup, CounterFinding, DiffSummary, NotMeasuredGroup } from '../../model/diff-summary.js';
 import { decideOutcome, type FailRule, parseFailRule } from './merge-rule.js';
+import { answerCounts, answeredPoints, movedOthers } from './point-answers.js';
 
 type Item = PairedComparison['notMeasured'][number];
 
@@ -48,10 +49,15 @@ function brokenGroups(items: readonly Item[], profile: string | undefined): Brok
   return [...groups.values()].sort((a, b) => b.points - a.points || a.experiment.localeCompare(b.experiment));
 }
 
-/** The not-measured list by point: broken (head failed only) apart, the rest grouped by sides and reason. */
+/**
+ * The not-measured list by point: broken (head failed only) apart, the rest grouped by sides and
+ * reason. `answered`: the points the PR may have changed (analysis/point-answers.ts); a control point
+ * failing on head only cannot have been broken by it, and is grouped with the rest.
+ */
 export function classifyNotMeasured(
   list: readonly Item[],
   profile?: string,
+  answered?: ReadonlySet<string>,
 ): { broken: BrokenGroup[]; brokenPoints: number; groups: NotMeasuredGroup[] } {
   const byPoint = new Map<string, { base?: Item; head?: Item }>();
   for (const x of list) {
@@ -62,7 +68,7 @@ export function classifyNotMeasured(
   const broken: Item[] = [];
   const groups = new Map<string, NotMeasuredGroup>();
   for (const [id, { base, head }] of byPoint) {
-    if (head && !base && head.status === 'failed') {
+    if (head && !base && head.status === 'failed' && (!answered || answered.has(id))) {
       broken.push(head);
       continue;
     }
@@ -144,16 +150,20 @@ export function changedPrograms(c: Pick<PairedComparison, 'points' | 'notMeasure
 }
 
 const called = (p: PairedPoint) =>
-  p.pairs > 0 && (p.lead.verdict === 'slower' || p.lead.verdict === 'faster' || p.counters.some(exactChange));
+  p.pairs > 0 &&
+  (p.lead.verdict === 'slower' ||
+    p.lead.verdict === 'faster' ||
+    movedOthers(p).length > 0 ||
+    p.counters.some(exactChange));
 const exactChange = (k: PairedPoint['counters'][number]) => !k.baseRange && !k.headRange;
 
 /** The impact line's counts and the control's verdict (undefined for a diff that measured every point). */
-function impactSummary(c: PairedComparison): DiffSummary['impact'] {
+function impactSummary(c: PairedComparison, answered: ReadonlySet<string>): DiffSummary['impact'] {
   if (c.notAffected === undefined) return undefined;
   const control = c.points.filter((p) => p.impact === 'control');
   const level = control.find((p) => p.alpha !== undefined)?.alpha;
   return {
-    affected: c.affectedBecause?.length ?? 0,
+    affected: answered.size,
     notAffected: c.notAffected.length,
     control: control.length,
     controlCalled: control.filter(called).length,
@@ -162,15 +172,26 @@ function impactSummary(c: PairedComparison): DiffSummary['impact'] {
 }
 
 export function summarize(c: PairedComparison, rule: FailRule = parseFailRule('broken')): DiffSummary {
-  const { broken, brokenPoints, groups } = classifyNotMeasured(c.notMeasured, c.profile);
-  const calls = { slower: 0, faster: 0, unchanged: 0, inconclusive: 0, unmeasured: 0 };
+  const answered = answeredPoints(c);
+  const { broken, brokenPoints, groups } = classifyNotMeasured(c.notMeasured, c.profile, answered);
   // The control's calls are false calls by construction: they are counted apart, never as the PR's.
   const affected = c.points.filter((p) => p.impact !== 'control');
-  for (const p of affected) {
-    if (p.pairs === 0) calls.unmeasured++;
-    else calls[p.lead.verdict]++;
-  }
-  const impact = impactSummary(c);
+  const n = answerCounts(c);
+  const calls = {
+    slower: n.slower,
+    faster: n.faster,
+    unchanged: n.unchanged,
+    inconclusive: n.inconclusive,
+    unmeasured: affected.filter((p) => p.pairs === 0).length,
+    workloadChanged: n.workloadChanged,
+    added: n.added,
+    removed: n.removed,
+    notMeasured: n.notMeasured,
+    unanswered: n.unanswered,
+    // A changed workload's other metrics move with it: said with the workload, not here.
+    alsoMoved: affected.filter((p) => p.pairs > 0 && !p.workloadChanged && movedOthers(p).length > 0).length,
+  };
+  const impact = impactSummary(c, answered);
   const outcome = decideOutcome(rule, brokenPoints, affected);
   const untrusted = impact?.controlCalled
     ? `; the control called ${impact.controlCalled} of ${impact.control} unaffected points, so this run's calls cannot be trusted`
@@ -180,7 +201,8 @@ export function summarize(c: PairedComparison, rule: FailRule = parseFailRule('b
     brokenPoints,
     notMeasured: groups,
     changedPrograms: changedPrograms(c),
-    counters: counterFindings(affected),
+    // A changed workload changes its counts too: those are the workload's, said with it.
+    counters: counterFindings(affected.filter((p) => !p.workloadChanged)),
     calls,
     outcome: { ...outcome, because: `${outcome.because}${untrusted}`.slice(0, 300) },
     ...(impact ? { impact } : {}),

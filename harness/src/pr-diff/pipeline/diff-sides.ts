@@ -1,7 +1,8 @@
 /**
  * The paired diff's two sides: each checkout loaded, planned through the shared set-up stage and
  * built; then their jobs matched by benchmark id into the points to measure in pairs, with what
- * cannot be paired listed (added, removed, blocked, failed builds, changed workloads).
+ * cannot be paired listed (added, removed, blocked, failed builds). A point whose workload changed
+ * is measured like any other, and marked (pr-diff/analysis/workload.ts).
  */
 import { join } from 'node:path';
 import { type BuildOutcome, buildAll } from '../../build/build.js';
@@ -11,11 +12,11 @@ import type { PairedComparison } from '../../model/comparison.js';
 import type { Job } from '../../model/job.js';
 import type { Experiment } from '../../model/manifest.js';
 import type { Profile } from '../../model/profiles.js';
-import { workloadChange } from '../../model/workload-change.js';
 import { type Host, planCheckout } from '../../pipeline/setup.js';
 import { loadAllExperiments } from '../../plan/experiments.js';
 import { expand, type Filters, type Point } from '../../plan/plan.js';
 import type { Impact } from '../analysis/impact.js';
+import { pairedWorkloadChange } from '../analysis/workload.js';
 import type { PointPlan } from '../run/executor.js';
 
 export interface PreparedSide {
@@ -101,7 +102,6 @@ export interface Matched {
   added: PairedComparison['added'];
   removed: PairedComparison['removed'];
   notMeasured: PairedComparison['notMeasured'];
-  incomparable: NonNullable<PairedComparison['incomparable']>;
 }
 
 /** Why a side's job cannot run: blocked when planned (a missing runtime...), or its build failed. */
@@ -128,7 +128,6 @@ export function matchPoints(
     added: head.jobs.filter((j) => !baseById.has(key(j))).map((j) => ({ benchmark: j.id, side: 'head' as const })),
     removed: base.jobs.filter((j) => !headIds.has(key(j))).map((j) => ({ benchmark: j.id, side: 'base' as const })),
     notMeasured: [],
-    incomparable: [],
   };
   for (const h of head.jobs) {
     const b = baseById.get(key(h));
@@ -151,14 +150,20 @@ export function matchPoints(
         ...marked,
       });
     if (blocked.length) continue;
-    const change = workloadChange(b, h);
-    if (change) {
-      m.incomparable.push({ benchmark: h.id, metric: '*', reason: `workload changed: ${change}`.slice(0, 300) });
-      continue;
-    }
     const kind = h.runner === 'self' ? 'self' : h.experiment.manifest.fit && h.sizes ? 'fit' : 'process';
+    // Measured in pairs all the same: what the PR did to this point is the question, and a
+    // changed workload is part of the answer, not a reason to give none.
+    const workloadChange = pairedWorkloadChange(b, h);
     // Without an impact plan (every point measured), "changed" is the identity's digest.
-    m.plans.push({ id: h.id, base: b, head: h, kind, changed: isChanged, impact: impactOf?.(h.id) ?? 'affected' });
+    m.plans.push({
+      id: h.id,
+      base: b,
+      head: h,
+      kind,
+      changed: isChanged,
+      impact: impactOf?.(h.id) ?? 'affected',
+      ...(workloadChange ? { workloadChange } : {}),
+    });
   }
   return m;
 }

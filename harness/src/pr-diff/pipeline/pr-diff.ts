@@ -33,7 +33,7 @@ import { removeScratch } from '../../run/measure.js';
 import type { SyscallCounts } from '../../run/parse-strace.js';
 import type { RawRun } from '../../run/runner.js';
 import { DEFAULT_CONTROL_POINTS, type ImpactPlan, reasonLine } from '../analysis/impact.js';
-import { falseCallNote, planAtLevel, pointAlphas } from '../analysis/multiplicity.js';
+import { falseCallNote, planAtLevel, pointLevels } from '../analysis/multiplicity.js';
 import { MIN_EFFECT } from '../analysis/pair-statistics.js';
 import { budgetCutShort, CONTROL_SHARE, type Values } from '../analysis/point.js';
 import { DEFAULT_PLAN, type SequentialPlan } from '../analysis/sequential.js';
@@ -86,7 +86,7 @@ export interface PairsOptions {
 
 export interface PairsOutcome {
   comparison: PairedComparison;
-  /** Every point's lead pairs in run order (for A/A calibration replays). */
+  /** Every point's pairs in run order: the lead's (A/A calibration replays them) and every other metric's. */
   record: PairRecord[];
   interrupted: boolean;
 }
@@ -163,15 +163,20 @@ async function measurePoints(
   let levels = new Map<string, number>();
   try {
     const exec = realExecutor({ tools: host.tools, timer, values: processValues, counters: counterValues }, opts.seed);
-    // The diff-wide false-call level, shared out before any pair (pr-diff/analysis/multiplicity.ts).
+    // The diff-wide false-call level, shared out before any pair (pr-diff/analysis/multiplicity.ts):
+    // each point's share, split between its lead and its other timed metrics.
     const plan = opts.plan ?? DEFAULT_PLAN;
-    const alphas = pointAlphas(matched.plans);
-    const plans = new Map(matched.plans.map((p, i) => [p.id, planAtLevel(plan, alphas[i]!)]));
-    levels = new Map(matched.plans.map((p, i) => [p.id, alphas[i]!]));
+    const split = pointLevels(matched.plans);
+    const plans = new Map(matched.plans.map((p, i) => [p.id, planAtLevel(plan, split[i]!.lead)]));
+    const othersPlans = new Map(
+      matched.plans.flatMap((p, i) => (split[i]!.others > 0 ? [[p.id, planAtLevel(plan, split[i]!.others)]] : [])),
+    );
+    levels = new Map(matched.plans.map((p, i) => [p.id, split[i]!.lead + split[i]!.others]));
     const before = cpuSnapshot();
     const s = await runPairedPoints(matched.plans, exec, {
       plan,
       planOf: (id) => plans.get(id) ?? plan,
+      othersPlanOf: (id) => othersPlans.get(id),
       startedAt: diffStart,
       nominalBudgetSeconds: opts.budgetSeconds,
       budgetSeconds: (setup) => {
@@ -202,6 +207,7 @@ async function measurePoints(
 const outcomeOf = (p: DecidedPoint): PointOutcome => ({
   ...p,
   changed: p.plan.changed,
+  ...(p.plan.workloadChange ? { workloadChange: p.plan.workloadChange } : {}),
   benchmark: p.plan.id,
   experiment: p.plan.head.experiment.id,
   variant: p.plan.head.variant.id,
@@ -285,6 +291,28 @@ function failuresOf(s: Measured, matched: Matched): PairedComparison['notMeasure
   );
 }
 
+/**
+ * Points an interrupt left before any pair or failure (never prepared, or prepared and not yet
+ * sampled): listed, so every matched point has an answer in the comparison.
+ */
+export function notReached(
+  s: Pick<ScheduleOutcome, 'measured' | 'failures'>,
+  matched: Pick<Matched, 'plans'>,
+): PairedComparison['notMeasured'] {
+  const answered = new Set([...s.measured.map((p) => p.plan.id), ...s.failures.map((f) => f.id)]);
+  return matched.plans
+    .filter((p) => !answered.has(p.id))
+    .flatMap((p) =>
+      (['base', 'head'] as const).map((side) => ({
+        benchmark: p.id,
+        side,
+        status: 'skipped' as const,
+        reason: 'the diff was interrupted before this point was measured',
+        ...(p.changed ? { changed: true } : {}),
+      })),
+    );
+}
+
 /** Seconds kept for preparing the control's points (builds, checks, warm-ups) after a harness shift. */
 export const CONTROL_PREPARE_SECONDS = 90;
 
@@ -348,8 +376,7 @@ async function pairSides(opts: PairsOptions, baseRoot: string, headRoot: string)
     points: points.map((p) => ({ ...pointRow(p), ...levelOf(s.levels, p.benchmark) })),
     added: matched.added,
     removed: matched.removed,
-    notMeasured: [...matched.notMeasured, ...failuresOf(s, matched)],
-    incomparable: matched.incomparable,
+    notMeasured: [...matched.notMeasured, ...failuresOf(s, matched), ...notReached(s, matched)],
     warnings: warningsOf(opts, host, s),
     ...(impact
       ? {
@@ -385,7 +412,10 @@ export async function runPairs(opts: PairsOptions): Promise<PairsOutcome> {
   }
 }
 
-/** Writes the pair record beside the comparison (pairs.json: lead values per pair, for calibration). */
+/**
+ * Writes the pair record beside the comparison (pairs.json: the lead's pairs, which calibration
+ * replays, and every other timed metric of every pair; schema 2 added those).
+ */
 export function writeRecord(file: string, record: PairsOutcome['record']): void {
-  writeFileSync(file, `${JSON.stringify({ schema: 1, points: record })}\n`);
+  writeFileSync(file, `${JSON.stringify({ schema: 2, points: record })}\n`);
 }

@@ -13,10 +13,13 @@ import type { DiffSummary } from '../../model/diff-summary.js';
 import { counterName } from '../../model/metrics.js';
 import { COMMENT_LIMIT, toolchainsLine } from '../../report/comparison-sections.js';
 import { DEFAULT_FAIL_RULE, describeRule, type FailRule, parseFailRule } from '../analysis/merge-rule.js';
+import { notMeasuredWhy } from '../analysis/point-answers.js';
 import { summarize } from '../analysis/summarize.js';
 import { renderHarnessShift } from '../harness-shift/report/shift-section.js';
 import { forestChart } from './forest-chart.js';
 import {
+  alsoText,
+  changeText,
   foldedList,
   hasResult,
   interval,
@@ -25,6 +28,7 @@ import {
   pct,
   pointLabel,
   pointTable,
+  workloadVerdict,
 } from './point-tables.js';
 
 export interface PairedRenderOptions {
@@ -33,20 +37,84 @@ export interface PairedRenderOptions {
   limit?: number;
 }
 
+/** Affected points not measured: every reason counted (a summary from before the count: its groups). */
+const notMeasuredCount = (s: DiffSummary) =>
+  s.calls.notMeasured ?? s.notMeasured.reduce((a, g) => a + g.points, 0) + s.calls.unmeasured;
+
+/**
+ * The first line: what the PR affected, then one answer per affected point (analysis/point-answers.ts):
+ * its numbers add up to the affected points, added and removed ones included, the control apart.
+ */
 function title(s: DiffSummary): string {
   const n = s.calls;
   const i = s.impact;
   const scope = i ? `${i.affected} affected · ${i.notAffected} not affected · ${i.control} control — ` : '';
+  const some = (count: number | undefined, text: string) => (count ? [`${count} ${text}`] : []);
   const parts = [
     ...(s.brokenPoints ? [`❌ ${s.brokenPoints} broken`] : []),
     `${n.slower} slower`,
     `${n.faster} faster`,
     `${n.unchanged} unchanged`,
     `${n.inconclusive} inconclusive`,
+    ...some(n.workloadChanged, 'workload changed'),
+    ...some(n.added, 'added'),
+    ...some(n.removed, 'removed'),
+    ...some(notMeasuredCount(s), 'not measured'),
+    ...(n.unanswered ? [`⚠️ ${n.unanswered} unanswered`] : []),
   ];
-  const notMeasured = s.notMeasured.reduce((a, g) => a + g.points, 0) + n.unmeasured;
-  if (notMeasured) parts.push(`${notMeasured} not measured`);
-  return `## Performance: ${scope}${parts.join(' · ')}`;
+  // Beside the answers, not among them: a point whose lead held can have another metric that moved.
+  const also = n.alsoMoved ? `; another timed metric moved on ${plural(n.alsoMoved, 'point')}` : '';
+  return `## Performance: ${scope}${parts.join(' · ')}${also}`;
+}
+
+/** The points whose other timed metrics moved, each with its lead's verdict: said at the top. */
+function alsoLines(c: PairedComparison, cap = 10): string[] {
+  const ps = c.points.filter((p) => p.impact !== 'control' && p.pairs > 0 && !p.workloadChanged && alsoText(p));
+  if (!ps.length) return [];
+  const lead = (p: PairedPoint) =>
+    `${p.lead.metric} ${p.lead.verdict}${hasResult(p) && p.lead.verdict !== 'unchanged' ? ` ${changeText(p.lead)}` : ''}`;
+  const lines = ps
+    .slice(0, cap)
+    .map((p) => `- ${escapeCell(pointLabel(p))}: ${escapeCell(lead(p))}; ${escapeCell(alsoText(p, 5))}`);
+  const more = ps.length > cap ? [`- …and ${ps.length - cap} more (the tables below)`] : [];
+  return [
+    `**Other timed metrics moved** on ${plural(ps.length, 'point')} (each judged at its share of the diff-wide false-call level, like the lead):\n\n${[...lines, ...more].join('\n')}`,
+  ];
+}
+
+/** The points whose workload the PR changed: measured, said at the top, never folded away. */
+function workloadLines(c: PairedComparison, cap = 10): string[] {
+  const ps = c.points.filter((p) => p.workloadChanged && p.impact !== 'control' && p.pairs > 0);
+  if (!ps.length) return [];
+  const lines = ps.slice(0, cap).map((p) => {
+    const also = alsoText(p);
+    return `- ${escapeCell(pointLabel(p))}: ${workloadVerdict(p)}${also ? `; ${escapeCell(also)}` : ''} — ${escapeCell(p.workloadChanged ?? '')}`;
+  });
+  const more = ps.length > cap ? [`- …and ${ps.length - cap} more (Changed in this PR, below)`] : [];
+  return [
+    `**Workload changed** on ${plural(ps.length, 'point')}: the PR changed what ${ps.length === 1 ? 'it is' : 'they are'} asked to do, so the change below is the workload's; measured in pairs like any other point, it is no regression of the program and the merge check does not count it.\n\n${[...lines, ...more].join('\n')}`,
+  ];
+}
+
+/** What is said where an all-clear would be: never while an affected point lacks an answer. */
+function allClear(s: DiffSummary): string | undefined {
+  const n = s.calls;
+  // Regressions and broken points are listed above: nothing to clear.
+  if (s.brokenPoints || n.slower) return undefined;
+  if (n.unanswered)
+    return `> ⚠️ **${plural(n.unanswered, 'affected point')} got no answer**: neither measured nor listed with a reason (a bug in the harness), so no regression can be ruled out.`;
+  if (n.alsoMoved)
+    return `No regression of a lead metric found, but another timed metric moved on ${plural(n.alsoMoved, 'point')} (above).`;
+  // A called control says this run's calls (and so its silences) cannot be trusted.
+  if (s.impact?.controlCalled)
+    return `No regression found among the affected points, but the control was called (above): re-run the diff before trusting that.`;
+  const unmeasured = notMeasuredCount(s);
+  const measured = n.faster + n.unchanged + n.inconclusive + (n.workloadChanged ?? 0);
+  if (unmeasured && !measured)
+    return `Nothing this PR affects was measured (${plural(unmeasured, 'point')}, why: below): no regression can be ruled out.`;
+  if (unmeasured)
+    return `No regression found among the ${plural(measured, 'point')} measured; ${plural(unmeasured, 'affected point')} ${unmeasured === 1 ? 'was' : 'were'} not measured (why: below).`;
+  return 'No regression found.';
 }
 
 const level = (a: number) => `${(a * 100).toPrecision(2)}%`;
@@ -116,6 +184,7 @@ function top(c: PairedComparison, s: DiffSummary): string[] {
   }
   const oneSide = s.notMeasured.filter((g) => g.sides !== 'both');
   if (oneSide.length) out.push(oneSide.map((g) => `- ${notMeasuredLine(g)}`).join('\n'));
+  out.push(...workloadLines(c), ...alsoLines(c));
   if (s.counters.length) {
     const lines = s.counters.map((f) => {
       const d = f.head - f.base;
@@ -124,13 +193,8 @@ function top(c: PairedComparison, s: DiffSummary): string[] {
     out.push(`**Counters that changed exactly** (the same on every traced run of each side):\n\n${lines.join('\n')}`);
   }
   out.push(...impactLines(s));
-  const failedBoth = both.filter((g) => g.status === 'failed').length > 0;
-  if (!s.brokenPoints && !s.calls.slower)
-    out.push(
-      failedBoth
-        ? 'No regression found among the points measured; the points that failed on both sides were not compared.'
-        : 'No regression found.',
-    );
+  const clear = allClear(s);
+  if (clear) out.push(clear);
   const o = s.outcome;
   out.push(
     `**Merge check: ${o.fail ? 'fails' : 'passes'}** — ${escapeCell(o.because)}. Rule \`${o.rule.replace(/[^\w,>%.]/g, '')}\` (repository variable \`PR_FAIL_ON\`, default \`${DEFAULT_FAIL_RULE}\`): ${describeRule(parseFailRule(o.rule))}.`,
@@ -147,7 +211,12 @@ function notable(c: PairedComparison): PairedPoint[] {
 }
 
 function chart(c: PairedComparison): string[] {
-  const rows = notable(c).map((p) => ({ label: pointLabel(p), ratio: p.lead.ratio, ci: p.lead.ci! }));
+  const rows = notable(c).map((p) => ({
+    // In front: a label is cut to the chart's width.
+    label: `${p.workloadChanged ? 'workload: ' : ''}${pointLabel(p)}`,
+    ratio: p.lead.ratio,
+    ci: p.lead.ci!,
+  }));
   const lines = forestChart(rows);
   if (!lines.length) return [];
   const more = rows.length > 12 ? ` (the ${12} largest of ${rows.length})` : '';
@@ -177,7 +246,8 @@ export function inconclusiveReasons(ps: readonly PairedPoint[], busy: boolean): 
 
 function summaryTable(c: PairedComparison, s: DiffSummary): string {
   const n = s.calls;
-  const measured = c.points.filter((p) => p.pairs > 0 && p.impact !== 'control');
+  // The PR's own measured answers: the control is the machine's check, a changed workload its own row.
+  const measured = c.points.filter((p) => p.pairs > 0 && p.impact !== 'control' && !p.workloadChanged);
   const worst = measured.filter((p) => p.lead.verdict === 'slower').sort((a, b) => b.lead.ratio - a.lead.ratio)[0];
   const best = measured.filter((p) => p.lead.verdict === 'faster').sort((a, b) => a.lead.ratio - b.lead.ratio)[0];
   const named = (p?: PairedPoint) =>
@@ -185,9 +255,10 @@ function summaryTable(c: PairedComparison, s: DiffSummary): string {
   const undecided = measured.filter((p) => p.changed && (p.lead.verdict === 'inconclusive' || !hasResult(p)));
   const inconclusive = measured.filter((p) => p.lead.verdict === 'inconclusive');
   const busy = (c.warnings ?? []).some((w) => /busy|other processes used/.test(w));
-  const failedBoth = s.notMeasured.filter((g) => g.sides === 'both').reduce((a, g) => a + g.points, 0);
-  const otherMissing = s.notMeasured.filter((g) => g.sides !== 'both').reduce((a, g) => a + g.points, 0);
   const unchanged = measured.filter((p) => p.lead.verdict === 'unchanged');
+  const why = notMeasuredWhy(c);
+  const optional = (count: number | undefined, row: string, note = ''): [string, number, string][] =>
+    count ? [[row, count, note]] : [];
   const rows: [string, number, string][] = [
     ['❌ broken by this PR', s.brokenPoints, s.brokenPoints ? 'listed above' : ''],
     ['🔴 slower', n.slower, worst ? `worst: ${named(worst)}` : ''],
@@ -204,17 +275,22 @@ function summaryTable(c: PairedComparison, s: DiffSummary): string {
         ]),
     [`unchanged${unchanged.length ? ` (within ${margins(unchanged)})` : ''}`, n.unchanged, ''],
     ['inconclusive', n.inconclusive, inconclusiveReasons(inconclusive, busy)],
+    ...optional(n.workloadChanged, 'workload changed', 'measured, listed above; not counted by the merge check'),
+    ...optional(n.added, 'added (head only)', 'nothing to pair them with'),
+    ...optional(n.removed, 'removed (base only)', 'nothing to pair them with'),
     [
       'not measured',
-      n.unmeasured + failedBoth + otherMissing,
+      notMeasuredCount(s),
       [
-        n.unmeasured ? `${n.unmeasured} got no pairs (budget)` : '',
-        failedBoth ? `${failedBoth} on both sides` : '',
-        otherMissing ? `${otherMissing} on one side` : '',
+        why.noPairs ? `${why.noPairs} got no pairs (budget)` : '',
+        why.bothSides ? `${why.bothSides} on both sides` : '',
+        why.oneSide ? `${why.oneSide} on one side` : '',
+        why.workload ? `${why.workload} workload changed (an older diff did not measure those)` : '',
       ]
         .filter(Boolean)
         .join(', '),
     ],
+    ...optional(n.unanswered, '⚠️ unanswered', 'a bug in the harness: neither measured nor listed'),
     [
       'programs changed in this PR',
       s.changedPrograms.length,

@@ -1,10 +1,11 @@
 /**
- * comparison.json of the paired diff (schema 2): the rows, the lists of what was not paired, the
+ * comparison.json of the paired diff (model/comparison-version.ts): the rows, the lists of what was not paired, the
  * budget and the method, checked against the schema the PR-comment workflow applies.
  */
 
 import { assertValid } from '../../lib/json-file.js';
 import { PAIRED_COMPARISON_SCHEMA, PairedComparison } from '../../model/comparison.js';
+import { SECONDARY_SHARE } from '../analysis/multiplicity.js';
 import { MIN_EFFECT } from '../analysis/pair-statistics.js';
 import { CONTROL_SHARE } from '../analysis/point.js';
 import type { SequentialPlan } from '../analysis/sequential.js';
@@ -20,7 +21,8 @@ export function pairedMethod(plan: SequentialPlan, falseCallNote?: string): stri
     'per point, Hodges-Lehmann ratio of the paired log-ratios with the exact Wilcoxon signed-rank interval and test (a fit: the per-operation cost ratio over two sizes)',
     `sequential looks at ${looks} pairs, ${falseCallNote ?? `alpha ${(total * 100).toFixed(0)}% per point`}, each point's share spent over the looks ${alphas}`,
     `minimum effect ${MIN_EFFECT * 100}% or the calibrated threshold`,
-    'folded metrics are fixed-size comparisons at 5%',
+    `other timed metrics at ${SECONDARY_SHARE * 100}% of the point's share`,
+    'changed workloads measured',
     'counters compared exactly (up to 6 untimed traces per side)',
   ]
     .join('; ')
@@ -45,7 +47,6 @@ export interface PairedComparisonInput {
   added: PairedComparison['added'];
   removed: PairedComparison['removed'];
   notMeasured: PairedComparison['notMeasured'];
-  incomparable: NonNullable<PairedComparison['incomparable']>;
   warnings: string[];
   notAffected?: PairedComparison['notAffected'];
   affectedBecause?: PairedComparison['affectedBecause'];
@@ -77,7 +78,6 @@ export function pairedComparison(c: PairedComparisonInput): PairedComparison {
     removed: c.removed,
     notMeasured: c.notMeasured,
     ...(c.warnings.length ? { warnings: c.warnings } : {}),
-    ...(c.incomparable.length ? { incomparable: c.incomparable } : {}),
     ...(c.notAffected ? { notAffected: c.notAffected } : {}),
     ...(c.affectedBecause ? { affectedBecause: c.affectedBecause } : {}),
   };

@@ -9,6 +9,7 @@ import { escapeCell, markdownTable } from '../../lib/markdown.js';
 import type { PairedComparison, PairedMetric, PairedPoint } from '../../model/comparison.js';
 import type { NotMeasuredGroup } from '../../model/diff-summary.js';
 import { counterName } from '../../model/metrics.js';
+import { movedOthers } from '../analysis/point-answers.js';
 import { counterChange } from '../analysis/summarize.js';
 
 export const pct = (r: number) => `${r >= 1 ? '+' : '−'}${(Math.abs(r - 1) * 100).toFixed(1)}%`;
@@ -45,7 +46,39 @@ export function interval(m: PairedMetric): string {
     : '—';
 }
 
+/**
+ * A change with its interval as a sentence reads it: "+96 % (+91 … +101 %)", "+5.1 % (+3.0 … +7.3 %)"
+ * (whole percents from 10 % on). Oriented like the ratio: + is head worse.
+ */
+export function changeText(m: Pick<PairedMetric, 'ratio' | 'ci'>): string {
+  const digits = Math.abs(m.ratio - 1) >= 0.1 ? 0 : 1;
+  const f = (r: number) => `${r >= 1 ? '+' : '−'}${(Math.abs(r - 1) * 100).toFixed(digits)}`;
+  return m.ci ? `${f(m.ratio)} % (${f(m.ci[0])} … ${f(m.ci[1])} %)` : `${f(m.ratio)} % (no interval)`;
+}
+
+/** The other timed metrics that moved, beside the lead: "also: batch_ms +5.1 % (+3.0 … +7.3 %)" (raw: escape where rendered). */
+export function alsoText(p: Pick<PairedPoint, 'also' | 'folded'>, shown = 3): string {
+  // Largest change first.
+  const ms = movedOthers(p).sort((a, b) => Math.abs(Math.log(b.ratio)) - Math.abs(Math.log(a.ratio)));
+  if (!ms.length) return '';
+  const text = ms.slice(0, shown).map((m) => `${m.metric} ${changeText(m)}`);
+  return `also: ${text.join(', ')}${ms.length > shown ? `, +${ms.length - shown} more` : ''}`;
+}
+
+/** A point whose workload the PR changed reads as that, with its paired change and interval. */
+export function workloadVerdict(p: PairedPoint): string {
+  if (p.pairs === 0) return 'workload changed: no pairs';
+  if (!hasResult(p)) return `workload changed: ${p.stop === 'unmeasurable' ? 'not measurable' : 'too few pairs'}`;
+  return `workload changed: ${changeText(p.lead)}`;
+}
+
 function verdictText(p: PairedPoint): string {
+  const also = alsoText(p);
+  return `${leadVerdictText(p)}${also ? ` · ${also}` : ''}`;
+}
+
+function leadVerdictText(p: PairedPoint): string {
+  if (p.workloadChanged) return `${workloadVerdict(p)}${p.changed ? ' · changed in this PR' : ''}`;
   const why = p.lead.verdict === 'inconclusive' ? ` (${STOP[p.stop]})` : '';
   const within = p.lead.verdict === 'unchanged' ? ` within ±${(p.minEffect * 100).toFixed(1)}%` : '';
   // An exact counter change is a verdict of its own, beside the timing's.
@@ -110,7 +143,7 @@ export function foldedList(ps: readonly PairedPoint[]): string {
     .map((p) => {
       const ms = p.folded.map(
         (m) =>
-          `${escapeCell(`${m.metric} ${formatValue(m.baseMedian, m.unit)}→${formatValue(m.headMedian, m.unit)} ${pct(m.ratio)} (${m.verdict})`)}`,
+          `${escapeCell(`${m.metric} ${formatValue(m.baseMedian, m.unit)}→${formatValue(m.headMedian, m.unit)} ${pct(m.ratio)} (${m.verdict}${m.of ? `, as ${m.of}` : ''})`)}`,
       );
       const note = p.lead.note ? ` — ${escapeCell(p.lead.note)}` : '';
       return `- ${escapeCell(pointLabel(p))}: ${ms.join('; ') || 'no other metric'}${note}`;

@@ -1,12 +1,13 @@
 /**
  * The paired diff's rows: one per point, led by the metric the sequential rule decided on, every
- * other paired metric folded in as a fixed-size comparison; and the pair record (pairs.json)
- * that calibration replays.
+ * other paired metric folded in, judged at its share of the diff-wide level, the ones that moved
+ * named beside the lead (`also`); and the pair record (pairs.json): every pair's every timed metric.
  */
 
 import { median } from '../../analysis/two-sample.js';
 import type { PairedCounter, PairedMetric, PairedPoint } from '../../model/comparison.js';
-import { compareFit, type FitSizes, fitProblem } from '../analysis/fit-pairs.js';
+import { compareFit, type FitPair, type FitSizes, fitProblem } from '../analysis/fit-pairs.js';
+import { judgeOthers, moved, type OtherJudgement } from '../analysis/other-metrics.js';
 import { comparePaired, orderEffect, type Pair, pairProblem } from '../analysis/pair-statistics.js';
 import { fitPairs, leadPairs, type PointSoFar, type StopDecision, WALL_TIME } from '../analysis/point.js';
 import type { LookAnalysis } from '../analysis/sequential.js';
@@ -19,6 +20,8 @@ export interface PointOutcome extends PointSoFar {
   params: PairedPoint['params'];
   placement: string;
   changed: boolean;
+  /** What the pull request changed in its workload, when it did (pr-diff/analysis/workload.ts). */
+  workloadChange?: string;
   impact: 'affected' | 'control';
   counters: PairedCounter[];
   sizes?: FitSizes;
@@ -73,8 +76,30 @@ function leadRow(p: PointOutcome): PairedMetric {
   };
 }
 
-/** Every other metric of the point's processes, compared over all its pairs at once. */
-function foldedRows(p: PointOutcome): PairedMetric[] {
+/** An other metric as judged at its share of the diff-wide level (analysis/other-metrics.ts). */
+function judgedRow(j: OtherJudgement): PairedMetric {
+  const a = j.analysis;
+  return {
+    metric: j.metric,
+    unit: j.unit,
+    direction: j.direction,
+    baseMedian: round(median(j.pairs.map((q) => q.base))),
+    headMedian: round(median(j.pairs.map((q) => q.head))),
+    ratio: round(finiteOr(a.ratio, 1)),
+    ...verdictInterval(j.verdict, a),
+    p: round(a.p),
+    verdict: j.verdict,
+    ...(j.of ? { of: j.of } : {}),
+    ...(a.note ? { note: a.note.slice(0, 300) } : {}),
+  };
+}
+
+/**
+ * Every other metric of the point's processes, compared over all its pairs at once: at its share
+ * of the diff-wide level where the run gave it one, else (a diff run without that) at a fixed 5 %.
+ */
+function foldedRows(p: PointOutcome, judged: readonly OtherJudgement[] | undefined): PairedMetric[] {
+  if (judged) return judged.map(judgedRow);
   const folded: PairedMetric[] = [];
   const names = p.pairs.length ? Object.keys(p.pairs[0]!.head) : [];
   for (const name of names) {
@@ -103,6 +128,8 @@ function foldedRows(p: PointOutcome): PairedMetric[] {
 /** The point's row of comparison.json. */
 export function pointRow(p: PointOutcome): PairedPoint {
   const pairs = leadPairs(p.pairs, p.lead.metric);
+  const judged = p.others ? judgeOthers(p.pairs, p.lead.metric, p.others) : undefined;
+  const also = (judged ?? []).filter(moved).map((j) => j.metric);
   const oe = p.kind !== 'fit' && pairs.length && !pairProblem(pairs) ? orderEffect(pairs, p.lead.direction) : undefined;
   return {
     benchmark: p.benchmark,
@@ -111,6 +138,7 @@ export function pointRow(p: PointOutcome): PairedPoint {
     params: p.params,
     placement: p.placement.slice(0, 300),
     ...(p.changed ? { changed: true } : {}),
+    ...(p.workloadChange ? { workloadChanged: p.workloadChange.slice(0, 300) } : {}),
     impact: p.impact,
     kind: p.kind,
     pairs: p.pairs.length,
@@ -119,19 +147,43 @@ export function pointRow(p: PointOutcome): PairedPoint {
     minEffect: p.minEffect,
     secondsPerPair: round(p.secondsPerPair),
     lead: leadRow(p),
-    folded: foldedRows(p),
+    folded: foldedRows(p, judged),
+    ...(also.length ? { also } : {}),
     counters: p.counters,
     ...(oe !== undefined && Number.isFinite(oe) ? { orderEffect: round(oe) } : {}),
   };
 }
 
-/** One point's lead pairs in run order (pairs.json, for calibration replays). */
+/**
+ * One point's pairs in run order (pairs.json): the lead's, which calibration replays, and every
+ * other timed metric each pair's processes reported, with a fit's four wall times.
+ */
 export interface PairRecord {
   benchmark: string;
   metric: string;
   direction: PointOutcome['lead']['direction'];
   kind: string;
   pairs: Pair[];
+  /** Every other metric of the pairs: each side's value per pair, in run order (null where a side lacked it). */
+  others: {
+    metric: string;
+    unit: string;
+    direction: PointOutcome['lead']['direction'];
+    base: (number | null)[];
+    head: (number | null)[];
+  }[];
+  /** A fit's small and large wall times of each side, per pair. */
+  fit?: FitPair[];
+}
+
+/** Every metric the pairs' processes reported other than the lead, in the order first reported. */
+function otherRecords(p: PointOutcome): PairRecord['others'] {
+  const names = [...new Set(p.pairs.flatMap((q) => Object.keys(q.head)))].filter((m) => m !== p.lead.metric);
+  return names.map((metric) => {
+    const spec = p.pairs.find((q) => q.head[metric])!.head[metric]!;
+    const side = (s: 'base' | 'head') => p.pairs.map((q) => q[s][metric]?.value ?? null);
+    return { metric, unit: spec.unit, direction: spec.direction, base: side('base'), head: side('head') };
+  });
 }
 
 /** A fit's lead pairs are each side's large-minus-small wall time (the cost's numerator). */
@@ -142,6 +194,8 @@ export function pairRecord(p: PointOutcome): PairRecord {
     metric: p.lead.metric,
     direction: p.lead.direction,
     kind: p.kind,
+    others: otherRecords(p),
+    ...(p.kind === 'fit' && fit.length ? { fit } : {}),
     pairs:
       p.kind === 'fit' && p.lead.metric !== WALL_TIME.metric
         ? fit.map((f, i) => ({

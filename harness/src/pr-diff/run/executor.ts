@@ -20,6 +20,8 @@ export interface PointPlan {
   changed: boolean;
   /** Why it is measured: the PR may have changed it, or it is one of the diff's A/A controls. */
   impact: Impact;
+  /** What differs in its workload (pr-diff/analysis/workload.ts), when the PR changed what it is asked to do. */
+  workloadChange?: string;
 }
 
 export type SideName = 'base' | 'head';

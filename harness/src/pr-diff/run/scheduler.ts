@@ -19,7 +19,7 @@ import {
 import type { SequentialPlan } from '../analysis/sequential.js';
 import { shareBudget } from '../analysis/time-budget.js';
 import type { Failure, PairExecutor, PointPlan } from './executor.js';
-import { leadMetric } from './lead-metric.js';
+import { leadMetric, otherMetrics } from './lead-metric.js';
 
 /** A point while it is measured: its plan, its pairs so far and what was decided on them. */
 export interface PointState extends PointSoFar {
@@ -45,6 +45,12 @@ export interface ScheduleOptions {
   plan: SequentialPlan;
   /** A point's own plan (its share of the diff-wide false-call level, pr-diff/analysis/multiplicity.ts); default `plan`. */
   planOf?: (id: string) => SequentialPlan;
+  /**
+   * The plan all a point's other timed metrics share (their part of its level; undefined for a
+   * point given none). Without this option they are not judged at the diff-wide level at all (nor
+   * do they keep a point sampling).
+   */
+  othersPlanOf?: (id: string) => SequentialPlan | undefined;
   /** The pairs' time budget, given what set-up took (a deadline may cut it). */
   budgetSeconds: (setupSeconds: number) => number;
   /** The budget asked for, before any cut: a control alone takes its share of this (budgetTiers). */
@@ -97,7 +103,10 @@ async function prepareAll(plans: readonly PointPlan[], exec: PairExecutor, o: Sc
     // The lead metric is known after the first pair; before it, the warm-up tells wall_time only.
     const lead = leadMetric(plan.head, {});
     const { counters, sizes, secondsPerPair } = r.prepared;
+    const othersPlan = o.othersPlanOf?.(plan.id);
+    const leadPlan = planFor(o, { plan });
     states.push({
+      ...(o.othersPlanOf ? { others: { leadPlan, ...(othersPlan ? { plan: othersPlan } : {}), metrics: [] } } : {}),
       plan,
       kind: plan.kind,
       impact: plan.impact,
@@ -134,8 +143,19 @@ async function measureBatch(
   }
   const lead = from === 0 ? leadMetric(s.plan.head, next.pairs[0]!.head) : s.lead;
   const minEffect = from === 0 ? o.minEffectOf(s.plan.id, lead.metric) : s.minEffect;
+  // The other metrics are known from the first pair's values, each with its own minimum effect.
+  const others =
+    from === 0 && s.others
+      ? {
+          ...s.others,
+          metrics: otherMetrics(s.plan.head, lead.metric, Object.keys(next.pairs[0]!.head)).map((m) => ({
+            ...m,
+            minEffect: o.minEffectOf(s.plan.id, m.metric),
+          })),
+        }
+      : s.others;
   // The price of a pair, from what the pairs cost so far (warm-up estimate replaced).
-  return { ...next, lead, minEffect, secondsPerPair: spent / next.pairs.length };
+  return { ...next, lead, minEffect, ...(others ? { others } : {}), secondsPerPair: spent / next.pairs.length };
 }
 
 /**

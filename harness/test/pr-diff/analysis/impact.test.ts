@@ -96,7 +96,7 @@ describe('measured-input identity: which points a planted change affects', () =>
     );
   });
 
-  it('an input generator: every point of its experiment (and the workload check calls them not comparable)', () => {
+  it('an input generator: every point of its experiment (measured, its workload judged by the bytes it generates)', () => {
     const got = affectedBy((r) => append(join(r, 'programs', 'streams', 'generate.mjs'), '\n// edited\n'));
     expect(got).toEqual(ids((id) => id.startsWith('streams/')));
   });

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { plantedWc } from '../../../src/calibration/pipeline/plant.js';
 import { machineInfo } from '../../../src/machine/machine.js';
 import { buildTool } from '../../../src/machine/tools.js';
-import { PairedComparison } from '../../../src/model/comparison.js';
+import { PAIRED_COMPARISON_SCHEMA, PairedComparison } from '../../../src/model/comparison.js';
 import { loadExperiment } from '../../../src/plan/experiments.js';
 import { placementOf } from '../../../src/plan/jobs.js';
 import { expand } from '../../../src/plan/plan.js';
@@ -91,7 +91,7 @@ describe('npm run pairs', () => {
     );
     const { c, md } = pairs(base, checkout('same'), out, ['--noise', noise]);
     expect(c.method).toContain('noise thresholds calibrated on this machine');
-    expect(c.schema).toBe(2);
+    expect(c.schema).toBe(PAIRED_COMPARISON_SCHEMA);
     expect(c.seed).toBe(17);
     expect(c.points).toHaveLength(1);
     const p = c.points[0]!;
@@ -313,7 +313,8 @@ describe('paired diff: pure parts', () => {
         point({ benchmark: 'x', variant: 'c', stop: 'decided', lead: { ...point().lead, verdict: 'unchanged' } }),
       ]),
     );
-    expect(md).toMatch(/^## Performance: 0 slower · 0 faster · 1 unchanged · 1 inconclusive\n/);
+    // The older artifact's changed workload was not measured: counted as such, the sum holds.
+    expect(md).toMatch(/^## Performance: 0 slower · 0 faster · 1 unchanged · 1 inconclusive · 1 not measured\n/);
     expect(md).toContain('| inconclusive | 1 | 1 ran out of budget |');
     expect(md).toContain('| wc node-stream bs=65536 runtime=node22 | read_cost | 5.00 µs | 5.10 µs |');
     // The exact counter change is a verdict beside the timing's.
@@ -344,14 +345,17 @@ describe('paired diff: pure parts', () => {
   it('a point the deadline left without pairs is counted in one line, not shown as a row', () => {
     const none = point({ pairs: 0, lead: { ...point().lead, baseMedian: 0, headMedian: 0, ratio: 1 } });
     const md = renderPairedComparison(comparison([none]));
-    expect(md).toContain('| not measured | 1 | 1 got no pairs (budget) |');
+    expect(md).toContain(
+      '| not measured | 2 | 1 got no pairs (budget), 1 workload changed (an older diff did not measure those) |',
+    );
     expect(md).not.toContain('| wc node-stream bs=65536');
     expect(md).not.toContain('0.0 ns');
   });
 
-  it('the paired schema refuses another version', () => {
+  it('the paired schema reads its older version and refuses any other', () => {
     expect(PairedComparison.parse(comparison([point()])).schema).toBe(2);
-    expect(() => PairedComparison.parse({ ...comparison([]), schema: 3 })).toThrow();
+    expect(PairedComparison.parse({ ...comparison([point()]), schema: 3 }).schema).toBe(3);
+    expect(() => PairedComparison.parse({ ...comparison([]), schema: 4 })).toThrow();
     expect(() => PairedComparison.parse({ ...comparison([]), schema: 1 })).toThrow();
   });
 });

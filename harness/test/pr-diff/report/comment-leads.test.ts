@@ -213,6 +213,9 @@ describe('what leads the PR comment', () => {
     const c = fixture();
     const evil = '<img src=x onerror=alert(1)> @team https://evil.example www.evil.example owner/repo#12 GH-7';
     c.points[0]!.folded = [{ ...lead({ verdict: 'faster' }), metric: evil, unit: '<img src=x>@a#1' }];
+    // Named beside the lead (at the top and in the row), and a changed workload's words.
+    c.points[0]!.also = [evil];
+    c.points[2]!.workloadChanged = evil;
     c.points[0]!.lead.note = evil;
     c.points[3]!.variant = evil;
     c.notMeasured.push({ benchmark: 'wc/c/bs=1', side: 'head', status: 'failed', reason: `wrong result: ${evil}` });
@@ -223,6 +226,8 @@ describe('what leads the PR comment', () => {
     PairedComparison.parse(c);
     const md = renderPairedComparison(c);
     expect(md).toContain('&lt;img');
+    expect(md).toContain('**Other timed metrics moved**');
+    expect(md).toContain('**Workload changed**');
     expect(md).not.toMatch(/<img|@team|https:\/\/|www\.evil|repo#12|GH-7/);
   });
 

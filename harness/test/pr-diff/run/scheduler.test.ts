@@ -7,9 +7,12 @@ import { prng } from '../../../src/analysis/two-sample.js';
 import type { Job } from '../../../src/model/job.js';
 import { loadExperiment } from '../../../src/plan/experiments.js';
 import { expand } from '../../../src/plan/plan.js';
+import { planAtLevel } from '../../../src/pr-diff/analysis/multiplicity.js';
 import { pairOrder } from '../../../src/pr-diff/analysis/pair-statistics.js';
 import { CONTROL_SHARE, decidePoint, type MeasuredPair, type PointSoFar } from '../../../src/pr-diff/analysis/point.js';
 import { DEFAULT_PLAN } from '../../../src/pr-diff/analysis/sequential.js';
+import { notReached } from '../../../src/pr-diff/pipeline/pr-diff.js';
+import { pairRecord, pointRow } from '../../../src/pr-diff/report/rows.js';
 import type { Batch, PairExecutor, PointPlan, Prepare } from '../../../src/pr-diff/run/executor.js';
 import { runPairedPoints, type ScheduleOptions } from '../../../src/pr-diff/run/scheduler.js';
 import { ROOT } from '../../helpers/cli.js';
@@ -25,9 +28,26 @@ function point(id: string, kind: 'process' | 'fit', changed = false): PointPlan 
   return { id, base: j, head: j, kind, changed, impact: changed ? 'affected' : 'control' };
 }
 
+const tp = loadExperiment(join(ROOT, 'programs', 'threadpool'));
+const tpJob = jobOf(
+  expand([tp], 'smoke', { variants: ['node-promises'], params: { cache: ['warm'], pool: [4], work: ['read'] } })[0]!,
+  { input: { ok: true, dir: '/in', facts: { file_bytes: 100, jobs: 1 } } },
+);
+/** A self-timed point (threadpool's): judged on its p50 latency, its batch time reported beside it. */
+const selfPoint = (id: string): PointPlan => ({
+  id,
+  base: tpJob,
+  head: tpJob,
+  kind: 'self',
+  changed: true,
+  impact: 'affected',
+});
+
 interface Fake {
   /** Head's slowdown per point (1 = A/A). */
   factor?: Record<string, number>;
+  /** Head's slowdown of a self-timed point's batch time only. */
+  batch?: Record<string, number>;
   /** Noise of one process (relative). */
   noise?: number;
   /** Fake seconds one pair takes. */
@@ -67,8 +87,15 @@ function fake(f: Fake = {}) {
       const at = f.failAt?.[p.id];
       if (at !== undefined && from + count > at) return { ok: false, failed: { side: 'base', reason: 'crashed' } };
       const k = f.factor?.[p.id] ?? 1;
+      const ms = (x: number) => ({ value: x, unit: 'ms', direction: 'smaller' as const });
+      const self = (lead: number, batch: number) => ({
+        ...wall(draw(0.05)),
+        latency_p50: ms(draw(2 * lead)),
+        batch_ms: ms(draw(10 * batch)),
+      });
       const pairs = Array.from({ length: count }, (_, i): MeasuredPair => {
         const order = pairOrder(7, from + i);
+        if (p.kind === 'self') return { order, base: self(1, 1), head: self(k, f.batch?.[p.id] ?? 1) };
         if (p.kind !== 'fit') return { order, base: wall(draw(0.1)), head: wall(draw(0.1 * k)) };
         const large = f.flatFit?.includes(p.id) ? 0.01 : 0.1;
         const side = (m: number) => ({ small: draw(0.01), large: draw(0.01 + (large - 0.01) * m) });
@@ -187,6 +214,64 @@ describe('paired schedule (fake executor)', () => {
     );
     expect(calls).toHaveLength(1);
     expect(out.measured.map((p) => [p.plan.id, p.pairs.length, p.decision.action])).toEqual([['a', 10, 'stop']]);
+    // The point the interrupt left without pairs is listed as not measured, so it keeps an answer.
+    expect(notReached(out, { plans: [point('a', 'process'), point('b', 'process')] })).toEqual([
+      {
+        benchmark: 'b',
+        side: 'base',
+        status: 'skipped',
+        reason: 'the diff was interrupted before this point was measured',
+      },
+      {
+        benchmark: 'b',
+        side: 'head',
+        status: 'skipped',
+        reason: 'the diff was interrupted before this point was measured',
+      },
+    ]);
+  });
+
+  it("another timed metric is judged at the point's share of the level, and named beside its lead when it moved", async () => {
+    const { exec, opts } = fake({ batch: { moved: 1.3 }, noise: 0.04 });
+    const levels = { lead: planAtLevel(DEFAULT_PLAN, 0.004), others: planAtLevel(DEFAULT_PLAN, 0.001) };
+    const out = await runPairedPoints(
+      [selfPoint('moved'), selfPoint('same')],
+      exec,
+      opts({ planOf: () => levels.lead, othersPlanOf: () => levels.others }),
+    );
+    const row = (id: string) => {
+      const p = out.measured.find((q) => q.plan.id === id)!;
+      expect(p.lead.metric).toBe('latency_p50');
+      return pointRow({
+        ...p,
+        changed: true,
+        benchmark: id,
+        experiment: 'threadpool',
+        variant: 'node-promises',
+        params: {},
+        placement: 'none',
+      });
+    };
+    const moved = row('moved');
+    expect(moved.lead.verdict).not.toBe('slower');
+    expect(moved.also).toEqual(['batch_ms']);
+    const batch = moved.folded.find((m) => m.metric === 'batch_ms')!;
+    expect(batch).toMatchObject({ verdict: 'slower' });
+    // Judged at its share of the level: the interval's level is far above a fixed 95 %.
+    expect(batch.confidence).toBeGreaterThan(0.999);
+    expect(row('same').also).toBeUndefined();
+    // pairs.json keeps every metric of every pair, not only the lead's.
+    const rec = pairRecord({
+      ...out.measured[0]!,
+      changed: true,
+      benchmark: 'moved',
+      experiment: 'threadpool',
+      variant: 'node-promises',
+      params: {},
+      placement: 'none',
+    });
+    expect(rec.others.map((o) => o.metric).sort()).toEqual(['batch_ms', 'wall_time']);
+    expect(rec.others[0]!.base).toHaveLength(rec.pairs.length);
   });
 
   it('a fit whose sizes are too close falls back to wall time and says why', async () => {

@@ -1,0 +1,62 @@
+/**
+ * comparison.json for an older reader. The PR-comment workflow validates a pull request's artifact
+ * with the DEFAULT BRANCH's reader (pr-comment.yml never runs pull-request code), which refuses a
+ * newer schema and any field it does not know. A pull request that introduces schema 3 would get
+ * no comment at all; so when its base reads only schema 2, the artifact's comparison.json is
+ * written at 2, and what 2 cannot hold is said in words its renderer shows at the top (warnings):
+ * a point whose workload changed goes to `incomparable` with its measured change, another timed
+ * metric that moved is a warning line. The full comparison is kept beside it. Pure.
+ */
+import { plural } from '../../lib/format.js';
+import { assertValid } from '../../lib/json-file.js';
+import {
+  PAIRED_COMPARISON_OLDEST,
+  PAIRED_COMPARISON_SCHEMA,
+  type PairedComparison,
+  PairedComparisonV2,
+  type PairedPoint,
+} from '../../model/comparison.js';
+import { movedOthers } from '../analysis/point-answers.js';
+import { alsoText, pointLabel, workloadVerdict } from './point-tables.js';
+
+/** At most this many warnings: the schema's bound. */
+const MAX_WARNINGS = 20;
+
+function stripPoint(p: PairedPoint): PairedComparisonV2['points'][number] {
+  const { workloadChanged: _w, also: _a, lead, folded, ...rest } = p;
+  const metric = ({ of: _of, ...m }: PairedPoint['lead']) => m;
+  return { ...rest, lead: metric(lead), folded: folded.map(metric) };
+}
+
+/** `c` as a schema-2 reader reads it, its schema-3 findings said in its warnings and lists. */
+export function forSchema2(c: PairedComparison): PairedComparisonV2 {
+  const workload = c.points.filter((p) => p.workloadChanged);
+  const moved = c.points.filter((p) => p.pairs > 0 && !p.workloadChanged && movedOthers(p).length);
+  const note = `this comment is rendered by the default branch's reader of comparison.json schema ${PAIRED_COMPARISON_OLDEST}, older than this diff's (${PAIRED_COMPARISON_SCHEMA}): ${plural(workload.length, 'point')} whose workload changed ${workload.length === 1 ? 'was' : 'were'} measured (listed as not comparable, with the change), and another timed metric moved on ${plural(moved.length, 'point')} (below); the diff run's job summary has the full comparison`;
+  const movedLines = moved.map((p) => `${pointLabel(p)}: ${alsoText(p)}`.slice(0, 500));
+  const room = MAX_WARNINGS - 1 - (c.warnings?.length ?? 0);
+  const shown = movedLines.slice(0, Math.max(0, room));
+  const warnings = [
+    ...(workload.length || moved.length ? [note.slice(0, 500)] : []),
+    ...shown,
+    ...(c.warnings ?? []),
+  ].slice(0, MAX_WARNINGS);
+  const incomparable = [
+    ...(c.incomparable ?? []),
+    ...workload.map((p) => ({
+      benchmark: p.benchmark,
+      metric: p.lead.metric,
+      reason: `${workloadVerdict(p)} — ${p.workloadChanged}`.slice(0, 300),
+    })),
+  ];
+  const { summary: _summary, points: _points, warnings: _w, incomparable: _i, ...rest } = c;
+  const out = {
+    ...rest,
+    schema: PAIRED_COMPARISON_OLDEST,
+    points: c.points.filter((p) => !p.workloadChanged).map(stripPoint),
+    ...(warnings.length ? { warnings } : {}),
+    ...(incomparable.length ? { incomparable } : {}),
+  };
+  // What we write must pass the older reader's checks, or the pull request gets no comment.
+  return assertValid('comparison.json (schema 2)', out, PairedComparisonV2);
+}
