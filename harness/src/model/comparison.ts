@@ -152,6 +152,40 @@ export const PairedCounter = z
   .strict();
 export type PairedCounter = z.infer<typeof PairedCounter>;
 
+/**
+ * A point's work counted on both sides (pr-diff/run/count-sides.ts, schema 3): user-space
+ * instructions under Valgrind with each runtime's deterministic settings, per operation for a fit
+ * (start-up cancelled), else per run. `changed` beyond the tolerance is the point's "work changed",
+ * decided at once whatever the timing says; a point whose counts are evidence (threads, the
+ * kernel, a runtime without deterministic settings) is shown, never called.
+ */
+export const PairedWork = z.discriminatedUnion('status', [
+  z
+    .object({
+      status: z.literal('counted'),
+      metric: z.enum(['instructions_per_op', 'instructions']),
+      /** What one operation is, for a fit ("read"). */
+      per: short(40).optional(),
+      unit: short(20),
+      /** Each side's counts, one per repeat. */
+      base: z.array(Num).min(1).max(20),
+      head: z.array(Num).min(1).max(20),
+      verdict: z.enum(['changed', 'same', 'not-deterministic']),
+      /** (head - base) / base of the medians; absent when not deterministic. */
+      change: Num.optional(),
+      /** The larger side's relative spread of its repeats. */
+      spread: Num,
+      tolerance: Num,
+      role: z.enum(['decides', 'evidence']),
+      because: short(300).optional(),
+      /** What the count covers: the runtime's deterministic settings, in words. */
+      settings: short(300),
+    })
+    .strict(),
+  z.object({ status: z.literal('not-counted'), reason: short(600) }).strict(),
+]);
+export type PairedWork = z.infer<typeof PairedWork>;
+
 export const PairedPoint = z
   .object({
     benchmark: short(300),
@@ -194,6 +228,8 @@ export const PairedPoint = z
     orderEffect: Num.optional(),
     /** This point's share of the diff-wide false-call level (pr-diff/analysis/multiplicity.ts): its change test's level. */
     alpha: Num.optional(),
+    /** Its work counted on both sides, before the pairs (schema 3). */
+    work: PairedWork.optional(),
   })
   .strict();
 export type PairedPoint = z.infer<typeof PairedPoint>;
@@ -289,6 +325,22 @@ export const PairedComparison = z
     summary: DiffSummary.optional(),
     /** When the pull request changes the harness's measuring code: what that did to the numbers. */
     harnessShift: HarnessShift.optional(),
+    /**
+     * The counting stage (schema 3): how many points were counted and how long it took; whether
+     * this diff's counts can be trusted (a control point deterministic on each side yet differing
+     * between them says they cannot: every work verdict is then evidence), and the tools' versions.
+     */
+    counts: z
+      .object({
+        counted: z.number().int().nonnegative(),
+        notCounted: z.number().int().nonnegative(),
+        seconds: Num,
+        trusted: z.boolean(),
+        untrustedBecause: short(600).optional(),
+        tolerance: Num,
+      })
+      .strict()
+      .optional(),
   })
   .strict();
 export type PairedComparison = z.infer<typeof PairedComparison>;
@@ -300,11 +352,11 @@ export type PairedComparison = z.infer<typeof PairedComparison>;
  * reader on the pull request's artifact.
  */
 const PairedMetricV2 = PairedMetric.omit({ of: true });
-const PairedPointV2 = PairedPoint.omit({ workloadChanged: true, also: true }).extend({
+const PairedPointV2 = PairedPoint.omit({ workloadChanged: true, also: true, work: true }).extend({
   lead: PairedMetricV2,
   folded: z.array(PairedMetricV2).max(50),
 });
-export const PairedComparisonV2 = PairedComparison.omit({ summary: true }).extend({
+export const PairedComparisonV2 = PairedComparison.omit({ summary: true, counts: true }).extend({
   schema: z.literal(PAIRED_COMPARISON_OLDEST),
   points: z.array(PairedPointV2).max(10_000),
 });

@@ -94,6 +94,9 @@ export const DiffSummary = z
         unanswered: count.optional(),
         /** Measured affected points (a changed workload apart) with another timed metric called slower or faster (schema 3). */
         alsoMoved: count.optional(),
+        /** Affected points whose exact counts decided "work changed": grew, and shrank (schema 3). */
+        workGrew: count.optional(),
+        workShrank: count.optional(),
       })
       .strict(),
     outcome: Outcome,

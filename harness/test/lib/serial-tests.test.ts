@@ -39,8 +39,14 @@ const testFiles = ['harness/test', 'gh-pages/test'].flatMap((dir) =>
 );
 const serial = (file: string) => SERIAL.some((g) => globRegex(g).test(file));
 
-/** Files that only spell a bench command line as data (an expected argument list), never run it. */
-const NAMES_A_COMMAND_ONLY = ['harness/test/pr-diff/harness-shift/plan/sample.test.ts'];
+/**
+ * Files that only spell a bench command line as data (an expected argument list), or run one that
+ * measures nothing (`pairs --plan`, a refused trusted plan).
+ */
+const NAMES_A_COMMAND_ONLY = [
+  'harness/test/pr-diff/harness-shift/plan/sample.test.ts',
+  'harness/test/pr-diff/pipeline/what-to-measure.test.ts',
+];
 
 describe('the test files that run alone', () => {
   it('globs like vitest: ** any folders, * within a name', () => {

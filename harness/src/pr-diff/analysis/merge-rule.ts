@@ -18,6 +18,8 @@ export const DEFAULT_FAIL_RULE = 'broken';
 export interface FailRule {
   text: string;
   broken: boolean;
+  /** Fail when a point's counted work grew by more than this ratio - 1 (exact counts, `work>N%`); undefined: never. */
+  work?: number;
   /** Fail on a confirmed regression of at least this ratio - 1; undefined: regressions never fail. */
   slower?: number;
 }
@@ -29,7 +31,7 @@ export function parseFailRule(text: string): FailRule {
     .filter(Boolean);
   const bad = () =>
     new UserError(
-      `--fail-on ${JSON.stringify(text.slice(0, 60))}: expected none, or a comma-separated list of broken, slower, slower>N% (e.g. broken,slower>5%)`,
+      `--fail-on ${JSON.stringify(text.slice(0, 60))}: expected none, or a comma-separated list of broken, slower, slower>N%, work>N% (e.g. broken,slower>5%,work>2%)`,
     );
   if (!items.length) throw bad();
   const rule: FailRule = { text: items.join(','), broken: false };
@@ -38,6 +40,13 @@ export function parseFailRule(text: string): FailRule {
     if (item === 'none' && items.length === 1) continue;
     if (item === 'broken') {
       rule.broken = true;
+      continue;
+    }
+    const w = /^work>(\d{1,3}(?:\.\d+)?)%$/.exec(item);
+    if (w) {
+      if (rule.work !== undefined)
+        throw new UserError(`--fail-on ${JSON.stringify(text.slice(0, 60))}: work>N% given twice; give one`);
+      rule.work = Number(w[1]) / 100;
       continue;
     }
     const m = /^slower(?:>(\d{1,3}(?:\.\d+)?)%)?$/.exec(item);
@@ -59,7 +68,8 @@ const pct = (x: number) => `${x >= 0 ? '+' : '−'}${(Math.abs(x) * 100).toFixed
 export function decideOutcome(
   rule: FailRule,
   broken: number,
-  points: readonly Pick<PairedPoint, 'benchmark' | 'lead' | 'workloadChanged' | 'also' | 'folded'>[],
+  points: readonly Pick<PairedPoint, 'benchmark' | 'lead' | 'workloadChanged' | 'also' | 'folded' | 'work'>[],
+  countsTrusted = true,
 ): Outcome {
   const reasons: string[] = [];
   if (rule.broken && broken) reasons.push(`${broken} ${broken === 1 ? 'point' : 'points'} broken by this PR`);
@@ -77,6 +87,22 @@ export function decideOutcome(
         `${other.length} ${other.length === 1 ? 'point' : 'points'} with another timed metric confirmed slower${at}`,
       );
   }
+  if (rule.work !== undefined && countsTrusted) {
+    const limit = rule.work;
+    // Exact counts that decide: deterministic on each side, beyond the tolerance, not evidence.
+    const grew = points.filter(
+      (p) =>
+        !p.workloadChanged &&
+        p.work?.status === 'counted' &&
+        p.work.role === 'decides' &&
+        p.work.verdict === 'changed' &&
+        (p.work.change ?? 0) > limit,
+    );
+    if (grew.length)
+      reasons.push(
+        `${grew.length} ${grew.length === 1 ? 'point' : 'points'} whose counted work grew by more than ${pct(limit)}`,
+      );
+  }
   return {
     rule: rule.text,
     fail: reasons.length > 0,
@@ -91,6 +117,7 @@ export function describeRule(rule: FailRule): string {
     ...(rule.slower !== undefined
       ? [`confirmed regressions${rule.slower > 0 ? ` of at least ${pct(rule.slower)}` : ''}`]
       : []),
+    ...(rule.work !== undefined ? [`counted work grown by more than ${pct(rule.work)}`] : []),
   ];
   if (!fails.length) return 'nothing fails the check; broken points and regressions are reported';
   return `${fails.join(' and ')} fail the check${rule.slower === undefined ? '; regressions warn' : ''}${rule.broken ? '' : '; broken points are reported'}`;

@@ -171,6 +171,20 @@ function impactSummary(c: PairedComparison, answered: ReadonlySet<string>): Diff
   };
 }
 
+/** Affected points whose exact counts decided a change, by its sign (none when the counts are not trusted). */
+function workCalls(affected: readonly PairedPoint[], trusted: boolean): { workGrew?: number; workShrank?: number } {
+  const decided = affected.filter(
+    (p) =>
+      trusted &&
+      !p.workloadChanged &&
+      p.work?.status === 'counted' &&
+      p.work.role === 'decides' &&
+      p.work.verdict === 'changed',
+  );
+  const grew = decided.filter((p) => p.work?.status === 'counted' && (p.work.change ?? 0) > 0).length;
+  return decided.length ? { workGrew: grew, workShrank: decided.length - grew } : {};
+}
+
 export function summarize(c: PairedComparison, rule: FailRule = parseFailRule('broken')): DiffSummary {
   const answered = answeredPoints(c);
   const { broken, brokenPoints, groups } = classifyNotMeasured(c.notMeasured, c.profile, answered);
@@ -190,9 +204,10 @@ export function summarize(c: PairedComparison, rule: FailRule = parseFailRule('b
     unanswered: n.unanswered,
     // A changed workload's other metrics move with it: said with the workload, not here.
     alsoMoved: affected.filter((p) => p.pairs > 0 && !p.workloadChanged && movedOthers(p).length > 0).length,
+    ...workCalls(affected, c.counts?.trusted !== false),
   };
   const impact = impactSummary(c, answered);
-  const outcome = decideOutcome(rule, brokenPoints, affected);
+  const outcome = decideOutcome(rule, brokenPoints, affected, c.counts?.trusted !== false);
   const untrusted = impact?.controlCalled
     ? `; the control called ${impact.controlCalled} of ${impact.control} unaffected points, so this run's calls cannot be trusted`
     : '';

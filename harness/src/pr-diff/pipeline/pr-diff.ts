@@ -42,6 +42,7 @@ import { pairedComparison } from '../report/comparison-json.js';
 import { type PairRecord, type PointOutcome, pairRecord, pointRow } from '../report/rows.js';
 import { realExecutor } from '../run/real-executor.js';
 import { type DecidedPoint, runPairedPoints, type ScheduleOutcome } from '../run/scheduler.js';
+import { countStage, pairedWork } from './count-stage.js';
 import { type LoadedSide, loadSide, type Matched, matchPoints, prepareSide } from './diff-sides.js';
 import { impactOf } from './what-to-measure.js';
 
@@ -82,6 +83,8 @@ export interface PairsOptions {
   controlPoints?: number;
   /** The plan the base's harness computed (`pairs --plan --json`): measured at least. */
   trusted?: DiffPlan;
+  /** Count each point's work on both sides before the pairs (default: for a PR diff, not when every point is measured). */
+  counts?: boolean;
 }
 
 export interface PairsOutcome {
@@ -358,8 +361,21 @@ async function pairSides(opts: PairsOptions, baseRoot: string, headRoot: string)
   const base = await prepareSide(baseLoaded, headRoot, 'base', opts, host, log, keep);
   const head = await prepareSide(headLoaded, headRoot, 'head', headOpts, host, log, keep);
   const matched = matchPoints(base, head, opts.pairKey, impact && ((id) => impact.measure.get(id) ?? 'affected'));
+  // Exact counts first, on every core: they decide at once; the pairs go on as the budget allows.
+  const counts = await countStage(
+    (opts.counts ?? opts.measure !== 'all') ? matched.plans : [],
+    host,
+    opts.budgetSeconds,
+    log,
+  );
   const s = await measurePoints(matched, opts, host, timer, diffStart, log);
   const points = s.measured.map(outcomeOf);
+  const planOf = new Map(matched.plans.map((p) => [p.id, p]));
+  const workOf = (id: string) => {
+    const w = counts.work.get(id);
+    const plan = planOf.get(id);
+    return w && plan ? { work: pairedWork(w, plan) } : {};
+  };
   const comparison = pairedComparison({
     plan: opts.plan ?? DEFAULT_PLAN,
     falseCallNote: falseCallNote(matched.plans),
@@ -373,7 +389,7 @@ async function pairSides(opts: PairsOptions, baseRoot: string, headRoot: string)
     },
     base,
     head,
-    points: points.map((p) => ({ ...pointRow(p), ...levelOf(s.levels, p.benchmark) })),
+    points: points.map((p) => ({ ...pointRow(p), ...levelOf(s.levels, p.benchmark), ...workOf(p.benchmark) })),
     added: matched.added,
     removed: matched.removed,
     notMeasured: [...matched.notMeasured, ...failuresOf(s, matched), ...notReached(s, matched)],
@@ -389,6 +405,7 @@ async function pairSides(opts: PairsOptions, baseRoot: string, headRoot: string)
       : {}),
   });
   if (harnessShift) comparison.harnessShift = harnessShift;
+  if (counts.summary.counted + counts.summary.notCounted) comparison.counts = counts.summary;
   return { comparison, record: points.map(pairRecord), interrupted: s.interrupted };
 }
 

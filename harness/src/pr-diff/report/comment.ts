@@ -30,6 +30,7 @@ import {
   pointTable,
   workloadVerdict,
 } from './point-tables.js';
+import { countsTrusted, decidedWorkChange, workText } from './work-text.js';
 
 export interface PairedRenderOptions {
   /** The merge rule (PR_FAIL_ON) the outcome is stated under; default `broken`. */
@@ -64,7 +65,12 @@ function title(s: DiffSummary): string {
   ];
   // Beside the answers, not among them: a point whose lead held can have another metric that moved.
   const also = n.alsoMoved ? `; another timed metric moved on ${plural(n.alsoMoved, 'point')}` : '';
-  return `## Performance: ${scope}${parts.join(' · ')}${also}`;
+  // Exact counts decide at once, beside the timing's answers.
+  const work = [
+    ...(n.workGrew ? [`more work on ${plural(n.workGrew, 'point')}`] : []),
+    ...(n.workShrank ? [`less work on ${plural(n.workShrank, 'point')}`] : []),
+  ];
+  return `## Performance: ${scope}${parts.join(' · ')}${also}${work.length ? `; ${work.join(', ')} (counted exactly)` : ''}`;
 }
 
 /** The points whose other timed metrics moved, each with its lead's verdict: said at the top. */
@@ -96,6 +102,41 @@ function workloadLines(c: PairedComparison, cap = 10): string[] {
   ];
 }
 
+/**
+ * The points whose counted work changed, decided by exact counts (the tolerance, docs/counts.md),
+ * then the counts that are evidence only; and a warning when the control says the counts cannot
+ * be trusted.
+ */
+function workLines(c: PairedComparison, cap = 10): string[] {
+  const out: string[] = [];
+  const trusted = countsTrusted(c);
+  if (!trusted)
+    out.push(
+      `> ⚠️ **This diff's counts cannot be trusted**: ${escapeCell(c.counts?.untrustedBecause ?? 'a control point differed')}; no work change is called.`,
+    );
+  const mine = c.points.filter((p) => p.impact !== 'control' && !p.workloadChanged);
+  const decided = mine.filter((p) => decidedWorkChange(p, trusted));
+  const line = (p: PairedPoint) => `- ${escapeCell(pointLabel(p))}: ${escapeCell(workText(p))}`;
+  if (decided.length) {
+    const lines = decided.slice(0, cap).map(line);
+    const more = decided.length > cap ? [`- …and ${decided.length - cap} more (the tables below)`] : [];
+    out.push(
+      `**Work changed** on ${plural(decided.length, 'point')}: user-space instructions counted under Valgrind with each runtime's deterministic settings, the same on every repeat of each side and apart by more than the ${((c.counts?.tolerance ?? 0.01) * 100).toFixed(0)} % tolerance; kernel work is not in them (the counters above stand for it), and the timing verdict goes on beside them.\n\n${[...lines, ...more].join('\n')}`,
+    );
+  }
+  const evidence = mine.filter(
+    (p) => p.work?.status === 'counted' && p.work.role === 'evidence' && p.work.verdict === 'changed',
+  );
+  if (evidence.length)
+    out.push(
+      `Counts that moved but only as evidence (threads, the kernel or a runtime without deterministic settings decide these points' cost):\n\n${evidence
+        .slice(0, cap)
+        .map(line)
+        .join('\n')}`,
+    );
+  return out;
+}
+
 /** What is said where an all-clear would be: never while an affected point lacks an answer. */
 function allClear(s: DiffSummary): string | undefined {
   const n = s.calls;
@@ -105,6 +146,8 @@ function allClear(s: DiffSummary): string | undefined {
     return `> ⚠️ **${plural(n.unanswered, 'affected point')} got no answer**: neither measured nor listed with a reason (a bug in the harness), so no regression can be ruled out.`;
   if (n.alsoMoved)
     return `No regression of a lead metric found, but another timed metric moved on ${plural(n.alsoMoved, 'point')} (above).`;
+  if (n.workGrew)
+    return `No timing regression found, but the counted work grew on ${plural(n.workGrew, 'point')} (above).`;
   // A called control says this run's calls (and so its silences) cannot be trusted.
   if (s.impact?.controlCalled)
     return `No regression found among the affected points, but the control was called (above): re-run the diff before trusting that.`;
@@ -184,7 +227,7 @@ function top(c: PairedComparison, s: DiffSummary): string[] {
   }
   const oneSide = s.notMeasured.filter((g) => g.sides !== 'both');
   if (oneSide.length) out.push(oneSide.map((g) => `- ${notMeasuredLine(g)}`).join('\n'));
-  out.push(...workloadLines(c), ...alsoLines(c));
+  out.push(...workloadLines(c), ...alsoLines(c), ...workLines(c));
   if (s.counters.length) {
     const lines = s.counters.map((f) => {
       const d = f.head - f.base;

@@ -18,12 +18,13 @@ import {
 } from '../../model/comparison.js';
 import { movedOthers } from '../analysis/point-answers.js';
 import { alsoText, pointLabel, workloadVerdict } from './point-tables.js';
+import { countsTrusted, decidedWorkChange, workText } from './work-text.js';
 
 /** At most this many warnings: the schema's bound. */
 const MAX_WARNINGS = 20;
 
 function stripPoint(p: PairedPoint): PairedComparisonV2['points'][number] {
-  const { workloadChanged: _w, also: _a, lead, folded, ...rest } = p;
+  const { workloadChanged: _w, also: _a, work: _k, lead, folded, ...rest } = p;
   const metric = ({ of: _of, ...m }: PairedPoint['lead']) => m;
   return { ...rest, lead: metric(lead), folded: folded.map(metric) };
 }
@@ -33,7 +34,12 @@ export function forSchema2(c: PairedComparison): PairedComparisonV2 {
   const workload = c.points.filter((p) => p.workloadChanged);
   const moved = c.points.filter((p) => p.pairs > 0 && !p.workloadChanged && movedOthers(p).length);
   const note = `this comment is rendered by the default branch's reader of comparison.json schema ${PAIRED_COMPARISON_OLDEST}, older than this diff's (${PAIRED_COMPARISON_SCHEMA}): ${plural(workload.length, 'point')} whose workload changed ${workload.length === 1 ? 'was' : 'were'} measured (listed as not comparable, with the change), and another timed metric moved on ${plural(moved.length, 'point')} (below); the diff run's job summary has the full comparison`;
-  const movedLines = moved.map((p) => `${pointLabel(p)}: ${alsoText(p)}`.slice(0, 500));
+  const movedLines = [
+    ...c.points
+      .filter((p) => decidedWorkChange(p, countsTrusted(c)))
+      .map((p) => `${pointLabel(p)}: ${workText(p)}`.slice(0, 500)),
+    ...moved.map((p) => `${pointLabel(p)}: ${alsoText(p)}`.slice(0, 500)),
+  ];
   const room = MAX_WARNINGS - 1 - (c.warnings?.length ?? 0);
   const shown = movedLines.slice(0, Math.max(0, room));
   const warnings = [
@@ -49,7 +55,7 @@ export function forSchema2(c: PairedComparison): PairedComparisonV2 {
       reason: `${workloadVerdict(p)} — ${p.workloadChanged}`.slice(0, 300),
     })),
   ];
-  const { summary: _summary, points: _points, warnings: _w, incomparable: _i, ...rest } = c;
+  const { summary: _summary, points: _points, warnings: _w, incomparable: _i, counts: _c, ...rest } = c;
   const out = {
     ...rest,
     schema: PAIRED_COMPARISON_OLDEST,

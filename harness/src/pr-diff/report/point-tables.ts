@@ -11,6 +11,7 @@ import type { NotMeasuredGroup } from '../../model/diff-summary.js';
 import { counterName } from '../../model/metrics.js';
 import { movedOthers } from '../analysis/point-answers.js';
 import { counterChange } from '../analysis/summarize.js';
+import { workText } from './work-text.js';
 
 export const pct = (r: number) => `${r >= 1 ? '+' : '−'}${(Math.abs(r - 1) * 100).toFixed(1)}%`;
 
@@ -114,8 +115,9 @@ export const HEADERS = [
   'pairs',
   'verdict',
   'counters (base→head, largest change first)',
+  'work (instructions counted exactly)',
 ];
-const ALIGN = ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'l', 'l'] as const;
+const ALIGN = ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'l', 'l', 'l'] as const;
 
 /** Rows of points that have pairs (the others are counted in one line); markdownTable escapes every cell. */
 export function pointTable(ps: readonly PairedPoint[]): string {
@@ -132,6 +134,7 @@ export function pointTable(ps: readonly PairedPoint[]): string {
       String(p.pairs),
       verdictText(p),
       counterText(p),
+      workText(p) || '—',
     ]);
   return markdownTable(HEADERS, rows, ALIGN);
 }

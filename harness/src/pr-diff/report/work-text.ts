@@ -1,0 +1,47 @@
+/**
+ * A point's counted work in words: "work changed: instructions per read 15,243 → 15,701 (+3.0 %),
+ * exact", "same work (within 1 %)", "counts not deterministic here", or why it was not counted.
+ * Pure; the caller escapes.
+ */
+import type { PairedComparison, PairedPoint, PairedWork } from '../../model/comparison.js';
+
+type Counted = Extract<PairedWork, { status: 'counted' }>;
+
+const median = (xs: readonly number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const h = s.length >> 1;
+  return s.length % 2 ? s[h]! : (s[h - 1]! + s[h]!) / 2;
+};
+const number = (x: number) =>
+  x >= 100 ? Math.round(x).toLocaleString('en-US') : x.toLocaleString('en-US', { maximumSignificantDigits: 4 });
+const pct = (x: number) =>
+  `${x >= 0 ? '+' : '−'}${(Math.abs(x) * 100).toFixed(x !== 0 && Math.abs(x) < 0.001 ? 3 : 1)} %`;
+
+/** "instructions per read", "instructions per run (start-up included)". */
+export function quantity(w: Counted): string {
+  return w.metric === 'instructions_per_op'
+    ? `instructions per ${w.per ?? 'operation'}`
+    : 'instructions per run (start-up included)';
+}
+
+/** Whether the point's counts decide a change: counted, deterministic, beyond the tolerance, and not evidence. */
+export function decidedWorkChange(p: Pick<PairedPoint, 'work'>, trusted = true): boolean {
+  return trusted && p.work?.status === 'counted' && p.work.role === 'decides' && p.work.verdict === 'changed';
+}
+
+/** The point's work in one line. */
+export function workText(p: Pick<PairedPoint, 'work'>): string {
+  const w = p.work;
+  if (!w) return '';
+  if (w.status === 'not-counted') return `work not counted: ${w.reason}`;
+  const [b, h] = [median(w.base), median(w.head)];
+  const evidence = w.role === 'evidence' ? ` (evidence only: ${w.because ?? 'its counts do not decide'})` : '';
+  if (w.verdict === 'not-deterministic')
+    return `counts not deterministic here: its repeats spread ${(w.spread * 100).toFixed(2)} %, over the ${(w.tolerance * 100).toFixed(0)} % tolerance`;
+  if (w.verdict === 'changed')
+    return `work changed: ${quantity(w)} ${number(b)} → ${number(h)} (${pct(w.change ?? (h - b) / b)}), exact${evidence}`;
+  return `same work: ${quantity(w)} ${number(h)} (${pct(w.change ?? 0)}, within ${(w.tolerance * 100).toFixed(0)} %)${evidence}`;
+}
+
+/** Whether this diff's counts can decide: its control agreed (PairedComparison.counts). */
+export const countsTrusted = (c: Pick<PairedComparison, 'counts'>) => c.counts?.trusted !== false;
