@@ -134,10 +134,17 @@ const inNoFile = (path: string) => path === '???' || path === '';
 /** An object's file name: its path's last part. */
 const fileName = (path: string) => path.split('/').at(-1) ?? path;
 
-/** A function's name without callgrind's recursion level ("f'2"), NO_SYMBOL for a bare address. */
+/** gcc's copies of one function (".isra.0", ".constprop.1", ".part.0", ".cold"; "[clone .isra.0]" demangled). */
+const CLONE = /(?:\.(?:isra|constprop|part|cold|lto_priv)(?:\.\d+)?|\s*\[clone \.[a-z_]+(?:\.\d+)?\])+$/;
+
+/**
+ * A function's name as its source names it: callgrind's recursion level ("f'2") and gcc's clone
+ * suffixes dropped (a change of the compiler's mind between two builds renames a function, not
+ * its work); NO_SYMBOL for a bare address.
+ */
 function functionName(name: string): string {
-  const merged = name.replace(/'\d+$/, '');
-  return merged === '???' || /^0x[0-9a-fA-F]+$/.test(merged) ? NO_SYMBOL : merged;
+  const merged = name.replace(/'\d+$/, '').replace(CLONE, '');
+  return merged === '???' || merged === '' || /^0x[0-9a-fA-F]+$/.test(merged) ? NO_SYMBOL : merged;
 }
 
 /**

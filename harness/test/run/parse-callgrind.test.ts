@@ -68,8 +68,10 @@ describe.each([
     expect(named).toEqual(expect.arrayContaining(functions));
   });
 
-  it('merges recursion levels and bare addresses: no "f\'2", no 0x… function', () => {
-    expect(profile.functions.filter((f) => /'\d+$|^0x[0-9a-f]+$/i.test(f.function))).toEqual([]);
+  it('merges recursion levels, clones and bare addresses: no "f\'2", ".isra.0" or 0x… function', () => {
+    expect(
+      profile.functions.filter((f) => /'\d+$|^0x[0-9a-f]+$|\.(isra|part|constprop)\.\d+$/i.test(f.function)),
+    ).toEqual([]);
     expect(new Set(named).size).toBe(named.length);
   });
 
@@ -147,6 +149,28 @@ totals: 3 14`,
       'positions: instr line\nevents: Dr Ir',
     );
     expect(selfOf(parseCallgrind(text, NATIVE))).toEqual({ 'prog main': 14 });
+  });
+
+  it("gcc's clones, recursion levels and bare addresses are merged into one name each", () => {
+    const text = file(`ob=(1) /bin/prog
+fn=(1) checksum.isra.0
+0 3
+fn=(2) checksum
+0 4
+fn=(3) walk(int) [clone .constprop.0] [clone .cold]
+0 5
+fn=(4) walk(int)'2
+0 6
+fn=(5) 0x0000000000401000
+0 7
+fn=(6) 0x0000000000402000
+0 8
+totals: 33`);
+    expect(selfOf(parseCallgrind(text, NATIVE))).toEqual({
+      'prog checksum': 7,
+      'prog walk(int)': 11,
+      [`prog ${NO_SYMBOL}`]: 15,
+    });
   });
 
   it('parts add up, each counting from the last dump', () => {
