@@ -23,7 +23,7 @@ export const VALGRIND_MISSING = 'instructions not counted: valgrind missing (apt
 export type CountedSize = { command: JobCommand; scope: Scope };
 
 export interface ValgrindRunOptions {
-  /** The tool and its options, given the scratch folder its per-process files go to. */
+  /** The tool and its options (arguments, quoted here), given the scratch folder its per-process files go to. */
   toolArgs: (dir: string) => readonly string[];
   /** How much longer than a timed run this one may take. */
   timeoutFactor: number;
@@ -47,7 +47,7 @@ export function valgrindWrap(
   const layout = tools.setarch ? `${shellQuote(tools.setarch)} -R ` : '';
   const valgrind = [
     shellQuote(tools.valgrind ?? 'valgrind'),
-    ...toolArgs,
+    ...toolArgs.map(shellQuote),
     '--trace-children=yes',
     `--log-file=${shellQuote(join(logDir, 'vg.%p.log'))}`,
   ].join(' ');
