@@ -77,7 +77,7 @@ class Reader {
 
   /** The Ir column of a list of counts, one per event. */
   irOf(costs: readonly string[]): number {
-    if (this.ir < 0) throw new FormatError('costs before `events:` names Ir');
+    if (this.ir < 0) throw new FormatError('costs, but `events:` names no Ir');
     if (!costs.every((c) => COST.test(c))) throw new FormatError(`not a cost: "${costs.join(' ')}"`);
     return Number(costs[this.ir] ?? 0);
   }
