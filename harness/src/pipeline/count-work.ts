@@ -18,7 +18,8 @@ import { HARNESS_METRICS } from '../model/metrics.js';
 import type { Benchmark, Counts, Metric } from '../model/results.js';
 import { familyOf } from '../model/runtime-families.js';
 import { matchesAt } from '../model/select.js';
-import { countInstructions, evidenceBecause, VALGRIND_MISSING } from '../run/count-instructions.js';
+import { countInstructions } from '../run/count-instructions.js';
+import { evidenceBecause, VALGRIND_MISSING } from '../run/under-valgrind.js';
 
 export const COUNTS_MODES = ['headline', 'all', 'none'] as const;
 export type CountsMode = (typeof COUNTS_MODES)[number];

@@ -10,7 +10,8 @@ import { relSpread } from '../../analysis/work.js';
 import type { Tools } from '../../machine/tools.js';
 import type { Job } from '../../model/job.js';
 import { HARNESS_METRICS } from '../../model/metrics.js';
-import { countInstructions, evidenceBecause } from '../../run/count-instructions.js';
+import { countInstructions } from '../../run/count-instructions.js';
+import { evidenceBecause } from '../../run/under-valgrind.js';
 import { compareWork, type WorkVerdict } from '../analysis/work-verdict.js';
 import type { PointPlan, SideName } from './executor.js';
 
