@@ -15,6 +15,7 @@ import { DiffSummary } from './diff-summary.js';
 import { Num, ParamName, ParamValue, SafeRecord, Token } from './fields.js';
 import { DIRECTIONS } from './metrics.js';
 import { PAIRED_VERDICTS, TWO_SAMPLE_VERDICTS } from './verdicts.js';
+import { WorkBreakdown } from './work-breakdown-schema.js';
 
 /** Parameter maps: keys as manifests declare them, never an Object.prototype name. */
 const Params = SafeRecord(ParamName, ParamValue);
@@ -180,6 +181,8 @@ export const PairedWork = z.discriminatedUnion('status', [
       because: short(300).optional(),
       /** What the count covers: the runtime's deterministic settings, in words. */
       settings: short(300),
+      /** Where the instructions went, for a changed count (callgrind, evidence), or why it is missing. */
+      breakdown: z.union([WorkBreakdown, z.object({ unavailable: short(600) }).strict()]).optional(),
     })
     .strict(),
   z.object({ status: z.literal('not-counted'), reason: short(600) }).strict(),

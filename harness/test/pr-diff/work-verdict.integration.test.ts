@@ -78,6 +78,18 @@ describe('work changed, decided by exact counts', () => {
     expect(planted.md).not.toMatch(/^No regression found\.$/m);
   });
 
+  it('where the added instructions went: the program\'s main, from callgrind, folded in the comment', () => {
+    const p = planted.c.points.find((x) => x.variant === 'c')!;
+    const b = p.work?.status === 'counted' ? p.work.breakdown : undefined;
+    expect(b && !('unavailable' in b)).toBe(true);
+    if (!b || 'unavailable' in b) return;
+    expect(b.change).toBeGreaterThan(0);
+    const program = b.objects.find((o) => o.role === 'program');
+    expect(program?.change).toBeGreaterThan(0);
+    expect(b.functions.some((f) => f.function === 'main' && f.role === 'program' && f.change > 0)).toBe(true);
+    expect(planted.md).toMatch(/<details>/);
+  });
+
   it('the merge rule names work changes when asked, and only then', () => {
     expect(planted.rule('broken').status).toBe(0);
     const fails = planted.rule('broken,work>10%');

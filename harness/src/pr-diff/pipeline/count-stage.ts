@@ -97,5 +97,6 @@ export function pairedWork(w: PointWork, plan: PointPlan): PairedWork {
     role: w.role,
     ...(w.because ? { because: w.because.slice(0, 300) } : {}),
     settings: w.settings.slice(0, 300),
+    ...(w.breakdown ? { breakdown: w.breakdown } : {}),
   };
 }

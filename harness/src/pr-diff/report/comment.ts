@@ -30,6 +30,7 @@ import {
   pointTable,
   workloadVerdict,
 } from './point-tables.js';
+import { renderWorkBreakdown } from './work-breakdown-section.js';
 import { countsTrusted, decidedWorkChange, workText } from './work-text.js';
 
 export interface PairedRenderOptions {
@@ -116,7 +117,19 @@ function workLines(c: PairedComparison, cap = 10): string[] {
     );
   const mine = c.points.filter((p) => p.impact !== 'control' && !p.workloadChanged);
   const decided = mine.filter((p) => decidedWorkChange(p, trusted));
-  const line = (p: PairedPoint) => `- ${escapeCell(pointLabel(p))}: ${escapeCell(workText(p))}`;
+  const line = (p: PairedPoint) => {
+    const b = p.work?.status === 'counted' ? p.work.breakdown : undefined;
+    const where =
+      b === undefined
+        ? ''
+        : 'unavailable' in b
+          ? ` (where they went: not known, ${escapeCell(b.unavailable)})`
+          : `\n\n${renderWorkBreakdown(b)
+              .split('\n')
+              .map((l) => (l ? `  ${l}` : l))
+              .join('\n')}\n`;
+    return `- ${escapeCell(pointLabel(p))}: ${escapeCell(workText(p))}${where}`;
+  };
   if (decided.length) {
     const lines = decided.slice(0, cap).map(line);
     const more = decided.length > cap ? [`- …and ${decided.length - cap} more (the tables below)`] : [];

@@ -7,9 +7,12 @@
  * one tolerance (../analysis/work-verdict.ts). A point that could not be counted says why.
  */
 import { relSpread } from '../../analysis/work.js';
+import { diffBreakdowns } from '../../analysis/work-breakdown.js';
 import type { Tools } from '../../machine/tools.js';
 import type { Job } from '../../model/job.js';
 import { HARNESS_METRICS } from '../../model/metrics.js';
+import type { WorkBreakdown } from '../../model/work-breakdown-schema.js';
+import { breakdownInstructions } from '../../run/callgrind.js';
 import { countInstructions } from '../../run/count-instructions.js';
 import { evidenceBecause } from '../../run/under-valgrind.js';
 import { compareWork, type WorkVerdict } from '../analysis/work-verdict.js';
@@ -33,8 +36,13 @@ export type PointWork =
       because?: string;
       settings: string;
       seconds: number;
+      /** Where the instructions went (callgrind, both sides at the larger counted size), for a changed count. */
+      breakdown?: WorkBreakdown | { unavailable: string };
     }
   | { status: 'not-counted'; reason: string };
+
+/** Points whose changed counts get a breakdown, at most: each costs a callgrind run per side. */
+export const MAX_BREAKDOWNS = 5;
 
 /** One side's values of the point's quantity, or why it could not be counted. */
 async function countSide(
@@ -91,6 +99,18 @@ export async function countPoint(point: PointPlan, tools: Tools, pin?: string): 
   };
 }
 
+/** Where a changed count's instructions went: each side once under callgrind at the larger counted size. */
+export async function breakdownPoint(point: PointPlan, tools: Tools, pin?: string): Promise<PointBreakdown> {
+  const sides = [];
+  for (const side of ['base', 'head'] as const) {
+    const b = await breakdownInstructions(point[side], tools, point[side].counting?.sizes?.at(-1), pin);
+    if (!b.ok) return { unavailable: `${side}: ${b.reason}`.slice(0, 600) };
+    sides.push(b.processes);
+  }
+  return diffBreakdowns(sides[0]!, sides[1]!);
+}
+type PointBreakdown = WorkBreakdown | { unavailable: string };
+
 /** The spread of a side's repeats (for the comment: how deterministic the counts were). */
 export const spreadOf = (values: readonly number[]) => relSpread(values);
 
@@ -110,6 +130,7 @@ export async function countPoints(
       out.set(p.id, { status: 'not-counted', reason: 'valgrind missing (apt-get install valgrind)' });
     return out;
   }
+  let breakdowns = 0;
   const queue = [...points].sort((a, b) => Number(a.impact === 'control') - Number(b.impact === 'control'));
   const worker = async () => {
     for (let p = queue.shift(); p; p = queue.shift()) {
@@ -118,6 +139,10 @@ export async function countPoints(
         continue;
       }
       const w = await countPoint(p, tools, opts.pin);
+      if (w.status === 'counted' && w.verdict.kind === 'changed' && breakdowns < MAX_BREAKDOWNS) {
+        breakdowns++;
+        w.breakdown = await breakdownPoint(p, tools, opts.pin);
+      }
       out.set(p.id, w);
       if (w.status === 'counted' && w.verdict.kind === 'changed')
         opts.log(`counts: ${p.id}: work changed (${(w.verdict.change * 100).toFixed(2)} %)`);
