@@ -78,7 +78,7 @@ describe('work changed, decided by exact counts', () => {
     expect(planted.md).not.toMatch(/^No regression found\.$/m);
   });
 
-  it('where the added instructions went: the program\'s main, from callgrind, folded in the comment', () => {
+  it("where the added instructions went: the program's main, from callgrind, folded in the comment", () => {
     const p = planted.c.points.find((x) => x.variant === 'c')!;
     const b = p.work?.status === 'counted' ? p.work.breakdown : undefined;
     expect(b && !('unavailable' in b)).toBe(true);

@@ -32,7 +32,8 @@ export const benchSpec = {
     runs: { type: 'string', value: 'N', description: "timed runs per benchmark instead of the profile's (1-9999)" },
     counts: {
       type: 'string',
-      default: 'headline',
+      // JSIO_COUNTS changes the default (the harness shift's benches count nothing).
+      default: process.env.JSIO_COUNTS ?? 'headline',
       value: 'WHICH',
       description:
         'whose work is counted under valgrind after the timed runs: headline (one headline point per runtime family and experiment), all, none',

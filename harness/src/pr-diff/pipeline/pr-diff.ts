@@ -338,7 +338,10 @@ async function pairSides(opts: PairsOptions, baseRoot: string, headRoot: string)
   const diffStart = performance.now();
   const host = await setUpMachine({ ...(opts.strict ? { strict: true } : {}) }, log);
   if (opts.require.includes('counts') && !host.tools.valgrind)
-    throw new UserError('--require counts: valgrind is not installed, so no work can be counted', 'apt-get install valgrind');
+    throw new UserError(
+      '--require counts: valgrind is not installed, so no work can be counted',
+      'apt-get install valgrind',
+    );
   const timer = await pairTimer(opts.head, log);
   const headOpts = opts.headFilters ? { ...opts, filters: opts.headFilters } : opts;
   const [baseLoaded, headLoaded] = [loadSide(baseRoot, 'base', opts), loadSide(headRoot, 'head', headOpts)];
