@@ -68,7 +68,8 @@ function plannedRuns(job: Job) {
     : [own, own];
 }
 
-export type WorkOutcome = { metrics: Record<string, Metric>; counts: Counts; seconds: number };
+/** A job's counted work: its metrics, how it was counted, and the counted runs behind them (none when unavailable). */
+export type WorkOutcome = { metrics: Record<string, Metric>; counts: Counts; runs: CountedRun[]; seconds: number };
 
 /** Counts one job's runs and makes its metrics, or says why it could not. */
 export async function countJob(job: Job, tools: Tools, pin?: string): Promise<WorkOutcome> {
@@ -78,7 +79,8 @@ export async function countJob(job: Job, tools: Tools, pin?: string): Promise<Wo
   for (const planned of plannedRuns(job)) {
     const c = await countInstructions(job, tools, 'at' in planned ? planned.at : undefined, pin);
     seconds += c.seconds;
-    if (!c.ok) return { metrics: {}, counts: { status: 'unavailable', reason: c.reason.slice(0, 2000) }, seconds };
+    if (!c.ok)
+      return { metrics: {}, counts: { status: 'unavailable', reason: c.reason.slice(0, 2000) }, runs: [], seconds };
     const x = fitX ? (c.fields[fitX] ?? ('at' in planned ? planned.at.expected : undefined)) : undefined;
     runs.push({ size: planned.size, instructions: c.instructions, ...(x !== undefined ? { x } : {}) });
   }
@@ -106,6 +108,7 @@ export async function countJob(job: Job, tools: Tools, pin?: string): Promise<Wo
       repeats: work.repeats,
       deterministic: work.spread <= WORK_TOLERANCE,
     },
+    runs,
     seconds,
   };
 }
@@ -123,7 +126,7 @@ export async function countWork(
 ): Promise<void> {
   if (!tools.valgrind) {
     for (const j of jobs)
-      done(j, { metrics: {}, counts: { status: 'unavailable', reason: VALGRIND_MISSING }, seconds: 0 });
+      done(j, { metrics: {}, counts: { status: 'unavailable', reason: VALGRIND_MISSING }, runs: [], seconds: 0 });
     return;
   }
   const queue = [...jobs];
