@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RELEASES_SCHEMA } from '../../harness/src/model/store-layout.js';
 import type { ReleaseChange, ReleaseEntry } from '../../harness/src/releases/model/release-store.js';
 import { publishRelease, writeReleaseChanges } from '../../harness/src/releases/store/release-files.js';
 import { buildSite } from '../../harness/src/site/build-site.js';
@@ -132,7 +133,7 @@ beforeAll(async () => {
   ];
   for (const r of releases) await publishRelease(store, MACHINE, r, new Map());
   await writeReleaseChanges(store, MACHINE, {
-    schema: 2,
+    schema: RELEASES_SCHEMA,
     machine: MACHINE,
     changes: [
       change,
