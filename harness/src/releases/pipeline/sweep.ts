@@ -3,8 +3,9 @@
  *
  *   load the experiments' release suites -> what the store lacks, newest first -> per release:
  *   bench each suite under it (the bench pipeline: plan, build, run, validate, normalize; every
- *   point traced COUNTER_TRACES times) -> its suite values and counters, its upstream date from
- *   the changelog its package ships -> publish it into the store's releases part
+ *   point traced COUNTER_TRACES times, and its work counted under Valgrind) -> its suite values,
+ *   counters and counted work, its upstream date from the changelog its package ships -> publish
+ *   it into the store's releases part
  *
  * Each release is published as soon as it is measured, so an interrupted sweep resumes where it
  * stopped. A release none of whose JavaScript points measured (it would not install, every answer
@@ -19,8 +20,9 @@ import type { Profile } from '../../model/profiles.js';
 import type { Release } from '../../model/release-catalog.js';
 import type { Results } from '../../model/results.js';
 import { bench } from '../../pipeline/bench.js';
+import type { CountsMode } from '../../pipeline/count-work.js';
 import { loadAllExperiments } from '../../plan/experiments.js';
-import type { CounterPoint, ReleaseEntry, SuiteValue } from '../model/release-store.js';
+import type { CounterPoint, ReleaseEntry, SuiteValue, WorkPoint } from '../model/release-store.js';
 import {
   hasSuite,
   type SuiteExperiment,
@@ -28,6 +30,7 @@ import {
   suiteFilters,
   suiteRuns,
   suiteValues,
+  suiteWork,
   sweepOrder,
   takesPart,
 } from '../plan/suite-plan.js';
@@ -45,6 +48,11 @@ export interface SweepOptions {
   limit?: number;
   /** Where each release's bench runs write (results.json, summary.md per experiment). */
   workDir: string;
+  /**
+   * Which suite points' work is counted under Valgrind (default SWEEP_COUNTS). bench's filters
+   * select only the suite, so "all" counts exactly its points, the reference beside them included.
+   */
+  counts?: Extract<CountsMode, 'all' | 'none'>;
   programsDir?: string;
   cacheDir?: string;
   log?: (m: string) => void;
@@ -57,8 +65,12 @@ export interface SweepOutcome {
   failed: { key: string; why: string }[];
   remaining: number;
   interrupted: boolean;
+  /** Wall seconds per measured release, and of them the counting stages'. */
   seconds: number[];
+  countSeconds: number[];
 }
+
+const tenths = (s: number) => Math.round(s * 10) / 10;
 
 /**
  * Untimed strace runs per suite point and release. Counters are compared exactly between
@@ -66,6 +78,13 @@ export interface SweepOutcome {
  * two runs disagree on (futex of a threaded runtime) is never a change.
  */
 export const COUNTER_TRACES = 2;
+
+/**
+ * A sweep counts the work of every suite point: the counts of consecutive releases are compared
+ * exactly (releases/analysis/work-changes.ts), and a count does not depend on how busy the
+ * machine is, so every core counts at once after the timed runs.
+ */
+export const SWEEP_COUNTS = 'all' as const;
 
 /** The experiments whose suites a sweep measures; a name without a suite is an error. */
 export function suiteExperiments(all: readonly Experiment[], only?: readonly string[]): SuiteExperiment[] {
@@ -78,19 +97,30 @@ export function suiteExperiments(all: readonly Experiment[], only?: readonly str
   return suites.filter((e) => !only?.length || only.includes(e.id));
 }
 
+/** What benching every suite under one release gave. */
+interface Measured {
+  results: Map<string, Results>;
+  values: SuiteValue[];
+  counters: CounterPoint[];
+  work: WorkPoint[];
+  problems: string[];
+  /** Wall seconds its counting stages took. */
+  countSeconds: number;
+}
+
 /** Benches every suite under one release; undefined when interrupted. */
 async function measureOne(
   r: Release,
   suites: readonly SuiteExperiment[],
   opts: SweepOptions,
-): Promise<
-  { results: Map<string, Results>; values: SuiteValue[]; counters: CounterPoint[]; problems: string[] } | undefined
-> {
+): Promise<Measured | undefined> {
   const key = `${r.family}@${r.version}`;
   const results = new Map<string, Results>();
   const values: SuiteValue[] = [];
   const counters: CounterPoint[] = [];
+  const work: WorkPoint[] = [];
   const problems: string[] = [];
+  let countSeconds = 0;
   for (const e of suites.filter((s) => takesPart(s, r.family))) {
     const out = await bench({
       root: opts.root,
@@ -99,6 +129,7 @@ async function measureOne(
       outDir: join(opts.workDir, r.line, r.version, e.id),
       require: [],
       traces: COUNTER_TRACES,
+      counts: opts.counts ?? SWEEP_COUNTS,
       ...suiteRuns(e),
       ...(opts.programsDir ? { programsDir: opts.programsDir } : {}),
       ...(opts.cacheDir ? { cacheDir: opts.cacheDir } : {}),
@@ -110,8 +141,12 @@ async function measureOne(
     values.push(...got.values);
     problems.push(...got.problems);
     counters.push(...suiteCounters(e, out.results, out.traces));
+    const counted = suiteWork(e, out.results, out.counted);
+    work.push(...counted.work);
+    values.push(...counted.values);
+    countSeconds += out.countSeconds;
   }
-  return { results, values, counters, problems };
+  return { results, values, counters, work, problems, countSeconds };
 }
 
 export async function measureReleases(opts: SweepOptions): Promise<SweepOutcome> {
@@ -130,6 +165,7 @@ export async function measureReleases(opts: SweepOptions): Promise<SweepOutcome>
     remaining: todo.length - now.length,
     interrupted: false,
     seconds: [],
+    countSeconds: [],
   };
   log(
     `${now.length} release(s) to measure on ${machine} at profile ${opts.profile} (${todo.length - now.length} left for later)`,
@@ -145,6 +181,7 @@ export async function measureReleases(opts: SweepOptions): Promise<SweepOutcome>
       break;
     }
     outcome.seconds.push((performance.now() - t0) / 1000);
+    outcome.countSeconds.push(got.countSeconds);
     const key = `${r.family}@${r.version}`;
     if (!got.values.some((v) => !v.reference)) {
       outcome.failed.push({ key, why: got.problems[0] ?? 'no suite point measured' });
@@ -166,12 +203,15 @@ export async function measureReleases(opts: SweepOptions): Promise<SweepOutcome>
       problems: got.problems,
       values: got.values,
       ...(got.counters.length ? { counters: got.counters } : {}),
-      seconds: Math.round(outcome.seconds.at(-1)! * 10) / 10,
+      ...(got.work.length ? { work: got.work } : {}),
+      seconds: tenths(outcome.seconds.at(-1)!),
+      ...(got.work.length ? { countSeconds: tenths(got.countSeconds) } : {}),
     };
     await publishRelease(opts.storeDir, machine, entry, got.results);
     outcome.measured.push(entry);
+    const counting = got.work.length ? `, ${formatDuration(got.countSeconds)} of it counting` : '';
     log(
-      `   ${key}: published (${got.values.length} values${got.problems.length ? `, ${got.problems.length} problem(s)` : ''}) in ${formatDuration(outcome.seconds.at(-1)!)}`,
+      `   ${key}: published (${got.values.length} values${got.problems.length ? `, ${got.problems.length} problem(s)` : ''}) in ${formatDuration(outcome.seconds.at(-1)!)}${counting}`,
     );
   }
   return outcome;
