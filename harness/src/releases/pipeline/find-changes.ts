@@ -2,8 +2,9 @@
  * `npm run releases -- changes`, as stages:
  *
  *   the store's releases -> timing: one series per line, suite point and suite metric -> change
- *   points; counters: each point's traced counts, release by release -> exact differences
- *   -> bisection of both kinds: measure the registry's intermediate builds (the release sweep,
+ *   points; counters: each point's traced counts, release by release -> exact differences; work:
+ *   each point's counted instructions -> differences beyond the tolerance (./find-work-changes.ts)
+ *   -> bisection of every kind: measure the registry's intermediate builds (the release sweep,
  *   one build at a time) until the change sits between two adjacent builds -> timing changes
  *   only: confirmation by a paired diff of the two builds (when a confirmer is given) -> each
  *    confirmed timing change profiled under both builds (when a profiler is given) -> each
@@ -38,6 +39,7 @@ import {
   pointText,
   samePoint,
 } from './change-loop.js';
+import { workChanges } from './find-work-changes.js';
 import { type DatedRelease, releaseDates, releaseNotes } from './release-context.js';
 import { suiteExperiments } from './sweep.js';
 
@@ -261,10 +263,11 @@ async function withContext(
   return out;
 }
 
-/** "2 confirmed timing change(s), 5 counter change(s), 1 candidate(s)" */
+/** "2 confirmed timing change(s), 5 counter change(s), 3 work change(s), 1 candidate(s)" */
 export function changeCounts(file: Pick<ReleaseChangesFile, 'changes' | 'candidates'>): string {
-  const counters = file.changes.filter((c) => c.kind === 'counter').length;
-  return `${file.changes.length - counters} confirmed timing change(s), ${counters} counter change(s), ${file.candidates.length} candidate(s)`;
+  const of = (kind: NonNullable<ReleaseChange['kind']>) =>
+    file.changes.filter((c) => (c.kind ?? 'timing') === kind).length;
+  return `${of('timing')} confirmed timing change(s), ${of('counter')} counter change(s), ${of('work')} work change(s), ${file.candidates.length} candidate(s)`;
 }
 
 export async function releaseChanges(opts: ChangesOptions) {
@@ -272,7 +275,11 @@ export async function releaseChanges(opts: ChangesOptions) {
   const suites = suiteExperiments(loadAllExperiments(join(opts.root, 'programs')), opts.experiments);
   const index = readReleaseIndex(opts.storeDir, machine);
   const ctx = { opts, machine, catalog: catalogs(opts.releasesOf) };
-  const found = [...(await timingChanges(index, suites, ctx)), ...(await counterChanges(index, ctx))];
+  const found = [
+    ...(await timingChanges(index, suites, ctx)),
+    ...(await counterChanges(index, ctx)),
+    ...(await workChanges(index, suites, ctx)),
+  ];
   const entries = readReleaseIndex(opts.storeDir, machine).releases;
   const dates = releaseDates(entries, opts.runtimesDir ?? join(opts.root, '.cache', 'runtimes'));
   const upstream = new Map([...dates].filter(([, d]) => d.source === 'changelog').map(([k, d]) => [k, d.date]));
