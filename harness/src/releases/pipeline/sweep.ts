@@ -1,7 +1,8 @@
 /**
  * The release sweep (`npm run releases -- measure`), as stages:
  *
- *   load the experiments' release suites -> what the store lacks, newest first -> per release:
+ *   load the experiments' release suites -> what the store lacks, newest first (a release, or the
+ *   suites its entry lacks: ../plan/sweep-plan.ts) -> per release:
  *   bench each suite under it (the bench pipeline: plan, build, run, validate, normalize; every
  *   point traced COUNTER_TRACES times, and its work counted under Valgrind) -> its suite values,
  *   counters and counted work, its upstream date from the changelog its package ships -> publish
@@ -14,7 +15,7 @@
 import { join } from 'node:path';
 import { UserError } from '../../lib/errors.js';
 import { formatDuration } from '../../lib/format.js';
-import { machineInfo } from '../../machine/machine.js';
+import { commitInfo, machineInfo } from '../../machine/machine.js';
 import type { Experiment } from '../../model/manifest.js';
 import type { Profile } from '../../model/profiles.js';
 import type { Release } from '../../model/release-catalog.js';
@@ -31,10 +32,9 @@ import {
   suiteRuns,
   suiteValues,
   suiteWork,
-  sweepOrder,
-  takesPart,
 } from '../plan/suite-plan.js';
-import { measuredKeys, publishRelease, readReleaseIndex } from '../store/release-files.js';
+import { sweepPlans, withSuites } from '../plan/sweep-plan.js';
+import { publishRelease, readReleaseIndex } from '../store/release-files.js';
 import { upstreamDate } from './release-context.js';
 
 export interface SweepOptions {
@@ -121,7 +121,7 @@ async function measureOne(
   const work: WorkPoint[] = [];
   const problems: string[] = [];
   let countSeconds = 0;
-  for (const e of suites.filter((s) => takesPart(s, r.family))) {
+  for (const e of suites) {
     const out = await bench({
       root: opts.root,
       profile: opts.profile,
@@ -151,12 +151,16 @@ async function measureOne(
 
 export async function measureReleases(opts: SweepOptions): Promise<SweepOutcome> {
   const log = opts.log ?? ((m: string) => process.stderr.write(`${m}\n`));
-  const suites = suiteExperiments(
-    loadAllExperiments(opts.programsDir ?? join(opts.root, 'programs')),
-    opts.experiments,
-  );
+  const experiments = loadAllExperiments(opts.programsDir ?? join(opts.root, 'programs'));
   const machine = machineInfo().id;
-  const todo = sweepOrder(opts.releases, measuredKeys(readReleaseIndex(opts.storeDir, machine), opts.profile));
+  const todo = sweepPlans(
+    opts.releases,
+    suiteExperiments(experiments, opts.experiments),
+    suiteExperiments(experiments),
+    readReleaseIndex(opts.storeDir, machine).releases,
+    opts.profile,
+    commitInfo(opts.root).sha,
+  );
   const now = todo.slice(0, opts.limit ?? todo.length);
   const outcome: SweepOutcome = {
     machine,
@@ -170,10 +174,11 @@ export async function measureReleases(opts: SweepOptions): Promise<SweepOutcome>
   log(
     `${now.length} release(s) to measure on ${machine} at profile ${opts.profile} (${todo.length - now.length} left for later)`,
   );
-  for (const [i, r] of now.entries()) {
+  for (const [i, { release: r, suites, keep }] of now.entries()) {
     const spent = outcome.seconds.reduce((a, b) => a + b, 0);
     const eta = i ? ` · ETA ${formatDuration((spent / i) * (now.length - i))}` : '';
-    log(`== release ${i + 1}/${now.length}: ${r.line} ${r.version} (${r.date.slice(0, 10)})${eta}`);
+    const adding = keep ? ` — adding ${suites.map((e) => e.id).join(', ')} to its entry` : '';
+    log(`== release ${i + 1}/${now.length}: ${r.line} ${r.version} (${r.date.slice(0, 10)})${eta}${adding}`);
     const t0 = performance.now();
     const got = await measureOne(r, suites, opts);
     if (!got) {
@@ -190,7 +195,7 @@ export async function measureReleases(opts: SweepOptions): Promise<SweepOutcome>
     }
     const first = [...got.results.values()][0]!;
     const released = upstreamDate(join(opts.cacheDir ?? join(opts.root, '.cache'), 'runtimes'), r.family, r.version);
-    const entry: ReleaseEntry = {
+    const fresh: ReleaseEntry = {
       family: r.family,
       line: r.line,
       version: r.version,
@@ -207,6 +212,7 @@ export async function measureReleases(opts: SweepOptions): Promise<SweepOutcome>
       seconds: tenths(outcome.seconds.at(-1)!),
       ...(got.work.length ? { countSeconds: tenths(got.countSeconds) } : {}),
     };
+    const entry = keep ? withSuites(keep, fresh) : fresh;
     await publishRelease(opts.storeDir, machine, entry, got.results);
     outcome.measured.push(entry);
     const counting = got.work.length ? `, ${formatDuration(got.countSeconds)} of it counting` : '';
