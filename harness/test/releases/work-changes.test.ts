@@ -10,6 +10,7 @@ import {
   workBisectStep,
   workCounts,
   workLabel,
+  workPercent,
   workSeries,
 } from '../../src/releases/analysis/work-changes.js';
 import type { ReleaseEntry, WorkPoint } from '../../src/releases/model/release-store.js';
@@ -120,6 +121,11 @@ describe('work changes between releases', () => {
       ['20.2.3', [15_700, 15_700]],
     ]);
     expect(workBisectStep(c, between, unsure)).toEqual({ kind: 'narrowed', from: '20.2.0', to: '20.2.3', steps: 1 });
+  });
+
+  it('says a change to a hundredth of a percent under 1%, beside a tolerance of 0.5%', () => {
+    expect(workPercent(2447.85 / 2460.75)).toBe('-0.52%');
+    expect(workPercent(1.031)).toBe('+3.1%');
   });
 
   it('says a count the way people read it', () => {

@@ -105,7 +105,7 @@ describe('counted work of real releases', () => {
       });
       expect(listed.text).toMatch(
         new RegExp(
-          `^node 20\\.2\\.0 → 20\\.3\\.0: wc readsync bs ${bs} instructions per read [\\d,]+ → [\\d,]+ \\([+-]\\d+\\.\\d%\\), exact `,
+          `^node 20\\.2\\.0 → 20\\.3\\.0: wc readsync bs ${bs} instructions per read [\\d,]+ → [\\d,]+ \\([+-]\\d+\\.\\d\\d?%\\), exact `,
         ),
       );
       expect(changes.stdout).toContain(`  ${listed.text}\n`);

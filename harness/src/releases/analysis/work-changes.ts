@@ -148,6 +148,15 @@ export function countText(n: number): string {
   return Math.abs(n) >= 100 ? groupDigits(Math.round(n)) : n.toFixed(1);
 }
 
+/**
+ * after / before as a signed percentage, to a hundredth under 1%: a work change is at least the
+ * tolerance (0.5%), and "-0.5%" beside "agree within 0.5%" would not say it is beyond it.
+ */
+export function workPercent(ratio: number): string {
+  const p = (ratio - 1) * 100;
+  return `${p >= 0 ? '+' : ''}${p.toFixed(Math.abs(p) < 1 ? 2 : 1)}%`;
+}
+
 /** "instructions per read" (a fit's operations are its x, in the plural: "reads"), "instructions per run". */
 export function workLabel(metric: WorkMetric, operations?: string): string {
   if (metric === 'instructions') return 'instructions per run';

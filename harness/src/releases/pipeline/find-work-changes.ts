@@ -7,7 +7,6 @@
  */
 import { WORK_TOLERANCE } from '../../analysis/work.js';
 import { compareWork } from '../../pr-diff/analysis/work-verdict.js';
-import { percent } from '../analysis/changes.js';
 import {
   countText,
   detectWorkChanges,
@@ -15,6 +14,7 @@ import {
   workBisectStep,
   workCounts,
   workLabel,
+  workPercent,
   workSeries,
 } from '../analysis/work-changes.js';
 import type { ReleaseChange, ReleaseIndexFile } from '../model/release-store.js';
@@ -64,7 +64,7 @@ function narrowedCounts(c: WorkCandidate, index: ReleaseIndexFile, profile: stri
 /** "instructions per read 15,243 → 15,701 (+3.0%), exact (each release's counts agree within 0.5%)" */
 export function workText(c: Pick<WorkCandidate, 'series' | 'before' | 'after'>, operations?: string): string {
   const within = `${(WORK_TOLERANCE * 100).toFixed(1)}%`;
-  return `${workLabel(c.series.metric, operations)} ${countText(c.before)} → ${countText(c.after)} (${percent(c.after / c.before)}), exact (each release's counts agree within ${within})`;
+  return `${workLabel(c.series.metric, operations)} ${countText(c.before)} → ${countText(c.after)} (${workPercent(c.after / c.before)}), exact (each release's counts agree within ${within})`;
 }
 
 function workRecord(c: WorkCandidate, detected: Span, index: ReleaseIndexFile, profile: string, operations?: string) {
