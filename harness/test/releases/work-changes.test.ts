@@ -56,13 +56,13 @@ function entry(version: string, perRead: number, jitter = 0, profile = 'quick'):
 }
 
 // 20.2 → 20.3: +3.0% per read (a change); 20.3 → 20.4: +0.2% (the same work); 20.5's repeats
-// disagree by far more than the tolerance (not compared either side); 20.6 back at 20.4's.
+// disagree by far more than the tolerance (passed over); 20.6 steps up from 20.4's.
 const entries = [
   entry('20.2.0', 15_243),
   entry('20.3.0', 15_700),
   entry('20.4.0', 15_731),
   entry('20.5.0', 15_731, 30_000_000),
-  entry('20.6.0', 15_731),
+  entry('20.6.0', 16_500),
 ];
 
 describe('work changes between releases', () => {
@@ -84,15 +84,21 @@ describe('work changes between releases', () => {
     expect(workSeries(entries, 'smoke')).toEqual([]);
   });
 
-  it('a step beyond the tolerance is a change; a drift inside it is not; disagreeing repeats are not compared', () => {
-    const { changes, undecided } = detectWorkChanges(workSeries(entries, 'quick'));
-    expect(changes.map((c) => [c.from, c.to, c.before, c.after])).toEqual([['20.2.0', '20.3.0', 15_243, 15_700]]);
-    expect(changes[0]!.change).toBeCloseTo(457 / 15_243, 6);
-    expect(undecided.map((u) => [u.from, u.to])).toEqual([
-      ['20.4.0', '20.5.0'],
-      ['20.5.0', '20.6.0'],
+  it('a step beyond the tolerance is a change; a drift inside it is not', () => {
+    const { changes } = detectWorkChanges(workSeries(entries, 'quick'));
+    expect(changes.map((c) => [c.from, c.to, c.before, c.after])).toEqual([
+      ['20.2.0', '20.3.0', 15_243, 15_700],
+      ['20.4.0', '20.6.0', 15_731, 16_500],
     ]);
+    expect(changes[0]!.change).toBeCloseTo(457 / 15_243, 6);
+    expect(changes[1]!.fromCounts).toEqual([15_731, 15_731]);
+  });
+
+  it('a release whose repeats disagree is passed over: it neither calls nor hides a change', () => {
+    const { changes, undecided } = detectWorkChanges(workSeries(entries, 'quick'));
+    expect(undecided.map((u) => u.version)).toEqual(['20.5.0']);
     expect(undecided[0]!.spread).toBeGreaterThan(0.005);
+    expect(changes.some((c) => c.from === '20.5.0' || c.to === '20.5.0')).toBe(false);
   });
 
   it('points not counted in a release (unavailable, measured before counts) leave no gap to call', () => {

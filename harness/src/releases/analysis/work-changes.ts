@@ -8,7 +8,7 @@
  * evidence (threads, the kernel or a cold cache decide its cost), nor the native reference. Pure.
  */
 
-import type { CountedRun } from '../../analysis/work.js';
+import { type CountedRun, relSpread, WORK_TOLERANCE } from '../../analysis/work.js';
 import { groupDigits } from '../../lib/format.js';
 import { compareVersions } from '../../model/runtime-release.js';
 import { compareWork } from '../../pr-diff/analysis/work-verdict.js';
@@ -36,11 +36,10 @@ export interface WorkCandidate {
   change: number;
 }
 
-/** A pair of consecutive releases whose counts could not be compared: a release's repeats disagreed. */
+/** A release whose counts of a point were not compared: its repeats disagreed beyond the tolerance. */
 export interface WorkUndecided {
   series: WorkSeries;
-  from: string;
-  to: string;
+  version: string;
   spread: number;
 }
 
@@ -104,7 +103,12 @@ export function workSeries(entries: readonly ReleaseEntry[], profile: string): W
   return [...out.values()];
 }
 
-/** Every pair of consecutive releases whose counts differ beyond the tolerance, and those that could not be compared. */
+/**
+ * Every pair of consecutive releases whose counts differ beyond the tolerance, and the releases
+ * whose own counts disagreed. Such a release says nothing, and hides nothing either: it is passed
+ * over, and the releases either side of it are compared with each other (a bisection build that
+ * did not repeat its count leaves the change where it was found).
+ */
 export function detectWorkChanges(series: readonly WorkSeries[]): {
   changes: WorkCandidate[];
   undecided: WorkUndecided[];
@@ -112,15 +116,26 @@ export function detectWorkChanges(series: readonly WorkSeries[]): {
   const changes: WorkCandidate[] = [];
   const undecided: WorkUndecided[] = [];
   for (const s of series) {
-    for (let i = 1; i < s.points.length; i++) {
-      const a = s.points[i - 1]!;
-      const b = s.points[i]!;
-      if (!a.counts.length || !b.counts.length) continue;
-      const v = compareWork(a.counts, b.counts);
-      const range = { series: s, from: a.version, to: b.version };
-      if (v.kind === 'not-deterministic') undecided.push({ ...range, spread: v.spread });
-      else if (v.kind === 'changed')
-        changes.push({ ...range, fromCounts: a.counts, before: v.base, after: v.head, change: v.change });
+    let before: WorkSeries['points'][number] | undefined;
+    for (const p of s.points) {
+      if (!p.counts.length) continue;
+      const spread = relSpread(p.counts);
+      if (spread > WORK_TOLERANCE) {
+        undecided.push({ series: s, version: p.version, spread });
+        continue;
+      }
+      const v = before && compareWork(before.counts, p.counts);
+      if (before && v?.kind === 'changed')
+        changes.push({
+          series: s,
+          from: before.version,
+          to: p.version,
+          fromCounts: before.counts,
+          before: v.base,
+          after: v.head,
+          change: v.change,
+        });
+      before = p;
     }
   }
   return { changes, undecided };

@@ -101,7 +101,7 @@ export function workChanges(
   opts.log?.(
     `${changes.length} work change(s) in the releases of ${machine} at ${opts.profile}` +
       (undecided.length
-        ? `; ${undecided.length} pair(s) of releases not compared on a point (a release's counts disagreed beyond ${(WORK_TOLERANCE * 100).toFixed(1)}%)`
+        ? `; passed over, their repeats more than ${(WORK_TOLERANCE * 100).toFixed(1)}% apart: ${undecided.map((u) => `${u.version} ${pointText(u.series)}`).join(', ')}`
         : ''),
   );
   const operations = (experiment: string) => suites.find((e) => e.id === experiment)?.manifest.fit?.x;
