@@ -28,7 +28,7 @@ export interface RuntimeChart {
     reference: number | null;
     referenceInterval?: [number, number];
   }[];
-  /** Timing changes on this point and metric. */
+  /** Timing changes on this point and metric (and, on a chart of counted work, its work changes). */
   changes: ReleaseChange[];
   /** Counter changes on this point (any counter). */
   counterChanges: ReleaseChange[];

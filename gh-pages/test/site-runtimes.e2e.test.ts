@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RELEASES_SCHEMA } from '../../harness/src/model/store-layout.js';
 import type { ReleaseChange, ReleaseEntry } from '../../harness/src/releases/model/release-store.js';
 import { publishRelease, writeReleaseChanges } from '../../harness/src/releases/store/release-files.js';
 import { buildSite } from '../../harness/src/site/build-site.js';
@@ -104,6 +105,20 @@ const change: ReleaseChange = {
   text: `node 22.4.1 → 22.5.0: wc readsync bs 65536 read_cost +17% (95% CI +12% … +22%), confirmed by 24 pairs (the release timeline showed +18%) ${HOSTILE}`,
 };
 
+/** A change of counted work on the same point: exact, its counts and the timed metric beside it. */
+const work: ReleaseChange = {
+  ...change,
+  kind: 'work',
+  metric: 'instructions_per_op',
+  unit: 'instructions',
+  ratio: 15_701 / 15_243,
+  counts: { from: 15_243, to: 15_701 },
+  confirmation: undefined,
+  profile: undefined,
+  effects: [{ metric: 'read_cost', unit: 'ns', direction: 'smaller', from: 20_100, to: 23_600 }],
+  text: `node 22.4.1 → 22.5.0: wc readsync bs 65536 instructions per read 15,243 → 15,701 (+3.0%), exact ${HOSTILE}`,
+};
+
 /** A start-up change the pairs measured without an interval: listed with why it is not judged. */
 const unconfirmable: ReleaseChange = {
   ...change,
@@ -132,10 +147,11 @@ beforeAll(async () => {
   ];
   for (const r of releases) await publishRelease(store, MACHINE, r, new Map());
   await writeReleaseChanges(store, MACHINE, {
-    schema: 2,
+    schema: RELEASES_SCHEMA,
     machine: MACHINE,
     changes: [
       change,
+      work,
       counter('syscalls.openat', 40, 44),
       counter('syscalls.io_uring_setup', 0, 6),
       // Another point whose only step is one call: folded under the larger ones.
@@ -245,12 +261,17 @@ describe('the Runtimes view', () => {
     expect(cut).toEqual([]);
   });
 
-  it('lists timing and counter changes with dates and notes, escaped, with the JSON beside them', async () => {
+  it('lists timing, work and counter changes with dates and notes, escaped, with the JSON beside them', async () => {
     const page = await open(`#/runtimes?machine=${MACHINE}`);
-    const [timing, counters] = await page.locator('ul.release-changes > li').allInnerTexts();
+    const [timing, counted, counters] = await page.locator('ul.release-changes > li').allInnerTexts();
     expect(timing).toContain(
       'node 22.4.1 → 22.5.0 (2024-07-08 (registry) → 2024-07-17 (registry)): wc readsync bs 65536, cost per read +17.0% (CI +12.0% … +22.0%), 24 pairs',
     );
+    expect(await page.locator('ul.release-changes.work').count()).toBe(1);
+    expect(counted).toContain(
+      'node 22.4.1 → 22.5.0 (2024-07-08 (registry) → 2024-07-17 (registry)): wc readsync bs 65536, instructions per operation 15,243 → 15,701 (+3.0%), exact',
+    );
+    expect(counted).toContain('measured beside it: cost per read');
     expect(counters).toContain(
       'node 22.4.1 → 22.5.0 (2024-07-08 → 2024-07-17): wc readsync bs 65536: openat() calls 40 → 44, io_uring_setup() calls 0 → 6 per run (exact',
     );

@@ -1,11 +1,13 @@
 /**
  * The Runtimes view's list of changes between releases (releases/<machine>/changes.json): timing
- * changes confirmed in pairs, and exact counter changes grouped by release pair and point (the
- * larger steps first: releases/report/counter-groups.ts), each
+ * changes confirmed in pairs, changes of counted work (instructions beyond the tolerance), and
+ * exact counter changes grouped by release pair and point (the larger steps first:
+ * releases/report/counter-groups.ts), each
  * with its releases' dates and the release notes between them. Metrics by their labels; every
  * string from the file escaped (html``).
  */
 import { formatValue, plural } from '../../../harness/src/lib/format.js';
+import { countText } from '../../../harness/src/releases/analysis/work-changes.js';
 import type { ReleaseChange, ReleaseChangesFile } from '../../../harness/src/releases/model/release-store.js';
 import {
   bySize,
@@ -78,9 +80,20 @@ function counterItem(group: ReleaseChange[], label: Label): Html {
   return html`<li class="counter">${releases(c)}: ${pointOf(c)}: ${counts} per run (exact: every trace of both releases)${bisected}${effects ? html`<div class="muted">measured beside it: ${effects}</div>` : ''}${notesHtml(c)}</li>`;
 }
 
+/** A change of counted work: the counts before and after, exact, with the timed metrics beside it. */
+function workItem(c: ReleaseChange, label: Label): Html {
+  const counts = c.counts ? `${countText(c.counts.from)} → ${countText(c.counts.to)} ` : '';
+  const effects = (c.effects ?? [])
+    .map((e) => `${label(c.experiment, e.metric)} ${formatValue(e.from, e.unit)} → ${formatValue(e.to, e.unit)}`)
+    .join(', ');
+  const bisected = c.detectedFrom ? `; bisected from ${c.detectedFrom} → ${c.detectedTo}` : '';
+  return html`<li class="${worse(c) ? 'bad' : 'good'}">${releases(c)}: ${pointOf(c)}, ${label(c.experiment, c.metric)} ${counts}(${pct(c.ratio)}), exact${bisected}${effects ? html`<div class="muted">measured beside it: ${effects}</div>` : ''}${notesHtml(c)}</li>`;
+}
+
 export function changesList(file: ReleaseChangesFile | undefined, json: string | undefined, label: Label): Html {
-  const timing = (file?.changes ?? []).filter((c) => c.kind !== 'counter');
+  const timing = (file?.changes ?? []).filter((c) => (c.kind ?? 'timing') === 'timing');
+  const work = (file?.changes ?? []).filter((c) => c.kind === 'work');
   const { large, small } = bySize(counterGroups(file?.changes ?? []));
   const open = (file?.candidates ?? []).map((c) => timingItem(c, label));
-  return html`<div class="card"><h2>Changes between releases</h2><h3>Timing, confirmed in pairs</h3>${timing.length ? html`<ul class="release-changes">${timing.map((c) => timingItem(c, label))}</ul>` : html`<p class="notice">No confirmed timing change yet.</p>`}${open.length ? html`<details><summary>${open.length} detected, not confirmed</summary><ul>${open}</ul></details>` : ''}<h3>Counters, exact</h3>${large.length ? html`<ul class="release-changes counters">${large.map((g) => counterItem(g, label))}</ul>` : ''}${small.length ? html`<details class="small-counters"><summary>${large.length ? 'and ' : ''}${plural(small.length, 'release pair and point', 'release pairs and points')} whose counts moved by at most ${SMALL_COUNTER_STEP} calls per run</summary><ul class="release-changes counters">${small.map((g) => counterItem(g, label))}</ul></details>` : ''}${large.length || small.length ? '' : html`<p class="notice">No counter change between releases${file ? '' : ' yet (no change detection has run)'}.</p>`}${json ? html`<p><a href="${safeUrl(json)}">these lists as JSON</a></p>` : ''}</div>`;
+  return html`<div class="card"><h2>Changes between releases</h2><h3>Timing, confirmed in pairs</h3>${timing.length ? html`<ul class="release-changes">${timing.map((c) => timingItem(c, label))}</ul>` : html`<p class="notice">No confirmed timing change yet.</p>`}${open.length ? html`<details><summary>${open.length} detected, not confirmed</summary><ul>${open}</ul></details>` : ''}${work.length ? html`<h3>Work, exact</h3><ul class="release-changes work">${work.map((c) => workItem(c, label))}</ul>` : ''}<h3>Counters, exact</h3>${large.length ? html`<ul class="release-changes counters">${large.map((g) => counterItem(g, label))}</ul>` : ''}${small.length ? html`<details class="small-counters"><summary>${large.length ? 'and ' : ''}${plural(small.length, 'release pair and point', 'release pairs and points')} whose counts moved by at most ${SMALL_COUNTER_STEP} calls per run</summary><ul class="release-changes counters">${small.map((g) => counterItem(g, label))}</ul></details>` : ''}${large.length || small.length ? '' : html`<p class="notice">No counter change between releases${file ? '' : ' yet (no change detection has run)'}.</p>`}${json ? html`<p><a href="${safeUrl(json)}">these lists as JSON</a></p>` : ''}</div>`;
 }

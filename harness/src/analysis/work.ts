@@ -45,13 +45,15 @@ export function workOf(runs: readonly CountedRun[]): Work | undefined {
   const [own, small, large] = [of('own'), of('small'), of('large')];
   const groups = [own, small, large].filter((g) => g.length);
   if (!groups.length) return undefined;
-  const spread = Math.max(...groups.map((g) => relSpread(g.map((r) => r.instructions))));
   const repeats = Math.min(...groups.map((g) => g.length));
   const [xs, xl] = [small[0]?.x, large[0]?.x];
-  const perOp =
-    small.length && large.length && xs !== undefined && xl !== undefined && xl > xs
-      ? (median(large.map((r) => r.instructions)) - median(small.map((r) => r.instructions))) / (xl - xs)
-      : undefined;
+  const fit = small.length > 0 && large.length > 0 && xs !== undefined && xl !== undefined && xl > xs;
+  // A fit is judged on its count per operation: each larger-size repeat against the smaller size.
+  const perOps = fit ? large.map((r) => (r.instructions - median(small.map((q) => q.instructions))) / (xl - xs)) : [];
+  const spread = fit
+    ? Math.max(relSpread(perOps), relSpread(small.map((r) => r.instructions)))
+    : Math.max(...groups.map((g) => relSpread(g.map((r) => r.instructions))));
+  const perOp = fit ? median(perOps) : undefined;
   const perRun = own.length ? median(own.map((r) => r.instructions)) : undefined;
   if (perOp === undefined && perRun === undefined) return undefined;
   return { ...(perRun !== undefined ? { perRun } : {}), ...(perOp !== undefined ? { perOp } : {}), spread, repeats };

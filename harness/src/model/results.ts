@@ -117,6 +117,8 @@ export const Counts = z.discriminatedUnion('status', [
        */
       role: z.enum(['decides', 'evidence']),
       because: Text('line').optional(),
+      /** Evidence only where different program code is compared (a release axis's counts may decide). */
+      evidenceFor: z.literal('code-changes').optional(),
       /** The largest relative spread of its repeated counts, the tolerance it is held to, and the repeats. */
       spread: Num,
       tolerance: Num,

@@ -86,7 +86,16 @@ export interface CountingSettings {
    * Where its counts were measured not to repeat closely enough to decide (docs/counts.md): they
    * are shown as evidence, never called. `majors`: only those majors of a family pinned per major.
    */
-  evidence?: { because: string; majors?: readonly string[] };
+  evidence?: {
+    because: string;
+    majors?: readonly string[];
+    /**
+     * Only comparisons of different program code (a PR diff, a trend's commits): its counts repeat
+     * for one program, but move under code changes that add no work. Two releases running one
+     * program may still be told apart by them.
+     */
+    codeChangesOnly?: boolean;
+  };
 }
 
 /** V8's deterministic mode: fixed seeds, GC on a fixed schedule, no helper threads (compilers, GC). */
@@ -117,6 +126,7 @@ const BUILT_IN: readonly RuntimeFamily[] = [
       evidence: {
         because: "Node 20's count per operation moves by several % under changes that add no work",
         majors: ['20'],
+        codeChangesOnly: true,
       },
     },
     profiler: 'v8-cpu-prof',

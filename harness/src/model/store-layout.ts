@@ -107,8 +107,12 @@ export const RELEASES_DIR = 'releases';
  * (releases/model/release-checks.ts); adds, all optional, each release's upstream date and its
  * traced counters, counter changes beside timing ones with their timing effect, the dates'
  * sources, release notes and profiles. A version-1 file is read as it is.
+ * 3: adds, optional, each release's counted work (instructions under Valgrind, per suite point and
+ * counted run) and the time counting took, and work changes beside timing and counter ones. A
+ * harness that knows 2 would skip every entry with work as a bad record and rewrite the file
+ * without them: the version makes it refuse the file instead. Versions 1 and 2 are read as they are.
  */
-export const RELEASES_SCHEMA = 2 as const;
+export const RELEASES_SCHEMA = 3 as const;
 
 /** A window's id: its position, zero-padded so ids sort as they come. */
 export function windowId(ordinal: number): string {

@@ -13,6 +13,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { runAnalyses } from '../analysis/slope.js';
+import type { CountedRun } from '../analysis/work.js';
 import { type BuildOutcome, buildAll } from '../build/build.js';
 import { UserError } from '../lib/errors.js';
 import { shellQuote } from '../lib/exec.js';
@@ -86,6 +87,10 @@ export interface BenchOutcome {
   profiles: { job: string; outcome: ProfileOutcome }[];
   /** Every traced run's syscall counts per benchmark id, when `traces` asked for more than one. */
   traces: Map<string, SyscallCounts[]>;
+  /** Each counted benchmark's runs under Valgrind, by id: the counts behind its `instructions` metrics. */
+  counted: Map<string, CountedRun[]>;
+  /** Wall seconds the counting stage took (0 when nothing was counted). */
+  countSeconds: number;
 }
 
 /** The runner's trace and `total - 1` more untimed ones, each counted alike; stops at the first that fails. */
@@ -163,7 +168,8 @@ async function runJobs(
 
 /**
  * Counts the chosen points' work after the timed runs, on every core, adding it to their
- * benchmarks (pipeline/count-work.ts); returns whether it was interrupted.
+ * benchmarks (pipeline/count-work.ts); returns whether it was interrupted, the counted runs by
+ * benchmark id, and the stage's wall seconds.
  */
 async function countStage(
   jobs: readonly Job[],
@@ -171,13 +177,14 @@ async function countStage(
   file: ResultsFile,
   opts: BenchOptions,
   log: (m: string) => void,
-): Promise<boolean> {
+): Promise<{ interrupted: boolean; counted: Map<string, CountedRun[]>; seconds: number }> {
   const ok = new Set(file.benchmarks.filter((b) => b.status === 'ok').map((b) => b.id));
   const chosen = jobsToCount(
     jobs.filter((j) => ok.has(j.id)),
     opts.counts ?? 'headline',
   );
-  if (!chosen.length) return false;
+  const counted = new Map<string, CountedRun[]>();
+  if (!chosen.length) return { interrupted: false, counted, seconds: 0 };
   if (!host.tools.valgrind) log(VALGRIND_MISSING);
   const stop = onInterrupt(log, 'stopping the counts; the timed results are kept');
   const progress = new Progress(chosen.length);
@@ -191,6 +198,7 @@ async function countStage(
       { count: host.machine.cores, ...(pin ? { pin } : {}) },
       (job, w) => {
         file.update(job.id, (b) => withWork(b, w));
+        if (w.runs.length) counted.set(job.id, w.runs);
         progress.start(`counted ${job.experiment.id} › ${job.variant.id} › ${paramsText(job)}`);
         progress.finish(w.seconds / host.machine.cores, w.counts.status === 'ok' ? 'ok' : w.counts.reason);
       },
@@ -201,7 +209,7 @@ async function countStage(
   } finally {
     stop.dispose();
   }
-  return stop.interrupted;
+  return { interrupted: stop.interrupted, counted, seconds: (performance.now() - t) / 1000 };
 }
 
 const paramsText = (job: Job) =>
@@ -253,7 +261,10 @@ export async function bench(opts: BenchOptions): Promise<BenchOutcome> {
   const builds = await buildAll(jobs, log);
   const timed = await runJobs(jobs, builds, host, file, opts, log);
   const { measuredSeconds, traces, profiled } = timed;
-  const interrupted = timed.interrupted || (await countStage(jobs, host, file, opts, log));
+  const work = timed.interrupted
+    ? { interrupted: true, counted: new Map<string, CountedRun[]>(), seconds: 0 }
+    : await countStage(jobs, host, file, opts, log);
+  const interrupted = work.interrupted;
   const results = file.finish({
     partial: interrupted,
     timing: { totalSeconds: (performance.now() - t0) / 1000, measuredSeconds },
@@ -271,6 +282,8 @@ export async function bench(opts: BenchOptions): Promise<BenchOutcome> {
     planned: jobs.length,
     stored,
     traces,
+    counted: work.counted,
+    countSeconds: work.seconds,
     profiles: profiled,
     ...(sitePath ? { sitePath } : {}),
   };

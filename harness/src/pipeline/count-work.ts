@@ -19,7 +19,7 @@ import type { Benchmark, Counts, Metric } from '../model/results.js';
 import { familyOf } from '../model/runtime-families.js';
 import { matchesAt } from '../model/select.js';
 import { countInstructions } from '../run/count-instructions.js';
-import { evidenceBecause, VALGRIND_MISSING } from '../run/under-valgrind.js';
+import { evidenceOf, VALGRIND_MISSING } from '../run/under-valgrind.js';
 
 export const COUNTS_MODES = ['headline', 'all', 'none'] as const;
 export type CountsMode = (typeof COUNTS_MODES)[number];
@@ -64,7 +64,8 @@ function plannedRuns(job: Job) {
   ];
 }
 
-export type WorkOutcome = { metrics: Record<string, Metric>; counts: Counts; seconds: number };
+/** A job's counted work: its metrics, how it was counted, and the counted runs behind them (none when unavailable). */
+export type WorkOutcome = { metrics: Record<string, Metric>; counts: Counts; runs: CountedRun[]; seconds: number };
 
 /** Counts one job's runs and makes its metrics, or says why it could not. */
 export async function countJob(job: Job, tools: Tools, pin?: string): Promise<WorkOutcome> {
@@ -74,7 +75,8 @@ export async function countJob(job: Job, tools: Tools, pin?: string): Promise<Wo
   for (const planned of plannedRuns(job)) {
     const c = await countInstructions(job, tools, 'at' in planned ? planned.at : undefined, pin);
     seconds += c.seconds;
-    if (!c.ok) return { metrics: {}, counts: { status: 'unavailable', reason: c.reason.slice(0, 2000) }, seconds };
+    if (!c.ok)
+      return { metrics: {}, counts: { status: 'unavailable', reason: c.reason.slice(0, 2000) }, runs: [], seconds };
     const x = fitX ? (c.fields[fitX] ?? ('at' in planned ? planned.at.expected : undefined)) : undefined;
     runs.push({ size: planned.size, instructions: c.instructions, ...(x !== undefined ? { x } : {}) });
   }
@@ -86,6 +88,7 @@ export async function countJob(job: Job, tools: Tools, pin?: string): Promise<Wo
         status: 'unavailable',
         reason: 'counts unavailable: the counted sizes made the same number of operations',
       },
+      runs,
       seconds,
     };
   const metric = (name: 'instructions' | 'instructions_per_op', value: number): Metric => ({
@@ -95,7 +98,8 @@ export async function countJob(job: Job, tools: Tools, pin?: string): Promise<Wo
     deterministic: false,
     source: 'valgrind',
   });
-  const because = evidenceBecause(job);
+  const evidence = evidenceOf(job);
+  const because = evidence?.because;
   return {
     metrics: {
       ...(work.perRun !== undefined ? { instructions: metric('instructions', work.perRun) } : {}),
@@ -106,11 +110,13 @@ export async function countJob(job: Job, tools: Tools, pin?: string): Promise<Wo
       settings: job.counting!.settings.slice(0, 300),
       role: because ? 'evidence' : 'decides',
       ...(because ? { because: because.slice(0, 300) } : {}),
+      ...(evidence?.codeChangesOnly ? { evidenceFor: 'code-changes' as const } : {}),
       spread: work.spread,
       tolerance: WORK_TOLERANCE,
       repeats: work.repeats,
       deterministic: work.spread <= WORK_TOLERANCE,
     },
+    runs,
     seconds,
   };
 }
@@ -128,7 +134,7 @@ export async function countWork(
 ): Promise<void> {
   if (!tools.valgrind) {
     for (const j of jobs)
-      done(j, { metrics: {}, counts: { status: 'unavailable', reason: VALGRIND_MISSING }, seconds: 0 });
+      done(j, { metrics: {}, counts: { status: 'unavailable', reason: VALGRIND_MISSING }, runs: [], seconds: 0 });
     return;
   }
   const queue = [...jobs];

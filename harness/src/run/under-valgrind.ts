@@ -63,17 +63,24 @@ function logsText(dir: string): string {
     .join('\n');
 }
 
-/** Why a point's counts are evidence, not a verdict, or undefined when they decide. */
-export function evidenceBecause(job: Job): string | undefined {
-  if (job.evict) return 'a cold-cache point: the kernel and the disk decide its cost';
+/**
+ * Why a point's counts are evidence, not a verdict, or undefined when they decide;
+ * `codeChangesOnly` when that holds only between different program code (./runtime-families.ts).
+ */
+export function evidenceOf(job: Job): { because: string; codeChangesOnly?: true } | undefined {
+  if (job.evict) return { because: 'a cold-cache point: the kernel and the disk decide its cost' };
   const declared = job.variant.countsEvidence ?? job.experiment.manifest.countsEvidence;
-  if (declared) return declared;
+  if (declared) return { because: declared };
   const family = familyOf(job.runtime);
   const e =
     job.variant.runtime === 'native' || job.variant.runtime === 'system' ? undefined : family?.counting?.evidence;
   const major = job.runtime.split('@')[1]?.split('.')[0];
-  return e && (!e.majors || (major !== undefined && e.majors.includes(major))) ? e.because : undefined;
+  if (!e || (e.majors && (major === undefined || !e.majors.includes(major)))) return undefined;
+  return { because: e.because, ...(e.codeChangesOnly ? { codeChangesOnly: true as const } : {}) };
 }
+
+/** Why a point's counts are evidence in a comparison of program code, or undefined when they decide. */
+export const evidenceBecause = (job: Job): string | undefined => evidenceOf(job)?.because;
 
 /**
  * Runs the job once under the tool and checks its answer; `read` turns the scratch folder (the

@@ -1,5 +1,6 @@
-// A version-1 release store (before counters, upstream dates and notes) is read, never refused:
-// version 2 only adds optional fields. A file newer than the harness is still refused.
+// A version-1 release store (before counters, upstream dates and notes) and a version-2 one
+// (before counted work) are read, never refused: versions 2 and 3 only add optional fields. A file
+// newer than the harness is still refused.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -55,6 +56,58 @@ describe('release files of version 1', () => {
     expect(index.releases[0]!.counters).toBeUndefined();
     expect(index.releases[0]!.released).toBeUndefined();
     expect(readReleaseChanges(root, 'm1').schema).toBe(RELEASES_SCHEMA);
+  });
+
+  it('version 2 (counters, no counted work) is read as the current version', () => {
+    const counters = [
+      {
+        experiment: 'wc',
+        variant: 'readsync',
+        params: { bs: 4096 },
+        reference: false,
+        counts: { 'syscalls.read': [9, 9] },
+      },
+    ];
+    const root = store('v2', { schema: 2, machine: 'm1', releases: [{ ...entry, counters, seconds: 17 }] });
+    const index = readReleaseIndex(root, 'm1');
+    expect(index.schema).toBe(RELEASES_SCHEMA);
+    expect(index.releases[0]!.counters).toEqual(counters);
+    expect(index.releases[0]!.work).toBeUndefined();
+  });
+
+  it('counted work is kept per point: its runs, or why it was not counted; a bad count is skipped with its entry', () => {
+    const work = [
+      {
+        experiment: 'wc',
+        variant: 'readsync',
+        params: { bs: 4096 },
+        reference: false,
+        counts: {
+          status: 'ok',
+          settings: 'V8 made predictable (--predictable)',
+          role: 'decides',
+          runs: [
+            { size: 'small', instructions: 70_000_000, x: 2048 },
+            { size: 'own', instructions: 320_000_000, x: 16384 },
+            { size: 'own', instructions: 320_000_100, x: 16384 },
+          ],
+        },
+      },
+      {
+        experiment: 'wc',
+        variant: 'c',
+        params: { bs: 4096 },
+        reference: true,
+        counts: { status: 'unavailable', reason: 'instructions not counted: valgrind missing' },
+      },
+    ];
+    const bad = { ...entry, version: '20.4.0', work: [{ ...work[0], counts: { status: 'ok', runs: [] } }] };
+    const root = store('v3', { schema: RELEASES_SCHEMA, machine: 'm1', releases: [{ ...entry, work }, bad] });
+    const lines: string[] = [];
+    const index = readReleaseIndex(root, 'm1', (l) => lines.push(l));
+    expect(index.releases.map((r) => r.version)).toEqual(['20.3.0']);
+    expect(index.releases[0]!.work).toEqual(work);
+    expect(lines).toEqual([expect.stringMatching(/skipping releases\.1: work\.0\.counts\./)]);
   });
 
   it('a newer version is refused with one line naming the file', () => {

@@ -50,6 +50,8 @@ describe('npm run releases', () => {
 
   it('measures three Node 22 patches and two Bun releases, publishes each, and resumes', { timeout: 600_000 }, () => {
     const common = ['--profile', 'smoke', '--experiments', 'wc', '--store', store, '--out', out];
+    // Counted work has its own test (work.integration.test.ts): the Node releases here are not
+    // counted; Bun's are, where Bun has no deterministic settings: its points say so, C is counted.
     const node = runCli([
       'releases',
       'measure',
@@ -61,6 +63,8 @@ describe('npm run releases', () => {
       '22.23.3',
       ...registry('node'),
       ...common,
+      '--counts',
+      'none',
     ]);
     expect(node.status, node.stderr).toBe(0);
     expect(node.stderr).toMatch(/== release 1\/3: node22 22\.23\.3 .*\n/);
@@ -91,6 +95,12 @@ describe('npm run releases', () => {
     for (const r of index.releases) {
       expect(r.problems, r.version).toEqual([]);
       expect(r.seconds, r.version).toBeGreaterThan(0);
+      if (r.family === 'bun')
+        for (const w of r.work!)
+          expect(w.counts.status === 'ok' ? 'counted' : w.counts.reason, `${r.version} ${w.variant}`).toMatch(
+            w.reference ? /^counted$/ : /has no deterministic settings to count with$/,
+          );
+      else expect(r.work, r.version).toBeUndefined();
       // The suite: readsync under the release at both block sizes, C beside it. (max_rss: a fitted
       // read_cost can be withheld on a busy machine, when the fit is too poor to report.)
       const cost = r.values.filter((v) => v.metric === 'max_rss' && !v.reference);
@@ -126,8 +136,9 @@ describe('npm run releases', () => {
     expect(spread.status, spread.stderr).toBe(0);
     expect(spread.stdout).toContain('the reference across 5 release(s)');
     expect(spread.stdout).toMatch(/\n {2}wc c bs 4096 \S+: spread [\d.]+% over 5 release\(s\) .*: too few releases/);
+    // Only Bun's releases were counted here (its C reference: Bun has no settings to count with).
     expect(spread.stdout).toMatch(
-      /\ncost per release: median (\d+m)?\d+s, max (\d+m)?\d+s; the 5 release\(s\) together: /,
+      /\ncost per release: median (\d+m)?\d+s, max (\d+m)?\d+s \(of it counting under valgrind: median (\d+m)?\d+s, max (\d+m)?\d+s, in 2 release\(s\)\); the 5 release\(s\) together: /,
     );
     const json = JSON.parse(runCli(['releases', 'spread', '--profile', 'smoke', '--store', store, '--json']).stdout);
     expect(json.reference.every((r: { variant: string }) => r.variant === 'c')).toBe(true);
@@ -198,6 +209,8 @@ describe('npm run releases', () => {
     expect(changes.status, changes.stderr).toBe(0);
     // Three releases a line are too few for a timing change point (three a side): none is claimed
     // (exact counter changes need no more than two releases).
-    expect(changes.stdout).toMatch(/^0 confirmed timing change\(s\), \d+ counter change\(s\), 0 candidate\(s\)/);
+    expect(changes.stdout).toMatch(
+      /^0 confirmed timing change\(s\), \d+ counter change\(s\), 0 work change\(s\), 0 candidate\(s\)/,
+    );
   });
 });

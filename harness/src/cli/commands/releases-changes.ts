@@ -1,4 +1,4 @@
-/** npm run releases -- changes: timing and counter changes over each line's releases, bisection, confirmation. */
+/** npm run releases -- changes: timing, counter and work changes over each line's releases, bisection, confirmation. */
 import { EXIT } from '../../lib/errors.js';
 import { plural } from '../../lib/format.js';
 import { ensureDirectory } from '../../lib/paths.js';
@@ -13,14 +13,15 @@ import { RELEASE_EXPERIMENTS_OPTION, RELEASE_OUT_OPTION, RELEASE_STORE_OPTIONS }
 
 export const releasesChangesSpec = {
   name: 'releases changes',
-  brief: "timing and exact counter changes over each line's releases, bisection, confirmation by paired diffs",
+  brief: "timing, exact counter and work changes over each line's releases, bisection, confirmation by paired diffs",
   summary:
     "Runs the site's change-point detection over each runtime line's measured releases (one series per " +
-    "release-suite point and suite metric) and compares each point's traced syscall counts between consecutive " +
-    'releases (a change when every trace of both releases agrees), narrows each change through the intermediate builds ' +
+    "release-suite point and suite metric), compares each point's traced syscall counts between consecutive " +
+    'releases (a change when every trace of both releases agrees) and its instructions counted under valgrind (a ' +
+    "change beyond the tolerance where each release's counts agree within it), narrows each change through the intermediate builds " +
     'the registry has (Node patch releases, Bun canaries), confirms each timing change with --confirm by a paired diff of the ' +
     "two releases on the same program (npm run pairs' engine: base = the release before, head = the one after, " +
-    "the same checkout; counter changes are exact and need none), adds the releases' dates and the release notes " +
+    "the same checkout; counter and work changes are exact and need none), adds the releases' dates and the release notes " +
     "between them from the packages' changelogs, and writes <store>/releases/<machine>/changes.json: confirmed " +
     'changes, and the candidates apart.',
   options: {
@@ -74,7 +75,8 @@ export async function releasesChangesCommand(argv: string[]): Promise<number> {
   const { large, small } = bySize(counterGroups(file.changes));
   const lines = [
     `${changeCounts(file)} -> releases/${file.machine}/changes.json`,
-    ...file.changes.filter((c) => c.kind !== 'counter').map((c) => `  ${c.text}`),
+    ...file.changes.filter((c) => (c.kind ?? 'timing') === 'timing').map((c) => `  ${c.text}`),
+    ...file.changes.filter((c) => c.kind === 'work').map((c) => `  ${c.text}`),
     ...large.map((g) => `  ${counterGroupText(g)}`),
     ...(small.length
       ? [

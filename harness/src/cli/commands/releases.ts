@@ -10,7 +10,7 @@ import { ensureDirectory, existingDirectory } from '../../lib/paths.js';
 import { machineInfo } from '../../machine/machine.js';
 import { catalogRows } from '../../model/release-catalog.js';
 import { releaseFamilies, title } from '../../model/runtime-families.js';
-import { measureReleases } from '../../releases/pipeline/sweep.js';
+import { measureReleases, SWEEP_COUNTS } from '../../releases/pipeline/sweep.js';
 import { importReleases, measuredKeys, readReleaseIndex, releaseMachines } from '../../releases/store/release-files.js';
 import { intFlag, list, ROOT } from '../args.js';
 import { type CommandSpec, helpText, parseCommand } from '../options.js';
@@ -50,11 +50,19 @@ const measureSpec = {
   brief: 'measure every selected release the store lacks (newest first, resumable)',
   summary:
     "Measures every selected release the store lacks, newest first and resumable: each experiment's release " +
-    'suite (manifest "releases") through the bench pipeline, validated, published under <store>/releases/<machine>/.',
+    'suite (manifest "releases") through the bench pipeline, validated, every point traced twice and its work counted ' +
+    'under valgrind, published under <store>/releases/<machine>/.',
   options: {
     ...RELEASE_SELECTION_OPTIONS,
     ...RELEASE_EXPERIMENTS_OPTION,
     limit: { type: 'string', value: 'N', description: 'at most N releases now' },
+    counts: {
+      type: 'string',
+      default: SWEEP_COUNTS,
+      value: 'WHICH',
+      description:
+        'whose work is counted under valgrind after the timed runs: all (every suite point, the reference too), none',
+    },
     ...RELEASE_OUT_OPTION,
   },
   example: 'npm run releases -- measure --runtime node --line node22 --every minor --limit 2 --profile smoke',
@@ -115,6 +123,9 @@ async function measureCommand(argv: string[]): Promise<number> {
   const { values } = parseCommand(measureSpec, argv);
   const profile = profileFlag(values.profile);
   const limit = values.limit === undefined ? undefined : intFlag('--limit', values.limit, 1, 100_000);
+  if (values.counts !== 'all' && values.counts !== 'none')
+    throw new UserError(`--counts ${values.counts}: expected all, none`);
+  const counts = values.counts;
   const releases = await selectFromFlags(values);
   const storeDir = ensureDirectory(values.store, '--store');
   const out = await measureReleases({
@@ -124,11 +135,13 @@ async function measureCommand(argv: string[]): Promise<number> {
     releases,
     ...(list(values.experiments) ? { experiments: list(values.experiments)! } : {}),
     ...(limit ? { limit } : {}),
+    counts,
     workDir: ensureDirectory(values.out, '--out'),
   });
-  const mean = out.seconds.length ? out.seconds.reduce((a, b) => a + b, 0) / out.seconds.length : 0;
+  const mean = (xs: readonly number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
+  const counting = counts === 'all' ? `, ${mean(out.countSeconds).toFixed(0)} s of it counting` : '';
   process.stdout.write(
-    `${out.measured.length} release(s) measured and published (${mean.toFixed(0)} s each on average), ${out.failed.length} measured nothing, ${out.remaining} left for a later sweep\n`,
+    `${out.measured.length} release(s) measured and published (${mean(out.seconds).toFixed(0)} s each on average${counting}), ${out.failed.length} measured nothing, ${out.remaining} left for a later sweep\n`,
   );
   for (const f of out.failed) process.stdout.write(`  ${f.key}: ${f.why}\n`);
   if (out.interrupted) return EXIT.interrupted;

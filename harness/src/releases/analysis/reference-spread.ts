@@ -101,13 +101,22 @@ export interface SweepCost {
   median: number;
   max: number;
   total: number;
+  /** Of it, counting instructions under Valgrind, over the releases that counted (absent: none did). */
+  counting?: { releases: number; median: number; max: number };
 }
 
 /** What measuring a release cost, in wall seconds, over the entries that recorded it. */
 export function sweepCost(entries: readonly ReleaseEntry[]): SweepCost | undefined {
   const xs = entries.flatMap((e) => (e.seconds === undefined ? [] : [e.seconds])).sort((a, b) => a - b);
   if (!xs.length) return undefined;
-  return { releases: xs.length, median: median(xs), max: xs.at(-1)!, total: xs.reduce((a, b) => a + b, 0) };
+  const cs = entries.flatMap((e) => (e.countSeconds === undefined ? [] : [e.countSeconds])).sort((a, b) => a - b);
+  return {
+    releases: xs.length,
+    median: median(xs),
+    max: xs.at(-1)!,
+    total: xs.reduce((a, b) => a + b, 0),
+    ...(cs.length ? { counting: { releases: cs.length, median: median(cs), max: cs.at(-1)! } } : {}),
+  };
 }
 
 /** "threadpool c-pool work read cache warm pool 4 latency_p50" */

@@ -6,8 +6,9 @@
  * A runner writes these files and gh-pages keeps them, so they are read like results.json
  * (model/fields.ts): every name has a pattern, every text a cap, every map refuses Object.prototype
  * names, every number is finite. Each record's fields are one object (`entryFields`,
- * `changeFields`): an optional field is added there, once. Version 2 added only optional fields
- * (dates, counters, notes, profiles): a version-1 file is read as it is.
+ * `changeFields`): an optional field is added there, once. Versions 2 and 3 added only optional
+ * fields (2: dates, counters, notes, profiles; 3: counted work and work changes): older files are
+ * read as they are.
  */
 import { z } from 'zod';
 import { CommitSha, Name, SafeRecord, Segment, Text, Unit } from '../../model/fields.js';
@@ -73,6 +74,43 @@ export const CounterPoint = z
   .strict();
 export type CounterPoint = z.infer<typeof CounterPoint>;
 
+/** One run counted under Valgrind (analysis/work.ts CountedRun): a fit's smallest size or the point's own, and its reads. */
+const CountedRun = z
+  .object({
+    size: z.enum(['small', 'large', 'own']),
+    instructions: z.number().nonnegative().max(1e15),
+    x: z.number().nonnegative().max(1e15).optional(),
+  })
+  .strict();
+
+/**
+ * The counted work of one suite point under one release (pipeline/count-work.ts): each run counted
+ * under Valgrind with the runtime's deterministic settings, so two releases' counts can be
+ * compared exactly (pr-diff/analysis/work-verdict.ts), or why it could not be counted. The point's
+ * `instructions` metrics, derived from these runs, are among the entry's values.
+ */
+export const WorkPoint = z
+  .object({
+    ...pointFields,
+    reference: z.boolean(),
+    counts: z.discriminatedUnion('status', [
+      z
+        .object({
+          status: z.literal('ok'),
+          /** What the count covers: the runtime's deterministic settings, in words. */
+          settings: Text('line'),
+          /** decides: a change beyond the tolerance is a change point; evidence: shown, never called. */
+          role: z.enum(['decides', 'evidence']),
+          because: Text('line').optional(),
+          runs: z.array(CountedRun).min(1).max(20),
+        })
+        .strict(),
+      z.object({ status: z.literal('unavailable'), reason: Text('line') }).strict(),
+    ]),
+  })
+  .strict();
+export type WorkPoint = z.infer<typeof WorkPoint>;
+
 /** Where a release's date comes from: the project's own changelog, or the npm registry's publish time. */
 export const DateSource = z.enum(['changelog', 'registry']);
 export type DateSource = z.infer<typeof DateSource>;
@@ -96,8 +134,12 @@ export const entryFields = {
   values: z.array(SuiteValue).max(CAPS.values),
   /** Deterministic counters of every measured point, per traced run (absent in version-1 files). */
   counters: z.array(CounterPoint).max(CAPS.values).optional(),
-  /** Wall seconds measuring the release took (its suites, traces and set-up), absent in older files. */
+  /** The counted work of every suite point (absent in files before version 3, and where nothing was counted). */
+  work: z.array(WorkPoint).max(CAPS.values).optional(),
+  /** Wall seconds measuring the release took (its suites, traces, counts and set-up), absent in older files. */
   seconds: z.number().nonnegative().max(1e6).optional(),
+  /** Of `seconds`, the wall seconds its counting under Valgrind took. */
+  countSeconds: z.number().nonnegative().max(1e6).optional(),
 };
 export const ReleaseEntry = z.object(entryFields).strict();
 export type ReleaseEntry = z.infer<typeof ReleaseEntry>;
@@ -163,8 +205,11 @@ export type ReleaseNotes = z.infer<typeof ReleaseNotes>;
 
 /** A change's fields: a new optional field is added here. */
 export const changeFields = {
-  /** A timing change (detected on the timeline, confirmed in pairs) or an exact counter change; absent: timing. */
-  kind: z.enum(['timing', 'counter']).optional(),
+  /**
+   * A timing change (detected on the timeline, confirmed in pairs), an exact counter change, or a
+   * change of counted work (instructions, beyond the tolerance); absent: timing.
+   */
+  kind: z.enum(['timing', 'counter', 'work']).optional(),
   family: Family,
   line: Line,
   ...pointFields,
@@ -175,12 +220,15 @@ export const changeFields = {
   fromDate: MaybeStamp,
   toDate: MaybeStamp,
   dateSources: z.object({ from: DateSource, to: DateSource }).strict().optional(),
-  /** A counter change: the count per run before and after (every trace of each release agreed). */
+  /**
+   * A counter change: the count per run before and after (every trace of each release agreed). A
+   * work change: the instructions (per operation, or per run) before and after.
+   */
   counts: z
     .object({ from: z.number().nonnegative().max(1e15), to: z.number().nonnegative().max(1e15) })
     .strict()
     .optional(),
-  /** A counter change: the suite's timed metrics of the same point under the two releases. */
+  /** A counter or work change: the suite's timed metrics of the same point under the two releases. */
   effects: z
     .array(z.object({ metric: Name, unit: Unit, direction: Direction, from: z.number(), to: z.number() }).strict())
     .max(50)

@@ -2,8 +2,9 @@
  * `npm run releases -- changes`, as stages:
  *
  *   the store's releases -> timing: one series per line, suite point and suite metric -> change
- *   points; counters: each point's traced counts, release by release -> exact differences
- *   -> bisection of both kinds: measure the registry's intermediate builds (the release sweep,
+ *   points; counters: each point's traced counts, release by release -> exact differences; work:
+ *   each point's counted instructions -> differences beyond the tolerance (./find-work-changes.ts)
+ *   -> bisection of every kind: measure the registry's intermediate builds (the release sweep,
  *   one build at a time) until the change sits between two adjacent builds -> timing changes
  *   only: confirmation by a paired diff of the two builds (when a confirmer is given) -> each
  *    confirmed timing change profiled under both builds (when a profiler is given) -> each
@@ -11,22 +12,10 @@
  */
 import { join } from 'node:path';
 import { machineInfo } from '../../machine/machine.js';
-import { registryReleases } from '../../machine/release-packages.js';
-import type { Profile } from '../../model/profiles.js';
-import { type Release, releasesBetween } from '../../model/release-catalog.js';
 import { compareVersions } from '../../model/runtime-release.js';
-import { paramText } from '../../model/select.js';
 import { RELEASES_SCHEMA } from '../../model/store-layout.js';
 import { loadAllExperiments } from '../../plan/experiments.js';
-import {
-  type BisectStep,
-  bisectStep,
-  type Candidate,
-  detectReleaseChanges,
-  percent,
-  releaseSeries,
-  type SeriesKey,
-} from '../analysis/changes.js';
+import { bisectStep, type Candidate, detectReleaseChanges, percent, releaseSeries } from '../analysis/changes.js';
 import {
   type CounterCandidate,
   counterBisectStep,
@@ -38,8 +27,21 @@ import {
 import type { ChangeProfile, ReleaseChange, ReleaseChangesFile, ReleaseIndexFile } from '../model/release-store.js';
 import type { SuiteExperiment } from '../plan/suite-plan.js';
 import { dateReleases, readReleaseIndex, writeReleaseChanges } from '../store/release-files.js';
+import {
+  type Ctx,
+  catalogs,
+  eachChange,
+  effectsOf,
+  effectText,
+  type LoopOptions,
+  type Measured,
+  named,
+  pointText,
+  samePoint,
+} from './change-loop.js';
+import { workChanges } from './find-work-changes.js';
 import { type DatedRelease, releaseDates, releaseNotes } from './release-context.js';
-import { measureReleases, suiteExperiments } from './sweep.js';
+import { suiteExperiments } from './sweep.js';
 
 export interface Confirmation {
   pairs: number;
@@ -69,28 +71,13 @@ export type Confirmer = (c: Candidate) => Promise<Confirmation | Unconfirmable |
 const judged = (conf: Confirmation | Unconfirmable | undefined): conf is Confirmation =>
   conf !== undefined && !('unconfirmable' in conf);
 
-export interface ChangesOptions {
-  root: string;
-  storeDir: string;
-  profile: Profile;
-  workDir: string;
-  /** Intermediate builds measured per candidate at most (0: no bisection). */
-  bisectSteps: number;
+export interface ChangesOptions extends LoopOptions {
   experiments?: readonly string[];
   confirm?: Confirmer;
   /** The runtimes cache (default <root>/.cache/runtimes): where the releases' changelogs are read. */
   runtimesDir?: string;
   /** Profiles a confirmed change under both its releases (releases/pipeline/profile-change.ts). */
   profileChange?: (c: Candidate) => Promise<ChangeProfile>;
-  log?: (m: string) => void;
-}
-
-type Point = Pick<Candidate['series'], 'experiment' | 'variant' | 'params'>;
-
-/** "wc readsync bs 65536 read_cost" (the metric left out when not given) */
-function pointText(p: Point, metric?: string): string {
-  const params = Object.entries(p.params).map(([k, v]) => paramText(k, v));
-  return [p.experiment, p.variant, ...params, ...(metric ? [metric] : [])].join(' ');
 }
 
 /**
@@ -108,12 +95,6 @@ export function changeText(c: Candidate, conf?: Confirmation | Unconfirmable): s
     ? `${where} ${percent(1 + conf.change)} (${ci}), confirmed by ${conf.pairs} pairs (the release timeline showed ${percent(c.ratio)})`
     : `${head}: not confirmed by ${conf.pairs} pairs (paired ${percent(1 + conf.change)}, ${ci}, ${conf.verdict})`;
 }
-
-/** A line's measured builds, version -> what bisection compares (a value, or a counter's traces). */
-type Measured<T> = (index: ReleaseIndexFile) => Map<string, T>;
-
-const samePoint = (a: Point, b: Point) =>
-  a.experiment === b.experiment && a.variant === b.variant && JSON.stringify(a.params) === JSON.stringify(b.params);
 
 function valuesOf(c: Candidate, profile: string): Measured<number> {
   return (index) => {
@@ -140,59 +121,6 @@ function tracesOf(c: CounterCandidate, profile: string): Measured<number[]> {
     return out;
   };
 }
-
-interface Range {
-  series: Point & { family: string; line: string };
-  from: string;
-  to: string;
-}
-
-/** Narrows a change through the registry's builds between its releases, measuring them. */
-async function bisect<T>(
-  c: Range,
-  catalog: readonly Release[],
-  opts: ChangesOptions,
-  machine: string,
-  measured: Measured<T>,
-  step: (between: readonly string[], m: ReadonlyMap<string, T>) => BisectStep,
-): Promise<{ from: string; to: string } | undefined> {
-  const between = releasesBetween(catalog, c.series.line, c.from, c.to).map((r) => r.version);
-  for (let i = 0; i <= opts.bisectSteps; i++) {
-    const next = step(between, measured(readReleaseIndex(opts.storeDir, machine)));
-    if (next.kind === 'narrowed') return { from: next.from, to: next.to };
-    if (i === opts.bisectSteps) break;
-    opts.log?.(`bisecting ${c.series.family} ${c.from} → ${c.to}: measuring ${next.version}`);
-    await measureReleases({
-      root: opts.root,
-      storeDir: opts.storeDir,
-      profile: opts.profile,
-      releases: catalog.filter((r) => r.version === next.version),
-      experiments: [c.series.experiment],
-      workDir: opts.workDir,
-      ...(opts.log ? { log: opts.log } : {}),
-    });
-  }
-  return undefined; // the step budget ran out: the range stays as detected
-}
-
-/** The registry's builds of each family, asked once per run. */
-function catalogs(): (family: string) => Promise<Release[]> {
-  const known = new Map<string, Release[]>();
-  return async (family) => {
-    if (!known.has(family)) known.set(family, await registryReleases(family));
-    return known.get(family)!;
-  };
-}
-
-/** A change record's name of its series: the line, the point, the metric (nothing else the series holds). */
-const named = (s: SeriesKey): SeriesKey => ({
-  family: s.family,
-  line: s.line,
-  experiment: s.experiment,
-  variant: s.variant,
-  params: s.params,
-  metric: s.metric,
-});
 
 function timingRecord(
   c: Candidate,
@@ -233,18 +161,6 @@ function timingRecord(
   };
 }
 
-/** The suite's timed metrics of a counter change's point under its two releases: its timing effect. */
-function effectsOf(c: CounterCandidate, index: ReleaseIndexFile, profile: string): ReleaseChange['effects'] {
-  const at = (version: string) =>
-    index.releases.find((e) => e.profile === profile && e.line === c.series.line && e.version === version);
-  const before = at(c.from)?.values.filter((v) => !v.reference && samePoint(v, c.series)) ?? [];
-  const after = at(c.to)?.values ?? [];
-  return before.flatMap((b) => {
-    const a = after.find((v) => !v.reference && v.metric === b.metric && samePoint(v, c.series));
-    return a ? [{ metric: b.metric, unit: b.unit, direction: b.direction, from: b.value, to: a.value }] : [];
-  });
-}
-
 /**
  * An exact counter change: listed as it is, no paired confirmation (the counts are exact), with
  * the timing metrics of the same point beside it.
@@ -255,8 +171,7 @@ function counterRecord(
   index: ReleaseIndexFile,
   profile: string,
 ): ReleaseChange {
-  const effects = effectsOf(c, index, profile) ?? [];
-  const effect = effects.map((e) => `${e.metric} ${percent(e.to / e.from)}`).join(', ');
+  const effects = effectsOf(c, index, profile);
   return {
     kind: 'counter',
     ...named(c.series),
@@ -273,56 +188,15 @@ function counterRecord(
     status: 'confirmed',
     counts: { from: c.before, to: c.after },
     ...(effects.length ? { effects } : {}),
-    text: `${c.series.family} ${c.from} → ${c.to}: ${pointText(c.series)} ${counterText(c.series.metric, c.before, c.after)} (exact, every trace of both releases)${effect ? `; measured beside it: ${effect}` : ''}`,
+    text: `${c.series.family} ${c.from} → ${c.to}: ${pointText(c.series)} ${counterText(c.series.metric, c.before, c.after)} (exact, every trace of both releases)${effectText(effects)}`,
   };
-}
-
-type Span = { from: string; to: string };
-
-/** What every kind's loop works with: the options, this machine, the registry's builds per family. */
-interface Ctx {
-  opts: ChangesOptions;
-  machine: string;
-  catalog: (family: string) => Promise<Release[]>;
-}
-
-/** How a kind of change is narrowed: what bisection compares in each build, and its step. */
-interface Bisection<C extends Range, T> {
-  measured: (c: C) => Measured<T>;
-  step: (c: C, between: readonly string[], m: ReadonlyMap<string, T>) => BisectStep;
-}
-
-/**
- * The one loop over a kind's candidates: each bisected when asked (its range moved to the
- * narrowed one), then recorded with the range the detector saw.
- */
-async function eachChange<C extends Range, T>(
-  candidates: readonly C[],
-  bisection: Bisection<C, T>,
-  record: (c: C, detected: Span, narrowed: Span | undefined) => Promise<ReleaseChange>,
-  ctx: Ctx,
-): Promise<ReleaseChange[]> {
-  const out: ReleaseChange[] = [];
-  for (const c of candidates) {
-    const detected = { from: c.from, to: c.to };
-    const narrowed =
-      ctx.opts.bisectSteps > 0
-        ? await bisect(c, await ctx.catalog(c.series.family), ctx.opts, ctx.machine, bisection.measured(c), (b, m) =>
-            bisection.step(c, b, m),
-          )
-        : undefined;
-    if (narrowed) Object.assign(c, narrowed);
-    out.push(await record(c, detected, narrowed));
-    ctx.opts.log?.(out.at(-1)!.text);
-  }
-  return out;
 }
 
 /** Timing changes: detected on every suite metric's timeline, bisected, confirmed in pairs when asked. */
 function timingChanges(
   index: ReleaseIndexFile,
   suites: readonly SuiteExperiment[],
-  ctx: Ctx,
+  ctx: Ctx<ChangesOptions>,
 ): Promise<ReleaseChange[]> {
   const { opts, machine } = ctx;
   const watched = (id: string) => suites.find((e) => e.id === id)?.manifest.releases.metrics ?? [];
@@ -341,7 +215,7 @@ function timingChanges(
 }
 
 /** Counter changes: exact differences between consecutive releases, bisected like timing ones. */
-function counterChanges(index: ReleaseIndexFile, ctx: Ctx): Promise<ReleaseChange[]> {
+function counterChanges(index: ReleaseIndexFile, ctx: Ctx<ChangesOptions>): Promise<ReleaseChange[]> {
   const { opts, machine } = ctx;
   const candidates = detectCounterChanges(counterSeries(index.releases, opts.profile));
   opts.log?.(`${candidates.length} counter change(s) in the releases of ${machine} at ${opts.profile}`);
@@ -389,18 +263,23 @@ async function withContext(
   return out;
 }
 
-/** "2 confirmed timing change(s), 5 counter change(s), 1 candidate(s)" */
+/** "2 confirmed timing change(s), 5 counter change(s), 3 work change(s), 1 candidate(s)" */
 export function changeCounts(file: Pick<ReleaseChangesFile, 'changes' | 'candidates'>): string {
-  const counters = file.changes.filter((c) => c.kind === 'counter').length;
-  return `${file.changes.length - counters} confirmed timing change(s), ${counters} counter change(s), ${file.candidates.length} candidate(s)`;
+  const of = (kind: NonNullable<ReleaseChange['kind']>) =>
+    file.changes.filter((c) => (c.kind ?? 'timing') === kind).length;
+  return `${of('timing')} confirmed timing change(s), ${of('counter')} counter change(s), ${of('work')} work change(s), ${file.candidates.length} candidate(s)`;
 }
 
 export async function releaseChanges(opts: ChangesOptions) {
   const machine = machineInfo().id;
   const suites = suiteExperiments(loadAllExperiments(join(opts.root, 'programs')), opts.experiments);
   const index = readReleaseIndex(opts.storeDir, machine);
-  const ctx = { opts, machine, catalog: catalogs() };
-  const found = [...(await timingChanges(index, suites, ctx)), ...(await counterChanges(index, ctx))];
+  const ctx = { opts, machine, catalog: catalogs(opts.releasesOf) };
+  const found = [
+    ...(await timingChanges(index, suites, ctx)),
+    ...(await counterChanges(index, ctx)),
+    ...(await workChanges(index, suites, ctx)),
+  ];
   const entries = readReleaseIndex(opts.storeDir, machine).releases;
   const dates = releaseDates(entries, opts.runtimesDir ?? join(opts.root, '.cache', 'runtimes'));
   const upstream = new Map([...dates].filter(([, d]) => d.source === 'changelog').map(([k, d]) => [k, d.date]));

@@ -1,10 +1,12 @@
 /**
  * The release sweep (`npm run releases -- measure`), as stages:
  *
- *   load the experiments' release suites -> what the store lacks, newest first -> per release:
+ *   load the experiments' release suites -> what the store lacks, newest first (a release, or the
+ *   suites its entry lacks: ../plan/sweep-plan.ts) -> per release:
  *   bench each suite under it (the bench pipeline: plan, build, run, validate, normalize; every
- *   point traced COUNTER_TRACES times) -> its suite values and counters, its upstream date from
- *   the changelog its package ships -> publish it into the store's releases part
+ *   point traced COUNTER_TRACES times, and its work counted under Valgrind) -> its suite values,
+ *   counters and counted work, its upstream date from the changelog its package ships -> publish
+ *   it into the store's releases part
  *
  * Each release is published as soon as it is measured, so an interrupted sweep resumes where it
  * stopped. A release none of whose JavaScript points measured (it would not install, every answer
@@ -13,14 +15,15 @@
 import { join } from 'node:path';
 import { UserError } from '../../lib/errors.js';
 import { formatDuration } from '../../lib/format.js';
-import { machineInfo } from '../../machine/machine.js';
+import { commitInfo, machineInfo } from '../../machine/machine.js';
 import type { Experiment } from '../../model/manifest.js';
 import type { Profile } from '../../model/profiles.js';
 import type { Release } from '../../model/release-catalog.js';
 import type { Results } from '../../model/results.js';
 import { bench } from '../../pipeline/bench.js';
+import type { CountsMode } from '../../pipeline/count-work.js';
 import { loadAllExperiments } from '../../plan/experiments.js';
-import type { CounterPoint, ReleaseEntry, SuiteValue } from '../model/release-store.js';
+import type { CounterPoint, ReleaseEntry, SuiteValue, WorkPoint } from '../model/release-store.js';
 import {
   hasSuite,
   type SuiteExperiment,
@@ -28,10 +31,10 @@ import {
   suiteFilters,
   suiteRuns,
   suiteValues,
-  sweepOrder,
-  takesPart,
+  suiteWork,
 } from '../plan/suite-plan.js';
-import { measuredKeys, publishRelease, readReleaseIndex } from '../store/release-files.js';
+import { sweepPlans, withSuites } from '../plan/sweep-plan.js';
+import { publishRelease, readReleaseIndex } from '../store/release-files.js';
 import { upstreamDate } from './release-context.js';
 
 export interface SweepOptions {
@@ -45,6 +48,11 @@ export interface SweepOptions {
   limit?: number;
   /** Where each release's bench runs write (results.json, summary.md per experiment). */
   workDir: string;
+  /**
+   * Which suite points' work is counted under Valgrind (default SWEEP_COUNTS). bench's filters
+   * select only the suite, so "all" counts exactly its points, the reference beside them included.
+   */
+  counts?: Extract<CountsMode, 'all' | 'none'>;
   programsDir?: string;
   cacheDir?: string;
   log?: (m: string) => void;
@@ -57,8 +65,12 @@ export interface SweepOutcome {
   failed: { key: string; why: string }[];
   remaining: number;
   interrupted: boolean;
+  /** Wall seconds per measured release, and of them the counting stages'. */
   seconds: number[];
+  countSeconds: number[];
 }
+
+const tenths = (s: number) => Math.round(s * 10) / 10;
 
 /**
  * Untimed strace runs per suite point and release. Counters are compared exactly between
@@ -66,6 +78,13 @@ export interface SweepOutcome {
  * two runs disagree on (futex of a threaded runtime) is never a change.
  */
 export const COUNTER_TRACES = 2;
+
+/**
+ * A sweep counts the work of every suite point: the counts of consecutive releases are compared
+ * exactly (releases/analysis/work-changes.ts), and a count does not depend on how busy the
+ * machine is, so every core counts at once after the timed runs.
+ */
+export const SWEEP_COUNTS = 'all' as const;
 
 /** The experiments whose suites a sweep measures; a name without a suite is an error. */
 export function suiteExperiments(all: readonly Experiment[], only?: readonly string[]): SuiteExperiment[] {
@@ -78,20 +97,31 @@ export function suiteExperiments(all: readonly Experiment[], only?: readonly str
   return suites.filter((e) => !only?.length || only.includes(e.id));
 }
 
+/** What benching every suite under one release gave. */
+interface Measured {
+  results: Map<string, Results>;
+  values: SuiteValue[];
+  counters: CounterPoint[];
+  work: WorkPoint[];
+  problems: string[];
+  /** Wall seconds its counting stages took. */
+  countSeconds: number;
+}
+
 /** Benches every suite under one release; undefined when interrupted. */
 async function measureOne(
   r: Release,
   suites: readonly SuiteExperiment[],
   opts: SweepOptions,
-): Promise<
-  { results: Map<string, Results>; values: SuiteValue[]; counters: CounterPoint[]; problems: string[] } | undefined
-> {
+): Promise<Measured | undefined> {
   const key = `${r.family}@${r.version}`;
   const results = new Map<string, Results>();
   const values: SuiteValue[] = [];
   const counters: CounterPoint[] = [];
+  const work: WorkPoint[] = [];
   const problems: string[] = [];
-  for (const e of suites.filter((s) => takesPart(s, r.family))) {
+  let countSeconds = 0;
+  for (const e of suites) {
     const out = await bench({
       root: opts.root,
       profile: opts.profile,
@@ -99,6 +129,7 @@ async function measureOne(
       outDir: join(opts.workDir, r.line, r.version, e.id),
       require: [],
       traces: COUNTER_TRACES,
+      counts: opts.counts ?? SWEEP_COUNTS,
       ...suiteRuns(e),
       ...(opts.programsDir ? { programsDir: opts.programsDir } : {}),
       ...(opts.cacheDir ? { cacheDir: opts.cacheDir } : {}),
@@ -110,18 +141,26 @@ async function measureOne(
     values.push(...got.values);
     problems.push(...got.problems);
     counters.push(...suiteCounters(e, out.results, out.traces));
+    const counted = suiteWork(e, out.results, out.counted);
+    work.push(...counted.work);
+    values.push(...counted.values);
+    countSeconds += out.countSeconds;
   }
-  return { results, values, counters, problems };
+  return { results, values, counters, work, problems, countSeconds };
 }
 
 export async function measureReleases(opts: SweepOptions): Promise<SweepOutcome> {
   const log = opts.log ?? ((m: string) => process.stderr.write(`${m}\n`));
-  const suites = suiteExperiments(
-    loadAllExperiments(opts.programsDir ?? join(opts.root, 'programs')),
-    opts.experiments,
-  );
+  const experiments = loadAllExperiments(opts.programsDir ?? join(opts.root, 'programs'));
   const machine = machineInfo().id;
-  const todo = sweepOrder(opts.releases, measuredKeys(readReleaseIndex(opts.storeDir, machine), opts.profile));
+  const todo = sweepPlans(
+    opts.releases,
+    suiteExperiments(experiments, opts.experiments),
+    suiteExperiments(experiments),
+    readReleaseIndex(opts.storeDir, machine).releases,
+    opts.profile,
+    commitInfo(opts.root).sha,
+  );
   const now = todo.slice(0, opts.limit ?? todo.length);
   const outcome: SweepOutcome = {
     machine,
@@ -130,14 +169,16 @@ export async function measureReleases(opts: SweepOptions): Promise<SweepOutcome>
     remaining: todo.length - now.length,
     interrupted: false,
     seconds: [],
+    countSeconds: [],
   };
   log(
     `${now.length} release(s) to measure on ${machine} at profile ${opts.profile} (${todo.length - now.length} left for later)`,
   );
-  for (const [i, r] of now.entries()) {
+  for (const [i, { release: r, suites, keep }] of now.entries()) {
     const spent = outcome.seconds.reduce((a, b) => a + b, 0);
     const eta = i ? ` · ETA ${formatDuration((spent / i) * (now.length - i))}` : '';
-    log(`== release ${i + 1}/${now.length}: ${r.line} ${r.version} (${r.date.slice(0, 10)})${eta}`);
+    const adding = keep ? ` — adding ${suites.map((e) => e.id).join(', ')} to its entry` : '';
+    log(`== release ${i + 1}/${now.length}: ${r.line} ${r.version} (${r.date.slice(0, 10)})${eta}${adding}`);
     const t0 = performance.now();
     const got = await measureOne(r, suites, opts);
     if (!got) {
@@ -145,6 +186,7 @@ export async function measureReleases(opts: SweepOptions): Promise<SweepOutcome>
       break;
     }
     outcome.seconds.push((performance.now() - t0) / 1000);
+    outcome.countSeconds.push(got.countSeconds);
     const key = `${r.family}@${r.version}`;
     if (!got.values.some((v) => !v.reference)) {
       outcome.failed.push({ key, why: got.problems[0] ?? 'no suite point measured' });
@@ -153,7 +195,7 @@ export async function measureReleases(opts: SweepOptions): Promise<SweepOutcome>
     }
     const first = [...got.results.values()][0]!;
     const released = upstreamDate(join(opts.cacheDir ?? join(opts.root, '.cache'), 'runtimes'), r.family, r.version);
-    const entry: ReleaseEntry = {
+    const fresh: ReleaseEntry = {
       family: r.family,
       line: r.line,
       version: r.version,
@@ -166,12 +208,16 @@ export async function measureReleases(opts: SweepOptions): Promise<SweepOutcome>
       problems: got.problems,
       values: got.values,
       ...(got.counters.length ? { counters: got.counters } : {}),
-      seconds: Math.round(outcome.seconds.at(-1)! * 10) / 10,
+      ...(got.work.length ? { work: got.work } : {}),
+      seconds: tenths(outcome.seconds.at(-1)!),
+      ...(got.work.length ? { countSeconds: tenths(got.countSeconds) } : {}),
     };
+    const entry = keep ? withSuites(keep, fresh) : fresh;
     await publishRelease(opts.storeDir, machine, entry, got.results);
     outcome.measured.push(entry);
+    const counting = got.work.length ? `, ${formatDuration(got.countSeconds)} of it counting` : '';
     log(
-      `   ${key}: published (${got.values.length} values${got.problems.length ? `, ${got.problems.length} problem(s)` : ''}) in ${formatDuration(outcome.seconds.at(-1)!)}`,
+      `   ${key}: published (${got.values.length} values${got.problems.length ? `, ${got.problems.length} problem(s)` : ''}) in ${formatDuration(outcome.seconds.at(-1)!)}${counting}`,
     );
   }
   return outcome;

@@ -5,14 +5,15 @@
  */
 
 import { medianInterval } from '../../analysis/median-interval.js';
+import type { CountedRun } from '../../analysis/work.js';
 import { type Experiment, jsRuntimes, type ParamValue } from '../../model/manifest.js';
-import { SYSCALL_PREFIX } from '../../model/metrics.js';
+import { HARNESS_METRICS, SYSCALL_PREFIX } from '../../model/metrics.js';
 import type { Release } from '../../model/release-catalog.js';
 import type { Metric, Results } from '../../model/results.js';
 import { compareVersions, type Family } from '../../model/runtime-release.js';
 import { RUNTIME_PARAM } from '../../model/select.js';
 import type { Filters } from '../../plan/plan.js';
-import type { CounterPoint, SuiteValue } from '../model/release-store.js';
+import type { CounterPoint, SuiteValue, WorkPoint } from '../model/release-store.js';
 
 /** A traced run's syscall counts (run/parse-strace.ts's shape, restated: plan does not import run). */
 export interface TracedCounts {
@@ -133,6 +134,59 @@ export function suiteCounters(
     });
   }
   return out;
+}
+
+/** The metrics counting gives a point (pipeline/count-work.ts): per run, and per operation for a fit. */
+const WORK_METRICS = ['instructions', 'instructions_per_op'] as const;
+
+/**
+ * The counted work of every ok benchmark of a run that was counted: its counted runs (`counted`,
+ * by benchmark id, as bench handed them back) with the settings and role they were counted under,
+ * or why it could not be counted; and its `instructions` metrics as suite values, so the work has
+ * a value per release like any metric of the suite (a count has no interval).
+ */
+export function suiteWork(
+  e: SuiteExperiment,
+  results: Results,
+  counted: ReadonlyMap<string, readonly CountedRun[]>,
+): { work: WorkPoint[]; values: SuiteValue[] } {
+  const work: WorkPoint[] = [];
+  const values: SuiteValue[] = [];
+  for (const b of results.benchmarks) {
+    if (b.experiment !== e.id || b.status !== 'ok' || !b.counts) continue;
+    const { [RUNTIME_PARAM]: _runtime, ...params } = b.params;
+    const point = {
+      experiment: e.id,
+      variant: b.variant,
+      params,
+      reference: e.manifest.releases.reference.includes(b.variant),
+    };
+    const runs = counted.get(b.id) ?? [];
+    if (b.counts.status === 'unavailable' || !runs.length) {
+      const reason = b.counts.status === 'unavailable' ? b.counts.reason : 'its counted runs were not handed back';
+      work.push({ ...point, counts: { status: 'unavailable', reason: reason.slice(0, 1000) } });
+      continue;
+    }
+    const { settings, because } = b.counts;
+    // Evidence only between different program code: one program under two releases may decide.
+    const role = b.counts.evidenceFor === 'code-changes' ? 'decides' : b.counts.role;
+    work.push({
+      ...point,
+      counts: {
+        status: 'ok',
+        settings,
+        role,
+        ...(role === 'evidence' && because ? { because } : {}),
+        runs: runs.map((r) => ({ ...r })),
+      },
+    });
+    for (const metric of WORK_METRICS) {
+      const m = b.metrics[metric];
+      if (m)
+        values.push({ ...point, metric, unit: m.unit, direction: HARNESS_METRICS[metric].direction, value: m.value });
+    }
+  }
+  return { work, values };
 }
 
 /** The one trace a results file holds, as its syscalls.* counters (none when not traced). */

@@ -19,6 +19,14 @@ function verdict(r: SpreadRow): string {
   return steady(r) ? 'steady' : `over ${pct(STEADY_SPREAD)}`;
 }
 
+/** " (of it counting under valgrind: median 41s, max 49s, in 20 release(s))" where releases counted. */
+function countingText(cost: SweepCost): string {
+  const c = cost.counting;
+  return c
+    ? ` (of it counting under valgrind: median ${formatDuration(c.median)}, max ${formatDuration(c.max)}, in ${c.releases} release(s))`
+    : '';
+}
+
 /** One line per reference point and metric, then the cost per release and of the whole sweep. */
 export function spreadText(rows: readonly SpreadRow[], cost: SweepCost | undefined, releases: number): string {
   const out = [
@@ -31,7 +39,7 @@ export function spreadText(rows: readonly SpreadRow[], cost: SweepCost | undefin
     );
   out.push(
     cost
-      ? `cost per release: median ${formatDuration(cost.median)}, max ${formatDuration(cost.max)}; the ${cost.releases} release(s) together: ${formatDuration(cost.total)}`
+      ? `cost per release: median ${formatDuration(cost.median)}, max ${formatDuration(cost.max)}${countingText(cost)}; the ${cost.releases} release(s) together: ${formatDuration(cost.total)}`
       : 'cost per release: not recorded (releases measured before the sweep kept it)',
   );
   return `${out.join('\n')}\n`;

@@ -76,6 +76,14 @@ describe('sweepCost', () => {
     expect(sweepCost(all)).toEqual({ releases: 20, median: 8, max: 10, total: 160 });
   });
 
+  it('says what counting took where releases counted', () => {
+    const counted = all.map((e, i) => (i < 4 ? { ...e, countSeconds: 2 + i } : e));
+    expect(sweepCost(counted)?.counting).toEqual({ releases: 4, median: 3.5, max: 5 });
+    expect(spreadText([], sweepCost(counted), counted.length)).toContain(
+      'cost per release: median 8s, max 10s (of it counting under valgrind: median 4s, max 5s, in 4 release(s)); the 20 release(s) together: 2m40s',
+    );
+  });
+
   it('is undefined when no release recorded one', () => {
     expect(sweepCost(all.map(({ seconds: _s, ...e }) => e))).toBeUndefined();
   });

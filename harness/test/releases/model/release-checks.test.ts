@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { UserError } from '../../../src/lib/errors.js';
+import { RELEASES_SCHEMA } from '../../../src/model/store-layout.js';
 import {
   checkReleaseChanges,
   checkReleaseIndex,
@@ -96,7 +97,7 @@ describe('release index records are checked field by field', () => {
 
   it('reads a schema 1 file (the records it had are kept)', () => {
     const v1 = { schema: 1, machine: M, releases: [releaseEntry('22.4.0', 100)] };
-    expect(migrateReleaseFile(v1)).toMatchObject({ schema: 2 });
+    expect(migrateReleaseFile(v1)).toMatchObject({ schema: RELEASES_SCHEMA });
     expect(checkReleaseIndex('f', v1, M, strict).releases).toHaveLength(1);
   });
 });
