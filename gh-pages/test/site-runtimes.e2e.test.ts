@@ -132,7 +132,7 @@ beforeAll(async () => {
   ];
   for (const r of releases) await publishRelease(store, MACHINE, r, new Map());
   await writeReleaseChanges(store, MACHINE, {
-    schema: 2,
+    schema: 3,
     machine: MACHINE,
     changes: [
       change,

@@ -114,9 +114,12 @@ export const RELEASES_DIR = 'releases';
  * 2: every field validated (patterns, caps, finite numbers) on import and on read
  * (releases/model/release-checks.ts); adds, all optional, each release's upstream date and its
  * traced counters, counter changes beside timing ones with their timing effect, the dates'
- * sources, release notes and profiles. A version-1 file is read as it is.
+ * sources, release notes and profiles.
+ * 3: adds, optional, each release's counted work (`work`: instructions per run and per operation,
+ * with what each count was). Files of 1 and 2 are read as they are; a harness of 2 refuses a
+ * version-3 file whole instead of skipping every entry for its unknown field.
  */
-export const RELEASES_SCHEMA = 2 as const;
+export const RELEASES_SCHEMA = 3 as const;
 
 /** A window's id: its position, zero-padded so ids sort as they come. */
 export function windowId(ordinal: number): string {

@@ -57,6 +57,19 @@ describe('release files of version 1', () => {
     expect(readReleaseChanges(root, 'm1').schema).toBe(RELEASES_SCHEMA);
   });
 
+  it('a version-2 file is read as the current version, without counted work', () => {
+    const root = store(
+      'v2',
+      { schema: 2, machine: 'm1', releases: [entry] },
+      { schema: 2, machine: 'm1', changes: [], candidates: [] },
+    );
+    const index = readReleaseIndex(root, 'm1');
+    expect(index.schema).toBe(RELEASES_SCHEMA);
+    expect(index.releases).toHaveLength(1);
+    expect(index.releases[0]!.work).toBeUndefined();
+    expect(readReleaseChanges(root, 'm1').schema).toBe(RELEASES_SCHEMA);
+  });
+
   it('a newer version is refused with one line naming the file', () => {
     const root = store('v9', { schema: 99, machine: 'm1', releases: [] });
     expect(() => readReleaseIndex(root, 'm1')).toThrow(

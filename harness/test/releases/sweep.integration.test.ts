@@ -119,6 +119,14 @@ describe('npm run releases', () => {
         `${r.family}@${r.version}`,
         `${r.family}@${r.version}`,
       ]);
+      // Work is counted at the headline point where Valgrind is installed and the runtime has
+      // deterministic settings (Node's; Bun has none), with C beside it: the entry carries it.
+      if (results.run.toolchains.valgrind && r.family === 'node')
+        expect(
+          (r.work ?? []).map((w) => `${w.variant} ${w.params.bs} ${w.instructionsPerOp !== undefined}`).sort(),
+          r.version,
+        ).toEqual(['c 65536 true', 'readsync 65536 true']);
+      if (r.family === 'bun') expect(r.work?.filter((w) => !w.reference) ?? [], r.version).toEqual([]);
     }
 
     // The reference's spread over the five releases (too few to call steady), and the cost.

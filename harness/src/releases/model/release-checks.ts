@@ -16,12 +16,13 @@ export type Trust = { mode: 'strict' } | { mode: 'skip'; warn: (line: string) =>
 
 /**
  * Takes an older file forward. 1 -> 2: the same records, now validated field by field (a record
- * version 1 accepted that 2 refuses is skipped on read, like any bad record).
+ * version 1 accepted that 2 refuses is skipped on read, like any bad record). 2 -> 3: the same
+ * records (3 only adds the optional `work`).
  */
 export function migrateReleaseFile(raw: unknown): unknown {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return raw;
   const v = (raw as { schema?: unknown }).schema;
-  return v === 1 ? { ...(raw as object), schema: RELEASES_SCHEMA } : raw;
+  return v === 1 || v === 2 ? { ...(raw as object), schema: RELEASES_SCHEMA } : raw;
 }
 
 /** The first problem of a failed parse on one line: "releases.3.version: not a release version (got "x")". */

@@ -6,11 +6,11 @@
  * A runner writes these files and gh-pages keeps them, so they are read like results.json
  * (model/fields.ts): every name has a pattern, every text a cap, every map refuses Object.prototype
  * names, every number is finite. Each record's fields are one object (`entryFields`,
- * `changeFields`): an optional field is added there, once. Version 2 added only optional fields
- * (dates, counters, notes, profiles): a version-1 file is read as it is.
+ * `changeFields`): an optional field is added there, once. Versions 2 and 3 added only optional
+ * fields (dates, counters, notes, profiles; counted work): older files are read as they are.
  */
 import { z } from 'zod';
-import { CommitSha, Name, SafeRecord, Segment, Text, Unit } from '../../model/fields.js';
+import { CommitSha, Name, Num, SafeRecord, Segment, Text, Unit } from '../../model/fields.js';
 import { Direction, Params } from '../../model/results.js';
 import { releaseFamilies } from '../../model/runtime-families.js';
 import { isVersion } from '../../model/runtime-release.js';
@@ -73,6 +73,26 @@ export const CounterPoint = z
   .strict();
 export type CounterPoint = z.infer<typeof CounterPoint>;
 
+/**
+ * The counted work of one suite point under one release (bench's `counts`, model/results.ts):
+ * user-space instructions per run, and per operation where the point is a fit, with whether the
+ * count decides or is evidence only, whether its repeats agreed, and the settings it was counted
+ * with. Points whose work could not be counted are absent.
+ */
+export const WorkPoint = z
+  .object({
+    ...pointFields,
+    reference: z.boolean(),
+    instructions: Num.nonnegative(),
+    instructionsPerOp: Num.optional(),
+    role: z.enum(['decides', 'evidence']),
+    because: Text('line').optional(),
+    deterministic: z.boolean(),
+    settings: Text('line'),
+  })
+  .strict();
+export type WorkPoint = z.infer<typeof WorkPoint>;
+
 /** Where a release's date comes from: the project's own changelog, or the npm registry's publish time. */
 export const DateSource = z.enum(['changelog', 'registry']);
 export type DateSource = z.infer<typeof DateSource>;
@@ -96,6 +116,8 @@ export const entryFields = {
   values: z.array(SuiteValue).max(CAPS.values),
   /** Deterministic counters of every measured point, per traced run (absent in version-1 files). */
   counters: z.array(CounterPoint).max(CAPS.values).optional(),
+  /** Counted work of the points bench counted (absent before version 3, and where none was counted). */
+  work: z.array(WorkPoint).max(CAPS.values).optional(),
   /** Wall seconds measuring the release took (its suites, traces and set-up), absent in older files. */
   seconds: z.number().nonnegative().max(1e6).optional(),
 };

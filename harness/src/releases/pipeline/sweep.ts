@@ -20,7 +20,7 @@ import type { Release } from '../../model/release-catalog.js';
 import type { Results } from '../../model/results.js';
 import { bench } from '../../pipeline/bench.js';
 import { loadAllExperiments } from '../../plan/experiments.js';
-import type { CounterPoint, ReleaseEntry, SuiteValue } from '../model/release-store.js';
+import type { CounterPoint, ReleaseEntry, SuiteValue, WorkPoint } from '../model/release-store.js';
 import {
   hasSuite,
   type SuiteExperiment,
@@ -28,6 +28,7 @@ import {
   suiteFilters,
   suiteRuns,
   suiteValues,
+  suiteWork,
   sweepOrder,
   takesPart,
 } from '../plan/suite-plan.js';
@@ -84,12 +85,20 @@ async function measureOne(
   suites: readonly SuiteExperiment[],
   opts: SweepOptions,
 ): Promise<
-  { results: Map<string, Results>; values: SuiteValue[]; counters: CounterPoint[]; problems: string[] } | undefined
+  | {
+      results: Map<string, Results>;
+      values: SuiteValue[];
+      counters: CounterPoint[];
+      work: WorkPoint[];
+      problems: string[];
+    }
+  | undefined
 > {
   const key = `${r.family}@${r.version}`;
   const results = new Map<string, Results>();
   const values: SuiteValue[] = [];
   const counters: CounterPoint[] = [];
+  const work: WorkPoint[] = [];
   const problems: string[] = [];
   for (const e of suites.filter((s) => takesPart(s, r.family))) {
     const out = await bench({
@@ -110,8 +119,9 @@ async function measureOne(
     values.push(...got.values);
     problems.push(...got.problems);
     counters.push(...suiteCounters(e, out.results, out.traces));
+    work.push(...suiteWork(e, out.results));
   }
-  return { results, values, counters, problems };
+  return { results, values, counters, work, problems };
 }
 
 export async function measureReleases(opts: SweepOptions): Promise<SweepOutcome> {
@@ -166,6 +176,7 @@ export async function measureReleases(opts: SweepOptions): Promise<SweepOutcome>
       problems: got.problems,
       values: got.values,
       ...(got.counters.length ? { counters: got.counters } : {}),
+      ...(got.work.length ? { work: got.work } : {}),
       seconds: Math.round(outcome.seconds.at(-1)! * 10) / 10,
     };
     await publishRelease(opts.storeDir, machine, entry, got.results);

@@ -12,7 +12,7 @@ import type { Metric, Results } from '../../model/results.js';
 import { compareVersions, type Family } from '../../model/runtime-release.js';
 import { RUNTIME_PARAM } from '../../model/select.js';
 import type { Filters } from '../../plan/plan.js';
-import type { CounterPoint, SuiteValue } from '../model/release-store.js';
+import type { CounterPoint, SuiteValue, WorkPoint } from '../model/release-store.js';
 
 /** A traced run's syscall counts (run/parse-strace.ts's shape, restated: plan does not import run). */
 export interface TracedCounts {
@@ -130,6 +130,33 @@ export function suiteCounters(
       params,
       reference: e.manifest.releases.reference.includes(b.variant),
       counts,
+    });
+  }
+  return out;
+}
+
+/**
+ * The counted work of every ok benchmark of a run that bench counted (its `counts` ok and its
+ * `instructions` metric present): per run, and per operation for a fit, with what the count was.
+ */
+export function suiteWork(e: SuiteExperiment, results: Results): WorkPoint[] {
+  const out: WorkPoint[] = [];
+  for (const b of results.benchmarks) {
+    const perRun = b.metrics.instructions?.value;
+    if (b.experiment !== e.id || b.status !== 'ok' || b.counts?.status !== 'ok' || perRun === undefined) continue;
+    const { [RUNTIME_PARAM]: _runtime, ...params } = b.params;
+    const perOp = b.metrics.instructions_per_op?.value;
+    out.push({
+      experiment: e.id,
+      variant: b.variant,
+      params,
+      reference: e.manifest.releases.reference.includes(b.variant),
+      instructions: perRun,
+      ...(perOp !== undefined ? { instructionsPerOp: perOp } : {}),
+      role: b.counts.role,
+      ...(b.counts.because ? { because: b.counts.because } : {}),
+      deterministic: b.counts.deterministic,
+      settings: b.counts.settings,
     });
   }
   return out;

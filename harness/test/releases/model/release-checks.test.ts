@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { UserError } from '../../../src/lib/errors.js';
+import { RELEASES_SCHEMA } from '../../../src/model/store-layout.js';
 import {
   checkReleaseChanges,
   checkReleaseIndex,
@@ -94,10 +95,12 @@ describe('release index records are checked field by field', () => {
     expect(() => checkReleaseIndex('f', index(many), M, strict)).toThrow(/releases/);
   });
 
-  it('reads a schema 1 file (the records it had are kept)', () => {
-    const v1 = { schema: 1, machine: M, releases: [releaseEntry('22.4.0', 100)] };
-    expect(migrateReleaseFile(v1)).toMatchObject({ schema: 2 });
-    expect(checkReleaseIndex('f', v1, M, strict).releases).toHaveLength(1);
+  it('reads a schema 1 or 2 file (the records it had are kept)', () => {
+    for (const schema of [1, 2]) {
+      const old = { schema, machine: M, releases: [releaseEntry('22.4.0', 100)] };
+      expect(migrateReleaseFile(old)).toMatchObject({ schema: RELEASES_SCHEMA });
+      expect(checkReleaseIndex('f', old, M, strict).releases).toHaveLength(1);
+    }
   });
 });
 
