@@ -52,9 +52,6 @@ export interface WorkModel {
   settings: { settings: string; lines: string[] }[];
 }
 
-/** The runtime parameter, and any the headline point fixes, are not part of a line's label. */
-const RUNTIME = 'runtime';
-
 /** The noun after "per" in a label ("instructions per read" -> "read"). */
 export function opNoun(label: string): string {
   return /\bper (.+)$/.exec(label)?.[1]?.trim() || 'operation';
