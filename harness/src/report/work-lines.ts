@@ -64,14 +64,15 @@ function intervalOf(m: Metric): Interval | undefined {
   return s ? { low: s.low, high: s.high, exact: s.exact } : undefined;
 }
 
-/** The run's operations: the count a fit is over (wc's reads), as the point reported it. */
-function opsOf(b: Pick<Benchmark, 'metrics'>): number | undefined {
-  for (const m of Object.values(b.metrics)) {
-    const x = m.fit?.x;
-    const ops = x ? b.metrics[x]?.value : undefined;
-    if (ops !== undefined && ops > 0) return ops;
-  }
-  return undefined;
+/**
+ * The run's operations: the count the headline metric's fit is over (wc's reads), as the point
+ * reported it, else as its own fit took it at the point's own size. Undefined for a point with
+ * neither (a variant that reports no count and was not fitted): its calls are said per run.
+ */
+function opsOf(b: Pick<Benchmark, 'metrics'>, x: string | undefined, timeMetric: string | undefined) {
+  const fit = timeMetric ? b.metrics[timeMetric]?.fit : undefined;
+  const ops = (x ? b.metrics[x]?.value : undefined) ?? fit?.xs[fit.scales.indexOf(1)];
+  return ops !== undefined && ops > 0 ? ops : undefined;
 }
 
 /** The system calls to state: the per-name ones the summary names and the point made, else the total. */
@@ -101,6 +102,8 @@ export function workModel(
   const points = benchmarks.filter((b) => b.status === 'ok' && b.counts && matchesAt(b, headline.at, 'matches'));
   if (!points.length) return undefined;
   const timeMetric = headline.metrics.find((m) => points.some((b) => b.metrics[m]));
+  // What one operation is counted as: the x of the headline metric's fit, where it is one.
+  const x = timeMetric ? points.map((b) => b.metrics[timeMetric]?.fit?.x).find(Boolean) : undefined;
   const fixed = Object.keys(headline.at);
   const refs = new Map(references.map((r, i) => [r.variant, { label: r.label ?? r.variant, rank: i }]));
   const groups = new Map<string, WorkLine[]>();
@@ -115,7 +118,10 @@ export function workModel(
       Object.entries(b.params).filter(([k]) => !fixed.includes(k)),
     );
     const ref = refs.get(b.variant);
-    const line = lineOf(b, ref ? `${ref.label} (${own})` : own, timeMetric, info.summary?.metrics ?? [], Boolean(ref));
+    const line = lineOf(b, ref ? `${ref.label} (${own})` : own, timeMetric, info.summary?.metrics ?? [], {
+      reference: Boolean(ref),
+      x,
+    });
     groups.set(at, [...(groups.get(at) ?? []), line]);
     if (b.counts?.status === 'ok')
       settings.set(b.counts.settings, [...(settings.get(b.counts.settings) ?? []), line.label]);
@@ -139,12 +145,13 @@ function lineOf(
   label: string,
   timeMetric: string | undefined,
   summary: readonly string[],
-  reference: boolean,
+  { reference, x }: { reference: boolean; x: string | undefined },
 ): WorkLine {
   const counts = b.counts!;
   const perOp = b.metrics.instructions_per_op?.value;
   const perRun = b.metrics.instructions?.value;
-  const ops = perOp !== undefined ? opsOf(b) : undefined;
+  // Calls are said per operation beside instructions per operation, never beside a count per run.
+  const ops = perOp !== undefined ? opsOf(b, x, timeMetric) : undefined;
   const t = timeMetric ? b.metrics[timeMetric] : undefined;
   const interval = t ? intervalOf(t) : undefined;
   return {
