@@ -2,11 +2,15 @@
  * The Runtimes view's data shaping, pure: the store's release files (releases/<machine>/index.json
  * and changes.json, schemas in harness/src/releases/model/release-store.ts) -> one chart per experiment
  * point and runtime line, releases in version order, the C reference measured beside each, and
- * the confirmed changes on that line marked.
+ * the confirmed changes on that line marked. A release's counted work (its `work`) is a metric of
+ * its own: instructions per operation where the points have it, else per run.
  */
+
 import type { Direction } from '../../harness/src/model/metrics.js';
+import { HARNESS_METRICS } from '../../harness/src/model/metrics.js';
 import { compareVersions } from '../../harness/src/model/runtime-release.js';
-import type { ReleaseChange, ReleaseEntry } from '../../harness/src/releases/model/release-store.js';
+import type { ReleaseChange, ReleaseEntry, WorkPoint } from '../../harness/src/releases/model/release-store.js';
+import { WORK_METRICS, workMetric } from './work-metric.js';
 
 export interface RuntimeChart {
   key: string;
@@ -27,7 +31,11 @@ export interface RuntimeChart {
     interval?: [number, number];
     reference: number | null;
     referenceInterval?: [number, number];
+    /** Counted work: why this release's count is no figure to act on (evidence, repeats that disagreed). */
+    note?: string;
   }[];
+  /** Counted work: the settings the line's counts were made with, newest release last. */
+  settings?: string[];
   /** Timing changes on this point and metric. */
   changes: ReleaseChange[];
   /** Counter changes on this point (any counter). */
@@ -54,13 +62,58 @@ export function releaseProfiles(entries: readonly ReleaseEntry[]): string[] {
   return [...new Set(entries.map((e) => e.profile))].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
 }
 
-/** Metrics with values per experiment (JavaScript points), in first-seen order. */
+/**
+ * Metrics with values per experiment (JavaScript points), in first-seen order, then its counted
+ * work where releases have it: per operation where a point has it, else per run.
+ */
 export function metricsOf(entries: readonly ReleaseEntry[], experiment: string): string[] {
+  const counted = entries.flatMap((e) => (e.work ?? []).filter((w) => w.experiment === experiment && !w.reference));
+  const work = workMetric([
+    ...(counted.some((w) => w.instructionsPerOp !== undefined) ? ['instructions_per_op'] : []),
+    ...(counted.length ? ['instructions'] : []),
+  ]);
   return [
     ...new Set(
       entries.flatMap((e) => e.values.filter((v) => v.experiment === experiment && !v.reference).map((v) => v.metric)),
     ),
+    ...(work ? [work] : []),
   ];
+}
+
+type Value = ReleaseEntry['values'][number] & { note?: string; settings?: string };
+
+/** Why a release's count is no figure to act on, or undefined. */
+function workNote(w: WorkPoint): string | undefined {
+  const why = [
+    ...(w.role === 'evidence' ? [`evidence only${w.because ? `: ${w.because}` : ''}`] : []),
+    ...(w.deterministic ? [] : ['not deterministic: its repeated counts disagreed']),
+  ];
+  return why.length ? why.join('; ') : undefined;
+}
+
+/** A release's values of a metric: its suite values, or its counted work as values. */
+function valuesOf(e: ReleaseEntry, metric: string): Value[] {
+  if (!(WORK_METRICS as readonly string[]).includes(metric)) return e.values.filter((v) => v.metric === metric);
+  const spec = HARNESS_METRICS[metric as (typeof WORK_METRICS)[number]];
+  return (e.work ?? []).flatMap((w) => {
+    const value = metric === 'instructions_per_op' ? w.instructionsPerOp : w.instructions;
+    if (value === undefined) return [];
+    const note = workNote(w);
+    return [
+      {
+        experiment: w.experiment,
+        variant: w.variant,
+        params: w.params,
+        metric,
+        unit: spec.unit,
+        direction: spec.direction,
+        value,
+        reference: w.reference,
+        settings: w.settings,
+        ...(note ? { note } : {}),
+      },
+    ];
+  });
 }
 
 export function runtimeCharts(
@@ -75,8 +128,9 @@ export function runtimeCharts(
     .filter((e) => e.profile === profile)
     .sort((a, b) => a.line.localeCompare(b.line, 'en', { numeric: true }) || compareVersions(a.version, b.version));
   for (const e of sorted) {
-    for (const v of e.values) {
-      if (v.reference || v.experiment !== experiment || v.metric !== metric) continue;
+    const values = valuesOf(e, metric);
+    for (const v of values) {
+      if (v.reference || v.experiment !== experiment) continue;
       const key = chartKey(experiment, v.variant, v.params, e.line);
       const chart = charts.get(key) ?? {
         key,
@@ -95,7 +149,7 @@ export function runtimeCharts(
       // C measured in the same run, at the same parameters: the reference for this release. A
       // variant without one of C's parameters (Bun's and Deno's thread pools have no size) takes
       // the one C point that agrees on every parameter it has.
-      const refs = e.values.filter((r) => r.reference && r.experiment === experiment && r.metric === metric);
+      const refs = values.filter((r) => r.reference && r.experiment === experiment);
       const exact = refs.find((r) => paramsKey(r.params) === paramsKey(v.params));
       const within = refs.filter((r) => Object.entries(v.params).every(([k, x]) => r.params[k] === x));
       const ref = exact ?? (within.length === 1 ? within[0] : undefined);
@@ -107,7 +161,9 @@ export function runtimeCharts(
         ...(v.interval ? { interval: v.interval } : {}),
         reference: ref?.value ?? null,
         ...(ref?.interval ? { referenceInterval: ref.interval } : {}),
+        ...(v.note ? { note: v.note } : {}),
       });
+      if (v.settings && chart.settings?.at(-1) !== v.settings) chart.settings = [...(chart.settings ?? []), v.settings];
       charts.set(key, chart);
     }
   }
@@ -133,13 +189,18 @@ const onPoint = (c: ReleaseChange, line: string, v: Point) =>
  * (its benchmark id names experiment, variant and parameters), the experiment not measured with
  * it, or a run that succeeded without this metric.
  */
-export function whyMissing(e: ReleaseEntry, c: Pick<RuntimeChart, 'experiment' | 'variant' | 'params'>): string {
+export function whyMissing(
+  e: ReleaseEntry,
+  c: Pick<RuntimeChart, 'experiment' | 'variant' | 'params'> & { metric?: string },
+): string {
   if (!e.experiments.includes(c.experiment)) return `${c.experiment} was not measured with this release`;
   const params = Object.entries(c.params).map(([k, v]) => `${k}=${v}`);
   const problem = e.problems.find(
     (p) => p.startsWith(`${c.experiment}/${c.variant}/`) && params.every((kv) => p.split(':')[0]!.includes(kv)),
   );
   if (problem) return problem.slice(problem.indexOf(':') + 1).trim();
+  if (c.metric && (WORK_METRICS as readonly string[]).includes(c.metric))
+    return 'its work was not counted (no Valgrind on the runner, or no deterministic settings for the runtime)';
   return 'the run has no value for this metric (a fit too poor to report is withheld)';
 }
 

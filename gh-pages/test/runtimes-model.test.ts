@@ -2,7 +2,7 @@
 // release, also for variants that lack one of C's parameters (Bun's and Deno's thread pools).
 import { describe, expect, it } from 'vitest';
 import type { ReleaseEntry } from '../../harness/src/releases/model/release-store.js';
-import { runtimeCharts } from '../src/runtimes-model.js';
+import { metricsOf, runtimeCharts } from '../src/runtimes-model.js';
 
 const value = (variant: string, params: Record<string, number | string>, v: number, reference: boolean) => ({
   experiment: 'threadpool',
@@ -104,6 +104,56 @@ describe('runtimeCharts: intervals', () => {
         [5.0, 5.3],
       ],
       [undefined, undefined],
+    ]);
+  });
+});
+
+describe('runtimeCharts: counted work', () => {
+  const facts = { role: 'decides' as const, deterministic: true, settings: 'V8 made predictable' };
+  const work = (variant: string, perRun: number, perOp: number | undefined, reference = false, extra = {}) => ({
+    experiment: 'threadpool',
+    variant,
+    params: { work: 'read', cache: 'warm', pool: 4 },
+    reference,
+    instructions: perRun,
+    ...(perOp !== undefined ? { instructionsPerOp: perOp } : {}),
+    ...facts,
+    ...extra,
+  });
+  const point = { work: 'read', cache: 'warm', pool: 4 };
+  const entries: ReleaseEntry[] = [
+    {
+      ...bun('1.4.4', [value('bun', point, 5.4, false)]),
+      work: [work('bun', 9e7, 5000), work('c-pool', 1e5, 17, true)],
+    },
+    {
+      ...bun('1.4.5', [value('bun', point, 5.6, false)]),
+      work: [work('bun', 9.1e7, 5100, false, { deterministic: false }), work('c-pool', 1e5, 17, true)],
+    },
+    bun('1.4.6', [value('bun', point, 5.5, false)]),
+  ];
+
+  it('is a metric of its own after the timings: per operation where the points have it', () => {
+    expect(metricsOf(entries, 'threadpool')).toEqual(['latency_p50', 'instructions_per_op']);
+    const perRun = entries.map((e) => ({ ...e, work: e.work?.map(({ instructionsPerOp: _, ...w }) => w) }));
+    expect(metricsOf(perRun, 'threadpool')).toEqual(['latency_p50', 'instructions']);
+    expect(metricsOf([bun('1.4.6', [value('bun', point, 5.5, false)])], 'threadpool')).toEqual(['latency_p50']);
+  });
+
+  it('draws the counts with C counted beside them, a count that did not repeat said so, the settings kept', () => {
+    const [chart] = runtimeCharts(entries, [], 'quick', 'threadpool', 'instructions_per_op');
+    expect(chart!.unit).toBe('instructions');
+    expect(chart!.points.map((p) => [p.version, p.value, p.reference, p.note ?? null])).toEqual([
+      ['1.4.4', 5000, 17, null],
+      ['1.4.5', 5100, 17, 'not deterministic: its repeated counts disagreed'],
+    ]);
+    expect(chart!.points.every((p) => p.interval === undefined)).toBe(true);
+    expect(chart!.settings).toEqual(['V8 made predictable']);
+    expect(chart!.missing).toEqual([
+      {
+        version: '1.4.6',
+        why: 'its work was not counted (no Valgrind on the runner, or no deterministic settings for the runtime)',
+      },
     ]);
   });
 });

@@ -3,8 +3,9 @@
 // counter changes with release notes, some strings in it hostile. Charts per line and suite point
 // in version order with their dates (the changelog's, or the registry's marked), C as the
 // reference line, metric labels, no tick label cut off, a missing release named with why, the
-// changes marked and listed, permalinks, nothing from the data ever becomes markup; and a site
-// whose store has no releases makes no failed request.
+// changes marked and listed, permalinks, nothing from the data ever becomes markup; counted work
+// (instructions per read) as a metric of its own, at 360 and 1920 px; and a site whose store has
+// no releases makes no failed request.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
@@ -55,6 +56,37 @@ function entry(family: 'node' | 'bun', version: string, date: string, cost: numb
     problems:
       cost === undefined ? [`wc/readsync/bs=65536,runtime=${family}@${version}: failed: exit 3 ${HOSTILE}`] : [],
     values: [...(cost === undefined ? [] : [v('readsync', cost, false)]), v('c', 9000, true)],
+    // Node's work is counted (V8's predictable mode), Bun's cannot be; 22.5.0's count did not repeat.
+    ...(family === 'node' && cost !== undefined
+      ? {
+          work: [
+            // The newest release's settings carry markup: they are shown as text.
+            w(
+              'readsync',
+              Math.round(cost / 4),
+              version !== '22.5.0',
+              version === '22.10.0' ? `${SETTINGS} ${HOSTILE}` : SETTINGS,
+            ),
+            w('c', 17.1, true, 'the program as compiled', true),
+          ],
+        }
+      : {}),
+  };
+}
+
+const SETTINGS = 'V8 made predictable (--predictable --single-threaded)';
+
+function w(variant: string, perOp: number, deterministic: boolean, settings: string, reference = false) {
+  return {
+    experiment: 'wc',
+    variant,
+    params: { bs: 65536 },
+    reference,
+    instructions: perOp * 16_384 + 4e7,
+    instructionsPerOp: perOp,
+    role: 'decides' as const,
+    deterministic,
+    settings,
   };
 }
 
@@ -306,6 +338,43 @@ describe('the Runtimes view', () => {
         true,
       );
       expect(await page.locator('details.small-counters > ul > li').isVisible()).toBe(true);
+      await page.close();
+    }
+    expect(errors).toEqual([]);
+  });
+
+  it('draws counted work as a metric of its own: C counted beside it, a count that did not repeat hollow', async () => {
+    expect(await (await open(`#/runtimes?machine=${MACHINE}`)).locator('#rmetric option').allInnerTexts()).toEqual([
+      'cost per read',
+      'instructions per read',
+    ]);
+    for (const width of [360, 1920]) {
+      const page = await open(`#/runtimes?machine=${MACHINE}&experiment=wc&metric=instructions_per_op`);
+      await page.setViewportSize({ width, height: 900 });
+      // Bun has no deterministic settings: only Node's line is counted.
+      expect(await page.locator('.chart.runtime h3').allInnerTexts()).toEqual(['node22: readsync (bs 65536)']);
+      const chart = page.locator('.chart.runtime');
+      expect(await chart.locator('circle').count()).toBe(4);
+      expect(await chart.locator('circle.unsteady').count()).toBe(1);
+      expect(await chart.locator('circle.unsteady title').textContent()).toMatch(
+        /^node22 22\.5\.0 .*: 5,900 instructions; C 17\.10 instructions \(not deterministic: its repeated counts disagreed\)$/,
+      );
+      expect(await chart.locator('polyline.reference').count()).toBe(1);
+      expect(await chart.locator('line.interval').count()).toBe(0);
+      const text = await chart.innerText();
+      expect(text).toContain(
+        'instructions per read (smaller is better) · solid: node22 · dashed: C, counted beside each release',
+      );
+      expect(text).toContain('kernel work is not in them (the system calls stand for it)');
+      expect(text).toContain(`Counted with: ${SETTINGS}; then ${SETTINGS} ${HOSTILE}.`);
+      expect(await page.locator('main img').count()).toBe(0);
+      expect(text).toContain(
+        'No figure to act on (hollow): node22 22.5.0 (not deterministic: its repeated counts disagreed).',
+      );
+      expect(text).toContain('not drawn: node22 22.6.0 (failed: exit 3');
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth), `at ${width} px`).toBe(
+        true,
+      );
       await page.close();
     }
     expect(errors).toEqual([]);

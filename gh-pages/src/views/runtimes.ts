@@ -78,9 +78,10 @@ export function chartSvg(c: RuntimeChart, label: string): Html {
     (p, i) =>
       html`<text class="tick" transform="translate(${f1(x(i))},${TOP + PLOT_H + 12}) rotate(-45)" text-anchor="end" font-size="${TICK_PX}">${tickText(p)}</text>`,
   );
+  // A count that is no figure to act on is a hollow dot, and says why.
   const dots = c.points.map(
     (p, i) =>
-      html`<circle cx="${f1(x(i))}" cy="${f1(y(p.value))}" r="3"><title>${c.line} ${p.version} (${p.date.slice(0, 10)}${p.dateSource === 'registry' ? ', registry date' : ''}): ${formatValue(p.value, c.unit)}${p.reference === null ? '' : `; C ${formatValue(p.reference, c.unit)}`}</title></circle>`,
+      html`<circle${p.note ? html` class="unsteady"` : ''} cx="${f1(x(i))}" cy="${f1(y(p.value))}" r="3"><title>${c.line} ${p.version} (${p.date.slice(0, 10)}${p.dateSource === 'registry' ? ', registry date' : ''}): ${formatValue(p.value, c.unit)}${p.reference === null ? '' : `; C ${formatValue(p.reference, c.unit)}`}${p.note ? ` (${p.note})` : ''}</title></circle>`,
   );
   const yTicks = [0, 0.5, 1].map(
     (f) =>
@@ -98,7 +99,7 @@ export function chartSvg(c: RuntimeChart, label: string): Html {
   return html`<svg class="runtime-chart" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-label="${`${label} of ${c.variant} per ${c.line} release`}">${marks}<line class="axis" x1="${M.left}" y1="${TOP + PLOT_H}" x2="${W - M.right}" y2="${TOP + PLOT_H}"/>${hasRef ? html`<polyline class="reference" points="${path(c.points.map((p) => p.reference))}"/>` : ''}<polyline class="release" points="${path(c.points.map((p) => p.value))}"/>${intervals}${dots}${ticks}${yTicks}</svg>`;
 }
 
-/** Below a chart: the releases it lacks and why, and the counter changes on its point. */
+/** Below a chart: the releases it lacks and why, the counter changes on its point, and what its counts were. */
 function chartNotes(c: RuntimeChart, ctx: Ctx): Html {
   const missing = c.missing.length
     ? html`<p class="muted missing">not drawn: ${c.missing.map((m, i) => html`${i ? '; ' : ''}${c.line} ${m.version} (${m.why})`)}</p>`
@@ -113,7 +114,18 @@ function chartNotes(c: RuntimeChart, ctx: Ctx): Html {
   const registry = c.points.some((p) => p.dateSource === 'registry')
     ? html`<p class="muted">* the registry's publish date: the package gives no date of its own</p>`
     : '';
-  return html`${missing}${counters}${registry}`;
+  return html`${missing}${counters}${registry}${workNotes(c)}`;
+}
+
+/** A work chart's notes: what its counts cover, their settings, and the releases whose count is no figure to act on. */
+function workNotes(c: RuntimeChart): Html | '' {
+  if (!c.settings) return '';
+  const unsteady = c.points.filter((p) => p.note);
+  return html`<p class="muted work-note">User-space instructions of the measured process, counted under Valgrind; kernel work is not in them (the system calls stand for it). Counted with: ${c.settings.join('; then ')}.${
+    unsteady.length
+      ? html` No figure to act on (hollow): ${unsteady.map((p, i) => `${i ? '; ' : ''}${c.line} ${p.version} (${p.note})`)}.`
+      : ''
+  }</p>`;
 }
 
 function chartCard(c: RuntimeChart, ctx: Ctx, profile: string): Html {
@@ -128,7 +140,10 @@ function chartCard(c: RuntimeChart, ctx: Ctx, profile: string): Html {
   });
   const label = ctx.label(c.experiment, c.metric);
   const hl = ctx.state.chart === c.key ? ' highlight' : '';
-  return html`<div class="chart runtime${hl}" data-key="${c.key}"><h3><a href="${safeUrl(link)}">${`${c.line}: ${c.variant}${params.length ? ` (${params.join(', ')})` : ''}`}</a></h3>${chartSvg(c, label)}<p class="muted">${label} (${c.direction} is better) · solid: ${c.line} · dashed: C, measured beside each release · whiskers: 95% intervals</p>${chartNotes(c, ctx)}</div>`;
+  const legend = c.settings
+    ? `${label} (${c.direction} is better) · solid: ${c.line} · dashed: C, counted beside each release · exact counts, no interval`
+    : `${label} (${c.direction} is better) · solid: ${c.line} · dashed: C, measured beside each release · whiskers: 95% intervals`;
+  return html`<div class="chart runtime${hl}" data-key="${c.key}"><h3><a href="${safeUrl(link)}">${`${c.line}: ${c.variant}${params.length ? ` (${params.join(', ')})` : ''}`}</a></h3>${chartSvg(c, label)}<p class="muted">${legend}</p>${chartNotes(c, ctx)}</div>`;
 }
 
 export async function runtimes(ctx: Ctx): Promise<void> {
