@@ -16,13 +16,15 @@ import type { Benchmark, ExperimentInfo } from '../data.js';
 import { type Html, html } from '../html.js';
 
 export function workHtml(
+  id: string,
   info: ExperimentInfo,
   benchmarks: readonly Benchmark[],
   label: (metric: string) => string,
   overview: unknown,
 ): Html | undefined {
   const references = (overview as { references?: { variant: string; label?: string }[] } | undefined)?.references;
-  const model = workModel(info as WorkInfo, benchmarks as Results['benchmarks'], label, references ?? []);
+  const mine = benchmarks.filter((b) => b.experiment === id) as Results['benchmarks'];
+  const model = workModel(info as WorkInfo, mine, label, references ?? []);
   if (!model) return undefined;
   const groups = model.groups.map(
     (g) =>

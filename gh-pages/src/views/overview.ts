@@ -150,7 +150,7 @@ function section(ctx: Ctx, id: string, run: RunFile, other: boolean): (() => voi
   );
   if (note && !drawn) appendHtml(picture, note);
   // Counted work beside the time, at the headline point: what a run's counts say there.
-  const work = workHtml(info, run.benchmarks, (m) => ctx.label(id, m), ctx.overview[id] ?? info.overview);
+  const work = workHtml(id, info, run.benchmarks, (m) => ctx.label(id, m), ctx.overview[id] ?? info.overview);
   if (work) appendHtml(el, work);
   const rest = summaryHtml(summary, relabel);
   if (rest)
