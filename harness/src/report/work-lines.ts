@@ -232,7 +232,7 @@ export function coverageSentence(model: WorkModel): string {
   const perOp = model.groups.some((g) => g.lines.some((l) => l.instructions?.perOp));
   const perOpCalls = model.groups.some((g) => g.lines.some((l) => l.syscallsPerOp));
   return [
-    'Counted work: the user-space instructions of the measured process (its children included), counted under Valgrind with each runtime’s deterministic settings; kernel work is not in the count, the system calls (traced with strace) stand for it.',
+    'The counts are the user-space instructions of the measured process (its children included), counted under Valgrind with each runtime’s deterministic settings; kernel work is not in the count, the system calls (traced with strace) stand for it.',
     perOp ? ` Instructions per ${model.op} come from two input sizes, start-up cancelled.` : '',
     perOpCalls ? ` System calls per ${model.op} are a run’s calls over its ${model.op}s, start-up included.` : '',
   ].join('');
