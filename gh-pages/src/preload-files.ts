@@ -6,6 +6,7 @@
  */
 import type { PreloadPlan } from '../../harness/src/model/preload-plan.js';
 import { parseHash, type State } from './state.js';
+import { WORK_METRICS, workMetric } from './work-metric.js';
 
 export function preloadFiles(plan: PreloadPlan, hash: string): string[] {
   const s = parseHash(hash);
@@ -23,12 +24,18 @@ export function preloadFiles(plan: PreloadPlan, hash: string): string[] {
   return [plan.machines, plan.catalog, ...view[s.view]()];
 }
 
-/** The shards of the experiment and metric a Trends link names (the view picks its own otherwise). */
+/**
+ * The shards of the experiment and metric a Trends link names (the view picks its own otherwise),
+ * and of the counted work the view draws below a timing.
+ */
 function trendShards(plan: PreloadPlan, s: State): string[] {
   const { experiment: e, metric: m } = s;
   const metrics = e && Object.hasOwn(plan.shards, e) ? plan.shards[e] : undefined;
-  const windows = metrics && m && Object.hasOwn(metrics, m) ? metrics[m]! : [];
-  return windows.map((i) => `${plan.windows[i]}${e}/${m}.json`);
+  if (!metrics || !m || !Object.hasOwn(metrics, m)) return [];
+  const work = (WORK_METRICS as readonly string[]).includes(m) ? undefined : workMetric(Object.keys(metrics));
+  return [m, ...(work ? [work] : [])].flatMap((metric) =>
+    metrics[metric]!.map((i) => `${plan.windows[i]}${e}/${metric}.json`),
+  );
 }
 
 /** The newest run of the experiment Sweeps opens on: the one the link names, else the first. */

@@ -67,7 +67,7 @@ describe('Profile.recentWindows', () => {
     commits,
   });
   const catalog = (sizes: number[]): CatalogFile => ({
-    schema: 3,
+    schema: 4,
     machine: 'm',
     profile: 'standard',
     windows: sizes.map((n, i) => w(i, n)),

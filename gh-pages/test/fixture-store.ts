@@ -5,6 +5,11 @@
  * failed benchmark in the latest run, and bun redefined (its program changed) at commit 25.
  * The first machine also has smoke runs of its last SMOKE_COMMITS commits: a second workload,
  * ten times faster, that must never share a series with the standard one.
+ * Work is counted at wc's headline point (bs=65536) as `npm run bench` counts it: C exact,
+ * node-stream per Node version (node22's planted step is more work per read, from STEP_COMMIT on;
+ * node20's count did not repeat at UNSTEADY_COMMIT, a blip that is no step), bun unavailable;
+ * threadpool's c-pool at pool 4 is counted as evidence only. The counts are the same on both
+ * machines: they do not depend on a machine's speed.
  */
 
 import { describe as stats } from '../../harness/src/analysis/describe.js';
@@ -73,6 +78,59 @@ function latency(rand: () => number, variant: string, params: Record<string, num
 /** bun's program changes at this commit: a redefinition, not a performance change. */
 export const REDEFINED_COMMIT = 25;
 
+/** node-stream (node20)'s counted work did not repeat within the tolerance at this commit. */
+export const UNSTEADY_COMMIT = 12;
+
+/** Instructions per read at wc's headline point (before node22's step). */
+export const PER_READ = { c: 17.1, node20: 15_243, node22: 15_243 } as const;
+
+const SETTINGS = {
+  native: 'the program as compiled: no runtime settings needed',
+  node: 'V8 made predictable (--predictable --predictable-gc-schedule --random-seed=1 --hash-seed=1 --single-threaded)',
+};
+
+function work(value: number): Metric {
+  return { unit: 'instructions', direction: 'smaller', value, deterministic: false, source: 'valgrind' };
+}
+
+const exact = (value: number): Metric => ({
+  unit: 'calls',
+  direction: 'smaller',
+  value,
+  deterministic: true,
+  source: 'strace',
+});
+
+/**
+ * A wc point with its work counted as bench counts a fit: per read (start-up cancelled) and per
+ * run; `steady: false` is a count whose repeats differed by more than the tolerance. Its system
+ * calls and reads are counted too: 16,384 reads of 64 KiB, two more read() calls than reads.
+ */
+function countedRead(b: Benchmark, perRead: number, settings: string, steady = true): Benchmark {
+  const reads = 16_384;
+  const startup = settings === SETTINGS.native ? 118_000 : 40e6;
+  return {
+    ...b,
+    metrics: {
+      ...b.metrics,
+      reads: { ...exact(reads), source: 'program' },
+      'syscalls.read': exact(reads + 2),
+      'syscalls.total': exact(reads + (settings === SETTINGS.native ? 35 : 900)),
+      instructions: work(Math.round(startup + perRead * reads)),
+      instructions_per_op: work(perRead),
+    },
+    counts: {
+      status: 'ok',
+      settings,
+      role: 'decides',
+      spread: steady ? 0 : 0.012,
+      tolerance: 0.005,
+      repeats: 1,
+      deterministic: steady,
+    },
+  };
+}
+
 export function fixtureRun(machine: number, i: number, profile = 'standard'): Results {
   const rand = prng(machine * 1000 + i);
   const speed = machine === 1 ? 1 : 1.6;
@@ -80,16 +138,28 @@ export function fixtureRun(machine: number, i: number, profile = 'standard'): Re
   for (const bs of [4096, 65536]) {
     const bytes = 64 * 2 ** 20;
     const base = (bytes / 1e9) * speed * (bs === 4096 ? 2 : 1);
-    benchmarks.push(point(rand, 'wc', 'c', { bs }, base, bytes));
-    for (const node of ['20', '22']) {
+    const headline = bs === 65536;
+    const c = point(rand, 'wc', 'c', { bs }, base, bytes);
+    benchmarks.push(headline ? countedRead(c, PER_READ.c, SETTINGS.native) : c);
+    for (const node of ['20', '22'] as const) {
       const step = machine === 1 && node === '22' && i >= STEP_COMMIT ? 1.25 : 1;
-      benchmarks.push(point(rand, 'wc', 'node-stream', { bs, runtime: `node${node}` }, base * 2.2 * step, bytes));
+      const b = point(rand, 'wc', 'node-stream', { bs, runtime: `node${node}` }, base * 2.2 * step, bytes);
+      const unsteady = node === '20' && i === UNSTEADY_COMMIT;
+      // The planted step is more work per read, on both machines: a count does not depend on speed.
+      const perRead = PER_READ[`node${node}`] * (node === '22' && i >= STEP_COMMIT ? 1.25 : 1) * (unsteady ? 1.02 : 1);
+      benchmarks.push(headline ? countedRead(b, perRead, SETTINGS.node, !unsteady) : b);
     }
-    if (i >= 10)
-      benchmarks.push({
+    if (i >= 10) {
+      const bun = {
         ...point(rand, 'wc', 'bun', { bs }, base * (i >= REDEFINED_COMMIT ? 0.8 : 1.1), bytes),
         definition: i >= REDEFINED_COMMIT ? 'bun-def-2' : 'bun-def',
-      });
+      };
+      benchmarks.push(
+        headline
+          ? { ...bun, counts: { status: 'unavailable', reason: 'bun has no deterministic settings to count with' } }
+          : bun,
+      );
+    }
   }
   for (const n of [0, 10, 100]) {
     for (const mode of ['sync', 'async'])
@@ -104,8 +174,27 @@ export function fixtureRun(machine: number, i: number, profile = 'standard'): Re
       );
   }
   // threadpool: c-pool swept over pool; bun takes no pool (its manifest `ignores` it).
-  for (const pool of [1, 4, 12])
-    benchmarks.push(latency(rand, 'c-pool', { cache: 'warm', pool, work: 'read' }, 12 / Math.min(pool, 4)));
+  for (const pool of [1, 4, 12]) {
+    const b = latency(rand, 'c-pool', { cache: 'warm', pool, work: 'read' }, 12 / Math.min(pool, 4));
+    benchmarks.push(
+      pool === 4
+        ? {
+            ...b,
+            metrics: { ...b.metrics, instructions: work(2_400_000) },
+            counts: {
+              status: 'ok',
+              settings: SETTINGS.native,
+              role: 'evidence',
+              because: 'threads and the kernel decide its cost',
+              spread: 0,
+              tolerance: 0.005,
+              repeats: 1,
+              deterministic: true,
+            },
+          }
+        : b,
+    );
+  }
   benchmarks.push(latency(rand, 'bun', { cache: 'warm', work: 'read' }, 2.5));
   if (i === COMMITS - 1) {
     benchmarks.push({
@@ -132,7 +221,7 @@ export function fixtureRun(machine: number, i: number, profile = 'standard'): Re
   }
   const date = new Date(Date.UTC(2026, 9, 1 + i, 12)).toISOString();
   return {
-    schema: 1,
+    schema: 2,
     run: {
       id: `run-${machine}-${i}`,
       profile,
@@ -202,7 +291,8 @@ export function smokeRun(machine: number, i: number): Results {
   for (const b of r.benchmarks) {
     if (b.workload) b.workload = `${b.workload}-smoke`;
     for (const m of Object.values(b.metrics)) {
-      if (m.deterministic) continue;
+      // Counts are no timings: a smaller workload does not make them ten times faster.
+      if (m.deterministic || m.source === 'valgrind') continue;
       const f = m.direction === 'smaller' ? 0.1 : 1;
       m.value *= f;
       if (m.samples) m.samples = m.samples.map((v) => v * f);

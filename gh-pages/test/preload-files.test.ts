@@ -20,7 +20,7 @@ const plan: PreloadPlan = {
     ['wc', RUN(2)],
   ],
   compare: [`${T}/newest-pair.json`],
-  shards: { wc: { wall_time: [0, 1], read_cost: [1] } },
+  shards: { wc: { wall_time: [0, 1], read_cost: [1], instructions: [0, 1], instructions_per_op: [1] } },
 };
 const COMMITS = [`${T}/0003/commits.json`, `${T}/0004/commits.json`];
 const FIRST = [plan.machines, plan.catalog];
@@ -33,9 +33,24 @@ describe('preloadFiles', () => {
     ['#/overview?commit=abc', [...FIRST, ...COMMITS]],
     [
       '#/trends?experiment=wc&metric=wall_time',
-      [...FIRST, ...COMMITS, plan.noise, `${T}/0003/wc/wall_time.json`, `${T}/0004/wc/wall_time.json`],
+      [
+        ...FIRST,
+        ...COMMITS,
+        plan.noise,
+        `${T}/0003/wc/wall_time.json`,
+        `${T}/0004/wc/wall_time.json`,
+        `${T}/0004/wc/instructions_per_op.json`,
+      ],
     ],
-    ['#/trends?experiment=wc&metric=read_cost', [...FIRST, ...COMMITS, plan.noise, `${T}/0004/wc/read_cost.json`]],
+    [
+      '#/trends?experiment=wc&metric=read_cost',
+      [...FIRST, ...COMMITS, plan.noise, `${T}/0004/wc/read_cost.json`, `${T}/0004/wc/instructions_per_op.json`],
+    ],
+    // Counted work chosen above is drawn alone; beside a timing, per operation where there is one.
+    [
+      '#/trends?experiment=wc&metric=instructions',
+      [...FIRST, ...COMMITS, plan.noise, `${T}/0003/wc/instructions.json`, `${T}/0004/wc/instructions.json`],
+    ],
     ['#/trends?experiment=wc', [...FIRST, ...COMMITS, plan.noise]],
     ['#/sweeps', [...FIRST, ...COMMITS, RUN(1)]],
     ['#/sweeps?experiment=wc', [...FIRST, ...COMMITS, RUN(2)]],

@@ -36,6 +36,8 @@ const VIEWS: [string, string][] = [
   ['overview', `#/overview?${m}&commit=${daySha(PARTIAL)}`],
   ['trends', `#/trends?${m}&experiment=wc&metric=wall_time`],
   ['trends', `#/trends?${m}&experiment=streams&metric=wall_time`],
+  // Counted work drawn alone: its settings in the note under the chart.
+  ['trends', `#/trends?${m}&experiment=wc&metric=instructions_per_op`],
   ['sweeps', `#/sweeps?${m}&experiment=wc&metric=wall_time&vs=${daySha(1)}`],
   ['sweeps', `#/sweeps?${m}&experiment=streams`],
   ['compare', `#/compare?${m}&base=${daySha(AA[0])}&head=${daySha(AA[1])}`],
@@ -65,6 +67,14 @@ describe('a store with markup in every free-text field', () => {
     for (const p of PAYLOADS.slice(0, 3)) expect(text).toContain(p);
     for (const field of ['subject', 'cpu', 'toolchain', 'title', 'question', 'reason', 'hint'])
       expect(text, field).toMatch(new RegExp(`window\\.__pwned=\\d\\S*\\s${field}\\b`));
+    // The counted work's lines: Bun's reason it could not be counted, as text.
+    expect(await page.innerText('section[data-experiment="wc"] .work-lines')).toMatch(
+      /bun: not counted \(bun has no deterministic settings .*reason\)/,
+    );
+    await page.click('section[data-experiment="wc"] .work-settings > summary');
+    expect(await page.innerText('section[data-experiment="wc"] .work-settings')).toMatch(
+      /V8 made predictable .*settings/,
+    );
     expect(await page.locator('canvas').count()).toBeGreaterThan(0);
     await page.close();
   });

@@ -87,6 +87,12 @@ describe('the site on a real smoke run', () => {
       expect(answer, e).toMatch(/^[A-Z].*\d.*\.$/);
       expect(answer, e).not.toContain('Not enough points');
     }
+    // Where the run counted work (Valgrind installed), wc states C's instructions and read() calls
+    // per read beside its cost.
+    if (JSON.parse(readFileSync(sharedResultsFile(await sharedSmokeRun()), 'utf8')).run.toolchains.valgrind)
+      expect(await page.innerText('section[data-experiment="wc"] .work-lines li:first-child')).toMatch(
+        /^C \(c\): [\d.,]+ instructions and \d\.\d\d read\(\) per read/,
+      );
     // The manifest's questions, answered per scenario and variant.
     const answers = await page.locator('section[data-experiment="threadpool"] details.tables .answer').allInnerTexts();
     await page.screenshot({ path: join(ROOT, 'test-artifacts', 'real-overview.png'), fullPage: true });

@@ -269,7 +269,7 @@ describe('the Runtimes view', () => {
     );
     expect(await page.locator('ul.release-changes.work').count()).toBe(1);
     expect(counted).toContain(
-      'node 22.4.1 → 22.5.0 (2024-07-08 (registry) → 2024-07-17 (registry)): wc readsync bs 65536, instructions per operation 15,243 → 15,701 (+3.0%), exact',
+      'node 22.4.1 → 22.5.0 (2024-07-08 (registry) → 2024-07-17 (registry)): wc readsync bs 65536, instructions per read 15,243 → 15,701 (+3.0%), exact',
     );
     expect(counted).toContain('measured beside it: cost per read');
     expect(counters).toContain(

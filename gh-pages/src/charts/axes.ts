@@ -37,6 +37,13 @@ const SCALED: Record<string, [number, string][]> = {
     [1e3, 'GB/s'],
     [1, 'MB/s'],
   ],
+  // A run's count is hundreds of millions; one per read of C is tens.
+  instructions: [
+    [1e9, 'G instructions'],
+    [1e6, 'M instructions'],
+    [1e3, 'k instructions'],
+    [1, 'instructions'],
+  ],
 };
 
 /** The y axis: a unit chosen from the largest value it shows, plain numbers in that unit. */

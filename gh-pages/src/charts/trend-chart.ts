@@ -11,6 +11,8 @@ export interface TrendLine {
   label: string;
   values: (number | null)[];
   ranges: (number | null)[];
+  /** Said in the tooltip beside a commit's value (a count that is no figure to act on). */
+  notes?: (string | null)[];
   /** Drawn only once its name in the legend is clicked. */
   hidden?: boolean;
 }
@@ -44,7 +46,8 @@ function tooltipPlugin(input: TrendInput, tip: HTMLElement): uPlot.Plugin {
           const v = l.values[i];
           if (v === null || v === undefined || !isShown(u, j)) return '';
           const r = l.ranges[i];
-          return html`<div><span class="swatch" data-line="${j}"></span>${l.label}: <b>${formatValue(v, input.unit)}</b>${r ? ` ± ${formatValue(r, input.unit)}` : ''}</div>`;
+          const note = l.notes?.[i];
+          return html`<div><span class="swatch" data-line="${j}"></span>${l.label}: <b>${formatValue(v, input.unit)}</b>${r ? ` ± ${formatValue(r, input.unit)}` : ''}${note ? html` <i>(${note})</i>` : ''}</div>`;
         });
         setHtml(
           tip,

@@ -1,5 +1,5 @@
 /**
- * Loads what `npm run publish-run` writes, store v3 (the path contract is harness/src/model/store-layout.ts):
+ * Loads what `npm run publish-run` writes, store v3 and v4 (the path contract is harness/src/model/store-layout.ts):
  * machines.json, then per machine and profile trends/<profile>/catalog.json, and only what a view
  * needs of the sharded trend data: the recent windows' commits.json and the shards of one
  * experiment and metric; older windows on demand. Relative URLs, so the site works under any
@@ -12,6 +12,7 @@ import {
   LEGACY_PROFILE,
   paths,
   recentWindows,
+  STORE_READS_FROM,
   STORE_SCHEMA,
 } from '../../../harness/src/model/store-layout.js';
 import { preloaded } from './preloaded.js';
@@ -88,8 +89,8 @@ export class Store {
     return fetchJson(this.base, paths.machines(), (v) => {
       const m = (v as MachinesFile).machines;
       if (!isObj(m)) return 'field "machines" is missing';
-      if ((v as MachinesFile).schema < STORE_SCHEMA)
-        return `schema ${(v as MachinesFile).schema} is older than this site reads (${STORE_SCHEMA}): publish once to migrate the store`;
+      if ((v as MachinesFile).schema < STORE_READS_FROM)
+        return `schema ${(v as MachinesFile).schema} is older than this site reads (${STORE_READS_FROM}): publish once to migrate the store`;
       return undefined;
     });
   }

@@ -1,5 +1,5 @@
 /**
- * The files the site reads, as the harness writes them: the store's (store v3, schemas in
+ * The files the site reads, as the harness writes them: the store's (store v3 and v4, schemas in
  * harness/src/model/store-schema.ts) and each run's results (model/results.ts). Imported, never
  * re-declared, so the site's view of a file cannot drift from what the harness writes.
  */

@@ -1,6 +1,6 @@
 /** A trend chart's change points and program changes, and their entries in the list below the charts. */
+import type { ChangePoint } from '../../../harness/src/analysis/changepoints.js';
 import type { Direction } from '../../../harness/src/model/metrics.js';
-import { detectChangePoints } from '../change-detection.js';
 import type { WindowCommit } from '../data.js';
 import { type Html, html } from '../html.js';
 import { type Ctx, commitLink } from './ctx.js';
@@ -13,11 +13,14 @@ export type TrendLine = {
   programChanged: number[];
 };
 
-/** A chart's change points (marked "program changed here" where its program changed) and its program changes. */
-export function chartChanges(lines: readonly TrendLine[], minShift: (id: string) => number) {
+/**
+ * A chart's change points, found by `detect` per line (marked "program changed here" where its
+ * program changed), and its program changes.
+ */
+export function chartChanges<L extends TrendLine>(lines: readonly L[], detect: (line: L) => ChangePoint[]) {
   // A step where the program changed is found like any other, and marked.
   const changes = lines.flatMap((l, i) =>
-    detectChangePoints(l.values, minShift(l.id)).map((c) => ({
+    detect(l).map((c) => ({
       line: i,
       index: c.index,
       ratio: c.ratio,

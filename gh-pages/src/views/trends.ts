@@ -1,11 +1,14 @@
 /**
  * Trends: one chart per metric and parameter point, one line per variant (and runtime version)
- * across commits; opens on the experiment's headline metric. Charts are drawn as they scroll into
- * view, and the detected changes are listed below them after the first paint.
+ * across commits; opens on the experiment's headline metric. Below a timing's charts, the
+ * experiment's counted work (instructions per operation, else per run) has charts of its own,
+ * never an axis shared with a time. Charts are drawn as they scroll into view, and the detected
+ * changes are listed below them after the first paint.
  */
+import { workSteps } from '../../../harness/src/analysis/work-steps.js';
 import { programChanges } from '../../../harness/src/model/store-layout.js';
-import { MIN_SHIFT } from '../change-detection.js';
-import { loadCharts, trendChart } from '../charts.js';
+import { detectChangePoints, MIN_SHIFT } from '../change-detection.js';
+import { loadCharts, trendChart, wide } from '../charts.js';
 import { type Profile, type TrendChartSpec, trendCharts, type WindowCommit } from '../data.js';
 import { type Html, html, setHtml } from '../html.js';
 import { toHash } from '../state.js';
@@ -14,6 +17,7 @@ import { headlineMetric } from './headline.js';
 import { plural } from './machine-line.js';
 import { shownLines, shownSentence } from './shown-lines.js';
 import { changeItems, chartChanges, type TrendLine } from './trend-changes.js';
+import { factNote, isWork, workChartNote, workLabel, workMetric } from './work-trend.js';
 
 export async function trends(ctx: Ctx): Promise<void> {
   const charts = loadCharts();
@@ -33,6 +37,10 @@ export async function trends(ctx: Ctx): Promise<void> {
   const older = ctx.state.older ?? 0;
   const windows = ctx.profile.recentWindows(older);
   const hasOlder = windows.length < ctx.profile.windows.length;
+  // Counted work beside a timing, on charts of its own (a work metric chosen above is drawn alone),
+  // fetched beside the timing's data but drawn after its first charts: they are what the view opens on.
+  const work = metric && !isWork(metric) ? workMetric(metrics) : undefined;
+  const workTrend = work ? ctx.profile.trend(experiment, work, windows) : undefined;
   const [trend, noise] = await Promise.all([
     metric ? ctx.profile.trend(experiment, metric, windows) : Promise.resolve(undefined),
     ctx.store.noise(ctx.machine),
@@ -41,16 +49,24 @@ export async function trends(ctx: Ctx): Promise<void> {
   const commits = trend?.commits ?? [];
   const span = commits.length ? `${commits[0]!.date.slice(0, 10)} … ${commits.at(-1)!.date.slice(0, 10)}` : '';
   const label = (m: string) => ctx.label(experiment, m);
-  showControls(ctx, { experiments, experiment, metrics, metric, label, older, hasOlder, commits, span });
+  showControls(ctx, { experiments, experiment, metrics, metric, label, older, hasOlder, commits, span, work });
   if (!metric || !trend) return;
   const chartsEl = ctx.el.querySelector<HTMLElement>('#charts')!;
   const changesEl = ctx.el.querySelector<HTMLElement>('#changes')!;
-  const { listers, observer } = drawCharts(ctx, chartsEl, { experiment, metric, trend, noise, label });
-  if (ctx.state.chart) {
-    const target = chartsEl.querySelector<HTMLElement>(`[data-key="${CSS.escape(ctx.state.chart)}"]`);
-    target?.scrollIntoView();
-  }
+  const observer = drawWhenVisible();
+  const listers = drawCharts(ctx, chartsEl, { experiment, metric, trend, noise, label }, observer);
+  const scrollToLinked = () =>
+    ctx.state.chart &&
+    ctx.el.querySelector<HTMLElement>(`.chart[data-key="${CSS.escape(ctx.state.chart)}"]`)?.scrollIntoView();
+  scrollToLinked();
   await drawNearViewport(chartsEl, observer);
+  const section = ctx.el.querySelector<HTMLElement>('.work-trends');
+  const counted = await workTrend;
+  if (section?.isConnected && work && counted && Object.keys(counted.series).length) {
+    const workEl = section.querySelector<HTMLElement>('#work-charts')!;
+    listers.push(...drawCharts(ctx, workEl, { experiment, metric: work, trend: counted, noise, label }, observer));
+    if (ctx.state.chart?.startsWith(`${work}|`)) scrollToLinked();
+  } else section?.remove();
   await afterPaint();
   const items = listers.flatMap((list) => list());
   setHtml(
@@ -74,9 +90,11 @@ function showControls(
     hasOlder: boolean;
     commits: WindowCommit[];
     span: string;
+    /** The counted-work metric drawn below the timing, when there is one. */
+    work: string | undefined;
   },
 ): void {
-  const { experiments, experiment, metrics, metric, label, older, hasOlder, commits, span } = c;
+  const { experiments, experiment, metrics, metric, label, older, hasOlder, commits, span, work } = c;
   setHtml(
     ctx.el,
     html`<div class="controls"><label>experiment ${select('exp', experiments, experiment)}</label>
@@ -86,7 +104,11 @@ function showControls(
       ${hasOlder ? html`<button id="older" type="button">load older commits</button>` : ''}
       <span class="muted">drag to zoom, double-click to reset</span></div>
       ${commits.length < 2 ? html`<p class="notice">Only one commit so far: trends need at least two. The points are shown; lines appear from the next run on.</p>` : ''}
-      <div id="charts"></div><section class="card"><h3>Detected changes</h3><p class="muted">×after/before of the medians; worse or better by the metric's direction.</p><ul id="changes"></ul></section>`,
+      <div id="charts"></div>${
+        work
+          ? html`<section class="work-trends"><h3>Counted work: ${label(work)}</h3><p class="muted">Its own charts, never on a time's axis: exact counts of user-space instructions under each runtime's deterministic settings (kernel work is not in them). Lines marked <i>evidence only</i> or <i>not deterministic</i> are no trend to act on.</p><div id="work-charts"></div></section>`
+          : ''
+      }<section class="card"><h3>Detected changes</h3><p class="muted">×after/before of the medians; worse or better by the metric's direction.</p><ul id="changes"></ul></section>`,
   );
   ctx.el.querySelector<HTMLSelectElement>('#exp')!.onchange = (e) =>
     ctx.go({ experiment: (e.target as HTMLSelectElement).value, metric: undefined, chart: undefined });
@@ -104,8 +126,9 @@ type Trend = Awaited<ReturnType<Profile['trend']>>;
 type ChartBox = HTMLDivElement & { draw?: () => void };
 
 /**
- * One chart box per parameter point, each drawn when it scrolls into view (years of data stay
- * fast); returns, per chart, what lists its detected changes, and the observer that draws them.
+ * One chart box per parameter point, each drawn when `observer` sees it come into view (years of
+ * data stay fast); returns, per chart, what lists its detected changes. Counted work's steps are
+ * exact (analysis/work-steps.ts); a timing's are change points against its noise.
  */
 function drawCharts(
   ctx: Ctx,
@@ -117,10 +140,11 @@ function drawCharts(
     noise,
     label,
   }: { experiment: string; metric: string; trend: Trend; noise: Record<string, number>; label: (m: string) => string },
-): { listers: (() => { index: number; html: Html }[])[]; observer: IntersectionObserver } {
+  observer: IntersectionObserver,
+): (() => { index: number; html: Html }[])[] {
   const commits = trend.commits;
   const charts = trendCharts(trend.series, metric);
-  const observer = drawWhenVisible();
+  const work = isWork(metric);
   const pointKeys = new Set(charts.flatMap((c) => Object.keys(c.point)));
   const state = { view: 'trends' as const, machine: ctx.machine, profile: ctx.profile.profile, experiment, metric };
   // Each chart's change points are found when it is drawn or when the list below is filled
@@ -133,11 +157,15 @@ function drawCharts(
     box.className = `chart${ctx.state.chart === chart.key ? ' highlight' : ''}`;
     box.dataset.key = chart.key;
     box.style.minHeight = '300px';
-    const pointText = pointTextOf(chart, pointKeys);
-    const lines = chartLines(trend, chart);
+    const pointText = `${work ? `${label(metric)} · ` : ''}${pointTextOf(chart, pointKeys)}`;
+    const lines = chartLines(trend, chart, work);
     let found: ReturnType<typeof chartChanges> | undefined;
     const marks = () => {
-      found ??= chartChanges(lines, (id) => Math.max(MIN_SHIFT, noise[`${id} ${metric}`] ?? 0));
+      found ??= chartChanges(lines, (l) =>
+        work
+          ? workSteps(l.values, l.counts)
+          : detectChangePoints(l.values, Math.max(MIN_SHIFT, noise[`${l.id} ${metric}`] ?? 0)),
+      );
       return found;
     };
     const link = toHash({ ...state, chart: chart.key, ...(ctx.state.log ? { log: true } : {}) });
@@ -148,12 +176,13 @@ function drawCharts(
       const { changes, programs } = marks();
       drawTrend(box, {
         ctx,
-        title: `${label(metric)} · ${pointText}`,
+        title: work ? pointText : `${label(metric)} · ${pointText}`,
         commits,
         lines,
         changes: [...changes, ...programs],
         refs,
         width: chartWidth ?? boxWidth(box),
+        work,
       });
       box.appendChild(a);
       box.style.minHeight = '';
@@ -163,7 +192,7 @@ function drawCharts(
     chartWidth ??= boxWidth(box);
     observer.observe(box);
   }
-  return { listers, observer };
+  return listers;
 }
 
 /**
@@ -201,6 +230,8 @@ function drawTrend(
     changes: { line: number; index: number; kind: 'perf' | 'program' }[];
     refs: readonly string[];
     width: number;
+    /** Counted work: a log axis where its lines are far apart, and what its counts were said under it. */
+    work: boolean;
   },
 ): void {
   const candidates = t.lines.map((l, i) => ({
@@ -216,7 +247,8 @@ function drawTrend(
     {
       title: t.title,
       unit,
-      log: Boolean(t.ctx.state.log),
+      // Counts of C and of a JIT runtime are orders of magnitude apart: one linear axis flattens C.
+      log: Boolean(t.ctx.state.log) || (t.work && wide(t.lines.flatMap((l) => l.values))),
       commits: t.commits,
       lines: t.lines.map((l, i) => (shown[i] ? l : { ...l, hidden: true })),
       changes: t.changes,
@@ -228,6 +260,12 @@ function drawTrend(
   said.className = 'muted legend-hint';
   said.textContent = shownSentence(candidates, shown, unit);
   box.appendChild(said);
+  if (t.work) {
+    const note = document.createElement('p');
+    note.className = 'muted work-note';
+    note.textContent = workChartNote(t.lines.map((l) => ({ label: l.name, counts: l.counts })));
+    box.appendChild(note);
+  }
 }
 
 /** How near the viewport a chart box is drawn (pixels beyond its edges). */
@@ -258,19 +296,26 @@ function pointTextOf(chart: TrendChartSpec, pointKeys: ReadonlySet<string>): str
   ].join(' ');
 }
 
-/** A chart's lines: each series' values, ranges and where its program changed. */
-function chartLines(trend: Trend, chart: TrendChartSpec) {
+/**
+ * A chart's lines: each series' values, ranges and where its program changed; counted work also
+ * its facts per commit, its label marked when its newest count is no figure to act on, and a
+ * note per commit for the tooltip.
+ */
+function chartLines(trend: Trend, chart: TrendChartSpec, work: boolean) {
   return chart.lines.map((l) => {
     const s = trend.series[l.key]!;
     return {
       id: s.id,
       variant: s.variant,
-      label: l.label,
+      label: work ? workLabel(l.label, s.counts) : l.label,
+      name: l.label,
       values: s.values,
       ranges: s.ranges,
       unit: s.unit,
       direction: s.direction,
       programChanged: programChanges(s.programs),
+      counts: s.counts,
+      ...(work && s.counts ? { notes: s.counts.map(factNote) } : {}),
     } satisfies TrendLine & Record<string, unknown>;
   });
 }

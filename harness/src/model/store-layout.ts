@@ -28,8 +28,16 @@
 import { compareText } from '../lib/compare-text.js';
 import type { Direction } from './metrics.js';
 
-/** 3: series keyed by workload, runs kept per profile and merged, trends sharded by window. */
-export const STORE_SCHEMA = 3;
+/**
+ * 3: series keyed by workload, runs kept per profile and merged, trends sharded by window.
+ * 4: a counted-work series says per commit what its count was (`counts`: role, determinism,
+ * settings). Only an optional field was added, so a v3 file is read as it is (STORE_READS_FROM);
+ * a harness or a site of v3 refuses a v4 file by its number instead of misreading it.
+ */
+export const STORE_SCHEMA = 4;
+
+/** The oldest store version read as it is; older ones are migrated (store/migrate-store.ts). */
+export const STORE_READS_FROM = 3;
 
 /** The pseudo-profile of data migrated from store v2: profiles were not kept apart then. */
 export const LEGACY_PROFILE = 'legacy';
@@ -106,7 +114,7 @@ export const RELEASES_DIR = 'releases';
  * 2: every field validated (patterns, caps, finite numbers) on import and on read
  * (releases/model/release-checks.ts); adds, all optional, each release's upstream date and its
  * traced counters, counter changes beside timing ones with their timing effect, the dates'
- * sources, release notes and profiles. A version-1 file is read as it is.
+ * sources, release notes and profiles.
  * 3: adds, optional, each release's counted work (instructions under Valgrind, per suite point and
  * counted run) and the time counting took, and work changes beside timing and counter ones. A
  * harness that knows 2 would skip every entry with work as a bad record and rewrite the file
@@ -146,25 +154,54 @@ export function roundSpread(v: number): number {
   return Number(v.toPrecision(3));
 }
 
-/** Program hashes per commit, run-length encoded: [index where a run starts, hash or null]. */
-export type ProgramRuns = [number, string | null][];
+/** A column run-length encoded: [index where a run starts, its value or null]. */
+export type Runs<T> = [number, T | null][];
 
-export function decodePrograms(runs: ProgramRuns, length: number): (string | null)[] {
-  const out = new Array<string | null>(length).fill(null);
-  runs.forEach(([start, hash], i) => {
+/** Program hashes per commit, run-length encoded. */
+export type ProgramRuns = Runs<string>;
+
+export function decodeRuns<T>(runs: Runs<T>, length: number): (T | null)[] {
+  const out = new Array<T | null>(length).fill(null);
+  runs.forEach(([start, value], i) => {
     const end = Math.min(length, runs[i + 1]?.[0] ?? length);
-    for (let k = Math.max(0, start); k < end; k++) out[k] = hash;
+    for (let k = Math.max(0, start); k < end; k++) out[k] = value;
   });
   return out;
 }
 
-export function encodePrograms(column: readonly (string | null)[]): ProgramRuns {
-  const out: ProgramRuns = [];
-  column.forEach((h, i) => {
-    if (i === 0 || h !== column[i - 1]) out.push([i, h]);
+/** Runs of equal values (`same`: by identity, or as the caller compares them) and of nulls. */
+export function encodeRuns<T>(
+  column: readonly (T | null)[],
+  same: (a: T, b: T) => boolean = (a, b) => a === b,
+): Runs<T> {
+  const out: Runs<T> = [];
+  column.forEach((v, i) => {
+    const prev = column[i - 1];
+    const equal = i > 0 && (v === null || prev === null || prev === undefined ? v === prev : same(v, prev));
+    if (!equal) out.push([i, v]);
   });
   return out;
 }
+
+export const decodePrograms = (runs: ProgramRuns, length: number) => decodeRuns(runs, length);
+export const encodePrograms = (column: readonly (string | null)[]) => encodeRuns(column);
+
+/**
+ * What a counted-work series' count was at one commit (the run's `counts` record, results.ts):
+ * whether it decides or is evidence only, whether its repeats agreed within the tolerance, and
+ * the settings it was counted with. A count that is evidence or not deterministic is no trend to
+ * act on; the site says so.
+ */
+export interface CountFacts {
+  role: 'decides' | 'evidence';
+  because?: string;
+  deterministic: boolean;
+  settings: string;
+}
+
+/** Two commits' facts are one run of the column when every field agrees. */
+export const sameFacts = (a: CountFacts, b: CountFacts) =>
+  a.role === b.role && a.because === b.because && a.deterministic === b.deterministic && a.settings === b.settings;
 
 /**
  * How a program hash was computed: "i2-…" names its scheme, a bare hash is the first scheme. Two
@@ -198,16 +235,19 @@ export interface JoinedSeries {
   values: (number | null)[];
   ranges: (number | null)[];
   programs: (string | null)[];
+  /** A counted-work series' facts per commit (store v4; absent for other metrics and in v3 files). */
+  counts?: (CountFacts | null)[];
 }
 
 interface ShardLike {
   commits: readonly string[];
   series: Record<
     string,
-    Omit<JoinedSeries, 'programs' | 'values' | 'ranges'> & {
+    Omit<JoinedSeries, 'programs' | 'values' | 'ranges' | 'counts'> & {
       values: readonly (number | null)[];
       ranges: readonly (number | null)[];
       programs: ProgramRuns;
+      counts?: Runs<CountFacts>;
     }
   >;
 }
@@ -240,12 +280,15 @@ export function joinShards(
         programs: new Array<string | null>(n).fill(null),
       });
       const programs = decodePrograms(s.programs, shard.commits.length);
+      const counts = s.counts ? decodeRuns(s.counts, shard.commits.length) : undefined;
+      if (counts) out.counts ??= new Array<CountFacts | null>(n).fill(null);
       for (let i = 0; i < cols.length; i++) {
         const col = cols[i];
         if (col === undefined) continue;
         out.values[col] = s.values[i] ?? null;
         out.ranges[col] = s.ranges[i] ?? null;
         out.programs[col] = programs[i] ?? null;
+        if (counts) out.counts![col] = counts[i] ?? null;
       }
     }
   }

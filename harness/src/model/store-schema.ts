@@ -20,16 +20,22 @@ import {
   Unit,
 } from './fields.js';
 import { Direction, Machine, MachineId, Params } from './results.js';
-import { STORE_SCHEMA } from './store-layout.js';
+import { STORE_READS_FROM, STORE_SCHEMA } from './store-layout.js';
 
-export { LEGACY_PROFILE, STORE_SCHEMA } from './store-layout.js';
+export { LEGACY_PROFILE, STORE_READS_FROM, STORE_SCHEMA } from './store-layout.js';
 
 /*
  * Every field gets results.json's rules (./fields.ts): names a pattern, free text a cap, map keys
  * no Object.prototype name, numbers a bound. The store is data anyone who can publish could have
  * shaped, and the site renders it. Lists are bounded by the file size limit of their reader.
  */
-const schema = z.literal(STORE_SCHEMA);
+/**
+ * A file of STORE_READS_FROM or later: v4 only added optional fields, so a v3 file is a v4 file as
+ * it is, and is read as one (whatever rewrites it writes the current version).
+ */
+const schema = z
+  .union([z.literal(STORE_READS_FROM), z.literal(STORE_SCHEMA)])
+  .transform((): typeof STORE_SCHEMA => STORE_SCHEMA);
 /** A date as the harness writes them (ISO 8601, or git's commit date). */
 const DateText = Text('short');
 /** A series' workload: a hash, "legacy" or "unrecorded" (test stores spell theirs out, "c-bs=4096-workload"). */
@@ -169,6 +175,16 @@ export type CommitsFile = z.infer<typeof CommitsFile>;
 
 const Column = z.array(Num.nullable());
 
+/** store-layout.ts CountFacts: what a counted-work series' count was at a commit. */
+export const CountFacts = z
+  .object({
+    role: z.enum(['decides', 'evidence']),
+    because: Text('line').optional(),
+    deterministic: z.boolean(),
+    settings: Text('line'),
+  })
+  .strict();
+
 export const Series = z
   .object({
     id: BenchmarkId,
@@ -183,6 +199,8 @@ export const Series = z
     ranges: Column,
     /** The program hash per commit, run-length encoded (store-layout.ts ProgramRuns). */
     programs: z.array(z.tuple([Count, Token.nullable()])),
+    /** A counted-work metric's facts per commit, run-length encoded the same way (store v4). */
+    counts: z.array(z.tuple([Count, CountFacts.nullable()])).optional(),
   })
   .strict();
 export type Series = z.infer<typeof Series>;

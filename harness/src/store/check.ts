@@ -1,9 +1,10 @@
 /**
  * A store checked before anything relies on it: before a bench measures for minutes and then
  * cannot publish, and before the site copies it. Every JSON file but the run files must parse
- * and be a version this harness reads, and every file of the current version must pass its
- * schema (model/store-schema.ts, model/noise.ts): the site renders what this lets through. Older
- * versions are left to the migration, which validates them with their own schemas. Read-only;
+ * and be a version this harness reads, and every file of a version read as it is (the current
+ * one, and v3 for the store's files) must pass its schema (model/store-schema.ts,
+ * model/noise.ts): the site renders what this lets through. Older versions are left to the
+ * migration, which validates them with their own schemas. Read-only;
  * the first problem is a UserError naming the file and the field.
  */
 import { existsSync, lstatSync, readdirSync } from 'node:fs';
@@ -21,6 +22,7 @@ import {
   NewestPairFile,
   RegressionsFile,
   ShardFile,
+  STORE_READS_FROM,
   STORE_SCHEMA,
 } from '../model/store-schema.js';
 import { migrate } from './migrate.js';
@@ -57,17 +59,18 @@ function assertStoreShaped(root: string): void {
   );
 }
 
-type Kind = { schema: z.ZodType; version: number } | undefined;
+/** A file's schema, the version this harness writes, and the oldest it reads as it is (`from`). */
+type Kind = { schema: z.ZodType; version: number; from: number } | undefined;
 
 /** The schema of a store file by its place (store-layout.ts paths), or undefined for none. */
 function kindOf(rel: string): Kind {
   const p = rel.split(sep);
   const at = (...names: (string | undefined)[]) => names.every((n, i) => n === undefined || p[i] === n);
-  const store = (schema: z.ZodType) => ({ schema, version: STORE_SCHEMA });
+  const store = (schema: z.ZodType) => ({ schema, version: STORE_SCHEMA, from: STORE_READS_FROM });
   if (p[0] === RELEASES_DIR) return undefined; // versioned and checked by the releases part
   if (p.length === 1 && p[0] === 'machines.json') return store(MachinesFile);
   if (p.length === 2 && p[1] === 'index.json') return store(IndexFile);
-  if (p.length === 2 && p[1] === 'noise.json') return { schema: NoiseFile, version: NOISE_SCHEMA };
+  if (p.length === 2 && p[1] === 'noise.json') return { schema: NoiseFile, version: NOISE_SCHEMA, from: NOISE_SCHEMA };
   if (!at(undefined, 'trends')) return undefined;
   const last = p.length === 4 || p.length === 5 ? p.at(-1) : undefined;
   if (last === 'regressions.json') return store(RegressionsFile);
@@ -95,7 +98,8 @@ function checkFile(root: string, file: string): void {
   const releasesIndex = rel.startsWith(`${RELEASES_DIR}${sep}`) && rel.endsWith(`${sep}index.json`);
   const version = kind?.version ?? (releasesIndex ? RELEASES_SCHEMA : undefined);
   const raw = readRaw(file, version, kind?.schema === NoiseFile ? 'noise' : undefined);
-  if (!kind || (raw as { schema?: unknown } | null)?.schema !== kind.version) return;
+  const v = (raw as { schema?: unknown } | null)?.schema;
+  if (!kind || typeof v !== 'number' || v < kind.from) return;
   const parsed = kind.schema.safeParse(raw);
   if (!parsed.success) throw new UserError(`${context}${formatIssues(file, raw, parsed.error)}`, HINT);
 }

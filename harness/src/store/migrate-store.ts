@@ -1,6 +1,7 @@
 /**
  * Store v2 (or v1) machines converted to v3 in place: their data becomes the "legacy" profile
- * (./legacy.ts), under the store's lock, all files staged before any is replaced.
+ * (./legacy.ts), under the store's lock, all files staged before any is replaced. A v3 store needs
+ * no conversion to be read as v4; whatever a publish rewrites it writes as v4.
  */
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -8,7 +9,7 @@ import { withLock } from '../lib/atomic.js';
 import { assertRealInside } from '../lib/fs-safety.js';
 import { readJsonFile } from '../lib/json-file.js';
 import { commitOrder, paths } from '../model/store-layout.js';
-import { LEGACY_PROFILE, MachinesFile, STORE_SCHEMA } from '../model/store-schema.js';
+import { LEGACY_PROFILE, MachinesFile, STORE_READS_FROM, STORE_SCHEMA } from '../model/store-schema.js';
 import { legacyMachine, V2Index, V2Series } from './legacy.js';
 import { migrate } from './migrate.js';
 import {
@@ -40,7 +41,8 @@ export function migrateLocked(root: string): string[] {
     const dir = join(root, id);
     const indexPath = join(root, paths.index(id));
     const version = schemaOf(root, indexPath);
-    if (version === undefined || version >= STORE_SCHEMA) continue;
+    // A v3 machine reads as it is (v4 only added optional fields): only v2 and v1 ones are converted.
+    if (version === undefined || version >= STORE_READS_FROM) continue;
     const index = readJsonFile(indexPath, V2Index, {
       version: 2,
       context: 'refusing to touch the store: ',
@@ -91,7 +93,7 @@ export function migrateLocked(root: string): string[] {
     };
     converted.push(id);
   }
-  if (converted.length || (raw !== undefined && raw < STORE_SCHEMA))
+  if (converted.length || (raw !== undefined && raw < STORE_READS_FROM))
     files.push({ file: machinesPath, data: json(machines) });
   if (files.length) writeInside(root, files);
   // The v2 series files are now the legacy profile's trend files: nothing refers to them.

@@ -2,7 +2,8 @@
  * Store files are migrated forward when read, never silently misread: each step takes one
  * version to the next. Writers always write the current version. Files of store v1 and v2 are
  * taken to v2 here, then a whole machine's v2 data becomes the "legacy" profile of store v3
- * (./legacy.ts): that step spans many files, so it is not a per-file step.
+ * (./legacy.ts): that step spans many files, so it is not a per-file step. A v3 file is read as a
+ * v4 one (model/store-schema.ts): v4 only added optional fields.
  */
 type Raw = Record<string, unknown> & { schema: number };
 
@@ -28,6 +29,8 @@ export const MIGRATIONS: Record<'machines' | 'index' | 'series', Record<number, 
         ),
       };
     },
+    // v4 added only optional fields elsewhere: a v3 machines file is a v4 one.
+    3: (r) => ({ ...r, schema: 4 }),
   },
   index: { 1: (r) => ({ ...r, schema: 2 }) },
   series: {

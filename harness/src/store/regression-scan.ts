@@ -3,15 +3,19 @@
  * (trends/<profile>/regressions.json). The same detection as the Trends view
  * (analysis/changepoints.ts) over the whole series, against the machine's calibrated noise where
  * there is one; a step where the benchmark's program changed is found like any other and marked; derived metrics (computed from others) are left out, as
- * in compare. Pure: the caller reads the files.
+ * in compare. Counted work does not drift, so its steps are exact (analysis/work-steps.ts): any
+ * change beyond the work tolerance between two counts that may be acted on. Pure: the caller
+ * reads the files.
  */
-import { detectChangePoints, MIN_SHIFT } from '../analysis/changepoints.js';
+import { type ChangePoint, detectChangePoints, MIN_SHIFT } from '../analysis/changepoints.js';
 import { bootstrapRatioCI, median } from '../analysis/two-sample.js';
+import { WORK_TOLERANCE } from '../analysis/work.js';
+import { actionable, workSteps } from '../analysis/work-steps.js';
+import { harnessMetric } from '../model/metrics.js';
 import { joinShards, programChanges, STORE_SCHEMA } from '../model/store-layout.js';
 import type { CatalogFile, CommitsFile, RegressionsFile, ShardFile, TrendChange } from '../model/store-schema.js';
 
-export const REGRESSIONS_METHOD =
-  'binary segmentation on log values (a step must exceed 3% and 4x the series noise, or the calibrated threshold); ratio of the medians of up to 30 points either side (within the stretches between change points) with a 2000-resample bootstrap 95% interval';
+export const REGRESSIONS_METHOD = `binary segmentation on log values (a step must exceed 3% and 4x the series noise, or the calibrated threshold); ratio of the medians of up to 30 points either side (within the stretches between change points) with a 2000-resample bootstrap 95% interval; counted work (instructions): a change beyond ${WORK_TOLERANCE * 100}% between consecutive counts that decide and repeated, the two counts as the medians and the exact ratio as its interval`;
 
 /** At most this many points either side of a change give its medians and interval. */
 export const NEAREST = 30;
@@ -43,28 +47,24 @@ export function findChanges(input: RegressionInput): TrendChange[] {
         commits.map((c) => c.sha),
         shards,
       );
+      const work = harnessMetric(metric)?.kind === 'work';
       for (const [key, s] of Object.entries(joined.series)) {
         const minShift = Math.max(MIN_SHIFT, input.noise[`${s.id} ${metric}`] ?? 0);
-        const found = detectChangePoints(s.values, minShift);
+        const found = work ? workSteps(s.values, s.counts) : detectChangePoints(s.values, minShift);
         const changedAt = new Set(programChanges(s.programs));
         found.forEach((c, j) => {
           const at = c.index;
-          const lo = j === 0 ? 0 : found[j - 1]!.index;
-          const hi = j + 1 < found.length ? found[j + 1]!.index : s.values.length;
-          const side = (a: number, b: number) =>
-            s.values.slice(a, b).filter((v): v is number => v !== null && v > 0 && Number.isFinite(v));
-          // The stretches either side, capped to the points nearest the change: what the step is
-          // measured against should be the recent level, not a level years old.
-          const before = side(lo, at).slice(-NEAREST);
-          const after = side(at, hi).slice(0, NEAREST);
-          // The last commit measured before the change.
+          const { before, after } = work ? exactSides(s.values, c) : sides(s.values, found, j);
+          // The last commit measured before the change (counted work: the count it was held against).
+          const held = (i: number) => s.values[i] !== null && (!work || actionable(s.counts?.[i]));
           let prev = at - 1;
-          while (prev > 0 && s.values[prev] === null) prev--;
+          while (prev > 0 && !held(prev)) prev--;
           const to = commits[at]!;
           const fromC = commits[Math.max(0, prev)]!;
           const ratio = median(after) / median(before);
           let programChanged = false;
           for (let i = prev + 1; i <= at; i++) if (changedAt.has(i)) programChanged = true;
+          const exact = work ? c.ratio : undefined;
           out.push({
             machine: input.machine,
             profile: catalog.profile,
@@ -82,7 +82,7 @@ export function findChanges(input: RegressionInput): TrendChange[] {
             before: median(before),
             after: median(after),
             ratio,
-            ci: bootstrapRatioCI(before, after, at + 1),
+            ci: exact !== undefined ? [exact, exact] : bootstrapRatioCI(before, after, at + 1),
             points: [before.length, after.length],
             worse: ratio > 1 === (s.direction === 'smaller'),
             programChanged,
@@ -96,6 +96,25 @@ export function findChanges(input: RegressionInput): TrendChange[] {
       (a.to.date < b.to.date ? 1 : a.to.date > b.to.date ? -1 : 0) ||
       Math.abs(Math.log(b.ratio)) - Math.abs(Math.log(a.ratio)),
   );
+}
+
+/**
+ * The stretches either side of change j, capped to the points nearest the change: what the step
+ * is measured against should be the recent level, not a level years old.
+ */
+function sides(values: readonly (number | null)[], found: readonly ChangePoint[], j: number) {
+  const at = found[j]!.index;
+  const lo = j === 0 ? 0 : found[j - 1]!.index;
+  const hi = j + 1 < found.length ? found[j + 1]!.index : values.length;
+  const side = (a: number, b: number) =>
+    values.slice(a, b).filter((v): v is number => v !== null && v > 0 && Number.isFinite(v));
+  return { before: side(lo, at).slice(-NEAREST), after: side(at, hi).slice(0, NEAREST) };
+}
+
+/** A counted-work step: the count after it and the one it was held against. */
+function exactSides(values: readonly (number | null)[], c: ChangePoint) {
+  const after = values[c.index]!;
+  return { before: [after / c.ratio], after: [after] };
 }
 
 export function regressionsFile(input: RegressionInput): RegressionsFile {

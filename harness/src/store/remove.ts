@@ -11,7 +11,15 @@ import { withLock } from '../lib/atomic.js';
 import { UserError } from '../lib/errors.js';
 import { assertRealInside } from '../lib/fs-safety.js';
 import { assertSegment } from '../lib/ids.js';
-import { commitOrder, decodePrograms, encodePrograms, paths } from '../model/store-layout.js';
+import {
+  commitOrder,
+  decodePrograms,
+  decodeRuns,
+  encodePrograms,
+  encodeRuns,
+  paths,
+  sameFacts,
+} from '../model/store-layout.js';
 import { CatalogFile, CommitsFile, IndexFile, MachinesFile, ShardFile } from '../model/store-schema.js';
 import { migrateLocked } from './migrate-store.js';
 import { readStoreFile, runFileOf, writeInside } from './store-files.js';
@@ -30,15 +38,17 @@ export function dropColumn(shard: ShardFile, sha: string): ShardFile {
   const col = shard.commits.indexOf(sha);
   if (col < 0) return shard;
   const series: ShardFile['series'] = {};
-  for (const [key, s] of Object.entries(shard.series)) {
-    const programs = decodePrograms(s.programs, shard.commits.length);
-    const values = s.values.filter((_, i) => i !== col);
+  const without = <T>(xs: readonly T[]) => xs.filter((_, i) => i !== col);
+  for (const [key, { counts, ...s }] of Object.entries(shard.series)) {
+    const values = without(s.values);
     if (values.every((v) => v === null)) continue;
+    const facts = counts ? without(decodeRuns(counts, shard.commits.length)) : [];
     series[key] = {
       ...s,
       values,
-      ranges: s.ranges.filter((_, i) => i !== col),
-      programs: encodePrograms(programs.filter((_, i) => i !== col)),
+      ranges: without(s.ranges),
+      programs: encodePrograms(without(decodePrograms(s.programs, shard.commits.length))),
+      ...(facts.some((f) => f !== null) ? { counts: encodeRuns(facts, sameFacts) } : {}),
     };
   }
   return { ...shard, commits: shard.commits.filter((c) => c !== sha), series };

@@ -1,4 +1,4 @@
-// Reading a v3 store in tests: the index, a profile's catalog, and a metric's trend over every window.
+// Reading a store (v3 or v4) in tests: the index, a profile's catalog, and a metric's trend over every window.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { joinShards, paths } from '../../src/model/store-layout.js';

@@ -5,6 +5,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { STORE_SCHEMA } from '../../src/model/store-layout.js';
 import { FIXTURES, runCli } from '../helpers/cli.js';
 
 const mounts: string[] = [];
@@ -59,7 +60,11 @@ describe('a store that cannot be read', () => {
   const cases: [string, string, RegExp][] = [
     ['corrupt', '{ this is not json', /is not valid JSON \(truncated or corrupt\?\)/],
     ['truncated', '{"schema":1,"machines":{', /is not valid JSON \(truncated or corrupt\?\)/],
-    ['newer-schema', '{"schema":99,"machines":{}}', /has schema 99, newer than this harness understands \(3\)/],
+    [
+      'newer-schema',
+      '{"schema":99,"machines":{}}',
+      new RegExp(`has schema 99, newer than this harness understands \\(${STORE_SCHEMA}\\)`),
+    ],
     ['wrong-shape', '{"schema":1,"machines":[]}', /machines: .*expected record/i],
   ];
   it.each(cases)(

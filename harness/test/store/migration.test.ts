@@ -5,7 +5,7 @@ import { cpSync, existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { programChanges, seriesKey } from '../../src/model/store-layout.js';
+import { programChanges, STORE_SCHEMA, seriesKey } from '../../src/model/store-layout.js';
 import { migrateStore, publishRun } from '../../src/store/publish-run.js';
 import { FIXTURES } from '../helpers/cli.js';
 import { wcResults } from '../helpers/results.js';
@@ -83,7 +83,7 @@ describe('store v1 -> v3', () => {
     r.benchmarks = r.benchmarks.map((b) => ({ ...b, definition: 'def-now', workload: 'w' }));
     await publishRun(store, r);
     const index = indexOf(store, M);
-    expect(index.schema).toBe(3);
+    expect(index.schema).toBe(STORE_SCHEMA);
     expect(index.commits).toHaveLength(4);
     expect(index.commits.filter((c) => c.runs.legacy).length).toBe(3);
     const legacy = trendOf(store, 'legacy', 'wc', 'wall_time', M);

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Results } from '../../src/model/results.js';
-import { programChanges, seriesKey } from '../../src/model/store-layout.js';
+import { programChanges, STORE_SCHEMA, seriesKey } from '../../src/model/store-layout.js';
 import { publishRun } from '../../src/store/publish-run.js';
 import { placeInWindow } from '../../src/store/windows.js';
 import { ROOT, runCli } from '../helpers/cli.js';
@@ -197,9 +197,9 @@ describe('publish', () => {
     const store = tmp();
     await publishRun(store, wcResults(sha('a')));
     const file = join(store, 'test-machine', 'trends', 'smoke', 'catalog.json');
-    writeFileSync(file, '{"schema":4}');
+    writeFileSync(file, `{"schema":${STORE_SCHEMA + 1}}`);
     await expect(publishRun(store, wcResults(sha('b')))).rejects.toThrow(
-      `${file} has schema 4, newer than this harness understands (3)`,
+      `${file} has schema ${STORE_SCHEMA + 1}, newer than this harness understands (${STORE_SCHEMA})`,
     );
   });
 

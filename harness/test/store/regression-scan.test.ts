@@ -56,6 +56,29 @@ describe('regressions', () => {
     expect(changes.some((c) => c.metric === 'throughput')).toBe(false); // source "derived"
   });
 
+  it('finds a step in counted work exactly, and none where a count did not repeat or is evidence only', () => {
+    const work = changes.filter((c) => c.metric === 'instructions_per_op' || c.metric === 'instructions');
+    const step = work.filter((c) => c.metric === 'instructions_per_op');
+    expect(step).toEqual([
+      expect.objectContaining({
+        benchmark: 'wc/node-stream/bs=65536,runtime=node22',
+        worse: true,
+        from: expect.objectContaining({ sha: sha(19) }),
+        to: expect.objectContaining({ sha: sha(20) }),
+        before: 15_243,
+        points: [1, 1],
+      }),
+    ]);
+    // Exact: the ratio of the two counts is its own interval.
+    expect(step[0]!.ratio).toBeCloseTo(1.25, 4);
+    expect(step[0]!.ci).toEqual([step[0]!.ratio, step[0]!.ratio]);
+    // node20's count that did not repeat (commit 12) and threadpool's evidence are no steps.
+    expect(work.map((c) => c.benchmark).sort()).toEqual([
+      'wc/node-stream/bs=65536,runtime=node22',
+      'wc/node-stream/bs=65536,runtime=node22',
+    ]);
+  });
+
   it('lists newest first and validates as the file tools read', () => {
     const dates = changes.map((c) => c.to.date);
     expect([...dates].sort().reverse()).toEqual(dates);

@@ -77,9 +77,10 @@ describe('publish-run --remove', () => {
     );
   });
 
-  it('dropColumn keeps every other column and the program runs aligned', () => {
+  it('dropColumn keeps every other column and the program and counts runs aligned', () => {
+    const facts = { role: 'decides' as const, deterministic: true, settings: 'as compiled' };
     const shard = {
-      schema: 3 as const,
+      schema: 4 as const,
       profile: 'smoke',
       window: '0000',
       experiment: 'wc',
@@ -99,6 +100,11 @@ describe('publish-run --remove', () => {
             [0, 'p1'],
             [1, 'p2'],
           ] as [number, string | null][],
+          counts: [
+            [0, facts],
+            [1, null],
+            [2, { ...facts, deterministic: false }],
+          ] as [number, typeof facts | null][],
         },
         gone: {
           id: 'wc/js/bs=1',
@@ -121,6 +127,10 @@ describe('publish-run --remove', () => {
     expect(out.series.k!.programs).toEqual([
       [0, 'p1'],
       [1, 'p2'],
+    ]);
+    expect(out.series.k!.counts).toEqual([
+      [0, facts],
+      [1, { ...facts, deterministic: false }],
     ]);
   });
 });

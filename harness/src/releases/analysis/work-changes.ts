@@ -166,7 +166,7 @@ export function countText(n: number): string {
 
 /**
  * after / before as a signed percentage, to a hundredth under 1%: a work change is at least the
- * tolerance (0.5%), and "-0.5%" beside "agree within 0.5%" would not say it is beyond it.
+ * tolerance (1%), and "-1.0%" beside "agree within 1.0%" would not say it is beyond it.
  */
 export function workPercent(ratio: number): string {
   const p = (ratio - 1) * 100;
