@@ -84,6 +84,8 @@ export interface Job {
     readonly env: Readonly<Record<string, string>>;
     readonly command: JobCommand;
     readonly sizes?: NonNullable<Job['sizes']>;
+    /** The counted runs' own scratch folder (their {scratch}): counts of several points run at once. */
+    readonly scratch: string;
   };
   /** Cold-cache jobs: the command that evicts (and verifies) the input's pages before each run. */
   readonly evict?: string;

@@ -5,6 +5,7 @@
  * that says why (a missing runtime is "skipped" with the install hint; a failed input generator
  * is "failed"); `--require` makes a missing runtime an error before anything is measured.
  */
+import { createHash } from 'node:crypto';
 import { basename, join } from 'node:path';
 import { UserError } from '../lib/errors.js';
 import { shellQuote } from '../lib/exec.js';
@@ -132,10 +133,15 @@ function jobCounting(
   return {
     settings: settings.counts,
     env: settings.env ?? {},
+    scratch: String(scope.scratch),
     command: withFlags(commandFor(countScope)),
     ...(sizes && sizes.length >= 2 ? { sizes: [sizes[0]!, sizes.at(-1)!] } : {}),
   };
 }
+
+/** A point's own scratch folder for its counted runs, beside its variant's (counts of several points run at once). */
+const countScratch = (scratch: string, id: string) =>
+  `${scratch}.counts-${createHash('sha256').update(id).digest('hex').slice(0, 12)}`;
 
 /** The command's leading VAR=value assignments stay in front of taskset and any measuring tool. */
 export function splitAssignments(program: string): { assignments: string; rest: string } {
@@ -214,7 +220,14 @@ export function planJob(point: Point, env: PlanEnvironment): Job {
   const commandFor = jobCommandFor(m, variant, placement, blocked, scope);
   const runnable = !blocked && !evictBlocked;
   const sizes = jobSizes(point, scope, commandFor, runnable);
-  const counting = jobCounting(point, scope, script, rt?.ok ? rt : undefined, commandFor, runnable);
+  const counting = jobCounting(
+    point,
+    { ...scope, scratch: countScratch(scratch, point.id) },
+    script,
+    rt?.ok ? rt : undefined,
+    commandFor,
+    runnable,
+  );
   const variantRuns =
     env.variantRuns && Object.hasOwn(env.variantRuns, variant.id) ? env.variantRuns[variant.id] : undefined;
   const settings = {

@@ -7,7 +7,7 @@
  * tool's options and in what they read from the folder, so a breakdown explains the very run a
  * count was made of.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describeExit, shellQuote } from '../lib/exec.js';
@@ -96,6 +96,9 @@ export async function runUnderValgrind<T>(
   if (!job.counting)
     return { ok: false, reason: `${job.runtime} has no deterministic settings to count with`, seconds: 0 };
   const dir = mkdtempSync(join(tmpdir(), 'jsio-counts-'));
+  // The counted run writes where its {scratch} says: a folder of its own, made fresh and removed.
+  rmSync(job.counting.scratch, { recursive: true, force: true });
+  mkdirSync(job.counting.scratch, { recursive: true });
   try {
     const own = opts.size?.command ?? job.counting.command;
     const cmd = opts.pin === undefined ? own : { ...own, pin: opts.pin, generatorPin: opts.pin };
@@ -119,5 +122,6 @@ export async function runUnderValgrind<T>(
     return read(dir, report.fields, r.seconds);
   } finally {
     rmSync(dir, { recursive: true, force: true });
+    rmSync(job.counting.scratch, { recursive: true, force: true });
   }
 }

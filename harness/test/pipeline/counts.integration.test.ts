@@ -72,6 +72,18 @@ describe('bench counts the work of its points', () => {
     );
   });
 
+  it('a program that writes its output file counts in a scratch folder of its own', () => {
+    const out = mkdtempSync(join(tmpdir(), 'jsio-counts-'));
+    const r = runCli([
+      ...['bench', '--profile', 'smoke', '--experiments', 'records', '--variants', 'c', '--param', 'op=write'],
+      ...['--param', 'record=4096', '--param', 'cache=warm', '--counts', 'all', '--out', out, '--no-store'],
+    ]);
+    expect(r.status, r.stderr).toBe(0);
+    const b = read(out).benchmarks[0]!;
+    expect(b.counts, JSON.stringify(b.counts)).toMatchObject({ status: 'ok', deterministic: true });
+    expect(b.metrics.instructions?.value).toBeGreaterThan(0);
+  });
+
   it('--counts none counts nothing; a bad --counts is refused before anything runs', () => {
     const out = mkdtempSync(join(tmpdir(), 'jsio-counts-'));
     expect(bench(out, ['--variants', 'c', '--counts', 'none']).status).toBe(0);

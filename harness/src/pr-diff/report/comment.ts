@@ -191,7 +191,7 @@ function impactLines(s: DiffSummary): string[] {
   }
   if (i.notAffected)
     out.push(
-      `${plural(i.notAffected, 'point')} not affected by this PR, so not measured: their measured inputs (program, the files it imports or includes, input generator, manifest entry, runtime pin) are byte-identical on both sides.`,
+      `${plural(i.notAffected, 'point')} not affected by this PR, so not measured: everything their processes could read is byte-identical on both sides (their experiment's files but other programs' own, what they import, include and name, the input generator, the runtime's own configuration, their manifest entry and runtime pin).`,
     );
   if (!i.affected) out.push('This PR changes nothing any benchmark runs or reads.');
   return out;
