@@ -6,6 +6,7 @@
  * lumpy points), so a difference is called only beyond WORK_TOLERANCE, and only where each side's
  * own repeated counts agree within it (pr-diff/analysis/work-verdict.ts).
  */
+import { median } from './two-sample.js';
 /**
  * The one tolerance of counted work, relative: a count that moved less than this is the same
  * work. Chosen above how far counts moved on the development VM under changes that add no work
@@ -31,11 +32,6 @@ export interface Work {
   repeats: number;
 }
 
-const median = (xs: readonly number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const h = s.length >> 1;
-  return s.length % 2 ? s[h]! : (s[h - 1]! + s[h]!) / 2;
-};
 export const relSpread = (xs: readonly number[]) =>
   xs.length < 2 ? 0 : (Math.max(...xs) - Math.min(...xs)) / Math.min(...xs);
 

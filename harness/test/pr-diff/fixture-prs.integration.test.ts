@@ -15,21 +15,11 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { plantedWc } from '../../src/calibration/pipeline/plant.js';
 import { PairedComparison } from '../../src/model/comparison.js';
-import { ROOT, runCli } from '../helpers/cli.js';
+import { runCli } from '../helpers/cli.js';
+import { editProgram, programCheckout } from '../helpers/program-checkout.js';
 
-function checkout(name: string): string {
-  const dir = mkdtempSync(join(tmpdir(), `jsio-prfx-${name}-`));
-  cpSync(join(ROOT, 'programs'), join(dir, 'programs'), { recursive: true });
-  mkdirSync(join(dir, 'harness'), { recursive: true });
-  cpSync(join(ROOT, 'harness', 'toolchains.json'), join(dir, 'harness', 'toolchains.json'));
-  cpSync(join(ROOT, 'harness', 'tools'), join(dir, 'harness', 'tools'), { recursive: true });
-  return dir;
-}
-
-function edit(dir: string, file: string, change: (s: string) => string) {
-  const f = join(dir, 'programs', file);
-  writeFileSync(f, change(readFileSync(f, 'utf8')));
-}
+const checkout = programCheckout;
+const edit = editProgram;
 
 /** wc at 4 KiB reads, these variants. */
 const wcOnly = (variants: string) => ['--experiments', 'wc', '--variants', variants, '--param', 'bs=4096'];

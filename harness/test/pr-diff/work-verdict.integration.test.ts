@@ -9,20 +9,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PairedComparison } from '../../src/model/comparison.js';
-import { ROOT, runCli } from '../helpers/cli.js';
+import { runCli } from '../helpers/cli.js';
+import { editProgram, programCheckout } from '../helpers/program-checkout.js';
 
-function checkout(name: string): string {
-  const dir = mkdtempSync(join(tmpdir(), `jsio-work-${name}-`));
-  cpSync(join(ROOT, 'programs'), join(dir, 'programs'), { recursive: true });
-  mkdirSync(join(dir, 'harness'), { recursive: true });
-  cpSync(join(ROOT, 'harness', 'toolchains.json'), join(dir, 'harness', 'toolchains.json'));
-  cpSync(join(ROOT, 'harness', 'tools'), join(dir, 'harness', 'tools'), { recursive: true });
-  return dir;
-}
-const edit = (dir: string, file: string, change: (s: string) => string) => {
-  const f = join(dir, 'programs', file);
-  writeFileSync(f, change(readFileSync(f, 'utf8')));
-};
+const checkout = programCheckout;
+const edit = editProgram;
 
 function diff(base: string, head: string, select: string[]) {
   const out = mkdtempSync(join(tmpdir(), 'jsio-work-out-'));

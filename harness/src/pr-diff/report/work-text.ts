@@ -3,15 +3,11 @@
  * exact", "same work (within 1 %)", "counts not deterministic here", or why it was not counted.
  * Pure; the caller escapes.
  */
+import { median } from '../../analysis/two-sample.js';
 import type { PairedComparison, PairedPoint, PairedWork } from '../../model/comparison.js';
 
 type Counted = Extract<PairedWork, { status: 'counted' }>;
 
-const median = (xs: readonly number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const h = s.length >> 1;
-  return s.length % 2 ? s[h]! : (s[h - 1]! + s[h]!) / 2;
-};
 const number = (x: number) =>
   x >= 100 ? Math.round(x).toLocaleString('en-US') : x.toLocaleString('en-US', { maximumSignificantDigits: 4 });
 const pct = (x: number) =>

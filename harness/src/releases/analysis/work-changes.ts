@@ -8,6 +8,7 @@
  * evidence (threads, the kernel or a cold cache decide its cost), nor the native reference. Pure.
  */
 
+import { median } from '../../analysis/two-sample.js';
 import { type CountedRun, relSpread, WORK_TOLERANCE } from '../../analysis/work.js';
 import { groupDigits } from '../../lib/format.js';
 import { compareVersions } from '../../model/runtime-release.js';
@@ -42,12 +43,6 @@ export interface WorkUndecided {
   version: string;
   spread: number;
 }
-
-const median = (xs: readonly number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const h = s.length >> 1;
-  return s.length % 2 ? s[h]! : (s[h - 1]! + s[h]!) / 2;
-};
 
 /**
  * The counts one release's runs give, one per repeat at the point's own size: per operation for a

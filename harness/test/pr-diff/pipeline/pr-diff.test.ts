@@ -2,7 +2,7 @@
 // the same build in two directories), and a copy whose wc C variant spins after every read (a
 // planted slowdown). Real gcc, real processes, the real timer; assertions on the artifact, none
 // on timings.
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -28,16 +28,9 @@ import { pairSchedule } from '../../../src/pr-diff/run/strategies.js';
 import { ROOT, runCli } from '../../helpers/cli.js';
 import { jobOf } from '../../helpers/jobs.js';
 import { pairedComparison, pairedPoint } from '../../helpers/paired.js';
+import { programCheckout } from '../../helpers/program-checkout.js';
 
-/** A checkout as the paired runner needs it: programs, the pins, the harness's C tools. */
-function checkout(name: string): string {
-  const dir = mkdtempSync(join(tmpdir(), `jsio-pairs-${name}-`));
-  cpSync(join(ROOT, 'programs'), join(dir, 'programs'), { recursive: true });
-  mkdirSync(join(dir, 'harness'), { recursive: true });
-  cpSync(join(ROOT, 'harness', 'toolchains.json'), join(dir, 'harness', 'toolchains.json'));
-  cpSync(join(ROOT, 'harness', 'tools'), join(dir, 'harness', 'tools'), { recursive: true });
-  return dir;
-}
+const checkout = programCheckout;
 
 function pairs(
   base: string,
