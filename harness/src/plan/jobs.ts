@@ -228,13 +228,6 @@ export function planJob(point: Point, env: PlanEnvironment): Job {
     commandFor,
     runnable,
   );
-  const variantRuns =
-    env.variantRuns && Object.hasOwn(env.variantRuns, variant.id) ? env.variantRuns[variant.id] : undefined;
-  const settings = {
-    runs: variantRuns ?? env.runs ?? point.settings.runs,
-    warmup: point.settings.warmup,
-    timeout: point.settings.timeout,
-  };
   return freezeJob({
     id: point.id,
     experiment: exp,
@@ -242,7 +235,7 @@ export function planJob(point: Point, env: PlanEnvironment): Job {
     params: point.params,
     derived,
     scope,
-    settings,
+    settings: jobSettings(point, env),
     runtime: point.runtime,
     definition: definitionOf(point),
     workload: jobWorkload(point, derived, placement.text),
@@ -268,6 +261,17 @@ export function planJob(point: Point, env: PlanEnvironment): Job {
     rates: jobRates(m, scope, runnable),
     ...(blocked || evictBlocked ? { blocked: blocked ?? evictBlocked } : {}),
   });
+}
+
+/** How often a point runs: a variant's own count, else the run's, else the manifest's. */
+function jobSettings(point: Point, env: PlanEnvironment): Job['settings'] {
+  const { variantRuns } = env;
+  const own = variantRuns && Object.hasOwn(variantRuns, point.variant.id) ? variantRuns[point.variant.id] : undefined;
+  return {
+    runs: own ?? env.runs ?? point.settings.runs,
+    warmup: point.settings.warmup,
+    timeout: point.settings.timeout,
+  };
 }
 
 /** A generated input's numeric facts, as the names expressions see them (input_<fact>). */
