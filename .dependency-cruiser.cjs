@@ -23,10 +23,41 @@ const ROOMS = ['pr-diff', 'calibration', 'releases'];
 const SUBROOMS = ['pr-diff/harness-shift'];
 const ROOM = `(?:(?:${[...SUBROOMS, ...ROOMS].join('|')})/)?`;
 const STAGES = ['plan', 'build', 'run', 'normalize', 'report'];
+const BELOW = ['lib', 'model', 'analysis', 'machine'];
 const DOWNSTREAM = ['compare', 'store', 'site', 'workflow'];
 const TOP = ['pipeline', 'cli'];
-/** A floor of that name, shared or inside any room. */
-const floors = (names) => `${SRC}${ROOM}(${names.join('|')})/`;
+const FLOORS = [...BELOW, ...STAGES, ...DOWNSTREAM, ...TOP];
+/**
+ * Files whose floor is not the folder they sit in (relative to harness/src): a floor's rules follow
+ * the file, wherever it lies.
+ */
+const FILE_FLOORS = {};
+
+const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** Every file and folder (relative to harness/src) a rule names; the tests check that each exists. */
+const NAMED = { files: new Set(), folders: new Set() };
+/** One file, by its path under harness/src. */
+const file = (path) => {
+  NAMED.files.add(path);
+  return `${SRC}${escape(path)}$`;
+};
+/** One folder (a room, or a shared floor), by its path under harness/src. */
+const folder = (path) => {
+  NAMED.folders.add(path);
+  return `${SRC}${escape(path)}/`;
+};
+/** A room's name inside a regular expression that captures it. */
+const room = (name) => {
+  NAMED.folders.add(name);
+  return escape(name);
+};
+const mapped = Object.keys(FILE_FLOORS).map(escape).join('|');
+/** A floor of that name: its folders, shared or inside any room, and the files the map gives it. */
+const floors = (names) => {
+  const files = Object.keys(FILE_FLOORS).filter((f) => names.includes(FILE_FLOORS[f]));
+  const inFolders = `${SRC}${mapped ? `(?!(?:${mapped})$)` : ''}${ROOM}(?:${names.join('|')})/`;
+  return [inFolders, ...files.map(file)];
+};
 const NODE_BUILTINS = '^(node:)?(fs|fs/promises|path|os|child_process|crypto|http|https|net|url|util|stream|worker_threads|zlib|events|process)$';
 
 const later = (i) => [...STAGES.slice(i + 1), ...DOWNSTREAM, ...TOP];
@@ -42,7 +73,7 @@ const only = (name, from, names, comment) => ({
 module.exports = {
   forbidden: [
     { name: 'no-circular', comment: 'Import cycles (type-only ones too) hide the order of the pipeline.', severity: 'error', from: {}, to: { circular: true } },
-    only('lib-is-a-leaf', `${SRC}lib/`, ['lib'], 'lib/ holds utilities every layer may use: it imports no other harness folder.'),
+    only('lib-is-a-leaf', folder('lib'), ['lib'], 'lib/ holds utilities every layer may use: it imports no other harness folder.'),
     only('model-is-data', floors(['model']), ['lib', 'model'], 'model/ holds schemas and types: it imports lib/ only.'),
     only('analysis-is-pure', floors(['analysis']), ['lib', 'model', 'analysis'], 'analysis/ is pure statistics, bundled into the site too.'),
     { name: 'analysis-needs-no-node', severity: 'error', from: { path: floors(['analysis']) }, to: { dependencyTypes: ['core'] } },
@@ -66,48 +97,60 @@ module.exports = {
       name: 'shared-floors-import-no-room',
       comment: 'A room builds on the shared floors; the shared floors know no room.',
       severity: 'error',
-      from: { path: SRC, pathNot: `${SRC}(${ROOMS.join('|')}|cli)/` },
-      to: { path: `${SRC}(${ROOMS.join('|')})/` },
+      from: { path: SRC, pathNot: [...ROOMS, 'cli'].map(folder) },
+      to: { path: ROOMS.map(folder) },
     },
     {
       name: 'pr-diff-imports-no-other-room',
       severity: 'error',
-      from: { path: `${SRC}pr-diff/` },
-      to: { path: `${SRC}(calibration|releases)/` },
+      from: { path: folder('pr-diff') },
+      to: { path: [folder('calibration'), folder('releases')] },
     },
     {
       name: 'calibration-and-releases-apart',
       severity: 'error',
-      from: { path: `${SRC}(calibration|releases)/` },
-      to: { path: `${SRC}(calibration|releases)/` , pathNot: '$1' },
+      from: { path: `${SRC}(${['calibration', 'releases'].map(room).join('|')})/` },
+      to: { path: [folder('calibration'), folder('releases')], pathNot: '$1' },
     },
     {
       name: 'pipelines-share-set-up-not-each-other',
       comment: 'bench and the paired diff share pipeline/setup.ts; neither imports the other.',
       severity: 'error',
-      from: { path: `${SRC}(pr-diff|calibration)/` },
-      to: { path: `${SRC}pipeline/bench\\.ts$` },
+      from: { path: [folder('pr-diff'), folder('calibration')] },
+      to: { path: file('pipeline/bench.ts') },
     },
     {
       name: 'bench-never-imports-the-paired-diff',
       severity: 'error',
-      from: { path: `${SRC}pipeline/bench\\.ts$` },
-      to: { path: `${SRC}pr-diff/` },
+      from: { path: file('pipeline/bench.ts') },
+      to: { path: folder('pr-diff') },
     },
     {
       name: 'paired-schedule-runs-no-process',
       comment: 'pr-diff/run/scheduler.ts decides and schedules; processes are run only through the PairExecutor it is given (tested with a fake one).',
       severity: 'error',
-      from: { path: `${SRC}pr-diff/run/scheduler\\.ts$` },
-      to: { pathNot: `${SRC}(analysis/|model/|lib/|pr-diff/(analysis|model)/|pr-diff/run/(executor|lead-metric)\\.ts$)` },
+      from: { path: file('pr-diff/run/scheduler.ts') },
+      to: {
+        pathNot: [
+          ...['analysis', 'model', 'lib', 'pr-diff/analysis'].map(folder),
+          file('pr-diff/run/executor.ts'),
+          file('pr-diff/run/lead-metric.ts'),
+        ],
+      },
     },
-    { name: 'only-cli-imports-cli', severity: 'error', from: { pathNot: `${SRC}cli/` }, to: { path: `${SRC}cli/` } },
+    { name: 'only-cli-imports-cli', severity: 'error', from: { pathNot: folder('cli') }, to: { path: folder('cli') } },
     {
       name: 'site-imports-pure-harness-modules',
       comment: 'The site renders the harness own models (compare, summary) and types; nothing that measures or touches disk.',
       severity: 'error',
       from: { path: '^gh-pages/src/' },
-      to: { path: SRC, pathNot: `${SRC}(${ROOM}(model|analysis|report)/|compare/(quick-look|render)\\.ts$|lib/(format|markdown|compare-text)\\.ts$)` },
+      to: {
+        path: SRC,
+        pathNot: [
+          ...floors(['model', 'analysis', 'report']),
+          ...['compare/quick-look.ts', 'lib/format.ts', 'lib/markdown.ts', 'lib/compare-text.ts'].map(file),
+        ],
+      },
     },
     { name: 'site-reaches-no-node-builtin', comment: 'The site runs in a browser.', severity: 'error', from: { path: '^gh-pages/src/' }, to: { path: NODE_BUILTINS, reachable: true } },
   ],
@@ -120,3 +163,9 @@ module.exports = {
     enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'], extensions: ['.ts', '.js', '.mjs'] },
   },
 };
+
+// What harness/test/lib/dependency-rules.test.ts checks against the tree. Not enumerable:
+// dependency-cruiser refuses a configuration with keys of its own.
+Object.defineProperty(module.exports, 'layout', {
+  value: { ROOMS, FLOORS, FILE_FLOORS, floors, named: { files: [...NAMED.files], folders: [...NAMED.folders] } },
+});
