@@ -8,19 +8,19 @@
 // (workflow). On top: pipeline (the orchestration) and cli (the commands).
 //
 // Rooms. A feature that spans the floors has a folder of its own, with the same floors inside it
-// (pr-diff/run/, pr-diff/report/, ...) and the same rules between them: the PR diff (pr-diff/),
+// (pairs/run/, pairs/report/, ...) and the same rules between them: the PR diff (pairs/),
 // calibration (calibration/) and the release axis (releases/). A room may use every shared floor
 // as its own floor of the same name would; no shared floor imports a room. Calibration and the
-// release axis confirm with the PR diff's engine, so they may import pr-diff/; pr-diff imports
+// release axis confirm with the PR diff's engine, so they may import pairs/; pairs imports
 // neither, and the two never import each other.
 //
 // The trend site (gh-pages/src) imports only pure harness modules, and nothing it reaches may
 // need Node's built-in modules: it runs in a browser.
 const SRC = '^harness/src/';
-const ROOMS = ['pr-diff', 'calibration', 'releases'];
+const ROOMS = ['pairs', 'calibration', 'releases'];
 // A room may hold a sub-room with the same floors inside it (the PR diff's harness-against-harness
-// measurement: pr-diff/harness-shift/analysis/, .../run/, ...); it is still part of its room.
-const SUBROOMS = ['pr-diff/harness-shift'];
+// measurement: pairs/harness-shift/analysis/, .../run/, ...); it is still part of its room.
+const SUBROOMS = ['pairs/harness-shift'];
 const ROOM = `(?:(?:${[...SUBROOMS, ...ROOMS].join('|')})/)?`;
 const STAGES = ['plan', 'build', 'run', 'normalize', 'report'];
 const BELOW = ['lib', 'model', 'analysis', 'machine'];
@@ -101,9 +101,9 @@ module.exports = {
       to: { path: ROOMS.map(folder) },
     },
     {
-      name: 'pr-diff-imports-no-other-room',
+      name: 'pairs-imports-no-other-room',
       severity: 'error',
-      from: { path: folder('pr-diff') },
+      from: { path: folder('pairs') },
       to: { path: [folder('calibration'), folder('releases')] },
     },
     {
@@ -116,25 +116,25 @@ module.exports = {
       name: 'pipelines-share-set-up-not-each-other',
       comment: 'bench and the paired diff share pipeline/setup.ts; neither imports the other.',
       severity: 'error',
-      from: { path: [folder('pr-diff'), folder('calibration')] },
+      from: { path: [folder('pairs'), folder('calibration')] },
       to: { path: file('pipeline/bench.ts') },
     },
     {
       name: 'bench-never-imports-the-paired-diff',
       severity: 'error',
       from: { path: file('pipeline/bench.ts') },
-      to: { path: folder('pr-diff') },
+      to: { path: folder('pairs') },
     },
     {
       name: 'paired-schedule-runs-no-process',
-      comment: 'pr-diff/run/scheduler.ts decides and schedules; processes are run only through the PairExecutor it is given (tested with a fake one).',
+      comment: 'pairs/run/scheduler.ts decides and schedules; processes are run only through the PairExecutor it is given (tested with a fake one).',
       severity: 'error',
-      from: { path: file('pr-diff/run/scheduler.ts') },
+      from: { path: file('pairs/run/scheduler.ts') },
       to: {
         pathNot: [
-          ...['analysis', 'model', 'lib', 'pr-diff/analysis'].map(folder),
-          file('pr-diff/run/executor.ts'),
-          file('pr-diff/run/lead-metric.ts'),
+          ...['analysis', 'model', 'lib', 'pairs/analysis'].map(folder),
+          file('pairs/run/executor.ts'),
+          file('pairs/run/lead-metric.ts'),
         ],
       },
     },

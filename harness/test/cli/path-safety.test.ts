@@ -201,7 +201,7 @@ describe('npm run pr-comment with crafted artifacts', () => {
         } else writeFileSync(join(d, f), text);
       }
       const res = runCli(['pr-comment', '--artifact', d, '--pr', '7', '--out', join(s, 'w', 'out', 'comment.md')]);
-      // the artifact reader (pr-diff/workflow/artifact.ts readBounded) takes regular
+      // the artifact reader (pairs/workflow/artifact.ts readBounded) takes regular
       // files only (lstat), never a symlink out of the artifact.
       expect(res.status, res.stdout).not.toBe(0);
     },

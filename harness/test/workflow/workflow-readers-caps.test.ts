@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { workflowCommand } from '../../src/cli/commands/workflow.js';
-import { runTitle } from '../../src/pr-diff/workflow/workflow-run.js';
+import { runTitle } from '../../src/pairs/workflow/workflow-run.js';
 import { parseGabDataJs } from '../../src/workflow/gab-gate.js';
 import { pairedComparison } from '../helpers/paired.js';
 

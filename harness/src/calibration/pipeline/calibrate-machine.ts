@@ -20,8 +20,8 @@ import { join, resolve } from 'node:path';
 import { writeFileAtomic } from '../../lib/atomic.js';
 import { UserError } from '../../lib/errors.js';
 import { runProcess } from '../../lib/exec.js';
+import { type PairsOptions, runPairs } from '../../pairs/pipeline/pr-diff.js';
 import type { Filters } from '../../plan/plan.js';
-import { type PairsOptions, runPairs } from '../../pr-diff/pipeline/pr-diff.js';
 import { publishNoise } from '../../store/publish-run.js';
 import {
   aaFigures,

@@ -9,9 +9,9 @@ import { formatValue } from '../../lib/format.js';
 import { markdownTable } from '../../lib/markdown.js';
 import type { PairedComparison, PairedPoint } from '../../model/comparison.js';
 import { NOISE_SCHEMA, type NoiseFile } from '../../model/noise.js';
-import { WALL_TIME } from '../../pr-diff/analysis/point.js';
-import { DEFAULT_PLAN } from '../../pr-diff/analysis/sequential.js';
-import type { PairRecord } from '../../pr-diff/report/rows.js';
+import { WALL_TIME } from '../../pairs/analysis/point.js';
+import { DEFAULT_PLAN } from '../../pairs/analysis/sequential.js';
+import type { PairRecord } from '../../pairs/report/rows.js';
 import { calibratePoint, type PointCalibration, type Rate, rateOf } from '../analysis/aa-replay.js';
 
 /** One diff as calibration reads it: its comparison, its pair record, and its wall time. */

@@ -86,7 +86,7 @@ const CountedRun = z
 /**
  * The counted work of one suite point under one release (pipeline/count-work.ts): each run counted
  * under Valgrind with the runtime's deterministic settings, so two releases' counts can be
- * compared exactly (pr-diff/analysis/work-verdict.ts), or why it could not be counted. The point's
+ * compared exactly (pairs/analysis/work-verdict.ts), or why it could not be counted. The point's
  * `instructions` metrics, derived from these runs, are among the entry's values.
  */
 export const WorkPoint = z

@@ -6,7 +6,7 @@
  * paired confirmation, the point's timed metrics under the two releases beside it.
  */
 import { WORK_TOLERANCE } from '../../analysis/work.js';
-import { compareWork } from '../../pr-diff/analysis/work-verdict.js';
+import { compareWork } from '../../pairs/analysis/work-verdict.js';
 import {
   countText,
   detectWorkChanges,
