@@ -20,7 +20,7 @@ import { join, resolve } from 'node:path';
 import { writeFileAtomic } from '../../lib/atomic.js';
 import { UserError } from '../../lib/errors.js';
 import { runProcess } from '../../lib/exec.js';
-import { type PairsOptions, runPairs } from '../../pairs/pipeline/pr-diff.js';
+import { type PairsOptions, runPairs } from '../../pairs/pipeline/pairs.js';
 import type { Filters } from '../../plan/plan.js';
 import { publishNoise } from '../../store/publish-run.js';
 import {

@@ -1,5 +1,5 @@
 /**
- * npm run pairs: the paired PR diff (pairs/pipeline/pr-diff.ts). Measures base and head process by
+ * npm run pairs: the paired PR diff (pairs/pipeline/pairs.ts). Measures base and head process by
  * process in pairs, within a time budget, and writes comparison.json, comparison.md and pairs.json
  * (every point's pairs, for calibration). comparison.json is written at the schema the base's
  * harness reads (the PR-comment workflow reads it with the default branch's), the full one beside
@@ -15,7 +15,7 @@ import type { DiffPlan } from '../../model/diff-plan.js';
 import { DEFAULT_CONTROL_POINTS } from '../../pairs/analysis/impact.js';
 import { DEFAULT_FAIL_RULE, parseFailRule } from '../../pairs/analysis/merge-rule.js';
 import { summarize } from '../../pairs/analysis/summarize.js';
-import { runPairs, writeRecord } from '../../pairs/pipeline/pr-diff.js';
+import { runPairs, writeRecord } from '../../pairs/pipeline/pairs.js';
 import { planDiff } from '../../pairs/pipeline/what-to-measure.js';
 import { renderPairedComparison } from '../../pairs/report/comment.js';
 import { forSchema2 } from '../../pairs/report/down-level.js';

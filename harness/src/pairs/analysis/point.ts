@@ -158,7 +158,7 @@ export interface BudgetTier<T> {
  *
  * A control alone (nothing affected) has its share of the budget as asked for (`nominalSeconds`),
  * not of what the deadline left: a harness PR's shift takes the deadline's rest
- * (pairs/pipeline/pr-diff.ts `shiftDeadline`), and its control is the same check as anyone's.
+ * (pairs/pipeline/pairs.ts `shiftDeadline`), and its control is the same check as anyone's.
  */
 export function budgetTiers<T extends { impact: 'affected' | 'control' }>(
   points: readonly T[],

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DiffPlan } from '../../../src/model/diff-plan.js';
 import { type ImpactPlan, NOT_AFFECTED_REASON } from '../../../src/pairs/analysis/impact.js';
-import { widenToTrusted } from '../../../src/pairs/pipeline/pr-diff.js';
+import { widenToTrusted } from '../../../src/pairs/pipeline/pairs.js';
 import { runCli } from '../../helpers/cli.js';
 import { removeScratch } from '../../helpers/scratch.js';
 import { cloneWorkingTree } from '../../helpers/working-tree.js';

@@ -9,7 +9,7 @@ import { planAtLevel } from '../../../src/pairs/analysis/multiplicity.js';
 import { pairOrder } from '../../../src/pairs/analysis/pair-statistics.js';
 import { CONTROL_SHARE, decidePoint, type MeasuredPair, type PointSoFar } from '../../../src/pairs/analysis/point.js';
 import { DEFAULT_PLAN } from '../../../src/pairs/analysis/sequential.js';
-import { notReached } from '../../../src/pairs/pipeline/pr-diff.js';
+import { notReached } from '../../../src/pairs/pipeline/pairs.js';
 import { pairRecord, pointRow } from '../../../src/pairs/report/rows.js';
 import type { Batch, PairExecutor, PointPlan, Prepare } from '../../../src/pairs/run/executor.js';
 import { runPairedPoints, type ScheduleOptions } from '../../../src/pairs/run/scheduler.js';

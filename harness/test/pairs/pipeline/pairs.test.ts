@@ -17,7 +17,7 @@ import {
   DEADLINE_MARGIN_SECONDS,
   processValues,
   shiftDeadline,
-} from '../../../src/pairs/pipeline/pr-diff.js';
+} from '../../../src/pairs/pipeline/pairs.js';
 import { renderPairedComparison } from '../../../src/pairs/report/comment.js';
 import { leadMetric } from '../../../src/pairs/run/lead-metric.js';
 import { parseTimerOutput, runSchedule } from '../../../src/pairs/run/pair-timer.js';
