@@ -97,8 +97,22 @@ module.exports = {
       name: 'shared-floors-import-no-room',
       comment: 'A room builds on the shared floors; the shared floors know no room.',
       severity: 'error',
-      from: { path: SRC, pathNot: [...ROOMS, 'cli'].map(folder) },
+      from: { path: SRC, pathNot: [...ROOMS, 'cli', 'workflow'].map(folder) },
       to: { path: ROOMS.map(folder) },
+    },
+    {
+      name: 'workflow-imports-only-the-pairs-room',
+      comment: "The workflows' plumbing reads and renders the paired diff's comparison.json; the other rooms are none of its business.",
+      severity: 'error',
+      from: { path: folder('workflow') },
+      to: { path: ROOMS.filter((r) => r !== 'pairs').map(folder) },
+    },
+    {
+      name: 'only-cli-imports-workflow',
+      comment: 'The workflow steps are commands: no floor or room below them imports them.',
+      severity: 'error',
+      from: { pathNot: ['cli', 'workflow'].map(folder) },
+      to: { path: folder('workflow') },
     },
     {
       name: 'pairs-imports-no-other-room',

@@ -9,8 +9,8 @@ import { readUntrustedJson } from '../../lib/untrusted.js';
 import { PairedComparison } from '../../model/comparison.js';
 import { DEFAULT_FAIL_RULE, parseFailRule } from '../../pairs/analysis/merge-rule.js';
 import { summarize } from '../../pairs/analysis/summarize.js';
-import { readTrustedPlan } from '../../pairs/workflow/artifact.js';
-import { coverageProblem } from '../../pairs/workflow/trusted-coverage.js';
+import { readTrustedPlan } from '../../workflow/artifact.js';
+import { coverageProblem } from '../../workflow/trusted-coverage.js';
 import { type CommandSpec, parseCommand } from '../options.js';
 
 export const prOutcomeSpec = {

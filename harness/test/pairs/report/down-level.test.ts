@@ -13,7 +13,7 @@ import {
 } from '../../../src/model/comparison.js';
 import { renderPairedComparison } from '../../../src/pairs/report/comment.js';
 import { forSchema2 } from '../../../src/pairs/report/down-level.js';
-import { pairedSchemaReadBy } from '../../../src/pairs/workflow/reader-schema.js';
+import { pairedSchemaReadBy } from '../../../src/workflow/reader-schema.js';
 import { ROOT } from '../../helpers/cli.js';
 import { pairedComparison, pairedPoint } from '../../helpers/paired.js';
 

@@ -9,7 +9,7 @@
  * both: its pr-number is the run's, and every head result in comparison.json is of that commit.
  * Pure function; cli.ts reads the event and the artifact (with size limits).
  */
-import { assertPr, assertRepo, assertSha } from '../../lib/ids.js';
+import { assertPr, assertRepo, assertSha } from '../lib/ids.js';
 
 export const RUN_TITLE_RE = /^PR perf diff #([1-9][0-9]{0,9}) at ([0-9a-f]{40})$/;
 

@@ -5,11 +5,11 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { DiffPlan } from '../../../src/model/diff-plan.js';
-import { commentFromArtifact, NO_TRUSTED_PLAN } from '../../../src/pairs/workflow/artifact.js';
-import { coverageProblem, unansweredPoints } from '../../../src/pairs/workflow/trusted-coverage.js';
-import { runCli } from '../../helpers/cli.js';
-import { pairedComparison, pairedPoint } from '../../helpers/paired.js';
+import type { DiffPlan } from '../../src/model/diff-plan.js';
+import { commentFromArtifact, NO_TRUSTED_PLAN } from '../../src/workflow/artifact.js';
+import { coverageProblem, unansweredPoints } from '../../src/workflow/trusted-coverage.js';
+import { runCli } from '../helpers/cli.js';
+import { pairedComparison, pairedPoint } from '../helpers/paired.js';
 
 const measured = 'wc/node-stream/bs=65536/runtime=node22';
 const plan = (affected: string[], control: string[] = [], head = 'b'.repeat(40)): DiffPlan => ({

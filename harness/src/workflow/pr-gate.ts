@@ -12,7 +12,7 @@
  *   exactly that SHA, whatever is pushed later.
  * Pure functions; the command in cli.ts asks GitHub for the pull request.
  */
-import { assertPr, assertRepo, assertSha } from '../../lib/ids.js';
+import { assertPr, assertRepo, assertSha } from '../lib/ids.js';
 
 export type Trust = 'trusted' | 'needs-approval';
 

@@ -6,8 +6,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { commentFromArtifact } from '../../../src/pairs/workflow/artifact.js';
-import { pairedComparison, pairedPoint } from '../../helpers/paired.js';
+import { commentFromArtifact } from '../../src/workflow/artifact.js';
+import { pairedComparison, pairedPoint } from '../helpers/paired.js';
 
 function artifact(comparison: unknown): string {
   const dir = mkdtempSync(join(tmpdir(), 'jsio-art-caps-'));

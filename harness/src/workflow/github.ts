@@ -4,7 +4,7 @@
  * updating the one sticky comment. Uses the workflow's token from the environment.
  */
 import { readFileSync } from 'node:fs';
-import { UserError } from '../../lib/errors.js';
+import { UserError } from '../lib/errors.js';
 
 export interface GitHub {
   api: string;

@@ -8,9 +8,9 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { COMMENT_MARKER } from '../../../src/pairs/workflow/artifact.js';
-import { ROOT } from '../../helpers/cli.js';
-import { pairedComparison } from '../../helpers/paired.js';
+import { COMMENT_MARKER } from '../../src/workflow/artifact.js';
+import { ROOT } from '../helpers/cli.js';
+import { pairedComparison } from '../helpers/paired.js';
 
 interface Comment {
   id: number;

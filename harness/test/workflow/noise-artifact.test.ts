@@ -5,8 +5,8 @@ import { mkdirSync, mkdtempSync, readdirSync, symlinkSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MAX_NOISE_THRESHOLD } from '../../src/calibration/workflow/noise-artifact.js';
 import { workflowCommand } from '../../src/cli/commands/workflow.js';
+import { MAX_NOISE_THRESHOLD } from '../../src/workflow/noise-artifact.js';
 import { runCli } from '../helpers/cli.js';
 
 const noise = (machine: string, thresholds: Record<string, number> = { 'wc/c/bs=65536 wall_time': 0.03 }) => ({

@@ -4,10 +4,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { compareRuns } from '../../../src/compare/quick-look.js';
-import { COMMENT_MARKER, commentFromArtifact, MAX_ARTIFACT_BYTES } from '../../../src/pairs/workflow/artifact.js';
-import { pairedComparison, pairedPoint } from '../../helpers/paired.js';
-import { wcResults } from '../../helpers/results.js';
+import { compareRuns } from '../../src/compare/quick-look.js';
+import { COMMENT_MARKER, commentFromArtifact, MAX_ARTIFACT_BYTES } from '../../src/workflow/artifact.js';
+import { pairedComparison, pairedPoint } from '../helpers/paired.js';
+import { wcResults } from '../helpers/results.js';
 
 function artifact(comparison: unknown, pr = '42'): string {
   const dir = mkdtempSync(join(tmpdir(), 'jsio-art-'));

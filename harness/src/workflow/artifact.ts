@@ -5,13 +5,13 @@
  * reports for the triggering run.
  */
 import { join } from 'node:path';
-import { UserError } from '../../lib/errors.js';
-import { escapeCell } from '../../lib/markdown.js';
-import { readUntrusted, readUntrustedJson } from '../../lib/untrusted.js';
-import { PAIRED_COMPARISON_SCHEMA, PairedComparison } from '../../model/comparison.js';
-import { DiffPlan } from '../../model/diff-plan.js';
-import type { FailRule } from '../analysis/merge-rule.js';
-import { renderPairedComparison } from '../report/comment.js';
+import { UserError } from '../lib/errors.js';
+import { escapeCell } from '../lib/markdown.js';
+import { readUntrusted, readUntrustedJson } from '../lib/untrusted.js';
+import { PAIRED_COMPARISON_SCHEMA, PairedComparison } from '../model/comparison.js';
+import { DiffPlan } from '../model/diff-plan.js';
+import type { FailRule } from '../pairs/analysis/merge-rule.js';
+import { renderPairedComparison } from '../pairs/report/comment.js';
 import { coverageProblem } from './trusted-coverage.js';
 
 export const MAX_ARTIFACT_BYTES = 8 * 2 ** 20;
