@@ -44,7 +44,7 @@ const serial = (file: string) => SERIAL.some((g) => globRegex(g).test(file));
  * measures nothing (`pairs --plan`, a refused trusted plan).
  */
 const NAMES_A_COMMAND_ONLY = [
-  'harness/test/pairs/harness-shift/plan/sample.test.ts',
+  'harness/test/pairs/harness-shift/sample.test.ts',
   'harness/test/pairs/pipeline/what-to-measure.test.ts',
 ];
 

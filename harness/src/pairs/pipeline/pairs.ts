@@ -37,7 +37,7 @@ import { falseCallNote, planAtLevel, pointLevels } from '../analysis/multiplicit
 import { MIN_EFFECT } from '../analysis/pair-statistics.js';
 import { budgetCutShort, CONTROL_SHARE, type Values } from '../analysis/point.js';
 import { DEFAULT_PLAN, type SequentialPlan } from '../analysis/sequential.js';
-import { measureHarnessShift } from '../harness-shift/pipeline/measure-harness-shift.js';
+import { measureHarnessShift } from '../harness-shift/measure-harness-shift.js';
 import { pairedComparison } from '../report/comparison-json.js';
 import { type PairRecord, type PointOutcome, pairRecord, pointRow } from '../report/rows.js';
 import { realExecutor } from '../run/real-executor.js';

@@ -12,7 +12,7 @@ import type { Profile } from '../../model/profiles.js';
 import { measuredInputs } from '../../plan/identify-inputs.js';
 import type { Filters } from '../../plan/plan.js';
 import { DEFAULT_CONTROL_POINTS, type ImpactPlan, planImpact, seedOf } from '../analysis/impact.js';
-import { harnessChange } from '../harness-shift/plan/harness-change.js';
+import { harnessChange } from '../harness-shift/harness-change.js';
 import { type LoadedSide, loadSide } from './diff-sides.js';
 
 export interface DiffPlanOptions {

@@ -15,7 +15,7 @@ import { COMMENT_LIMIT, toolchainsLine } from '../../report/comparison-sections.
 import { DEFAULT_FAIL_RULE, describeRule, type FailRule, parseFailRule } from '../analysis/merge-rule.js';
 import { notMeasuredWhy } from '../analysis/point-answers.js';
 import { summarize } from '../analysis/summarize.js';
-import { renderHarnessShift } from '../harness-shift/report/shift-section.js';
+import { renderHarnessShift } from '../harness-shift/shift-section.js';
 import { forestChart } from './forest-chart.js';
 import {
   alsoText,

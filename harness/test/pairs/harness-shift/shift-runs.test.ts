@@ -1,7 +1,7 @@
 // How many timed runs each harness makes of a point after its first round: about RUN_SECONDS of
 // them, never fewer than the profile's, never more than MAX_SHIFT_RUNS.
 import { describe, expect, it } from 'vitest';
-import { MAX_SHIFT_RUNS, RUN_SECONDS, shiftRuns } from '../../../../src/pairs/harness-shift/plan/shift-runs.js';
+import { MAX_SHIFT_RUNS, RUN_SECONDS, shiftRuns } from '../../../src/pairs/harness-shift/shift-runs.js';
 
 describe('shiftRuns', () => {
   it("the profile's runs before a first round, or after an unusable one", () => {

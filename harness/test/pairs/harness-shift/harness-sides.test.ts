@@ -16,9 +16,9 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { makeShiftSides, packagesCurrent } from '../../../../src/pairs/harness-shift/run/harness-sides.js';
-import { ROOT } from '../../../helpers/cli.js';
-import { removeScratch } from '../../../helpers/scratch.js';
+import { makeShiftSides, packagesCurrent } from '../../../src/pairs/harness-shift/harness-sides.js';
+import { ROOT } from '../../helpers/cli.js';
+import { removeScratch } from '../../helpers/scratch.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'jsio-shift-sides-'));
 afterAll(() => removeScratch(dir));

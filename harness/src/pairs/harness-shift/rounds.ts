@@ -6,11 +6,11 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { firstErrorLine } from '../../../lib/first-error-line.js';
-import type { Profile } from '../../../model/profiles.js';
-import { readResults } from '../../../model/read-results.js';
-import type { Results } from '../../../model/results.js';
-import { benchArgs, type SamplePoint } from '../plan/sample.js';
+import { firstErrorLine } from '../../lib/first-error-line.js';
+import type { Profile } from '../../model/profiles.js';
+import { readResults } from '../../model/read-results.js';
+import type { Results } from '../../model/results.js';
+import { benchArgs, type SamplePoint } from './sample.js';
 
 export type Side = 'base' | 'head';
 

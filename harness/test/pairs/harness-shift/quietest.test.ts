@@ -8,7 +8,7 @@ import {
   roundToRoundSpread,
   runsFloor,
   settleCost,
-} from '../../../../src/pairs/harness-shift/analysis/quietest.js';
+} from '../../../src/pairs/harness-shift/quietest.js';
 
 describe('relativeSpread', () => {
   it('is 1.4826 MAD / median, robust to one wild run', () => {

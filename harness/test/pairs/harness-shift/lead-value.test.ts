@@ -5,8 +5,8 @@ import {
   commonLead,
   leadCandidates,
   type RoundPair,
-} from '../../../../src/pairs/harness-shift/analysis/lead-value.js';
-import { bench, counter, timed } from '../../../helpers/results.js';
+} from '../../../src/pairs/harness-shift/lead-value.js';
+import { bench, counter, timed } from '../../helpers/results.js';
 
 const fit = { cost: 'read_cost', scales: [0.125] } as unknown as NonNullable<
   Parameters<typeof leadCandidates>[0]['fit']

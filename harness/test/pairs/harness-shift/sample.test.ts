@@ -6,7 +6,7 @@ import {
   type SamplePoint,
   seedOf,
   shuffledByExperiment,
-} from '../../../../src/pairs/harness-shift/plan/sample.js';
+} from '../../../src/pairs/harness-shift/sample.js';
 
 const point = (experiment: string, variant: string, bs: number): SamplePoint => ({
   id: `${experiment}/${variant}/bs=${bs}`,

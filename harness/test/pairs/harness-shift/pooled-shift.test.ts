@@ -8,7 +8,7 @@ import {
   pooledShifts,
   roundShifts,
   settled,
-} from '../../../../src/pairs/harness-shift/analysis/pooled-shift.js';
+} from '../../../src/pairs/harness-shift/pooled-shift.js';
 
 const obs = (experiment: string, benchmark: string, round: number, base: number, head: number): Observation => ({
   experiment,

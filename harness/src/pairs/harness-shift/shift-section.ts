@@ -4,9 +4,9 @@
  * the base's, same programs) and interval, flagged when the interval leaves the margin. Every
  * string from the comparison is escaped.
  */
-import { escapeCell } from '../../../lib/markdown.js';
-import type { HarnessShift } from '../../../model/comparison.js';
-import { settled } from '../analysis/pooled-shift.js';
+import { escapeCell } from '../../lib/markdown.js';
+import type { HarnessShift } from '../../model/comparison.js';
+import { settled } from './pooled-shift.js';
 
 /** Files listed before "and N more". */
 const MAX_FILES = 15;

@@ -9,19 +9,22 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { plural } from '../../../lib/format.js';
-import { commitInfo } from '../../../machine/machine.js';
-import { readPins, resolveRuntime } from '../../../machine/toolchains.js';
-import type { HarnessShift } from '../../../model/comparison.js';
-import type { Manifest } from '../../../model/manifest.js';
-import type { NoiseThresholds } from '../../../model/noise.js';
-import type { Profile } from '../../../model/profiles.js';
-import type { Benchmark } from '../../../model/results.js';
-import { matchesAt } from '../../../model/select.js';
-import { onInterrupt } from '../../../pipeline/setup.js';
-import { loadAllExperiments } from '../../../plan/experiments.js';
-import { expand, type Filters, type Point } from '../../../plan/plan.js';
-import { benchmarkProblem, commonLead, leadCandidates, positiveValue, type RoundPair } from '../analysis/lead-value.js';
+import { plural } from '../../lib/format.js';
+import { commitInfo } from '../../machine/machine.js';
+import { readPins, resolveRuntime } from '../../machine/toolchains.js';
+import type { HarnessShift } from '../../model/comparison.js';
+import type { Manifest } from '../../model/manifest.js';
+import type { NoiseThresholds } from '../../model/noise.js';
+import type { Profile } from '../../model/profiles.js';
+import type { Benchmark } from '../../model/results.js';
+import { matchesAt } from '../../model/select.js';
+import { onInterrupt } from '../../pipeline/setup.js';
+import { loadAllExperiments } from '../../plan/experiments.js';
+import { expand, type Filters, type Point } from '../../plan/plan.js';
+import { benchProcess } from './bench-process.js';
+import { harnessChange } from './harness-change.js';
+import { makeShiftSides } from './harness-sides.js';
+import { benchmarkProblem, commonLead, leadCandidates, positiveValue, type RoundPair } from './lead-value.js';
 import {
   EARLY_STOP_ALPHA,
   insideMargin,
@@ -29,14 +32,11 @@ import {
   pooledShifts,
   SHIFT_MARGIN,
   settled,
-} from '../analysis/pooled-shift.js';
-import { type Candidate, candidateSpread, keepQuietest, relativeSpread, type SideRuns } from '../analysis/quietest.js';
-import { harnessChange } from '../plan/harness-change.js';
-import { drawSample, type SamplePoint, seedOf } from '../plan/sample.js';
-import { type FirstRound, shiftRuns } from '../plan/shift-runs.js';
-import { benchProcess } from '../run/bench-process.js';
-import { makeShiftSides } from '../run/harness-sides.js';
-import { type Measurement, type RunBench, runRounds, type Side } from '../run/rounds.js';
+} from './pooled-shift.js';
+import { type Candidate, candidateSpread, keepQuietest, relativeSpread, type SideRuns } from './quietest.js';
+import { type Measurement, type RunBench, runRounds, type Side } from './rounds.js';
+import { drawSample, type SamplePoint, seedOf } from './sample.js';
+import { type FirstRound, shiftRuns } from './shift-runs.js';
 
 /**
  * Rounds every experiment gets before its interval may end the measurement: six, the fewest whose

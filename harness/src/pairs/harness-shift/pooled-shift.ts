@@ -11,7 +11,7 @@
  * severalfold (docs/paired-design.md).
  */
 import { mean } from 'simple-statistics';
-import { centreInterval } from '../../../analysis/signed-rank.js';
+import { centreInterval } from '../../analysis/signed-rank.js';
 
 /**
  * The shift a harness change may make before the comment flags it: an interval reaching past
@@ -71,7 +71,7 @@ export function leavesMargin(ci: readonly [number, number], margin = SHIFT_MARGI
 /**
  * The level of the interval an early stop looks at. It is looked at after every round, and a shift
  * just at the margin would be called inside by some look far more often than one 95 % interval
- * allows. Simulated (harness/test/pairs/harness-shift/analysis/early-stop.test.ts: 300 diffs of
+ * allows. Simulated (harness/test/pairs/harness-shift/early-stop.test.ts: 300 diffs of
  * normal rounds with SD 1 % and of t3-tailed ones with SD 3 %, looks from round 6 to 44, one 95 %
  * look at the end), a true +1.5 % shift ended "inside" in 15 % and 11 % of diffs with 95 % looks,
  * 4.3 % and 2.3 % with 99 % ones — about what a single 95 % look gives. A no-op (SD 1 %) still

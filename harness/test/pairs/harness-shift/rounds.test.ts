@@ -4,18 +4,18 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { pooledShifts } from '../../../../src/pairs/harness-shift/analysis/pooled-shift.js';
-import { keepQuietest } from '../../../../src/pairs/harness-shift/analysis/quietest.js';
 import {
   candidatesOf,
   firstRoundOf,
   observationsOf,
   roundSeconds,
-} from '../../../../src/pairs/harness-shift/pipeline/measure-harness-shift.js';
-import type { SamplePoint } from '../../../../src/pairs/harness-shift/plan/sample.js';
-import { baseFirst, type RunBench, runRounds } from '../../../../src/pairs/harness-shift/run/rounds.js';
-import { bench, results, timed } from '../../../helpers/results.js';
-import { removeScratch } from '../../../helpers/scratch.js';
+} from '../../../src/pairs/harness-shift/measure-harness-shift.js';
+import { pooledShifts } from '../../../src/pairs/harness-shift/pooled-shift.js';
+import { keepQuietest } from '../../../src/pairs/harness-shift/quietest.js';
+import { baseFirst, type RunBench, runRounds } from '../../../src/pairs/harness-shift/rounds.js';
+import type { SamplePoint } from '../../../src/pairs/harness-shift/sample.js';
+import { bench, results, timed } from '../../helpers/results.js';
+import { removeScratch } from '../../helpers/scratch.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'jsio-shift-rounds-'));
 afterAll(() => removeScratch(dir));

@@ -6,11 +6,11 @@ import {
   CANDIDATE_ROUNDS,
   candidateRounds,
   evictsBeforeEveryRun,
-} from '../../../../src/pairs/harness-shift/pipeline/measure-harness-shift.js';
-import { drawSample } from '../../../../src/pairs/harness-shift/plan/sample.js';
-import { loadExperiment } from '../../../../src/plan/experiments.js';
-import { expand } from '../../../../src/plan/plan.js';
-import { ROOT } from '../../../helpers/cli.js';
+} from '../../../src/pairs/harness-shift/measure-harness-shift.js';
+import { drawSample } from '../../../src/pairs/harness-shift/sample.js';
+import { loadExperiment } from '../../../src/plan/experiments.js';
+import { expand } from '../../../src/plan/plan.js';
+import { ROOT } from '../../helpers/cli.js';
 
 describe('evictsBeforeEveryRun', () => {
   it("reads the manifest's evict rule: scan's cold points evict, its warm ones and wc's do not", async () => {

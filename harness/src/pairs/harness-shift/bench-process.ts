@@ -4,7 +4,7 @@
  * PATH: the script's `node` is then the one the harness runs under on both sides.
  */
 import { delimiter, dirname } from 'node:path';
-import { runProcess } from '../../../lib/exec.js';
+import { runProcess } from '../../lib/exec.js';
 import type { RunBench } from './rounds.js';
 
 /** The parent's choices that would change what a side's bench measures or where it writes. */

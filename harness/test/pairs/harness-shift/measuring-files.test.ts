@@ -10,8 +10,8 @@ import {
   notMeasuring,
   onlySources,
   packageFields,
-} from '../../../../src/pairs/harness-shift/plan/measuring-files.js';
-import { ROOT } from '../../../helpers/cli.js';
+} from '../../../src/pairs/harness-shift/measuring-files.js';
+import { ROOT } from '../../helpers/cli.js';
 
 const bytes = (s: string) => new TextEncoder().encode(s);
 

@@ -1,9 +1,9 @@
 // The comment's harness-shift section: files, one line per experiment, flags, escaping; and the
 // comparison.json field that carries it.
 import { describe, expect, it } from 'vitest';
-import { type HarnessShift, PairedComparison } from '../../../../src/model/comparison.js';
-import { renderHarnessShift, shiftLine, shiftPct } from '../../../../src/pairs/harness-shift/report/shift-section.js';
-import { pairedComparison } from '../../../helpers/paired.js';
+import { type HarnessShift, PairedComparison } from '../../../src/model/comparison.js';
+import { renderHarnessShift, shiftLine, shiftPct } from '../../../src/pairs/harness-shift/shift-section.js';
+import { pairedComparison } from '../../helpers/paired.js';
 
 const shift = (over: Partial<HarnessShift> = {}): HarnessShift => ({
   files: ['harness/src/run/measure.ts', 'harness/tools/evict.c'],

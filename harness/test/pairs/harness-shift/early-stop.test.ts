@@ -3,13 +3,9 @@
 // "inside" by one of those looks: simulated rounds (seeded, so the rates are exact numbers of this
 // test, not a chance), looked at from round 6 to 44 as a PR diff does, then one 95 % look at the end.
 import { describe, expect, it } from 'vitest';
-import { prng } from '../../../../src/analysis/prng.js';
-import { centreInterval } from '../../../../src/analysis/signed-rank.js';
-import {
-  EARLY_STOP_ALPHA,
-  insideMargin,
-  SHIFT_MARGIN,
-} from '../../../../src/pairs/harness-shift/analysis/pooled-shift.js';
+import { prng } from '../../../src/analysis/prng.js';
+import { centreInterval } from '../../../src/analysis/signed-rank.js';
+import { EARLY_STOP_ALPHA, insideMargin, SHIFT_MARGIN } from '../../../src/pairs/harness-shift/pooled-shift.js';
 
 const ROUNDS = 44;
 const TRIALS = 300;

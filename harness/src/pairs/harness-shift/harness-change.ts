@@ -9,8 +9,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { buildSync } from 'esbuild';
-import { importGraph as esbuildImports, nodeBundle } from '../../../plan/import-graph.js';
-import { addPackagePins, isPackageImport, packageName, UnpinnedPackage } from '../../../plan/package-pins.js';
+import { importGraph as esbuildImports, nodeBundle } from '../../plan/import-graph.js';
+import { addPackagePins, isPackageImport, packageName, UnpinnedPackage } from '../../plan/package-pins.js';
 import {
   changedFiles,
   changedPins,

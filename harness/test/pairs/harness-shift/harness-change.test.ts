@@ -7,13 +7,9 @@ import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type HarnessChange,
-  harnessChange,
-  importGraph,
-} from '../../../../src/pairs/harness-shift/plan/harness-change.js';
-import { ROOT } from '../../../helpers/cli.js';
-import { removeScratch } from '../../../helpers/scratch.js';
+import { type HarnessChange, harnessChange, importGraph } from '../../../src/pairs/harness-shift/harness-change.js';
+import { ROOT } from '../../helpers/cli.js';
+import { removeScratch } from '../../helpers/scratch.js';
 
 let dir: string;
 let base: string;
