@@ -42,6 +42,11 @@ const FILE_FLOORS = {
   'pairs/harness-shift/rounds.ts': 'run',
   'pairs/harness-shift/shift-section.ts': 'report',
   'pairs/harness-shift/measure-harness-shift.ts': 'pipeline',
+  // Calibration: a replay, a report and the two files that run it.
+  'calibration/aa-replay.ts': 'analysis',
+  'calibration/figures.ts': 'report',
+  'calibration/calibrate-machine.ts': 'pipeline',
+  'calibration/plant.ts': 'pipeline',
 };
 
 const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

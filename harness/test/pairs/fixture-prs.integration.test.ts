@@ -13,7 +13,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { plantedWc } from '../../src/calibration/pipeline/plant.js';
+import { plantedWc } from '../../src/calibration/plant.js';
 import { PairedComparison } from '../../src/model/comparison.js';
 import { runCli } from '../helpers/cli.js';
 import { editProgram, programCheckout } from '../helpers/program-checkout.js';

@@ -14,7 +14,7 @@ import {
   replayAA,
   robustScale,
   wilsonInterval,
-} from '../../../src/calibration/analysis/aa-replay.js';
+} from '../../../src/calibration/aa-replay.js';
 import { compareCounter, comparePairedCounter } from '../../../src/pairs/analysis/exact-counters.js';
 import {
   compareFit,

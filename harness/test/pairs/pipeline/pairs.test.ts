@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { plantedWc } from '../../../src/calibration/pipeline/plant.js';
+import { plantedWc } from '../../../src/calibration/plant.js';
 import { machineInfo } from '../../../src/machine/machine.js';
 import { buildTool } from '../../../src/machine/tools.js';
 import { PAIRED_COMPARISON_SCHEMA, PairedComparison } from '../../../src/model/comparison.js';

@@ -1,18 +1,18 @@
 /**
- * The paired calibration's figures from its diffs (calibration/pipeline/calibrate-machine.ts runs them): per point,
+ * The paired calibration's figures from its diffs (calibration/calibrate-machine.ts runs them): per point,
  * how often the A/A diffs called it and what a bootstrap replay of its A/A pairs says (false
  * positives of the rule, MDE, power, threshold); the planted slowdown's detection rate; the
  * noise.json of the machine; and calibration.md.
  */
 
-import { formatValue } from '../../lib/format.js';
-import { markdownTable } from '../../lib/markdown.js';
-import type { PairedComparison, PairedPoint } from '../../model/comparison.js';
-import { NOISE_SCHEMA, type NoiseFile } from '../../model/noise.js';
-import { WALL_TIME } from '../../pairs/analysis/point.js';
-import { DEFAULT_PLAN } from '../../pairs/analysis/sequential.js';
-import type { PairRecord } from '../../pairs/report/rows.js';
-import { calibratePoint, type PointCalibration, type Rate, rateOf } from '../analysis/aa-replay.js';
+import { formatValue } from '../lib/format.js';
+import { markdownTable } from '../lib/markdown.js';
+import type { PairedComparison, PairedPoint } from '../model/comparison.js';
+import { NOISE_SCHEMA, type NoiseFile } from '../model/noise.js';
+import { WALL_TIME } from '../pairs/analysis/point.js';
+import { DEFAULT_PLAN } from '../pairs/analysis/sequential.js';
+import type { PairRecord } from '../pairs/report/rows.js';
+import { calibratePoint, type PointCalibration, type Rate, rateOf } from './aa-replay.js';
 
 /** One diff as calibration reads it: its comparison, its pair record, and its wall time. */
 export interface CalibrationDiff {
@@ -185,7 +185,7 @@ export function renderCalibration(c: PairedCalibration): string {
       ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
     ),
     '',
-    '_noise per pair: robust scale of the log-ratios; FPR (replay), power and threshold: block-bootstrap replays of the A/A pairs through the sequential rule (calibration/analysis/aa-replay.ts); MDE: at the mean pairs the point got._',
+    '_noise per pair: robust scale of the log-ratios; FPR (replay), power and threshold: block-bootstrap replays of the A/A pairs through the sequential rule (calibration/aa-replay.ts); MDE: at the mean pairs the point got._',
   ];
   return `${lines.join('\n')}\n`;
 }

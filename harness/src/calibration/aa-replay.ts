@@ -17,13 +17,13 @@
  * Pure and seeded: the same record gives the same figures.
  */
 
-import { type Rate, rateOf } from '../../analysis/rate.js';
-import { prng } from '../../analysis/two-sample.js';
-import type { PairedVerdict } from '../../model/verdicts.js';
-import { hodgesLehmann, logMargin, MIN_EFFECT, normalQuantile } from '../../pairs/analysis/pair-statistics.js';
-import { DEFAULT_PLAN, runSequential, type SequentialPlan } from '../../pairs/analysis/sequential.js';
+import { type Rate, rateOf } from '../analysis/rate.js';
+import { prng } from '../analysis/two-sample.js';
+import type { PairedVerdict } from '../model/verdicts.js';
+import { hodgesLehmann, logMargin, MIN_EFFECT, normalQuantile } from '../pairs/analysis/pair-statistics.js';
+import { DEFAULT_PLAN, runSequential, type SequentialPlan } from '../pairs/analysis/sequential.js';
 
-export { type Rate, rateOf, wilsonInterval } from '../../analysis/rate.js';
+export { type Rate, rateOf, wilsonInterval } from '../analysis/rate.js';
 
 export interface Outcomes {
   trials: number;

@@ -6,7 +6,7 @@
  *
  * - A/A: two git worktrees of the same commit, diffed `repeats` times. Every point's verdict is
  *   a trial: "slower" or "faster" is a false positive. Each point's A/A pairs also feed the
- *   bootstrap replay of calibration/analysis/aa-replay.ts (false-positive rate of the rule on this
+ *   bootstrap replay of calibration/aa-replay.ts (false-positive rate of the rule on this
  *   noise, the minimal detectable effect at the pairs the point got, its calibrated threshold).
  * - Planted: a third worktree whose wc C variant spins after every read() for ~5% of the read
  *   cost the A/A diff measured, diffed against the first `repeats` times: the share of wc C
@@ -17,12 +17,12 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, symlinkSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
-import { writeFileAtomic } from '../../lib/atomic.js';
-import { UserError } from '../../lib/errors.js';
-import { runProcess } from '../../lib/exec.js';
-import { type PairsOptions, runPairs } from '../../pairs/pipeline/pairs.js';
-import type { Filters } from '../../plan/plan.js';
-import { publishNoise } from '../../store/publish-run.js';
+import { writeFileAtomic } from '../lib/atomic.js';
+import { UserError } from '../lib/errors.js';
+import { runProcess } from '../lib/exec.js';
+import { type PairsOptions, runPairs } from '../pairs/pipeline/pairs.js';
+import type { Filters } from '../plan/plan.js';
+import { publishNoise } from '../store/publish-run.js';
 import {
   aaFigures,
   type CalibrationDiff,
@@ -31,10 +31,10 @@ import {
   plantedFigures,
   plantTarget,
   renderCalibration,
-} from '../report/figures.js';
+} from './figures.js';
 import { plantWcSlowdown } from './plant.js';
 
-export type { PairedCalibration } from '../report/figures.js';
+export type { PairedCalibration } from './figures.js';
 
 export interface PairedCalibrationOptions extends Omit<PairsOptions, 'base' | 'head' | 'seed'> {
   root: string;
