@@ -47,6 +47,16 @@ const FILE_FLOORS = {
   'calibration/figures.ts': 'report',
   'calibration/calibrate-machine.ts': 'pipeline',
   'calibration/plant.ts': 'pipeline',
+  // The release axis: its store's schemas and checks, its files, its plans and its texts (its
+  // analysis/ and pipeline/ have folders of their own).
+  'releases/release-store.ts': 'model',
+  'releases/release-checks.ts': 'model',
+  'releases/suite-plan.ts': 'plan',
+  'releases/sweep-plan.ts': 'plan',
+  'releases/counter-groups.ts': 'report',
+  'releases/spread-text.ts': 'report',
+  'releases/release-files.ts': 'store',
+  'releases/release-site-copy.ts': 'store',
 };
 
 const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

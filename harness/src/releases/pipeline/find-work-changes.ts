@@ -17,9 +17,9 @@ import {
   workPercent,
   workSeries,
 } from '../analysis/work-changes.js';
-import type { ReleaseChange, ReleaseIndexFile } from '../model/release-store.js';
-import type { SuiteExperiment } from '../plan/suite-plan.js';
-import { readReleaseIndex } from '../store/release-files.js';
+import { readReleaseIndex } from '../release-files.js';
+import type { ReleaseChange, ReleaseIndexFile } from '../release-store.js';
+import type { SuiteExperiment } from '../suite-plan.js';
 import {
   type Ctx,
   eachChange,

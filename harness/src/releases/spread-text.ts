@@ -2,7 +2,7 @@
  * The reference's spread over a sweep and the sweep's cost, as text for a terminal (the
  * `releases spread` command). Pure.
  */
-import { formatDuration, formatValue } from '../../lib/format.js';
+import { formatDuration, formatValue } from '../lib/format.js';
 import {
   rowName,
   type SpreadRow,
@@ -10,7 +10,7 @@ import {
   STEADY_SPREAD,
   type SweepCost,
   steady,
-} from '../analysis/reference-spread.js';
+} from './analysis/reference-spread.js';
 
 const pct = (x: number | undefined) => (x === undefined ? 'n/a' : `${(x * 100).toFixed(1)}%`);
 

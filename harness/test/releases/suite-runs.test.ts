@@ -2,11 +2,11 @@
 // variants only, through bench's planning down to each job's timed runs.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadExperiment } from '../../../src/plan/experiments.js';
-import { expand } from '../../../src/plan/plan.js';
-import { hasSuite, type SuiteExperiment, suiteFilters, suiteRuns } from '../../../src/releases/plan/suite-plan.js';
-import { ROOT } from '../../helpers/cli.js';
-import { jobOf } from '../../helpers/jobs.js';
+import { loadExperiment } from '../../src/plan/experiments.js';
+import { expand } from '../../src/plan/plan.js';
+import { hasSuite, type SuiteExperiment, suiteFilters, suiteRuns } from '../../src/releases/suite-plan.js';
+import { ROOT } from '../helpers/cli.js';
+import { jobOf } from '../helpers/jobs.js';
 
 const suite = (id: string): SuiteExperiment => {
   const e = loadExperiment(join(ROOT, 'programs', id));

@@ -3,12 +3,12 @@
 // experiment of a build at a time); the release again whole where another commit did.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Release } from '../../../src/model/release-catalog.js';
-import { loadAllExperiments } from '../../../src/plan/experiments.js';
-import { suiteExperiments } from '../../../src/releases/pipeline/sweep.js';
-import { sweepPlans, withSuites } from '../../../src/releases/plan/sweep-plan.js';
-import { ROOT } from '../../helpers/cli.js';
-import { releaseEntry } from '../helpers.js';
+import type { Release } from '../../src/model/release-catalog.js';
+import { loadAllExperiments } from '../../src/plan/experiments.js';
+import { suiteExperiments } from '../../src/releases/pipeline/sweep.js';
+import { sweepPlans, withSuites } from '../../src/releases/sweep-plan.js';
+import { ROOT } from '../helpers/cli.js';
+import { releaseEntry } from './helpers.js';
 
 const all = suiteExperiments(loadAllExperiments(join(ROOT, 'programs')));
 const only = (...ids: string[]) => all.filter((s) => ids.includes(s.id));

@@ -3,12 +3,12 @@
 // counted; its instructions metrics become suite values beside the timed ones, C's as reference.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { CountedRun } from '../../../src/analysis/work.js';
-import type { Counts, Metric } from '../../../src/model/results.js';
-import { loadExperiment } from '../../../src/plan/experiments.js';
-import { hasSuite, type SuiteExperiment, suiteWork } from '../../../src/releases/plan/suite-plan.js';
-import { ROOT } from '../../helpers/cli.js';
-import { bench, results, timed } from '../../helpers/results.js';
+import type { CountedRun } from '../../src/analysis/work.js';
+import type { Counts, Metric } from '../../src/model/results.js';
+import { loadExperiment } from '../../src/plan/experiments.js';
+import { hasSuite, type SuiteExperiment, suiteWork } from '../../src/releases/suite-plan.js';
+import { ROOT } from '../helpers/cli.js';
+import { bench, results, timed } from '../helpers/results.js';
 
 const wc = loadExperiment(join(ROOT, 'programs', 'wc'));
 if (!hasSuite(wc)) throw new Error('wc has no release suite');

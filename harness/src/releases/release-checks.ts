@@ -6,9 +6,9 @@
  * Older schema versions are migrated first. Pure: the files are read in ../store/release-files.ts.
  */
 import { z } from 'zod';
-import { UserError } from '../../lib/errors.js';
-import { Segment } from '../../model/fields.js';
-import { RELEASES_SCHEMA } from '../../model/store-layout.js';
+import { UserError } from '../lib/errors.js';
+import { Segment } from '../model/fields.js';
+import { RELEASES_SCHEMA } from '../model/store-layout.js';
 import { CAPS, ReleaseChange, type ReleaseChangesFile, ReleaseEntry, type ReleaseIndexFile } from './release-store.js';
 
 /** Strict: the first bad record refuses the file. Skip: bad records are left out, each reported. */

@@ -7,15 +7,15 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileS
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { RELEASES_SCHEMA } from '../../../src/model/store-layout.js';
+import { RELEASES_SCHEMA } from '../../src/model/store-layout.js';
 import {
   importReleases,
   publishRelease,
   readReleaseIndex,
   writeReleaseChanges,
-} from '../../../src/releases/store/release-files.js';
-import { removeScratch } from '../../helpers/scratch.js';
-import { releaseChange, releaseEntry } from '../helpers.js';
+} from '../../src/releases/release-files.js';
+import { removeScratch } from '../helpers/scratch.js';
+import { releaseChange, releaseEntry } from './helpers.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'jsio-release-import-'));
 afterAll(() => removeScratch(tmp));

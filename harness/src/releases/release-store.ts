@@ -11,11 +11,11 @@
  * read as they are.
  */
 import { z } from 'zod';
-import { CommitSha, Name, SafeRecord, Segment, Text, Unit } from '../../model/fields.js';
-import { Direction, Params } from '../../model/results.js';
-import { releaseFamilies } from '../../model/runtime-families.js';
-import { isVersion } from '../../model/runtime-release.js';
-import { RELEASES_SCHEMA } from '../../model/store-layout.js';
+import { CommitSha, Name, SafeRecord, Segment, Text, Unit } from '../model/fields.js';
+import { Direction, Params } from '../model/results.js';
+import { releaseFamilies } from '../model/runtime-families.js';
+import { isVersion } from '../model/runtime-release.js';
+import { RELEASES_SCHEMA } from '../model/store-layout.js';
 
 /** The release axis's families (model/runtime-families.ts), as stored files name them. */
 const Family = z.enum(releaseFamilies().map((f) => f.key) as [string, ...string[]]);

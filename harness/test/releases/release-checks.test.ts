@@ -1,12 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { UserError } from '../../../src/lib/errors.js';
-import { RELEASES_SCHEMA } from '../../../src/model/store-layout.js';
-import {
-  checkReleaseChanges,
-  checkReleaseIndex,
-  migrateReleaseFile,
-} from '../../../src/releases/model/release-checks.js';
-import { releaseChange, releaseEntry } from '../helpers.js';
+import { UserError } from '../../src/lib/errors.js';
+import { RELEASES_SCHEMA } from '../../src/model/store-layout.js';
+import { checkReleaseChanges, checkReleaseIndex, migrateReleaseFile } from '../../src/releases/release-checks.js';
+import { releaseChange, releaseEntry } from './helpers.js';
 
 const M = 'bench-a-0a1b2c3d';
 const index = (releases: unknown[], over: object = {}) => ({ schema: 2, machine: M, releases, ...over });

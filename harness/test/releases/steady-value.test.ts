@@ -4,7 +4,7 @@
  * the median's interval; a counter has no interval.
  */
 import { describe, expect, it } from 'vitest';
-import { steadyValue } from '../../../src/releases/plan/suite-plan.js';
+import { steadyValue } from '../../src/releases/suite-plan.js';
 
 describe('steadyValue', () => {
   it("takes a percentile's per-run values, not the pooled one a single odd run moves", () => {

@@ -1,5 +1,5 @@
 /**
- * The store's releases part (layout: model/store-layout.ts, schemas: releases/model/release-store.ts):
+ * The store's releases part (layout: model/store-layout.ts, schemas: releases/release-store.ts):
  * publishing a measured release (its results per experiment and its index entry) and the
  * changes found between releases. Locked with the rest of the store, all or nothing on disk;
  * an unreadable file is refused, never replaced.
@@ -7,17 +7,17 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { withLock, writeFilesAtomic } from '../../lib/atomic.js';
-import { UserError } from '../../lib/errors.js';
-import { assertRealInside } from '../../lib/fs-safety.js';
-import { assertSegment, isSegment } from '../../lib/ids.js';
-import { parseJson, readJsonFile } from '../../lib/json-file.js';
-import { readUntrusted } from '../../lib/untrusted.js';
-import { RESULTS_MAX_BYTES, readResults, readResultsArtifact } from '../../model/read-results.js';
-import type { Results } from '../../model/results.js';
-import { paths, RELEASES_DIR, RELEASES_SCHEMA } from '../../model/store-layout.js';
-import { checkReleaseChanges, checkReleaseIndex, type Trust } from '../model/release-checks.js';
-import type { ReleaseChangesFile, ReleaseEntry, ReleaseIndexFile } from '../model/release-store.js';
+import { withLock, writeFilesAtomic } from '../lib/atomic.js';
+import { UserError } from '../lib/errors.js';
+import { assertRealInside } from '../lib/fs-safety.js';
+import { assertSegment, isSegment } from '../lib/ids.js';
+import { parseJson, readJsonFile } from '../lib/json-file.js';
+import { readUntrusted } from '../lib/untrusted.js';
+import { RESULTS_MAX_BYTES, readResults, readResultsArtifact } from '../model/read-results.js';
+import type { Results } from '../model/results.js';
+import { paths, RELEASES_DIR, RELEASES_SCHEMA } from '../model/store-layout.js';
+import { checkReleaseChanges, checkReleaseIndex, type Trust } from './release-checks.js';
+import type { ReleaseChangesFile, ReleaseEntry, ReleaseIndexFile } from './release-store.js';
 
 const HINT = 'repair or remove the file by hand, or update the harness if it is newer';
 
