@@ -29,6 +29,11 @@ const FLOORS = [...BELOW, ...STAGES, ...DOWNSTREAM, ...TOP];
  * the file, wherever it lies.
  */
 const FILE_FLOORS = {
+  // The build and normalize stages, a file or two each, sit beside the run stage they bracket; their
+  // floors keep the order: build.ts imports no run/ file, and no run/ file imports normalize's.
+  'run/build.ts': 'build',
+  'run/normalize.ts': 'normalize',
+  'run/fit-metrics.ts': 'normalize',
   // The paired diff's harness-against-harness measurement, one stage's worth of files each.
   'pairs/harness-shift/lead-value.ts': 'analysis',
   'pairs/harness-shift/pooled-shift.ts': 'analysis',

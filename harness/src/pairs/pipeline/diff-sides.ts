@@ -5,7 +5,6 @@
  * is measured like any other, and marked (pairs/analysis/workload.ts).
  */
 import { join } from 'node:path';
-import { type BuildOutcome, buildAll } from '../../build/build.js';
 import { UserError } from '../../lib/errors.js';
 import { commitInfo } from '../../machine/machine.js';
 import type { PairedComparison } from '../../model/comparison.js';
@@ -15,6 +14,7 @@ import type { Profile } from '../../model/profiles.js';
 import { type Host, planCheckout } from '../../pipeline/setup.js';
 import { loadAllExperiments } from '../../plan/experiments.js';
 import { expand, type Filters, type Point } from '../../plan/plan.js';
+import { type BuildOutcome, buildAll } from '../../run/build.js';
 import type { Impact } from '../analysis/impact.js';
 import { pairedWorkloadChange } from '../analysis/workload.js';
 import type { PointPlan } from '../run/executor.js';

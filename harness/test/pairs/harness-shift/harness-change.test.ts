@@ -112,9 +112,9 @@ describe('harnessChange', () => {
     writeFileSync(join(head, 'harness/src/lib/added.ts'), 'export const added = 1;\n');
     expect((await harnessChange(base, head)).files).toEqual(['harness/src/lib/added.ts']);
     resetHead();
-    appendFileSync(join(head, 'harness/src/build/build.ts'), 'export const = ;\n');
+    appendFileSync(join(head, 'harness/src/run/build.ts'), 'export const = ;\n');
     await expect(importGraph(head)).rejects.toThrow();
-    expect(await harnessChange(base, head)).toEqual({ files: ['harness/src/build/build.ts'], sameCode: false });
+    expect(await harnessChange(base, head)).toEqual({ files: ['harness/src/run/build.ts'], sameCode: false });
   });
 
   it('a comment, a type or code nothing reaches compiles to the same code; a statement that runs does not', async () => {

@@ -7,7 +7,7 @@ import { fitSizes } from '../analysis/fit.js';
 import type { Job } from '../model/job.js';
 import { FIT_METRICS } from '../model/metrics.js';
 import type { Metric } from '../model/results.js';
-import type { RawSamples } from '../run/runner.js';
+import type { RawSamples } from './runner.js';
 
 /**
  * Why a fit experiment's line gives no cost: a slope that is not positive means start-up noise

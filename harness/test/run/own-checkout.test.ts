@@ -7,10 +7,10 @@ import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, writeFile
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildOne } from '../../src/build/build.js';
 import { loadAllExperiments } from '../../src/plan/experiments.js';
 import { forgetMeasuredInputs } from '../../src/plan/identify-inputs.js';
 import { ensureInput } from '../../src/plan/inputs.js';
+import { buildOne } from '../../src/run/build.js';
 import { ROOT } from '../helpers/cli.js';
 import { removeScratch } from '../helpers/scratch.js';
 

@@ -6,9 +6,9 @@ import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import { buildOne } from '../../src/build/build.js';
 import { loadExperiment } from '../../src/plan/experiments.js';
 import { expand } from '../../src/plan/plan.js';
+import { buildOne } from '../../src/run/build.js';
 import { ROOT } from '../helpers/cli.js';
 import { jobOf } from '../helpers/jobs.js';
 

@@ -3,9 +3,9 @@
 // is not a cost, and the benchmark must say so instead of reporting a negative cost per read.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { metricsOf, normalize } from '../../src/normalize/normalize.js';
 import { loadExperiment } from '../../src/plan/experiments.js';
 import { expand } from '../../src/plan/plan.js';
+import { metricsOf, normalize } from '../../src/run/normalize.js';
 import { ROOT } from '../helpers/cli.js';
 import { jobOf, rawOf } from '../helpers/jobs.js';
 

@@ -8,9 +8,9 @@ import { PERCENTILE_NAMES, percentiles } from '../analysis/percentiles.js';
 import type { Job } from '../model/job.js';
 import { type Direction, HARNESS_METRICS as M, SYSCALL_PREFIX, syscallMetric } from '../model/metrics.js';
 import type { Benchmark, BuildInfo, Metric } from '../model/results.js';
-import type { SyscallCounts } from '../run/parse-strace.js';
-import type { RawRun, RawSamples } from '../run/runner.js';
 import { fitMetrics, fitUnresolved } from './fit-metrics.js';
+import type { SyscallCounts } from './parse-strace.js';
+import type { RawRun, RawSamples } from './runner.js';
 
 /** A sampled metric; JSON has no Infinity/NaN, so non-finite samples are dropped, never written as null. */
 function sampled(unit: string, direction: Direction, raw: readonly number[], source: string): Metric {
