@@ -2,20 +2,28 @@
 //
 // Floors. The main job's stages run in this order and a stage never imports a later one:
 //   plan -> build -> run -> normalize -> report
-// Below them: lib (shared utilities, a leaf), model (schemas and types), analysis (pure
-// statistics), machine (this machine's facts, tools and runtimes). Downstream of results.json:
-// compare (the quick look between stored runs), store, site, and the workflows' decisions
-// (workflow). On top: pipeline (the orchestration) and cli (the commands).
+// build and normalize are a file or two each and sit in run/ (run/build.ts; run/normalize.ts and
+// run/fit-metrics.ts), on their own floors all the same. Below the stages: lib (shared utilities, a
+// leaf), model (schemas and types), analysis (pure statistics), machine (this machine's facts, tools
+// and runtimes). Downstream of results.json: compare (the quick look between stored runs), store,
+// site, and workflow (the GitHub workflows' plumbing: their decisions, the PR artifact, the noise
+// artifact). On top: pipeline (the orchestration) and cli (the commands).
 //
-// Rooms. A feature that spans the floors has a folder of its own, with the same floors inside it
-// (pairs/run/, pairs/report/, ...) and the same rules between them: the PR diff (pairs/),
-// calibration (calibration/) and the release axis (releases/). A room may use every shared floor
-// as its own floor of the same name would; no shared floor imports a room. Calibration and the
-// release axis confirm with the PR diff's engine, so they may import pairs/; pairs imports
-// neither, and the two never import each other.
+// Rooms. A feature that spans the floors has a folder of its own, with the same floors and the same
+// rules inside it: the paired diff (pairs/, with its harness-against-harness measurement in
+// pairs/harness-shift/), calibration (calibration/) and the release axis (releases/). A floor with
+// several files in a room is a folder (pairs/run/, releases/analysis/, ...); a room's other files
+// sit loose in it and FILE_FLOORS below gives each its floor. A room may use every shared floor as
+// its own floor of the same name would; no shared floor imports a room. Calibration and the release
+// axis confirm with the paired diff, so they may import pairs/; pairs imports neither, and the two
+// never import each other. workflow/ renders the paired diff's comment, so it may import pairs/ (no
+// other room), and only cli/ imports it.
 //
 // The trend site (gh-pages/src) imports only pure harness modules, and nothing it reaches may
 // need Node's built-in modules: it runs in a browser.
+//
+// harness/test/lib/dependency-rules.test.ts checks that every path named here exists and that every
+// source file stands on exactly one floor (a loose file the map misses would stand on none).
 const SRC = '^harness/src/';
 const ROOMS = ['pairs', 'calibration', 'releases'];
 const ROOM = `(?:(?:${ROOMS.join('|')})/)?`;
@@ -24,10 +32,7 @@ const BELOW = ['lib', 'model', 'analysis', 'machine'];
 const DOWNSTREAM = ['compare', 'store', 'site', 'workflow'];
 const TOP = ['pipeline', 'cli'];
 const FLOORS = [...BELOW, ...STAGES, ...DOWNSTREAM, ...TOP];
-/**
- * Files whose floor is not the folder they sit in (relative to harness/src): a floor's rules follow
- * the file, wherever it lies.
- */
+/** Files whose floor is not the folder they sit in (relative to harness/src): the floor's rules follow them. */
 const FILE_FLOORS = {
   // The build and normalize stages, a file or two each, sit beside the run stage they bracket; their
   // floors keep the order: build.ts imports no run/ file, and no run/ file imports normalize's.
@@ -111,7 +116,7 @@ module.exports = {
     only('machine-below-the-stages', floors(['machine']), ['lib', 'model', 'analysis', 'machine'], 'machine/ is facts about this machine, used by the stages.'),
     ...STAGES.map((stage, i) => ({
       name: `${stage}-never-imports-later-stages`,
-      comment: `The stages run plan -> build -> run -> normalize -> report: ${stage}/ imports none that come after it, nor reporting or orchestration.`,
+      comment: `The stages run plan -> build -> run -> normalize -> report: the ${stage} floor imports none that come after it, nor reporting or orchestration.`,
       severity: 'error',
       from: { path: floors([stage]) },
       to: { path: floors(later(i)) },
@@ -119,7 +124,7 @@ module.exports = {
     only('report-is-pure', floors(['report']), ['lib', 'model', 'analysis', 'report'], 'report/ renders results: pure, also bundled into the site.'),
     {
       name: 'downstream-reads-results-only',
-      comment: 'compare, store, site and the workflow decisions work from results.json, not from the measuring stages.',
+      comment: "compare, store, site and the workflows' plumbing work from results.json, not from the measuring stages.",
       severity: 'error',
       from: { path: floors(DOWNSTREAM) },
       to: { path: floors(['plan', 'build', 'run', 'normalize', ...TOP]) },
@@ -140,7 +145,7 @@ module.exports = {
     },
     {
       name: 'only-cli-imports-workflow',
-      comment: 'The workflow steps are commands: no floor or room below them imports them.',
+      comment: 'The workflows reach workflow/ through their commands; nothing below the commands imports it, so its import of pairs/ stays one way.',
       severity: 'error',
       from: { pathNot: ['cli', 'workflow'].map(folder) },
       to: { path: folder('workflow') },
