@@ -2,31 +2,98 @@
 //
 // Floors. The main job's stages run in this order and a stage never imports a later one:
 //   plan -> build -> run -> normalize -> report
-// Below them: lib (shared utilities, a leaf), model (schemas and types), analysis (pure
-// statistics), machine (this machine's facts, tools and runtimes). Downstream of results.json:
-// compare (the quick look between stored runs), store, site, and the workflows' decisions
-// (workflow). On top: pipeline (the orchestration) and cli (the commands).
+// build and normalize are a file or two each and sit in run/ (run/build.ts; run/normalize.ts and
+// run/fit-metrics.ts), on their own floors all the same. Below the stages: lib (shared utilities, a
+// leaf), model (schemas and types), analysis (pure statistics), machine (this machine's facts, tools
+// and runtimes). Downstream of results.json: compare (the quick look between stored runs), store,
+// site, and workflow (the GitHub workflows' plumbing: their decisions, the PR artifact, the noise
+// artifact). On top: pipeline (the orchestration) and cli (the commands).
 //
-// Rooms. A feature that spans the floors has a folder of its own, with the same floors inside it
-// (pr-diff/run/, pr-diff/report/, ...) and the same rules between them: the PR diff (pr-diff/),
-// calibration (calibration/) and the release axis (releases/). A room may use every shared floor
-// as its own floor of the same name would; no shared floor imports a room. Calibration and the
-// release axis confirm with the PR diff's engine, so they may import pr-diff/; pr-diff imports
-// neither, and the two never import each other.
+// Rooms. A feature that spans the floors has a folder of its own, with the same floors and the same
+// rules inside it: the paired diff (pairs/, with its harness-against-harness measurement in
+// pairs/harness-shift/), calibration (calibration/) and the release axis (releases/). A floor with
+// several files in a room is a folder (pairs/run/, releases/analysis/, ...); a room's other files
+// sit loose in it and FILE_FLOORS below gives each its floor. A room may use every shared floor as
+// its own floor of the same name would; no shared floor imports a room. Calibration and the release
+// axis confirm with the paired diff, so they may import pairs/; pairs imports neither, and the two
+// never import each other. workflow/ renders the paired diff's comment, so it may import pairs/ (no
+// other room), and only cli/ imports it.
 //
 // The trend site (gh-pages/src) imports only pure harness modules, and nothing it reaches may
 // need Node's built-in modules: it runs in a browser.
+//
+// harness/test/lib/dependency-rules.test.ts checks that every path named here exists and that every
+// source file stands on exactly one floor (a loose file the map misses would stand on none).
 const SRC = '^harness/src/';
-const ROOMS = ['pr-diff', 'calibration', 'releases'];
-// A room may hold a sub-room with the same floors inside it (the PR diff's harness-against-harness
-// measurement: pr-diff/harness-shift/analysis/, .../run/, ...); it is still part of its room.
-const SUBROOMS = ['pr-diff/harness-shift'];
-const ROOM = `(?:(?:${[...SUBROOMS, ...ROOMS].join('|')})/)?`;
+const ROOMS = ['pairs', 'calibration', 'releases'];
+const ROOM = `(?:(?:${ROOMS.join('|')})/)?`;
 const STAGES = ['plan', 'build', 'run', 'normalize', 'report'];
+const BELOW = ['lib', 'model', 'analysis', 'machine'];
 const DOWNSTREAM = ['compare', 'store', 'site', 'workflow'];
 const TOP = ['pipeline', 'cli'];
-/** A floor of that name, shared or inside any room. */
-const floors = (names) => `${SRC}${ROOM}(${names.join('|')})/`;
+const FLOORS = [...BELOW, ...STAGES, ...DOWNSTREAM, ...TOP];
+/** Files whose floor is not the folder they sit in (relative to harness/src): the floor's rules follow them. */
+const FILE_FLOORS = {
+  // The build and normalize stages, a file or two each, sit beside the run stage they bracket; their
+  // floors keep the order: build.ts imports no run/ file, and no run/ file imports normalize's.
+  'run/build.ts': 'build',
+  'run/normalize.ts': 'normalize',
+  'run/fit-metrics.ts': 'normalize',
+  // The paired diff's harness-against-harness measurement, one stage's worth of files each.
+  'pairs/harness-shift/lead-value.ts': 'analysis',
+  'pairs/harness-shift/pooled-shift.ts': 'analysis',
+  'pairs/harness-shift/quietest.ts': 'analysis',
+  'pairs/harness-shift/harness-change.ts': 'plan',
+  'pairs/harness-shift/measuring-files.ts': 'plan',
+  'pairs/harness-shift/sample.ts': 'plan',
+  'pairs/harness-shift/shift-runs.ts': 'plan',
+  'pairs/harness-shift/bench-process.ts': 'run',
+  'pairs/harness-shift/harness-sides.ts': 'run',
+  'pairs/harness-shift/rounds.ts': 'run',
+  'pairs/harness-shift/shift-section.ts': 'report',
+  'pairs/harness-shift/measure-harness-shift.ts': 'pipeline',
+  // Calibration: a replay, a report and the two files that run it.
+  'calibration/aa-replay.ts': 'analysis',
+  'calibration/figures.ts': 'report',
+  'calibration/calibrate-machine.ts': 'pipeline',
+  'calibration/plant.ts': 'pipeline',
+  // The release axis: its store's schemas and checks, its files, its plans and its texts (its
+  // analysis/ and pipeline/ have folders of their own).
+  'releases/release-store.ts': 'model',
+  'releases/release-checks.ts': 'model',
+  'releases/suite-plan.ts': 'plan',
+  'releases/sweep-plan.ts': 'plan',
+  'releases/counter-groups.ts': 'report',
+  'releases/spread-text.ts': 'report',
+  'releases/release-files.ts': 'store',
+  'releases/release-site-copy.ts': 'store',
+};
+
+const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** Every file and folder (relative to harness/src) a rule names; the tests check that each exists. */
+const NAMED = { files: new Set(), folders: new Set() };
+/** One file, by its path under harness/src. */
+const file = (path) => {
+  NAMED.files.add(path);
+  return `${SRC}${escape(path)}$`;
+};
+/** One folder (a room, or a shared floor), by its path under harness/src. */
+const folder = (path) => {
+  NAMED.folders.add(path);
+  return `${SRC}${escape(path)}/`;
+};
+/** A room's name inside a regular expression that captures it. */
+const room = (name) => {
+  NAMED.folders.add(name);
+  return escape(name);
+};
+const mapped = Object.keys(FILE_FLOORS).map(escape).join('|');
+/** A floor of that name: its folders, shared or inside any room, and the files the map gives it. */
+const floors = (names) => {
+  const files = Object.keys(FILE_FLOORS).filter((f) => names.includes(FILE_FLOORS[f]));
+  const inFolders = `${SRC}${mapped ? `(?!(?:${mapped})$)` : ''}${ROOM}(?:${names.join('|')})/`;
+  return [inFolders, ...files.map(file)];
+};
 const NODE_BUILTINS = '^(node:)?(fs|fs/promises|path|os|child_process|crypto|http|https|net|url|util|stream|worker_threads|zlib|events|process)$';
 
 const later = (i) => [...STAGES.slice(i + 1), ...DOWNSTREAM, ...TOP];
@@ -42,14 +109,14 @@ const only = (name, from, names, comment) => ({
 module.exports = {
   forbidden: [
     { name: 'no-circular', comment: 'Import cycles (type-only ones too) hide the order of the pipeline.', severity: 'error', from: {}, to: { circular: true } },
-    only('lib-is-a-leaf', `${SRC}lib/`, ['lib'], 'lib/ holds utilities every layer may use: it imports no other harness folder.'),
+    only('lib-is-a-leaf', folder('lib'), ['lib'], 'lib/ holds utilities every layer may use: it imports no other harness folder.'),
     only('model-is-data', floors(['model']), ['lib', 'model'], 'model/ holds schemas and types: it imports lib/ only.'),
     only('analysis-is-pure', floors(['analysis']), ['lib', 'model', 'analysis'], 'analysis/ is pure statistics, bundled into the site too.'),
     { name: 'analysis-needs-no-node', severity: 'error', from: { path: floors(['analysis']) }, to: { dependencyTypes: ['core'] } },
     only('machine-below-the-stages', floors(['machine']), ['lib', 'model', 'analysis', 'machine'], 'machine/ is facts about this machine, used by the stages.'),
     ...STAGES.map((stage, i) => ({
       name: `${stage}-never-imports-later-stages`,
-      comment: `The stages run plan -> build -> run -> normalize -> report: ${stage}/ imports none that come after it, nor reporting or orchestration.`,
+      comment: `The stages run plan -> build -> run -> normalize -> report: the ${stage} floor imports none that come after it, nor reporting or orchestration.`,
       severity: 'error',
       from: { path: floors([stage]) },
       to: { path: floors(later(i)) },
@@ -57,7 +124,7 @@ module.exports = {
     only('report-is-pure', floors(['report']), ['lib', 'model', 'analysis', 'report'], 'report/ renders results: pure, also bundled into the site.'),
     {
       name: 'downstream-reads-results-only',
-      comment: 'compare, store, site and the workflow decisions work from results.json, not from the measuring stages.',
+      comment: "compare, store, site and the workflows' plumbing work from results.json, not from the measuring stages.",
       severity: 'error',
       from: { path: floors(DOWNSTREAM) },
       to: { path: floors(['plan', 'build', 'run', 'normalize', ...TOP]) },
@@ -66,48 +133,74 @@ module.exports = {
       name: 'shared-floors-import-no-room',
       comment: 'A room builds on the shared floors; the shared floors know no room.',
       severity: 'error',
-      from: { path: SRC, pathNot: `${SRC}(${ROOMS.join('|')}|cli)/` },
-      to: { path: `${SRC}(${ROOMS.join('|')})/` },
+      from: { path: SRC, pathNot: [...ROOMS, 'cli', 'workflow'].map(folder) },
+      to: { path: ROOMS.map(folder) },
     },
     {
-      name: 'pr-diff-imports-no-other-room',
+      name: 'workflow-imports-only-the-pairs-room',
+      comment: "The workflows' plumbing reads and renders the paired diff's comparison.json; the other rooms are none of its business.",
       severity: 'error',
-      from: { path: `${SRC}pr-diff/` },
-      to: { path: `${SRC}(calibration|releases)/` },
+      from: { path: folder('workflow') },
+      to: { path: ROOMS.filter((r) => r !== 'pairs').map(folder) },
+    },
+    {
+      name: 'only-cli-imports-workflow',
+      comment: 'The workflows reach workflow/ through their commands; nothing below the commands imports it, so its import of pairs/ stays one way.',
+      severity: 'error',
+      from: { pathNot: ['cli', 'workflow'].map(folder) },
+      to: { path: folder('workflow') },
+    },
+    {
+      name: 'pairs-imports-no-other-room',
+      severity: 'error',
+      from: { path: folder('pairs') },
+      to: { path: [folder('calibration'), folder('releases')] },
     },
     {
       name: 'calibration-and-releases-apart',
       severity: 'error',
-      from: { path: `${SRC}(calibration|releases)/` },
-      to: { path: `${SRC}(calibration|releases)/` , pathNot: '$1' },
+      from: { path: `${SRC}(${['calibration', 'releases'].map(room).join('|')})/` },
+      to: { path: [folder('calibration'), folder('releases')], pathNot: '$1' },
     },
     {
       name: 'pipelines-share-set-up-not-each-other',
       comment: 'bench and the paired diff share pipeline/setup.ts; neither imports the other.',
       severity: 'error',
-      from: { path: `${SRC}(pr-diff|calibration)/` },
-      to: { path: `${SRC}pipeline/bench\\.ts$` },
+      from: { path: [folder('pairs'), folder('calibration')] },
+      to: { path: file('pipeline/bench.ts') },
     },
     {
       name: 'bench-never-imports-the-paired-diff',
       severity: 'error',
-      from: { path: `${SRC}pipeline/bench\\.ts$` },
-      to: { path: `${SRC}pr-diff/` },
+      from: { path: file('pipeline/bench.ts') },
+      to: { path: folder('pairs') },
     },
     {
       name: 'paired-schedule-runs-no-process',
-      comment: 'pr-diff/run/scheduler.ts decides and schedules; processes are run only through the PairExecutor it is given (tested with a fake one).',
+      comment: 'pairs/run/scheduler.ts decides and schedules; processes are run only through the PairExecutor it is given (tested with a fake one).',
       severity: 'error',
-      from: { path: `${SRC}pr-diff/run/scheduler\\.ts$` },
-      to: { pathNot: `${SRC}(analysis/|model/|lib/|pr-diff/(analysis|model)/|pr-diff/run/(executor|lead-metric)\\.ts$)` },
+      from: { path: file('pairs/run/scheduler.ts') },
+      to: {
+        pathNot: [
+          ...['analysis', 'model', 'lib', 'pairs/analysis'].map(folder),
+          file('pairs/run/executor.ts'),
+          file('pairs/run/lead-metric.ts'),
+        ],
+      },
     },
-    { name: 'only-cli-imports-cli', severity: 'error', from: { pathNot: `${SRC}cli/` }, to: { path: `${SRC}cli/` } },
+    { name: 'only-cli-imports-cli', severity: 'error', from: { pathNot: folder('cli') }, to: { path: folder('cli') } },
     {
       name: 'site-imports-pure-harness-modules',
       comment: 'The site renders the harness own models (compare, summary) and types; nothing that measures or touches disk.',
       severity: 'error',
       from: { path: '^gh-pages/src/' },
-      to: { path: SRC, pathNot: `${SRC}(${ROOM}(model|analysis|report)/|compare/(quick-look|render)\\.ts$|lib/(format|markdown|compare-text)\\.ts$)` },
+      to: {
+        path: SRC,
+        pathNot: [
+          ...floors(['model', 'analysis', 'report']),
+          ...['compare/quick-look.ts', 'lib/format.ts', 'lib/markdown.ts', 'lib/compare-text.ts'].map(file),
+        ],
+      },
     },
     { name: 'site-reaches-no-node-builtin', comment: 'The site runs in a browser.', severity: 'error', from: { path: '^gh-pages/src/' }, to: { path: NODE_BUILTINS, reachable: true } },
   ],
@@ -120,3 +213,9 @@ module.exports = {
     enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'], extensions: ['.ts', '.js', '.mjs'] },
   },
 };
+
+// What harness/test/lib/dependency-rules.test.ts checks against the tree. Not enumerable:
+// dependency-cruiser refuses a configuration with keys of its own.
+Object.defineProperty(module.exports, 'layout', {
+  value: { ROOMS, FLOORS, FILE_FLOORS, floors, named: { files: [...NAMED.files], folders: [...NAMED.folders] } },
+});

@@ -2,19 +2,14 @@
  * The Runtimes view's list of changes between releases (releases/<machine>/changes.json): timing
  * changes confirmed in pairs, changes of counted work (instructions beyond the tolerance), and
  * exact counter changes grouped by release pair and point (the larger steps first:
- * releases/report/counter-groups.ts), each
+ * releases/counter-groups.ts), each
  * with its releases' dates and the release notes between them. Metrics by their labels; every
  * string from the file escaped (html``).
  */
 import { formatValue, plural } from '../../../harness/src/lib/format.js';
 import { countText } from '../../../harness/src/releases/analysis/work-changes.js';
-import type { ReleaseChange, ReleaseChangesFile } from '../../../harness/src/releases/model/release-store.js';
-import {
-  bySize,
-  counterGroups,
-  pointOf,
-  SMALL_COUNTER_STEP,
-} from '../../../harness/src/releases/report/counter-groups.js';
+import { bySize, counterGroups, pointOf, SMALL_COUNTER_STEP } from '../../../harness/src/releases/counter-groups.js';
+import type { ReleaseChange, ReleaseChangesFile } from '../../../harness/src/releases/release-store.js';
 import { type Html, html, safeUrl } from '../html.js';
 
 type Label = (experiment: string, metric: string) => string;

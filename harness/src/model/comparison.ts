@@ -154,7 +154,7 @@ export const PairedCounter = z
 export type PairedCounter = z.infer<typeof PairedCounter>;
 
 /**
- * A point's work counted on both sides (pr-diff/run/count-sides.ts, schema 3): user-space
+ * A point's work counted on both sides (pairs/run/count-sides.ts, schema 3): user-space
  * instructions under Valgrind with each runtime's deterministic settings, per operation for a fit
  * (start-up cancelled), else per run. `changed` beyond the tolerance is the point's "work changed",
  * decided at once whatever the timing says; a point whose counts are evidence (threads, the
@@ -220,7 +220,7 @@ export const PairedPoint = z
     lead: PairedMetric,
     /**
      * The point's other metrics over the same pairs. From schema 3, each timed one is judged at its
-     * share of the diff-wide false-call level (pr-diff/analysis/multiplicity.ts); in schema 2 they
+     * share of the diff-wide false-call level (pairs/analysis/multiplicity.ts); in schema 2 they
      * were fixed-size comparisons at 5 %, no call of a change.
      */
     folded: z.array(PairedMetric).max(50),
@@ -229,7 +229,7 @@ export const PairedPoint = z
     counters: z.array(PairedCounter).max(500),
     /** How much worse the second process of a pair is than the first (> 1: worse), when measurable. */
     orderEffect: Num.optional(),
-    /** This point's share of the diff-wide false-call level (pr-diff/analysis/multiplicity.ts): its change test's level. */
+    /** This point's share of the diff-wide false-call level (pairs/analysis/multiplicity.ts): its change test's level. */
     alpha: Num.optional(),
     /** Its work counted on both sides, before the pairs (schema 3). */
     work: PairedWork.optional(),
@@ -238,7 +238,7 @@ export const PairedPoint = z
 export type PairedPoint = z.infer<typeof PairedPoint>;
 
 /**
- * What a harness change did to the numbers (pr-diff/harness-shift/): the measuring files the pull
+ * What a harness change did to the numbers (pairs/harness-shift/): the measuring files the pull
  * request changed and, per experiment, the pooled shift of a sample of its points measured by the
  * base's harness against the head's, on the head's programs, in alternating rounds.
  */
@@ -291,7 +291,7 @@ export const PairedComparison = z
   .object({
     schema: z.union([z.literal(PAIRED_COMPARISON_OLDEST), z.literal(PAIRED_COMPARISON_SCHEMA)]),
     method: short(800),
-    /** Seed of the pair orders (pr-diff/analysis/pair-statistics.ts pairOrder): the schedule can be recomputed. */
+    /** Seed of the pair orders (pairs/analysis/pair-statistics.ts pairOrder): the schedule can be recomputed. */
     seed: z.number().int(),
     budget: z
       .object({
@@ -351,7 +351,7 @@ export type PairedComparison = z.infer<typeof PairedComparison>;
 /**
  * Schema 2 as its readers check it: schema 3 without the fields 3 added (and without a summary,
  * which they compute again). A pull request's harness writes this for a default branch whose
- * reader knows no newer schema (pr-diff/report/down-level.ts): the PR-comment workflow runs that
+ * reader knows no newer schema (pairs/report/down-level.ts): the PR-comment workflow runs that
  * reader on the pull request's artifact.
  */
 const PairedMetricV2 = PairedMetric.omit({ of: true });

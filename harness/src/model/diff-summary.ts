@@ -1,5 +1,5 @@
 /**
- * The summary at the top of a paired comparison.json (pr-diff/analysis/summarize.ts computes it from the
+ * The summary at the top of a paired comparison.json (pairs/analysis/summarize.ts computes it from the
  * points and the not-measured list): what the pull request broke, what failed on both sides,
  * which programs it changed, the exact counter changes, the counts of verdicts, and the merge
  * check's outcome under the repository's rule. Derived data: the PR comment computes it again from
@@ -75,7 +75,7 @@ export const DiffSummary = z
     changedPrograms: z.array(short(200)).max(1000),
     counters: z.array(CounterFinding).max(200),
     /**
-     * The affected points' answers (pr-diff/analysis/point-answers.ts): with the broken points they add
+     * The affected points' answers (pairs/analysis/point-answers.ts): with the broken points they add
      * up to the affected points. `unmeasured`: points that got no pairs; `notMeasured` (schema 3):
      * every affected point not measured, for any reason (those included); `unanswered`: points
      * with no answer at all (a bug, said in the comment).

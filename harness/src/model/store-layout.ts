@@ -112,7 +112,7 @@ export const RELEASES_DIR = 'releases';
 /**
  * 1: release entries with their suite values; changes confirmed by paired diffs.
  * 2: every field validated (patterns, caps, finite numbers) on import and on read
- * (releases/model/release-checks.ts); adds, all optional, each release's upstream date and its
+ * (releases/release-checks.ts); adds, all optional, each release's upstream date and its
  * traced counters, counter changes beside timing ones with their timing effect, the dates'
  * sources, release notes and profiles.
  * 3: adds, optional, each release's counted work (instructions under Valgrind, per suite point and

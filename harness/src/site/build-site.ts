@@ -112,7 +112,7 @@ const copied = (src: string) => {
  */
 /**
  * A check of the data a feature room owns, run on the site's copy before the page reads it (the
- * releases part: releases/store/release-site-copy.ts). The CLI passes them: shared floors import no room.
+ * releases part: releases/release-site-copy.ts). The CLI passes them: shared floors import no room.
  */
 export type DataCheck = (data: string, warn: (line: string) => void) => unknown;
 

@@ -129,7 +129,7 @@ describe.each([
     const res = runCli(argv(file, s));
     const after = snapshot(s);
     // the store resolves every path it writes through the file system and
-    // refuses one that leaves it (harness/src/workflow/fs-safety.ts assertRealInside).
+    // refuses one that leaves it (harness/src/lib/fs-safety.ts assertRealInside).
     expect(changesOutside(before, after, inside), res.stderr).toEqual([]);
     expect(res.status).not.toBe(0);
   });
@@ -201,7 +201,7 @@ describe('npm run pr-comment with crafted artifacts', () => {
         } else writeFileSync(join(d, f), text);
       }
       const res = runCli(['pr-comment', '--artifact', d, '--pr', '7', '--out', join(s, 'w', 'out', 'comment.md')]);
-      // the artifact reader (pr-diff/workflow/artifact.ts readBounded) takes regular
+      // the artifact reader (workflow/artifact.ts readBounded) takes regular
       // files only (lstat), never a symlink out of the artifact.
       expect(res.status, res.stdout).not.toBe(0);
     },

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { RELEASES_SCHEMA } from '../../src/model/store-layout.js';
-import { publishRelease, writeReleaseChanges } from '../../src/releases/store/release-files.js';
+import { publishRelease, writeReleaseChanges } from '../../src/releases/release-files.js';
 import { runCli } from '../helpers/cli.js';
 import { removeScratch } from '../helpers/scratch.js';
 import { releaseEntry } from '../releases/helpers.js';

@@ -7,8 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli.js';
 
 const SOURCE_DIRS = ['harness/src', 'gh-pages/src'];
-/** cli/commands/<name>.ts beside pipeline/<name>.ts or views/<name>.ts, and the two entry points. */
-const COMMAND_BESIDE_ITS_WORK = new Set(['bench.ts', 'compare.ts', 'main.ts']);
+/** cli/commands/<name>.ts beside (pairs/)pipeline/<name>.ts or views/<name>.ts, and the two entry points. */
+const COMMAND_BESIDE_ITS_WORK = new Set(['bench.ts', 'compare.ts', 'main.ts', 'pairs.ts']);
 
 function sources(): string[] {
   return SOURCE_DIRS.flatMap((d) =>

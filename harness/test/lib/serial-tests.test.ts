@@ -44,8 +44,8 @@ const serial = (file: string) => SERIAL.some((g) => globRegex(g).test(file));
  * measures nothing (`pairs --plan`, a refused trusted plan).
  */
 const NAMES_A_COMMAND_ONLY = [
-  'harness/test/pr-diff/harness-shift/plan/sample.test.ts',
-  'harness/test/pr-diff/pipeline/what-to-measure.test.ts',
+  'harness/test/pairs/harness-shift/sample.test.ts',
+  'harness/test/pairs/pipeline/what-to-measure.test.ts',
 ];
 
 describe('the test files that run alone', () => {

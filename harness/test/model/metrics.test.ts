@@ -3,9 +3,9 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { harnessMetric, trended } from '../../src/model/metrics.js';
-import { metricsOf } from '../../src/normalize/normalize.js';
 import { loadExperiment } from '../../src/plan/experiments.js';
 import { expand } from '../../src/plan/plan.js';
+import { metricsOf } from '../../src/run/normalize.js';
 import { ROOT } from '../helpers/cli.js';
 import { jobOf, rawOf } from '../helpers/jobs.js';
 

@@ -8,10 +8,10 @@ import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, w
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type PointIdentity, planImpact } from '../../src/pairs/analysis/impact.js';
 import { loadAllExperiments } from '../../src/plan/experiments.js';
 import { forgetMeasuredInputs, generatorIdentity, measuredInputs } from '../../src/plan/identify-inputs.js';
 import { expand, type Point } from '../../src/plan/plan.js';
-import { type PointIdentity, planImpact } from '../../src/pr-diff/analysis/impact.js';
 import { ROOT } from '../helpers/cli.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'jsio-exclusion-'));

@@ -12,7 +12,7 @@ import {
   releasesBetween,
   selectReleases,
 } from '../../src/model/release-catalog.js';
-import { sweepOrder } from '../../src/releases/plan/suite-plan.js';
+import { sweepOrder } from '../../src/releases/suite-plan.js';
 
 const fixture = (name: string) =>
   JSON.parse(

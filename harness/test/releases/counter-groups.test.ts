@@ -2,7 +2,7 @@
 // a step of more than two calls first, the rest folded (a sweep found 1,374 of 2,032 changes of
 // one or two calls); the CLI's one line per group.
 import { describe, expect, it } from 'vitest';
-import { bySize, counterGroups, counterGroupText, largestStep } from '../../src/releases/report/counter-groups.js';
+import { bySize, counterGroups, counterGroupText, largestStep } from '../../src/releases/counter-groups.js';
 import { counterChange } from './helpers.js';
 
 const counter = counterChange;

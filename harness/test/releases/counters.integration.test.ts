@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { exactCount } from '../../src/releases/analysis/counter-changes.js';
-import { ReleaseChangesFile, ReleaseIndexFile } from '../../src/releases/model/release-store.js';
-import { bySize, counterGroups, counterGroupText } from '../../src/releases/report/counter-groups.js';
+import { bySize, counterGroups, counterGroupText } from '../../src/releases/counter-groups.js';
+import { ReleaseChangesFile, ReleaseIndexFile } from '../../src/releases/release-store.js';
 import { FIXTURES, runCli } from '../helpers/cli.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'jsio-release-counters-'));

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { RELEASES_SCHEMA } from '../../src/model/store-layout.js';
-import { readReleaseChanges, readReleaseIndex } from '../../src/releases/store/release-files.js';
+import { readReleaseChanges, readReleaseIndex } from '../../src/releases/release-files.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'jsio-release-migrate-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));

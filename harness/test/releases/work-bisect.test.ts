@@ -11,10 +11,10 @@ import type { CountedRun } from '../../src/analysis/work.js';
 import { machineInfo } from '../../src/machine/machine.js';
 import { npmPackageDir } from '../../src/machine/toolchains.js';
 import { parseRegistryTimes } from '../../src/model/release-catalog.js';
-import type { ReleaseEntry } from '../../src/releases/model/release-store.js';
 import { changeCounts, releaseChanges } from '../../src/releases/pipeline/find-changes.js';
 import type { SweepOptions } from '../../src/releases/pipeline/sweep.js';
-import { publishRelease, readReleaseChanges } from '../../src/releases/store/release-files.js';
+import { publishRelease, readReleaseChanges } from '../../src/releases/release-files.js';
+import type { ReleaseEntry } from '../../src/releases/release-store.js';
 import { FIXTURES, ROOT } from '../helpers/cli.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'jsio-work-bisect-'));

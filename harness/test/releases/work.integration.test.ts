@@ -7,9 +7,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { compareWork } from '../../src/pr-diff/analysis/work-verdict.js';
+import { compareWork } from '../../src/pairs/analysis/work-verdict.js';
 import { workCounts } from '../../src/releases/analysis/work-changes.js';
-import { ReleaseChangesFile, ReleaseIndexFile } from '../../src/releases/model/release-store.js';
+import { ReleaseChangesFile, ReleaseIndexFile } from '../../src/releases/release-store.js';
 import { FIXTURES, runCli } from '../helpers/cli.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'jsio-release-work-'));

@@ -4,9 +4,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { metricsOf } from '../../src/normalize/normalize.js';
 import { loadExperiment } from '../../src/plan/experiments.js';
 import { expand } from '../../src/plan/plan.js';
+import { metricsOf } from '../../src/run/normalize.js';
 import { parseHyperfineJson } from '../../src/run/parse-hyperfine.js';
 import { FIXTURES, ROOT } from '../helpers/cli.js';
 import { jobOf, rawOf } from '../helpers/jobs.js';

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAIRED_COMPARISON_SCHEMA } from '../../src/model/comparison-version.js';
-import { commentTarget } from '../../src/pr-diff/workflow/workflow-run.js';
+import { commentTarget } from '../../src/workflow/workflow-run.js';
 import { ROOT } from '../helpers/cli.js';
 import { evaluateIf, interpolate } from '../helpers/gh-expr.js';
 import {

@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { workflowCommand } from '../../src/cli/commands/workflow.js';
-import { runTitle } from '../../src/pr-diff/workflow/workflow-run.js';
 import { parseGabDataJs } from '../../src/workflow/gab-gate.js';
+import { runTitle } from '../../src/workflow/workflow-run.js';
 import { pairedComparison } from '../helpers/paired.js';
 
 const REPO = 'owner/repo';

@@ -6,8 +6,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { classifyPullRequest } from '../../src/pr-diff/workflow/pr-gate.js';
-import { RUN_TITLE_RE } from '../../src/pr-diff/workflow/workflow-run.js';
+import { classifyPullRequest } from '../../src/workflow/pr-gate.js';
+import { RUN_TITLE_RE } from '../../src/workflow/workflow-run.js';
 import { ROOT } from '../helpers/cli.js';
 import { evaluateIf, interpolate } from '../helpers/gh-expr.js';
 

@@ -1,11 +1,11 @@
 /**
- * npm run calibrate: this machine's figures for the paired PR diff (calibration/pipeline/calibrate-machine.ts): A/A
+ * npm run calibrate: this machine's figures for the paired PR diff (calibration/calibrate-machine.ts): A/A
  * false positives, MDE and power for a planted wc C slowdown, from repeated real diffs of
  * worktrees of this commit; its per-point thresholds go to noise.json and the store, where
  * `pairs`, `compare` and the site read them.
  */
 import { join } from 'node:path';
-import { calibratePairs } from '../../calibration/pipeline/calibrate-machine.js';
+import { calibratePairs } from '../../calibration/calibrate-machine.js';
 import { EXIT, UserError } from '../../lib/errors.js';
 import { ensureDirectory } from '../../lib/paths.js';
 import { DEFAULT_STORE, intFlag, ROOT } from '../args.js';

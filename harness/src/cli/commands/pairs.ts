@@ -1,9 +1,9 @@
 /**
- * npm run pairs: the paired PR diff (pr-diff/pipeline/pr-diff.ts). Measures base and head process by
+ * npm run pairs: the paired PR diff (pairs/pipeline/pairs.ts). Measures base and head process by
  * process in pairs, within a time budget, and writes comparison.json, comparison.md and pairs.json
  * (every point's pairs, for calibration). comparison.json is written at the schema the base's
  * harness reads (the PR-comment workflow reads it with the default branch's), the full one beside
- * it when that is older (pr-diff/report/down-level.ts).
+ * it when that is older (pairs/report/down-level.ts).
  */
 import { join } from 'node:path';
 import { writeFileAtomic } from '../../lib/atomic.js';
@@ -12,17 +12,17 @@ import { ensureDirectory, existingDirectory } from '../../lib/paths.js';
 import { commitInfo, machineInfo } from '../../machine/machine.js';
 import { PAIRED_COMPARISON_OLDEST, PAIRED_COMPARISON_SCHEMA } from '../../model/comparison-version.js';
 import type { DiffPlan } from '../../model/diff-plan.js';
-import { DEFAULT_CONTROL_POINTS } from '../../pr-diff/analysis/impact.js';
-import { DEFAULT_FAIL_RULE, parseFailRule } from '../../pr-diff/analysis/merge-rule.js';
-import { summarize } from '../../pr-diff/analysis/summarize.js';
-import { runPairs, writeRecord } from '../../pr-diff/pipeline/pr-diff.js';
-import { planDiff } from '../../pr-diff/pipeline/what-to-measure.js';
-import { renderPairedComparison } from '../../pr-diff/report/comment.js';
-import { forSchema2 } from '../../pr-diff/report/down-level.js';
-import { renderPlan } from '../../pr-diff/report/plan-text.js';
-import { readTrustedPlan } from '../../pr-diff/workflow/artifact.js';
-import { pairedSchemaReadBy } from '../../pr-diff/workflow/reader-schema.js';
+import { DEFAULT_CONTROL_POINTS } from '../../pairs/analysis/impact.js';
+import { DEFAULT_FAIL_RULE, parseFailRule } from '../../pairs/analysis/merge-rule.js';
+import { summarize } from '../../pairs/analysis/summarize.js';
+import { runPairs, writeRecord } from '../../pairs/pipeline/pairs.js';
+import { planDiff } from '../../pairs/pipeline/what-to-measure.js';
+import { renderPairedComparison } from '../../pairs/report/comment.js';
+import { forSchema2 } from '../../pairs/report/down-level.js';
+import { renderPlan } from '../../pairs/report/plan-text.js';
 import { loadNoise, noiseSourceOf } from '../../store/noise-thresholds.js';
+import { readTrustedPlan } from '../../workflow/artifact.js';
+import { pairedSchemaReadBy } from '../../workflow/reader-schema.js';
 import { intFlag, ROOT } from '../args.js';
 import { type CommandSpec, parseCommand } from '../options.js';
 import { SELECTION_OPTIONS, selectionOf } from '../selection.js';

@@ -7,9 +7,9 @@ import { resolve } from 'node:path';
 import { writeFileAtomic } from '../../lib/atomic.js';
 import { EXIT, UserError } from '../../lib/errors.js';
 import { ensureParentDirectory, existingDirectory } from '../../lib/paths.js';
-import { DEFAULT_FAIL_RULE, parseFailRule } from '../../pr-diff/analysis/merge-rule.js';
-import { COMMENT_MARKER, commentFromArtifact, readTrustedPlan } from '../../pr-diff/workflow/artifact.js';
-import { findPullRequest, githubFromEnv, upsertComment } from '../../pr-diff/workflow/github.js';
+import { DEFAULT_FAIL_RULE, parseFailRule } from '../../pairs/analysis/merge-rule.js';
+import { COMMENT_MARKER, commentFromArtifact, readTrustedPlan } from '../../workflow/artifact.js';
+import { findPullRequest, githubFromEnv, upsertComment } from '../../workflow/github.js';
 import { type CommandSpec, parseCommand } from '../options.js';
 
 export const prCommentSpec = {

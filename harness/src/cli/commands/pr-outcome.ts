@@ -1,16 +1,16 @@
 /**
  * `npm run workflow -- pr-outcome --comparison FILE [--fail-on RULE]`: pr.yml's last step, the
- * merge check under the repository's rule (PR_FAIL_ON, pr-diff/analysis/merge-rule.ts). Prints
+ * merge check under the repository's rule (PR_FAIL_ON, pairs/analysis/merge-rule.ts). Prints
  * fail=true|false; exits 1 when the rule fails the check, 2 on a missing or malformed comparison.
  */
 import { resolve } from 'node:path';
 import { EXIT, UserError } from '../../lib/errors.js';
 import { readUntrustedJson } from '../../lib/untrusted.js';
 import { PairedComparison } from '../../model/comparison.js';
-import { DEFAULT_FAIL_RULE, parseFailRule } from '../../pr-diff/analysis/merge-rule.js';
-import { summarize } from '../../pr-diff/analysis/summarize.js';
-import { readTrustedPlan } from '../../pr-diff/workflow/artifact.js';
-import { coverageProblem } from '../../pr-diff/workflow/trusted-coverage.js';
+import { DEFAULT_FAIL_RULE, parseFailRule } from '../../pairs/analysis/merge-rule.js';
+import { summarize } from '../../pairs/analysis/summarize.js';
+import { readTrustedPlan } from '../../workflow/artifact.js';
+import { coverageProblem } from '../../workflow/trusted-coverage.js';
 import { type CommandSpec, parseCommand } from '../options.js';
 
 export const prOutcomeSpec = {

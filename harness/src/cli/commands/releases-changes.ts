@@ -2,10 +2,10 @@
 import { EXIT } from '../../lib/errors.js';
 import { plural } from '../../lib/format.js';
 import { ensureDirectory } from '../../lib/paths.js';
+import { bySize, counterGroups, counterGroupText, SMALL_COUNTER_STEP } from '../../releases/counter-groups.js';
 import { releaseConfirmer } from '../../releases/pipeline/confirm-in-pairs.js';
 import { changeCounts, releaseChanges } from '../../releases/pipeline/find-changes.js';
 import { profileChange } from '../../releases/pipeline/profile-change.js';
-import { bySize, counterGroups, counterGroupText, SMALL_COUNTER_STEP } from '../../releases/report/counter-groups.js';
 import { intFlag, list, ROOT } from '../args.js';
 import { type CommandSpec, parseCommand } from '../options.js';
 import { profileFlag } from '../selection.js';

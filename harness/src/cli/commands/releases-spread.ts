@@ -2,8 +2,8 @@
 import { EXIT, UserError } from '../../lib/errors.js';
 import { machineInfo } from '../../machine/machine.js';
 import { referenceSpread, sweepCost, sweepEntries } from '../../releases/analysis/reference-spread.js';
-import { spreadText } from '../../releases/report/spread-text.js';
-import { readReleaseIndex } from '../../releases/store/release-files.js';
+import { readReleaseIndex } from '../../releases/release-files.js';
+import { spreadText } from '../../releases/spread-text.js';
 import { list } from '../args.js';
 import { type CommandSpec, parseCommand } from '../options.js';
 import { profileFlag } from '../selection.js';

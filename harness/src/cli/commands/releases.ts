@@ -11,7 +11,7 @@ import { machineInfo } from '../../machine/machine.js';
 import { catalogRows } from '../../model/release-catalog.js';
 import { releaseFamilies, title } from '../../model/runtime-families.js';
 import { measureReleases, SWEEP_COUNTS } from '../../releases/pipeline/sweep.js';
-import { importReleases, measuredKeys, readReleaseIndex, releaseMachines } from '../../releases/store/release-files.js';
+import { importReleases, measuredKeys, readReleaseIndex, releaseMachines } from '../../releases/release-files.js';
 import { intFlag, list, ROOT } from '../args.js';
 import { type CommandSpec, helpText, parseCommand } from '../options.js';
 import { profileFlag } from '../selection.js';

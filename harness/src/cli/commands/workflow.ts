@@ -17,7 +17,6 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
-import { listArtifact, pickNoiseFile, refuseNoise } from '../../calibration/workflow/noise-artifact.js';
 import { EXIT, UserError } from '../../lib/errors.js';
 import { runSync } from '../../lib/exec.js';
 import { assertPr, assertRepo, assertSegment, assertSha } from '../../lib/ids.js';
@@ -27,12 +26,9 @@ import { LEGACY_PROFILE } from '../../model/store-layout.js';
 import { IndexCommits, STORE_SCHEMA } from '../../model/store-schema.js';
 import { writeGab } from '../../pipeline/reports.js';
 import { loadAllExperiments } from '../../plan/experiments.js';
-import { readArtifactComparison } from '../../pr-diff/workflow/artifact.js';
-import { getPullRequest, githubFromEnv } from '../../pr-diff/workflow/github.js';
-import { checkApprovedHead, type PullRequestNow } from '../../pr-diff/workflow/pr-gate.js';
-import { commentTarget, type WorkflowRunEvent } from '../../pr-diff/workflow/workflow-run.js';
 import { readNoiseFile } from '../../store/noise-thresholds.js';
 import { STORE_FILE_MAX_BYTES } from '../../store/store-files.js';
+import { readArtifactComparison } from '../../workflow/artifact.js';
 import { pickCommit } from '../../workflow/backfill.js';
 import {
   GAB_TOOLS,
@@ -42,6 +38,10 @@ import {
   gabGateOutputs,
   parseGabDataJs,
 } from '../../workflow/gab-gate.js';
+import { getPullRequest, githubFromEnv } from '../../workflow/github.js';
+import { listArtifact, pickNoiseFile, refuseNoise } from '../../workflow/noise-artifact.js';
+import { checkApprovedHead, type PullRequestNow } from '../../workflow/pr-gate.js';
+import { commentTarget, type WorkflowRunEvent } from '../../workflow/workflow-run.js';
 import { ROOT } from '../args.js';
 import { type CommandSpec, parseCommand } from '../options.js';
 import { prOutcomeCmd, prOutcomeSpec } from './pr-outcome.js';

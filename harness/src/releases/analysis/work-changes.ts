@@ -2,7 +2,7 @@
  * Changes of counted work between runtime releases: each suite point's instructions, counted under
  * Valgrind with the runtime's deterministic settings, release by release in version order along
  * a line. Two consecutive releases' counts are compared as a PR diff compares two sides'
- * (pr-diff/analysis/work-verdict.ts compareWork): each release's own counts must agree within
+ * (pairs/analysis/work-verdict.ts compareWork): each release's own counts must agree within
  * the one tolerance of counted work, and the two must differ beyond it. A release whose counts
  * disagree says nothing either way and is never called a change; nor is a point whose counts are
  * evidence (threads, the kernel or a cold cache decide its cost), nor the native reference. Pure.
@@ -12,8 +12,8 @@ import { median } from '../../analysis/two-sample.js';
 import { type CountedRun, relSpread, WORK_TOLERANCE } from '../../analysis/work.js';
 import { groupDigits } from '../../lib/format.js';
 import { compareVersions } from '../../model/runtime-release.js';
-import { compareWork } from '../../pr-diff/analysis/work-verdict.js';
-import type { ReleaseEntry, WorkPoint } from '../model/release-store.js';
+import { compareWork } from '../../pairs/analysis/work-verdict.js';
+import type { ReleaseEntry, WorkPoint } from '../release-store.js';
 import { type BisectStep, narrowStep, type SeriesKey } from './changes.js';
 
 /** What a point's work is compared on: per operation where it is a fit (start-up cancelled), else per run. */

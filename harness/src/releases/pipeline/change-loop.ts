@@ -10,8 +10,8 @@ import type { Profile } from '../../model/profiles.js';
 import { type Release, releasesBetween } from '../../model/release-catalog.js';
 import { paramText } from '../../model/select.js';
 import { type BisectStep, percent, type SeriesKey } from '../analysis/changes.js';
-import type { ReleaseChange, ReleaseIndexFile } from '../model/release-store.js';
-import { readReleaseIndex } from '../store/release-files.js';
+import { readReleaseIndex } from '../release-files.js';
+import type { ReleaseChange, ReleaseIndexFile } from '../release-store.js';
 import { measureReleases, type SweepOptions } from './sweep.js';
 
 export type Point = Pick<SeriesKey, 'experiment' | 'variant' | 'params'>;

@@ -1,5 +1,5 @@
 /**
- * Confirming a change between two runtime releases with the paired diff (pr-diff/pipeline/pr-diff.ts): the
+ * Confirming a change between two runtime releases with the paired diff (pairs/pipeline/pairs.ts): the
  * same checkout on both sides, the base under release A and the head under release B, on the one
  * suite point where the change was found. Jobs are matched by their id with the runtime parameter
  * set aside (node@24.3.0 and node@24.4.0 run the same program on the same workload). A change is
@@ -13,8 +13,8 @@ import type { Job } from '../../model/job.js';
 import { harnessMetric } from '../../model/metrics.js';
 import type { Profile } from '../../model/profiles.js';
 import { RUNTIME_PARAM } from '../../model/select.js';
+import { runPairs } from '../../pairs/pipeline/pairs.js';
 import type { Filters } from '../../plan/plan.js';
-import { runPairs } from '../../pr-diff/pipeline/pr-diff.js';
 import type { Candidate } from '../analysis/changes.js';
 import type { Confirmation, Confirmer, Unconfirmable } from './find-changes.js';
 

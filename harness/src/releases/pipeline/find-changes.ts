@@ -24,9 +24,9 @@ import {
   detectCounterChanges,
   exactCount,
 } from '../analysis/counter-changes.js';
-import type { ChangeProfile, ReleaseChange, ReleaseChangesFile, ReleaseIndexFile } from '../model/release-store.js';
-import type { SuiteExperiment } from '../plan/suite-plan.js';
-import { dateReleases, readReleaseIndex, writeReleaseChanges } from '../store/release-files.js';
+import { dateReleases, readReleaseIndex, writeReleaseChanges } from '../release-files.js';
+import type { ChangeProfile, ReleaseChange, ReleaseChangesFile, ReleaseIndexFile } from '../release-store.js';
+import type { SuiteExperiment } from '../suite-plan.js';
 import {
   type Ctx,
   catalogs,

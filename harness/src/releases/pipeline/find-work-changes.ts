@@ -6,7 +6,7 @@
  * paired confirmation, the point's timed metrics under the two releases beside it.
  */
 import { WORK_TOLERANCE } from '../../analysis/work.js';
-import { compareWork } from '../../pr-diff/analysis/work-verdict.js';
+import { compareWork } from '../../pairs/analysis/work-verdict.js';
 import {
   countText,
   detectWorkChanges,
@@ -17,9 +17,9 @@ import {
   workPercent,
   workSeries,
 } from '../analysis/work-changes.js';
-import type { ReleaseChange, ReleaseIndexFile } from '../model/release-store.js';
-import type { SuiteExperiment } from '../plan/suite-plan.js';
-import { readReleaseIndex } from '../store/release-files.js';
+import { readReleaseIndex } from '../release-files.js';
+import type { ReleaseChange, ReleaseIndexFile } from '../release-store.js';
+import type { SuiteExperiment } from '../suite-plan.js';
 import {
   type Ctx,
   eachChange,

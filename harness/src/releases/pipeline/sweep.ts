@@ -23,7 +23,8 @@ import type { Results } from '../../model/results.js';
 import { bench } from '../../pipeline/bench.js';
 import type { CountsMode } from '../../pipeline/count-work.js';
 import { loadAllExperiments } from '../../plan/experiments.js';
-import type { CounterPoint, ReleaseEntry, SuiteValue, WorkPoint } from '../model/release-store.js';
+import { publishRelease, readReleaseIndex } from '../release-files.js';
+import type { CounterPoint, ReleaseEntry, SuiteValue, WorkPoint } from '../release-store.js';
 import {
   hasSuite,
   type SuiteExperiment,
@@ -32,9 +33,8 @@ import {
   suiteRuns,
   suiteValues,
   suiteWork,
-} from '../plan/suite-plan.js';
-import { sweepPlans, withSuites } from '../plan/sweep-plan.js';
-import { publishRelease, readReleaseIndex } from '../store/release-files.js';
+} from '../suite-plan.js';
+import { sweepPlans, withSuites } from '../sweep-plan.js';
 import { upstreamDate } from './release-context.js';
 
 export interface SweepOptions {

@@ -14,9 +14,9 @@ import {
   sweepCost,
   sweepEntries,
 } from '../../../src/releases/analysis/reference-spread.js';
-import { checkReleaseIndex } from '../../../src/releases/model/release-checks.js';
-import type { ReleaseEntry } from '../../../src/releases/model/release-store.js';
-import { spreadText } from '../../../src/releases/report/spread-text.js';
+import { checkReleaseIndex } from '../../../src/releases/release-checks.js';
+import type { ReleaseEntry } from '../../../src/releases/release-store.js';
+import { spreadText } from '../../../src/releases/spread-text.js';
 import { FIXTURES } from '../../helpers/cli.js';
 
 const file = join(FIXTURES, 'release-spread', 'index.json');

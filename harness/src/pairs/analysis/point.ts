@@ -1,0 +1,190 @@
+/**
+ * One point of the paired diff as data: the pairs measured so far, the metric it is judged on,
+ * and the sequential decision as a pure function of those (no state kept between calls, so the
+ * runner can ask after every batch and a replay of the same pairs gives the same answer).
+ */
+
+import { type Direction, HARNESS_METRICS } from '../../model/metrics.js';
+import { decideFit, type FitPair } from './fit-pairs.js';
+import { type OtherMetricsPlan, othersUnsettled } from './other-metrics.js';
+import { MIN_EFFECT, type Pair, type PairOrder, pairProblem } from './pair-statistics.js';
+import { decidePaired, pairsToward, type SequentialDecision, type SequentialPlan } from './sequential.js';
+
+/** How a point's pairs are made: whole processes timed by the harness, the program's own clock, or a fit over two sizes. */
+export type PointKind = 'process' | 'self' | 'fit';
+
+/** One process's metric values (the paired metrics of one run). */
+export type Values = Record<string, { value: number; unit: string; direction: Direction }>;
+
+/** The metric a point is judged on. */
+export interface Lead {
+  metric: string;
+  unit: string;
+  direction: Direction;
+}
+
+/** One measured pair: each side's values, in the order they ran; a fit pair also has the four wall times. */
+export interface MeasuredPair {
+  order: PairOrder;
+  base: Values;
+  head: Values;
+  fit?: FitPair;
+}
+
+export type StopDecision = Extract<SequentialDecision, { action: 'stop' }>;
+
+/** What a decision needs to know about a point. */
+export interface PointSoFar {
+  kind: PointKind;
+  lead: Lead;
+  minEffect: number;
+  pairs: readonly MeasuredPair[];
+  /** Its other timed metrics and their levels (./other-metrics.ts); absent: the lead alone decides. */
+  others?: OtherMetricsPlan;
+}
+
+/** The decision, with the lead it was taken on (a fit whose cost cannot be resolved falls back to wall time). */
+export interface PointDecision {
+  decision: SequentialDecision;
+  lead: Lead;
+  minEffect: number;
+  /** Why the per-operation cost of a fit point could not be resolved (it is then judged on wall time). */
+  fitProblem?: string;
+}
+
+export const WALL_TIME: Lead = {
+  metric: 'wall_time',
+  unit: HARNESS_METRICS.wall_time.unit,
+  direction: HARNESS_METRICS.wall_time.direction,
+};
+
+/** The lead metric's value of every pair (NaN where a side lacks it). */
+export function leadPairs(pairs: readonly MeasuredPair[], metric: string): Pair[] {
+  return pairs.map((p) => ({
+    base: p.base[metric]?.value ?? Number.NaN,
+    head: p.head[metric]?.value ?? Number.NaN,
+    order: p.order,
+  }));
+}
+
+export function fitPairs(pairs: readonly MeasuredPair[]): FitPair[] {
+  return pairs.flatMap((p) => (p.fit ? [p.fit] : []));
+}
+
+/** Stops a point whose pairs cannot be compared (a value that is not positive and finite). */
+function unmeasurable(n: number, problem: string, plan: SequentialPlan): StopDecision {
+  const alpha = plan.alphas[0]!;
+  return {
+    action: 'stop',
+    verdict: 'inconclusive',
+    reason: 'unmeasurable',
+    analysis: {
+      n,
+      look: 0,
+      alpha,
+      interval: { centre: 0, confidence: 1 - alpha },
+      ratio: Number.NaN,
+      p: 1,
+      verdict: 'inconclusive',
+      note: problem,
+    },
+  };
+}
+
+/**
+ * The sequential rule for a point, given the pairs it can still afford: its lead decides; a lead
+ * decided at a look before the last goes on to the next while another of its timed metrics looks
+ * moved but is not yet called at its level (./other-metrics.ts).
+ */
+export function decidePoint(point: PointSoFar, budgetPairs: number, plan: SequentialPlan): PointDecision {
+  const d = decideLead(point, budgetPairs, plan);
+  const stop = d.decision;
+  if (stop.action !== 'stop' || stop.reason !== 'decided' || !point.others || budgetPairs <= 0) return d;
+  const look = stop.analysis.look;
+  // Only at a planned look (not one the budget cut short), and only toward a look the plan has.
+  if (look >= plan.looks.length - 1 || point.pairs.length !== plan.looks[look]) return d;
+  if (!othersUnsettled(point.pairs, d.lead.metric, point.others)) return d;
+  const more = pairsToward(plan.looks[look + 1]! - point.pairs.length, budgetPairs);
+  return { ...d, decision: { action: 'continue', more, look: look + 1, analysis: stop.analysis } };
+}
+
+/** The lead's own sequential rule. */
+function decideLead(point: PointSoFar, budgetPairs: number, plan: SequentialPlan): PointDecision {
+  let { lead, minEffect } = point;
+  let fitProblem: string | undefined;
+  if (point.kind === 'fit' && lead.metric !== WALL_TIME.metric) {
+    const d = decideFit(fitPairs(point.pairs), { minEffect, budgetPairs, plan });
+    if (d.action === 'continue' || d.reason !== 'unmeasurable') return { decision: d, lead, minEffect };
+    // The sizes are too close for this machine's noise: judge the point on its own size's wall
+    // time instead (start-up included), and say so.
+    fitProblem = d.analysis.note;
+    lead = WALL_TIME;
+    minEffect = Math.max(MIN_EFFECT, minEffect);
+  }
+  const pairs = leadPairs(point.pairs, lead.metric);
+  const problem = pairs.length ? pairProblem(pairs) : undefined;
+  const decision = problem
+    ? unmeasurable(pairs.length, problem, plan)
+    : decidePaired(pairs, lead.direction, { minEffect, budgetPairs, plan });
+  return { decision, lead, minEffect, ...(fitProblem ? { fitProblem } : {}) };
+}
+
+/** The decision on the pairs a point has, with no budget left: always a stop. */
+export function finalDecision(point: PointSoFar, plan: SequentialPlan): PointDecision & { decision: StopDecision } {
+  const d = decidePoint(point, 0, plan);
+  if (d.decision.action !== 'stop') throw new Error('a sequential decision without budget did not stop (a bug)');
+  return d as PointDecision & { decision: StopDecision };
+}
+
+/**
+ * The share of the pairs' budget reserved for the control sample when a diff has one. The control
+ * is a check of the machine, not a question of the PR: a fixed share keeps a docs-only diff short
+ * (the control alone would otherwise sample its noisiest point to the end of the budget), and a
+ * PR whose own points need the whole budget cannot starve it.
+ */
+export const CONTROL_SHARE = 0.2;
+
+/** One stage of a diff's sampling: these points share these seconds. */
+export interface BudgetTier<T> {
+  points: T[];
+  seconds: number;
+}
+
+/**
+ * How the pairs' budget is spent: first the points the PR affects (pairs/analysis/impact.ts),
+ * with all of it but the control's reserved share, then the control sample with its share. The
+ * control is measured exactly as the affected points are; only its time is bounded. Without a
+ * control the affected points get everything; a tier without points is left out.
+ *
+ * A control alone (nothing affected) has its share of the budget as asked for (`nominalSeconds`),
+ * not of what the deadline left: a harness PR's shift takes the deadline's rest
+ * (pairs/pipeline/pairs.ts `shiftDeadline`), and its control is the same check as anyone's.
+ */
+export function budgetTiers<T extends { impact: 'affected' | 'control' }>(
+  points: readonly T[],
+  budgetSeconds: number,
+  nominalSeconds = budgetSeconds,
+): BudgetTier<T>[] {
+  const affected = points.filter((p) => p.impact === 'affected');
+  const control = points.filter((p) => p.impact === 'control');
+  const share = affected.length ? budgetSeconds * CONTROL_SHARE : nominalSeconds * CONTROL_SHARE;
+  const reserve = control.length ? Math.min(budgetSeconds, share) : 0;
+  const tiers = [
+    { points: affected, seconds: budgetSeconds - reserve },
+    { points: control, seconds: reserve },
+  ];
+  return tiers.filter((t) => t.points.length);
+}
+
+/**
+ * Whether a budget cut by the deadline left some tier less time than the budget asked for would
+ * have given it: a control alone keeps its share, so a harness PR's cut is no loss to report.
+ */
+export function budgetCutShort(
+  points: readonly { impact: 'affected' | 'control' }[],
+  budgetSeconds: number,
+  nominalSeconds: number,
+): boolean {
+  const asked = budgetTiers(points, nominalSeconds);
+  return budgetTiers(points, budgetSeconds, nominalSeconds).some((t, i) => t.seconds < asked[i]!.seconds);
+}

@@ -1,0 +1,27 @@
+/**
+ * Two sides' instruction counts of one quantity compared: the exact-counter rule (./exact-counters.ts)
+ * with the one tolerance of counted work (analysis/work.ts WORK_TOLERANCE). Pure.
+ */
+import { relSpread, WORK_TOLERANCE } from '../../analysis/work.js';
+import { compareCounter } from './exact-counters.js';
+
+/** What two sides' counts of one quantity say. */
+export type WorkVerdict =
+  | { kind: 'changed'; base: number; head: number; change: number }
+  | { kind: 'same'; base: number; head: number; change: number }
+  | { kind: 'not-deterministic'; spread: number };
+
+/**
+ * The exact-counter rule (pairs/analysis/exact-counters.ts) with the tolerance: each side's
+ * counts must agree within WORK_TOLERANCE, the sides must differ by the range rule, and by more
+ * than the tolerance.
+ */
+export function compareWork(base: readonly number[], head: readonly number[], tolerance = WORK_TOLERANCE): WorkVerdict {
+  const spread = Math.max(relSpread(base), relSpread(head));
+  if (spread > tolerance) return { kind: 'not-deterministic', spread };
+  const c = compareCounter(base, head);
+  const change = (c.head - c.base) / Math.abs(c.base || 1);
+  return Math.abs(change) > tolerance && c.changed
+    ? { kind: 'changed', base: c.base, head: c.head, change }
+    : { kind: 'same', base: c.base, head: c.head, change };
+}

@@ -1,0 +1,416 @@
+/**
+ * What a pull request's harness change does to the numbers, as a pipeline of named stages:
+ *
+ *   find the changed measuring files -> draw a sample (every experiment, seeded by the head
+ *   commit) -> set up both harnesses on the head's programs -> measure in alternating rounds
+ *   -> pool each experiment's shift
+ *
+ * Nothing is measured when the pull request leaves the measuring code alone (undefined).
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { plural } from '../../lib/format.js';
+import { commitInfo } from '../../machine/machine.js';
+import { readPins, resolveRuntime } from '../../machine/toolchains.js';
+import type { HarnessShift } from '../../model/comparison.js';
+import type { Manifest } from '../../model/manifest.js';
+import type { NoiseThresholds } from '../../model/noise.js';
+import type { Profile } from '../../model/profiles.js';
+import type { Benchmark } from '../../model/results.js';
+import { matchesAt } from '../../model/select.js';
+import { onInterrupt } from '../../pipeline/setup.js';
+import { loadAllExperiments } from '../../plan/experiments.js';
+import { expand, type Filters, type Point } from '../../plan/plan.js';
+import { benchProcess } from './bench-process.js';
+import { harnessChange } from './harness-change.js';
+import { makeShiftSides } from './harness-sides.js';
+import { benchmarkProblem, commonLead, leadCandidates, positiveValue, type RoundPair } from './lead-value.js';
+import {
+  EARLY_STOP_ALPHA,
+  insideMargin,
+  type Observation,
+  pooledShifts,
+  SHIFT_MARGIN,
+  settled,
+} from './pooled-shift.js';
+import { type Candidate, candidateSpread, keepQuietest, relativeSpread, type SideRuns } from './quietest.js';
+import { type Measurement, type RunBench, runRounds, type Side } from './rounds.js';
+import { drawSample, type SamplePoint, seedOf } from './sample.js';
+import { type FirstRound, shiftRuns } from './shift-runs.js';
+
+/**
+ * Rounds every experiment gets before its interval may end the measurement: six, the fewest whose
+ * signed-rank interval reaches 95 % (pooled-shift.ts).
+ */
+export const MIN_ROUNDS = 6;
+/**
+ * Rounds at most: with a deadline (a PR diff) the rounds go on until every interval settles or time
+ * runs out, so this is a guard, not a plan. At 40 it ended a threadpool-only shift after 3 of its
+ * 12 minutes with the interval still ±2.7 % wide (threadpool's p50 moves ~10 % per round here;
+ * ±1.5 % needs ~130 rounds).
+ */
+export const MAX_ROUNDS = 160;
+export const DEFAULT_ROUNDS = MIN_ROUNDS;
+export const DEFAULT_PER_EXPERIMENT = 1;
+/**
+ * Points tried per point kept: the candidate rounds measure this many per experiment, and the
+ * quietest go on (./analysis/quietest.ts). Without the machine's calibration nothing says
+ * beforehand which points are steady, and two rounds of a few more cost less than rounds that
+ * never settle.
+ */
+export const CANDIDATES_PER_POINT = 3;
+/**
+ * Rounds every candidate is measured before the quietest are kept: they show how far a point's
+ * ratio moves between bench invocations, the spread the pooled interval is made of. Two agree by
+ * luck too often where invocations land in modes; a third costs little, as candidate rounds time
+ * the profile's runs (a mode shows in a few runs as in thirty). They count among the kept points'
+ * rounds.
+ */
+export const CANDIDATE_ROUNDS = 3;
+const MAX_POINTS = 100;
+/** comparison.json's caps on the file list: a pull request names its files, not the schema. */
+const MAX_FILES = 2000;
+const MAX_PATH = 500;
+
+export interface HarnessShiftOptions {
+  /** The two checkouts (the paired diff's --base and --head). */
+  base: string;
+  head: string;
+  /** The profile both harnesses measure with (default quick). */
+  profile?: Profile;
+  /** Rounds at most (default: MAX_ROUNDS with a deadline, else MIN_ROUNDS); they stop once every experiment's interval settles. */
+  rounds?: number;
+  /** Points drawn per experiment (at least one each). */
+  perExperiment?: number;
+  /** The diff's selection (experiments, variants, parameter values) the sample is drawn from (default: everything). */
+  filters?: Filters;
+  /** The sample's seed (default: from the head commit, so a re-run draws the same). */
+  seed?: number;
+  /** Seconds the rounds may take; the rounds measured by then are pooled. */
+  deadlineSeconds?: number;
+  log?: (m: string) => void;
+  /** Runs one side's bench (default: its own bootstrap as a process). */
+  runBench?: RunBench;
+  /** The machine's calibrated thresholds ("<id> <metric>" -> ratio): the sample takes each experiment's quietest points. */
+  noise?: NoiseThresholds;
+  /** The base's own analysis of the harness change (a trusted plan): a change it sees is measured whatever this one finds. */
+  trusted?: { changed: boolean; files: readonly string[] };
+}
+
+/** Whether a point's runtime is here (resolved as the head's harness would, installing npm-published ones). */
+function runtimeAvailable(head: string, log: (m: string) => void): (p: Point) => Promise<boolean> {
+  const pins = readPins(join(head, 'harness', 'toolchains.json'));
+  const known = new Map<string, Promise<boolean>>();
+  return (p) => {
+    if (!known.has(p.runtime))
+      known.set(
+        p.runtime,
+        resolveRuntime(p.runtime, pins, join(head, '.cache', 'runtimes'), log).then((r) => r.ok),
+      );
+    return known.get(p.runtime)!;
+  };
+}
+
+/** A point's rounds with a usable result on both sides, and the first reason a side gave none. */
+function pointRounds(ms: readonly Measurement[]): { rounds: RoundPair[]; reason?: string } {
+  const rounds: RoundPair[] = [];
+  let reason: string | undefined;
+  for (const round of [...new Set(ms.map((m) => m.round))].sort((a, b) => a - b)) {
+    const side = (s: 'base' | 'head'): { why: string } | { b: Benchmark } => {
+      const m = ms.find((x) => x.round === round && x.side === s);
+      if (!m) return { why: `${s}: not measured` };
+      if (!m.results) return { why: `${s}: ${m.reason ?? 'no results'}` };
+      const b = m.results.benchmarks.find((x) => x.id === m.point.id);
+      const why = benchmarkProblem(b);
+      return why ? { why: `${s}: ${why}` } : { b: b! };
+    };
+    const [b, h] = [side('base'), side('head')];
+    if ('b' in b && 'b' in h) rounds.push({ round, base: b.b, head: h.b });
+    else reason ??= 'why' in b ? b.why : 'why' in h ? h.why : undefined;
+  }
+  return { rounds, ...(reason ? { reason } : {}) };
+}
+
+/**
+ * Base/head values of every point's lead metric per round, and the points that gave none (with
+ * the first reason). Pure: `manifestOf` names each experiment's manifest.
+ */
+export function observationsOf(
+  ms: readonly Measurement[],
+  manifestOf: (experiment: string) => Pick<Manifest, 'fit' | 'headline'> | undefined,
+): { observations: Observation[]; notMeasured: HarnessShift['notMeasured'] } {
+  const observations: Observation[] = [];
+  const notMeasured: HarnessShift['notMeasured'] = [];
+  const byPoint = new Map<string, Measurement[]>();
+  for (const m of ms) byPoint.set(m.point.id, [...(byPoint.get(m.point.id) ?? []), m]);
+  for (const [id, mine] of byPoint) {
+    const experiment = mine[0]!.point.experiment.id;
+    const manifest = manifestOf(experiment);
+    const { rounds, reason } = pointRounds(mine);
+    const metric = manifest && rounds.length ? commonLead(leadCandidates(manifest), rounds) : undefined;
+    if (!metric) {
+      const why = !rounds.length
+        ? (reason ?? 'not measured')
+        : !manifest
+          ? `no manifest for ${experiment}`
+          : `no metric is positive on both sides in every round (${leadCandidates(manifest).join(', ')})`;
+      notMeasured.push({ benchmark: id, reason: why.slice(0, 500) });
+      continue;
+    }
+    for (const r of rounds)
+      observations.push({
+        experiment,
+        benchmark: id,
+        metric,
+        round: r.round,
+        base: positiveValue(r.base, metric)!,
+        head: positiveValue(r.head, metric)!,
+      });
+  }
+  return { observations, notMeasured };
+}
+
+/** A point's first round as ./shift-runs.ts reads it: its runs and its runs' median wall time (both sides). */
+export function firstRoundOf(point: SamplePoint, ms: readonly Measurement[]): FirstRound | undefined {
+  const first = ms.filter((m) => m.point.id === point.id && m.round === Math.min(...ms.map((x) => x.round)));
+  const walls: number[] = [];
+  let runs = 0;
+  for (const m of first) {
+    const wall = m.results?.benchmarks.find((b) => b.id === point.id)?.metrics.wall_time;
+    if (!wall?.samples?.length) return undefined;
+    runs = Math.max(runs, wall.samples.length);
+    walls.push(wall.value);
+  }
+  return walls.length ? { runs, wallSeconds: Math.max(...walls) } : undefined;
+}
+
+/**
+ * Each sampled point's spread over the rounds measured so far (./analysis/quietest.ts): how far
+ * its lead metric's ratio moved between rounds, never below what its sides' runs in the latest
+ * round imply; and what a later round of it will cost (roundSeconds).
+ */
+export function candidatesOf(
+  sample: readonly SamplePoint[],
+  ms: readonly Measurement[],
+  manifestOf: (experiment: string) => Pick<Manifest, 'fit' | 'headline'> | undefined,
+): Candidate[] {
+  return sample.map((p) => {
+    const mine = ms.filter((m) => m.point.id === p.id);
+    const { observations } = observationsOf(mine, manifestOf);
+    const base = { id: p.id, experiment: p.experiment.id };
+    if (!observations.length) return { ...base, spread: undefined };
+    const metric = observations[0]!.metric;
+    const latest = Math.max(...observations.map((o) => o.round));
+    const sides: SideRuns[] = [];
+    for (const m of mine.filter((x) => x.round === latest)) {
+      const samples = m.results?.benchmarks.find((b) => b.id === p.id)?.metrics[metric]?.samples ?? [];
+      const spread = relativeSpread(samples);
+      if (spread !== undefined) sides.push({ spread, runs: samples.length });
+    }
+    const logs = observations.map((o) => Math.log(o.head / o.base));
+    return { ...base, spread: candidateSpread(logs, sides.length === 2 ? sides : []), seconds: roundSeconds(p, mine) };
+  });
+}
+
+/**
+ * Seconds a later round of a point will take, both sides: its candidate rounds' mean, plus the
+ * runs the kept point's rounds add (shift-runs.ts) at its runs' wall time. Undefined when a bench
+ * was not timed.
+ */
+export function roundSeconds(point: SamplePoint, ms: readonly Measurement[]): number | undefined {
+  const mine = ms.filter((m) => m.point.id === point.id);
+  if (!mine.length || mine.some((m) => m.seconds === undefined)) return undefined;
+  const rounds = new Set(mine.map((m) => m.round)).size;
+  const spent = mine.reduce((a, m) => a + m.seconds!, 0) / rounds;
+  const first = firstRoundOf(point, mine);
+  const later = shiftRuns(first);
+  return first && later ? spent + 2 * Math.max(0, later - first.runs) * first.wallSeconds : spent;
+}
+
+/** " (rounds moved 3.1 %, ~6.2 s a round)", or nothing when unknown. */
+function costText(c: Candidate): string {
+  const parts = [
+    ...(c.spread !== undefined ? [`rounds moved ${(c.spread * 100).toFixed(1)} %`] : []),
+    ...(c.seconds !== undefined ? [`~${c.seconds.toFixed(1)} s a round`] : []),
+  ];
+  return parts.length ? ` (${parts.join(', ')})` : '';
+}
+
+/** Whether a side's bench takes --runs (a base from before it does not: then neither side gets it). */
+async function takesRuns(run: RunBench, side: Side, root: string): Promise<boolean> {
+  const r = await run(side, root, ['bench', '--help']);
+  return r.code === 0 && /--runs\b/.test(r.stdout ?? '');
+}
+
+/** A noise per point from the machine's calibrated thresholds: the smallest of the point's metrics'. */
+function noiseOfPoints(noise: NoiseThresholds | undefined): (p: SamplePoint) => number | undefined {
+  if (!noise) return () => undefined;
+  const best = new Map<string, number>();
+  for (const [key, t] of Object.entries(noise)) {
+    const id = key.slice(0, key.lastIndexOf(' '));
+    if (Number.isFinite(t)) best.set(id, Math.min(best.get(id) ?? Number.POSITIVE_INFINITY, t));
+  }
+  return (p) => best.get(p.id);
+}
+
+/**
+ * The rounds every candidate is measured before the quietest are kept: CANDIDATE_ROUNDS when some
+ * experiment has more candidates than it keeps (never more than the rounds), else one, since
+ * there is nothing to choose and the kept points' longer rounds may start at once.
+ */
+export function candidateRounds(sample: readonly SamplePoint[], per: number, rounds: number): number {
+  const count = new Map<string, number>();
+  for (const p of sample) count.set(p.experiment.id, (count.get(p.experiment.id) ?? 0) + 1);
+  const choosing = [...count.values()].some((n) => n > per);
+  return choosing ? Math.max(1, Math.min(CANDIDATE_ROUNDS, rounds)) : 1;
+}
+
+/**
+ * Whether a point's cache is emptied before every run (manifest `evict`): its rounds carry the
+ * eviction's own variance (in the quiet no-op diffs of 27 Nov a cold threadpool point's rounds had a
+ * standard deviation of 7 %, a cold scan point's rounds ran from +33 % to −11 %), so it is a
+ * candidate only when its experiment has too few others.
+ */
+export function evictsBeforeEveryRun(p: Point): boolean {
+  const evict = p.experiment.manifest.evict;
+  return evict !== undefined && matchesAt(p, evict.when);
+}
+
+/** The harness change's files, and the answer when nothing needs measuring (undefined: measure). */
+async function changedMeasuringCode(opts: HarnessShiftOptions, log: (m: string) => void) {
+  // A base without this project's entry point has no harness to measure with.
+  if (!existsSync(join(opts.base, 'harness', 'bootstrap.mjs'))) {
+    log('harness shift: the base has no harness/bootstrap.mjs, so its harness cannot be compared');
+    return undefined;
+  }
+  const own = await harnessChange(opts.base, opts.head);
+  // The trusted side's finding holds where this harness's own finds less.
+  const overruled = opts.trusted?.changed === true && (own.sameCode || own.files.length === 0);
+  const change = overruled
+    ? { files: [...new Set([...own.files, ...opts.trusted!.files])].sort(), sameCode: false }
+    : own;
+  if (overruled) log("harness shift: the base's analysis finds a harness change this one does not: measuring it");
+  const files = change.files.slice(0, MAX_FILES).map((f) => f.slice(0, MAX_PATH));
+  if (!files.length) return undefined;
+  log(`harness shift: the pull request changes ${files.length} measuring file(s): ${files.join(', ')}`);
+  return { files, sameCode: change.sameCode };
+}
+
+/** Measures the harness change, or undefined when the pull request changes no measuring file. */
+export async function measureHarnessShift(opts: HarnessShiftOptions): Promise<HarnessShift | undefined> {
+  const log = opts.log ?? ((m: string) => process.stderr.write(`${m}\n`));
+  const change = await changedMeasuringCode(opts, log);
+  if (!change) return undefined;
+  const { files } = change;
+  const profile = opts.profile ?? 'quick';
+  const seed = opts.seed ?? seedOf(commitInfo(opts.head).sha);
+  if (change.sameCode) {
+    log('harness shift: both harnesses compile to the same runner code: nothing to measure');
+    return { files, profile, rounds: 0, seed, margin: SHIFT_MARGIN, experiments: [], notMeasured: [], sameCode: true };
+  }
+  const rounds = opts.rounds ?? (opts.deadlineSeconds !== undefined ? MAX_ROUNDS : MIN_ROUNDS);
+  const experiments = loadAllExperiments(join(opts.head, 'programs'));
+  const points = expand(experiments, profile, opts.filters ?? {});
+  // comparison.json holds at most MAX_POINTS per experiment.
+  const per = Math.min(MAX_POINTS, Math.max(1, opts.perExperiment ?? DEFAULT_PER_EXPERIMENT));
+  const candidates = per * CANDIDATES_PER_POINT;
+  const sample = await drawSample(points, seed, candidates, runtimeAvailable(opts.head, log), {
+    noiseOf: noiseOfPoints(opts.noise),
+    last: evictsBeforeEveryRun,
+  });
+  const narrowAfter = candidateRounds(sample, per, rounds);
+  log(
+    `harness shift: ${sample.length} candidate point(s), the quietest ${per} per experiment kept after ${plural(narrowAfter, 'round')}, at most ${rounds} round(s): ${sample.map((p) => p.id).join(', ')}`,
+  );
+  const measured = await measureRounds({ opts, sample, per, rounds, narrowAfter, profile, experiments, log });
+  return { files, profile, rounds, seed, margin: SHIFT_MARGIN, candidates, ...measured };
+}
+
+interface RoundsJob {
+  opts: HarnessShiftOptions;
+  sample: SamplePoint[];
+  /** Points kept per experiment after the candidate rounds. */
+  per: number;
+  /** The candidate rounds (candidateRounds). */
+  narrowAfter: number;
+  rounds: number;
+  profile: Profile;
+  experiments: ReturnType<typeof loadAllExperiments>;
+  log: (m: string) => void;
+}
+
+/** Both harnesses set up side by side, the rounds measured, and each experiment's shift pooled. */
+async function measureRounds(job: RoundsJob): Promise<Pick<HarnessShift, 'experiments' | 'notMeasured' | 'note'>> {
+  const { opts, sample, rounds, profile, log } = job;
+  const run = opts.runBench ?? benchProcess;
+  const sides = makeShiftSides(opts.base, opts.head);
+  const started = performance.now();
+  const overDeadline = () =>
+    opts.deadlineSeconds !== undefined && (performance.now() - started) / 1000 > opts.deadlineSeconds;
+  const interrupt = onInterrupt(log, 'stopping the harness shift; the rounds measured so far are pooled');
+  try {
+    const stop = () => interrupt.interrupted || overDeadline();
+    const manifests = new Map(job.experiments.map((e) => [e.id, e.manifest]));
+    const manifestOf = (id: string) => manifests.get(id);
+    let kept: ReadonlySet<string> | undefined;
+    const narrow = (measured: readonly Measurement[]) => {
+      const candidates = candidatesOf(sample, measured, manifestOf);
+      kept = keepQuietest(candidates, job.per);
+      const said = candidates.filter((c) => kept!.has(c.id)).map((c) => `${c.id}${costText(c)}`);
+      log(`harness shift: going on with ${said.join(', ')}`);
+      return kept;
+    };
+    const mine = (measured: readonly Measurement[]) =>
+      kept ? measured.filter((m) => kept!.has(m.point.id)) : measured;
+    const enough = (measured: readonly Measurement[], done: number) =>
+      done >= Math.min(MIN_ROUNDS, rounds) &&
+      pooledShifts(observationsOf(mine(measured), manifestOf).observations, EARLY_STOP_ALPHA).every((s) =>
+        insideMargin(s),
+      );
+    // An experiment whose interval (at 99 %: EARLY_STOP_ALPHA) lies inside the margin is measured no
+    // more: its rounds' time goes to the others. One that left it is measured on to the end
+    // (../analysis/pooled-shift.ts).
+    const answered = (measured: readonly Measurement[], done: number) => {
+      if (done < Math.min(MIN_ROUNDS, rounds)) return new Set<string>();
+      const shifts = pooledShifts(observationsOf(mine(measured), manifestOf).observations, EARLY_STOP_ALPHA);
+      const ok = new Set(shifts.filter((s) => insideMargin(s)).map((s) => s.experiment));
+      return new Set(sample.filter((p) => ok.has(p.experiment.id)).map((p) => p.id));
+    };
+    // Asked only when a round can still start (a spent deadline measures nothing at all).
+    const runs = !stop() && (await takesRuns(run, 'base', sides.base)) && (await takesRuns(run, 'head', sides.head));
+    if (!runs && !stop())
+      log("harness shift: the base's bench takes no --runs, so both time each point the profile's runs");
+    // The candidate rounds time the profile's runs; the kept points' rounds about RUN_SECONDS.
+    const runsFor = runs
+      ? (p: SamplePoint, ms: readonly Measurement[]) => (kept ? shiftRuns(firstRoundOf(p, ms)) : undefined)
+      : undefined;
+    const plan = {
+      sample,
+      rounds,
+      profile,
+      sides,
+      stop,
+      enough,
+      answered,
+      narrow,
+      narrowAfter: job.narrowAfter,
+      log,
+      ...(runsFor ? { runsFor } : {}),
+    };
+    const ms = mine(await runRounds(plan, run));
+    const { observations, notMeasured } = observationsOf(ms, manifestOf);
+    const shifts = pooledShifts(observations);
+    const unsettled = [...new Set(sample.map((p) => p.experiment.id))].some((id) => {
+      const e = shifts.find((x) => x.experiment === id);
+      return !e || !settled(e);
+    });
+    const cut = interrupt.interrupted ? 'interrupted' : overDeadline() && unsettled ? 'its time ran out' : undefined;
+    const note = cut
+      ? `the measurement was ${cut === 'interrupted' ? cut : `stopped when ${cut}`} before every experiment's interval settled (inside ±${SHIFT_MARGIN * 100} % or wholly beyond it)`
+      : undefined;
+    return { experiments: shifts, notMeasured, ...(note ? { note } : {}) };
+  } finally {
+    interrupt.dispose();
+    sides.dispose();
+  }
+}

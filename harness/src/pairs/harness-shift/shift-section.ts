@@ -1,0 +1,80 @@
+/**
+ * The section that leads a PR comment when the pull request changes the harness's measuring code:
+ * the changed files, then one line per experiment with its pooled shift (the head's harness over
+ * the base's, same programs) and interval, flagged when the interval leaves the margin. Every
+ * string from the comparison is escaped.
+ */
+import { escapeCell } from '../../lib/markdown.js';
+import type { HarnessShift } from '../../model/comparison.js';
+import { settled } from './pooled-shift.js';
+
+/** Files listed before "and N more". */
+const MAX_FILES = 15;
+const MAX_NOT_MEASURED = 10;
+
+/** A ratio as a signed percentage: 1.004 -> "+0.4 %", 0.997 -> "−0.3 %". */
+export function shiftPct(ratio: number): string {
+  const p = (ratio - 1) * 100;
+  return `${p < 0 ? '−' : '+'}${Math.abs(p).toFixed(1)} %`;
+}
+
+type ExperimentShift = HarnessShift['experiments'][number];
+
+export function shiftLine(e: ExperimentShift): string {
+  const interval = e.ci ? ` (${shiftPct(e.ci[0])} … ${shiftPct(e.ci[1])})` : ' (no interval below six rounds)';
+  // Flagged means the interval leaves the margin: wholly beyond it is a shift, straddling it is too
+  // wide an interval to tell.
+  const flag = !e.flagged ? '' : settled(e) ? ' ⚠️ beyond the margin' : ' ⚪ too wide to tell';
+  const metrics = e.metrics.length ? ` (${e.metrics.map(escapeCell).join(', ')})` : '';
+  const points = `${e.points.length} point${e.points.length === 1 ? '' : 's'}${metrics}, ${e.rounds} round${e.rounds === 1 ? '' : 's'}`;
+  return `- **${escapeCell(e.experiment)}**: ${shiftPct(e.ratio)}${interval}${flag} — ${points}`;
+}
+
+function filesLine(files: readonly string[]): string {
+  const shown = files.slice(0, MAX_FILES).map(escapeCell).join(', ');
+  return files.length > MAX_FILES ? `${shown} and ${files.length - MAX_FILES} more` : shown;
+}
+
+/** The section for a change that compiles to the same runner code: nothing was measured, and why none was needed. */
+function sameCodeSection(s: HarnessShift): string {
+  return [
+    "### This PR changes the harness's measuring files, which compile to the same code",
+    '',
+    `Changed: ${filesLine(s.files)}`,
+    '',
+    "Both harnesses' runner code, bundled and minified as it runs (comments, types, formatting and code nothing reaches left out), is byte-identical, and no C tool, pin or package differs: no number can move, so none was measured.",
+  ].join('\n');
+}
+
+export function renderHarnessShift(s: HarnessShift): string {
+  if (s.sameCode) return sameCodeSection(s);
+  const margin = `±${(s.margin * 100).toFixed(1)} %`;
+  const plural = (n: number) => `${n} experiment${n === 1 ? '' : 's'}`;
+  const beyond = s.experiments.filter((e) => e.flagged && settled(e, s.margin)).length;
+  const open = s.experiments.filter((e) => e.flagged && !settled(e, s.margin)).length;
+  const head = beyond
+    ? `### ⚠️ This PR changes the harness's measuring code, and moves ${plural(beyond)} beyond ${margin}`
+    : open
+      ? `### ⚠️ This PR changes the harness's measuring code; a shift beyond ${margin} cannot be ruled out in ${plural(open)} (their intervals are too wide)`
+      : "### This PR changes the harness's measuring code";
+  const lines = [
+    head,
+    '',
+    `Changed: ${filesLine(s.files)}`,
+    '',
+    `The same programs (the head's) measured by the base's harness and by the head's, alternating in rounds (${escapeCell(s.profile)} profile${s.candidates && s.candidates > 1 ? `; of ${s.candidates} points tried per experiment in the first rounds, those whose ratio moved least between rounds went on` : ''}). Each experiment's pooled shift of its numbers, the head's harness over the base's, with a 95 % interval (flagged when it leaves ${margin}: beyond the margin when wholly outside it, too wide to tell when it straddles it):`,
+    '',
+    ...(s.experiments.length
+      ? s.experiments.map(shiftLine)
+      : ['- no experiment could be measured with both harnesses']),
+    ...(s.note ? ['', `Note: ${escapeCell(s.note)}.`] : []),
+  ];
+  if (s.notMeasured.length) {
+    const shown = s.notMeasured
+      .slice(0, MAX_NOT_MEASURED)
+      .map((n) => `- not measured: ${escapeCell(n.benchmark)} (${escapeCell(n.reason)})`);
+    const more = s.notMeasured.length - shown.length;
+    lines.push('', ...shown, ...(more > 0 ? [`- and ${more} more not measured`] : []));
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,443 @@
+/**
+ * The paired PR diff (`npm run pairs`, docs/paired-design.md), as a pipeline of named stages:
+ *
+ *   link both checkouts -> set up the machine -> build the pair timer -> prepare each side
+ *   (load, plan points, set-up stage, build) -> match points -> measure in pairs -> rows
+ *   -> comparison.json
+ *
+ * Matched points are measured in PAIRS by pairs/run/: one base and one head process back to back,
+ * in a seeded random order per pair, under the job's placement, after warm-ups of both; a fit
+ * point's pair is four processes (both sides at both sizes). Points get more pairs until the
+ * sequential rule decides or their share of the time budget is spent. Counters (syscalls, the
+ * program's own counts) are compared exactly over untimed traces of each side (pairs/run/prepare.ts).
+ */
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { busyByOthers, isBusy } from '../../analysis/busy.js';
+import { UserError } from '../../lib/errors.js';
+import { currentConditions } from '../../machine/conditions.js';
+import { cpuSnapshot, foreignCores } from '../../machine/cpu-share.js';
+import { readPins, resolveRuntime } from '../../machine/toolchains.js';
+import { buildTool } from '../../machine/tools.js';
+import type { PairedComparison } from '../../model/comparison.js';
+import type { DiffPlan } from '../../model/diff-plan.js';
+import type { Job } from '../../model/job.js';
+import { harnessMetric } from '../../model/metrics.js';
+import type { NoiseThresholds } from '../../model/noise.js';
+import type { Profile } from '../../model/profiles.js';
+import { type Host, onInterrupt, setUpMachine } from '../../pipeline/setup.js';
+import type { Filters } from '../../plan/plan.js';
+import { removeScratch } from '../../run/measure.js';
+import { checkCounters, runMetrics } from '../../run/normalize.js';
+import type { SyscallCounts } from '../../run/parse-strace.js';
+import type { RawRun } from '../../run/runner.js';
+import { DEFAULT_CONTROL_POINTS, type ImpactPlan, reasonLine } from '../analysis/impact.js';
+import { falseCallNote, planAtLevel, pointLevels } from '../analysis/multiplicity.js';
+import { MIN_EFFECT } from '../analysis/pair-statistics.js';
+import { budgetCutShort, CONTROL_SHARE, type Values } from '../analysis/point.js';
+import { DEFAULT_PLAN, type SequentialPlan } from '../analysis/sequential.js';
+import { measureHarnessShift } from '../harness-shift/measure-harness-shift.js';
+import { pairedComparison } from '../report/comparison-json.js';
+import { type PairRecord, type PointOutcome, pairRecord, pointRow } from '../report/rows.js';
+import { realExecutor } from '../run/real-executor.js';
+import { type DecidedPoint, runPairedPoints, type ScheduleOutcome } from '../run/scheduler.js';
+import { countStage, pairedWork } from './count-stage.js';
+import { type LoadedSide, loadSide, type Matched, matchPoints, prepareSide } from './diff-sides.js';
+import { impactOf } from './what-to-measure.js';
+
+export interface PairsOptions {
+  base: string;
+  head: string;
+  profile: Profile;
+  filters: Filters;
+  /** Seconds the whole diff may spend measuring pairs (set-up, builds and validation excluded). */
+  budgetSeconds: number;
+  /**
+   * Seconds the whole diff may take, set-up included: the pairs get at most what set-up leaves
+   * (less a margin for the last batches), so a slow set-up on a busy machine cannot push the
+   * diff past a CI job's time.
+   */
+  deadlineSeconds?: number;
+  seed: number;
+  require: string[];
+  /** Calibrated minimum effects, "<benchmark id> <metric>" -> ratio (noise.json's thresholds). */
+  noise?: NoiseThresholds;
+  plan?: SequentialPlan;
+  strict?: boolean;
+  log?: (m: string) => void;
+  /**
+   * A runtime pair (releases/pipeline/confirm-in-pairs.ts): the head side's filters when they differ from the
+   * base's (the same checkout under another runtime release), and the key that matches a base job
+   * with a head job (default: the benchmark id, which names the runtime).
+   */
+  headFilters?: Filters;
+  pairKey?: (job: Job) => string;
+  /**
+   * Which points are measured: "affected" (default) — those whose measured inputs differ, plus
+   * `controlPoints` unaffected ones as the diff's A/A control; "all" — every point both sides
+   * have (calibration's A/A of one commit, a runtime pair), each as affected.
+   */
+  measure?: 'affected' | 'all';
+  /** Unaffected points measured as the control (default DEFAULT_CONTROL_POINTS). */
+  controlPoints?: number;
+  /** The plan the base's harness computed (`pairs --plan --json`): measured at least. */
+  trusted?: DiffPlan;
+  /** Count each point's work on both sides before the pairs (default: for a PR diff, not when every point is measured). */
+  counts?: boolean;
+}
+
+export interface PairsOutcome {
+  comparison: PairedComparison;
+  /** Every point's pairs in run order: the lead's (A/A calibration replays them) and every other metric's. */
+  record: PairRecord[];
+  interrupted: boolean;
+}
+
+/** A process's metric values: normalize's metrics of its one run (counters left out). */
+export function processValues(job: Job, run: RawRun): Values {
+  const out: Values = {};
+  const reports = job.experiment.manifest.reports;
+  for (const [name, m] of Object.entries(runMetrics(job, run))) {
+    // Only the harness's timed metrics: a derived one (throughput over wall time) is wall time
+    // again, and counters are compared exactly from the check run.
+    const kind = harnessMetric(name, job.experiment.manifest.fit)?.kind;
+    if (kind !== undefined && kind !== 'timed') continue;
+    // A report field of a whole-process run is a counter (compared exactly from the check run).
+    if (job.runner !== 'self' && reports[name]) continue;
+    if (Number.isFinite(m.value)) out[name] = { value: m.value, unit: m.unit, direction: m.direction };
+  }
+  return out;
+}
+
+/** Counters of a check run (the program's reported counts, syscalls), exactly as normalize makes them. */
+function counterValues(job: Job, fields: Record<string, number>, syscalls?: SyscallCounts) {
+  const out: Record<string, { value: number; unit: string }> = {};
+  for (const [name, m] of Object.entries(checkCounters(job, fields, syscalls)))
+    if (m.deterministic) out[name] = { value: m.value, unit: m.unit };
+  return out;
+}
+
+/** Seconds left for the last batches of a diff whose pairs must end by its deadline. */
+export const DEADLINE_MARGIN_SECONDS = 30;
+
+/**
+ * The seconds the pairs may take: the budget, cut to what the deadline leaves after set-up
+ * (less a margin: a batch granted at the end runs to its end).
+ */
+export function cutToDeadline(budgetSeconds: number, setupSeconds: number, deadlineSeconds?: number): number {
+  if (deadlineSeconds === undefined) return budgetSeconds;
+  return Math.max(0, Math.min(budgetSeconds, deadlineSeconds - setupSeconds - DEADLINE_MARGIN_SECONDS));
+}
+
+/** What the log and the comment say when the deadline cut the pairs' budget. */
+function deadlineCut(opts: PairsOptions, s: Pick<ScheduleOutcome, 'setupSeconds' | 'budgetSeconds'>): string {
+  const min = (x: number) => (x / 60).toFixed(1);
+  return `set-up (builds, checks, warm-ups) took ${min(s.setupSeconds)} min, so the diff's deadline of ${min(opts.deadlineSeconds ?? 0)} min left ${min(s.budgetSeconds)} of the ${min(opts.budgetSeconds)} budgeted minutes for pairs`;
+}
+
+/** The pair timer, built from the head's harness/tools with gcc. */
+async function pairTimer(head: string, log: (m: string) => void): Promise<string> {
+  const pins = readPins(join(head, 'harness', 'toolchains.json'));
+  const gcc = await resolveRuntime('gcc', pins, join(head, '.cache', 'runtimes'), log);
+  const timer = gcc?.ok ? await buildTool('pair-timer', gcc.path, head, join(head, '.cache'), log) : undefined;
+  if (!timer) throw new UserError('the paired runner needs gcc to build its process timer', 'apt-get install gcc');
+  return timer;
+}
+
+type Measured = ScheduleOutcome & {
+  interrupted: boolean;
+  /** Each measured point's share of the diff-wide false-call level. */
+  levels: Map<string, number>;
+  /** Cores' worth of CPU other processes used while the pairs ran (absent where /proc does not say). */
+  foreignCores?: number;
+};
+
+/** Measures the matched points in pairs, stopping cleanly on SIGINT/SIGTERM; removes their scratch after. */
+async function measurePoints(
+  matched: Matched,
+  opts: PairsOptions,
+  host: Host,
+  timer: string,
+  diffStart: number,
+  log: (m: string) => void,
+): Promise<Measured> {
+  const stop = onInterrupt(log, 'stopping; points are judged on the pairs measured so far (marked in the comment)');
+  let levels = new Map<string, number>();
+  try {
+    const exec = realExecutor({ tools: host.tools, timer, values: processValues, counters: counterValues }, opts.seed);
+    // The diff-wide false-call level, shared out before any pair (pairs/analysis/multiplicity.ts):
+    // each point's share, split between its lead and its other timed metrics.
+    const plan = opts.plan ?? DEFAULT_PLAN;
+    const split = pointLevels(matched.plans);
+    const plans = new Map(matched.plans.map((p, i) => [p.id, planAtLevel(plan, split[i]!.lead)]));
+    const othersPlans = new Map(
+      matched.plans.flatMap((p, i) => (split[i]!.others > 0 ? [[p.id, planAtLevel(plan, split[i]!.others)]] : [])),
+    );
+    levels = new Map(matched.plans.map((p, i) => [p.id, split[i]!.lead + split[i]!.others]));
+    const before = cpuSnapshot();
+    const s = await runPairedPoints(matched.plans, exec, {
+      plan,
+      planOf: (id) => plans.get(id) ?? plan,
+      othersPlanOf: (id) => othersPlans.get(id),
+      startedAt: diffStart,
+      nominalBudgetSeconds: opts.budgetSeconds,
+      budgetSeconds: (setup) => {
+        const budgetSeconds = cutToDeadline(opts.budgetSeconds, setup, opts.deadlineSeconds);
+        if (budgetSeconds < opts.budgetSeconds)
+          log(`pairs: ${deadlineCut(opts, { setupSeconds: setup, budgetSeconds })}`);
+        return budgetSeconds;
+      },
+      minEffectOf: (id, metric) => Math.max(MIN_EFFECT, opts.noise?.[`${id} ${metric}`] ?? 0),
+      now: () => performance.now(),
+      interrupted: () => stop.interrupted,
+      log,
+    });
+    const after = cpuSnapshot();
+    return {
+      ...s,
+      levels,
+      interrupted: stop.interrupted,
+      ...(before && after ? { foreignCores: foreignCores(before, after) } : {}),
+    };
+  } finally {
+    stop.dispose();
+    for (const p of matched.plans) for (const job of [p.base, p.head]) removeScratch(job);
+  }
+}
+
+/** A decided point as the rows see it. */
+const outcomeOf = (p: DecidedPoint): PointOutcome => ({
+  ...p,
+  changed: p.plan.changed,
+  ...(p.plan.workloadChange ? { workloadChange: p.plan.workloadChange } : {}),
+  benchmark: p.plan.id,
+  experiment: p.plan.head.experiment.id,
+  variant: p.plan.head.variant.id,
+  params: p.plan.head.params,
+  placement: p.plan.head.placement,
+});
+
+/** Conditions that make this diff's timings or coverage less than a full answer. */
+function warningsOf(opts: PairsOptions, host: Host, s: Measured): string[] {
+  const warnings: string[] = [];
+  const cores = host.machine.cores;
+  const interference =
+    'pairs share the interference, but noisier pairs need more of them, so more points may be inconclusive';
+  // The load average counts the diff's own programs (an idle 2-core runner ends a diff at 1.5-3),
+  // so it decides only where the CPU time other processes took cannot be measured.
+  if (s.foreignCores !== undefined) {
+    if (busyByOthers(s.foreignCores, cores))
+      warnings.push(
+        `other processes used ${s.foreignCores.toFixed(2)} of the ${cores} cores while the pairs ran (the machine's CPU time less the diff's own): ${interference}`,
+      );
+  } else {
+    const cond = currentConditions(undefined);
+    if (isBusy(cond, cores))
+      warnings.push(
+        `the machine was busy at the end of the diff (load average ${cond.loadAverage[0].toFixed(1)} on ${cores} cores, the diff's own programs included): ${interference}`,
+      );
+  }
+  if (s.interrupted) warnings.push('the diff was interrupted: points were judged on the pairs measured so far');
+  if (budgetCutShort(s.measured, s.budgetSeconds, opts.budgetSeconds)) warnings.push(deadlineCut(opts, s));
+  return warnings;
+}
+
+/**
+ * What the diff measures: the head's impact plan, widened by the trusted plan where one is given
+ * (the base's harness computed it: its affected points and control are measured whatever this
+ * harness's own analysis says; this one may only add).
+ */
+function impactPlan(opts: PairsOptions, base: LoadedSide, head: LoadedSide, log: (m: string) => void) {
+  if (opts.measure === 'all') return undefined;
+  const plan = impactOf(base, head, opts.controlPoints ?? DEFAULT_CONTROL_POINTS);
+  if (opts.trusted) widenToTrusted(plan, opts.trusted, log);
+  const control = [...plan.measure.values()].filter((i) => i === 'control').length;
+  log(
+    `impact: ${plan.affected.size} points affected by this PR, ${plan.notAffected.length} not affected (byte-identical measured inputs), ${control} drawn as the control`,
+  );
+  return plan;
+}
+
+/** Adds to `plan` what the trusted plan measures and it does not. */
+export function widenToTrusted(plan: ImpactPlan, trusted: DiffPlan, log: (m: string) => void): void {
+  let added = 0;
+  for (const a of trusted.affected) {
+    if (plan.affected.has(a.benchmark)) continue;
+    plan.measure.set(a.benchmark, 'affected');
+    plan.affected.set(
+      a.benchmark,
+      a.reasons.map((r) => `the base's analysis: ${r}`),
+    );
+    added++;
+  }
+  for (const id of trusted.control) if (!plan.measure.has(id)) plan.measure.set(id, 'control');
+  const measured = new Set(plan.measure.keys());
+  plan.notAffected = plan.notAffected.filter((n) => !measured.has(n.benchmark));
+  if (added) log(`impact: ${added} point(s) the base's analysis calls affected and this one did not are measured too`);
+}
+
+/** The points that could not be measured (a failed check or batch), as comparison.json lists them. */
+function failuresOf(s: Measured, matched: Matched): PairedComparison['notMeasured'] {
+  const changed = new Set(matched.plans.filter((p) => p.changed).map((p) => p.id));
+  return s.failures.flatMap(({ id, failed: f }) =>
+    [{ side: f.side, reason: f.reason }, ...(f.headToo ? [{ side: 'head' as const, reason: f.headToo }] : [])].map(
+      (x) => ({
+        benchmark: id,
+        side: x.side,
+        status: 'failed' as const,
+        reason: x.reason.slice(0, 2000),
+        // A program that crashes is as changed as one that runs.
+        ...(changed.has(id) ? { changed: true } : {}),
+      }),
+    ),
+  );
+}
+
+/**
+ * Points an interrupt left before any pair or failure (never prepared, or prepared and not yet
+ * sampled): listed, so every matched point has an answer in the comparison.
+ */
+export function notReached(
+  s: Pick<ScheduleOutcome, 'measured' | 'failures'>,
+  matched: Pick<Matched, 'plans'>,
+): PairedComparison['notMeasured'] {
+  const answered = new Set([...s.measured.map((p) => p.plan.id), ...s.failures.map((f) => f.id)]);
+  return matched.plans
+    .filter((p) => !answered.has(p.id))
+    .flatMap((p) =>
+      (['base', 'head'] as const).map((side) => ({
+        benchmark: p.id,
+        side,
+        status: 'skipped' as const,
+        reason: 'the diff was interrupted before this point was measured',
+        ...(p.changed ? { changed: true } : {}),
+      })),
+    );
+}
+
+/** Seconds kept for preparing the control's points (builds, checks, warm-ups) after a harness shift. */
+export const CONTROL_PREPARE_SECONDS = 90;
+
+/**
+ * The seconds of the diff's deadline the harness shift may take. With points affected, a third:
+ * their pairs need the rest. With none, all but what the control needs (its share of the budget,
+ * its preparation and the deadline's margin): the shift is then the PR's one question, and the
+ * half it had before left a third of the deadline unused (no-op harness diffs ended after 11 of
+ * their 19 minutes, three of five experiments' shifts too wide to tell).
+ */
+export function shiftDeadline(deadlineSeconds: number, budgetSeconds: number, affected: number | undefined): number {
+  const third = deadlineSeconds / 3;
+  if (affected !== 0) return third;
+  const control = budgetSeconds * CONTROL_SHARE + CONTROL_PREPARE_SECONDS + DEADLINE_MARGIN_SECONDS;
+  return Math.max(third, deadlineSeconds - control);
+}
+
+async function pairSides(opts: PairsOptions, baseRoot: string, headRoot: string): Promise<PairsOutcome> {
+  const log = opts.log ?? ((m: string) => process.stderr.write(`${m}\n`));
+  const diffStart = performance.now();
+  const host = await setUpMachine({ ...(opts.strict ? { strict: true } : {}) }, log);
+  if (opts.require.includes('counts') && !host.tools.valgrind)
+    throw new UserError(
+      '--require counts: valgrind is not installed, so no work can be counted',
+      'apt-get install valgrind',
+    );
+  const timer = await pairTimer(opts.head, log);
+  const headOpts = opts.headFilters ? { ...opts, filters: opts.headFilters } : opts;
+  const [baseLoaded, headLoaded] = [loadSide(baseRoot, 'base', opts), loadSide(headRoot, 'head', headOpts)];
+  const impact = impactPlan(opts, baseLoaded, headLoaded, log);
+  // Before the pairs, so its time counts as set-up and the deadline still holds. Only a PR diff
+  // has two harnesses to compare (calibration and runtime pairs run one checkout's).
+  const harnessShift =
+    opts.headFilters || opts.measure === 'all'
+      ? undefined
+      : await measureHarnessShift({
+          base: opts.base,
+          head: opts.head,
+          filters: opts.filters,
+          log,
+          ...(opts.noise ? { noise: opts.noise } : {}),
+          ...(opts.trusted ? { trusted: opts.trusted.harnessChange } : {}),
+          ...(opts.deadlineSeconds
+            ? { deadlineSeconds: shiftDeadline(opts.deadlineSeconds, opts.budgetSeconds, impact?.affected.size) }
+            : {}),
+        });
+  const keep = impact ? new Set(impact.measure.keys()) : undefined;
+  const base = await prepareSide(baseLoaded, headRoot, 'base', opts, host, log, keep);
+  const head = await prepareSide(headLoaded, headRoot, 'head', headOpts, host, log, keep);
+  const matched = matchPoints(base, head, opts.pairKey, impact && ((id) => impact.measure.get(id) ?? 'affected'));
+  // Exact counts first, on every core: they decide at once; the pairs go on as the budget allows.
+  const counts = await countStage(
+    (opts.counts ?? opts.measure !== 'all') ? matched.plans : [],
+    host,
+    opts.budgetSeconds,
+    log,
+  );
+  const s = await measurePoints(matched, opts, host, timer, diffStart, log);
+  const points = s.measured.map(outcomeOf);
+  const planOf = new Map(matched.plans.map((p) => [p.id, p]));
+  const workOf = (id: string) => {
+    const w = counts.work.get(id);
+    const plan = planOf.get(id);
+    return w && plan ? { work: pairedWork(w, plan) } : {};
+  };
+  const comparison = pairedComparison({
+    plan: opts.plan ?? DEFAULT_PLAN,
+    falseCallNote: falseCallNote(matched.plans),
+    seed: opts.seed,
+    machine: host.machine,
+    budget: {
+      seconds: opts.budgetSeconds,
+      spentSeconds: (performance.now() - diffStart) / 1000,
+      setupSeconds: s.setupSeconds,
+      ...(opts.deadlineSeconds ? { deadlineSeconds: opts.deadlineSeconds } : {}),
+    },
+    base,
+    head,
+    points: points.map((p) => ({ ...pointRow(p), ...levelOf(s.levels, p.benchmark), ...workOf(p.benchmark) })),
+    added: matched.added,
+    removed: matched.removed,
+    notMeasured: [...matched.notMeasured, ...failuresOf(s, matched), ...notReached(s, matched)],
+    warnings: warningsOf(opts, host, s),
+    ...(impact
+      ? {
+          notAffected: impact.notAffected,
+          affectedBecause: [...impact.affected].map(([benchmark, reasons]) => ({
+            benchmark,
+            reason: reasonLine(reasons).slice(0, 600),
+          })),
+        }
+      : {}),
+  });
+  if (harnessShift) comparison.harnessShift = harnessShift;
+  if (counts.summary.counted + counts.summary.notCounted) comparison.counts = counts.summary;
+  return { comparison, record: points.map(pairRecord), interrupted: s.interrupted };
+}
+
+const levelOf = (levels: Map<string, number>, id: string) => {
+  const a = levels.get(id);
+  return a === undefined ? {} : { alpha: Number(a.toPrecision(6)) };
+};
+
+export async function runPairs(opts: PairsOptions): Promise<PairsOutcome> {
+  // Both checkouts by paths of the same length (two links in one directory): a process's
+  // arguments, PWD and program paths then take the same room on its stack and in its
+  // environment, which moves stack alignment and can alone shift a tight loop by a few percent.
+  const sides = mkdtempSync(join(tmpdir(), 'jsio-pairs-sides-'));
+  try {
+    symlinkSync(resolve(opts.base), join(sides, 'base'), 'dir');
+    symlinkSync(resolve(opts.head), join(sides, 'head'), 'dir');
+    return await pairSides(opts, join(sides, 'base'), join(sides, 'head'));
+  } finally {
+    // The links only (rmSync does not follow them into the checkouts).
+    rmSync(sides, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Writes the pair record beside the comparison (pairs.json: the lead's pairs, which calibration
+ * replays, and every other timed metric of every pair; schema 2 added those).
+ */
+export function writeRecord(file: string, record: PairsOutcome['record']): void {
+  writeFileSync(file, `${JSON.stringify({ schema: 2, points: record })}\n`);
+}

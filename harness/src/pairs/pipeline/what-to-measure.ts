@@ -1,0 +1,64 @@
+/**
+ * The PR diff's plan, nothing measured, built or installed: both checkouts' manifests read, every
+ * point's measured-input identity on each side (plan/identify-inputs.ts), the impact plan (what is
+ * affected, the control), and whether the harness's measuring code changed. What `pairs --plan`
+ * prints, what pr.yml computes with the base's harness before any pull-request code runs, and
+ * what a diff handed that plan (`--trusted-plan`) measures at least.
+ */
+import { resolve } from 'node:path';
+import { commitInfo } from '../../machine/machine.js';
+import { DIFF_PLAN_SCHEMA, type DiffPlan } from '../../model/diff-plan.js';
+import type { Profile } from '../../model/profiles.js';
+import { measuredInputs } from '../../plan/identify-inputs.js';
+import type { Filters } from '../../plan/plan.js';
+import { DEFAULT_CONTROL_POINTS, type ImpactPlan, planImpact, seedOf } from '../analysis/impact.js';
+import { harnessChange } from '../harness-shift/harness-change.js';
+import { type LoadedSide, loadSide } from './diff-sides.js';
+
+export interface DiffPlanOptions {
+  base: string;
+  head: string;
+  profile: Profile;
+  filters: Filters;
+  controlPoints?: number;
+}
+
+/** Each side's points with their identities, planned into what the diff measures (seeded by the head commit). */
+export function impactOf(base: LoadedSide, head: LoadedSide, controlPoints: number): ImpactPlan {
+  const ids = (side: LoadedSide) =>
+    side.points.map((p) => ({ id: p.id, experiment: p.experiment.id, identity: measuredInputs(p, side.root) }));
+  return planImpact(ids(base), ids(head), controlPoints, seedOf(commitInfo(head.root).sha));
+}
+
+/** Why the harness counts as changed or not, in one line. */
+function harnessWhy(files: readonly string[], sameCode: boolean): string {
+  if (!files.length) return 'no measuring file of the harness differs';
+  if (sameCode) return 'only TypeScript sources differ and both sides compile to the same code';
+  return `${files.length} measuring file(s) differ`;
+}
+
+export async function planDiff(opts: DiffPlanOptions): Promise<DiffPlan> {
+  const side = { profile: opts.profile, filters: opts.filters, require: [] };
+  const base = loadSide(resolve(opts.base), 'base', side);
+  const head = loadSide(resolve(opts.head), 'head', side);
+  const impact = impactOf(base, head, opts.controlPoints ?? DEFAULT_CONTROL_POINTS);
+  const change = await harnessChange(base.root, head.root);
+  return {
+    schema: DIFF_PLAN_SCHEMA,
+    kind: 'pairs-plan',
+    base: { root: base.root, commit: commitInfo(base.root).sha.slice(0, 64) },
+    head: { root: head.root, commit: commitInfo(head.root).sha.slice(0, 64) },
+    profile: opts.profile,
+    affected: [...impact.affected].map(([benchmark, reasons]) => ({
+      benchmark,
+      reasons: reasons.slice(0, 2000).map((r) => r.slice(0, 600)),
+    })),
+    control: [...impact.measure].filter(([, why]) => why === 'control').map(([id]) => id),
+    notAffected: impact.notAffected,
+    harnessChange: {
+      changed: change.files.length > 0 && !change.sameCode,
+      files: change.files.slice(0, 2000).map((f) => f.slice(0, 300)),
+      why: harnessWhy(change.files, change.sameCode),
+    },
+  };
+}

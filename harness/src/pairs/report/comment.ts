@@ -1,0 +1,456 @@
+/**
+ * comparison.md of a paired PR diff (schema 2). It leads with what the pull request broke (points
+ * that pass on base and fail on head, grouped, with the error's first line and a command to
+ * reproduce), then what failed on both sides (the harness's or the machine's problem, one line per
+ * reason), exact counter changes, the merge check's outcome under the repository's rule, a text
+ * forest plot of the points that changed, and a summary table of at most ~20 lines. The per-point
+ * tables are folded below. Always under GitHub's comment limit.
+ */
+import { plural } from '../../lib/format.js';
+import { escapeCell } from '../../lib/markdown.js';
+import type { PairedComparison, PairedPoint } from '../../model/comparison.js';
+import type { DiffSummary } from '../../model/diff-summary.js';
+import { counterName } from '../../model/metrics.js';
+import { COMMENT_LIMIT, toolchainsLine } from '../../report/comparison-sections.js';
+import { DEFAULT_FAIL_RULE, describeRule, type FailRule, parseFailRule } from '../analysis/merge-rule.js';
+import { notMeasuredWhy } from '../analysis/point-answers.js';
+import { summarize } from '../analysis/summarize.js';
+import { renderHarnessShift } from '../harness-shift/shift-section.js';
+import { forestChart } from './forest-chart.js';
+import {
+  alsoText,
+  changeText,
+  foldedList,
+  hasResult,
+  interval,
+  notMeasuredDetails,
+  notMeasuredLine,
+  pct,
+  pointLabel,
+  pointTable,
+  workloadVerdict,
+} from './point-tables.js';
+import { renderWorkBreakdown } from './work-breakdown-section.js';
+import { countsTrusted, decidedWorkChange, workText } from './work-text.js';
+
+export interface PairedRenderOptions {
+  /** The merge rule (PR_FAIL_ON) the outcome is stated under; default `broken`. */
+  rule?: FailRule;
+  limit?: number;
+}
+
+/** Affected points not measured: every reason counted (a summary from before the count: its groups). */
+const notMeasuredCount = (s: DiffSummary) =>
+  s.calls.notMeasured ?? s.notMeasured.reduce((a, g) => a + g.points, 0) + s.calls.unmeasured;
+
+/**
+ * The first line: what the PR affected, then one answer per affected point (analysis/point-answers.ts):
+ * its numbers add up to the affected points, added and removed ones included, the control apart.
+ */
+function title(s: DiffSummary): string {
+  const n = s.calls;
+  const i = s.impact;
+  const scope = i ? `${i.affected} affected · ${i.notAffected} not affected · ${i.control} control — ` : '';
+  const some = (count: number | undefined, text: string) => (count ? [`${count} ${text}`] : []);
+  const parts = [
+    ...(s.brokenPoints ? [`❌ ${s.brokenPoints} broken`] : []),
+    `${n.slower} slower`,
+    `${n.faster} faster`,
+    `${n.unchanged} unchanged`,
+    `${n.inconclusive} inconclusive`,
+    ...some(n.workloadChanged, 'workload changed'),
+    ...some(n.added, 'added'),
+    ...some(n.removed, 'removed'),
+    ...some(notMeasuredCount(s), 'not measured'),
+    ...(n.unanswered ? [`⚠️ ${n.unanswered} unanswered`] : []),
+  ];
+  // Beside the answers, not among them: a point whose lead held can have another metric that moved.
+  const also = n.alsoMoved ? `; another timed metric moved on ${plural(n.alsoMoved, 'point')}` : '';
+  // Exact counts decide at once, beside the timing's answers.
+  const work = [
+    ...(n.workGrew ? [`more work on ${plural(n.workGrew, 'point')}`] : []),
+    ...(n.workShrank ? [`less work on ${plural(n.workShrank, 'point')}`] : []),
+  ];
+  return `## Performance: ${scope}${parts.join(' · ')}${also}${work.length ? `; ${work.join(', ')} (counted exactly)` : ''}`;
+}
+
+/** The points whose other timed metrics moved, each with its lead's verdict: said at the top. */
+function alsoLines(c: PairedComparison, cap = 10): string[] {
+  const ps = c.points.filter((p) => p.impact !== 'control' && p.pairs > 0 && !p.workloadChanged && alsoText(p));
+  if (!ps.length) return [];
+  const lead = (p: PairedPoint) =>
+    `${p.lead.metric} ${p.lead.verdict}${hasResult(p) && p.lead.verdict !== 'unchanged' ? ` ${changeText(p.lead)}` : ''}`;
+  const lines = ps
+    .slice(0, cap)
+    .map((p) => `- ${escapeCell(pointLabel(p))}: ${escapeCell(lead(p))}; ${escapeCell(alsoText(p, 5))}`);
+  const more = ps.length > cap ? [`- …and ${ps.length - cap} more (the tables below)`] : [];
+  return [
+    `**Other timed metrics moved** on ${plural(ps.length, 'point')} (each judged at its share of the diff-wide false-call level, like the lead):\n\n${[...lines, ...more].join('\n')}`,
+  ];
+}
+
+/** The points whose workload the PR changed: measured, said at the top, never folded away. */
+function workloadLines(c: PairedComparison, cap = 10): string[] {
+  const ps = c.points.filter((p) => p.workloadChanged && p.impact !== 'control' && p.pairs > 0);
+  if (!ps.length) return [];
+  const lines = ps.slice(0, cap).map((p) => {
+    const also = alsoText(p);
+    return `- ${escapeCell(pointLabel(p))}: ${workloadVerdict(p)}${also ? `; ${escapeCell(also)}` : ''} — ${escapeCell(p.workloadChanged ?? '')}`;
+  });
+  const more = ps.length > cap ? [`- …and ${ps.length - cap} more (Changed in this PR, below)`] : [];
+  return [
+    `**Workload changed** on ${plural(ps.length, 'point')}: the PR changed what ${ps.length === 1 ? 'it is' : 'they are'} asked to do, so the change below is the workload's; measured in pairs like any other point, it is no regression of the program and the merge check does not count it.\n\n${[...lines, ...more].join('\n')}`,
+  ];
+}
+
+/**
+ * The points whose counted work changed, decided by exact counts (the tolerance, docs/counts.md),
+ * then the counts that are evidence only; and a warning when the control says the counts cannot
+ * be trusted.
+ */
+function workLines(c: PairedComparison, cap = 10): string[] {
+  const out: string[] = [];
+  const trusted = countsTrusted(c);
+  if (!trusted)
+    out.push(
+      `> ⚠️ **This diff's counts cannot be trusted**: ${escapeCell(c.counts?.untrustedBecause ?? 'a control point differed')}; no work change is called.`,
+    );
+  const mine = c.points.filter((p) => p.impact !== 'control' && !p.workloadChanged);
+  const decided = mine.filter((p) => decidedWorkChange(p, trusted));
+  const line = (p: PairedPoint) => {
+    const b = p.work?.status === 'counted' ? p.work.breakdown : undefined;
+    const where =
+      b === undefined
+        ? ''
+        : 'unavailable' in b
+          ? ` (where they went: not known, ${escapeCell(b.unavailable)})`
+          : `\n\n${renderWorkBreakdown(b)
+              .split('\n')
+              .map((l) => (l ? `  ${l}` : l))
+              .join('\n')}\n`;
+    return `- ${escapeCell(pointLabel(p))}: ${escapeCell(workText(p))}${where}`;
+  };
+  if (decided.length) {
+    const lines = decided.slice(0, cap).map(line);
+    const more = decided.length > cap ? [`- …and ${decided.length - cap} more (the tables below)`] : [];
+    out.push(
+      `**Work changed** on ${plural(decided.length, 'point')}: user-space instructions counted under Valgrind with each runtime's deterministic settings, the same on every repeat of each side and apart by more than the ${((c.counts?.tolerance ?? 0.01) * 100).toFixed(0)} % tolerance; kernel work is not in them (the counters above stand for it), and the timing verdict goes on beside them.\n\n${[...lines, ...more].join('\n')}`,
+    );
+  }
+  const evidence = mine.filter(
+    (p) => p.work?.status === 'counted' && p.work.role === 'evidence' && p.work.verdict === 'changed',
+  );
+  if (evidence.length)
+    out.push(
+      `Counts that moved but only as evidence (threads, the kernel or a runtime without deterministic settings decide these points' cost):\n\n${evidence
+        .slice(0, cap)
+        .map(line)
+        .join('\n')}`,
+    );
+  return out;
+}
+
+/** What is said where an all-clear would be: never while an affected point lacks an answer. */
+function allClear(s: DiffSummary): string | undefined {
+  const n = s.calls;
+  // Regressions and broken points are listed above: nothing to clear.
+  if (s.brokenPoints || n.slower) return undefined;
+  if (n.unanswered)
+    return `> ⚠️ **${plural(n.unanswered, 'affected point')} got no answer**: neither measured nor listed with a reason (a bug in the harness), so no regression can be ruled out.`;
+  if (n.alsoMoved)
+    return `No regression of a lead metric found, but another timed metric moved on ${plural(n.alsoMoved, 'point')} (above).`;
+  if (n.workGrew)
+    return `No timing regression found, but the counted work grew on ${plural(n.workGrew, 'point')} (above).`;
+  // A called control says this run's calls (and so its silences) cannot be trusted.
+  if (s.impact?.controlCalled)
+    return `No regression found among the affected points, but the control was called (above): re-run the diff before trusting that.`;
+  const unmeasured = notMeasuredCount(s);
+  const measured = n.faster + n.unchanged + n.inconclusive + (n.workloadChanged ?? 0);
+  if (unmeasured && !measured)
+    return `Nothing this PR affects was measured (${plural(unmeasured, 'point')}, why: below): no regression can be ruled out.`;
+  if (unmeasured)
+    return `No regression found among the ${plural(measured, 'point')} measured; ${plural(unmeasured, 'affected point')} ${unmeasured === 1 ? 'was' : 'were'} not measured (why: below).`;
+  return 'No regression found.';
+}
+
+const level = (a: number) => `${(a * 100).toPrecision(2)}%`;
+
+/** The impact lines: what was not measured and why, and the control's verdict on this run. */
+function impactLines(s: DiffSummary): string[] {
+  const i = s.impact;
+  if (!i) return [];
+  const out: string[] = [];
+  if (i.control) {
+    const at =
+      i.controlLevel !== undefined ? `, each at the affected points' false-call level of ${level(i.controlLevel)}` : '';
+    out.push(
+      i.controlCalled
+        ? `> ⚠️ **Control: ${i.controlCalled} of ${i.control} called.** Unaffected points, measured exactly like the affected ones${at}, were called changed: the machine misbehaved during this diff, so this run's calls cannot be trusted. Re-run the diff.`
+        : `**Control: 0 of ${i.control} called** (unaffected points measured exactly like the affected ones${at}): the machine behaved.`,
+    );
+  }
+  if (i.notAffected)
+    out.push(
+      `${plural(i.notAffected, 'point')} not affected by this PR, so not measured: everything their processes could read is byte-identical on both sides (their experiment's files but other programs' own, what they import, include and name, the input generator, the runtime's own configuration, their manifest entry and runtime pin).`,
+    );
+  if (!i.affected) out.push('This PR changes nothing any benchmark runs or reads.');
+  return out;
+}
+
+/** Why the affected points are affected, one line per reason with its points' programs. */
+function affectedReasons(c: PairedComparison, cap: number): string {
+  const groups = new Map<string, Set<string>>();
+  const counts = new Map<string, number>();
+  for (const a of c.affectedBecause ?? []) {
+    const [experiment, variant] = a.benchmark.split('/');
+    groups.set(a.reason, (groups.get(a.reason) ?? new Set()).add(`${experiment}/${variant}`));
+    counts.set(a.reason, (counts.get(a.reason) ?? 0) + 1);
+  }
+  return [...groups]
+    .slice(0, cap)
+    .map(([reason, programs]) => {
+      const names = [...programs].sort();
+      const shown = names.slice(0, 6).join(', ') + (names.length > 6 ? `, … (${names.length} programs)` : '');
+      return `- ${escapeCell(reason)} — ${plural(counts.get(reason)!, 'point')}: ${escapeCell(shown)}`;
+    })
+    .join('\n');
+}
+
+/** What leads: broken points, problems on both sides, counters, the merge check. */
+function top(c: PairedComparison, s: DiffSummary): string[] {
+  const out: string[] = [];
+  // A harness change moves every number: it is said before anything measured with it.
+  if (c.harnessShift) out.push(renderHarnessShift(c.harnessShift));
+  if (s.broken.length) {
+    const lines = s.broken.map(
+      (g) =>
+        `- **${escapeCell(`${g.experiment} ${g.variant}`)}**${g.runtime ? ` under ${escapeCell(g.runtime)}` : ''} (${plural(g.points, 'point')}): ${escapeCell(g.error)} — reproduce: \`${g.reproduce.replace(/`/g, '')}\``,
+    );
+    out.push(
+      `### ❌ ${plural(s.brokenPoints, 'point')} broken by this PR\n\nThey pass on base and fail (or answer wrongly) on head:\n\n${lines.join('\n')}`,
+    );
+  }
+  const both = s.notMeasured.filter((g) => g.sides === 'both');
+  if (both.length) {
+    const failed = both.filter((g) => g.status === 'failed').reduce((a, g) => a + g.points, 0);
+    const lead = failed
+      ? `> ⚠️ **${plural(failed, 'point')} failed on both sides**: a harness or machine problem, not this PR; this diff says nothing about them.`
+      : '> Not measured on either side:';
+    out.push([lead, ...both.map((g) => `> - ${notMeasuredLine(g)}`)].join('\n'));
+  }
+  const oneSide = s.notMeasured.filter((g) => g.sides !== 'both');
+  if (oneSide.length) out.push(oneSide.map((g) => `- ${notMeasuredLine(g)}`).join('\n'));
+  out.push(...workloadLines(c), ...alsoLines(c), ...workLines(c));
+  if (s.counters.length) {
+    const lines = s.counters.map((f) => {
+      const d = f.head - f.base;
+      return `- ${escapeCell(`${f.experiment} ${f.variant}`)}: **${escapeCell(counterName(f.metric))}** ${f.base.toLocaleString('en-US')} → ${f.head.toLocaleString('en-US')} ${escapeCell(f.unit)} per run (${d >= 0 ? '+' : '−'}${Math.abs(d).toLocaleString('en-US')}) on ${f.points} of ${f.of} points`;
+    });
+    out.push(`**Counters that changed exactly** (the same on every traced run of each side):\n\n${lines.join('\n')}`);
+  }
+  out.push(...impactLines(s));
+  const clear = allClear(s);
+  if (clear) out.push(clear);
+  const o = s.outcome;
+  out.push(
+    `**Merge check: ${o.fail ? 'fails' : 'passes'}** — ${escapeCell(o.because)}. Rule \`${o.rule.replace(/[^\w,>%.]/g, '')}\` (repository variable \`PR_FAIL_ON\`, default \`${DEFAULT_FAIL_RULE}\`): ${describeRule(parseFailRule(o.rule))}.`,
+  );
+  for (const w of c.warnings ?? []) out.push(`> ⚠️ ${escapeCell(w)}.`);
+  return out;
+}
+
+/** The points worth a look: calls of a change, and points whose program changed, largest change first. */
+function notable(c: PairedComparison): PairedPoint[] {
+  return c.points
+    .filter((p) => hasResult(p) && (p.changed || p.lead.verdict === 'slower' || p.lead.verdict === 'faster'))
+    .sort((a, b) => Math.abs(b.lead.ratio - 1) - Math.abs(a.lead.ratio - 1));
+}
+
+function chart(c: PairedComparison): string[] {
+  const rows = notable(c).map((p) => ({
+    // In front: a label is cut to the chart's width.
+    label: `${p.workloadChanged ? 'workload: ' : ''}${pointLabel(p)}`,
+    ratio: p.lead.ratio,
+    ci: p.lead.ci!,
+  }));
+  const lines = forestChart(rows);
+  if (!lines.length) return [];
+  const more = rows.length > 12 ? ` (the ${12} largest of ${rows.length})` : '';
+  return [
+    `Change of head against base per point (● paired ratio, ─ interval of the verdict)${more}:\n\n\`\`\`text\n${lines.join('\n')}\n\`\`\``,
+  ];
+}
+
+/** "±2.0%" or "±2.0–3.4%": the margins the unchanged points were decided within (calibrated, else 2 %). */
+function margins(ps: readonly PairedPoint[]): string {
+  const m = ps.map((p) => p.minEffect * 100);
+  if (!m.length) return '';
+  const [lo, hi] = [Math.min(...m), Math.max(...m)];
+  return lo === hi ? `±${lo.toFixed(1)}%` : `±${lo.toFixed(1)}–${hi.toFixed(1)}%`;
+}
+
+/** Why the inconclusive points are, counted: "3 ran out of budget, 1 noisier than 60 pairs can decide". */
+export function inconclusiveReasons(ps: readonly PairedPoint[], busy: boolean): string {
+  const n = (stop: PairedPoint['stop']) => ps.filter((p) => p.stop === stop).length;
+  const reasons = [
+    n('budget') ? `${n('budget')} ran out of budget` : '',
+    n('last-look') ? `${n('last-look')} noisier than the plan's last look can decide` : '',
+    n('unmeasurable') ? `${n('unmeasurable')} not measurable` : '',
+  ].filter(Boolean);
+  return reasons.length ? `${reasons.join(', ')}${busy ? ' (the machine was busy: see above)' : ''}` : '';
+}
+
+function summaryTable(c: PairedComparison, s: DiffSummary): string {
+  const n = s.calls;
+  // The PR's own measured answers: the control is the machine's check, a changed workload its own row.
+  const measured = c.points.filter((p) => p.pairs > 0 && p.impact !== 'control' && !p.workloadChanged);
+  const worst = measured.filter((p) => p.lead.verdict === 'slower').sort((a, b) => b.lead.ratio - a.lead.ratio)[0];
+  const best = measured.filter((p) => p.lead.verdict === 'faster').sort((a, b) => a.lead.ratio - b.lead.ratio)[0];
+  const named = (p?: PairedPoint) =>
+    p ? `${escapeCell(pointLabel(p))}: ${pct(p.lead.ratio)} (${interval(p.lead)}, ${p.pairs} pairs)` : '';
+  const undecided = measured.filter((p) => p.changed && (p.lead.verdict === 'inconclusive' || !hasResult(p)));
+  const inconclusive = measured.filter((p) => p.lead.verdict === 'inconclusive');
+  const busy = (c.warnings ?? []).some((w) => /busy|other processes used/.test(w));
+  const unchanged = measured.filter((p) => p.lead.verdict === 'unchanged');
+  const why = notMeasuredWhy(c);
+  const optional = (count: number | undefined, row: string, note = ''): [string, number, string][] =>
+    count ? [[row, count, note]] : [];
+  const rows: [string, number, string][] = [
+    ['❌ broken by this PR', s.brokenPoints, s.brokenPoints ? 'listed above' : ''],
+    ['🔴 slower', n.slower, worst ? `worst: ${named(worst)}` : ''],
+    ['🟢 faster', n.faster, best ? `best: ${named(best)}` : ''],
+    // With an impact plan every measured affected point is changed: the inconclusive row says it all.
+    ...(s.impact
+      ? []
+      : [
+          [
+            'changed in this PR, undecided',
+            undecided.length,
+            undecided.length ? 'inconclusive: more pairs needed' : '',
+          ] as [string, number, string],
+        ]),
+    [`unchanged${unchanged.length ? ` (within ${margins(unchanged)})` : ''}`, n.unchanged, ''],
+    ['inconclusive', n.inconclusive, inconclusiveReasons(inconclusive, busy)],
+    ...optional(n.workloadChanged, 'workload changed', 'measured, listed above; not counted by the merge check'),
+    ...optional(n.added, 'added (head only)', 'nothing to pair them with'),
+    ...optional(n.removed, 'removed (base only)', 'nothing to pair them with'),
+    [
+      'not measured',
+      notMeasuredCount(s),
+      [
+        why.noPairs ? `${why.noPairs} got no pairs (budget)` : '',
+        why.bothSides ? `${why.bothSides} on both sides` : '',
+        why.oneSide ? `${why.oneSide} on one side` : '',
+        why.workload ? `${why.workload} workload changed (an older diff did not measure those)` : '',
+      ]
+        .filter(Boolean)
+        .join(', '),
+    ],
+    ...optional(n.unanswered, '⚠️ unanswered', 'a bug in the harness: neither measured nor listed'),
+    [
+      'programs changed in this PR',
+      s.changedPrograms.length,
+      escapeCell(s.changedPrograms.slice(0, 8).join(', ') + (s.changedPrograms.length > 8 ? ', …' : '')),
+    ],
+  ];
+  const body = rows.map(([k, v, note]) => `| ${k} | ${v} | ${note} |`);
+  return ['| | points | |', '| --- | ---: | --- |', ...body].join('\n');
+}
+
+const HOW_TO_READ =
+  '_How to read: "change" is the paired ratio head/base (the centre of the per-pair ratios; a fit: of the per-operation costs), > 0 = head worse; it can differ from the quotient of the two medians when the machine drifts during the diff. The interval is the one the verdict was decided on (the change test for slower/faster, the equivalence test for unchanged). A point with no interval shows no change._';
+
+export function renderPairedWith(
+  c: PairedComparison,
+  opts: { unchangedRows: boolean; maxRows?: number; rule?: FailRule },
+  s: DiffSummary = summarize(c, opts.rule ?? parseFailRule(DEFAULT_FAIL_RULE)),
+): string {
+  const parts = [title(s), ...top(c, s), ...chart(c), summaryTable(c, s), HOW_TO_READ];
+  const cap = opts.maxRows ?? Number.POSITIVE_INFINITY;
+  const fold = (summary: string, body: string) => `<details><summary>${summary}</summary>\n\n${body}\n</details>`;
+  const table = (ps: PairedPoint[]) =>
+    `${pointTable(ps.slice(0, cap))}${ps.length > cap ? `\n\n…and ${ps.length - cap} more (see comparison.json).` : ''}`;
+  const order = (p: PairedPoint) => ({ slower: 0, faster: 1, inconclusive: 2, unchanged: 3 })[p.lead.verdict];
+  const byInterest = (a: PairedPoint, b: PairedPoint) =>
+    order(a) - order(b) || Math.abs(b.lead.ratio - 1) - Math.abs(a.lead.ratio - 1);
+  const changed = c.points.filter((p) => p.changed && p.pairs > 0).sort(byInterest);
+  if (changed.length) parts.push(fold(`Changed in this PR: ${plural(changed.length, 'point')}`, table(changed)));
+  if (c.affectedBecause?.length)
+    parts.push(
+      fold(`Why ${plural(c.affectedBecause.length, 'point')} are affected`, affectedReasons(c, Math.min(cap, 50))),
+    );
+  const control = c.points.filter((p) => p.impact === 'control' && p.pairs > 0).sort(byInterest);
+  if (control.length)
+    parts.push(
+      fold(`Control (unaffected, measured as an A/A check): ${plural(control.length, 'point')}`, table(control)),
+    );
+  const rest = (p: PairedPoint) => !p.changed && p.impact !== 'control';
+  for (const exp of [...new Set(c.points.filter(rest).map((p) => p.experiment))].sort()) {
+    const mine = c.points.filter((p) => p.experiment === exp && rest(p) && p.pairs > 0);
+    const shown = mine.filter((p) => opts.unchangedRows || p.lead.verdict !== 'unchanged').sort(byInterest);
+    if (!shown.length) continue;
+    const folded = opts.unchangedRows ? foldedList(mine) : '';
+    const left = mine.length - shown.length;
+    parts.push(
+      fold(
+        `${escapeCell(exp)}: ${plural(mine.length, 'point')}`,
+        `${table(shown)}${left ? `\n\n${left} unchanged rows left out to fit the comment; see comparison.json.` : ''}${folded ? `\n\nOther metrics of these points:\n\n${folded}` : ''}`,
+      ),
+    );
+  }
+  if (c.notMeasured.length)
+    parts.push(fold(`Not measured: ${c.notMeasured.length} entries`, notMeasuredDetails(c, Math.min(cap, 200))));
+  const lists: [string, string[]][] = [
+    ['Only in head (added)', c.added.map((a) => escapeCell(a.benchmark))],
+    ['Only in base (removed)', c.removed.map((a) => escapeCell(a.benchmark))],
+    ['Not comparable', (c.incomparable ?? []).map((x) => `${escapeCell(x.benchmark)}: ${escapeCell(x.reason)}`)],
+  ];
+  for (const [name, items] of lists)
+    if (items.length)
+      parts.push(
+        fold(
+          `${name}: ${items.length}`,
+          items
+            .slice(0, Math.min(cap, 200))
+            .map((i) => `- ${i}`)
+            .join('\n'),
+        ),
+      );
+  parts.push(footer(c));
+  return `${parts.join('\n\n')}\n`;
+}
+
+function footer(c: PairedComparison): string {
+  const pairs = c.points.reduce((a, p) => a + p.pairs, 0);
+  const commits = (s: PairedComparison['base']) => s.commits.map((x) => escapeCell(x)).join(', ');
+  return [
+    `_Method: ${escapeCell(c.method)}._`,
+    `Measured on ${escapeCell(c.head.machine)} (${escapeCell(c.head.cpu)}); base ${commits(c.base)}, head ${commits(c.head)}; ${timeSpent(c.budget, pairs)}, order seed ${c.seed}.`,
+    `Toolchains: ${escapeCell(toolchainsLine(c.base, c.head))}.`,
+  ].join('\n\n');
+}
+
+/** The fullest rendering that fits the limit: drop unchanged rows and folded metrics, then cap the tables. */
+export function renderPairedComparison(c: PairedComparison, opts: PairedRenderOptions = {}): string {
+  const limit = opts.limit ?? COMMENT_LIMIT;
+  const s = summarize(c, opts.rule ?? parseFailRule(DEFAULT_FAIL_RULE));
+  for (const o of [
+    { unchangedRows: true },
+    { unchangedRows: false },
+    { unchangedRows: false, maxRows: 50 },
+    { unchangedRows: false, maxRows: 10 },
+    { unchangedRows: false, maxRows: 0 },
+  ]) {
+    const md = renderPairedWith(c, o, s);
+    if (md.length <= limit) return md;
+  }
+  return `${[title(s), ...top(c, s)].join('\n\n').slice(0, limit - 200)}\n\nThe full comparison is too large for a comment: see comparison.json.\n`;
+}
+
+/** "N pairs in M min …": with set-up and a deadline where the artifact has them. */
+function timeSpent(b: PairedComparison['budget'], pairs: number): string {
+  const min = (x: number) => `${(x / 60).toFixed(1)} min`;
+  if (b.setupSeconds === undefined) return `${pairs} pairs in ${min(b.spentSeconds)} (budget ${min(b.seconds)})`;
+  const deadline = b.deadlineSeconds ? `, deadline ${min(b.deadlineSeconds)}` : '';
+  return `${pairs} pairs; ${min(b.spentSeconds)} in all: set-up ${min(b.setupSeconds)}, pairs ${min(b.spentSeconds - b.setupSeconds)} (budget ${min(b.seconds)}${deadline})`;
+}

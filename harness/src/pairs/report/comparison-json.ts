@@ -1,0 +1,87 @@
+/**
+ * comparison.json of the paired diff (model/comparison-version.ts): the rows, the lists of what was not paired, the
+ * budget and the method, checked against the schema the PR-comment workflow applies.
+ */
+
+import { assertValid } from '../../lib/json-file.js';
+import { PAIRED_COMPARISON_SCHEMA, PairedComparison } from '../../model/comparison.js';
+import { SECONDARY_SHARE } from '../analysis/multiplicity.js';
+import { MIN_EFFECT } from '../analysis/pair-statistics.js';
+import { CONTROL_SHARE } from '../analysis/point.js';
+import type { SequentialPlan } from '../analysis/sequential.js';
+
+/** What the comment's method line says: how pairs were made and judged under this plan. */
+export function pairedMethod(plan: SequentialPlan, falseCallNote?: string): string {
+  const looks = plan.looks.join('/');
+  const total = plan.alphas.reduce((x, y) => x + y, 0);
+  const alphas = plan.alphas.map((a) => `${((a / total) * 100).toFixed(0)}%`).join('/');
+  return [
+    'paired: base and head processes alternate in a seeded random order per pair (AB/BA blocks) after warm-ups',
+    `the points the PR affects are measured first, then the control sample within its reserved ${CONTROL_SHARE * 100}% of the budget`,
+    'per point, Hodges-Lehmann ratio of the paired log-ratios with the exact Wilcoxon signed-rank interval and test (a fit: the per-operation cost ratio over two sizes)',
+    `sequential looks at ${looks} pairs, ${falseCallNote ?? `alpha ${(total * 100).toFixed(0)}% per point`}, each point's share spent over the looks ${alphas}`,
+    `minimum effect ${MIN_EFFECT * 100}% or the calibrated threshold`,
+    `other timed metrics at ${SECONDARY_SHARE * 100}% of the point's share`,
+    'changed workloads measured',
+    'counters compared exactly (up to 6 untimed traces per side)',
+  ]
+    .join('; ')
+    .slice(0, 800);
+}
+
+export interface PairedSide {
+  commit: string;
+  toolchains: Record<string, string>;
+}
+
+export interface PairedComparisonInput {
+  plan: SequentialPlan;
+  /** The diff-wide false-call level as applied (pairs/analysis/multiplicity.ts falseCallNote). */
+  falseCallNote?: string;
+  seed: number;
+  machine: { id: string; cpu: string };
+  budget: PairedComparison['budget'];
+  base: PairedSide;
+  head: PairedSide;
+  points: PairedComparison['points'];
+  added: PairedComparison['added'];
+  removed: PairedComparison['removed'];
+  notMeasured: PairedComparison['notMeasured'];
+  warnings: string[];
+  notAffected?: PairedComparison['notAffected'];
+  affectedBecause?: PairedComparison['affectedBecause'];
+}
+
+const round = (x: number) => Number(x.toPrecision(6));
+
+export function pairedComparison(c: PairedComparisonInput): PairedComparison {
+  const side = (s: PairedSide): PairedComparison['base'] => ({
+    commits: [s.commit.slice(0, 64)],
+    runs: 1,
+    machine: c.machine.id,
+    cpu: c.machine.cpu,
+    toolchains: s.toolchains,
+  });
+  const comparison: PairedComparison = {
+    schema: PAIRED_COMPARISON_SCHEMA,
+    method: pairedMethod(c.plan, c.falseCallNote),
+    seed: c.seed,
+    budget: {
+      ...c.budget,
+      spentSeconds: round(c.budget.spentSeconds),
+      ...(c.budget.setupSeconds !== undefined ? { setupSeconds: round(c.budget.setupSeconds) } : {}),
+    },
+    base: side(c.base),
+    head: side(c.head),
+    points: c.points,
+    added: c.added,
+    removed: c.removed,
+    notMeasured: c.notMeasured,
+    ...(c.warnings.length ? { warnings: c.warnings } : {}),
+    ...(c.notAffected ? { notAffected: c.notAffected } : {}),
+    ...(c.affectedBecause ? { affectedBecause: c.affectedBecause } : {}),
+  };
+  // What we write must pass the checks the PR-comment workflow applies to it.
+  assertValid('comparison.json', comparison, PairedComparison);
+  return comparison;
+}

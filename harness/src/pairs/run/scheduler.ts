@@ -1,0 +1,225 @@
+/**
+ * The paired runner's schedule: prepare every matched point, then rounds in which the undecided
+ * points ask the sequential rule (pairs/analysis/point.ts) how many more pairs they need and
+ * share what is left of the time budget, until every point is decided, the budget is spent or
+ * the diff is interrupted. Processes are run by a PairExecutor (./executor.ts); time comes from
+ * an injected clock, so the schedule is tested with a fake executor and no processes.
+ */
+
+import type { PairedCounter } from '../../model/comparison.js';
+import type { FitSizes } from '../analysis/fit-pairs.js';
+import {
+  budgetTiers,
+  decidePoint,
+  finalDecision,
+  type PointDecision,
+  type PointSoFar,
+  type StopDecision,
+} from '../analysis/point.js';
+import type { SequentialPlan } from '../analysis/sequential.js';
+import { shareBudget } from '../analysis/time-budget.js';
+import type { Failure, PairExecutor, PointPlan } from './executor.js';
+import { leadMetric, otherMetrics } from './lead-metric.js';
+
+/** A point while it is measured: its plan, its pairs so far and what was decided on them. */
+export interface PointState extends PointSoFar {
+  plan: PointPlan;
+  impact: PointPlan['impact'];
+  counters: PairedCounter[];
+  sizes?: FitSizes;
+  /** Seconds one pair costs (the warm-ups' estimate, then what the pairs took). */
+  secondsPerPair: number;
+  /** Seconds spent on this point's pairs. */
+  spent: number;
+  decision?: StopDecision;
+  fitProblem?: string;
+  failed?: Failure;
+}
+
+export type DecidedPoint = PointState & { decision: StopDecision };
+
+const planFor = (o: Pick<ScheduleOptions, 'plan' | 'planOf'>, s: { plan: PointPlan }) =>
+  o.planOf?.(s.plan.id) ?? o.plan;
+
+export interface ScheduleOptions {
+  plan: SequentialPlan;
+  /** A point's own plan (its share of the diff-wide false-call level, pairs/analysis/multiplicity.ts); default `plan`. */
+  planOf?: (id: string) => SequentialPlan;
+  /**
+   * The plan all a point's other timed metrics share (their part of its level; undefined for a
+   * point given none). Without this option they are not judged at the diff-wide level at all (nor
+   * do they keep a point sampling).
+   */
+  othersPlanOf?: (id: string) => SequentialPlan | undefined;
+  /** The pairs' time budget, given what set-up took (a deadline may cut it). */
+  budgetSeconds: (setupSeconds: number) => number;
+  /** The budget asked for, before any cut: a control alone takes its share of this (budgetTiers). */
+  nominalBudgetSeconds?: number;
+  /** When the diff started, on the clock's scale: set-up is measured from here. */
+  startedAt: number;
+  /** A point's minimum effect for a lead metric (2%, or its calibrated threshold). */
+  minEffectOf: (id: string, metric: string) => number;
+  /** Milliseconds (performance.now, or a fake clock in tests). */
+  now: () => number;
+  interrupted: () => boolean;
+  log: (m: string) => void;
+}
+
+export interface ScheduleOutcome {
+  /** Points that have pairs or a decision, in plan order, each with its final decision. */
+  measured: DecidedPoint[];
+  /** Points that could not be measured, in the order they failed. */
+  failures: { id: string; failed: Failure }[];
+  setupSeconds: number;
+  /** The pairs' time budget they were given (after the deadline's cut). */
+  budgetSeconds: number;
+}
+
+/** The state after a decision: its lead (a fit may fall back to wall time) and, when it stopped, the stop. */
+function withDecision(s: PointState, d: PointDecision): PointState {
+  const fitProblem = d.fitProblem ?? s.fitProblem;
+  return {
+    ...s,
+    lead: d.lead,
+    minEffect: d.minEffect,
+    ...(fitProblem ? { fitProblem } : {}),
+    ...(d.decision.action === 'stop' ? { decision: d.decision } : {}),
+  };
+}
+
+/** Prepares the points in order; one that fails is left out, and listed. */
+async function prepareAll(plans: readonly PointPlan[], exec: PairExecutor, o: ScheduleOptions) {
+  const states: PointState[] = [];
+  const failures: ScheduleOutcome['failures'] = [];
+  for (const [i, plan] of plans.entries()) {
+    if (o.interrupted()) break;
+    o.log(`pairs: preparing ${plan.id} (${i + 1}/${plans.length})`);
+    const r = await exec.prepare(plan);
+    if (o.interrupted()) break;
+    if (!r.ok) {
+      failures.push({ id: plan.id, failed: r.failed });
+      continue;
+    }
+    // The lead metric is known after the first pair; before it, the warm-up tells wall_time only.
+    const lead = leadMetric(plan.head, {});
+    const { counters, sizes, secondsPerPair } = r.prepared;
+    const othersPlan = o.othersPlanOf?.(plan.id);
+    const leadPlan = planFor(o, { plan });
+    states.push({
+      ...(o.othersPlanOf ? { others: { leadPlan, ...(othersPlan ? { plan: othersPlan } : {}), metrics: [] } } : {}),
+      plan,
+      kind: plan.kind,
+      impact: plan.impact,
+      lead,
+      minEffect: o.minEffectOf(plan.id, lead.metric),
+      pairs: [],
+      counters,
+      ...(sizes ? { sizes } : {}),
+      secondsPerPair,
+      spent: 0,
+    });
+  }
+  return { states, failures };
+}
+
+/** Measures the pairs granted to one point; returns its new state. */
+async function measureBatch(
+  s: PointState,
+  n: number,
+  exec: PairExecutor,
+  o: ScheduleOptions,
+  failures: ScheduleOutcome['failures'],
+): Promise<PointState> {
+  const t = o.now();
+  const from = s.pairs.length;
+  const b = await exec.measure(s.plan, from, n);
+  const spent = s.spent + (o.now() - t) / 1000;
+  const next: PointState = { ...s, spent, pairs: b.ok ? [...s.pairs, ...b.pairs] : s.pairs };
+  // A batch the interrupt killed is no failure of the program: its pairs are just missing.
+  if (o.interrupted()) return next;
+  if (!b.ok) {
+    failures.push({ id: s.plan.id, failed: b.failed });
+    return { ...next, failed: b.failed };
+  }
+  const lead = from === 0 ? leadMetric(s.plan.head, next.pairs[0]!.head) : s.lead;
+  const minEffect = from === 0 ? o.minEffectOf(s.plan.id, lead.metric) : s.minEffect;
+  // The other metrics are known from the first pair's values, each with its own minimum effect.
+  const others =
+    from === 0 && s.others
+      ? {
+          ...s.others,
+          metrics: otherMetrics(s.plan.head, lead.metric, Object.keys(next.pairs[0]!.head)).map((m) => ({
+            ...m,
+            minEffect: o.minEffectOf(s.plan.id, m.metric),
+          })),
+        }
+      : s.others;
+  // The price of a pair, from what the pairs cost so far (warm-up estimate replaced).
+  return { ...next, lead, minEffect, ...(others ? { others } : {}), secondsPerPair: spent / next.pairs.length };
+}
+
+/**
+ * Rounds of decisions and batches over some of the points (`ids`, one budget tier), until each is
+ * decided, the tier's time is spent or the diff is interrupted.
+ */
+async function sampleRounds(
+  states: PointState[],
+  ids: ReadonlySet<string>,
+  exec: PairExecutor,
+  o: ScheduleOptions,
+  budgetSeconds: number,
+  failures: ScheduleOutcome['failures'],
+): Promise<void> {
+  const start = o.now();
+  const leftSeconds = () => Math.max(0, budgetSeconds - (o.now() - start) / 1000);
+  const index = new Map(states.map((s, i) => [s.plan.id, i]));
+  const set = (s: PointState) => {
+    states[index.get(s.plan.id)!] = s;
+  };
+  for (let roundNo = 1; !o.interrupted(); roundNo++) {
+    const open = states.filter((s) => ids.has(s.plan.id) && !s.decision && !s.failed);
+    if (!open.length) break;
+    const shareSeconds = leftSeconds() / open.length;
+    const requests: { id: string; more: number; secondsPerPair: number }[] = [];
+    for (const s of open) {
+      const d = decidePoint(s, Math.floor(shareSeconds / Math.max(s.secondsPerPair, 1e-3)), planFor(o, s));
+      set(withDecision(s, d));
+      if (d.decision.action === 'continue')
+        requests.push({ id: s.plan.id, more: d.decision.more, secondsPerPair: s.secondsPerPair });
+    }
+    // Every open point stopped: the loop ends on the next check.
+    if (!requests.length) continue;
+    const granted = shareBudget(
+      requests.map((r) => ({ pairs: r.more, secondsPerPair: Math.max(r.secondsPerPair, 1e-3) })),
+      leftSeconds(),
+    );
+    o.log(
+      `pairs: round ${roundNo}: ${requests.length} points, ${granted.reduce((a, b) => a + b, 0)} pairs, ${leftSeconds().toFixed(0)} s left`,
+    );
+    for (const [k, r] of requests.entries()) {
+      if (o.interrupted()) break;
+      const s = states[index.get(r.id)!]!;
+      const n = granted[k]!;
+      if (n === 0) set(withDecision(s, finalDecision(s, planFor(o, s))));
+      else set(await measureBatch(s, n, exec, o, failures));
+    }
+  }
+}
+
+/** Prepares and measures the points; every point with pairs ends with a decision. */
+export async function runPairedPoints(
+  plans: readonly PointPlan[],
+  exec: PairExecutor,
+  o: ScheduleOptions,
+): Promise<ScheduleOutcome> {
+  const { states, failures } = await prepareAll(plans, exec, o);
+  const setupSeconds = (o.now() - o.startedAt) / 1000;
+  const budgetSeconds = o.budgetSeconds(setupSeconds);
+  for (const tier of budgetTiers(states, budgetSeconds, o.nominalBudgetSeconds))
+    await sampleRounds(states, new Set(tier.points.map((s) => s.plan.id)), exec, o, tier.seconds, failures);
+  // Points the loop left undecided (interrupted) are judged on what they have, as cut by the budget.
+  const measured = states
+    .filter((s) => !s.failed && (s.decision || s.pairs.length))
+    .map((s) => (s.decision ? s : withDecision(s, finalDecision(s, planFor(o, s)))) as DecidedPoint);
+  return { measured, failures, setupSeconds, budgetSeconds };
+}

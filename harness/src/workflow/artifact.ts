@@ -1,0 +1,78 @@
+/**
+ * The PR-comment step's input is an artifact produced by a workflow that ran pull-request code:
+ * untrusted data. It is size-checked, schema-validated and re-rendered from the validated JSON
+ * (never posted as it came); the PR number must be a plain integer equal to the one GitHub
+ * reports for the triggering run.
+ */
+import { join } from 'node:path';
+import { UserError } from '../lib/errors.js';
+import { escapeCell } from '../lib/markdown.js';
+import { readUntrusted, readUntrustedJson } from '../lib/untrusted.js';
+import { PAIRED_COMPARISON_SCHEMA, PairedComparison } from '../model/comparison.js';
+import { DiffPlan } from '../model/diff-plan.js';
+import type { FailRule } from '../pairs/analysis/merge-rule.js';
+import { renderPairedComparison } from '../pairs/report/comment.js';
+import { coverageProblem } from './trusted-coverage.js';
+
+export const MAX_ARTIFACT_BYTES = 8 * 2 ** 20;
+export const COMMENT_MARKER = '<!-- jsio-bench:perf-diff -->';
+
+/** compare's quick look between stored runs (schema 1) is no PR diff: say so instead of listing fields. */
+function refuseQuickLook(raw: unknown): unknown {
+  if ((raw as { schema?: unknown } | null)?.schema === 1)
+    throw new UserError(
+      'artifact comparison.json has schema 1, the quick look `npm run compare` writes between stored runs, not a paired PR diff (schema 2, `npm run pairs`): refusing it',
+    );
+  return raw;
+}
+
+/** The artifact's comparison.json, validated; only the paired diff (schema 2) is a PR diff, a newer schema is refused by name. */
+export function readArtifactComparison(dir: string): PairedComparison {
+  return readUntrustedJson(join(dir, 'comparison.json'), PairedComparison, {
+    maxBytes: MAX_ARTIFACT_BYTES,
+    what: 'artifact file',
+    version: PAIRED_COMPARISON_SCHEMA,
+    migrate: refuseQuickLook,
+  });
+}
+
+/** A trusted plan (`pairs --plan --json` by the base's harness), read as untrusted data all the same. */
+export function readTrustedPlan(file: string): DiffPlan {
+  return readUntrustedJson(file, DiffPlan, { maxBytes: 64 * 2 ** 20, what: 'trusted plan' });
+}
+
+/** What leads the comment when the base's harness left no plan (it predates plans, or could not read the head). */
+export const NO_TRUSTED_PLAN =
+  "> [!NOTE]\n> The base's harness left no plan of this diff (it predates `pairs --plan`, or could not read the head's programs): what was measured is what the pull request's own harness chose.\n\n";
+
+/** The warning that leads the comment when the diff left out points the trusted plan names. */
+export function coverageWarning(plan: DiffPlan, c: PairedComparison): string {
+  const problem = coverageProblem(plan, c);
+  if (!problem) return '';
+  const shown = problem.points.slice(0, 20).map(escapeCell);
+  const more = problem.points.length > 20 ? ` and ${problem.points.length - 20} more` : '';
+  return `> [!WARNING]\n> ${escapeCell(problem.line)}${shown.length ? `: ${shown.join(', ')}${more}` : ''}.\n\n`;
+}
+
+export function commentFromArtifact(
+  dir: string,
+  expectedPr: string,
+  rule?: FailRule,
+  trustedPlan?: DiffPlan | 'none',
+): { pr: number; body: string } {
+  if (!/^[1-9]\d{0,9}$/.test(expectedPr))
+    throw new UserError(`--pr must be a positive integer (got ${JSON.stringify(expectedPr.slice(0, 40))})`);
+  const prText = readUntrusted(join(dir, 'pr-number'), 64, 'artifact file').trim();
+  if (!/^[1-9]\d{0,9}$/.test(prText))
+    throw new UserError(
+      `artifact pr-number is not a positive integer (got ${JSON.stringify(prText.slice(0, 40))}): refusing it`,
+    );
+  if (prText !== expectedPr)
+    throw new UserError(
+      `artifact pr-number ${prText} does not match the run's pull request ${expectedPr}: refusing it`,
+    );
+  const parsed = readArtifactComparison(dir);
+  const body = renderPairedComparison(parsed, rule ? { rule } : {});
+  const warning = trustedPlan === 'none' ? NO_TRUSTED_PLAN : trustedPlan ? coverageWarning(trustedPlan, parsed) : '';
+  return { pr: Number(prText), body: `${COMMENT_MARKER}\n${warning}${body}` };
+}

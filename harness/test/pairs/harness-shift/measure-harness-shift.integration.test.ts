@@ -1,0 +1,144 @@
+// End to end on real checkouts: this repository's committed harness and programs as the base
+// commit, and a clone with a no-op change in a runner file as the head. Both harnesses run their
+// own `bench` (real gcc, hyperfine) on one wc point at smoke size, in two rounds; assertions on
+// the shape of the answer, none on timings.
+import { execFileSync } from 'node:child_process';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HarnessShift } from '../../../src/model/comparison.js';
+import { measureHarnessShift } from '../../../src/pairs/harness-shift/measure-harness-shift.js';
+import { renderHarnessShift } from '../../../src/pairs/harness-shift/shift-section.js';
+import { ROOT } from '../../helpers/cli.js';
+import { removeScratch } from '../../helpers/scratch.js';
+
+let dir: string;
+let base: string;
+let head: string;
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd, encoding: 'utf8' });
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'jsio-harness-shift-e2e-'));
+  base = join(dir, 'base');
+  head = join(dir, 'head');
+  mkdirSync(base);
+  const tar = execFileSync(
+    'git',
+    [
+      'archive',
+      'HEAD',
+      'harness/src',
+      'harness/tools',
+      'harness/toolchains.json',
+      'harness/bootstrap.mjs',
+      'programs',
+      'package.json',
+      'package-lock.json',
+      'tsconfig.json',
+    ],
+    { cwd: ROOT, maxBuffer: 1 << 28 },
+  );
+  execFileSync('tar', ['-x', '-C', base], { input: tar });
+  git(base, 'init', '-q', '-b', 'main');
+  git(base, 'add', '-A');
+  git(base, 'commit', '-q', '-m', 'base');
+  git(dir, 'clone', '-q', base, head);
+  // Code that runs (when the module loads) and changes nothing: the harness must be measured.
+  appendFileSync(join(head, 'harness/src/run/measure.ts'), "if (Date.now() < 0) console.log('never');\n");
+  git(head, 'commit', '-q', '-am', 'a no-op change in a runner file');
+  // The packages of this checkout (the same lock file), as a CI job's npm ci would give each side.
+  for (const side of [base, head]) symlinkSync(join(ROOT, 'node_modules'), join(side, 'node_modules'), 'dir');
+});
+afterAll(() => removeScratch(dir));
+
+describe('measureHarnessShift', () => {
+  it('measures one wc point with both harnesses and pools its shift', async () => {
+    const log: string[] = [];
+    const shift = await measureHarnessShift({
+      base,
+      head,
+      profile: 'smoke',
+      rounds: 2,
+      filters: { experiments: ['wc'], variants: ['c'], params: { bs: [65536] } },
+      log: (m) => log.push(m),
+    });
+    expect(shift).toBeDefined();
+    expect(HarnessShift.parse(shift)).toEqual(shift);
+    expect(shift!.files).toEqual(['harness/src/run/measure.ts']);
+    // What the run gave, in the message of any failing assertion below.
+    const got = JSON.stringify(shift);
+    expect(shift!.notMeasured, got).toEqual([]);
+    expect(shift!.experiments, got).toHaveLength(1);
+    const wc = shift!.experiments[0]!;
+    expect(wc.experiment).toBe('wc');
+    expect(wc.points).toEqual(['wc/c/bs=65536']);
+    expect(wc.metrics).toHaveLength(1);
+    expect(wc.metrics[0]).not.toBe('max_rss');
+    expect(wc.rounds, got).toBe(2);
+    // Two rounds: the centre lies between their ratios; a 95% interval needs six (unit tests).
+    const ratios = wc.roundRatios ?? [];
+    expect(ratios).toHaveLength(2);
+    expect(wc.ratio).toBeGreaterThanOrEqual(Math.min(...ratios) * 0.999999);
+    expect(wc.ratio).toBeLessThanOrEqual(Math.max(...ratios) * 1.000001);
+    expect(wc.ci, got).toBeUndefined();
+    expect(renderHarnessShift(shift!)).toContain('- **wc**: ');
+    expect(log.some((m) => m.includes('round 2 of at most 2, wc/c/bs=65536'))).toBe(true);
+    // After its first round the point is timed for longer than the profile's few runs, by both harnesses.
+    expect(
+      log.find((m) => m.includes('round 2 of at most 2')),
+      log.join('\n'),
+    ).toMatch(/\((\d+) runs\)$/);
+    // The sides were temporary: nothing of them is left, and the head's own cache got the shared runtimes.
+    expect(log.join('\n'), log.join('\n')).not.toMatch(/^error/m);
+    const left = readdirSync(tmpdir()).filter((n) => /^jsio-harness-shift-(?!e2e-)/.test(n));
+    expect(left).toEqual([]);
+    expect(existsSync(join(head, '.cache', 'runtimes'))).toBe(true);
+  });
+
+  it('says so when its time runs out before the rounds end', async () => {
+    const calls: string[] = [];
+    const shift = await measureHarnessShift({
+      base,
+      head,
+      rounds: 3,
+      deadlineSeconds: 0,
+      filters: { experiments: ['wc'], variants: ['c'] },
+      log: () => {},
+      runBench: async (side) => {
+        calls.push(side);
+        return { code: 2, stderr: 'error: not run\n' };
+      },
+    });
+    expect(calls).toEqual([]);
+    expect(shift?.experiments).toEqual([]);
+    expect(shift?.note).toMatch(/stopped when its time ran out/);
+  });
+
+  it('measures nothing when the measuring code is unchanged', async () => {
+    expect(await measureHarnessShift({ base, head: base, rounds: 1 })).toBeUndefined();
+  });
+
+  it('measures nothing, and says why, when the changed files compile to the same code', async () => {
+    const commented = join(dir, 'commented');
+    git(dir, 'clone', '-q', base, commented);
+    appendFileSync(join(commented, 'harness/src/run/measure.ts'), '// a comment in a runner file\n');
+    git(commented, 'commit', '-q', '-am', 'a comment');
+    const calls: string[] = [];
+    const shift = await measureHarnessShift({
+      base,
+      head: commented,
+      rounds: 2,
+      log: () => {},
+      runBench: async (side) => {
+        calls.push(side);
+        return { code: 2, stderr: 'error: not run\n' };
+      },
+    });
+    expect(calls).toEqual([]);
+    expect(HarnessShift.parse(shift)).toEqual(shift);
+    expect(shift).toMatchObject({ files: ['harness/src/run/measure.ts'], sameCode: true, experiments: [], rounds: 0 });
+    expect(renderHarnessShift(shift!)).toMatch(/compile to the same code[\s\S]*no number can move/);
+  });
+});

@@ -1,0 +1,153 @@
+// The comment's harness-shift section: files, one line per experiment, flags, escaping; and the
+// comparison.json field that carries it.
+import { describe, expect, it } from 'vitest';
+import { type HarnessShift, PairedComparison } from '../../../src/model/comparison.js';
+import { renderHarnessShift, shiftLine, shiftPct } from '../../../src/pairs/harness-shift/shift-section.js';
+import { pairedComparison } from '../../helpers/paired.js';
+
+const shift = (over: Partial<HarnessShift> = {}): HarnessShift => ({
+  files: ['harness/src/run/measure.ts', 'harness/tools/evict.c'],
+  profile: 'quick',
+  rounds: 5,
+  seed: 7,
+  margin: 0.015,
+  experiments: [
+    {
+      experiment: 'scan',
+      points: ['scan/c/files=100'],
+      metrics: ['scan_seconds'],
+      rounds: 5,
+      ratio: 1.023,
+      ci: [1.017, 1.03],
+      flagged: true,
+    },
+    {
+      experiment: 'wc',
+      points: ['wc/c/bs=4096', 'wc/c/bs=65536'],
+      metrics: ['read_cost'],
+      rounds: 5,
+      ratio: 1.004,
+      ci: [0.997, 1.011],
+      flagged: false,
+    },
+  ],
+  notMeasured: [],
+  ...over,
+});
+
+describe('shiftPct', () => {
+  it('signs a ratio as a percentage', () => {
+    expect(shiftPct(1.004)).toBe('+0.4 %');
+    expect(shiftPct(0.997)).toBe('−0.3 %');
+    expect(shiftPct(1)).toBe('+0.0 %');
+  });
+});
+
+describe('renderHarnessShift', () => {
+  it('lists the files, then one line per experiment with its interval, flagging what leaves the margin', () => {
+    expect(renderHarnessShift(shift())).toMatchInlineSnapshot(`
+      "### ⚠️ This PR changes the harness's measuring code, and moves 1 experiment beyond ±1.5 %
+
+      Changed: harness/src/run/measure.ts, harness/tools/evict.c
+
+      The same programs (the head's) measured by the base's harness and by the head's, alternating in rounds (quick profile). Each experiment's pooled shift of its numbers, the head's harness over the base's, with a 95 % interval (flagged when it leaves ±1.5 %: beyond the margin when wholly outside it, too wide to tell when it straddles it):
+
+      - **scan**: +2.3 % (+1.7 % … +3.0 %) ⚠️ beyond the margin — 1 point (scan_seconds), 5 rounds
+      - **wc**: +0.4 % (−0.3 % … +1.1 %) — 2 points (read_cost), 5 rounds"
+    `);
+  });
+
+  it('tells an interval too wide to answer from a shift beyond the margin', () => {
+    const wide = {
+      experiment: 'wc',
+      points: ['wc/c/bs=4096'],
+      metrics: ['read_cost'],
+      rounds: 23,
+      ratio: 0.98,
+      ci: [0.94, 1.03] as [number, number],
+      flagged: true,
+    };
+    expect(shiftLine(wide)).toBe(
+      '- **wc**: −2.0 % (−6.0 % … +3.0 %) ⚪ too wide to tell — 1 point (read_cost), 23 rounds',
+    );
+    const text = renderHarnessShift(shift({ experiments: [wide] }));
+    expect(text.split('\n')[0]).toBe(
+      "### ⚠️ This PR changes the harness's measuring code; a shift beyond ±1.5 % cannot be ruled out in 1 experiment (their intervals are too wide)",
+    );
+    expect(text).not.toContain('moves');
+  });
+
+  it('says when an experiment has one round only, and when nothing could be measured', () => {
+    expect(
+      shiftLine({ experiment: 'wc', points: ['a'], metrics: ['wall_time'], rounds: 1, ratio: 0.99, flagged: false }),
+    ).toBe('- **wc**: −1.0 % (no interval below six rounds) — 1 point (wall_time), 1 round');
+    const text = renderHarnessShift(
+      shift({
+        experiments: [],
+        notMeasured: [{ benchmark: 'wc/just-sync/bs=4096', reason: 'skipped: just is not installed' }],
+      }),
+    );
+    expect(text).toContain('- no experiment could be measured with both harnesses');
+    expect(text).toContain('- not measured: wc/just-sync/bs=4096 (skipped: just is not installed)');
+  });
+
+  it('escapes file names, experiment ids and reasons', () => {
+    const text = renderHarnessShift(
+      shift({
+        files: ['harness/src/<img src=x>|@team.ts'],
+        experiments: [
+          {
+            experiment: 'w[c](http://x)',
+            points: ['p'],
+            metrics: ['<b>m</b>'],
+            rounds: 2,
+            ratio: 1,
+            ci: [1, 1],
+            flagged: false,
+          },
+        ],
+        notMeasured: [{ benchmark: 'b', reason: 'see https://evil.example @someone' }],
+      }),
+    );
+    expect(text).not.toContain('<img');
+    expect(text).not.toContain('<b>');
+    expect(text).not.toContain('|@team');
+    expect(text).not.toContain('[c](http');
+    expect(text).not.toContain('https://evil');
+    expect(text).not.toMatch(/@someone/);
+  });
+
+  it('a change that compiles to the same code: its files, and why nothing was measured, escaped', () => {
+    const md = renderHarnessShift(
+      shift({ files: ['harness/src/run/<b>x</b>.ts'], experiments: [], rounds: 0, sameCode: true }),
+    );
+    expect(md).toMatch(/^### This PR changes the harness's measuring files, which compile to the same code/);
+    expect(md).toContain('no number can move, so none was measured');
+    expect(md).not.toContain('<b>');
+    expect(md).not.toMatch(/round|interval/);
+  });
+
+  it('shortens a long file list', () => {
+    const files = Array.from({ length: 20 }, (_, i) => `harness/src/lib/f${i}.ts`);
+    expect(renderHarnessShift(shift({ files }))).toContain('and 5 more');
+  });
+});
+
+describe('comparison.json harnessShift', () => {
+  it('validates with the comparison, and refuses a malformed one', () => {
+    const c = { ...pairedComparison(), harnessShift: shift() };
+    expect(PairedComparison.parse(c).harnessShift?.experiments[1]?.ratio).toBe(1.004);
+    expect(PairedComparison.safeParse(pairedComparison()).success).toBe(true);
+    const bad = { ...c, harnessShift: { ...shift(), experiments: [{ experiment: 'wc', ratio: 'x' }] } };
+    expect(PairedComparison.safeParse(bad).success).toBe(false);
+    const extra = { ...c, harnessShift: { ...shift(), surprise: 1 } };
+    expect(PairedComparison.safeParse(extra).success).toBe(false);
+  });
+});
+
+describe('a cut measurement', () => {
+  it('says why it has fewer rounds than planned', () => {
+    const text = renderHarnessShift(shift({ note: 'the measurement was interrupted <now>' }));
+    expect(text).toContain('Note: the measurement was interrupted &lt;now&gt;.');
+  });
+});

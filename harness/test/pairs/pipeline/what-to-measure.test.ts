@@ -1,0 +1,123 @@
+// `pairs --plan`: what a PR diff would measure and why, from two real checkouts, measuring,
+// building and writing nothing, exiting 0 whatever it finds; its JSON is the trusted plan pr.yml
+// hands to the diff, which measures at least that set.
+import { execFileSync } from 'node:child_process';
+import { appendFileSync, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DiffPlan } from '../../../src/model/diff-plan.js';
+import { type ImpactPlan, NOT_AFFECTED_REASON } from '../../../src/pairs/analysis/impact.js';
+import { widenToTrusted } from '../../../src/pairs/pipeline/pairs.js';
+import { runCli } from '../../helpers/cli.js';
+import { removeScratch } from '../../helpers/scratch.js';
+import { cloneWorkingTree } from '../../helpers/working-tree.js';
+
+let dir: string;
+let base: string;
+let head: string;
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync('git', ['-C', cwd, '-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { encoding: 'utf8' }).trim();
+const status = (root: string) => git(root, 'status', '--porcelain', '--untracked-files=all', '--ignored');
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'jsio-diff-plan-'));
+  base = join(dir, 'base');
+  head = join(dir, 'head');
+  cloneWorkingTree(base);
+  execFileSync('git', ['clone', '-q', base, head]);
+  appendFileSync(join(head, 'programs/wc/wc-c.c'), '/* edited */\n');
+  appendFileSync(join(head, 'README.md'), '\nedited\n');
+  git(head, 'commit', '-q', '-am', 'a one-program change and a doc');
+});
+afterAll(() => removeScratch(dir));
+
+const plan = (...flags: string[]) => runCli(['pairs', '--base', base, '--head', head, '--plan', ...flags]);
+
+describe('pairs --plan', () => {
+  it('prints the affected points grouped with their reason, the control, the rest, the harness; writes nothing', () => {
+    const [b, h] = [status(base), status(head)];
+    const r = plan();
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toContain('affected: 9 point(s)');
+    expect(r.stdout).toMatch(/^ {2}wc\/c \(9 points\): changed: programs\/wc\/wc-c\.c$/m);
+    expect(r.stdout).toMatch(/^control: 6 unaffected point\(s\)/m);
+    expect(r.stdout).toMatch(/^not affected: \d+ point\(s\)/m);
+    expect(r.stdout).toContain('harness: no change');
+    expect([status(base), status(head)]).toEqual([b, h]);
+    expect(existsSync(join(head, 'results'))).toBe(false);
+  });
+
+  it('--json: one object in the documented shape, the same control as the text', () => {
+    const r = plan('--json');
+    expect(r.status, r.stderr).toBe(0);
+    const p = DiffPlan.parse(JSON.parse(r.stdout));
+    expect(p.affected.every((a) => a.benchmark.startsWith('wc/c/'))).toBe(true);
+    expect(p.affected).toHaveLength(9);
+    expect(p.affected[0]!.reasons).toEqual(['changed: programs/wc/wc-c.c']);
+    expect(p.control).toHaveLength(6);
+    expect(p.notAffected.length).toBeGreaterThan(100);
+    expect(p.notAffected[0]!.reason).toBe(NOT_AFFECTED_REASON);
+    expect(p.harnessChange).toEqual({ changed: false, files: [], why: 'no measuring file of the harness differs' });
+    expect(p.head.commit).toBe(git(head, 'rev-parse', 'HEAD'));
+  });
+
+  it('says whether the harness changed, and why', () => {
+    appendFileSync(join(head, 'harness/src/pipeline/bench.ts'), "if (Date.now() < 0) console.log('never');\n");
+    try {
+      const p = DiffPlan.parse(JSON.parse(plan('--json').stdout));
+      expect(p.harnessChange.changed).toBe(true);
+      expect(p.harnessChange.files).toEqual(['harness/src/pipeline/bench.ts']);
+    } finally {
+      git(head, 'checkout', '-q', '--', 'harness/src/pipeline/bench.ts');
+    }
+  });
+
+  it('refuses --json without --plan, and a trusted plan of another head, in one line each', () => {
+    const r = runCli(['pairs', '--base', base, '--head', head, '--json']);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/--json goes with --plan/);
+    const file = join(dir, 'plan.json');
+    const p = DiffPlan.parse(JSON.parse(plan('--json').stdout));
+    writeFileSync(file, JSON.stringify({ ...p, head: { ...p.head, commit: 'f'.repeat(40) } }));
+    const t = runCli(['pairs', '--base', base, '--head', head, '--trusted-plan', file, '--profile', 'smoke']);
+    expect(t.status).toBe(2);
+    expect(t.stderr).toMatch(/is a plan of head ffffffffffff, but --head is at/);
+  });
+});
+
+describe('the trusted plan widens what the diff measures', () => {
+  const trusted = (affected: string[], control: string[]): DiffPlan => ({
+    schema: 1,
+    kind: 'pairs-plan',
+    base: { root: '/b', commit: 'a' },
+    head: { root: '/h', commit: 'b' },
+    profile: 'quick',
+    affected: affected.map((benchmark) => ({ benchmark, reasons: ['changed: programs/wc/data.txt'] })),
+    control,
+    notAffected: [],
+    harnessChange: { changed: false, files: [], why: '' },
+  });
+
+  it("adds the base's affected points and control, never removes one of the head's", () => {
+    const own: ImpactPlan = {
+      measure: new Map([['wc/c/bs=1', 'affected']]),
+      affected: new Map([['wc/c/bs=1', ['changed: programs/wc/wc-c.c']]]),
+      notAffected: [
+        { benchmark: 'wc/readsync/bs=1', reason: NOT_AFFECTED_REASON },
+        { benchmark: 'scan/c/x=1', reason: NOT_AFFECTED_REASON },
+        { benchmark: 'records/c/x=1', reason: NOT_AFFECTED_REASON },
+      ],
+    };
+    const logs: string[] = [];
+    widenToTrusted(own, trusted(['wc/readsync/bs=1'], ['scan/c/x=1']), (m) => logs.push(m));
+    expect([...own.measure]).toEqual([
+      ['wc/c/bs=1', 'affected'],
+      ['wc/readsync/bs=1', 'affected'],
+      ['scan/c/x=1', 'control'],
+    ]);
+    expect(own.affected.get('wc/readsync/bs=1')).toEqual(["the base's analysis: changed: programs/wc/data.txt"]);
+    expect(own.notAffected.map((n) => n.benchmark)).toEqual(['records/c/x=1']);
+    expect(logs.join('\n')).toMatch(/1 point\(s\) the base's analysis calls affected/);
+  });
+});

@@ -1,0 +1,104 @@
+// A pull request that introduces comparison.json schema 3 still gets its comment: pr-comment.yml
+// reads the artifact with the default branch's reader, so when the base's harness reads schema 2
+// the artifact is written at 2, what 2 cannot hold said in the lines its renderer shows.
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  PAIRED_COMPARISON_SCHEMA,
+  PairedComparison,
+  PairedComparisonV2,
+  type PairedPoint,
+} from '../../../src/model/comparison.js';
+import { renderPairedComparison } from '../../../src/pairs/report/comment.js';
+import { forSchema2 } from '../../../src/pairs/report/down-level.js';
+import { pairedSchemaReadBy } from '../../../src/workflow/reader-schema.js';
+import { ROOT } from '../../helpers/cli.js';
+import { pairedComparison, pairedPoint } from '../../helpers/paired.js';
+
+function schema3(): PairedComparison {
+  const lead = pairedPoint().lead;
+  const c = pairedComparison([
+    pairedPoint({
+      benchmark: 'scan/c-blocking/cache=warm,files=100',
+      experiment: 'scan',
+      variant: 'c-blocking',
+      params: { cache: 'warm', files: 100 },
+      impact: 'affected',
+      changed: true,
+      workloadChanged: 'input_bytes 40000 → 80000',
+      lead: { ...lead, metric: 'scan_seconds', ratio: 1.96, ci: [1.91, 2.01], verdict: 'slower' },
+    }),
+    pairedPoint({
+      benchmark: 'threadpool/node-promises/cache=warm,pool=4,work=read',
+      experiment: 'threadpool',
+      variant: 'node-promises',
+      params: { cache: 'warm', pool: 4, work: 'read' },
+      impact: 'affected',
+      changed: true,
+      lead: { ...lead, metric: 'latency_p50', verdict: 'unchanged', of: undefined },
+      folded: [
+        { ...lead, metric: 'batch_ms', unit: 'ms', ratio: 1.051, ci: [1.03, 1.073], verdict: 'slower' },
+        { ...lead, metric: 'files_per_s', unit: 'files/s', verdict: 'slower', of: 'batch_ms' },
+      ],
+      also: ['batch_ms'],
+    }),
+  ] as PairedPoint[]);
+  c.schema = 3;
+  c.warnings = ['other processes used 0.40 of the 2 cores while the pairs ran'];
+  c.notAffected = [];
+  c.affectedBecause = c.points.map((p) => ({ benchmark: p.benchmark, reason: 'changed' }));
+  return c;
+}
+
+describe('comparison.json for an older reader', () => {
+  it('holds only what schema 2 has; the changed workload and the moved metric are said where 2 shows them', () => {
+    const c = schema3();
+    expect(() => PairedComparisonV2.parse(c)).toThrow();
+    const v2 = forSchema2(c);
+    expect(PairedComparisonV2.safeParse(v2).success).toBe(true);
+    expect(v2.schema).toBe(2);
+    expect(v2).not.toHaveProperty('summary');
+    expect(v2.points.map((p) => p.benchmark)).toEqual(['threadpool/node-promises/cache=warm,pool=4,work=read']);
+    expect(JSON.stringify(v2)).not.toMatch(/"(of|also|workloadChanged)"/);
+    expect(v2.incomparable).toEqual([
+      {
+        benchmark: 'scan/c-blocking/cache=warm,files=100',
+        metric: 'scan_seconds',
+        reason: 'workload changed: +96 % (+91 … +101 %) — input_bytes 40000 → 80000',
+      },
+    ]);
+    expect(v2.warnings![0]).toMatch(
+      /rendered by the default branch's reader of comparison.json schema 2, older than this diff's \(3\): 1 point whose workload changed was measured/,
+    );
+    expect(v2.warnings![1]).toBe(
+      'threadpool node-promises cache=warm pool=4 work=read: also: batch_ms +5.1 % (+3.0 … +7.3 %)',
+    );
+    // The run's own warnings are kept.
+    expect(v2.warnings).toContain(c.warnings![0]);
+    // As a schema-2 renderer shows them: at the top, beside the merge check.
+    const md = renderPairedComparison(PairedComparison.parse(v2));
+    expect(md.indexOf('also: batch_ms +5.1 %')).toBeLessThan(md.indexOf('| | points | |'));
+  });
+
+  it('a diff with nothing schema 2 lacks is only relabelled', () => {
+    const c = pairedComparison([pairedPoint()]);
+    c.schema = 3;
+    const v2 = forSchema2(c);
+    expect(v2).toEqual({ ...c, schema: 2 });
+  });
+
+  it("the base's reader is read from its source, in either layout", () => {
+    const layout = (file: string, text: string) => {
+      const root = mkdtempSync(join(tmpdir(), 'jsio-reader-'));
+      mkdirSync(join(root, 'harness', 'src', 'model'), { recursive: true });
+      writeFileSync(join(root, 'harness', 'src', 'model', file), text);
+      return root;
+    };
+    expect(pairedSchemaReadBy(layout('comparison.ts', 'x\nexport const PAIRED_COMPARISON_SCHEMA = 2;\ny'))).toBe(2);
+    expect(pairedSchemaReadBy(layout('comparison-version.ts', 'export const PAIRED_COMPARISON_SCHEMA = 3;\n'))).toBe(3);
+    expect(pairedSchemaReadBy(mkdtempSync(join(tmpdir(), 'jsio-reader-')))).toBeUndefined();
+    expect(pairedSchemaReadBy(ROOT)).toBe(PAIRED_COMPARISON_SCHEMA);
+  });
+});
