@@ -24,7 +24,7 @@ const worse = (c: Pick<ReleaseChange, 'direction' | 'ratio'>) =>
   c.direction === 'smaller' ? c.ratio > 1 : c.ratio < 1;
 
 /** "2023-06-08", or "2024-12-09 (registry)" where the project gives no date of its own. */
-export function dated(date: string, source: 'changelog' | 'registry' | undefined): string {
+function dated(date: string, source: 'changelog' | 'registry' | undefined): string {
   return `${date.slice(0, 10)}${source === 'changelog' ? '' : ' (registry)'}`;
 }
 

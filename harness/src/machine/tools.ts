@@ -27,7 +27,7 @@ export interface Tools {
 }
 
 /** "hyperfine 1.15.0" -> [1, 15, 0] */
-export function parseHyperfineVersion(text: string): [number, number, number] | undefined {
+function parseHyperfineVersion(text: string): [number, number, number] | undefined {
   const m = /hyperfine (\d+)\.(\d+)\.(\d+)/.exec(text);
   return m ? [Number(m[1]), Number(m[2]), Number(m[3])] : undefined;
 }
@@ -62,7 +62,7 @@ export function findTools(): Tools {
 }
 
 /** setarch's path when `setarch -R true` runs here (util-linux has it; the personality call may be refused). */
-export function findSetarch(): string | undefined {
+function findSetarch(): string | undefined {
   const setarch = which('setarch');
   const yes = which('true');
   return setarch && yes && probe([setarch, '-R', yes]) !== undefined ? setarch : undefined;

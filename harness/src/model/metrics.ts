@@ -20,7 +20,7 @@ export type Direction = (typeof DIRECTIONS)[number];
  *   settings (run/count-instructions.ts): exact where each side's repeats agree, compared with
  *   one stated tolerance (analysis/work.ts), never sampled.
  */
-export type MetricKind = 'timed' | 'counter' | 'derived' | 'work';
+type MetricKind = 'timed' | 'counter' | 'derived' | 'work';
 
 export interface MetricSpec {
   unit: string;
@@ -71,7 +71,7 @@ export const HARNESS_METRICS = {
   },
 } as const satisfies Record<string, MetricSpec>;
 
-export type HarnessMetricName = keyof typeof HARNESS_METRICS;
+type HarnessMetricName = keyof typeof HARNESS_METRICS;
 
 /** The prefix of the per-syscall counters: `syscalls.read` counts read() calls. */
 export const SYSCALL_PREFIX = 'syscalls.';
@@ -106,8 +106,8 @@ export const FIT_METRICS = {
   },
 } as const satisfies Record<string, MetricSpec>;
 
-export type FitRole = keyof typeof FIT_METRICS;
-export const FIT_DEFAULT_NAMES: Readonly<Partial<Record<FitRole, string>>> = {
+type FitRole = keyof typeof FIT_METRICS;
+const FIT_DEFAULT_NAMES: Readonly<Partial<Record<FitRole, string>>> = {
   startup: 'startup',
   throughput: 'steady_throughput',
 };

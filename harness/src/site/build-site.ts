@@ -46,7 +46,7 @@ const readIf = <T>(data: string, file: string, schema: z.ZodType<T>): T | undefi
  * trends/<profile>/regressions.json for every machine and profile of a store copy: the change
  * points of every series, newest first (the Regressions view, and tools).
  */
-export function writeRegressions(data: string): number {
+function writeRegressions(data: string): number {
   let files = 0;
   for (const entry of existsSync(data) ? readdirSync(data, { withFileTypes: true }) : []) {
     const machine = entry.name;
@@ -217,7 +217,7 @@ const TYPES: Record<string, string> = {
  * (`..%2f` is `../`), then resolved and required inside the site; a symlink anywhere on the way
  * is refused rather than followed (a store copied into a site is data others shaped).
  */
-export function siteFile(base: string, urlPath: string): string | number {
+function siteFile(base: string, urlPath: string): string | number {
   let path: string;
   try {
     path = decodeURIComponent(new URL(urlPath, 'http://x').pathname);

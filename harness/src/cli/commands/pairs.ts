@@ -28,7 +28,7 @@ import { type CommandSpec, parseCommand } from '../options.js';
 import { SELECTION_OPTIONS, selectionOf } from '../selection.js';
 
 /** Default budget: a quick-profile diff of every experiment stays within 20 minutes on 2 cores. */
-export const DEFAULT_BUDGET_MINUTES = 12;
+const DEFAULT_BUDGET_MINUTES = 12;
 
 export const pairsSpec = {
   name: 'pairs',

@@ -43,7 +43,7 @@ export interface SequentialPlan {
  * Total one-sided level of the equivalence tests: a change of exactly the minimum effect is
  * called "unchanged" at most this often (a larger change much less often).
  */
-export const EQUIVALENCE_BETA = 0.1;
+const EQUIVALENCE_BETA = 0.1;
 
 /**
  * Spends `alpha` over `looks` in proportion to `weights` (default: increasing 1, 2, 3, ...: early

@@ -290,7 +290,7 @@ function margins(ps: readonly PairedPoint[]): string {
 }
 
 /** Why the inconclusive points are, counted: "3 ran out of budget, 1 noisier than 60 pairs can decide". */
-export function inconclusiveReasons(ps: readonly PairedPoint[], busy: boolean): string {
+function inconclusiveReasons(ps: readonly PairedPoint[], busy: boolean): string {
   const n = (stop: PairedPoint['stop']) => ps.filter((p) => p.stop === stop).length;
   const reasons = [
     n('budget') ? `${n('budget')} ran out of budget` : '',
@@ -360,7 +360,7 @@ function summaryTable(c: PairedComparison, s: DiffSummary): string {
 const HOW_TO_READ =
   '_How to read: "change" is the paired ratio head/base (the centre of the per-pair ratios; a fit: of the per-operation costs), > 0 = head worse; it can differ from the quotient of the two medians when the machine drifts during the diff. The interval is the one the verdict was decided on (the change test for slower/faster, the equivalence test for unchanged). A point with no interval shows no change._';
 
-export function renderPairedWith(
+function renderPairedWith(
   c: PairedComparison,
   opts: { unchangedRows: boolean; maxRows?: number; rule?: FailRule },
   s: DiffSummary = summarize(c, opts.rule ?? parseFailRule(DEFAULT_FAIL_RULE)),

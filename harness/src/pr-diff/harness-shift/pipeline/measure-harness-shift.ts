@@ -42,23 +42,22 @@ import { type Measurement, type RunBench, runRounds, type Side } from '../run/ro
  * Rounds every experiment gets before its interval may end the measurement: six, the fewest whose
  * signed-rank interval reaches 95 % (pooled-shift.ts).
  */
-export const MIN_ROUNDS = 6;
+const MIN_ROUNDS = 6;
 /**
  * Rounds at most: with a deadline (a PR diff) the rounds go on until every interval settles or time
  * runs out, so this is a guard, not a plan. At 40 it ended a threadpool-only shift after 3 of its
  * 12 minutes with the interval still ±2.7 % wide (threadpool's p50 moves ~10 % per round here;
  * ±1.5 % needs ~130 rounds).
  */
-export const MAX_ROUNDS = 160;
-export const DEFAULT_ROUNDS = MIN_ROUNDS;
-export const DEFAULT_PER_EXPERIMENT = 1;
+const MAX_ROUNDS = 160;
+const DEFAULT_PER_EXPERIMENT = 1;
 /**
  * Points tried per point kept: the candidate rounds measure this many per experiment, and the
  * quietest go on (./analysis/quietest.ts). Without the machine's calibration nothing says
  * beforehand which points are steady, and two rounds of a few more cost less than rounds that
  * never settle.
  */
-export const CANDIDATES_PER_POINT = 3;
+const CANDIDATES_PER_POINT = 3;
 /**
  * Rounds every candidate is measured before the quietest are kept: they show how far a point's
  * ratio moves between bench invocations, the spread the pooled interval is made of. Two agree by

@@ -34,7 +34,7 @@ export interface HarnessChange {
 }
 
 /** The module the bootstrap bundles and runs for every command. */
-export const HARNESS_ENTRY = 'harness/src/cli/main.ts';
+const HARNESS_ENTRY = 'harness/src/cli/main.ts';
 
 /** Every file under harness/, repository-relative (links listed, not followed). */
 function harnessListing(root: string): string[] {
