@@ -25,9 +25,12 @@ interface Merged {
   definitions: Set<string>;
 }
 
-/** Sampled metrics worth a verdict: derived ones (throughput from time) would double-count. */
+/**
+ * Sampled metrics worth a verdict: derived ones (throughput from time) and a second measure of a
+ * quantity the catalogue measures by another metric would double-count.
+ */
 function comparable(name: string, m: Benchmark['metrics'][string]): boolean {
-  return Boolean(m.samples?.length) && m.source !== 'derived' && name !== 'pipeline_max_rss';
+  return Boolean(m.samples?.length) && m.source !== 'derived' && !harnessMetric(name)?.sameQuantityAs;
 }
 
 /**

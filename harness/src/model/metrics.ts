@@ -34,6 +34,12 @@ export interface MetricSpec {
   breakdown?: true;
   /** Absent means zero where the family was counted (strace lists only the calls made). */
   zeroWhenAbsent?: true;
+  /**
+   * The catalogue's metric for the same quantity, measured once per point: this one samples it
+   * again. The paired diff judges it on its pairs; the quick look between stored runs judges the
+   * quantity once, by that metric.
+   */
+  sameQuantityAs?: string;
 }
 
 /** The metrics with fixed names. */
@@ -47,6 +53,7 @@ export const HARNESS_METRICS = {
     kind: 'timed',
     label: 'peak memory of the pipeline (RSS)',
     column: 'pipeline max RSS',
+    sameQuantityAs: 'max_rss',
   },
   'syscalls.total': {
     unit: 'calls',
