@@ -36,7 +36,7 @@ import type { Direction } from './metrics.js';
  */
 export const STORE_SCHEMA = 4;
 
-/** The oldest store version read as it is; older ones are migrated (store/migrate-store.ts). */
+/** The oldest store version read as it is; older ones are refused (store/store-files.ts refuseBeforeV3). */
 export const STORE_READS_FROM = 3;
 
 /** The pseudo-profile of data migrated from store v2: profiles were not kept apart then. */

@@ -27,7 +27,6 @@ import { readExperiments } from '../model/read-manifests.js';
 import { paths, RELEASES_DIR } from '../model/store-layout.js';
 import { CatalogFile, CommitsFile, ShardFile } from '../model/store-schema.js';
 import { checkStore } from '../store/check.js';
-import { migrateStore } from '../store/migrate-store.js';
 import { readNoiseFile } from '../store/noise-thresholds.js';
 import { regressionsFile } from '../store/regression-scan.js';
 import { readStoreFile } from '../store/store-files.js';
@@ -149,9 +148,6 @@ async function buildInto(
     if (existsSync(storeDir))
       // Only folders and regular files: a symlink in a store would put what it points to in the site.
       cpSync(storeDir, join(outDir, 'data'), { recursive: true, filter: copied });
-    // A local history of an older store version is shown too: its copy is migrated (the
-    // history itself is migrated by the next publish).
-    await migrateStore(join(outDir, 'data'));
   }
   const warn = (line: string) => process.stderr.write(`site: ${line}\n`);
   for (const check of opts.dataChecks ?? []) check(join(outDir, 'data'), warn);
