@@ -236,16 +236,17 @@ function lint() {
 
 /**
  * Unused exports, files and dependencies (knip, configured in knip.jsonc with the real entry
- * points): an export used only in its own file counts as unused. Offline; it caches what it
- * parsed under .cache/knip, so a rerun reads only the files that changed.
+ * points): an export used only in its own file counts as unused. Its configuration hints fail too,
+ * so an entry of knip.jsonc that matches no file (a moved entry point) is named. Offline; it
+ * caches what it parsed under .cache/knip, so a rerun reads only the files that changed.
  */
 function unusedCode() {
   process.stderr.write('== unused code (knip: knip.jsonc)\n');
   const knip = join(ROOT, 'node_modules', '.bin', 'knip');
   const cache = join(ROOT, '.cache', 'knip');
-  if (run([knip, '--no-progress', '--cache', '--cache-location', cache]) !== 0)
+  if (run([knip, '--no-progress', '--treat-config-hints-as-errors', '--cache', '--cache-location', cache]) !== 0)
     die(
-      'knip found unused code (listed above): drop the `export` of what only its own file uses, delete what nothing uses, or say in knip.jsonc why an entry point it cannot see exists',
+      'knip found unused code or a knip.jsonc entry matching nothing (listed above): drop the `export` of what only its own file uses, delete what nothing uses, fix the entry, or say in knip.jsonc why an entry point it cannot see exists',
     );
 }
 
