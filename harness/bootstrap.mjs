@@ -254,7 +254,7 @@ function unusedCode() {
  * just(js) for `npm test`. It cannot come from a package registry, so where it is not installed
  * (no `just` on PATH or in $JUST_HOME) but the shared folder beside the clone carries upstream's
  * sources and their build against Debian's V8 (../shared/just/build.sh: the development machines
- * and CI), build it (once, about 20 s of CPU; instant afterwards) and put it in the tests'
+ * and CI), build it (once; later runs reuse the build) and put it in the tests'
  * environment, so they run every just(js) variant for real. Elsewhere nothing happens: the
  * just(js) tests skip with how to get it, or fail under CI=true.
  */
@@ -285,8 +285,8 @@ function ensureJustForTests() {
 }
 
 /**
- * The tests build git worlds and clones of up to ~2 GB at a time under TMPDIR. Without the room
- * they fail one after another with ENOSPC far from the cause, so say it before they start.
+ * The tests build git worlds and clones under TMPDIR, several at a time. Without the room they
+ * fail one after another with ENOSPC far from the cause, so say it before they start.
  */
 const SCRATCH_NEEDED_GB = 3;
 function checkScratchSpace() {

@@ -17,9 +17,8 @@ export interface Tools {
   taskset?: string;
   /**
    * setarch, when `setarch -R` may turn address-space randomization off here (a container's
-   * seccomp profile may forbid it). The untimed run that reads max RSS uses it: ASLR alone moved
-   * the wc C program's max RSS between 1,224 and 1,464 KiB over 40 runs on the 2-core VM, a fixed
-   * layout gave 1,344 KiB on 30 of 30 (docs/runners.md).
+   * seccomp profile may forbid it). The untimed run that reads max RSS uses it: where a program's
+   * pages fall moves its max RSS from run to run, a fixed layout does not (docs/runners.md).
    */
   setarch?: string;
   /** Valgrind, which counts a program's user-space instructions (run/count-instructions.ts); optional. */

@@ -280,7 +280,7 @@ function proven(f: () => Record<string, string>): MeasuredInputs {
 
 /**
  * The identity of a point planned from the checkout at `root` (the one whose programs/ and
- * harness/toolchains.json it was read from). Memoised per point: a diff asks for ~400 points twice.
+ * harness/toolchains.json it was read from). Memoised per point: a diff asks for each of its points twice.
  */
 export function measuredInputs(point: Point, root = checkoutOf(point.experiment)): MeasuredInputs {
   const key = `${root}\0${point.id}\0${JSON.stringify(point.settings.constants)}`;

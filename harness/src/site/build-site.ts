@@ -242,8 +242,8 @@ const COMPRESSED = /^(text\/|application\/(json|javascript))/;
 export function serveSite(dir: string, port = 0): Promise<{ url: string; close: () => void }> {
   const base = realpathSync(resolve(dir));
   // Each file compressed once while its bytes stay the same, as a CDN keeps it: site:perf times
-  // the page, and compressing a 150 KB page on every request put this server's CPU (on the same
-  // 2 cores as the browser) into every first chart.
+  // the page, and compressing it on every request put this server's CPU (on the same cores as the
+  // browser) into every first chart.
   const compressed = new Map<string, { body: Buffer; gz: Buffer }>();
   const gzipOnce = (file: string, body: Buffer) => {
     const known = compressed.get(file);

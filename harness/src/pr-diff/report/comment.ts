@@ -3,7 +3,7 @@
  * that pass on base and fail on head, grouped, with the error's first line and a command to
  * reproduce), then what failed on both sides (the harness's or the machine's problem, one line per
  * reason), exact counter changes, the merge check's outcome under the repository's rule, a text
- * forest plot of the points that changed, and a summary table of at most ~20 lines. The per-point
+ * forest plot of the points that changed, and a short summary table. The per-point
  * tables are folded below. Always under GitHub's comment limit.
  */
 import { plural } from '../../lib/format.js';

@@ -1,6 +1,6 @@
 /**
  * A runtime's changelog as its package ships it (model/runtime-families.ts names the file and
- * how an entry is headed: Node's `## 2023-06-08, Version 20.3.0 'Iron' ...`): the date the
+ * how an entry is headed: Node's `## YYYY-MM-DD, Version X.Y.Z 'Codename' ...`): the date the
  * project gives each release, and the notes between two releases with the entries touching what
  * a suite point exercises first. Pure text in, data out.
  */
