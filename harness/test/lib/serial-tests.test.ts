@@ -16,7 +16,7 @@ const STARTS_MEASURING = [
 ];
 
 /** A glob of vitest.config.ts as a regular expression (`**` any folders, `*` within one name). */
-export function globRegex(glob: string): RegExp {
+function globRegex(glob: string): RegExp {
   const body = glob
     .split(/(\*\*\/|\*\*|\*)/)
     .map((part) =>
