@@ -1,5 +1,6 @@
 /**
- * Reading and writing the trend store's files: every read validated or refused, never replaced; every write staged inside the store, through no planted symlink.
+ * Reading and writing the trend store's files: every read validated or refused, never replaced;
+ * every write staged inside the store, through no planted symlink.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
