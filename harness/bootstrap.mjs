@@ -235,10 +235,26 @@ function lint() {
 }
 
 /**
+ * Unused exports, files and dependencies (knip, configured in knip.jsonc with the real entry
+ * points): an export used only in its own file counts as unused. Its configuration hints fail too,
+ * so an entry of knip.jsonc that matches no file (a moved entry point) is named. Offline; it
+ * caches what it parsed under .cache/knip, so a rerun reads only the files that changed.
+ */
+function unusedCode() {
+  process.stderr.write('== unused code (knip: knip.jsonc)\n');
+  const knip = join(ROOT, 'node_modules', '.bin', 'knip');
+  const cache = join(ROOT, '.cache', 'knip');
+  if (run([knip, '--no-progress', '--treat-config-hints-as-errors', '--cache', '--cache-location', cache]) !== 0)
+    die(
+      'knip found unused code or a knip.jsonc entry matching nothing (listed above): drop the `export` of what only its own file uses, delete what nothing uses, fix the entry, or say in knip.jsonc why an entry point it cannot see exists',
+    );
+}
+
+/**
  * just(js) for `npm test`. It cannot come from a package registry, so where it is not installed
  * (no `just` on PATH or in $JUST_HOME) but the shared folder beside the clone carries upstream's
  * sources and their build against Debian's V8 (../shared/just/build.sh: the development machines
- * and CI), build it (once, about 20 s of CPU; instant afterwards) and put it in the tests'
+ * and CI), build it (once; later runs reuse the build) and put it in the tests'
  * environment, so they run every just(js) variant for real. Elsewhere nothing happens: the
  * just(js) tests skip with how to get it, or fail under CI=true.
  */
@@ -269,8 +285,8 @@ function ensureJustForTests() {
 }
 
 /**
- * The tests build git worlds and clones of up to ~2 GB at a time under TMPDIR. Without the room
- * they fail one after another with ENOSPC far from the cause, so say it before they start.
+ * The tests build git worlds and clones under TMPDIR, several at a time. Without the room they
+ * fail one after another with ENOSPC far from the cause, so say it before they start.
  */
 const SCRATCH_NEEDED_GB = 3;
 function checkScratchSpace() {
@@ -316,8 +332,8 @@ async function main() {
   if (help && ['test', 'lint', 'format'].includes(command)) {
     process.stdout.write(
       {
-        test: 'usage: npm test [-- vitest args]\n\nTypecheck, lint (biome, dependency-cruiser, actionlint), then every test: the files that measure for real one at a time, the others beside them (two vitest processes).\n\nexample:\n  npm test -- harness/test/plan/plan.test.ts\n',
-        lint: 'usage: npm run lint\n\nbiome check and dependency-cruiser (npm run format fixes most problems).\n\nexample:\n  npm run lint\n',
+        test: 'usage: npm test [-- vitest args]\n\nTypecheck, lint (biome, dependency-cruiser, knip, actionlint), then every test: the files that measure for real one at a time, the others beside them (two vitest processes).\n\nexample:\n  npm test -- harness/test/plan/plan.test.ts\n',
+        lint: 'usage: npm run lint\n\nbiome check, dependency-cruiser and knip (npm run format fixes most formatting problems).\n\nexample:\n  npm run lint\n',
         format:
           'usage: npm run format\n\nbiome check --write: formats and fixes what it can.\n\nexample:\n  npm run format\n',
       }[command],
@@ -332,6 +348,7 @@ async function main() {
   process.env.JSIO_ROOT = ROOT;
   if (command === 'lint') {
     lint();
+    unusedCode();
     process.exit(0);
   }
   if (command === 'format') process.exit(run([biome(), 'check', '--write', '.']));
@@ -341,6 +358,7 @@ async function main() {
     process.stderr.write('== typecheck (tsc --noEmit)\n');
     if (run([bin('tsc'), '--noEmit', '-p', '.']) !== 0) die('typecheck failed');
     lint();
+    unusedCode();
     const workflows = join(ROOT, '.github', 'workflows');
     if (existsSync(workflows)) {
       const actionlint = ensureActionlint();

@@ -53,7 +53,7 @@ async function render(): Promise<void> {
   // Evaluated now, while the view's data is still on its way: the view awaits it again and
   // reports a failure.
   if (CHART_VIEWS.includes(state.view)) loadCharts().catch(() => undefined);
-  // Both at once: every round trip before the first chart counts against its 300 ms (site/perf.ts).
+  // Both at once: every round trip before the first chart counts against its budget (site/perf.ts).
   const [cfg, machines] = await Promise.all([
     config(),
     store.machines().catch((e: unknown) => {

@@ -43,7 +43,7 @@ const paramsKey = (p: Record<string, number | string>) =>
     .join(',');
 
 /** The chart's permalink key: experiment, variant, parameters, line. */
-export function chartKey(experiment: string, variant: string, params: Record<string, number | string>, line: string) {
+function chartKey(experiment: string, variant: string, params: Record<string, number | string>, line: string) {
   return `${experiment}/${variant}/${paramsKey(params)}/${line}`;
 }
 
@@ -133,7 +133,7 @@ const onPoint = (c: ReleaseChange, line: string, v: Point) =>
  * (its benchmark id names experiment, variant and parameters), the experiment not measured with
  * it, or a run that succeeded without this metric.
  */
-export function whyMissing(e: ReleaseEntry, c: Pick<RuntimeChart, 'experiment' | 'variant' | 'params'>): string {
+function whyMissing(e: ReleaseEntry, c: Pick<RuntimeChart, 'experiment' | 'variant' | 'params'>): string {
   if (!e.experiments.includes(c.experiment)) return `${c.experiment} was not measured with this release`;
   const params = Object.entries(c.params).map(([k, v]) => `${k}=${v}`);
   const problem = e.problems.find(

@@ -19,7 +19,7 @@ import type { Benchmark, Metric, Results } from '../../harness/src/model/results
 import { publishRun } from '../../harness/src/store/publish-run.js';
 
 export const DAY_MACHINE = 'bench-day-1a2b3c4d';
-export const DAY_COMMITS = 6;
+const DAY_COMMITS = 6;
 /** The A/A pair: the same build measured twice. */
 export const AA = [3, 4] as const;
 /** The partial run (a narrowed dispatch) on top of the last complete one. */
@@ -171,7 +171,7 @@ function otherPoints(rand: () => number, text: Text): Benchmark[] {
   return out;
 }
 
-export function dayRun(i: number, text: Text = plain): Results {
+function dayRun(i: number, text: Text = plain): Results {
   // The A/A pair is the same build: one seed per commit still, so only the run-to-run noise differs.
   const rand = prng(7000 + i);
   const partial = i === PARTIAL;

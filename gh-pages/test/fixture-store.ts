@@ -17,9 +17,9 @@ import { prng } from '../../harness/src/analysis/two-sample.js';
 import type { Benchmark, Metric, Results } from '../../harness/src/model/results.js';
 import { publishRun } from '../../harness/src/store/publish-run.js';
 
-export const STEP_COMMIT = 20;
-export const COMMITS = 30;
-export const SMOKE_COMMITS = 3;
+const STEP_COMMIT = 20;
+const COMMITS = 30;
+const SMOKE_COMMITS = 3;
 
 const sha = (machine: number, i: number) => `${machine}${String(i).padStart(3, '0')}`.padEnd(40, 'f');
 
@@ -76,13 +76,13 @@ function latency(rand: () => number, variant: string, params: Record<string, num
 }
 
 /** bun's program changes at this commit: a redefinition, not a performance change. */
-export const REDEFINED_COMMIT = 25;
+const REDEFINED_COMMIT = 25;
 
 /** node-stream (node20)'s counted work did not repeat within the tolerance at this commit. */
-export const UNSTEADY_COMMIT = 12;
+const UNSTEADY_COMMIT = 12;
 
 /** Instructions per read at wc's headline point (before node22's step). */
-export const PER_READ = { c: 17.1, node20: 15_243, node22: 15_243 } as const;
+const PER_READ = { c: 17.1, node20: 15_243, node22: 15_243 } as const;
 
 const SETTINGS = {
   native: 'the program as compiled: no runtime settings needed',
@@ -286,7 +286,7 @@ export function fixtureRun(machine: number, i: number, profile = 'standard'): Re
 }
 
 /** A smoke run: the same points at a tenth of the size (another workload hash). */
-export function smokeRun(machine: number, i: number): Results {
+function smokeRun(machine: number, i: number): Results {
   const r = fixtureRun(machine, i, 'smoke');
   for (const b of r.benchmarks) {
     if (b.workload) b.workload = `${b.workload}-smoke`;

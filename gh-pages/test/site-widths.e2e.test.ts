@@ -16,7 +16,7 @@ import { openView, overflowing } from './page-checks.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const STORES = join(ROOT, 'harness', 'test', 'fixtures', 'site-stores');
-export const WIDTHS = [360, 420, 768, 1024, 1280, 1920];
+const WIDTHS = [360, 420, 768, 1024, 1280, 1920];
 
 /** A placeholder where a value should be: what a failed format leaves in a sentence or a tick. */
 const PLACEHOLDER = /(^|[^\w/.-])(null|NaN|undefined)(?![\w/-])/m;

@@ -90,8 +90,6 @@ beforeAll(async () => {
     join(sites.broken, 'data', 'bench-fast-0a1b2c3d', 'trends', 'standard', 'catalog.json'),
     '{"schema":3,"windows":[{"id":',
   );
-  sites.legacy = join(tmp, 'legacy');
-  await buildSite(ROOT, join(ROOT, 'harness', 'test', 'fixtures', 'store-v2'), sites.legacy);
   sites.one = join(tmp, 'one');
   await writeFixtureStore(join(tmp, 'one-store'), 1);
   await buildSite(ROOT, join(tmp, 'one-store'), sites.one);
@@ -316,18 +314,6 @@ describe('the trend site', () => {
       .click();
     await page.waitForSelector('.chart.highlight canvas');
     expect(page.url()).toContain('chart=wall_time%7Cbs%3D65536');
-    expect(errors).toEqual([]);
-  });
-
-  it('a store of v2 (one run per commit, profiles mixed) is shown as the workload "legacy"', async () => {
-    errors = [];
-    const page = await open('legacy', '#/trends?experiment=wc&metric=wall_time');
-    await page.waitForSelector('body[data-rendered="trends"] .chart canvas');
-    expect(await page.locator('#profile option').allInnerTexts()).toEqual(['legacy (before store v3: profiles mixed)']);
-    const overview = await open('legacy');
-    await overview.waitForSelector('body[data-rendered="overview"]');
-    expect(await overview.innerText('main')).toContain('profile');
-    expect(await overview.innerText('main')).not.toContain('could not be shown');
     expect(errors).toEqual([]);
   });
 

@@ -39,8 +39,6 @@ export function referenceStyle(i: number): SeriesStyle {
   return { stroke: REFERENCE_COLORS[i % REFERENCE_COLORS.length]!, dash: [2, 3] };
 }
 
-export const color = (i: number) => seriesStyle(i).stroke;
-
 /** Recorded on the chart's box: tests check that no two lines of a chart look alike. */
 export function recordStyles(el: HTMLElement, styles: readonly SeriesStyle[]): void {
   el.dataset.styles = JSON.stringify(styles.map((s) => `${s.stroke} ${(s.dash ?? []).join(',')}`));

@@ -7,7 +7,7 @@ import { recordStyles, recordTicks, seriesStyle } from './palette.js';
 import { isShown, shownRecorder } from './shown.js';
 import { UPlot } from './uplot-module.js';
 
-export interface TrendLine {
+interface TrendLine {
   label: string;
   values: (number | null)[];
   ranges: (number | null)[];

@@ -5,7 +5,7 @@ import { recordStyles, recordTicks, referenceStyle, type SeriesStyle, seriesStyl
 import { isShown, shownRecorder } from './shown.js';
 import { UPlot } from './uplot-module.js';
 
-export interface XYLine {
+interface XYLine {
   label: string;
   values: (number | null)[];
   /** The interval around each value (the 95% interval of its median), drawn as whiskers. */

@@ -90,7 +90,7 @@ export class Store {
       const m = (v as MachinesFile).machines;
       if (!isObj(m)) return 'field "machines" is missing';
       if ((v as MachinesFile).schema < STORE_READS_FROM)
-        return `schema ${(v as MachinesFile).schema} is older than this site reads (${STORE_READS_FROM}): publish once to migrate the store`;
+        return `schema ${(v as MachinesFile).schema} is older than this site reads (${STORE_READS_FROM}): convert the store with the harness of commit 05964c6`;
       return undefined;
     });
   }

@@ -5,10 +5,9 @@
  */
 /** A commit's run file: results.json as written, merged per commit and profile by publish-run. */
 export type { ExperimentInfo, WrittenResults as RunFile } from '../../../harness/src/model/experiment-info.js';
-export type { Benchmark, Machine, Metric } from '../../../harness/src/model/results.js';
+export type { Benchmark } from '../../../harness/src/model/results.js';
 export type {
   CatalogFile,
-  CatalogMetric,
   CommitsFile,
   MachinesFile,
   Moment,

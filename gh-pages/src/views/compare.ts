@@ -10,7 +10,7 @@ import { type Ctx, commitOptions } from './ctx.js';
  * The paired diff of a pair of commits, where one exists: the PR that made head, when base is the
  * commit just before it (the PR's comment holds its paired diff) and the repository is known.
  */
-export function pairedDiff(ctx: Ctx, commits: readonly WindowCommit[], base: WindowCommit, head: WindowCommit) {
+function pairedDiff(ctx: Ctx, commits: readonly WindowCommit[], base: WindowCommit, head: WindowCommit) {
   const i = commits.findIndex((c) => c.sha === head.sha);
   const pr = /\(#(\d+)\)\s*$|^Merge pull request #(\d+)/.exec(head.subject);
   const repo = ctx.commitUrl('x')?.replace(/\/commit\/x$/, '');

@@ -1,5 +1,5 @@
 /** What every view gets (the store, the URL state, the config) and the small pieces they share. */
-import type { ExperimentSummary, Table } from '../../../harness/src/report/summary-model.js';
+import type { Table } from '../../../harness/src/report/summary-model.js';
 import type { ExperimentInfo, Profile, Store, WindowCommit } from '../data.js';
 import { type Html, html } from '../html.js';
 import type { State } from '../state.js';
@@ -74,5 +74,3 @@ export function viewOfRun(id: string, info: ExperimentInfo) {
     analyses: ((info as { analyses?: unknown[] }).analyses ?? []) as never[],
   };
 }
-
-export type { ExperimentSummary };

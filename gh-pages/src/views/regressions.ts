@@ -56,7 +56,7 @@ export async function regressions(ctx: Ctx): Promise<void> {
 }
 
 /** A change point needs MIN_SEGMENT commits on each side: with fewer, nothing could be detected. */
-export const NEEDED = 2 * MIN_SEGMENT;
+const NEEDED = 2 * MIN_SEGMENT;
 
 function nothingFound(ctx: Ctx, showBetter: boolean): string {
   const what = showBetter ? 'change points' : 'regressions';

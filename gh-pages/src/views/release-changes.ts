@@ -18,8 +18,8 @@ const pct = (r: number) => `${r >= 1 ? '+' : '−'}${(Math.abs(r - 1) * 100).toF
 const worse = (c: Pick<ReleaseChange, 'direction' | 'ratio'>) =>
   c.direction === 'smaller' ? c.ratio > 1 : c.ratio < 1;
 
-/** "2023-06-08", or "2024-12-09 (registry)" where the project gives no date of its own. */
-export function dated(date: string, source: 'changelog' | 'registry' | undefined): string {
+/** "YYYY-MM-DD", or "YYYY-MM-DD (registry)" where the project gives no date of its own. */
+function dated(date: string, source: 'changelog' | 'registry' | undefined): string {
   return `${date.slice(0, 10)}${source === 'changelog' ? '' : ' (registry)'}`;
 }
 

@@ -42,7 +42,7 @@ const tickText = (p: RuntimeChart['points'][number]) =>
   `${p.version} · ${p.date.slice(0, 10)}${p.dateSource === 'registry' ? ' *' : ''}`;
 
 /** An inline SVG: the line's values (solid), C (dashed), each with its 95% interval as a whisker, confirmed changes as shaded ranges. */
-export function chartSvg(c: RuntimeChart, label: string): Html {
+function chartSvg(c: RuntimeChart, label: string): Html {
   const n = c.points.length;
   const all = c.points.flatMap((p) => [
     p.value,

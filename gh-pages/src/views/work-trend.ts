@@ -23,7 +23,7 @@ export function factNote(f: CountFacts | null | undefined): string | null {
 }
 
 /** The newest facts of a line (its last commit with a count). */
-export function newestFacts(counts: readonly (CountFacts | null)[] | undefined): CountFacts | undefined {
+function newestFacts(counts: readonly (CountFacts | null)[] | undefined): CountFacts | undefined {
   for (let i = (counts?.length ?? 0) - 1; i >= 0; i--) if (counts![i]) return counts![i]!;
   return undefined;
 }

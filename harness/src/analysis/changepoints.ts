@@ -9,7 +9,7 @@
  * `npm run calibrate`) can raise the minimum shift. Null values (missing runs) are skipped.
  */
 export const MIN_SHIFT = 0.03;
-export const NOISE_FACTOR = 4;
+const NOISE_FACTOR = 4;
 export const MIN_SEGMENT = 3;
 
 export interface ChangePoint {
@@ -25,7 +25,7 @@ function med(xs: number[]): number {
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 }
 
-export function noiseOf(logs: number[]): number {
+function noiseOf(logs: number[]): number {
   if (logs.length < 3) return 0;
   const diffs = logs.slice(1).map((v, i) => Math.abs(v - logs[i]!));
   return (1.4826 * med(diffs)) / Math.SQRT2;

@@ -5,7 +5,7 @@
  */
 import { quantileSorted } from 'simple-statistics';
 
-export const PERCENTILES = [50, 70, 80, 90, 99] as const;
+const PERCENTILES = [50, 70, 80, 90, 99] as const;
 export type PercentileName = `p${(typeof PERCENTILES)[number]}` | 'max';
 export const PERCENTILE_NAMES: readonly PercentileName[] = [...PERCENTILES.map((p) => `p${p}` as const), 'max'];
 

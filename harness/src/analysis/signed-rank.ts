@@ -10,8 +10,8 @@ export const ALPHA = 0.05;
 /** Up to this many non-zero differences without ties, p-values and intervals are exact. */
 export const EXACT_MAX = 200;
 /** With tied |d| the exact distribution is recomputed per call: cap its cost. */
-export const EXACT_TIES_MAX = 100;
-export const BOOTSTRAP_ITERATIONS = 2000;
+const EXACT_TIES_MAX = 100;
+const BOOTSTRAP_ITERATIONS = 2000;
 
 /** A centre and an interval on the log scale (d > 0 = head worse). lo/hi are absent when too few pairs. */
 export interface LogInterval {

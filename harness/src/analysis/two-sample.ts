@@ -29,7 +29,7 @@ export const ALPHA = 0.05;
  */
 export const MIN_EFFECT = 0.02;
 export const BOOTSTRAP_ITERATIONS = 2000;
-export const CONFIDENCE = 0.95;
+const CONFIDENCE = 0.95;
 
 export interface SampleComparison {
   baseMedian: number;
@@ -51,7 +51,7 @@ export function smallestTwoSidedP(n: number, m: number): number {
 }
 
 /** The ratio interval of a margin: a change of `minEffect` either way, log-symmetric (2%: 0.980…1.02). */
-export function marginInterval(minEffect: number): [number, number] {
+function marginInterval(minEffect: number): [number, number] {
   return [1 / (1 + minEffect), 1 + minEffect];
 }
 
@@ -72,7 +72,7 @@ export function bootstrapRatioCI(
 }
 
 /** Standard normal CDF (Abramowitz-Stegun 7.1.26 erf approximation, |error| < 1.5e-7). */
-export function normalCdf(z: number): number {
+function normalCdf(z: number): number {
   const x = Math.abs(z) / Math.SQRT2;
   const t = 1 / (1 + 0.3275911 * x);
   const erf =

@@ -21,7 +21,7 @@ export interface CalibrationDiff {
   minutes: number;
 }
 
-export interface PointFigures {
+interface PointFigures {
   benchmark: string;
   metric: string;
   /** A/A diffs that called this point changed, of the diffs that measured it. */

@@ -104,7 +104,7 @@ export function helpText(spec: CommandSpec): string {
 }
 
 /** The table as node:util parseArgs options. */
-export function parserOptions(options: Record<string, OptionSpec>): ParseArgsOptionsConfig {
+function parserOptions(options: Record<string, OptionSpec>): ParseArgsOptionsConfig {
   return Object.fromEntries(
     Object.entries(options).map(([name, o]) => [
       name,

@@ -16,7 +16,6 @@ import { hashScheme } from '../model/store-layout.js';
 import { workloadChange } from '../model/workload-change.js';
 
 export type { NoiseThresholds };
-export { workloadChange };
 
 interface Merged {
   b: Benchmark;
@@ -26,9 +25,12 @@ interface Merged {
   definitions: Set<string>;
 }
 
-/** Sampled metrics worth a verdict: derived ones (throughput from time) would double-count. */
+/**
+ * Sampled metrics worth a verdict: derived ones (throughput from time) and a second measure of a
+ * quantity the catalogue measures by another metric would double-count.
+ */
 function comparable(name: string, m: Benchmark['metrics'][string]): boolean {
-  return Boolean(m.samples?.length) && m.source !== 'derived' && name !== 'pipeline_max_rss';
+  return Boolean(m.samples?.length) && m.source !== 'derived' && !harnessMetric(name)?.sameQuantityAs;
 }
 
 /**
@@ -142,7 +144,7 @@ function side(runs: readonly Results[]): Comparison['base'] {
  * that happens to coincide with some rounds: then no statistic can tell it from a real change,
  * and the reviewer must know. Uses the harness's own busy criterion (conditions.ts).
  */
-export function busyWarning(runs: readonly Results[]): string | undefined {
+function busyWarning(runs: readonly Results[]): string | undefined {
   const busy = runs.filter((r) => r.run.conditions && isBusy(r.run.conditions, r.run.machine.cores));
   if (!busy.length) return undefined;
   const worst = Math.max(...busy.map((r) => r.run.conditions!.loadAverage[0]));
@@ -153,7 +155,7 @@ export function busyWarning(runs: readonly Results[]): string | undefined {
  * Runs of different profiles send different amounts of data: their numbers answer different
  * questions, so compare refuses them as a whole, naming the difference.
  */
-export function checkSameWorkloads(base: readonly Results[], head: readonly Results[]): void {
+function checkSameWorkloads(base: readonly Results[], head: readonly Results[]): void {
   const profiles = (rs: readonly Results[]) => [...new Set(rs.map((r) => r.run.profile))];
   const [bp, hp] = [profiles(base), profiles(head)];
   if (bp.length === 1 && hp.length === 1 && bp[0] === hp[0]) return;

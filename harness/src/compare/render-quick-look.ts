@@ -132,14 +132,14 @@ function notMeasured(c: Comparison): string[] {
   );
 }
 
-export interface RenderOptions {
+interface RenderOptions {
   /** Include unchanged rows (folded); dropped first when the comment would be too long. */
   unchangedRows?: boolean;
   /** Cap on significant rows per experiment. */
   maxRows?: number;
 }
 
-export function renderComparisonWith(c: Comparison, opts: RenderOptions): string {
+function renderComparisonWith(c: Comparison, opts: RenderOptions): string {
   const parts = [headline(c)];
   // Points whose program the PR changed lead: they are what a PR diff exists to measure.
   const changed = c.metrics.filter((m) => m.changed).sort((a, b) => Math.abs(b.ratio - 1) - Math.abs(a.ratio - 1));

@@ -14,7 +14,7 @@ import { compareRuns } from './quick-look.js';
 import { renderComparison } from './render-quick-look.js';
 
 /** A run's output directory stands for its results.json (`--base results/pr/base-*`). */
-export function resultsPath(p: string): string {
+function resultsPath(p: string): string {
   return existsSync(p) && statSync(p).isDirectory() ? join(p, 'results.json') : p;
 }
 

@@ -24,7 +24,3 @@ export const EXIT = {
   internalError: 3,
   interrupted: 130,
 } as const;
-
-export function errorMessage(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}

@@ -100,7 +100,7 @@ export function runShell(command: string, opts: RunOptions = {}): Promise<Proces
 }
 
 /** How long a probe may take: no version query is worth more. */
-export const PROBE_TIMEOUT_MS = 3_000;
+const PROBE_TIMEOUT_MS = 3_000;
 
 /** A short command run to completion (git plumbing): stdin closed, bounded. */
 export function runSync(

@@ -9,8 +9,6 @@ import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { UserError } from './errors.js';
 import { PARAM_NAME_RE, PARAM_VALUE_RE, PR_RE, REPO_RE, SEGMENT_RE, SHA_RE } from './id-patterns.js';
 
-export { PARAM_NAME_RE, PARAM_VALUE_RE, PR_RE, REPO_RE, SEGMENT_RE, SHA_RE };
-
 /** A value refused by a pattern; the message names the field and shows (a prefix of) the value. */
 export class InvalidIdentifier extends UserError {
   constructor(
@@ -100,7 +98,7 @@ export function joinInside(root: string, ...segments: string[]): string {
 }
 
 /** Throws unless `path` is `root` itself or below it (after resolving '.' and '..'). */
-export function assertLexicallyInside(root: string, path: string): void {
+function assertLexicallyInside(root: string, path: string): void {
   const rel = relative(resolve(root), resolve(path));
   if (rel === '') return;
   if (rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel))

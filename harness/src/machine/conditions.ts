@@ -30,7 +30,7 @@ export interface Conditions {
   coldRead?: ColdRead;
 }
 
-export function turboState(): string {
+function turboState(): string {
   const intel = read('/sys/devices/system/cpu/intel_pstate/no_turbo');
   if (intel !== undefined) return intel === '1' ? 'off' : 'on';
   const boost = read('/sys/devices/system/cpu/cpufreq/boost');
@@ -38,7 +38,7 @@ export function turboState(): string {
   return 'unavailable';
 }
 
-export function smtState(): string {
+function smtState(): string {
   return read('/sys/devices/system/cpu/smt/active') === '1'
     ? 'active'
     : (read('/sys/devices/system/cpu/smt/control') ?? 'unavailable');

@@ -18,7 +18,7 @@ export interface CpuSnapshot {
 }
 
 /** Linux reports /proc times in USER_HZ, which the kernel ABI fixes at 100 on x86 and arm64. */
-export const TICKS_PER_SECOND = 100;
+const TICKS_PER_SECOND = 100;
 
 /** Busy ticks from /proc/stat's first ("cpu") line, or undefined when it is not one. */
 export function machineBusyTicks(procStat: string): number | undefined {

@@ -42,7 +42,7 @@ export function readPins(file: string): Pins {
 }
 
 /** The number in a version line: "gcc (Debian 12.2.0-14) 12.2.0" -> "12.2.0". */
-export function versionNumber(line: string): string | undefined {
+function versionNumber(line: string): string | undefined {
   return /\d+\.\d+(\.\d+)?/.exec(line.split(')').at(-1) ?? line)?.[0] ?? /\d+\.\d+(\.\d+)?/.exec(line)?.[0];
 }
 

@@ -17,9 +17,8 @@ export interface Tools {
   taskset?: string;
   /**
    * setarch, when `setarch -R` may turn address-space randomization off here (a container's
-   * seccomp profile may forbid it). The untimed run that reads max RSS uses it: ASLR alone moved
-   * the wc C program's max RSS between 1,224 and 1,464 KiB over 40 runs on the 2-core VM, a fixed
-   * layout gave 1,344 KiB on 30 of 30 (docs/runners.md).
+   * seccomp profile may forbid it). The untimed run that reads max RSS uses it: where a program's
+   * pages fall moves its max RSS from run to run, a fixed layout does not (docs/runners.md).
    */
   setarch?: string;
   /** Valgrind, which counts a program's user-space instructions (run/count-instructions.ts); optional. */
@@ -27,7 +26,7 @@ export interface Tools {
 }
 
 /** "hyperfine 1.15.0" -> [1, 15, 0] */
-export function parseHyperfineVersion(text: string): [number, number, number] | undefined {
+function parseHyperfineVersion(text: string): [number, number, number] | undefined {
   const m = /hyperfine (\d+)\.(\d+)\.(\d+)/.exec(text);
   return m ? [Number(m[1]), Number(m[2]), Number(m[3])] : undefined;
 }
@@ -62,7 +61,7 @@ export function findTools(): Tools {
 }
 
 /** setarch's path when `setarch -R true` runs here (util-linux has it; the personality call may be refused). */
-export function findSetarch(): string | undefined {
+function findSetarch(): string | undefined {
   const setarch = which('setarch');
   const yes = which('true');
   return setarch && yes && probe([setarch, '-R', yes]) !== undefined ? setarch : undefined;

@@ -23,7 +23,7 @@ import {
 import { dirname, join } from 'node:path';
 import { writeFileAtomic } from '../lib/atomic.js';
 
-export const DIGEST_SUFFIX = '.sha256';
+const DIGEST_SUFFIX = '.sha256';
 const FORMAT = 'jsio-bench tree digest v1';
 
 /** Whether a cached tree is still exactly what was recorded, and if not, why. */
@@ -42,7 +42,7 @@ function walk(dir: string, rel = ''): { rel: string; st: Stats }[] {
 }
 
 /** The digest of a tree: every path with its type, permission bits and content (or link target). */
-export function treeDigest(dir: string): string {
+function treeDigest(dir: string): string {
   const h = createHash('sha256').update(`${FORMAT}\n`);
   for (const { rel, st } of walk(dir)) {
     const path = join(dir, rel);

@@ -8,7 +8,7 @@
 import { z } from 'zod';
 
 // The versions live apart so the site can bundle compare.ts without zod.
-export { COMPARISON_SCHEMA, PAIRED_COMPARISON_OLDEST, PAIRED_COMPARISON_SCHEMA } from './comparison-version.js';
+export { PAIRED_COMPARISON_OLDEST, PAIRED_COMPARISON_SCHEMA } from './comparison-version.js';
 
 import { COMPARISON_SCHEMA, PAIRED_COMPARISON_OLDEST, PAIRED_COMPARISON_SCHEMA } from './comparison-version.js';
 import { DiffSummary } from './diff-summary.js';
@@ -61,8 +61,8 @@ export const CounterChange = z
   .strict();
 export type CounterChange = z.infer<typeof CounterChange>;
 
-export const OneSided = z.object({ benchmark: short(300), side: z.enum(['base', 'head']) }).strict();
-export const NotMeasured = z
+const OneSided = z.object({ benchmark: short(300), side: z.enum(['base', 'head']) }).strict();
+const NotMeasured = z
   .object({
     benchmark: short(300),
     side: z.enum(['base', 'head']),

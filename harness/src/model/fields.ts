@@ -53,7 +53,7 @@ export const ParamValue = z.union([
  * A unit as manifests and normalize write them: "s", "MB/s", "ns per line per transform",
  * "µs per transform", "%". Letters, digits, spaces, '/', '%', '.', '_' and '-'; never markup.
  */
-export const UNIT_RE = /^[A-Za-z0-9µ%][A-Za-z0-9µ% /._-]{0,39}$/;
+const UNIT_RE = /^[A-Za-z0-9µ%][A-Za-z0-9µ% /._-]{0,39}$/;
 export const Unit = z.string().regex(UNIT_RE, 'a unit (letters, digits, spaces, "/", "%", ".", "_", "-"; at most 40)');
 
 /** A map key that is free text (a suite's name in github-action-benchmark's data), capped. */
@@ -70,7 +70,7 @@ export const Token = z
  * size a run produces (32 GB piped is 3.2e10 bytes), far below where a chart's or a ratio's
  * arithmetic overflows (values near 1.7e308 draw NaN charts).
  */
-export const MAX_MAGNITUDE = 1e15;
+const MAX_MAGNITUDE = 1e15;
 export const Num = z.number().min(-MAX_MAGNITUDE).max(MAX_MAGNITUDE);
 /** A count: a non-negative integer, bounded like every number. */
 export const Count = Num.int().nonnegative();

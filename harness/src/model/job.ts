@@ -9,7 +9,7 @@ import type { Check, Experiment, Manifest, Variant } from './manifest.js';
 import type { Params } from './results.js';
 
 /** How a job's program is run: the profile's runs, warm-ups and timeout (not its constants). */
-export type RunSettings = Readonly<Pick<Manifest['profiles']['quick'], 'runs' | 'warmup' | 'timeout'>>;
+type RunSettings = Readonly<Pick<Manifest['profiles']['quick'], 'runs' | 'warmup' | 'timeout'>>;
 
 /** What a job needs built before it runs: the spec, its source and where the artifact will be. */
 export interface JobBuild {

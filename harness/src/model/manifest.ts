@@ -10,9 +10,9 @@ import { ReleaseSuite } from './release-suite.js';
 import { familyOf, runtimeFamilies } from './runtime-families.js';
 
 export { Overview } from './overview-vocabulary.js';
-export { type ParamValue, paramValue } from './parameter.js';
+export type { ParamValue } from './parameter.js';
 
-export const MANIFEST_SCHEMA = 1;
+const MANIFEST_SCHEMA = 1;
 
 const NodeVersions = z.array(z.string().regex(/^(current|\d+)$/, '"current" or a major version')).min(1);
 /** The majors of a family pinned per major (model/runtime-families.ts) a manifest runs under, per profile. */

@@ -20,7 +20,7 @@ export type Direction = (typeof DIRECTIONS)[number];
  *   settings (run/count-instructions.ts): exact where each side's repeats agree, compared with
  *   one stated tolerance (analysis/work.ts), never sampled.
  */
-export type MetricKind = 'timed' | 'counter' | 'derived' | 'work';
+type MetricKind = 'timed' | 'counter' | 'derived' | 'work';
 
 export interface MetricSpec {
   unit: string;
@@ -34,6 +34,12 @@ export interface MetricSpec {
   breakdown?: true;
   /** Absent means zero where the family was counted (strace lists only the calls made). */
   zeroWhenAbsent?: true;
+  /**
+   * The catalogue's metric for the same quantity, measured once per point: this one samples it
+   * again. The paired diff judges it on its pairs; the quick look between stored runs judges the
+   * quantity once, by that metric.
+   */
+  sameQuantityAs?: string;
 }
 
 /** The metrics with fixed names. */
@@ -47,6 +53,7 @@ export const HARNESS_METRICS = {
     kind: 'timed',
     label: 'peak memory of the pipeline (RSS)',
     column: 'pipeline max RSS',
+    sameQuantityAs: 'max_rss',
   },
   'syscalls.total': {
     unit: 'calls',
@@ -71,7 +78,7 @@ export const HARNESS_METRICS = {
   },
 } as const satisfies Record<string, MetricSpec>;
 
-export type HarnessMetricName = keyof typeof HARNESS_METRICS;
+type HarnessMetricName = keyof typeof HARNESS_METRICS;
 
 /** The prefix of the per-syscall counters: `syscalls.read` counts read() calls. */
 export const SYSCALL_PREFIX = 'syscalls.';
@@ -106,8 +113,8 @@ export const FIT_METRICS = {
   },
 } as const satisfies Record<string, MetricSpec>;
 
-export type FitRole = keyof typeof FIT_METRICS;
-export const FIT_DEFAULT_NAMES: Readonly<Partial<Record<FitRole, string>>> = {
+type FitRole = keyof typeof FIT_METRICS;
+const FIT_DEFAULT_NAMES: Readonly<Partial<Record<FitRole, string>>> = {
   startup: 'startup',
   throughput: 'steady_throughput',
 };

@@ -18,7 +18,7 @@ export const perProfile = <T extends z.ZodType>(t: T) =>
  * of two with `powerOfTwo`, for block and record sizes); "oneOf": a closed list of words. A
  * manifest without `accepts` accepts exactly the values its profiles list.
  */
-export const Accepts = z.discriminatedUnion('kind', [
+const Accepts = z.discriminatedUnion('kind', [
   z
     .object({
       kind: z.literal('integer'),
@@ -30,7 +30,6 @@ export const Accepts = z.discriminatedUnion('kind', [
     .refine((a) => a.min <= a.max, { message: 'min must not exceed max' }),
   z.object({ kind: z.literal('oneOf'), values: z.array(z.string().min(1)).min(1) }).strict(),
 ]);
-export type Accepts = z.infer<typeof Accepts>;
 
 export const ParameterSpec = z
   .object({
@@ -53,7 +52,7 @@ export type ParameterSpec = z.infer<typeof ParameterSpec>;
 const isPowerOfTwo = (n: number) => n > 0 && Number.isInteger(Math.log2(n));
 
 /** What the parameter accepts, in words ("an integer from 16 to 1048576, a power of two"). */
-export function describeAccepts(spec: Pick<ParameterSpec, 'values' | 'accepts'>): string {
+function describeAccepts(spec: Pick<ParameterSpec, 'values' | 'accepts'>): string {
   const a = spec.accepts;
   if (a?.kind === 'integer') return `an integer from ${a.min} to ${a.max}${a.powerOfTwo ? ', a power of two' : ''}`;
   const words = a?.kind === 'oneOf' ? a.values : [...new Set(Object.values(spec.values).flat().map(String))];

@@ -10,7 +10,7 @@ import { UserError } from '../lib/errors.js';
 import { parseJson } from '../lib/json-file.js';
 import { type Experiment, Manifest } from './manifest.js';
 
-export const MANIFEST_FILE = 'manifest.json';
+const MANIFEST_FILE = 'manifest.json';
 
 /** Problems beyond the schema, one line each; none means the manifest is valid. */
 export type ManifestCheck = (file: string, dir: string, manifest: Manifest) => string[];

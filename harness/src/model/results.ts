@@ -72,11 +72,11 @@ export const Metric = z
   .strict();
 export type Metric = z.infer<typeof Metric>;
 
-export const ParamValue = ParamValueField;
+const ParamValue = ParamValueField;
 export const Params = SafeRecord(ParamName, ParamValue);
 export type Params = z.infer<typeof Params>;
 
-export const Check = z
+const Check = z
   .object({
     field: Name,
     op: z.enum(['equals', 'atLeast', 'atMost']),
@@ -194,7 +194,7 @@ export const Commit = z
   .strict();
 export type Commit = z.infer<typeof Commit>;
 
-export const ExperimentInfo = z.object({ title: Text('short'), question: Text('line') }).passthrough();
+const ExperimentInfo = z.object({ title: Text('short'), question: Text('line') }).passthrough();
 
 /** One 4 KiB read from a cold page cache on this machine's disk (machine/cold-read.ts). */
 export const ColdRead = z
@@ -208,7 +208,7 @@ export const ColdRead = z
   .strict();
 export type ColdRead = z.infer<typeof ColdRead>;
 
-export const Run = z
+const Run = z
   .object({
     id: RunId,
     profile: Segment,
@@ -243,7 +243,6 @@ export const Run = z
     timing: z.object({ totalSeconds: Num, measuredSeconds: Num }).strict().optional(),
   })
   .strict();
-export type Run = z.infer<typeof Run>;
 
 /** A least-squares line of a metric over a numeric parameter, for one variant and parameter group. */
 export const SlopeFit = z

@@ -24,7 +24,7 @@ export interface PathSource {
 }
 
 /** What `releases` measures when not told: from `since`, these lines (every line when absent). */
-export interface ReleaseDefaults {
+interface ReleaseDefaults {
   since: string;
   lines?: readonly string[];
   /** The nightly back-fill: every release, or the first release of each minor. */
@@ -99,7 +99,7 @@ export interface CountingSettings {
 }
 
 /** V8's deterministic mode: fixed seeds, GC on a fixed schedule, no helper threads (compilers, GC). */
-export const V8_PREDICTABLE = [
+const V8_PREDICTABLE = [
   '--predictable',
   '--predictable-gc-schedule',
   '--random-seed=1',

@@ -36,7 +36,7 @@ import type { Direction } from './metrics.js';
  */
 export const STORE_SCHEMA = 4;
 
-/** The oldest store version read as it is; older ones are migrated (store/migrate-store.ts). */
+/** The oldest store version read as it is; older ones are refused (store/store-files.ts refuseBeforeV3). */
 export const STORE_READS_FROM = 3;
 
 /** The pseudo-profile of data migrated from store v2: profiles were not kept apart then. */
@@ -51,7 +51,7 @@ export const LEGACY_PROFILE = 'legacy';
 export const WINDOW_COMMITS = 100;
 
 /** The site loads windows newest first until it has at least this many commits. */
-export const RECENT_COMMITS = 60;
+const RECENT_COMMITS = 60;
 
 /**
  * The windows a view opens on: newest first until they hold RECENT_COMMITS commits, then `older`
@@ -70,7 +70,7 @@ export function recentWindows<W extends { commits: number }>(windows: readonly W
 }
 
 /** The order the site offers profiles in, and picks the first of that exists. */
-export const PROFILE_ORDER = ['standard', 'full', 'quick', 'smoke'] as const;
+const PROFILE_ORDER = ['standard', 'full', 'quick', 'smoke'] as const;
 
 /** The profile shown when none is asked for: standard if it exists, else the next richest, legacy last. */
 export function defaultProfile(available: readonly string[]): string | undefined {

@@ -120,7 +120,7 @@ export type Moment = z.infer<typeof Moment>;
 export const TrendWindow = z.object({ id: Segment, first: Moment, last: Moment, commits: Count }).strict();
 export type TrendWindow = z.infer<typeof TrendWindow>;
 
-export const CatalogMetric = z
+const CatalogMetric = z
   .object({
     unit: Unit,
     direction: Direction,
@@ -130,7 +130,6 @@ export const CatalogMetric = z
     windows: z.tuple([Count, Count]),
   })
   .strict();
-export type CatalogMetric = z.infer<typeof CatalogMetric>;
 
 /** trends/<profile>/catalog.json: what a profile's trend data holds; the site's entry point. */
 export const CatalogFile = z
@@ -176,7 +175,7 @@ export type CommitsFile = z.infer<typeof CommitsFile>;
 const Column = z.array(Num.nullable());
 
 /** store-layout.ts CountFacts: what a counted-work series' count was at a commit. */
-export const CountFacts = z
+const CountFacts = z
   .object({
     role: z.enum(['decides', 'evidence']),
     because: Text('line').optional(),
@@ -185,7 +184,7 @@ export const CountFacts = z
   })
   .strict();
 
-export const Series = z
+const Series = z
   .object({
     id: BenchmarkId,
     variant: Segment,
@@ -203,7 +202,6 @@ export const Series = z
     counts: z.array(z.tuple([Count, CountFacts.nullable()])).optional(),
   })
   .strict();
-export type Series = z.infer<typeof Series>;
 
 /** store-layout.ts seriesKey: "<benchmark id>|<workload>|<unit>". */
 const SeriesKey = Text('line').regex(/^[^|]+\|[^|]+\|[^|]+$/, '"<benchmark id>|<workload>|<unit>"');

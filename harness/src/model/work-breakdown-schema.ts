@@ -14,7 +14,7 @@ import { Count, Num } from './fields.js';
  * object file is JIT code where the runtime has a JIT compiler; elsewhere it is the few stubs
  * Valgrind could not place in their file (`unplaced`).
  */
-export const OBJECT_ROLES = ['program', 'runtime', 'jit', 'libc', 'loader', 'library', 'valgrind', 'unplaced'] as const;
+const OBJECT_ROLES = ['program', 'runtime', 'jit', 'libc', 'loader', 'library', 'valgrind', 'unplaced'] as const;
 export type ObjectRole = (typeof OBJECT_ROLES)[number];
 
 /** Code in no object file where a JIT compiler runs: mostly what it wrote at run time. */

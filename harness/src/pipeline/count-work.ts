@@ -25,7 +25,7 @@ export const COUNTS_MODES = ['headline', 'all', 'none'] as const;
 export type CountsMode = (typeof COUNTS_MODES)[number];
 
 /** The family a point's work is counted for: a static just(js) app apart from just(js) scripts. */
-export function countingFamily(job: Pick<Job, 'variant' | 'runtime'>): string {
+function countingFamily(job: Pick<Job, 'variant' | 'runtime'>): string {
   if (job.variant.build?.kind === 'just-static') return 'just-static';
   if (job.variant.runtime === 'native') return 'native';
   if (job.variant.runtime === 'system') return 'system';
@@ -68,7 +68,7 @@ function plannedRuns(job: Job) {
 export type WorkOutcome = { metrics: Record<string, Metric>; counts: Counts; runs: CountedRun[]; seconds: number };
 
 /** Counts one job's runs and makes its metrics, or says why it could not. */
-export async function countJob(job: Job, tools: Tools, pin?: string): Promise<WorkOutcome> {
+async function countJob(job: Job, tools: Tools, pin?: string): Promise<WorkOutcome> {
   const runs: CountedRun[] = [];
   let seconds = 0;
   const fitX = job.experiment.manifest.fit?.x;

@@ -64,7 +64,7 @@ export async function setUpMachine(opts: { strict?: boolean }, log: (m: string) 
 }
 
 /** Every runtime the points need, resolved once (npm-published ones installed into the cache). */
-export async function resolveRuntimes(
+async function resolveRuntimes(
   points: readonly Point[],
   opts: { root: string },
   cacheDir: string,
@@ -86,7 +86,7 @@ export async function resolveRuntimes(
  * (for points whose runtime resolved) and, when a point may run cold, the page-cache evictor built
  * from `evictorRoot`'s harness/tools.
  */
-export async function preparePoints(
+async function preparePoints(
   points: readonly Point[],
   root: string,
   evictorRoot: string,
@@ -108,7 +108,7 @@ export async function preparePoints(
 }
 
 /** The toolchains line of a run: the tools' versions and every runtime the points resolved. */
-export function toolchainsOf(runtimes: ReadonlyMap<string, Resolved>): Record<string, string> {
+function toolchainsOf(runtimes: ReadonlyMap<string, Resolved>): Record<string, string> {
   const toolchains = toolVersions();
   for (const [name, r] of runtimes) if (r.ok && name !== 'gcc' && r.version !== 'system') toolchains[name] = r.version;
   return toolchains;

@@ -34,7 +34,7 @@ import type { Point } from './plan.js';
 const sha = (text: string | Buffer) => createHash('sha256').update(text).digest('hex').slice(0, 16);
 
 /** Identity digests carry their scheme: a trend compares programs only within one (model/store-layout.ts). */
-export const IDENTITY_SCHEME = 'i2';
+const IDENTITY_SCHEME = 'i2';
 
 /** Thrown inside the walk; becomes the identity's reason. */
 class Unprovable extends Error {}
@@ -60,9 +60,7 @@ const PRESENTATION_FIELDS = new Set([
 ]);
 
 /** The manifest as the point's process sees it: its own variant and parameter values, no presentation. */
-export function manifestEntry(
-  point: Pick<Point, 'experiment' | 'variant' | 'params' | 'derived' | 'smaller' | 'settings'>,
-) {
+function manifestEntry(point: Pick<Point, 'experiment' | 'variant' | 'params' | 'derived' | 'smaller' | 'settings'>) {
   const m = point.experiment.manifest as Manifest & Record<string, unknown>;
   const rest: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(m)) {
@@ -83,7 +81,7 @@ export function manifestEntry(
 }
 
 /** The exact version a runtime key runs under on a checkout, from its pins (no install needed). */
-export function runtimePin(runtimeKey: string, pins: Pins): string {
+function runtimePin(runtimeKey: string, pins: Pins): string {
   if (parseReleaseKey(runtimeKey)) return runtimeKey;
   const family = familyOf(runtimeKey);
   if (!family) return `${runtimeKey} (the machine's)`;
@@ -109,7 +107,7 @@ function checkoutPins(root: string): Pins {
 }
 
 /** The checkout an experiment folder belongs to (programs/<id> under it). */
-export const checkoutOf = (exp: Experiment) => resolve(exp.dir, '..', '..');
+const checkoutOf = (exp: Experiment) => resolve(exp.dir, '..', '..');
 
 /** The compiler a gcc build runs (machine/toolchains.ts resolves gcc from PATH the same way). */
 const COMPILER = 'gcc';
@@ -282,7 +280,7 @@ function proven(f: () => Record<string, string>): MeasuredInputs {
 
 /**
  * The identity of a point planned from the checkout at `root` (the one whose programs/ and
- * harness/toolchains.json it was read from). Memoised per point: a diff asks for ~400 points twice.
+ * harness/toolchains.json it was read from). Memoised per point: a diff asks for each of its points twice.
  */
 export function measuredInputs(point: Point, root = checkoutOf(point.experiment)): MeasuredInputs {
   const key = `${root}\0${point.id}\0${JSON.stringify(point.settings.constants)}`;

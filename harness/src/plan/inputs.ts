@@ -30,7 +30,7 @@ export type InputOutcome =
   | { ok: false; reason: string };
 
 /** The generator's --name value arguments for one point: bare string parameters pass through. */
-export function generatorArgs(exp: Experiment, scope: Scope): Record<string, string> {
+function generatorArgs(exp: Experiment, scope: Scope): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, expr] of Object.entries(exp.manifest.generate?.args ?? {})) {
     const bare = scope[expr.trim()];

@@ -41,7 +41,7 @@ export interface PlanEnvironment {
 }
 
 /** A required runtime that is missing stops the run before anything is measured. */
-export function checkRequired(runtimes: ReadonlyMap<string, Resolved>, required: readonly string[]): void {
+function checkRequired(runtimes: ReadonlyMap<string, Resolved>, required: readonly string[]): void {
   for (const r of required) {
     for (const [name, res] of runtimes) {
       if ((name === r || name.startsWith(`${r}@`)) && !res.ok)
@@ -51,7 +51,7 @@ export function checkRequired(runtimes: ReadonlyMap<string, Resolved>, required:
 }
 
 /** Where a variant's build output goes: one place per experiment and variant. */
-export function artifactPath(cacheDir: string, exp: Experiment, variant: Variant): string | undefined {
+function artifactPath(cacheDir: string, exp: Experiment, variant: Variant): string | undefined {
   const spec = variant.build;
   if (!spec || !variant.source) return undefined;
   const dir = join(cacheDir, 'build', exp.id, variant.id);
@@ -90,7 +90,7 @@ function jobBuild(point: Point, env: PlanEnvironment): JobBuild | undefined {
 export const quoteValue = (v: string, name: string) => (name === 'js' ? v : shellQuote(v));
 
 /** How each JavaScript runtime runs a program file (its family's invocation): `{js}` in a command template. */
-export function jsInvocation(runtimeKey: string, path: string, script: string, extra: readonly string[] = []): string {
+function jsInvocation(runtimeKey: string, path: string, script: string, extra: readonly string[] = []): string {
   const args = familyOf(runtimeKey)?.invocation ?? [];
   return [path, ...args, ...extra, script].map(shellQuote).join(' ');
 }

@@ -65,7 +65,7 @@ export const isPackageImport = (spec: string) =>
  * ("" for the root, "programs/streams", or a package's own "node_modules/a"): the nearest
  * `<dir>/node_modules/<name>` going up.
  */
-export function resolveLockPath(
+function resolveLockPath(
   packages: Readonly<Record<string, LockEntry>>,
   fromDir: string,
   name: string,

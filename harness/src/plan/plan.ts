@@ -22,7 +22,7 @@ import { matchesAt } from '../model/select.js';
 import { checkParamValues } from './params.js';
 
 /** A profile's whole entry in a manifest: runs, warm-ups, timeout and its constants. */
-export type ProfileSettings = Manifest['profiles'][Profile];
+type ProfileSettings = Manifest['profiles'][Profile];
 
 export interface Point {
   id: string;
@@ -96,7 +96,7 @@ export function deriveValues(
 }
 
 /** The runtime keys a variant's points run under: "gcc", "node@22", "bun", "deno", "just", or a system tool. */
-export function runtimesOf(m: Manifest, v: Variant, profile: Profile): string[] {
+function runtimesOf(m: Manifest, v: Variant, profile: Profile): string[] {
   if (v.runtime === 'native') return ['gcc'];
   if (v.runtime === 'system') return [v.command.trim().split(/\s+/)[0] ?? 'sh'];
   return (jsRuntimes(v) ?? []).flatMap((r) => {
@@ -118,7 +118,7 @@ export function runtimeLabel(key: string): string {
  * The exact releases `--param runtime=` asks for (node@22.4.1, bun@1.3.11, deno@2.7.3); they are
  * runtimes of every JavaScript variant of their family, beside the manifest's own.
  */
-export function askedReleases(values: readonly string[] | undefined): ReleaseSpec[] {
+function askedReleases(values: readonly string[] | undefined): ReleaseSpec[] {
   return (values ?? []).filter(looksLikeRelease).map((v) => {
     const spec = parseReleaseKey(v);
     if (!spec) throw new UserError(`--param runtime=${v}: not a release (expected ${orList(releaseKeyFormats())})`);

@@ -26,7 +26,7 @@ export function migrateReleaseFile(raw: unknown): unknown {
 }
 
 /** The first problem of a failed parse on one line: "releases.3.version: not a release version (got "x")". */
-export function firstIssue(raw: unknown, error: z.ZodError, prefix: readonly PropertyKey[] = []): string {
+function firstIssue(raw: unknown, error: z.ZodError, prefix: readonly PropertyKey[] = []): string {
   const issue = error.issues[0]!;
   const keys = issue.code === 'unrecognized_keys' ? [issue.keys[0]!] : [];
   const path = [...prefix, ...issue.path, ...keys];

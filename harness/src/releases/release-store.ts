@@ -21,17 +21,17 @@ import { RELEASES_SCHEMA } from '../model/store-layout.js';
 const Family = z.enum(releaseFamilies().map((f) => f.key) as [string, ...string[]]);
 
 /** A version the registry publishes (x.y.z, or a Bun canary x.y.z-canary.YYYYMMDD.n). */
-export const Version = z
+const Version = z
   .string()
   .max(60, 'at most 60 characters')
   .refine(isVersion, 'not a release version (x.y.z or x.y.z-canary.YYYYMMDD.n)');
 
 /** A release line: node22 per major, bun or deno whole. */
-export const Line = z.string().regex(/^[a-z][a-z0-9]{0,29}$/, 'a release line (lower-case letters and digits)');
+const Line = z.string().regex(/^[a-z][a-z0-9]{0,29}$/, 'a release line (lower-case letters and digits)');
 
 /** An ISO date or date-time, as the registry and the harness write them. */
 const DATE_RE = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
-export const Stamp = z.string().regex(DATE_RE, 'an ISO date (YYYY-MM-DD, or a date-time)');
+const Stamp = z.string().regex(DATE_RE, 'an ISO date (YYYY-MM-DD, or a date-time)');
 /** A date that may be unknown (""): a change's release dates when its index lacked one. */
 const MaybeStamp = z.union([z.literal(''), Stamp]);
 
@@ -116,7 +116,7 @@ export const DateSource = z.enum(['changelog', 'registry']);
 export type DateSource = z.infer<typeof DateSource>;
 
 /** A release entry's fields: a new optional field is added here. */
-export const entryFields = {
+const entryFields = {
   family: Family,
   line: Line,
   version: Version,
@@ -204,7 +204,7 @@ export const ReleaseNotes = z
 export type ReleaseNotes = z.infer<typeof ReleaseNotes>;
 
 /** A change's fields: a new optional field is added here. */
-export const changeFields = {
+const changeFields = {
   /**
    * A timing change (detected on the timeline, confirmed in pairs), an exact counter change, or a
    * change of counted work (instructions, beyond the tolerance); absent: timing.

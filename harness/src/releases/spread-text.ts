@@ -19,7 +19,7 @@ function verdict(r: SpreadRow): string {
   return steady(r) ? 'steady' : `over ${pct(STEADY_SPREAD)}`;
 }
 
-/** " (of it counting under valgrind: median 41s, max 49s, in 20 release(s))" where releases counted. */
+/** " (of it counting under valgrind: median Ns, max Ms, in K release(s))" where releases counted. */
 function countingText(cost: SweepCost): string {
   const c = cost.counting;
   return c

@@ -21,7 +21,7 @@ export interface Answer {
   head: Record<string, ParamValue>;
 }
 
-export interface AnswerItem {
+interface AnswerItem {
   /** The benchmark's other parameters not shown by its scenario (e.g. the node version). */
   variant: string;
   ratio: number;

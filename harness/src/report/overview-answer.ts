@@ -12,14 +12,14 @@ import type { OverviewLine, OverviewModel } from '../model/overview-vocabulary.j
  * Better than the reference (C) by more than this factor is not believed: a JavaScript path doing
  * the same system calls cannot be twice as cheap per read as C; such a value is a noisy fit.
  */
-export const SUSPECT_FACTOR = 2;
+const SUSPECT_FACTOR = 2;
 /** Better than the ceiling (the pipe's own speed) by more than this is not possible either. */
-export const CEILING_TOLERANCE = 1.1;
+const CEILING_TOLERANCE = 1.1;
 /**
  * A slope from a looser fit than this does not carry a headline: its points are too far from a line
  * for one cost per unit to describe them.
  */
-export const MIN_R2 = 0.8;
+const MIN_R2 = 0.8;
 
 interface Item {
   l: OverviewLine;

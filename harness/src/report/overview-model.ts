@@ -14,7 +14,7 @@ import type { OverviewLine, OverviewModel, OverviewPanel } from '../model/overvi
 import { labelWith, matchesAt } from '../model/select.js';
 import { answerSentence } from './overview-answer.js';
 
-export type { OverviewLine, OverviewModel, OverviewPanel };
+export type { OverviewModel };
 
 interface Point {
   variant: string;
@@ -95,7 +95,7 @@ export const MAX_SHOWN = 8;
  * Which lines a panel draws by default: the references, then the lines the answer names (a line's
  * dashed companions with it); when the answer names none, the first ones up to MAX_SHOWN.
  */
-export function visible(p: OverviewPanel, named: readonly string[]): OverviewPanel {
+function visible(p: OverviewPanel, named: readonly string[]): OverviewPanel {
   // A line and its dashed companions (p99 beside p50) share a colour: they come and go together.
   const keys = [...new Set(p.lines.map((l) => l.colorIndex))];
   const size = (k: number) => p.lines.filter((l) => l.colorIndex === k).length;

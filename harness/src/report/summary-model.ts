@@ -37,7 +37,7 @@ export interface AnswerModel {
   scenarios: AnswerScenario[];
 }
 
-export interface Problem {
+interface Problem {
   status: 'skipped' | 'failed';
   /** The benchmark id, or the variant and how many points share the reason. */
   where: string;
@@ -69,7 +69,7 @@ export interface SummaryModel {
 }
 
 /** A row label: the variant, plus any parameter not fixed by `at` (e.g. the node version). */
-export function rowLabel(b: Pick<Benchmark, 'variant' | 'params'>, at: Record<string, unknown>): string {
+function rowLabel(b: Pick<Benchmark, 'variant' | 'params'>, at: Record<string, unknown>): string {
   // A parameter `at` fixes to one value is implied; one it lists several values for is shown.
   const extra = Object.entries(b.params).filter(
     ([k]) => !(k in at) || (Array.isArray(at[k]) && (at[k] as unknown[]).length > 1),
@@ -92,7 +92,7 @@ const EXPERIMENT_COLUMNS: Record<string, string> = {
 };
 
 /** A summary table's column header for a metric. */
-export function metricLabel(name: string): string {
+function metricLabel(name: string): string {
   return EXPERIMENT_COLUMNS[name] ?? harnessMetric(name)?.column ?? name;
 }
 
@@ -106,7 +106,7 @@ export const FINDINGS = {
 const alignFirstLeft = (n: number): ('l' | 'r')[] => Array.from({ length: n }, (_, i) => (i === 0 ? 'l' : 'r'));
 
 /** One table per slope analysis: slope (scaled to the manifest's unit), intercept, R^2. */
-export function slopeTables(
+function slopeTables(
   exp: Pick<ExperimentView, 'id' | 'analyses'>,
   fits: readonly SlopeFit[],
 ): { title: string; table: Table }[] {

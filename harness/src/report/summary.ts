@@ -18,8 +18,6 @@ import {
   viewOf,
 } from './summary-model.js';
 
-export { FINDINGS, rowLabel } from './summary-model.js';
-
 interface Medium {
   text: (s: string) => string;
   table: (t: Table) => string;

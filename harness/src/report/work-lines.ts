@@ -22,7 +22,7 @@ export interface WorkInfo {
 }
 
 /** A 95% interval of a median; not `exact`: the runs' whole range (too few runs for 95%). */
-export type Interval = { low: number; high: number; exact: boolean };
+type Interval = { low: number; high: number; exact: boolean };
 
 export interface WorkLine {
   label: string;
@@ -38,7 +38,7 @@ export interface WorkLine {
   counts: Counts;
 }
 
-export interface WorkGroup {
+interface WorkGroup {
   /** The headline point's parameters, as a reader says them ("bs 64 KiB"). */
   at: string;
   lines: WorkLine[];
@@ -169,7 +169,7 @@ function lineOf(
 }
 
 /** An instruction count as a reader takes it in: whole where large, one decimal where small. */
-export function instructionsText(v: number): string {
+function instructionsText(v: number): string {
   return Math.abs(v) >= 100 ? groupDigits(Math.round(v)) : v.toFixed(1);
 }
 
@@ -184,7 +184,7 @@ function callsText(l: WorkLine): string {
 }
 
 /** A time with its interval: "30.2 µs (28.9 µs … 31.4 µs)"; the runs' range says so. */
-export function timeText(t: NonNullable<WorkLine['time']>, label: string): string {
+function timeText(t: NonNullable<WorkLine['time']>, label: string): string {
   const f = (v: number) => formatValue(v, t.unit);
   const i = t.interval;
   const range = i ? ` (${i.exact ? '' : 'range of the runs: '}${f(i.low)} … ${f(i.high)})` : '';

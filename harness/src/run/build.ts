@@ -19,7 +19,7 @@ type Esbuild = Pick<typeof harnessEsbuild, 'build' | 'version'>;
  * The bundler a checkout pins, from its own node_modules (each side of a PR diff bundles with its
  * own esbuild); the harness's where the checkout has none installed.
  */
-export function checkoutEsbuild(root: string): Esbuild {
+function checkoutEsbuild(root: string): Esbuild {
   try {
     return createRequire(join(root, 'package.json'))('esbuild') as Esbuild;
   } catch {

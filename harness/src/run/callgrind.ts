@@ -20,7 +20,7 @@ import { type CountedSize, runUnderValgrind } from './under-valgrind.js';
  * A callgrind run gets a count's time: without cache simulation it runs no slower than
  * cachegrind's counting (docs/counts-breakdown.md has the measurements).
  */
-export const BREAKDOWN_TIMEOUT_FACTOR = COUNT_TIMEOUT_FACTOR;
+const BREAKDOWN_TIMEOUT_FACTOR = COUNT_TIMEOUT_FACTOR;
 
 export type InstructionBreakdown =
   | {

@@ -23,7 +23,7 @@ export type ProfileOutcome =
   | { tool?: ProfilerTool; reason: string };
 
 /** Where a job's profiles go: <out>/cpuprofiles/<experiment>/<variant>/<k=v,...>/. */
-export function profileDir(outDir: string, job: Pick<Job, 'experiment' | 'variant' | 'params'>): string {
+function profileDir(outDir: string, job: Pick<Job, 'experiment' | 'variant' | 'params'>): string {
   return join(
     outDir,
     'cpuprofiles',
@@ -39,7 +39,7 @@ export function profiles(job: Pick<Job, 'variant' | 'runtime'>): boolean {
 }
 
 /** The profiler a job's runtime gets (model/runtime-families.ts). */
-export function profilerOf(job: Pick<Job, 'runtime'>): ProfilerTool {
+function profilerOf(job: Pick<Job, 'runtime'>): ProfilerTool {
   return familyOf(job.runtime)?.profiler === 'v8-cpu-prof' ? 'v8-cpu-prof' : 'perf';
 }
 

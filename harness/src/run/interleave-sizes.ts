@@ -3,10 +3,9 @@
  * alternating (A B, B A, A B, …), never all runs of one size and then all of the other.
  *
  * A fit's cost per operation is a difference of two sizes' times, so timed in two blocks it also
- * measures how far the machine moved between the blocks. On the 2-core VM, wc's cost per read
- * from back-to-back invocations of one build varied by 4–10 % (SD) and did not settle with more
- * runs (20 or 100): the blocks only grew further apart. Alternating run by run cancels a drift
- * that is slow next to one run, as paired A/B designs do. Pure.
+ * measures how far the machine moved between the blocks, and more runs do not help: the blocks
+ * only grow further apart (docs/paired-design.md has the spreads). Alternating run by run cancels a
+ * drift that is slow next to one run, as paired A/B designs do. Pure.
  */
 
 /** One command hyperfine is given, each timed once (--runs=1): which size, and whether it is a warm-up. */

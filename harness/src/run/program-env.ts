@@ -8,7 +8,7 @@
  */
 
 /** What measured programs keep from the harness's environment (docs/runners.md, "CPU isolation"). */
-export const PROGRAM_ENV_KEPT = [
+const PROGRAM_ENV_KEPT = [
   'PATH',
   'HOME',
   'USER',

@@ -38,7 +38,7 @@ export interface ValgrindRunOptions {
 export type ValgrindFailure = { ok: false; reason: string; seconds: number };
 
 /** The Valgrind command in front of the program: env settings, a fixed layout, children followed, one log per process. */
-export function valgrindWrap(
+function valgrindWrap(
   tools: Tools,
   toolArgs: readonly string[],
   logDir: string,

@@ -11,10 +11,10 @@ import { join } from 'node:path';
 import { z } from 'zod';
 
 /** The record, beside the files it lists. */
-export const APP_RECORD = '.jsio-bench-app.json';
+const APP_RECORD = '.jsio-bench-app.json';
 
 /** Names builds wrote before the page held its scripts and styles inline. */
-export const RETIRED_APP_FILES = ['app.js', 'app.css', 'style.css', 'preload.js'] as const;
+const RETIRED_APP_FILES = ['app.js', 'app.css', 'style.css', 'preload.js'] as const;
 
 const Name = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/);
 const AppRecord = z.object({ files: z.array(z.tuple([Name, z.string().regex(/^[0-9a-f]{64}$/)])).max(100) }).loose();

@@ -27,7 +27,6 @@ import { readExperiments } from '../model/read-manifests.js';
 import { paths, RELEASES_DIR } from '../model/store-layout.js';
 import { CatalogFile, CommitsFile, ShardFile } from '../model/store-schema.js';
 import { checkStore } from '../store/check.js';
-import { migrateStore } from '../store/migrate-store.js';
 import { readNoiseFile } from '../store/noise-thresholds.js';
 import { regressionsFile } from '../store/regression-scan.js';
 import { readStoreFile } from '../store/store-files.js';
@@ -46,7 +45,7 @@ const readIf = <T>(data: string, file: string, schema: z.ZodType<T>): T | undefi
  * trends/<profile>/regressions.json for every machine and profile of a store copy: the change
  * points of every series, newest first (the Regressions view, and tools).
  */
-export function writeRegressions(data: string): number {
+function writeRegressions(data: string): number {
   let files = 0;
   for (const entry of existsSync(data) ? readdirSync(data, { withFileTypes: true }) : []) {
     const machine = entry.name;
@@ -149,9 +148,6 @@ async function buildInto(
     if (existsSync(storeDir))
       // Only folders and regular files: a symlink in a store would put what it points to in the site.
       cpSync(storeDir, join(outDir, 'data'), { recursive: true, filter: copied });
-    // A local history of an older store version is shown too: its copy is migrated (the
-    // history itself is migrated by the next publish).
-    await migrateStore(join(outDir, 'data'));
   }
   const warn = (line: string) => process.stderr.write(`site: ${line}\n`);
   for (const check of opts.dataChecks ?? []) check(join(outDir, 'data'), warn);
@@ -217,7 +213,7 @@ const TYPES: Record<string, string> = {
  * (`..%2f` is `../`), then resolved and required inside the site; a symlink anywhere on the way
  * is refused rather than followed (a store copied into a site is data others shaped).
  */
-export function siteFile(base: string, urlPath: string): string | number {
+function siteFile(base: string, urlPath: string): string | number {
   let path: string;
   try {
     path = decodeURIComponent(new URL(urlPath, 'http://x').pathname);
@@ -246,8 +242,8 @@ const COMPRESSED = /^(text\/|application\/(json|javascript))/;
 export function serveSite(dir: string, port = 0): Promise<{ url: string; close: () => void }> {
   const base = realpathSync(resolve(dir));
   // Each file compressed once while its bytes stay the same, as a CDN keeps it: site:perf times
-  // the page, and compressing a 150 KB page on every request put this server's CPU (on the same
-  // 2 cores as the browser) into every first chart.
+  // the page, and compressing it on every request put this server's CPU (on the same cores as the
+  // browser) into every first chart.
   const compressed = new Map<string, { body: Buffer; gz: Buffer }>();
   const gzipOnce = (file: string, body: Buffer) => {
     const known = compressed.get(file);

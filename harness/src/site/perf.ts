@@ -24,7 +24,7 @@ export const FIRST_CHART_MS = 200;
  * demand, not part of a first view). Runtimes is not among them: its data grows with releases, not
  * with commits, and the synthetic store has none.
  */
-export const FIRST_VIEWS = ['overview', 'trends', 'sweeps', 'compare', 'regressions'] as const;
+const FIRST_VIEWS = ['overview', 'trends', 'sweeps', 'compare', 'regressions'] as const;
 
 /** The limits a result is over, one line each; empty when it meets them all. */
 export function overLimits(r: Record<string, number | string>, opts: { times: boolean }): string[] {

@@ -1,10 +1,9 @@
 /**
  * An esbuild plugin that makes uPlot build its two Intl objects on first use instead of when its
- * module is evaluated. The first Intl object a page builds initializes ICU: 20–70 ms of the main
- * thread in a fresh chromium on the 2-core VM, paid before the first chart although the site
- * formats its axes' and legends' values itself (gh-pages/src/charts/) and draws no time zone. Measured
- * with `npm run site:perf` and a CPU profile of Sweeps: uPlot's top level went from ~40 ms of
- * self time to ~3 ms.
+ * module is evaluated. The first Intl object a page builds initializes ICU, on the main thread of a
+ * fresh page and before the first chart, although the site formats its axes' and legends' values
+ * itself (gh-pages/src/charts/) and draws no time zone. What it saves, measured with
+ * `npm run site:perf` and a CPU profile of Sweeps: docs/pages.md.
  *
  * The edit is made to exact source lines of the pinned uPlot (package-lock.json); when they are
  * not found the build fails naming this file, so an upgrade is looked at rather than silently

@@ -1,11 +1,10 @@
 /**
  * A store checked before anything relies on it: before a bench measures for minutes and then
  * cannot publish, and before the site copies it. Every JSON file but the run files must parse
- * and be a version this harness reads, and every file of a version read as it is (the current
- * one, and v3 for the store's files) must pass its schema (model/store-schema.ts,
- * model/noise.ts): the site renders what this lets through. Older versions are left to the
- * migration, which validates them with their own schemas. Read-only;
- * the first problem is a UserError naming the file and the field.
+ * and be a version this harness reads (the current one, and v3 for the store's files; an older
+ * store is refused in one line), and every file with a schema must pass it (model/store-schema.ts,
+ * model/noise.ts): the site renders what this lets through. Read-only; the first problem is a
+ * UserError naming the file and the field.
  */
 import { existsSync, lstatSync, readdirSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
@@ -22,11 +21,9 @@ import {
   NewestPairFile,
   RegressionsFile,
   ShardFile,
-  STORE_READS_FROM,
   STORE_SCHEMA,
 } from '../model/store-schema.js';
-import { migrate } from './migrate.js';
-import { HINT, STORE_FILE_MAX_BYTES } from './store-files.js';
+import { HINT, refuseBeforeV3, STORE_FILE_MAX_BYTES } from './store-files.js';
 
 const context = 'refusing to touch the store: ';
 
@@ -59,18 +56,19 @@ function assertStoreShaped(root: string): void {
   );
 }
 
-/** A file's schema, the version this harness writes, and the oldest it reads as it is (`from`). */
-type Kind = { schema: z.ZodType; version: number; from: number } | undefined;
+/** A file's schema, the version this harness writes, and what is done to an older one before validation. */
+type Kind = { schema: z.ZodType; version: number; older: (file: string) => (raw: unknown) => unknown } | undefined;
 
 /** The schema of a store file by its place (store-layout.ts paths), or undefined for none. */
 function kindOf(rel: string): Kind {
   const p = rel.split(sep);
   const at = (...names: (string | undefined)[]) => names.every((n, i) => n === undefined || p[i] === n);
-  const store = (schema: z.ZodType) => ({ schema, version: STORE_SCHEMA, from: STORE_READS_FROM });
+  const store = (schema: z.ZodType) => ({ schema, version: STORE_SCHEMA, older: refuseBeforeV3 });
   if (p[0] === RELEASES_DIR) return undefined; // versioned and checked by the releases part
   if (p.length === 1 && p[0] === 'machines.json') return store(MachinesFile);
   if (p.length === 2 && p[1] === 'index.json') return store(IndexFile);
-  if (p.length === 2 && p[1] === 'noise.json') return { schema: NoiseFile, version: NOISE_SCHEMA, from: NOISE_SCHEMA };
+  if (p.length === 2 && p[1] === 'noise.json')
+    return { schema: NoiseFile, version: NOISE_SCHEMA, older: () => migrateNoise };
   if (!at(undefined, 'trends')) return undefined;
   const last = p.length === 4 || p.length === 5 ? p.at(-1) : undefined;
   if (last === 'regressions.json') return store(RegressionsFile);
@@ -80,15 +78,14 @@ function kindOf(rel: string): Kind {
   return p.length === 6 ? store(ShardFile) : undefined;
 }
 
-/** The version a file's text says, read as every store reader does (newer ones refused). */
-function readRaw(file: string, version: number | undefined, kind?: 'machines' | 'noise'): unknown {
+/** A file's JSON, read as every store reader does: newer versions refused, older ones too or migrated. */
+function readRaw(file: string, version: number | undefined, migrate?: (raw: unknown) => unknown): unknown {
   return readJsonFile(file, z.unknown(), {
     ...(version === undefined ? {} : { version }),
     context,
     hint: HINT,
     maxBytes: STORE_FILE_MAX_BYTES,
-    ...(kind === 'machines' ? { migrate: (raw: unknown) => migrate('machines', raw, STORE_SCHEMA) } : {}),
-    ...(kind === 'noise' ? { migrate: migrateNoise } : {}),
+    ...(migrate ? { migrate } : {}),
   });
 }
 
@@ -97,9 +94,8 @@ function checkFile(root: string, file: string): void {
   const kind = kindOf(rel);
   const releasesIndex = rel.startsWith(`${RELEASES_DIR}${sep}`) && rel.endsWith(`${sep}index.json`);
   const version = kind?.version ?? (releasesIndex ? RELEASES_SCHEMA : undefined);
-  const raw = readRaw(file, version, kind?.schema === NoiseFile ? 'noise' : undefined);
-  const v = (raw as { schema?: unknown } | null)?.schema;
-  if (!kind || typeof v !== 'number' || v < kind.from) return;
+  const raw = readRaw(file, version, kind?.older(file));
+  if (!kind || typeof (raw as { schema?: unknown } | null)?.schema !== 'number') return;
   const parsed = kind.schema.safeParse(raw);
   if (!parsed.success) throw new UserError(`${context}${formatIssues(file, raw, parsed.error)}`, HINT);
 }
@@ -107,10 +103,10 @@ function checkFile(root: string, file: string): void {
 export function checkStore(root: string): void {
   if (!existsSync(root) || !lstatSync(root).isDirectory()) return;
   assertStoreShaped(root);
-  // An older machines.json is taken forward first: its shape must survive the migration.
+  // machines.json first: an older store is refused by it before any other file is read.
   const machines = join(root, 'machines.json');
   if (existsSync(machines)) {
-    const raw = readRaw(machines, STORE_SCHEMA, 'machines');
+    const raw = readRaw(machines, STORE_SCHEMA, refuseBeforeV3(machines));
     if (!(raw && typeof raw === 'object' && 'machines' in raw))
       throw new UserError(`${context}${machines} is invalid:\n  machines: missing`, HINT);
     const list = (raw as { machines: unknown }).machines;

@@ -2,7 +2,7 @@
  * The trend store's writer (layout: model/store-layout.ts; schemas: model/store-schema.ts). Publishing a
  * run is idempotent, locked against concurrent publishers, all or nothing on disk, and merges
  * into what a commit already has for the same profile; runs of other profiles are kept apart.
- * Reading and writing files: ./store-files.ts; converting older stores: ./migrate-store.ts.
+ * Reading and writing files: ./store-files.ts.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,7 +22,6 @@ import {
   STORE_SCHEMA,
 } from '../model/store-schema.js';
 import { mergeResults } from './merge.js';
-import { migrateLocked } from './migrate-store.js';
 import {
   checkIdentifiers,
   HINT,
@@ -35,9 +34,6 @@ import {
 } from './store-files.js';
 import { projectColumn, trended } from './trend-columns.js';
 import { placeInWindow } from './windows.js';
-
-// Older importers (tests) reach the migration through the writer.
-export { migrateStore } from './migrate-store.js';
 
 function countsOf(r: Results): RunEntry['counts'] {
   const counts = { ok: 0, skipped: 0, failed: 0 };
@@ -77,7 +73,6 @@ export async function publishRun(
   const sha = results.run.commit.sha;
   const machineDir = join(root, machine.id);
   return withLock(join(root, '.lock'), () => {
-    migrateLocked(root);
     // Read (and so validate) everything before writing anything.
     const { machinesPath, indexPath, catalogPath, machines, index, catalog } = readStore(root, results);
     const stored = index.commits.find((c) => c.sha === sha);
@@ -122,7 +117,7 @@ function readStore(root: string, results: Results) {
   const machinesPath = join(root, paths.machines());
   const indexPath = join(root, paths.index(machine.id));
   const catalogPath = join(root, paths.catalog(machine.id, profile));
-  const machines = readStoreFile(root, machinesPath, MachinesFile, 'machines') ?? {
+  const machines = readStoreFile(root, machinesPath, MachinesFile) ?? {
     schema: STORE_SCHEMA,
     machines: {},
   };

@@ -15,10 +15,10 @@ import { harnessMetric } from '../model/metrics.js';
 import { joinShards, programChanges, STORE_SCHEMA } from '../model/store-layout.js';
 import type { CatalogFile, CommitsFile, RegressionsFile, ShardFile, TrendChange } from '../model/store-schema.js';
 
-export const REGRESSIONS_METHOD = `binary segmentation on log values (a step must exceed 3% and 4x the series noise, or the calibrated threshold); ratio of the medians of up to 30 points either side (within the stretches between change points) with a 2000-resample bootstrap 95% interval; counted work (instructions): a change beyond ${WORK_TOLERANCE * 100}% between consecutive counts that decide and repeated, the two counts as the medians and the exact ratio as its interval`;
+const REGRESSIONS_METHOD = `binary segmentation on log values (a step must exceed 3% and 4x the series noise, or the calibrated threshold); ratio of the medians of up to 30 points either side (within the stretches between change points) with a 2000-resample bootstrap 95% interval; counted work (instructions): a change beyond ${WORK_TOLERANCE * 100}% between consecutive counts that decide and repeated, the two counts as the medians and the exact ratio as its interval`;
 
 /** At most this many points either side of a change give its medians and interval. */
-export const NEAREST = 30;
+const NEAREST = 30;
 
 export interface RegressionInput {
   machine: string;

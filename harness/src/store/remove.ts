@@ -21,7 +21,6 @@ import {
   sameFacts,
 } from '../model/store-layout.js';
 import { CatalogFile, CommitsFile, IndexFile, MachinesFile, ShardFile } from '../model/store-schema.js';
-import { migrateLocked } from './migrate-store.js';
 import { readStoreFile, runFileOf, writeInside } from './store-files.js';
 
 export interface RemoveRequest {
@@ -72,9 +71,8 @@ export function removeRun(
   if (!/^[0-9a-f]{7,40}$/.test(req.commit))
     throw new UserError(`--remove ${req.commit}: expected a commit sha (7 to 40 hex digits)`);
   return withLock(join(root, '.lock'), () => {
-    migrateLocked(root);
     const machinesPath = join(root, paths.machines());
-    const machines = readStoreFile(root, machinesPath, MachinesFile, 'machines');
+    const machines = readStoreFile(root, machinesPath, MachinesFile);
     if (!machines) throw new UserError(`${root}: not a store (no machines.json)`);
     const machine = assertSegment(
       '--machine',

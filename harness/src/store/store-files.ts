@@ -1,19 +1,18 @@
 /**
- * Reading and writing the trend store's files: every read validated (and migrated) or refused,
- * never replaced; every write staged inside the store, through no planted symlink.
+ * Reading and writing the trend store's files: every read validated or refused, never replaced;
+ * every write staged inside the store, through no planted symlink.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { z } from 'zod';
 import { writeFilesAtomic } from '../lib/atomic.js';
 import { UserError } from '../lib/errors.js';
 import { assertRealInside } from '../lib/fs-safety.js';
-import { assertParamName, assertParamValue, assertSegment, assertSha, isSegment } from '../lib/ids.js';
+import { assertParamName, assertParamValue, assertSegment, assertSha } from '../lib/ids.js';
 import { readJsonFile } from '../lib/json-file.js';
 import { RESULTS_MAX_BYTES } from '../model/read-results.js';
 import { RESULTS_SCHEMA, type Results, Results as ResultsSchema } from '../model/results.js';
-import { LEGACY_PROFILE, STORE_SCHEMA } from '../model/store-schema.js';
-import { type MIGRATIONS, migrate } from './migrate.js';
+import { LEGACY_PROFILE, STORE_READS_FROM, STORE_SCHEMA } from '../model/store-schema.js';
 import { trended } from './trend-columns.js';
 
 export const HINT = 'repair or remove the file by hand, or update the harness if it is newer';
@@ -26,16 +25,27 @@ export const HINT = 'repair or remove the file by hand, or update the harness if
 export const STORE_FILE_MAX_BYTES = 64 * 2 ** 20;
 
 /**
+ * A store file older than v3 is refused in one line. Until commit 05964c6 the harness converted
+ * v1 and v2 stores as it read them; none was ever published where a reader could meet it, so the
+ * conversion went and the harness of that commit is the way to convert one.
+ */
+export function refuseBeforeV3(file: string): (raw: unknown) => unknown {
+  return (raw) => {
+    const v = (raw as { schema?: unknown } | null)?.schema;
+    if (typeof v === 'number' && v < STORE_READS_FROM)
+      throw new UserError(
+        `refusing to touch the store: ${file} is store v${v}, which this harness no longer reads (v${STORE_READS_FROM} and later): convert it with the harness of commit 05964c6 (its publish-run converts the store it publishes into), or start a new store`,
+      );
+    return raw;
+  };
+}
+
+/**
  * Reads a store file, or undefined if absent; anything unreadable is refused, never replaced. A
  * file reached through a symlink that leads out of the store is refused too (it would be
  * published).
  */
-export function readStoreFile<T>(
-  root: string,
-  file: string,
-  schema: z.ZodType<T>,
-  kind?: keyof typeof MIGRATIONS,
-): T | undefined {
+export function readStoreFile<T>(root: string, file: string, schema: z.ZodType<T>): T | undefined {
   if (!existsSync(file)) return undefined;
   assertRealInside(root, file);
   return readJsonFile(file, schema, {
@@ -43,7 +53,7 @@ export function readStoreFile<T>(
     context: 'refusing to touch the store: ',
     hint: HINT,
     maxBytes: STORE_FILE_MAX_BYTES,
-    ...(kind ? { migrate: (raw: unknown) => migrate(kind, raw, STORE_SCHEMA) } : {}),
+    migrate: refuseBeforeV3(file),
   });
 }
 
@@ -112,23 +122,4 @@ export type StagedFile = { file: string; data: string };
 export function writeInside(root: string, files: readonly StagedFile[]): void {
   for (const f of files) assertRealInside(root, f.file);
   writeFilesAtomic(files);
-}
-
-/** The machine directories of a store (names that are plain segments). */
-export function machineDirs(root: string): string[] {
-  if (!existsSync(root)) return [];
-  return readdirSync(root, { withFileTypes: true })
-    .filter((e) => e.isDirectory() && isSegment(e.name) && existsSync(join(root, e.name, 'index.json')))
-    .map((e) => e.name)
-    .sort();
-}
-
-export function schemaOf(root: string, file: string): number | undefined {
-  assertRealInside(root, file);
-  try {
-    const v = (JSON.parse(readFileSync(file, 'utf8')) as { schema?: unknown } | null)?.schema;
-    return typeof v === 'number' ? v : undefined;
-  } catch {
-    return undefined; // the reader that needs it names the problem
-  }
 }

@@ -33,7 +33,7 @@ type Open = Omit<ShardFile['series'][string], 'counts'> & {
 };
 
 /** What a benchmark's count was, from its `counts` record; null when it has none that counted. */
-export function factsOf(b: Pick<Benchmark, 'counts'>): CountFacts | null {
+function factsOf(b: Pick<Benchmark, 'counts'>): CountFacts | null {
   const c = b.counts;
   if (c?.status !== 'ok') return null;
   return {

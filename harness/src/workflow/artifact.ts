@@ -46,7 +46,7 @@ export const NO_TRUSTED_PLAN =
   "> [!NOTE]\n> The base's harness left no plan of this diff (it predates `pairs --plan`, or could not read the head's programs): what was measured is what the pull request's own harness chose.\n\n";
 
 /** The warning that leads the comment when the diff left out points the trusted plan names. */
-export function coverageWarning(plan: DiffPlan, c: PairedComparison): string {
+function coverageWarning(plan: DiffPlan, c: PairedComparison): string {
   const problem = coverageProblem(plan, c);
   if (!problem) return '';
   const shown = problem.points.slice(0, 20).map(escapeCell);

@@ -38,7 +38,6 @@ const GabDataSchema = z
     entries: SafeRecord(FreeKey, z.array(GabEntrySchema)),
   })
   .loose();
-export type GabEntry = z.infer<typeof GabEntrySchema>;
 export type GabData = z.infer<typeof GabDataSchema>;
 
 /** data.js is `window.BENCHMARK_DATA = {...}` (JSON after the assignment). */

@@ -100,7 +100,7 @@ export async function findPullRequest(gh: GitHub, eventFile: string): Promise<nu
 }
 
 /** The account GitHub Actions posts as with the workflow's token. */
-export const ACTIONS_BOT = 'github-actions[bot]';
+const ACTIONS_BOT = 'github-actions[bot]';
 
 /**
  * Creates the sticky comment, or updates it: the comment by the Actions bot that starts with

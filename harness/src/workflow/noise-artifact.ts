@@ -19,7 +19,7 @@ import type { NoiseFile } from '../model/noise.js';
  */
 export const MAX_NOISE_THRESHOLD = 1;
 /** More thresholds than any suite has points times metrics. */
-export const MAX_NOISE_ENTRIES = 100_000;
+const MAX_NOISE_ENTRIES = 100_000;
 
 /** One entry of the artifact: its path relative to the artifact, and its kind. */
 export interface ArtifactEntry {

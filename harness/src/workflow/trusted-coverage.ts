@@ -21,7 +21,7 @@ export function unansweredPoints(plan: DiffPlan, c: PairedComparison): string[] 
 }
 
 /** Whether the plan is of the diff's own commits. */
-export function samePair(plan: DiffPlan, c: PairedComparison): boolean {
+function samePair(plan: DiffPlan, c: PairedComparison): boolean {
   return c.base.commits.includes(plan.base.commit) && c.head.commits.includes(plan.head.commit);
 }
 

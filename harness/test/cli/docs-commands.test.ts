@@ -25,7 +25,7 @@ const DOCS = [
     .map((f) => `docs/${f}`),
 ];
 
-export function shellBlocks(markdown: string): { info: string; body: string }[] {
+function shellBlocks(markdown: string): { info: string; body: string }[] {
   return [...markdown.matchAll(/^```(sh[^\n]*)\n([\s\S]*?)^```/gm)].map((m) => ({ info: m[1]!.trim(), body: m[2]! }));
 }
 

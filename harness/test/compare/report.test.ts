@@ -62,6 +62,16 @@ describe('compareRuns', () => {
     expect(Comparison.parse(c)).toBeTruthy();
   });
 
+  it('judges a quantity once: a second measure of it (sameQuantityAs in the catalogue) gets no verdict', () => {
+    const rss = (sha: string, mb: number) =>
+      results(
+        [bench('c', { bs: 65536 }, { wall_time: timed(spread(0.05)), pipeline_max_rss: timed(spread(mb), 'B') })],
+        sha,
+      );
+    const twice = compareRuns([rss('b'.repeat(40), 2e6)], [rss('h'.repeat(40), 4e6)]);
+    expect(twice.metrics.map((m) => m.metric)).toEqual(['wall_time']);
+  });
+
   it('compares a point whose program changed, marks it, and leads the comment with it', () => {
     const b2 = [round('b'.repeat(40), {})].map((r) => ({
       ...r,

@@ -11,7 +11,7 @@ export type Value = unknown;
 export interface ExprContext {
   [context: string]: Value;
 }
-export interface Status {
+interface Status {
   success: boolean;
   failure: boolean;
   cancelled: boolean;
@@ -99,7 +99,7 @@ export function truthy(v: Value): boolean {
   return true;
 }
 
-export function looseEquals(a: Value, b: Value): boolean {
+function looseEquals(a: Value, b: Value): boolean {
   a = unwrap(a) ?? null;
   b = unwrap(b) ?? null;
   if (typeof a === 'string' && typeof b === 'string') return a.toLowerCase() === b.toLowerCase();

@@ -35,7 +35,7 @@ export interface World {
  *   reinstalled it), never a symlink, so a later install cannot empty ours. Any other lock file,
  *   and every other npm command, runs for real.
  */
-export const OFFLINE_PRELUDE = [
+const OFFLINE_PRELUDE = [
   'npm() {',
   '  if [ "$1 $2 $3 $4" = "run --silent install-just --" ]; then echo "$6/just-$5"; return 0; fi',
   `  if [ "$1" = ci ] && cmp -s package-lock.json '${join(ROOT, 'package-lock.json')}'; then`,

@@ -13,7 +13,7 @@ type Json = Record<string, unknown>;
 const structuralMetric = (name: string) => !name.startsWith('syscalls.') || name === 'syscalls.total';
 
 /** Numbers, durations and sizes become '#', so only the shape of a line remains. */
-export function maskNumbers(line: string): string {
+function maskNumbers(line: string): string {
   return (
     line
       .replace(/\b[0-9a-f]{7,40}\b/g, '<sha>')
@@ -36,7 +36,7 @@ const fitAccounted = (b: Json) =>
   Object.values((b.metrics as Record<string, Json>) ?? {}).some((m) => m.source === 'fit') ||
   /no cost per operation/.test(String(b.reason ?? ''));
 
-export function resultsStructure(results: Json): Json {
+function resultsStructure(results: Json): Json {
   const run = results.run as Json;
   const benchmarks = (results.benchmarks as Json[]).map((b) => ({
     id: b.id,
@@ -105,7 +105,7 @@ function maskFitColumns(lines: string[]): string[] {
   });
 }
 
-export function summaryStructure(md: string): string[] {
+function summaryStructure(md: string): string[] {
   return maskFitColumns(
     md
       .split('\n')
@@ -118,7 +118,7 @@ export function summaryStructure(md: string): string[] {
   );
 }
 
-export function gabStructure(dir: string): Record<string, { name: string; unit: string }[]> {
+function gabStructure(dir: string): Record<string, { name: string; unit: string }[]> {
   const read = (f: string) =>
     (JSON.parse(readFileSync(join(dir, 'gab', f), 'utf8')) as { name: string; unit: string }[])
       .filter((e) => !FIT_METRICS.some((m) => e.name.endsWith(` ${m}`)))

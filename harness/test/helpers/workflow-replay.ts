@@ -16,7 +16,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { type ExprContext, evaluate, evaluateIf, interpolate, toText, truthy } from './gh-expr.js';
 
-export interface Step {
+interface Step {
   id?: string;
   name?: string;
   if?: string;
@@ -27,7 +27,7 @@ export interface Step {
   'working-directory'?: string;
   'continue-on-error'?: boolean | string;
 }
-export interface Job {
+interface Job {
   if?: string;
   needs?: string | string[];
   env?: Record<string, unknown>;
@@ -70,7 +70,7 @@ export interface Runner {
   prelude?: string;
 }
 
-export interface StepResult {
+interface StepResult {
   name: string;
   outcome: 'success' | 'failure' | 'skipped';
   conclusion: 'success' | 'failure' | 'skipped';
@@ -86,7 +86,7 @@ export interface JobResult {
   failed?: StepResult;
 }
 
-export interface ActionCall {
+interface ActionCall {
   step: Step;
   with: Record<string, string>;
   env: Record<string, string>;
@@ -115,7 +115,7 @@ export interface JobSpec {
 }
 
 /** Parses GITHUB_ENV / GITHUB_OUTPUT: NAME=value lines and NAME<<DELIM heredocs. */
-export function parseEnvFile(text: string): Record<string, string> {
+function parseEnvFile(text: string): Record<string, string> {
   const out: Record<string, string> = {};
   const lines = text.split('\n');
   for (let i = 0; i < lines.length; i++) {
@@ -147,7 +147,7 @@ function run(
 }
 
 /** git URL rewriting that makes https://github.com/<repo> the local bare repository. */
-export function networkEnv(runner: Runner, base: Record<string, string> = {}): Record<string, string> {
+function networkEnv(runner: Runner, base: Record<string, string> = {}): Record<string, string> {
   const rules: [string, string][] = [
     [`url.file://${runner.remote}.insteadOf`, `https://github.com/${runner.repository}.git`],
     [`url.file://${runner.remote}.insteadOf`, `https://github.com/${runner.repository}`],
@@ -332,12 +332,7 @@ export async function runJob(spec: JobSpec): Promise<JobResult> {
 }
 
 /** Lines a `uses:` handler or a test can run with the job's environment. */
-export async function sh(
-  cmd: string[],
-  cwd: string,
-  env: Record<string, string>,
-  log: (s: string) => void,
-): Promise<boolean> {
+async function sh(cmd: string[], cwd: string, env: Record<string, string>, log: (s: string) => void): Promise<boolean> {
   return (await run(cmd, { cwd, env, log })) === 0;
 }
 

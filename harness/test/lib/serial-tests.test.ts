@@ -16,7 +16,7 @@ const STARTS_MEASURING = [
 ];
 
 /** A glob of vitest.config.ts as a regular expression (`**` any folders, `*` within one name). */
-export function globRegex(glob: string): RegExp {
+function globRegex(glob: string): RegExp {
   const body = glob
     .split(/(\*\*\/|\*\*|\*)/)
     .map((part) =>
@@ -68,6 +68,7 @@ describe('the test files that run alone', () => {
   });
 
   it('name files that exist (a renamed file would silently run in parallel)', () => {
+    for (const f of NAMES_A_COMMAND_ONLY) expect(testFiles, f).toContain(f);
     for (const g of SERIAL.filter((x) => !x.includes('*'))) expect(existsSync(join(ROOT, g)), g).toBe(true);
     for (const g of SERIAL)
       expect(

@@ -2,7 +2,7 @@
 // catalogue's unit and direction, and is deterministic exactly when the catalogue says counter.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { harnessMetric, trended } from '../../src/model/metrics.js';
+import { HARNESS_METRICS, harnessMetric, type MetricSpec, trended } from '../../src/model/metrics.js';
 import { loadExperiment } from '../../src/plan/experiments.js';
 import { expand } from '../../src/plan/plan.js';
 import { metricsOf } from '../../src/run/normalize.js';
@@ -56,6 +56,14 @@ describe('the metric catalogue', () => {
         deterministic: spec.kind === 'counter',
       });
     }
+  });
+
+  it('names, for a second measure of a quantity, a metric of the catalogue measuring it once', () => {
+    const specs: [string, MetricSpec][] = Object.entries(HARNESS_METRICS);
+    const again = specs.filter(([, spec]) => spec.sameQuantityAs);
+    expect(again.length).toBeGreaterThan(0);
+    for (const [name, spec] of again)
+      expect(harnessMetric(spec.sameQuantityAs!), name).toMatchObject({ unit: spec.unit, kind: 'counter' });
   });
 
   it('leaves an experiment its own metrics, and trends all but the syscall breakdown', () => {

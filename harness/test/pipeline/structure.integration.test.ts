@@ -14,7 +14,7 @@ const FIXTURE = join(FIXTURES, 'structure', 'smoke-structure.json');
 const CURRENT = process.versions.node.split('.')[0]!;
 
 /** Which variants and parameter values the guard run covers (every mechanism, few points). */
-export const STRUCTURE_ARGS = [
+const STRUCTURE_ARGS = [
   'bench',
   '--profile',
   'smoke',

@@ -83,8 +83,8 @@ describe('change detection over releases', () => {
   });
 
   it("finds a step as large as the noise allows: Deno's thread-pool p50, as measured on the development VM", () => {
-    // threadpool deno p50 (ms), quick profile, Deno 2.0.0 .. 2.9.0 (24 Nov 2026, after the
-    // environment fix): the site's 4x-noise rule misses this step, the release screen finds it.
+    // threadpool deno p50 (ms), quick profile, Deno 2.0.0 .. 2.9.0 (measured after the environment
+    // fix): the site's 4x-noise rule misses this step, the release screen finds it.
     const measured: [string, number][] = [
       ['2.0.0', 9.09],
       ['2.1.0', 11.19],

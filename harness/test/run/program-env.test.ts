@@ -1,6 +1,6 @@
 // Measured programs run without the machine's environment (run/program-env.ts): a variable set
-// for the machine's other work must not change what is measured (NODE_EXTRA_CA_CERTS alone made
-// Node 22.6 start 30-40 ms slower than 22.7 on the development VM).
+// for the machine's other work must not change what is measured (NODE_EXTRA_CA_CERTS alone slows
+// the start of some Node releases and not of others).
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

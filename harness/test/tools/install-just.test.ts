@@ -150,7 +150,7 @@ describe.skipIf(!haveShared)("install-just --system (a real build against Debian
 
   it('builds a working runtime and static apps, stamps it, reuses it, and says where it is', () => {
     const root = mkdtempSync(join(tmpdir(), 'jsio-just-system-'));
-    onTestFinished(() => rmSync(root, { recursive: true, force: true })); // about 60 MB
+    onTestFinished(() => rmSync(root, { recursive: true, force: true })); // a whole runtime build
     const prefix = join(root, 'cache');
     const home = join(prefix, 'just-0.1.13-system');
     const first = install(['--system', '--sources', SHARED, '0.1.13', prefix], env);

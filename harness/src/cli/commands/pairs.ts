@@ -27,8 +27,8 @@ import { intFlag, ROOT } from '../args.js';
 import { type CommandSpec, parseCommand } from '../options.js';
 import { SELECTION_OPTIONS, selectionOf } from '../selection.js';
 
-/** Default budget: a quick-profile diff of every experiment stays within 20 minutes on 2 cores. */
-export const DEFAULT_BUDGET_MINUTES = 12;
+/** Default budget: sized for a quick-profile diff of every experiment within pr.yml's deadline on a 2-core runner. */
+const DEFAULT_BUDGET_MINUTES = 12;
 
 export const pairsSpec = {
   name: 'pairs',

@@ -50,7 +50,7 @@ export function changedParts(base: Readonly<Record<string, string>>, head: Reado
 }
 
 /** Whether one point is affected, and every reason (undefined when its identity is the same on both sides). */
-export function affectedReasons(base: MeasuredInputs, head: MeasuredInputs): string[] | undefined {
+function affectedReasons(base: MeasuredInputs, head: MeasuredInputs): string[] | undefined {
   if (!head.ok) return [`its measured inputs cannot be identified on the head: ${head.reason}`];
   if (!base.ok) return [`its measured inputs cannot be identified on the base: ${base.reason}`];
   if (base.digest === head.digest) return undefined;

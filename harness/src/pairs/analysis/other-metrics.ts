@@ -44,7 +44,7 @@ export interface OtherJudgement {
 }
 
 /** One metric's value in every pair (NaN where a side lacks it). */
-export function metricPairs(pairs: readonly ValuesPair[], metric: string): Pair[] {
+function metricPairs(pairs: readonly ValuesPair[], metric: string): Pair[] {
   return pairs.map((p) => ({
     base: p.base[metric]?.value ?? Number.NaN,
     head: p.head[metric]?.value ?? Number.NaN,

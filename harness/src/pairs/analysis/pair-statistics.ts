@@ -37,18 +37,14 @@ import type { PairedVerdict } from '../../model/verdicts.js';
 
 export {
   ALPHA,
-  BOOTSTRAP_ITERATIONS,
   bootstrapCentreInterval,
   centreInterval,
   coverage,
-  EXACT_MAX,
-  EXACT_TIES_MAX,
   hodgesLehmann,
   intervalFromWalsh,
   type LogInterval,
   normalCdf,
   normalQuantile,
-  type SignedRankTest,
   signedRankCritical,
   signedRankTest,
   walshAverages,

@@ -7,7 +7,7 @@
  */
 import type { PairedComparison, PairedPoint } from '../../model/comparison.js';
 
-export const ANSWERS = [
+const ANSWERS = [
   'broken',
   'slower',
   'faster',
@@ -46,14 +46,14 @@ export function answeredPoints(c: Doc): Set<string> {
 }
 
 /** A measured point's answer: no pairs is "not measured"; a changed workload is its own answer. */
-export function pointAnswer(p: Pick<PairedPoint, 'pairs' | 'workloadChanged' | 'lead'>): Answer {
+function pointAnswer(p: Pick<PairedPoint, 'pairs' | 'workloadChanged' | 'lead'>): Answer {
   if (p.pairs === 0) return 'notMeasured';
   if (p.workloadChanged) return 'workloadChanged';
   return p.lead.verdict;
 }
 
 /** Each answered point's answer, by benchmark id. */
-export function answers(c: Doc): Map<string, Answer> {
+function answers(c: Doc): Map<string, Answer> {
   const ids = answeredPoints(c);
   const added = new Set(c.added.map((x) => x.benchmark));
   const removed = new Set(c.removed.map((x) => x.benchmark));

@@ -43,7 +43,7 @@ export interface SequentialPlan {
  * Total one-sided level of the equivalence tests: a change of exactly the minimum effect is
  * called "unchanged" at most this often (a larger change much less often).
  */
-export const EQUIVALENCE_BETA = 0.1;
+const EQUIVALENCE_BETA = 0.1;
 
 /**
  * Spends `alpha` over `looks` in proportion to `weights` (default: increasing 1, 2, 3, ...: early
@@ -69,10 +69,8 @@ export function makePlan(
 
 /**
  * The default PR-diff plan: looks at 10, 20, 40 and 60 pairs; the 5% false-positive bound spent
- * as 0.5%, 1%, 1.5%, 2% and the 10% equivalence bound as 1%, 2%, 3%, 4%. Chosen by simulation
- * (docs/paired-design.md): with 3-5% noise per process, shared drift, a 1% order effect and 2%
- * of processes 30% slow, A/A calls a change in ~3% of points, a 5% slowdown is called "slower"
- * in >= 98% (mostly by 20-30 pairs), and quiet points (3%) are called "unchanged" in ~80%.
+ * as 0.5%, 1%, 1.5%, 2% and the 10% equivalence bound as 1%, 2%, 3%, 4%. Chosen by simulation:
+ * docs/paired-design.md has the noise simulated and the false positives, power and pairs it gave.
  * The first look at 10 pairs is the smallest whose 99.5% exact interval exists (n >= 9).
  */
 export const DEFAULT_PLAN: SequentialPlan = makePlan([10, 20, 40, 60]);

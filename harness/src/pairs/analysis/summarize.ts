@@ -134,7 +134,7 @@ export function counterFindings(points: readonly PairedPoint[], max = 5): Counte
 }
 
 /** Every program whose definition differs: from the matched points and the not-measured list alike. */
-export function changedPrograms(c: Pick<PairedComparison, 'points' | 'notMeasured'>): string[] {
+function changedPrograms(c: Pick<PairedComparison, 'points' | 'notMeasured'>): string[] {
   const ids = [
     ...c.points.filter((p) => p.changed).map((p) => p.benchmark),
     ...c.notMeasured.filter((x) => x.changed).map((x) => x.benchmark),

@@ -11,7 +11,7 @@
 import type { Job } from '../../model/job.js';
 
 /** The named parts of a job's workload, each as text; equal texts mean an equal part. */
-export function workloadParts(job: Job): Map<string, string> {
+function workloadParts(job: Job): Map<string, string> {
   const m = job.experiment.manifest;
   const parts = new Map<string, string>();
   // A runtime is the program's, not the workload's (a runtime pair compares two of them).

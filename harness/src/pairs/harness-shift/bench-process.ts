@@ -11,7 +11,7 @@ import type { RunBench } from './rounds.js';
 const DROPPED_ENV = ['JSIO_ROOT', 'JSIO_PROFILE'];
 
 /** npm's argument list for `args` (the command, then its flags): `run --silent <command> -- <flags>`. */
-export const npmArgs = (args: readonly string[]) => ['run', '--silent', args[0] ?? 'bench', '--', ...args.slice(1)];
+const npmArgs = (args: readonly string[]) => ['run', '--silent', args[0] ?? 'bench', '--', ...args.slice(1)];
 
 export const benchProcess: RunBench = async (_side, root, args) => {
   const env: NodeJS.ProcessEnv = {

@@ -33,7 +33,7 @@ export interface HarnessChange {
   sameCode: boolean;
 }
 
-/** The module the bootstrap bundles and runs for every command. */
+/** The module the bootstrap bundles and runs for every command (a test checks both say so). */
 export const HARNESS_ENTRY = 'harness/src/cli/main.ts';
 
 /** Every file under harness/, repository-relative (links listed, not followed). */

@@ -7,12 +7,11 @@
  */
 import type { Manifest } from '../../model/manifest.js';
 import type { Benchmark } from '../../model/results.js';
-
-const WALL_TIME = 'wall_time';
+import { WALL_TIME } from '../analysis/point.js';
 
 /** The metrics a point may be judged on, best first. */
 export function leadCandidates(manifest: Pick<Manifest, 'fit' | 'headline'>): string[] {
-  return [...new Set([...(manifest.fit ? [manifest.fit.cost] : []), ...manifest.headline.metrics, WALL_TIME])];
+  return [...new Set([...(manifest.fit ? [manifest.fit.cost] : []), ...manifest.headline.metrics, WALL_TIME.metric])];
 }
 
 /** Why a results file gives this point no value, or undefined when it ran. */

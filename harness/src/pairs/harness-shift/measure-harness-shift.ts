@@ -42,23 +42,21 @@ import { type FirstRound, shiftRuns } from './shift-runs.js';
  * Rounds every experiment gets before its interval may end the measurement: six, the fewest whose
  * signed-rank interval reaches 95 % (pooled-shift.ts).
  */
-export const MIN_ROUNDS = 6;
+const MIN_ROUNDS = 6;
 /**
  * Rounds at most: with a deadline (a PR diff) the rounds go on until every interval settles or time
- * runs out, so this is a guard, not a plan. At 40 it ended a threadpool-only shift after 3 of its
- * 12 minutes with the interval still ±2.7 % wide (threadpool's p50 moves ~10 % per round here;
- * ±1.5 % needs ~130 rounds).
+ * runs out, so this is a guard, not a plan: high enough that a noisy lead (threadpool's p50) can
+ * settle within the margin before the deadline does (docs/paired-design.md).
  */
-export const MAX_ROUNDS = 160;
-export const DEFAULT_ROUNDS = MIN_ROUNDS;
-export const DEFAULT_PER_EXPERIMENT = 1;
+const MAX_ROUNDS = 160;
+const DEFAULT_PER_EXPERIMENT = 1;
 /**
  * Points tried per point kept: the candidate rounds measure this many per experiment, and the
  * quietest go on (./analysis/quietest.ts). Without the machine's calibration nothing says
  * beforehand which points are steady, and two rounds of a few more cost less than rounds that
  * never settle.
  */
-export const CANDIDATES_PER_POINT = 3;
+const CANDIDATES_PER_POINT = 3;
 /**
  * Rounds every candidate is measured before the quietest are kept: they show how far a point's
  * ratio moves between bench invocations, the spread the pooled interval is made of. Two agree by
@@ -227,7 +225,7 @@ export function roundSeconds(point: SamplePoint, ms: readonly Measurement[]): nu
   return first && later ? spent + 2 * Math.max(0, later - first.runs) * first.wallSeconds : spent;
 }
 
-/** " (rounds moved 3.1 %, ~6.2 s a round)", or nothing when unknown. */
+/** " (rounds moved P %, ~S s a round)", or nothing when unknown. */
 function costText(c: Candidate): string {
   const parts = [
     ...(c.spread !== undefined ? [`rounds moved ${(c.spread * 100).toFixed(1)} %`] : []),
@@ -267,8 +265,7 @@ export function candidateRounds(sample: readonly SamplePoint[], per: number, rou
 
 /**
  * Whether a point's cache is emptied before every run (manifest `evict`): its rounds carry the
- * eviction's own variance (in the quiet no-op diffs of 27 Nov a cold threadpool point's rounds had a
- * standard deviation of 7 %, a cold scan point's rounds ran from +33 % to −11 %), so it is a
+ * eviction's own variance (how much, in quiet no-op diffs: docs/paired-design.md), so it is a
  * candidate only when its experiment has too few others.
  */
 export function evictsBeforeEveryRun(p: Point): boolean {

@@ -45,7 +45,7 @@ export const NOT_MEASURING: readonly { paths: readonly string[]; reason: string 
 ];
 
 /** package.json fields that only describe the project: nothing npm, the bootstrap or a runtime acts on. */
-export const PACKAGE_PRESENTATION = ['description', 'license', 'author', 'homepage', 'keywords', 'repository', 'bugs'];
+const PACKAGE_PRESENTATION = ['description', 'license', 'author', 'homepage', 'keywords', 'repository', 'bugs'];
 
 /** Whether a repository-relative path stands on NOT_MEASURING (an entry ending in "/" is a folder). */
 export function notMeasuring(file: string): boolean {

@@ -71,11 +71,9 @@ export function leavesMargin(ci: readonly [number, number], margin = SHIFT_MARGI
 /**
  * The level of the interval an early stop looks at. It is looked at after every round, and a shift
  * just at the margin would be called inside by some look far more often than one 95 % interval
- * allows. Simulated (harness/test/pairs/harness-shift/early-stop.test.ts: 300 diffs of
- * normal rounds with SD 1 % and of t3-tailed ones with SD 3 %, looks from round 6 to 44, one 95 %
- * look at the end), a true +1.5 % shift ended "inside" in 15 % and 11 % of diffs with 95 % looks,
- * 4.3 % and 2.3 % with 99 % ones — about what a single 95 % look gives. A no-op (SD 1 %) still
- * retires early, at 10.0 rounds on average instead of 7.2.
+ * allows. At this level a shift just at the margin is called inside about as often as one 95 % look
+ * at the end would call it, and a no-op still retires early: simulated in
+ * harness/test/pairs/harness-shift/early-stop.test.ts, the figures in docs/paired-design.md.
  */
 export const EARLY_STOP_ALPHA = 0.01;
 
@@ -112,9 +110,9 @@ export function settled(shift: Pick<PooledShift, 'ci'>, margin = SHIFT_MARGIN): 
 /**
  * Whether the rounds of an experiment may stop before the end: only once its interval (asked at
  * EARLY_STOP_ALPHA) lies inside ±margin. Its interval is looked at after every round, so stopping
- * as soon as it left the margin would raise a false "beyond" at every look: a no-op diff's scan interval was −5.5 % (−11.1 … −1.6)
- * after 8 rounds of a point whose rounds moved by up to 15 %, and was reported so. Measured on to
- * the end, an excursion is taken back by the later rounds, and "beyond" is one test, at the end.
+ * as soon as it left the margin would raise a false "beyond" at every look: a no-op diff's noisy
+ * point can leave it by chance after a few rounds (docs/paired-design.md). Measured on to the end,
+ * an excursion is taken back by the later rounds, and "beyond" is one test, at the end.
  */
 export function insideMargin(shift: Pick<PooledShift, 'ci'>, margin = SHIFT_MARGIN): boolean {
   return shift.ci !== undefined && shift.ci[0] >= 1 - margin && shift.ci[1] <= 1 + margin;

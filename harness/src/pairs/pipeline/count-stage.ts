@@ -13,10 +13,10 @@ import { countPoints, type PointWork, spreadOf } from '../run/count-sides.js';
 import type { PointPlan } from '../run/executor.js';
 
 /** The share of the pairs' budget the counts may take before the pairs start. */
-export const COUNT_SHARE = 1 / 3;
+const COUNT_SHARE = 1 / 3;
 
 /** The affected points of each program first (one per program, then a second...), the control last. */
-export function countingOrder(plans: readonly PointPlan[]): PointPlan[] {
+function countingOrder(plans: readonly PointPlan[]): PointPlan[] {
   const groups = new Map<string, PointPlan[]>();
   for (const p of plans.filter((q) => q.impact !== 'control')) {
     const key = `${p.head.experiment.id}/${p.head.variant.id}/${p.head.runtime}`;

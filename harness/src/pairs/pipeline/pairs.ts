@@ -224,8 +224,8 @@ function warningsOf(opts: PairsOptions, host: Host, s: Measured): string[] {
   const cores = host.machine.cores;
   const interference =
     'pairs share the interference, but noisier pairs need more of them, so more points may be inconclusive';
-  // The load average counts the diff's own programs (an idle 2-core runner ends a diff at 1.5-3),
-  // so it decides only where the CPU time other processes took cannot be measured.
+  // The load average counts the diff's own programs (an idle runner's rises during a diff too,
+  // docs/reading-results.md), so it decides only where the CPU time other processes took cannot be measured.
   if (s.foreignCores !== undefined) {
     if (busyByOthers(s.foreignCores, cores))
       warnings.push(
@@ -322,9 +322,8 @@ export const CONTROL_PREPARE_SECONDS = 90;
 /**
  * The seconds of the diff's deadline the harness shift may take. With points affected, a third:
  * their pairs need the rest. With none, all but what the control needs (its share of the budget,
- * its preparation and the deadline's margin): the shift is then the PR's one question, and the
- * half it had before left a third of the deadline unused (no-op harness diffs ended after 11 of
- * their 19 minutes, three of five experiments' shifts too wide to tell).
+ * its preparation and the deadline's margin): the shift is then the PR's one question, and a
+ * fixed half left no-op harness diffs ending early with shifts still too wide to tell.
  */
 export function shiftDeadline(deadlineSeconds: number, budgetSeconds: number, affected: number | undefined): number {
   const third = deadlineSeconds / 3;

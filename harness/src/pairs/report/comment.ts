@@ -3,7 +3,7 @@
  * that pass on base and fail on head, grouped, with the error's first line and a command to
  * reproduce), then what failed on both sides (the harness's or the machine's problem, one line per
  * reason), exact counter changes, the merge check's outcome under the repository's rule, a text
- * forest plot of the points that changed, and a summary table of at most ~20 lines. The per-point
+ * forest plot of the points that changed, and a short summary table. The per-point
  * tables are folded below. Always under GitHub's comment limit.
  */
 import { plural } from '../../lib/format.js';
@@ -290,7 +290,7 @@ function margins(ps: readonly PairedPoint[]): string {
 }
 
 /** Why the inconclusive points are, counted: "3 ran out of budget, 1 noisier than 60 pairs can decide". */
-export function inconclusiveReasons(ps: readonly PairedPoint[], busy: boolean): string {
+function inconclusiveReasons(ps: readonly PairedPoint[], busy: boolean): string {
   const n = (stop: PairedPoint['stop']) => ps.filter((p) => p.stop === stop).length;
   const reasons = [
     n('budget') ? `${n('budget')} ran out of budget` : '',
@@ -360,7 +360,7 @@ function summaryTable(c: PairedComparison, s: DiffSummary): string {
 const HOW_TO_READ =
   '_How to read: "change" is the paired ratio head/base (the centre of the per-pair ratios; a fit: of the per-operation costs), > 0 = head worse; it can differ from the quotient of the two medians when the machine drifts during the diff. The interval is the one the verdict was decided on (the change test for slower/faster, the equivalence test for unchanged). A point with no interval shows no change._';
 
-export function renderPairedWith(
+function renderPairedWith(
   c: PairedComparison,
   opts: { unchangedRows: boolean; maxRows?: number; rule?: FailRule },
   s: DiffSummary = summarize(c, opts.rule ?? parseFailRule(DEFAULT_FAIL_RULE)),

@@ -11,7 +11,7 @@ import { CONTROL_SHARE } from '../analysis/point.js';
 import type { SequentialPlan } from '../analysis/sequential.js';
 
 /** What the comment's method line says: how pairs were made and judged under this plan. */
-export function pairedMethod(plan: SequentialPlan, falseCallNote?: string): string {
+function pairedMethod(plan: SequentialPlan, falseCallNote?: string): string {
   const looks = plan.looks.join('/');
   const total = plan.alphas.reduce((x, y) => x + y, 0);
   const alphas = plan.alphas.map((a) => `${((a / total) * 100).toFixed(0)}%`).join('/');
@@ -29,7 +29,7 @@ export function pairedMethod(plan: SequentialPlan, falseCallNote?: string): stri
     .slice(0, 800);
 }
 
-export interface PairedSide {
+interface PairedSide {
   commit: string;
   toolchains: Record<string, string>;
 }

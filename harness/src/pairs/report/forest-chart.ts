@@ -15,7 +15,7 @@ export interface ForestRow {
 const WIDTH = 41;
 
 /** The axis' half-width: the largest deviation shown, rounded up to 5%, 10%, 20%, 50% or 100%. */
-export function axisSpan(rows: readonly ForestRow[]): number {
+function axisSpan(rows: readonly ForestRow[]): number {
   const dev = Math.max(0.05, ...rows.flatMap((r) => [r.ci[0], r.ci[1], r.ratio].map((x) => Math.abs(x - 1))));
   return [0.05, 0.1, 0.2, 0.5, 1].find((s) => dev <= s) ?? 1;
 }

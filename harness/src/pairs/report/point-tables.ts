@@ -15,7 +15,7 @@ import { workText } from './work-text.js';
 
 export const pct = (r: number) => `${r >= 1 ? '+' : '−'}${(Math.abs(r - 1) * 100).toFixed(1)}%`;
 
-export const VERDICT = {
+const VERDICT = {
   slower: '🔴 slower',
   faster: '🟢 faster',
   unchanged: 'unchanged',
@@ -90,7 +90,7 @@ function leadVerdictText(p: PairedPoint): string {
 }
 
 /** Counters, exact changes first, each group by how much it changed (relative). */
-export function counterText(p: Pick<PairedPoint, 'counters'>, shown = 3): string {
+function counterText(p: Pick<PairedPoint, 'counters'>, shown = 3): string {
   const sorted = [...p.counters].sort(
     (a, b) =>
       Number(Boolean(a.baseRange || a.headRange)) - Number(Boolean(b.baseRange || b.headRange)) ||
@@ -105,7 +105,7 @@ export function counterText(p: Pick<PairedPoint, 'counters'>, shown = 3): string
   return sorted.length > shown ? `${text.join(', ')}, +${sorted.length - shown} more` : text.join(', ');
 }
 
-export const HEADERS = [
+const HEADERS = [
   'point',
   'metric',
   'base median',

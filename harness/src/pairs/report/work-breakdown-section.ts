@@ -37,12 +37,12 @@ const ROLE_WORDS: Record<ObjectRole, (name: string) => string> = {
 };
 
 /** An object as a reader knows it: "node (the runtime binary)". Raw: escape where it is rendered. */
-export function objectLabel(o: Pick<ObjectChange, 'object' | 'role'>): string {
+function objectLabel(o: Pick<ObjectChange, 'object' | 'role'>): string {
   return ROLE_WORDS[o.role](o.object);
 }
 
 /** A function with its object: "read (libc.so.6)"; JIT code has no function names. Raw: escape where rendered. */
-export function functionLabel(f: Pick<FunctionChange, 'function' | 'object' | 'role'>): string {
+function functionLabel(f: Pick<FunctionChange, 'function' | 'object' | 'role'>): string {
   if (f.role === 'jit' && f.function === NO_SYMBOL) return 'JIT code';
   return `${f.function} (${f.object})`;
 }

@@ -14,7 +14,7 @@ const pct = (x: number) =>
   `${x >= 0 ? '+' : '−'}${(Math.abs(x) * 100).toFixed(x !== 0 && Math.abs(x) < 0.001 ? 3 : 1)} %`;
 
 /** "instructions per read", "instructions per run (start-up included)". */
-export function quantity(w: Counted): string {
+function quantity(w: Counted): string {
   return w.metric === 'instructions_per_op'
     ? `instructions per ${w.per ?? 'operation'}`
     : 'instructions per run (start-up included)';

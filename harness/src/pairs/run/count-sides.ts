@@ -19,7 +19,7 @@ import { compareWork, type WorkVerdict } from '../analysis/work-verdict.js';
 import type { PointPlan, SideName } from './executor.js';
 
 /** Counted runs of each size per side: one repeat tells whether the counts are deterministic here. */
-export const COUNTS_PER_SIDE = 2;
+const COUNTS_PER_SIDE = 2;
 
 export type PointWork =
   | {
@@ -42,7 +42,7 @@ export type PointWork =
   | { status: 'not-counted'; reason: string };
 
 /** Points whose changed counts get a breakdown, at most: each costs a callgrind run per side. */
-export const MAX_BREAKDOWNS = 5;
+const MAX_BREAKDOWNS = 5;
 
 /** One side's values of the point's quantity, or why it could not be counted. */
 async function countSide(
@@ -73,7 +73,7 @@ async function countSide(
 }
 
 /** Counts one point on both sides and compares them. */
-export async function countPoint(point: PointPlan, tools: Tools, pin?: string): Promise<PointWork> {
+async function countPoint(point: PointPlan, tools: Tools, pin?: string): Promise<PointWork> {
   const sides: Record<SideName, number[]> = { base: [], head: [] };
   let seconds = 0;
   for (const side of ['base', 'head'] as const) {
@@ -100,7 +100,7 @@ export async function countPoint(point: PointPlan, tools: Tools, pin?: string): 
 }
 
 /** Where a changed count's instructions went: each side once under callgrind at the larger counted size. */
-export async function breakdownPoint(point: PointPlan, tools: Tools, pin?: string): Promise<PointBreakdown> {
+async function breakdownPoint(point: PointPlan, tools: Tools, pin?: string): Promise<PointBreakdown> {
   const sides = [];
   for (const side of ['base', 'head'] as const) {
     const b = await breakdownInstructions(point[side], tools, point[side].counting?.sizes?.at(-1), pin);

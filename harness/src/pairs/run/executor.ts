@@ -35,7 +35,7 @@ export interface Failure {
 }
 
 /** What happens once per point before its pairs: checks, counters and warm-ups. */
-export interface Prepared {
+interface Prepared {
   /** Counters that differ between the sides (compared exactly over untimed traces of each side). */
   counters: PairedCounter[];
   /** Operations per process at the small and the large size (fit points). */

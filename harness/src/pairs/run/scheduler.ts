@@ -22,7 +22,7 @@ import type { Failure, PairExecutor, PointPlan } from './executor.js';
 import { leadMetric, otherMetrics } from './lead-metric.js';
 
 /** A point while it is measured: its plan, its pairs so far and what was decided on them. */
-export interface PointState extends PointSoFar {
+interface PointState extends PointSoFar {
   plan: PointPlan;
   impact: PointPlan['impact'];
   counters: PairedCounter[];

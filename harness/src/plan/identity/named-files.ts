@@ -14,7 +14,7 @@ export function commandWords(command: string): string[] {
 }
 
 /** What one token could name as a path: itself and the pieces a compiler or a shell would take as one. */
-export function tokenCandidates(token: string): string[] {
+function tokenCandidates(token: string): string[] {
   if (!token || token.includes('{')) return [];
   const out = new Set<string>([token]);
   if (token.startsWith('@')) out.add(token.slice(1));

@@ -23,10 +23,10 @@ const ANY_CONFIG = /^(deno\.jsonc?|deno\.lock|bunfig\.toml|bun\.lockb?|tsconfig\
 /** Families that resolve packages and modules through package.json and node_modules. */
 const READS_PACKAGES = new Set(['node', 'bun', 'deno']);
 
-export const configFilesOf = (family: string | undefined) => (family && CONFIG_BY_FAMILY[family]) || ANY_CONFIG;
+const configFilesOf = (family: string | undefined) => (family && CONFIG_BY_FAMILY[family]) || ANY_CONFIG;
 
 /** The package.json fields a runtime resolves or loads with; the rest (scripts, description) it never reads. */
-export const PACKAGE_FIELDS = ['name', 'type', 'main', 'exports', 'imports'] as const;
+const PACKAGE_FIELDS = ['name', 'type', 'main', 'exports', 'imports'] as const;
 
 export interface RuntimeFiles {
   /** Whole files: configuration, and every file of a vendored node_modules. */
@@ -38,7 +38,7 @@ export interface RuntimeFiles {
 }
 
 /** Folders from `start` up to `root`, both included (a start outside the root gives none). */
-export function foldersUp(start: string, root: string): string[] {
+function foldersUp(start: string, root: string): string[] {
   const out: string[] = [];
   let dir = resolve(start);
   const top = resolve(root);

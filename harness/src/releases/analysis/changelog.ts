@@ -1,6 +1,6 @@
 /**
  * A runtime's changelog as its package ships it (model/runtime-families.ts names the file and
- * how an entry is headed: Node's `## 2023-06-08, Version 20.3.0 'Iron' ...`): the date the
+ * how an entry is headed: Node's `## YYYY-MM-DD, Version X.Y.Z 'Codename' ...`): the date the
  * project gives each release, and the notes between two releases with the entries touching what
  * a suite point exercises first. Pure text in, data out.
  */
@@ -12,14 +12,14 @@ export const NOTES_KEPT = 12;
 /** Characters of an entry's text kept. */
 const TEXT_CAP = 240;
 
-export interface ChangelogSection {
+interface ChangelogSection {
   version: string;
   date: string;
   body: string;
 }
 
 /** Every release section of a changelog, in the order written. `heading` captures (date, version). */
-export function changelogSections(text: string, heading: RegExp): ChangelogSection[] {
+function changelogSections(text: string, heading: RegExp): ChangelogSection[] {
   const all = new RegExp(heading.source, heading.flags.includes('g') ? heading.flags : `${heading.flags}g`);
   const marks = [...text.matchAll(all)].filter((m) => m[1] && m[2]);
   return marks.map((m, i) => ({
@@ -76,7 +76,7 @@ function sectionEntries(body: string): NoteEntry[] {
 const subsystemsOf = (e: NoteEntry) => (e.subsystem ?? '').toLowerCase().split(/[\s,/]+/);
 
 /** The subjects an entry touches: named as its subsystem, or as a word of its text ("update libuv to 1.48"). */
-export function touches(e: NoteEntry, subjects: readonly string[]): string[] {
+function touches(e: NoteEntry, subjects: readonly string[]): string[] {
   const subs = subsystemsOf(e);
   return subjects.filter(
     (s) => subs.includes(s.toLowerCase()) || new RegExp(`\\b${s.replace(/[^a-z0-9]/gi, '')}s?\\b`, 'i').test(e.text),

@@ -18,7 +18,7 @@ import type { ReleaseEntry } from '../release-store.js';
  * the quick profile is noisy, and at 4 a real step the pairs confirm can go unseen; 3 lets it
  * through and leaves the pairs few candidates to judge (docs/releases.md).
  */
-export const RELEASE_NOISE_FACTOR = 3;
+const RELEASE_NOISE_FACTOR = 3;
 
 /** What names a series: one suite point's metric along one line (counter-changes.ts's too). */
 export interface SeriesKey {

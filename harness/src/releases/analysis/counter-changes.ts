@@ -12,7 +12,7 @@ import type { ReleaseEntry } from '../release-store.js';
 import { type BisectStep, narrowStep, type SeriesKey } from './changes.js';
 
 /** Traces a release needs before its counts are called exact. */
-export const MIN_TRACES = 2;
+const MIN_TRACES = 2;
 
 /** The sum of the others: a change in it is always one of a named call's, which says more. */
 const SUMMARY_COUNTERS = new Set([`${SYSCALL_PREFIX}total`]);

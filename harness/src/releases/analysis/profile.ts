@@ -89,7 +89,7 @@ export interface FunctionChange {
 }
 
 /** How many functions a change keeps: enough to see the cause, few enough to read. */
-export const TOP_FUNCTIONS = 8;
+const TOP_FUNCTIONS = 8;
 
 /** The functions whose self time changed most (by absolute difference), largest first. */
 export function topFunctionChanges(before: SelfTimes, after: SelfTimes, n = TOP_FUNCTIONS): FunctionChange[] {

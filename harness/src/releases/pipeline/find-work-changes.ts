@@ -62,7 +62,7 @@ function narrowedCounts(c: WorkCandidate, index: ReleaseIndexFile, profile: stri
 }
 
 /** "instructions per read 15,243 → 15,701 (+3.0%), exact (each release's counts agree within 1.0%)" */
-export function workText(c: Pick<WorkCandidate, 'series' | 'before' | 'after'>, operations?: string): string {
+function workText(c: Pick<WorkCandidate, 'series' | 'before' | 'after'>, operations?: string): string {
   const within = `${(WORK_TOLERANCE * 100).toFixed(1)}%`;
   return `${workLabel(c.series.metric, operations)} ${countText(c.before)} → ${countText(c.after)} (${workPercent(c.after / c.before)}), exact (each release's counts agree within ${within})`;
 }

@@ -22,7 +22,7 @@ function axisOf(family: string) {
 }
 
 /** The changelog text a cached release ships, or undefined (no changelog, not cached, too large). */
-export function cachedChangelog(runtimesDir: string, family: string, version: string): string | undefined {
+function cachedChangelog(runtimesDir: string, family: string, version: string): string | undefined {
   const f = axisOf(family);
   if (!f?.releases.changelog) return undefined;
   const file = join(npmPackageDir(runtimesDir, f.source.pkg, version), f.releases.changelog.path);

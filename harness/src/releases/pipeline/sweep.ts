@@ -77,7 +77,7 @@ const tenths = (s: number) => Math.round(s * 10) / 10;
  * releases, and two traces that agree are what lets a count be called exact at all: a count the
  * two runs disagree on (futex of a threaded runtime) is never a change.
  */
-export const COUNTER_TRACES = 2;
+const COUNTER_TRACES = 2;
 
 /**
  * A sweep counts the work of every suite point: the counts of consecutive releases are compared

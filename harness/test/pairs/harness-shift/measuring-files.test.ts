@@ -1,7 +1,8 @@
 // Which files are the harness's measuring code and which of them differ: the pure parts, on fixtures.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { HARNESS_ENTRY } from '../../../src/pairs/harness-shift/harness-change.js';
 import {
   changedFiles,
   changedPins,
@@ -21,6 +22,17 @@ describe('NOT_MEASURING', () => {
       expect(e.reason.length).toBeGreaterThan(10);
       for (const p of e.paths) expect(existsSync(join(ROOT, p)), p).toBe(true);
     }
+  });
+});
+
+describe('HARNESS_ENTRY', () => {
+  it('exists, and is the module the bootstrap bundles (a moved entry would leave the analysis following none)', () => {
+    expect(existsSync(join(ROOT, HARNESS_ENTRY)), HARNESS_ENTRY).toBe(true);
+    // The bootstrap as package.json's scripts run it, and its entry as it spells it: join(ROOT, 'a', 'b.ts').
+    const scripts = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts as Record<string, string>;
+    const bootstrap = /^node (\S+\.mjs) /.exec(scripts.bench!)![1]!;
+    const spelled = HARNESS_ENTRY.split('/').map((s) => `'${s}'`);
+    expect(readFileSync(join(ROOT, bootstrap), 'utf8')).toContain(`join(ROOT, ${spelled.join(', ')})`);
   });
 });
 

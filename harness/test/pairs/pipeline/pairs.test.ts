@@ -149,8 +149,7 @@ describe('npm run pairs', () => {
     expect(p.lead.ratio).toBeGreaterThan(1.2);
     expect(p.lead.ci![0]).toBeGreaterThan(1);
     // The unchanged point's own verdict is left alone: like any A/A point it has a small chance of
-    // being called (a CI run called a records write +2.1% at 60 pairs), so asserting it would
-    // make this test flaky. What it must show is the PR's change, marked, in its own section.
+    // being called, so asserting it would make this test flaky. What it must show is the PR's change, marked, in its own section.
     expect(md).toMatch(/\| programs changed in this PR \| 1 \| wc\/c \|/);
     expect(md).toMatch(
       /Changed in this PR: 1 point<\/summary>\n[^#]*\| wc c bs=4096 \| (read_cost|wall_time) \|[^\n]*slower · changed in this PR/,
