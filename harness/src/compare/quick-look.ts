@@ -7,10 +7,10 @@
 import { isBusy } from '../analysis/busy.js';
 import { ALPHA, BOOTSTRAP_ITERATIONS, compareSamples, MIN_EFFECT, median } from '../analysis/two-sample.js';
 import { UserError } from '../lib/errors.js';
-import type { ComparedMetric, Comparison, CounterChange } from '../model/comparison.js';
 import { COMPARISON_SCHEMA } from '../model/comparison-version.js';
 import { harnessMetric } from '../model/metrics.js';
 import type { NoiseThresholds } from '../model/noise.js';
+import type { ComparedMetric, Comparison, CounterChange } from '../model/quick-look-document.js';
 import type { Benchmark, Results } from '../model/results.js';
 import { hashScheme } from '../model/store-layout.js';
 import { workloadChange } from '../model/workload-change.js';

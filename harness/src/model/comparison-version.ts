@@ -1,4 +1,4 @@
-/** comparison.json's schema versions (the schemas themselves are in ./comparison.ts). */
+/** comparison.json's schema versions (the documents themselves: ./quick-look-document.ts and ./pairs-document.ts). */
 export const COMPARISON_SCHEMA = 1;
 
 /**

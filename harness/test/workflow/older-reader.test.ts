@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { PairedComparison, PairedPoint } from '../../src/model/comparison.js';
+import type { PairedComparison, PairedPoint } from '../../src/model/pairs-document.js';
 import { forSchema2 } from '../../src/pairs/report/down-level.js';
 import { ROOT } from '../helpers/cli.js';
 import { pairedComparison, pairedPoint } from '../helpers/paired.js';

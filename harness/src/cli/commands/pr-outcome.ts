@@ -6,7 +6,7 @@
 import { resolve } from 'node:path';
 import { EXIT, UserError } from '../../lib/errors.js';
 import { readUntrustedJson } from '../../lib/untrusted.js';
-import { PairedComparison } from '../../model/comparison.js';
+import { PairedComparison } from '../../model/pairs-document.js';
 import { DEFAULT_FAIL_RULE, parseFailRule } from '../../pairs/analysis/merge-rule.js';
 import { summarize } from '../../pairs/analysis/summarize.js';
 import { readTrustedPlan } from '../../workflow/artifact.js';

@@ -9,13 +9,8 @@
  */
 import { plural } from '../../lib/format.js';
 import { assertValid } from '../../lib/json-file.js';
-import {
-  PAIRED_COMPARISON_OLDEST,
-  PAIRED_COMPARISON_SCHEMA,
-  type PairedComparison,
-  PairedComparisonV2,
-  type PairedPoint,
-} from '../../model/comparison.js';
+import { PAIRED_COMPARISON_OLDEST, PAIRED_COMPARISON_SCHEMA } from '../../model/comparison-version.js';
+import { type PairedComparison, PairedComparisonV2, type PairedPoint } from '../../model/pairs-document.js';
 import { movedOthers } from '../analysis/point-answers.js';
 import { alsoText, pointLabel, workloadVerdict } from './point-tables.js';
 import { countsTrusted, decidedWorkChange, workText } from './work-text.js';

@@ -9,7 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { plantedWc } from '../../../src/calibration/plant.js';
 import { machineInfo } from '../../../src/machine/machine.js';
 import { buildTool } from '../../../src/machine/tools.js';
-import { PAIRED_COMPARISON_SCHEMA, PairedComparison } from '../../../src/model/comparison.js';
+import { PAIRED_COMPARISON_SCHEMA } from '../../../src/model/comparison-version.js';
+import { PairedComparison } from '../../../src/model/pairs-document.js';
 import { budgetCutShort, budgetTiers, CONTROL_SHARE } from '../../../src/pairs/analysis/point.js';
 import {
   CONTROL_PREPARE_SECONDS,

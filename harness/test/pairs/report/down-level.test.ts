@@ -5,12 +5,8 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  PAIRED_COMPARISON_SCHEMA,
-  PairedComparison,
-  PairedComparisonV2,
-  type PairedPoint,
-} from '../../../src/model/comparison.js';
+import { PAIRED_COMPARISON_SCHEMA } from '../../../src/model/comparison-version.js';
+import { PairedComparison, PairedComparisonV2, type PairedPoint } from '../../../src/model/pairs-document.js';
 import { renderPairedComparison } from '../../../src/pairs/report/comment.js';
 import { forSchema2 } from '../../../src/pairs/report/down-level.js';
 import { pairedSchemaReadBy } from '../../../src/workflow/reader-schema.js';
