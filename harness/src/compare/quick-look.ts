@@ -180,6 +180,7 @@ export function compareRuns(
   const { added, removed, notMeasured } = unpaired(B, H);
   return {
     schema: COMPARISON_SCHEMA,
+    kind: 'quick-look',
     method: `median ratio with a ${BOOTSTRAP_ITERATIONS}-resample bootstrap 95% CI; two-sided Mann-Whitney U at alpha ${ALPHA}; minimum effect ${MIN_EFFECT * 100}% (or the calibrated noise threshold)`,
     base: side(base),
     head: side(head),

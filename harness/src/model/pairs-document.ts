@@ -1,13 +1,14 @@
 /**
  * comparison.json of `npm run pairs`: the paired PR diff (docs/paired-design.md), the only document
  * the PR-comment workflow accepts from an (untrusted) artifact, after validating it against this
- * schema. Schemas 2 and 3 (model/comparison-version.ts). One row per benchmark point, led by its
- * headline metric; the point's other metrics are folded into it; counters are compared exactly
- * over untimed traces of each side. 3 only adds optional fields, so a reader of 3 reads 2 as it is.
+ * schema. Schemas 2 to 4 (model/comparison-version.ts): 4 says `"kind": "pairs"`, 2 and 3 did not.
+ * One row per benchmark point, led by its headline metric; the point's other metrics are folded
+ * into it; counters are compared exactly over untimed traces of each side. 3 and 4 only add
+ * optional fields, so a reader of 4 reads 2 and 3 as they are.
  */
 import { z } from 'zod';
 import { COMPARISON_LISTS, ComparisonSide, Params, short } from './comparison-parts.js';
-import { PAIRED_COMPARISON_OLDEST, PAIRED_COMPARISON_SCHEMA } from './comparison-version.js';
+import { type ComparisonKind, PAIRED_COMPARISON_OLDEST, PAIRED_COMPARISON_SCHEMA } from './comparison-version.js';
 import { DiffSummary } from './diff-summary.js';
 import { Num } from './fields.js';
 import { DIRECTIONS } from './metrics.js';
@@ -187,7 +188,9 @@ export type HarnessShift = z.infer<typeof HarnessShift>;
 
 export const PairedComparison = z
   .object({
-    schema: z.union([z.literal(PAIRED_COMPARISON_OLDEST), z.literal(PAIRED_COMPARISON_SCHEMA)]),
+    schema: z.union([z.literal(PAIRED_COMPARISON_OLDEST), z.literal(3), z.literal(PAIRED_COMPARISON_SCHEMA)]),
+    /** Which document this is; absent from schemas 2 and 3, which their number told apart (model/comparison-kind.ts). */
+    kind: z.literal('pairs' satisfies ComparisonKind).optional(),
     method: short(800),
     /** Seed of the pair orders (pairs/analysis/pair-statistics.ts pairOrder): the schedule can be recomputed. */
     seed: z.number().int(),
@@ -247,6 +250,14 @@ export const PairedComparison = z
 export type PairedComparison = z.infer<typeof PairedComparison>;
 
 /**
+ * Schema 3 as its readers check it: schema 4 without `kind`, the one field 4 added. A pull
+ * request's harness writes this for a default branch whose reader knows 3 at most
+ * (pairs/report/down-level.ts).
+ */
+export const PairsComparisonV3 = PairedComparison.omit({ kind: true }).extend({ schema: z.literal(3) });
+export type PairsComparisonV3 = z.infer<typeof PairsComparisonV3>;
+
+/**
  * Schema 2 as its readers check it: schema 3 without the fields 3 added (and without a summary,
  * which they compute again). A pull request's harness writes this for a default branch whose
  * reader knows no newer schema (pairs/report/down-level.ts): the PR-comment workflow runs that
@@ -257,7 +268,7 @@ const PairedPointV2 = PairedPoint.omit({ workloadChanged: true, also: true, work
   lead: PairedMetricV2,
   folded: z.array(PairedMetricV2).max(50),
 });
-export const PairedComparisonV2 = PairedComparison.omit({ summary: true, counts: true }).extend({
+export const PairedComparisonV2 = PairedComparison.omit({ kind: true, summary: true, counts: true }).extend({
   schema: z.literal(PAIRED_COMPARISON_OLDEST),
   points: z.array(PairedPointV2).max(10_000),
 });

@@ -1,10 +1,11 @@
 /**
  * comparison.json of `npm run compare`: the quick look between stored runs (results files, pooled
- * samples; the site's run-to-run view renders the same model). Schema 1.
+ * samples; the site's run-to-run view renders the same model). Schema 4 says `"kind": "quick-look"`;
+ * schema 1, which did not, is read as it is (model/comparison-version.ts).
  */
 import { z } from 'zod';
 import { COMPARISON_LISTS, ComparisonSide, Params, short } from './comparison-parts.js';
-import { COMPARISON_SCHEMA } from './comparison-version.js';
+import { COMPARISON_OLDEST, COMPARISON_SCHEMA, type ComparisonKind } from './comparison-version.js';
 import { Num } from './fields.js';
 import { DIRECTIONS } from './metrics.js';
 import { TWO_SAMPLE_VERDICTS } from './verdicts.js';
@@ -51,7 +52,9 @@ export type CounterChange = z.infer<typeof CounterChange>;
 
 export const Comparison = z
   .object({
-    schema: z.literal(COMPARISON_SCHEMA),
+    schema: z.union([z.literal(COMPARISON_OLDEST), z.literal(COMPARISON_SCHEMA)]),
+    /** Which document this is; absent from schema 1, which its number told apart (model/comparison-kind.ts). */
+    kind: z.literal('quick-look' satisfies ComparisonKind).optional(),
     method: short(500),
     base: ComparisonSide,
     head: ComparisonSide,

@@ -65,6 +65,7 @@ export function pairedComparison(c: PairedComparisonInput): PairedComparison {
   });
   const comparison: PairedComparison = {
     schema: PAIRED_COMPARISON_SCHEMA,
+    kind: 'pairs',
     method: pairedMethod(c.plan, c.falseCallNote),
     seed: c.seed,
     budget: {

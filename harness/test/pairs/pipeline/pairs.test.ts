@@ -346,10 +346,12 @@ describe('paired diff: pure parts', () => {
     expect(md).not.toContain('0.0 ns');
   });
 
-  it('the paired schema reads its older version and refuses any other', () => {
+  it('the paired schema reads its older versions and refuses any other, and any other kind', () => {
     expect(PairedComparison.parse(comparison([point()])).schema).toBe(2);
     expect(PairedComparison.parse({ ...comparison([point()]), schema: 3 }).schema).toBe(3);
-    expect(() => PairedComparison.parse({ ...comparison([]), schema: 4 })).toThrow();
+    expect(PairedComparison.parse({ ...comparison([point()]), schema: 4, kind: 'pairs' }).kind).toBe('pairs');
+    expect(() => PairedComparison.parse({ ...comparison([]), schema: 5, kind: 'pairs' })).toThrow();
     expect(() => PairedComparison.parse({ ...comparison([]), schema: 1 })).toThrow();
+    expect(() => PairedComparison.parse({ ...comparison([]), schema: 4, kind: 'quick-look' })).toThrow();
   });
 });
