@@ -124,8 +124,11 @@ describe('comparison.json for an older reader', () => {
       writeFileSync(join(root, 'harness', 'src', 'model', file), text);
       return root;
     };
-    expect(pairedSchemaReadBy(layout('comparison.ts', 'x\nexport const PAIRED_COMPARISON_SCHEMA = 2;\ny'))).toBe(2);
-    expect(pairedSchemaReadBy(layout('comparison-version.ts', 'export const PAIRED_COMPARISON_SCHEMA = 3;\n'))).toBe(3);
+    // Both spellings of the constant's name, written apart so that renaming it leaves them be.
+    const [paired, pairs] = ['PAIRED', 'PAIRS'].map((p) => `export const ${p}_COMPARISON_SCHEMA`);
+    expect(pairedSchemaReadBy(layout('comparison.ts', `x\n${paired} = 2;\ny`))).toBe(2);
+    expect(pairedSchemaReadBy(layout('comparison-version.ts', `${paired} = 3;\n`))).toBe(3);
+    expect(pairedSchemaReadBy(layout('comparison-version.ts', `${pairs} = 5;\n`))).toBe(5);
     expect(pairedSchemaReadBy(mkdtempSync(join(tmpdir(), 'jsio-reader-')))).toBeUndefined();
     expect(pairedSchemaReadBy(ROOT)).toBe(PAIRED_COMPARISON_SCHEMA);
   });
