@@ -160,6 +160,10 @@ export class Store {
     return fetchJson<NewestPairFile>(this.base, paths.newestPair(machine, profile), (v) => {
       const f = v as NewestPairFile;
       if (!isObj(f.thresholds)) return 'field "thresholds" is missing';
+      // The quick look names its kind from schema 4 (older builds' files did not): any other is no quick look.
+      const kind: unknown = f.comparison?.kind;
+      if (kind !== undefined && kind !== 'quick-look')
+        return `field "comparison.kind" is ${JSON.stringify(kind)}, not the quick look ("quick-look")`;
       return Array.isArray(f.comparison?.metrics) ? undefined : 'field "comparison" has no metrics';
     }).catch((e: unknown) => {
       if (notFound(e)) return undefined;

@@ -7,8 +7,8 @@
 
 import { formatValue } from '../lib/format.js';
 import { markdownTable } from '../lib/markdown.js';
-import type { PairedComparison, PairedPoint } from '../model/comparison.js';
 import { NOISE_SCHEMA, type NoiseFile } from '../model/noise.js';
+import type { PairedComparison, PairedPoint } from '../model/pairs-document.js';
 import { WALL_TIME } from '../pairs/analysis/point.js';
 import { DEFAULT_PLAN } from '../pairs/analysis/sequential.js';
 import type { PairRecord } from '../pairs/report/rows.js';

@@ -7,10 +7,10 @@
 import { isBusy } from '../analysis/busy.js';
 import { ALPHA, BOOTSTRAP_ITERATIONS, compareSamples, MIN_EFFECT, median } from '../analysis/two-sample.js';
 import { UserError } from '../lib/errors.js';
-import type { ComparedMetric, Comparison, CounterChange } from '../model/comparison.js';
 import { COMPARISON_SCHEMA } from '../model/comparison-version.js';
 import { harnessMetric } from '../model/metrics.js';
 import type { NoiseThresholds } from '../model/noise.js';
+import type { ComparedMetric, Comparison, CounterChange } from '../model/quick-look-document.js';
 import type { Benchmark, Results } from '../model/results.js';
 import { hashScheme } from '../model/store-layout.js';
 import { workloadChange } from '../model/workload-change.js';
@@ -182,6 +182,7 @@ export function compareRuns(
   const { added, removed, notMeasured } = unpaired(B, H);
   return {
     schema: COMPARISON_SCHEMA,
+    kind: 'quick-look',
     method: `median ratio with a ${BOOTSTRAP_ITERATIONS}-resample bootstrap 95% CI; two-sided Mann-Whitney U at alpha ${ALPHA}; minimum effect ${MIN_EFFECT * 100}% (or the calibrated noise threshold)`,
     base: side(base),
     head: side(head),

@@ -5,8 +5,8 @@
  */
 import { formatValue } from '../lib/format.js';
 import { escapeCell, markdownTable } from '../lib/markdown.js';
-import type { ComparedMetric, Comparison } from '../model/comparison.js';
 import { counterName } from '../model/metrics.js';
+import type { ComparedMetric, Comparison } from '../model/quick-look-document.js';
 import { type TwoSampleVerdict, VERDICT_TEXT } from '../model/verdicts.js';
 import { COMMENT_LIMIT, listedSections, toolchainsLine } from '../report/comparison-sections.js';
 

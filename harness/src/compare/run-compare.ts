@@ -7,7 +7,7 @@ import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../lib/atomic.js';
 import { assertValid } from '../lib/json-file.js';
-import { Comparison, type Comparison as ComparisonType } from '../model/comparison.js';
+import { Comparison, type Comparison as ComparisonType } from '../model/quick-look-document.js';
 import { readResults } from '../model/read-results.js';
 import type { NoiseChoice } from '../store/noise-thresholds.js';
 import { compareRuns } from './quick-look.js';

@@ -4,7 +4,6 @@
  * file carries `schema`; readers refuse newer versions and never overwrite what they cannot read.
  */
 import { z } from 'zod';
-import { Comparison } from './comparison.js';
 import {
   BenchmarkId,
   CommitSha,
@@ -19,6 +18,7 @@ import {
   Token,
   Unit,
 } from './fields.js';
+import { Comparison } from './quick-look-document.js';
 import { Direction, Machine, MachineId, Params } from './results.js';
 import { STORE_READS_FROM, STORE_SCHEMA } from './store-layout.js';
 

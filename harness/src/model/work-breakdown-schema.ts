@@ -3,7 +3,7 @@
  * process's self instructions per function, each function with its object (the program, the
  * runtime binary, libc, JIT code…), and the change between a PR diff's two sides
  * (analysis/work-breakdown.ts) as comparison.json carries it: the `WorkBreakdown` fragment, bounded
- * like the rest of model/comparison.ts, for a point whose counted work changed.
+ * like the rest of model/pairs-document.ts, for a point whose counted work changed.
  */
 import { z } from 'zod';
 import { Count, Num } from './fields.js';

@@ -8,8 +8,10 @@ import { join } from 'node:path';
 import { UserError } from '../lib/errors.js';
 import { escapeCell } from '../lib/markdown.js';
 import { readUntrusted, readUntrustedJson } from '../lib/untrusted.js';
-import { PAIRED_COMPARISON_SCHEMA, PairedComparison } from '../model/comparison.js';
+import { expectComparison } from '../model/comparison-kind.js';
+import { PAIRED_COMPARISON_SCHEMA } from '../model/comparison-version.js';
 import { DiffPlan } from '../model/diff-plan.js';
+import { PairedComparison } from '../model/pairs-document.js';
 import type { FailRule } from '../pairs/analysis/merge-rule.js';
 import { renderPairedComparison } from '../pairs/report/comment.js';
 import { coverageProblem } from './trusted-coverage.js';
@@ -17,23 +19,22 @@ import { coverageProblem } from './trusted-coverage.js';
 export const MAX_ARTIFACT_BYTES = 8 * 2 ** 20;
 export const COMMENT_MARKER = '<!-- jsio-bench:perf-diff -->';
 
-/** compare's quick look between stored runs (schema 1) is no PR diff: say so instead of listing fields. */
-function refuseQuickLook(raw: unknown): unknown {
-  if ((raw as { schema?: unknown } | null)?.schema === 1)
-    throw new UserError(
-      'artifact comparison.json has schema 1, the quick look `npm run compare` writes between stored runs, not a paired PR diff (schema 2, `npm run pairs`): refusing it',
-    );
-  return raw;
+/**
+ * A paired diff's comparison.json, validated. Told apart from the quick look by its `kind` (by its
+ * schema number in files from before kinds): another document, an unknown kind or a newer schema
+ * is refused in one line naming the file.
+ */
+export function readPairsComparison(file: string, what = 'file'): PairedComparison {
+  return readUntrustedJson(file, PairedComparison, {
+    maxBytes: MAX_ARTIFACT_BYTES,
+    what,
+    migrate: expectComparison(file, 'pairs', PAIRED_COMPARISON_SCHEMA),
+  });
 }
 
-/** The artifact's comparison.json, validated; only the paired diff (schema 2) is a PR diff, a newer schema is refused by name. */
+/** The artifact's comparison.json: only the paired diff is a PR diff. */
 export function readArtifactComparison(dir: string): PairedComparison {
-  return readUntrustedJson(join(dir, 'comparison.json'), PairedComparison, {
-    maxBytes: MAX_ARTIFACT_BYTES,
-    what: 'artifact file',
-    version: PAIRED_COMPARISON_SCHEMA,
-    migrate: refuseQuickLook,
-  });
+  return readPairsComparison(join(dir, 'comparison.json'), 'artifact file');
 }
 
 /** A trusted plan (`pairs --plan --json` by the base's harness), read as untrusted data all the same. */

@@ -5,8 +5,9 @@
  * harness runs the diff and could leave an affected point out; the comment job, which runs the
  * default branch's code, says so and the merge check fails. Pure.
  */
-import type { PairedComparison } from '../model/comparison.js';
+
 import type { DiffPlan } from '../model/diff-plan.js';
+import type { PairedComparison } from '../model/pairs-document.js';
 
 /** The points the plan measures that the comparison neither answers nor lists, in the plan's order. */
 export function unansweredPoints(plan: DiffPlan, c: PairedComparison): string[] {

@@ -1,5 +1,5 @@
 /** A paired comparison (comparison.json schema 2) as `npm run pairs` writes it, for renderer and artifact tests. */
-import type { PairedComparison, PairedPoint } from '../../src/model/comparison.js';
+import type { PairedComparison, PairedPoint } from '../../src/model/pairs-document.js';
 
 export function pairedPoint(over: Partial<PairedPoint> = {}): PairedPoint {
   return {

@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PairedComparison } from '../../src/model/comparison.js';
+import { PairedComparison } from '../../src/model/pairs-document.js';
 import { loadAllExperiments } from '../../src/plan/experiments.js';
 import { ROOT, runCli } from '../helpers/cli.js';
 

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { plantedWc } from '../../src/calibration/plant.js';
-import { PairedComparison } from '../../src/model/comparison.js';
+import { PairedComparison } from '../../src/model/pairs-document.js';
 import { runCli } from '../helpers/cli.js';
 import { editProgram, programCheckout } from '../helpers/program-checkout.js';
 

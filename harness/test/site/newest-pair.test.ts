@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compareRuns } from '../../src/compare/quick-look.js';
+import { COMPARISON_SCHEMA } from '../../src/model/comparison-version.js';
 import { paths } from '../../src/model/store-layout.js';
 import { newestPair, writeNewestPairs } from '../../src/site/newest-pair.js';
 import { checkStore } from '../../src/store/check.js';
@@ -55,6 +56,19 @@ describe('newestPair', () => {
     ])
       expect(existsSync(join(dir, paths.newestPair(m!, p!))), `${m} ${p}`).toBe(true);
     expect(() => checkStore(dir)).not.toThrow();
+  });
+
+  it("the store check reads an older build's quick look (schema 1, no kind) and refuses another kind", () => {
+    const { dir } = store();
+    writeNewestPairs(dir);
+    const at = join(dir, paths.newestPair(FAST, 'standard'));
+    const file = JSON.parse(readFileSync(at, 'utf8'));
+    expect(file.comparison).toMatchObject({ schema: COMPARISON_SCHEMA, kind: 'quick-look' });
+    const { kind: _kind, ...before } = { ...file.comparison, schema: 1 };
+    writeFileSync(at, JSON.stringify({ ...file, comparison: before }));
+    expect(() => checkStore(dir)).not.toThrow();
+    writeFileSync(at, JSON.stringify({ ...file, comparison: { ...file.comparison, kind: 'pairs' } }));
+    expect(() => checkStore(dir)).toThrow(/comparison\.kind/);
   });
 
   it("is none where the newest run cannot be read, and an earlier build's file is removed", () => {

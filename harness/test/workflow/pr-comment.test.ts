@@ -45,11 +45,16 @@ describe('pr-comment', () => {
     expect(() => commentFromArtifact(artifact('{"schema":1'), '42')).toThrow(/comparison\.json is not valid JSON/);
   });
 
-  it("refuses compare's quick look between stored runs (schema 1): only the paired diff is a PR diff", () => {
+  it("refuses compare's quick look between stored runs, by its kind or, written before kinds, its schema 1", () => {
     const quickLook = compareRuns([wcResults('a'.repeat(40))], [wcResults('b'.repeat(40))]);
-    expect(() => commentFromArtifact(artifact(quickLook), '42')).toThrow(
-      /schema 1, the quick look .* not a paired PR diff/,
-    );
+    expect(quickLook.kind).toBe('quick-look');
+    const refusal = (said: string) =>
+      new RegExp(
+        `^\\S+/comparison\\.json is the quick look \`npm run compare\` writes between stored runs \\(${said}\\), not the paired PR diff \`npm run pairs\` writes: refusing it$`,
+      );
+    expect(() => commentFromArtifact(artifact(quickLook), '42')).toThrow(refusal('field "kind" is "quick-look"'));
+    const { kind: _kind, ...before } = { ...quickLook, schema: 1 };
+    expect(() => commentFromArtifact(artifact(before), '42')).toThrow(refusal('schema 1'));
   });
 
   it('makes markdown and HTML injection inert', () => {

@@ -10,7 +10,7 @@ import { writeFileAtomic } from '../../lib/atomic.js';
 import { EXIT, UserError } from '../../lib/errors.js';
 import { ensureDirectory, existingDirectory } from '../../lib/paths.js';
 import { commitInfo, machineInfo } from '../../machine/machine.js';
-import { PAIRED_COMPARISON_OLDEST, PAIRED_COMPARISON_SCHEMA } from '../../model/comparison-version.js';
+import { PAIRED_COMPARISON_SCHEMA } from '../../model/comparison-version.js';
 import type { DiffPlan } from '../../model/diff-plan.js';
 import { DEFAULT_CONTROL_POINTS } from '../../pairs/analysis/impact.js';
 import { DEFAULT_FAIL_RULE, parseFailRule } from '../../pairs/analysis/merge-rule.js';
@@ -18,7 +18,7 @@ import { summarize } from '../../pairs/analysis/summarize.js';
 import { runPairs, writeRecord } from '../../pairs/pipeline/pairs.js';
 import { planDiff } from '../../pairs/pipeline/what-to-measure.js';
 import { renderPairedComparison } from '../../pairs/report/comment.js';
-import { forSchema2 } from '../../pairs/report/down-level.js';
+import { forReader } from '../../pairs/report/down-level.js';
 import { renderPlan } from '../../pairs/report/plan-text.js';
 import { loadNoise, noiseSourceOf } from '../../store/noise-thresholds.js';
 import { readTrustedPlan } from '../../workflow/artifact.js';
@@ -145,13 +145,13 @@ export async function pairsCommand(argv: string[]): Promise<number> {
   comparison.summary = summarize(comparison, rule);
   const markdown = renderPairedComparison(comparison, { rule });
   const json = (x: unknown) => `${JSON.stringify(x, null, 1)}\n`;
-  const reader = pairedSchemaReadBy(base);
-  if (reader === PAIRED_COMPARISON_OLDEST && reader < PAIRED_COMPARISON_SCHEMA) {
+  const older = forReader(comparison, pairedSchemaReadBy(base));
+  if (older) {
     const full = `comparison.schema-${PAIRED_COMPARISON_SCHEMA}.json`;
     writeFileAtomic(join(out, full), json(comparison));
-    writeFileAtomic(join(out, 'comparison.json'), json(forSchema2(comparison)));
+    writeFileAtomic(join(out, 'comparison.json'), json(older));
     log(
-      `comparison.json is written at schema ${reader}, which the base's harness (the PR comment's reader) reads; the full comparison is ${full}`,
+      `comparison.json is written at schema ${older.schema}, which the base's harness (the PR comment's reader) reads; the full comparison is ${full}`,
     );
   } else writeFileAtomic(join(out, 'comparison.json'), json(comparison));
   writeFileAtomic(join(out, 'comparison.md'), markdown);

@@ -5,11 +5,9 @@
  */
 import { resolve } from 'node:path';
 import { EXIT, UserError } from '../../lib/errors.js';
-import { readUntrustedJson } from '../../lib/untrusted.js';
-import { PairedComparison } from '../../model/comparison.js';
 import { DEFAULT_FAIL_RULE, parseFailRule } from '../../pairs/analysis/merge-rule.js';
 import { summarize } from '../../pairs/analysis/summarize.js';
-import { readTrustedPlan } from '../../workflow/artifact.js';
+import { readPairsComparison, readTrustedPlan } from '../../workflow/artifact.js';
 import { coverageProblem } from '../../workflow/trusted-coverage.js';
 import { type CommandSpec, parseCommand } from '../options.js';
 
@@ -43,7 +41,7 @@ export async function prOutcomeCmd(
   const { values } = parseCommand(prOutcomeSpec, argv);
   if (!values.comparison) throw new UserError('missing --comparison');
   const rule = parseFailRule(values['fail-on']);
-  const c = readUntrustedJson(resolve(values.comparison), PairedComparison, { maxBytes: 8 * 2 ** 20 });
+  const c = readPairsComparison(resolve(values.comparison));
   const { outcome } = summarize(c, rule);
   const problem = values['trusted-plan']
     ? coverageProblem(readTrustedPlan(resolve(values['trusted-plan'])), c)

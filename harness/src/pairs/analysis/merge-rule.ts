@@ -8,8 +8,8 @@
  * computed (the diff job, the comment job).
  */
 import { UserError } from '../../lib/errors.js';
-import type { PairedPoint } from '../../model/comparison.js';
 import type { Outcome } from '../../model/diff-summary.js';
+import type { PairedPoint } from '../../model/pairs-document.js';
 import { movedOthers } from './point-answers.js';
 
 /** The default rule: a broken program fails the check; a regression is reported, not enforced. */

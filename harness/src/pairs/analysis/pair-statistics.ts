@@ -61,7 +61,7 @@ export interface Pair {
   order?: PairOrder;
 }
 
-/** The fixed-size paired comparison of one metric (comparePaired); comparison.json's is model/comparison.ts's PairedComparison. */
+/** The fixed-size paired comparison of one metric (comparePaired); comparison.json's is model/pairs-document.ts's PairedComparison. */
 export interface PairedStatistics {
   /** Pairs used. */
   n: number;

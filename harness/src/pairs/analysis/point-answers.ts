@@ -5,7 +5,7 @@
  * is apart: its points are the machine's check, not the PR's answers. A point that got none of
  * these is "unanswered" — a bug the comment says, never folds into an all-clear. Pure.
  */
-import type { PairedComparison, PairedPoint } from '../../model/comparison.js';
+import type { PairedComparison, PairedPoint } from '../../model/pairs-document.js';
 
 const ANSWERS = [
   'broken',

@@ -6,8 +6,8 @@
  */
 import { reasonHeadline } from '../../lib/first-error-line.js';
 import { parseBenchmarkId } from '../../model/benchmark-id.js';
-import type { PairedComparison, PairedPoint } from '../../model/comparison.js';
 import type { BrokenGroup, CounterFinding, DiffSummary, NotMeasuredGroup } from '../../model/diff-summary.js';
+import type { PairedComparison, PairedPoint } from '../../model/pairs-document.js';
 import { decideOutcome, type FailRule, parseFailRule } from './merge-rule.js';
 import { answerCounts, answeredPoints, movedOthers } from './point-answers.js';
 

@@ -5,7 +5,7 @@
  * string from the comparison is escaped.
  */
 import { escapeCell } from '../../lib/markdown.js';
-import type { HarnessShift } from '../../model/comparison.js';
+import type { HarnessShift } from '../../model/pairs-document.js';
 import { settled } from './pooled-shift.js';
 
 /** Files listed before "and N more". */

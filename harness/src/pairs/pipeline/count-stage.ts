@@ -7,7 +7,7 @@
 
 import { WORK_TOLERANCE } from '../../analysis/work.js';
 import { shellQuote } from '../../lib/exec.js';
-import type { PairedComparison, PairedWork } from '../../model/comparison.js';
+import type { PairedComparison, PairedWork } from '../../model/pairs-document.js';
 import type { Host } from '../../pipeline/setup.js';
 import { countPoints, type PointWork, spreadOf } from '../run/count-sides.js';
 import type { PointPlan } from '../run/executor.js';

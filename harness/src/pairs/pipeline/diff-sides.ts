@@ -7,9 +7,9 @@
 import { join } from 'node:path';
 import { UserError } from '../../lib/errors.js';
 import { commitInfo } from '../../machine/machine.js';
-import type { PairedComparison } from '../../model/comparison.js';
 import type { Job } from '../../model/job.js';
 import type { Experiment } from '../../model/manifest.js';
+import type { PairedComparison } from '../../model/pairs-document.js';
 import type { Profile } from '../../model/profiles.js';
 import { type Host, planCheckout } from '../../pipeline/setup.js';
 import { loadAllExperiments } from '../../plan/experiments.js';

@@ -8,9 +8,9 @@
  */
 import { plural } from '../../lib/format.js';
 import { escapeCell } from '../../lib/markdown.js';
-import type { PairedComparison, PairedPoint } from '../../model/comparison.js';
 import type { DiffSummary } from '../../model/diff-summary.js';
 import { counterName } from '../../model/metrics.js';
+import type { PairedComparison, PairedPoint } from '../../model/pairs-document.js';
 import { COMMENT_LIMIT, toolchainsLine } from '../../report/comparison-sections.js';
 import { DEFAULT_FAIL_RULE, describeRule, type FailRule, parseFailRule } from '../analysis/merge-rule.js';
 import { notMeasuredWhy } from '../analysis/point-answers.js';

@@ -4,7 +4,8 @@
  */
 
 import { assertValid } from '../../lib/json-file.js';
-import { PAIRED_COMPARISON_SCHEMA, PairedComparison } from '../../model/comparison.js';
+import { PAIRED_COMPARISON_SCHEMA } from '../../model/comparison-version.js';
+import { PairedComparison } from '../../model/pairs-document.js';
 import { SECONDARY_SHARE } from '../analysis/multiplicity.js';
 import { MIN_EFFECT } from '../analysis/pair-statistics.js';
 import { CONTROL_SHARE } from '../analysis/point.js';
@@ -64,6 +65,7 @@ export function pairedComparison(c: PairedComparisonInput): PairedComparison {
   });
   const comparison: PairedComparison = {
     schema: PAIRED_COMPARISON_SCHEMA,
+    kind: 'pairs',
     method: pairedMethod(c.plan, c.falseCallNote),
     seed: c.seed,
     budget: {

@@ -1,21 +1,22 @@
 /**
  * comparison.json for an older reader. The PR-comment workflow validates a pull request's artifact
  * with the DEFAULT BRANCH's reader (pr-comment.yml never runs pull-request code), which refuses a
- * newer schema and any field it does not know. A pull request that introduces schema 3 would get
- * no comment at all; so when its base reads only schema 2, the artifact's comparison.json is
- * written at 2, and what 2 cannot hold is said in words its renderer shows at the top (warnings):
- * a point whose workload changed goes to `incomparable` with its measured change, another timed
- * metric that moved is a warning line. The full comparison is kept beside it. Pure.
+ * newer schema and any field it does not know. A pull request that introduces a schema would get
+ * no comment at all; so when its base reads an older one, the artifact's comparison.json is written
+ * at that one. For a reader of 3 that is the document without its `kind`. For a reader of 2, what 2
+ * cannot hold is said in words its renderer shows at the top (warnings): a point whose workload
+ * changed goes to `incomparable` with its measured change, another timed metric that moved is a
+ * warning line. The full comparison is kept beside it. Pure.
  */
 import { plural } from '../../lib/format.js';
 import { assertValid } from '../../lib/json-file.js';
+import { PAIRED_COMPARISON_OLDEST, PAIRED_COMPARISON_SCHEMA } from '../../model/comparison-version.js';
 import {
-  PAIRED_COMPARISON_OLDEST,
-  PAIRED_COMPARISON_SCHEMA,
   type PairedComparison,
   PairedComparisonV2,
   type PairedPoint,
-} from '../../model/comparison.js';
+  PairsComparisonV3,
+} from '../../model/pairs-document.js';
 import { movedOthers } from '../analysis/point-answers.js';
 import { alsoText, pointLabel, workloadVerdict } from './point-tables.js';
 import { countsTrusted, decidedWorkChange, workText } from './work-text.js';
@@ -55,7 +56,7 @@ export function forSchema2(c: PairedComparison): PairedComparisonV2 {
       reason: `${workloadVerdict(p)} — ${p.workloadChanged}`.slice(0, 300),
     })),
   ];
-  const { summary: _summary, points: _points, warnings: _w, incomparable: _i, counts: _c, ...rest } = c;
+  const { kind: _kind, summary: _s, points: _points, warnings: _w, incomparable: _i, counts: _c, ...rest } = c;
   const out = {
     ...rest,
     schema: PAIRED_COMPARISON_OLDEST,
@@ -65,4 +66,24 @@ export function forSchema2(c: PairedComparison): PairedComparisonV2 {
   };
   // What we write must pass the older reader's checks, or the pull request gets no comment.
   return assertValid('comparison.json (schema 2)', out, PairedComparisonV2);
+}
+
+/** `c` as a schema-3 reader reads it: the same document without `kind`, the one field 4 added. */
+export function forSchema3(c: PairedComparison): PairsComparisonV3 {
+  const { kind: _kind, ...rest } = c;
+  return assertValid('comparison.json (schema 3)', { ...rest, schema: 3 }, PairsComparisonV3);
+}
+
+/**
+ * `c` as the reader of schema `reader` (the base's, workflow/reader-schema.ts) takes it, or
+ * undefined where that reader takes `c` itself (it knows this schema, or declares none: it is then
+ * older than any reader that could be helped).
+ */
+export function forReader(
+  c: PairedComparison,
+  reader: number | undefined,
+): PairedComparisonV2 | PairsComparisonV3 | undefined {
+  if (reader === PAIRED_COMPARISON_OLDEST) return forSchema2(c);
+  if (reader === 3) return forSchema3(c);
+  return undefined;
 }

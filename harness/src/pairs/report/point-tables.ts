@@ -6,9 +6,9 @@
  */
 import { formatValue } from '../../lib/format.js';
 import { escapeCell, markdownTable } from '../../lib/markdown.js';
-import type { PairedComparison, PairedMetric, PairedPoint } from '../../model/comparison.js';
 import type { NotMeasuredGroup } from '../../model/diff-summary.js';
 import { counterName } from '../../model/metrics.js';
+import type { PairedComparison, PairedMetric, PairedPoint } from '../../model/pairs-document.js';
 import { movedOthers } from '../analysis/point-answers.js';
 import { counterChange } from '../analysis/summarize.js';
 import { workText } from './work-text.js';

@@ -5,7 +5,7 @@
  */
 
 import { median } from '../../analysis/two-sample.js';
-import type { PairedCounter, PairedMetric, PairedPoint } from '../../model/comparison.js';
+import type { PairedCounter, PairedMetric, PairedPoint } from '../../model/pairs-document.js';
 import { compareFit, type FitPair, type FitSizes, fitProblem } from '../analysis/fit-pairs.js';
 import { judgeOthers, moved, type OtherJudgement } from '../analysis/other-metrics.js';
 import { comparePaired, orderEffect, type Pair, pairProblem } from '../analysis/pair-statistics.js';

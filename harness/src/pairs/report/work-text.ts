@@ -4,7 +4,7 @@
  * Pure; the caller escapes.
  */
 import { median } from '../../analysis/two-sample.js';
-import type { PairedComparison, PairedPoint, PairedWork } from '../../model/comparison.js';
+import type { PairedComparison, PairedPoint, PairedWork } from '../../model/pairs-document.js';
 
 type Counted = Extract<PairedWork, { status: 'counted' }>;
 

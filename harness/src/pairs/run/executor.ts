@@ -4,8 +4,8 @@
  * kind; tests give the scheduler a fake one and check its decisions in milliseconds.
  */
 
-import type { PairedCounter } from '../../model/comparison.js';
 import type { Job } from '../../model/job.js';
+import type { PairedCounter } from '../../model/pairs-document.js';
 import type { FitSizes } from '../analysis/fit-pairs.js';
 import type { Impact } from '../analysis/impact.js';
 import type { MeasuredPair, PointKind } from '../analysis/point.js';

@@ -6,7 +6,7 @@
  * an injected clock, so the schedule is tested with a fake executor and no processes.
  */
 
-import type { PairedCounter } from '../../model/comparison.js';
+import type { PairedCounter } from '../../model/pairs-document.js';
 import type { FitSizes } from '../analysis/fit-pairs.js';
 import {
   budgetTiers,

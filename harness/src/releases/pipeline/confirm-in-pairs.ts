@@ -8,9 +8,9 @@
 
 import { formatConfidence } from '../../lib/format.js';
 import { benchmarkId } from '../../model/benchmark-id.js';
-import type { PairedPoint } from '../../model/comparison.js';
 import type { Job } from '../../model/job.js';
 import { harnessMetric } from '../../model/metrics.js';
+import type { PairedPoint } from '../../model/pairs-document.js';
 import type { Profile } from '../../model/profiles.js';
 import { RUNTIME_PARAM } from '../../model/select.js';
 import { runPairs } from '../../pairs/pipeline/pairs.js';

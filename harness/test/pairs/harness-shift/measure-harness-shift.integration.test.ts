@@ -7,7 +7,7 @@ import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, symlin
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HarnessShift } from '../../../src/model/comparison.js';
+import { HarnessShift } from '../../../src/model/pairs-document.js';
 import { measureHarnessShift } from '../../../src/pairs/harness-shift/measure-harness-shift.js';
 import { renderHarnessShift } from '../../../src/pairs/harness-shift/shift-section.js';
 import { ROOT } from '../../helpers/cli.js';

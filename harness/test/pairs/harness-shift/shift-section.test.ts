@@ -1,7 +1,7 @@
 // The comment's harness-shift section: files, one line per experiment, flags, escaping; and the
 // comparison.json field that carries it.
 import { describe, expect, it } from 'vitest';
-import { type HarnessShift, PairedComparison } from '../../../src/model/comparison.js';
+import { type HarnessShift, PairedComparison } from '../../../src/model/pairs-document.js';
 import { renderHarnessShift, shiftLine, shiftPct } from '../../../src/pairs/harness-shift/shift-section.js';
 import { pairedComparison } from '../../helpers/paired.js';
 

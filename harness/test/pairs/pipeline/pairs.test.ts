@@ -9,7 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { plantedWc } from '../../../src/calibration/plant.js';
 import { machineInfo } from '../../../src/machine/machine.js';
 import { buildTool } from '../../../src/machine/tools.js';
-import { PAIRED_COMPARISON_SCHEMA, PairedComparison } from '../../../src/model/comparison.js';
+import { PAIRED_COMPARISON_SCHEMA } from '../../../src/model/comparison-version.js';
+import { PairedComparison } from '../../../src/model/pairs-document.js';
 import { budgetCutShort, budgetTiers, CONTROL_SHARE } from '../../../src/pairs/analysis/point.js';
 import {
   CONTROL_PREPARE_SECONDS,
@@ -344,10 +345,12 @@ describe('paired diff: pure parts', () => {
     expect(md).not.toContain('0.0 ns');
   });
 
-  it('the paired schema reads its older version and refuses any other', () => {
+  it('the paired schema reads its older versions and refuses any other, and any other kind', () => {
     expect(PairedComparison.parse(comparison([point()])).schema).toBe(2);
     expect(PairedComparison.parse({ ...comparison([point()]), schema: 3 }).schema).toBe(3);
-    expect(() => PairedComparison.parse({ ...comparison([]), schema: 4 })).toThrow();
+    expect(PairedComparison.parse({ ...comparison([point()]), schema: 4, kind: 'pairs' }).kind).toBe('pairs');
+    expect(() => PairedComparison.parse({ ...comparison([]), schema: 5, kind: 'pairs' })).toThrow();
     expect(() => PairedComparison.parse({ ...comparison([]), schema: 1 })).toThrow();
+    expect(() => PairedComparison.parse({ ...comparison([]), schema: 4, kind: 'quick-look' })).toThrow();
   });
 });

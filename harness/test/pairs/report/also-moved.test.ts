@@ -4,7 +4,7 @@
 // artifact's folded metrics (fixed-size comparisons at 5 %, no diff-wide level) are never read as
 // such findings.
 import { describe, expect, it } from 'vitest';
-import { PairedComparison, type PairedMetric, type PairedPoint } from '../../../src/model/comparison.js';
+import { PairedComparison, type PairedMetric, type PairedPoint } from '../../../src/model/pairs-document.js';
 import { parseFailRule } from '../../../src/pairs/analysis/merge-rule.js';
 import { summarize } from '../../../src/pairs/analysis/summarize.js';
 import { renderPairedComparison } from '../../../src/pairs/report/comment.js';

@@ -3,7 +3,7 @@
 // table short and renders only inert text from the artifact.
 import { describe, expect, it } from 'vitest';
 import { COMMENT_LIMIT } from '../../../src/compare/render-quick-look.js';
-import { PairedComparison, type PairedPoint } from '../../../src/model/comparison.js';
+import { PairedComparison, type PairedPoint } from '../../../src/model/pairs-document.js';
 import { decideOutcome, parseFailRule } from '../../../src/pairs/analysis/merge-rule.js';
 import {
   classifyNotMeasured,

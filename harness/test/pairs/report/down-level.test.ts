@@ -1,23 +1,26 @@
-// A pull request that introduces comparison.json schema 3 still gets its comment: pr-comment.yml
-// reads the artifact with the default branch's reader, so when the base's harness reads schema 2
-// the artifact is written at 2, what 2 cannot hold said in the lines its renderer shows.
+// A pull request that introduces a comparison.json schema still gets its comment: pr-comment.yml
+// reads the artifact with the default branch's reader, so when the base's harness reads an older
+// schema the artifact is written at it: at 3 without `kind`; at 2 with what 2 cannot hold said in
+// the lines its renderer shows.
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { PAIRED_COMPARISON_SCHEMA } from '../../../src/model/comparison-version.js';
 import {
-  PAIRED_COMPARISON_SCHEMA,
   PairedComparison,
   PairedComparisonV2,
   type PairedPoint,
-} from '../../../src/model/comparison.js';
+  PairsComparisonV3,
+} from '../../../src/model/pairs-document.js';
 import { renderPairedComparison } from '../../../src/pairs/report/comment.js';
-import { forSchema2 } from '../../../src/pairs/report/down-level.js';
+import { forReader, forSchema2, forSchema3 } from '../../../src/pairs/report/down-level.js';
 import { pairedSchemaReadBy } from '../../../src/workflow/reader-schema.js';
 import { ROOT } from '../../helpers/cli.js';
 import { pairedComparison, pairedPoint } from '../../helpers/paired.js';
 
-function schema3(): PairedComparison {
+/** A paired diff as `pairs` writes it now, with what schemas 3 and 4 added. */
+function current(): PairedComparison {
   const lead = pairedPoint().lead;
   const c = pairedComparison([
     pairedPoint({
@@ -45,7 +48,8 @@ function schema3(): PairedComparison {
       also: ['batch_ms'],
     }),
   ] as PairedPoint[]);
-  c.schema = 3;
+  c.schema = PAIRED_COMPARISON_SCHEMA;
+  c.kind = 'pairs';
   c.warnings = ['other processes used 0.40 of the 2 cores while the pairs ran'];
   c.notAffected = [];
   c.affectedBecause = c.points.map((p) => ({ benchmark: p.benchmark, reason: 'changed' }));
@@ -54,7 +58,7 @@ function schema3(): PairedComparison {
 
 describe('comparison.json for an older reader', () => {
   it('holds only what schema 2 has; the changed workload and the moved metric are said where 2 shows them', () => {
-    const c = schema3();
+    const c = current();
     expect(() => PairedComparisonV2.parse(c)).toThrow();
     const v2 = forSchema2(c);
     expect(PairedComparisonV2.safeParse(v2).success).toBe(true);
@@ -62,6 +66,7 @@ describe('comparison.json for an older reader', () => {
     expect(v2).not.toHaveProperty('summary');
     expect(v2.points.map((p) => p.benchmark)).toEqual(['threadpool/node-promises/cache=warm,pool=4,work=read']);
     expect(JSON.stringify(v2)).not.toMatch(/"(of|also|workloadChanged)"/);
+    expect(v2).not.toHaveProperty('kind');
     expect(v2.incomparable).toEqual([
       {
         benchmark: 'scan/c-blocking/cache=warm,files=100',
@@ -70,7 +75,9 @@ describe('comparison.json for an older reader', () => {
       },
     ]);
     expect(v2.warnings![0]).toMatch(
-      /rendered by the default branch's reader of comparison.json schema 2, older than this diff's \(3\): 1 point whose workload changed was measured/,
+      new RegExp(
+        `rendered by the default branch's reader of comparison.json schema 2, older than this diff's \\(${PAIRED_COMPARISON_SCHEMA}\\): 1 point whose workload changed was measured`,
+      ),
     );
     expect(v2.warnings![1]).toBe(
       'threadpool node-promises cache=warm pool=4 work=read: also: batch_ms +5.1 % (+3.0 … +7.3 %)',
@@ -82,11 +89,32 @@ describe('comparison.json for an older reader', () => {
     expect(md.indexOf('also: batch_ms +5.1 %')).toBeLessThan(md.indexOf('| | points | |'));
   });
 
+  it('holds for a reader of schema 3 the same document without its kind', () => {
+    const c = current();
+    expect(() => PairsComparisonV3.parse({ ...c, schema: 3 })).toThrow(/kind/);
+    const v3 = forSchema3(c);
+    const { kind: _kind, ...rest } = c;
+    expect(v3).toEqual({ ...rest, schema: 3 });
+    expect(renderPairedComparison(PairedComparison.parse(v3))).toBe(renderPairedComparison(c));
+  });
+
+  it("writes for the base's reader: 2 and 3 down-levelled, its own schema or none as it is", () => {
+    const c = current();
+    expect(forReader(c, 2)).toEqual(forSchema2(c));
+    expect(forReader(c, 3)).toEqual(forSchema3(c));
+    expect(forReader(c, PAIRED_COMPARISON_SCHEMA)).toBeUndefined();
+    expect(forReader(c, undefined)).toBeUndefined();
+  });
+
   it('a diff with nothing schema 2 lacks is only relabelled', () => {
-    const c = pairedComparison([pairedPoint()]);
-    c.schema = 3;
+    const c: PairedComparison = {
+      ...pairedComparison([pairedPoint()]),
+      schema: PAIRED_COMPARISON_SCHEMA,
+      kind: 'pairs',
+    };
     const v2 = forSchema2(c);
-    expect(v2).toEqual({ ...c, schema: 2 });
+    const { kind: _kind, ...rest } = c;
+    expect(v2).toEqual({ ...rest, schema: 2 });
   });
 
   it("the base's reader is read from its source, in either layout", () => {
@@ -96,8 +124,11 @@ describe('comparison.json for an older reader', () => {
       writeFileSync(join(root, 'harness', 'src', 'model', file), text);
       return root;
     };
-    expect(pairedSchemaReadBy(layout('comparison.ts', 'x\nexport const PAIRED_COMPARISON_SCHEMA = 2;\ny'))).toBe(2);
-    expect(pairedSchemaReadBy(layout('comparison-version.ts', 'export const PAIRED_COMPARISON_SCHEMA = 3;\n'))).toBe(3);
+    // Both spellings of the constant's name, written apart so that renaming it leaves them be.
+    const [paired, pairs] = ['PAIRED', 'PAIRS'].map((p) => `export const ${p}_COMPARISON_SCHEMA`);
+    expect(pairedSchemaReadBy(layout('comparison.ts', `x\n${paired} = 2;\ny`))).toBe(2);
+    expect(pairedSchemaReadBy(layout('comparison-version.ts', `${paired} = 3;\n`))).toBe(3);
+    expect(pairedSchemaReadBy(layout('comparison-version.ts', `${pairs} = 5;\n`))).toBe(5);
     expect(pairedSchemaReadBy(mkdtempSync(join(tmpdir(), 'jsio-reader-')))).toBeUndefined();
     expect(pairedSchemaReadBy(ROOT)).toBe(PAIRED_COMPARISON_SCHEMA);
   });

@@ -5,7 +5,7 @@
 // failures — and on the issue's own diff. "No regression found" only when every one is answered.
 import { describe, expect, it } from 'vitest';
 import { prng } from '../../../src/analysis/two-sample.js';
-import type { PairedComparison, PairedPoint } from '../../../src/model/comparison.js';
+import type { PairedComparison, PairedPoint } from '../../../src/model/pairs-document.js';
 import { PAIRED_VERDICTS } from '../../../src/model/verdicts.js';
 import { summarize } from '../../../src/pairs/analysis/summarize.js';
 import { renderPairedComparison } from '../../../src/pairs/report/comment.js';

@@ -1,120 +1,19 @@
 /**
- * comparison.json, in two kinds that share their lists:
- * - schema 1: `npm run compare`'s quick look between stored runs (results files, pooled samples;
- *   the site's run-to-run view renders the same model);
- * - schema 2: the paired PR diff (`npm run pairs`), the only kind the PR-comment workflow accepts
- *   from an (untrusted) artifact, after validating it against this schema.
+ * comparison.json of `npm run pairs`: the paired PR diff (docs/paired-design.md), the only document
+ * the PR-comment workflow accepts from an (untrusted) artifact, after validating it against this
+ * schema. Schemas 2 to 4 (model/comparison-version.ts): 4 says `"kind": "pairs"`, 2 and 3 did not.
+ * One row per benchmark point, led by its headline metric; the point's other metrics are folded
+ * into it; counters are compared exactly over untimed traces of each side. 3 and 4 only add
+ * optional fields, so a reader of 4 reads 2 and 3 as they are.
  */
 import { z } from 'zod';
-
-// The versions live apart so the site can bundle compare.ts without zod.
-export { PAIRED_COMPARISON_OLDEST, PAIRED_COMPARISON_SCHEMA } from './comparison-version.js';
-
-import { COMPARISON_SCHEMA, PAIRED_COMPARISON_OLDEST, PAIRED_COMPARISON_SCHEMA } from './comparison-version.js';
+import { COMPARISON_LISTS, ComparisonSide, Params, short } from './comparison-parts.js';
+import { type ComparisonKind, PAIRED_COMPARISON_OLDEST, PAIRED_COMPARISON_SCHEMA } from './comparison-version.js';
 import { DiffSummary } from './diff-summary.js';
-import { Num, ParamName, ParamValue, SafeRecord, Token } from './fields.js';
+import { Num } from './fields.js';
 import { DIRECTIONS } from './metrics.js';
-import { PAIRED_VERDICTS, TWO_SAMPLE_VERDICTS } from './verdicts.js';
+import { PAIRED_VERDICTS } from './verdicts.js';
 import { WorkBreakdown } from './work-breakdown-schema.js';
-
-/** Parameter maps: keys as manifests declare them, never an Object.prototype name. */
-const Params = SafeRecord(ParamName, ParamValue);
-const short = (max: number) => z.string().max(max);
-
-export const ComparedMetric = z
-  .object({
-    benchmark: short(300),
-    experiment: short(100),
-    variant: short(100),
-    params: Params,
-    metric: short(100),
-    unit: short(20),
-    direction: z.enum(DIRECTIONS),
-    base: z.object({ median: Num, n: z.number().int().min(1) }).strict(),
-    head: z.object({ median: Num, n: z.number().int().min(1) }).strict(),
-    ratio: Num,
-    ci: z.tuple([Num, Num]),
-    p: Num,
-    verdict: z.enum(TWO_SAMPLE_VERDICTS),
-    note: short(200).optional(),
-    /** The program (source, build, runtime version) changed in head: compared, and marked. */
-    changed: z.boolean().optional(),
-  })
-  .strict();
-export type ComparedMetric = z.infer<typeof ComparedMetric>;
-
-/**
- * A counter whose values differ between base and head. base/head are the medians over the
- * rounds; when a side's rounds disagree among themselves its [min, max] is given too (such a
- * counter is only reported when the two ranges do not overlap).
- */
-export const CounterChange = z
-  .object({
-    benchmark: short(300),
-    metric: short(100),
-    unit: short(20),
-    base: Num,
-    head: Num,
-    baseRange: z.tuple([Num, Num]).optional(),
-    headRange: z.tuple([Num, Num]).optional(),
-  })
-  .strict();
-export type CounterChange = z.infer<typeof CounterChange>;
-
-const OneSided = z.object({ benchmark: short(300), side: z.enum(['base', 'head']) }).strict();
-const NotMeasured = z
-  .object({
-    benchmark: short(300),
-    side: z.enum(['base', 'head']),
-    status: z.enum(['skipped', 'failed']),
-    reason: short(2000),
-    /** The program (source, build, runtime version) differs between base and head (paired diffs). */
-    changed: z.boolean().optional(),
-  })
-  .strict();
-
-const Side = z
-  .object({
-    commits: z.array(short(64)).max(50),
-    runs: z.number().int(),
-    machine: short(200),
-    cpu: short(200),
-    toolchains: SafeRecord(Token, short(200)),
-  })
-  .strict();
-
-/** The lists every comparison carries beside its rows, pooled or paired. */
-const LISTS = {
-  added: z.array(OneSided).max(10_000),
-  removed: z.array(OneSided).max(10_000),
-  notMeasured: z.array(NotMeasured).max(10_000),
-  /** Conditions that make the timings unreliable (a busy machine during some rounds). */
-  warnings: z.array(short(500)).max(20).optional(),
-  /** Measured on both sides but not comparable: a median of 0, or a changed workload, metric or unit. */
-  incomparable: z
-    .array(z.object({ benchmark: short(300), metric: short(100), reason: short(300) }).strict())
-    .max(10_000)
-    .optional(),
-};
-
-export const Comparison = z
-  .object({
-    schema: z.literal(COMPARISON_SCHEMA),
-    method: short(500),
-    base: Side,
-    head: Side,
-    metrics: z.array(ComparedMetric).max(20_000),
-    counters: z.array(CounterChange).max(50_000),
-    ...LISTS,
-  })
-  .strict();
-export type Comparison = z.infer<typeof Comparison>;
-
-// ---------------------------------------------------------------------------------------------
-// Schemas 2 and 3: the paired PR diff (`npm run pairs`, docs/paired-design.md). One row per
-// benchmark point, led by its headline metric; the point's other metrics are folded into it;
-// counters are compared exactly over untimed traces of each side. 3 only adds optional fields, so a
-// reader of 3 reads 2 as it is.
 
 /** One metric of a point compared over its pairs. */
 export const PairedMetric = z
@@ -289,7 +188,9 @@ export type HarnessShift = z.infer<typeof HarnessShift>;
 
 export const PairedComparison = z
   .object({
-    schema: z.union([z.literal(PAIRED_COMPARISON_OLDEST), z.literal(PAIRED_COMPARISON_SCHEMA)]),
+    schema: z.union([z.literal(PAIRED_COMPARISON_OLDEST), z.literal(3), z.literal(PAIRED_COMPARISON_SCHEMA)]),
+    /** Which document this is; absent from schemas 2 and 3, which their number told apart (model/comparison-kind.ts). */
+    kind: z.literal('pairs' satisfies ComparisonKind).optional(),
     method: short(800),
     /** Seed of the pair orders (pairs/analysis/pair-statistics.ts pairOrder): the schedule can be recomputed. */
     seed: z.number().int(),
@@ -305,10 +206,10 @@ export const PairedComparison = z
         deadlineSeconds: Num.optional(),
       })
       .strict(),
-    base: Side,
-    head: Side,
+    base: ComparisonSide,
+    head: ComparisonSide,
     points: z.array(PairedPoint).max(10_000),
-    ...LISTS,
+    ...COMPARISON_LISTS,
     /**
      * Points both sides have whose measured inputs are byte-identical, left unmeasured, each with
      * the reason (absent in older files and where every point was measured).
@@ -349,6 +250,14 @@ export const PairedComparison = z
 export type PairedComparison = z.infer<typeof PairedComparison>;
 
 /**
+ * Schema 3 as its readers check it: schema 4 without `kind`, the one field 4 added. A pull
+ * request's harness writes this for a default branch whose reader knows 3 at most
+ * (pairs/report/down-level.ts).
+ */
+export const PairsComparisonV3 = PairedComparison.omit({ kind: true }).extend({ schema: z.literal(3) });
+export type PairsComparisonV3 = z.infer<typeof PairsComparisonV3>;
+
+/**
  * Schema 2 as its readers check it: schema 3 without the fields 3 added (and without a summary,
  * which they compute again). A pull request's harness writes this for a default branch whose
  * reader knows no newer schema (pairs/report/down-level.ts): the PR-comment workflow runs that
@@ -359,7 +268,7 @@ const PairedPointV2 = PairedPoint.omit({ workloadChanged: true, also: true, work
   lead: PairedMetricV2,
   folded: z.array(PairedMetricV2).max(50),
 });
-export const PairedComparisonV2 = PairedComparison.omit({ summary: true, counts: true }).extend({
+export const PairedComparisonV2 = PairedComparison.omit({ kind: true, summary: true, counts: true }).extend({
   schema: z.literal(PAIRED_COMPARISON_OLDEST),
   points: z.array(PairedPointV2).max(10_000),
 });
