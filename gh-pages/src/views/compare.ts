@@ -10,7 +10,7 @@ import { type Ctx, commitOptions } from './ctx.js';
  * The paired diff of a pair of commits, where one exists: the PR that made head, when base is the
  * commit just before it (the PR's comment holds its paired diff) and the repository is known.
  */
-function pairedDiff(ctx: Ctx, commits: readonly WindowCommit[], base: WindowCommit, head: WindowCommit) {
+function pairsDiff(ctx: Ctx, commits: readonly WindowCommit[], base: WindowCommit, head: WindowCommit) {
   const i = commits.findIndex((c) => c.sha === head.sha);
   const pr = /\(#(\d+)\)\s*$|^Merge pull request #(\d+)/.exec(head.subject);
   const repo = ctx.commitUrl('x')?.replace(/\/commit\/x$/, '');
@@ -40,7 +40,7 @@ export async function compare(ctx: Ctx): Promise<void> {
     ctx.go({ head: (e.target as HTMLSelectElement).value });
   const newest = head.sha === commits.at(-1)!.sha && base.sha === commits.at(-2)!.sha;
   const [c, noise] = await comparison(ctx, base, head, newest);
-  const paired = pairedDiff(ctx, options, base, head);
+  const paired = pairsDiff(ctx, options, base, head);
   setHtml(
     ctx.el.querySelector<HTMLElement>('#table')!,
     compareTable(c, noise, { label: ctx.label, ...(paired ? { paired } : {}) }),

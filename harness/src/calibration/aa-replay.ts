@@ -19,13 +19,13 @@
 
 import { type Rate, rateOf } from '../analysis/rate.js';
 import { prng } from '../analysis/two-sample.js';
-import type { PairedVerdict } from '../model/verdicts.js';
+import type { PairsVerdict } from '../model/verdicts.js';
 import { hodgesLehmann, logMargin, MIN_EFFECT, normalQuantile } from '../pairs/analysis/pair-statistics.js';
 import { DEFAULT_PLAN, runSequential, type SequentialPlan } from '../pairs/analysis/sequential.js';
 
 export { type Rate, rateOf, wilsonInterval } from '../analysis/rate.js';
 
-export interface Outcomes {
+export interface VerdictTally {
   trials: number;
   slower: number;
   faster: number;
@@ -35,8 +35,8 @@ export interface Outcomes {
   meanPairs: number;
 }
 
-function tally(results: readonly { verdict: PairedVerdict; n: number }[]): Outcomes {
-  const o: Outcomes = { trials: results.length, slower: 0, faster: 0, unchanged: 0, inconclusive: 0, meanPairs: 0 };
+function tally(results: readonly { verdict: PairsVerdict; n: number }[]): VerdictTally {
+  const o: VerdictTally = { trials: results.length, slower: 0, faster: 0, unchanged: 0, inconclusive: 0, meanPairs: 0 };
   for (const r of results) {
     o[r.verdict]++;
     o.meanPairs += r.n / Math.max(1, results.length);
@@ -54,11 +54,11 @@ interface RuleOptions {
  * from where the previous one stopped, with the plan's full budget (a tail too short for the
  * whole plan is left out). Slower + faster over trials is the false-positive rate.
  */
-export function replayAA(d: readonly number[], opts: RuleOptions & { shift?: number } = {}): Outcomes {
+export function replayAA(d: readonly number[], opts: RuleOptions & { shift?: number } = {}): VerdictTally {
   const plan = opts.plan ?? DEFAULT_PLAN;
   const maxPairs = plan.looks[plan.looks.length - 1]!;
   const shift = opts.shift ?? 0;
-  const results: { verdict: PairedVerdict; n: number }[] = [];
+  const results: { verdict: PairsVerdict; n: number }[] = [];
   let at = 0;
   while (d.length - at >= maxPairs) {
     let pos = at;
@@ -68,7 +68,7 @@ export function replayAA(d: readonly number[], opts: RuleOptions & { shift?: num
         pos += out.length;
         return out;
       },
-      { budgetPairs: maxPairs, plan, ...(opts.minEffect !== undefined ? { minEffect: opts.minEffect } : {}) },
+      { affordablePairs: maxPairs, plan, ...(opts.minEffect !== undefined ? { minEffect: opts.minEffect } : {}) },
     );
     results.push(r);
     at = pos;
@@ -84,14 +84,14 @@ export function replayAA(d: readonly number[], opts: RuleOptions & { shift?: num
 export function bootstrapReplay(
   d: readonly number[],
   opts: RuleOptions & { shift?: number; trials?: number; seed?: number; block?: number } = {},
-): Outcomes {
+): VerdictTally {
   if (d.length === 0) throw new RangeError('bootstrap replay of no pairs');
   const plan = opts.plan ?? DEFAULT_PLAN;
   const maxPairs = plan.looks[plan.looks.length - 1]!;
   const { shift = 0, trials = 200, seed = 1 } = opts;
   const block = Math.max(1, Math.min(opts.block ?? 4, d.length));
   const rand = prng(seed);
-  const results: { verdict: PairedVerdict; n: number }[] = [];
+  const results: { verdict: PairsVerdict; n: number }[] = [];
   for (let t = 0; t < trials; t++) {
     let start = Math.floor(rand() * d.length);
     let inBlock = 0;
@@ -109,7 +109,7 @@ export function bootstrapReplay(
     };
     results.push(
       runSequential(stream, {
-        budgetPairs: maxPairs,
+        affordablePairs: maxPairs,
         plan,
         ...(opts.minEffect !== undefined ? { minEffect: opts.minEffect } : {}),
       }),
@@ -122,7 +122,7 @@ export function bootstrapReplay(
 export function falsePositives(
   d: readonly number[],
   opts: RuleOptions & { trials?: number; seed?: number; block?: number } = {},
-): Rate & { outcomes: Outcomes } {
+): Rate & { outcomes: VerdictTally } {
   const o = bootstrapReplay(d, { ...opts, shift: 0 });
   return { ...rateOf(o.slower + o.faster, o.trials), outcomes: o };
 }
@@ -137,7 +137,7 @@ export function plantedPower(
   d: readonly number[],
   factor: number,
   opts: RuleOptions & { trials?: number; seed?: number; block?: number; recentre?: boolean } = {},
-): Rate & { outcomes: Outcomes } {
+): Rate & { outcomes: VerdictTally } {
   if (!(factor > 0) || factor === 1)
     throw new RangeError(`planted factor ${factor}: expected a positive factor other than 1`);
   const offset = opts.recentre === false || d.length === 0 ? 0 : hodgesLehmann(d);
@@ -252,7 +252,7 @@ export interface PointCalibration {
   scale: number;
   falsePositives: Rate;
   /** Consecutive-experiment replay, when the record holds at least 5 whole experiments. */
-  replay?: Outcomes;
+  replay?: VerdictTally;
   /** Analytic MDE (80% power) at `pairsGot` pairs, at the level of the look those pairs reach. */
   mde: number;
   /** Power to call a planted `plantedFactor` slowdown "slower". */

@@ -27,16 +27,16 @@ import {
   aaFigures,
   type CalibrationDiff,
   noiseFileOf,
-  type PairedCalibration,
+  type PairsCalibration,
   plantedFigures,
   plantTarget,
   renderCalibration,
 } from './figures.js';
 import { plantWcSlowdown } from './plant.js';
 
-export type { PairedCalibration } from './figures.js';
+export type { PairsCalibration } from './figures.js';
 
-export interface PairedCalibrationOptions extends Omit<PairsOptions, 'base' | 'head' | 'seed'> {
+export interface PairsCalibrationOptions extends Omit<PairsOptions, 'base' | 'head' | 'seed'> {
   root: string;
   out: string;
   /** A store to publish noise.json into (<store>/<machine>/noise.json), as calibrate.yml does. */
@@ -63,7 +63,7 @@ const load = () => Number(loadavg()[0]!.toFixed(2));
 
 /** `repeats` real diffs of base against head, seeds from `seed0` on. */
 async function diffs(
-  opts: PairedCalibrationOptions,
+  opts: PairsCalibrationOptions,
   sides: { base: string; head: string; filters: Filters },
   seed0: number,
   what: string,
@@ -82,11 +82,11 @@ async function diffs(
 
 /** The planted diffs: wc C spinning ~5% of its measured read cost per read, against the A/A base. */
 async function planted(
-  opts: PairedCalibrationOptions,
+  opts: PairsCalibrationOptions,
   aa: readonly CalibrationDiff[],
   base: string,
   worktreeOf: (name: string) => Promise<string>,
-): Promise<PairedCalibration['planted']> {
+): Promise<PairsCalibration['planted']> {
   const target = plantTarget(aa);
   const readNs = target?.lead.baseMedian;
   const ns = opts.plantNs ?? (readNs ? 0.05 * readNs : undefined);
@@ -106,8 +106,8 @@ async function planted(
 }
 
 export async function calibratePairs(
-  opts: PairedCalibrationOptions,
-): Promise<{ result: PairedCalibration; markdown: string }> {
+  opts: PairsCalibrationOptions,
+): Promise<{ result: PairsCalibration; markdown: string }> {
   const log = opts.log ?? ((m: string) => process.stderr.write(`${m}\n`));
   const root = resolve(opts.root);
   const commit = await runProcess(['git', '-C', root, 'rev-parse', 'HEAD']);

@@ -8,7 +8,7 @@
 import { formatValue } from '../lib/format.js';
 import { markdownTable } from '../lib/markdown.js';
 import { NOISE_SCHEMA, type NoiseFile } from '../model/noise.js';
-import type { PairedComparison, PairedPoint } from '../model/pairs-document.js';
+import type { PairsComparison, PairsPoint } from '../model/pairs-document.js';
 import { WALL_TIME } from '../pairs/analysis/point.js';
 import { DEFAULT_PLAN } from '../pairs/analysis/sequential.js';
 import type { PairRecord } from '../pairs/report/rows.js';
@@ -16,7 +16,7 @@ import { calibratePoint, type PointCalibration, type Rate, rateOf } from './aa-r
 
 /** One diff as calibration reads it: its comparison, its pair record, and its wall time. */
 export interface CalibrationDiff {
-  comparison: PairedComparison;
+  comparison: PairsComparison;
   record: PairRecord[];
   minutes: number;
 }
@@ -40,7 +40,7 @@ export interface PlantedFigures {
   ratios: number[];
 }
 
-export interface PairedCalibration {
+export interface PairsCalibration {
   machine: string;
   commit: string;
   repeats: number;
@@ -53,7 +53,7 @@ export interface PairedCalibration {
   planted?: PlantedFigures;
 }
 
-const called = (p: PairedPoint) => p.lead.verdict === 'slower' || p.lead.verdict === 'faster';
+const judgedChanged = (p: PairsPoint) => p.lead.verdict === 'slower' || p.lead.verdict === 'faster';
 const minutes = (ds: readonly CalibrationDiff[]) => ds.map((r) => Number(r.minutes.toFixed(2)));
 
 /** Per point: A/A calls, and a replay of its A/A pairs (log-ratios, head/base) once it has 10 or more. */
@@ -71,7 +71,7 @@ function pointFigures(aa: readonly CalibrationDiff[]): PointFigures[] {
     return {
       benchmark: id,
       metric: mine[0]!.lead.metric,
-      aaCalled: mine.filter(called).length,
+      aaCalled: mine.filter(judgedChanged).length,
       aaTrials: mine.length,
       meanPairs,
       ...(d.length >= 10 ? { calibration: calibratePoint(d, { pairsGot, trials: 400, seed: 7 }) } : {}),
@@ -83,7 +83,7 @@ function pointFigures(aa: readonly CalibrationDiff[]): PointFigures[] {
 export function aaFigures(
   aa: readonly CalibrationDiff[],
   c: { commit: string; repeats: number; busy: boolean; loadStart: number },
-): PairedCalibration {
+): PairsCalibration {
   const all = aa.flatMap((r) => r.comparison.points);
   return {
     machine: aa[0]?.comparison.head.machine ?? 'unknown',
@@ -92,13 +92,13 @@ export function aaFigures(
     busy: c.busy,
     load: { start: c.loadStart, end: 0 },
     diffMinutes: minutes(aa),
-    falsePositives: rateOf(all.filter(called).length, all.length),
+    falsePositives: rateOf(all.filter(judgedChanged).length, all.length),
     points: pointFigures(aa),
   };
 }
 
 /** The point a planted wc C slowdown targets: the largest block size's (64 KiB in the PR profile), and its read cost. */
-export function plantTarget(aa: readonly CalibrationDiff[]): PairedPoint | undefined {
+export function plantTarget(aa: readonly CalibrationDiff[]): PairsPoint | undefined {
   const wcC = aa
     .flatMap((r) => r.comparison.points)
     .filter((p) => p.experiment === 'wc' && p.variant === 'c' && p.lead.metric !== WALL_TIME.metric);
@@ -108,7 +108,7 @@ export function plantTarget(aa: readonly CalibrationDiff[]): PairedPoint | undef
 /** How often the planted diffs called the target slower, and by how much. */
 export function plantedFigures(
   runs: readonly CalibrationDiff[],
-  target: PairedPoint | undefined,
+  target: PairsPoint | undefined,
   ns: number,
 ): PlantedFigures {
   const readNs = target?.lead.baseMedian;
@@ -124,7 +124,7 @@ export function plantedFigures(
 }
 
 /** The machine's noise.json: each point's calibrated threshold for its lead metric. */
-export function noiseFileOf(c: PairedCalibration, created = new Date().toISOString()): NoiseFile {
+export function noiseFileOf(c: PairsCalibration, created = new Date().toISOString()): NoiseFile {
   return {
     schema: NOISE_SCHEMA,
     machine: c.machine,
@@ -144,7 +144,7 @@ const rate = (r: Rate) => `${pct(r.rate)} (${r.trials} trials; 95% ${pct(r.inter
 const orNa = (c: PointCalibration | undefined, f: (c: PointCalibration) => number) =>
   c ? (Number.isFinite(f(c)) ? pct(f(c)) : '∞') : 'n/a';
 
-export function renderCalibration(c: PairedCalibration): string {
+export function renderCalibration(c: PairsCalibration): string {
   const rows = c.points.map((p) => [
     p.benchmark,
     p.metric,

@@ -20,7 +20,7 @@ const VERDICT: Record<TwoSampleVerdict, string> = {
   unchanged: 'unchanged (inside the margin)',
 };
 /** Called changes first, then what could not be decided; "unchanged" rows are folded. */
-const called = (m: ComparedMetric) => m.verdict === 'slower' || m.verdict === 'faster';
+const judgedChanged = (m: ComparedMetric) => m.verdict === 'slower' || m.verdict === 'faster';
 
 function label(m: Pick<ComparedMetric, 'variant' | 'params'>): string {
   const params = Object.entries(m.params)
@@ -156,7 +156,9 @@ function renderComparisonWith(c: Comparison, opts: RenderOptions): string {
     const mine = c.metrics.filter((m) => m.experiment === exp && !m.changed);
     const sig = mine
       .filter((m) => m.verdict !== 'unchanged')
-      .sort((a, b) => Number(called(b)) - Number(called(a)) || Math.abs(b.ratio - 1) - Math.abs(a.ratio - 1));
+      .sort(
+        (a, b) => Number(judgedChanged(b)) - Number(judgedChanged(a)) || Math.abs(b.ratio - 1) - Math.abs(a.ratio - 1),
+      );
     const same = mine.filter((m) => m.verdict === 'unchanged');
     parts.push(`### ${escapeCell(exp)}`);
     const cap = opts.maxRows ?? Infinity;

@@ -56,7 +56,7 @@ export const CounterFinding = z
   .strict();
 export type CounterFinding = z.infer<typeof CounterFinding>;
 
-export const Outcome = z
+export const GateResult = z
   .object({
     /** The rule as given (`PR_FAIL_ON`): broken, slower, slower>N%, none, comma-separated. */
     rule: short(100),
@@ -64,7 +64,7 @@ export const Outcome = z
     because: short(300),
   })
   .strict();
-export type Outcome = z.infer<typeof Outcome>;
+export type GateResult = z.infer<typeof GateResult>;
 
 export const DiffSummary = z
   .object({
@@ -99,7 +99,7 @@ export const DiffSummary = z
         workShrank: count.optional(),
       })
       .strict(),
-    outcome: Outcome,
+    outcome: GateResult,
     /**
      * What the PR could have changed (absent where every point was measured): points affected
      * (points only one side has included), not affected (byte-identical measured inputs, not

@@ -8,15 +8,15 @@
  */
 import { z } from 'zod';
 import { COMPARISON_LISTS, ComparisonSide, Params, short } from './comparison-parts.js';
-import { type ComparisonKind, PAIRED_COMPARISON_OLDEST, PAIRED_COMPARISON_SCHEMA } from './comparison-version.js';
+import { type ComparisonKind, PAIRS_COMPARISON_OLDEST, PAIRS_COMPARISON_SCHEMA } from './comparison-version.js';
 import { DiffSummary } from './diff-summary.js';
 import { Num } from './fields.js';
 import { DIRECTIONS } from './metrics.js';
-import { PAIRED_VERDICTS } from './verdicts.js';
+import { PAIRS_VERDICTS } from './verdicts.js';
 import { WorkBreakdown } from './work-breakdown-schema.js';
 
 /** One metric of a point compared over its pairs. */
-export const PairedMetric = z
+export const PairsMetric = z
   .object({
     metric: short(100),
     unit: short(20),
@@ -29,7 +29,7 @@ export const PairedMetric = z
     ci: z.tuple([Num, Num]).optional(),
     confidence: Num,
     p: Num,
-    verdict: z.enum(PAIRED_VERDICTS),
+    verdict: z.enum(PAIRS_VERDICTS),
     note: short(300).optional(),
     /**
      * A folded metric that repeats another's evidence (a rate over that metric's time): judged
@@ -38,9 +38,9 @@ export const PairedMetric = z
     of: short(100).optional(),
   })
   .strict();
-export type PairedMetric = z.infer<typeof PairedMetric>;
+export type PairsMetric = z.infer<typeof PairsMetric>;
 
-export const PairedCounter = z
+export const PairsCounter = z
   .object({
     metric: short(100),
     unit: short(20),
@@ -50,7 +50,7 @@ export const PairedCounter = z
     headRange: z.tuple([Num, Num]).optional(),
   })
   .strict();
-export type PairedCounter = z.infer<typeof PairedCounter>;
+export type PairsCounter = z.infer<typeof PairsCounter>;
 
 /**
  * A point's work counted on both sides (pairs/run/count-sides.ts, schema 3): user-space
@@ -59,7 +59,7 @@ export type PairedCounter = z.infer<typeof PairedCounter>;
  * decided at once whatever the timing says; a point whose counts are evidence (threads, the
  * kernel, a runtime without deterministic settings) is shown, never called.
  */
-export const PairedWork = z.discriminatedUnion('status', [
+export const PairsWork = z.discriminatedUnion('status', [
   z
     .object({
       status: z.literal('counted'),
@@ -86,9 +86,9 @@ export const PairedWork = z.discriminatedUnion('status', [
     .strict(),
   z.object({ status: z.literal('not-counted'), reason: short(600) }).strict(),
 ]);
-export type PairedWork = z.infer<typeof PairedWork>;
+export type PairsWork = z.infer<typeof PairsWork>;
 
-export const PairedPoint = z
+export const PairsPoint = z
   .object({
     benchmark: short(300),
     experiment: short(100),
@@ -116,25 +116,25 @@ export const PairedPoint = z
     minEffect: Num,
     /** Seconds one pair took (both sides, timer included). */
     secondsPerPair: Num,
-    lead: PairedMetric,
+    lead: PairsMetric,
     /**
      * The point's other metrics over the same pairs. From schema 3, each timed one is judged at its
      * share of the diff-wide false-call level (pairs/analysis/multiplicity.ts); in schema 2 they
      * were fixed-size comparisons at 5 %, no call of a change.
      */
-    folded: z.array(PairedMetric).max(50),
+    folded: z.array(PairsMetric).max(50),
     /** The folded metrics called slower or faster at their share of the diff-wide level (schema 3). */
     also: z.array(short(100)).max(50).optional(),
-    counters: z.array(PairedCounter).max(500),
+    counters: z.array(PairsCounter).max(500),
     /** How much worse the second process of a pair is than the first (> 1: worse), when measurable. */
     orderEffect: Num.optional(),
     /** This point's share of the diff-wide false-call level (pairs/analysis/multiplicity.ts): its change test's level. */
     alpha: Num.optional(),
     /** Its work counted on both sides, before the pairs (schema 3). */
-    work: PairedWork.optional(),
+    work: PairsWork.optional(),
   })
   .strict();
-export type PairedPoint = z.infer<typeof PairedPoint>;
+export type PairsPoint = z.infer<typeof PairsPoint>;
 
 /**
  * What a harness change did to the numbers (pairs/harness-shift/): the measuring files the pull
@@ -186,9 +186,9 @@ export const HarnessShift = z
   .strict();
 export type HarnessShift = z.infer<typeof HarnessShift>;
 
-export const PairedComparison = z
+export const PairsComparison = z
   .object({
-    schema: z.union([z.literal(PAIRED_COMPARISON_OLDEST), z.literal(3), z.literal(PAIRED_COMPARISON_SCHEMA)]),
+    schema: z.union([z.literal(PAIRS_COMPARISON_OLDEST), z.literal(3), z.literal(PAIRS_COMPARISON_SCHEMA)]),
     /** Which document this is; absent from schemas 2 and 3, which their number told apart (model/comparison-kind.ts). */
     kind: z.literal('pairs' satisfies ComparisonKind).optional(),
     method: short(800),
@@ -208,7 +208,7 @@ export const PairedComparison = z
       .strict(),
     base: ComparisonSide,
     head: ComparisonSide,
-    points: z.array(PairedPoint).max(10_000),
+    points: z.array(PairsPoint).max(10_000),
     ...COMPARISON_LISTS,
     /**
      * Points both sides have whose measured inputs are byte-identical, left unmeasured, each with
@@ -247,14 +247,14 @@ export const PairedComparison = z
       .optional(),
   })
   .strict();
-export type PairedComparison = z.infer<typeof PairedComparison>;
+export type PairsComparison = z.infer<typeof PairsComparison>;
 
 /**
  * Schema 3 as its readers check it: schema 4 without `kind`, the one field 4 added. A pull
  * request's harness writes this for a default branch whose reader knows 3 at most
  * (pairs/report/down-level.ts).
  */
-export const PairsComparisonV3 = PairedComparison.omit({ kind: true }).extend({ schema: z.literal(3) });
+export const PairsComparisonV3 = PairsComparison.omit({ kind: true }).extend({ schema: z.literal(3) });
 export type PairsComparisonV3 = z.infer<typeof PairsComparisonV3>;
 
 /**
@@ -263,13 +263,13 @@ export type PairsComparisonV3 = z.infer<typeof PairsComparisonV3>;
  * reader knows no newer schema (pairs/report/down-level.ts): the PR-comment workflow runs that
  * reader on the pull request's artifact.
  */
-const PairedMetricV2 = PairedMetric.omit({ of: true });
-const PairedPointV2 = PairedPoint.omit({ workloadChanged: true, also: true, work: true }).extend({
-  lead: PairedMetricV2,
-  folded: z.array(PairedMetricV2).max(50),
+const PairsMetricV2 = PairsMetric.omit({ of: true });
+const PairsPointV2 = PairsPoint.omit({ workloadChanged: true, also: true, work: true }).extend({
+  lead: PairsMetricV2,
+  folded: z.array(PairsMetricV2).max(50),
 });
-export const PairedComparisonV2 = PairedComparison.omit({ kind: true, summary: true, counts: true }).extend({
-  schema: z.literal(PAIRED_COMPARISON_OLDEST),
-  points: z.array(PairedPointV2).max(10_000),
+export const PairsComparisonV2 = PairsComparison.omit({ kind: true, summary: true, counts: true }).extend({
+  schema: z.literal(PAIRS_COMPARISON_OLDEST),
+  points: z.array(PairsPointV2).max(10_000),
 });
-export type PairedComparisonV2 = z.infer<typeof PairedComparisonV2>;
+export type PairsComparisonV2 = z.infer<typeof PairsComparisonV2>;

@@ -11,12 +11,12 @@ export const TWO_SAMPLE_VERDICTS = ['slower', 'faster', 'unchanged', 'inconclusi
  */
 export type TwoSampleVerdict = (typeof TWO_SAMPLE_VERDICTS)[number];
 
-export const PAIRED_VERDICTS = ['slower', 'faster', 'unchanged', 'inconclusive'] as const;
+export const PAIRS_VERDICTS = ['slower', 'faster', 'unchanged', 'inconclusive'] as const;
 /**
  * Pairs decided sequentially (the PR diff, calibration): "unchanged" is shown (equivalence), and
  * a point whose pairs ran out before either was shown is "inconclusive".
  */
-export type PairedVerdict = (typeof PAIRED_VERDICTS)[number];
+export type PairsVerdict = (typeof PAIRS_VERDICTS)[number];
 
 /** How a verdict reads to a person (compare's table, the site's Compare view). */
 export const VERDICT_TEXT: Record<TwoSampleVerdict, string> = {

@@ -26,9 +26,9 @@ import type { Profile } from '../model/profiles.js';
 import type { Benchmark, Results } from '../model/results.js';
 import { loadAllExperiments } from '../plan/experiments.js';
 import { expand, type Filters } from '../plan/plan.js';
-import { type BuildOutcome, buildAll } from '../run/build.js';
+import { type BuildResult, buildAll } from '../run/build.js';
 import { countSyscalls } from '../run/common.js';
-import { type ProfileOutcome, profileJob, profiles } from '../run/cpu-profile.js';
+import { type ProfileResult, profileJob, profiles } from '../run/cpu-profile.js';
 import { measureJob } from '../run/measure.js';
 import { normalize, notRun } from '../run/normalize.js';
 import type { SyscallCounts } from '../run/parse-strace.js';
@@ -71,7 +71,7 @@ export interface BenchOptions {
   log?: (msg: string) => void;
 }
 
-export interface BenchOutcome {
+export interface BenchResult {
   results: Results;
   outDir: string;
   summary: string;
@@ -84,7 +84,7 @@ export interface BenchOutcome {
   /** Whether the run was added to the store. */
   stored: boolean;
   /** With profileCpu: each profiled job's profile files, or why it has none. */
-  profiles: { job: string; outcome: ProfileOutcome }[];
+  profiles: { job: string; result: ProfileResult }[];
   /** Every traced run's syscall counts per benchmark id, when `traces` asked for more than one. */
   traces: Map<string, SyscallCounts[]>;
   /** Each counted benchmark's runs under Valgrind, by id: the counts behind its `instructions` metrics. */
@@ -112,7 +112,7 @@ async function traceAgain(job: Job, tools: Tools, first: SyscallCounts, total: n
 /** Measures every job in order, writing results.json after each; stops cleanly on SIGINT/SIGTERM. */
 async function runJobs(
   jobs: readonly Job[],
-  builds: ReadonlyMap<string, BuildOutcome>,
+  builds: ReadonlyMap<string, BuildResult>,
   host: Host,
   file: ResultsFile,
   opts: BenchOptions,
@@ -121,7 +121,7 @@ async function runJobs(
   const stop = onInterrupt(log, 'stopping the running benchmark; results so far are kept (marked partial)');
   let measuredSeconds = 0;
   const traces = new Map<string, SyscallCounts[]>();
-  const profiled: BenchOutcome['profiles'] = [];
+  const profiled: BenchResult['profiles'] = [];
   const progress = new Progress(jobs.filter((j) => !j.blocked).length);
   try {
     for (const job of jobs) {
@@ -148,7 +148,7 @@ async function runJobs(
           traces.set(job.id, await traceAgain(job, host.tools, raw.syscalls, opts.traces!));
         if (opts.profileCpu && b.status === 'ok' && profiles(job)) {
           const prof = await profileJob(job, file.outDir);
-          profiled.push({ job: job.id, outcome: prof });
+          profiled.push({ job: job.id, result: prof });
           log(
             'files' in prof
               ? `cpu profile: ${prof.files.join(', ')}`
@@ -217,7 +217,7 @@ const paramsText = (job: Job) =>
     .map(([k, v]) => `${k}=${v}`)
     .join(' ');
 
-export async function bench(opts: BenchOptions): Promise<BenchOutcome> {
+export async function bench(opts: BenchOptions): Promise<BenchResult> {
   const log = opts.log ?? ((m: string) => process.stderr.write(`${m}\n`));
   const started = new Date();
   const t0 = performance.now();

@@ -65,10 +65,10 @@ function plannedRuns(job: Job) {
 }
 
 /** A job's counted work: its metrics, how it was counted, and the counted runs behind them (none when unavailable). */
-export type WorkOutcome = { metrics: Record<string, Metric>; counts: Counts; runs: CountedRun[]; seconds: number };
+export type WorkResult = { metrics: Record<string, Metric>; counts: Counts; runs: CountedRun[]; seconds: number };
 
 /** Counts one job's runs and makes its metrics, or says why it could not. */
-async function countJob(job: Job, tools: Tools, pin?: string): Promise<WorkOutcome> {
+async function countJob(job: Job, tools: Tools, pin?: string): Promise<WorkResult> {
   const runs: CountedRun[] = [];
   let seconds = 0;
   const fitX = job.experiment.manifest.fit?.x;
@@ -129,7 +129,7 @@ export async function countWork(
   jobs: readonly Job[],
   tools: Tools,
   parallel: { count: number; pin?: string },
-  done: (job: Job, outcome: WorkOutcome) => void,
+  done: (job: Job, result: WorkResult) => void,
   stopped: () => boolean = () => false,
 ): Promise<void> {
   if (!tools.valgrind) {
@@ -146,6 +146,6 @@ export async function countWork(
 }
 
 /** A benchmark with its counted work added. */
-export function withWork(b: Benchmark, w: WorkOutcome): Benchmark {
+export function withWork(b: Benchmark, w: WorkResult): Benchmark {
   return { ...b, metrics: { ...b.metrics, ...w.metrics }, counts: w.counts };
 }

@@ -23,11 +23,11 @@ export class Progress {
     else this.out.write(`${line}\n`);
   }
 
-  finish(seconds: number, outcome: string): void {
+  finish(seconds: number, status: string): void {
     this.done++;
     this.spent += seconds;
-    if (!this.tty && outcome !== 'ok') this.out.write(`    -> ${outcome}\n`);
-    if (this.tty && outcome !== 'ok') this.out.write(`\r\x1b[2K    ${outcome}\n`);
+    if (!this.tty && status !== 'ok') this.out.write(`    -> ${status}\n`);
+    if (this.tty && status !== 'ok') this.out.write(`\r\x1b[2K    ${status}\n`);
   }
 
   end(): void {

@@ -25,9 +25,7 @@ export type InputFacts = z.infer<typeof InputFactsFile>;
  * `digest`: the generated files' content digest (./input-digest.ts), what the paired diff compares
  * as the input's workload; absent where no generator runs.
  */
-export type InputOutcome =
-  | { ok: true; dir: string; facts: InputFacts; digest?: string }
-  | { ok: false; reason: string };
+export type InputResult = { ok: true; dir: string; facts: InputFacts; digest?: string } | { ok: false; reason: string };
 
 /** The generator's --name value arguments for one point: bare string parameters pass through. */
 function generatorArgs(exp: Experiment, scope: Scope): Record<string, string> {
@@ -59,14 +57,14 @@ export function parseFacts(stdout: string): InputFacts {
   return facts;
 }
 
-const cache = new Map<string, Promise<InputOutcome>>();
+const cache = new Map<string, Promise<InputResult>>();
 
 export function ensureInput(
   exp: Experiment,
   args: Record<string, string>,
   cacheDir: string,
   log: (s: string) => void,
-): Promise<InputOutcome> {
+): Promise<InputResult> {
   const spec = exp.manifest.generate;
   if (!spec) return Promise.resolve({ ok: true, dir: '', facts: {} });
   // By its real path: a generator that checks whether it is the main module compares its own
@@ -79,7 +77,7 @@ export function ensureInput(
   const dir = join(cacheDir, 'inputs', exp.id, key);
   const memo = cache.get(dir);
   if (memo) return memo;
-  const job = (async (): Promise<InputOutcome> => {
+  const job = (async (): Promise<InputResult> => {
     const factsFile = join(dir, '.facts.json');
     if (identity.ok && existsSync(factsFile))
       return {
@@ -126,9 +124,9 @@ export function ensureInput(
 }
 
 /** Facts as scope entries: input_<name>, plus input_dir. */
-export function inputScope(outcome: Extract<InputOutcome, { ok: true }>): Record<string, number | string> {
-  const scope: Record<string, number | string> = outcome.dir ? { input_dir: outcome.dir } : {};
-  for (const [k, v] of Object.entries(outcome.facts)) scope[`input_${k}`] = v;
+export function inputScope(input: Extract<InputResult, { ok: true }>): Record<string, number | string> {
+  const scope: Record<string, number | string> = input.dir ? { input_dir: input.dir } : {};
+  for (const [k, v] of Object.entries(input.facts)) scope[`input_${k}`] = v;
   return scope;
 }
 
@@ -140,8 +138,8 @@ export async function prepareInputs(
   points: readonly Point[],
   cacheDir: string,
   log: (s: string) => void,
-): Promise<Map<string, InputOutcome>> {
-  const out = new Map<string, InputOutcome>();
+): Promise<Map<string, InputResult>> {
+  const out = new Map<string, InputResult>();
   for (const p of points) {
     if (!p.experiment.manifest.generate) continue;
     const scope = { ...p.settings.constants, ...p.params, ...p.derived };

@@ -17,14 +17,14 @@ import { familyOf, NATIVE_COUNTING } from '../model/runtime-families.js';
 import { matchesAt } from '../model/select.js';
 import { workloadHash } from './definition.js';
 import { measuredInputs } from './identify-inputs.js';
-import { type InputOutcome, inputScope } from './inputs.js';
+import { type InputResult, inputScope } from './inputs.js';
 import type { Point } from './plan.js';
 
 export interface PlanEnvironment {
   /** Every runtime key the points need (and gcc), resolved: installed, or why not. */
   runtimes: ReadonlyMap<string, Resolved>;
   /** Each point's input by point id, for experiments with a generator. */
-  inputs: ReadonlyMap<string, InputOutcome>;
+  inputs: ReadonlyMap<string, InputResult>;
   cacheDir: string;
   /** Where the programs write their files ({scratch}/<experiment>/<variant>); cacheDir/scratch by default. */
   scratchDir?: string;
@@ -275,7 +275,7 @@ function jobSettings(point: Point, env: PlanEnvironment): Job['settings'] {
 }
 
 /** A generated input's numeric facts, as the names expressions see them (input_<fact>). */
-function inputFactsOf(input: InputOutcome | undefined): Record<string, number> {
+function inputFactsOf(input: InputResult | undefined): Record<string, number> {
   return input?.ok
     ? Object.fromEntries(
         Object.entries(input.facts)
@@ -286,7 +286,7 @@ function inputFactsOf(input: InputOutcome | undefined): Record<string, number> {
 }
 
 /** Why a point cannot run: its runtime is missing, or its input could not be generated. */
-function whyBlocked(point: Point, rt: Resolved | undefined, input: InputOutcome | undefined): Job['blocked'] {
+function whyBlocked(point: Point, rt: Resolved | undefined, input: InputResult | undefined): Job['blocked'] {
   const m = point.experiment.manifest;
   return !rt?.ok
     ? {

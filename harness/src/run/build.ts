@@ -11,7 +11,7 @@ import { runProcess } from '../lib/exec.js';
 import type { Job, JobBuild } from '../model/job.js';
 import type { BuildInfo } from '../model/results.js';
 
-export type BuildOutcome = { ok: true; artifact: string; info: BuildInfo } | { ok: false; reason: string };
+export type BuildResult = { ok: true; artifact: string; info: BuildInfo } | { ok: false; reason: string };
 
 type Esbuild = Pick<typeof harnessEsbuild, 'build' | 'version'>;
 
@@ -31,13 +31,13 @@ function tail(s: string, lines = 8): string {
   return s.trim().split('\n').slice(-lines).join('\n');
 }
 
-export async function buildOne(b: JobBuild): Promise<BuildOutcome> {
+export async function buildOne(b: JobBuild): Promise<BuildResult> {
   const { spec, source, artifact } = b;
   const outDir = dirname(artifact);
   rmSync(outDir, { recursive: true, force: true });
   mkdirSync(outDir, { recursive: true });
   const started = performance.now();
-  const done = (compiler: string, flags: string[]): BuildOutcome => ({
+  const done = (compiler: string, flags: string[]): BuildResult => ({
     ok: true,
     artifact,
     info: {
@@ -109,8 +109,8 @@ export async function buildOne(b: JobBuild): Promise<BuildOutcome> {
 }
 
 /** Builds what the runnable jobs need, once per build key, in plan order. */
-export async function buildAll(jobs: readonly Job[], log: (s: string) => void): Promise<Map<string, BuildOutcome>> {
-  const out = new Map<string, BuildOutcome>();
+export async function buildAll(jobs: readonly Job[], log: (s: string) => void): Promise<Map<string, BuildResult>> {
+  const out = new Map<string, BuildResult>();
   for (const job of jobs) {
     if (job.blocked || !job.build || out.has(job.build.key)) continue;
     log(`building ${job.build.key} (${job.build.spec.kind})`);

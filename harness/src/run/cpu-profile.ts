@@ -18,7 +18,7 @@ import { programEnv } from './program-env.js';
 
 /** Which profiler ran: the runtime's V8 profiler, or perf. */
 export type ProfilerTool = 'v8-cpu-prof' | 'perf';
-export type ProfileOutcome =
+export type ProfileResult =
   | { tool: ProfilerTool; files: string[] /** Why the runtime's own profiler was not the one used. */; note?: string }
   | { tool?: ProfilerTool; reason: string };
 
@@ -62,7 +62,7 @@ async function run(job: Job, line: string) {
  * V8's profiler: the runtime binary becomes a wrapper that adds the flags (Node refuses --cpu-prof
  * in NODE_OPTIONS; Deno takes them only after `run`).
  */
-async function v8Profile(job: Job, dir: string): Promise<ProfileOutcome> {
+async function v8Profile(job: Job, dir: string): Promise<ProfileResult> {
   const binary = String(job.scope.runtime);
   const after = familyOf(job.runtime)?.profilerAfter ?? 0;
   const kept = Array.from({ length: after }, (_, i) => `a${i}`);
@@ -86,7 +86,7 @@ async function v8Profile(job: Job, dir: string): Promise<ProfileOutcome> {
 }
 
 /** perf record with the cpu-clock software event (these machines have no hardware counters). */
-async function perfProfile(job: Job, dir: string): Promise<ProfileOutcome> {
+async function perfProfile(job: Job, dir: string): Promise<ProfileResult> {
   const data = join(dir, 'perf.data');
   const line = `perf record -q -e cpu-clock -o ${shellQuote(data)} -- sh -c ${shellQuote(programWith(job, String(job.scope.runtime)))}`;
   const r = await run(job, line);
@@ -107,7 +107,7 @@ async function perfProfile(job: Job, dir: string): Promise<ProfileOutcome> {
 }
 
 /** Runs the job once under its profiler; returns the files written, or why there are none. */
-export async function profileJob(job: Job, outDir: string): Promise<ProfileOutcome> {
+export async function profileJob(job: Job, outDir: string): Promise<ProfileResult> {
   if (!profiles(job)) return { reason: 'CPU profiles are taken for JavaScript variants only' };
   if (typeof job.scope.runtime !== 'string') return { reason: 'no runtime binary for this job' };
   const dir = profileDir(outDir, job);

@@ -9,11 +9,11 @@ import { UserError } from '../lib/errors.js';
 import { escapeCell } from '../lib/markdown.js';
 import { readUntrusted, readUntrustedJson } from '../lib/untrusted.js';
 import { expectComparison } from '../model/comparison-kind.js';
-import { PAIRED_COMPARISON_SCHEMA } from '../model/comparison-version.js';
+import { PAIRS_COMPARISON_SCHEMA } from '../model/comparison-version.js';
 import { DiffPlan } from '../model/diff-plan.js';
-import { PairedComparison } from '../model/pairs-document.js';
-import type { FailRule } from '../pairs/analysis/merge-rule.js';
-import { renderPairedComparison } from '../pairs/report/comment.js';
+import { PairsComparison } from '../model/pairs-document.js';
+import type { GateRule } from '../pairs/analysis/merge-gate.js';
+import { renderPairsComparison } from '../pairs/report/comment.js';
 import { coverageProblem } from './trusted-coverage.js';
 
 export const MAX_ARTIFACT_BYTES = 8 * 2 ** 20;
@@ -24,16 +24,16 @@ export const COMMENT_MARKER = '<!-- jsio-bench:perf-diff -->';
  * schema number in files from before kinds): another document, an unknown kind or a newer schema
  * is refused in one line naming the file.
  */
-export function readPairsComparison(file: string, what = 'file'): PairedComparison {
-  return readUntrustedJson(file, PairedComparison, {
+export function readPairsComparison(file: string, what = 'file'): PairsComparison {
+  return readUntrustedJson(file, PairsComparison, {
     maxBytes: MAX_ARTIFACT_BYTES,
     what,
-    migrate: expectComparison(file, 'pairs', PAIRED_COMPARISON_SCHEMA),
+    migrate: expectComparison(file, 'pairs', PAIRS_COMPARISON_SCHEMA),
   });
 }
 
 /** The artifact's comparison.json: only the paired diff is a PR diff. */
-export function readArtifactComparison(dir: string): PairedComparison {
+export function readArtifactComparison(dir: string): PairsComparison {
   return readPairsComparison(join(dir, 'comparison.json'), 'artifact file');
 }
 
@@ -47,7 +47,7 @@ export const NO_TRUSTED_PLAN =
   "> [!NOTE]\n> The base's harness left no plan of this diff (it predates `pairs --plan`, or could not read the head's programs): what was measured is what the pull request's own harness chose.\n\n";
 
 /** The warning that leads the comment when the diff left out points the trusted plan names. */
-function coverageWarning(plan: DiffPlan, c: PairedComparison): string {
+function coverageWarning(plan: DiffPlan, c: PairsComparison): string {
   const problem = coverageProblem(plan, c);
   if (!problem) return '';
   const shown = problem.points.slice(0, 20).map(escapeCell);
@@ -58,7 +58,7 @@ function coverageWarning(plan: DiffPlan, c: PairedComparison): string {
 export function commentFromArtifact(
   dir: string,
   expectedPr: string,
-  rule?: FailRule,
+  rule?: GateRule,
   trustedPlan?: DiffPlan | 'none',
 ): { pr: number; body: string } {
   if (!/^[1-9]\d{0,9}$/.test(expectedPr))
@@ -73,7 +73,7 @@ export function commentFromArtifact(
       `artifact pr-number ${prText} does not match the run's pull request ${expectedPr}: refusing it`,
     );
   const parsed = readArtifactComparison(dir);
-  const body = renderPairedComparison(parsed, rule ? { rule } : {});
+  const body = renderPairsComparison(parsed, rule ? { rule } : {});
   const warning = trustedPlan === 'none' ? NO_TRUSTED_PLAN : trustedPlan ? coverageWarning(trustedPlan, parsed) : '';
   return { pr: Number(prText), body: `${COMMENT_MARKER}\n${warning}${body}` };
 }

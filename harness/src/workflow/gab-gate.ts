@@ -83,7 +83,7 @@ export interface GabGateInput {
   isAncestor: (ancestor: string, descendant: string) => boolean | undefined;
 }
 
-export interface GabDecision {
+export interface GabGateResult {
   machine: string;
   sha: string;
   feed: Record<GabTool, boolean>;
@@ -91,7 +91,7 @@ export interface GabDecision {
 }
 
 /** Throws (InvalidIdentifier) when the results carry an id that is not safe to use at all. */
-export function gabGate(i: GabGateInput): GabDecision {
+export function gabGate(i: GabGateInput): GabGateResult {
   const machine = assertSegment('results run.machine.id', i.machine);
   const sha = assertSha('results run.commit.sha', i.measuredSha);
   const workflowSha = assertSha('the workflow commit (GITHUB_SHA)', i.workflowSha);
@@ -129,7 +129,7 @@ export function gabGate(i: GabGateInput): GabDecision {
 }
 
 /** Lines for $GITHUB_OUTPUT: machine, sha, and one true/false per direction. */
-export function gabGateOutputs(d: GabDecision): string {
+export function gabGateOutputs(d: GabGateResult): string {
   return [
     `machine=${d.machine}`,
     `sha=${d.sha}`,

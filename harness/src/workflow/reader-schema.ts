@@ -12,7 +12,7 @@ const FILES = ['harness/src/model/comparison-version.ts', 'harness/src/model/com
 const DECLARATION = /^export const PAIR(?:ED|S)_COMPARISON_SCHEMA = (\d+);$/m;
 
 /** The newest paired schema the harness of `root` reads, or undefined where it declares none. */
-export function pairedSchemaReadBy(root: string): number | undefined {
+export function pairsSchemaReadBy(root: string): number | undefined {
   for (const f of FILES) {
     const file = join(root, f);
     if (!existsSync(file)) continue;

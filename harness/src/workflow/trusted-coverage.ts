@@ -7,10 +7,10 @@
  */
 
 import type { DiffPlan } from '../model/diff-plan.js';
-import type { PairedComparison } from '../model/pairs-document.js';
+import type { PairsComparison } from '../model/pairs-document.js';
 
 /** The points the plan measures that the comparison neither answers nor lists, in the plan's order. */
-export function unansweredPoints(plan: DiffPlan, c: PairedComparison): string[] {
+export function unansweredPoints(plan: DiffPlan, c: PairsComparison): string[] {
   const answered = new Set<string>([
     ...c.points.map((p) => p.benchmark),
     ...c.notMeasured.map((p) => p.benchmark),
@@ -22,7 +22,7 @@ export function unansweredPoints(plan: DiffPlan, c: PairedComparison): string[] 
 }
 
 /** Whether the plan is of the diff's own commits. */
-function samePair(plan: DiffPlan, c: PairedComparison): boolean {
+function samePair(plan: DiffPlan, c: PairsComparison): boolean {
   return c.base.commits.includes(plan.base.commit) && c.head.commits.includes(plan.head.commit);
 }
 
@@ -30,7 +30,7 @@ function samePair(plan: DiffPlan, c: PairedComparison): boolean {
  * What the comment and the merge check say about a trusted plan: undefined when every point it
  * names is answered; else one line, and the points.
  */
-export function coverageProblem(plan: DiffPlan, c: PairedComparison): { line: string; points: string[] } | undefined {
+export function coverageProblem(plan: DiffPlan, c: PairsComparison): { line: string; points: string[] } | undefined {
   if (!samePair(plan, c))
     return {
       line: `the trusted plan is of base ${plan.base.commit.slice(0, 12)} and head ${plan.head.commit.slice(0, 12)}, not of the commits this diff measured`,

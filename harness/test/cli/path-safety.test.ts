@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
-import { pairedComparison } from '../helpers/paired.js';
+import { pairsComparison } from '../helpers/pairs.js';
 import { wcResults } from '../helpers/results.js';
 
 /** Every entry under dir (symlinks not followed): type, size and content hash. */
@@ -168,7 +168,7 @@ describe('npm run publish-run --noise with crafted calibrations', () => {
 });
 
 describe('npm run pr-comment with crafted artifacts', () => {
-  const comparison = () => pairedComparison();
+  const comparison = () => pairsComparison();
   const artifact = (s: string) => {
     const d = join(s, 'w', 'artifact');
     mkdirSync(d, { recursive: true });

@@ -2,12 +2,12 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Job } from '../../src/model/job.js';
-import type { InputOutcome } from '../../src/plan/inputs.js';
+import type { InputResult } from '../../src/plan/inputs.js';
 import { type PlanEnvironment, planJob } from '../../src/plan/jobs.js';
 import type { Point } from '../../src/plan/plan.js';
 import type { RawSamples } from '../../src/run/runner.js';
 
-export function jobOf(point: Point, env: Partial<PlanEnvironment> & { input?: InputOutcome } = {}): Job {
+export function jobOf(point: Point, env: Partial<PlanEnvironment> & { input?: InputResult } = {}): Job {
   const runtimes = new Map([
     [point.runtime, { ok: true as const, path: `/fake/${point.runtime}`, version: '1.0.0' }],
     ['gcc', { ok: true as const, path: '/usr/bin/gcc', version: '12.2.0' }],

@@ -183,18 +183,18 @@ exec '${process.execPath}' "$@"
       log: () => undefined,
     });
     expect(out.results.benchmarks.map((b) => b.status)).toEqual(['ok']);
-    const outcome = out.profiles[0]?.outcome;
+    const result = out.profiles[0]?.result;
     const data = join(scratch, 'probe.data');
     const perf = spawnSync('perf', ['record', '-q', '-e', 'cpu-clock', '-o', data, '--', 'true']);
     if (perf.status === 0 && existsSync(data)) {
-      expect(outcome).toMatchObject({
+      expect(result).toMatchObject({
         tool: 'perf',
         files: [expect.stringMatching(/perf\.txt$/)],
         note: expect.stringMatching(/^V8's --cpu-prof: profiled run exited with status 9/),
       });
     } else {
       // perf missing or not permitted on this machine: both tries are named.
-      expect(outcome).toMatchObject({ reason: expect.stringMatching(/exited with status 9; perf instead: /) });
+      expect(result).toMatchObject({ reason: expect.stringMatching(/exited with status 9; perf instead: /) });
     }
   });
 });

@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PairedComparison } from '../../src/model/pairs-document.js';
+import { PairsComparison } from '../../src/model/pairs-document.js';
 import { loadAllExperiments } from '../../src/plan/experiments.js';
 import { ROOT, runCli } from '../helpers/cli.js';
 
@@ -49,7 +49,7 @@ describe('a PR diff of every experiment from fresh clones', () => {
       variants,
     ]);
     expect(r.status, r.stderr).toBe(0);
-    const c = PairedComparison.parse(JSON.parse(readFileSync(join(out, 'comparison.json'), 'utf8')));
+    const c = PairsComparison.parse(JSON.parse(readFileSync(join(out, 'comparison.json'), 'utf8')));
     expect(c.notMeasured).toEqual([]);
     const experiments = loadAllExperiments(join(ROOT, 'programs'))
       .map((e) => e.id)

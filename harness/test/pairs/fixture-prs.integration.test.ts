@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { plantedWc } from '../../src/calibration/plant.js';
-import { PairedComparison } from '../../src/model/pairs-document.js';
+import { PairsComparison } from '../../src/model/pairs-document.js';
 import { runCli } from '../helpers/cli.js';
 import { editProgram, programCheckout } from '../helpers/program-checkout.js';
 
@@ -58,7 +58,7 @@ function pullRequest(
   expect(comment.status, comment.stderr).toBe(0);
   const file = join(out, 'comparison.json');
   const outcomes = rules.map((rule) => runCli(['workflow', 'pr-outcome', '--comparison', file, '--fail-on', rule]));
-  const c = PairedComparison.parse(JSON.parse(readFileSync(file, 'utf8')));
+  const c = PairsComparison.parse(JSON.parse(readFileSync(file, 'utf8')));
   const record = JSON.parse(readFileSync(join(out, 'pairs.json'), 'utf8')) as PairsFile;
   return { pairs, c, md: comment.stdout, outcomes, record };
 }

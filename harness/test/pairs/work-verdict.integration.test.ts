@@ -8,7 +8,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { PairedComparison } from '../../src/model/pairs-document.js';
+import { PairsComparison } from '../../src/model/pairs-document.js';
 import { runCli } from '../helpers/cli.js';
 import { editProgram, programCheckout } from '../helpers/program-checkout.js';
 
@@ -31,7 +31,7 @@ function diff(base: string, head: string, select: string[]) {
   expect(comment.status, comment.stderr).toBe(0);
   const file = join(out, 'comparison.json');
   const rule = (r: string) => runCli(['workflow', 'pr-outcome', '--comparison', file, '--fail-on', r]);
-  return { c: PairedComparison.parse(JSON.parse(readFileSync(file, 'utf8'))), md: comment.stdout, rule };
+  return { c: PairsComparison.parse(JSON.parse(readFileSync(file, 'utf8'))), md: comment.stdout, rule };
 }
 
 describe('work changed, decided by exact counts', () => {

@@ -32,11 +32,11 @@ describe('input generators of a checkout reached through a symlink', () => {
         }),
       );
       const cache = mkdtempSync(join(tmpdir(), `jsio-gen-${exp.id}-`));
-      const outcome = await ensureInput(exp, args, cache, () => {});
-      expect(outcome.ok ? '' : outcome.reason).toBe('');
-      if (!outcome.ok) return;
-      expect(Object.keys(outcome.facts).length).toBeGreaterThan(0);
-      expect(readdirSync(outcome.dir).length).toBeGreaterThan(1); // the input beside .facts.json
+      const result = await ensureInput(exp, args, cache, () => {});
+      expect(result.ok ? '' : result.reason).toBe('');
+      if (!result.ok) return;
+      expect(Object.keys(result.facts).length).toBeGreaterThan(0);
+      expect(readdirSync(result.dir).length).toBeGreaterThan(1); // the input beside .facts.json
       // A failed generation leaves no half-written folder behind.
       expect(readdirSync(join(cache, 'inputs', exp.id)).filter((n) => n.includes('.tmp-'))).toEqual([]);
     });

@@ -40,23 +40,23 @@ describe('a runtime pair', () => {
   it('measures both releases in pairs on the same checkout and says whether the change holds', {
     timeout: 600_000,
   }, async () => {
-    const confirm = releaseConfirmer({ root: ROOT, profile: 'smoke', budgetSeconds: 30, log: () => {} });
-    const outcome = await confirm(candidate);
-    expect(outcome).toBeDefined();
-    if ('unconfirmable' in outcome!) {
+    const confirm = releaseConfirmer({ root: ROOT, profile: 'smoke', askedSeconds: 30, log: () => {} });
+    const confirmation = await confirm(candidate);
+    expect(confirmation).toBeDefined();
+    if ('unconfirmable' in confirmation!) {
       // Where this machine's noise hides the difference between the two sizes (a busy machine),
       // the pairs have no fitted cost per read (they lead with another metric), or lead with it
       // but without an interval (seen with two test suites at once on the 2-core VM): either way
       // the change is not judged on wall time instead.
-      expect(outcome.unconfirmable).toMatch(
+      expect(confirmation.unconfirmable).toMatch(
         /^the pairs measured this metric without an interval( \(they judge another one\))?$/,
       );
-      expect(changeText(candidate, outcome)).toBe(
-        `node 22.23.2 → 22.23.3: wc readsync bs 65536 read_cost +20% (not confirmable by pairs: ${outcome.unconfirmable})`,
+      expect(changeText(candidate, confirmation)).toBe(
+        `node 22.23.2 → 22.23.3: wc readsync bs 65536 read_cost +20% (not confirmable by pairs: ${confirmation.unconfirmable})`,
       );
       return;
     }
-    const conf = outcome!;
+    const conf = confirmation!;
     expect(conf.pairs).toBeGreaterThanOrEqual(1);
     expect(conf.ci[0]).toBeLessThanOrEqual(conf.ci[1]);
     // Judged on the change's own metric, the fitted cost per read, never on another one.

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { commentFromArtifact } from '../../src/workflow/artifact.js';
-import { pairedComparison, pairedPoint } from '../helpers/paired.js';
+import { pairsComparison, pairsPoint } from '../helpers/pairs.js';
 
 function artifact(comparison: unknown): string {
   const dir = mkdtempSync(join(tmpdir(), 'jsio-art-caps-'));
@@ -19,16 +19,16 @@ const PROTO = /Object\.prototype property/;
 
 describe('comparison.json from an artifact', () => {
   it.each(['constructor', 'toString', 'valueOf'])('refuses the toolchain name %s', (name) => {
-    const c = pairedComparison();
+    const c = pairsComparison();
     c.head.toolchains = { [name]: 'x' };
     expect(() => commentFromArtifact(artifact(c), '42')).toThrow(`head.toolchains.${name}: Invalid key`);
   });
 
   it('refuses __proto__ as a toolchain or a parameter name', () => {
-    const text = JSON.stringify(pairedComparison()).replace('"toolchains":{}', '"toolchains":{"__proto__":"x"}');
+    const text = JSON.stringify(pairsComparison()).replace('"toolchains":{}', '"toolchains":{"__proto__":"x"}');
     expect(() => commentFromArtifact(artifact(text), '42')).toThrow(PROTO);
-    const p = pairedPoint();
-    const withParam = JSON.stringify({ ...pairedComparison(), points: [p] }).replace(
+    const p = pairsPoint();
+    const withParam = JSON.stringify({ ...pairsComparison(), points: [p] }).replace(
       '"params":{',
       '"params":{"__proto__":1,',
     );
@@ -36,30 +36,30 @@ describe('comparison.json from an artifact', () => {
   });
 
   it('refuses the parameter name constructor', () => {
-    const p = pairedPoint();
+    const p = pairsPoint();
     p.params = { constructor: 1 };
-    expect(() => commentFromArtifact(artifact({ ...pairedComparison(), points: [p] }), '42')).toThrow(
+    expect(() => commentFromArtifact(artifact({ ...pairsComparison(), points: [p] }), '42')).toThrow(
       'points.0.params.constructor: Invalid key',
     );
   });
 
   it('refuses a number no measurement reaches', () => {
-    const p = pairedPoint();
+    const p = pairsPoint();
     p.lead.ratio = 1.7e308;
-    expect(() => commentFromArtifact(artifact({ ...pairedComparison(), points: [p] }), '42')).toThrow(
+    expect(() => commentFromArtifact(artifact({ ...pairsComparison(), points: [p] }), '42')).toThrow(
       /points\.0\.lead\.ratio/,
     );
   });
 
   it('refuses a 5,000-character toolchain version', () => {
-    const c = pairedComparison();
+    const c = pairsComparison();
     c.head.toolchains = { gcc: 'x'.repeat(5000) };
     expect(() => commentFromArtifact(artifact(c), '42')).toThrow(/head\.toolchains\.gcc/);
   });
 
   it('accepts a diff of 400 points, each with its lists', () => {
-    const c = pairedComparison();
-    c.points = Array.from({ length: 400 }, () => pairedPoint());
+    const c = pairsComparison();
+    c.points = Array.from({ length: 400 }, () => pairsPoint());
     c.notMeasured = Array.from({ length: 400 }, () => ({
       benchmark: 'wc/c/bs=1',
       side: 'head' as const,

@@ -8,12 +8,12 @@ import { describe, expect, it } from 'vitest';
 import { prOutcomeCmd } from '../../src/cli/commands/pr-outcome.js';
 import { compareRuns } from '../../src/compare/quick-look.js';
 import { comparisonKind } from '../../src/model/comparison-kind.js';
-import { COMPARISON_SCHEMA, PAIRED_COMPARISON_SCHEMA } from '../../src/model/comparison-version.js';
-import type { PairedComparison } from '../../src/model/pairs-document.js';
+import { COMPARISON_SCHEMA, PAIRS_COMPARISON_SCHEMA } from '../../src/model/comparison-version.js';
+import type { PairsComparison } from '../../src/model/pairs-document.js';
 import { Comparison } from '../../src/model/quick-look-document.js';
 import { forSchema2, forSchema3 } from '../../src/pairs/report/down-level.js';
 import { commentFromArtifact } from '../../src/workflow/artifact.js';
-import { pairedComparison } from '../helpers/paired.js';
+import { pairsComparison } from '../helpers/pairs.js';
 import { wcResults } from '../helpers/results.js';
 
 function artifact(comparison: unknown): string {
@@ -32,7 +32,7 @@ async function outcome(comparison: unknown): Promise<{ status: number; out: stri
 }
 
 /** The paired diff as `pairs` writes it now. */
-const pairs = (): PairedComparison => ({ ...pairedComparison(), schema: PAIRED_COMPARISON_SCHEMA, kind: 'pairs' });
+const pairs = (): PairsComparison => ({ ...pairsComparison(), schema: PAIRS_COMPARISON_SCHEMA, kind: 'pairs' });
 const quickLook = () => compareRuns([wcResults('a'.repeat(40))], [wcResults('b'.repeat(40))]);
 /** A refusal: one line, no field list. */
 const oneLine = (pattern: string) => new RegExp(`^[^\\n]*${pattern}[^\\n]*$`);
@@ -67,7 +67,7 @@ describe("the paired diff's readers (the PR comment and the merge check)", () =>
   const documents: [string, unknown][] = [
     ['schema 2 (no kind)', forSchema2(pairs())],
     ['schema 3 (no kind)', forSchema3(pairs())],
-    [`schema ${PAIRED_COMPARISON_SCHEMA} (kind "pairs")`, pairs()],
+    [`schema ${PAIRS_COMPARISON_SCHEMA} (kind "pairs")`, pairs()],
   ];
   it.each(documents)('read %s', async (_, doc) => {
     expect(commentFromArtifact(artifact(doc), '42').body).toContain('## Performance:');
@@ -81,10 +81,10 @@ describe("the paired diff's readers (the PR comment and the merge check)", () =>
         'is the quick look `npm run compare` writes between stored runs \\(field "kind" is "quick-look"\\)',
       ],
       [{ ...pairs(), kind: 'pair' }, 'field "kind" is "pair", a comparison this harness does not know'],
-      [{ ...pairs(), schema: PAIRED_COMPARISON_SCHEMA + 1 }, `has schema ${PAIRED_COMPARISON_SCHEMA + 1}, newer than`],
+      [{ ...pairs(), schema: PAIRS_COMPARISON_SCHEMA + 1 }, `has schema ${PAIRS_COMPARISON_SCHEMA + 1}, newer than`],
       [
-        { ...forSchema3(pairs()), schema: PAIRED_COMPARISON_SCHEMA },
-        `has schema ${PAIRED_COMPARISON_SCHEMA} but no field "kind"`,
+        { ...forSchema3(pairs()), schema: PAIRS_COMPARISON_SCHEMA },
+        `has schema ${PAIRS_COMPARISON_SCHEMA} but no field "kind"`,
       ],
     ];
     for (const [doc, said] of refusals) {

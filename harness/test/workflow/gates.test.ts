@@ -18,12 +18,12 @@ import { type GabGateInput, gabGate, parseGabDataJs } from '../../src/workflow/g
 import { checkApprovedHead, classifyPullRequest } from '../../src/workflow/pr-gate.js';
 import { commentTarget, runTitle } from '../../src/workflow/workflow-run.js';
 import { runCli } from '../helpers/cli.js';
-import { pairedComparison } from '../helpers/paired.js';
+import { pairsComparison } from '../helpers/pairs.js';
 import { wcResults } from '../helpers/results.js';
 
 /** An artifact's comparison.json (validated as pr-comment validates it) whose head is `sha`. */
 const comparisonOf = (sha: string) => {
-  const c = pairedComparison();
+  const c = pairsComparison();
   c.head.commits = [sha];
   return JSON.stringify(c);
 };

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { COMMENT_MARKER } from '../../src/workflow/artifact.js';
 import { ROOT } from '../helpers/cli.js';
-import { pairedComparison } from '../helpers/paired.js';
+import { pairsComparison } from '../helpers/pairs.js';
 
 interface Comment {
   id: number;
@@ -110,7 +110,7 @@ function event(pullRequests: number[] = []): string {
 
 function artifact(pr: number): string {
   const d = dir();
-  writeFileSync(join(d, 'comparison.json'), JSON.stringify(pairedComparison()));
+  writeFileSync(join(d, 'comparison.json'), JSON.stringify(pairsComparison()));
   writeFileSync(join(d, 'pr-number'), String(pr));
   return d;
 }

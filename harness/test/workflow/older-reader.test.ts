@@ -12,14 +12,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { prOutcomeCmd } from '../../src/cli/commands/pr-outcome.js';
-import { PAIRED_COMPARISON_SCHEMA } from '../../src/model/comparison-version.js';
-import { type PairedComparison, type PairedPoint, PairsComparisonV3 } from '../../src/model/pairs-document.js';
+import { PAIRS_COMPARISON_SCHEMA } from '../../src/model/comparison-version.js';
+import { type PairsComparison, PairsComparisonV3, type PairsPoint } from '../../src/model/pairs-document.js';
 import { Comparison } from '../../src/model/quick-look-document.js';
 import { forReader } from '../../src/pairs/report/down-level.js';
 import { commentFromArtifact } from '../../src/workflow/artifact.js';
-import { pairedSchemaReadBy } from '../../src/workflow/reader-schema.js';
+import { pairsSchemaReadBy } from '../../src/workflow/reader-schema.js';
 import { ROOT } from '../helpers/cli.js';
-import { pairedComparison, pairedPoint } from '../helpers/paired.js';
+import { pairsComparison, pairsPoint } from '../helpers/pairs.js';
 import { wcResults } from '../helpers/results.js';
 
 /** Where a harness declares the paired schema it reads: both layouts (reader-schema.ts's list). */
@@ -73,8 +73,8 @@ function artifact(root: string, comparison: unknown): string {
   return dir;
 }
 
-const lead = pairedPoint().lead;
-const scan = pairedPoint({
+const lead = pairsPoint().lead;
+const scan = pairsPoint({
   benchmark: 'scan/c-blocking/cache=warm,files=100',
   experiment: 'scan',
   variant: 'c-blocking',
@@ -84,7 +84,7 @@ const scan = pairedPoint({
   workloadChanged: 'input_bytes 40000 → 80000',
   lead: { ...lead, metric: 'scan_seconds', ratio: 1.96, ci: [1.91, 2.01], verdict: 'slower' },
 });
-const threadpool = pairedPoint({
+const threadpool = pairsPoint({
   benchmark: 'threadpool/node-promises/cache=warm,pool=4,work=read',
   experiment: 'threadpool',
   variant: 'node-promises',
@@ -97,9 +97,9 @@ const threadpool = pairedPoint({
 });
 
 /** A paired diff as `pairs` writes it now: every schema's additions, and its kind. */
-function current(): PairedComparison {
-  const c = pairedComparison([scan, threadpool] as PairedPoint[]);
-  c.schema = PAIRED_COMPARISON_SCHEMA;
+function current(): PairsComparison {
+  const c = pairsComparison([scan, threadpool] as PairsPoint[]);
+  c.schema = PAIRS_COMPARISON_SCHEMA;
   c.kind = 'pairs';
   c.notAffected = [];
   c.affectedBecause = c.points.map((p) => ({ benchmark: p.benchmark, reason: 'changed' }));
@@ -116,11 +116,11 @@ describe("the default branch's older reader on a newer harness's artifact", () =
       async () => {
         const old = checkout(commit!);
         // What pairs.ts decides by: the declaration in the base's source.
-        const declared = pairedSchemaReadBy(old);
+        const declared = pairsSchemaReadBy(old);
         expect(declared).toBe(n);
         const reader = await load<Reader>(old, 'workflow/artifact.ts');
         expect(() => reader.commentFromArtifact(artifact(old, current()), '7')).toThrow(
-          new RegExp(`schema ${PAIRED_COMPARISON_SCHEMA}, newer than this harness`),
+          new RegExp(`schema ${PAIRS_COMPARISON_SCHEMA}, newer than this harness`),
         );
         const written = forReader(current(), declared);
         expect(written?.schema).toBe(n);
@@ -152,7 +152,7 @@ type Writer = {
 };
 
 /** What an older harness's `pairs` wrote for these points (its own writer and, where it had one, its summary). */
-async function writtenBy(old: string, points: PairedPoint[]): Promise<Record<string, unknown>> {
+async function writtenBy(old: string, points: PairsPoint[]): Promise<Record<string, unknown>> {
   const { pairedComparison: write } = await load<Writer>(old, 'report/comparison-json.ts');
   const side = (commit: string) => ({ commit, toolchains: { node: 'v22.0.0' } });
   const c = write({
@@ -199,7 +199,7 @@ describe("today's readers on the files older harnesses wrote", () => {
 
   it.skipIf(!three)('a paired diff at schema 3, and the quick look as written before kinds (schema 1)', async () => {
     const old = checkout(three!);
-    const file = await writtenBy(old, [scan, threadpool] as PairedPoint[]);
+    const file = await writtenBy(old, [scan, threadpool] as PairsPoint[]);
     expect(file).toMatchObject({ schema: 3 });
     expect(file).not.toHaveProperty('kind');
     // Schema 3 as today's model has it: the down-level writes exactly what that harness wrote.

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compareRuns } from '../../src/compare/quick-look.js';
 import { COMMENT_MARKER, commentFromArtifact, MAX_ARTIFACT_BYTES } from '../../src/workflow/artifact.js';
-import { pairedComparison, pairedPoint } from '../helpers/paired.js';
+import { pairsComparison, pairsPoint } from '../helpers/pairs.js';
 import { wcResults } from '../helpers/results.js';
 
 function artifact(comparison: unknown, pr = '42'): string {
@@ -15,7 +15,7 @@ function artifact(comparison: unknown, pr = '42'): string {
   writeFileSync(join(dir, 'pr-number'), pr);
   return dir;
 }
-const good = () => pairedComparison();
+const good = () => pairsComparison();
 
 describe('pr-comment', () => {
   it('renders a valid artifact behind the sticky-comment marker', () => {
@@ -38,7 +38,7 @@ describe('pr-comment', () => {
   });
 
   it('rejects JSON that is not a paired comparison, naming the field', () => {
-    const bad = { ...good(), points: [{ ...pairedPoint(), experiment: undefined }] };
+    const bad = { ...good(), points: [{ ...pairsPoint(), experiment: undefined }] };
     expect(() => commentFromArtifact(artifact(bad), '42')).toThrow(
       /comparison\.json is invalid:\n {2}points\.0\.experiment/,
     );

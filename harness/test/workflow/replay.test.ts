@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PAIRED_COMPARISON_SCHEMA } from '../../src/model/comparison-version.js';
+import { PAIRS_COMPARISON_SCHEMA } from '../../src/model/comparison-version.js';
 import { commentTarget } from '../../src/workflow/workflow-run.js';
 import { ROOT } from '../helpers/cli.js';
 import { evaluateIf, interpolate } from '../helpers/gh-expr.js';
@@ -330,7 +330,7 @@ describe('pr.yml and pr-comment.yml, replayed (a fork with a planted regression)
       }[];
     };
     // The base (this working tree's snapshot) reads the newest schema: written at it.
-    expect(cmp.schema).toBe(PAIRED_COMPARISON_SCHEMA);
+    expect(cmp.schema).toBe(PAIRS_COMPARISON_SCHEMA);
     expect(cmp.head.commits).toEqual([head1]);
     expect(cmp.base.commits).toEqual([wp.main]);
     // The planted regression is measured in pairs: wc/c is several times slower at the head.

@@ -9,7 +9,7 @@ import type { DiffPlan } from '../../src/model/diff-plan.js';
 import { commentFromArtifact, NO_TRUSTED_PLAN } from '../../src/workflow/artifact.js';
 import { coverageProblem, unansweredPoints } from '../../src/workflow/trusted-coverage.js';
 import { runCli } from '../helpers/cli.js';
-import { pairedComparison, pairedPoint } from '../helpers/paired.js';
+import { pairsComparison, pairsPoint } from '../helpers/pairs.js';
 
 const measured = 'wc/node-stream/bs=65536/runtime=node22';
 const plan = (affected: string[], control: string[] = [], head = 'b'.repeat(40)): DiffPlan => ({
@@ -26,7 +26,7 @@ const plan = (affected: string[], control: string[] = [], head = 'b'.repeat(40))
 
 function artifact(): string {
   const dir = mkdtempSync(join(tmpdir(), 'jsio-trusted-'));
-  const c = pairedComparison([pairedPoint()]);
+  const c = pairsComparison([pairsPoint()]);
   c.notMeasured.push({ benchmark: 'wc/c/bs=4096', side: 'head', status: 'failed', reason: 'exit 1' });
   writeFileSync(join(dir, 'comparison.json'), JSON.stringify(c));
   writeFileSync(join(dir, 'pr-number'), '42');
@@ -35,7 +35,7 @@ function artifact(): string {
 
 describe('trusted coverage', () => {
   it('a point is answered by a row or a listed reason; the rest are missing', () => {
-    const c = pairedComparison([pairedPoint()]);
+    const c = pairsComparison([pairsPoint()]);
     c.removed.push({ benchmark: 'wc/gone/bs=1', side: 'base' });
     expect(unansweredPoints(plan([measured, 'wc/gone/bs=1', 'wc/data/bs=1'], ['scan/c/x=1']), c)).toEqual([
       'wc/data/bs=1',

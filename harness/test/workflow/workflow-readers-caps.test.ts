@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { workflowCommand } from '../../src/cli/commands/workflow.js';
 import { parseGabDataJs } from '../../src/workflow/gab-gate.js';
 import { runTitle } from '../../src/workflow/workflow-run.js';
-import { pairedComparison } from '../helpers/paired.js';
+import { pairsComparison } from '../helpers/pairs.js';
 
 const REPO = 'owner/repo';
 const A = 'a'.repeat(40);
@@ -57,8 +57,8 @@ describe('comment-target reads comparison.json as pr-comment does', () => {
       join(d, 'artifact'),
     ]);
   }
-  const withHead = (change: (c: ReturnType<typeof pairedComparison>) => void) => {
-    const c = pairedComparison();
+  const withHead = (change: (c: ReturnType<typeof pairsComparison>) => void) => {
+    const c = pairsComparison();
     c.head.commits = [A];
     change(c);
     return JSON.stringify(c);

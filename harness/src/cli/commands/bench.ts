@@ -2,7 +2,7 @@
 import { join, resolve } from 'node:path';
 import { EXIT, UserError } from '../../lib/errors.js';
 import { existingDirectory } from '../../lib/paths.js';
-import { type BenchOutcome, bench } from '../../pipeline/bench.js';
+import { type BenchResult, bench } from '../../pipeline/bench.js';
 import { COUNTS_MODES, type CountsMode } from '../../pipeline/count-work.js';
 import { buildSite } from '../../site/build-site.js';
 import { checkSiteOutput } from '../../site/output-dir.js';
@@ -67,7 +67,7 @@ export async function benchCommand(argv: string[]): Promise<number> {
   // The local site belongs to the default store only: a custom store's neighbours are not ours.
   const siteDir = storeDir === DEFAULT_STORE ? DEFAULT_SITE : undefined;
   if (storeDir && siteDir) checkSiteOutput(siteDir, storeDir, 'the local site');
-  const outcome = await bench({
+  const result = await bench({
     root: ROOT,
     ...selection,
     outDir: values.out,
@@ -81,9 +81,9 @@ export async function benchCommand(argv: string[]): Promise<number> {
     profileCpu: values['profile-cpu'],
     counts: countsFlag(values.counts),
   });
-  process.stdout.write(`\n${outcome.summaryText}\n`);
-  process.stdout.write(`${whereLines(outcome, storeDir).join('\n')}\n`);
-  return exitStatus(outcome);
+  process.stdout.write(`\n${result.summaryText}\n`);
+  process.stdout.write(`${whereLines(result, storeDir).join('\n')}\n`);
+  return exitStatus(result);
 }
 
 function countsFlag(value: string): CountsMode {
@@ -93,22 +93,22 @@ function countsFlag(value: string): CountsMode {
 }
 
 /** Where everything went, the totals over every experiment, and what was not run. */
-function whereLines(outcome: BenchOutcome, storeDir: string | undefined): string[] {
-  const { results } = outcome;
+function whereLines(result: BenchResult, storeDir: string | undefined): string[] {
+  const { results } = result;
   const t = results.run.timing;
   const count = (s: string) => results.benchmarks.filter((b) => b.status === s).length;
   const experiments = new Set(results.benchmarks.map((b) => b.experiment)).size;
-  const notRun = outcome.planned - results.benchmarks.length;
+  const notRun = result.planned - results.benchmarks.length;
   return [
-    `results:  ${join(outcome.outDir, 'results.json')}`,
-    `summary:  ${join(outcome.outDir, 'summary.md')}`,
-    `gab:      ${join(outcome.outDir, 'gab')}/`,
-    ...(outcome.stored ? [`history:  ${storeDir}`] : []),
-    ...(outcome.sitePath ? [`site:     ${outcome.sitePath}  (npm run site -- --serve to browse it)`] : []),
-    ...(outcome.stored && !outcome.sitePath && storeDir
+    `results:  ${join(result.outDir, 'results.json')}`,
+    `summary:  ${join(result.outDir, 'summary.md')}`,
+    `gab:      ${join(result.outDir, 'gab')}/`,
+    ...(result.stored ? [`history:  ${storeDir}`] : []),
+    ...(result.sitePath ? [`site:     ${result.sitePath}  (npm run site -- --serve to browse it)`] : []),
+    ...(result.stored && !result.sitePath && storeDir
       ? [`site:     not rebuilt for a custom store (npm run site -- --store ${storeDir} --out SITE_DIR)`]
       : []),
-    `total:    ${results.benchmarks.length} benchmarks in ${experiments} experiment(s): ${count('ok')} ok, ${count('skipped')} skipped, ${count('failed')} failed${notRun > 0 ? `; ${notRun} of ${outcome.planned} planned not run (interrupted)` : ''}`,
+    `total:    ${results.benchmarks.length} benchmarks in ${experiments} experiment(s): ${count('ok')} ok, ${count('skipped')} skipped, ${count('failed')} failed${notRun > 0 ? `; ${notRun} of ${result.planned} planned not run (interrupted)` : ''}`,
     ...(t
       ? [
           `time:     ${t.totalSeconds.toFixed(1)} s in all, ${t.measuredSeconds.toFixed(1)} s in measured commands (harness overhead ${(100 * (1 - t.measuredSeconds / t.totalSeconds)).toFixed(1)}%)`,
@@ -117,9 +117,9 @@ function whereLines(outcome: BenchOutcome, storeDir: string | undefined): string
   ];
 }
 
-function exitStatus(outcome: BenchOutcome): number {
-  if (outcome.interrupted) return EXIT.interrupted;
-  const failed = outcome.results.benchmarks.filter((b) => b.status === 'failed').length;
+function exitStatus(result: BenchResult): number {
+  if (result.interrupted) return EXIT.interrupted;
+  const failed = result.results.benchmarks.filter((b) => b.status === 'failed').length;
   if (failed) {
     process.stderr.write(
       `${failed} benchmark(s) failed; their reasons are in the summary above. All other results were written.\n`,

@@ -49,8 +49,8 @@ export async function calibrateCommand(argv: string[]): Promise<number> {
   refuseTogether(given, 'no-store', 'store', '--no-store stores nothing; drop one of them');
   const selection = selectionOf(parseCommand(benchFlagsSpec, positionals).values);
   const repeats = intFlag('--repeats', values.repeats, 1, 50);
-  const budgetMinutes = Number(values.budget);
-  if (!(budgetMinutes > 0 && budgetMinutes <= 600))
+  const minutes = Number(values.budget);
+  if (!(minutes > 0 && minutes <= 600))
     throw new UserError(`--budget ${values.budget}: expected minutes per diff (0-600]`);
   const plantNs = values['plant-ns'] === undefined ? undefined : intFlag('--plant-ns', values['plant-ns'], 0, 1e9);
   const out = ensureDirectory(values.out, '--out');
@@ -60,7 +60,7 @@ export async function calibrateCommand(argv: string[]): Promise<number> {
     out,
     ...(store ? { store } : {}),
     repeats,
-    budgetSeconds: budgetMinutes * 60,
+    askedSeconds: minutes * 60,
     ...selection,
     ...(plantNs !== undefined ? { plantNs } : {}),
     busy: values.busy,

@@ -10,19 +10,19 @@ import { writeFileAtomic } from '../../lib/atomic.js';
 import { EXIT, UserError } from '../../lib/errors.js';
 import { ensureDirectory, existingDirectory } from '../../lib/paths.js';
 import { commitInfo, machineInfo } from '../../machine/machine.js';
-import { PAIRED_COMPARISON_SCHEMA } from '../../model/comparison-version.js';
+import { PAIRS_COMPARISON_SCHEMA } from '../../model/comparison-version.js';
 import type { DiffPlan } from '../../model/diff-plan.js';
 import { DEFAULT_CONTROL_POINTS } from '../../pairs/analysis/impact.js';
-import { DEFAULT_FAIL_RULE, parseFailRule } from '../../pairs/analysis/merge-rule.js';
+import { DEFAULT_GATE_RULE, parseGateRule } from '../../pairs/analysis/merge-gate.js';
 import { summarize } from '../../pairs/analysis/summarize.js';
 import { runPairs, writeRecord } from '../../pairs/pipeline/pairs.js';
 import { planDiff } from '../../pairs/pipeline/what-to-measure.js';
-import { renderPairedComparison } from '../../pairs/report/comment.js';
+import { renderPairsComparison } from '../../pairs/report/comment.js';
 import { forReader } from '../../pairs/report/down-level.js';
 import { renderPlan } from '../../pairs/report/plan-text.js';
 import { loadNoise, noiseSourceOf } from '../../store/noise-thresholds.js';
 import { readTrustedPlan } from '../../workflow/artifact.js';
-import { pairedSchemaReadBy } from '../../workflow/reader-schema.js';
+import { pairsSchemaReadBy } from '../../workflow/reader-schema.js';
 import { intFlag, ROOT } from '../args.js';
 import { type CommandSpec, parseCommand } from '../options.js';
 import { SELECTION_OPTIONS, selectionOf } from '../selection.js';
@@ -76,7 +76,7 @@ export const pairsSpec = {
     },
     'fail-on': {
       type: 'string',
-      default: DEFAULT_FAIL_RULE,
+      default: DEFAULT_GATE_RULE,
       value: 'RULE',
       description: 'the merge rule the comment states: none, or broken, slower, slower>N% (comma-separated)',
     },
@@ -95,10 +95,10 @@ export async function pairsCommand(argv: string[]): Promise<number> {
     pairsSpec,
     argv.filter((a) => a !== '--'),
   );
-  const rule = parseFailRule(values['fail-on']);
+  const rule = parseGateRule(values['fail-on']);
   if (!values.base) throw new UserError('pairs needs --base DIR (the base checkout; --head defaults to this one)');
-  const budgetMinutes = Number(values.budget);
-  if (!(budgetMinutes > 0 && budgetMinutes <= 600))
+  const minutes = Number(values.budget);
+  if (!(minutes > 0 && minutes <= 600))
     throw new UserError(`--budget ${values.budget}: expected minutes, a number above 0 and at most 600`);
   const deadline = values.deadline === undefined ? undefined : Number(values.deadline);
   if (deadline !== undefined && !(deadline > 0 && deadline <= 1440))
@@ -123,7 +123,7 @@ export async function pairsCommand(argv: string[]): Promise<number> {
     head,
     profile: selection.profile,
     filters: selection.filters,
-    budgetSeconds: budgetMinutes * 60,
+    askedSeconds: minutes * 60,
     ...(deadline ? { deadlineSeconds: deadline * 60 } : {}),
     seed,
     require: selection.require,
@@ -143,11 +143,11 @@ export async function pairsCommand(argv: string[]): Promise<number> {
   comparison.profile = values.profile;
   // The summary leads comparison.json as it leads the comment (derived: pr-comment computes it again).
   comparison.summary = summarize(comparison, rule);
-  const markdown = renderPairedComparison(comparison, { rule });
+  const markdown = renderPairsComparison(comparison, { rule });
   const json = (x: unknown) => `${JSON.stringify(x, null, 1)}\n`;
-  const older = forReader(comparison, pairedSchemaReadBy(base));
+  const older = forReader(comparison, pairsSchemaReadBy(base));
   if (older) {
-    const full = `comparison.schema-${PAIRED_COMPARISON_SCHEMA}.json`;
+    const full = `comparison.schema-${PAIRS_COMPARISON_SCHEMA}.json`;
     writeFileAtomic(join(out, full), json(comparison));
     writeFileAtomic(join(out, 'comparison.json'), json(older));
     log(

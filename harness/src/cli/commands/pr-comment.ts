@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import { writeFileAtomic } from '../../lib/atomic.js';
 import { EXIT, UserError } from '../../lib/errors.js';
 import { ensureParentDirectory, existingDirectory } from '../../lib/paths.js';
-import { DEFAULT_FAIL_RULE, parseFailRule } from '../../pairs/analysis/merge-rule.js';
+import { DEFAULT_GATE_RULE, parseGateRule } from '../../pairs/analysis/merge-gate.js';
 import { COMMENT_MARKER, commentFromArtifact, readTrustedPlan } from '../../workflow/artifact.js';
 import { findPullRequest, githubFromEnv, upsertComment } from '../../workflow/github.js';
 import { type CommandSpec, parseCommand } from '../options.js';
@@ -39,7 +39,7 @@ export const prCommentSpec = {
     // The repository's merge rule (pr-comment.yml passes vars.PR_FAIL_ON): the comment says which applied.
     'fail-on': {
       type: 'string',
-      default: DEFAULT_FAIL_RULE,
+      default: DEFAULT_GATE_RULE,
       value: 'RULE',
       description: 'the merge rule the comment states: none, or broken, slower, slower>N% (comma-separated)',
     },
@@ -49,7 +49,7 @@ export const prCommentSpec = {
 
 export async function prCommentCommand(argv: string[]): Promise<number> {
   const { values } = parseCommand(prCommentSpec, argv);
-  const rule = parseFailRule(values['fail-on']);
+  const rule = parseGateRule(values['fail-on']);
   if (values['find-pr']) {
     const event = values.event ?? process.env.GITHUB_EVENT_PATH;
     if (!event)

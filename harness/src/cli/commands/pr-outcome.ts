@@ -1,11 +1,11 @@
 /**
  * `npm run workflow -- pr-outcome --comparison FILE [--fail-on RULE]`: pr.yml's last step, the
- * merge check under the repository's rule (PR_FAIL_ON, pairs/analysis/merge-rule.ts). Prints
+ * merge check under the repository's rule (PR_FAIL_ON, pairs/analysis/merge-gate.ts). Prints
  * fail=true|false; exits 1 when the rule fails the check, 2 on a missing or malformed comparison.
  */
 import { resolve } from 'node:path';
 import { EXIT, UserError } from '../../lib/errors.js';
-import { DEFAULT_FAIL_RULE, parseFailRule } from '../../pairs/analysis/merge-rule.js';
+import { DEFAULT_GATE_RULE, parseGateRule } from '../../pairs/analysis/merge-gate.js';
 import { summarize } from '../../pairs/analysis/summarize.js';
 import { readPairsComparison, readTrustedPlan } from '../../workflow/artifact.js';
 import { coverageProblem } from '../../workflow/trusted-coverage.js';
@@ -22,7 +22,7 @@ export const prOutcomeSpec = {
     'fail-on': {
       type: 'string',
       value: 'RULE',
-      default: DEFAULT_FAIL_RULE,
+      default: DEFAULT_GATE_RULE,
       description: 'none, or broken, slower, slower>N% (comma-separated)',
     },
     'trusted-plan': {
@@ -40,16 +40,16 @@ export async function prOutcomeCmd(
 ): Promise<number> {
   const { values } = parseCommand(prOutcomeSpec, argv);
   if (!values.comparison) throw new UserError('missing --comparison');
-  const rule = parseFailRule(values['fail-on']);
+  const rule = parseGateRule(values['fail-on']);
   const c = readPairsComparison(resolve(values.comparison));
-  const { outcome } = summarize(c, rule);
+  const { outcome: gate } = summarize(c, rule);
   const problem = values['trusted-plan']
     ? coverageProblem(readTrustedPlan(resolve(values['trusted-plan'])), c)
     : undefined;
   // Whatever the rule: a diff that left out what the trusted side found affected has not answered.
-  const fail = outcome.fail || problem !== undefined;
-  const because = problem ? `${problem.line}${outcome.fail ? `; and ${outcome.because}` : ''}` : outcome.because;
-  io.stderr(`merge check ${fail ? 'fails' : 'passes'} (rule ${outcome.rule}): ${because}\n`);
+  const fail = gate.fail || problem !== undefined;
+  const because = problem ? `${problem.line}${gate.fail ? `; and ${gate.because}` : ''}` : gate.because;
+  io.stderr(`merge check ${fail ? 'fails' : 'passes'} (rule ${gate.rule}): ${because}\n`);
   io.stdout(`fail=${fail}\n`);
   return fail ? EXIT.benchmarksFailed : EXIT.ok;
 }

@@ -65,7 +65,7 @@ export async function releasesChangesCommand(argv: string[]): Promise<number> {
           confirm: releaseConfirmer({
             root: ROOT,
             profile,
-            budgetSeconds: 60 * intFlag('--confirm-budget', values['confirm-budget'], 1, 120),
+            askedSeconds: 60 * intFlag('--confirm-budget', values['confirm-budget'], 1, 120),
           }),
         }
       : {}),

@@ -96,7 +96,7 @@ export async function releasesNightlyCommand(argv: string[]): Promise<number> {
     workDir,
     bisectSteps: 3,
     // Each change is confirmed by a paired diff of its two releases (4 minutes of pairs at most).
-    confirm: releaseConfirmer({ root: ROOT, profile, budgetSeconds: 240 }),
+    confirm: releaseConfirmer({ root: ROOT, profile, askedSeconds: 240 }),
     // Each confirmed change is profiled under both releases (the runtime's profiler, else perf).
     profileChange: (c) => profileChange(c, { root: ROOT, profile, workDir }),
     log: (m) => process.stderr.write(`${m}\n`),

@@ -180,7 +180,7 @@ async function gabGateCmd(argv: string[], io: Io): Promise<number> {
     }
   }
   const repo = resolve(values.repo!);
-  const decision = gabGate({
+  const result = gabGate({
     event: values.event!,
     workflowSha: values['workflow-sha']!,
     measuredSha: results.run.commit.sha,
@@ -197,8 +197,8 @@ async function gabGateCmd(argv: string[], io: Io): Promise<number> {
     },
   });
   for (const tool of GAB_TOOLS)
-    io.stderr(`github-action-benchmark ${tool}: ${decision.feed[tool] ? 'yes' : 'no'}: ${decision.reasons[tool]}\n`);
-  io.stdout(gabGateOutputs(decision));
+    io.stderr(`github-action-benchmark ${tool}: ${result.feed[tool] ? 'yes' : 'no'}: ${result.reasons[tool]}\n`);
+  io.stdout(gabGateOutputs(result));
   return 0;
 }
 

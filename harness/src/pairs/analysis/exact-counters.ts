@@ -47,7 +47,7 @@ export function compareCounter(base: readonly number[], head: readonly number[])
 }
 
 /** Per-pair form: { base, head } values of each pair (or of the pairs that were traced). */
-export function comparePairedCounter(pairs: readonly { base: number; head: number }[]): CounterComparison {
+export function comparePairsCounter(pairs: readonly { base: number; head: number }[]): CounterComparison {
   return compareCounter(
     pairs.map((p) => p.base),
     pairs.map((p) => p.head),

@@ -26,7 +26,7 @@
  *   cost a little precision instead of the whole point. Only when most pairs have s_base <= 0
  *   is the fit at these sizes noise (report it, do not compare).
  */
-import type { PairedVerdict } from '../../model/verdicts.js';
+import type { PairsVerdict } from '../../model/verdicts.js';
 import {
   ALPHA,
   classify,
@@ -37,7 +37,7 @@ import {
   signedRankCritical,
   signedRankTest,
 } from './pair-statistics.js';
-import { DEFAULT_PLAN, decideSequential, type SequentialDecision, type SequentialPlan } from './sequential.js';
+import { DEFAULT_PLAN, decideSequential, type SequentialPlan, type SequentialStep } from './sequential.js';
 
 /** Wall times of one side of a fit pair at both sizes. */
 export interface FitSide {
@@ -176,7 +176,7 @@ export interface FitComparison {
   ci?: [number, number];
   confidence: number;
   p: number;
-  verdict: PairedVerdict;
+  verdict: PairsVerdict;
   note?: string;
 }
 
@@ -225,8 +225,8 @@ export function compareFit(
  */
 export function decideFit(
   pairs: readonly FitPair[],
-  opts: { minEffect?: number; budgetPairs: number; plan?: SequentialPlan },
-): SequentialDecision {
+  opts: { minEffect?: number; affordablePairs: number; plan?: SequentialPlan },
+): SequentialStep {
   const problem = pairs.length ? fitProblem(pairs) : undefined;
   if (problem) {
     const plan = opts.plan ?? DEFAULT_PLAN;

@@ -4,7 +4,7 @@
  * diff measures tens of points (the affected ones and the control sample), so 5% per point would
  * call some unchanged point changed in many diffs. Here the diff's alpha is a family-wise level
  * shared out equally before any pair runs (Bonferroni): the probability that a diff calls ANY
- * point changed that did not change is at most FALSE_CALL_LEVEL, whatever the correlation between
+ * point changed that did not change is at most FALSE_POSITIVE_LEVEL, whatever the correlation between
  * points. The control points test at the same level as the affected ones, so a control call says
  * what an affected call at that level is worth on this machine today.
  *
@@ -26,10 +26,10 @@
 import type { SequentialPlan } from './sequential.js';
 
 /** The largest probability that a whole diff calls any unchanged point slower or faster. */
-export const FALSE_CALL_LEVEL = 0.05;
+export const FALSE_POSITIVE_LEVEL = 0.05;
 
 /** Each point's two-sided level, in the points' order: an equal share of `alpha`. */
-export function pointAlphas(points: readonly unknown[], alpha = FALSE_CALL_LEVEL): number[] {
+export function pointAlphas(points: readonly unknown[], alpha = FALSE_POSITIVE_LEVEL): number[] {
   return points.map(() => alpha / Math.max(1, points.length));
 }
 
@@ -47,7 +47,7 @@ export interface PointLevels {
 }
 
 /** Each point's levels: its equal share, split when the point has other timed metrics to judge. */
-export function pointLevels(points: readonly { kind: string }[], alpha = FALSE_CALL_LEVEL): PointLevels[] {
+export function pointLevels(points: readonly { kind: string }[], alpha = FALSE_POSITIVE_LEVEL): PointLevels[] {
   return pointAlphas(points, alpha).map((a, i) =>
     // Only self-timed and fit points have timed metrics beside their lead (pairs/run/lead-metric.ts).
     points[i]!.kind === 'process'
@@ -68,7 +68,10 @@ export function planAtLevel(plan: SequentialPlan, alpha: number): SequentialPlan
 }
 
 /** One line for the comparison's method: the family-wise rule as applied to this diff. */
-export function falseCallNote(points: readonly { impact: 'affected' | 'control' }[], alpha = FALSE_CALL_LEVEL): string {
+export function falsePositiveNote(
+  points: readonly { impact: 'affected' | 'control' }[],
+  alpha = FALSE_POSITIVE_LEVEL,
+): string {
   const control = points.filter((p) => p.impact === 'control').length;
   const of = control ? ` (${points.length - control} affected, ${control} control)` : '';
   return `diff-wide false-call level ${(alpha * 100).toFixed(0)}% (Bonferroni: shared equally by the ${points.length} measured points${of})`;

@@ -7,9 +7,9 @@
  * Pure.
  */
 import type { Direction } from '../../model/metrics.js';
-import type { PairedVerdict } from '../../model/verdicts.js';
-import { ALPHA, comparePaired, type Pair, type PairOrder, pairProblem } from './pair-statistics.js';
-import { decidePaired, type LookAnalysis, type SequentialPlan } from './sequential.js';
+import type { PairsVerdict } from '../../model/verdicts.js';
+import { ALPHA, comparePairs, type Pair, type PairOrder, pairProblem } from './pair-statistics.js';
+import { decidePairs, type LookAnalysis, type SequentialPlan } from './sequential.js';
 
 /** Each side's values of one pair, by metric (the shape of point.ts's MeasuredPair). */
 interface ValuesPair {
@@ -40,7 +40,7 @@ export interface OtherJudgement {
   minEffect: number;
   pairs: Pair[];
   analysis: LookAnalysis;
-  verdict: PairedVerdict;
+  verdict: PairsVerdict;
 }
 
 /** One metric's value in every pair (NaN where a side lacks it). */
@@ -74,7 +74,7 @@ export function judgeOthers(pairs: readonly ValuesPair[], lead: string, o: Other
     const ps = metricPairs(pairs, m.metric);
     const spec = pairs[0]!.head[m.metric]!;
     const plan = m.of === lead ? o.leadPlan : each;
-    const d = decidePaired(ps, spec.direction, { minEffect: m.minEffect, budgetPairs: 0, plan });
+    const d = decidePairs(ps, spec.direction, { minEffect: m.minEffect, affordablePairs: 0, plan });
     if (d.action !== 'stop') throw new Error('a decision without budget did not stop (a bug)');
     return {
       metric: m.metric,
@@ -102,7 +102,7 @@ export const moved = (j: Pick<OtherJudgement, 'verdict' | 'of'>) =>
 export function othersUnsettled(pairs: readonly ValuesPair[], lead: string, o: OtherMetricsPlan): boolean {
   return judgeOthers(pairs, lead, o).some((j) => {
     if (j.of !== undefined || moved(j)) return false;
-    const single = comparePaired(j.pairs, j.direction, { minEffect: j.minEffect, alpha: ALPHA });
+    const single = comparePairs(j.pairs, j.direction, { minEffect: j.minEffect, alpha: ALPHA });
     return single.verdict === 'slower' || single.verdict === 'faster';
   });
 }

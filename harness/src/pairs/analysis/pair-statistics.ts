@@ -33,7 +33,7 @@ import {
 } from '../../analysis/signed-rank.js';
 import { MIN_EFFECT, median, prng } from '../../analysis/two-sample.js';
 import type { Direction } from '../../model/metrics.js';
-import type { PairedVerdict } from '../../model/verdicts.js';
+import type { PairsVerdict } from '../../model/verdicts.js';
 
 export {
   ALPHA,
@@ -61,8 +61,8 @@ export interface Pair {
   order?: PairOrder;
 }
 
-/** The fixed-size paired comparison of one metric (comparePaired); comparison.json's is model/pairs-document.ts's PairedComparison. */
-export interface PairedStatistics {
+/** The fixed-size paired comparison of one metric (comparePairs); comparison.json's is model/pairs-document.ts's PairsComparison. */
+export interface PairsStatistics {
   /** Pairs used. */
   n: number;
   baseMedian: number;
@@ -76,7 +76,7 @@ export interface PairedStatistics {
   p: number;
   /** True when p and the interval come from the exact distribution. */
   exact: boolean;
-  verdict: PairedVerdict;
+  verdict: PairsVerdict;
   note?: string;
   /** How much worse the second process of a pair is than the first, as a ratio (> 1: worse), when both orders occur. */
   orderEffect?: number;
@@ -121,7 +121,7 @@ export function classify(
   alpha: number,
   minEffect: number,
   equivalence: LogInterval = change,
-): { verdict: PairedVerdict; note?: string } {
+): { verdict: PairsVerdict; note?: string } {
   const margin = logMargin(minEffect);
   if (change.lo === undefined || change.hi === undefined)
     return { verdict: 'inconclusive', note: `too few pairs for a ${pct(1 - alpha)} interval` };
@@ -183,11 +183,7 @@ export interface CompareOptions {
 export const EQUIVALENCE_ALPHA = 0.05;
 
 /** The fixed-size paired comparison of one point's metric. */
-export function comparePaired(
-  pairs: readonly Pair[],
-  direction: Direction,
-  opts: CompareOptions = {},
-): PairedStatistics {
+export function comparePairs(pairs: readonly Pair[], direction: Direction, opts: CompareOptions = {}): PairsStatistics {
   const minEffect = Math.max(MIN_EFFECT, opts.minEffect ?? 0);
   const alpha = opts.alpha ?? ALPHA;
   const d = logRatios(pairs, direction);

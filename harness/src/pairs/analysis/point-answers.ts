@@ -5,7 +5,7 @@
  * is apart: its points are the machine's check, not the PR's answers. A point that got none of
  * these is "unanswered" — a bug the comment says, never folds into an all-clear. Pure.
  */
-import type { PairedComparison, PairedPoint } from '../../model/pairs-document.js';
+import type { PairsComparison, PairsPoint } from '../../model/pairs-document.js';
 
 const ANSWERS = [
   'broken',
@@ -22,7 +22,7 @@ const ANSWERS = [
 export type Answer = (typeof ANSWERS)[number];
 
 type Doc = Pick<
-  PairedComparison,
+  PairsComparison,
   'points' | 'notMeasured' | 'added' | 'removed' | 'incomparable' | 'notAffected' | 'affectedBecause'
 >;
 
@@ -46,7 +46,7 @@ export function answeredPoints(c: Doc): Set<string> {
 }
 
 /** A measured point's answer: no pairs is "not measured"; a changed workload is its own answer. */
-function pointAnswer(p: Pick<PairedPoint, 'pairs' | 'workloadChanged' | 'lead'>): Answer {
+function pointAnswer(p: Pick<PairsPoint, 'pairs' | 'workloadChanged' | 'lead'>): Answer {
   if (p.pairs === 0) return 'notMeasured';
   if (p.workloadChanged) return 'workloadChanged';
   return p.lead.verdict;
@@ -120,7 +120,7 @@ export function notMeasuredWhy(c: Doc): { noPairs: number; bothSides: number; on
  * judged them; only a comparison of schema 3 judges them at the diff-wide level, and a name the
  * folded rows do not call slower or faster is not taken from the artifact.
  */
-export function movedOthers(p: Pick<PairedPoint, 'also' | 'folded'>): PairedPoint['folded'] {
+export function movedOthers(p: Pick<PairsPoint, 'also' | 'folded'>): PairsPoint['folded'] {
   const named = new Set(p.also ?? []);
   return p.folded.filter(
     (m) => named.has(m.metric) && m.of === undefined && (m.verdict === 'slower' || m.verdict === 'faster'),

@@ -8,7 +8,7 @@ import { type Direction, HARNESS_METRICS } from '../../model/metrics.js';
 import { decideFit, type FitPair } from './fit-pairs.js';
 import { type OtherMetricsPlan, othersUnsettled } from './other-metrics.js';
 import { MIN_EFFECT, type Pair, type PairOrder, pairProblem } from './pair-statistics.js';
-import { decidePaired, pairsToward, type SequentialDecision, type SequentialPlan } from './sequential.js';
+import { decidePairs, pairsToward, type SequentialPlan, type SequentialStep } from './sequential.js';
 
 /** How a point's pairs are made: whole processes timed by the harness, the program's own clock, or a fit over two sizes. */
 export type PointKind = 'process' | 'self' | 'fit';
@@ -31,7 +31,7 @@ export interface MeasuredPair {
   fit?: FitPair;
 }
 
-export type StopDecision = Extract<SequentialDecision, { action: 'stop' }>;
+export type StopStep = Extract<SequentialStep, { action: 'stop' }>;
 
 /** What a decision needs to know about a point. */
 export interface PointSoFar {
@@ -44,8 +44,8 @@ export interface PointSoFar {
 }
 
 /** The decision, with the lead it was taken on (a fit whose cost cannot be resolved falls back to wall time). */
-export interface PointDecision {
-  decision: SequentialDecision;
+export interface PointStep {
+  step: SequentialStep;
   lead: Lead;
   minEffect: number;
   /** Why the per-operation cost of a fit point could not be resolved (it is then judged on wall time). */
@@ -72,7 +72,7 @@ export function fitPairs(pairs: readonly MeasuredPair[]): FitPair[] {
 }
 
 /** Stops a point whose pairs cannot be compared (a value that is not positive and finite). */
-function unmeasurable(n: number, problem: string, plan: SequentialPlan): StopDecision {
+function unmeasurable(n: number, problem: string, plan: SequentialPlan): StopStep {
   const alpha = plan.alphas[0]!;
   return {
     action: 'stop',
@@ -96,25 +96,25 @@ function unmeasurable(n: number, problem: string, plan: SequentialPlan): StopDec
  * decided at a look before the last goes on to the next while another of its timed metrics looks
  * moved but is not yet called at its level (./other-metrics.ts).
  */
-export function decidePoint(point: PointSoFar, budgetPairs: number, plan: SequentialPlan): PointDecision {
-  const d = decideLead(point, budgetPairs, plan);
-  const stop = d.decision;
-  if (stop.action !== 'stop' || stop.reason !== 'decided' || !point.others || budgetPairs <= 0) return d;
+export function decidePoint(point: PointSoFar, affordablePairs: number, plan: SequentialPlan): PointStep {
+  const d = decideLead(point, affordablePairs, plan);
+  const stop = d.step;
+  if (stop.action !== 'stop' || stop.reason !== 'decided' || !point.others || affordablePairs <= 0) return d;
   const look = stop.analysis.look;
   // Only at a planned look (not one the budget cut short), and only toward a look the plan has.
   if (look >= plan.looks.length - 1 || point.pairs.length !== plan.looks[look]) return d;
   if (!othersUnsettled(point.pairs, d.lead.metric, point.others)) return d;
-  const more = pairsToward(plan.looks[look + 1]! - point.pairs.length, budgetPairs);
-  return { ...d, decision: { action: 'continue', more, look: look + 1, analysis: stop.analysis } };
+  const more = pairsToward(plan.looks[look + 1]! - point.pairs.length, affordablePairs);
+  return { ...d, step: { action: 'continue', more, look: look + 1, analysis: stop.analysis } };
 }
 
 /** The lead's own sequential rule. */
-function decideLead(point: PointSoFar, budgetPairs: number, plan: SequentialPlan): PointDecision {
+function decideLead(point: PointSoFar, affordablePairs: number, plan: SequentialPlan): PointStep {
   let { lead, minEffect } = point;
   let fitProblem: string | undefined;
   if (point.kind === 'fit' && lead.metric !== WALL_TIME.metric) {
-    const d = decideFit(fitPairs(point.pairs), { minEffect, budgetPairs, plan });
-    if (d.action === 'continue' || d.reason !== 'unmeasurable') return { decision: d, lead, minEffect };
+    const d = decideFit(fitPairs(point.pairs), { minEffect, affordablePairs, plan });
+    if (d.action === 'continue' || d.reason !== 'unmeasurable') return { step: d, lead, minEffect };
     // The sizes are too close for this machine's noise: judge the point on its own size's wall
     // time instead (start-up included), and say so.
     fitProblem = d.analysis.note;
@@ -123,17 +123,17 @@ function decideLead(point: PointSoFar, budgetPairs: number, plan: SequentialPlan
   }
   const pairs = leadPairs(point.pairs, lead.metric);
   const problem = pairs.length ? pairProblem(pairs) : undefined;
-  const decision = problem
+  const step = problem
     ? unmeasurable(pairs.length, problem, plan)
-    : decidePaired(pairs, lead.direction, { minEffect, budgetPairs, plan });
-  return { decision, lead, minEffect, ...(fitProblem ? { fitProblem } : {}) };
+    : decidePairs(pairs, lead.direction, { minEffect, affordablePairs, plan });
+  return { step, lead, minEffect, ...(fitProblem ? { fitProblem } : {}) };
 }
 
 /** The decision on the pairs a point has, with no budget left: always a stop. */
-export function finalDecision(point: PointSoFar, plan: SequentialPlan): PointDecision & { decision: StopDecision } {
+export function finalStep(point: PointSoFar, plan: SequentialPlan): PointStep & { step: StopStep } {
   const d = decidePoint(point, 0, plan);
-  if (d.decision.action !== 'stop') throw new Error('a sequential decision without budget did not stop (a bug)');
-  return d as PointDecision & { decision: StopDecision };
+  if (d.step.action !== 'stop') throw new Error('a sequential decision without budget did not stop (a bug)');
+  return d as PointStep & { step: StopStep };
 }
 
 /**
@@ -147,7 +147,7 @@ export const CONTROL_SHARE = 0.2;
 /** One stage of a diff's sampling: these points share these seconds. */
 export interface BudgetTier<T> {
   points: T[];
-  seconds: number;
+  shareSeconds: number;
 }
 
 /**
@@ -162,16 +162,16 @@ export interface BudgetTier<T> {
  */
 export function budgetTiers<T extends { impact: 'affected' | 'control' }>(
   points: readonly T[],
-  budgetSeconds: number,
-  nominalSeconds = budgetSeconds,
+  leftSeconds: number,
+  askedSeconds = leftSeconds,
 ): BudgetTier<T>[] {
   const affected = points.filter((p) => p.impact === 'affected');
   const control = points.filter((p) => p.impact === 'control');
-  const share = affected.length ? budgetSeconds * CONTROL_SHARE : nominalSeconds * CONTROL_SHARE;
-  const reserve = control.length ? Math.min(budgetSeconds, share) : 0;
-  const tiers = [
-    { points: affected, seconds: budgetSeconds - reserve },
-    { points: control, seconds: reserve },
+  const share = affected.length ? leftSeconds * CONTROL_SHARE : askedSeconds * CONTROL_SHARE;
+  const reserve = control.length ? Math.min(leftSeconds, share) : 0;
+  const tiers: BudgetTier<T>[] = [
+    { points: affected, shareSeconds: leftSeconds - reserve },
+    { points: control, shareSeconds: reserve },
   ];
   return tiers.filter((t) => t.points.length);
 }
@@ -182,9 +182,9 @@ export function budgetTiers<T extends { impact: 'affected' | 'control' }>(
  */
 export function budgetCutShort(
   points: readonly { impact: 'affected' | 'control' }[],
-  budgetSeconds: number,
-  nominalSeconds: number,
+  leftSeconds: number,
+  askedSeconds: number,
 ): boolean {
-  const asked = budgetTiers(points, nominalSeconds);
-  return budgetTiers(points, budgetSeconds, nominalSeconds).some((t, i) => t.seconds < asked[i]!.seconds);
+  const asked = budgetTiers(points, askedSeconds);
+  return budgetTiers(points, leftSeconds, askedSeconds).some((t, i) => t.shareSeconds < asked[i]!.shareSeconds);
 }

@@ -16,7 +16,7 @@
  * so the runner can call it after every batch and a replay gives the same answers.
  */
 import type { Direction } from '../../model/metrics.js';
-import type { PairedVerdict } from '../../model/verdicts.js';
+import type { PairsVerdict } from '../../model/verdicts.js';
 import {
   ALPHA,
   classify,
@@ -91,7 +91,7 @@ export interface LookAnalysis {
   /** The equivalence interval as ratios (level 1 - 2 beta): what an "unchanged" verdict was decided on. */
   equivalence?: { ci: [number, number]; confidence: number };
   p: number;
-  verdict: PairedVerdict;
+  verdict: PairsVerdict;
   note?: string;
 }
 
@@ -108,14 +108,18 @@ function asRatios(iv: LogInterval): { ratio: number; ci?: [number, number] } {
  * The pairs to ask for on the way to a look `need` pairs away, as far as the budget goes: all of
  * them, else the budget in whole blocks of two (orders balance), else what is left.
  */
-export function pairsToward(need: number, budgetPairs: number): number {
-  return need <= budgetPairs ? need : budgetPairs >= 2 ? budgetPairs - (budgetPairs % 2) : budgetPairs;
+export function pairsToward(need: number, affordablePairs: number): number {
+  return need <= affordablePairs
+    ? need
+    : affordablePairs >= 2
+      ? affordablePairs - (affordablePairs % 2)
+      : affordablePairs;
 }
 
-export type SequentialDecision =
+export type SequentialStep =
   | {
       action: 'stop';
-      verdict: PairedVerdict;
+      verdict: PairsVerdict;
       /**
        * decided: the interval called it; last-look: the plan's last look was inconclusive;
        * budget: the time ran out first; unmeasurable: the data cannot be compared (see note).
@@ -151,25 +155,25 @@ export function analyseLogRatios(d: readonly number[]): Analyse {
 }
 
 /**
- * The generic rule. `n` = pairs so far; `budgetPairs` = pairs the point can still afford (its
+ * The generic rule. `n` = pairs so far; `affordablePairs` = pairs the point can still afford (its
  * share of the time budget divided by the seconds one pair takes).
  */
 export function decideSequential(
   n: number,
   analyse: Analyse,
-  opts: { minEffect?: number; budgetPairs: number; plan?: SequentialPlan },
-): SequentialDecision {
+  opts: { minEffect?: number; affordablePairs: number; plan?: SequentialPlan },
+): SequentialStep {
   const plan = opts.plan ?? DEFAULT_PLAN;
   const minEffect = Math.max(MIN_EFFECT, opts.minEffect ?? 0);
-  const budgetPairs = Math.max(0, Math.floor(opts.budgetPairs));
+  const affordablePairs = Math.max(0, Math.floor(opts.affordablePairs));
   const last = plan.looks.length - 1;
   // The look n stands for: the first planned look >= n (n between looks = a look cut short).
   let look = plan.looks.findIndex((l) => l >= n);
   if (look < 0) look = last;
   const target = plan.looks[look]!;
   // Before a look: take the pairs it needs, as far as the budget goes (in whole blocks of two).
-  if (n < target && budgetPairs > 0) {
-    return { action: 'continue', more: pairsToward(target - n, budgetPairs), look };
+  if (n < target && affordablePairs > 0) {
+    return { action: 'continue', more: pairsToward(target - n, affordablePairs), look };
   }
   const alpha = plan.alphas[look]!;
   if (n === 0) {
@@ -208,16 +212,21 @@ export function decideSequential(
   if (c.verdict !== 'inconclusive') return { action: 'stop', verdict: c.verdict, reason: 'decided', analysis };
   if (n < target || look === last)
     return { action: 'stop', verdict: 'inconclusive', reason: n < target ? 'budget' : 'last-look', analysis };
-  if (budgetPairs === 0) return { action: 'stop', verdict: 'inconclusive', reason: 'budget', analysis };
-  return { action: 'continue', more: pairsToward(plan.looks[look + 1]! - n, budgetPairs), look: look + 1, analysis };
+  if (affordablePairs === 0) return { action: 'stop', verdict: 'inconclusive', reason: 'budget', analysis };
+  return {
+    action: 'continue',
+    more: pairsToward(plan.looks[look + 1]! - n, affordablePairs),
+    look: look + 1,
+    analysis,
+  };
 }
 
 /** The sequential rule on paired log-ratios (one metric of one point). */
-export function decidePaired(
+export function decidePairs(
   pairs: readonly Pair[],
   direction: Direction,
-  opts: { minEffect?: number; budgetPairs: number; plan?: SequentialPlan },
-): SequentialDecision {
+  opts: { minEffect?: number; affordablePairs: number; plan?: SequentialPlan },
+): SequentialStep {
   const d = pairs.length ? logRatios(pairs, direction) : [];
   return decideSequential(pairs.length, analyseLogRatios(d), opts);
 }
@@ -228,31 +237,31 @@ export function decidePaired(
  */
 export function runSequential(
   next: (k: number) => readonly number[],
-  opts: { minEffect?: number; budgetPairs: number; plan?: SequentialPlan },
+  opts: { minEffect?: number; affordablePairs: number; plan?: SequentialPlan },
 ): {
-  verdict: PairedVerdict;
+  verdict: PairsVerdict;
   reason: 'decided' | 'last-look' | 'budget' | 'unmeasurable';
   n: number;
   centre: number;
   analysis: LookAnalysis;
 } {
   const d: number[] = [];
-  let budgetPairs = Math.floor(opts.budgetPairs);
+  let affordablePairs = Math.floor(opts.affordablePairs);
   for (;;) {
-    const decision = decideSequential(d.length, analyseLogRatios(d), { ...opts, budgetPairs });
-    if (decision.action === 'stop') {
+    const step = decideSequential(d.length, analyseLogRatios(d), { ...opts, affordablePairs });
+    if (step.action === 'stop') {
       return {
-        verdict: decision.verdict,
-        reason: decision.reason,
+        verdict: step.verdict,
+        reason: step.reason,
         n: d.length,
         centre: d.length ? hodgesLehmann(d) : 0,
-        analysis: decision.analysis,
+        analysis: step.analysis,
       };
     }
-    const got = next(decision.more);
+    const got = next(step.more);
     d.push(...got);
-    budgetPairs -= decision.more;
+    affordablePairs -= step.more;
     // A source that runs dry ends the sequence like a spent budget.
-    if (got.length < decision.more) budgetPairs = 0;
+    if (got.length < step.more) affordablePairs = 0;
   }
 }

@@ -7,11 +7,11 @@
 import { reasonHeadline } from '../../lib/first-error-line.js';
 import { parseBenchmarkId } from '../../model/benchmark-id.js';
 import type { BrokenGroup, CounterFinding, DiffSummary, NotMeasuredGroup } from '../../model/diff-summary.js';
-import type { PairedComparison, PairedPoint } from '../../model/pairs-document.js';
-import { decideOutcome, type FailRule, parseFailRule } from './merge-rule.js';
+import type { PairsComparison, PairsPoint } from '../../model/pairs-document.js';
+import { type GateRule, gateResult, parseGateRule } from './merge-gate.js';
 import { answerCounts, answeredPoints, movedOthers } from './point-answers.js';
 
-type Item = PairedComparison['notMeasured'][number];
+type Item = PairsComparison['notMeasured'][number];
 
 /** The command that measures one point on a checkout of head, as `npm run bench` takes it. */
 export function reproduceCommand(id: string, profile?: string): string {
@@ -96,7 +96,7 @@ export const counterChange = (c: { base: number; head: number }) =>
   Math.abs(c.head - c.base) / Math.max(1, Math.abs(c.base));
 
 /** Exact counter changes (no side's runs disagreed), grouped per variant and counter, largest first. */
-export function counterFindings(points: readonly PairedPoint[], max = 5): CounterFinding[] {
+export function counterFindings(points: readonly PairsPoint[], max = 5): CounterFinding[] {
   const compared = new Map<string, number>();
   const found = new Map<string, CounterFinding & { size: number }>();
   for (const p of points) {
@@ -134,7 +134,7 @@ export function counterFindings(points: readonly PairedPoint[], max = 5): Counte
 }
 
 /** Every program whose definition differs: from the matched points and the not-measured list alike. */
-function changedPrograms(c: Pick<PairedComparison, 'points' | 'notMeasured'>): string[] {
+function changedPrograms(c: Pick<PairsComparison, 'points' | 'notMeasured'>): string[] {
   const ids = [
     ...c.points.filter((p) => p.changed).map((p) => p.benchmark),
     ...c.notMeasured.filter((x) => x.changed).map((x) => x.benchmark),
@@ -149,16 +149,16 @@ function changedPrograms(c: Pick<PairedComparison, 'points' | 'notMeasured'>): s
   ].sort();
 }
 
-const called = (p: PairedPoint) =>
+const judgedChanged = (p: PairsPoint) =>
   p.pairs > 0 &&
   (p.lead.verdict === 'slower' ||
     p.lead.verdict === 'faster' ||
     movedOthers(p).length > 0 ||
     p.counters.some(exactChange));
-const exactChange = (k: PairedPoint['counters'][number]) => !k.baseRange && !k.headRange;
+const exactChange = (k: PairsPoint['counters'][number]) => !k.baseRange && !k.headRange;
 
 /** The impact line's counts and the control's verdict (undefined for a diff that measured every point). */
-function impactSummary(c: PairedComparison, answered: ReadonlySet<string>): DiffSummary['impact'] {
+function impactSummary(c: PairsComparison, answered: ReadonlySet<string>): DiffSummary['impact'] {
   if (c.notAffected === undefined) return undefined;
   const control = c.points.filter((p) => p.impact === 'control');
   const level = control.find((p) => p.alpha !== undefined)?.alpha;
@@ -166,13 +166,16 @@ function impactSummary(c: PairedComparison, answered: ReadonlySet<string>): Diff
     affected: answered.size,
     notAffected: c.notAffected.length,
     control: control.length,
-    controlCalled: control.filter(called).length,
+    controlCalled: control.filter(judgedChanged).length,
     ...(level !== undefined ? { controlLevel: level } : {}),
   };
 }
 
 /** Affected points whose exact counts decided a change, by its sign (none when the counts are not trusted). */
-function workCalls(affected: readonly PairedPoint[], trusted: boolean): { workGrew?: number; workShrank?: number } {
+function workChangeCounts(
+  affected: readonly PairsPoint[],
+  trusted: boolean,
+): { workGrew?: number; workShrank?: number } {
   const decided = affected.filter(
     (p) =>
       trusted &&
@@ -185,13 +188,13 @@ function workCalls(affected: readonly PairedPoint[], trusted: boolean): { workGr
   return decided.length ? { workGrew: grew, workShrank: decided.length - grew } : {};
 }
 
-export function summarize(c: PairedComparison, rule: FailRule = parseFailRule('broken')): DiffSummary {
+export function summarize(c: PairsComparison, rule: GateRule = parseGateRule('broken')): DiffSummary {
   const answered = answeredPoints(c);
   const { broken, brokenPoints, groups } = classifyNotMeasured(c.notMeasured, c.profile, answered);
   // The control's calls are false calls by construction: they are counted apart, never as the PR's.
   const affected = c.points.filter((p) => p.impact !== 'control');
   const n = answerCounts(c);
-  const calls = {
+  const verdicts = {
     slower: n.slower,
     faster: n.faster,
     unchanged: n.unchanged,
@@ -204,10 +207,10 @@ export function summarize(c: PairedComparison, rule: FailRule = parseFailRule('b
     unanswered: n.unanswered,
     // A changed workload's other metrics move with it: said with the workload, not here.
     alsoMoved: affected.filter((p) => p.pairs > 0 && !p.workloadChanged && movedOthers(p).length > 0).length,
-    ...workCalls(affected, c.counts?.trusted !== false),
+    ...workChangeCounts(affected, c.counts?.trusted !== false),
   };
   const impact = impactSummary(c, answered);
-  const outcome = decideOutcome(rule, brokenPoints, affected, c.counts?.trusted !== false);
+  const gate = gateResult(rule, brokenPoints, affected, c.counts?.trusted !== false);
   const untrusted = impact?.controlCalled
     ? `; the control called ${impact.controlCalled} of ${impact.control} unaffected points, so this run's calls cannot be trusted`
     : '';
@@ -218,8 +221,8 @@ export function summarize(c: PairedComparison, rule: FailRule = parseFailRule('b
     changedPrograms: changedPrograms(c),
     // A changed workload changes its counts too: those are the workload's, said with it.
     counters: counterFindings(affected.filter((p) => !p.workloadChanged)),
-    calls,
-    outcome: { ...outcome, because: `${outcome.because}${untrusted}`.slice(0, 300) },
+    calls: verdicts,
+    outcome: { ...gate, because: `${gate.because}${untrusted}`.slice(0, 300) },
     ...(impact ? { impact } : {}),
   };
 }

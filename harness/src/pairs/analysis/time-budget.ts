@@ -15,7 +15,7 @@ export interface PairRequest {
 }
 
 /** Pairs granted to each request (same order), within `budgetSeconds` in total. */
-export function shareBudget(requests: readonly PairRequest[], budgetSeconds: number): number[] {
+export function shareBudget(requests: readonly PairRequest[], roundSeconds: number): number[] {
   requests.forEach((r, i) => {
     if (!(Number.isInteger(r.pairs) && r.pairs >= 0) || !(r.secondsPerPair > 0 && Number.isFinite(r.secondsPerPair))) {
       throw new RangeError(
@@ -24,7 +24,7 @@ export function shareBudget(requests: readonly PairRequest[], budgetSeconds: num
     }
   });
   const granted = requests.map(() => 0);
-  let leftSeconds = Math.max(0, budgetSeconds);
+  let unspent = Math.max(0, roundSeconds);
   // Cheapest requests first: each that fits in an equal share of what is left gets all it asks.
   const order = requests
     .map((_, i) => i)
@@ -35,16 +35,16 @@ export function shareBudget(requests: readonly PairRequest[], budgetSeconds: num
   for (; k < order.length; k++) {
     const i = order[k]!;
     const cost = requests[i]!.pairs * requests[i]!.secondsPerPair;
-    const shareSeconds = leftSeconds / (order.length - k);
-    if (cost > shareSeconds) break;
+    const equalShare = unspent / (order.length - k);
+    if (cost > equalShare) break;
     granted[i] = requests[i]!.pairs;
-    leftSeconds -= cost;
+    unspent -= cost;
   }
   // The rest get an equal share each, in whole blocks of two pairs (a single pair when that is all).
   const rest = order.slice(k);
   for (const i of rest) {
-    const shareSeconds = leftSeconds / rest.length;
-    const affordable = Math.floor(shareSeconds / requests[i]!.secondsPerPair + 1e-9);
+    const equalShare = unspent / rest.length;
+    const affordable = Math.floor(equalShare / requests[i]!.secondsPerPair + 1e-9);
     granted[i] = Math.min(requests[i]!.pairs, affordable >= 2 ? affordable - (affordable % 2) : affordable);
   }
   return granted;

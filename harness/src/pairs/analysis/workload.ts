@@ -44,7 +44,7 @@ const OPAQUE = new Set(['input pipe', 'checks', 'eviction', "the generated input
  * What differs between two points' workloads, worded ("input_bytes 9,000 → 18,000; the generated
  * input's bytes"), or undefined when they are the same workload.
  */
-export function pairedWorkloadChange(base: Job, head: Job): string | undefined {
+export function pairsWorkloadChange(base: Job, head: Job): string | undefined {
   const b = workloadParts(base);
   const h = workloadParts(head);
   const names = [...new Set([...b.keys(), ...h.keys()])];

@@ -7,7 +7,7 @@
 
 import { WORK_TOLERANCE } from '../../analysis/work.js';
 import { shellQuote } from '../../lib/exec.js';
-import type { PairedComparison, PairedWork } from '../../model/pairs-document.js';
+import type { PairsComparison, PairsWork } from '../../model/pairs-document.js';
 import type { Host } from '../../pipeline/setup.js';
 import { countPoints, type PointWork, spreadOf } from '../run/count-sides.js';
 import type { PointPlan } from '../run/executor.js';
@@ -30,14 +30,14 @@ function countingOrder(plans: readonly PointPlan[]): PointPlan[] {
 
 export interface CountStage {
   work: Map<string, PointWork>;
-  summary: NonNullable<PairedComparison['counts']>;
+  summary: NonNullable<PairsComparison['counts']>;
 }
 
 /** Counts the plans' work; `budgetSeconds` is the pairs' budget, of which COUNT_SHARE goes here. */
 export async function countStage(
   plans: readonly PointPlan[],
   host: Host,
-  budgetSeconds: number,
+  askedSeconds: number,
   log: (m: string) => void,
 ): Promise<CountStage> {
   const t = performance.now();
@@ -45,7 +45,7 @@ export async function countStage(
   const work = await countPoints(countingOrder(plans), host.tools, {
     parallel: host.machine.cores,
     ...(pin ? { pin } : {}),
-    deadline: t + budgetSeconds * COUNT_SHARE * 1000,
+    deadline: t + askedSeconds * COUNT_SHARE * 1000,
     now: () => performance.now(),
     log,
   });
@@ -80,7 +80,7 @@ export async function countStage(
 const changedWork = (w: PointWork) => w.status === 'counted' && w.verdict.kind === 'changed';
 
 /** A point's counts as comparison.json holds them. */
-export function pairedWork(w: PointWork, plan: PointPlan): PairedWork {
+export function pairsWork(w: PointWork, plan: PointPlan): PairsWork {
   if (w.status === 'not-counted') return { status: 'not-counted', reason: w.reason.slice(0, 600) };
   const x = plan.head.experiment.manifest.fit?.x;
   return {

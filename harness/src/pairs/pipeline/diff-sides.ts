@@ -9,21 +9,21 @@ import { UserError } from '../../lib/errors.js';
 import { commitInfo } from '../../machine/machine.js';
 import type { Job } from '../../model/job.js';
 import type { Experiment } from '../../model/manifest.js';
-import type { PairedComparison } from '../../model/pairs-document.js';
+import type { PairsComparison } from '../../model/pairs-document.js';
 import type { Profile } from '../../model/profiles.js';
 import { type Host, planCheckout } from '../../pipeline/setup.js';
 import { loadAllExperiments } from '../../plan/experiments.js';
 import { expand, type Filters, type Point } from '../../plan/plan.js';
-import { type BuildOutcome, buildAll } from '../../run/build.js';
+import { type BuildResult, buildAll } from '../../run/build.js';
 import type { Impact } from '../analysis/impact.js';
-import { pairedWorkloadChange } from '../analysis/workload.js';
+import { pairsWorkloadChange } from '../analysis/workload.js';
 import type { PointPlan } from '../run/executor.js';
 
 export interface PreparedSide {
   root: string;
   experiments: Experiment[];
   jobs: Job[];
-  builds: Map<string, BuildOutcome>;
+  builds: Map<string, BuildResult>;
   toolchains: Record<string, string>;
   commit: string;
 }
@@ -99,9 +99,9 @@ export async function prepareSide(
 
 export interface Matched {
   plans: PointPlan[];
-  added: PairedComparison['added'];
-  removed: PairedComparison['removed'];
-  notMeasured: PairedComparison['notMeasured'];
+  added: PairsComparison['added'];
+  removed: PairsComparison['removed'];
+  notMeasured: PairsComparison['notMeasured'];
 }
 
 /** Why a side's job cannot run: blocked when planned (a missing runtime...), or its build failed. */
@@ -153,7 +153,7 @@ export function matchPoints(
     const kind = h.runner === 'self' ? 'self' : h.experiment.manifest.fit && h.sizes ? 'fit' : 'process';
     // Measured in pairs all the same: what the PR did to this point is the question, and a
     // changed workload is part of the answer, not a reason to give none.
-    const workloadChange = pairedWorkloadChange(b, h);
+    const workloadChange = pairsWorkloadChange(b, h);
     // Without an impact plan (every point measured), "changed" is the identity's digest.
     m.plans.push({
       id: h.id,

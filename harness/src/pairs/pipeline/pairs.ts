@@ -24,7 +24,7 @@ import type { DiffPlan } from '../../model/diff-plan.js';
 import type { Job } from '../../model/job.js';
 import { harnessMetric } from '../../model/metrics.js';
 import type { NoiseThresholds } from '../../model/noise.js';
-import type { PairedComparison } from '../../model/pairs-document.js';
+import type { PairsComparison } from '../../model/pairs-document.js';
 import type { Profile } from '../../model/profiles.js';
 import { type Host, onInterrupt, setUpMachine } from '../../pipeline/setup.js';
 import type { Filters } from '../../plan/plan.js';
@@ -33,16 +33,16 @@ import { checkCounters, runMetrics } from '../../run/normalize.js';
 import type { SyscallCounts } from '../../run/parse-strace.js';
 import type { RawRun } from '../../run/runner.js';
 import { DEFAULT_CONTROL_POINTS, type ImpactPlan, reasonLine } from '../analysis/impact.js';
-import { falseCallNote, planAtLevel, pointLevels } from '../analysis/multiplicity.js';
+import { falsePositiveNote, planAtLevel, pointLevels } from '../analysis/multiplicity.js';
 import { MIN_EFFECT } from '../analysis/pair-statistics.js';
 import { budgetCutShort, CONTROL_SHARE, type Values } from '../analysis/point.js';
 import { DEFAULT_PLAN, type SequentialPlan } from '../analysis/sequential.js';
 import { measureHarnessShift } from '../harness-shift/measure-harness-shift.js';
-import { pairedComparison } from '../report/comparison-json.js';
-import { type PairRecord, type PointOutcome, pairRecord, pointRow } from '../report/rows.js';
+import { pairsComparison } from '../report/comparison-json.js';
+import { type PairRecord, type PointResult, pairRecord, pointRow } from '../report/rows.js';
 import { realExecutor } from '../run/real-executor.js';
-import { type DecidedPoint, runPairedPoints, type ScheduleOutcome } from '../run/scheduler.js';
-import { countStage, pairedWork } from './count-stage.js';
+import { type DecidedPoint, runPairsPoints, type SamplingResult } from '../run/scheduler.js';
+import { countStage, pairsWork } from './count-stage.js';
 import { type LoadedSide, loadSide, type Matched, matchPoints, prepareSide } from './diff-sides.js';
 import { impactOf } from './what-to-measure.js';
 
@@ -52,7 +52,7 @@ export interface PairsOptions {
   profile: Profile;
   filters: Filters;
   /** Seconds the whole diff may spend measuring pairs (set-up, builds and validation excluded). */
-  budgetSeconds: number;
+  askedSeconds: number;
   /**
    * Seconds the whole diff may take, set-up included: the pairs get at most what set-up leaves
    * (less a margin for the last batches), so a slow set-up on a busy machine cannot push the
@@ -87,8 +87,8 @@ export interface PairsOptions {
   counts?: boolean;
 }
 
-export interface PairsOutcome {
-  comparison: PairedComparison;
+export interface PairsResult {
+  comparison: PairsComparison;
   /** Every point's pairs in run order: the lead's (A/A calibration replays them) and every other metric's. */
   record: PairRecord[];
   interrupted: boolean;
@@ -125,15 +125,15 @@ export const DEADLINE_MARGIN_SECONDS = 30;
  * The seconds the pairs may take: the budget, cut to what the deadline leaves after set-up
  * (less a margin: a batch granted at the end runs to its end).
  */
-export function cutToDeadline(budgetSeconds: number, setupSeconds: number, deadlineSeconds?: number): number {
-  if (deadlineSeconds === undefined) return budgetSeconds;
-  return Math.max(0, Math.min(budgetSeconds, deadlineSeconds - setupSeconds - DEADLINE_MARGIN_SECONDS));
+export function cutToDeadline(askedSeconds: number, setupSeconds: number, deadlineSeconds?: number): number {
+  if (deadlineSeconds === undefined) return askedSeconds;
+  return Math.max(0, Math.min(askedSeconds, deadlineSeconds - setupSeconds - DEADLINE_MARGIN_SECONDS));
 }
 
 /** What the log and the comment say when the deadline cut the pairs' budget. */
-function deadlineCut(opts: PairsOptions, s: Pick<ScheduleOutcome, 'setupSeconds' | 'budgetSeconds'>): string {
+function deadlineCut(opts: PairsOptions, s: Pick<SamplingResult, 'setupSeconds' | 'leftSeconds'>): string {
   const min = (x: number) => (x / 60).toFixed(1);
-  return `set-up (builds, checks, warm-ups) took ${min(s.setupSeconds)} min, so the diff's deadline of ${min(opts.deadlineSeconds ?? 0)} min left ${min(s.budgetSeconds)} of the ${min(opts.budgetSeconds)} budgeted minutes for pairs`;
+  return `set-up (builds, checks, warm-ups) took ${min(s.setupSeconds)} min, so the diff's deadline of ${min(opts.deadlineSeconds ?? 0)} min left ${min(s.leftSeconds)} of the ${min(opts.askedSeconds)} budgeted minutes for pairs`;
 }
 
 /** The pair timer, built from the head's harness/tools with gcc. */
@@ -145,7 +145,7 @@ async function pairTimer(head: string, log: (m: string) => void): Promise<string
   return timer;
 }
 
-type Measured = ScheduleOutcome & {
+type Measured = SamplingResult & {
   interrupted: boolean;
   /** Each measured point's share of the diff-wide false-call level. */
   levels: Map<string, number>;
@@ -176,17 +176,16 @@ async function measurePoints(
     );
     levels = new Map(matched.plans.map((p, i) => [p.id, split[i]!.lead + split[i]!.others]));
     const before = cpuSnapshot();
-    const s = await runPairedPoints(matched.plans, exec, {
+    const s = await runPairsPoints(matched.plans, exec, {
       plan,
       planOf: (id) => plans.get(id) ?? plan,
       othersPlanOf: (id) => othersPlans.get(id),
       startedAt: diffStart,
-      nominalBudgetSeconds: opts.budgetSeconds,
-      budgetSeconds: (setup) => {
-        const budgetSeconds = cutToDeadline(opts.budgetSeconds, setup, opts.deadlineSeconds);
-        if (budgetSeconds < opts.budgetSeconds)
-          log(`pairs: ${deadlineCut(opts, { setupSeconds: setup, budgetSeconds })}`);
-        return budgetSeconds;
+      askedSeconds: opts.askedSeconds,
+      leftSeconds: (setup) => {
+        const leftSeconds = cutToDeadline(opts.askedSeconds, setup, opts.deadlineSeconds);
+        if (leftSeconds < opts.askedSeconds) log(`pairs: ${deadlineCut(opts, { setupSeconds: setup, leftSeconds })}`);
+        return leftSeconds;
       },
       minEffectOf: (id, metric) => Math.max(MIN_EFFECT, opts.noise?.[`${id} ${metric}`] ?? 0),
       now: () => performance.now(),
@@ -207,7 +206,7 @@ async function measurePoints(
 }
 
 /** A decided point as the rows see it. */
-const outcomeOf = (p: DecidedPoint): PointOutcome => ({
+const pointResult = (p: DecidedPoint): PointResult => ({
   ...p,
   changed: p.plan.changed,
   ...(p.plan.workloadChange ? { workloadChange: p.plan.workloadChange } : {}),
@@ -239,7 +238,7 @@ function warningsOf(opts: PairsOptions, host: Host, s: Measured): string[] {
       );
   }
   if (s.interrupted) warnings.push('the diff was interrupted: points were judged on the pairs measured so far');
-  if (budgetCutShort(s.measured, s.budgetSeconds, opts.budgetSeconds)) warnings.push(deadlineCut(opts, s));
+  if (budgetCutShort(s.measured, s.leftSeconds, opts.askedSeconds)) warnings.push(deadlineCut(opts, s));
   return warnings;
 }
 
@@ -278,7 +277,7 @@ export function widenToTrusted(plan: ImpactPlan, trusted: DiffPlan, log: (m: str
 }
 
 /** The points that could not be measured (a failed check or batch), as comparison.json lists them. */
-function failuresOf(s: Measured, matched: Matched): PairedComparison['notMeasured'] {
+function failuresOf(s: Measured, matched: Matched): PairsComparison['notMeasured'] {
   const changed = new Set(matched.plans.filter((p) => p.changed).map((p) => p.id));
   return s.failures.flatMap(({ id, failed: f }) =>
     [{ side: f.side, reason: f.reason }, ...(f.headToo ? [{ side: 'head' as const, reason: f.headToo }] : [])].map(
@@ -299,9 +298,9 @@ function failuresOf(s: Measured, matched: Matched): PairedComparison['notMeasure
  * sampled): listed, so every matched point has an answer in the comparison.
  */
 export function notReached(
-  s: Pick<ScheduleOutcome, 'measured' | 'failures'>,
+  s: Pick<SamplingResult, 'measured' | 'failures'>,
   matched: Pick<Matched, 'plans'>,
-): PairedComparison['notMeasured'] {
+): PairsComparison['notMeasured'] {
   const answered = new Set([...s.measured.map((p) => p.plan.id), ...s.failures.map((f) => f.id)]);
   return matched.plans
     .filter((p) => !answered.has(p.id))
@@ -325,14 +324,14 @@ export const CONTROL_PREPARE_SECONDS = 90;
  * its preparation and the deadline's margin): the shift is then the PR's one question, and a
  * fixed half left no-op harness diffs ending early with shifts still too wide to tell.
  */
-export function shiftDeadline(deadlineSeconds: number, budgetSeconds: number, affected: number | undefined): number {
+export function shiftDeadline(deadlineSeconds: number, askedSeconds: number, affected: number | undefined): number {
   const third = deadlineSeconds / 3;
   if (affected !== 0) return third;
-  const control = budgetSeconds * CONTROL_SHARE + CONTROL_PREPARE_SECONDS + DEADLINE_MARGIN_SECONDS;
+  const control = askedSeconds * CONTROL_SHARE + CONTROL_PREPARE_SECONDS + DEADLINE_MARGIN_SECONDS;
   return Math.max(third, deadlineSeconds - control);
 }
 
-async function pairSides(opts: PairsOptions, baseRoot: string, headRoot: string): Promise<PairsOutcome> {
+async function pairSides(opts: PairsOptions, baseRoot: string, headRoot: string): Promise<PairsResult> {
   const log = opts.log ?? ((m: string) => process.stderr.write(`${m}\n`));
   const diffStart = performance.now();
   const host = await setUpMachine({ ...(opts.strict ? { strict: true } : {}) }, log);
@@ -358,7 +357,7 @@ async function pairSides(opts: PairsOptions, baseRoot: string, headRoot: string)
           ...(opts.noise ? { noise: opts.noise } : {}),
           ...(opts.trusted ? { trusted: opts.trusted.harnessChange } : {}),
           ...(opts.deadlineSeconds
-            ? { deadlineSeconds: shiftDeadline(opts.deadlineSeconds, opts.budgetSeconds, impact?.affected.size) }
+            ? { deadlineSeconds: shiftDeadline(opts.deadlineSeconds, opts.askedSeconds, impact?.affected.size) }
             : {}),
         });
   const keep = impact ? new Set(impact.measure.keys()) : undefined;
@@ -369,24 +368,24 @@ async function pairSides(opts: PairsOptions, baseRoot: string, headRoot: string)
   const counts = await countStage(
     (opts.counts ?? opts.measure !== 'all') ? matched.plans : [],
     host,
-    opts.budgetSeconds,
+    opts.askedSeconds,
     log,
   );
   const s = await measurePoints(matched, opts, host, timer, diffStart, log);
-  const points = s.measured.map(outcomeOf);
+  const points = s.measured.map(pointResult);
   const planOf = new Map(matched.plans.map((p) => [p.id, p]));
   const workOf = (id: string) => {
     const w = counts.work.get(id);
     const plan = planOf.get(id);
-    return w && plan ? { work: pairedWork(w, plan) } : {};
+    return w && plan ? { work: pairsWork(w, plan) } : {};
   };
-  const comparison = pairedComparison({
+  const comparison = pairsComparison({
     plan: opts.plan ?? DEFAULT_PLAN,
-    falseCallNote: falseCallNote(matched.plans),
+    falsePositiveNote: falsePositiveNote(matched.plans),
     seed: opts.seed,
     machine: host.machine,
     budget: {
-      seconds: opts.budgetSeconds,
+      seconds: opts.askedSeconds,
       spentSeconds: (performance.now() - diffStart) / 1000,
       setupSeconds: s.setupSeconds,
       ...(opts.deadlineSeconds ? { deadlineSeconds: opts.deadlineSeconds } : {}),
@@ -418,7 +417,7 @@ const levelOf = (levels: Map<string, number>, id: string) => {
   return a === undefined ? {} : { alpha: Number(a.toPrecision(6)) };
 };
 
-export async function runPairs(opts: PairsOptions): Promise<PairsOutcome> {
+export async function runPairs(opts: PairsOptions): Promise<PairsResult> {
   // Both checkouts by paths of the same length (two links in one directory): a process's
   // arguments, PWD and program paths then take the same room on its stack and in its
   // environment, which moves stack alignment and can alone shift a tight loop by a few percent.
@@ -437,6 +436,6 @@ export async function runPairs(opts: PairsOptions): Promise<PairsOutcome> {
  * Writes the pair record beside the comparison (pairs.json: the lead's pairs, which calibration
  * replays, and every other timed metric of every pair; schema 2 added those).
  */
-export function writeRecord(file: string, record: PairsOutcome['record']): void {
+export function writeRecord(file: string, record: PairsResult['record']): void {
   writeFileSync(file, `${JSON.stringify({ schema: 2, points: record })}\n`);
 }

@@ -10,9 +10,9 @@ import { plural } from '../../lib/format.js';
 import { escapeCell } from '../../lib/markdown.js';
 import type { DiffSummary } from '../../model/diff-summary.js';
 import { counterName } from '../../model/metrics.js';
-import type { PairedComparison, PairedPoint } from '../../model/pairs-document.js';
+import type { PairsComparison, PairsPoint } from '../../model/pairs-document.js';
 import { COMMENT_LIMIT, toolchainsLine } from '../../report/comparison-sections.js';
-import { DEFAULT_FAIL_RULE, describeRule, type FailRule, parseFailRule } from '../analysis/merge-rule.js';
+import { DEFAULT_GATE_RULE, describeGateRule, type GateRule, parseGateRule } from '../analysis/merge-gate.js';
 import { notMeasuredWhy } from '../analysis/point-answers.js';
 import { summarize } from '../analysis/summarize.js';
 import { renderHarnessShift } from '../harness-shift/shift-section.js';
@@ -33,9 +33,9 @@ import {
 import { renderWorkBreakdown } from './work-breakdown-section.js';
 import { countsTrusted, decidedWorkChange, workText } from './work-text.js';
 
-export interface PairedRenderOptions {
+export interface PairsRenderOptions {
   /** The merge rule (PR_FAIL_ON) the outcome is stated under; default `broken`. */
-  rule?: FailRule;
+  rule?: GateRule;
   limit?: number;
 }
 
@@ -75,10 +75,10 @@ function title(s: DiffSummary): string {
 }
 
 /** The points whose other timed metrics moved, each with its lead's verdict: said at the top. */
-function alsoLines(c: PairedComparison, cap = 10): string[] {
+function alsoLines(c: PairsComparison, cap = 10): string[] {
   const ps = c.points.filter((p) => p.impact !== 'control' && p.pairs > 0 && !p.workloadChanged && alsoText(p));
   if (!ps.length) return [];
-  const lead = (p: PairedPoint) =>
+  const lead = (p: PairsPoint) =>
     `${p.lead.metric} ${p.lead.verdict}${hasResult(p) && p.lead.verdict !== 'unchanged' ? ` ${changeText(p.lead)}` : ''}`;
   const lines = ps
     .slice(0, cap)
@@ -90,7 +90,7 @@ function alsoLines(c: PairedComparison, cap = 10): string[] {
 }
 
 /** The points whose workload the PR changed: measured, said at the top, never folded away. */
-function workloadLines(c: PairedComparison, cap = 10): string[] {
+function workloadLines(c: PairsComparison, cap = 10): string[] {
   const ps = c.points.filter((p) => p.workloadChanged && p.impact !== 'control' && p.pairs > 0);
   if (!ps.length) return [];
   const lines = ps.slice(0, cap).map((p) => {
@@ -108,7 +108,7 @@ function workloadLines(c: PairedComparison, cap = 10): string[] {
  * then the counts that are evidence only; and a warning when the control says the counts cannot
  * be trusted.
  */
-function workLines(c: PairedComparison, cap = 10): string[] {
+function workLines(c: PairsComparison, cap = 10): string[] {
   const out: string[] = [];
   const trusted = countsTrusted(c);
   if (!trusted)
@@ -117,7 +117,7 @@ function workLines(c: PairedComparison, cap = 10): string[] {
     );
   const mine = c.points.filter((p) => p.impact !== 'control' && !p.workloadChanged);
   const decided = mine.filter((p) => decidedWorkChange(p, trusted));
-  const line = (p: PairedPoint) => {
+  const line = (p: PairsPoint) => {
     const b = p.work?.status === 'counted' ? p.work.breakdown : undefined;
     const where =
       b === undefined
@@ -198,7 +198,7 @@ function impactLines(s: DiffSummary): string[] {
 }
 
 /** Why the affected points are affected, one line per reason with its points' programs. */
-function affectedReasons(c: PairedComparison, cap: number): string {
+function affectedReasons(c: PairsComparison, cap: number): string {
   const groups = new Map<string, Set<string>>();
   const counts = new Map<string, number>();
   for (const a of c.affectedBecause ?? []) {
@@ -217,7 +217,7 @@ function affectedReasons(c: PairedComparison, cap: number): string {
 }
 
 /** What leads: broken points, problems on both sides, counters, the merge check. */
-function top(c: PairedComparison, s: DiffSummary): string[] {
+function top(c: PairsComparison, s: DiffSummary): string[] {
   const out: string[] = [];
   // A harness change moves every number: it is said before anything measured with it.
   if (c.harnessShift) out.push(renderHarnessShift(c.harnessShift));
@@ -253,20 +253,20 @@ function top(c: PairedComparison, s: DiffSummary): string[] {
   if (clear) out.push(clear);
   const o = s.outcome;
   out.push(
-    `**Merge check: ${o.fail ? 'fails' : 'passes'}** — ${escapeCell(o.because)}. Rule \`${o.rule.replace(/[^\w,>%.]/g, '')}\` (repository variable \`PR_FAIL_ON\`, default \`${DEFAULT_FAIL_RULE}\`): ${describeRule(parseFailRule(o.rule))}.`,
+    `**Merge check: ${o.fail ? 'fails' : 'passes'}** — ${escapeCell(o.because)}. Rule \`${o.rule.replace(/[^\w,>%.]/g, '')}\` (repository variable \`PR_FAIL_ON\`, default \`${DEFAULT_GATE_RULE}\`): ${describeGateRule(parseGateRule(o.rule))}.`,
   );
   for (const w of c.warnings ?? []) out.push(`> ⚠️ ${escapeCell(w)}.`);
   return out;
 }
 
 /** The points worth a look: calls of a change, and points whose program changed, largest change first. */
-function notable(c: PairedComparison): PairedPoint[] {
+function notable(c: PairsComparison): PairsPoint[] {
   return c.points
     .filter((p) => hasResult(p) && (p.changed || p.lead.verdict === 'slower' || p.lead.verdict === 'faster'))
     .sort((a, b) => Math.abs(b.lead.ratio - 1) - Math.abs(a.lead.ratio - 1));
 }
 
-function chart(c: PairedComparison): string[] {
+function chart(c: PairsComparison): string[] {
   const rows = notable(c).map((p) => ({
     // In front: a label is cut to the chart's width.
     label: `${p.workloadChanged ? 'workload: ' : ''}${pointLabel(p)}`,
@@ -282,7 +282,7 @@ function chart(c: PairedComparison): string[] {
 }
 
 /** "±2.0%" or "±2.0–3.4%": the margins the unchanged points were decided within (calibrated, else 2 %). */
-function margins(ps: readonly PairedPoint[]): string {
+function margins(ps: readonly PairsPoint[]): string {
   const m = ps.map((p) => p.minEffect * 100);
   if (!m.length) return '';
   const [lo, hi] = [Math.min(...m), Math.max(...m)];
@@ -290,8 +290,8 @@ function margins(ps: readonly PairedPoint[]): string {
 }
 
 /** Why the inconclusive points are, counted: "3 ran out of budget, 1 noisier than 60 pairs can decide". */
-function inconclusiveReasons(ps: readonly PairedPoint[], busy: boolean): string {
-  const n = (stop: PairedPoint['stop']) => ps.filter((p) => p.stop === stop).length;
+function inconclusiveReasons(ps: readonly PairsPoint[], busy: boolean): string {
+  const n = (stop: PairsPoint['stop']) => ps.filter((p) => p.stop === stop).length;
   const reasons = [
     n('budget') ? `${n('budget')} ran out of budget` : '',
     n('last-look') ? `${n('last-look')} noisier than the plan's last look can decide` : '',
@@ -300,13 +300,13 @@ function inconclusiveReasons(ps: readonly PairedPoint[], busy: boolean): string 
   return reasons.length ? `${reasons.join(', ')}${busy ? ' (the machine was busy: see above)' : ''}` : '';
 }
 
-function summaryTable(c: PairedComparison, s: DiffSummary): string {
+function summaryTable(c: PairsComparison, s: DiffSummary): string {
   const n = s.calls;
   // The PR's own measured answers: the control is the machine's check, a changed workload its own row.
   const measured = c.points.filter((p) => p.pairs > 0 && p.impact !== 'control' && !p.workloadChanged);
   const worst = measured.filter((p) => p.lead.verdict === 'slower').sort((a, b) => b.lead.ratio - a.lead.ratio)[0];
   const best = measured.filter((p) => p.lead.verdict === 'faster').sort((a, b) => a.lead.ratio - b.lead.ratio)[0];
-  const named = (p?: PairedPoint) =>
+  const named = (p?: PairsPoint) =>
     p ? `${escapeCell(pointLabel(p))}: ${pct(p.lead.ratio)} (${interval(p.lead)}, ${p.pairs} pairs)` : '';
   const undecided = measured.filter((p) => p.changed && (p.lead.verdict === 'inconclusive' || !hasResult(p)));
   const inconclusive = measured.filter((p) => p.lead.verdict === 'inconclusive');
@@ -360,18 +360,18 @@ function summaryTable(c: PairedComparison, s: DiffSummary): string {
 const HOW_TO_READ =
   '_How to read: "change" is the paired ratio head/base (the centre of the per-pair ratios; a fit: of the per-operation costs), > 0 = head worse; it can differ from the quotient of the two medians when the machine drifts during the diff. The interval is the one the verdict was decided on (the change test for slower/faster, the equivalence test for unchanged). A point with no interval shows no change._';
 
-function renderPairedWith(
-  c: PairedComparison,
-  opts: { unchangedRows: boolean; maxRows?: number; rule?: FailRule },
-  s: DiffSummary = summarize(c, opts.rule ?? parseFailRule(DEFAULT_FAIL_RULE)),
+function renderPairsWith(
+  c: PairsComparison,
+  opts: { unchangedRows: boolean; maxRows?: number; rule?: GateRule },
+  s: DiffSummary = summarize(c, opts.rule ?? parseGateRule(DEFAULT_GATE_RULE)),
 ): string {
   const parts = [title(s), ...top(c, s), ...chart(c), summaryTable(c, s), HOW_TO_READ];
   const cap = opts.maxRows ?? Number.POSITIVE_INFINITY;
   const fold = (summary: string, body: string) => `<details><summary>${summary}</summary>\n\n${body}\n</details>`;
-  const table = (ps: PairedPoint[]) =>
+  const table = (ps: PairsPoint[]) =>
     `${pointTable(ps.slice(0, cap))}${ps.length > cap ? `\n\n…and ${ps.length - cap} more (see comparison.json).` : ''}`;
-  const order = (p: PairedPoint) => ({ slower: 0, faster: 1, inconclusive: 2, unchanged: 3 })[p.lead.verdict];
-  const byInterest = (a: PairedPoint, b: PairedPoint) =>
+  const order = (p: PairsPoint) => ({ slower: 0, faster: 1, inconclusive: 2, unchanged: 3 })[p.lead.verdict];
+  const byInterest = (a: PairsPoint, b: PairsPoint) =>
     order(a) - order(b) || Math.abs(b.lead.ratio - 1) - Math.abs(a.lead.ratio - 1);
   const changed = c.points.filter((p) => p.changed && p.pairs > 0).sort(byInterest);
   if (changed.length) parts.push(fold(`Changed in this PR: ${plural(changed.length, 'point')}`, table(changed)));
@@ -384,7 +384,7 @@ function renderPairedWith(
     parts.push(
       fold(`Control (unaffected, measured as an A/A check): ${plural(control.length, 'point')}`, table(control)),
     );
-  const rest = (p: PairedPoint) => !p.changed && p.impact !== 'control';
+  const rest = (p: PairsPoint) => !p.changed && p.impact !== 'control';
   for (const exp of [...new Set(c.points.filter(rest).map((p) => p.experiment))].sort()) {
     const mine = c.points.filter((p) => p.experiment === exp && rest(p) && p.pairs > 0);
     const shown = mine.filter((p) => opts.unchangedRows || p.lead.verdict !== 'unchanged').sort(byInterest);
@@ -420,9 +420,9 @@ function renderPairedWith(
   return `${parts.join('\n\n')}\n`;
 }
 
-function footer(c: PairedComparison): string {
+function footer(c: PairsComparison): string {
   const pairs = c.points.reduce((a, p) => a + p.pairs, 0);
-  const commits = (s: PairedComparison['base']) => s.commits.map((x) => escapeCell(x)).join(', ');
+  const commits = (s: PairsComparison['base']) => s.commits.map((x) => escapeCell(x)).join(', ');
   return [
     `_Method: ${escapeCell(c.method)}._`,
     `Measured on ${escapeCell(c.head.machine)} (${escapeCell(c.head.cpu)}); base ${commits(c.base)}, head ${commits(c.head)}; ${timeSpent(c.budget, pairs)}, order seed ${c.seed}.`,
@@ -431,9 +431,9 @@ function footer(c: PairedComparison): string {
 }
 
 /** The fullest rendering that fits the limit: drop unchanged rows and folded metrics, then cap the tables. */
-export function renderPairedComparison(c: PairedComparison, opts: PairedRenderOptions = {}): string {
+export function renderPairsComparison(c: PairsComparison, opts: PairsRenderOptions = {}): string {
   const limit = opts.limit ?? COMMENT_LIMIT;
-  const s = summarize(c, opts.rule ?? parseFailRule(DEFAULT_FAIL_RULE));
+  const s = summarize(c, opts.rule ?? parseGateRule(DEFAULT_GATE_RULE));
   for (const o of [
     { unchangedRows: true },
     { unchangedRows: false },
@@ -441,14 +441,14 @@ export function renderPairedComparison(c: PairedComparison, opts: PairedRenderOp
     { unchangedRows: false, maxRows: 10 },
     { unchangedRows: false, maxRows: 0 },
   ]) {
-    const md = renderPairedWith(c, o, s);
+    const md = renderPairsWith(c, o, s);
     if (md.length <= limit) return md;
   }
   return `${[title(s), ...top(c, s)].join('\n\n').slice(0, limit - 200)}\n\nThe full comparison is too large for a comment: see comparison.json.\n`;
 }
 
 /** "N pairs in M min …": with set-up and a deadline where the artifact has them. */
-function timeSpent(b: PairedComparison['budget'], pairs: number): string {
+function timeSpent(b: PairsComparison['budget'], pairs: number): string {
   const min = (x: number) => `${(x / 60).toFixed(1)} min`;
   if (b.setupSeconds === undefined) return `${pairs} pairs in ${min(b.spentSeconds)} (budget ${min(b.seconds)})`;
   const deadline = b.deadlineSeconds ? `, deadline ${min(b.deadlineSeconds)}` : '';

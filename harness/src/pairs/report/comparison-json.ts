@@ -4,15 +4,15 @@
  */
 
 import { assertValid } from '../../lib/json-file.js';
-import { PAIRED_COMPARISON_SCHEMA } from '../../model/comparison-version.js';
-import { PairedComparison } from '../../model/pairs-document.js';
+import { PAIRS_COMPARISON_SCHEMA } from '../../model/comparison-version.js';
+import { PairsComparison } from '../../model/pairs-document.js';
 import { SECONDARY_SHARE } from '../analysis/multiplicity.js';
 import { MIN_EFFECT } from '../analysis/pair-statistics.js';
 import { CONTROL_SHARE } from '../analysis/point.js';
 import type { SequentialPlan } from '../analysis/sequential.js';
 
 /** What the comment's method line says: how pairs were made and judged under this plan. */
-function pairedMethod(plan: SequentialPlan, falseCallNote?: string): string {
+function pairsMethod(plan: SequentialPlan, falsePositiveNote?: string): string {
   const looks = plan.looks.join('/');
   const total = plan.alphas.reduce((x, y) => x + y, 0);
   const alphas = plan.alphas.map((a) => `${((a / total) * 100).toFixed(0)}%`).join('/');
@@ -20,7 +20,7 @@ function pairedMethod(plan: SequentialPlan, falseCallNote?: string): string {
     'paired: base and head processes alternate in a seeded random order per pair (AB/BA blocks) after warm-ups',
     `the points the PR affects are measured first, then the control sample within its reserved ${CONTROL_SHARE * 100}% of the budget`,
     'per point, Hodges-Lehmann ratio of the paired log-ratios with the exact Wilcoxon signed-rank interval and test (a fit: the per-operation cost ratio over two sizes)',
-    `sequential looks at ${looks} pairs, ${falseCallNote ?? `alpha ${(total * 100).toFixed(0)}% per point`}, each point's share spent over the looks ${alphas}`,
+    `sequential looks at ${looks} pairs, ${falsePositiveNote ?? `alpha ${(total * 100).toFixed(0)}% per point`}, each point's share spent over the looks ${alphas}`,
     `minimum effect ${MIN_EFFECT * 100}% or the calibrated threshold`,
     `other timed metrics at ${SECONDARY_SHARE * 100}% of the point's share`,
     'changed workloads measured',
@@ -30,43 +30,43 @@ function pairedMethod(plan: SequentialPlan, falseCallNote?: string): string {
     .slice(0, 800);
 }
 
-interface PairedSide {
+interface PairsSide {
   commit: string;
   toolchains: Record<string, string>;
 }
 
-export interface PairedComparisonInput {
+export interface PairsComparisonInput {
   plan: SequentialPlan;
-  /** The diff-wide false-call level as applied (pairs/analysis/multiplicity.ts falseCallNote). */
-  falseCallNote?: string;
+  /** The diff-wide false-call level as applied (pairs/analysis/multiplicity.ts falsePositiveNote). */
+  falsePositiveNote?: string;
   seed: number;
   machine: { id: string; cpu: string };
-  budget: PairedComparison['budget'];
-  base: PairedSide;
-  head: PairedSide;
-  points: PairedComparison['points'];
-  added: PairedComparison['added'];
-  removed: PairedComparison['removed'];
-  notMeasured: PairedComparison['notMeasured'];
+  budget: PairsComparison['budget'];
+  base: PairsSide;
+  head: PairsSide;
+  points: PairsComparison['points'];
+  added: PairsComparison['added'];
+  removed: PairsComparison['removed'];
+  notMeasured: PairsComparison['notMeasured'];
   warnings: string[];
-  notAffected?: PairedComparison['notAffected'];
-  affectedBecause?: PairedComparison['affectedBecause'];
+  notAffected?: PairsComparison['notAffected'];
+  affectedBecause?: PairsComparison['affectedBecause'];
 }
 
 const round = (x: number) => Number(x.toPrecision(6));
 
-export function pairedComparison(c: PairedComparisonInput): PairedComparison {
-  const side = (s: PairedSide): PairedComparison['base'] => ({
+export function pairsComparison(c: PairsComparisonInput): PairsComparison {
+  const side = (s: PairsSide): PairsComparison['base'] => ({
     commits: [s.commit.slice(0, 64)],
     runs: 1,
     machine: c.machine.id,
     cpu: c.machine.cpu,
     toolchains: s.toolchains,
   });
-  const comparison: PairedComparison = {
-    schema: PAIRED_COMPARISON_SCHEMA,
+  const comparison: PairsComparison = {
+    schema: PAIRS_COMPARISON_SCHEMA,
     kind: 'pairs',
-    method: pairedMethod(c.plan, c.falseCallNote),
+    method: pairsMethod(c.plan, c.falsePositiveNote),
     seed: c.seed,
     budget: {
       ...c.budget,
@@ -84,6 +84,6 @@ export function pairedComparison(c: PairedComparisonInput): PairedComparison {
     ...(c.affectedBecause ? { affectedBecause: c.affectedBecause } : {}),
   };
   // What we write must pass the checks the PR-comment workflow applies to it.
-  assertValid('comparison.json', comparison, PairedComparison);
+  assertValid('comparison.json', comparison, PairsComparison);
   return comparison;
 }

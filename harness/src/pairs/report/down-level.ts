@@ -10,12 +10,12 @@
  */
 import { plural } from '../../lib/format.js';
 import { assertValid } from '../../lib/json-file.js';
-import { PAIRED_COMPARISON_OLDEST, PAIRED_COMPARISON_SCHEMA } from '../../model/comparison-version.js';
+import { PAIRS_COMPARISON_OLDEST, PAIRS_COMPARISON_SCHEMA } from '../../model/comparison-version.js';
 import {
-  type PairedComparison,
-  PairedComparisonV2,
-  type PairedPoint,
+  type PairsComparison,
+  PairsComparisonV2,
   PairsComparisonV3,
+  type PairsPoint,
 } from '../../model/pairs-document.js';
 import { movedOthers } from '../analysis/point-answers.js';
 import { alsoText, pointLabel, workloadVerdict } from './point-tables.js';
@@ -24,17 +24,17 @@ import { countsTrusted, decidedWorkChange, workText } from './work-text.js';
 /** At most this many warnings: the schema's bound. */
 const MAX_WARNINGS = 20;
 
-function stripPoint(p: PairedPoint): PairedComparisonV2['points'][number] {
+function stripPoint(p: PairsPoint): PairsComparisonV2['points'][number] {
   const { workloadChanged: _w, also: _a, work: _k, lead, folded, ...rest } = p;
-  const metric = ({ of: _of, ...m }: PairedPoint['lead']) => m;
+  const metric = ({ of: _of, ...m }: PairsPoint['lead']) => m;
   return { ...rest, lead: metric(lead), folded: folded.map(metric) };
 }
 
 /** `c` as a schema-2 reader reads it, its schema-3 findings said in its warnings and lists. */
-export function forSchema2(c: PairedComparison): PairedComparisonV2 {
+export function forSchema2(c: PairsComparison): PairsComparisonV2 {
   const workload = c.points.filter((p) => p.workloadChanged);
   const moved = c.points.filter((p) => p.pairs > 0 && !p.workloadChanged && movedOthers(p).length);
-  const note = `this comment is rendered by the default branch's reader of comparison.json schema ${PAIRED_COMPARISON_OLDEST}, older than this diff's (${PAIRED_COMPARISON_SCHEMA}): ${plural(workload.length, 'point')} whose workload changed ${workload.length === 1 ? 'was' : 'were'} measured (listed as not comparable, with the change), and another timed metric moved on ${plural(moved.length, 'point')} (below); the diff run's job summary has the full comparison`;
+  const note = `this comment is rendered by the default branch's reader of comparison.json schema ${PAIRS_COMPARISON_OLDEST}, older than this diff's (${PAIRS_COMPARISON_SCHEMA}): ${plural(workload.length, 'point')} whose workload changed ${workload.length === 1 ? 'was' : 'were'} measured (listed as not comparable, with the change), and another timed metric moved on ${plural(moved.length, 'point')} (below); the diff run's job summary has the full comparison`;
   const movedLines = [
     ...c.points
       .filter((p) => decidedWorkChange(p, countsTrusted(c)))
@@ -59,17 +59,17 @@ export function forSchema2(c: PairedComparison): PairedComparisonV2 {
   const { kind: _kind, summary: _s, points: _points, warnings: _w, incomparable: _i, counts: _c, ...rest } = c;
   const out = {
     ...rest,
-    schema: PAIRED_COMPARISON_OLDEST,
+    schema: PAIRS_COMPARISON_OLDEST,
     points: c.points.filter((p) => !p.workloadChanged).map(stripPoint),
     ...(warnings.length ? { warnings } : {}),
     ...(incomparable.length ? { incomparable } : {}),
   };
   // What we write must pass the older reader's checks, or the pull request gets no comment.
-  return assertValid('comparison.json (schema 2)', out, PairedComparisonV2);
+  return assertValid('comparison.json (schema 2)', out, PairsComparisonV2);
 }
 
 /** `c` as a schema-3 reader reads it: the same document without `kind`, the one field 4 added. */
-export function forSchema3(c: PairedComparison): PairsComparisonV3 {
+export function forSchema3(c: PairsComparison): PairsComparisonV3 {
   const { kind: _kind, ...rest } = c;
   return assertValid('comparison.json (schema 3)', { ...rest, schema: 3 }, PairsComparisonV3);
 }
@@ -80,10 +80,10 @@ export function forSchema3(c: PairedComparison): PairsComparisonV3 {
  * older than any reader that could be helped).
  */
 export function forReader(
-  c: PairedComparison,
+  c: PairsComparison,
   reader: number | undefined,
-): PairedComparisonV2 | PairsComparisonV3 | undefined {
-  if (reader === PAIRED_COMPARISON_OLDEST) return forSchema2(c);
+): PairsComparisonV2 | PairsComparisonV3 | undefined {
+  if (reader === PAIRS_COMPARISON_OLDEST) return forSchema2(c);
   if (reader === 3) return forSchema3(c);
   return undefined;
 }

@@ -8,7 +8,7 @@ import { formatValue } from '../../lib/format.js';
 import { escapeCell, markdownTable } from '../../lib/markdown.js';
 import type { NotMeasuredGroup } from '../../model/diff-summary.js';
 import { counterName } from '../../model/metrics.js';
-import type { PairedComparison, PairedMetric, PairedPoint } from '../../model/pairs-document.js';
+import type { PairsComparison, PairsMetric, PairsPoint } from '../../model/pairs-document.js';
 import { movedOthers } from '../analysis/point-answers.js';
 import { counterChange } from '../analysis/summarize.js';
 import { workText } from './work-text.js';
@@ -22,7 +22,7 @@ const VERDICT = {
   inconclusive: '⚪ inconclusive',
 } as const;
 
-const STOP: Record<PairedPoint['stop'], string> = {
+const STOP: Record<PairsPoint['stop'], string> = {
   decided: 'decided',
   'last-look': 'after the last look',
   budget: 'ran out of budget',
@@ -30,7 +30,7 @@ const STOP: Record<PairedPoint['stop'], string> = {
 };
 
 /** A point as a reader names it: experiment, variant, parameters (raw: escape where rendered). */
-export function pointLabel(p: Pick<PairedPoint, 'experiment' | 'variant' | 'params'>): string {
+export function pointLabel(p: Pick<PairsPoint, 'experiment' | 'variant' | 'params'>): string {
   const params = Object.entries(p.params)
     .map(([k, v]) => `${k}=${v}`)
     .join(' ');
@@ -38,10 +38,10 @@ export function pointLabel(p: Pick<PairedPoint, 'experiment' | 'variant' | 'para
 }
 
 /** A point has a result to show: pairs, a finite ratio and the interval its verdict stands on. */
-export const hasResult = (p: PairedPoint) =>
+export const hasResult = (p: PairsPoint) =>
   p.pairs > 0 && p.stop !== 'unmeasurable' && Number.isFinite(p.lead.ratio) && p.lead.ci !== undefined;
 
-export function interval(m: PairedMetric): string {
+export function interval(m: PairsMetric): string {
   return m.ci
     ? `${pct(m.ci[0])} … ${pct(m.ci[1])} (${(m.confidence * 100).toFixed(m.confidence > 0.999 ? 2 : 1)}%)`
     : '—';
@@ -51,14 +51,14 @@ export function interval(m: PairedMetric): string {
  * A change with its interval as a sentence reads it: "+96 % (+91 … +101 %)", "+5.1 % (+3.0 … +7.3 %)"
  * (whole percents from 10 % on). Oriented like the ratio: + is head worse.
  */
-export function changeText(m: Pick<PairedMetric, 'ratio' | 'ci'>): string {
+export function changeText(m: Pick<PairsMetric, 'ratio' | 'ci'>): string {
   const digits = Math.abs(m.ratio - 1) >= 0.1 ? 0 : 1;
   const f = (r: number) => `${r >= 1 ? '+' : '−'}${(Math.abs(r - 1) * 100).toFixed(digits)}`;
   return m.ci ? `${f(m.ratio)} % (${f(m.ci[0])} … ${f(m.ci[1])} %)` : `${f(m.ratio)} % (no interval)`;
 }
 
 /** The other timed metrics that moved, beside the lead: "also: batch_ms +5.1 % (+3.0 … +7.3 %)" (raw: escape where rendered). */
-export function alsoText(p: Pick<PairedPoint, 'also' | 'folded'>, shown = 3): string {
+export function alsoText(p: Pick<PairsPoint, 'also' | 'folded'>, shown = 3): string {
   // Largest change first.
   const ms = movedOthers(p).sort((a, b) => Math.abs(Math.log(b.ratio)) - Math.abs(Math.log(a.ratio)));
   if (!ms.length) return '';
@@ -67,18 +67,18 @@ export function alsoText(p: Pick<PairedPoint, 'also' | 'folded'>, shown = 3): st
 }
 
 /** A point whose workload the PR changed reads as that, with its paired change and interval. */
-export function workloadVerdict(p: PairedPoint): string {
+export function workloadVerdict(p: PairsPoint): string {
   if (p.pairs === 0) return 'workload changed: no pairs';
   if (!hasResult(p)) return `workload changed: ${p.stop === 'unmeasurable' ? 'not measurable' : 'too few pairs'}`;
   return `workload changed: ${changeText(p.lead)}`;
 }
 
-function verdictText(p: PairedPoint): string {
+function verdictText(p: PairsPoint): string {
   const also = alsoText(p);
   return `${leadVerdictText(p)}${also ? ` · ${also}` : ''}`;
 }
 
-function leadVerdictText(p: PairedPoint): string {
+function leadVerdictText(p: PairsPoint): string {
   if (p.workloadChanged) return `${workloadVerdict(p)}${p.changed ? ' · changed in this PR' : ''}`;
   const why = p.lead.verdict === 'inconclusive' ? ` (${STOP[p.stop]})` : '';
   const within = p.lead.verdict === 'unchanged' ? ` within ±${(p.minEffect * 100).toFixed(1)}%` : '';
@@ -90,7 +90,7 @@ function leadVerdictText(p: PairedPoint): string {
 }
 
 /** Counters, exact changes first, each group by how much it changed (relative). */
-function counterText(p: Pick<PairedPoint, 'counters'>, shown = 3): string {
+function counterText(p: Pick<PairsPoint, 'counters'>, shown = 3): string {
   const sorted = [...p.counters].sort(
     (a, b) =>
       Number(Boolean(a.baseRange || a.headRange)) - Number(Boolean(b.baseRange || b.headRange)) ||
@@ -120,7 +120,7 @@ const HEADERS = [
 const ALIGN = ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'l', 'l', 'l'] as const;
 
 /** Rows of points that have pairs (the others are counted in one line); markdownTable escapes every cell. */
-export function pointTable(ps: readonly PairedPoint[]): string {
+export function pointTable(ps: readonly PairsPoint[]): string {
   const rows = ps
     .filter((p) => p.pairs > 0)
     .map((p) => [
@@ -140,7 +140,7 @@ export function pointTable(ps: readonly PairedPoint[]): string {
 }
 
 /** The folded metrics of some points: one line per point, every metric with its change and verdict. */
-export function foldedList(ps: readonly PairedPoint[]): string {
+export function foldedList(ps: readonly PairsPoint[]): string {
   return ps
     .filter((p) => p.pairs > 0 && (p.folded.length || p.lead.note))
     .map((p) => {
@@ -163,7 +163,7 @@ export function notMeasuredLine(g: NotMeasuredGroup): string {
 }
 
 /** Every not-measured point with its full reason, for the folded details. */
-export function notMeasuredDetails(c: Pick<PairedComparison, 'notMeasured'>, cap: number): string {
+export function notMeasuredDetails(c: Pick<PairsComparison, 'notMeasured'>, cap: number): string {
   const items = c.notMeasured
     .slice(0, cap)
     .map((x) => `- ${escapeCell(x.benchmark)} (${x.side}, ${x.status}): ${escapeCell(x.reason.slice(0, 500))}`);

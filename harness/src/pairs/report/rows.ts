@@ -5,28 +5,28 @@
  */
 
 import { median } from '../../analysis/two-sample.js';
-import type { PairedCounter, PairedMetric, PairedPoint } from '../../model/pairs-document.js';
+import type { PairsCounter, PairsMetric, PairsPoint } from '../../model/pairs-document.js';
 import { compareFit, type FitPair, type FitSizes, fitProblem } from '../analysis/fit-pairs.js';
 import { judgeOthers, moved, type OtherJudgement } from '../analysis/other-metrics.js';
-import { comparePaired, orderEffect, type Pair, pairProblem } from '../analysis/pair-statistics.js';
-import { fitPairs, leadPairs, type PointSoFar, type StopDecision, WALL_TIME } from '../analysis/point.js';
+import { comparePairs, orderEffect, type Pair, pairProblem } from '../analysis/pair-statistics.js';
+import { fitPairs, leadPairs, type PointSoFar, type StopStep, WALL_TIME } from '../analysis/point.js';
 import type { LookAnalysis } from '../analysis/sequential.js';
 
 /** A measured point as the rows need it: what it is, its pairs, and its final decision. */
-export interface PointOutcome extends PointSoFar {
+export interface PointResult extends PointSoFar {
   benchmark: string;
   experiment: string;
   variant: string;
-  params: PairedPoint['params'];
+  params: PairsPoint['params'];
   placement: string;
   changed: boolean;
   /** What the pull request changed in its workload, when it did (pairs/analysis/workload.ts). */
   workloadChange?: string;
   impact: 'affected' | 'control';
-  counters: PairedCounter[];
+  counters: PairsCounter[];
   sizes?: FitSizes;
   secondsPerPair: number;
-  decision: StopDecision;
+  stop: StopStep;
   fitProblem?: string;
 }
 
@@ -43,7 +43,7 @@ const round = (x: number) => Number(x.toPrecision(6));
 const finiteOr = (x: number, y: number) => (Number.isFinite(x) ? x : y);
 
 /** The lead's medians: a fit's per-operation costs (ns), else the medians of the lead's pairs. */
-function leadMedians(p: PointOutcome, pairs: readonly Pair[]): [number, number] {
+function leadMedians(p: PointResult, pairs: readonly Pair[]): [number, number] {
   const fit = fitPairs(p.pairs);
   if (p.kind === 'fit' && p.lead.metric !== WALL_TIME.metric && fit.length && p.sizes && !fitProblem(fit)) {
     const c = compareFit(fit, p.sizes);
@@ -53,8 +53,8 @@ function leadMedians(p: PointOutcome, pairs: readonly Pair[]): [number, number] 
   return ok.length ? [median(ok.map((q) => q.base)), median(ok.map((q) => q.head))] : [0, 0];
 }
 
-function leadRow(p: PointOutcome): PairedMetric {
-  const a = p.decision.analysis;
+function leadRow(p: PointResult): PairsMetric {
+  const a = p.stop.analysis;
   const [baseMedian, headMedian] = leadMedians(p, leadPairs(p.pairs, p.lead.metric));
   const note = [
     p.fitProblem ? `per-operation cost not resolved, judged on wall time: ${p.fitProblem}` : '',
@@ -69,15 +69,15 @@ function leadRow(p: PointOutcome): PairedMetric {
     headMedian: round(finiteOr(headMedian, 0)),
     ratio: round(finiteOr(a.ratio, 1)),
     // The interval the verdict was decided on: "unchanged" by the equivalence interval, the rest by the change one.
-    ...verdictInterval(p.decision.verdict, a),
+    ...verdictInterval(p.stop.verdict, a),
     p: round(a.p),
-    verdict: p.decision.verdict,
+    verdict: p.stop.verdict,
     ...(note ? { note } : {}),
   };
 }
 
 /** An other metric as judged at its share of the diff-wide level (analysis/other-metrics.ts). */
-function judgedRow(j: OtherJudgement): PairedMetric {
+function judgedRow(j: OtherJudgement): PairsMetric {
   const a = j.analysis;
   return {
     metric: j.metric,
@@ -98,16 +98,16 @@ function judgedRow(j: OtherJudgement): PairedMetric {
  * Every other metric of the point's processes, compared over all its pairs at once: at its share
  * of the diff-wide level where the run gave it one, else (a diff run without that) at a fixed 5 %.
  */
-function foldedRows(p: PointOutcome, judged: readonly OtherJudgement[] | undefined): PairedMetric[] {
+function foldedRows(p: PointResult, judged: readonly OtherJudgement[] | undefined): PairsMetric[] {
   if (judged) return judged.map(judgedRow);
-  const folded: PairedMetric[] = [];
+  const folded: PairsMetric[] = [];
   const names = p.pairs.length ? Object.keys(p.pairs[0]!.head) : [];
   for (const name of names) {
     if (name === p.lead.metric) continue;
     const ps = p.pairs.map((q) => ({ base: q.base[name]?.value ?? 0, head: q.head[name]?.value ?? 0, order: q.order }));
     if (ps.length < 2 || pairProblem(ps)) continue;
     const spec = p.pairs[0]!.head[name]!;
-    const c = comparePaired(ps, spec.direction, { minEffect: p.minEffect });
+    const c = comparePairs(ps, spec.direction, { minEffect: p.minEffect });
     folded.push({
       metric: name,
       unit: spec.unit,
@@ -126,7 +126,7 @@ function foldedRows(p: PointOutcome, judged: readonly OtherJudgement[] | undefin
 }
 
 /** The point's row of comparison.json. */
-export function pointRow(p: PointOutcome): PairedPoint {
+export function pointRow(p: PointResult): PairsPoint {
   const pairs = leadPairs(p.pairs, p.lead.metric);
   const judged = p.others ? judgeOthers(p.pairs, p.lead.metric, p.others) : undefined;
   const also = (judged ?? []).filter(moved).map((j) => j.metric);
@@ -143,7 +143,7 @@ export function pointRow(p: PointOutcome): PairedPoint {
     kind: p.kind,
     pairs: p.pairs.length,
     baseFirst: p.pairs.filter((q) => q.order === 'AB').length,
-    stop: p.decision.reason,
+    stop: p.stop.reason,
     minEffect: p.minEffect,
     secondsPerPair: round(p.secondsPerPair),
     lead: leadRow(p),
@@ -161,14 +161,14 @@ export function pointRow(p: PointOutcome): PairedPoint {
 export interface PairRecord {
   benchmark: string;
   metric: string;
-  direction: PointOutcome['lead']['direction'];
+  direction: PointResult['lead']['direction'];
   kind: string;
   pairs: Pair[];
   /** Every other metric of the pairs: each side's value per pair, in run order (null where a side lacked it). */
   others: {
     metric: string;
     unit: string;
-    direction: PointOutcome['lead']['direction'];
+    direction: PointResult['lead']['direction'];
     base: (number | null)[];
     head: (number | null)[];
   }[];
@@ -177,7 +177,7 @@ export interface PairRecord {
 }
 
 /** Every metric the pairs' processes reported other than the lead, in the order first reported. */
-function otherRecords(p: PointOutcome): PairRecord['others'] {
+function otherRecords(p: PointResult): PairRecord['others'] {
   const names = [...new Set(p.pairs.flatMap((q) => Object.keys(q.head)))].filter((m) => m !== p.lead.metric);
   return names.map((metric) => {
     const spec = p.pairs.find((q) => q.head[metric])!.head[metric]!;
@@ -187,7 +187,7 @@ function otherRecords(p: PointOutcome): PairRecord['others'] {
 }
 
 /** A fit's lead pairs are each side's large-minus-small wall time (the cost's numerator). */
-export function pairRecord(p: PointOutcome): PairRecord {
+export function pairRecord(p: PointResult): PairRecord {
   const fit = fitPairs(p.pairs);
   return {
     benchmark: p.benchmark,

@@ -4,9 +4,9 @@
  * Pure; the caller escapes.
  */
 import { median } from '../../analysis/two-sample.js';
-import type { PairedComparison, PairedPoint, PairedWork } from '../../model/pairs-document.js';
+import type { PairsComparison, PairsPoint, PairsWork } from '../../model/pairs-document.js';
 
-type Counted = Extract<PairedWork, { status: 'counted' }>;
+type Counted = Extract<PairsWork, { status: 'counted' }>;
 
 const number = (x: number) =>
   x >= 100 ? Math.round(x).toLocaleString('en-US') : x.toLocaleString('en-US', { maximumSignificantDigits: 4 });
@@ -21,12 +21,12 @@ function quantity(w: Counted): string {
 }
 
 /** Whether the point's counts decide a change: counted, deterministic, beyond the tolerance, and not evidence. */
-export function decidedWorkChange(p: Pick<PairedPoint, 'work'>, trusted = true): boolean {
+export function decidedWorkChange(p: Pick<PairsPoint, 'work'>, trusted = true): boolean {
   return trusted && p.work?.status === 'counted' && p.work.role === 'decides' && p.work.verdict === 'changed';
 }
 
 /** The point's work in one line. */
-export function workText(p: Pick<PairedPoint, 'work'>): string {
+export function workText(p: Pick<PairsPoint, 'work'>): string {
   const w = p.work;
   if (!w) return '';
   if (w.status === 'not-counted') return `work not counted: ${w.reason}`;
@@ -39,5 +39,5 @@ export function workText(p: Pick<PairedPoint, 'work'>): string {
   return `same work: ${quantity(w)} ${number(h)} (${pct(w.change ?? 0)}, within ${(w.tolerance * 100).toFixed(0)} %)${evidence}`;
 }
 
-/** Whether this diff's counts can decide: its control agreed (PairedComparison.counts). */
-export const countsTrusted = (c: Pick<PairedComparison, 'counts'>) => c.counts?.trusted !== false;
+/** Whether this diff's counts can decide: its control agreed (PairsComparison.counts). */
+export const countsTrusted = (c: Pick<PairsComparison, 'counts'>) => c.counts?.trusted !== false;

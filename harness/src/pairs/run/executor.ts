@@ -5,7 +5,7 @@
  */
 
 import type { Job } from '../../model/job.js';
-import type { PairedCounter } from '../../model/pairs-document.js';
+import type { PairsCounter } from '../../model/pairs-document.js';
 import type { FitSizes } from '../analysis/fit-pairs.js';
 import type { Impact } from '../analysis/impact.js';
 import type { MeasuredPair, PointKind } from '../analysis/point.js';
@@ -37,7 +37,7 @@ export interface Failure {
 /** What happens once per point before its pairs: checks, counters and warm-ups. */
 interface Prepared {
   /** Counters that differ between the sides (compared exactly over untimed traces of each side). */
-  counters: PairedCounter[];
+  counters: PairsCounter[];
   /** Operations per process at the small and the large size (fit points). */
   sizes?: FitSizes;
   /** Seconds one pair took in the warm-ups (the budget's first estimate). */

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Tools } from '../../machine/tools.js';
 import type { Job } from '../../model/job.js';
 import { harnessMetric } from '../../model/metrics.js';
-import type { PairedCounter } from '../../model/pairs-document.js';
+import type { PairsCounter } from '../../model/pairs-document.js';
 import { checkedRun, countSyscalls, verifyEviction } from '../../run/common.js';
 import { freshScratch } from '../../run/measure.js';
 import type { SyscallCounts } from '../../run/parse-strace.js';
@@ -81,14 +81,14 @@ async function checkSides(point: PointPlan, tools: Tools, work: string) {
  * every point (calibration) whose inputs did not change is not traced: it can differ only by noise.
  * The control sample is traced like the affected points: a counter change there is a false call.
  */
-async function counterChanges(point: PointPlan, ctx: PrepareContext, work: string): Promise<PairedCounter[]> {
+async function counterChanges(point: PointPlan, ctx: PrepareContext, work: string): Promise<PairsCounter[]> {
   if (!point.changed && point.impact !== 'control') return [];
   const settled = await traceUntilSettled(async (side) => {
     const t = await countSyscalls(point[side], ctx.tools, work);
     // A trace whose report could not be read has no program counters: never the check run's.
     return { counts: ctx.counters(point[side], t.fields ?? {}, t.syscalls), traced: t.syscalls !== undefined };
   });
-  return settled.calls;
+  return settled.changed;
 }
 
 /**
@@ -98,25 +98,25 @@ async function counterChanges(point: PointPlan, ctx: PrepareContext, work: strin
  */
 export async function traceUntilSettled(
   trace: (side: SideName) => Promise<{ counts: Counts; traced: boolean }>,
-): Promise<{ calls: PairedCounter[]; tracesPerSide: number }> {
+): Promise<{ changed: PairsCounter[]; tracesPerSide: number }> {
   const traces: Record<SideName, Counts[]> = { base: [], head: [] };
   let traced = true;
-  let calls: PairedCounter[] = [];
+  let changed: PairsCounter[] = [];
   let k = 0;
-  for (; k < MAX_COUNTER_TRACES && (k === 0 || calls.length > 0); k++) {
+  for (; k < MAX_COUNTER_TRACES && (k === 0 || changed.length > 0); k++) {
     for (const side of SIDES) {
       const t = await trace(side);
       traced &&= t.traced;
       traces[side].push(t.counts);
     }
-    calls = calledCounters(traces, traced);
+    changed = changedCounters(traces, traced);
   }
-  return { calls, tracesPerSide: k };
+  return { changed, tracesPerSide: k };
 }
 
 /** The counters whose traced values differ between the sides by the exact or the range rule. */
-function calledCounters(traces: Record<SideName, Counts[]>, traced: boolean): PairedCounter[] {
-  const out: PairedCounter[] = [];
+function changedCounters(traces: Record<SideName, Counts[]>, traced: boolean): PairsCounter[] {
+  const out: PairsCounter[] = [];
   const names = [...new Set([...traces.base, ...traces.head].flatMap((c) => Object.keys(c)))].sort();
   for (const name of names) {
     // strace lists only calls made: where every run was traced, a missing syscall was made 0 times.

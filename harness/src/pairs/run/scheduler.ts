@@ -6,15 +6,15 @@
  * an injected clock, so the schedule is tested with a fake executor and no processes.
  */
 
-import type { PairedCounter } from '../../model/pairs-document.js';
+import type { PairsCounter } from '../../model/pairs-document.js';
 import type { FitSizes } from '../analysis/fit-pairs.js';
 import {
   budgetTiers,
   decidePoint,
-  finalDecision,
-  type PointDecision,
+  finalStep,
   type PointSoFar,
-  type StopDecision,
+  type PointStep,
+  type StopStep,
 } from '../analysis/point.js';
 import type { SequentialPlan } from '../analysis/sequential.js';
 import { shareBudget } from '../analysis/time-budget.js';
@@ -25,18 +25,18 @@ import { leadMetric, otherMetrics } from './lead-metric.js';
 interface PointState extends PointSoFar {
   plan: PointPlan;
   impact: PointPlan['impact'];
-  counters: PairedCounter[];
+  counters: PairsCounter[];
   sizes?: FitSizes;
   /** Seconds one pair costs (the warm-ups' estimate, then what the pairs took). */
   secondsPerPair: number;
   /** Seconds spent on this point's pairs. */
   spent: number;
-  decision?: StopDecision;
+  stop?: StopStep;
   fitProblem?: string;
   failed?: Failure;
 }
 
-export type DecidedPoint = PointState & { decision: StopDecision };
+export type DecidedPoint = PointState & { stop: StopStep };
 
 const planFor = (o: Pick<ScheduleOptions, 'plan' | 'planOf'>, s: { plan: PointPlan }) =>
   o.planOf?.(s.plan.id) ?? o.plan;
@@ -52,9 +52,9 @@ export interface ScheduleOptions {
    */
   othersPlanOf?: (id: string) => SequentialPlan | undefined;
   /** The pairs' time budget, given what set-up took (a deadline may cut it). */
-  budgetSeconds: (setupSeconds: number) => number;
+  leftSeconds: (setupSeconds: number) => number;
   /** The budget asked for, before any cut: a control alone takes its share of this (budgetTiers). */
-  nominalBudgetSeconds?: number;
+  askedSeconds?: number;
   /** When the diff started, on the clock's scale: set-up is measured from here. */
   startedAt: number;
   /** A point's minimum effect for a lead metric (2%, or its calibrated threshold). */
@@ -65,32 +65,32 @@ export interface ScheduleOptions {
   log: (m: string) => void;
 }
 
-export interface ScheduleOutcome {
+export interface SamplingResult {
   /** Points that have pairs or a decision, in plan order, each with its final decision. */
   measured: DecidedPoint[];
   /** Points that could not be measured, in the order they failed. */
   failures: { id: string; failed: Failure }[];
   setupSeconds: number;
   /** The pairs' time budget they were given (after the deadline's cut). */
-  budgetSeconds: number;
+  leftSeconds: number;
 }
 
 /** The state after a decision: its lead (a fit may fall back to wall time) and, when it stopped, the stop. */
-function withDecision(s: PointState, d: PointDecision): PointState {
+function withStep(s: PointState, d: PointStep): PointState {
   const fitProblem = d.fitProblem ?? s.fitProblem;
   return {
     ...s,
     lead: d.lead,
     minEffect: d.minEffect,
     ...(fitProblem ? { fitProblem } : {}),
-    ...(d.decision.action === 'stop' ? { decision: d.decision } : {}),
+    ...(d.step.action === 'stop' ? { stop: d.step } : {}),
   };
 }
 
 /** Prepares the points in order; one that fails is left out, and listed. */
 async function prepareAll(plans: readonly PointPlan[], exec: PairExecutor, o: ScheduleOptions) {
   const states: PointState[] = [];
-  const failures: ScheduleOutcome['failures'] = [];
+  const failures: SamplingResult['failures'] = [];
   for (const [i, plan] of plans.entries()) {
     if (o.interrupted()) break;
     o.log(`pairs: preparing ${plan.id} (${i + 1}/${plans.length})`);
@@ -128,7 +128,7 @@ async function measureBatch(
   n: number,
   exec: PairExecutor,
   o: ScheduleOptions,
-  failures: ScheduleOutcome['failures'],
+  failures: SamplingResult['failures'],
 ): Promise<PointState> {
   const t = o.now();
   const from = s.pairs.length;
@@ -167,59 +167,59 @@ async function sampleRounds(
   ids: ReadonlySet<string>,
   exec: PairExecutor,
   o: ScheduleOptions,
-  budgetSeconds: number,
-  failures: ScheduleOutcome['failures'],
+  shareSeconds: number,
+  failures: SamplingResult['failures'],
 ): Promise<void> {
   const start = o.now();
-  const leftSeconds = () => Math.max(0, budgetSeconds - (o.now() - start) / 1000);
+  const shareLeft = () => Math.max(0, shareSeconds - (o.now() - start) / 1000);
   const index = new Map(states.map((s, i) => [s.plan.id, i]));
   const set = (s: PointState) => {
     states[index.get(s.plan.id)!] = s;
   };
   for (let roundNo = 1; !o.interrupted(); roundNo++) {
-    const open = states.filter((s) => ids.has(s.plan.id) && !s.decision && !s.failed);
+    const open = states.filter((s) => ids.has(s.plan.id) && !s.stop && !s.failed);
     if (!open.length) break;
-    const shareSeconds = leftSeconds() / open.length;
+    const pointSeconds = shareLeft() / open.length;
     const requests: { id: string; more: number; secondsPerPair: number }[] = [];
     for (const s of open) {
-      const d = decidePoint(s, Math.floor(shareSeconds / Math.max(s.secondsPerPair, 1e-3)), planFor(o, s));
-      set(withDecision(s, d));
-      if (d.decision.action === 'continue')
-        requests.push({ id: s.plan.id, more: d.decision.more, secondsPerPair: s.secondsPerPair });
+      const d = decidePoint(s, Math.floor(pointSeconds / Math.max(s.secondsPerPair, 1e-3)), planFor(o, s));
+      set(withStep(s, d));
+      if (d.step.action === 'continue')
+        requests.push({ id: s.plan.id, more: d.step.more, secondsPerPair: s.secondsPerPair });
     }
     // Every open point stopped: the loop ends on the next check.
     if (!requests.length) continue;
     const granted = shareBudget(
       requests.map((r) => ({ pairs: r.more, secondsPerPair: Math.max(r.secondsPerPair, 1e-3) })),
-      leftSeconds(),
+      shareLeft(),
     );
     o.log(
-      `pairs: round ${roundNo}: ${requests.length} points, ${granted.reduce((a, b) => a + b, 0)} pairs, ${leftSeconds().toFixed(0)} s left`,
+      `pairs: round ${roundNo}: ${requests.length} points, ${granted.reduce((a, b) => a + b, 0)} pairs, ${shareLeft().toFixed(0)} s left`,
     );
     for (const [k, r] of requests.entries()) {
       if (o.interrupted()) break;
       const s = states[index.get(r.id)!]!;
       const n = granted[k]!;
-      if (n === 0) set(withDecision(s, finalDecision(s, planFor(o, s))));
+      if (n === 0) set(withStep(s, finalStep(s, planFor(o, s))));
       else set(await measureBatch(s, n, exec, o, failures));
     }
   }
 }
 
 /** Prepares and measures the points; every point with pairs ends with a decision. */
-export async function runPairedPoints(
+export async function runPairsPoints(
   plans: readonly PointPlan[],
   exec: PairExecutor,
   o: ScheduleOptions,
-): Promise<ScheduleOutcome> {
+): Promise<SamplingResult> {
   const { states, failures } = await prepareAll(plans, exec, o);
   const setupSeconds = (o.now() - o.startedAt) / 1000;
-  const budgetSeconds = o.budgetSeconds(setupSeconds);
-  for (const tier of budgetTiers(states, budgetSeconds, o.nominalBudgetSeconds))
-    await sampleRounds(states, new Set(tier.points.map((s) => s.plan.id)), exec, o, tier.seconds, failures);
+  const leftSeconds = o.leftSeconds(setupSeconds);
+  for (const tier of budgetTiers(states, leftSeconds, o.askedSeconds))
+    await sampleRounds(states, new Set(tier.points.map((s) => s.plan.id)), exec, o, tier.shareSeconds, failures);
   // Points the loop left undecided (interrupted) are judged on what they have, as cut by the budget.
   const measured = states
-    .filter((s) => !s.failed && (s.decision || s.pairs.length))
-    .map((s) => (s.decision ? s : withDecision(s, finalDecision(s, planFor(o, s)))) as DecidedPoint);
-  return { measured, failures, setupSeconds, budgetSeconds };
+    .filter((s) => !s.failed && (s.stop || s.pairs.length))
+    .map((s) => (s.stop ? s : withStep(s, finalStep(s, planFor(o, s)))) as DecidedPoint);
+  return { measured, failures, setupSeconds, leftSeconds };
 }

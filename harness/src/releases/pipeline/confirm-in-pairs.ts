@@ -10,7 +10,7 @@ import { formatConfidence } from '../../lib/format.js';
 import { benchmarkId } from '../../model/benchmark-id.js';
 import type { Job } from '../../model/job.js';
 import { harnessMetric } from '../../model/metrics.js';
-import type { PairedPoint } from '../../model/pairs-document.js';
+import type { PairsPoint } from '../../model/pairs-document.js';
 import type { Profile } from '../../model/profiles.js';
 import { RUNTIME_PARAM } from '../../model/select.js';
 import { runPairs } from '../../pairs/pipeline/pairs.js';
@@ -33,7 +33,7 @@ export function pairFilters(c: Candidate, version: string): Filters {
 export function releaseConfirmer(opts: {
   root: string;
   profile: Profile;
-  budgetSeconds: number;
+  askedSeconds: number;
   seed?: number;
   log?: (m: string) => void;
 }): Confirmer {
@@ -47,7 +47,7 @@ export function releaseConfirmer(opts: {
       pairKey: releasePairKey,
       // One checkout under two releases: the point is the question, not something a PR changed.
       measure: 'all',
-      budgetSeconds: opts.budgetSeconds,
+      askedSeconds: opts.askedSeconds,
       seed: opts.seed ?? 1,
       require: [],
       ...(opts.log ? { log: opts.log } : {}),
@@ -65,7 +65,7 @@ export function releaseConfirmer(opts: {
  */
 export function judgeInPairs(
   c: Candidate,
-  point: Pick<PairedPoint, 'pairs' | 'lead' | 'folded'>,
+  point: Pick<PairsPoint, 'pairs' | 'lead' | 'folded'>,
 ): Confirmation | Unconfirmable {
   const own = [point.lead, ...point.folded].find((m) => m.metric === c.series.metric && m.ci);
   if (!own?.ci)

@@ -125,10 +125,10 @@ function tracesOf(c: CounterCandidate, profile: string): Measured<number[]> {
 function timingRecord(
   c: Candidate,
   detected: { from: string; to: string },
-  outcome?: Confirmation | Unconfirmable,
+  confirmation?: Confirmation | Unconfirmable,
   profile?: ChangeProfile,
 ): ReleaseChange {
-  const conf = judged(outcome) ? outcome : undefined;
+  const conf = judged(confirmation) ? confirmation : undefined;
   const status = !conf ? 'candidate' : conf.confirmed ? 'confirmed' : 'not-confirmed';
   return {
     kind: 'timing',
@@ -155,9 +155,9 @@ function timingRecord(
           },
         }
       : {}),
-    ...(outcome && !judged(outcome) ? { unconfirmable: outcome.unconfirmable } : {}),
+    ...(confirmation && !judged(confirmation) ? { unconfirmable: confirmation.unconfirmable } : {}),
     ...(profile ? { profile } : {}),
-    text: changeText(c, outcome),
+    text: changeText(c, confirmation),
   };
 }
 

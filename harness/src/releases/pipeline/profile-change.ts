@@ -51,7 +51,7 @@ async function profileOne(c: Candidate, version: string, opts: ProfileOptions): 
     profileCpu: true,
     ...(opts.log ? { log: opts.log } : {}),
   });
-  const p = out.profiles[0]?.outcome;
+  const p = out.profiles[0]?.result;
   if (!p) {
     const b = out.results.benchmarks[0];
     return {

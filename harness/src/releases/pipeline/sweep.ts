@@ -58,7 +58,7 @@ export interface SweepOptions {
   log?: (m: string) => void;
 }
 
-export interface SweepOutcome {
+export interface SweepResult {
   machine: string;
   measured: ReleaseEntry[];
   /** Releases that measured nothing, with why. */
@@ -149,7 +149,7 @@ async function measureOne(
   return { results, values, counters, work, problems, countSeconds };
 }
 
-export async function measureReleases(opts: SweepOptions): Promise<SweepOutcome> {
+export async function measureReleases(opts: SweepOptions): Promise<SweepResult> {
   const log = opts.log ?? ((m: string) => process.stderr.write(`${m}\n`));
   const experiments = loadAllExperiments(opts.programsDir ?? join(opts.root, 'programs'));
   const machine = machineInfo().id;
@@ -162,7 +162,7 @@ export async function measureReleases(opts: SweepOptions): Promise<SweepOutcome>
     commitInfo(opts.root).sha,
   );
   const now = todo.slice(0, opts.limit ?? todo.length);
-  const outcome: SweepOutcome = {
+  const result: SweepResult = {
     machine,
     measured: [],
     failed: [],
@@ -175,21 +175,21 @@ export async function measureReleases(opts: SweepOptions): Promise<SweepOutcome>
     `${now.length} release(s) to measure on ${machine} at profile ${opts.profile} (${todo.length - now.length} left for later)`,
   );
   for (const [i, { release: r, suites, keep }] of now.entries()) {
-    const spent = outcome.seconds.reduce((a, b) => a + b, 0);
+    const spent = result.seconds.reduce((a, b) => a + b, 0);
     const eta = i ? ` · ETA ${formatDuration((spent / i) * (now.length - i))}` : '';
     const adding = keep ? ` — adding ${suites.map((e) => e.id).join(', ')} to its entry` : '';
     log(`== release ${i + 1}/${now.length}: ${r.line} ${r.version} (${r.date.slice(0, 10)})${eta}${adding}`);
     const t0 = performance.now();
     const got = await measureOne(r, suites, opts);
     if (!got) {
-      outcome.interrupted = true;
+      result.interrupted = true;
       break;
     }
-    outcome.seconds.push((performance.now() - t0) / 1000);
-    outcome.countSeconds.push(got.countSeconds);
+    result.seconds.push((performance.now() - t0) / 1000);
+    result.countSeconds.push(got.countSeconds);
     const key = `${r.family}@${r.version}`;
     if (!got.values.some((v) => !v.reference)) {
-      outcome.failed.push({ key, why: got.problems[0] ?? 'no suite point measured' });
+      result.failed.push({ key, why: got.problems[0] ?? 'no suite point measured' });
       log(`   ${key}: nothing measured (${got.problems[0] ?? 'no suite point'}); not published, tried again next time`);
       continue;
     }
@@ -209,16 +209,16 @@ export async function measureReleases(opts: SweepOptions): Promise<SweepOutcome>
       values: got.values,
       ...(got.counters.length ? { counters: got.counters } : {}),
       ...(got.work.length ? { work: got.work } : {}),
-      seconds: tenths(outcome.seconds.at(-1)!),
+      seconds: tenths(result.seconds.at(-1)!),
       ...(got.work.length ? { countSeconds: tenths(got.countSeconds) } : {}),
     };
     const entry = keep ? withSuites(keep, fresh) : fresh;
     await publishRelease(opts.storeDir, machine, entry, got.results);
-    outcome.measured.push(entry);
+    result.measured.push(entry);
     const counting = got.work.length ? `, ${formatDuration(got.countSeconds)} of it counting` : '';
     log(
-      `   ${key}: published (${got.values.length} values${got.problems.length ? `, ${got.problems.length} problem(s)` : ''}) in ${formatDuration(outcome.seconds.at(-1)!)}${counting}`,
+      `   ${key}: published (${got.values.length} values${got.problems.length ? `, ${got.problems.length} problem(s)` : ''}) in ${formatDuration(result.seconds.at(-1)!)}${counting}`,
     );
   }
-  return outcome;
+  return result;
 }

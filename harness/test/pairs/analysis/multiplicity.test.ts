@@ -2,7 +2,12 @@
 // over its points, so a simulated A/A diff of 300 points calls far fewer than one point, while a
 // planted 5% slowdown of a changed point is still found. Seeded simulations: no timing, no flake.
 import { describe, expect, it } from 'vitest';
-import { FALSE_CALL_LEVEL, falseCallNote, planAtLevel, pointAlphas } from '../../../src/pairs/analysis/multiplicity.js';
+import {
+  FALSE_POSITIVE_LEVEL,
+  falsePositiveNote,
+  planAtLevel,
+  pointAlphas,
+} from '../../../src/pairs/analysis/multiplicity.js';
 import { DEFAULT_PLAN, runSequential, type SequentialPlan } from '../../../src/pairs/analysis/sequential.js';
 
 function prng(seed: number) {
@@ -21,20 +26,20 @@ const gaussian = (r: () => number) => Math.sqrt(-2 * Math.log(1 - r())) * Math.c
 function verdict(plan: SequentialPlan, seed: number, factor = 1, sd = 0.04) {
   const r = prng(seed);
   return runSequential((k) => Array.from({ length: k }, () => Math.log(factor) + sd * gaussian(r)), {
-    budgetPairs: 60,
+    affordablePairs: 60,
     plan,
   }).verdict;
 }
 
 /** Calls of a change in `diffs` simulated A/A diffs of `points` points each. */
-function aaCalls(points: number, diffs: number, plan: (i: number) => SequentialPlan): number {
-  let calls = 0;
+function aaChanged(points: number, diffs: number, plan: (i: number) => SequentialPlan): number {
+  let changed = 0;
   for (let d = 0; d < diffs; d++)
     for (let i = 0; i < points; i++) {
       const v = verdict(plan(i), 1_000_003 * d + i);
-      if (v === 'slower' || v === 'faster') calls++;
+      if (v === 'slower' || v === 'faster') changed++;
     }
-  return calls;
+  return changed;
 }
 
 describe('a diff-wide false-call level', () => {
@@ -44,15 +49,15 @@ describe('a diff-wide false-call level', () => {
       ...Array.from({ length: 6 }, () => ({ impact: 'control' as const })),
     ];
     const a = pointAlphas(pts);
-    expect(a[0]).toBeCloseTo(FALSE_CALL_LEVEL / 26, 12);
+    expect(a[0]).toBeCloseTo(FALSE_POSITIVE_LEVEL / 26, 12);
     expect(a[25]).toBe(a[0]);
-    expect(a.reduce((x, y) => x + y, 0)).toBeCloseTo(FALSE_CALL_LEVEL, 12);
+    expect(a.reduce((x, y) => x + y, 0)).toBeCloseTo(FALSE_POSITIVE_LEVEL, 12);
     expect(pointAlphas([{}, {}])).toEqual([0.025, 0.025]);
     const p = planAtLevel(DEFAULT_PLAN, 0.001);
     expect(p.alphas.reduce((x, y) => x + y, 0)).toBeCloseTo(0.001, 12);
     expect(p.alphas[3]! / p.alphas[0]!).toBeCloseTo(4, 12);
     expect(p.betas).toEqual(DEFAULT_PLAN.betas);
-    expect(falseCallNote(pts)).toMatch(
+    expect(falsePositiveNote(pts)).toMatch(
       /5% \(Bonferroni: shared equally by the 26 measured points \(20 affected, 6 control\)/,
     );
   });
@@ -60,12 +65,12 @@ describe('a diff-wide false-call level', () => {
   it('a 300-point A/A diff: several calls per diff at 5% per point, far fewer than one with the shared level', () => {
     const points = 300;
     const diffs = 3;
-    const before = aaCalls(points, diffs, () => DEFAULT_PLAN);
-    const shared = planAtLevel(DEFAULT_PLAN, FALSE_CALL_LEVEL / points);
-    const after = aaCalls(points, diffs, () => shared);
+    const before = aaChanged(points, diffs, () => DEFAULT_PLAN);
+    const shared = planAtLevel(DEFAULT_PLAN, FALSE_POSITIVE_LEVEL / points);
+    const after = aaChanged(points, diffs, () => shared);
     // Per point the rule calls ~1-3% of A/A points: a few calls in every 300-point diff.
     expect(before / diffs).toBeGreaterThan(2);
-    // At most FALSE_CALL_LEVEL calls per diff in expectation (union bound): none in these diffs.
+    // At most FALSE_POSITIVE_LEVEL calls per diff in expectation (union bound): none in these diffs.
     expect(after).toBe(0);
   });
 

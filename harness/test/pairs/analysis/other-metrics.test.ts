@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { prng } from '../../../src/analysis/two-sample.js';
 import {
-  FALSE_CALL_LEVEL,
+  FALSE_POSITIVE_LEVEL,
   planAtLevel,
   pointLevels,
   SECONDARY_SHARE,
@@ -76,8 +76,8 @@ function sample(seed: number, f: Parameters<typeof pairs>[2], o: OtherMetricsPla
   };
   for (;;) {
     const d = decidePoint(point, 1000, o.leadPlan);
-    if (d.decision.action === 'stop') return { point, decision: d.decision };
-    point = { ...point, pairs: all.slice(0, point.pairs.length + d.decision.more) };
+    if (d.step.action === 'stop') return { point, stop: d.step };
+    point = { ...point, pairs: all.slice(0, point.pairs.length + d.step.more) };
   }
 }
 
@@ -118,18 +118,18 @@ describe("a point's other timed metrics", () => {
 
   it('a point that has them gives them a fifth of its share; a whole process keeps all of its share', () => {
     const levels = pointLevels([{ kind: 'self' }, { kind: 'fit' }, { kind: 'process' }]);
-    const share = FALSE_CALL_LEVEL / 3;
+    const share = FALSE_POSITIVE_LEVEL / 3;
     expect(levels[0]!.lead).toBeCloseTo(share * (1 - SECONDARY_SHARE), 12);
     expect(levels[1]!.others).toBeCloseTo(share * SECONDARY_SHARE, 12);
     expect(levels[2]).toEqual({ lead: share, others: 0 });
     const total = levels.reduce((a, l) => a + l.lead + l.others, 0);
-    expect(total).toBeCloseTo(FALSE_CALL_LEVEL, 12);
+    expect(total).toBeCloseTo(FALSE_POSITIVE_LEVEL, 12);
   });
 
   it('a batch time that moved beside a p50 latency that held is called, and named beside the lead', () => {
-    const o = others(FALSE_CALL_LEVEL / 14);
-    const { point, decision } = sample(5, { batch: 1.3 }, o);
-    expect(decision.verdict).not.toBe('slower');
+    const o = others(FALSE_POSITIVE_LEVEL / 14);
+    const { point, stop } = sample(5, { batch: 1.3 }, o);
+    expect(stop.verdict).not.toBe('slower');
     const judged = judgeOthers(point.pairs, LEAD.metric, o);
     const batch = judged.find((j) => j.metric === 'batch_ms')!;
     expect(batch.verdict).toBe('slower');
@@ -142,18 +142,18 @@ describe("a point's other timed metrics", () => {
     // A point alone in its diff (a release pair): its quiet lead can decide "unchanged" at the
     // first look; the batch time, 8% slower, cannot be called at its level with 10 pairs (the
     // exact test's smallest p is 2/1024), but looks moved: the point goes on.
-    const o = others(FALSE_CALL_LEVEL);
+    const o = others(FALSE_POSITIVE_LEVEL);
     const first = pairs(11, 10, { batch: 1.08, sd: 0.002 });
     const d = decidePoint({ kind: 'self', lead: LEAD, minEffect: 0.02, pairs: first, others: o }, 1000, o.leadPlan);
-    expect(d.decision).toMatchObject({ action: 'continue', look: 1, more: 10 });
+    expect(d.step).toMatchObject({ action: 'continue', look: 1, more: 10 });
     // Without its other metrics the same lead stops there.
     const alone = decidePoint({ kind: 'self', lead: LEAD, minEffect: 0.02, pairs: first }, 1000, o.leadPlan);
-    expect(alone.decision).toMatchObject({ action: 'stop', verdict: 'unchanged', reason: 'decided' });
+    expect(alone.step).toMatchObject({ action: 'stop', verdict: 'unchanged', reason: 'decided' });
     // With no budget left it stops all the same.
     const broke = decidePoint({ kind: 'self', lead: LEAD, minEffect: 0.02, pairs: first, others: o }, 0, o.leadPlan);
-    expect(broke.decision.action).toBe('stop');
-    const { point, decision } = sample(11, { batch: 1.08, sd: 0.002 }, o);
-    expect(decision).toMatchObject({ verdict: 'unchanged', reason: 'decided' });
+    expect(broke.step.action).toBe('stop');
+    const { point, stop } = sample(11, { batch: 1.08, sd: 0.002 }, o);
+    expect(stop).toMatchObject({ verdict: 'unchanged', reason: 'decided' });
     expect(point.pairs.length).toBeGreaterThan(10);
     expect(judgeOthers(point.pairs, LEAD.metric, o).find((j) => j.metric === 'batch_ms')!.verdict).toBe('slower');
   });
@@ -163,21 +163,21 @@ describe("a point's other timed metrics", () => {
     // sampling: the share of diffs with any call, lead or other, stays within the level.
     const points = 26;
     const diffs = 60;
-    let diffsWithCall = 0;
+    let diffsWithChange = 0;
     let sampledOn = 0;
     for (let d = 0; d < diffs; d++) {
-      let calls = 0;
+      let changed = 0;
       for (let i = 0; i < points; i++) {
-        const o = others(FALSE_CALL_LEVEL / points);
+        const o = others(FALSE_POSITIVE_LEVEL / points);
         const seed = 10_007 * d + i;
-        const { point, decision } = sample(seed, { sd: 0.06 }, o);
-        if (decision.verdict === 'slower' || decision.verdict === 'faster') calls++;
-        if (judgeOthers(point.pairs, LEAD.metric, o).some(moved)) calls++;
+        const { point, stop } = sample(seed, { sd: 0.06 }, o);
+        if (stop.verdict === 'slower' || stop.verdict === 'faster') changed++;
+        if (judgeOthers(point.pairs, LEAD.metric, o).some(moved)) changed++;
         if (point.pairs.length > sample(seed, { sd: 0.06 }, o, false).point.pairs.length) sampledOn++;
       }
-      if (calls) diffsWithCall++;
+      if (changed) diffsWithChange++;
     }
-    expect(diffsWithCall / diffs).toBeLessThanOrEqual(FALSE_CALL_LEVEL);
+    expect(diffsWithChange / diffs).toBeLessThanOrEqual(FALSE_POSITIVE_LEVEL);
     // Some A/A points did take more looks for a metric that looked moved (the rule was exercised).
     expect(sampledOn).toBeGreaterThan(0);
   });

@@ -15,7 +15,7 @@ import {
   robustScale,
   wilsonInterval,
 } from '../../../src/calibration/aa-replay.js';
-import { compareCounter, comparePairedCounter } from '../../../src/pairs/analysis/exact-counters.js';
+import { compareCounter, comparePairsCounter } from '../../../src/pairs/analysis/exact-counters.js';
 import {
   compareFit,
   decideFit,
@@ -30,7 +30,7 @@ import {
   bootstrapCentreInterval,
   centreInterval,
   classify,
-  comparePaired,
+  comparePairs,
   hodgesLehmann,
   logRatios,
   normalCdf,
@@ -47,7 +47,7 @@ import {
   type Analyse,
   analyseLogRatios,
   DEFAULT_PLAN,
-  decidePaired,
+  decidePairs,
   decideSequential,
   makePlan,
   runSequential,
@@ -327,7 +327,7 @@ function pairs(n: number, factor: number, cv: number, seed: number, opts: { orde
 
 describe('comparePaired', () => {
   it('calls a 5% slowdown slower, with the ratio and interval around 1.05', () => {
-    const c = comparePaired(pairs(30, 1.05, 0.02, 1), 'smaller');
+    const c = comparePairs(pairs(30, 1.05, 0.02, 1), 'smaller');
     expect(c.verdict).toBe('slower');
     expect(c.ratio).toBeGreaterThan(1.035);
     expect(c.ratio).toBeLessThan(1.065);
@@ -341,16 +341,16 @@ describe('comparePaired', () => {
 
   it('orients bigger-is-better metrics: less throughput is slower', () => {
     const throughput = pairs(30, 1.05, 0.02, 2).map((p) => ({ ...p, base: 1 / p.base, head: 1 / p.head }));
-    const c = comparePaired(throughput, 'bigger');
+    const c = comparePairs(throughput, 'bigger');
     expect(c.verdict).toBe('slower');
     expect(c.ratio).toBeGreaterThan(1.03);
   });
 
   it('calls identical builds with little noise unchanged, and a noisy handful inconclusive', () => {
-    expect(comparePaired(pairs(40, 1, 0.01, 3), 'smaller').verdict).toBe('unchanged');
-    const few = comparePaired(pairs(8, 1, 0.1, 4), 'smaller');
+    expect(comparePairs(pairs(40, 1, 0.01, 3), 'smaller').verdict).toBe('unchanged');
+    const few = comparePairs(pairs(8, 1, 0.1, 4), 'smaller');
     expect(few.verdict).toBe('inconclusive');
-    const none = comparePaired(pairs(5, 1.5, 0.01, 4), 'smaller');
+    const none = comparePairs(pairs(5, 1.5, 0.01, 4), 'smaller');
     expect(none.verdict).toBe('inconclusive');
     expect(none.ci).toBeUndefined();
     expect(none.note).toMatch(/too few pairs/);
@@ -359,11 +359,11 @@ describe('comparePaired', () => {
   it('estimates an order effect and still calls the change right', () => {
     // The second process of each pair is 8% slower (a cold cache for the first, say).
     const ps = pairs(40, 1.05, 0.01, 5, { orderEffect: 0.08 });
-    const c = comparePaired(ps, 'smaller');
+    const c = comparePairs(ps, 'smaller');
     expect(c.orderEffect).toBeGreaterThan(1.06);
     expect(c.orderEffect).toBeLessThan(1.1);
     expect(c.verdict).toBe('slower');
-    expect(comparePaired(pairs(40, 1, 0.01, 5), 'smaller').orderEffect).toBeLessThan(1.01);
+    expect(comparePairs(pairs(40, 1, 0.01, 5), 'smaller').orderEffect).toBeLessThan(1.01);
     expect(
       orderEffect(
         ps.map(({ base, head }) => ({ base, head })),
@@ -440,7 +440,7 @@ function simulateRule(
         pos += got.length;
         return got;
       },
-      { budgetPairs: budget ?? max, plan },
+      { affordablePairs: budget ?? max, plan },
     );
     counts[r.verdict]++;
     pairsUsed += r.n;
@@ -485,17 +485,17 @@ describe('decideSequential', () => {
 
   it('asks for the first look without analysing anything', () => {
     const f = wide();
-    expect(decideSequential(0, f.analyse, { budgetPairs: 100 })).toEqual({ action: 'continue', more: 10, look: 0 });
-    expect(decideSequential(4, f.analyse, { budgetPairs: 100 })).toEqual({ action: 'continue', more: 6, look: 0 });
+    expect(decideSequential(0, f.analyse, { affordablePairs: 100 })).toEqual({ action: 'continue', more: 10, look: 0 });
+    expect(decideSequential(4, f.analyse, { affordablePairs: 100 })).toEqual({ action: 'continue', more: 6, look: 0 });
     expect(f.calls).toEqual([]);
   });
 
   it('stops at a look that decides, at that look’s level', () => {
     const f = fake(0.06, 0.03, 0.09, 0.0001);
-    const d = decideSequential(10, f.analyse, { budgetPairs: 100 });
+    const d = decideSequential(10, f.analyse, { affordablePairs: 100 });
     expect(d).toMatchObject({ action: 'stop', verdict: 'slower', reason: 'decided' });
     expect(f.calls).toEqual([[DEFAULT_PLAN.alphas[0], DEFAULT_PLAN.betas[0]]]);
-    expect(decideSequential(20, fake(0.0, -0.01, 0.01, 0.7).analyse, { budgetPairs: 100 })).toMatchObject({
+    expect(decideSequential(20, fake(0.0, -0.01, 0.01, 0.7).analyse, { affordablePairs: 100 })).toMatchObject({
       action: 'stop',
       verdict: 'unchanged',
     });
@@ -503,17 +503,17 @@ describe('decideSequential', () => {
 
   it('goes on to the next look while undecided, and ends at the last one', () => {
     const f = wide();
-    expect(decideSequential(10, f.analyse, { budgetPairs: 100 })).toMatchObject({
+    expect(decideSequential(10, f.analyse, { affordablePairs: 100 })).toMatchObject({
       action: 'continue',
       more: 10,
       look: 1,
     });
-    expect(decideSequential(20, f.analyse, { budgetPairs: 100 })).toMatchObject({
+    expect(decideSequential(20, f.analyse, { affordablePairs: 100 })).toMatchObject({
       action: 'continue',
       more: 20,
       look: 2,
     });
-    expect(decideSequential(60, f.analyse, { budgetPairs: 100 })).toMatchObject({
+    expect(decideSequential(60, f.analyse, { affordablePairs: 100 })).toMatchObject({
       action: 'stop',
       verdict: 'inconclusive',
       reason: 'last-look',
@@ -522,14 +522,18 @@ describe('decideSequential', () => {
 
   it('cuts a look short when the budget runs out (whole blocks of two), and ends there', () => {
     const f = wide();
-    expect(decideSequential(20, f.analyse, { budgetPairs: 7 })).toMatchObject({ action: 'continue', more: 6, look: 2 });
-    const cut = decideSequential(26, f.analyse, { budgetPairs: 0 });
+    expect(decideSequential(20, f.analyse, { affordablePairs: 7 })).toMatchObject({
+      action: 'continue',
+      more: 6,
+      look: 2,
+    });
+    const cut = decideSequential(26, f.analyse, { affordablePairs: 0 });
     expect(cut).toMatchObject({ action: 'stop', verdict: 'inconclusive', reason: 'budget' });
     // The cut look is look 2 (40 pairs) and uses its level: no level is spent twice.
     expect(f.calls.at(-1)).toEqual([DEFAULT_PLAN.alphas[2], DEFAULT_PLAN.betas[2]]);
-    expect(decideSequential(20, f.analyse, { budgetPairs: 1 })).toMatchObject({ action: 'continue', more: 1 });
-    expect(decideSequential(20, f.analyse, { budgetPairs: 0 })).toMatchObject({ action: 'stop', reason: 'budget' });
-    expect(decideSequential(0, f.analyse, { budgetPairs: 0 })).toMatchObject({
+    expect(decideSequential(20, f.analyse, { affordablePairs: 1 })).toMatchObject({ action: 'continue', more: 1 });
+    expect(decideSequential(20, f.analyse, { affordablePairs: 0 })).toMatchObject({ action: 'stop', reason: 'budget' });
+    expect(decideSequential(0, f.analyse, { affordablePairs: 0 })).toMatchObject({
       action: 'stop',
       verdict: 'inconclusive',
       reason: 'budget',
@@ -543,7 +547,7 @@ describe('decideSequential', () => {
       let n = 0;
       let budget = Math.floor(rand() * 80);
       for (;;) {
-        const d = decideSequential(n, f.analyse, { budgetPairs: budget });
+        const d = decideSequential(n, f.analyse, { affordablePairs: budget });
         if (d.action === 'stop') break;
         // The runner may deliver fewer pairs than asked (a failed process is dropped).
         const got = Math.max(1, d.more - (rand() < 0.2 ? 1 : 0));
@@ -558,13 +562,13 @@ describe('decideSequential', () => {
 
   it('decidePaired analyses real pairs: a clear 10% slowdown is called at the first look', () => {
     const ps = pairs(10, 1.1, 0.01, 77);
-    const d = decidePaired(ps, 'smaller', { budgetPairs: 50 });
+    const d = decidePairs(ps, 'smaller', { affordablePairs: 50 });
     expect(d).toMatchObject({ action: 'stop', verdict: 'slower', reason: 'decided' });
     if (d.action !== 'stop') throw new Error('unreachable');
     expect(d.analysis.ratio).toBeCloseTo(Math.exp(hodgesLehmann(logRatios(ps, 'smaller'))), 12);
     expect(d.analysis.ci![0]).toBeGreaterThan(1.05);
     expect(d.analysis.ci![1]).toBeLessThan(1.15);
-    expect(decidePaired([], 'smaller', { budgetPairs: 50 })).toMatchObject({ action: 'continue', more: 10 });
+    expect(decidePairs([], 'smaller', { affordablePairs: 50 })).toMatchObject({ action: 'continue', more: 10 });
   });
 });
 
@@ -763,7 +767,7 @@ describe('fit experiments', () => {
     ];
     expect(fitProblem(bad)).toMatch(/^in 1 of 2 pairs base took no longer at the large size/);
     expect(() => compareFit(bad, WC_SIZES)).toThrow(RangeError);
-    expect(decideFit(bad, { budgetPairs: 50 })).toMatchObject({
+    expect(decideFit(bad, { affordablePairs: 50 })).toMatchObject({
       action: 'stop',
       verdict: 'inconclusive',
       reason: 'unmeasurable',
@@ -776,12 +780,12 @@ describe('fit experiments', () => {
 
   it('decideFit runs the sequential rule: a clear slowdown stops at the first look', () => {
     const pairs = fitPairs(10, { startup: 0.002, cost: 6e-5, sizes: WC_SIZES, cv: 0.01, ratio: 1.1 }, 9);
-    expect(decideFit(pairs, { budgetPairs: 50 })).toMatchObject({
+    expect(decideFit(pairs, { affordablePairs: 50 })).toMatchObject({
       action: 'stop',
       verdict: 'slower',
       reason: 'decided',
     });
-    expect(decideFit(pairs.slice(0, 4), { budgetPairs: 50 })).toMatchObject({ action: 'continue', more: 6 });
+    expect(decideFit(pairs.slice(0, 4), { affordablePairs: 50 })).toMatchObject({ action: 'continue', more: 6 });
   });
 });
 
@@ -802,7 +806,7 @@ describe('counters', () => {
       base: 1024,
       head: 1024,
     });
-    expect(comparePairedCounter([{ base: 0, head: 1024 }])).toMatchObject({ changed: true, kind: 'exact' });
+    expect(comparePairsCounter([{ base: 0, head: 1024 }])).toMatchObject({ changed: true, kind: 'exact' });
   });
 
   it('almost deterministic: separated ranges whose gap is at least the larger spread are a change', () => {

@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Job } from '../../../src/model/job.js';
-import { pairedWorkloadChange } from '../../../src/pairs/analysis/workload.js';
+import { pairsWorkloadChange } from '../../../src/pairs/analysis/workload.js';
 import { matchPoints, type PreparedSide } from '../../../src/pairs/pipeline/diff-sides.js';
 import { loadExperiment } from '../../../src/plan/experiments.js';
 import { expand, type Point } from '../../../src/plan/plan.js';
@@ -27,21 +27,21 @@ describe('the paired workload', () => {
     const base = scanJob('d'.repeat(64), FACTS, '/cache/inputs/scan/base-key');
     const head = scanJob('d'.repeat(64), FACTS, '/cache/inputs/scan/head-key');
     // The store's series key hashes the generator's text; this one does not look at it.
-    expect(pairedWorkloadChange(base, head)).toBeUndefined();
+    expect(pairsWorkloadChange(base, head)).toBeUndefined();
   });
 
   it('other bytes, other reported facts, another check: a changed workload, said by what differs', () => {
     const base = scanJob('d'.repeat(64));
-    expect(pairedWorkloadChange(base, scanJob('e'.repeat(64)))).toBe("the generated input's bytes");
-    expect(pairedWorkloadChange(base, scanJob('e'.repeat(64), { ...FACTS, bytes: 80_000, sha256: 'def' }))).toBe(
+    expect(pairsWorkloadChange(base, scanJob('e'.repeat(64)))).toBe("the generated input's bytes");
+    expect(pairsWorkloadChange(base, scanJob('e'.repeat(64), { ...FACTS, bytes: 80_000, sha256: 'def' }))).toBe(
       "input_bytes 40000 → 80000; input_sha256 abc → def; the generated input's bytes",
     );
     const checks: Job = {
       ...scanJob('d'.repeat(64)),
       experiment: { ...scan, manifest: { ...scan.manifest, validate: [] } },
     };
-    expect(pairedWorkloadChange(base, checks)).toBe('checks');
-    expect(pairedWorkloadChange(base, { ...base, placement: 'none: elsewhere' })).toMatch(/^placement /);
+    expect(pairsWorkloadChange(base, checks)).toBe('checks');
+    expect(pairsWorkloadChange(base, { ...base, placement: 'none: elsewhere' })).toMatch(/^placement /);
   });
 
   it('a runtime is the program, not the workload; a fit compares every size it runs at', () => {
@@ -52,8 +52,8 @@ describe('the paired workload', () => {
       );
     };
     const j = wcJob(4096);
-    expect(pairedWorkloadChange(j, { ...j, params: { ...j.params, runtime: 'node22' } })).toBeUndefined();
-    expect(pairedWorkloadChange(j, wcJob(4096, 7))).toMatch(/^count@0\.125 \d+ → 7$/);
+    expect(pairsWorkloadChange(j, { ...j, params: { ...j.params, runtime: 'node22' } })).toBeUndefined();
+    expect(pairsWorkloadChange(j, wcJob(4096, 7))).toMatch(/^count@0\.125 \d+ → 7$/);
   });
 
   it('matching measures a point whose workload changed, marked with what changed; none is set aside', () => {

@@ -24,9 +24,9 @@ const inside = (d: readonly number[], alpha: number) => {
 };
 
 /** Share of diffs whose experiment ends "inside", and the mean rounds it was measured. */
-function calledInside(shift: number, sd: number, tails: 'normal' | 't3', earlyAlpha: number) {
+function judgedInside(shift: number, sd: number, tails: 'normal' | 't3', earlyAlpha: number) {
   const draw = draws(7, tails);
-  let called = 0;
+  let hits = 0;
   let rounds = 0;
   for (let t = 0; t < TRIALS; t++) {
     const d: number[] = [];
@@ -36,9 +36,9 @@ function calledInside(shift: number, sd: number, tails: 'normal' | 't3', earlyAl
       stopped = r >= 6 && inside(d, earlyAlpha);
     }
     rounds += d.length;
-    if (stopped || inside(d, 0.05)) called++;
+    if (stopped || inside(d, 0.05)) hits++;
   }
-  return { rate: called / TRIALS, rounds: rounds / TRIALS };
+  return { rate: hits / TRIALS, rounds: rounds / TRIALS };
 }
 
 describe('the early stop of a harness shift', () => {
@@ -48,8 +48,8 @@ describe('the early stop of a harness shift', () => {
       [0.01, 'normal'],
       [0.03, 't3'],
     ] as const) {
-      const at95 = calledInside(0.015, sd, tails, 0.05);
-      const at99 = calledInside(0.015, sd, tails, EARLY_STOP_ALPHA);
+      const at95 = judgedInside(0.015, sd, tails, 0.05);
+      const at99 = judgedInside(0.015, sd, tails, EARLY_STOP_ALPHA);
       // Every round's look at 95 %: several times the 2.5 % one look allows.
       expect(at95.rate, `${tails} ${sd}`).toBeGreaterThan(0.06);
       expect(at99.rate, `${tails} ${sd}`).toBeLessThan(0.05);
@@ -58,8 +58,8 @@ describe('the early stop of a harness shift', () => {
   });
 
   it('still retires a no-op early, a few rounds later than at 95 %', () => {
-    const at95 = calledInside(0, 0.01, 'normal', 0.05);
-    const at99 = calledInside(0, 0.01, 'normal', EARLY_STOP_ALPHA);
+    const at95 = judgedInside(0, 0.01, 'normal', 0.05);
+    const at99 = judgedInside(0, 0.01, 'normal', EARLY_STOP_ALPHA);
     expect(at99.rate).toBe(1);
     expect(at99.rounds).toBeGreaterThan(at95.rounds);
     expect(at99.rounds).toBeLessThan(15);

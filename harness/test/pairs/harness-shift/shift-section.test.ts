@@ -1,9 +1,9 @@
 // The comment's harness-shift section: files, one line per experiment, flags, escaping; and the
 // comparison.json field that carries it.
 import { describe, expect, it } from 'vitest';
-import { type HarnessShift, PairedComparison } from '../../../src/model/pairs-document.js';
+import { type HarnessShift, PairsComparison } from '../../../src/model/pairs-document.js';
 import { renderHarnessShift, shiftLine, shiftPct } from '../../../src/pairs/harness-shift/shift-section.js';
-import { pairedComparison } from '../../helpers/paired.js';
+import { pairsComparison } from '../../helpers/pairs.js';
 
 const shift = (over: Partial<HarnessShift> = {}): HarnessShift => ({
   files: ['harness/src/run/measure.ts', 'harness/tools/evict.c'],
@@ -135,13 +135,13 @@ describe('renderHarnessShift', () => {
 
 describe('comparison.json harnessShift', () => {
   it('validates with the comparison, and refuses a malformed one', () => {
-    const c = { ...pairedComparison(), harnessShift: shift() };
-    expect(PairedComparison.parse(c).harnessShift?.experiments[1]?.ratio).toBe(1.004);
-    expect(PairedComparison.safeParse(pairedComparison()).success).toBe(true);
+    const c = { ...pairsComparison(), harnessShift: shift() };
+    expect(PairsComparison.parse(c).harnessShift?.experiments[1]?.ratio).toBe(1.004);
+    expect(PairsComparison.safeParse(pairsComparison()).success).toBe(true);
     const bad = { ...c, harnessShift: { ...shift(), experiments: [{ experiment: 'wc', ratio: 'x' }] } };
-    expect(PairedComparison.safeParse(bad).success).toBe(false);
+    expect(PairsComparison.safeParse(bad).success).toBe(false);
     const extra = { ...c, harnessShift: { ...shift(), surprise: 1 } };
-    expect(PairedComparison.safeParse(extra).success).toBe(false);
+    expect(PairsComparison.safeParse(extra).success).toBe(false);
   });
 });
 

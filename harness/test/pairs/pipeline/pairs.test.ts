@@ -9,8 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { plantedWc } from '../../../src/calibration/plant.js';
 import { machineInfo } from '../../../src/machine/machine.js';
 import { buildTool } from '../../../src/machine/tools.js';
-import { PAIRED_COMPARISON_SCHEMA } from '../../../src/model/comparison-version.js';
-import { PairedComparison } from '../../../src/model/pairs-document.js';
+import { PAIRS_COMPARISON_SCHEMA } from '../../../src/model/comparison-version.js';
+import { PairsComparison } from '../../../src/model/pairs-document.js';
 import { budgetCutShort, budgetTiers, CONTROL_SHARE } from '../../../src/pairs/analysis/point.js';
 import {
   CONTROL_PREPARE_SECONDS,
@@ -19,7 +19,7 @@ import {
   processValues,
   shiftDeadline,
 } from '../../../src/pairs/pipeline/pairs.js';
-import { renderPairedComparison } from '../../../src/pairs/report/comment.js';
+import { renderPairsComparison } from '../../../src/pairs/report/comment.js';
 import { leadMetric } from '../../../src/pairs/run/lead-metric.js';
 import { parseTimerOutput, runSchedule } from '../../../src/pairs/run/pair-timer.js';
 import { pairSchedule } from '../../../src/pairs/run/strategies.js';
@@ -28,7 +28,7 @@ import { placementOf } from '../../../src/plan/jobs.js';
 import { expand } from '../../../src/plan/plan.js';
 import { ROOT, runCli } from '../../helpers/cli.js';
 import { jobOf } from '../../helpers/jobs.js';
-import { pairedComparison, pairedPoint } from '../../helpers/paired.js';
+import { pairsComparison, pairsPoint } from '../../helpers/pairs.js';
 import { programCheckout } from '../../helpers/program-checkout.js';
 
 const checkout = programCheckout;
@@ -58,7 +58,7 @@ function pairs(
     ...select,
   ]);
   expect(r.status, r.stderr).toBe(0);
-  const c = PairedComparison.parse(JSON.parse(readFileSync(join(out, 'comparison.json'), 'utf8')));
+  const c = PairsComparison.parse(JSON.parse(readFileSync(join(out, 'comparison.json'), 'utf8')));
   return { r, c, md: readFileSync(join(out, 'comparison.md'), 'utf8') };
 }
 
@@ -85,7 +85,7 @@ describe('npm run pairs', () => {
     );
     const { c, md } = pairs(base, checkout('same'), out, ['--noise', noise]);
     expect(c.method).toContain('noise thresholds calibrated on this machine');
-    expect(c.schema).toBe(PAIRED_COMPARISON_SCHEMA);
+    expect(c.schema).toBe(PAIRS_COMPARISON_SCHEMA);
     expect(c.seed).toBe(17);
     expect(c.points).toHaveLength(1);
     const p = c.points[0]!;
@@ -187,21 +187,21 @@ describe('paired diff: pure parts', () => {
     const b = { id: 'b', impact: 'affected' as const };
     const c = { id: 'c', impact: 'control' as const };
     expect(budgetTiers([a, b, c], 600)).toEqual([
-      { points: [b], seconds: 600 * (1 - CONTROL_SHARE) },
-      { points: [a, c], seconds: 600 * CONTROL_SHARE },
+      { points: [b], shareSeconds: 600 * (1 - CONTROL_SHARE) },
+      { points: [a, c], shareSeconds: 600 * CONTROL_SHARE },
     ]);
     // A docs-only diff: the control alone, within its share, not the whole budget.
-    expect(budgetTiers([a, c], 600)).toEqual([{ points: [a, c], seconds: 600 * CONTROL_SHARE }]);
+    expect(budgetTiers([a, c], 600)).toEqual([{ points: [a, c], shareSeconds: 600 * CONTROL_SHARE }]);
     // No control (--control 0, --every-point): the affected points get everything.
-    expect(budgetTiers([b], 600)).toEqual([{ points: [b], seconds: 600 }]);
+    expect(budgetTiers([b], 600)).toEqual([{ points: [b], shareSeconds: 600 }]);
     expect(budgetTiers([], 600)).toEqual([]);
     // A deadline cut the budget to 300 s: a control alone keeps its share of the 600 asked for,
     // as far as the 300 reach; beside affected points it shares what is left.
-    expect(budgetTiers([a, c], 300, 600)).toEqual([{ points: [a, c], seconds: 600 * CONTROL_SHARE }]);
-    expect(budgetTiers([a, c], 60, 600)).toEqual([{ points: [a, c], seconds: 60 }]);
+    expect(budgetTiers([a, c], 300, 600)).toEqual([{ points: [a, c], shareSeconds: 600 * CONTROL_SHARE }]);
+    expect(budgetTiers([a, c], 60, 600)).toEqual([{ points: [a, c], shareSeconds: 60 }]);
     expect(budgetTiers([a, b], 300, 600)).toEqual([
-      { points: [b], seconds: 300 * (1 - CONTROL_SHARE) },
-      { points: [a], seconds: 300 * CONTROL_SHARE },
+      { points: [b], shareSeconds: 300 * (1 - CONTROL_SHARE) },
+      { points: [a], shareSeconds: 300 * CONTROL_SHARE },
     ]);
     // The comment warns of a cut only where a tier lost time to it.
     expect(budgetCutShort([a, c], 300, 600)).toBe(false);
@@ -293,14 +293,14 @@ describe('paired diff: pure parts', () => {
     expect(() => plantedWc('int main(void) { return 0; }', 1000)).toThrow(/read\(\) line/);
   });
 
-  const point = pairedPoint;
-  const comparison = (points: PairedComparison['points']): PairedComparison => ({
-    ...pairedComparison(points),
+  const point = pairsPoint;
+  const comparison = (points: PairsComparison['points']): PairsComparison => ({
+    ...pairsComparison(points),
     incomparable: [{ benchmark: 'wc/c/bs=1', metric: '*', reason: 'workload changed: bytes 1 → 2' }],
   });
 
   it('renders one row per point with pairs, interval and an honest "ran out of budget"', () => {
-    const md = renderPairedComparison(
+    const md = renderPairsComparison(
       comparison([
         point(),
         point({ benchmark: 'x', variant: 'c', stop: 'decided', lead: { ...point().lead, verdict: 'unchanged' } }),
@@ -323,7 +323,7 @@ describe('paired diff: pure parts', () => {
     // With set-up and a deadline (newer artifacts), the footer splits the time.
     const timed = comparison([point()]);
     timed.budget = { seconds: 720, spentSeconds: 1110, setupSeconds: 390, deadlineSeconds: 1140 };
-    expect(renderPairedComparison(timed)).toContain(
+    expect(renderPairsComparison(timed)).toContain(
       '60 pairs; 18.5 min in all: set-up 6.5 min, pairs 12.0 min (budget 12.0 min, deadline 19.0 min)',
     );
   });
@@ -337,7 +337,7 @@ describe('paired diff: pure parts', () => {
 
   it('a point the deadline left without pairs is counted in one line, not shown as a row', () => {
     const none = point({ pairs: 0, lead: { ...point().lead, baseMedian: 0, headMedian: 0, ratio: 1 } });
-    const md = renderPairedComparison(comparison([none]));
+    const md = renderPairsComparison(comparison([none]));
     expect(md).toContain(
       '| not measured | 2 | 1 got no pairs (budget), 1 workload changed (an older diff did not measure those) |',
     );
@@ -346,11 +346,11 @@ describe('paired diff: pure parts', () => {
   });
 
   it('the paired schema reads its older versions and refuses any other, and any other kind', () => {
-    expect(PairedComparison.parse(comparison([point()])).schema).toBe(2);
-    expect(PairedComparison.parse({ ...comparison([point()]), schema: 3 }).schema).toBe(3);
-    expect(PairedComparison.parse({ ...comparison([point()]), schema: 4, kind: 'pairs' }).kind).toBe('pairs');
-    expect(() => PairedComparison.parse({ ...comparison([]), schema: 5, kind: 'pairs' })).toThrow();
-    expect(() => PairedComparison.parse({ ...comparison([]), schema: 1 })).toThrow();
-    expect(() => PairedComparison.parse({ ...comparison([]), schema: 4, kind: 'quick-look' })).toThrow();
+    expect(PairsComparison.parse(comparison([point()])).schema).toBe(2);
+    expect(PairsComparison.parse({ ...comparison([point()]), schema: 3 }).schema).toBe(3);
+    expect(PairsComparison.parse({ ...comparison([point()]), schema: 4, kind: 'pairs' }).kind).toBe('pairs');
+    expect(() => PairsComparison.parse({ ...comparison([]), schema: 5, kind: 'pairs' })).toThrow();
+    expect(() => PairsComparison.parse({ ...comparison([]), schema: 1 })).toThrow();
+    expect(() => PairsComparison.parse({ ...comparison([]), schema: 4, kind: 'quick-look' })).toThrow();
   });
 });

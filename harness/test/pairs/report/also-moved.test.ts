@@ -4,13 +4,13 @@
 // artifact's folded metrics (fixed-size comparisons at 5 %, no diff-wide level) are never read as
 // such findings.
 import { describe, expect, it } from 'vitest';
-import { PairedComparison, type PairedMetric, type PairedPoint } from '../../../src/model/pairs-document.js';
-import { parseFailRule } from '../../../src/pairs/analysis/merge-rule.js';
+import { PairsComparison, type PairsMetric, type PairsPoint } from '../../../src/model/pairs-document.js';
+import { parseGateRule } from '../../../src/pairs/analysis/merge-gate.js';
 import { summarize } from '../../../src/pairs/analysis/summarize.js';
-import { renderPairedComparison } from '../../../src/pairs/report/comment.js';
-import { pairedComparison, pairedPoint } from '../../helpers/paired.js';
+import { renderPairsComparison } from '../../../src/pairs/report/comment.js';
+import { pairsComparison, pairsPoint } from '../../helpers/pairs.js';
 
-const metric = (over: Partial<PairedMetric>): PairedMetric => ({
+const metric = (over: Partial<PairsMetric>): PairsMetric => ({
   metric: 'wall_time',
   unit: 's',
   direction: 'smaller',
@@ -25,8 +25,8 @@ const metric = (over: Partial<PairedMetric>): PairedMetric => ({
 });
 
 /** threadpool's p50 latency held; its batch time (and the rates the program derives from it) did not. */
-function threadpool(over: Partial<PairedPoint> = {}): PairedPoint {
-  return pairedPoint({
+function threadpool(over: Partial<PairsPoint> = {}): PairsPoint {
+  return pairsPoint({
     benchmark: 'threadpool/node-promises/cache=warm,pool=4,work=read',
     experiment: 'threadpool',
     variant: 'node-promises',
@@ -54,8 +54,8 @@ function threadpool(over: Partial<PairedPoint> = {}): PairedPoint {
   });
 }
 
-function comparison(points: PairedPoint[]): PairedComparison {
-  const c = pairedComparison(points);
+function comparison(points: PairsPoint[]): PairsComparison {
+  const c = pairsComparison(points);
   c.schema = 3;
   c.notAffected = [];
   c.affectedBecause = points.map((p) => ({
@@ -68,8 +68,8 @@ function comparison(points: PairedPoint[]): PairedComparison {
 describe('another timed metric that moved', () => {
   it('is named beside the lead at the top, in its row and after the first line; no all-clear', () => {
     const c = comparison([threadpool()]);
-    expect(PairedComparison.safeParse(c).success).toBe(true);
-    const md = renderPairedComparison(c);
+    expect(PairsComparison.safeParse(c).success).toBe(true);
+    const md = renderPairsComparison(c);
     const lines = md.split('\n');
     expect(lines[0]).toBe(
       '## Performance: 1 affected · 0 not affected · 0 control — 0 slower · 0 faster · 1 unchanged · 0 inconclusive; another timed metric moved on 1 point',
@@ -89,10 +89,10 @@ describe('another timed metric that moved', () => {
   it('a regression rule counts it; the default rule does not', () => {
     const c = comparison([threadpool()]);
     expect(summarize(c).outcome.fail).toBe(false);
-    const o = summarize(c, parseFailRule('slower')).outcome;
+    const o = summarize(c, parseGateRule('slower')).outcome;
     expect(o).toMatchObject({ fail: true });
     expect(o.because).toContain('1 point with another timed metric confirmed slower');
-    expect(summarize(c, parseFailRule('slower>10%')).outcome.fail).toBe(false);
+    expect(summarize(c, parseGateRule('slower>10%')).outcome.fail).toBe(false);
   });
 
   it('a control point whose other metric moved is a control call', () => {
@@ -102,7 +102,7 @@ describe('another timed metric that moved', () => {
     expect(s.impact?.controlCalled).toBe(1);
     expect(s.calls.alsoMoved).toBe(0);
     // A called control withholds the all-clear too.
-    const md = renderPairedComparison(c);
+    const md = renderPairsComparison(c);
     expect(md).not.toContain('No regression found.');
     expect(md).toContain('but the control was called');
   });
@@ -110,7 +110,7 @@ describe('another timed metric that moved', () => {
   it("an older artifact's folded verdicts, or a name its folded rows do not call, are no finding", () => {
     const old = comparison([threadpool({ also: undefined })]);
     old.schema = 2;
-    const md = renderPairedComparison(old);
+    const md = renderPairsComparison(old);
     expect(md).not.toContain('also:');
     expect(md).toContain('No regression found.');
     // A name in `also` its folded rows do not call moved, or one that repeats another's evidence.
@@ -120,7 +120,7 @@ describe('another timed metric that moved', () => {
         folded: [metric({ metric: 'files_per_s', verdict: 'slower', of: 'batch_ms' }), metric({})],
       }),
     ]);
-    expect(renderPairedComparison(forged)).not.toContain('also:');
+    expect(renderPairsComparison(forged)).not.toContain('also:');
     expect(summarize(forged).calls.alsoMoved).toBe(0);
   });
 
@@ -131,12 +131,12 @@ describe('another timed metric that moved', () => {
         lead: metric({ metric: 'latency_p50', ratio: 1.96, ci: [1.91, 2.01], verdict: 'slower' }),
       }),
     ]);
-    const md = renderPairedComparison(c);
+    const md = renderPairsComparison(c);
     expect(md.split('\n')[0]).toMatch(/— 0 slower · 0 faster · 0 unchanged · 0 inconclusive · 1 workload changed$/);
     expect(md).toContain(
       '- threadpool node-promises cache=warm pool=4 work=read: workload changed: +96 % (+91 … +101 %); also: batch_ms +5.1 % (+3.0 … +7.3 %) — copies 20 → 40',
     );
     expect(md).not.toContain('**Other timed metrics moved**');
-    expect(summarize(c, parseFailRule('slower')).outcome.fail).toBe(false);
+    expect(summarize(c, parseGateRule('slower')).outcome.fail).toBe(false);
   });
 });

@@ -3,18 +3,18 @@
 // table short and renders only inert text from the artifact.
 import { describe, expect, it } from 'vitest';
 import { COMMENT_LIMIT } from '../../../src/compare/render-quick-look.js';
-import { PairedComparison, type PairedPoint } from '../../../src/model/pairs-document.js';
-import { decideOutcome, parseFailRule } from '../../../src/pairs/analysis/merge-rule.js';
+import { PairsComparison, type PairsPoint } from '../../../src/model/pairs-document.js';
+import { gateResult, parseGateRule } from '../../../src/pairs/analysis/merge-gate.js';
 import {
   classifyNotMeasured,
   counterFindings,
   reproduceCommand,
   summarize,
 } from '../../../src/pairs/analysis/summarize.js';
-import { renderPairedComparison } from '../../../src/pairs/report/comment.js';
+import { renderPairsComparison } from '../../../src/pairs/report/comment.js';
 import { forestChart } from '../../../src/pairs/report/forest-chart.js';
 
-const lead = (over: Partial<PairedPoint['lead']> = {}): PairedPoint['lead'] => ({
+const lead = (over: Partial<PairsPoint['lead']> = {}): PairsPoint['lead'] => ({
   metric: 'read_cost',
   unit: 'ns',
   direction: 'smaller',
@@ -27,7 +27,7 @@ const lead = (over: Partial<PairedPoint['lead']> = {}): PairedPoint['lead'] => (
   verdict: 'unchanged',
   ...over,
 });
-const point = (id: string, over: Partial<PairedPoint> = {}): PairedPoint => {
+const point = (id: string, over: Partial<PairsPoint> = {}): PairsPoint => {
   const [experiment, variant, ps] = id.split('/') as [string, string, string];
   return {
     benchmark: id,
@@ -73,7 +73,7 @@ const failedBoth = ['c-blocking', 'node-sync'].flatMap((v) =>
     reason: 'input generator generate.mjs: Unexpected end of JSON input',
   })),
 );
-function fixture(): PairedComparison {
+function fixture(): PairsComparison {
   return {
     schema: 2,
     method: 'paired',
@@ -134,7 +134,7 @@ describe('what leads the PR comment', () => {
   });
 
   it('orders the comment: title, broken, both-sided failures, counters, merge check, chart, summary table', () => {
-    const md = renderPairedComparison(fixture());
+    const md = renderPairsComparison(fixture());
     const lines = md.split('\n');
     expect(lines[0]).toBe(
       '## Performance: ❌ 27 broken · 1 slower · 0 faster · 9 unchanged · 1 inconclusive · 7 not measured',
@@ -164,7 +164,7 @@ describe('what leads the PR comment', () => {
   });
 
   it('a summary table of at most ~20 lines; unmeasured points counted, not rows; no figure without an interval', () => {
-    const md = renderPairedComparison(fixture());
+    const md = renderPairsComparison(fixture());
     const table = md.slice(md.indexOf('| | points | |')).split('\n\n')[0]!.split('\n');
     expect(table.length).toBeLessThanOrEqual(20);
     expect(table).toContain('| not measured | 7 | 1 got no pairs (budget), 6 on both sides |');
@@ -180,12 +180,12 @@ describe('what leads the PR comment', () => {
   it('the merge check follows the rule: broken fails by default, regressions only when asked', () => {
     const c = fixture();
     expect(summarize(c).outcome.fail).toBe(true);
-    expect(summarize(c, parseFailRule('none')).outcome).toMatchObject({ fail: false, rule: 'none' });
-    const slow = decideOutcome(parseFailRule('slower>5%'), 27, c.points);
+    expect(summarize(c, parseGateRule('none')).outcome).toMatchObject({ fail: false, rule: 'none' });
+    const slow = gateResult(parseGateRule('slower>5%'), 27, c.points);
     expect(slow).toMatchObject({ fail: true, rule: 'slower>5%' });
-    expect(decideOutcome(parseFailRule('slower>10%'), 27, c.points).fail).toBe(false);
-    expect(renderPairedComparison(c, { rule: parseFailRule('none') })).toContain('**Merge check: passes**');
-    expect(() => parseFailRule('broken,fast')).toThrow(/--fail-on "broken,fast": expected none/);
+    expect(gateResult(parseGateRule('slower>10%'), 27, c.points).fail).toBe(false);
+    expect(renderPairsComparison(c, { rule: parseGateRule('none') })).toContain('**Merge check: passes**');
+    expect(() => parseGateRule('broken,fast')).toThrow(/--fail-on "broken,fast": expected none/);
   });
 
   it('counters: exact changes ranked by relative size; a range never leads', () => {
@@ -223,8 +223,8 @@ describe('what leads the PR comment', () => {
     c.method = evil;
     c.head.machine = evil;
     c.incomparable = [{ benchmark: evil, metric: '*', reason: evil }];
-    PairedComparison.parse(c);
-    const md = renderPairedComparison(c);
+    PairsComparison.parse(c);
+    const md = renderPairsComparison(c);
     expect(md).toContain('&lt;img');
     expect(md).toContain('**Other timed metrics moved**');
     expect(md).toContain('**Workload changed**');
@@ -238,7 +238,7 @@ describe('what leads the PR comment', () => {
       ...broken[0]!,
       benchmark: `wc/node-stream/bs=${i},runtime=node20`,
     }));
-    const md = renderPairedComparison(c);
+    const md = renderPairsComparison(c);
     expect(md.length).toBeLessThanOrEqual(COMMENT_LIMIT);
     expect(md).toContain('### ❌ 300 points broken by this PR');
     expect(reproduceCommand('wc/c/bs=1;rm -rf ~')).not.toContain(';');
@@ -247,7 +247,7 @@ describe('what leads the PR comment', () => {
 
 describe('impact and the control in the comment', () => {
   /** The fixture as an impact diff: the records points affected, the wc points the control. */
-  function impactFixture(controlCalled: boolean): PairedComparison {
+  function impactFixture(controlCalled: boolean): PairsComparison {
     const f = fixture();
     return {
       ...f,
@@ -276,7 +276,7 @@ describe('impact and the control in the comment', () => {
     const s = summarize(c);
     expect(s.impact).toEqual({ affected: 3, notAffected: 390, control: 9, controlCalled: 1, controlLevel: 0.0042 });
     expect(s.calls.faster).toBe(0);
-    const md = renderPairedComparison(c);
+    const md = renderPairsComparison(c);
     expect(md.split('\n')[0]).toBe(
       '## Performance: 3 affected · 390 not affected · 9 control — 1 slower · 0 faster · 0 unchanged · 1 inconclusive · 1 not measured',
     );
@@ -295,8 +295,8 @@ describe('impact and the control in the comment', () => {
 
   it('a quiet control says the machine behaved; the comparison passes its own schema', () => {
     const c = impactFixture(false);
-    expect(PairedComparison.safeParse(c).success).toBe(true);
-    const md = renderPairedComparison(c);
+    expect(PairsComparison.safeParse(c).success).toBe(true);
+    const md = renderPairsComparison(c);
     expect(md).toContain('**Control: 0 of 9 called**');
     expect(md).not.toContain('cannot be trusted');
   });

@@ -6,24 +6,24 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PAIRED_COMPARISON_SCHEMA } from '../../../src/model/comparison-version.js';
+import { PAIRS_COMPARISON_SCHEMA } from '../../../src/model/comparison-version.js';
 import {
-  PairedComparison,
-  PairedComparisonV2,
-  type PairedPoint,
+  PairsComparison,
+  PairsComparisonV2,
   PairsComparisonV3,
+  type PairsPoint,
 } from '../../../src/model/pairs-document.js';
-import { renderPairedComparison } from '../../../src/pairs/report/comment.js';
+import { renderPairsComparison } from '../../../src/pairs/report/comment.js';
 import { forReader, forSchema2, forSchema3 } from '../../../src/pairs/report/down-level.js';
-import { pairedSchemaReadBy } from '../../../src/workflow/reader-schema.js';
+import { pairsSchemaReadBy } from '../../../src/workflow/reader-schema.js';
 import { ROOT } from '../../helpers/cli.js';
-import { pairedComparison, pairedPoint } from '../../helpers/paired.js';
+import { pairsComparison, pairsPoint } from '../../helpers/pairs.js';
 
 /** A paired diff as `pairs` writes it now, with what schemas 3 and 4 added. */
-function current(): PairedComparison {
-  const lead = pairedPoint().lead;
-  const c = pairedComparison([
-    pairedPoint({
+function current(): PairsComparison {
+  const lead = pairsPoint().lead;
+  const c = pairsComparison([
+    pairsPoint({
       benchmark: 'scan/c-blocking/cache=warm,files=100',
       experiment: 'scan',
       variant: 'c-blocking',
@@ -33,7 +33,7 @@ function current(): PairedComparison {
       workloadChanged: 'input_bytes 40000 → 80000',
       lead: { ...lead, metric: 'scan_seconds', ratio: 1.96, ci: [1.91, 2.01], verdict: 'slower' },
     }),
-    pairedPoint({
+    pairsPoint({
       benchmark: 'threadpool/node-promises/cache=warm,pool=4,work=read',
       experiment: 'threadpool',
       variant: 'node-promises',
@@ -47,8 +47,8 @@ function current(): PairedComparison {
       ],
       also: ['batch_ms'],
     }),
-  ] as PairedPoint[]);
-  c.schema = PAIRED_COMPARISON_SCHEMA;
+  ] as PairsPoint[]);
+  c.schema = PAIRS_COMPARISON_SCHEMA;
   c.kind = 'pairs';
   c.warnings = ['other processes used 0.40 of the 2 cores while the pairs ran'];
   c.notAffected = [];
@@ -59,9 +59,9 @@ function current(): PairedComparison {
 describe('comparison.json for an older reader', () => {
   it('holds only what schema 2 has; the changed workload and the moved metric are said where 2 shows them', () => {
     const c = current();
-    expect(() => PairedComparisonV2.parse(c)).toThrow();
+    expect(() => PairsComparisonV2.parse(c)).toThrow();
     const v2 = forSchema2(c);
-    expect(PairedComparisonV2.safeParse(v2).success).toBe(true);
+    expect(PairsComparisonV2.safeParse(v2).success).toBe(true);
     expect(v2.schema).toBe(2);
     expect(v2).not.toHaveProperty('summary');
     expect(v2.points.map((p) => p.benchmark)).toEqual(['threadpool/node-promises/cache=warm,pool=4,work=read']);
@@ -76,7 +76,7 @@ describe('comparison.json for an older reader', () => {
     ]);
     expect(v2.warnings![0]).toMatch(
       new RegExp(
-        `rendered by the default branch's reader of comparison.json schema 2, older than this diff's \\(${PAIRED_COMPARISON_SCHEMA}\\): 1 point whose workload changed was measured`,
+        `rendered by the default branch's reader of comparison.json schema 2, older than this diff's \\(${PAIRS_COMPARISON_SCHEMA}\\): 1 point whose workload changed was measured`,
       ),
     );
     expect(v2.warnings![1]).toBe(
@@ -85,7 +85,7 @@ describe('comparison.json for an older reader', () => {
     // The run's own warnings are kept.
     expect(v2.warnings).toContain(c.warnings![0]);
     // As a schema-2 renderer shows them: at the top, beside the merge check.
-    const md = renderPairedComparison(PairedComparison.parse(v2));
+    const md = renderPairsComparison(PairsComparison.parse(v2));
     expect(md.indexOf('also: batch_ms +5.1 %')).toBeLessThan(md.indexOf('| | points | |'));
   });
 
@@ -95,21 +95,21 @@ describe('comparison.json for an older reader', () => {
     const v3 = forSchema3(c);
     const { kind: _kind, ...rest } = c;
     expect(v3).toEqual({ ...rest, schema: 3 });
-    expect(renderPairedComparison(PairedComparison.parse(v3))).toBe(renderPairedComparison(c));
+    expect(renderPairsComparison(PairsComparison.parse(v3))).toBe(renderPairsComparison(c));
   });
 
   it("writes for the base's reader: 2 and 3 down-levelled, its own schema or none as it is", () => {
     const c = current();
     expect(forReader(c, 2)).toEqual(forSchema2(c));
     expect(forReader(c, 3)).toEqual(forSchema3(c));
-    expect(forReader(c, PAIRED_COMPARISON_SCHEMA)).toBeUndefined();
+    expect(forReader(c, PAIRS_COMPARISON_SCHEMA)).toBeUndefined();
     expect(forReader(c, undefined)).toBeUndefined();
   });
 
   it('a diff with nothing schema 2 lacks is only relabelled', () => {
-    const c: PairedComparison = {
-      ...pairedComparison([pairedPoint()]),
-      schema: PAIRED_COMPARISON_SCHEMA,
+    const c: PairsComparison = {
+      ...pairsComparison([pairsPoint()]),
+      schema: PAIRS_COMPARISON_SCHEMA,
       kind: 'pairs',
     };
     const v2 = forSchema2(c);
@@ -126,10 +126,10 @@ describe('comparison.json for an older reader', () => {
     };
     // Both spellings of the constant's name, written apart so that renaming it leaves them be.
     const [paired, pairs] = ['PAIRED', 'PAIRS'].map((p) => `export const ${p}_COMPARISON_SCHEMA`);
-    expect(pairedSchemaReadBy(layout('comparison.ts', `x\n${paired} = 2;\ny`))).toBe(2);
-    expect(pairedSchemaReadBy(layout('comparison-version.ts', `${paired} = 3;\n`))).toBe(3);
-    expect(pairedSchemaReadBy(layout('comparison-version.ts', `${pairs} = 5;\n`))).toBe(5);
-    expect(pairedSchemaReadBy(mkdtempSync(join(tmpdir(), 'jsio-reader-')))).toBeUndefined();
-    expect(pairedSchemaReadBy(ROOT)).toBe(PAIRED_COMPARISON_SCHEMA);
+    expect(pairsSchemaReadBy(layout('comparison.ts', `x\n${paired} = 2;\ny`))).toBe(2);
+    expect(pairsSchemaReadBy(layout('comparison-version.ts', `${paired} = 3;\n`))).toBe(3);
+    expect(pairsSchemaReadBy(layout('comparison-version.ts', `${pairs} = 5;\n`))).toBe(5);
+    expect(pairsSchemaReadBy(mkdtempSync(join(tmpdir(), 'jsio-reader-')))).toBeUndefined();
+    expect(pairsSchemaReadBy(ROOT)).toBe(PAIRS_COMPARISON_SCHEMA);
   });
 });

@@ -12,7 +12,7 @@ import { DEFAULT_PLAN } from '../../../src/pairs/analysis/sequential.js';
 import { notReached } from '../../../src/pairs/pipeline/pairs.js';
 import { pairRecord, pointRow } from '../../../src/pairs/report/rows.js';
 import type { Batch, PairExecutor, PointPlan, Prepare } from '../../../src/pairs/run/executor.js';
-import { runPairedPoints, type ScheduleOptions } from '../../../src/pairs/run/scheduler.js';
+import { runPairsPoints, type ScheduleOptions } from '../../../src/pairs/run/scheduler.js';
 import { loadExperiment } from '../../../src/plan/experiments.js';
 import { expand } from '../../../src/plan/plan.js';
 import { ROOT } from '../../helpers/cli.js';
@@ -107,7 +107,7 @@ function fake(f: Fake = {}) {
   };
   const opts = (over: Partial<ScheduleOptions> = {}): ScheduleOptions => ({
     plan: DEFAULT_PLAN,
-    budgetSeconds: () => 600,
+    leftSeconds: () => 600,
     startedAt: 0,
     minEffectOf: () => 0.02,
     now: () => clock.ms,
@@ -121,13 +121,13 @@ function fake(f: Fake = {}) {
 describe('paired schedule (fake executor)', () => {
   it('A/A: every point stops by the last look with balanced orders, and none is called changed', async () => {
     const { exec, opts } = fake();
-    const out = await runPairedPoints([point('a', 'process'), point('b', 'fit')], exec, opts());
+    const out = await runPairsPoints([point('a', 'process'), point('b', 'fit')], exec, opts());
     expect(out.failures).toEqual([]);
     expect(out.measured.map((p) => p.plan.id)).toEqual(['a', 'b']);
     for (const p of out.measured) {
       expect(p.pairs.length).toBeLessThanOrEqual(DEFAULT_PLAN.looks.at(-1)!);
       expect(p.pairs.filter((q) => q.order === 'AB').length * 2).toBe(p.pairs.length);
-      expect(['unchanged', 'inconclusive']).toContain(p.decision.verdict);
+      expect(['unchanged', 'inconclusive']).toContain(p.stop.verdict);
     }
     // A fit point is judged on its cost per operation, a whole process on its wall time.
     expect(out.measured.map((p) => p.lead.metric)).toEqual(['wall_time', 'read_cost']);
@@ -136,9 +136,9 @@ describe('paired schedule (fake executor)', () => {
   it('a planted 30% slowdown is called slower at the first look; the changed point is measured before the others', async () => {
     const order: string[] = [];
     const { exec, opts } = fake({ factor: { slow: 1.3 }, onMeasure: (id) => order.push(id) });
-    const out = await runPairedPoints([point('same', 'process'), point('slow', 'process', true)], exec, opts());
+    const out = await runPairsPoints([point('same', 'process'), point('slow', 'process', true)], exec, opts());
     const slow = out.measured.find((p) => p.plan.id === 'slow')!;
-    expect(slow.decision).toMatchObject({ verdict: 'slower', reason: 'decided' });
+    expect(slow.stop).toMatchObject({ verdict: 'slower', reason: 'decided' });
     expect(slow.pairs).toHaveLength(DEFAULT_PLAN.looks[0]!);
     expect(order.indexOf('same')).toBeGreaterThan(order.lastIndexOf('slow'));
   });
@@ -147,14 +147,14 @@ describe('paired schedule (fake executor)', () => {
     // Noisy, slow points (10 s a pair) never settle within ±2% before their last look: each tier
     // samples until its own time is spent.
     const alone = fake({ noise: 0.3, secondsPerPair: 10 });
-    const docsOnly = await runPairedPoints([point('c1', 'process'), point('c2', 'process')], alone.exec, alone.opts());
+    const docsOnly = await runPairsPoints([point('c1', 'process'), point('c2', 'process')], alone.exec, alone.opts());
     const spent = (out: typeof docsOnly, impact: string) =>
       out.measured.filter((p) => p.impact === impact).reduce((n, p) => n + p.spent, 0);
     expect(spent(docsOnly, 'control')).toBeGreaterThan(0);
     expect(spent(docsOnly, 'control')).toBeLessThanOrEqual(600 * CONTROL_SHARE);
 
     const both = fake({ noise: 0.3, secondsPerPair: 10 });
-    const mixed = await runPairedPoints(
+    const mixed = await runPairsPoints(
       [point('a1', 'process', true), point('a2', 'process', true), point('c1', 'process')],
       both.exec,
       both.opts(),
@@ -169,14 +169,14 @@ describe('paired schedule (fake executor)', () => {
 
   it('a budget too small for the first look stops points as "budget", never past it', async () => {
     const { exec, opts, clock } = fake({ noise: 0.3, secondsPerPair: 1 });
-    const out = await runPairedPoints(
+    const out = await runPairsPoints(
       [point('a', 'process'), point('b', 'process')],
       exec,
-      opts({ budgetSeconds: () => 8 }),
+      opts({ leftSeconds: () => 8 }),
     );
     const pairs = out.measured.reduce((n, p) => n + p.pairs.length, 0);
     expect(pairs).toBeLessThanOrEqual(8);
-    expect(out.measured.map((p) => p.decision.reason)).toEqual(['budget', 'budget']);
+    expect(out.measured.map((p) => p.stop.reason)).toEqual(['budget', 'budget']);
     // Set-up (two prepares) is reported, and the pairs took no more than they were given.
     expect(out.setupSeconds).toBe(2);
     expect(clock.ms / 1000 - out.setupSeconds).toBeLessThanOrEqual(8);
@@ -185,10 +185,10 @@ describe('paired schedule (fake executor)', () => {
   it('the deadline sees the time set-up took', async () => {
     const seen: number[] = [];
     const { exec, opts } = fake();
-    await runPairedPoints(
+    await runPairsPoints(
       [point('a', 'process')],
       exec,
-      opts({ startedAt: -5000, budgetSeconds: (s) => seen.push(s) && 0 }),
+      opts({ startedAt: -5000, leftSeconds: (s) => seen.push(s) && 0 }),
     );
     expect(seen).toEqual([6]);
   });
@@ -196,7 +196,7 @@ describe('paired schedule (fake executor)', () => {
   it('a point that fails in set-up or in a batch is listed once and left out; the others go on', async () => {
     const { exec, opts } = fake({ failPrepare: ['bad-check'], failAt: { 'bad-run': 12 }, noise: 0.3 });
     const plans = [point('bad-check', 'process'), point('bad-run', 'process'), point('ok', 'process')];
-    const out = await runPairedPoints(plans, exec, opts());
+    const out = await runPairsPoints(plans, exec, opts());
     expect(out.failures).toEqual([
       { id: 'bad-check', failed: { side: 'head', reason: 'wrong answer' } },
       { id: 'bad-run', failed: { side: 'base', reason: 'crashed' } },
@@ -207,13 +207,13 @@ describe('paired schedule (fake executor)', () => {
   it('an interrupt ends the schedule; measured points are judged on the pairs they have', async () => {
     let batches = 0;
     const { exec, opts, calls } = fake({ noise: 0.3, onMeasure: () => batches++ });
-    const out = await runPairedPoints(
+    const out = await runPairsPoints(
       [point('a', 'process'), point('b', 'process')],
       exec,
       opts({ interrupted: () => batches >= 1 }),
     );
     expect(calls).toHaveLength(1);
-    expect(out.measured.map((p) => [p.plan.id, p.pairs.length, p.decision.action])).toEqual([['a', 10, 'stop']]);
+    expect(out.measured.map((p) => [p.plan.id, p.pairs.length, p.stop.action])).toEqual([['a', 10, 'stop']]);
     // The point the interrupt left without pairs is listed as not measured, so it keeps an answer.
     expect(notReached(out, { plans: [point('a', 'process'), point('b', 'process')] })).toEqual([
       {
@@ -234,7 +234,7 @@ describe('paired schedule (fake executor)', () => {
   it("another timed metric is judged at the point's share of the level, and named beside its lead when it moved", async () => {
     const { exec, opts } = fake({ batch: { moved: 1.3 }, noise: 0.04 });
     const levels = { lead: planAtLevel(DEFAULT_PLAN, 0.004), others: planAtLevel(DEFAULT_PLAN, 0.001) };
-    const out = await runPairedPoints(
+    const out = await runPairsPoints(
       [selfPoint('moved'), selfPoint('same')],
       exec,
       opts({ planOf: () => levels.lead, othersPlanOf: () => levels.others }),
@@ -276,7 +276,7 @@ describe('paired schedule (fake executor)', () => {
 
   it('a fit whose sizes are too close falls back to wall time and says why', async () => {
     const { exec, opts } = fake({ flatFit: ['flat'] });
-    const out = await runPairedPoints([point('flat', 'fit')], exec, opts());
+    const out = await runPairsPoints([point('flat', 'fit')], exec, opts());
     const p = out.measured[0]!;
     expect(p.lead.metric).toBe('wall_time');
     expect(p.fitProblem).toBeTruthy();
@@ -302,8 +302,8 @@ describe('the sequential decision of a point', () => {
     });
     const a = decidePoint(p, 100, DEFAULT_PLAN);
     expect(decidePoint(p, 100, DEFAULT_PLAN)).toEqual(a);
-    expect(a.decision).toMatchObject({ action: 'stop', verdict: 'slower' });
-    expect(decidePoint({ ...p, pairs: pairs.slice(0, 4) }, 100, DEFAULT_PLAN).decision).toMatchObject({
+    expect(a.step).toMatchObject({ action: 'stop', verdict: 'slower' });
+    expect(decidePoint({ ...p, pairs: pairs.slice(0, 4) }, 100, DEFAULT_PLAN).step).toMatchObject({
       action: 'continue',
       more: 6,
     });

@@ -33,7 +33,7 @@ describe('counter traces of a paired point', () => {
   it('traces each side once when nothing differs', async () => {
     const s = scripted({ base: repeat({ 'syscalls.read': 40 }), head: repeat({ 'syscalls.read': 40 }) });
     const r = await traceUntilSettled(s.trace);
-    expect(r).toEqual({ calls: [], tracesPerSide: 1 });
+    expect(r).toEqual({ changed: [], tracesPerSide: 1 });
     expect(s.taken).toEqual({ base: 1, head: 1 });
   });
 
@@ -44,7 +44,7 @@ describe('counter traces of a paired point', () => {
     });
     const r = await traceUntilSettled(s.trace);
     expect(r.tracesPerSide).toBe(MAX_COUNTER_TRACES);
-    expect(r.calls).toEqual([{ metric: 'syscalls.statx', unit: 'calls', base: 20, head: 1045 }]);
+    expect(r.changed).toEqual([{ metric: 'syscalls.statx', unit: 'calls', base: 20, head: 1045 }]);
   });
 
   it('does not call a two-valued count whose split between the sides breaks on a later trace', async () => {
@@ -54,7 +54,7 @@ describe('counter traces of a paired point', () => {
     const head = [...repeat({ 'syscalls.sched_getparam': 10 }, 3), ...repeat({ 'syscalls.sched_getparam': 9 }, 3)];
     const s = scripted({ base, head });
     const r = await traceUntilSettled(s.trace);
-    expect(r.calls).toEqual([]);
+    expect(r.changed).toEqual([]);
     expect(r.tracesPerSide).toBe(4);
   });
 
@@ -64,7 +64,7 @@ describe('counter traces of a paired point', () => {
       head: repeat({ 'syscalls.read': 3, 'syscalls.openat': 2 }),
     });
     const r = await traceUntilSettled(s.trace);
-    expect(r.calls).toEqual([{ metric: 'syscalls.openat', unit: 'calls', base: 0, head: 2 }]);
+    expect(r.changed).toEqual([{ metric: 'syscalls.openat', unit: 'calls', base: 0, head: 2 }]);
   });
 
   it("leaves out a program count a trace could not report (it never borrows the check run's)", async () => {
@@ -72,7 +72,7 @@ describe('counter traces of a paired point', () => {
     base[2] = {};
     const s = scripted({ base, head: repeat({ reads: 6 }) });
     const r = await traceUntilSettled(s.trace);
-    expect(r.calls).toEqual([]);
+    expect(r.changed).toEqual([]);
   });
 });
 

@@ -8,14 +8,14 @@
  * computed (the diff job, the comment job).
  */
 import { UserError } from '../../lib/errors.js';
-import type { Outcome } from '../../model/diff-summary.js';
-import type { PairedPoint } from '../../model/pairs-document.js';
+import type { GateResult } from '../../model/diff-summary.js';
+import type { PairsPoint } from '../../model/pairs-document.js';
 import { movedOthers } from './point-answers.js';
 
 /** The default rule: a broken program fails the check; a regression is reported, not enforced. */
-export const DEFAULT_FAIL_RULE = 'broken';
+export const DEFAULT_GATE_RULE = 'broken';
 
-export interface FailRule {
+export interface GateRule {
   text: string;
   broken: boolean;
   /** Fail when a point's counted work grew by more than this ratio - 1 (exact counts, `work>N%`); undefined: never. */
@@ -24,7 +24,7 @@ export interface FailRule {
   slower?: number;
 }
 
-export function parseFailRule(text: string): FailRule {
+export function parseGateRule(text: string): GateRule {
   const items = text
     .split(',')
     .map((s) => s.trim())
@@ -34,7 +34,7 @@ export function parseFailRule(text: string): FailRule {
       `--fail-on ${JSON.stringify(text.slice(0, 60))}: expected none, or a comma-separated list of broken, slower, slower>N%, work>N% (e.g. broken,slower>5%,work>2%)`,
     );
   if (!items.length) throw bad();
-  const rule: FailRule = { text: items.join(','), broken: false };
+  const rule: GateRule = { text: items.join(','), broken: false };
   let slowerItem: string | undefined;
   for (const item of items) {
     if (item === 'none' && items.length === 1) continue;
@@ -65,12 +65,12 @@ export function parseFailRule(text: string): FailRule {
 const pct = (x: number) => `${x >= 0 ? '+' : '−'}${(Math.abs(x) * 100).toFixed(1)}%`;
 
 /** What `rule` makes of a diff with `broken` broken points and these points' verdicts. */
-export function decideOutcome(
-  rule: FailRule,
+export function gateResult(
+  rule: GateRule,
   broken: number,
-  points: readonly Pick<PairedPoint, 'benchmark' | 'lead' | 'workloadChanged' | 'also' | 'folded' | 'work'>[],
+  points: readonly Pick<PairsPoint, 'benchmark' | 'lead' | 'workloadChanged' | 'also' | 'folded' | 'work'>[],
   countsTrusted = true,
-): Outcome {
+): GateResult {
   const reasons: string[] = [];
   if (rule.broken && broken) reasons.push(`${broken} ${broken === 1 ? 'point' : 'points'} broken by this PR`);
   if (rule.slower !== undefined) {
@@ -111,7 +111,7 @@ export function decideOutcome(
 }
 
 /** What the rule does, in words: "broken points fail the check; regressions warn". */
-export function describeRule(rule: FailRule): string {
+export function describeGateRule(rule: GateRule): string {
   const fails = [
     ...(rule.broken ? ['broken points'] : []),
     ...(rule.slower !== undefined

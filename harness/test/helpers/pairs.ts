@@ -1,7 +1,7 @@
 /** A paired comparison (comparison.json schema 2) as `npm run pairs` writes it, for renderer and artifact tests. */
-import type { PairedComparison, PairedPoint } from '../../src/model/pairs-document.js';
+import type { PairsComparison, PairsPoint } from '../../src/model/pairs-document.js';
 
-export function pairedPoint(over: Partial<PairedPoint> = {}): PairedPoint {
+export function pairsPoint(over: Partial<PairsPoint> = {}): PairsPoint {
   return {
     benchmark: 'wc/node-stream/bs=65536/runtime=node22',
     experiment: 'wc',
@@ -44,7 +44,7 @@ export function pairedPoint(over: Partial<PairedPoint> = {}): PairedPoint {
   };
 }
 
-export function pairedComparison(points: PairedPoint[] = [pairedPoint()]): PairedComparison {
+export function pairsComparison(points: PairsPoint[] = [pairsPoint()]): PairsComparison {
   return {
     schema: 2,
     method: 'paired',
