@@ -1,7 +1,7 @@
 // The site's one escaping helper: every interpolation is text unless built by html``.
 import { describe, expect, it } from 'vitest';
 import { escapeHtml, html, join, safeUrl } from '../src/html.js';
-import { call } from '../src/views/compare-table.js';
+import { SITE_VERDICT_TEXT, siteVerdict } from '../src/views/compare-table.js';
 import { pct, ratioInterval, worseInterval, worseRatio } from '../src/views/signs.js';
 
 describe('html', () => {
@@ -32,10 +32,15 @@ describe('signs and verdicts', () => {
     expect(ratioInterval(worseInterval([-0.5, 1.2], 'smaller'))).toBe('? … ×1.200');
     expect(ratioInterval(worseInterval([0.8, 1.25], 'bigger'))).toBe('×0.800 … ×1.250');
   });
-  it('calls a change only where a calibrated threshold supports it', () => {
-    const m = { benchmark: 'wc/c/bs=65536', metric: 'wall_time', verdict: 'faster' } as Parameters<typeof call>[0];
-    expect(call(m, {})).toBe('not called');
-    expect(call(m, { 'wc/c/bs=65536 wall_time': 0.05 })).toBe('faster');
-    expect(call({ ...m, verdict: 'unchanged' }, { 'wc/c/bs=65536 wall_time': 0.05 })).toBe('within noise');
+  it('judges a change only where a calibrated threshold supports it', () => {
+    const m = { benchmark: 'wc/c/bs=65536', metric: 'wall_time', verdict: 'faster' } as Parameters<
+      typeof siteVerdict
+    >[0];
+    const shown = (...a: Parameters<typeof siteVerdict>) => SITE_VERDICT_TEXT[siteVerdict(...a)];
+    expect(siteVerdict(m, {})).toBe('uncalibrated');
+    expect(shown(m, {})).toBe('not called');
+    expect(shown(m, { 'wc/c/bs=65536 wall_time': 0.05 })).toBe('faster');
+    expect(shown({ ...m, verdict: 'unchanged' }, { 'wc/c/bs=65536 wall_time': 0.05 })).toBe('within noise');
+    expect(shown({ ...m, verdict: 'untestable' }, {})).toBe('too few samples to call');
   });
 });

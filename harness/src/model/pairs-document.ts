@@ -12,7 +12,7 @@ import { type ComparisonKind, PAIRS_COMPARISON_OLDEST, PAIRS_COMPARISON_SCHEMA }
 import { DiffSummary } from './diff-summary.js';
 import { Num } from './fields.js';
 import { DIRECTIONS } from './metrics.js';
-import { PAIRS_VERDICTS } from './verdicts.js';
+import { PAIRS_VERDICTS, WORK_VERDICTS } from './verdicts.js';
 import { WorkBreakdown } from './work-breakdown-schema.js';
 
 /** One metric of a point compared over its pairs. */
@@ -70,7 +70,7 @@ export const PairsWork = z.discriminatedUnion('status', [
       /** Each side's counts, one per repeat. */
       base: z.array(Num).min(1).max(20),
       head: z.array(Num).min(1).max(20),
-      verdict: z.enum(['changed', 'same', 'not-deterministic']),
+      verdict: z.enum(WORK_VERDICTS),
       /** (head - base) / base of the medians; absent when not deterministic. */
       change: Num.optional(),
       /** The larger side's relative spread of its repeats. */

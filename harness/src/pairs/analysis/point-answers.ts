@@ -6,13 +6,12 @@
  * these is "unanswered" — a bug the comment says, never folds into an all-clear. Pure.
  */
 import type { PairsComparison, PairsPoint } from '../../model/pairs-document.js';
+import { PAIRS_VERDICTS } from '../../model/verdicts.js';
 
+/** A point's answer: broken, its pairs' verdict, or why it has none. */
 const ANSWERS = [
   'broken',
-  'slower',
-  'faster',
-  'unchanged',
-  'inconclusive',
+  ...PAIRS_VERDICTS,
   'workloadChanged',
   'added',
   'removed',
