@@ -28,10 +28,10 @@ export interface PreparedSide {
   commit: string;
 }
 
-export interface SideOptions {
+/** What plans a side's points: its profile and filters (nothing else of the diff's options). */
+export interface SidePlan {
   profile: Profile;
   filters: Filters;
-  require: string[];
 }
 
 /** A checkout's experiments and the points its profile and filters plan, before anything is resolved. */
@@ -42,7 +42,7 @@ export interface LoadedSide {
 }
 
 /** Reads one checkout's manifests and plans its points (nothing installed, built or run). */
-export function loadSide(root: string, label: 'base' | 'head', opts: SideOptions): LoadedSide {
+export function loadSide(root: string, label: 'base' | 'head', plan: SidePlan): LoadedSide {
   let experiments: Experiment[];
   try {
     experiments = loadAllExperiments(join(root, 'programs'));
@@ -52,18 +52,19 @@ export function loadSide(root: string, label: 'base' | 'head', opts: SideOptions
       'a base older than this harness cannot be paired: bench each checkout (`npm run bench`) and take a quick look with `npm run compare`',
     );
   }
-  return { root, experiments, points: expand(experiments, opts.profile, opts.filters) };
+  return { root, experiments, points: expand(experiments, plan.profile, plan.filters) };
 }
 
 /**
  * Resolves, plans and builds the chosen points of one checkout (`keep`: the ids to measure; all
- * by default); runtimes and inputs come from the head's cache.
+ * by default); runtimes and inputs come from the head's cache. `require`: the tools and runtimes
+ * whose absence is an error (the set-up's one option a side needs).
  */
 export async function prepareSide(
   side: LoadedSide,
   headRoot: string,
   label: 'base' | 'head',
-  opts: SideOptions,
+  require: string[],
   host: Host,
   log: (m: string) => void,
   keep?: ReadonlySet<string>,
@@ -88,7 +89,7 @@ export async function prepareSide(
       // faster, whichever checkout it is (likely each file reuses the page-cache pages it freed;
       // docs/reading-results.md).
       scratchDir: join(headRoot, '.cache', 'scratch'),
-      require: opts.require,
+      require,
     },
     log,
   );

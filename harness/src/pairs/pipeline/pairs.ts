@@ -130,10 +130,13 @@ export function cutToDeadline(askedSeconds: number, setupSeconds: number, deadli
   return Math.max(0, Math.min(askedSeconds, deadlineSeconds - setupSeconds - DEADLINE_MARGIN_SECONDS));
 }
 
+/** The budget as asked for: the pairs' seconds and the whole diff's deadline, when it has one. */
+type Budget = Pick<PairsOptions, 'askedSeconds' | 'deadlineSeconds'>;
+
 /** What the log and the comment say when the deadline cut the pairs' budget. */
-function deadlineCut(opts: PairsOptions, s: Pick<SamplingResult, 'setupSeconds' | 'leftSeconds'>): string {
+function deadlineCut(budget: Budget, s: Pick<SamplingResult, 'setupSeconds' | 'leftSeconds'>): string {
   const min = (x: number) => (x / 60).toFixed(1);
-  return `set-up (builds, checks, warm-ups) took ${min(s.setupSeconds)} min, so the diff's deadline of ${min(opts.deadlineSeconds ?? 0)} min left ${min(s.leftSeconds)} of the ${min(opts.askedSeconds)} budgeted minutes for pairs`;
+  return `set-up (builds, checks, warm-ups) took ${min(s.setupSeconds)} min, so the diff's deadline of ${min(budget.deadlineSeconds ?? 0)} min left ${min(s.leftSeconds)} of the ${min(budget.askedSeconds)} budgeted minutes for pairs`;
 }
 
 /** The pair timer, built from the head's harness/tools with gcc. */
@@ -156,7 +159,7 @@ type Measured = SamplingResult & {
 /** Measures the matched points in pairs, stopping cleanly on SIGINT/SIGTERM; removes their scratch after. */
 async function measurePoints(
   matched: Matched,
-  opts: PairsOptions,
+  opts: Budget & Pick<PairsOptions, 'seed' | 'plan' | 'noise'>,
   host: Host,
   timer: string,
   diffStart: number,
@@ -218,7 +221,7 @@ const pointResult = (p: DecidedPoint): PointResult => ({
 });
 
 /** Conditions that make this diff's timings or coverage less than a full answer. */
-function warningsOf(opts: PairsOptions, host: Host, s: Measured): string[] {
+function warningsOf(budget: Budget, host: Host, s: Measured): string[] {
   const warnings: string[] = [];
   const cores = host.machine.cores;
   const interference =
@@ -238,7 +241,7 @@ function warningsOf(opts: PairsOptions, host: Host, s: Measured): string[] {
       );
   }
   if (s.interrupted) warnings.push('the diff was interrupted: points were judged on the pairs measured so far');
-  if (budgetCutShort(s.measured, s.leftSeconds, opts.askedSeconds)) warnings.push(deadlineCut(opts, s));
+  if (budgetCutShort(s.measured, s.leftSeconds, budget.askedSeconds)) warnings.push(deadlineCut(budget, s));
   return warnings;
 }
 
@@ -247,7 +250,12 @@ function warningsOf(opts: PairsOptions, host: Host, s: Measured): string[] {
  * (the base's harness computed it: its affected points and control are measured whatever this
  * harness's own analysis says; this one may only add).
  */
-function impactPlan(opts: PairsOptions, base: LoadedSide, head: LoadedSide, log: (m: string) => void) {
+function impactPlan(
+  opts: Pick<PairsOptions, 'measure' | 'controlPoints' | 'trusted'>,
+  base: LoadedSide,
+  head: LoadedSide,
+  log: (m: string) => void,
+) {
   if (opts.measure === 'all') return undefined;
   const plan = impactOf(base, head, opts.controlPoints ?? DEFAULT_CONTROL_POINTS);
   if (opts.trusted) widenToTrusted(plan, opts.trusted, log);
@@ -331,6 +339,18 @@ export function shiftDeadline(deadlineSeconds: number, askedSeconds: number, aff
   return Math.max(third, deadlineSeconds - control);
 }
 
+/** Both checkouts' points, planned with the diff's profile; a runtime pair's head with its own filters. */
+function loadSides(
+  opts: Pick<PairsOptions, 'profile' | 'filters' | 'headFilters'>,
+  baseRoot: string,
+  headRoot: string,
+) {
+  return [
+    loadSide(baseRoot, 'base', { profile: opts.profile, filters: opts.filters }),
+    loadSide(headRoot, 'head', { profile: opts.profile, filters: opts.headFilters ?? opts.filters }),
+  ] as const;
+}
+
 async function pairSides(opts: PairsOptions, baseRoot: string, headRoot: string): Promise<PairsResult> {
   const log = opts.log ?? ((m: string) => process.stderr.write(`${m}\n`));
   const diffStart = performance.now();
@@ -341,8 +361,7 @@ async function pairSides(opts: PairsOptions, baseRoot: string, headRoot: string)
       'apt-get install valgrind',
     );
   const timer = await pairTimer(opts.head, log);
-  const headOpts = opts.headFilters ? { ...opts, filters: opts.headFilters } : opts;
-  const [baseLoaded, headLoaded] = [loadSide(baseRoot, 'base', opts), loadSide(headRoot, 'head', headOpts)];
+  const [baseLoaded, headLoaded] = loadSides(opts, baseRoot, headRoot);
   const impact = impactPlan(opts, baseLoaded, headLoaded, log);
   // Before the pairs, so its time counts as set-up and the deadline still holds. Only a PR diff
   // has two harnesses to compare (calibration and runtime pairs run one checkout's).
@@ -361,8 +380,8 @@ async function pairSides(opts: PairsOptions, baseRoot: string, headRoot: string)
             : {}),
         });
   const keep = impact ? new Set(impact.measure.keys()) : undefined;
-  const base = await prepareSide(baseLoaded, headRoot, 'base', opts, host, log, keep);
-  const head = await prepareSide(headLoaded, headRoot, 'head', headOpts, host, log, keep);
+  const base = await prepareSide(baseLoaded, headRoot, 'base', opts.require, host, log, keep);
+  const head = await prepareSide(headLoaded, headRoot, 'head', opts.require, host, log, keep);
   const matched = matchPoints(base, head, opts.pairKey, impact && ((id) => impact.measure.get(id) ?? 'affected'));
   // Exact counts first, on every core: they decide at once; the pairs go on as the budget allows.
   const counts = await countStage(

@@ -38,7 +38,7 @@ function harnessWhy(files: readonly string[], sameCode: boolean): string {
 }
 
 export async function planDiff(opts: DiffPlanOptions): Promise<DiffPlan> {
-  const side = { profile: opts.profile, filters: opts.filters, require: [] };
+  const side = { profile: opts.profile, filters: opts.filters };
   const base = loadSide(resolve(opts.base), 'base', side);
   const head = loadSide(resolve(opts.head), 'head', side);
   const impact = impactOf(base, head, opts.controlPoints ?? DEFAULT_CONTROL_POINTS);
