@@ -11,7 +11,7 @@
  * - Verdict: significant only when p < ALPHA, the CI excludes 1, and the change is at least
  *   MIN_EFFECT (or the benchmark's calibrated noise threshold, whichever is larger): the margin.
  *   Otherwise "unchanged" only when the whole CI lies inside the margin (log-symmetric, as the
- *   PR diff's equivalence); "untestable" when the sample counts cannot reach p < ALPHA at all
+ *   paired diff's equivalence); "untestable" when the sample counts cannot reach p < ALPHA at all
  *   (3 against 3: the smallest possible p is 0.1); else "inconclusive".
  */
 import type { Direction } from '../model/metrics.js';

@@ -1,5 +1,5 @@
 /**
- * Where the instructions went between a PR diff's two sides: each side's processes summed, the
+ * Where the instructions went between a paired diff's two sides: each side's processes summed, the
  * self instructions of every object and every function compared (head minus base), the largest
  * changes listed and the rest folded into "everything else", so that the listed rows and the
  * folded one add up to the change of the totals. Pure.

@@ -1,5 +1,5 @@
 /**
- * Calibration figures of the paired, sequential PR diff, from an A/A record of one point: the
+ * Calibration figures of the paired diff (`pairs`, sequential), from an A/A record of one point: the
  * log-ratios of pairs whose two sides ran the SAME build, in run order (ideally from two separate
  * checkouts, so a difference between the directories shows up as what it is: a false positive).
  *
@@ -215,7 +215,7 @@ export function empiricalMde(
  * A/A false-positive rate (bootstrap replay, not re-centred) is at most `target`. For a point
  * whose two sides differ systematically (another directory, a cache that favours one side) this
  * rises above 2% so that the bias is not reported as a change; for most points it stays 2%.
- * Raising the minimum effect only removes calls, so the rate falls as it rises (bisection).
+ * Raising the minimum effect only removes verdicts of a change, so the rate falls as it rises (bisection).
  * Returns Infinity when even `maxEffect` leaves too many false positives.
  */
 export function calibratedThreshold(
@@ -262,7 +262,7 @@ export interface PointCalibration {
 
 /**
  * Every calibration figure of one point from its A/A record (log-ratios in run order).
- * `pairsGot` = the pairs the point gets in a PR diff (default: the plan's last look).
+ * `pairsGot` = the pairs the point gets in a paired diff (default: the plan's last look).
  */
 export function calibratePoint(
   d: readonly number[],

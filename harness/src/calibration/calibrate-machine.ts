@@ -1,5 +1,5 @@
 /**
- * `npm run calibrate`: this machine's figures for the paired PR diff, measured with the real
+ * `npm run calibrate`: this machine's figures for the paired diff (`pairs`), measured with the real
  * runner (docs/reading-results.md, "How far to trust a paired diff"), and the per-point noise
  * thresholds that `pairs`, `compare` and the site's change detection read (noise.json, stored
  * per machine).

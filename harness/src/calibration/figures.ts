@@ -56,7 +56,7 @@ export interface PairsCalibration {
 const judgedChanged = (p: PairsPoint) => p.lead.verdict === 'slower' || p.lead.verdict === 'faster';
 const minutes = (ds: readonly CalibrationDiff[]) => ds.map((r) => Number(r.minutes.toFixed(2)));
 
-/** Per point: A/A calls, and a replay of its A/A pairs (log-ratios, head/base) once it has 10 or more. */
+/** Per point: its A/A verdicts of a change, and a replay of its A/A pairs (log-ratios, head/base) once it has 10 or more. */
 function pointFigures(aa: readonly CalibrationDiff[]): PointFigures[] {
   const all = aa.flatMap((r) => r.comparison.points);
   return [...new Set(all.map((p) => p.benchmark))].map((id) => {

@@ -2,7 +2,7 @@
  * compare: a quick look between stored runs (`npm run compare`, and the site's run-to-run view):
  * base vs head results (several files per side = runs of the same build, merged per benchmark by
  * pooling samples) -> a Comparison. Runs measured at different times share no pairs, so this is
- * never the PR diff (that is `npm run pairs`). Decisions come from analysis/two-sample.ts only.
+ * never the paired diff (that is `npm run pairs`). Verdicts come from analysis/two-sample.ts only.
  */
 import { isBusy } from '../analysis/busy.js';
 import { ALPHA, BOOTSTRAP_ITERATIONS, compareSamples, MIN_EFFECT, median } from '../analysis/two-sample.js';
@@ -226,7 +226,7 @@ function compareMeasured(B: MergedRuns, H: MergedRuns, noise: NoiseThresholds) {
       incomparable.push({ benchmark: id, metric: '*', reason: `workload changed: ${workload}`.slice(0, 300) });
       continue;
     }
-    // A different program is exactly what a PR diff is for: compared, and marked.
+    // A different program is exactly what comparing two commits is for: compared, and marked.
     const changed = programChanged(b.definitions, h.definitions);
     for (const [name, headSamples] of Object.entries(h.samples)) {
       const baseSamples = b.samples[name];

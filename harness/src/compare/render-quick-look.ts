@@ -141,7 +141,7 @@ interface RenderOptions {
 
 function renderComparisonWith(c: Comparison, opts: RenderOptions): string {
   const parts = [headline(c)];
-  // Points whose program the PR changed lead: they are what a PR diff exists to measure.
+  // Points whose program the PR changed lead: they are what comparing two commits exists to measure.
   const changed = c.metrics.filter((m) => m.changed).sort((a, b) => Math.abs(b.ratio - 1) - Math.abs(a.ratio - 1));
   if (changed.length) {
     parts.push(

@@ -15,7 +15,7 @@ export const COMPARISON_SCHEMA = 4;
 export const COMPARISON_OLDEST = 1;
 
 /**
- * The paired PR diff's comparison.json. 3 added workload-changed points measured in pairs, the
+ * The paired diff's (`npm run pairs`) comparison.json. 3 added workload-changed points measured in pairs, the
  * other timed metrics judged at the diff-wide level and the first line's counts of every affected
  * point; 4 added `kind`. Readers accept every version from PAIRS_COMPARISON_OLDEST on: the
  * PR-comment workflow reads an artifact a pull request's harness wrote with the default branch's

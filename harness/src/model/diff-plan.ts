@@ -1,5 +1,5 @@
 /**
- * What a PR diff will measure, before it measures anything (`npm run pairs -- --plan --json`):
+ * What a paired diff will measure, before it measures anything (`npm run pairs -- --plan --json`):
  * the affected points with every reason, the control, the points left out as not affected, and
  * whether the harness's measuring code changed. pr.yml computes it with the base's own harness
  * (the trusted side) and hands it to the diff (`--trusted-plan`), which measures at least that set;

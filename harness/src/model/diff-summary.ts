@@ -1,9 +1,10 @@
 /**
  * The summary at the top of a paired comparison.json (pairs/analysis/summarize.ts computes it from the
  * points and the not-measured list): what the pull request broke, what failed on both sides,
- * which programs it changed, the exact counter changes, the counts of verdicts, and the merge
- * check's outcome under the repository's rule. Derived data: the PR comment computes it again from
- * the validated lists and never trusts an artifact's copy.
+ * which programs it changed, the exact counter changes, the counts of verdicts (JSON `calls`), and
+ * the merge gate's result under the repository's rule (JSON `outcome`). Those two keys keep the names
+ * readers already parse (docs/reading-results.md). Derived data: the PR comment computes it again
+ * from the validated lists and never trusts an artifact's copy.
  */
 import { z } from 'zod';
 
@@ -56,6 +57,7 @@ export const CounterFinding = z
   .strict();
 export type CounterFinding = z.infer<typeof CounterFinding>;
 
+/** The merge gate's result (pairs/analysis/merge-gate.ts): the comment's "Merge check" line, pr.yml's last step. */
 export const GateResult = z
   .object({
     /** The rule as given (`PR_FAIL_ON`): broken, slower, slower>N%, none, comma-separated. */

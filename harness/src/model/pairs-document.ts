@@ -1,5 +1,5 @@
 /**
- * comparison.json of `npm run pairs`: the paired PR diff (docs/paired-design.md), the only document
+ * comparison.json of `npm run pairs`: the paired diff (docs/paired-design.md), the only document
  * the PR-comment workflow accepts from an (untrusted) artifact, after validating it against this
  * schema. Schemas 2 to 4 (model/comparison-version.ts): 4 says `"kind": "pairs"`, 2 and 3 did not.
  * One row per benchmark point, led by its headline metric; the point's other metrics are folded
@@ -25,7 +25,7 @@ export const PairsMetric = z
     headMedian: Num,
     /** Centre of head/base (Hodges-Lehmann of the paired log-ratios, or of the Walsh ratios for a fit): > 1 = head worse. */
     ratio: Num,
-    /** The decision interval (its level is the look's, see `confidence`); absent with too few pairs. */
+    /** The interval the verdict stands on (its level is the look's, see `confidence`); absent with too few pairs. */
     ci: z.tuple([Num, Num]).optional(),
     confidence: Num,
     p: Num,
@@ -33,7 +33,7 @@ export const PairsMetric = z
     note: short(300).optional(),
     /**
      * A folded metric that repeats another's evidence (a rate over that metric's time): judged
-     * with it, never a call of its own (schema 3).
+     * with it, never a verdict of its own (schema 3).
      */
     of: short(100).optional(),
   })
@@ -119,8 +119,8 @@ export const PairsPoint = z
     lead: PairsMetric,
     /**
      * The point's other metrics over the same pairs. From schema 3, each timed one is judged at its
-     * share of the diff-wide false-call level (pairs/analysis/multiplicity.ts); in schema 2 they
-     * were fixed-size comparisons at 5 %, no call of a change.
+     * share of the diff-wide false-positive level (pairs/analysis/multiplicity.ts); in schema 2 they
+     * were fixed-size comparisons at 5 %, no verdict of a change.
      */
     folded: z.array(PairsMetric).max(50),
     /** The folded metrics called slower or faster at their share of the diff-wide level (schema 3). */
@@ -128,7 +128,7 @@ export const PairsPoint = z
     counters: z.array(PairsCounter).max(500),
     /** How much worse the second process of a pair is than the first (> 1: worse), when measurable. */
     orderEffect: Num.optional(),
-    /** This point's share of the diff-wide false-call level (pairs/analysis/multiplicity.ts): its change test's level. */
+    /** This point's share of the diff-wide false-positive level (pairs/analysis/multiplicity.ts): its change test's level. */
     alpha: Num.optional(),
     /** Its work counted on both sides, before the pairs (schema 3). */
     work: PairsWork.optional(),

@@ -90,7 +90,7 @@ export interface CountingSettings {
     because: string;
     majors?: readonly string[];
     /**
-     * Only comparisons of different program code (a PR diff, a trend's commits): its counts repeat
+     * Only comparisons of different program code (a paired diff, a trend's commits): its counts repeat
      * for one program, but move under code changes that add no work. Two releases running one
      * program may still be told apart by them.
      */

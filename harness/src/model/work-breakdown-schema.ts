@@ -1,7 +1,7 @@
 /**
  * Where a program's instructions go, as callgrind attributes them (run/callgrind.ts): one
  * process's self instructions per function, each function with its object (the program, the
- * runtime binary, libc, JIT code…), and the change between a PR diff's two sides
+ * runtime binary, libc, JIT code…), and the change between a paired diff's two sides
  * (analysis/work-breakdown.ts) as comparison.json carries it: the `WorkBreakdown` fragment, bounded
  * like the rest of model/pairs-document.ts, for a point whose counted work changed.
  */

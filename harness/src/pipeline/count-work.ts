@@ -122,7 +122,7 @@ async function countJob(job: Job, tools: Tools, pin?: string): Promise<WorkResul
 }
 
 /**
- * Counts `jobs` with `parallel` at a time; `done` is told each outcome as it comes. Without
+ * Counts `jobs` with `parallel` at a time; `done` is told each result as it comes. Without
  * Valgrind every job's counts are unavailable with the install hint, and nothing runs.
  */
 export async function countWork(

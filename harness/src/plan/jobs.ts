@@ -79,7 +79,7 @@ function jobBuild(point: Point, env: PlanEnvironment): JobBuild | undefined {
     source: join(exp.dir, variant.source),
     artifact,
     // The build runs in its experiment's folder of its own checkout: relative paths in flags and
-    // libraries resolve there, so each side of a PR diff builds from its own files.
+    // libraries resolve there, so each side of a paired diff builds from its own files.
     cwd: exp.dir,
     ...(spec.kind === 'just-static' ? { config: join(exp.dir, spec.config) } : {}),
     ...(tool?.ok ? { tool: { path: tool.path, version: tool.version } } : {}),

@@ -1,5 +1,5 @@
 /**
- * Parts of comparison.md shared by compare's quick look and the PR diff's comment: GitHub's size
+ * Parts of comparison.md shared by compare's quick look and the paired diff's comment: GitHub's size
  * limit, the toolchains line and the capped lists under the tables.
  */
 import { escapeCell } from '../lib/markdown.js';

@@ -16,7 +16,7 @@ export type BuildResult = { ok: true; artifact: string; info: BuildInfo } | { ok
 type Esbuild = Pick<typeof harnessEsbuild, 'build' | 'version'>;
 
 /**
- * The bundler a checkout pins, from its own node_modules (each side of a PR diff bundles with its
+ * The bundler a checkout pins, from its own node_modules (each side of a paired diff bundles with its
  * own esbuild); the harness's where the checkout has none installed.
  */
 function checkoutEsbuild(root: string): Esbuild {

@@ -116,7 +116,7 @@ export async function profileJob(job: Job, outDir: string): Promise<ProfileResul
   const v8 = await v8Profile(job, dir);
   if ('files' in v8) return v8;
   // A release whose runtime refuses V8's flags (Deno before it took --cpu-prof) still has perf
-  // where the machine permits it; the outcome says why it was not V8's.
+  // where the machine permits it; the result says why it was not V8's.
   const perf = await perfProfile(job, dir);
   if ('files' in perf) return { ...perf, note: `V8's --cpu-prof: ${v8.reason}` };
   return { tool: 'v8-cpu-prof', reason: `${v8.reason}; perf instead: ${perf.reason}` };

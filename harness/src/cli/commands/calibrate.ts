@@ -1,5 +1,5 @@
 /**
- * npm run calibrate: this machine's figures for the paired PR diff (calibration/calibrate-machine.ts): A/A
+ * npm run calibrate: this machine's figures for the paired diff (calibration/calibrate-machine.ts): A/A
  * false positives, MDE and power for a planted wc C slowdown, from repeated real diffs of
  * worktrees of this commit; its per-point thresholds go to noise.json and the store, where
  * `pairs`, `compare` and the site read them.

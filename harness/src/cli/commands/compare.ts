@@ -1,6 +1,6 @@
 /**
  * npm run compare: a quick look between stored runs (base vs head results files) ->
- * comparison.md and comparison.json (schema 1). The PR diff is `npm run pairs`.
+ * comparison.md and comparison.json (schema 1). The paired diff is `npm run pairs`.
  */
 import { join } from 'node:path';
 import { writeComparison } from '../../compare/run-compare.js';

@@ -1,5 +1,5 @@
 /**
- * npm run pairs: the paired PR diff (pairs/pipeline/pairs.ts). Measures base and head process by
+ * npm run pairs: the paired diff (pairs/pipeline/pairs.ts), what pr.yml runs for a pull request. Measures base and head process by
  * process in pairs, within a time budget, and writes comparison.json, comparison.md and pairs.json
  * (every point's pairs, for calibration). comparison.json is written at the schema the base's
  * harness reads (the PR-comment workflow reads it with the default branch's), the full one beside

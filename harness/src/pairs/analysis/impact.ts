@@ -3,7 +3,7 @@
  * (plan/identify-inputs.ts) is byte-identical on both sides is not affected and is not measured;
  * anything else — a differing part, or an identity that cannot be proven on either side — is
  * affected. A seeded sample of the unaffected points is measured all the same, exactly like the
- * affected ones: the diff's live A/A control. Pure: identities in, decisions out.
+ * affected ones: the diff's live A/A control. Pure: identities in, the plan out.
  */
 import { prng } from '../../analysis/two-sample.js';
 import type { MeasuredInputs } from '../../model/measured-inputs.js';

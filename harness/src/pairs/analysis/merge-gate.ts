@@ -1,10 +1,11 @@
 /**
- * The merge check of a PR diff: whether the job fails, by a rule the repository chooses
+ * The merge gate of a pull request's paired diff (shown as "Merge check" in its comment and as
+ * pr.yml's last step): whether the job fails, by a rule the repository chooses
  * (`PR_FAIL_ON`, docs/workflows.md). `broken` fails on a point that passes on base and fails on
- * head; `slower` on a confirmed regression (verdict "slower" after the diff-wide false-call
+ * head; `slower` on a confirmed regression (verdict "slower" after the diff-wide false-positive
  * control, of the lead or of another timed metric; never a changed workload), `slower>N%` only
  * when its paired ratio is at least +N%; `none` never fails. Items
- * combine with commas. Pure: the same rule and comparison give the same outcome wherever it is
+ * combine with commas. Pure: the same rule and comparison give the same result wherever it is
  * computed (the diff job, the comment job).
  */
 import { UserError } from '../../lib/errors.js';

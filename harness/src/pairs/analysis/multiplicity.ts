@@ -1,21 +1,21 @@
 /**
- * The false-call rate of a whole PR diff, not only of each point (docs/paired-design.md,
- * "Across the diff"). Each point's sequential rule keeps its own false-call rate at its alpha; a
+ * The false-positive rate of a whole paired diff, not only of each point (docs/paired-design.md,
+ * "Across the diff"). Each point's sequential rule keeps its own false-positive rate at its alpha; a
  * diff measures tens of points (the affected ones and the control sample), so 5% per point would
- * call some unchanged point changed in many diffs. Here the diff's alpha is a family-wise level
- * shared out equally before any pair runs (Bonferroni): the probability that a diff calls ANY
+ * judge some unchanged point changed in many diffs. Here the diff's alpha is a family-wise level
+ * shared out equally before any pair runs (Bonferroni): the probability that a diff judges ANY
  * point changed that did not change is at most FALSE_POSITIVE_LEVEL, whatever the correlation between
- * points. The control points test at the same level as the affected ones, so a control call says
- * what an affected call at that level is worth on this machine today.
+ * points. The control points test at the same level as the affected ones, so a control verdict of a
+ * change says what an affected one at that level is worth on this machine today.
  *
  * Why not Benjamini-Hochberg over the points' p-values after sampling: the sequential rule stops a
- * point at the first look that calls it, at 10 or 20 pairs, where the exact test cannot reach the
+ * point at the first look that judges it, at 10 or 20 pairs, where the exact test cannot reach the
  * small p-values a BH step-up needs: a real 5% slowdown stopped early would be thrown out
- * afterwards. Spending the diff-wide level inside the rule makes a point that could be called
+ * afterwards. Spending the diff-wide level inside the rule makes a point that could be judged changed
  * keep sampling until it reaches that level, or be inconclusive.
  *
  * A point's other timed metrics (batch time beside threadpool's p50 latency, wall time beside a
- * fit's cost per read) are calls too, so they share the same level rather than adding their own:
+ * fit's cost per read) get verdicts too, so they share the same level rather than adding their own:
  * a point that has them gives its lead (1 - SECONDARY_SHARE) of its share and all its other
  * metrics together SECONDARY_SHARE, divided equally among them once they are known (a metric that
  * is a rate over another's time is the same evidence, and shares that one's level). Each is judged
@@ -25,7 +25,7 @@
  */
 import type { SequentialPlan } from './sequential.js';
 
-/** The largest probability that a whole diff calls any unchanged point slower or faster. */
+/** The largest probability that a whole diff judges any unchanged point slower or faster. */
 export const FALSE_POSITIVE_LEVEL = 0.05;
 
 /** Each point's two-sided level, in the points' order: an equal share of `alpha`. */
@@ -58,7 +58,7 @@ export function pointLevels(points: readonly { kind: string }[], alpha = FALSE_P
 
 /**
  * `plan` with its change-test levels scaled to sum to `alpha` (spent over the looks in the same
- * proportions). The equivalence levels are left alone: calling a point "unchanged" is not a call
+ * proportions). The equivalence levels are left alone: a point judged "unchanged" is no verdict
  * of a change, and the equivalence level bounds missing a real one.
  */
 export function planAtLevel(plan: SequentialPlan, alpha: number): SequentialPlan {

@@ -1,7 +1,7 @@
 /**
  * A point's other timed metrics — every metric its processes report beside the lead (threadpool's
  * batch time beside its p50 latency, a fit's wall time beside its cost per read) — judged at the
- * diff-wide false-call level like the lead (pairs/analysis/multiplicity.ts: they share a part of
+ * diff-wide false-positive level like the lead (pairs/analysis/multiplicity.ts: they share a part of
  * the point's level), on the pairs the point got, at the look where it stopped. A metric that
  * moved is a finding beside the lead ("also: batch_ms +5.1 % (+3.0 … +7.3 %)"), not a footnote.
  * Pure.
@@ -75,7 +75,7 @@ export function judgeOthers(pairs: readonly ValuesPair[], lead: string, o: Other
     const spec = pairs[0]!.head[m.metric]!;
     const plan = m.of === lead ? o.leadPlan : each;
     const d = decidePairs(ps, spec.direction, { minEffect: m.minEffect, affordablePairs: 0, plan });
-    if (d.action !== 'stop') throw new Error('a decision without budget did not stop (a bug)');
+    if (d.action !== 'stop') throw new Error('a step without budget did not stop (a bug)');
     return {
       metric: m.metric,
       unit: spec.unit,

@@ -1,5 +1,5 @@
 /**
- * Paired comparison of base and head: the statistics of a PR diff whose unit is the PAIR (one
+ * Paired comparison of base and head: the statistics of the paired diff (`pairs`), whose unit is the PAIR (one
  * base process and one head process run back to back, in a randomized order), not the sample.
  * Pure and free of Node imports: the browser bundle uses it too. Design and sources:
  * docs/paired-design.md.
@@ -69,7 +69,7 @@ export interface PairsStatistics {
   headMedian: number;
   /** exp(Hodges-Lehmann centre of the log-ratios): > 1 means head is worse. */
   ratio: number;
-  /** The decision interval as ratios, absent when too few pairs for one. */
+  /** The change interval as ratios, absent when too few pairs for one. */
   ci?: [number, number];
   /** Level the interval was asked at (1 - alpha). */
   confidence: number;

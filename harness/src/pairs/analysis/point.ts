@@ -1,6 +1,6 @@
 /**
  * One point of the paired diff as data: the pairs measured so far, the metric it is judged on,
- * and the sequential decision as a pure function of those (no state kept between calls, so the
+ * and the sequential rule's next step as a pure function of those (no state kept between calls, so the
  * runner can ask after every batch and a replay of the same pairs gives the same answer).
  */
 
@@ -33,7 +33,7 @@ export interface MeasuredPair {
 
 export type StopStep = Extract<SequentialStep, { action: 'stop' }>;
 
-/** What a decision needs to know about a point. */
+/** What the sequential rule needs to know about a point. */
 export interface PointSoFar {
   kind: PointKind;
   lead: Lead;
@@ -43,7 +43,7 @@ export interface PointSoFar {
   others?: OtherMetricsPlan;
 }
 
-/** The decision, with the lead it was taken on (a fit whose cost cannot be resolved falls back to wall time). */
+/** The rule's step (stop with a verdict, or continue), with the lead it was taken on (a fit whose cost cannot be resolved falls back to wall time). */
 export interface PointStep {
   step: SequentialStep;
   lead: Lead;
@@ -129,10 +129,10 @@ function decideLead(point: PointSoFar, affordablePairs: number, plan: Sequential
   return { step, lead, minEffect, ...(fitProblem ? { fitProblem } : {}) };
 }
 
-/** The decision on the pairs a point has, with no budget left: always a stop. */
+/** The step on the pairs a point has, with no budget left: always a stop. */
 export function finalStep(point: PointSoFar, plan: SequentialPlan): PointStep & { step: StopStep } {
   const d = decidePoint(point, 0, plan);
-  if (d.step.action !== 'stop') throw new Error('a sequential decision without budget did not stop (a bug)');
+  if (d.step.action !== 'stop') throw new Error('a sequential step without budget did not stop (a bug)');
   return d as PointStep & { step: StopStep };
 }
 
@@ -144,19 +144,19 @@ export function finalStep(point: PointSoFar, plan: SequentialPlan): PointStep & 
  */
 export const CONTROL_SHARE = 0.2;
 
-/** One stage of a diff's sampling: these points share these seconds. */
+/** One stage of a diff's sampling: these points share these seconds (the tier's share of the budget). */
 export interface BudgetTier<T> {
   points: T[];
   shareSeconds: number;
 }
 
 /**
- * How the pairs' budget is spent: first the points the PR affects (pairs/analysis/impact.ts),
+ * How the pairs' budget is spent (in seconds: `leftSeconds`, what set-up left of the `askedSeconds`): first the points the PR affects (pairs/analysis/impact.ts),
  * with all of it but the control's reserved share, then the control sample with its share. The
  * control is measured exactly as the affected points are; only its time is bounded. Without a
  * control the affected points get everything; a tier without points is left out.
  *
- * A control alone (nothing affected) has its share of the budget as asked for (`nominalSeconds`),
+ * A control alone (nothing affected) has its share of the budget as asked for (`askedSeconds`),
  * not of what the deadline left: a harness PR's shift takes the deadline's rest
  * (pairs/pipeline/pairs.ts `shiftDeadline`), and its control is the same check as anyone's.
  */

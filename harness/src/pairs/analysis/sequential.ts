@@ -12,7 +12,7 @@
  * look it replaces, so no level is spent twice). The same interval also decides "unchanged"
  * (inside ±minimum effect), which is an equivalence test at alphas[k] / 2 per side.
  *
- * Pure and stateless: the decision depends only on the pairs so far, the plan and the budget,
+ * Pure and stateless: the step depends only on the pairs so far, the plan and the budget,
  * so the runner can call it after every batch and a replay gives the same answers.
  */
 import type { Direction } from '../../model/metrics.js';
@@ -68,7 +68,7 @@ export function makePlan(
 }
 
 /**
- * The default PR-diff plan: looks at 10, 20, 40 and 60 pairs; the 5% false-positive bound spent
+ * The paired diff's default plan: looks at 10, 20, 40 and 60 pairs; the 5% false-positive bound spent
  * as 0.5%, 1%, 1.5%, 2% and the 10% equivalence bound as 1%, 2%, 3%, 4%. Chosen by simulation:
  * docs/paired-design.md has the noise simulated and the false positives, power and pairs it gave.
  * The first look at 10 pairs is the smallest whose 99.5% exact interval exists (n >= 9).
@@ -233,7 +233,7 @@ export function decidePairs(
 
 /**
  * Runs the rule to its end over a stream of log-ratios (simulation and calibration replays):
- * `next(k)` yields the next k log-ratios. Returns the final decision and the pairs used.
+ * `next(k)` yields the next k log-ratios. Returns the final stop and the pairs used.
  */
 export function runSequential(
   next: (k: number) => readonly number[],

@@ -1,5 +1,5 @@
 /**
- * What leads a PR diff (model/diff-summary.ts), from a paired comparison's lists. A point that
+ * What leads a paired diff's comparison (model/diff-summary.ts), from a paired comparison's lists. A point that
  * passes on base and fails on head is broken by the pull request; a point that fails or is skipped
  * on both sides is the harness's or the machine's problem, said once per reason, never one line
  * per point and side; exact counter changes are grouped per variant, largest first. Pure.
@@ -191,7 +191,7 @@ function workChangeCounts(
 export function summarize(c: PairsComparison, rule: GateRule = parseGateRule('broken')): DiffSummary {
   const answered = answeredPoints(c);
   const { broken, brokenPoints, groups } = classifyNotMeasured(c.notMeasured, c.profile, answered);
-  // The control's calls are false calls by construction: they are counted apart, never as the PR's.
+  // A change the control is judged to show is a false positive by construction: counted apart, never as the PR's.
   const affected = c.points.filter((p) => p.impact !== 'control');
   const n = answerCounts(c);
   const verdicts = {

@@ -1,5 +1,5 @@
 /**
- * Splitting a PR diff's time budget between its points. Each round, every undecided point asks
+ * Splitting a paired diff's time budget between its points. Each round, every undecided point asks
  * for the pairs its next look needs (decideSequential's `more`); pairs cost different times per
  * point (a Node point's pair takes ten times a C point's). The round's seconds are shared
  * max-min fairly: a point asking for less than an equal share gets all it asks, and what it
@@ -14,7 +14,7 @@ export interface PairRequest {
   secondsPerPair: number;
 }
 
-/** Pairs granted to each request (same order), within `budgetSeconds` in total. */
+/** Pairs granted to each request (same order), within `roundSeconds` in total (what is left of the tier's share). */
 export function shareBudget(requests: readonly PairRequest[], roundSeconds: number): number[] {
   requests.forEach((r, i) => {
     if (!(Number.isInteger(r.pairs) && r.pairs >= 0) || !(r.secondsPerPair > 0 && Number.isFinite(r.secondsPerPair))) {

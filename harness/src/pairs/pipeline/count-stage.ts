@@ -1,5 +1,5 @@
 /**
- * The PR diff's counting stage, between the builds and the first pair: every measured point's work
+ * The paired diff's counting stage, between the builds and the first pair: every measured point's work
  * counted on both sides on every core (../run/count-sides.ts), the affected points first, within
  * a share of the budget; then whether this diff's counts can be trusted (its control) and each
  * point's counts as comparison.json holds them.
@@ -33,7 +33,7 @@ export interface CountStage {
   summary: NonNullable<PairsComparison['counts']>;
 }
 
-/** Counts the plans' work; `budgetSeconds` is the pairs' budget, of which COUNT_SHARE goes here. */
+/** Counts the plans' work; `askedSeconds` is the pairs' budget as asked for, of which COUNT_SHARE goes here. */
 export async function countStage(
   plans: readonly PointPlan[],
   host: Host,

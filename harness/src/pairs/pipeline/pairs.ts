@@ -1,5 +1,5 @@
 /**
- * The paired PR diff (`npm run pairs`, docs/paired-design.md), as a pipeline of named stages:
+ * The paired diff (`npm run pairs`, docs/paired-design.md), as a pipeline of named stages:
  *
  *   link both checkouts -> set up the machine -> build the pair timer -> prepare each side
  *   (load, plan points, set-up stage, build) -> match points -> measure in pairs -> rows
@@ -51,7 +51,10 @@ export interface PairsOptions {
   head: string;
   profile: Profile;
   filters: Filters;
-  /** Seconds the whole diff may spend measuring pairs (set-up, builds and validation excluded). */
+  /**
+   * The budget asked for: seconds the whole diff may spend measuring pairs (set-up, builds and
+   * validation excluded). `--budget` is in minutes; it is converted once, in the command.
+   */
   askedSeconds: number;
   /**
    * Seconds the whole diff may take, set-up included: the pairs get at most what set-up leaves
@@ -83,7 +86,7 @@ export interface PairsOptions {
   controlPoints?: number;
   /** The plan the base's harness computed (`pairs --plan --json`): measured at least. */
   trusted?: DiffPlan;
-  /** Count each point's work on both sides before the pairs (default: for a PR diff, not when every point is measured). */
+  /** Count each point's work on both sides before the pairs (default: for a pull request's diff, not when every point is measured). */
   counts?: boolean;
 }
 
@@ -150,7 +153,7 @@ async function pairTimer(head: string, log: (m: string) => void): Promise<string
 
 type Measured = SamplingResult & {
   interrupted: boolean;
-  /** Each measured point's share of the diff-wide false-call level. */
+  /** Each measured point's share of the diff-wide false-positive level. */
   levels: Map<string, number>;
   /** Cores' worth of CPU other processes used while the pairs ran (absent where /proc does not say). */
   foreignCores?: number;
@@ -169,7 +172,7 @@ async function measurePoints(
   let levels = new Map<string, number>();
   try {
     const exec = realExecutor({ tools: host.tools, timer, values: processValues, counters: counterValues }, opts.seed);
-    // The diff-wide false-call level, shared out before any pair (pairs/analysis/multiplicity.ts):
+    // The diff-wide false-positive level, shared out before any pair (pairs/analysis/multiplicity.ts):
     // each point's share, split between its lead and its other timed metrics.
     const plan = opts.plan ?? DEFAULT_PLAN;
     const split = pointLevels(matched.plans);
@@ -363,7 +366,7 @@ async function pairSides(opts: PairsOptions, baseRoot: string, headRoot: string)
   const timer = await pairTimer(opts.head, log);
   const [baseLoaded, headLoaded] = loadSides(opts, baseRoot, headRoot);
   const impact = impactPlan(opts, baseLoaded, headLoaded, log);
-  // Before the pairs, so its time counts as set-up and the deadline still holds. Only a PR diff
+  // Before the pairs, so its time counts as set-up and the deadline still holds. Only a pull request's diff
   // has two harnesses to compare (calibration and runtime pairs run one checkout's).
   const harnessShift =
     opts.headFilters || opts.measure === 'all'

@@ -1,5 +1,5 @@
 /**
- * The PR diff's plan, nothing measured, built or installed: both checkouts' manifests read, every
+ * The paired diff's plan, nothing measured, built or installed: both checkouts' manifests read, every
  * point's measured-input identity on each side (plan/identify-inputs.ts), the impact plan (what is
  * affected, the control), and whether the harness's measuring code changed. What `pairs --plan`
  * prints, what pr.yml computes with the base's harness before any pull-request code runs, and

@@ -1,8 +1,8 @@
 /**
- * comparison.md of a paired PR diff (schema 2). It leads with what the pull request broke (points
+ * comparison.md of a paired diff: the pull request's comment. It leads with what the pull request broke (points
  * that pass on base and fail on head, grouped, with the error's first line and a command to
  * reproduce), then what failed on both sides (the harness's or the machine's problem, one line per
- * reason), exact counter changes, the merge check's outcome under the repository's rule, a text
+ * reason), exact counter changes, the merge gate's result under the repository's rule, a text
  * forest plot of the points that changed, and a short summary table. The per-point
  * tables are folded below. Always under GitHub's comment limit.
  */
@@ -34,7 +34,7 @@ import { renderWorkBreakdown } from './work-breakdown-section.js';
 import { countsTrusted, decidedWorkChange, workText } from './work-text.js';
 
 export interface PairsRenderOptions {
-  /** The merge rule (PR_FAIL_ON) the outcome is stated under; default `broken`. */
+  /** The merge gate's rule (PR_FAIL_ON) its result is stated under; default `broken`. */
   rule?: GateRule;
   limit?: number;
 }
@@ -161,7 +161,7 @@ function allClear(s: DiffSummary): string | undefined {
     return `No regression of a lead metric found, but another timed metric moved on ${plural(n.alsoMoved, 'point')} (above).`;
   if (n.workGrew)
     return `No timing regression found, but the counted work grew on ${plural(n.workGrew, 'point')} (above).`;
-  // A called control says this run's calls (and so its silences) cannot be trusted.
+  // A control judged changed says this run's verdicts (and so its silences) cannot be trusted.
   if (s.impact?.controlCalled)
     return `No regression found among the affected points, but the control was called (above): re-run the diff before trusting that.`;
   const unmeasured = notMeasuredCount(s);
@@ -259,7 +259,7 @@ function top(c: PairsComparison, s: DiffSummary): string[] {
   return out;
 }
 
-/** The points worth a look: calls of a change, and points whose program changed, largest change first. */
+/** The points worth a look: verdicts of a change, and points whose program changed, largest change first. */
 function notable(c: PairsComparison): PairsPoint[] {
   return c.points
     .filter((p) => hasResult(p) && (p.changed || p.lead.verdict === 'slower' || p.lead.verdict === 'faster'))

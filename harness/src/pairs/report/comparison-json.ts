@@ -37,7 +37,7 @@ interface PairsSide {
 
 export interface PairsComparisonInput {
   plan: SequentialPlan;
-  /** The diff-wide false-call level as applied (pairs/analysis/multiplicity.ts falsePositiveNote). */
+  /** The diff-wide false-positive level as applied (pairs/analysis/multiplicity.ts falsePositiveNote). */
   falsePositiveNote?: string;
   seed: number;
   machine: { id: string; cpu: string };

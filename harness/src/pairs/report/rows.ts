@@ -12,7 +12,7 @@ import { comparePairs, orderEffect, type Pair, pairProblem } from '../analysis/p
 import { fitPairs, leadPairs, type PointSoFar, type StopStep, WALL_TIME } from '../analysis/point.js';
 import type { LookAnalysis } from '../analysis/sequential.js';
 
-/** A measured point as the rows need it: what it is, its pairs, and its final decision. */
+/** A measured point as the rows need it: what it is, its pairs, and where it stopped (its verdict). */
 export interface PointResult extends PointSoFar {
   benchmark: string;
   experiment: string;

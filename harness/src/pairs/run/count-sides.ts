@@ -1,5 +1,5 @@
 /**
- * The PR diff's counts: before any pair is timed, each measured point's work is counted on both
+ * The paired diff's counts: before any pair is timed, each measured point's work is counted on both
  * sides under Valgrind (run/count-instructions.ts), every core at once (a count does not depend
  * on load), the affected points first, the control after, until the counting share of the budget
  * is spent. Each side is counted twice — a fit at both its sizes, so its instructions per

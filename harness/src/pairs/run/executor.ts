@@ -1,7 +1,7 @@
 /**
  * The paired runner's seam, as `run/runner.ts` is bench's: what the scheduler asks of whoever runs
  * the processes. The real executor (./real-executor.ts) runs programs with one strategy per point
- * kind; tests give the scheduler a fake one and check its decisions in milliseconds.
+ * kind; tests give the scheduler a fake one and check its schedule in milliseconds.
  */
 
 import type { Job } from '../../model/job.js';

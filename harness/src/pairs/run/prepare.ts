@@ -79,7 +79,7 @@ async function checkSides(point: PointPlan, tools: Tools, work: string) {
  * some counter would still be called; a counter a side's own runs disagree on (futex counts of
  * threaded runtimes) is judged by the range rule, not called a change. A point measured with
  * every point (calibration) whose inputs did not change is not traced: it can differ only by noise.
- * The control sample is traced like the affected points: a counter change there is a false call.
+ * The control sample is traced like the affected points: a counter change there is a false positive.
  */
 async function counterChanges(point: PointPlan, ctx: PrepareContext, work: string): Promise<PairsCounter[]> {
   if (!point.changed && point.impact !== 'control') return [];
@@ -93,7 +93,7 @@ async function counterChanges(point: PointPlan, ctx: PrepareContext, work: strin
 
 /**
  * Traces base, head, base, head, … while some counter would be called, at most
- * MAX_COUNTER_TRACES times per side; returns the calls that held over every trace and how many
+ * MAX_COUNTER_TRACES times per side; returns the changes that held over every trace and how many
  * traces each side took.
  */
 export async function traceUntilSettled(

@@ -43,7 +43,7 @@ const planFor = (o: Pick<ScheduleOptions, 'plan' | 'planOf'>, s: { plan: PointPl
 
 export interface ScheduleOptions {
   plan: SequentialPlan;
-  /** A point's own plan (its share of the diff-wide false-call level, pairs/analysis/multiplicity.ts); default `plan`. */
+  /** A point's own plan (its share of the diff-wide false-positive level, pairs/analysis/multiplicity.ts); default `plan`. */
   planOf?: (id: string) => SequentialPlan;
   /**
    * The plan all a point's other timed metrics share (their part of its level; undefined for a
@@ -51,7 +51,7 @@ export interface ScheduleOptions {
    * do they keep a point sampling).
    */
   othersPlanOf?: (id: string) => SequentialPlan | undefined;
-  /** The pairs' time budget, given what set-up took (a deadline may cut it). */
+  /** The pairs' budget left after set-up, given what set-up took (a deadline may cut it). */
   leftSeconds: (setupSeconds: number) => number;
   /** The budget asked for, before any cut: a control alone takes its share of this (budgetTiers). */
   askedSeconds?: number;
@@ -66,16 +66,16 @@ export interface ScheduleOptions {
 }
 
 export interface SamplingResult {
-  /** Points that have pairs or a decision, in plan order, each with its final decision. */
+  /** Points that have pairs or a stop, in plan order, each with its final stop. */
   measured: DecidedPoint[];
   /** Points that could not be measured, in the order they failed. */
   failures: { id: string; failed: Failure }[];
   setupSeconds: number;
-  /** The pairs' time budget they were given (after the deadline's cut). */
+  /** The pairs' budget left after set-up (the deadline's cut included). */
   leftSeconds: number;
 }
 
-/** The state after a decision: its lead (a fit may fall back to wall time) and, when it stopped, the stop. */
+/** The state after a step: its lead (a fit may fall back to wall time) and, when it stopped, the stop. */
 function withStep(s: PointState, d: PointStep): PointState {
   const fitProblem = d.fitProblem ?? s.fitProblem;
   return {
@@ -159,8 +159,8 @@ async function measureBatch(
 }
 
 /**
- * Rounds of decisions and batches over some of the points (`ids`, one budget tier), until each is
- * decided, the tier's time is spent or the diff is interrupted.
+ * Rounds of steps and batches over some of the points (`ids`, one budget tier with `shareSeconds`),
+ * until each has stopped, the tier's share is spent or the diff is interrupted.
  */
 async function sampleRounds(
   states: PointState[],
@@ -206,7 +206,7 @@ async function sampleRounds(
   }
 }
 
-/** Prepares and measures the points; every point with pairs ends with a decision. */
+/** Prepares and measures the points; every point with pairs ends with a stop (its verdict). */
 export async function runPairsPoints(
   plans: readonly PointPlan[],
   exec: PairExecutor,

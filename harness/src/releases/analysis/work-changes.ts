@@ -1,7 +1,7 @@
 /**
  * Changes of counted work between runtime releases: each suite point's instructions, counted under
  * Valgrind with the runtime's deterministic settings, release by release in version order along
- * a line. Two consecutive releases' counts are compared as a PR diff compares two sides'
+ * a line. Two consecutive releases' counts are compared as a paired diff compares two sides'
  * (pairs/analysis/work-verdict.ts compareWork): each release's own counts must agree within
  * the one tolerance of counted work, and the two must differ beyond it. A release whose counts
  * disagree says nothing either way and is never called a change; nor is a point whose counts are
