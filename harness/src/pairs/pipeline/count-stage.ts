@@ -13,7 +13,7 @@ import { countPoints, type PointWork, spreadOf } from '../run/count-sides.js';
 import type { PointPlan } from '../run/executor.js';
 
 /** The share of the pairs' budget the counts may take before the pairs start. */
-const COUNT_SHARE = 1 / 3;
+export const COUNT_SHARE = 1 / 3;
 
 /** The affected points of each program first (one per program, then a second...), the control last. */
 function countingOrder(plans: readonly PointPlan[]): PointPlan[] {

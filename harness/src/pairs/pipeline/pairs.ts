@@ -42,7 +42,7 @@ import { pairsComparison } from '../report/comparison-json.js';
 import { type PairRecord, type PointResult, pairRecord, pointRow } from '../report/rows.js';
 import { realExecutor } from '../run/real-executor.js';
 import { type DecidedPoint, runPairsPoints, type SamplingResult } from '../run/scheduler.js';
-import { countStage, pairsWork } from './count-stage.js';
+import { COUNT_SHARE, countStage, pairsWork } from './count-stage.js';
 import { type LoadedSide, loadSide, type Matched, matchPoints, prepareSide } from './diff-sides.js';
 import { impactOf } from './what-to-measure.js';
 
@@ -330,16 +330,25 @@ export function notReached(
 export const CONTROL_PREPARE_SECONDS = 90;
 
 /**
- * The seconds of the diff's deadline the harness shift may take. With points affected, a third:
- * their pairs need the rest. With none, all but what the control needs (its share of the budget,
- * its preparation and the deadline's margin): the shift is then the PR's one question, and a
- * fixed half left no-op harness diffs ending early with shifts still too wide to tell.
+ * The seconds of the diff's deadline the harness shift may take, from its start (`spentSeconds` of
+ * the deadline are gone by then). With points affected, a third of the rest: their pairs need the
+ * remainder. With none, all but what comes after it: the count stage's share when work is counted,
+ * the control's share of the budget, its preparation and the deadline's margin. The shift is then
+ * the PR's one question, and a fixed half left no-op harness diffs ending early with shifts still
+ * too wide to tell; leaving the counts out let the shift take the control's pairs.
  */
-export function shiftDeadline(deadlineSeconds: number, askedSeconds: number, affected: number | undefined): number {
-  const third = deadlineSeconds / 3;
+export function shiftDeadline(
+  deadlineSeconds: number,
+  askedSeconds: number,
+  affected: number | undefined,
+  after: { spentSeconds: number; counting: boolean } = { spentSeconds: 0, counting: false },
+): number {
+  const left = Math.max(0, deadlineSeconds - after.spentSeconds);
+  const third = left / 3;
   if (affected !== 0) return third;
-  const control = askedSeconds * CONTROL_SHARE + CONTROL_PREPARE_SECONDS + DEADLINE_MARGIN_SECONDS;
-  return Math.max(third, deadlineSeconds - control);
+  const shares = CONTROL_SHARE + (after.counting ? COUNT_SHARE : 0);
+  const control = askedSeconds * shares + CONTROL_PREPARE_SECONDS + DEADLINE_MARGIN_SECONDS;
+  return Math.max(third, left - control);
 }
 
 /** Both checkouts' points, planned with the diff's profile; a runtime pair's head with its own filters. */
@@ -366,6 +375,7 @@ async function pairSides(opts: PairsOptions, baseRoot: string, headRoot: string)
   const timer = await pairTimer(opts.head, log);
   const [baseLoaded, headLoaded] = loadSides(opts, baseRoot, headRoot);
   const impact = impactPlan(opts, baseLoaded, headLoaded, log);
+  const counting = opts.counts ?? opts.measure !== 'all';
   // Before the pairs, so its time counts as set-up and the deadline still holds. Only a pull request's diff
   // has two harnesses to compare (calibration and runtime pairs run one checkout's).
   const harnessShift =
@@ -379,7 +389,12 @@ async function pairSides(opts: PairsOptions, baseRoot: string, headRoot: string)
           ...(opts.noise ? { noise: opts.noise } : {}),
           ...(opts.trusted ? { trusted: opts.trusted.harnessChange } : {}),
           ...(opts.deadlineSeconds
-            ? { deadlineSeconds: shiftDeadline(opts.deadlineSeconds, opts.askedSeconds, impact?.affected.size) }
+            ? {
+                deadlineSeconds: shiftDeadline(opts.deadlineSeconds, opts.askedSeconds, impact?.affected.size, {
+                  spentSeconds: (performance.now() - diffStart) / 1000,
+                  counting: counting && Boolean(host.tools.valgrind),
+                }),
+              }
             : {}),
         });
   const keep = impact ? new Set(impact.measure.keys()) : undefined;
@@ -387,12 +402,7 @@ async function pairSides(opts: PairsOptions, baseRoot: string, headRoot: string)
   const head = await prepareSide(headLoaded, headRoot, 'head', opts.require, host, log, keep);
   const matched = matchPoints(base, head, opts.pairKey, impact && ((id) => impact.measure.get(id) ?? 'affected'));
   // Exact counts first, on every core: they decide at once; the pairs go on as the budget allows.
-  const counts = await countStage(
-    (opts.counts ?? opts.measure !== 'all') ? matched.plans : [],
-    host,
-    opts.askedSeconds,
-    log,
-  );
+  const counts = await countStage(counting ? matched.plans : [], host, opts.askedSeconds, log);
   const s = await measurePoints(matched, opts, host, timer, diffStart, log);
   const points = s.measured.map(pointResult);
   const planOf = new Map(matched.plans.map((p) => [p.id, p]));

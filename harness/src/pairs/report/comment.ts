@@ -175,18 +175,25 @@ function allClear(s: DiffSummary): string | undefined {
 
 const level = (a: number) => `${(a * 100).toPrecision(2)}%`;
 
-/** The impact lines: what was not measured and why, and the control's verdict on this run. */
-function impactLines(s: DiffSummary): string[] {
+/**
+ * The impact lines: what was not measured and why, and the control's verdict on this run.
+ * `controlPaired` is how many control points got pairs: one that got none vouches for nothing.
+ */
+function impactLines(s: DiffSummary, controlPaired: number): string[] {
   const i = s.impact;
   if (!i) return [];
   const out: string[] = [];
   if (i.control) {
     const at =
       i.controlLevel !== undefined ? `, each at the affected points' false-call level of ${level(i.controlLevel)}` : '';
+    const unpaired = i.control - controlPaired;
+    const short = unpaired ? ` (${unpaired} of them got no pairs before the deadline)` : '';
     out.push(
       i.controlCalled
         ? `> ⚠️ **Control: ${i.controlCalled} of ${i.control} called.** Unaffected points, measured exactly like the affected ones${at}, were called changed: the machine misbehaved during this diff, so this run's calls cannot be trusted. Re-run the diff.`
-        : `**Control: 0 of ${i.control} called** (unaffected points measured exactly like the affected ones${at}): the machine behaved.`,
+        : !controlPaired
+          ? `> ⚠️ **Control: not measured.** The deadline left no time for the ${plural(i.control, 'unaffected point')} of the control, so this run cannot say whether the machine behaved.`
+          : `**Control: 0 of ${i.control} called**${short} (unaffected points measured exactly like the affected ones${at}): the machine behaved.`,
     );
   }
   if (i.notAffected)
@@ -248,7 +255,7 @@ function top(c: PairsComparison, s: DiffSummary): string[] {
     });
     out.push(`**Counters that changed exactly** (the same on every traced run of each side):\n\n${lines.join('\n')}`);
   }
-  out.push(...impactLines(s));
+  out.push(...impactLines(s, c.points.filter((p) => p.impact === 'control' && p.pairs > 0).length));
   const clear = allClear(s);
   if (clear) out.push(clear);
   const o = s.outcome;

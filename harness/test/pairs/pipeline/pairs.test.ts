@@ -12,6 +12,7 @@ import { buildTool } from '../../../src/machine/tools.js';
 import { PAIRS_COMPARISON_SCHEMA } from '../../../src/model/comparison-version.js';
 import { PairsComparison } from '../../../src/model/pairs-document.js';
 import { budgetCutShort, budgetTiers, CONTROL_SHARE } from '../../../src/pairs/analysis/point.js';
+import { COUNT_SHARE } from '../../../src/pairs/pipeline/count-stage.js';
 import {
   CONTROL_PREPARE_SECONDS,
   cutToDeadline,
@@ -219,6 +220,10 @@ describe('paired diff: pure parts', () => {
     expect(1140 - control).toBeGreaterThan(1140 / 2);
     // A deadline too short for the control's needs still leaves the shift its third.
     expect(shiftDeadline(300, 720, 0)).toBe(100);
+    // Counted work comes after the shift: its share is kept too, and what set-up spent is gone.
+    const counted = 720 * (CONTROL_SHARE + COUNT_SHARE) + CONTROL_PREPARE_SECONDS + DEADLINE_MARGIN_SECONDS;
+    expect(shiftDeadline(1140, 720, 0, { spentSeconds: 40, counting: true })).toBeCloseTo(1100 - counted, 9);
+    expect(shiftDeadline(1140, 720, 3, { spentSeconds: 40, counting: true })).toBeCloseTo(1100 / 3, 9);
   });
 
   it('a pair runs each process once in its order; a fit runs S L L S, the large runs side by side', () => {

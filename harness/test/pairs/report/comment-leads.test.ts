@@ -300,4 +300,21 @@ describe('impact and the control in the comment', () => {
     expect(md).toContain('**Control: 0 of 9 called**');
     expect(md).not.toContain('cannot be trusted');
   });
+
+  it('a control that got no pairs vouches for nothing; one partly paired says how many went without', () => {
+    const c = impactFixture(false);
+    const unpaired = (keep: number) => ({
+      ...c,
+      points: c.points.map((p) => {
+        if (p.impact !== 'control') return p;
+        return keep-- > 0 ? p : { ...p, pairs: 0 };
+      }),
+    });
+    const none = renderPairsComparison(unpaired(0));
+    expect(none).toContain('> ⚠️ **Control: not measured.**');
+    expect(none).toContain('cannot say whether the machine behaved');
+    expect(none).not.toContain('): the machine behaved.');
+    const some = renderPairsComparison(unpaired(4));
+    expect(some).toContain('**Control: 0 of 9 called** (5 of them got no pairs before the deadline)');
+  });
 });
