@@ -3,11 +3,21 @@
  * ./pairs-document.ts): the two sides and the lists of what was not compared.
  */
 import { z } from 'zod';
-import { ParamName, ParamValue, SafeRecord, Token } from './fields.js';
+import { Num, ParamName, ParamValue, SafeRecord, Token } from './fields.js';
 
 /** Parameter maps: keys as manifests declare them, never an Object.prototype name. */
 export const Params = SafeRecord(ParamName, ParamValue);
 export const short = (max: number) => z.string().max(max);
+
+/** A counter's value on each side (medians), with a side's [min, max] when its runs disagree. */
+export const COUNTER_SIDES = {
+  metric: short(100),
+  unit: short(20),
+  base: Num,
+  head: Num,
+  baseRange: z.tuple([Num, Num]).optional(),
+  headRange: z.tuple([Num, Num]).optional(),
+};
 
 const OneSided = z.object({ benchmark: short(300), side: z.enum(['base', 'head']) }).strict();
 const NotMeasured = z

@@ -7,7 +7,7 @@
  * optional fields, so a reader of 4 reads 2 and 3 as they are.
  */
 import { z } from 'zod';
-import { COMPARISON_LISTS, ComparisonSide, Params, short } from './comparison-parts.js';
+import { COMPARISON_LISTS, COUNTER_SIDES, ComparisonSide, Params, short } from './comparison-parts.js';
 import { type ComparisonKind, PAIRS_COMPARISON_OLDEST, PAIRS_COMPARISON_SCHEMA } from './comparison-version.js';
 import { DiffSummary } from './diff-summary.js';
 import { Num } from './fields.js';
@@ -40,16 +40,7 @@ export const PairsMetric = z
   .strict();
 export type PairsMetric = z.infer<typeof PairsMetric>;
 
-export const PairsCounter = z
-  .object({
-    metric: short(100),
-    unit: short(20),
-    base: Num,
-    head: Num,
-    baseRange: z.tuple([Num, Num]).optional(),
-    headRange: z.tuple([Num, Num]).optional(),
-  })
-  .strict();
+export const PairsCounter = z.object(COUNTER_SIDES).strict();
 export type PairsCounter = z.infer<typeof PairsCounter>;
 
 /**

@@ -4,7 +4,7 @@
  * schema 1, which did not, is read as it is (model/comparison-version.ts).
  */
 import { z } from 'zod';
-import { COMPARISON_LISTS, ComparisonSide, Params, short } from './comparison-parts.js';
+import { COMPARISON_LISTS, COUNTER_SIDES, ComparisonSide, Params, short } from './comparison-parts.js';
 import { COMPARISON_OLDEST, COMPARISON_SCHEMA, type ComparisonKind } from './comparison-version.js';
 import { Num } from './fields.js';
 import { DIRECTIONS } from './metrics.js';
@@ -37,17 +37,7 @@ export type ComparedMetric = z.infer<typeof ComparedMetric>;
  * rounds; when a side's rounds disagree among themselves its [min, max] is given too (such a
  * counter is only reported when the two ranges do not overlap).
  */
-export const CounterChange = z
-  .object({
-    benchmark: short(300),
-    metric: short(100),
-    unit: short(20),
-    base: Num,
-    head: Num,
-    baseRange: z.tuple([Num, Num]).optional(),
-    headRange: z.tuple([Num, Num]).optional(),
-  })
-  .strict();
+export const CounterChange = z.object({ benchmark: short(300), ...COUNTER_SIDES }).strict();
 export type CounterChange = z.infer<typeof CounterChange>;
 
 export const Comparison = z
