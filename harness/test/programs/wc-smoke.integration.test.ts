@@ -23,7 +23,7 @@ describe('wc smoke run', () => {
     // run for real in just-variants.integration.test.ts.
     cli = runCli(
       // One block size: every assertion reads the 64 KiB points (the shared smoke run has both).
-      // No work counted: none is asserted here, and the shared run counts wc's families.
+      // No work counted: none is asserted here (counted work has tests of its own).
       [
         'bench',
         '--profile',
