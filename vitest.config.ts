@@ -5,10 +5,10 @@ import { defineConfig } from 'vitest/config';
  * (hyperfine sweeps, paired diffs, calibration, workflow replays, the shared smoke run), so no two
  * compete for the two cores, and one that counts what is in the run's shared scratch directory.
  * Everything else (parsers, statistics, renderers, the CLI's refusals and stores, the site in a
- * browser, builds that time nothing such as install-just's) runs two files at a time first.
- * `npm test` instead runs the two projects as two vitest processes side by side, each one file at
- * a time (harness/bootstrap.mjs). harness/test/lib/serial-tests.test.ts checks that every file
- * starting a measurement is listed here.
+ * browser, builds that time nothing such as install-just's, and BRIEF below) runs two files at a
+ * time first. `npm test` instead runs the serial files and the others as two vitest processes side
+ * by side, each one file at a time (harness/bootstrap.mjs). harness/test/lib/serial-tests.test.ts
+ * checks that every file starting a measurement is listed here or in BRIEF.
  */
 export const SERIAL = [
   '**/*.integration.test.ts',
@@ -33,6 +33,19 @@ export const SERIAL = [
   'harness/test/site/scratch-tmpdir.test.ts',
 ];
 
+/**
+ * Files the globs above take that measure only briefly and assert nothing a busy machine changes:
+ * work counted under Valgrind and exact syscall counters, which do not depend on the load, with
+ * timed runs that none of their assertions read. Their counting keeps both cores busy for long
+ * stretches, which the serial files need not wait for: they run with the others (project
+ * `brief`), one at a time beside the serial ones under `npm test`.
+ */
+export const BRIEF = [
+  'harness/test/pipeline/counts.integration.test.ts',
+  'harness/test/releases/work.integration.test.ts',
+  'harness/test/pairs/work-verdict.integration.test.ts',
+];
+
 const ALL = ['harness/test/**/*.test.ts', 'gh-pages/test/**/*.test.ts'];
 // Integration tests run real gcc, hyperfine and strace: give them room on 2 cores.
 const timeouts = { testTimeout: 180_000, hookTimeout: 180_000 };
@@ -55,10 +68,20 @@ export default defineConfig({
         },
       },
       {
+        test: {
+          name: 'brief',
+          include: BRIEF,
+          ...timeouts,
+          fileParallelism: false,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
         // Real benchmarks must not compete with each other for the two cores.
         test: {
           name: 'serial',
           include: SERIAL,
+          exclude: BRIEF,
           ...timeouts,
           fileParallelism: false,
           sequence: { groupOrder: 1 },

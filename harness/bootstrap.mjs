@@ -303,19 +303,22 @@ function checkScratchSpace() {
 /**
  * Every test, as two vitest processes side by side on the two cores: the files that measure for
  * real one at a time (project `serial` of vitest.config.ts), and beside them the others, one at a
- * time too (project `parallel` without file parallelism), so the many quick files finish behind
- * the long measuring ones instead of after them. Their reports interleave; each ends with its own
+ * time too (projects `parallel` and `brief` without file parallelism), so the many quick files
+ * finish behind the long measuring ones instead of after them. Their reports interleave; each ends with its own
  * summary, and the exit status is the worse of the two. (`npm test -- ARGS` runs one vitest.)
  */
 function everyTest(vitest) {
-  const project = (name, extra) =>
+  const projects = (names, extra) =>
     new Promise((done) => {
-      const p = spawn(vitest, ['run', '--project', name, ...extra], { stdio: 'inherit', cwd: ROOT });
+      const p = spawn(vitest, ['run', ...names.flatMap((n) => ['--project', n]), ...extra], {
+        stdio: 'inherit',
+        cwd: ROOT,
+      });
       p.on('error', () => done(1));
       p.on('close', (code) => done(code ?? 1));
     });
-  return Promise.all([project('serial', []), project('parallel', ['--no-file-parallelism'])]).then((codes) =>
-    Math.max(...codes),
+  return Promise.all([projects(['serial'], []), projects(['parallel', 'brief'], ['--no-file-parallelism'])]).then(
+    (codes) => Math.max(...codes),
   );
 }
 

@@ -179,7 +179,8 @@ async function walk(store: string) {
   return { problems, counts, legends };
 }
 
-describe('every chart of every view at every width', () => {
+// The two stores' walks are independent: they run at once, in pages of the one browser.
+describe.concurrent('every chart of every view at every width', () => {
   it('on quick runs of every experiment over several commits, with runtime releases', async () => {
     const { problems, counts, legends } = await walk('full');
     expect(problems).toEqual([]);

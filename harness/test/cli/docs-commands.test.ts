@@ -1,8 +1,10 @@
 // Every shell command shown in the docs runs, in a fresh clone, so the docs cannot drift from
 // the code. Fenced `sh` blocks run; a block marked `sh no-test (reason)` is shown only (it needs
 // a benchmark machine), and `npm test` is skipped (it is this suite). Commands run at smoke size
-// (JSIO_PROFILE=smoke changes only the default profile). The fresh clone is the shared smoke
-// run's: the README's `npm run bench` ran in it first, once for every test that reads such a run.
+// (JSIO_PROFILE=smoke changes only the default profile) and count no work (JSIO_COUNTS=none
+// changes only the default of --counts: helpers/shared-smoke.ts). The fresh clone is the shared
+// smoke run's: the README's `npm run bench` ran in it first, once for every test that reads such a
+// run.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

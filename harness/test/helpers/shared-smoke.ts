@@ -1,7 +1,7 @@
 /**
  * ONE real smoke run of every experiment per test run, shared by the tests that assert on such a
  * run (the README's main command, the site on real data, each experiment's smoke checks): the
- * README's `npm run bench` at smoke size (JSIO_PROFILE=smoke) in a fresh clone of the working
+ * README's `npm run bench` at smoke size (DOCS_ENV) in a fresh clone of the working
  * tree, exactly as the docs test runs it. The first test that asks makes it; the others, in later
  * files of the same run, read what it left under the run's TMPDIR (global-setup.ts). A lock makes
  * files asking at once wait for one run instead of starting a second.
@@ -17,8 +17,13 @@ import { borrowNodeModules, cloneWorkingTree } from './working-tree.js';
 
 /** The README's main command, as it is written there. */
 export const SHARED_SMOKE_COMMAND = 'npm run bench';
-/** The environment the docs test runs every documented command in (smoke size, CI-style output). */
-export const DOCS_ENV = { JSIO_PROFILE: 'smoke', CI: '1' } as const;
+/**
+ * The environment the docs test runs every documented command in: smoke size, CI-style output,
+ * and no work counted under Valgrind (JSIO_COUNTS=none changes only bench's default --counts).
+ * Counting is not what these commands are checked for; the files that check it count for
+ * themselves, and it would take longer than everything else the run does.
+ */
+export const DOCS_ENV = { JSIO_PROFILE: 'smoke', JSIO_COUNTS: 'none', CI: '1' } as const;
 /** A whole smoke run of every experiment from a fresh clone (runtimes installed, programs built) on a busy 2-core VM. */
 export const SHARED_SMOKE_TIMEOUT_MS = 1_800_000;
 

@@ -4,7 +4,9 @@
 // the diff runs both sides through symlinks; the comment then still said "No regression found".)
 // One cheap variant per experiment, the smoke profile, a half-minute budget (its A/A control
 // points never decide early, so they spend all of it; a few pairs each are enough to compare);
-// no timing asserted.
+// no timing asserted. Nothing is counted under Valgrind (JSIO_COUNTS=none): counting a streams
+// point on both sides costs far more than the diff itself, and counts in a PR diff have their
+// own tests (work-verdict, the workflow replay).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -29,28 +31,32 @@ describe('a PR diff of every experiment from fresh clones', () => {
     const out = mkdtempSync(join(tmpdir(), 'jsio-fresh-out-'));
     // The cheapest variant of each experiment (a C program where there is one).
     const variants = 'c,c-blocking,c-pool,core-transform';
-    const r = runCli([
-      'pairs',
-      '--base',
-      base,
-      '--head',
-      head,
-      '--out',
-      out,
-      '--budget',
-      '0.5',
-      '--seed',
-      '5',
-      '--noise-store',
-      join(out, 'none'),
-      '--profile',
-      'smoke',
-      '--variants',
-      variants,
-    ]);
+    const r = runCli(
+      [
+        'pairs',
+        '--base',
+        base,
+        '--head',
+        head,
+        '--out',
+        out,
+        '--budget',
+        '0.5',
+        '--seed',
+        '5',
+        '--noise-store',
+        join(out, 'none'),
+        '--profile',
+        'smoke',
+        '--variants',
+        variants,
+      ],
+      { JSIO_COUNTS: 'none' },
+    );
     expect(r.status, r.stderr).toBe(0);
     const c = PairsComparison.parse(JSON.parse(readFileSync(join(out, 'comparison.json'), 'utf8')));
     expect(c.notMeasured).toEqual([]);
+    expect(c.counts).toBeUndefined();
     const experiments = loadAllExperiments(join(ROOT, 'programs'))
       .map((e) => e.id)
       .sort();

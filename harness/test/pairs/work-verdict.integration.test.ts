@@ -19,7 +19,8 @@ function diff(base: string, head: string, select: string[]) {
   const out = mkdtempSync(join(tmpdir(), 'jsio-work-out-'));
   const pairs = runCli([
     'pairs',
-    ...['--base', base, '--head', head, '--out', out, '--budget', '0.5', '--seed', '5', '--control', '0'],
+    // The counts decide here; the pairs after them only need to run (nothing here reads a timing).
+    ...['--base', base, '--head', head, '--out', out, '--budget', '0.2', '--seed', '5', '--control', '0'],
     ...['--noise-store', join(out, 'none'), '--profile', 'smoke', ...select],
   ]);
   expect(pairs.status, pairs.stderr).toBe(0);

@@ -3,6 +3,9 @@
 // analysis, answers) must produce the same structure of results.json, summary.md and gab/*.json
 // as the fixture, timings aside. A deliberate change of behaviour regenerates the fixture with
 // JSIO_UPDATE_STRUCTURE=1 npx vitest run harness/test/pipeline/structure.integration.test.ts
+// No work is counted (--counts none): counting the headline points of five experiments under
+// Valgrind took longer than the timed runs, and the counted metrics' shape is asserted where they are
+// made (counts.integration, the release and paired-diff tests).
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,6 +22,8 @@ const STRUCTURE_ARGS = [
   '--profile',
   'smoke',
   '--no-store',
+  '--counts',
+  'none',
   '--variants',
   'c,dd-null,system-wc,node-stream,readsync,sync,c-pool,bun,c-blocking,node-sync,core-transform,through2-bundle',
   '--param',

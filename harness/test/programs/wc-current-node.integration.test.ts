@@ -25,6 +25,9 @@ describe('wc smoke run of c, node-stream and node-pipe on the running node', () 
       'c,node-stream,node-pipe',
       '--param',
       `runtime=node${CURRENT_NODE_MAJOR}`,
+      // Timed runs only: counted work has tests of its own.
+      '--counts',
+      'none',
       '--out',
       dir,
       '--no-store',

@@ -1,6 +1,8 @@
 // The wc experiment for real on this machine: gcc builds, hyperfine times, GNU time and strace
-// count, every variant's answer is validated, and the run lands in the store (a custom store gets
-// no site: the run says how to build one).
+// count, every variant's answer is validated. The measurements are wc's part of the tests' shared
+// smoke run of every experiment (helpers/shared-smoke.ts), which measures exactly these points; a
+// run of wc's C point alone lands in a custom store (which gets no site: the run says how to build
+// one). just(js)'s variants are checked in just-variants and just-hidden.
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,51 +10,49 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { parseResults } from '../../src/model/read-results.js';
 import type { Results } from '../../src/model/results.js';
 import { type CliResult, runCli } from '../helpers/cli.js';
-import { envWithoutJust } from '../helpers/just.js';
+import {
+  ofExperiment,
+  SHARED_SMOKE_TIMEOUT_MS,
+  type SharedSmokeRun,
+  sharedResultsFile,
+  sharedSmokeRun,
+} from '../helpers/shared-smoke.js';
 
 describe('wc smoke run', () => {
+  let shared: SharedSmokeRun;
+  let results: Results;
   let dir: string;
   let cli: CliResult;
-  let results: Results;
+  let stored: Results;
   const at = (variant: string, bs = 65536) =>
     results.benchmarks.filter((b) => b.variant === variant && b.params.bs === bs);
 
-  beforeAll(() => {
+  beforeAll(async () => {
+    shared = await sharedSmokeRun();
+    results = ofExperiment(parseResults('results.json', readFileSync(sharedResultsFile(shared), 'utf8')), 'wc');
     dir = mkdtempSync(join(tmpdir(), 'jsio-wc-'));
-    // just(js) is hidden, so this run is the same on machines with and without it; its variants
-    // run for real in just-variants.integration.test.ts.
-    cli = runCli(
-      // One block size: every assertion reads the 64 KiB points (the shared smoke run has both).
-      [
-        'bench',
-        '--profile',
-        'smoke',
-        '--experiments',
-        'wc',
-        '--param',
-        'bs=65536',
-        '--out',
-        join(dir, 'out'),
-        '--store',
-        join(dir, 'store'),
-      ],
-      envWithoutJust(),
-    );
-    results = parseResults('results.json', readFileSync(join(dir, 'out', 'results.json'), 'utf8'));
-  });
+    cli = runCli([
+      ...['bench', '--profile', 'smoke', '--experiments', 'wc', '--variants', 'c', '--param', 'bs=65536'],
+      ...['--counts', 'none', '--out', join(dir, 'out'), '--store', join(dir, 'store')],
+    ]);
+    stored = parseResults('results.json', readFileSync(join(dir, 'out', 'results.json'), 'utf8'));
+  }, SHARED_SMOKE_TIMEOUT_MS);
 
   it('finishes without failures and prints where everything is', () => {
+    expect(shared.status, shared.stderr.slice(-3000)).toBe(0);
+    expect(results.benchmarks.filter((b) => b.status === 'failed')).toEqual([]);
+    expect(shared.stderr).toMatch(/\[\d+\/\d+\] wc › c › bs=65536/);
     expect(cli.stderr).not.toMatch(/failed:/);
     expect(cli.status).toBe(0);
     expect(cli.stdout).toMatch(/results: +.*out\/results\.json/);
     expect(cli.stdout).toMatch(
       /site: +not rebuilt for a custom store \(npm run site -- --store .*store --out SITE_DIR\)/,
     );
-    expect(cli.stderr).toMatch(/\[1\/\d+\] wc › c › bs=65536/);
+    expect(cli.stderr).toMatch(/\[1\/1\] wc › c › bs=65536/);
   });
 
   it('validates every variant that ran', () => {
-    const ran = results.benchmarks.filter((b) => b.status === 'ok');
+    const ran = results.benchmarks.filter((b) => b.status === 'ok' && !b.variant.startsWith('just'));
     expect(new Set(ran.map((b) => b.variant))).toEqual(
       new Set(['c', 'node-stream', 'node-pipe', 'readsync', 'system-wc', 'dd-null']),
     );
@@ -111,12 +111,6 @@ describe('wc smoke run', () => {
     ).toEqual([...new Set([process.versions.node.split('.')[0], '22', '24'])].map((m) => `node${m}`).sort());
   });
 
-  it('skips just(js), hidden here, with the install hint', () => {
-    for (const v of ['just-sync', 'just-async', 'just-static']) {
-      expect(at(v)[0]).toMatchObject({ status: 'skipped', hint: expect.stringContaining('install just(js)') });
-    }
-  });
-
   it('records machine, toolchains and conditions', () => {
     expect(results.run.machine.cores).toBeGreaterThan(0);
     expect(results.run.toolchains).toMatchObject({
@@ -129,10 +123,10 @@ describe('wc smoke run', () => {
   });
 
   it('writes the summary, the github-action-benchmark inputs and the store', () => {
-    expect(readFileSync(join(dir, 'out', 'summary.md'), 'utf8')).toContain('steady throughput vs dd-null');
-    const bigger = JSON.parse(readFileSync(join(dir, 'out', 'gab', 'customBiggerIsBetter.json'), 'utf8')) as {
-      name: string;
-    }[];
+    expect(readFileSync(join(shared.out, 'summary.md'), 'utf8')).toContain('steady throughput vs dd-null');
+    const bigger = (
+      JSON.parse(readFileSync(join(shared.out, 'gab', 'customBiggerIsBetter.json'), 'utf8')) as { name: string }[]
+    ).filter((e) => e.name.startsWith('wc/'));
     // The headline's bigger-is-better series: steady throughput of every point whose fit resolved.
     const resolved = results.benchmarks
       .filter((b) => b.metrics.steady_throughput && b.params.bs === 65536 && !b.variant.startsWith('just'))
@@ -140,14 +134,14 @@ describe('wc smoke run', () => {
     expect(resolved.length).toBeGreaterThan(0);
     expect(bigger.map((e) => e.name).sort()).toEqual(expect.arrayContaining(resolved.sort()));
     expect(bigger.every((e) => e.name.endsWith(' steady_throughput'))).toBe(true);
-    const index = JSON.parse(readFileSync(join(dir, 'store', results.run.machine.id, 'index.json'), 'utf8')) as {
+    const index = JSON.parse(readFileSync(join(dir, 'store', stored.run.machine.id, 'index.json'), 'utf8')) as {
       commits: { sha: string }[];
     };
-    expect(index.commits.map((c) => c.sha)).toEqual([results.run.commit.sha]);
+    expect(index.commits.map((c) => c.sha)).toEqual([stored.run.commit.sha]);
     // One run file per commit and profile (store v3).
     expect(
       existsSync(
-        join(dir, 'store', results.run.machine.id, 'runs', results.run.commit.sha, `${results.run.profile}.json`),
+        join(dir, 'store', stored.run.machine.id, 'runs', stored.run.commit.sha, `${stored.run.profile}.json`),
       ),
     ).toBe(true);
   });

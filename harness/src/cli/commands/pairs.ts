@@ -132,6 +132,8 @@ export async function pairsCommand(argv: string[]): Promise<number> {
     controlPoints,
     ...(values['every-point'] ? { measure: 'all' as const } : {}),
     ...(trusted ? { trusted } : {}),
+    // As for bench: JSIO_COUNTS=none counts nothing (tests whose subject is not the counts).
+    ...(process.env.JSIO_COUNTS === 'none' ? { counts: false } : {}),
     log,
   });
   // The note says where the thresholds came from: the method gives way to it under the 800-character cap.
