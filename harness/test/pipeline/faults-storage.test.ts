@@ -65,7 +65,7 @@ describe('a store that cannot be read', () => {
       '{"schema":99,"machines":{}}',
       new RegExp(`has schema 99, newer than this harness understands \\(${STORE_SCHEMA}\\)`),
     ],
-    ['wrong-shape', '{"schema":1,"machines":[]}', /machines: .*expected record/i],
+    ['wrong-shape', `{"schema":${STORE_SCHEMA},"machines":[]}`, /machines: .*expected record/i],
   ];
   it.each(cases)(
     'refuses a %s machines.json before measuring, names it, and leaves it as it was',
