@@ -188,11 +188,16 @@ function takeOver(lockFile: string, seen: string): void {
 }
 
 /**
- * An exclusive lock file beside the data, so two publishes to one store never interleave their
- * read-modify-write. A lock this tool wrote, left by a dead process, is taken over; a lock
+ * An exclusive lock file beside the data, so two publishes to one store (or two installs of one
+ * runtime) never interleave their read-modify-write. A lock this tool wrote, left by a dead process, is taken over; a lock
  * holding anything else is refused in one line and left alone.
  */
-export async function withLock<T>(lockFile: string, fn: () => T | Promise<T>, timeoutMs = 120_000): Promise<T> {
+export async function withLock<T>(
+  lockFile: string,
+  fn: () => T | Promise<T>,
+  timeoutMs = 120_000,
+  what = 'store',
+): Promise<T> {
   makeDirectories(dirname(lockFile));
   const deadline = Date.now() + timeoutMs;
   const mine = lockText(process.pid);
@@ -216,7 +221,7 @@ export async function withLock<T>(lockFile: string, fn: () => T | Promise<T>, ti
       continue;
     }
     if (Date.now() > deadline)
-      throw new UserError(`store is locked by process ${pid} (${lockFile}); try again when it finishes`);
+      throw new UserError(`${what} is locked by process ${pid} (${lockFile}); try again when it finishes`);
     await new Promise((r) => setTimeout(r, 50 + Math.random() * 100));
   }
   try {

