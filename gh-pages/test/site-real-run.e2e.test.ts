@@ -2,9 +2,9 @@
 // experiment (percentile metrics, slopes, ratios at another parameter value, variants that ignore
 // a parameter, skipped just(js) points) published as two commits, then every view of every
 // experiment opened in Debian's chromium. A shape the fixture lacks must not break a view. The
-// run is the tests' shared one (helpers/shared-smoke.ts), which counts no work: wc's C point is
-// measured again with its work counted and published into the second commit, the way a filtered
-// re-run merges into a commit's results (store/merge.ts), so the Overview shows real counts too.
+// run is the tests' shared one (helpers/shared-smoke.ts), which counts no work: wc's C and dd points
+// are measured again with their work counted and published into the second commit, the way a
+// filtered re-run merges into a commit's results (store/merge.ts), so the Overview shows real counts.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -41,7 +41,11 @@ beforeAll(async () => {
     expect(pub.status, pub.stderr).toBe(0);
     shas.push(sha);
   }
-  const wcC = ['--experiments', 'wc', '--variants', 'c', '--param', 'bs=65536', '--counts', 'all'];
+  // The line says calls per read where a counted point's cost fit names the operation, which start-up
+  // noise on a busy machine can withhold from a few smoke runs: twenty runs each (as wc's C reference
+  // gets in release sweeps), and dd's point counted beside C's.
+  const wcC = ['--experiments', 'wc', '--variants', 'c,dd-null', '--param', 'bs=65536', '--counts', 'all'];
+  wcC.push('--runs', '20');
   const again = runCli(['bench', '--profile', 'smoke', ...wcC, '--no-store', '--out', join(dir, 'counted')]);
   expect(again.status, again.stderr).toBe(0);
   counted = JSON.parse(readFileSync(join(dir, 'counted', 'results.json'), 'utf8'));
