@@ -1,21 +1,13 @@
-// Change detection on real git repositories: a copy of this repository's harness, docs and site as
-// the base commit, and a clone in which one file of each kind is changed and committed: by
-// exclusion, everything under harness/ but the short list of files that cannot move a number,
-// package.json's fields, tsconfig.json and the pins count.
-import { execFileSync } from 'node:child_process';
-import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type HarnessChange, harnessChange, importGraph } from '../../../src/pairs/harness-shift/harness-change.js';
-import { ROOT } from '../../helpers/cli.js';
+import { git, HARNESS_PATHS, harnessRepos } from '../../helpers/harness-repos.js';
 import { removeScratch } from '../../helpers/scratch.js';
 
 let dir: string;
 let base: string;
 let head: string;
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd, encoding: 'utf8' });
 /** Head back at the base commit, untracked files removed. */
 const resetHead = () => {
   git(head, 'reset', '-q', '--hard', 'origin/main');
@@ -23,33 +15,12 @@ const resetHead = () => {
 };
 
 beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'jsio-harness-change-'));
-  base = join(dir, 'base');
-  head = join(dir, 'head');
-  mkdirSync(base);
-  const tar = execFileSync(
-    'git',
-    [
-      'archive',
-      'HEAD',
-      'harness/src',
-      'harness/tools',
-      'harness/toolchains.json',
-      'harness/bootstrap.mjs',
-      'harness/test/lib',
-      'docs',
-      'gh-pages/src',
-      'package.json',
-      'package-lock.json',
-      'tsconfig.json',
-    ],
-    { cwd: ROOT, maxBuffer: 1 << 28 },
-  );
-  execFileSync('tar', ['-x', '-C', base], { input: tar });
-  git(base, 'init', '-q', '-b', 'main');
-  git(base, 'add', '-A');
-  git(base, 'commit', '-q', '-m', 'base');
-  git(dir, 'clone', '-q', base, head);
+  ({ dir, base, head } = harnessRepos('jsio-harness-change-', [
+    ...HARNESS_PATHS,
+    'harness/test/lib',
+    'docs',
+    'gh-pages/src',
+  ]));
 });
 afterAll(() => removeScratch(dir));
 

@@ -1,9 +1,4 @@
-// End to end on real checkouts: this repository's committed harness and programs as the base
-// commit, and a clone with a no-op change in a runner file as the head. Both harnesses run their
-// own `bench` (real gcc, hyperfine) on one wc point at smoke size, in two rounds; assertions on
-// the shape of the answer, none on timings.
-import { execFileSync } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync } from 'node:fs';
+import { appendFileSync, existsSync, readdirSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,40 +6,15 @@ import { HarnessShift } from '../../../src/model/pairs-document.js';
 import { measureHarnessShift } from '../../../src/pairs/harness-shift/measure-harness-shift.js';
 import { renderHarnessShift } from '../../../src/pairs/harness-shift/shift-section.js';
 import { ROOT } from '../../helpers/cli.js';
+import { git, HARNESS_PATHS, harnessRepos } from '../../helpers/harness-repos.js';
 import { removeScratch } from '../../helpers/scratch.js';
 
 let dir: string;
 let base: string;
 let head: string;
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd, encoding: 'utf8' });
 
 beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'jsio-harness-shift-e2e-'));
-  base = join(dir, 'base');
-  head = join(dir, 'head');
-  mkdirSync(base);
-  const tar = execFileSync(
-    'git',
-    [
-      'archive',
-      'HEAD',
-      'harness/src',
-      'harness/tools',
-      'harness/toolchains.json',
-      'harness/bootstrap.mjs',
-      'programs',
-      'package.json',
-      'package-lock.json',
-      'tsconfig.json',
-    ],
-    { cwd: ROOT, maxBuffer: 1 << 28 },
-  );
-  execFileSync('tar', ['-x', '-C', base], { input: tar });
-  git(base, 'init', '-q', '-b', 'main');
-  git(base, 'add', '-A');
-  git(base, 'commit', '-q', '-m', 'base');
-  git(dir, 'clone', '-q', base, head);
+  ({ dir, base, head } = harnessRepos('jsio-harness-shift-e2e-', [...HARNESS_PATHS, 'programs']));
   // Code that runs (when the module loads) and changes nothing: the harness must be measured.
   appendFileSync(join(head, 'harness/src/run/measure.ts'), "if (Date.now() < 0) console.log('never');\n");
   git(head, 'commit', '-q', '-am', 'a no-op change in a runner file');
