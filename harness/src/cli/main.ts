@@ -43,16 +43,35 @@ async function main(argv: string[]): Promise<number> {
   return command.run(rest);
 }
 
+/**
+ * Exits once what was written has left: on Linux a pipe is written asynchronously, so exiting at
+ * once cuts output a slow reader (`| jq`) has not taken yet at the pipe's 64 KiB.
+ */
+function exitWhenWritten(code: number): void {
+  const streams = [process.stdout, process.stderr];
+  let open = streams.length;
+  for (const stream of streams) {
+    let left = false;
+    const done = () => {
+      if (left) return;
+      left = true;
+      if (--open === 0) process.exit(code);
+    };
+    stream.once('error', done); // a reader that went away (EPIPE) takes nothing more
+    stream.write('', done);
+  }
+}
+
 main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
+  (code) => exitWhenWritten(code),
   (err: unknown) => {
     if (err instanceof UserError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
       process.stderr.write(`error: ${(err as Error).message}\n`);
       if (err instanceof UserError && err.hint) process.stderr.write(`hint: ${err.hint}\n`);
       else if (!(err instanceof UserError)) process.stderr.write('hint: --help lists every flag\n');
-      process.exit(EXIT.refused);
+      return exitWhenWritten(EXIT.refused);
     }
     process.stderr.write(`internal error: ${(err as Error).stack ?? String(err)}\n`);
-    process.exit(EXIT.internalError);
+    exitWhenWritten(EXIT.internalError);
   },
 );

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DiffPlan } from '../../../src/model/diff-plan.js';
 import { type ImpactPlan, NOT_AFFECTED_REASON } from '../../../src/pairs/analysis/impact.js';
 import { widenToTrusted } from '../../../src/pairs/pipeline/pairs.js';
-import { runCli } from '../../helpers/cli.js';
+import { ROOT, runCli } from '../../helpers/cli.js';
 import { removeScratch } from '../../helpers/scratch.js';
 import { cloneWorkingTree } from '../../helpers/working-tree.js';
 
@@ -60,6 +60,21 @@ describe('pairs --plan', () => {
     expect(p.notAffected[0]!.reason).toBe(NOT_AFFECTED_REASON);
     expect(p.harnessChange).toEqual({ changed: false, files: [], why: 'no measuring file of the harness differs' });
     expect(p.head.commit).toBe(git(head, 'rev-parse', 'HEAD'));
+  });
+
+  it('--json reaches a slow reader whole: the plan of every point is larger than a pipe holds', () => {
+    // The reader waits before reading, so the pipe fills; exiting before it drains cut the
+    // plan at 64 KiB (`| jq` saw broken JSON while spawnSync's eager reader saw it whole).
+    const cli = [process.execPath, join(ROOT, 'harness', 'bootstrap.mjs'), 'pairs', '--base', base, '--head', head];
+    const quoted = [...cli, '--plan', '--json'].map((a) => `'${a}'`).join(' ');
+    const out = execFileSync('sh', ['-c', `${quoted} | { sleep 1; cat; }`], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      env: { ...process.env, CI: '1' },
+      maxBuffer: 64 << 20,
+    });
+    expect(out.length).toBeGreaterThan(65_536);
+    expect(DiffPlan.parse(JSON.parse(out)).affected).toHaveLength(9);
   });
 
   it('says whether the harness changed, and why', () => {
