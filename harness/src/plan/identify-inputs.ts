@@ -188,12 +188,35 @@ function folderFiles(er: ExperimentReach, exp: Experiment, own: Reach | undefine
   return er.folder.filter((f) => f !== manifest && (!others.has(f) || own?.files.has(f) || er.shared.files.has(f)));
 }
 
-/** A file's part: its bytes, or a link's target (links are not followed out of the checkout). */
-function filePart(root: string, file: string, parts: Record<string, string>): void {
+/**
+ * A file's part: its bytes. A link's part is its text, and it is read through: what it points to
+ * inside the checkout (a file, or every file of a folder) counts too, since the program reads that;
+ * a target outside the checkout is the same file for both sides.
+ */
+function filePart(root: string, file: string, parts: Record<string, string>, seen = new Set<string>()): void {
   const rel = relative(root, file).split(sep).join('/');
   const st = lstatSync(file, { throwIfNoEntry: false });
   if (!st) throw new Unprovable(`${rel} is gone`);
-  parts[`file ${rel}`] = st.isSymbolicLink() ? `link ${readlinkSync(file)}` : sha(readFileSync(file));
+  if (!st.isSymbolicLink()) {
+    if (st.isDirectory()) for (const f of linkedFolder(file, rel)) filePart(root, f, parts, seen);
+    else parts[`file ${rel}`] = sha(readFileSync(file));
+    return;
+  }
+  const text = readlinkSync(file);
+  parts[`file ${rel}`] = `link ${text}`;
+  const target = resolve(dirname(file), text);
+  if (seen.has(target) || !target.startsWith(root + sep)) return;
+  seen.add(target);
+  if (lstatSync(target, { throwIfNoEntry: false })) filePart(root, target, parts, seen);
+  else parts[`file ${relative(root, target).split(sep).join('/')}`] = 'absent';
+}
+
+function linkedFolder(dir: string, rel: string): string[] {
+  try {
+    return filesUnder(dir);
+  } catch (e) {
+    throw new Unprovable(`a link reaches ${rel}: ${(e as Error).message}`);
+  }
 }
 
 /** What a JavaScript runtime reads on its own from these folders up, and what that names. */

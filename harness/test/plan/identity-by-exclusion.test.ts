@@ -4,7 +4,16 @@
 // "changes nothing": a data file, a computed or non-import load, headers a flag pulls in, a
 // runtime's own configuration, a nested lockfile entry, the bundler, a script a command runs, a
 // generator's helper. Real esbuild (the pinned one), real gcc -M, real acorn.
-import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -318,5 +327,40 @@ describe('trees on disk, not commits', () => {
     expect(affectedBy(none, (r) => write(r, 'programs/records/scratch.bin', '1')).ids).toEqual(
       ids(inExperiment('records')),
     );
+  });
+});
+
+describe('links are read through', () => {
+  // A program reads what a link points to, so the target's bytes count, not only the link's text.
+  const linked =
+    (target: string, link = 'programs/wc/input.txt'): Edit =>
+    (r) => {
+      write(r, 'shared/one.txt', 'v1');
+      write(r, 'shared/set/a.txt', 'v1');
+      symlinkSync(target, join(r, link));
+    };
+
+  it('a link in the folder to a file elsewhere in the checkout: its target changing affects the experiment', () => {
+    const setup = linked('../../shared/one.txt');
+    expect(affectedBy(setup, none).ids).toEqual([]);
+    const { ids: changed, reasons } = affectedBy(setup, (r) => write(r, 'shared/one.txt', 'v2'));
+    expect(changed).toEqual(ids(inExperiment('wc')));
+    expect(reasons.get(changed[0]!)?.join()).toContain('shared/one.txt');
+  });
+
+  it('a link to a folder: a file changing in it affects the experiment', () => {
+    const setup = linked('../../shared/set');
+    expect(affectedBy(setup, none).ids).toEqual([]);
+    expect(affectedBy(setup, (r) => write(r, 'shared/set/b.txt', 'new')).ids).toEqual(ids(inExperiment('wc')));
+  });
+
+  it('a dangling link whose target appears: affected', () => {
+    expect(affectedBy(linked('../../shared/later.txt'), (r) => write(r, 'shared/later.txt', 'x')).ids).toEqual(
+      ids(inExperiment('wc')),
+    );
+  });
+
+  it('a link out of the checkout is the same file for both sides: its text alone counts', () => {
+    expect(affectedBy(linked('/etc/hostname'), none).ids).toEqual([]);
   });
 });

@@ -84,9 +84,14 @@ export function runtimeFiles(starts: readonly string[], root: string, family?: s
     seen.add(dir);
     for (const name of readdirSync(dir).sort()) {
       const p = join(dir, name);
-      if (packages && name === 'node_modules' && dir !== top && statSync(p).isDirectory())
-        out.files.push(...filesUnder(p));
-      if (!statSync(p).isFile()) continue;
+      const st = statSync(p, { throwIfNoEntry: false });
+      if (!st) {
+        // A dangling link: nothing to read today, but its target may appear on the other side.
+        if (config.test(name) || (packages && name === 'package.json')) out.files.push(p);
+        continue;
+      }
+      if (packages && name === 'node_modules' && dir !== top && st.isDirectory()) out.files.push(...filesUnder(p));
+      if (!st.isFile()) continue;
       if (packages && name === 'package.json') {
         let pkg: Record<string, unknown>;
         try {
