@@ -199,7 +199,8 @@ function filePart(root: string, file: string, parts: Record<string, string>, see
   if (!st) throw new Unprovable(`${rel} is gone`);
   if (!st.isSymbolicLink()) {
     if (st.isDirectory()) for (const f of linkedFolder(file, rel)) filePart(root, f, parts, seen);
-    else parts[`file ${rel}`] = sha(readFileSync(file));
+    // An executable bit decides whether a command can run the file (none is set today: no digest moves).
+    else parts[`file ${rel}`] = sha(readFileSync(file)) + (st.mode & 0o111 ? ' executable' : '');
     return;
   }
   const text = readlinkSync(file);

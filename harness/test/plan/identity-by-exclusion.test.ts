@@ -6,6 +6,7 @@
 // generator's helper. Real esbuild (the pinned one), real gcc -M, real acorn.
 import {
   appendFileSync,
+  chmodSync,
   cpSync,
   mkdirSync,
   mkdtempSync,
@@ -326,6 +327,15 @@ describe('trees on disk, not commits', () => {
     expect(affectedBy(none, none).ids).toEqual([]);
     expect(affectedBy(none, (r) => write(r, 'programs/records/scratch.bin', '1')).ids).toEqual(
       ids(inExperiment('records')),
+    );
+  });
+});
+
+describe('file modes', () => {
+  it('a script losing or gaining its executable bit: affected, like a change of its bytes', () => {
+    const setup: Edit = (r) => write(r, 'programs/wc/helper.sh', 'true\n');
+    expect(affectedBy(setup, (r) => chmodSync(join(r, 'programs/wc/helper.sh'), 0o755)).ids).toEqual(
+      ids(inExperiment('wc')),
     );
   });
 });
