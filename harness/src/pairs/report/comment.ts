@@ -179,7 +179,7 @@ const level = (a: number) => `${(a * 100).toPrecision(2)}%`;
  * The impact lines: what was not measured and why, and the control's verdict on this run.
  * `controlPaired` is how many control points got pairs: one that got none vouches for nothing.
  */
-function impactLines(s: DiffSummary, controlPaired: number): string[] {
+function impactLines(s: DiffSummary, controlPaired: number, harnessMoved: boolean): string[] {
   const i = s.impact;
   if (!i) return [];
   const out: string[] = [];
@@ -200,7 +200,13 @@ function impactLines(s: DiffSummary, controlPaired: number): string[] {
     out.push(
       `${plural(i.notAffected, 'point')} not affected by this PR, so not measured: everything their processes could read is byte-identical on both sides (their experiment's files but other programs' own, what they import, include and name, the input generator, the runtime's own configuration, their manifest entry and runtime pin).`,
     );
-  if (!i.affected) out.push('This PR changes nothing any benchmark runs or reads.');
+  // A changed harness measures every program differently: "nothing changed" would contradict its section.
+  if (!i.affected)
+    out.push(
+      harnessMoved
+        ? "This PR changes no benchmark's program or inputs, but it changes the harness that measures them (above)."
+        : 'This PR changes nothing any benchmark runs or reads.',
+    );
   return out;
 }
 
@@ -255,7 +261,8 @@ function top(c: PairsComparison, s: DiffSummary): string[] {
     });
     out.push(`**Counters that changed exactly** (the same on every traced run of each side):\n\n${lines.join('\n')}`);
   }
-  out.push(...impactLines(s, c.points.filter((p) => p.impact === 'control' && p.pairs > 0).length));
+  const controlPaired = c.points.filter((p) => p.impact === 'control' && p.pairs > 0).length;
+  out.push(...impactLines(s, controlPaired, !!c.harnessShift && !c.harnessShift.sameCode));
   const clear = allClear(s);
   if (clear) out.push(clear);
   const o = s.outcome;

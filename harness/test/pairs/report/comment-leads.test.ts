@@ -317,4 +317,28 @@ describe('impact and the control in the comment', () => {
     const some = renderPairsComparison(unpaired(4));
     expect(some).toContain('**Control: 0 of 9 called** (5 of them got no pairs before the deadline)');
   });
+
+  it('no point affected: "changes nothing" only while the harness that measures them is the same', () => {
+    const f = impactFixture(false);
+    const c: PairsComparison = {
+      ...f,
+      points: f.points.filter((p) => p.impact === 'control'),
+      affectedBecause: [],
+    };
+    expect(renderPairsComparison(c)).toContain('This PR changes nothing any benchmark runs or reads.');
+    const harness = {
+      files: ['harness/src/run/measure.ts'],
+      profile: 'quick',
+      rounds: 7,
+      seed: 1,
+      margin: 0.015,
+      experiments: [],
+      notMeasured: [],
+    };
+    const moved = renderPairsComparison({ ...c, harnessShift: harness });
+    expect(moved).not.toContain('changes nothing');
+    expect(moved).toContain("This PR changes no benchmark's program or inputs, but it changes the harness");
+    const same = renderPairsComparison({ ...c, harnessShift: { ...harness, rounds: 0, sameCode: true } });
+    expect(same).toContain('This PR changes nothing any benchmark runs or reads.');
+  });
 });
