@@ -1,4 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 export const ROOT = resolve(import.meta.dirname, '..', '..', '..');
@@ -27,4 +28,24 @@ export function startCli(args: string[]) {
     cwd: ROOT,
     env: { ...process.env, CI: '1' },
   });
+}
+
+/** `npm run pairs` between two checkouts into `out` with a fixed seed; `flags` narrow it. */
+export function runPairs(
+  sides: { base: string; head: string; out: string; budget: string; seed: number },
+  flags: string[],
+  env: NodeJS.ProcessEnv = {},
+): CliResult {
+  const { base, head, out, budget, seed } = sides;
+  const args = ['--base', base, '--head', head, '--out', out, '--budget', budget, '--seed', String(seed)];
+  return runCli(['pairs', ...args, ...flags], env);
+}
+
+/** `pr-comment` on a diff's output packed as pr.yml's artifact (comparison files and the PR number). */
+export function commentOnDiff(out: string, pr: number): CliResult {
+  const art = join(out, 'artifact');
+  mkdirSync(art);
+  for (const f of ['comparison.json', 'comparison.md']) cpSync(join(out, f), join(art, f));
+  writeFileSync(join(art, 'pr-number'), String(pr));
+  return runCli(['pr-comment', '--artifact', art, '--pr', String(pr)]);
 }

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PairsComparison } from '../../src/model/pairs-document.js';
 import { loadAllExperiments } from '../../src/plan/experiments.js';
-import { ROOT, runCli } from '../helpers/cli.js';
+import { ROOT, runPairs } from '../helpers/cli.js';
 
 /** A fresh clone of the commit under test: no .cache, no generated inputs, no built programs. */
 function freshClone(name: string): string {
@@ -31,26 +31,9 @@ describe('a PR diff of every experiment from fresh clones', () => {
     const out = mkdtempSync(join(tmpdir(), 'jsio-fresh-out-'));
     // The cheapest variant of each experiment (a C program where there is one).
     const variants = 'c,c-blocking,c-pool,core-transform';
-    const r = runCli(
-      [
-        'pairs',
-        '--base',
-        base,
-        '--head',
-        head,
-        '--out',
-        out,
-        '--budget',
-        '0.5',
-        '--seed',
-        '5',
-        '--noise-store',
-        join(out, 'none'),
-        '--profile',
-        'smoke',
-        '--variants',
-        variants,
-      ],
+    const r = runPairs(
+      { base, head, out, budget: '0.5', seed: 5 },
+      ['--noise-store', join(out, 'none'), '--profile', 'smoke', '--variants', variants],
       { JSIO_COUNTS: 'none' },
     );
     expect(r.status, r.stderr).toBe(0);

@@ -12,13 +12,13 @@
 // count no work under Valgrind (JSIO_COUNTS=none): nothing they assert reads it, and counting
 // their Node programs on both sides would cost more than their diffs; the other three count their
 // C programs as pr.yml does.
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { plantedWc } from '../../src/calibration/plant.js';
 import { PairsComparison } from '../../src/model/pairs-document.js';
-import { runCli } from '../helpers/cli.js';
+import { commentOnDiff, runCli, runPairs } from '../helpers/cli.js';
 import { editProgram, programCheckout } from '../helpers/program-checkout.js';
 
 const checkout = programCheckout;
@@ -35,32 +35,12 @@ function pullRequest(
   narrow: { budget: string; variants?: string; select?: string[]; counts?: 'none' },
 ) {
   const out = mkdtempSync(join(tmpdir(), 'jsio-prfx-out-'));
-  const pairs = runCli(
-    [
-      'pairs',
-      '--base',
-      base,
-      '--head',
-      head,
-      '--out',
-      out,
-      '--budget',
-      narrow.budget,
-      '--seed',
-      '11',
-      '--noise-store',
-      join(out, 'none'),
-      '--profile',
-      'smoke',
-      ...(narrow.select ?? wcOnly(narrow.variants ?? 'c')),
-    ],
+  const pairs = runPairs(
+    { base, head, out, budget: narrow.budget, seed: 11 },
+    ['--noise-store', join(out, 'none'), '--profile', 'smoke', ...(narrow.select ?? wcOnly(narrow.variants ?? 'c'))],
     narrow.counts ? { JSIO_COUNTS: narrow.counts } : {},
   );
-  const art = join(out, 'artifact');
-  mkdirSync(art);
-  for (const f of ['comparison.json', 'comparison.md']) cpSync(join(out, f), join(art, f));
-  writeFileSync(join(art, 'pr-number'), '7');
-  const comment = runCli(['pr-comment', '--artifact', art, '--pr', '7']);
+  const comment = commentOnDiff(out, 7);
   expect(comment.status, comment.stderr).toBe(0);
   const file = join(out, 'comparison.json');
   const outcomes = rules.map((rule) => runCli(['workflow', 'pr-outcome', '--comparison', file, '--fail-on', rule]));

@@ -4,12 +4,12 @@
 // the merge rule `work>N%` can fail on it; a comment-only change to the same program and to a
 // Node program is "same work". Real gcc, node, valgrind, `npm run pairs` and `pr-comment` as the
 // workflows run them; no timing assertion.
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PairsComparison } from '../../src/model/pairs-document.js';
-import { runCli } from '../helpers/cli.js';
+import { commentOnDiff, runCli, runPairs } from '../helpers/cli.js';
 import { editProgram, programCheckout } from '../helpers/program-checkout.js';
 
 const checkout = programCheckout;
@@ -17,18 +17,12 @@ const edit = editProgram;
 
 function diff(base: string, head: string, select: string[]) {
   const out = mkdtempSync(join(tmpdir(), 'jsio-work-out-'));
-  const pairs = runCli([
-    'pairs',
-    // The counts decide here; the pairs after them only need to run (nothing here reads a timing).
-    ...['--base', base, '--head', head, '--out', out, '--budget', '0.2', '--seed', '5', '--control', '0'],
-    ...['--noise-store', join(out, 'none'), '--profile', 'smoke', ...select],
+  // The counts decide here; the pairs after them only need to run (nothing here reads a timing).
+  const pairs = runPairs({ base, head, out, budget: '0.2', seed: 5 }, [
+    ...['--control', '0', '--noise-store', join(out, 'none'), '--profile', 'smoke', ...select],
   ]);
   expect(pairs.status, pairs.stderr).toBe(0);
-  const art = join(out, 'artifact');
-  mkdirSync(art);
-  for (const f of ['comparison.json', 'comparison.md']) cpSync(join(out, f), join(art, f));
-  writeFileSync(join(art, 'pr-number'), '3');
-  const comment = runCli(['pr-comment', '--artifact', art, '--pr', '3']);
+  const comment = commentOnDiff(out, 3);
   expect(comment.status, comment.stderr).toBe(0);
   const file = join(out, 'comparison.json');
   const rule = (r: string) => runCli(['workflow', 'pr-outcome', '--comparison', file, '--fail-on', r]);

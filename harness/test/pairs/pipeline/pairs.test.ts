@@ -27,7 +27,7 @@ import { pairSchedule } from '../../../src/pairs/run/strategies.js';
 import { loadExperiment } from '../../../src/plan/experiments.js';
 import { placementOf } from '../../../src/plan/jobs.js';
 import { expand } from '../../../src/plan/plan.js';
-import { ROOT, runCli } from '../../helpers/cli.js';
+import { ROOT, runCli, runPairs } from '../../helpers/cli.js';
 import { jobOf } from '../../helpers/jobs.js';
 import { pairsComparison, pairsPoint } from '../../helpers/pairs.js';
 import { programCheckout } from '../../helpers/program-checkout.js';
@@ -41,23 +41,7 @@ function pairs(
   noise: string[] = ['--noise-store', join(out, 'no-store')],
   select: string[] = ['--experiments', 'wc', '--variants', 'c', '--param', 'bs=4096'],
 ) {
-  const r = runCli([
-    'pairs',
-    '--base',
-    base,
-    '--head',
-    head,
-    '--out',
-    out,
-    '--budget',
-    '2',
-    '--seed',
-    '17',
-    ...noise,
-    '--profile',
-    'smoke',
-    ...select,
-  ]);
+  const r = runPairs({ base, head, out, budget: '2', seed: 17 }, [...noise, '--profile', 'smoke', ...select]);
   expect(r.status, r.stderr).toBe(0);
   const c = PairsComparison.parse(JSON.parse(readFileSync(join(out, 'comparison.json'), 'utf8')));
   return { r, c, md: readFileSync(join(out, 'comparison.md'), 'utf8') };
