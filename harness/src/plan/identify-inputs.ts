@@ -17,7 +17,7 @@
  * the reason: an unknown identity is never taken for an unchanged one.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, lstatSync, readFileSync, readlinkSync } from 'node:fs';
+import { existsSync, lstatSync, readlinkSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { version as harnessEsbuild } from 'esbuild';
 import { CURRENT_NODE_MAJOR, type Pins, readPins } from '../machine/toolchains.js';
@@ -28,10 +28,17 @@ import { parseReleaseKey } from '../model/runtime-release.js';
 import { commandWords } from './identity/named-files.js';
 import { addNamed, cReach, emptyReach, isJavaScript, javascriptReach, type Reach } from './identity/program-reach.js';
 import { filesUnder, runtimeFiles } from './identity/runtime-files.js';
+import { hashFile } from './input-digest.js';
 import { addPackagePins, forgetLockfiles, rootPin, UnpinnedPackage } from './package-pins.js';
 import type { Point } from './plan.js';
 
 const sha = (text: string | Buffer) => createHash('sha256').update(text).digest('hex').slice(0, 16);
+/** sha() of a file's bytes, read in chunks: a data file may be larger than one read can hold. */
+function fileSha(file: string): string {
+  const h = createHash('sha256');
+  hashFile(h, file);
+  return h.digest('hex').slice(0, 16);
+}
 
 /** Identity digests carry their scheme: a trend compares programs only within one (model/store-layout.ts). */
 const IDENTITY_SCHEME = 'i2';
@@ -199,8 +206,10 @@ function filePart(root: string, file: string, parts: Record<string, string>, see
   if (!st) throw new Unprovable(`${rel} is gone`);
   if (!st.isSymbolicLink()) {
     if (st.isDirectory()) for (const f of linkedFolder(file, rel)) filePart(root, f, parts, seen);
+    // A pipe or a device would block or never end; no git checkout holds one.
+    else if (!st.isFile()) throw new Unprovable(`${rel} is not a regular file`);
     // An executable bit decides whether a command can run the file (none is set today: no digest moves).
-    else parts[`file ${rel}`] = sha(readFileSync(file)) + (st.mode & 0o111 ? ' executable' : '');
+    else parts[`file ${rel}`] = fileSha(file) + (st.mode & 0o111 ? ' executable' : '');
     return;
   }
   const text = readlinkSync(file);

@@ -25,7 +25,8 @@ export const DIGEST_FILE = '.digest';
 const ownFile = (name: string) => name === '.facts.json' || name.startsWith(DIGEST_FILE);
 const DIGEST_TEXT = /^[0-9a-f]{64}$/;
 
-function hashFile(h: Hash, path: string): void {
+/** Feeds a file's bytes to `h` in chunks (a file may be larger than memory allows at once). */
+export function hashFile(h: Hash, path: string): void {
   const fd = openSync(path, 'r');
   try {
     // In chunks: a records input can be gigabytes.

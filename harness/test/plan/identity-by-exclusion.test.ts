@@ -4,6 +4,7 @@
 // "changes nothing": a data file, a computed or non-import load, headers a flag pulls in, a
 // runtime's own configuration, a nested lockfile entry, the bundler, a script a command runs, a
 // generator's helper. Real esbuild (the pinned one), real gcc -M, real acorn.
+import { execFileSync } from 'node:child_process';
 import {
   appendFileSync,
   chmodSync,
@@ -337,6 +338,17 @@ describe('file modes', () => {
     expect(affectedBy(setup, (r) => chmodSync(join(r, 'programs/wc/helper.sh'), 0o755)).ids).toEqual(
       ids(inExperiment('wc')),
     );
+  });
+});
+
+describe('files that are not files', () => {
+  it('a named pipe in the folder: the identity is unknown (reading it would block), so every point is affected', () => {
+    const { ids: changed, head } = affectedBy(none, (r) => {
+      execFileSync('mkfifo', [join(r, 'programs/wc/feed')]);
+    });
+    expect(changed).toEqual(ids(inExperiment('wc')));
+    const wc = head.find((p) => p.experiment === 'wc')!.identity;
+    expect(wc.ok ? '' : wc.reason).toContain('programs/wc/feed is not a regular file');
   });
 });
 

@@ -50,14 +50,14 @@ function foldersUp(start: string, root: string): string[] {
   }
 }
 
-/** Every file under a folder (links not followed). */
+/** Every entry under a folder that is not a folder: files, links (not followed), pipes and devices (for the caller to refuse). */
 export function filesUnder(dir: string, limit = 20_000): string[] {
   const out: string[] = [];
   const walk = (d: string) => {
     for (const e of readdirSync(d, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
       const p = join(d, e.name);
       if (e.isDirectory()) walk(p);
-      else if (e.isFile() || e.isSymbolicLink()) out.push(p);
+      else out.push(p);
       if (out.length > limit) throw new Error(`${d} holds more than ${limit} files`);
     }
   };
