@@ -343,6 +343,15 @@ describe('pr.yml and pr-comment.yml, replayed (a fork with a planted regression)
     expect(wcC.lead.verdict).toBe('slower');
     expect(wcC.changed).toBe(true);
     expect(readFileSync(join(artifacts(), 'perf-diff', 'pr-number'), 'utf8')).toBe(String(PR));
+    // The base's harness planned the diff before any pull-request code ran: the changed program's
+    // points are in its plan, the plan went up as its own artifact and into the step summary.
+    const trusted = d.steps.find((s) => s.name === "The trusted plan, by the base's harness")!;
+    expect(trusted.log).not.toContain('::warning::');
+    const plan = JSON.parse(readFileSync(join(artifacts(), 'trusted-plan', 'plan.json'), 'utf8')) as {
+      affected: { benchmark: string }[];
+    };
+    expect(plan.affected.map((a) => a.benchmark)).toContain('wc/c/bs=65536');
+    expect(d.summary).toContain('What the base harness found affected');
 
     const c = await comment(head1);
     expect(c.result, why(c)).toBe('success');
