@@ -4,6 +4,7 @@
  * cannot be paired listed (added, removed, blocked, failed builds). A point whose workload changed
  * is measured like any other, and marked (pairs/analysis/workload.ts).
  */
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserError } from '../../lib/errors.js';
 import { commitInfo } from '../../machine/machine.js';
@@ -43,6 +44,11 @@ export interface LoadedSide {
 
 /** Reads one checkout's manifests and plans its points (nothing installed, built or run). */
 export function loadSide(root: string, label: 'base' | 'head', plan: SidePlan): LoadedSide {
+  if (!existsSync(join(root, 'programs')))
+    throw new UserError(
+      `--${label} ${root} is not a checkout of this repository: it has no programs/ folder`,
+      `give the ${label} commit's checkout (git worktree add ../${label} <commit>)`,
+    );
   let experiments: Experiment[];
   try {
     experiments = loadAllExperiments(join(root, 'programs'));

@@ -88,10 +88,15 @@ describe('pairs --plan', () => {
     }
   });
 
-  it('refuses --json without --plan, and a trusted plan of another head, in one line each', () => {
+  it('refuses --json without --plan, a folder that is not a checkout, and a trusted plan of another head, in one line each', () => {
     const r = runCli(['pairs', '--base', base, '--head', head, '--json']);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/--json goes with --plan/);
+    const notCheckout = runCli(['pairs', '--base', dir, '--head', head, '--plan']);
+    expect(notCheckout.status).toBe(2);
+    expect(notCheckout.stderr).toContain(
+      `--base ${dir} is not a checkout of this repository: it has no programs/ folder`,
+    );
     const file = join(dir, 'plan.json');
     const p = DiffPlan.parse(JSON.parse(plan('--json').stdout));
     writeFileSync(file, JSON.stringify({ ...p, head: { ...p.head, commit: 'f'.repeat(40) } }));
