@@ -11,6 +11,7 @@ import { UserError } from '../lib/errors.js';
 import { shellQuote } from '../lib/exec.js';
 import { evaluate, fillTemplate, type Scope } from '../lib/expr.js';
 import type { Resolved } from '../machine/toolchains.js';
+import type { Sandbox } from '../model/sandbox.js';
 import { freezeJob, type Job, type JobBuild, type JobCommand } from '../model/job.js';
 import { type Experiment, jsRuntimes, type Variant } from '../model/manifest.js';
 import { familyOf, NATIVE_COUNTING } from '../model/runtime-families.js';
@@ -34,6 +35,8 @@ export interface PlanEnvironment {
   evictTool?: string;
   /** Runtimes that must be available (`--require`). */
   require: readonly string[];
+  /** The sandbox the checkout's processes run in, when one can start here. */
+  sandbox?: Sandbox;
   /** Timed runs per job, replacing the profile's (`--runs`). */
   runs?: number;
   /** Timed runs of some variants (by id), replacing `runs` and the profile's for them. */
@@ -248,6 +251,7 @@ export function planJob(point: Point, env: PlanEnvironment): Job {
     ...(counting ? { counting } : {}),
     cwd: exp.dir,
     scratch,
+    ...(env.sandbox ? { sandbox: env.sandbox } : {}),
     ...(build ? { build } : {}),
     ...(runnable && coldPoint && env.evictTool
       ? {
