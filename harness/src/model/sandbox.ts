@@ -36,6 +36,8 @@ export interface SandboxRoot {
   readonly host: string;
   readonly inside: string;
   readonly writable?: boolean;
+  /** Another spelling of a root's host path (its real path behind links): translated, not mounted again. */
+  readonly alias?: true;
 }
 
 /** A top-level system folder (/usr, /etc, /bin...): a symbolic link (merged /usr) or a folder bound read-only. */

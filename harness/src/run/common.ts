@@ -6,8 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describeExit, type ProcessResult, runProcess, shellQuote } from '../lib/exec.js';
-import { sandboxCommand } from '../machine/sandbox/argv.js';
 import { failureDetail } from '../lib/first-error-line.js';
+import { sandboxCommand } from '../machine/sandbox/argv.js';
 import type { Tools } from '../machine/tools.js';
 import { commandLine, type Job } from '../model/job.js';
 import type { Validation } from '../model/results.js';

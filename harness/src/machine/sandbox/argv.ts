@@ -16,7 +16,7 @@ export function unplainPath(path: string): string | undefined {
     : `${path}: a sandbox folder must be an absolute path of letters, digits and . _ - / only (its commands name it unquoted)`;
 }
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
  * `text` (a command line, a path) with every host path of `roots` replaced by its path inside,
@@ -26,7 +26,10 @@ export function translate(text: string, roots: readonly SandboxRoot[]): string {
   if (!roots.length) return text;
   const sorted = [...roots].sort((a, b) => b.host.length - a.host.length);
   const inside = new Map(sorted.map((r) => [r.host, r.inside]));
-  const re = new RegExp(`(^|[^${PATH_CHAR}])(${sorted.map((r) => escape(r.host)).join('|')})(?=$|[^A-Za-z0-9._-])`, 'g');
+  const re = new RegExp(
+    `(^|[^${PATH_CHAR}])(${sorted.map((r) => escapeRegExp(r.host)).join('|')})(?=$|[^A-Za-z0-9._-])`,
+    'g',
+  );
   return text.replace(re, (_m, before: string, host: string) => `${before}${inside.get(host)}`);
 }
 
@@ -56,10 +59,11 @@ export function bwrapArgs(
   const roots = [...sandbox.roots, ...extra];
   const out = ['--unshare-all', '--die-with-parent', '--clearenv'];
   for (const [k, v] of Object.entries(sandbox.env)) out.push('--setenv', k, v);
-  for (const e of sandbox.system) out.push(...('link' in e ? ['--symlink', e.link, e.path] : ['--ro-bind', e.path, e.path]));
+  for (const e of sandbox.system)
+    out.push(...('link' in e ? ['--symlink', e.link, e.path] : ['--ro-bind', e.path, e.path]));
   out.push('--proc', '/proc', '--dev', '/dev', '--tmpfs', INSIDE.tmp);
   // Parents before children: a root inside another is mounted over it.
-  for (const r of [...roots].sort((a, b) => a.inside.length - b.inside.length))
+  for (const r of [...roots].filter((r) => !r.alias).sort((a, b) => a.inside.length - b.inside.length))
     out.push(r.writable ? '--bind' : '--ro-bind', r.host, r.inside);
   for (const m of sandbox.masks) out.push('--tmpfs', m, '--remount-ro', m);
   out.push('--chdir', translate(cwd, roots), '--', ...argv);

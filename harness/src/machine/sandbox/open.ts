@@ -4,7 +4,7 @@
  * and a probe that starts one sandbox. Where it cannot start, the reason says why: the paired diff
  * refuses, `bench` measures without one and says so.
  */
-import { existsSync, lstatSync, readlinkSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { probe, runSync } from '../../lib/exec.js';
 import { makeDirectories } from '../../lib/paths.js';
@@ -78,9 +78,7 @@ export interface SideFolders {
 export function runpathOf(binary: string): string[] {
   const out = probe(['readelf', '-d', binary]) ?? '';
   const m = /\((?:RUNPATH|RPATH)\)\s+Library r(?:un)?path: \[([^\]]*)\]/.exec(out);
-  return (m?.[1] ?? '')
-    .split(':')
-    .filter((d) => d.startsWith('/') && existsSync(d));
+  return (m?.[1] ?? '').split(':').filter((d) => d.startsWith('/') && existsSync(d));
 }
 
 /** The roots and masks of a side (pure). */
@@ -102,9 +100,22 @@ export function sideRoots(f: SideFolders): { roots: SandboxRoot[]; masks: string
   // A tool already inside a root (a runtime in the cache) is seen there.
   const seen = (p: string) => SYSTEM_TOOL_DIRS.test(p) || roots.some((r) => p.startsWith(`${r.host}/`));
   const toolDirs = [...new Set((f.toolPaths ?? []).filter((p) => !seen(p)).map(dirname))];
-  toolDirs.sort().forEach((host, i) => roots.push({ host, inside: `${INSIDE.bin}/${i}` }));
+  for (const [i, host] of toolDirs.sort().entries()) roots.push({ host, inside: `${INSIDE.bin}/${i}` });
+  // The same folders by their real paths (a checkout reached through a link), for translation.
+  for (const r of [...roots]) {
+    const real = realPath(r.host);
+    if (real && real !== r.host && !roots.some((o) => o.host === real)) roots.push({ ...r, host: real, alias: true });
+  }
   const masks = ['.cache', 'results'].filter((d) => existsSync(join(f.root, d))).map((d) => `${INSIDE.side}/${d}`);
   return { roots, masks };
+}
+
+function realPath(p: string): string | undefined {
+  try {
+    return realpathSync(p);
+  } catch {
+    return undefined;
+  }
 }
 
 export type OpenedSandbox = { ok: true; sandbox: Sandbox } | { ok: false; reason: string; hint: string };
@@ -112,10 +123,15 @@ export type OpenedSandbox = { ok: true; sandbox: Sandbox } | { ok: false; reason
 /** One side's sandbox, checked by starting it once; or why it cannot start here. */
 export function openSandbox(f: SideFolders, bwrap = findBwrap()): OpenedSandbox {
   if (!bwrap) return { ok: false, reason: 'bubblewrap (bwrap) is not installed', hint: BWRAP_HINT };
-  const { roots, masks } = sideRoots(f);
-  const bad = roots.map((r) => unplainPath(r.host)).find((why) => why);
+  const bad = [f.root, f.cacheDir, f.buildCacheDir, f.scratchDir].map(unplainPath).find((why) => why);
   if (bad) return { ok: false, reason: bad, hint: 'move the checkout or the cache to a plain path' };
-  for (const r of roots) if (!existsSync(r.host)) makeDirectories(r.host);
+  // bwrap binds only what exists: the harness's own cache folders are made first.
+  for (const d of ['build', 'inputs', 'runtimes', 'tools'])
+    makeDirectories(join(d === 'build' ? f.buildCacheDir : f.cacheDir, d));
+  makeDirectories(f.scratchDir);
+  const { roots, masks } = sideRoots(f);
+  const unplain = roots.map((r) => unplainPath(r.host)).find((why) => why);
+  if (unplain) return { ok: false, reason: unplain, hint: 'move the folder to a plain path' };
   const sandbox: Sandbox = Object.freeze({ bwrap, system: systemEntries(), roots, masks, env: SANDBOX_ENV });
   // The probe writes where it must not: a sandbox that lets it is not one.
   const check = `test -r ${INSIDE.side}/programs && ! touch ${INSIDE.side}/.jsio-write-test 2>/dev/null && touch ${INSIDE.scratch}/.jsio-write-test && rm ${INSIDE.scratch}/.jsio-write-test && echo ok`;
