@@ -81,7 +81,7 @@ export function sandboxed(
 }
 
 /** The scratch root of a run's own files (GNU time's and strace's reports, Valgrind's logs). */
-export const workRoot = (host: string): SandboxRoot => ({ host, inside: INSIDE.work, writable: true });
+const workRoot = (host: string): SandboxRoot => ({ host, inside: INSIDE.work, writable: true });
 
 /**
  * A program's argv as it runs in `sandbox`: every argument translated (the host paths of the roots

@@ -20,10 +20,10 @@ const SYSTEM_FOLDERS = ['/usr', '/etc', '/bin', '/sbin', '/lib', '/lib32', '/lib
 /** Folders whose tools every sandbox sees already: a tool elsewhere gets a folder of its own. */
 const SYSTEM_TOOL_DIRS = /^\/(usr\/(local\/)?)?s?bin\//;
 
-export const BWRAP_HINT = 'apt-get install bubblewrap (and allow unprivileged user namespaces, or run as root)';
+const BWRAP_HINT = 'apt-get install bubblewrap (and allow unprivileged user namespaces, or run as root)';
 
 /** bubblewrap's path: `JSIO_BWRAP` when set (tests plant a broken one), else the first root-owned one found. */
-export function findBwrap(env: NodeJS.ProcessEnv = process.env): string | undefined {
+function findBwrap(env: NodeJS.ProcessEnv = process.env): string | undefined {
   if (env.JSIO_BWRAP) return env.JSIO_BWRAP;
   return BWRAP_PLACES.find((p) => {
     try {
@@ -36,7 +36,7 @@ export function findBwrap(env: NodeJS.ProcessEnv = process.env): string | undefi
 }
 
 /** The system folders as this machine has them. */
-export function systemEntries(folders: readonly string[] = SYSTEM_FOLDERS): SystemEntry[] {
+function systemEntries(folders: readonly string[] = SYSTEM_FOLDERS): SystemEntry[] {
   const out: SystemEntry[] = [];
   for (const path of folders) {
     try {
