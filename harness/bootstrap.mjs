@@ -108,7 +108,9 @@ function tryOptionalPackages(names) {
   const install = `apt-get update && apt-get install -y ${pkgs.join(' ')}`;
   if (!has('apt-get') || (!root && !sudo)) {
     const without = missing.map((n) => WITHOUT[n] ?? 'it is not used').join('; ');
-    process.stderr.write(`note: ${pkgs.join(', ')} not installed, so ${without}; to install: sudo sh -c '${install}'\n`);
+    process.stderr.write(
+      `note: ${pkgs.join(', ')} not installed, so ${without}; to install: sudo sh -c '${install}'\n`,
+    );
     return;
   }
   process.stderr.write(`installing optional system packages: ${pkgs.join(' ')}\n`);

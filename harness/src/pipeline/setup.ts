@@ -16,6 +16,7 @@ import { cpuPlan, currentConditions } from '../machine/conditions.js';
 import { sampleForeignCores } from '../machine/cpu-share.js';
 import { machineInfo } from '../machine/machine.js';
 import { type OpenedSandbox, openSandbox, runpathOf } from '../machine/sandbox/open.js';
+import { refuseTrackedHarnessFiles } from '../machine/sandbox/tracked.js';
 import { type Resolved, readPins, resolveRuntime, toolVersions } from '../machine/toolchains.js';
 import { buildEvictor, findTools, type Tools } from '../machine/tools.js';
 import type { Job } from '../model/job.js';
@@ -140,6 +141,7 @@ export interface CheckoutPlan {
 
 /** Runtimes, inputs and evictor for the points, then their jobs: the stage after "plan points". */
 export async function planCheckout(points: readonly Point[], host: Host, o: CheckoutPlan, log: (m: string) => void) {
+  refuseTrackedHarnessFiles(o.root);
   const { runtimes, inputs, evictTool, coldRead } = await preparePoints(points, o.root, o.evictorRoot, o.cacheDir, log);
   const sandbox = sideSandbox(o, host, runtimes, log);
   const jobs: Job[] = planJobs(points, {
