@@ -294,7 +294,8 @@ function whyBlocked(point: Point, rt: Resolved | undefined, input: InputResult |
   const m = point.experiment.manifest;
   return !rt?.ok
     ? {
-        status: 'skipped',
+        // Found, but not the pinned version: the point is broken here, never measured with another.
+        status: rt && 'broken' in rt && rt.broken ? 'failed' : 'skipped',
         reason: rt?.reason ?? `${point.runtime} was not resolved`,
         ...(rt?.hint ? { hint: rt.hint } : {}),
       }
