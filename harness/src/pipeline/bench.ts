@@ -248,7 +248,8 @@ export async function bench(opts: BenchOptions): Promise<BenchResult> {
       evictorRoot: opts.root,
       require: opts.require,
       ...(opts.programsDir ? { programsDir: opts.programsDir } : {}),
-      sandbox: 'preferred',
+      // `--require sandbox` (main's trend runs): no run measured without one reaches a trend.
+      sandbox: opts.require.includes('sandbox') ? 'required' : 'preferred',
       ...(opts.runs ? { runs: opts.runs } : {}),
       ...(opts.variantRuns ? { variantRuns: opts.variantRuns } : {}),
     },

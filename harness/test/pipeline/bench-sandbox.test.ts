@@ -40,7 +40,7 @@ function writers(): string {
   return programs;
 }
 
-async function run(name: string, env: Record<string, string> = {}) {
+async function run(name: string, env: Record<string, string> = {}, require: string[] = []) {
   const saved = { ...process.env };
   Object.assign(process.env, env);
   const log: string[] = [];
@@ -52,7 +52,7 @@ async function run(name: string, env: Record<string, string> = {}) {
       outDir: join(scratch, `out-${name}`),
       profile: 'smoke',
       filters: { params: { bs: [4096] } },
-      require: [],
+      require,
       counts: 'none',
       log: (m) => log.push(m),
     });
@@ -81,5 +81,11 @@ describe('bench in a sandbox', () => {
     expect(log).toMatch(/measured without a sandbox/);
     // Nothing stops the write then: the sandbox is what refused it.
     expect(results.benchmarks.find((b) => b.variant === 'writes-tree')?.status).toBe('ok');
+  });
+
+  it("refuses to measure without one under --require sandbox (main's trend runs)", async () => {
+    await expect(run('required', { JSIO_BWRAP: '/bin/false' }, ['sandbox'])).rejects.toThrow(
+      /no sandbox for \S+: the sandbox \(\/bin\/false\) cannot start here/,
+    );
   });
 });
