@@ -23,6 +23,12 @@ function writers(): string {
   const wc = { runtime: 'system', output: 'number', numberField: 'bytes' };
   m.variants = [
     ...m.variants.filter((v: { id: string }) => v.id === 'c' || v.id === 'dd-null'),
+    // A build that writes beside its source (gcc's temporaries go to the folder it runs in).
+    {
+      ...m.variants.find((v: { id: string }) => v.id === 'c'),
+      id: 'build-writes-tree',
+      build: { kind: 'gcc', flags: ['-O2', '-save-temps=cwd'] },
+    },
     {
       id: 'writes-tree',
       description: 'copies its input into its own folder',
@@ -72,6 +78,9 @@ describe('bench in a sandbox', () => {
     expect(by['writes-tree']?.status).toBe('failed');
     expect(by['writes-tree']?.reason).toContain('/jsio/side/programs/tally/planted.txt: Read-only file system');
     expect(existsSync(join(scratch, 'programs', 'tally', 'planted.txt'))).toBe(false);
+    // A build runs in the sandbox too, and writes only its own output folder.
+    expect(by['build-writes-tree']?.status).toBe('failed');
+    expect(by['build-writes-tree']?.reason).toMatch(/build failed: gcc failed:[\s\S]*Read-only file system/);
   });
 
   it('measures without one where bubblewrap cannot start, and says so', async () => {

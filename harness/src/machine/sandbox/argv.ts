@@ -80,15 +80,30 @@ export function sandboxed(
   return [sandbox.bwrap, ...bwrapArgs(sandbox, cwd, argv, extra)];
 }
 
+/**
+ * A folder inside a root (a build's output folder in the build cache) made writable at its
+ * translated path: a build writes there and nowhere else.
+ */
+export function writableWithin(sandbox: Pick<Sandbox, 'roots'>, host: string): SandboxRoot {
+  return { host, inside: translate(host, sandbox.roots), writable: true };
+}
+
 /** The scratch root of a run's own files (GNU time's and strace's reports, Valgrind's logs). */
 const workRoot = (host: string): SandboxRoot => ({ host, inside: INSIDE.work, writable: true });
 
 /**
  * A program's argv as it runs in `sandbox`: every argument translated (the host paths of the roots
- * and of the run's own `work` folder become the fixed ones), started in `cwd` (a host path).
+ * and of the run's own `work` folder become the fixed ones), started in `cwd` (a host path); `also`
+ * adds roots of its own (a build's output folder, writable).
  */
-export function sandboxCommand(sandbox: Sandbox, cwd: string, argv: readonly string[], work?: string): string[] {
-  const extra = work ? [workRoot(work)] : [];
+export function sandboxCommand(
+  sandbox: Sandbox,
+  cwd: string,
+  argv: readonly string[],
+  work?: string,
+  also: readonly SandboxRoot[] = [],
+): string[] {
+  const extra = [...(work ? [workRoot(work)] : []), ...also];
   const roots = [...sandbox.roots, ...extra];
   return sandboxed(
     sandbox,
