@@ -10,6 +10,11 @@
 export const INSIDE = {
   /** The side's checkout (its tracked files and the node_modules its lockfile installed), read-only. */
   side: '/jsio/side',
+  /**
+   * Programs from another folder than the checkout's (`--programs`), read-only: beside the tree, not
+   * in it, so no package.json of the checkout decides how Node loads them.
+   */
+  programs: '/jsio/programs',
   /** The side's builds (gcc, just build, esbuild), read-only. */
   build: '/jsio/build',
   /** Generated inputs (content-keyed), read-only. */

@@ -76,7 +76,7 @@ describe('bench in a sandbox', () => {
     expect(by.c?.status).toBe('ok');
     expect(by['writes-scratch']?.status, by['writes-scratch']?.reason).toBe('ok');
     expect(by['writes-tree']?.status).toBe('failed');
-    expect(by['writes-tree']?.reason).toContain('/jsio/side/programs/tally/planted.txt: Read-only file system');
+    expect(by['writes-tree']?.reason).toContain('/jsio/programs/tally/planted.txt: Read-only file system');
     expect(existsSync(join(scratch, 'programs', 'tally', 'planted.txt'))).toBe(false);
     // A build runs in the sandbox too, and writes only its own output folder.
     expect(by['build-writes-tree']?.status).toBe('failed');

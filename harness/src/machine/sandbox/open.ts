@@ -86,7 +86,7 @@ export function sideRoots(f: SideFolders): { roots: SandboxRoot[]; masks: string
   const roots: SandboxRoot[] = [
     { host: f.root, inside: INSIDE.side },
     ...(f.programsDir && f.programsDir !== join(f.root, 'programs')
-      ? [{ host: f.programsDir, inside: `${INSIDE.side}/programs` }]
+      ? [{ host: f.programsDir, inside: INSIDE.programs }]
       : []),
     { host: join(f.buildCacheDir, 'build'), inside: INSIDE.build },
     { host: join(f.cacheDir, 'inputs'), inside: INSIDE.inputs },
@@ -134,7 +134,7 @@ export function openSandbox(f: SideFolders, bwrap = findBwrap()): OpenedSandbox 
   if (unplain) return { ok: false, reason: unplain, hint: 'move the folder to a plain path' };
   const sandbox: Sandbox = Object.freeze({ bwrap, system: systemEntries(), roots, masks, env: SANDBOX_ENV });
   // The probe writes where it must not: a sandbox that lets it is not one.
-  const check = `test -r ${INSIDE.side}/programs && ! touch ${INSIDE.side}/.jsio-write-test 2>/dev/null && touch ${INSIDE.scratch}/.jsio-write-test && rm ${INSIDE.scratch}/.jsio-write-test && echo ok`;
+  const check = `test -r ${INSIDE.side} && ! touch ${INSIDE.side}/.jsio-write-test 2>/dev/null && touch ${INSIDE.scratch}/.jsio-write-test && rm ${INSIDE.scratch}/.jsio-write-test && echo ok`;
   const r = runSync(sandboxed(sandbox, f.root, ['/bin/bash', '-c', check]), { timeoutMs: 10_000 });
   if (r.code !== 0 || r.stdout.trim() !== 'ok') {
     const said = `${r.stderr}${r.stdout}`.trim().split('\n').slice(-2).join(' | ').slice(0, 300);

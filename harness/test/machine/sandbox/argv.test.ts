@@ -107,6 +107,12 @@ describe('a side in its sandbox', () => {
     expect(argv.slice(-3)).toEqual(['bash', '-c', 'node /jsio/side/programs/wc/wc.js']);
   });
 
+  it('shows programs from another folder beside the tree, not in it (no package.json of the checkout above them)', () => {
+    const { roots: r } = sideRoots({ ...folders, programsDir: '/elsewhere/programs' });
+    expect(r).toContainEqual({ host: '/elsewhere/programs', inside: INSIDE.programs });
+    expect(translate('/elsewhere/programs/tally/t.js', r)).toBe('/jsio/programs/tally/t.js');
+  });
+
   it('translates whole path components only', () => {
     const r = [{ host: '/a/b', inside: '/in' }];
     expect(translate('/a/b /a/bc /x/a/b /a/b/c x=/a/b', r)).toBe('/in /a/bc /x/a/b /in/c x=/in');
