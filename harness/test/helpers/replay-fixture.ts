@@ -102,13 +102,15 @@ export interface FakeGitHub {
   url: string;
   pulls: Record<number, unknown>;
   comments: { id: number; issue: number; body: string; user: { login: string } }[];
+  /** Commit statuses set, in order (the merge check). */
+  statuses: { sha: string; state: string; context: string; description: string }[];
   requests: string[];
   close: () => void;
 }
 
-/** The REST calls the workflows make: a pull request, and its issue comments. */
+/** The REST calls the workflows make: a pull request, its issue comments, commit statuses. */
 export async function fakeGitHub(repo = REPO): Promise<FakeGitHub> {
-  const state: FakeGitHub = { url: '', pulls: {}, comments: [], requests: [], close: () => {} };
+  const state: FakeGitHub = { url: '', pulls: {}, comments: [], statuses: [], requests: [], close: () => {} };
   let nextId = 1000;
   const body = (req: IncomingMessage) =>
     new Promise<{ body?: string }>((ok) => {
@@ -139,6 +141,17 @@ export async function fakeGitHub(repo = REPO): Promise<FakeGitHub> {
       };
       state.comments.push(made);
       return json(201, made);
+    }
+    const st = new RegExp(`^/repos/${repo}/statuses/([0-9a-f]{40})$`).exec(url.pathname);
+    if (st && req.method === 'POST') {
+      const b = (await body(req)) as { state?: string; context?: string; description?: string };
+      state.statuses.push({
+        sha: st[1]!,
+        state: String(b.state),
+        context: String(b.context),
+        description: String(b.description),
+      });
+      return json(201, {});
     }
     const e = new RegExp(`^/repos/${repo}/issues/comments/(\\d+)$`).exec(url.pathname);
     if (e && req.method === 'PATCH') {

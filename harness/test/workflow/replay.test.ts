@@ -253,13 +253,23 @@ describe('pr.yml and pr-comment.yml, replayed (a fork with a planted regression)
       runner: runner('hosted-pr', artifacts(), wp),
       verbose: VERBOSE,
     });
+  const planJob = (sha: string) =>
+    runJob({
+      workflow: pr,
+      job: 'plan',
+      github: github(sha),
+      vars,
+      actions,
+      runner: runner('hosted-plan', artifacts(), wp),
+      verbose: VERBOSE,
+    });
   const diff = (sha: string, approveResult: string) =>
     runJob({
       workflow: pr,
       job: 'diff',
       github: github(sha),
       vars,
-      needs: { approve: { result: approveResult } },
+      needs: { plan: { result: 'success' }, approve: { result: approveResult } },
       actions,
       runner: runner('m1', artifacts(), wp),
       verbose: VERBOSE,
@@ -269,6 +279,8 @@ describe('pr.yml and pr-comment.yml, replayed (a fork with a planted regression)
     return runJob({
       workflow: prComment,
       job: 'comment',
+      // The same repository variables as pr.yml's: the comment job plans the diff again with them.
+      vars,
       github: {
         event_name: 'workflow_run',
         sha: wp.main,
@@ -302,14 +314,27 @@ describe('pr.yml and pr-comment.yml, replayed (a fork with a planted regression)
   it('a fork needs the approval: the approve job runs, and without its success the benchmark does not', () => {
     const ctx = (result?: string) => ({
       github: { repository: REPO, event: event(head1) },
-      needs: result ? { approve: { result } } : {},
+      needs: result ? { plan: { result: 'success' }, approve: { result } } : {},
     });
     expect(evaluateIf(pr.jobs.approve!.if, ctx())).toBe(true);
     expect(evaluateIf(pr.jobs.diff!.if, ctx('skipped'))).toBe(false);
     expect(evaluateIf(pr.jobs.diff!.if, ctx('failure'))).toBe(false);
   });
 
-  it('approved at the same commit: diff measures base and head, and pr-comment posts the comparison naming that commit', {
+  it("the plan job runs first and runs no pull-request code: the base's harness plans, uploads, marks the check pending", {
+    timeout: 600_000,
+  }, async () => {
+    const p = await planJob(head1);
+    expect(p.result, why(p)).toBe('success');
+    // Only the head's checkout touches its files; every command runs in the base's worktree.
+    const ran = pr.jobs.plan!.steps.filter((s) => s.run).map((s) => s['working-directory'] ?? '.');
+    expect(new Set(ran)).toEqual(new Set(['.', 'base']));
+    expect(p.steps.find((s) => s.name === "The trusted plan, by the base's harness")!.log).not.toContain('::error::');
+    expect(p.summary).toContain('What the base harness found affected');
+    expect(api.statuses.at(-1)).toMatchObject({ sha: head1, state: 'pending', context: 'jsio-bench / perf diff' });
+  });
+
+  it("approved at the same commit: the base's harness measures base and head, and the comment job judges, comments and sets the check", {
     timeout: 1_200_000,
   }, async () => {
     openPull(head1);
@@ -317,6 +342,11 @@ describe('pr.yml and pr-comment.yml, replayed (a fork with a planted regression)
     expect(a.result, why(a)).toBe('success');
     const d = await diff(head1, 'success');
     expect(d.result, why(d)).toBe('success');
+    // No harness change in the plan: the base's harness ran the diff.
+    expect(d.steps.find((s) => s.name?.startsWith('Which harness measures'))!.outputs).toEqual({ side: 'base' });
+    // The merge check is no step of this job: the comment job's commit status is.
+    expect(d.steps.some((s) => s.name?.startsWith('Merge check'))).toBe(false);
+    expect(existsSync(join(artifacts(), 'perf-diff', 'pairs.json'))).toBe(true);
     expect(d.env.JSIO_CACHE).toBe(join(w.toolCache, 'jsio-bench', 'pr'));
     const cmp = JSON.parse(readFileSync(join(artifacts(), 'perf-diff', 'comparison.json'), 'utf8')) as {
       schema: number;
@@ -344,24 +374,25 @@ describe('pr.yml and pr-comment.yml, replayed (a fork with a planted regression)
     expect(wcC.changed).toBe(true);
     expect(readFileSync(join(artifacts(), 'perf-diff', 'pr-number'), 'utf8')).toBe(String(PR));
     // The base's harness planned the diff before any pull-request code ran: the changed program's
-    // points are in its plan, the plan went up as its own artifact and into the step summary.
-    const trusted = d.steps.find((s) => s.name === "The trusted plan, by the base's harness")!;
-    expect(trusted.log).not.toContain('::warning::');
+    // points are in its plan, which went up as its own artifact.
     const plan = JSON.parse(readFileSync(join(artifacts(), 'trusted-plan', 'plan.json'), 'utf8')) as {
       affected: { benchmark: string }[];
     };
     expect(plan.affected.map((a) => a.benchmark)).toContain('wc/c/bs=65536');
-    expect(d.summary).toContain('What the base harness found affected');
 
     const c = await comment(head1);
     expect(c.result, why(c)).toBe('success');
     expect(c.steps.find((s) => s.name?.startsWith('Check the run'))!.outputs).toEqual({ pr: String(PR), sha: head1 });
+    expect(c.steps.find((s) => s.name?.startsWith('Plan the diff again'))!.log).not.toContain('::error::');
     expect(api.comments.map((x) => x.issue)).toEqual([PR]);
     const body = api.comments[0]!.body;
     expect(body).toMatch(/\| wc c bs=65536 \| (read_cost|wall_time) \| [^|]+ \| [^|]+ \| \+\d/);
-    // The merge check ran last under the default rule (nothing broken: it passes) and the comment says so.
-    expect(d.steps.at(-1)!.name).toMatch(/^Merge check/);
-    expect(body).toContain('**Merge check: passes**');
+    // The comment job judged the pairs again (they agree), planned again, and set the check on the
+    // head under the default rule (nothing broken: it passes).
+    expect(body).toContain("**Merge check (decided by the default branch's code): passes**");
+    expect(body).not.toContain('said otherwise');
+    expect(c.steps.find((s) => s.name?.startsWith('Plan the diff again'))!.outcome).toBe('success');
+    expect(api.statuses.at(-1)).toMatchObject({ sha: head1, state: 'success', context: 'jsio-bench / perf diff' });
     expect(body).toContain(head1.slice(0, 12));
     // The comment names the full commit measured.
     expect(body).toContain(head1);
@@ -381,6 +412,8 @@ describe('pr.yml and pr-comment.yml, replayed (a fork with a planted regression)
       'second push: the read loop as it was',
     );
     openPull(head2);
+    const p = await planJob(head2);
+    expect(p.result, why(p)).toBe('success');
     const a = await approve(head2);
     expect(a.result, why(a)).toBe('success');
     const d = await diff(head2, 'success');
@@ -394,6 +427,7 @@ describe('pr.yml and pr-comment.yml, replayed (a fork with a planted regression)
     expect(api.comments).toHaveLength(1);
     expect(api.comments[0]!.body).toContain(head2.slice(0, 12));
     expect(api.comments[0]!.body).toMatch(/^## Performance: 0 affected · /m);
+    expect(api.statuses.at(-1)).toMatchObject({ sha: head2, state: 'success' });
     expect(api.comments[0]!.body).not.toContain(head1);
   });
 
@@ -442,23 +476,30 @@ describe('the PR diff reads what the bench publish wrote (bench -> gh-pages -> -
         base: { ref: 'main', sha: w.main, repo: { full_name: REPO } },
       },
     };
-    const ctx = { github: { repository: REPO, event: e }, needs: { approve: { result: 'skipped' } } };
+    const ctx = {
+      github: { repository: REPO, event: e },
+      needs: { plan: { result: 'success' }, approve: { result: 'skipped' } },
+    };
     expect(evaluateIf(pr.jobs.approve!.if, ctx)).toBe(false);
     expect(evaluateIf(pr.jobs.diff!.if, ctx)).toBe(true);
-    const d = await runJob({
-      workflow: pr,
-      job: 'diff',
-      github: { event_name: 'pull_request_target', sha: w.main, ref: 'refs/heads/main', event: e },
-      vars: {
-        PR_BUDGET_MINUTES: '1',
-        PR_PROFILE: 'smoke',
-        PR_BENCH_FLAGS: `--experiments ${NARROW.experiments} --variants ${NARROW.variants} --param ${NARROW.params}`,
-      },
-      needs: { approve: { result: 'skipped' } },
-      actions,
-      runner: runner('m1', join(w.root, 'artifacts-pr-after-publish')),
-      verbose: VERBOSE,
-    });
+    const job = (name: string, runnerName: string) =>
+      runJob({
+        workflow: pr,
+        job: name,
+        github: { event_name: 'pull_request_target', sha: w.main, ref: 'refs/heads/main', event: e },
+        vars: {
+          PR_BUDGET_MINUTES: '1',
+          PR_PROFILE: 'smoke',
+          PR_BENCH_FLAGS: `--experiments ${NARROW.experiments} --variants ${NARROW.variants} --param ${NARROW.params}`,
+        },
+        needs: { plan: { result: 'success' }, approve: { result: 'skipped' } },
+        actions,
+        runner: runner(runnerName, join(w.root, 'artifacts-pr-after-publish')),
+        verbose: VERBOSE,
+      });
+    const p = await job('plan', 'hosted-plan');
+    expect(p.result, why(p)).toBe('success');
+    const d = await job('diff', 'm1');
     // `npm run pages` wrote data/<machine>/noise.json for this uncalibrated machine; `pairs
     // --noise-store` must read it (it used to reject it after measuring).
     expect(d.result, why(d)).toBe('success');
