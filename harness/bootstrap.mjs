@@ -66,20 +66,27 @@ const TOOLS = {
   chromium: ['chromium', 'chromium'],
   fincore: ['fincore', 'util-linux'],
   valgrind: ['valgrind', 'valgrind'],
+  bwrap: ['bwrap', 'bubblewrap'],
 };
 const NEEDS = {
   bench: ['hyperfine', 'strace', 'time', 'fincore'],
   calibrate: ['hyperfine', 'strace', 'time', 'fincore'],
   releases: ['hyperfine', 'strace', 'time', 'fincore'],
-  test: ['hyperfine', 'strace', 'time', 'fincore', 'shellcheck', 'chromium', 'valgrind'],
+  test: ['hyperfine', 'strace', 'time', 'fincore', 'shellcheck', 'chromium', 'valgrind', 'bwrap'],
 };
 // Installed when they can be, never a reason to stop: without Valgrind, work is not counted and
 // the benchmarks say so (`--require counts` makes it an error).
+// Without bubblewrap, bench measures without a sandbox (and says so) and the paired diff refuses.
 const WANTS = {
-  bench: ['valgrind'],
-  calibrate: ['valgrind'],
-  releases: ['valgrind'],
-  pairs: ['valgrind'],
+  bench: ['valgrind', 'bwrap'],
+  calibrate: ['valgrind', 'bwrap'],
+  releases: ['valgrind', 'bwrap'],
+  pairs: ['valgrind', 'bwrap'],
+};
+/** What a command does without an optional package. */
+const WITHOUT = {
+  valgrind: 'work is not counted',
+  bwrap: 'programs run without a sandbox (bench says so; the paired diff refuses)',
 };
 
 /** Where distributions and installers put binaries: a tool found there is installed, just off PATH. */
@@ -100,8 +107,9 @@ function tryOptionalPackages(names) {
   const sudo = !root && has('sudo') && spawnSync('sudo', ['-n', 'true'], quiet).status === 0;
   const install = `apt-get update && apt-get install -y ${pkgs.join(' ')}`;
   if (!has('apt-get') || (!root && !sudo)) {
+    const without = missing.map((n) => WITHOUT[n] ?? 'it is not used').join('; ');
     process.stderr.write(
-      `note: ${pkgs.join(', ')} not installed, so work is not counted; to count it: sudo sh -c '${install}'\n`,
+      `note: ${pkgs.join(', ')} not installed, so ${without}; to install: sudo sh -c '${install}'\n`,
     );
     return;
   }

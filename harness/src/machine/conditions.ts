@@ -28,6 +28,8 @@ export interface Conditions {
   rssLayout?: 'fixed' | 'random';
   /** One cold 4 KiB read's latency (cold-read.ts), when the run has cold-cache points. */
   coldRead?: ColdRead;
+  /** "bubblewrap" when the programs ran sandboxed, else "none: <why>" (pipeline/setup.ts). */
+  sandbox?: string;
 }
 
 function turboState(): string {

@@ -36,7 +36,10 @@ function pinsFile() {
 /** A family's pin: a version, or one per major. */
 export type Pins = Record<string, string | Record<string, string> | undefined>;
 
-export type Resolved = { ok: true; path: string; version: string } | { ok: false; reason: string; hint: string };
+/** A runtime resolved: its binary and version, or why not (`broken`: found, but not the pinned version). */
+export type Resolved =
+  | { ok: true; path: string; version: string }
+  | { ok: false; reason: string; hint: string; broken?: true };
 
 export function readPins(file: string): Pins {
   return readJsonFile(file, pinsFile()) as Pins;
@@ -54,6 +57,12 @@ function probeVersion(path: string, family: RuntimeFamily): string {
 }
 
 export const CURRENT_NODE_MAJOR = process.versions.node.split('.')[0] ?? '0';
+
+/** The pinned release of the harness's own Node major, if toolchains.json pins that major. */
+function pinnedNode(pins: Pins): string | undefined {
+  const node = pins.node;
+  return typeof node === 'object' ? node[CURRENT_NODE_MAJOR] : undefined;
+}
 
 /** "current" means the node running the harness; other entries are majors pinned in toolchains.json. */
 export function nodeMajors(requested: readonly string[]): string[] {
@@ -180,7 +189,22 @@ function onThisMachine(family: RuntimeFamily, source: PathSource, pins: Pins): R
       hint: source.install.replace('{pin}', String(pins[family.key] ?? '')),
     };
   }
-  return { ok: true, path, version: probeVersion(path, family) };
+  return pinChecked(family, { ok: true, path, version: probeVersion(path, family) }, pins, source.install);
+}
+
+/**
+ * A runtime found on this machine, checked against its pin: another version is never measured in
+ * its place (a point that needs it fails with both versions and how to install the pinned one).
+ */
+function pinChecked(family: RuntimeFamily, found: Resolved & { ok: true }, pins: Pins, install: string): Resolved {
+  const pin = family.pin === 'single' ? pins[family.key] : undefined;
+  if (typeof pin !== 'string' || found.version.split(' ')[0] === pin) return found;
+  return {
+    ok: false,
+    broken: true,
+    reason: `${family.key} ${found.version.split(' ')[0]} found, ${pin} pinned (${found.path})`,
+    hint: install.replace('{pin}', pin),
+  };
 }
 
 /**
@@ -193,8 +217,10 @@ export async function resolveRuntime(
   cacheDir: string,
   log: (s: string) => void,
 ): Promise<Resolved> {
-  // The harness's own Node: no install.
-  if (name === `node@${CURRENT_NODE_MAJOR}`)
+  // The harness's own Node, when it is the pinned release of its major (or its major has no pin):
+  // no install. Another release of a pinned major is never measured in the pin's place.
+  const nodePin = name === `node@${CURRENT_NODE_MAJOR}` ? pinnedNode(pins) : undefined;
+  if (name === `node@${CURRENT_NODE_MAJOR}` && (nodePin === undefined || nodePin === process.versions.node))
     return { ok: true, path: process.execPath, version: process.versions.node };
   const release = await releaseRuntime(name, cacheDir);
   if (release && 'ok' in release) return release;

@@ -7,6 +7,7 @@
 import type { Scope } from '../lib/expr.js';
 import type { Check, Experiment, Manifest, Variant } from './manifest.js';
 import type { Params } from './results.js';
+import type { Sandbox } from './sandbox.js';
 
 /** How a job's program is run: the profile's runs, warm-ups and timeout (not its constants). */
 type RunSettings = Readonly<Pick<Manifest['profiles']['quick'], 'runs' | 'warmup' | 'timeout'>>;
@@ -73,6 +74,11 @@ export interface Job {
   readonly cwd: string;
   /** Scratch space the program may write to, emptied before and removed after the job. */
   readonly scratch: string;
+  /**
+   * The sandbox every process of the job runs in (its side's tree, caches and scratch at fixed
+   * paths, a fixed environment); absent where bubblewrap cannot start (`bench` says so).
+   */
+  readonly sandbox?: Sandbox;
   readonly build?: JobBuild;
   /**
    * How its instructions are counted (run/count-instructions.ts): the runtime's deterministic

@@ -236,6 +236,11 @@ const Run = z
         rssLayout: z.enum(['fixed', 'random']).optional(),
         /** Measured when the run has cold-cache points: what "cold" costs on this machine. */
         coldRead: ColdRead.optional(),
+        /**
+         * Where its programs ran: "bubblewrap" (a sandbox per process, at fixed paths, with a fixed
+         * environment: counts and start-up move with both) or "none: <why>". Absent before sandboxes.
+         */
+        sandbox: Text('short').optional(),
       })
       .strict()
       .optional(),

@@ -217,6 +217,9 @@ const paramsText = (job: Job) =>
     .map(([k, v]) => `${k}=${v}`)
     .join(' ');
 
+/** The run's sandbox in its results: "bubblewrap", or "none: <why>" (short). */
+const sandboxLine = (s: string) => (s === 'bubblewrap' ? s : `none: ${s}`.slice(0, 120));
+
 export async function bench(opts: BenchOptions): Promise<BenchResult> {
   const log = opts.log ?? ((m: string) => process.stderr.write(`${m}\n`));
   const started = new Date();
@@ -236,7 +239,7 @@ export async function bench(opts: BenchOptions): Promise<BenchResult> {
       '--require counts: valgrind is not installed, so no work can be counted',
       'apt-get install valgrind',
     );
-  const { jobs, toolchains, coldRead } = await planCheckout(
+  const { jobs, toolchains, coldRead, sandbox } = await planCheckout(
     points,
     host,
     {
@@ -244,6 +247,9 @@ export async function bench(opts: BenchOptions): Promise<BenchResult> {
       cacheDir,
       evictorRoot: opts.root,
       require: opts.require,
+      ...(opts.programsDir ? { programsDir: opts.programsDir } : {}),
+      // `--require sandbox` (main's trend runs): no run measured without one reaches a trend.
+      sandbox: opts.require.includes('sandbox') ? 'required' : 'preferred',
       ...(opts.runs ? { runs: opts.runs } : {}),
       ...(opts.variantRuns ? { variantRuns: opts.variantRuns } : {}),
     },
@@ -255,7 +261,7 @@ export async function bench(opts: BenchOptions): Promise<BenchResult> {
     commit: commitInfo(opts.root),
     machine: host.machine,
     toolchains,
-    conditions: { ...host.conditions, ...(coldRead ? { coldRead } : {}) },
+    conditions: { ...host.conditions, sandbox: sandboxLine(sandbox), ...(coldRead ? { coldRead } : {}) },
     experiments,
   });
   const builds = await buildAll(jobs, log);
@@ -272,6 +278,7 @@ export async function bench(opts: BenchOptions): Promise<BenchResult> {
   });
 
   const { summary, summaryText } = writeReports(outDir, results, experiments);
+  if (sandbox !== 'bubblewrap') log(`measured without a sandbox: ${sandbox}`);
   const { stored, sitePath } = await store(results, opts, log);
   return {
     results,

@@ -15,6 +15,8 @@ import { measureColdRead } from '../machine/cold-read.js';
 import { cpuPlan, currentConditions } from '../machine/conditions.js';
 import { sampleForeignCores } from '../machine/cpu-share.js';
 import { machineInfo } from '../machine/machine.js';
+import { type OpenedSandbox, openSandbox, runpathOf } from '../machine/sandbox/open.js';
+import { refuseTrackedHarnessFiles } from '../machine/sandbox/tracked.js';
 import { type Resolved, readPins, resolveRuntime, toolVersions } from '../machine/toolchains.js';
 import { buildEvictor, findTools, type Tools } from '../machine/tools.js';
 import type { Job } from '../model/job.js';
@@ -126,14 +128,24 @@ export interface CheckoutPlan {
   /** One scratch directory for every job (the paired diff: both sides write one file by one path). */
   scratchDir?: string;
   require: string[];
+  /** Another folder of programs than the checkout's (`--programs`). */
+  programsDir?: string;
+  /**
+   * Whether its processes run sandboxed: `required` (the paired diff refuses where bubblewrap
+   * cannot start), `preferred` (`bench` measures without and says so), `off`.
+   */
+  sandbox: 'required' | 'preferred' | 'off';
   runs?: number;
   variantRuns?: Readonly<Record<string, number>>;
 }
 
 /** Runtimes, inputs and evictor for the points, then their jobs: the stage after "plan points". */
 export async function planCheckout(points: readonly Point[], host: Host, o: CheckoutPlan, log: (m: string) => void) {
+  refuseTrackedHarnessFiles(o.root);
   const { runtimes, inputs, evictTool, coldRead } = await preparePoints(points, o.root, o.evictorRoot, o.cacheDir, log);
+  const sandbox = sideSandbox(o, host, runtimes, log);
   const jobs: Job[] = planJobs(points, {
+    ...(sandbox.ok ? { sandbox: sandbox.sandbox } : {}),
     runtimes,
     inputs,
     cacheDir: o.jobCacheDir ?? o.cacheDir,
@@ -144,7 +156,45 @@ export async function planCheckout(points: readonly Point[], host: Host, o: Chec
     ...(o.runs ? { runs: o.runs } : {}),
     ...(o.variantRuns ? { variantRuns: o.variantRuns } : {}),
   });
-  return { jobs, toolchains: toolchainsOf(runtimes), ...(coldRead ? { coldRead } : {}) };
+  return {
+    jobs,
+    toolchains: toolchainsOf(runtimes),
+    sandbox: sandbox.ok ? ('bubblewrap' as const) : sandbox.reason,
+    ...(coldRead ? { coldRead } : {}),
+  };
+}
+
+/**
+ * The checkout's sandbox (machine/sandbox/open.ts): its tree, caches and scratch at the fixed
+ * paths, the tools it runs that live outside the system's folders beside them. Refuses the run
+ * when required and it cannot start; otherwise says the run measures without one.
+ */
+function sideSandbox(
+  o: CheckoutPlan,
+  host: Host,
+  runtimes: ReadonlyMap<string, Resolved>,
+  log: (m: string) => void,
+): OpenedSandbox {
+  if (o.sandbox === 'off') return { ok: false, reason: 'switched off', hint: '' };
+  const toolPaths = [
+    ...Object.values(host.tools),
+    ...[...runtimes.values()].flatMap((r) => (r.ok ? [r.path] : [])),
+  ].filter((p): p is string => typeof p === 'string');
+  const opened = openSandbox({
+    root: o.root,
+    cacheDir: o.cacheDir,
+    buildCacheDir: o.jobCacheDir ?? o.cacheDir,
+    scratchDir: o.scratchDir ?? join(o.jobCacheDir ?? o.cacheDir, 'scratch'),
+    ...(o.programsDir ? { programsDir: o.programsDir } : {}),
+    ...(process.env.JUST_HOME ? { justHome: process.env.JUST_HOME } : {}),
+    ...(process.env.JUST_TARGET ? { justTarget: process.env.JUST_TARGET } : {}),
+    toolPaths,
+    libraryDirs: [...new Set(toolPaths.flatMap(runpathOf))],
+  });
+  if (opened.ok) return opened;
+  if (o.sandbox === 'required') throw new UserError(`no sandbox for ${o.root}: ${opened.reason}`, opened.hint);
+  log(`warning: measuring without a sandbox: ${opened.reason} (${opened.hint})`);
+  return opened;
 }
 
 /** A stop on SIGINT/SIGTERM: kills the running processes, and the pipeline ends at its next check. */

@@ -14,6 +14,7 @@ import type { Resolved } from '../machine/toolchains.js';
 import { freezeJob, type Job, type JobBuild, type JobCommand } from '../model/job.js';
 import { type Experiment, jsRuntimes, type Variant } from '../model/manifest.js';
 import { familyOf, NATIVE_COUNTING } from '../model/runtime-families.js';
+import type { Sandbox } from '../model/sandbox.js';
 import { matchesAt } from '../model/select.js';
 import { workloadHash } from './definition.js';
 import { measuredInputs } from './identify-inputs.js';
@@ -34,6 +35,8 @@ export interface PlanEnvironment {
   evictTool?: string;
   /** Runtimes that must be available (`--require`). */
   require: readonly string[];
+  /** The sandbox the checkout's processes run in, when one can start here. */
+  sandbox?: Sandbox;
   /** Timed runs per job, replacing the profile's (`--runs`). */
   runs?: number;
   /** Timed runs of some variants (by id), replacing `runs` and the profile's for them. */
@@ -248,6 +251,7 @@ export function planJob(point: Point, env: PlanEnvironment): Job {
     ...(counting ? { counting } : {}),
     cwd: exp.dir,
     scratch,
+    ...(env.sandbox ? { sandbox: env.sandbox } : {}),
     ...(build ? { build } : {}),
     ...(runnable && coldPoint && env.evictTool
       ? {
@@ -290,7 +294,8 @@ function whyBlocked(point: Point, rt: Resolved | undefined, input: InputResult |
   const m = point.experiment.manifest;
   return !rt?.ok
     ? {
-        status: 'skipped',
+        // Found, but not the pinned version: the point is broken here, never measured with another.
+        status: rt && 'broken' in rt && rt.broken ? 'failed' : 'skipped',
         reason: rt?.reason ?? `${point.runtime} was not resolved`,
         ...(rt?.hint ? { hint: rt.hint } : {}),
       }

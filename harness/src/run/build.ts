@@ -8,8 +8,10 @@ import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import * as harnessEsbuild from 'esbuild';
 import { runProcess } from '../lib/exec.js';
+import { sandboxCommand, writableWithin } from '../machine/sandbox/argv.js';
 import type { Job, JobBuild } from '../model/job.js';
 import type { BuildInfo } from '../model/results.js';
+import type { Sandbox } from '../model/sandbox.js';
 
 export type BuildResult = { ok: true; artifact: string; info: BuildInfo } | { ok: false; reason: string };
 
@@ -31,7 +33,11 @@ function tail(s: string, lines = 8): string {
   return s.trim().split('\n').slice(-lines).join('\n');
 }
 
-export async function buildOne(b: JobBuild): Promise<BuildResult> {
+/**
+ * Builds one artifact; with a sandbox, gcc runs in it (the side's tree read-only at its fixed
+ * path, so a build of either side names the same source path) and writes only its output folder.
+ */
+export async function buildOne(b: JobBuild, sandbox?: Sandbox): Promise<BuildResult> {
   const { spec, source, artifact } = b;
   const outDir = dirname(artifact);
   rmSync(outDir, { recursive: true, force: true });
@@ -53,10 +59,13 @@ export async function buildOne(b: JobBuild): Promise<BuildResult> {
   switch (spec.kind) {
     case 'gcc': {
       if (!b.tool) return { ok: false, reason: 'gcc is not installed (apt-get install gcc)' };
-      const r = await runProcess([b.tool.path, ...spec.flags, '-o', artifact, source, ...spec.libs], {
-        cwd: b.cwd,
-        timeoutMs: 120_000,
-      });
+      const argv = [b.tool.path, ...spec.flags, '-o', artifact, source, ...spec.libs];
+      const r = sandbox
+        ? await runProcess(sandboxCommand(sandbox, b.cwd, argv, undefined, [writableWithin(sandbox, outDir)]), {
+            timeoutMs: 120_000,
+            env: {},
+          })
+        : await runProcess(argv, { cwd: b.cwd, timeoutMs: 120_000 });
       if (r.code !== 0) return { ok: false, reason: `gcc failed:\n${tail(r.stderr)}` };
       return done(b.tool.version, spec.flags);
     }
@@ -114,7 +123,7 @@ export async function buildAll(jobs: readonly Job[], log: (s: string) => void): 
   for (const job of jobs) {
     if (job.blocked || !job.build || out.has(job.build.key)) continue;
     log(`building ${job.build.key} (${job.build.spec.kind})`);
-    out.set(job.build.key, await buildOne(job.build));
+    out.set(job.build.key, await buildOne(job.build, job.sandbox));
   }
   return out;
 }

@@ -5,8 +5,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describeExit, type ProcessResult, runShell, shellQuote } from '../lib/exec.js';
+import { describeExit, type ProcessResult, runProcess, shellQuote } from '../lib/exec.js';
 import { failureDetail } from '../lib/first-error-line.js';
+import { sandboxCommand } from '../machine/sandbox/argv.js';
 import type { Tools } from '../machine/tools.js';
 import { commandLine, type Job } from '../model/job.js';
 import type { Validation } from '../model/results.js';
@@ -21,9 +22,24 @@ export const tail = (s: string) => s.trim().split('\n').slice(-5).join(' | ').sl
 
 export const timeoutMs = (job: Pick<Job, 'settings'>, factor = 1) => job.settings.timeout * 1000 * factor;
 
-/** Runs a shell command line for a job: in its folder, bounded by its timeout, in the programs' environment. */
-export function shell(job: Job, command: string, factor = 1): Promise<ProcessResult> {
-  return runShell(command, { cwd: job.cwd, timeoutMs: timeoutMs(job, factor), env: programEnv() });
+/**
+ * Runs a shell command line for a job: in its folder, bounded by its timeout, in the programs'
+ * environment; inside the job's sandbox when it has one, where `work` (the run's own files: GNU
+ * time's and strace's reports, Valgrind's logs) is writable too.
+ */
+export function shell(job: Job, command: string, factor = 1, work?: string): Promise<ProcessResult> {
+  return runInJob(job, ['bash', '-c', `set -o pipefail; ${command}`], timeoutMs(job, factor), work);
+}
+
+/** Runs `argv` for a job: in its sandbox (paths translated), or in its folder with the programs' environment. */
+export function runInJob(
+  job: Pick<Job, 'cwd' | 'sandbox'>,
+  argv: readonly string[],
+  timeout: number,
+  work?: string,
+): Promise<ProcessResult> {
+  if (!job.sandbox) return runProcess(argv, { cwd: job.cwd, timeoutMs: timeout, env: programEnv() });
+  return runProcess(sandboxCommand(job.sandbox, job.cwd, argv, work), { timeoutMs: timeout, env: {} });
 }
 
 /**
@@ -130,7 +146,7 @@ export async function checkedRun(
   untimed = false,
 ): Promise<CheckedRun> {
   const timeFile = join(work, 'time.txt');
-  const r = await shell(job, commandLine(size, gnuTimeWrap(tools, timeFile, untimed)));
+  const r = await shell(job, commandLine(size, gnuTimeWrap(tools, timeFile, untimed)), 1, work);
   const prefix = label ? `${label}: ` : '';
   // The generator died of SIGPIPE (exit 141 under pipefail): the program stopped reading and
   // exited. Its answer says what went wrong; the generator's signal does not.
@@ -202,6 +218,7 @@ export async function countSyscalls(
     job,
     commandLine(job, `${shellQuote(tools.strace)} -c -f -U name,calls,errors -S calls -o ${shellQuote(file)}`),
     4,
+    work,
   );
   if (traced.code !== 0)
     return {

@@ -6,13 +6,21 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describeExit, runProcess } from '../lib/exec.js';
+import { describeExit } from '../lib/exec.js';
 import type { Tools } from '../machine/tools.js';
 import { commandLine, type Job } from '../model/job.js';
-import { checkedRun, collector, countSyscalls, RSS_UNMEASURED, tail, timeoutMs, verifyEviction } from './common.js';
+import {
+  checkedRun,
+  collector,
+  countSyscalls,
+  RSS_UNMEASURED,
+  runInJob,
+  tail,
+  timeoutMs,
+  verifyEviction,
+} from './common.js';
 import { gatherBySize, interleavedSlots } from './interleave-sizes.js';
 import { type HyperfineRun, parseHyperfineJson } from './parse-hyperfine.js';
-import { programEnv } from './program-env.js';
 import type { RawSamples, Runner } from './runner.js';
 
 async function measure(job: Job, tools: Tools): Promise<RawSamples> {
@@ -90,7 +98,7 @@ async function measure(job: Job, tools: Tools): Promise<RawSamples> {
  * size's runs, or why hyperfine failed.
  */
 export async function timeWithHyperfine(
-  job: Pick<Job, 'settings' | 'evict' | 'cwd'>,
+  job: Pick<Job, 'settings' | 'evict' | 'cwd' | 'sandbox'>,
   hyperfine: string,
   work: string,
   sizes: readonly Pick<Job, 'command'>[],
@@ -112,7 +120,8 @@ export async function timeWithHyperfine(
   ];
   // hyperfine has no per-run timeout: bound the whole invocation instead.
   const bound = timeoutMs(job) * (s.runs + s.warmup) * sizes.length + 60_000;
-  const hf = await runProcess(argv, { timeoutMs: bound, cwd: job.cwd, env: programEnv() });
+  // In the job's sandbox, hyperfine runs inside it: the sandbox's start is never timed.
+  const hf = await runInJob(job, argv, bound, work);
   c.spent(hf.seconds);
   if (hf.code !== 0) return { failed: `hyperfine: ${describeExit(hf, bound)}: ${tail(hf.stderr)}` };
   const results = parseHyperfineJson(jsonFile, readFileSync(jsonFile, 'utf8'));

@@ -103,7 +103,7 @@ export async function runUnderValgrind<T>(
     const own = opts.size?.command ?? job.counting.command;
     const cmd = opts.pin === undefined ? own : { ...own, pin: opts.pin, generatorPin: opts.pin };
     const wrap = valgrindWrap(tools, opts.toolArgs(dir), dir, job.counting.env);
-    const r = await shell(job, commandLine({ command: cmd }, wrap), opts.timeoutFactor);
+    const r = await shell(job, commandLine({ command: cmd }, wrap), opts.timeoutFactor, dir);
     const failed = (why: string): ValgrindFailure => ({
       ok: false,
       reason: `${opts.unavailable}: ${why}`,

@@ -32,6 +32,7 @@ function diff(base: string, head: string, select: string[]) {
 describe('work changed, decided by exact counts', () => {
   let planted: ReturnType<typeof diff>;
   let comment: ReturnType<typeof diff>;
+  // Two whole diffs with counts: minutes on a loaded 2-core machine, more than the default hook bound.
   beforeAll(() => {
     const base = checkout('base');
     const more = checkout('more');
@@ -48,7 +49,7 @@ describe('work changed, decided by exact counts', () => {
     comment = diff(base, same, [
       ...['--experiments', 'wc', '--variants', 'c,readsync', '--param', 'bs=65536', '--param', 'runtime=node22'],
     ]);
-  });
+  }, 900_000);
 
   it('four additions per read: work changed, exact, whatever the timing said', () => {
     const p = planted.c.points.find((x) => x.variant === 'c')!;

@@ -114,6 +114,9 @@ export async function prepareSide(
       // docs/reading-results.md).
       scratchDir: join(harnessRoot, '.cache', 'scratch'),
       require,
+      // Each side in a sandbox of its own, at the one path both share: where none can start, the
+      // two sides would run at different paths, and counts move with paths (docs/counts.md).
+      sandbox: 'required',
     },
     log,
   );

@@ -39,12 +39,20 @@ export async function runSchedule(
   timer: string,
   commands: readonly string[],
   schedule: readonly number[],
-  opts: { cwd: string; timeoutMs: number; prepare?: string; startOn?: { taskset: string; cpus: string } },
+  opts: {
+    cwd: string;
+    timeoutMs: number;
+    prepare?: string;
+    startOn?: { taskset: string; cpus: string };
+    /** Every command starts a sandbox whose program is the timer's gate: the clock starts inside it. */
+    gated?: boolean;
+  },
 ): Promise<ScheduleResult> {
   const argv = [
     // The timer, and so every shell it forks, on the measured CPUs (it sleeps while they run).
     ...(opts.startOn ? [opts.startOn.taskset, '-c', opts.startOn.cpus] : []),
     timer,
+    ...(opts.gated ? ['--gated'] : []),
     String(Math.max(1, Math.round(opts.timeoutMs))),
     opts.prepare ?? '',
     String(commands.length),
@@ -63,9 +71,11 @@ export async function runSchedule(
   if (bad) {
     const what = bad.status.startsWith('prepare')
       ? `its prepare command (cache eviction) failed (${bad.status})`
-      : bad.status === 'timeout'
-        ? `timed out after ${opts.timeoutMs / 1000} s`
-        : `exited with ${bad.status}`;
+      : bad.status.startsWith('sandbox')
+        ? `could not start in its sandbox (${bad.status.replace('sandbox ', 'exit status ')})`
+        : bad.status === 'timeout'
+          ? `timed out after ${opts.timeoutMs / 1000} s`
+          : `exited with ${bad.status}`;
     return {
       ok: false,
       seconds,

@@ -11,6 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { shellQuote } from '../../lib/exec.js';
+import { sandboxCommand, translate } from '../../machine/sandbox/argv.js';
 import type { Tools } from '../../machine/tools.js';
 import { commandLine, type Job } from '../../model/job.js';
 import { checkedRun, shell, timeoutMs } from '../../run/common.js';
@@ -56,21 +57,39 @@ export function pairSchedule(order: PairOrder, fit: boolean): number[] {
   return fit ? [first + 2, first, 1 - first, 3 - first] : [first, 1 - first];
 }
 
-/** The commands of a point as the timer runs them: each in its own experiment folder. */
-const inDir = (job: Job, size: Pick<Job, 'command'>) => `cd ${shellQuote(job.cwd)} && ${commandLine(size)}`;
+/**
+ * The commands of a point as the timer runs them: each in its own experiment folder; in its side's
+ * sandbox when the job has one, started through the timer's gate (`timer` translated to its path
+ * inside), so the clock starts once the process is inside.
+ */
+function inDir(job: Job, size: Pick<Job, 'command'>, timer: string): string {
+  if (!job.sandbox) return `cd ${shellQuote(job.cwd)} && ${commandLine(size)}`;
+  const gate = translate(timer, job.sandbox.roots);
+  const argv = sandboxCommand(job.sandbox, job.cwd, [
+    gate,
+    '--gate',
+    '/bin/bash',
+    '-c',
+    `set -o pipefail; ${commandLine(size)}`,
+  ]);
+  return `exec ${argv.map(shellQuote).join(' ')}`;
+}
 
 /** Whole processes under the pair timer; a fit adds each side's small size. */
 function timed(fit: boolean): PairStrategy {
   return async (point, orders, _label, ctx) => {
     const { base, head } = point;
+    const at = (job: Job, size: Pick<Job, 'command'>) => inDir(job, size, ctx.timer);
     const commands = fit
       ? [
-          inDir(base, base.sizes!.at(-1)!),
-          inDir(head, head.sizes!.at(-1)!),
-          inDir(base, base.sizes![0]!),
-          inDir(head, head.sizes![0]!),
+          at(base, base.sizes!.at(-1)!),
+          at(head, head.sizes!.at(-1)!),
+          at(base, base.sizes![0]!),
+          at(head, head.sizes![0]!),
         ]
-      : [inDir(base, base), inDir(head, head)];
+      : [at(base, base), at(head, head)];
+    if (Boolean(base.sandbox) !== Boolean(head.sandbox))
+      return { ok: false, failed: { side: base.sandbox ? 'head' : 'base', reason: 'only one side has a sandbox' } };
     const schedule = orders.flatMap((order) => pairSchedule(order, fit));
     // Cold points: the head's evictor before every process (both sides read the same input).
     const prepare = head.evict ?? base.evict;
@@ -79,6 +98,7 @@ function timed(fit: boolean): PairStrategy {
       timeoutMs: timeoutMs(head),
       ...(prepare ? { prepare } : {}),
       ...(head.startOn ? { startOn: head.startOn } : {}),
+      ...(head.sandbox ? { gated: true } : {}),
     });
     if (!r.ok) {
       const side = r.failed === undefined ? 'head' : r.failed % 2 === 0 ? 'base' : 'head';
