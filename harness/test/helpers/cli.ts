@@ -41,11 +41,29 @@ export function runPairs(
   return runCli(['pairs', ...args, ...flags], env);
 }
 
-/** `pr-comment` on a diff's output packed as pr.yml's artifact (comparison files and the PR number). */
-export function commentOnDiff(out: string, pr: number): CliResult {
+/**
+ * `pr-comment` on a diff's output packed as pr.yml's artifact (comparison files, the pair record
+ * and the PR number), judged against the trusted plan of the same two checkouts and bench flags
+ * (made here as pr.yml's plan job makes it), or against none when `plan` is not given.
+ */
+export function commentOnDiff(
+  out: string,
+  pr: number,
+  plan?: { base: string; head: string; flags: string[] },
+): CliResult {
   const art = join(out, 'artifact');
   mkdirSync(art);
-  for (const f of ['comparison.json', 'comparison.md']) cpSync(join(out, f), join(art, f));
+  for (const f of ['comparison.json', 'comparison.md', 'pairs.json']) cpSync(join(out, f), join(art, f));
   writeFileSync(join(art, 'pr-number'), String(pr));
-  return runCli(['pr-comment', '--artifact', art, '--pr', String(pr)]);
+  const trusted: string[] = [];
+  if (plan) {
+    const r = runCli(['pairs', '--base', plan.base, '--head', plan.head, '--plan', '--json', ...plan.flags]);
+    if (r.status !== 0) return r;
+    writeFileSync(join(out, 'plan.json'), r.stdout);
+    trusted.push('--trusted-plan', join(out, 'plan.json'));
+  }
+  return runCli(['pr-comment', '--artifact', art, '--pr', String(pr), ...trusted]);
 }
+
+/** The comment's first line of results ("## Performance: …"), wherever the judgement above it ends. */
+export const performanceLine = (md: string) => md.split('\n').find((l) => l.startsWith('## Performance:')) ?? '';

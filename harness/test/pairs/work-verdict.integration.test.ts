@@ -22,7 +22,7 @@ function diff(base: string, head: string, select: string[]) {
     ...['--control', '0', '--noise-store', join(out, 'none'), '--profile', 'smoke', ...select],
   ]);
   expect(pairs.status, pairs.stderr).toBe(0);
-  const comment = commentOnDiff(out, 3);
+  const comment = commentOnDiff(out, 3, { base, head, flags: ['--control', '0', '--profile', 'smoke', ...select] });
   expect(comment.status, comment.stderr).toBe(0);
   const file = join(out, 'comparison.json');
   const rule = (r: string) => runCli(['workflow', 'pr-outcome', '--comparison', file, '--fail-on', r]);
