@@ -12,6 +12,7 @@ import { defineConfig } from 'vitest/config';
  */
 export const SERIAL = [
   '**/*.integration.test.ts',
+  '**/*.act.test.ts',
   'harness/test/cli/docs-commands.test.ts',
   'harness/test/cli/bad-input-untouched.test.ts',
   'gh-pages/test/site-real-run.e2e.test.ts',
