@@ -28,7 +28,6 @@ export const SERIAL = [
   'harness/test/pairs/pipeline/pairs.test.ts',
   'harness/test/store/noise-thresholds.test.ts',
   'harness/test/tools/bootstrap-path.test.ts',
-  'harness/test/workflow/replay.test.ts',
   'harness/test/workflow/gab-gate.test.ts',
   // Counts the browser profiles in the shared TMPDIR: another file's browser would be counted.
   'harness/test/site/scratch-tmpdir.test.ts',
@@ -45,6 +44,8 @@ export const BRIEF = [
   'harness/test/pipeline/counts.integration.test.ts',
   'harness/test/releases/work.integration.test.ts',
   'harness/test/pairs/work-verdict.integration.test.ts',
+  // ci.yml under act: a typecheck, the linters and one static test file, nothing timed.
+  'harness/test/workflow/act/ci.act.test.ts',
 ];
 
 const ALL = ['harness/test/**/*.test.ts', 'gh-pages/test/**/*.test.ts'];

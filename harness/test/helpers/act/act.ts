@@ -3,12 +3,16 @@
  * (.cache/bin/act, `go install github.com/nektos/act@VERSION`) or on PATH.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../cli.js';
 
-/** The version the bootstrap installs (harness/bootstrap.mjs, ACT_VERSION). */
-export const ACT_VERSION = '0.2.89';
+/** The version the bootstrap installs: its ACT_VERSION, recorded there beside the other tools' pins. */
+const ACT_VERSION = (() => {
+  const m = /const ACT_VERSION = '([^']+)'/.exec(readFileSync(join(ROOT, 'harness', 'bootstrap.mjs'), 'utf8'));
+  if (!m) throw new Error('harness/bootstrap.mjs records no ACT_VERSION');
+  return m[1]!;
+})();
 
 function versionOf(bin: string): string | undefined {
   try {

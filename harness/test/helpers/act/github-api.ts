@@ -8,18 +8,18 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 
-export interface ApiRequest {
+interface ApiRequest {
   method: string;
   path: string;
   body?: unknown;
 }
-export interface Comment {
+interface Comment {
   id: number;
   issue: number;
   body: string;
   user: { login: string };
 }
-export interface CommitStatus {
+interface CommitStatus {
   sha: string;
   state: string;
   context?: string;
@@ -93,7 +93,11 @@ export async function standInApi(repo: string): Promise<StandInApi> {
     if (route('/pulls') && req.method === 'GET') return json(200, Object.values(state.pulls));
     if ((m = route('/issues/(\\d+)/comments'))) {
       const issue = Number(m[1]);
-      if (req.method === 'GET') return json(200, state.comments.filter((c) => c.issue === issue));
+      if (req.method === 'GET')
+        return json(
+          200,
+          state.comments.filter((c) => c.issue === issue),
+        );
       if (req.method === 'POST') {
         const made = {
           id: nextId++,
@@ -117,7 +121,9 @@ export async function standInApi(repo: string): Promise<StandInApi> {
       return json(201, status);
     }
     if ((m = route('/actions/runs/(\\d+)/artifacts')) && req.method === 'GET') {
-      const list = runArtifacts(state.runs, m[1]!).filter((a) => !url.searchParams.get('name') || a.name === url.searchParams.get('name'));
+      const list = runArtifacts(state.runs, m[1]!).filter(
+        (a) => !url.searchParams.get('name') || a.name === url.searchParams.get('name'),
+      );
       const listed = list.map((a) => ({
         id: a.id,
         name: a.name,

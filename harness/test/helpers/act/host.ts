@@ -12,7 +12,16 @@ import { join } from 'node:path';
 
 export type HostState = Record<string, string>;
 
-const WATCHED = ['.gitconfig', '.config/git/config', '.actrc', '.config/act', '.cache/act', '.cache/actcache', '.npmrc', 'go'];
+const WATCHED = [
+  '.gitconfig',
+  '.config/git/config',
+  '.actrc',
+  '.config/act',
+  '.cache/act',
+  '.cache/actcache',
+  '.npmrc',
+  'go',
+];
 
 export function hostState(): HostState {
   const home = homedir();

@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, w
 import { join } from 'node:path';
 import { ROOT } from '../cli.js';
 
-export const SHARED = join(ROOT, '..', 'shared');
+const SHARED = join(ROOT, '..', 'shared');
 const UNPACKED = join(ROOT, '.cache', 'act', 'actions');
 
 export interface Pin {
@@ -96,9 +96,8 @@ export function localActions(pins: Pin[] = workflowPins(), { fetch = true } = {}
       const part = `${dir}.${process.pid}.part`;
       rmSync(part, { recursive: true, force: true });
       mkdirSync(part, { recursive: true });
-      const ok = tarball
-        ? (execFileSync('tar', ['-xzf', tarball, '-C', part]), true)
-        : fetchFromGitHub(pin, part);
+      if (tarball) execFileSync('tar', ['-xzf', tarball, '-C', part]);
+      const ok = tarball ? true : fetchFromGitHub(pin, part);
       if (!ok || !existsSync(join(part, 'action.yml'))) {
         rmSync(part, { recursive: true, force: true });
         missing.push(label(pin));

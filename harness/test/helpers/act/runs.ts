@@ -8,7 +8,7 @@
  * ones too, with the condition that skipped them), output and step summary.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { findAct } from './act.js';
@@ -28,7 +28,7 @@ export interface StepOutcome {
   /** What the step printed (its commands' messages included). */
   output: string;
 }
-export interface JobOutcome {
+interface JobOutcome {
   result: 'success' | 'failure' | undefined;
   steps: StepOutcome[];
   /** Everything the job's steps wrote to GITHUB_STEP_SUMMARY. */
@@ -87,7 +87,7 @@ interface LogLine {
 }
 
 /** Jobs and steps from act's --json log. */
-export function parseActLog(text: string): Record<string, JobOutcome> {
+function parseActLog(text: string): Record<string, JobOutcome> {
   const jobs: Record<string, JobOutcome> = {};
   for (const line of text.split('\n')) {
     if (!line.startsWith('{')) continue;
@@ -102,12 +102,11 @@ export function parseActLog(text: string): Record<string, JobOutcome> {
     if (j.jobResult) job.result = j.jobResult as JobOutcome['result'];
     if (j.command === 'summary' && j.content) job.summary += j.content;
     if (!j.step || !j.stage) continue;
-    let step = job.steps.findLast((s) => s.name === j.step && s.stage === j.stage);
-    if (!step || step.result) {
-      if (!step || j.msg?.startsWith('⭐') || j.stepResult) {
-        step = { name: j.step, stage: j.stage, result: undefined, output: '' };
-        job.steps.push(step);
-      }
+    // A step's lines follow its start ("⭐ Run ..."); a skipped step has one line, with its result.
+    let step = [...job.steps].reverse().find((s) => s.name === j.step && s.stage === j.stage);
+    if (!step || (step.result && (j.msg?.startsWith('⭐') || j.stepResult))) {
+      step = { name: j.step, stage: j.stage, result: undefined, output: '' };
+      job.steps.push(step);
     }
     if (j.stepResult) {
       step.result = j.stepResult as StepOutcome['result'];
@@ -208,16 +207,14 @@ export async function runAct(spec: RunSpec): Promise<ActRun> {
     LANG: 'C.UTF-8',
     ...stepEnv,
   };
+  // Written as it comes, so a run still going can be followed (JSIO_KEEP_TMP=1 keeps it).
+  const out = openSync(logFile, 'w');
   const status = await new Promise<number>((ok) => {
-    const chunks: Buffer[] = [];
-    const p = spawn(act.bin!, args, { cwd: spec.world.repo, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    p.stdout.on('data', (c: Buffer) => chunks.push(c));
-    p.stderr.on('data', (c: Buffer) => chunks.push(c));
-    p.on('close', (code) => {
-      writeFileSync(logFile, Buffer.concat(chunks));
-      ok(code ?? 1);
-    });
+    const p = spawn(act.bin!, args, { cwd: spec.world.repo, env, stdio: ['ignore', out, out] });
+    p.on('error', () => ok(127));
+    p.on('close', (code) => ok(code ?? 1));
   });
+  closeSync(out);
   const log = readFileSync(logFile, 'utf8');
   // act's run id is 1: the artifact server keeps each run's artifacts under <path>/1/.
   const run: ActRun = { status, jobs: parseActLog(log), artifacts: join(artifacts, '1'), dir, log };

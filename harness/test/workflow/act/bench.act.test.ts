@@ -60,7 +60,10 @@ describe.runIf(ready)('bench.yml under act', () => {
     expect(skipped.map((s) => [s.name, s.skippedBecause])).toEqual([
       ['Refuse a ref that is not a commit of main (unmerged code is measured by pr.yml)', "inputs.ref != ''"],
       ['The commits this machine has results for (nightly back-fill)', "github.event_name == 'schedule'"],
-      ["Nightly, the newest commit of main this machine has no results for (else main's head)", "github.event_name == 'schedule'"],
+      [
+        "Nightly, the newest commit of main this machine has no results for (else main's head)",
+        "github.event_name == 'schedule'",
+      ],
     ]);
     // The job's own HOME and the trusted level's caches, under act's folders for this run.
     const home = step(first, 'bench', "A fresh HOME for this job, and the trusted level's caches").output;
@@ -109,6 +112,35 @@ describe.runIf(ready)('bench.yml under act', () => {
     expect(git(w.remote, 'rev-list', '--count', 'gh-pages')).toBe('2');
   });
 
+  it('a dispatch the harness refuses fails at the suite step, saying so; nothing is uploaded', {
+    timeout: 600_000,
+  }, async () => {
+    const r = await dispatch('dispatch-refused', { experiments: 'no-such-experiment', variants: '', params: '' });
+    expect(r.jobs.bench?.result).toBe('failure');
+    const suite = step(r, 'bench', 'Run the suite');
+    expect(suite.result).toBe('failure');
+    expect(suite.output).toContain('::error::the harness refused to run (exit 2)');
+    expect(step(r, 'bench', 'Upload results').result).toBe('skipped');
+    expect(artifactNames(r)).toEqual([]);
+  });
+
+  it('a dispatched ref that is not on main is refused before any of its code runs', { timeout: 600_000 }, async () => {
+    const side = commitAndPush(
+      w,
+      w.main,
+      'refs/heads/unmerged',
+      (d) => writeFileSync(join(d, 'UNMERGED'), 'x'),
+      'not on main',
+    );
+    const r = await dispatch('dispatch-unmerged', { ref: side });
+    expect(r.jobs.bench?.result).toBe('failure');
+    expect(
+      step(r, 'bench', 'Refuse a ref that is not a commit of main (unmerged code is measured by pr.yml)').result,
+    ).toBe('failure');
+    expect(step(r, 'bench', 'npm ci --ignore-scripts').result).toBe('skipped');
+    expect(artifactNames(r)).toEqual([]);
+  });
+
   it('a benchmark that answers wrongly fails the bench job at its end, with the reason; its results are still published', {
     timeout: 900_000,
   }, async () => {
@@ -141,6 +173,58 @@ describe.runIf(ready)('bench.yml under act', () => {
     const index = JSON.parse(ghPages(`data/${machine}/index.json`)) as { commits: { sha: string }[] };
     expect(index.commits.map((c) => c.sha)).toContain(w.main);
   });
+
+  // The full suite at smoke size (several minutes): only where JSIO_ACT_FULL=1 (.ci/run).
+  it.runIf(process.env.JSIO_ACT_FULL === '1')(
+    'a push to main measures the whole suite and publishes it, github-action-benchmark included',
+    { timeout: 1_800_000 },
+    async () => {
+      const sha = commitAndPush(
+        w,
+        w.main,
+        'refs/heads/main',
+        (d) => writeFileSync(join(d, 'NOTE'), 'pushed\n'),
+        'a push',
+      );
+      const who = { name: 'act-test', email: 'act-test@localhost', username: 'act-test' };
+      const r = await runAct({
+        world: w,
+        name: 'push',
+        workflow: '.github/workflows/bench.yml',
+        event: 'push',
+        payload: {
+          ref: 'refs/heads/main',
+          after: sha,
+          repository: { full_name: REPOSITORY, default_branch: 'main', html_url: `https://github.com/${REPOSITORY}` },
+          head_commit: {
+            id: sha,
+            message: 'a push',
+            timestamp: new Date().toISOString(),
+            url: `https://github.com/${REPOSITORY}/commit/${sha}`,
+            author: who,
+            committer: who,
+          },
+        },
+        vars: { BENCH_DEFAULT_PROFILE: 'smoke' },
+        tools: { node: ['22'] },
+      });
+      expect(r.status, why(r)).toBe(0);
+      const results = JSON.parse(artifactFile(r, 'results-jsio-bench-1', 'results.json')) as {
+        benchmarks: { status: string }[];
+      };
+      expect(results.benchmarks.filter((b) => b.status !== 'ok')).toEqual([]);
+      expect(artifactNames(r)).toEqual(['just-static-jsio-bench-1', 'results-jsio-bench-1']);
+      const gate = step(r, 'publish', 'What github-action-benchmark gets').output;
+      expect(gate).toContain(`sha=${sha}`);
+      for (const s of ['Headline series (smaller is better)', 'Headline series (bigger is better)'])
+        if (gate.includes(`${s.includes('smaller') ? 'smaller' : 'bigger'}=true`))
+          expect(step(r, 'publish', s).result).toBe('success');
+      const dataJs = ghPages(`dev/bench/${machine}/data.js`);
+      expect(dataJs).toContain(sha);
+      const index = JSON.parse(ghPages(`data/${machine}/index.json`)) as { commits: { sha: string }[] };
+      expect(index.commits.map((c) => c.sha)).toContain(sha);
+    },
+  );
 
   it('left the machine alone: its HOME and git configuration are as they were', () => {
     expect(hostState()).toEqual(before);

@@ -9,8 +9,8 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { artifactFile, artifactFiles, artifactNames } from '../../helpers/act/artifacts.js';
 import { type StandInApi, standInApi } from '../../helpers/act/github-api.js';
 import { type HostState, hostState } from '../../helpers/act/host.js';
@@ -38,7 +38,10 @@ function plantSpin(d: string) {
   const marker = '      bytes += (unsigned long long)n;\n';
   const src = readFileSync(f, 'utf8');
   expect(src).toContain(marker);
-  writeFileSync(f, src.replace(marker, `${marker}      for (volatile unsigned long spin = 0; spin < 500000UL; spin++) {}\n`));
+  writeFileSync(
+    f,
+    src.replace(marker, `${marker}      for (volatile unsigned long spin = 0; spin < 500000UL; spin++) {}\n`),
+  );
 }
 
 describe.runIf(ready)('pr.yml and pr-comment.yml under act', () => {
@@ -164,7 +167,12 @@ describe.runIf(ready)('pr.yml and pr-comment.yml under act', () => {
     timeout: 600_000,
   }, async () => {
     const forkHead = commitAndPush(w, w.main, 'refs/pull/8/head', plantSpin, 'from a fork');
-    api.pulls[PR] = { number: PR, state: 'open', head: { sha: 'f'.repeat(40) }, base: { repo: { full_name: REPOSITORY } } };
+    api.pulls[PR] = {
+      number: PR,
+      state: 'open',
+      head: { sha: 'f'.repeat(40) },
+      base: { repo: { full_name: REPOSITORY } },
+    };
     const r = await prRun('pr-fork-moved', event(forkHead, 'stranger/jsio-bench', 'stranger'));
     expect(r.status).not.toBe(0);
     expect(r.jobs.approve?.result).toBe('failure');
