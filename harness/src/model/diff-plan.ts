@@ -7,13 +7,14 @@
  */
 import { z } from 'zod';
 
-export const DIFF_PLAN_SCHEMA = 1;
+/** 2 added `unreadable`; version 1 plans are read as having none. */
+export const DIFF_PLAN_SCHEMA = 2;
 
 const short = (max: number) => z.string().max(max);
 
 export const DiffPlan = z
   .object({
-    schema: z.literal(DIFF_PLAN_SCHEMA),
+    schema: z.union([z.literal(1), z.literal(DIFF_PLAN_SCHEMA)]),
     kind: z.literal('pairs-plan'),
     base: z.object({ root: short(1000), commit: short(64) }).strict(),
     head: z.object({ root: short(1000), commit: short(64) }).strict(),
@@ -28,6 +29,15 @@ export const DiffPlan = z
     notAffected: z.array(z.object({ benchmark: short(300), reason: short(300) }).strict()).max(10_000),
     /** Whether the measuring code changed (compiled code identical on both sides is no change), and the files that differ. */
     harnessChange: z.object({ changed: z.boolean(), files: z.array(short(300)).max(2000), why: short(600) }).strict(),
+    /**
+     * Experiments the planning harness could not read on a side (an unknown manifest field, a
+     * folder too large to identify): every point of theirs is affected, and the merge check
+     * requires each such point measured to be decided (a fallback, not a free pass).
+     */
+    unreadable: z
+      .array(z.object({ experiment: short(200), side: z.enum(['base', 'head']), reason: short(600) }).strict())
+      .max(1000)
+      .optional(),
   })
   .strict();
 export type DiffPlan = z.infer<typeof DiffPlan>;

@@ -42,3 +42,35 @@ export function readExperiments(programsDir: string, check?: ManifestCheck): Exp
     .sort()
     .map((name) => readExperiment(join(programsDir, name), check));
 }
+
+/** A folder whose manifest this harness cannot read, and why (its first line). */
+export interface UnreadableExperiment {
+  experiment: string;
+  reason: string;
+}
+
+/**
+ * Every experiment folder, as readExperiments reads them, but a manifest that cannot be read is
+ * listed instead of stopping the rest: a plan of another checkout (a pull request's) must go on
+ * and call that experiment's points affected, not fail.
+ */
+export function readExperimentsTolerant(
+  programsDir: string,
+  check?: ManifestCheck,
+): { experiments: Experiment[]; unreadable: UnreadableExperiment[] } {
+  const experiments: Experiment[] = [];
+  const unreadable: UnreadableExperiment[] = [];
+  for (const name of readdirSync(programsDir).sort()) {
+    const dir = join(programsDir, name);
+    if (!statSync(dir).isDirectory() || !existsSync(join(dir, MANIFEST_FILE))) continue;
+    try {
+      experiments.push(readExperiment(dir, check));
+    } catch (e) {
+      unreadable.push({
+        experiment: name,
+        reason: (e as Error).message.split('\n').slice(0, 2).join(' ').slice(0, 400),
+      });
+    }
+  }
+  return { experiments, unreadable };
+}

@@ -7,7 +7,12 @@ import { join } from 'node:path';
 import { evaluate, referencedNames, templatePlaceholders } from '../lib/expr.js';
 import { type Experiment, jsRuntimes, type Manifest } from '../model/manifest.js';
 import { PROFILES } from '../model/profiles.js';
-import { parseManifestText, readExperiment, readExperiments } from '../model/read-manifests.js';
+import {
+  parseManifestText,
+  readExperiment,
+  readExperiments,
+  readExperimentsTolerant,
+} from '../model/read-manifests.js';
 
 export type { Experiment };
 
@@ -221,3 +226,5 @@ export const loadExperiment = (dir: string): Experiment => readExperiment(dir, c
 
 /** Every folder under programs/ with a manifest.json is an experiment. */
 export const loadAllExperiments = (programsDir: string): Experiment[] => readExperiments(programsDir, checkConsistency);
+/** Every experiment this harness can read, and those it cannot (model/read-manifests.ts). */
+export const loadReadableExperiments = (programsDir: string) => readExperimentsTolerant(programsDir, checkConsistency);

@@ -175,13 +175,24 @@ function experimentReach(exp: Experiment, root: string): ExperimentReach {
   let hit = experimentMemo.get(key);
   if (!hit) {
     hit = {
-      folder: filesUnder(exp.dir),
+      folder: folderListing(exp.dir, root),
       variants: new Map(exp.manifest.variants.map((v) => [v.id, variantReach(exp, v, root)])),
       shared: sharedReach(exp, root),
     };
     experimentMemo.set(key, hit);
   }
   return hit;
+}
+
+/** Every file of an experiment's folder; one too large to read makes its points' identity unknown. */
+function folderListing(dir: string, root: string): string[] {
+  try {
+    return filesUnder(dir);
+  } catch (e) {
+    throw new Unprovable(
+      `its experiment's folder ${relative(root, dir)} cannot be identified: ${(e as Error).message}`,
+    );
+  }
 }
 
 /**

@@ -9,6 +9,7 @@ import {
   appendFileSync,
   chmodSync,
   cpSync,
+  existsSync,
   mkdirSync,
   mkdtempSync,
   readFileSync,
@@ -217,6 +218,37 @@ describe('what gcc reads, as the build runs it (compiler, every flag, the folder
     expect(affectedBy(setup, (r) => append(r, 'lib/extra.c', '/* more */\n')).ids).toEqual(c());
     expect(affectedBy(setup, (r) => write(r, 'lib/extra.h', '#define EXTRA 2\n')).ids).toEqual(c());
   });
+});
+
+describe("the plan runs no tool of the head's choosing (gcc's allow-list)", () => {
+  // A wrapper script and a planted cc1 that would leave a mark if the plan ran them.
+  const planted = (r: string, flags: string[]) => {
+    const mark = join(r, 'ran');
+    // Outside the experiment's folder (every file in it counts for all of its points anyway).
+    write(r, 'tools/w.sh', `#!/bin/sh\ntouch ${mark}\nexec "$@"\n`);
+    chmodSync(join(r, 'tools/w.sh'), 0o755);
+    write(r, 'tools/cc1', `#!/bin/sh\ntouch ${mark}\nexit 1\n`);
+    chmodSync(join(r, 'tools/cc1'), 0o755);
+    editJson(r, 'programs/wc/manifest.json', (m) => {
+      variant(m, 'c').build.flags = flags;
+    });
+    return mark;
+  };
+  it.each([[['-O3', '-wrapper', '../../tools/w.sh']], [['-O3', '-B', '../../tools/']], [['-O3', '-B../../tools/']]])(
+    // The rest of wc with it: the C source no longer belongs to the C program's own graph alone.
+    '%j: never run, and the C program is affected with the flag named',
+    (flags) => {
+      let mark = '';
+      const got = affectedBy(none, (r) => {
+        mark = planted(r, flags);
+      });
+      expect(existsSync(mark)).toBe(false);
+      expect(got.ids).toEqual(expect.arrayContaining(ids(of('wc', 'c'))));
+      expect(got.ids.every((id) => id.startsWith('wc/'))).toBe(true);
+      const reasons = got.reasons.get(ids(of('wc', 'c'))[0]!)!.join(' ');
+      expect(reasons).toContain('not one the plan passes to gcc');
+    },
+  );
 });
 
 describe('configuration a runtime discovers on its own', () => {

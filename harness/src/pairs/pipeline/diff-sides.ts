@@ -12,8 +12,9 @@ import type { Job } from '../../model/job.js';
 import type { Experiment } from '../../model/manifest.js';
 import type { PairsComparison } from '../../model/pairs-document.js';
 import type { Profile } from '../../model/profiles.js';
+import type { UnreadableExperiment } from '../../model/read-manifests.js';
 import { type Host, planCheckout } from '../../pipeline/setup.js';
-import { loadAllExperiments } from '../../plan/experiments.js';
+import { loadAllExperiments, loadReadableExperiments } from '../../plan/experiments.js';
 import { expand, type Filters, type Point } from '../../plan/plan.js';
 import { type BuildResult, buildAll } from '../../run/build.js';
 import type { Impact } from '../analysis/impact.js';
@@ -40,15 +41,31 @@ export interface LoadedSide {
   root: string;
   experiments: Experiment[];
   points: Point[];
+  /** Experiments this harness could not read on this side (a tolerant load: the plan's). */
+  unreadable?: UnreadableExperiment[];
 }
 
-/** Reads one checkout's manifests and plans its points (nothing installed, built or run). */
-export function loadSide(root: string, label: 'base' | 'head', plan: SidePlan): LoadedSide {
+function assertCheckout(root: string, label: 'base' | 'head'): void {
   if (!existsSync(join(root, 'programs')))
     throw new UserError(
       `--${label} ${root} is not a checkout of this repository: it has no programs/ folder`,
       `give the ${label} commit's checkout (git worktree add ../${label} <commit>)`,
     );
+}
+
+/**
+ * One checkout's readable experiments and their points, and the experiments this harness cannot
+ * read (listed, not fatal): what a plan of a pull request needs to go on and call those affected.
+ */
+export function loadSideTolerant(root: string, label: 'base' | 'head', plan: SidePlan): LoadedSide {
+  assertCheckout(root, label);
+  const { experiments, unreadable } = loadReadableExperiments(join(root, 'programs'));
+  return { root, experiments, points: expand(experiments, plan.profile, plan.filters), unreadable };
+}
+
+/** Reads one checkout's manifests and plans its points (nothing installed, built or run). */
+export function loadSide(root: string, label: 'base' | 'head', plan: SidePlan): LoadedSide {
+  assertCheckout(root, label);
   let experiments: Experiment[];
   try {
     experiments = loadAllExperiments(join(root, 'programs'));

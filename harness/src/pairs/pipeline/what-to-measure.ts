@@ -13,7 +13,7 @@ import { measuredInputs } from '../../plan/identify-inputs.js';
 import type { Filters } from '../../plan/plan.js';
 import { DEFAULT_CONTROL_POINTS, type ImpactPlan, planImpact, seedOf } from '../analysis/impact.js';
 import { harnessChange } from '../harness-shift/harness-change.js';
-import { type LoadedSide, loadSide } from './diff-sides.js';
+import { type LoadedSide, loadSideTolerant } from './diff-sides.js';
 
 export interface DiffPlanOptions {
   base: string;
@@ -37,11 +37,36 @@ function harnessWhy(files: readonly string[], sameCode: boolean): string {
   return `${files.length} measuring file(s) differ`;
 }
 
+/** The experiments a side's manifests could not be read for, with the side. */
+function unreadableOf(base: LoadedSide, head: LoadedSide): NonNullable<DiffPlan['unreadable']> {
+  return [
+    ...(base.unreadable ?? []).map((u) => ({ ...u, side: 'base' as const })),
+    ...(head.unreadable ?? []).map((u) => ({ ...u, side: 'head' as const })),
+  ].map((u) => ({ experiment: u.experiment.slice(0, 200), side: u.side, reason: u.reason.slice(0, 600) }));
+}
+
+/**
+ * Every point of an experiment one side's manifest could not be read for is affected (the other
+ * side's points are all this plan can name), with that as its reason.
+ */
+function affectUnreadable(impact: ImpactPlan, unreadable: DiffPlan['unreadable'], sides: LoadedSide[]): void {
+  for (const u of unreadable ?? []) {
+    const why = `this harness cannot read the ${u.side}'s programs/${u.experiment}/manifest.json (${u.reason}): every point of ${u.experiment} is affected, and each one measured must be decided`;
+    for (const p of sides.flatMap((s) => s.points).filter((q) => q.experiment.id === u.experiment)) {
+      impact.measure.set(p.id, 'affected');
+      impact.affected.set(p.id, [why.slice(0, 600)]);
+    }
+    impact.notAffected = impact.notAffected.filter((n) => !impact.affected.has(n.benchmark));
+  }
+}
+
 export async function planDiff(opts: DiffPlanOptions): Promise<DiffPlan> {
   const side = { profile: opts.profile, filters: opts.filters };
-  const base = loadSide(resolve(opts.base), 'base', side);
-  const head = loadSide(resolve(opts.head), 'head', side);
+  const base = loadSideTolerant(resolve(opts.base), 'base', side);
+  const head = loadSideTolerant(resolve(opts.head), 'head', side);
   const impact = impactOf(base, head, opts.controlPoints ?? DEFAULT_CONTROL_POINTS);
+  const unreadable = unreadableOf(base, head);
+  affectUnreadable(impact, unreadable, [base, head]);
   const change = await harnessChange(base.root, head.root);
   return {
     schema: DIFF_PLAN_SCHEMA,
@@ -60,5 +85,6 @@ export async function planDiff(opts: DiffPlanOptions): Promise<DiffPlan> {
       files: change.files.slice(0, 2000).map((f) => f.slice(0, 300)),
       why: harnessWhy(change.files, change.sameCode),
     },
+    ...(unreadable.length ? { unreadable } : {}),
   };
 }

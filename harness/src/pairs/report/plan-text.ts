@@ -21,6 +21,10 @@ export function renderPlan(plan: DiffPlan): string {
     g.points.push(a.benchmark);
     groups.set(key, g);
   }
+  for (const u of plan.unreadable ?? [])
+    lines.push(
+      `unreadable: the ${u.side}'s programs/${u.experiment}: ${u.reason} (all its points affected, each must be decided)`,
+    );
   lines.push(`affected: ${plan.affected.length} point(s)`);
   for (const g of [...groups.values()].sort((a, b) => a.program.localeCompare(b.program)))
     lines.push(`  ${g.program} (${g.points.length} point${g.points.length === 1 ? '' : 's'}): ${g.why}`);

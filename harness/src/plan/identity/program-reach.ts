@@ -1,7 +1,8 @@
 /**
  * What one program reaches inside its checkout: for JavaScript, esbuild's import graph, widened by
  * the loads and literal paths its syntax trees name (./load-scan.ts); for C, what gcc itself reads
- * for the build exactly as the build runs it (same compiler, every flag, the same folder: `-M`
+ * for the build as the build runs it (same compiler, the same folder, every flag when all are on
+ * ./gcc-flags.ts's allow-list, else nothing run and the reach unknown: `-M`
  * lists every header, `-include`d ones and those `-O` or `-D` select); for both, the files the
  * manifest entry's words name. A load that cannot be followed makes the reach unknown, with the
  * reason. Files outside the checkout are the toolchain's (system headers, the runtime's library).
@@ -11,6 +12,7 @@ import { dirname, relative, resolve, sep } from 'node:path';
 import { runSync } from '../../lib/exec.js';
 import { type ImportGraph, importGraph } from '../import-graph.js';
 import { isPackageImport, packageName } from '../package-pins.js';
+import { gccScanFlags } from './gcc-flags.js';
 import { scanCLiterals, scanJavaScript } from './load-scan.js';
 import { candidatePaths, INCLUDE_DIR_FLAG } from './named-files.js';
 import { filesUnder } from './runtime-files.js';
@@ -93,30 +95,12 @@ export function javascriptReach(file: string, root: string, cwd: string): Reach 
   return reach;
 }
 
-/** Flags that write files or change what -M prints: left out of the dependency scan. */
-const NOT_FOR_SCAN = /^-(M[DGMPT]?|MMD|MF|MQ|save-temps.*|fdump-.*|o)$/;
-const TAKES_VALUE = /^-(MF|MT|MQ|o)$/;
-
-/** gcc's flags as the scan takes them: the build's own, less those that write files. */
-function scanFlags(flags: readonly string[]): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < flags.length; i++) {
-    const f = flags[i]!;
-    if (NOT_FOR_SCAN.test(f)) {
-      if (TAKES_VALUE.test(f)) i++;
-      continue;
-    }
-    out.push(f);
-  }
-  return out;
-}
-
 /** Sources among a build's libraries (an extra .c compiled in): scanned with the program. */
 const C_SOURCE = /\.(c|cc|cpp|cxx|s|S)$/;
 
 /**
  * A C program built by `compiler flags -o out source libs` in `cwd`: every file gcc reads for it
- * (`-M` with the build's own flags), the string literals of those inside the checkout, and the
+ * (`-M` with the build's own flags, when the allow-list passes them all), the string literals of those inside the checkout, and the
  * files its flags and libraries name.
  */
 export function cReach(
@@ -126,7 +110,13 @@ export function cReach(
 ): Reach {
   const reach = emptyReach();
   const extra = build.libs.filter((l) => C_SOURCE.test(l)).map((l) => resolve(build.cwd, l));
-  const r = runSync([build.compiler, ...scanFlags(build.flags), '-M', source, ...extra.filter(isFile)], {
+  const scan = gccScanFlags(build.flags);
+  if (!scan.ok)
+    return {
+      ...reach,
+      unknown: `its build flag ${JSON.stringify(scan.flag.slice(0, 80))} is not one the plan passes to gcc (only flags that change what is compiled): not scanned`,
+    };
+  const r = runSync([build.compiler, ...scan.argv, '-M', source, ...extra.filter(isFile)], {
     cwd: build.cwd,
   });
   if (r.code !== 0)

@@ -2,7 +2,7 @@
 // building and writing nothing, exiting 0 whatever it finds; its JSON is the trusted plan pr.yml
 // hands to the diff, which measures at least that set.
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -75,6 +75,40 @@ describe('pairs --plan', () => {
     });
     expect(out.length).toBeGreaterThan(65_536);
     expect(DiffPlan.parse(JSON.parse(out)).affected).toHaveLength(9);
+  });
+
+  it("a head experiment the base's harness cannot read (an unknown manifest field, a folder too large): all its points affected, the plan made", () => {
+    const manifest = join(head, 'programs/scan/manifest.json');
+    const text = readFileSync(manifest, 'utf8');
+    try {
+      const m = JSON.parse(text);
+      m.newField = 1;
+      writeFileSync(manifest, JSON.stringify(m, null, 2));
+      const r = plan('--json');
+      expect(r.status, r.stderr).toBe(0);
+      const p = DiffPlan.parse(JSON.parse(r.stdout));
+      expect(p.unreadable).toEqual([expect.objectContaining({ experiment: 'scan', side: 'head' })]);
+      const scan = p.affected.filter((a) => a.benchmark.startsWith('scan/'));
+      expect(scan.length).toBeGreaterThan(10);
+      expect(scan[0]!.reasons[0]).toContain("cannot read the head's programs/scan/manifest.json");
+      expect(p.notAffected.some((n) => n.benchmark.startsWith('scan/'))).toBe(false);
+      expect(plan().stdout).toMatch(/^unreadable: the head's programs\/scan: /m);
+    } finally {
+      writeFileSync(manifest, text);
+    }
+    const many = join(head, 'programs/records/many');
+    mkdirSync(many);
+    try {
+      for (let i = 0; i <= 20_000; i++) writeFileSync(join(many, `f${i}`), '');
+      const r = plan('--json');
+      expect(r.status, r.stderr).toBe(0);
+      const p = DiffPlan.parse(JSON.parse(r.stdout));
+      const records = p.affected.filter((a) => a.benchmark.startsWith('records/'));
+      expect(records.length).toBeGreaterThan(5);
+      expect(records[0]!.reasons.join(' ')).toContain('cannot be identified');
+    } finally {
+      rmSync(many, { recursive: true, force: true });
+    }
   });
 
   it('says whether the harness changed, and why', () => {
