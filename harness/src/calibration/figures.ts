@@ -10,8 +10,8 @@ import { markdownTable } from '../lib/markdown.js';
 import { NOISE_SCHEMA, type NoiseFile } from '../model/noise.js';
 import type { PairsComparison, PairsPoint } from '../model/pairs-document.js';
 import { WALL_TIME } from '../pairs/analysis/point.js';
+import type { PairRecord } from '../pairs/analysis/rows.js';
 import { DEFAULT_PLAN } from '../pairs/analysis/sequential.js';
-import type { PairRecord } from '../pairs/report/rows.js';
 import { calibratePoint, type PointCalibration, type Rate, rateOf } from './aa-replay.js';
 
 /** One diff as calibration reads it: its comparison, its pair record, and its wall time. */

@@ -4,6 +4,7 @@
  * (never posted as it came); the PR number must be a plain integer equal to the one GitHub
  * reports for the triggering run.
  */
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserError } from '../lib/errors.js';
 import { escapeCell } from '../lib/markdown.js';
@@ -11,10 +12,12 @@ import { readUntrusted, readUntrustedJson } from '../lib/untrusted.js';
 import { expectComparison } from '../model/comparison-kind.js';
 import { PAIRS_COMPARISON_SCHEMA } from '../model/comparison-version.js';
 import { DiffPlan } from '../model/diff-plan.js';
+import { PairRecordDocument } from '../model/pair-record.js';
 import { PairsComparison } from '../model/pairs-document.js';
-import type { GateRule } from '../pairs/analysis/merge-gate.js';
+import { DEFAULT_GATE_RULE, type GateRule, parseGateRule } from '../pairs/analysis/merge-gate.js';
+import type { RecomputeOptions } from '../pairs/analysis/recompute.js';
 import { renderPairsComparison } from '../pairs/report/comment.js';
-import { coverageProblem } from './trusted-coverage.js';
+import { type Judgement, judgeDiff, type TrustedPlan } from './judgement.js';
 
 export const MAX_ARTIFACT_BYTES = 8 * 2 ** 20;
 export const COMMENT_MARKER = '<!-- jsio-bench:perf-diff -->';
@@ -42,25 +45,50 @@ export function readTrustedPlan(file: string): DiffPlan {
   return readUntrustedJson(file, DiffPlan, { maxBytes: 64 * 2 ** 20, what: 'trusted plan' });
 }
 
-/** What leads the comment when the base's harness left no plan (it predates plans, or could not read the head). */
-export const NO_TRUSTED_PLAN =
-  "> [!NOTE]\n> The base's harness left no plan of this diff (it predates `pairs --plan`, or could not read the head's programs): what was measured is what the pull request's own harness chose.\n\n";
-
-/** The warning that leads the comment when the diff left out points the trusted plan names. */
-function coverageWarning(plan: DiffPlan, c: PairsComparison): string {
-  const problem = coverageProblem(plan, c);
-  if (!problem) return '';
-  const shown = problem.points.slice(0, 20).map(escapeCell);
-  const more = problem.points.length > 20 ? ` and ${problem.points.length - 20} more` : '';
-  return `> [!WARNING]\n> ${escapeCell(problem.line)}${shown.length ? `: ${shown.join(', ')}${more}` : ''}.\n\n`;
+/** A pair record of the artifact (pairs.json), validated; another version is refused in one line. */
+function readArtifactRecord(dir: string): PairRecordDocument | undefined {
+  if (!existsSync(join(dir, 'pairs.json'))) return undefined;
+  return readUntrustedJson(join(dir, 'pairs.json'), PairRecordDocument, {
+    maxBytes: 4 * MAX_ARTIFACT_BYTES,
+    what: 'artifact file',
+  });
 }
 
+const cell = (s: string) => escapeCell(s.slice(0, 600));
+
+/** What leads the comment: the merge check as the default branch decided it, and why. */
+function judgementSection(j: Judgement): string {
+  const lines = [
+    `**Merge check (decided by the default branch's code): ${j.fail ? 'fails' : 'passes'}** — ${cell(j.because)}.`,
+  ];
+  if (j.planNote) lines.push('', `> [!NOTE]\n> Trusted plan: ${cell(j.planNote)}.`);
+  if (j.coverage?.points.length) {
+    const shown = j.coverage.points.slice(0, 20).map(cell);
+    const more = j.coverage.points.length > 20 ? ` and ${j.coverage.points.length - 20} more` : '';
+    lines.push('', `> [!WARNING]\n> ${cell(j.coverage.line)}: ${shown.join(', ')}${more}.`);
+  }
+  if (j.disagreements.length) {
+    lines.push(
+      '',
+      `> [!WARNING]\n> The verdicts below were judged again from the pairs; the measuring harness said otherwise on ${j.disagreements.length} point(s):`,
+      ...j.disagreements.slice(0, 20).map((d) => `> - ${cell(d)}`),
+      ...(j.disagreements.length > 20 ? [`> - and ${j.disagreements.length - 20} more`] : []),
+    );
+  }
+  return `${lines.join('\n')}\n\n`;
+}
+
+/**
+ * The artifact judged and rendered: its PR number checked against the run's, its comparison and
+ * pair record validated, every verdict judged again, the merge check decided (./judgement.ts).
+ */
 export function commentFromArtifact(
   dir: string,
   expectedPr: string,
-  rule?: GateRule,
-  trustedPlan?: DiffPlan | 'none',
-): { pr: number; body: string } {
+  rule: GateRule = parseGateRule(DEFAULT_GATE_RULE),
+  trusted: TrustedPlan = { missing: 'none was given' },
+  opts: RecomputeOptions = {},
+): { pr: number; body: string; judgement: Judgement } {
   if (!/^[1-9]\d{0,9}$/.test(expectedPr))
     throw new UserError(`--pr must be a positive integer (got ${JSON.stringify(expectedPr.slice(0, 40))})`);
   const prText = readUntrusted(join(dir, 'pr-number'), 64, 'artifact file').trim();
@@ -72,8 +100,7 @@ export function commentFromArtifact(
     throw new UserError(
       `artifact pr-number ${prText} does not match the run's pull request ${expectedPr}: refusing it`,
     );
-  const parsed = readArtifactComparison(dir);
-  const body = renderPairsComparison(parsed, rule ? { rule } : {});
-  const warning = trustedPlan === 'none' ? NO_TRUSTED_PLAN : trustedPlan ? coverageWarning(trustedPlan, parsed) : '';
-  return { pr: Number(prText), body: `${COMMENT_MARKER}\n${warning}${body}` };
+  const judgement = judgeDiff(readArtifactComparison(dir), readArtifactRecord(dir), trusted, rule, opts);
+  const body = renderPairsComparison(judgement.comparison, { rule });
+  return { pr: Number(prText), body: `${COMMENT_MARKER}\n${judgementSection(judgement)}${body}`, judgement };
 }

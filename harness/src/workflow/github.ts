@@ -126,3 +126,27 @@ export async function upsertComment(
   const { data } = await call(gh, 'POST', `${gh.api}/repos/${gh.repo}/issues/${pr}/comments`, { body });
   return { action: 'created', id: (data as { id: number }).id };
 }
+
+/** The context of the merge check's commit status: the name a branch protection rule requires. */
+export const STATUS_CONTEXT = 'jsio-bench / perf diff';
+
+/**
+ * Sets the merge check as a commit status on the measured head (POST /repos/{repo}/statuses/{sha}):
+ * set by the comment job, which runs the default branch's code, so a pull request cannot set its
+ * own check. GitHub keeps a description of 140 characters at most.
+ */
+export async function setCommitStatus(
+  gh: GitHub,
+  sha: string,
+  status: { state: 'success' | 'failure' | 'pending' | 'error'; description: string; targetUrl?: string },
+): Promise<void> {
+  if (!/^[0-9a-f]{40}$/.test(sha))
+    throw new UserError(`--sha ${JSON.stringify(sha.slice(0, 50))}: expected a 40-hex commit id`);
+  const description = status.description.length > 140 ? `${status.description.slice(0, 139)}…` : status.description;
+  await call(gh, 'POST', `${gh.api}/repos/${gh.repo}/statuses/${sha}`, {
+    state: status.state,
+    context: STATUS_CONTEXT,
+    description,
+    ...(status.targetUrl ? { target_url: status.targetUrl } : {}),
+  });
+}

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { COMMENT_MARKER } from '../../src/workflow/artifact.js';
+import { STATUS_CONTEXT } from '../../src/workflow/github.js';
 import { ROOT } from '../helpers/cli.js';
 import { pairsComparison } from '../helpers/pairs.js';
 
@@ -17,7 +18,14 @@ interface Comment {
   body: string;
   user: { login: string };
 }
+interface Status {
+  sha: string;
+  state: string;
+  context: string;
+  description: string;
+}
 const state = {
+  statuses: [] as Status[],
   pulls: [] as { number: number; head: { sha: string } }[],
   comments: [] as Comment[],
   nextId: 100,
@@ -60,6 +68,11 @@ beforeAll(async () => {
       state.comments.push(c);
       return json(201, c);
     }
+    const st = /^\/repos\/o\/r\/statuses\/([0-9a-f]{40})$/.exec(url.pathname);
+    if (st && req.method === 'POST') {
+      state.statuses.push({ ...((await body(req)) as unknown as Omit<Status, 'sha'>), sha: st[1]! });
+      return json(201, {});
+    }
     const e = /^\/repos\/o\/r\/issues\/comments\/(\d+)$/.exec(url.pathname);
     if (e && req.method === 'PATCH') {
       const c = state.comments.find((x) => x.id === Number(e[1]));
@@ -75,16 +88,25 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 beforeEach(() => {
-  Object.assign(state, { pulls: [], comments: [], nextId: 100, log: [], auth: new Set(), foreignNext: false });
+  Object.assign(state, {
+    statuses: [],
+    pulls: [],
+    comments: [],
+    nextId: 100,
+    log: [],
+    auth: new Set(),
+    foreignNext: false,
+  });
 });
 
 /** The CLI as the workflow runs it, asynchronously so this process can answer its requests. */
 function cli(
   args: string[],
   env: NodeJS.ProcessEnv = {},
+  command: string[] = ['pr-comment'],
 ): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((ok) => {
-    const p = spawn(process.execPath, [join(ROOT, 'harness', 'bootstrap.mjs'), 'pr-comment', ...args], {
+    const p = spawn(process.execPath, [join(ROOT, 'harness', 'bootstrap.mjs'), ...command, ...args], {
       cwd: ROOT,
       env: { ...process.env, GITHUB_TOKEN: 'test-token', GITHUB_REPOSITORY: 'o/r', GITHUB_API_URL: api, ...env },
     });
@@ -176,7 +198,7 @@ describe('pr-comment --post', () => {
     const second = await cli(['--artifact', artifact(42), '--pr', '42', '--post']);
     expect(second.stderr).toContain('updated comment 100 on pull request #42');
     expect(
-      state.comments.map((c) => [c.id, c.user.login, c.body.startsWith(`${COMMENT_MARKER}\n## Performance:`)]),
+      state.comments.map((c) => [c.id, c.user.login, c.body.startsWith(`${COMMENT_MARKER}\n**Merge check`)]),
     ).toEqual([
       [1, 'someone', false],
       [100, 'github-actions[bot]', true],
@@ -198,5 +220,29 @@ describe('pr-comment --post', () => {
     const r = await cli(['--artifact', artifact(42), '--pr', '42', '--post'], { GITHUB_REPOSITORY: 'o/missing' });
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/GitHub API GET \/repos\/o\/missing\/issues\/42\/comments\?per_page=100 failed: 404/);
+  });
+});
+
+describe('the merge check as a commit status', () => {
+  it("pr-comment --status sets the judgement on the head: here a failure (no pair record), in GitHub's 140 characters", async () => {
+    const r = await cli(['--artifact', artifact(42), '--pr', '42', '--status', '--sha', SHA]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(state.statuses).toEqual([
+      expect.objectContaining({ sha: SHA, state: 'failure', context: STATUS_CONTEXT }),
+    ]);
+    expect(state.statuses[0]!.description.length).toBeLessThanOrEqual(140);
+    expect(state.statuses[0]!.description).toMatch(/^the artifact has no pair record/);
+  });
+
+  it('workflow merge-status sets pending or failure, never success', async () => {
+    const ok = await cli(['--sha', SHA, '--state', 'pending', '--description', 'measuring'], {}, ['workflow', 'merge-status']);
+    expect(ok.status, ok.stderr).toBe(0);
+    expect(state.statuses).toEqual([{ sha: SHA, state: 'pending', context: STATUS_CONTEXT, description: 'measuring' }]);
+    const no = await cli(['--sha', SHA, '--state', 'success', '--description', 'x'], {}, ['workflow', 'merge-status']);
+    expect(no.status).toBe(2);
+    expect(no.stderr).toContain('--state "success": expected pending or failure');
+    const bad = await cli(['--sha', 'HEAD', '--state', 'failure', '--description', 'x'], {}, ['workflow', 'merge-status']);
+    expect(bad.status).toBe(2);
+    expect(state.statuses).toHaveLength(1);
   });
 });

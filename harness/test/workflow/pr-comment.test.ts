@@ -21,7 +21,17 @@ describe('pr-comment', () => {
   it('renders a valid artifact behind the sticky-comment marker', () => {
     const { pr, body } = commentFromArtifact(artifact(good()), '42');
     expect(pr).toBe(42);
-    expect(body.startsWith(`${COMMENT_MARKER}\n## Performance:`)).toBe(true);
+    // No pair record, no trusted plan: shown, and the check the default branch decides fails.
+    expect(body.startsWith(`${COMMENT_MARKER}\n**Merge check (decided by the default branch's code): fails**`)).toBe(
+      true,
+    );
+    expect(body).toContain('\n## Performance:');
+  });
+
+  it('refuses a pair record that is not one (another version, a wrong shape), naming the file', () => {
+    const dir = artifact(good());
+    writeFileSync(join(dir, 'pairs.json'), JSON.stringify({ schema: 2, points: [] }));
+    expect(() => commentFromArtifact(dir, '42')).toThrow(/pairs\.json/);
   });
 
   it.each([

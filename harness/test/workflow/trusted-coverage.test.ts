@@ -1,75 +1,164 @@
-// The comment job and the merge check hold the diff to the plan the base's harness computed
-// before any pull-request code ran: a point it names that the diff neither measured nor listed
-// leads the comment and fails the check, whatever the merge rule.
+// The comment job holds the diff to the trusted plan (made before any pull-request code ran) by
+// rules that fail closed: a point is answered by a judged verdict, by breaking or being fixed, by a
+// one-sided existence the plan agrees with, or by a skip on both sides for an accepted reason;
+// failed on both sides, skipped for another reason, or missing is not. Each hole is planted.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { DiffPlan } from '../../src/model/diff-plan.js';
-import { commentFromArtifact, NO_TRUSTED_PLAN } from '../../src/workflow/artifact.js';
+import type { PairsComparison } from '../../src/model/pairs-document.js';
+import { parseGateRule } from '../../src/pairs/analysis/merge-gate.js';
+import { commentFromArtifact } from '../../src/workflow/artifact.js';
+import { judgeDiff, NO_RECORD, trustedPlanOf } from '../../src/workflow/judgement.js';
 import { coverageProblem, unansweredPoints } from '../../src/workflow/trusted-coverage.js';
-import { runCli } from '../helpers/cli.js';
-import { pairsComparison, pairsPoint } from '../helpers/pairs.js';
+import { honestComparison, pairRecord, recordedPoint } from '../helpers/pair-record.js';
 
-const measured = 'wc/node-stream/bs=65536/runtime=node22';
-const plan = (affected: string[], control: string[] = [], head = 'b'.repeat(40)): DiffPlan => ({
-  schema: 1,
+const measured = 'wc/c/bs=4096';
+const plan = (affected: string[], control: string[] = [], over: Partial<DiffPlan> = {}): DiffPlan => ({
+  schema: 2,
   kind: 'pairs-plan',
   base: { root: '/b', commit: 'a'.repeat(40) },
-  head: { root: '/h', commit: head },
+  head: { root: '/h', commit: 'b'.repeat(40) },
   profile: 'quick',
   affected: affected.map((benchmark) => ({ benchmark, reasons: ['changed: programs/wc/wc-c.c'] })),
   control,
   notAffected: [],
   harnessChange: { changed: false, files: [], why: '' },
+  ...over,
 });
-
-function artifact(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'jsio-trusted-'));
-  const c = pairsComparison([pairsPoint()]);
-  c.notMeasured.push({ benchmark: 'wc/c/bs=4096', side: 'head', status: 'failed', reason: 'exit 1' });
-  writeFileSync(join(dir, 'comparison.json'), JSON.stringify(c));
-  writeFileSync(join(dir, 'pr-number'), '42');
-  return dir;
-}
+const record = pairRecord([recordedPoint(measured, 1.0)]);
+const comparison = (edit: (c: PairsComparison) => void = () => {}) => {
+  const c = honestComparison(record);
+  edit(c);
+  return c;
+};
+const why = (p: DiffPlan, c: PairsComparison) => unansweredPoints(p, c).map((u) => `${u.benchmark}: ${u.why}`);
 
 describe('trusted coverage', () => {
-  it('a point is answered by a row or a listed reason; the rest are missing', () => {
-    const c = pairsComparison([pairsPoint()]);
-    c.removed.push({ benchmark: 'wc/gone/bs=1', side: 'base' });
-    expect(unansweredPoints(plan([measured, 'wc/gone/bs=1', 'wc/data/bs=1'], ['scan/c/x=1']), c)).toEqual([
-      'wc/data/bs=1',
-      'scan/c/x=1',
+  it('a judged row answers; a point neither measured nor listed does not', () => {
+    expect(why(plan([measured]), comparison())).toEqual([]);
+    expect(why(plan([measured, 'wc/data/bs=1'], ['scan/c/x=1']), comparison())).toEqual([
+      'wc/data/bs=1: neither measured nor listed',
+      'scan/c/x=1: a control point neither measured nor listed',
     ]);
-    expect(coverageProblem(plan([measured]), c)).toBeUndefined();
-    expect(coverageProblem(plan([measured], [], 'c'.repeat(40)), c)?.line).toMatch(
-      /not of the commits this diff measured/,
+    expect(
+      coverageProblem(plan([measured], [], { head: { root: '/h', commit: 'c'.repeat(40) } }), comparison())?.line,
+    ).toMatch(/not of the commits this diff measured/);
+  });
+
+  it('failed on both sides is unanswered; on the head only it is broken (answered)', () => {
+    const id = 'wc/dd/bs=1';
+    const fail = (side: 'base' | 'head') => ({ benchmark: id, side, status: 'failed' as const, reason: 'exit 1' });
+    expect(
+      why(
+        plan([id]),
+        comparison((c) => c.notMeasured.push(fail('head'), fail('base'))),
+      ),
+    ).toEqual([`${id}: failed on both sides`]);
+    expect(
+      why(
+        plan([id]),
+        comparison((c) => c.notMeasured.push(fail('head'))),
+      ),
+    ).toEqual([]);
+  });
+
+  it('a skip answers only on both sides, for an accepted reason (a runtime not installed here)', () => {
+    const id = 'wc/just-sync/bs=1,runtime=just';
+    const skip = (side: 'base' | 'head', reason: string) => ({
+      benchmark: id,
+      side,
+      status: 'skipped' as const,
+      reason,
+    });
+    const missing = 'just(js) is not installed (no `just` on PATH)';
+    expect(
+      why(
+        plan([id]),
+        comparison((c) => c.notMeasured.push(skip('base', missing), skip('head', missing))),
+      ),
+    ).toEqual([]);
+    expect(
+      why(
+        plan([id]),
+        comparison((c) => c.notMeasured.push(skip('head', missing))),
+      ),
+    ).toEqual([`${id}: not measured for a reason not accepted`]);
+    const excuse = 'the diff was interrupted before this point was measured';
+    expect(
+      why(
+        plan([id]),
+        comparison((c) => c.notMeasured.push(skip('base', excuse), skip('head', excuse))),
+      ),
+    ).toEqual([`${id}: not measured for a reason not accepted`]);
+  });
+
+  it('new or removed only where the plan says one side lacks it', () => {
+    const id = 'wc/new/bs=1';
+    const c = comparison((x) => x.added.push({ benchmark: id, side: 'head' }));
+    expect(why(plan([id]), c)).toEqual([`${id}: listed as new, yet both sides have it`]);
+    const onlyHead = { ...plan([]), affected: [{ benchmark: id, reasons: ['only the head has it'] }] };
+    expect(why(onlyHead, c)).toEqual([]);
+  });
+
+  it('under a fallback (an experiment the plan could not read) an inconclusive point is unanswered', () => {
+    const fallback = plan([measured], [], { unreadable: [{ experiment: 'wc', side: 'head', reason: 'unknown key' }] });
+    const c = comparison((x) => {
+      x.points[0]!.lead = { ...x.points[0]!.lead, verdict: 'inconclusive' };
+    });
+    expect(why(plan([measured]), c)).toEqual([]);
+    expect(why(fallback, c)).toEqual([
+      `${measured}: left undecided in an experiment the base's harness could not read`,
+    ]);
+  });
+
+  it('a harness change the plan found and the diff did not measure fails', () => {
+    const changed = plan([measured], [], {
+      harnessChange: { changed: true, files: ['harness/src/run/measure.ts'], why: '1 measuring file(s) differ' },
+    });
+    expect(coverageProblem(changed, comparison())?.line).toMatch(
+      /found the harness changed .* did not measure what that change does/,
     );
   });
+});
 
-  it('leads the comment with the missing points, escaped; says when no plan was left', () => {
-    const dir = artifact();
-    const hostile = 'wc/<img src=x>/bs=1';
-    const { body } = commentFromArtifact(dir, '42', undefined, plan([measured, 'wc/c/bs=4096', hostile]));
-    expect(body).toMatch(/> \[!WARNING\]\n> 1 point the base's harness found affected is missing from this diff/);
-    expect(body).toContain('wc/&lt;img src=x&gt;/bs=1');
-    expect(body).not.toContain('<img');
-    expect(commentFromArtifact(dir, '42', undefined, plan([measured])).body).not.toContain('[!WARNING]');
-    expect(commentFromArtifact(dir, '42', undefined, 'none').body).toContain(NO_TRUSTED_PLAN);
+describe('the judgement: recomputed verdicts, the rule, the plan', () => {
+  const rule = parseGateRule('broken');
+  it('passes with a plan, a record and every point answered; fails without a plan or a record, saying why', () => {
+    expect(judgeDiff(comparison(), record, { plan: plan([measured]) }, rule)).toMatchObject({ fail: false });
+    expect(
+      judgeDiff(comparison(), record, { missing: 'the trusted job could not plan this diff: exit 2' }, rule),
+    ).toMatchObject({
+      fail: true,
+      because: expect.stringContaining('no trusted plan: the trusted job could not plan this diff: exit 2'),
+    });
+    expect(judgeDiff(comparison(), undefined, { plan: plan([measured]) }, rule)).toMatchObject({
+      fail: true,
+      because: expect.stringContaining(NO_RECORD.slice(0, 40)),
+    });
   });
 
-  it('fails the merge check whatever the rule, and passes it when every point is answered', () => {
-    const dir = artifact();
-    const file = join(dir, 'plan.json');
-    writeFileSync(file, JSON.stringify(plan([measured, 'wc/data/bs=1'])));
-    const args = ['workflow', 'pr-outcome', '--comparison', join(dir, 'comparison.json'), '--fail-on', 'none'];
-    const missing = runCli([...args, '--trusted-plan', file]);
-    expect(missing.status).toBe(1);
-    expect(missing.stdout).toBe('fail=true\n');
-    expect(missing.stderr).toMatch(/1 point the base's harness found affected is missing/);
-    writeFileSync(file, JSON.stringify(plan([measured])));
-    const ok = runCli([...args, '--trusted-plan', file]);
-    expect(ok.status, ok.stderr).toBe(0);
-    expect(ok.stdout).toBe('fail=false\n');
+  it("the uploaded plan and the comment job's own: the union of what they call affected, the difference noted", () => {
+    const t = trustedPlanOf(plan([measured, 'wc/x/bs=1']), plan([measured]), '');
+    expect('plan' in t && t.plan.affected.map((a) => a.benchmark)).toEqual([measured, 'wc/x/bs=1']);
+    expect('plan' in t && t.note).toMatch(/1 affected point\(s\) only the uploaded plan names/);
+    expect(trustedPlanOf(undefined, undefined, 'no plan artifact')).toEqual({ missing: 'no plan artifact' });
+  });
+
+  it('the comment leads with the check as the default branch decided it, markup from the artifact escaped', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'jsio-trusted-'));
+    const hostile = 'wc/<img src=x>/bs=1';
+    writeFileSync(join(dir, 'comparison.json'), JSON.stringify(comparison()));
+    writeFileSync(join(dir, 'pairs.json'), JSON.stringify(record));
+    writeFileSync(join(dir, 'pr-number'), '42');
+    const { body, judgement } = commentFromArtifact(dir, '42', rule, { plan: plan([measured, hostile]) });
+    expect(judgement.fail).toBe(true);
+    expect(body).toMatch(
+      /\*\*Merge check \(decided by the default branch's code\): fails\*\* — 1 point the trusted plan names has no answer/,
+    );
+    expect(body).toContain('wc/&lt;img src=x&gt;/bs=1');
+    expect(body).not.toContain('<img');
+    expect(commentFromArtifact(dir, '42', rule, { plan: plan([measured]) }).body).toContain('): passes**');
   });
 });

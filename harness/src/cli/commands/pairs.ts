@@ -118,9 +118,11 @@ export async function pairsCommand(argv: string[]): Promise<number> {
   const source = noiseSourceOf(values);
   const noise = loadNoise(source, machineInfo().id);
   const log = (s: string) => process.stderr.write(`${s}\n`);
-  const { comparison, record, interrupted } = await runPairs({
+  const { comparison, document, interrupted } = await runPairs({
     base,
     head,
+    // This checkout's harness measures, whichever side it is (pr.yml runs the base's when the harness did not change).
+    harnessRoot: ROOT,
     profile: selection.profile,
     filters: selection.filters,
     askedSeconds: minutes * 60,
@@ -157,7 +159,7 @@ export async function pairsCommand(argv: string[]): Promise<number> {
     );
   } else writeFileAtomic(join(out, 'comparison.json'), json(comparison));
   writeFileAtomic(join(out, 'comparison.md'), markdown);
-  writeRecord(join(out, 'pairs.json'), record);
+  writeRecord(join(out, 'pairs.json'), document);
   process.stdout.write(`${markdown}\ncomparison: ${join(out, 'comparison.md')} and comparison.json\n`);
   if (interrupted) return EXIT.interrupted;
   return comparison.notMeasured.some((x) => x.status === 'failed') ? EXIT.benchmarksFailed : EXIT.ok;

@@ -6,10 +6,19 @@
 import { resolve } from 'node:path';
 import { writeFileAtomic } from '../../lib/atomic.js';
 import { EXIT, UserError } from '../../lib/errors.js';
+import { assertSegment } from '../../lib/ids.js';
 import { ensureParentDirectory, existingDirectory } from '../../lib/paths.js';
+import { readUntrusted } from '../../lib/untrusted.js';
 import { DEFAULT_GATE_RULE, parseGateRule } from '../../pairs/analysis/merge-gate.js';
-import { COMMENT_MARKER, commentFromArtifact, readTrustedPlan } from '../../workflow/artifact.js';
-import { findPullRequest, githubFromEnv, upsertComment } from '../../workflow/github.js';
+import { loadNoise } from '../../store/noise-thresholds.js';
+import {
+  COMMENT_MARKER,
+  commentFromArtifact,
+  readArtifactComparison,
+  readTrustedPlan,
+} from '../../workflow/artifact.js';
+import { findPullRequest, githubFromEnv, setCommitStatus, upsertComment } from '../../workflow/github.js';
+import { type TrustedPlan, trustedPlanOf } from '../../workflow/judgement.js';
 import { type CommandSpec, parseCommand } from '../options.js';
 
 export const prCommentSpec = {
@@ -28,14 +37,29 @@ export const prCommentSpec = {
     'trusted-plan': {
       type: 'string',
       value: 'FILE',
-      description:
-        "the plan pr.yml computed with the base's harness: points it names that the diff left out lead the comment",
+      description: "the plan pr.yml's trusted job uploaded (pairs --plan --json by the base's harness)",
     },
-    'no-trusted-plan': {
+    'own-plan': {
+      type: 'string',
+      value: 'FILE',
+      description: "the plan this job made itself from both commits' trees: the two are checked against each other",
+    },
+    'plan-error': {
+      type: 'string',
+      value: 'FILE',
+      description: "what pr.yml's trusted job wrote when it could not plan the diff: the check fails with it",
+    },
+    'noise-store': {
+      type: 'string',
+      value: 'DIR',
+      description: "a store's calibrations: the minimum effects the verdicts are judged again with",
+    },
+    status: {
       type: 'boolean',
       default: false,
-      description: "say that the base's harness left no plan: what was measured was the pull request's own choice",
+      description: 'set the merge check as a commit status on --sha (needs GITHUB_TOKEN with statuses: write)',
     },
+    sha: { type: 'string', value: 'SHA', description: 'the measured head commit, for --status' },
     // The repository's merge rule (pr-comment.yml passes vars.PR_FAIL_ON): the comment says which applied.
     'fail-on': {
       type: 'string',
@@ -58,20 +82,46 @@ export async function prCommentCommand(argv: string[]): Promise<number> {
     return EXIT.ok;
   }
   if (!values.artifact || !values.pr) throw new UserError('pr-comment needs --artifact DIR and --pr N (or --find-pr)');
-  if (values['trusted-plan'] && values['no-trusted-plan'])
-    throw new UserError('give --trusted-plan FILE or --no-trusted-plan, not both');
-  const trusted = values['trusted-plan'] ? readTrustedPlan(resolve(values['trusted-plan'])) : undefined;
-  const { pr, body } = commentFromArtifact(
-    existingDirectory(values.artifact, '--artifact'),
-    values.pr,
-    rule,
-    values['no-trusted-plan'] ? 'none' : trusted,
-  );
+  if (values.status && !values.sha) throw new UserError('--status needs --sha SHA (the measured head commit)');
+  const artifact = existingDirectory(values.artifact, '--artifact');
+  const trusted = trustedPlanFrom(values);
+  const { pr, body, judgement } = commentFromArtifact(artifact, values.pr, rule, trusted, {
+    threshold: thresholdsOf(values['noise-store'], artifact),
+  });
   if (values.out) writeFileAtomic(ensureParentDirectory(values.out, '--out'), body);
   else if (!values.post) process.stdout.write(body);
   if (values.post) {
     const { action, id } = await upsertComment(githubFromEnv(), pr, body, COMMENT_MARKER);
     process.stderr.write(`${action} comment ${id} on pull request #${pr}\n`);
   }
+  process.stderr.write(
+    `merge check ${judgement.fail ? 'fails' : 'passes'} (rule ${judgement.gate.rule}): ${judgement.because}\n`,
+  );
+  if (values.status) {
+    await setCommitStatus(githubFromEnv(), values.sha!, {
+      state: judgement.fail ? 'failure' : 'success',
+      description: judgement.because,
+    });
+    process.stderr.write(`commit status ${judgement.fail ? 'failure' : 'success'} set on ${values.sha}\n`);
+  }
   return EXIT.ok;
+}
+
+/** The trusted plan from the files given: the uploaded one and this job's own, or why there is none. */
+function trustedPlanFrom(values: { 'trusted-plan'?: string; 'own-plan'?: string; 'plan-error'?: string }): TrustedPlan {
+  const read = (f?: string) => (f ? readTrustedPlan(resolve(f)) : undefined);
+  const error = values['plan-error']
+    ? `the trusted job could not plan this diff: ${readUntrusted(resolve(values['plan-error']), 64 * 1024, 'plan error')
+        .trim()
+        .slice(-400)}`
+    : 'the trusted job uploaded no plan';
+  return trustedPlanOf(read(values['trusted-plan']), read(values['own-plan']), error);
+}
+
+/** The calibrated minimum effects of the machine the artifact names, from a store (none without one). */
+function thresholdsOf(store: string | undefined, artifact: string) {
+  if (!store) return undefined;
+  const machine = assertSegment("the artifact's machine", readArtifactComparison(artifact).base.machine);
+  const { thresholds } = loadNoise({ noiseStore: store }, machine);
+  return (benchmark: string, metric: string) => thresholds[`${benchmark} ${metric}`];
 }

@@ -8,7 +8,8 @@
  * finished run and its artifact are ours and agree), gab-gate (bench.yml's publish job: which
  * github-action-benchmark steps run, their inputs regenerated from the validated results.json),
  * noise-file (calibrate.yml's publish job: the artifact's one noise.json), pick-commit (bench.yml's
- * nightly run: the commit to measure), pr-outcome (pr.yml's merge check, see pr-outcome.ts).
+ * nightly run: the commit to measure), pr-outcome (the measuring side's own view of the merge check,
+ * see pr-outcome.ts), merge-status (the check's pending or failed commit status, see merge-status.ts).
  *
  * Exit status: 0 = done (a "no" from a gate is an answer, not an error); 1 = pr-outcome's rule
  * fails the check; 2 = refused (a check failed, or an input is missing or malformed); 3 = internal error.
@@ -44,6 +45,7 @@ import { checkApprovedHead, type PullRequestNow } from '../../workflow/pr-gate.j
 import { commentTarget, type WorkflowRunEvent } from '../../workflow/workflow-run.js';
 import { ROOT } from '../args.js';
 import { type CommandSpec, parseCommand } from '../options.js';
+import { mergeStatusCmd, mergeStatusSpec } from './merge-status.js';
 import { prOutcomeCmd, prOutcomeSpec } from './pr-outcome.js';
 
 type Io = { stdout: (s: string) => void; stderr: (s: string) => void; env: NodeJS.ProcessEnv };
@@ -286,11 +288,13 @@ const CHECKS: Record<string, { spec: CommandSpec; run: (argv: string[], io: Io) 
   'noise-file': { spec: noiseFileSpec, run: noiseFileCmd },
   'pick-commit': { spec: pickCommitSpec, run: pickCommitCmd },
   'pr-outcome': { spec: prOutcomeSpec, run: prOutcomeCmd },
+  'merge-status': { spec: mergeStatusSpec, run: mergeStatusCmd },
 };
 
 export const workflowSpec = {
   name: 'workflow',
-  brief: "the workflows' decisions (pr-head, comment-target, gab-gate, noise-file, pick-commit, pr-outcome)",
+  brief:
+    "the workflows' decisions (pr-head, comment-target, gab-gate, noise-file, pick-commit, pr-outcome, merge-status)",
   summary: "The GitHub workflows' decisions as tested code (docs/workflows.md): one check per call.",
   options: {},
   subcommands: Object.fromEntries(Object.entries(CHECKS).map(([name, c]) => [name, c.spec])),

@@ -1,10 +1,14 @@
 /**
  * The merge gate of a pull request's paired diff (shown as "Merge check" in its comment and as
- * pr.yml's last step): whether the job fails, by a rule the repository chooses
+ * the commit status the comment job sets): whether the check fails, by a rule the repository chooses
  * (`PR_FAIL_ON`, docs/workflows.md). `broken` fails on a point that passes on base and fails on
  * head; `slower` on a confirmed regression (verdict "slower" after the diff-wide false-positive
- * control, of the lead or of another timed metric; never a changed workload), `slower>N%` only
- * when its paired ratio is at least +N%; `none` never fails. Items
+ * control, of the lead or of another timed metric), `slower>N%` only when its paired ratio is at
+ * least +N%; `work>N%` on counted work grown by more than N%; `workload` on any point whose
+ * workload (the bytes or arguments its program receives) the pull request changed; `none` never
+ * fails. A changed workload is no exemption: a fit point's lead is a cost per operation, which a
+ * new size does not change, so it is judged as usual; a whole-process point of another workload
+ * measures other work, so only `workload` can fail it (and its row says so). Items
  * combine with commas. Pure: the same rule and comparison give the same result wherever it is
  * computed (the diff job, the comment job).
  */
@@ -19,6 +23,8 @@ export const DEFAULT_GATE_RULE = 'broken';
 export interface GateRule {
   text: string;
   broken: boolean;
+  /** Fail on any point whose workload changed. */
+  workload?: boolean;
   /** Fail when a point's counted work grew by more than this ratio - 1 (exact counts, `work>N%`); undefined: never. */
   work?: number;
   /** Fail on a confirmed regression of at least this ratio - 1; undefined: regressions never fail. */
@@ -32,7 +38,7 @@ export function parseGateRule(text: string): GateRule {
     .filter(Boolean);
   const bad = () =>
     new UserError(
-      `--fail-on ${JSON.stringify(text.slice(0, 60))}: expected none, or a comma-separated list of broken, slower, slower>N%, work>N% (e.g. broken,slower>5%,work>2%)`,
+      `--fail-on ${JSON.stringify(text.slice(0, 60))}: expected none, or a comma-separated list of broken, slower, slower>N%, work>N%, workload (e.g. broken,slower>5%,work>2%)`,
     );
   if (!items.length) throw bad();
   const rule: GateRule = { text: items.join(','), broken: false };
@@ -41,6 +47,10 @@ export function parseGateRule(text: string): GateRule {
     if (item === 'none' && items.length === 1) continue;
     if (item === 'broken') {
       rule.broken = true;
+      continue;
+    }
+    if (item === 'workload') {
+      rule.workload = true;
       continue;
     }
     const w = /^work>(\d{1,3}(?:\.\d+)?)%$/.exec(item);
@@ -69,15 +79,18 @@ const pct = (x: number) => `${x >= 0 ? '+' : '−'}${(Math.abs(x) * 100).toFixed
 export function gateResult(
   rule: GateRule,
   broken: number,
-  points: readonly Pick<PairsPoint, 'benchmark' | 'lead' | 'workloadChanged' | 'also' | 'folded' | 'work'>[],
+  points: readonly Pick<PairsPoint, 'benchmark' | 'kind' | 'lead' | 'workloadChanged' | 'also' | 'folded' | 'work'>[],
   countsTrusted = true,
 ): GateResult {
   const reasons: string[] = [];
   if (rule.broken && broken) reasons.push(`${broken} ${broken === 1 ? 'point' : 'points'} broken by this PR`);
+  const changedWorkload = points.filter((p) => p.workloadChanged).length;
+  if (rule.workload && changedWorkload)
+    reasons.push(`${changedWorkload} ${changedWorkload === 1 ? 'point' : 'points'} with a changed workload`);
+  // Judged as usual: every point of its own workload, and a fit point of another (its lead is per operation).
+  const mine = points.filter((p) => !p.workloadChanged || p.kind === 'fit');
   if (rule.slower !== undefined) {
     const limit = rule.slower;
-    // A changed workload is measured and reported, but its change is the workload's, not a regression.
-    const mine = points.filter((p) => !p.workloadChanged);
     const slow = mine.filter((p) => p.lead.verdict === 'slower' && p.lead.ratio - 1 >= limit);
     const at = limit > 0 ? ` of at least ${pct(limit)}` : '';
     if (slow.length) reasons.push(`${slow.length} confirmed ${slow.length === 1 ? 'regression' : 'regressions'}${at}`);
@@ -91,9 +104,8 @@ export function gateResult(
   if (rule.work !== undefined && countsTrusted) {
     const limit = rule.work;
     // Exact counts that decide: deterministic on each side, beyond the tolerance, not evidence.
-    const grew = points.filter(
+    const grew = mine.filter(
       (p) =>
-        !p.workloadChanged &&
         p.work?.status === 'counted' &&
         p.work.role === 'decides' &&
         p.work.verdict === 'changed' &&
@@ -115,6 +127,7 @@ export function gateResult(
 export function describeGateRule(rule: GateRule): string {
   const fails = [
     ...(rule.broken ? ['broken points'] : []),
+    ...(rule.workload ? ['changed workloads'] : []),
     ...(rule.slower !== undefined
       ? [`confirmed regressions${rule.slower > 0 ? ` of at least ${pct(rule.slower)}` : ''}`]
       : []),

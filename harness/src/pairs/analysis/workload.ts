@@ -1,9 +1,12 @@
 /**
- * Whether a pull request changed what a point's program is asked to do: its workload as the
- * paired diff compares it. That is the parameters, the derived values (the generator's reported
- * facts among them), every size a fit runs at, the input pipe, the checks, the eviction, the runner,
- * the placement, and the generated input by its BYTES (Job.inputDigest), not by its generator's
- * text: a generator changed only in a comment generates the same input and changes no workload.
+ * Whether a pull request changed what a point's program receives: its workload as the paired diff
+ * compares it. That is the bytes and the arguments only — the parameters, the derived values (the
+ * generator's reported facts among them), every size a fit runs at, the input pipe that feeds it,
+ * and the generated input by its BYTES (Job.inputDigest), not by its generator's text: a generator
+ * changed only in a comment generates the same input and changes no workload. What the harness
+ * does around the program (its checks, the eviction, the runner, the placement) is no workload: a
+ * change there is measured and judged as usual (pairs/analysis/merge-gate.ts), never an exemption
+ * a pull request can claim by editing a check.
  *
  * This is not Job.workload (plan/definition.ts), which hashes the generator's text too and is the
  * trend store's series key: changing that would restart every stored series. Pure: jobs in, words out.
@@ -26,10 +29,6 @@ function workloadParts(job: Job): Map<string, string> {
     for (const k of own) parts.set(`${k}@${s.scale}`, String(s.scope[k]));
   }
   parts.set('input pipe', JSON.stringify(m.input ?? null));
-  parts.set('checks', JSON.stringify(m.validate));
-  parts.set('eviction', JSON.stringify(m.evict ?? null));
-  parts.set('runner', m.runner);
-  parts.set('placement', job.placement);
   parts.set("the generated input's bytes", job.inputDigest ?? '');
   return parts;
 }
@@ -38,7 +37,7 @@ function workloadParts(job: Job): Map<string, string> {
 const shown = (v: string | undefined) => (v === undefined ? 'absent' : v.length > 20 ? `${v.slice(0, 12)}…` : v);
 
 /** Parts reported as "changed" alone: their texts say nothing a reader could use. */
-const OPAQUE = new Set(['input pipe', 'checks', 'eviction', "the generated input's bytes"]);
+const OPAQUE = new Set(['input pipe', "the generated input's bytes"]);
 
 /**
  * What differs between two points' workloads, worded ("input_bytes 9,000 → 18,000; the generated

@@ -26,7 +26,18 @@ export const NOT_MEASURING: readonly { paths: readonly string[]; reason: string 
     ],
     reason: "report text: summary.md and the tables printed after the run (not gab.ts, which makes the trends' values)",
   },
-  { paths: ['harness/src/pairs/report/'], reason: "the PR comment's text, written after the pairs" },
+  {
+    // Not comparison-json.ts or down-level.ts: they make the document the comment job judges.
+    paths: [
+      'harness/src/pairs/report/comment.ts',
+      'harness/src/pairs/report/forest-chart.ts',
+      'harness/src/pairs/report/plan-text.ts',
+      'harness/src/pairs/report/point-tables.ts',
+      'harness/src/pairs/report/work-breakdown-section.ts',
+      'harness/src/pairs/report/work-text.ts',
+    ],
+    reason: "the PR comment's text, written from verdicts made elsewhere (pairs/analysis/)",
+  },
   {
     paths: ['harness/src/releases/counter-groups.ts', 'harness/src/releases/spread-text.ts'],
     reason: "the release sweep's text, written after it measured",

@@ -80,12 +80,13 @@ export function loadSide(root: string, label: 'base' | 'head', plan: SidePlan): 
 
 /**
  * Resolves, plans and builds the chosen points of one checkout (`keep`: the ids to measure; all
- * by default); runtimes and inputs come from the head's cache. `require`: the tools and runtimes
- * whose absence is an error (the set-up's one option a side needs).
+ * by default); runtimes and inputs come from the cache of the checkout whose harness runs the
+ * diff (`harnessRoot`). `require`: the tools and runtimes whose absence is an error (the set-up's
+ * one option a side needs).
  */
 export async function prepareSide(
   side: LoadedSide,
-  headRoot: string,
+  harnessRoot: string,
   label: 'base' | 'head',
   require: string[],
   host: Host,
@@ -97,7 +98,7 @@ export async function prepareSide(
   const empty = { root, experiments, jobs: [], builds: new Map(), toolchains: {}, commit: commitInfo(root).sha };
   if (!points.length) return empty;
   // Runtimes and inputs (content-keyed) and the evictor (the harness's tool, not a program under
-  // test) come from the head's cache for both sides, by the same path: with the base's own path
+  // test) come from the running harness's cache for both sides, by the same path: with the base's own path
   // to a shared input (a symlink to the head's), every file the base's scan opens costs one more
   // path lookup, which an A/A diff calls a change (docs/reading-results.md).
   const { jobs, toolchains } = await planCheckout(
@@ -105,13 +106,13 @@ export async function prepareSide(
     host,
     {
       root,
-      cacheDir: join(headRoot, '.cache'),
-      evictorRoot: headRoot,
+      cacheDir: join(harnessRoot, '.cache'),
+      evictorRoot: harnessRoot,
       jobCacheDir: join(root, '.cache'),
       // Both sides write one file by one path. With a file each, A/A diffs of writes call the head
       // faster, whichever checkout it is (likely each file reuses the page-cache pages it freed;
       // docs/reading-results.md).
-      scratchDir: join(headRoot, '.cache', 'scratch'),
+      scratchDir: join(harnessRoot, '.cache', 'scratch'),
       require,
     },
     log,

@@ -24,6 +24,7 @@ import type { DiffPlan } from '../../model/diff-plan.js';
 import type { Job } from '../../model/job.js';
 import { harnessMetric } from '../../model/metrics.js';
 import type { NoiseThresholds } from '../../model/noise.js';
+import type { PairRecordDocument } from '../../model/pair-record.js';
 import type { PairsComparison } from '../../model/pairs-document.js';
 import type { Profile } from '../../model/profiles.js';
 import { type Host, onInterrupt, setUpMachine } from '../../pipeline/setup.js';
@@ -33,22 +34,29 @@ import { checkCounters, runMetrics } from '../../run/normalize.js';
 import type { SyscallCounts } from '../../run/parse-strace.js';
 import type { RawRun } from '../../run/runner.js';
 import { DEFAULT_CONTROL_POINTS, type ImpactPlan, reasonLine } from '../analysis/impact.js';
-import { falsePositiveNote, planAtLevel, pointLevels } from '../analysis/multiplicity.js';
+import { FALSE_POSITIVE_LEVEL, falsePositiveNote, planAtLevel, pointLevels } from '../analysis/multiplicity.js';
 import { MIN_EFFECT } from '../analysis/pair-statistics.js';
 import { budgetCutShort, CONTROL_SHARE, type Values } from '../analysis/point.js';
+import { type PairRecord, type PointResult, pairRecord, pointRow } from '../analysis/rows.js';
 import { DEFAULT_PLAN, type SequentialPlan } from '../analysis/sequential.js';
 import { measureHarnessShift } from '../harness-shift/measure-harness-shift.js';
 import { pairsComparison } from '../report/comparison-json.js';
-import { type PairRecord, type PointResult, pairRecord, pointRow } from '../report/rows.js';
 import { realExecutor } from '../run/real-executor.js';
 import { type DecidedPoint, runPairsPoints, type SamplingResult } from '../run/scheduler.js';
 import { COUNT_SHARE, countStage, pairsWork } from './count-stage.js';
 import { type LoadedSide, loadSide, type Matched, matchPoints, prepareSide } from './diff-sides.js';
+import { pairRecordDocument } from './record-pairs.js';
 import { impactOf } from './what-to-measure.js';
 
 export interface PairsOptions {
   base: string;
   head: string;
+  /**
+   * The checkout of the harness that runs the diff (default: the head's). Its own tools time and
+   * evict (the pair timer, the evictor), and its cache holds the runtimes and inputs of both sides:
+   * when the base's harness measures a pull request, nothing of the head's harness is used.
+   */
+  harnessRoot?: string;
   profile: Profile;
   filters: Filters;
   /**
@@ -94,6 +102,8 @@ export interface PairsResult {
   comparison: PairsComparison;
   /** Every point's pairs in run order: the lead's (A/A calibration replays them) and every other metric's. */
   record: PairRecord[];
+  /** pairs.json: every pair's values and what judging them again needs (model/pair-record.ts). */
+  document: PairRecordDocument;
   interrupted: boolean;
 }
 
@@ -142,11 +152,11 @@ function deadlineCut(budget: Budget, s: Pick<SamplingResult, 'setupSeconds' | 'l
   return `set-up (builds, checks, warm-ups) took ${min(s.setupSeconds)} min, so the diff's deadline of ${min(budget.deadlineSeconds ?? 0)} min left ${min(s.leftSeconds)} of the ${min(budget.askedSeconds)} budgeted minutes for pairs`;
 }
 
-/** The pair timer, built from the head's harness/tools with gcc. */
-async function pairTimer(head: string, log: (m: string) => void): Promise<string> {
-  const pins = readPins(join(head, 'harness', 'toolchains.json'));
-  const gcc = await resolveRuntime('gcc', pins, join(head, '.cache', 'runtimes'), log);
-  const timer = gcc?.ok ? await buildTool('pair-timer', gcc.path, head, join(head, '.cache'), log) : undefined;
+/** The pair timer, built with gcc from the harness/tools of the checkout whose harness runs the diff. */
+async function pairTimer(root: string, log: (m: string) => void): Promise<string> {
+  const pins = readPins(join(root, 'harness', 'toolchains.json'));
+  const gcc = await resolveRuntime('gcc', pins, join(root, '.cache', 'runtimes'), log);
+  const timer = gcc?.ok ? await buildTool('pair-timer', gcc.path, root, join(root, '.cache'), log) : undefined;
   if (!timer) throw new UserError('the paired runner needs gcc to build its process timer', 'apt-get install gcc');
   return timer;
 }
@@ -363,6 +373,37 @@ function loadSides(
   ] as const;
 }
 
+/**
+ * What a harness change does, measured before the pairs (its time counts as set-up, so the
+ * deadline still holds). Only a pull request's diff has two harnesses to compare (calibration and
+ * runtime pairs run one checkout's).
+ */
+async function shiftOf(
+  opts: PairsOptions,
+  affected: number | undefined,
+  counting: boolean,
+  diffStart: number,
+  log: (m: string) => void,
+) {
+  if (opts.headFilters || opts.measure === 'all') return undefined;
+  return measureHarnessShift({
+    base: opts.base,
+    head: opts.head,
+    filters: opts.filters,
+    log,
+    ...(opts.noise ? { noise: opts.noise } : {}),
+    ...(opts.trusted ? { trusted: opts.trusted.harnessChange } : {}),
+    ...(opts.deadlineSeconds
+      ? {
+          deadlineSeconds: shiftDeadline(opts.deadlineSeconds, opts.askedSeconds, affected, {
+            spentSeconds: (performance.now() - diffStart) / 1000,
+            counting,
+          }),
+        }
+      : {}),
+  });
+}
+
 async function pairSides(opts: PairsOptions, baseRoot: string, headRoot: string): Promise<PairsResult> {
   const log = opts.log ?? ((m: string) => process.stderr.write(`${m}\n`));
   const diffStart = performance.now();
@@ -372,34 +413,21 @@ async function pairSides(opts: PairsOptions, baseRoot: string, headRoot: string)
       '--require counts: valgrind is not installed, so no work can be counted',
       'apt-get install valgrind',
     );
-  const timer = await pairTimer(opts.head, log);
+  const harnessRoot = resolve(opts.harnessRoot ?? opts.head);
+  const timer = await pairTimer(harnessRoot, log);
   const [baseLoaded, headLoaded] = loadSides(opts, baseRoot, headRoot);
   const impact = impactPlan(opts, baseLoaded, headLoaded, log);
   const counting = opts.counts ?? opts.measure !== 'all';
-  // Before the pairs, so its time counts as set-up and the deadline still holds. Only a pull request's diff
-  // has two harnesses to compare (calibration and runtime pairs run one checkout's).
-  const harnessShift =
-    opts.headFilters || opts.measure === 'all'
-      ? undefined
-      : await measureHarnessShift({
-          base: opts.base,
-          head: opts.head,
-          filters: opts.filters,
-          log,
-          ...(opts.noise ? { noise: opts.noise } : {}),
-          ...(opts.trusted ? { trusted: opts.trusted.harnessChange } : {}),
-          ...(opts.deadlineSeconds
-            ? {
-                deadlineSeconds: shiftDeadline(opts.deadlineSeconds, opts.askedSeconds, impact?.affected.size, {
-                  spentSeconds: (performance.now() - diffStart) / 1000,
-                  counting: counting && Boolean(host.tools.valgrind),
-                }),
-              }
-            : {}),
-        });
+  const harnessShift = await shiftOf(
+    opts,
+    impact?.affected.size,
+    counting && Boolean(host.tools.valgrind),
+    diffStart,
+    log,
+  );
   const keep = impact ? new Set(impact.measure.keys()) : undefined;
-  const base = await prepareSide(baseLoaded, headRoot, 'base', opts.require, host, log, keep);
-  const head = await prepareSide(headLoaded, headRoot, 'head', opts.require, host, log, keep);
+  const base = await prepareSide(baseLoaded, harnessRoot, 'base', opts.require, host, log, keep);
+  const head = await prepareSide(headLoaded, harnessRoot, 'head', opts.require, host, log, keep);
   const matched = matchPoints(base, head, opts.pairKey, impact && ((id) => impact.measure.get(id) ?? 'affected'));
   // Exact counts first, on every core: they decide at once; the pairs go on as the budget allows.
   const counts = await countStage(counting ? matched.plans : [], host, opts.askedSeconds, log);
@@ -441,7 +469,14 @@ async function pairSides(opts: PairsOptions, baseRoot: string, headRoot: string)
   });
   if (harnessShift) comparison.harnessShift = harnessShift;
   if (counts.summary.counted + counts.summary.notCounted) comparison.counts = counts.summary;
-  return { comparison, record: points.map(pairRecord), interrupted: s.interrupted };
+  const document = pairRecordDocument({
+    points: s.measured,
+    work: counts.work,
+    seed: opts.seed,
+    plan: opts.plan ?? DEFAULT_PLAN,
+    level: FALSE_POSITIVE_LEVEL,
+  });
+  return { comparison, record: points.map(pairRecord), document, interrupted: s.interrupted };
 }
 
 const levelOf = (levels: Map<string, number>, id: string) => {
@@ -464,10 +499,7 @@ export async function runPairs(opts: PairsOptions): Promise<PairsResult> {
   }
 }
 
-/**
- * Writes the pair record beside the comparison (pairs.json: the lead's pairs, which calibration
- * replays, and every other timed metric of every pair; schema 2 added those).
- */
-export function writeRecord(file: string, record: PairsResult['record']): void {
-  writeFileSync(file, `${JSON.stringify({ schema: 2, points: record })}\n`);
+/** Writes the pair record beside the comparison (pairs.json, model/pair-record.ts). */
+export function writeRecord(file: string, document: PairRecordDocument): void {
+  writeFileSync(file, `${JSON.stringify(document)}\n`);
 }

@@ -140,6 +140,7 @@ describe("the first line's numbers add up to the affected points", () => {
       point('threadpool/c-pool/copies=200', {
         impact: 'affected',
         changed: true,
+        kind: 'process',
         workloadChanged: 'input_file_bytes 1000 → 2000',
         lead: { ...pairsPoint().lead, ratio: 1.96, ci: [1.91, 2.01], verdict: 'slower' },
       }),
@@ -160,7 +161,7 @@ describe("the first line's numbers add up to the affected points", () => {
       '## Performance: 64 affected · 1 not affected · 1 control — 0 slower · 0 faster · 50 unchanged · 0 inconclusive · 1 workload changed · 2 added · 1 removed · 10 not measured',
     );
     expect(sum(firstLine(md).answers)).toBe(64);
-    // The changed workload is measured, said at the top with its change, and no regression for the merge rule.
+    // The changed workload is measured, said at the top with its change; a whole process of other work is no regression for `slower`.
     expect(md).toContain('**Workload changed** on 1 point');
     expect(md).toContain('- threadpool c-pool: workload changed: +96 % (+91 … +101 %) — input_file_bytes 1000 → 2000');
     expect(md.indexOf('**Workload changed**')).toBeLessThan(md.indexOf('**Merge check'));

@@ -1,16 +1,18 @@
 /**
  * The paired diff's rows: one per point, led by the metric the sequential rule decided on, every
  * other paired metric folded in, judged at its share of the diff-wide level, the ones that moved
- * named beside the lead (`also`); and the pair record (pairs.json): every pair's every timed metric.
+ * named beside the lead (`also`); and each point's pairs as calibration replays them. Verdicts are
+ * made here, so this is measuring code (the PR-comment job makes the same rows again from the pair
+ * record: ./recompute.ts).
  */
 
 import { median } from '../../analysis/two-sample.js';
 import type { PairsCounter, PairsMetric, PairsPoint } from '../../model/pairs-document.js';
-import { compareFit, type FitPair, type FitSizes, fitProblem } from '../analysis/fit-pairs.js';
-import { judgeOthers, moved, type OtherJudgement } from '../analysis/other-metrics.js';
-import { comparePairs, orderEffect, type Pair, pairProblem } from '../analysis/pair-statistics.js';
-import { fitPairs, leadPairs, type PointSoFar, type StopStep, WALL_TIME } from '../analysis/point.js';
-import type { LookAnalysis } from '../analysis/sequential.js';
+import { compareFit, type FitPair, type FitSizes, fitProblem } from './fit-pairs.js';
+import { judgeOthers, moved, type OtherJudgement } from './other-metrics.js';
+import { comparePairs, orderEffect, type Pair, pairProblem } from './pair-statistics.js';
+import { fitPairs, leadPairs, type PointSoFar, type StopStep, WALL_TIME } from './point.js';
+import type { LookAnalysis } from './sequential.js';
 
 /** A measured point as the rows need it: what it is, its pairs, and where it stopped (its verdict). */
 export interface PointResult extends PointSoFar {
