@@ -70,7 +70,6 @@ const RecordedCounts = z
   })
   .strict();
 
-
 export const PairRecordDocument = z
   .object({
     schema: z.literal(PAIR_RECORD_SCHEMA),

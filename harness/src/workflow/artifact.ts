@@ -101,6 +101,9 @@ export function commentFromArtifact(
       `artifact pr-number ${prText} does not match the run's pull request ${expectedPr}: refusing it`,
     );
   const judgement = judgeDiff(readArtifactComparison(dir), readArtifactRecord(dir), trusted, rule, opts);
-  const body = renderPairsComparison(judgement.comparison, { rule });
+  const body = renderPairsComparison(judgement.comparison, {
+    rule,
+    check: { fail: judgement.fail, because: judgement.because.slice(0, 300) },
+  });
   return { pr: Number(prText), body: `${COMMENT_MARKER}\n${judgementSection(judgement)}${body}`, judgement };
 }

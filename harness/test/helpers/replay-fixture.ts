@@ -2,10 +2,11 @@
  * The world a workflow replay runs in: a snapshot commit of this working tree (so uncommitted
  * changes are replayed too), a bare repository standing in for github.com, a runner's tool cache
  * that persists across test runs (npm's cache stays warm), just(js) already in both trust levels'
- * caches (building it takes minutes and the network).
+ * caches (building it takes minutes and the network), and a stand-in for the GitHub REST API.
  */
 import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { join } from 'node:path';
 import { ROOT } from './cli.js';
 import { borrowNodeModules, cloneWorkingTree } from './working-tree.js';
@@ -95,4 +96,75 @@ export function commitAndPush(
   const sha = git(w.snap, 'rev-parse', 'HEAD');
   git(w.snap, 'push', '-q', '--force', w.remote, `HEAD:${ref}`);
   return sha;
+}
+
+export interface FakeGitHub {
+  url: string;
+  pulls: Record<number, unknown>;
+  comments: { id: number; issue: number; body: string; user: { login: string } }[];
+  /** Commit statuses set, in order (the merge check). */
+  statuses: { sha: string; state: string; context: string; description: string }[];
+  requests: string[];
+  close: () => void;
+}
+
+/** The REST calls the workflows make: a pull request, its issue comments, commit statuses. */
+export async function fakeGitHub(repo = REPO): Promise<FakeGitHub> {
+  const state: FakeGitHub = { url: '', pulls: {}, comments: [], statuses: [], requests: [], close: () => {} };
+  let nextId = 1000;
+  const body = (req: IncomingMessage) =>
+    new Promise<{ body?: string }>((ok) => {
+      let s = '';
+      req.on('data', (c) => (s += c));
+      req.on('end', () => ok(s ? (JSON.parse(s) as { body?: string }) : {}));
+    });
+  const server: Server = createServer(async (req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    state.requests.push(`${req.method} ${url.pathname}`);
+    const json = (status: number, data: unknown) =>
+      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(data));
+    const p = new RegExp(`^/repos/${repo}/pulls/(\\d+)$`).exec(url.pathname);
+    if (p && req.method === 'GET')
+      return state.pulls[Number(p[1])] ? json(200, state.pulls[Number(p[1])]) : json(404, { message: 'Not Found' });
+    const c = new RegExp(`^/repos/${repo}/issues/(\\d+)/comments$`).exec(url.pathname);
+    if (c && req.method === 'GET')
+      return json(
+        200,
+        state.comments.filter((x) => x.issue === Number(c[1])),
+      );
+    if (c && req.method === 'POST') {
+      const made = {
+        id: nextId++,
+        issue: Number(c[1]),
+        body: (await body(req)).body ?? '',
+        user: { login: 'github-actions[bot]' },
+      };
+      state.comments.push(made);
+      return json(201, made);
+    }
+    const st = new RegExp(`^/repos/${repo}/statuses/([0-9a-f]{40})$`).exec(url.pathname);
+    if (st && req.method === 'POST') {
+      const b = (await body(req)) as { state?: string; context?: string; description?: string };
+      state.statuses.push({
+        sha: st[1]!,
+        state: String(b.state),
+        context: String(b.context),
+        description: String(b.description),
+      });
+      return json(201, {});
+    }
+    const e = new RegExp(`^/repos/${repo}/issues/comments/(\\d+)$`).exec(url.pathname);
+    if (e && req.method === 'PATCH') {
+      const found = state.comments.find((x) => x.id === Number(e[1]));
+      if (!found) return json(404, { message: 'Not Found' });
+      found.body = (await body(req)).body ?? '';
+      return json(200, found);
+    }
+    return json(404, { message: 'Not Found' });
+  });
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  const a = server.address();
+  state.url = `http://127.0.0.1:${typeof a === 'object' && a ? a.port : 0}`;
+  state.close = () => server.close();
+  return state;
 }

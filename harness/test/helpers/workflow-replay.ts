@@ -47,7 +47,7 @@ export function readWorkflow(file: string): Workflow {
 }
 
 /** The machine and the "GitHub" a job runs against. */
-interface Runner {
+export interface Runner {
   /** owner/name */
   repository: string;
   /** The bare repository standing in for https://github.com/<repository>. */

@@ -227,21 +227,25 @@ describe('the merge check as a commit status', () => {
   it("pr-comment --status sets the judgement on the head: here a failure (no pair record), in GitHub's 140 characters", async () => {
     const r = await cli(['--artifact', artifact(42), '--pr', '42', '--status', '--sha', SHA]);
     expect(r.status, r.stderr).toBe(0);
-    expect(state.statuses).toEqual([
-      expect.objectContaining({ sha: SHA, state: 'failure', context: STATUS_CONTEXT }),
-    ]);
+    expect(state.statuses).toEqual([expect.objectContaining({ sha: SHA, state: 'failure', context: STATUS_CONTEXT })]);
     expect(state.statuses[0]!.description.length).toBeLessThanOrEqual(140);
     expect(state.statuses[0]!.description).toMatch(/^the artifact has no pair record/);
   });
 
   it('workflow merge-status sets pending or failure, never success', async () => {
-    const ok = await cli(['--sha', SHA, '--state', 'pending', '--description', 'measuring'], {}, ['workflow', 'merge-status']);
+    const ok = await cli(['--sha', SHA, '--state', 'pending', '--description', 'measuring'], {}, [
+      'workflow',
+      'merge-status',
+    ]);
     expect(ok.status, ok.stderr).toBe(0);
     expect(state.statuses).toEqual([{ sha: SHA, state: 'pending', context: STATUS_CONTEXT, description: 'measuring' }]);
     const no = await cli(['--sha', SHA, '--state', 'success', '--description', 'x'], {}, ['workflow', 'merge-status']);
     expect(no.status).toBe(2);
     expect(no.stderr).toContain('--state "success": expected pending or failure');
-    const bad = await cli(['--sha', 'HEAD', '--state', 'failure', '--description', 'x'], {}, ['workflow', 'merge-status']);
+    const bad = await cli(['--sha', 'HEAD', '--state', 'failure', '--description', 'x'], {}, [
+      'workflow',
+      'merge-status',
+    ]);
     expect(bad.status).toBe(2);
     expect(state.statuses).toHaveLength(1);
   });

@@ -111,9 +111,9 @@ describe('pr.yml: who reaches the machine, and for which commit', () => {
       base: { ref: 'main' },
     },
   });
-  const ctx = (e: ReturnType<typeof event>, approveResult?: string) => ({
+  const ctx = (e: ReturnType<typeof event>, approveResult?: string, planResult = 'success') => ({
     github: { repository: 'owner/jsio-bench', event: e },
-    needs: approveResult ? { approve: { result: approveResult } } : {},
+    needs: approveResult ? { plan: { result: planResult }, approve: { result: approveResult } } : {},
   });
 
   it.each([
@@ -131,6 +131,8 @@ describe('pr.yml: who reaches the machine, and for which commit', () => {
       expect(evaluateIf(approve.if, ctx(e))).toBe(needsApproval);
       const approveResult = needsApproval ? 'success' : 'skipped';
       expect(evaluateIf(diff.if, ctx(e, approveResult))).toBe(true);
+      // No plan by the default branch's code, no diff.
+      for (const r of ['failure', 'cancelled']) expect(evaluateIf(diff.if, ctx(e, approveResult, r)), r).toBe(false);
       if (needsApproval) {
         for (const r of ['skipped', 'failure', 'cancelled']) expect(evaluateIf(diff.if, ctx(e, r)), r).toBe(false);
       }
@@ -149,7 +151,26 @@ describe('pr.yml: who reaches the machine, and for which commit', () => {
       PR_NUMBER: '${{ github.event.pull_request.number }}',
       HEAD_SHA: '${{ github.event.pull_request.head.sha }}',
     });
-    expect(diff.needs).toBe('approve');
+    expect(diff.needs).toEqual(['plan', 'approve']);
+  });
+
+  it('the plan job runs before any pull-request code: the head only as data, every command in the base', () => {
+    const plan = pr.jobs.plan!;
+    expect(plan.needs).toBeUndefined();
+    expect(selfHosted(plan)).toBe(false);
+    expect(plan.permissions).toEqual({ contents: 'read', statuses: 'write' });
+    const checkouts = plan.steps.filter((s) => uses(s, 'actions/checkout'));
+    expect(checkouts.map((s) => s.with?.['persist-credentials'])).toEqual([false]);
+    for (const s of plan.steps.filter((x) => /\bnpm\b/.test(x.run ?? ''))) expect(s['working-directory']).toBe('base');
+    expect(plan.steps.some((s) => s.run?.includes('--base . --head ../head --plan --json'))).toBe(true);
+    // In the diff job, the base's side (dependencies, the just(js) installer, which harness) comes before the head's.
+    const at = (re: RegExp) => diff.steps.findIndex((s) => re.test(s.run ?? ''));
+    const headCode = diff.steps.findIndex((s) => s['working-directory'] === 'head' && /npm/.test(s.run ?? ''));
+    expect(at(/install-just/)).toBeLessThan(headCode);
+    expect(at(/measuring-side/)).toBeLessThan(headCode);
+    expect(diff.steps.find((s) => /npm run pairs/.test(s.run ?? ''))!['working-directory']).toBe(
+      '${{ steps.side.outputs.side }}',
+    );
   });
 
   it('the run is titled with the pull request and the commit, as pr-comment reads it back', () => {
@@ -217,7 +238,7 @@ describe('trust levels on the machines', () => {
       expect(first.run).toContain(`echo "npm_config_cache=$RUNNER_TOOL_CACHE/jsio-bench/${level(f)}/npm"`);
       const runs = job.steps.map((s) => s.run ?? '').join('\n');
       expect(runs).toContain('install-just -- "$JUST_VERSION" "$JSIO_CACHE/just"');
-      expect(runs).toMatch(/ln -sfn "\$JSIO_CACHE\/runtimes" (head\/)?\.cache\/runtimes/);
+      expect(runs).toMatch(/ln -sfn "\$JSIO_CACHE\/runtimes" ("\$side\/)?\.cache\/runtimes/);
       expect(runs).not.toMatch(/\bsudo\b/);
       for (const s of job.steps) {
         expect(uses(s, 'actions/cache') || uses(s, 'actions/setup-node'), `${f}: ${s.uses}`).toBe(false);
@@ -302,6 +323,7 @@ describe('tokens and install scripts', () => {
       'bench.yml publish',
       'calibrate.yml publish',
       'pr-comment.yml comment',
+      'pr.yml plan',
       'releases.yml publish',
     ]);
   });

@@ -36,7 +36,7 @@ describe('pr.yml: what the benchmark runs', () => {
 describe('all workflows', () => {
   it('pin actions to a commit with the release named in a comment', () => {
     for (const f of files) {
-      for (const m of text[f]!.matchAll(/uses:\s*(\S+)(.*)$/gm)) {
+      for (const m of text[f]!.matchAll(/^\s*(?:-\s*)?uses:\s*(\S+)(.*)$/gm)) {
         expect(m[1], f).toMatch(/@[0-9a-f]{40}$/);
         expect(m[2], `${f}: ${m[1]}`).toMatch(/#\s*v\d+(\.\d+){1,2}\s*$/);
       }
@@ -101,8 +101,12 @@ describe('every command a workflow runs is an npm script that a test runs', () =
     /^\} >> "\$GITHUB_ENV"$/,
     // install-just's one line, checked before it reaches GITHUB_ENV/GITHUB_PATH.
     /^\[\[ "\$dir" = "\$JSIO_CACHE\/just\/just-\$JUST_VERSION" && "\$dir" =~ \^\/\[A-Za-z0-9\._\/-\]\+\$ \]\] \|\| \{ echo "::error::[^"]+"; exit 1; \}$/,
-    /^mkdir -p (head\/)?\.cache "\$JSIO_CACHE\/runtimes"$/,
-    /^ln -sfn "\$JSIO_CACHE\/runtimes" (head\/)?\.cache\/runtimes$/,
+    /^mkdir -p ((head|"\$side)\/)?\.cache"? "\$JSIO_CACHE\/runtimes"$/,
+    /^ln -sfn "\$JSIO_CACHE\/runtimes" "?((head|\$side)\/)?\.cache\/runtimes"?$/,
+    /^for side in base head; do$/,
+    /^done$/,
+    // pr.yml's plan job: no plan, no diff (after the reason went up).
+    /^exit 1$/,
     /^find \. -mindepth 1 -maxdepth 1 -exec rm -rf -- \{\} \+$/,
     // Git plumbing: a token-free remote for publish-to-branch, the commit checks, the back-fill.
     /^git init --quiet pages$/,

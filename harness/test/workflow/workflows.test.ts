@@ -121,20 +121,25 @@ describe('bench.yml', () => {
 
 describe('pr.yml', () => {
   const w = wf.pr;
-  it('uses no secrets and cannot write', () => {
+  it('uses no secrets and cannot write, but for the plan job setting the pending status', () => {
     expect(text.pr).not.toMatch(/\$\{\{\s*secrets\./);
     expect(w.permissions).toEqual({ contents: 'read' });
-    for (const job of Object.values(w.jobs)) expect(JSON.stringify(job.permissions ?? {})).not.toMatch(/write/);
+    for (const [name, job] of Object.entries(w.jobs))
+      if (name !== 'plan') expect(JSON.stringify(job.permissions ?? {})).not.toMatch(/write/);
+    expect(w.jobs.plan!.permissions).toEqual({ contents: 'read', statuses: 'write' });
   });
 
   it("runs pull requests from the default branch's workflow file, forks and bots only after approval", () => {
     expect(Object.keys(w.on)).toEqual(['pull_request_target']);
     expect(w.jobs.approve!.environment).toBe('pr-benchmark');
-    expect(w.jobs.diff!.needs).toBe('approve');
+    expect(w.jobs.diff!.needs).toEqual(['plan', 'approve']);
+    expect(w.jobs.plan!.needs).toBeUndefined();
   });
 
   it('measures base and head in pairs in one job and uploads the artifact with the PR number', () => {
-    expect(text.pr).toContain('npm run pairs -- --base ../base --head . --budget "$BUDGET_MINUTES"');
+    expect(text.pr).toContain('npm run pairs -- --base ../base --head ../head --budget "$BUDGET_MINUTES"');
+    expect(text.pr).toContain('--trusted-plan ../trusted/plan.json');
+    expect(text.pr).toContain('pr-results/pairs.json');
     expect(text.pr).toContain('comment/pr-number');
     expect(text.pr).toContain('GITHUB_STEP_SUMMARY');
   });
@@ -174,6 +179,11 @@ describe('pr-comment.yml', () => {
   it('validates the artifact before posting, with the PR number from GitHub (the run title)', () => {
     expect(text['pr-comment']).toContain('npm run pr-comment -- --artifact artifact --pr "$PR_NUMBER"');
     expect(text['pr-comment']).toContain('workflow -- comment-target');
-    expect(w.jobs.comment!.permissions).toEqual({ contents: 'read', actions: 'read', 'pull-requests': 'write' });
+    expect(w.jobs.comment!.permissions).toEqual({
+      contents: 'read',
+      actions: 'read',
+      'pull-requests': 'write',
+      statuses: 'write',
+    });
   });
 });

@@ -9,7 +9,8 @@
  * github-action-benchmark steps run, their inputs regenerated from the validated results.json),
  * noise-file (calibrate.yml's publish job: the artifact's one noise.json), pick-commit (bench.yml's
  * nightly run: the commit to measure), pr-outcome (the measuring side's own view of the merge check,
- * see pr-outcome.ts), merge-status (the check's pending or failed commit status, see merge-status.ts).
+ * see pr-outcome.ts), merge-status (the check's pending or failed commit status, see merge-status.ts),
+ * measuring-side (pr.yml: whose harness runs the diff, see measuring-side.ts).
  *
  * Exit status: 0 = done (a "no" from a gate is an answer, not an error); 1 = pr-outcome's rule
  * fails the check; 2 = refused (a check failed, or an input is missing or malformed); 3 = internal error.
@@ -45,6 +46,7 @@ import { checkApprovedHead, type PullRequestNow } from '../../workflow/pr-gate.j
 import { commentTarget, type WorkflowRunEvent } from '../../workflow/workflow-run.js';
 import { ROOT } from '../args.js';
 import { type CommandSpec, parseCommand } from '../options.js';
+import { measuringSideCmd, measuringSideSpec } from './measuring-side.js';
 import { mergeStatusCmd, mergeStatusSpec } from './merge-status.js';
 import { prOutcomeCmd, prOutcomeSpec } from './pr-outcome.js';
 
@@ -289,12 +291,13 @@ const CHECKS: Record<string, { spec: CommandSpec; run: (argv: string[], io: Io) 
   'pick-commit': { spec: pickCommitSpec, run: pickCommitCmd },
   'pr-outcome': { spec: prOutcomeSpec, run: prOutcomeCmd },
   'merge-status': { spec: mergeStatusSpec, run: mergeStatusCmd },
+  'measuring-side': { spec: measuringSideSpec, run: measuringSideCmd },
 };
 
 export const workflowSpec = {
   name: 'workflow',
   brief:
-    "the workflows' decisions (pr-head, comment-target, gab-gate, noise-file, pick-commit, pr-outcome, merge-status)",
+    "the workflows' decisions (pr-head, comment-target, gab-gate, noise-file, pick-commit, pr-outcome, merge-status, measuring-side)",
   summary: "The GitHub workflows' decisions as tested code (docs/workflows.md): one check per call.",
   options: {},
   subcommands: Object.fromEntries(Object.entries(CHECKS).map(([name, c]) => [name, c.spec])),

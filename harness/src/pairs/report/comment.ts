@@ -37,6 +37,8 @@ export interface PairsRenderOptions {
   /** The merge gate's rule (PR_FAIL_ON) its result is stated under; default `broken`. */
   rule?: GateRule;
   limit?: number;
+  /** The merge check as the reader decided it (workflow/judgement.ts), where it is more than the rule on these rows. */
+  check?: { fail: boolean; because: string };
 }
 
 /** Affected points not measured: every reason counted (a summary from before the count: its groups). */
@@ -447,7 +449,8 @@ function footer(c: PairsComparison): string {
 /** The fullest rendering that fits the limit: drop unchanged rows and folded metrics, then cap the tables. */
 export function renderPairsComparison(c: PairsComparison, opts: PairsRenderOptions = {}): string {
   const limit = opts.limit ?? COMMENT_LIMIT;
-  const s = summarize(c, opts.rule ?? parseGateRule(DEFAULT_GATE_RULE));
+  const summary = summarize(c, opts.rule ?? parseGateRule(DEFAULT_GATE_RULE));
+  const s = opts.check ? { ...summary, outcome: { ...summary.outcome, ...opts.check } } : summary;
   for (const o of [
     { unchangedRows: true },
     { unchangedRows: false },

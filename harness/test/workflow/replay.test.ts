@@ -1,0 +1,507 @@
+// SLOW (a few minutes; it installs npm dependencies in fresh checkouts and runs real benchmarks):
+// bench.yml, pr.yml and pr-comment.yml replayed step by step from the YAML files themselves, the
+// way a runner runs them (helpers/workflow-replay.ts): a fresh "GitHub" repository holding a
+// snapshot of this working tree, gh-pages in it, GitHub's variables and environment files, the
+// `uses:` steps reproduced by hand. Smoke size, narrowed to wc (variants c and dd-null, bs=65536)
+// through the workflows' own inputs and repository variables. The pull request plants a
+// regression in wc's C reader (extra work per read) and its comment is rendered by pr-comment's
+// own command, posted to a stand-in for the GitHub API.
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PAIRS_COMPARISON_SCHEMA } from '../../src/model/comparison-version.js';
+import { commentTarget } from '../../src/workflow/workflow-run.js';
+import { ROOT } from '../helpers/cli.js';
+import { evaluateIf, interpolate } from '../helpers/gh-expr.js';
+import {
+  commitAndPush,
+  type FakeGitHub,
+  fakeGitHub,
+  git,
+  makeWorld,
+  REPO,
+  type World,
+} from '../helpers/replay-fixture.js';
+import { removeScratch } from '../helpers/scratch.js';
+import { type JobResult, localActions, type Runner, readWorkflow, runJob } from '../helpers/workflow-replay.js';
+
+const WF = (f: string) => readWorkflow(join(ROOT, '.github', 'workflows', f));
+const bench = WF('bench.yml');
+const pr = WF('pr.yml');
+const prComment = WF('pr-comment.yml');
+const NARROW = { experiments: 'wc', variants: 'c,dd-null', params: 'bs=65536' };
+const VERBOSE = process.env.JSIO_REPLAY_VERBOSE === '1';
+
+let w: World;
+let api: FakeGitHub;
+let gabCalls: string[] = [];
+
+function runner(name: string, artifacts: string, world: World = w): Runner {
+  const w = world;
+  return {
+    repository: REPO,
+    remote: w.remote,
+    workspace: join(w.root, name, '_work', 'jsio-bench', 'jsio-bench'),
+    toolCache: w.toolCache,
+    artifacts,
+    home: join(w.root, name, 'home'),
+    env: { GITHUB_API_URL: api.url },
+    runnerName: 'replay-runner',
+    prelude: w.prelude,
+  };
+}
+
+const actions = localActions({
+  'benchmark-action/github-action-benchmark': async ({ with: v }) => {
+    gabCalls.push(String(v.tool));
+    return { ok: true };
+  },
+});
+
+/** The step that failed, with the end of its log, for assertion messages. */
+const why = (r: JobResult) => (r.failed ? `${r.failed.name}:\n${r.failed.log.slice(-3000)}` : 'no step failed');
+
+beforeAll(async () => {
+  w = makeWorld(mkdtempSync(join(tmpdir(), 'jsio-replay-')));
+  api = await fakeGitHub();
+}, 300_000);
+afterAll(() => {
+  api?.close();
+  removeScratch(w?.root);
+});
+
+describe('bench.yml, replayed (dispatch of a narrowed smoke run)', () => {
+  const artifacts = () => join(w.root, 'artifacts-bench');
+  let benchJob: JobResult;
+
+  it('bench job: measures, uploads the results, tolerates the missing just-static binary of a filtered run', {
+    timeout: 900_000,
+  }, async () => {
+    gabCalls = [];
+    benchJob = await runJob({
+      workflow: bench,
+      job: 'bench',
+      github: {
+        event_name: 'workflow_dispatch',
+        sha: w.main,
+        ref: 'refs/heads/main',
+        event: { inputs: { ...NARROW, profile: 'smoke' } },
+      },
+      inputs: { ...NARROW, profile: 'smoke', runs: '', runners: '["jsio-bench-1"]', ref: '' },
+      matrix: { runner: 'jsio-bench-1' },
+      actions,
+      runner: runner('m1', artifacts()),
+      verbose: VERBOSE,
+    });
+    expect(benchJob.result, why(benchJob)).toBe('success');
+    const names = benchJob.steps.filter((s) => s.outcome === 'skipped').map((s) => s.name);
+    expect(names).toEqual([
+      'Refuse a ref that is not a commit of main (unmerged code is measured by pr.yml)',
+      'The commits this machine has results for (nightly back-fill)',
+      "Nightly, the newest commit of main this machine has no results for (else main's head)",
+    ]);
+    expect(benchJob.env.HOME).toMatch(/_temp\/.*\/home$/);
+    expect(benchJob.env.JSIO_CACHE).toBe(join(w.toolCache, 'jsio-bench', 'trusted'));
+    expect(benchJob.steps.find((s) => s.name === 'Upload the static just(js) binary')!.log).toContain(
+      'if-no-files-found: warn',
+    );
+    const results = JSON.parse(readFileSync(join(artifacts(), 'results-jsio-bench-1', 'results.json'), 'utf8')) as {
+      run: { commit: { sha: string }; profile: string };
+      benchmarks: { experiment: string; variant: string; status: string }[];
+    };
+    expect(results.run.commit.sha).toBe(w.main);
+    expect(results.benchmarks.map((b) => `${b.experiment}/${b.variant} ${b.status}`).sort()).toEqual([
+      'wc/c ok',
+      'wc/dd-null ok',
+    ]);
+    expect(benchJob.summary).toContain('Results are stored under machine id');
+  });
+
+  it('publish job: the trend store on gh-pages gets the commit; github-action-benchmark gets nothing from a filtered dispatch; no token on disk', {
+    timeout: 600_000,
+  }, async () => {
+    gabCalls = [];
+    const r = runner('hosted-1', artifacts());
+    const publish = await runJob({
+      workflow: bench,
+      job: 'publish',
+      github: { event_name: 'workflow_dispatch', sha: w.main, ref: 'refs/heads/main', event: {} },
+      inputs: { ...NARROW, profile: 'smoke', runs: '', runners: '["jsio-bench-1"]', ref: '' },
+      matrix: { runner: 'jsio-bench-1' },
+      needs: { bench: { result: 'success' } },
+      actions,
+      runner: r,
+      verbose: VERBOSE,
+    });
+    expect(publish.result, why(publish)).toBe('success');
+    const gate = publish.steps.find((s) => s.name === 'What github-action-benchmark gets')!;
+    expect(gate.outputs).toMatchObject({ sha: w.main, smaller: 'false', bigger: 'false' });
+    expect(gate.log).toMatch(/dispatch with experiments, variants, params, runs or ref/);
+    expect(gabCalls).toEqual([]);
+    const machine = gate.outputs.machine!;
+    const index = JSON.parse(git(w.remote, 'show', `gh-pages:data/${machine}/index.json`)) as {
+      commits: { sha: string }[];
+    };
+    expect(index.commits.map((c) => c.sha)).toEqual([w.main]);
+    expect(readFileSync(join(r.workspace, 'pages', '.git', 'config'), 'utf8')).not.toContain('replay-token');
+    expect(JSON.stringify(publish.env)).not.toContain('replay-token');
+  });
+
+  it('a dispatch the harness refuses fails at the suite step, not later', { timeout: 600_000 }, async () => {
+    const refused = await runJob({
+      workflow: bench,
+      job: 'bench',
+      github: { event_name: 'workflow_dispatch', sha: w.main, ref: 'refs/heads/main', event: {} },
+      inputs: {
+        experiments: 'no-such-experiment',
+        variants: '',
+        params: '',
+        profile: 'smoke',
+        runs: '',
+        runners: '',
+        ref: '',
+      },
+      matrix: { runner: 'jsio-bench-1' },
+      actions,
+      runner: runner('m1', join(w.root, 'artifacts-refused')),
+      verbose: VERBOSE,
+    });
+    expect(refused.result).toBe('failure');
+    // `npm run bench` exits 2 when it refuses to run; the step fails at once and says so.
+    expect(refused.failed?.name).toBe('Run the suite');
+    expect(refused.failed?.log).toContain('::error::the harness refused to run (exit 2)');
+  });
+
+  it('a dispatched ref that is not on main is refused before any of its code runs', { timeout: 600_000 }, async () => {
+    const side = commitAndPush(
+      w,
+      w.main,
+      'refs/heads/unmerged',
+      (d) => writeFileSync(join(d, 'UNMERGED'), 'x'),
+      'not on main',
+    );
+    const r = await runJob({
+      workflow: bench,
+      job: 'bench',
+      github: { event_name: 'workflow_dispatch', sha: w.main, ref: 'refs/heads/main', event: {} },
+      inputs: { ...NARROW, profile: 'smoke', runs: '', runners: '', ref: side },
+      matrix: { runner: 'jsio-bench-1' },
+      actions,
+      runner: runner('m1', join(w.root, 'artifacts-unmerged')),
+    });
+    expect(r.failed?.name).toBe('Refuse a ref that is not a commit of main (unmerged code is measured by pr.yml)');
+  });
+});
+
+describe('pr.yml and pr-comment.yml, replayed (a fork with a planted regression)', () => {
+  // A world of its own, before any publish (no gh-pages yet: compare says it used no
+  // calibration); the PR diff after a publish is the last test of this file.
+  let wp: World;
+  beforeAll(() => {
+    wp = makeWorld(mkdtempSync(join(tmpdir(), 'jsio-replay-pr-')));
+  }, 300_000);
+  afterAll(() => removeScratch(wp?.root));
+  const artifacts = () => join(wp.root, 'artifacts-pr');
+  const PR = 7;
+  let head1 = '';
+  const plant = (d: string) => {
+    const f = join(d, 'programs', 'wc', 'wc-c.c');
+    const src = readFileSync(f, 'utf8');
+    const marker = '      bytes += (unsigned long long)n;\n';
+    expect(src).toContain(marker);
+    // Extra work per read: the kind of regression the diff must call. Several times a read's own
+    // cost, yet few enough instructions that pr.yml's counting of it under Valgrind stays short.
+    writeFileSync(
+      f,
+      src.replace(marker, `${marker}      for (volatile unsigned long spin = 0; spin < 500000UL; spin++) {}\n`),
+    );
+  };
+  const event = (sha: string, action = 'synchronize') => ({
+    action,
+    number: PR,
+    repository: { full_name: REPO, default_branch: 'main' },
+    sender: { login: 'stranger', type: 'User' },
+    pull_request: {
+      number: PR,
+      user: { login: 'stranger', type: 'User' },
+      head: { sha, ref: 'faster-wc', repo: { full_name: 'stranger/jsio-bench' } },
+      base: { ref: 'main', sha: wp.main, repo: { full_name: REPO } },
+    },
+  });
+  const github = (sha: string) => ({
+    event_name: 'pull_request_target',
+    sha: wp.main,
+    ref: 'refs/heads/main',
+    event: event(sha),
+  });
+  const vars = {
+    PR_BUDGET_MINUTES: '2',
+    PR_PROFILE: 'smoke',
+    PR_BENCH_FLAGS: `--experiments ${NARROW.experiments} --variants ${NARROW.variants} --param ${NARROW.params}`,
+  };
+  const openPull = (sha: string) => {
+    api.pulls[PR] = { number: PR, state: 'open', head: { sha }, base: { repo: { full_name: REPO } } };
+  };
+  const approve = (sha: string) =>
+    runJob({
+      workflow: pr,
+      job: 'approve',
+      github: github(sha),
+      vars,
+      actions,
+      runner: runner('hosted-pr', artifacts(), wp),
+      verbose: VERBOSE,
+    });
+  const planJob = (sha: string) =>
+    runJob({
+      workflow: pr,
+      job: 'plan',
+      github: github(sha),
+      vars,
+      actions,
+      runner: runner('hosted-plan', artifacts(), wp),
+      verbose: VERBOSE,
+    });
+  const diff = (sha: string, approveResult: string) =>
+    runJob({
+      workflow: pr,
+      job: 'diff',
+      github: github(sha),
+      vars,
+      needs: { plan: { result: 'success' }, approve: { result: approveResult } },
+      actions,
+      runner: runner('m1', artifacts(), wp),
+      verbose: VERBOSE,
+    });
+  const comment = (sha: string) => {
+    const title = interpolate(pr['run-name']!, { github: github(sha) });
+    return runJob({
+      workflow: prComment,
+      job: 'comment',
+      // The same repository variables as pr.yml's: the comment job plans the diff again with them.
+      vars,
+      github: {
+        event_name: 'workflow_run',
+        sha: wp.main,
+        ref: 'refs/heads/main',
+        event: {
+          repository: { full_name: REPO, default_branch: 'main' },
+          workflow_run: {
+            id: 99,
+            event: 'pull_request_target',
+            path: '.github/workflows/pr.yml',
+            conclusion: 'success',
+            display_title: title,
+            repository: { full_name: REPO },
+          },
+        },
+      },
+      actions,
+      runner: runner('hosted-comment', artifacts(), wp),
+      verbose: VERBOSE,
+    });
+  };
+
+  it('the approval refuses when the pull request moved after the run was started', { timeout: 600_000 }, async () => {
+    head1 = commitAndPush(wp, wp.main, `refs/pull/${PR}/head`, plant, 'wc-c: read faster (actually slower)');
+    openPull('f'.repeat(40));
+    const r = await approve(head1);
+    expect(r.failed?.name).toBe('Refuse if the pull request moved since this run was started');
+    expect(r.failed?.log).toMatch(new RegExp(`approved for ${head1}, its head is now f{40}`));
+  });
+
+  it('a fork needs the approval: the approve job runs, and without its success the benchmark does not', () => {
+    const ctx = (result?: string) => ({
+      github: { repository: REPO, event: event(head1) },
+      needs: result ? { plan: { result: 'success' }, approve: { result } } : {},
+    });
+    expect(evaluateIf(pr.jobs.approve!.if, ctx())).toBe(true);
+    expect(evaluateIf(pr.jobs.diff!.if, ctx('skipped'))).toBe(false);
+    expect(evaluateIf(pr.jobs.diff!.if, ctx('failure'))).toBe(false);
+  });
+
+  it("the plan job runs first and runs no pull-request code: the base's harness plans, uploads, marks the check pending", {
+    timeout: 600_000,
+  }, async () => {
+    const p = await planJob(head1);
+    expect(p.result, why(p)).toBe('success');
+    // Only the head's checkout touches its files; every command runs in the base's worktree.
+    const ran = pr.jobs.plan!.steps.filter((s) => s.run).map((s) => s['working-directory'] ?? '.');
+    expect(new Set(ran)).toEqual(new Set(['.', 'base']));
+    expect(p.steps.find((s) => s.name === "The trusted plan, by the base's harness")!.log).not.toContain('::error::');
+    expect(p.summary).toContain('What the base harness found affected');
+    expect(api.statuses.at(-1)).toMatchObject({ sha: head1, state: 'pending', context: 'jsio-bench / perf diff' });
+  });
+
+  it("approved at the same commit: the base's harness measures base and head, and the comment job judges, comments and sets the check", {
+    timeout: 1_200_000,
+  }, async () => {
+    openPull(head1);
+    const a = await approve(head1);
+    expect(a.result, why(a)).toBe('success');
+    const d = await diff(head1, 'success');
+    expect(d.result, why(d)).toBe('success');
+    // No harness change in the plan: the base's harness ran the diff.
+    expect(d.steps.find((s) => s.name?.startsWith('Which harness measures'))!.outputs).toEqual({ side: 'base' });
+    // The merge check is no step of this job: the comment job's commit status is.
+    expect(d.steps.some((s) => s.name?.startsWith('Merge check'))).toBe(false);
+    expect(existsSync(join(artifacts(), 'perf-diff', 'pairs.json'))).toBe(true);
+    expect(d.env.JSIO_CACHE).toBe(join(w.toolCache, 'jsio-bench', 'pr'));
+    const cmp = JSON.parse(readFileSync(join(artifacts(), 'perf-diff', 'comparison.json'), 'utf8')) as {
+      schema: number;
+      head: { commits: string[] };
+      base: { commits: string[] };
+      points: {
+        experiment: string;
+        variant: string;
+        pairs: number;
+        lead: { metric: string; verdict: string; ratio: number };
+        changed?: boolean;
+      }[];
+    };
+    // The base (this working tree's snapshot) reads the newest schema: written at it.
+    expect(cmp.schema).toBe(PAIRS_COMPARISON_SCHEMA);
+    expect(cmp.head.commits).toEqual([head1]);
+    expect(cmp.base.commits).toEqual([wp.main]);
+    // The planted regression is measured in pairs: wc/c is several times slower at the head.
+    const wcC = cmp.points.find((p) => p.variant === 'c')!;
+    expect(wcC.lead.ratio, JSON.stringify(wcC)).toBeGreaterThan(2);
+    expect(wcC.pairs).toBeGreaterThanOrEqual(10);
+    // The PR changed the program: a PR diff exists to show exactly that, so it is compared (and
+    // marked), never filed as "redefined" under unchanged.
+    expect(wcC.lead.verdict).toBe('slower');
+    expect(wcC.changed).toBe(true);
+    expect(readFileSync(join(artifacts(), 'perf-diff', 'pr-number'), 'utf8')).toBe(String(PR));
+    // The base's harness planned the diff before any pull-request code ran: the changed program's
+    // points are in its plan, which went up as its own artifact.
+    const plan = JSON.parse(readFileSync(join(artifacts(), 'trusted-plan', 'plan.json'), 'utf8')) as {
+      affected: { benchmark: string }[];
+    };
+    expect(plan.affected.map((a) => a.benchmark)).toContain('wc/c/bs=65536');
+
+    const c = await comment(head1);
+    expect(c.result, why(c)).toBe('success');
+    expect(c.steps.find((s) => s.name?.startsWith('Check the run'))!.outputs).toEqual({ pr: String(PR), sha: head1 });
+    expect(c.steps.find((s) => s.name?.startsWith('Plan the diff again'))!.log).not.toContain('::error::');
+    expect(api.comments.map((x) => x.issue)).toEqual([PR]);
+    const body = api.comments[0]!.body;
+    expect(body).toMatch(/\| wc c bs=65536 \| (read_cost|wall_time) \| [^|]+ \| [^|]+ \| \+\d/);
+    // The comment job judged the pairs again (they agree), planned again, and set the check on the
+    // head under the default rule (nothing broken: it passes).
+    expect(body).toContain("**Merge check (decided by the default branch's code): passes**");
+    expect(body).not.toContain('said otherwise');
+    expect(c.steps.find((s) => s.name?.startsWith('Plan the diff again'))!.outcome).toBe('success');
+    expect(api.statuses.at(-1)).toMatchObject({ sha: head1, state: 'success', context: 'jsio-bench / perf diff' });
+    expect(body).toContain(head1.slice(0, 12));
+    // The comment names the full commit measured.
+    expect(body).toContain(head1);
+  });
+
+  it('runs again on the same runner after the fork pushed (the previous base worktree is still there)', {
+    timeout: 1_200_000,
+  }, async () => {
+    expect(existsSync(join(runner('m1', artifacts(), wp).workspace, 'base', '.git'))).toBe(true);
+    // The second push takes the slowdown back out: nothing the benchmarks run differs from the base
+    // any more, so the diff measures only its control, and the sticky comment must say so.
+    const head2 = commitAndPush(
+      wp,
+      wp.main,
+      `refs/pull/${PR}/head`,
+      (d) => writeFileSync(join(d, 'NOTE'), 'second push\n'),
+      'second push: the read loop as it was',
+    );
+    openPull(head2);
+    const p = await planJob(head2);
+    expect(p.result, why(p)).toBe('success');
+    const a = await approve(head2);
+    expect(a.result, why(a)).toBe('success');
+    const d = await diff(head2, 'success');
+    expect(d.result, why(d)).toBe('success');
+    const cmp = JSON.parse(readFileSync(join(artifacts(), 'perf-diff', 'comparison.json'), 'utf8')) as {
+      head: { commits: string[] };
+    };
+    expect(cmp.head.commits).toEqual([head2]);
+    const c = await comment(head2);
+    expect(c.result, why(c)).toBe('success');
+    expect(api.comments).toHaveLength(1);
+    expect(api.comments[0]!.body).toContain(head2.slice(0, 12));
+    expect(api.comments[0]!.body).toMatch(/^## Performance: 0 affected · /m);
+    expect(api.statuses.at(-1)).toMatchObject({ sha: head2, state: 'success' });
+    expect(api.comments[0]!.body).not.toContain(head1);
+  });
+
+  it("a fork's workflow that is only named like ours: pr-comment skips the run, and its check would refuse it", () => {
+    const forkRun = {
+      repository: { full_name: REPO, default_branch: 'main' },
+      workflow_run: {
+        id: 5,
+        event: 'pull_request',
+        path: '.github/workflows/pr.yml',
+        conclusion: 'success',
+        display_title: `PR perf diff #${PR} at ${head1}`,
+        repository: { full_name: REPO },
+      },
+    };
+    expect(evaluateIf(prComment.jobs.comment!.if, { github: { event: forkRun } })).toBe(false);
+    expect(() =>
+      commentTarget(
+        forkRun,
+        { repository: REPO, workflowPath: '.github/workflows/pr.yml' },
+        { prNumber: String(PR), headCommits: [head1] },
+      ),
+    ).toThrow(/not by pull_request_target/);
+  });
+});
+
+describe('the PR diff reads what the bench publish wrote (bench -> gh-pages -> --noise-store)', () => {
+  it('a trusted pull request benchmarks after the first publish of its machine', { timeout: 1_200_000 }, async () => {
+    // The bench world has published (first describe): gh-pages holds data/<machine>/.
+    const sha = commitAndPush(
+      w,
+      w.main,
+      'refs/pull/3/head',
+      (d) => writeFileSync(join(d, 'NOTE'), 'docs only\n'),
+      'a same-repository change',
+    );
+    const e = {
+      action: 'opened',
+      number: 3,
+      repository: { full_name: REPO, default_branch: 'main' },
+      sender: { login: 'alice', type: 'User' },
+      pull_request: {
+        number: 3,
+        user: { login: 'alice', type: 'User' },
+        head: { sha, ref: 'docs', repo: { full_name: REPO } },
+        base: { ref: 'main', sha: w.main, repo: { full_name: REPO } },
+      },
+    };
+    const ctx = {
+      github: { repository: REPO, event: e },
+      needs: { plan: { result: 'success' }, approve: { result: 'skipped' } },
+    };
+    expect(evaluateIf(pr.jobs.approve!.if, ctx)).toBe(false);
+    expect(evaluateIf(pr.jobs.diff!.if, ctx)).toBe(true);
+    const job = (name: string, runnerName: string) =>
+      runJob({
+        workflow: pr,
+        job: name,
+        github: { event_name: 'pull_request_target', sha: w.main, ref: 'refs/heads/main', event: e },
+        vars: {
+          PR_BUDGET_MINUTES: '1',
+          PR_PROFILE: 'smoke',
+          PR_BENCH_FLAGS: `--experiments ${NARROW.experiments} --variants ${NARROW.variants} --param ${NARROW.params}`,
+        },
+        needs: { plan: { result: 'success' }, approve: { result: 'skipped' } },
+        actions,
+        runner: runner(runnerName, join(w.root, 'artifacts-pr-after-publish')),
+        verbose: VERBOSE,
+      });
+    const p = await job('plan', 'hosted-plan');
+    expect(p.result, why(p)).toBe('success');
+    const d = await job('diff', 'm1');
+    // `npm run pages` wrote data/<machine>/noise.json for this uncalibrated machine; `pairs
+    // --noise-store` must read it (it used to reject it after measuring).
+    expect(d.result, why(d)).toBe('success');
+  });
+});
