@@ -12,6 +12,7 @@ import { defineConfig } from 'vitest/config';
  */
 export const SERIAL = [
   '**/*.integration.test.ts',
+  '**/*.act.test.ts',
   'harness/test/cli/docs-commands.test.ts',
   'harness/test/cli/bad-input-untouched.test.ts',
   'gh-pages/test/site-real-run.e2e.test.ts',
@@ -25,9 +26,9 @@ export const SERIAL = [
   'harness/test/machine/cpu-profile.test.ts',
   'harness/test/model/runtime-families.test.ts',
   'harness/test/pairs/pipeline/pairs.test.ts',
+  'harness/test/workflow/replay.test.ts',
   'harness/test/store/noise-thresholds.test.ts',
   'harness/test/tools/bootstrap-path.test.ts',
-  'harness/test/workflow/replay.test.ts',
   'harness/test/workflow/gab-gate.test.ts',
   // Counts the browser profiles in the shared TMPDIR: another file's browser would be counted.
   'harness/test/site/scratch-tmpdir.test.ts',
@@ -44,6 +45,8 @@ export const BRIEF = [
   'harness/test/pipeline/counts.integration.test.ts',
   'harness/test/releases/work.integration.test.ts',
   'harness/test/pairs/work-verdict.integration.test.ts',
+  // ci.yml under act: a typecheck, the linters and one static test file, nothing timed.
+  'harness/test/workflow/act/ci.act.test.ts',
 ];
 
 const ALL = ['harness/test/**/*.test.ts', 'gh-pages/test/**/*.test.ts'];

@@ -40,7 +40,9 @@ for attempt in $(seq 1 "$tries"); do
     git reset --quiet --hard "origin/$branch"
     git clean --quiet -fdx
   else
-    # First publish: the branch does not exist yet.
+    # First publish: the branch does not exist yet. A rejected first push left a local branch of
+    # that name (with its commit): drop it, or --orphan refuses and the retry never happens.
+    git update-ref -d "refs/heads/$branch" 2>/dev/null || true
     git checkout --quiet --orphan "$branch"
     git rm --quiet -rf --cached . >/dev/null 2>&1 || true
     git clean --quiet -fdx

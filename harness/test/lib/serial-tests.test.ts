@@ -15,7 +15,7 @@ const STARTS_MEASURING = [
   /\[\s*'(?:pairs|calibrate)',/,
   /'releases',\s*'(?:measure|nightly)'/,
   /\bbench\(\{/,
-  /\b(?:sharedSmokeRun|makeWorld|runJob)\(/,
+  /\b(?:sharedSmokeRun|makeWorld|runJob|runAct)\(/,
 ];
 
 /** A glob of vitest.config.ts as a regular expression (`**` any folders, `*` within one name). */

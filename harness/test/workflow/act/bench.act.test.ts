@@ -1,0 +1,237 @@
+// SLOW (about two minutes): bench.yml under nektos/act, host mode, offline, with the pinned
+// actions' own code (helpers/act/). Dispatches narrowed through the workflow's own inputs (wc,
+// variants c and dd-null, bs=65536, smoke): the bench job measures and uploads, the publish job
+// downloads with download-artifact and pushes the trend store to gh-pages in the world's bare
+// repository; a second dispatch publishes beside the first; a wrong answer fails its job with the
+// reason. The full smoke push, with github-action-benchmark's own pushes, is long: it runs when
+// JSIO_ACT_FULL=1 (.ci/run sets it).
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { artifactFile, artifactFiles, artifactNames } from '../../helpers/act/artifacts.js';
+import { type HostState, hostState } from '../../helpers/act/host.js';
+import { type ActRun, runAct, step, TOKEN, why } from '../../helpers/act/runs.js';
+import { actReadiness, mustRun } from '../../helpers/act/suite.js';
+import { type ActWorld, commitAndPush, git, makeActWorld, REPOSITORY } from '../../helpers/act/world.js';
+import { removeScratch } from '../../helpers/scratch.js';
+
+const { ready, why: missing } = actReadiness();
+const NARROW = { experiments: 'wc', variants: 'c,dd-null', params: 'bs=65536', profile: 'smoke' };
+const inputs = { ...NARROW, runs: '', runners: '["jsio-bench-1"]', ref: '' };
+
+it.runIf(!ready && mustRun())('act and a local copy of every pinned action are here (CI requires them)', () => {
+  expect.fail(missing);
+});
+
+describe.runIf(ready)('bench.yml under act', () => {
+  let w: ActWorld;
+  let before: HostState;
+  beforeAll(() => {
+    before = hostState();
+    w = makeActWorld(mkdtempSync(join(tmpdir(), 'jsio-act-bench-')));
+  }, 300_000);
+  afterAll(() => removeScratch(w?.root));
+
+  const dispatch = (name: string, extra: Record<string, string> = {}) =>
+    runAct({
+      world: w,
+      name,
+      workflow: '.github/workflows/bench.yml',
+      event: 'workflow_dispatch',
+      payload: { inputs: { ...inputs, ...extra }, ref: 'refs/heads/main', repository: { full_name: REPOSITORY } },
+      inputs: { ...inputs, ...extra },
+      tools: { node: ['22'] },
+    });
+  const ghPages = (path: string) => git(w.remote, 'show', `gh-pages:${path}`);
+  let machine = '';
+  let first: ActRun;
+  let firstSha = '';
+
+  it('a narrowed dispatch: bench measures and uploads, publish pushes the trend store to gh-pages', {
+    timeout: 900_000,
+  }, async () => {
+    firstSha = w.main;
+    first = await dispatch('dispatch-1');
+    expect(first.status, why(first)).toBe(0);
+    expect(first.jobs.bench?.result).toBe('success');
+    expect(first.jobs.publish?.result).toBe('success');
+    // Skipped, and why: no ref to check, not the nightly.
+    const skipped = first.jobs.bench!.steps.filter((s) => s.stage === 'Main' && s.result === 'skipped');
+    expect(skipped.map((s) => [s.name, s.skippedBecause])).toEqual([
+      ['Refuse a ref that is not a commit of main (unmerged code is measured by pr.yml)', "inputs.ref != ''"],
+      ['The commits this machine has results for (nightly back-fill)', "github.event_name == 'schedule'"],
+      [
+        "Nightly, the newest commit of main this machine has no results for (else main's head)",
+        "github.event_name == 'schedule'",
+      ],
+    ]);
+    // The job's own HOME and the trusted level's caches, under act's folders for this run.
+    const home = step(first, 'bench', "A fresh HOME for this job, and the trusted level's caches").output;
+    expect(home).toContain(`HOME=${first.dir}/action-cache/`);
+    expect(home).toContain(`JSIO_CACHE=${first.dir}/action-cache/tool_cache/jsio-bench/trusted`);
+    // A filtered dispatch builds no just-static binary and must not fail for it.
+    expect(step(first, 'bench', 'Upload the static just(js) binary').output).toMatch(/No files were found/);
+    expect(artifactNames(first)).toEqual(['results-jsio-bench-1']);
+    expect(artifactFiles(first, 'results-jsio-bench-1')).toEqual(
+      expect.arrayContaining(['results.json', 'summary.md', 'gab/customSmallerIsBetter.json']),
+    );
+    const results = JSON.parse(artifactFile(first, 'results-jsio-bench-1', 'results.json')) as {
+      run: { commit: { sha: string }; profile: string; machine: { id: string } };
+      benchmarks: { experiment: string; variant: string; status: string }[];
+    };
+    expect(results.run.commit.sha).toBe(w.main);
+    expect(results.run.profile).toBe('smoke');
+    expect(results.benchmarks.map((b) => `${b.experiment}/${b.variant} ${b.status}`).sort()).toEqual([
+      'wc/c ok',
+      'wc/dd-null ok',
+    ]);
+    machine = results.run.machine.id;
+    expect(first.jobs.bench!.summary).toContain(`Results are stored under machine id ${machine}`);
+    expect(first.jobs.bench!.summary).toContain('wc');
+    // Publish: the gate gives github-action-benchmark nothing from a filtered dispatch.
+    expect(step(first, 'publish', 'What github-action-benchmark gets').output).toMatch(
+      /dispatch with experiments, variants, params, runs or ref/,
+    );
+    for (const s of ['Headline series (smaller is better)', 'Headline series (bigger is better)'])
+      expect(step(first, 'publish', s).result).toBe('skipped');
+    const index = JSON.parse(ghPages(`data/${machine}/index.json`)) as { commits: { sha: string }[] };
+    expect(index.commits.map((c) => c.sha)).toEqual([w.main]);
+    expect(git(w.remote, 'log', '--format=%s', 'gh-pages')).toBe('Benchmarks of run 1 on jsio-bench-1');
+    // The token reached git only through the environment: nothing on gh-pages holds it.
+    expect(spawnSync('git', ['-C', w.remote, 'grep', '-q', TOKEN, 'gh-pages']).status).toBe(1);
+  });
+
+  it('a second dispatch, of the next commit of main, publishes beside the first', { timeout: 900_000 }, async () => {
+    commitAndPush(w, w.main, 'refs/heads/main', (d) => writeFileSync(join(d, 'NOTE'), 'second\n'), 'a second commit');
+    const second = await dispatch('dispatch-2');
+    expect(second.status, why(second)).toBe(0);
+    const index = JSON.parse(ghPages(`data/${machine}/index.json`)) as { commits: { sha: string }[] };
+    expect(index.commits.map((c) => c.sha).sort()).toEqual([firstSha, w.main].sort());
+    for (const sha of [firstSha, w.main]) expect(ghPages(`data/${machine}/runs/${sha}/smoke.json`)).toContain(sha);
+    expect(git(w.remote, 'rev-list', '--count', 'gh-pages')).toBe('2');
+  });
+
+  it('a dispatch the harness refuses fails at the suite step, saying so; nothing is uploaded', {
+    timeout: 600_000,
+  }, async () => {
+    const r = await dispatch('dispatch-refused', { experiments: 'no-such-experiment', variants: '', params: '' });
+    expect(r.jobs.bench?.result).toBe('failure');
+    const suite = step(r, 'bench', 'Run the suite');
+    expect(suite.result).toBe('failure');
+    expect(suite.output).toContain('::error::the harness refused to run (exit 2)');
+    expect(step(r, 'bench', 'Upload results').result).toBe('skipped');
+    expect(artifactNames(r)).toEqual([]);
+  });
+
+  it('a dispatched ref that is not on main is refused before any of its code runs', { timeout: 600_000 }, async () => {
+    const side = commitAndPush(
+      w,
+      w.main,
+      'refs/heads/unmerged',
+      (d) => writeFileSync(join(d, 'UNMERGED'), 'x'),
+      'not on main',
+    );
+    const r = await dispatch('dispatch-unmerged', { ref: side });
+    expect(r.jobs.bench?.result).toBe('failure');
+    expect(
+      step(r, 'bench', 'Refuse a ref that is not a commit of main (unmerged code is measured by pr.yml)').result,
+    ).toBe('failure');
+    expect(step(r, 'bench', 'npm ci --ignore-scripts').result).toBe('skipped');
+    expect(artifactNames(r)).toEqual([]);
+  });
+
+  it('a benchmark that answers wrongly fails the bench job at its end, with the reason; its results are still published', {
+    timeout: 900_000,
+  }, async () => {
+    commitAndPush(
+      w,
+      w.main,
+      'refs/heads/main',
+      (d) => {
+        const f = join(d, 'programs', 'wc', 'wc-c.c');
+        const marker = 'bytes += (unsigned long long)n;';
+        const src = readFileSync(f, 'utf8');
+        expect(src).toContain(marker);
+        writeFileSync(f, src.replace(marker, 'bytes += (unsigned long long)n + 1;'));
+      },
+      'wc-c miscounts',
+    );
+    const r = await dispatch('dispatch-wrong', { variants: 'c' });
+    expect(r.status).not.toBe(0);
+    expect(r.jobs.bench?.result).toBe('failure');
+    expect(step(r, 'bench', 'Run the suite').result).toBe('success');
+    expect(step(r, 'bench', 'Run the suite').output).toContain('some benchmarks failed');
+    expect(step(r, 'bench', 'Fail if benchmarks failed').result).toBe('failure');
+    const results = JSON.parse(artifactFile(r, 'results-jsio-bench-1', 'results.json')) as {
+      benchmarks: { variant: string; status: string; reason?: string }[];
+    };
+    const wcC = results.benchmarks.find((b) => b.variant === 'c')!;
+    expect(wcC.status).toBe('failed');
+    expect(r.jobs.bench!.summary).toContain(wcC.reason!.slice(0, 40));
+    expect(r.jobs.publish?.result).toBe('success');
+    const index = JSON.parse(ghPages(`data/${machine}/index.json`)) as { commits: { sha: string }[] };
+    expect(index.commits.map((c) => c.sha)).toContain(w.main);
+  });
+
+  // The full suite at smoke size (several minutes): only where JSIO_ACT_FULL=1 (.ci/run).
+  it.runIf(process.env.JSIO_ACT_FULL === '1')(
+    'a push to main measures the whole suite and publishes it, github-action-benchmark included',
+    { timeout: 1_800_000 },
+    async () => {
+      const sha = commitAndPush(
+        w,
+        w.main,
+        'refs/heads/main',
+        (d) => {
+          // The program as it was before the miscounting commit above.
+          git(d, 'checkout', firstSha, '--', 'programs/wc/wc-c.c');
+          writeFileSync(join(d, 'NOTE'), 'pushed\n');
+        },
+        'a push',
+      );
+      const who = { name: 'act-test', email: 'act-test@localhost', username: 'act-test' };
+      const r = await runAct({
+        world: w,
+        name: 'push',
+        workflow: '.github/workflows/bench.yml',
+        event: 'push',
+        payload: {
+          ref: 'refs/heads/main',
+          after: sha,
+          repository: { full_name: REPOSITORY, default_branch: 'main', html_url: `https://github.com/${REPOSITORY}` },
+          head_commit: {
+            id: sha,
+            message: 'a push',
+            timestamp: new Date().toISOString(),
+            url: `https://github.com/${REPOSITORY}/commit/${sha}`,
+            author: who,
+            committer: who,
+          },
+        },
+        vars: { BENCH_DEFAULT_PROFILE: 'smoke' },
+        tools: { node: ['22'] },
+      });
+      expect(r.status, why(r)).toBe(0);
+      const results = JSON.parse(artifactFile(r, 'results-jsio-bench-1', 'results.json')) as {
+        benchmarks: { status: string }[];
+      };
+      expect(results.benchmarks.filter((b) => b.status !== 'ok')).toEqual([]);
+      expect(artifactNames(r)).toEqual(['just-static-jsio-bench-1', 'results-jsio-bench-1']);
+      const gate = step(r, 'publish', 'What github-action-benchmark gets').output;
+      expect(gate).toContain(`sha=${sha}`);
+      for (const s of ['Headline series (smaller is better)', 'Headline series (bigger is better)'])
+        if (gate.includes(`${s.includes('smaller') ? 'smaller' : 'bigger'}=true`))
+          expect(step(r, 'publish', s).result).toBe('success');
+      const dataJs = ghPages(`dev/bench/${machine}/data.js`);
+      expect(dataJs).toContain(sha);
+      const index = JSON.parse(ghPages(`data/${machine}/index.json`)) as { commits: { sha: string }[] };
+      expect(index.commits.map((c) => c.sha)).toContain(sha);
+    },
+  );
+
+  it('left the machine alone: its HOME and git configuration are as they were', () => {
+    expect(hostState()).toEqual(before);
+  });
+});
