@@ -191,7 +191,7 @@ describe('fixture pull requests through pairs, pr-comment and the merge check', 
     expect(md).toMatch(
       /\*\*Workload changed\*\* on 1 point[^\n]*\n\n- scan c-blocking [a-z=0-9 ]+: workload changed: [+−]\d+(\.\d)? % \([+−]\d+(\.\d)? … [+−]\d+(\.\d)? %\)(; also: [^\n—]+)? — input_bytes /,
     );
-    expect(md.indexOf('**Workload changed**')).toBeLessThan(md.indexOf('**Merge check'));
+    expect(md.indexOf('**Workload changed**')).toBeLessThan(md.indexOf('**Merge check:'));
     expect(md).toContain('| workload changed | 1 |');
     // Not a regression for the merge rule, even when regressions fail it.
     expect(outcomes.map((o) => o.status)).toEqual([0, 0]);
