@@ -61,7 +61,9 @@ function makeSide(root: string, headRoot: string, side: string, scratch: string)
   for (const f of ['package.json', 'package-lock.json', 'tsconfig.json'])
     if (existsSync(join(root, f))) cpSync(join(root, f), join(side, f), { preserveTimestamps: true });
   linkPackages(root, headRoot, side);
-  symlinkSync(join(headRoot, 'programs'), join(side, 'programs'), 'dir');
+  // A copy, not a link: a side's processes run sandboxed with its tree at a fixed path, where a
+  // link out of the tree would point at nothing.
+  cpSync(join(headRoot, 'programs'), join(side, 'programs'), { recursive: true });
   const cache = join(side, '.cache');
   mkdirSync(cache);
   for (const shared of ['runtimes', 'inputs']) {
