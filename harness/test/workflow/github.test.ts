@@ -249,4 +249,12 @@ describe('the merge check as a commit status', () => {
     expect(bad.status).toBe(2);
     expect(state.statuses).toHaveLength(1);
   });
+
+  it('pr-comment --status without --sha is refused before any call: no comment, no status', async () => {
+    const r = await cli(['--artifact', artifact(42), '--pr', '42', '--post', '--status']);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('--status needs --sha SHA');
+    expect(state.statuses).toEqual([]);
+    expect(state.log).toEqual([]);
+  });
 });

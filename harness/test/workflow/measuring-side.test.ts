@@ -1,0 +1,65 @@
+// `workflow measuring-side` (pr.yml): whose harness runs the diff, read from the trusted plan —
+// the base's unless the plan found the harness changed; a plan it cannot read stops the job.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { DIFF_PLAN_SCHEMA, type DiffPlan } from '../../src/model/diff-plan.js';
+import { runCli } from '../helpers/cli.js';
+import { removeScratch } from '../helpers/scratch.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'jsio-measuring-side-'));
+afterAll(() => removeScratch(dir));
+
+const plan = (harnessChange: DiffPlan['harnessChange']): DiffPlan => ({
+  schema: DIFF_PLAN_SCHEMA,
+  kind: 'pairs-plan',
+  base: { root: '/b', commit: 'a'.repeat(40) },
+  head: { root: '/h', commit: 'b'.repeat(40) },
+  profile: 'quick',
+  affected: [],
+  control: [],
+  notAffected: [],
+  harnessChange,
+});
+
+let n = 0;
+function side(content: string) {
+  const file = join(dir, `plan-${++n}.json`);
+  writeFileSync(file, content);
+  return runCli(['workflow', 'measuring-side', '--plan', file]);
+}
+
+describe('workflow measuring-side', () => {
+  it("the base's harness when the harness did not change", () => {
+    const r = side(JSON.stringify(plan({ changed: false, files: [], why: 'no change' })));
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toBe('side=base\n');
+  });
+
+  it("the head's harness when the plan found the measuring code changed, saying why", () => {
+    const r = side(
+      JSON.stringify(plan({ changed: true, files: ['harness/src/run/measure.ts'], why: 'measuring code differs' })),
+    );
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toBe('side=head\n');
+    expect(r.stderr).toContain('measuring code differs');
+  });
+
+  it.each([
+    ['not JSON', '{"schema":'],
+    ['a field missing', JSON.stringify({ ...plan({ changed: false, files: [], why: '' }), harnessChange: undefined })],
+    ['a field of another type', JSON.stringify(plan({ changed: 'yes' as unknown as boolean, files: [], why: '' }))],
+  ])('refuses a malformed plan (%s), naming the file, and prints no side', (_what, content) => {
+    const r = side(content);
+    expect(r.status).not.toBe(0);
+    expect(r.stdout).not.toContain('side=');
+    expect(r.stderr).toContain(`plan-${n}.json`);
+  });
+
+  it('refuses to run without --plan', () => {
+    const r = runCli(['workflow', 'measuring-side']);
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toContain('measuring-side needs --plan FILE');
+  });
+});
