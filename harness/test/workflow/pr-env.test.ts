@@ -29,7 +29,6 @@ function runStep(script: string, printed: string) {
       GITHUB_ENV: join(d, 'env'),
       GITHUB_PATH: join(d, 'path'),
       JSIO_CACHE: '/opt/runner/_work/_tool/jsio-bench/pr',
-      JUST_VERSION: '0.1.13',
     },
   });
   return {
