@@ -61,6 +61,13 @@ describe('all workflows', () => {
     }
   });
 
+  it("pr.yml installs each side's own just(js) pin and runs each side's points with it", () => {
+    const pr = text['pr.yml']!;
+    expect(pr).toContain('install-just -- "$JSIO_CACHE/just"');
+    expect(pr).toContain('install-just -- --pins ../head/harness/toolchains.json "$JSIO_CACHE/just"');
+    expect(pr).toMatch(/npm run pairs -- [^\n]*--base-just "\$JUST_HOME" --head-just "\$HEAD_JUST_HOME"/);
+  });
+
   // GitHub keeps one pending job per concurrency group and cancels the one it replaces: a group
   // is used only where the replaced job is not worth running any more (an older head of the same
   // pull request). Every push, calibration, publish and comment keeps its place.

@@ -72,6 +72,11 @@ export interface PairsOptions {
   deadlineSeconds?: number;
   seed: number;
   require: string[];
+  /**
+   * Each side's own just(js) installation (JUST_HOME and JUST_TARGET), when their pins differ:
+   * a pin bump is measured with each side's pinned release (default: the environment's for both).
+   */
+  justHomes?: { base?: string; head?: string };
   /** Calibrated minimum effects, "<benchmark id> <metric>" -> ratio (noise.json's thresholds). */
   noise?: NoiseThresholds;
   plan?: SequentialPlan;
@@ -426,8 +431,9 @@ async function pairSides(opts: PairsOptions, baseRoot: string, headRoot: string)
     log,
   );
   const keep = impact ? new Set(impact.measure.keys()) : undefined;
-  const base = await prepareSide(baseLoaded, harnessRoot, 'base', opts.require, host, log, keep);
-  const head = await prepareSide(headLoaded, harnessRoot, 'head', opts.require, host, log, keep);
+  const side = (label: 'base' | 'head') => ({ require: opts.require, justHome: opts.justHomes?.[label] });
+  const base = await prepareSide(baseLoaded, harnessRoot, 'base', side('base'), host, log, keep);
+  const head = await prepareSide(headLoaded, harnessRoot, 'head', side('head'), host, log, keep);
   const matched = matchPoints(base, head, opts.pairKey, impact && ((id) => impact.measure.get(id) ?? 'affected'));
   // Exact counts first, on every core: they decide at once; the pairs go on as the budget allows.
   const counts = await countStage(counting ? matched.plans : [], host, opts.askedSeconds, log);
