@@ -84,7 +84,7 @@ export const pairsSpec = {
       type: 'string',
       value: 'DIR',
       description:
-        "the head's just(js) installation (npm run install-just -- --pins ../head/harness/toolchains.json DIR)",
+        "the head's just(js) installation, when the sides pin different releases (npm run install-just -- --pins ../head/harness/toolchains.json PREFIX prints it)",
     },
     'fail-on': {
       type: 'string',
