@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # install-just.sh: installs just(js) into a cache directory and prints that directory.
 #
-#   install-just.sh [--system [--sources DIR]] VERSION PREFIX
+#   install-just.sh [--system [--sources DIR]] [--pins FILE | VERSION] PREFIX
+#
+# The version is the pin of harness/toolchains.json (the one place it is named): this checkout's,
+# or FILE's with --pins (pr.yml installs the head's pin with the base's script). An explicit
+# VERSION is for tests and one-off builds.
 #
 # Two builds of the same upstream release. They differ in V8 and in how it is linked, so their
 # numbers never share a trend line (docs/runners.md says when to use which):
@@ -38,25 +42,47 @@ set -euo pipefail
 
 log() { printf 'install-just: %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 1; }
-usage() { echo "usage: install-just.sh [--system [--sources DIR]] VERSION PREFIX" >&2; exit 2; }
+usage() { echo "usage: install-just.sh [--system [--sources DIR]] [--pins FILE | VERSION] PREFIX" >&2; exit 2; }
 
 mode=release
 sources=
+pins=
 while [ $# -gt 0 ]; do
   case $1 in
     --system) mode=system; shift ;;
     --sources) [ $# -ge 2 ] || usage; sources=$2; shift 2 ;;
     --sources=*) sources=${1#*=}; shift ;;
+    --pins) [ $# -ge 2 ] || usage; pins=$2; shift 2 ;;
+    --pins=*) pins=${1#*=}; shift ;;
     -h | --help) usage ;;
     --) shift; break ;;
     -*) log "unknown option: $1"; usage ;;
     *) break ;;
   esac
 done
-[ $# -eq 2 ] || usage
-version=$1
-prefix=$2
-[[ $version =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]] || die "VERSION must look like 0.1.13, got \"$version\""
+# The "just" entry of a toolchains.json (a pull request's file is read as data, never run).
+pinned_version() {
+  [ -f "$1" ] || die "--pins: no file $1"
+  command -v node >/dev/null || die "reading $1 needs node (apt-get install nodejs)"
+  node -e '
+    const [file] = process.argv.slice(1);
+    let pin;
+    try { pin = JSON.parse(require("node:fs").readFileSync(file, "utf8")).just; } catch (e) { console.error(`install-just: error: ${file}: ${e.message}`); process.exit(1); }
+    if (typeof pin !== "string") { console.error(`install-just: error: ${file} pins no "just" version`); process.exit(1); }
+    process.stdout.write(pin);
+  ' "$1"
+}
+
+if [ $# -eq 1 ]; then
+  version=$(pinned_version "${pins:-$(dirname "$0")/../toolchains.json}") || exit 1
+  prefix=$1
+elif [ $# -eq 2 ] && [ -z "$pins" ]; then
+  version=$1
+  prefix=$2
+else
+  usage
+fi
+[[ $version =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]] || die "the version must look like 0.1.13, got \"$version\"${pins:+ (from $pins)}"
 [ -z "$sources" ] || [ "$mode" = system ] || die "--sources is for --system builds (the release build downloads its own V8 and modules)"
 if [ -n "$sources" ]; then
   sources=$(cd "$sources" 2>/dev/null && pwd) || die "--sources: no directory $2"

@@ -176,16 +176,27 @@ function versionOf(path: string, args: string[]): string {
   return (probe([path, ...args]) ?? 'unknown').split('\n')[0]?.trim() ?? 'unknown';
 }
 
-/** A family found on this machine (PATH, or the folder its environment variable names), or why not. */
-function onThisMachine(family: RuntimeFamily, source: PathSource, pins: Pins): Resolved {
-  const home = source.homeEnv ? process.env[source.homeEnv] : undefined;
+/**
+ * Installation folders given for one checkout, by the environment variable they stand for
+ * (JUST_HOME): a paired diff whose sides pin different releases runs each side's own.
+ */
+export type Homes = Readonly<Record<string, string>>;
+
+/**
+ * A family found on this machine (PATH, or the folder its environment variable names), or why
+ * not. A folder given in `homes` is the only place looked: the side's own installation, not PATH's.
+ */
+function onThisMachine(family: RuntimeFamily, source: PathSource, pins: Pins, homes: Homes): Resolved {
+  const given = source.homeEnv ? homes[source.homeEnv] : undefined;
+  const home = given ?? (source.homeEnv ? process.env[source.homeEnv] : undefined);
   const inHome = home ? join(home, source.command) : undefined;
-  const path = which(source.command) ?? (inHome && existsSync(inHome) ? inHome : undefined);
+  const found = inHome && existsSync(inHome) ? inHome : undefined;
+  const path = given ? found : (which(source.command) ?? found);
   if (!path) {
-    const where = source.homeEnv ? ` or in $${source.homeEnv}` : '';
+    const where = given ? ` in ${given}` : source.homeEnv ? ` on PATH or in $${source.homeEnv}` : ' on PATH';
     return {
       ok: false,
-      reason: `${family.name} is not installed (no \`${source.command}\` on PATH${where})`,
+      reason: `${family.name} is not installed (no \`${source.command}\`${where})`,
       hint: source.install.replace('{pin}', String(pins[family.key] ?? '')),
     };
   }
@@ -198,13 +209,14 @@ function onThisMachine(family: RuntimeFamily, source: PathSource, pins: Pins): R
  */
 function pinChecked(family: RuntimeFamily, found: Resolved & { ok: true }, pins: Pins, install: string): Resolved {
   const pin = family.pin === 'single' ? pins[family.key] : undefined;
-  if (typeof pin !== 'string' || found.version.split(' ')[0] === pin) return found;
-  return {
-    ok: false,
-    broken: true,
-    reason: `${family.key} ${found.version.split(' ')[0]} found, ${pin} pinned (${found.path})`,
-    hint: install.replace('{pin}', pin),
-  };
+  return typeof pin === 'string' ? versionChecked(family.key, found, pin, install.replace('{pin}', pin)) : found;
+}
+
+/** `found` if it says it is `pin`, else broken with both versions (its answer's first word is its version). */
+function versionChecked(name: string, found: Resolved & { ok: true }, pin: string, hint: string): Resolved {
+  const version = found.version.split(' ')[0];
+  if (version === pin) return found;
+  return { ok: false, broken: true, reason: `${name} ${version} found, ${pin} pinned (${found.path})`, hint };
 }
 
 /**
@@ -216,6 +228,7 @@ export async function resolveRuntime(
   pins: Pins,
   cacheDir: string,
   log: (s: string) => void,
+  homes: Homes = {},
 ): Promise<Resolved> {
   // The harness's own Node, when it is the pinned release of its major (or its major has no pin):
   // no install. Another release of a pinned major is never measured in the pin's place.
@@ -231,8 +244,12 @@ export async function resolveRuntime(
       // An exact release is recorded as the registry's version (a canary's binary may report its
       // next release's number).
       const family = familyOf(name);
-      const version = release || !family ? npm.version : probeVersion(path, family);
-      return { ok: true, path, version };
+      if (release || !family) return { ok: true, path, version: npm.version };
+      // A pinned runtime's binary must say it is the pin: a tree planted in (or left in) the
+      // cache under the pin's folder is not measured as the pin.
+      const found = { ok: true as const, path, version: probeVersion(path, family) };
+      const hint = `remove ${npmPackageDir(cacheDir, npm.pkg, npm.version)}: it is installed again from the npm registry`;
+      return versionChecked(name, found, npm.version, hint);
     } catch (e) {
       return {
         ok: false,
@@ -249,7 +266,7 @@ export async function resolveRuntime(
       hint: `add the version under "${family.key}" in harness/toolchains.json`,
     };
   }
-  if (family?.source.kind === 'path' && name === family.key) return onThisMachine(family, family.source, pins);
+  if (family?.source.kind === 'path' && name === family.key) return onThisMachine(family, family.source, pins, homes);
   if (name === 'gcc') {
     const path = which('gcc');
     if (!path) return { ok: false, reason: 'gcc is not installed', hint: 'apt-get install gcc' };

@@ -17,7 +17,7 @@ import { sampleForeignCores } from '../machine/cpu-share.js';
 import { machineInfo } from '../machine/machine.js';
 import { type OpenedSandbox, openSandbox, runpathOf } from '../machine/sandbox/open.js';
 import { refuseTrackedHarnessFiles } from '../machine/sandbox/tracked.js';
-import { type Resolved, readPins, resolveRuntime, toolVersions } from '../machine/toolchains.js';
+import { type Homes, type Resolved, readPins, resolveRuntime, toolVersions } from '../machine/toolchains.js';
 import { buildEvictor, findTools, type Tools } from '../machine/tools.js';
 import type { Job } from '../model/job.js';
 import { prepareInputs } from '../plan/inputs.js';
@@ -68,7 +68,7 @@ export async function setUpMachine(opts: { strict?: boolean }, log: (m: string) 
 /** Every runtime the points need, resolved once (npm-published ones installed into the cache). */
 async function resolveRuntimes(
   points: readonly Point[],
-  opts: { root: string },
+  opts: { root: string; homes: Homes },
   cacheDir: string,
   log: (m: string) => void,
 ): Promise<Map<string, Resolved>> {
@@ -79,7 +79,8 @@ async function resolveRuntimes(
     ...(points.some((p) => p.experiment.manifest.evict) ? ['gcc'] : []),
   ]);
   const out = new Map<string, Resolved>();
-  for (const name of names) out.set(name, await resolveRuntime(name, pins, join(cacheDir, 'runtimes'), log));
+  for (const name of names)
+    out.set(name, await resolveRuntime(name, pins, join(cacheDir, 'runtimes'), log, opts.homes));
   return out;
 }
 
@@ -93,9 +94,10 @@ async function preparePoints(
   root: string,
   evictorRoot: string,
   cacheDir: string,
+  homes: Homes,
   log: (m: string) => void,
 ) {
-  const runtimes = await resolveRuntimes(points, { root }, cacheDir, log);
+  const runtimes = await resolveRuntimes(points, { root, homes }, cacheDir, log);
   const inputs = await prepareInputs(
     points.filter((p) => runtimes.get(p.runtime)?.ok),
     cacheDir,
@@ -135,6 +137,11 @@ export interface CheckoutPlan {
    * cannot start), `preferred` (`bench` measures without and says so), `off`.
    */
   sandbox: 'required' | 'preferred' | 'off';
+  /**
+   * The checkout's own just(js) installation (its JUST_HOME and JUST_TARGET), when it is not the
+   * environment's: the paired diff of a pin bump runs each side's pinned release.
+   */
+  justHome?: string;
   runs?: number;
   variantRuns?: Readonly<Record<string, number>>;
 }
@@ -142,7 +149,14 @@ export interface CheckoutPlan {
 /** Runtimes, inputs and evictor for the points, then their jobs: the stage after "plan points". */
 export async function planCheckout(points: readonly Point[], host: Host, o: CheckoutPlan, log: (m: string) => void) {
   refuseTrackedHarnessFiles(o.root);
-  const { runtimes, inputs, evictTool, coldRead } = await preparePoints(points, o.root, o.evictorRoot, o.cacheDir, log);
+  const { runtimes, inputs, evictTool, coldRead } = await preparePoints(
+    points,
+    o.root,
+    o.evictorRoot,
+    o.cacheDir,
+    o.justHome ? { JUST_HOME: o.justHome } : {},
+    log,
+  );
   const sandbox = sideSandbox(o, host, runtimes, log);
   const jobs: Job[] = planJobs(points, {
     ...(sandbox.ok ? { sandbox: sandbox.sandbox } : {}),
@@ -186,8 +200,7 @@ function sideSandbox(
     buildCacheDir: o.jobCacheDir ?? o.cacheDir,
     scratchDir: o.scratchDir ?? join(o.jobCacheDir ?? o.cacheDir, 'scratch'),
     ...(o.programsDir ? { programsDir: o.programsDir } : {}),
-    ...(process.env.JUST_HOME ? { justHome: process.env.JUST_HOME } : {}),
-    ...(process.env.JUST_TARGET ? { justTarget: process.env.JUST_TARGET } : {}),
+    ...justFolders(o.justHome),
     toolPaths,
     libraryDirs: [...new Set(toolPaths.flatMap(runpathOf))],
   });
@@ -195,6 +208,13 @@ function sideSandbox(
   if (o.sandbox === 'required') throw new UserError(`no sandbox for ${o.root}: ${opened.reason}`, opened.hint);
   log(`warning: measuring without a sandbox: ${opened.reason} (${opened.hint})`);
   return opened;
+}
+
+/** just(js)'s folders for the sandbox: the side's own installation (both), or the environment's. */
+function justFolders(home: string | undefined): { justHome?: string; justTarget?: string } {
+  if (home) return { justHome: home, justTarget: home };
+  const { JUST_HOME, JUST_TARGET } = process.env;
+  return { ...(JUST_HOME ? { justHome: JUST_HOME } : {}), ...(JUST_TARGET ? { justTarget: JUST_TARGET } : {}) };
 }
 
 /** A stop on SIGINT/SIGTERM: kills the running processes, and the pipeline ends at its next check. */

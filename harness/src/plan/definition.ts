@@ -5,8 +5,8 @@
  * numbers incomparable: compare refuses it, and the store starts a new series.
  *
  * Its other half, Benchmark.definition, is the measured-input identity (./identify-inputs.ts):
- * everything the process runs or reads. Runs, warm-ups and timeouts are in neither: they change
- * precision, not meaning.
+ * everything the process runs or reads, and the profile's timeout (what a run may finish). Runs and
+ * warm-ups are in neither: they change precision, not meaning.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';

@@ -82,7 +82,7 @@ function manifestEntry(point: Pick<Point, 'experiment' | 'variant' | 'params' | 
     params: point.params,
     derived: point.derived,
     smaller: point.smaller.map((s) => s.derived),
-    // Runs, warm-ups and the timeout change precision, not what a process does.
+    // Runs and warm-ups change precision, not what a process does (the timeout is a part of its own).
     constants: point.settings.constants,
   };
 }
@@ -288,6 +288,8 @@ function identityParts(point: Point, root: string): Record<string, string> {
   const v = point.variant;
   const parts: Record<string, string> = {};
   parts['manifest entry'] = sha(JSON.stringify(manifestEntry(point)));
+  // What a run may finish: a shorter timeout kills a run that used to complete (a point that fails).
+  parts['run timeout'] = `${point.settings.timeout} s`;
   parts[`runtime ${point.runtime}`] = runtimePin(point.runtime, checkoutPins(root));
   const er = experimentReach(exp, root);
   const own = er.variants.get(v.id) ?? variantReach(exp, v, root);

@@ -12,6 +12,7 @@ import { sandboxCommand, writableWithin } from '../machine/sandbox/argv.js';
 import type { Job, JobBuild } from '../model/job.js';
 import type { BuildInfo } from '../model/results.js';
 import type { Sandbox } from '../model/sandbox.js';
+import { rootPin } from '../plan/package-pins.js';
 
 export type BuildResult = { ok: true; artifact: string; info: BuildInfo } | { ok: false; reason: string };
 
@@ -27,6 +28,17 @@ function checkoutEsbuild(root: string): Esbuild {
   } catch {
     return harnessEsbuild;
   }
+}
+
+/**
+ * Why a bundler may not build a checkout's bundles: it is not the version the checkout's lockfile
+ * pins (an install older than the lockfile, or none, where the harness's own would stand in).
+ * Undefined when it is, or when the lockfile pins no esbuild (the identity then names the harness's).
+ */
+export function bundlerMismatch(found: string, lockPin: string | undefined): string | undefined {
+  const pinned = lockPin?.split(' ')[0];
+  if (pinned === undefined || pinned === found) return undefined;
+  return `esbuild ${found} found, ${pinned} pinned by package-lock.json (run npm ci in the checkout)`;
 }
 
 function tail(s: string, lines = 8): string {
@@ -85,6 +97,10 @@ export async function buildOne(b: JobBuild, sandbox?: Sandbox): Promise<BuildRes
       return done(`just ${b.tool.version}`.trim(), flags);
     }
     case 'esbuild': {
+      const root = join(b.cwd, '..', '..');
+      const bundler = checkoutEsbuild(root);
+      const mismatch = bundlerMismatch(bundler.version, rootPin(root, 'esbuild'));
+      if (mismatch) return { ok: false, reason: mismatch };
       try {
         // CommonJS dependencies bundled into an ES module still call require() for Node's
         // built-ins; esbuild's shim needs a real `require` in scope to forward them to.
@@ -94,7 +110,6 @@ export async function buildOne(b: JobBuild, sandbox?: Sandbox): Promise<BuildRes
                 js: "import { createRequire as __jsioCreateRequire } from 'node:module'; const require = __jsioCreateRequire(import.meta.url);",
               }
             : undefined;
-        const bundler = checkoutEsbuild(join(b.cwd, '..', '..'));
         await bundler.build({
           entryPoints: [source],
           bundle: true,
@@ -108,11 +123,7 @@ export async function buildOne(b: JobBuild, sandbox?: Sandbox): Promise<BuildRes
       } catch (e) {
         return { ok: false, reason: `esbuild failed: ${(e as Error).message}` };
       }
-      return done(`esbuild ${checkoutEsbuild(join(b.cwd, '..', '..')).version}`, [
-        '--bundle',
-        '--minify',
-        `--platform=${spec.platform}`,
-      ]);
+      return done(`esbuild ${bundler.version}`, ['--bundle', '--minify', `--platform=${spec.platform}`]);
     }
   }
 }

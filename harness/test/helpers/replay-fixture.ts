@@ -37,7 +37,11 @@ export interface World {
  */
 const OFFLINE_PRELUDE = [
   'npm() {',
-  '  if [ "$1 $2 $3 $4" = "run --silent install-just --" ]; then echo "$6/just-$5"; return 0; fi',
+  // install-just [--pins FILE] PREFIX: the pin of FILE, or of the checkout's toolchains.json.
+  '  if [ "$1 $2 $3 $4" = "run --silent install-just --" ]; then',
+  '    local pins=harness/toolchains.json; shift 4; if [ "$1" = --pins ]; then pins=$2; shift 2; fi',
+  `    echo "$1/just-$(sed -n 's/.*"just": *"\\([^"]*\\)".*/\\1/p' "$pins")"; return 0`,
+  '  fi',
   `  if [ "$1" = ci ] && cmp -s package-lock.json '${join(ROOT, 'package-lock.json')}'; then`,
   `    rm -rf node_modules && mkdir node_modules && cp -al '${join(ROOT, 'node_modules')}/.' node_modules; return; fi`,
   '  command npm "$@"',

@@ -418,3 +418,36 @@ describe('links are read through', () => {
     expect(affectedBy(linked('/etc/hostname'), none).ids).toEqual([]);
   });
 });
+
+describe("a profile's limits", () => {
+  const smoke = (f: (p: any) => void) => (r: string) =>
+    editJson(r, 'programs/wc/manifest.json', (m) => f(m.profiles.smoke));
+
+  it("its timeout (60 s → 0.05 s kills runs that used to finish): every point of that profile's experiment", () => {
+    const { ids: changed, reasons } = affectedBy(
+      none,
+      smoke((p) => {
+        p.timeout = 0.05;
+      }),
+    );
+    expect(changed).toEqual(ids(inExperiment('wc')));
+    expect(reasons.get(changed[0]!)).toEqual(['changed: run timeout']);
+  });
+
+  it("another profile's timeout, and the runs and warm-ups (precision only): none", () => {
+    const quick = (r: string) =>
+      editJson(r, 'programs/wc/manifest.json', (m) => {
+        m.profiles.quick.timeout = 0.05;
+      });
+    expect(affectedBy(none, quick).ids).toEqual([]);
+    expect(
+      affectedBy(
+        none,
+        smoke((p) => {
+          p.runs = 7;
+          p.warmup = 3;
+        }),
+      ).ids,
+    ).toEqual([]);
+  });
+});

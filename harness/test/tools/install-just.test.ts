@@ -130,10 +130,52 @@ describe('install-just (release mode, upstream build)', () => {
     expect(installed(join(dir, 'cache'))).toEqual([]);
   });
 
+  it("without a version installs the checkout's own pin (harness/toolchains.json, the one place it is named)", () => {
+    const pin = JSON.parse(readFileSync(join(ROOT, 'harness', 'toolchains.json'), 'utf8')).just as string;
+    const { dir, prefix } = setup();
+    const env = { JUST_ARCHIVE_URL: `file://${fakeRelease(join(dir, 'pin'), pin)}`, BUILD_LOG: join(dir, 'log') };
+    const r = install([prefix], env);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toBe(`${join(prefix, `just-${pin}`)}\n`);
+  });
+
+  it("--pins FILE installs that file's pin (pr.yml: the head's pin with the base's script), cached by version", () => {
+    const { dir, prefix } = setup();
+    const pins = join(dir, 'toolchains.json');
+    writeFileSync(pins, JSON.stringify({ node: { 22: '22.23.3' }, just: '0.1.14' }));
+    const env = { JUST_ARCHIVE_URL: `file://${fakeRelease(join(dir, 'head'), '0.1.14')}`, BUILD_LOG: join(dir, 'log') };
+    const r = install(['--pins', pins, prefix], env);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toBe(`${join(prefix, 'just-0.1.14')}\n`);
+    expect(spawnSync(join(prefix, 'just-0.1.14', 'just'), { encoding: 'utf8' }).stdout).toBe('0.1.14\n');
+  });
+
+  it('refuses a pins file without a usable just pin, naming the file', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'jsio-just-'));
+    const file = join(dir, 'toolchains.json');
+    for (const [text, says] of [
+      ['{"node":{}}', `${file} pins no "just" version`],
+      ['{"just":"../../evil"}', `got "../../evil" (from ${file})`],
+      ['{"just":', `${file}: `],
+    ] as const) {
+      writeFileSync(file, text);
+      const r = install(['--pins', file, join(dir, 'cache')]);
+      expect(r.status, text).toBe(1);
+      expect(r.stderr, text).toContain(says);
+      expect(installed(join(dir, 'cache'))).toEqual([]);
+    }
+    expect(install(['--pins', join(dir, 'none.json'), join(dir, 'cache')]).stderr).toContain(
+      `--pins: no file ${join(dir, 'none.json')}`,
+    );
+  });
+
   it('refuses bad arguments with status 2', () => {
-    expect(install(['0.1.13']).status).toBe(2);
+    expect(install([]).status).toBe(2);
+    expect(install(['--pins', '/tmp/x.json', '0.1.13', '/tmp/x']).status).toBe(2);
     expect(install(['--bogus', '0.1.13', '/tmp/x']).status).toBe(2);
-    expect(install(['../0.1.13', join(tmpdir(), 'jsio-just-bad')]).stderr).toContain('VERSION must look like 0.1.13');
+    expect(install(['../0.1.13', join(tmpdir(), 'jsio-just-bad')]).stderr).toContain(
+      'the version must look like 0.1.13',
+    );
     expect(install(['--sources', '/tmp', '0.1.13', join(tmpdir(), 'jsio-just-bad')]).stderr).toContain(
       '--sources is for --system builds',
     );

@@ -74,6 +74,18 @@ export const pairsSpec = {
       value: 'FILE',
       description: "a plan the base's harness wrote (--plan --json): every point it names is measured too",
     },
+    'base-just': {
+      type: 'string',
+      value: 'DIR',
+      description:
+        "the base's just(js) installation, when the sides pin different releases (default: $JUST_HOME or PATH)",
+    },
+    'head-just': {
+      type: 'string',
+      value: 'DIR',
+      description:
+        "the head's just(js) installation, when the sides pin different releases (npm run install-just -- --pins ../head/harness/toolchains.json PREFIX prints it)",
+    },
     'fail-on': {
       type: 'string',
       default: DEFAULT_GATE_RULE,
@@ -128,6 +140,10 @@ export async function pairsCommand(argv: string[]): Promise<number> {
     askedSeconds: minutes * 60,
     ...(deadline ? { deadlineSeconds: deadline * 60 } : {}),
     seed,
+    justHomes: {
+      ...(values['base-just'] ? { base: existingDirectory(values['base-just'], '--base-just') } : {}),
+      ...(values['head-just'] ? { head: existingDirectory(values['head-just'], '--head-just') } : {}),
+    },
     require: selection.require,
     noise: noise.thresholds,
     strict: values.strict,

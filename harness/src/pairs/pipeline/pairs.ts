@@ -45,6 +45,7 @@ import { realExecutor } from '../run/real-executor.js';
 import { type DecidedPoint, runPairsPoints, type SamplingResult } from '../run/scheduler.js';
 import { COUNT_SHARE, countStage, pairsWork } from './count-stage.js';
 import { type LoadedSide, loadSide, type Matched, matchPoints, prepareSide } from './diff-sides.js';
+import { refuseUnequalTools } from './measuring-tools.js';
 import { pairRecordDocument } from './record-pairs.js';
 import { impactOf } from './what-to-measure.js';
 
@@ -72,6 +73,11 @@ export interface PairsOptions {
   deadlineSeconds?: number;
   seed: number;
   require: string[];
+  /**
+   * Each side's own just(js) installation (JUST_HOME and JUST_TARGET), when their pins differ:
+   * a pin bump is measured with each side's pinned release (default: the environment's for both).
+   */
+  justHomes?: { base?: string; head?: string };
   /** Calibrated minimum effects, "<benchmark id> <metric>" -> ratio (noise.json's thresholds). */
   noise?: NoiseThresholds;
   plan?: SequentialPlan;
@@ -426,8 +432,11 @@ async function pairSides(opts: PairsOptions, baseRoot: string, headRoot: string)
     log,
   );
   const keep = impact ? new Set(impact.measure.keys()) : undefined;
-  const base = await prepareSide(baseLoaded, harnessRoot, 'base', opts.require, host, log, keep);
-  const head = await prepareSide(headLoaded, harnessRoot, 'head', opts.require, host, log, keep);
+  const side = (label: 'base' | 'head') => ({ require: opts.require, justHome: opts.justHomes?.[label] });
+  const base = await prepareSide(baseLoaded, harnessRoot, 'base', side('base'), host, log, keep);
+  const head = await prepareSide(headLoaded, harnessRoot, 'head', side('head'), host, log, keep);
+  // A side that planned nothing recorded no tools.
+  if (base.jobs.length && head.jobs.length) refuseUnequalTools(base.toolchains, head.toolchains);
   const matched = matchPoints(base, head, opts.pairKey, impact && ((id) => impact.measure.get(id) ?? 'affected'));
   // Exact counts first, on every core: they decide at once; the pairs go on as the budget allows.
   const counts = await countStage(counting ? matched.plans : [], host, opts.askedSeconds, log);

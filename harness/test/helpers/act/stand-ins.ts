@@ -3,7 +3,7 @@
  * (nothing in the workflows knows about them):
  *
  * - `npm`, first on PATH in every step (a shell function cannot reach act's steps, a command can):
- *   - `npm run --silent install-just -- VERSION PREFIX` builds upstream's release, whose Makefile
+ *   - `npm run --silent install-just -- [--pins FILE] PREFIX` builds upstream's release, whose Makefile
  *     downloads a static V8 from GitHub. The stand-in links PREFIX/just-VERSION to the just(js)
  *     this machine built from ../shared/just (JUST_HOME of the test run) and prints it, as
  *     install-just prints the directory it installed.
@@ -65,9 +65,12 @@ export function npmStandIn(bin: string): string {
   const script = [
     '#!/usr/bin/env bash',
     '# Stand-in for npm in workflows run offline under act (harness/test/helpers/act/stand-ins.ts).',
-    'if [ "$1 $2 $3 $4" = "run --silent install-just --" ] && [ $# -eq 6 ]; then',
+    // install-just [--pins FILE] PREFIX: the pin of FILE, or of the checkout's toolchains.json.
+    'if [ "$1 $2 $3 $4" = "run --silent install-just --" ]; then',
+    '  pins=harness/toolchains.json; shift 4; if [ "$1" = --pins ]; then pins=$2; shift 2; fi',
+    `  v=$(sed -n 's/.*"just": *"\\([^"]*\\)".*/\\1/p' "$pins")`,
     just
-      ? `  mkdir -p "$6" && { [ -e "$6/just-$5" ] || ln -s ${q(just)} "$6/just-$5"; } && echo "$6/just-$5"; exit $?`
+      ? `  mkdir -p "$1" && { [ -e "$1/just-$v" ] || ln -s ${q(just)} "$1/just-$v"; } && echo "$1/just-$v"; exit $?`
       : '  echo "act stand-in: no just(js) here (JUST_HOME is unset; ../shared/just/build.sh builds one)" >&2; exit 1',
     'fi',
     `if [ "$1" = ci ] && cmp -s package-lock.json ${q(join(ROOT, 'package-lock.json'))}; then`,
