@@ -41,14 +41,22 @@ export const DiffPlan = z
     /**
      * The trace of the base's processes (pairs/pipeline/trace-base.ts): how many points ran under
      * it and how long it took, the paths it saw that no static identity names (with how many points
-     * saw each), and the points it could not trace fully or at all, with why.
+     * saw each, and in which experiments), and the points it could not trace fully or at all, with why.
      */
     traced: z
       .object({
         points: z.number().int().min(0),
         seconds: z.number().min(0),
         seenOnlyByTracing: z
-          .array(z.object({ path: short(1000), points: z.number().int().min(1) }).strict())
+          .array(
+            z
+              .object({
+                path: short(1000),
+                points: z.number().int().min(1),
+                experiments: z.array(short(200)).max(1000),
+              })
+              .strict(),
+          )
           .max(10_000),
         notFullyTraced: z.array(z.object({ benchmark: short(300), reason: short(600) }).strict()).max(10_000),
       })

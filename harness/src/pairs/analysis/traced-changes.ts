@@ -27,13 +27,15 @@ export function lockKeyOf(path: string): string | undefined {
 }
 
 /**
- * Whether the static identity already names a path: as a file of its own, through its package's
- * lockfile pin, or as a folder holding a file it names (that the folder is there; its names count
+ * Whether the static identity already names a path: as a file of its own, a package.json by the
+ * fields a runtime reads, through its package's lockfile pin, or as a folder holding a file it names (that the folder is there; its names count
  * only where a trace did not list it).
  */
 function namedStatically(path: string, identity: MeasuredInputs, listed: ReadonlySet<string>): boolean {
   if (!identity.ok) return false;
   if (identity.parts[`file ${path}`] !== undefined) return true;
+  // A package.json counts by the fields a runtime reads from it (plan/identity/runtime-files.ts).
+  if (identity.parts[`package.json fields ${path}`] !== undefined) return true;
   if (!listed.has(path) && Object.keys(identity.parts).some((k) => k.startsWith(`file ${path}/`))) return true;
   const key = lockKeyOf(path);
   return key !== undefined && identity.parts[`package ${key.slice('node_modules/'.length)}`] !== undefined;

@@ -5,8 +5,10 @@
  * (npm's own files there by the whole lockfile): the head's packages are not installed where the
  * plan runs, its lockfile says what they would be.
  */
+import { createHash } from 'node:crypto';
 import { lstatSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
+import { hashFile } from '../../plan/input-digest.js';
 import { lockKeyOf } from '../analysis/traced-changes.js';
 
 /** What a path is on one side, in a form two sides can compare. */
@@ -20,7 +22,12 @@ function stateOf(root: string, path: string, listed: boolean): string {
   }
   if (st.isSymbolicLink()) return `link ${readlinkSync(full)}`;
   if (st.isDirectory()) return listed ? `folder ${readdirSync(full).sort().join('\0')}` : 'folder';
-  if (st.isFile()) return `file ${st.mode & 0o111 ? 'x' : '-'} ${readFileSync(full).toString('base64')}`;
+  if (st.isFile()) {
+    // By digest, in chunks: the head is data, and a file there may be of any size.
+    const h = createHash('sha256');
+    hashFile(h, full);
+    return `file ${st.mode & 0o111 ? 'x' : '-'} ${h.digest('hex')}`;
+  }
   return 'other';
 }
 

@@ -52,10 +52,10 @@ export function impactOf(
  */
 function tracedFindings(base: LoadedSide, head: LoadedSide, traces: BaseTraces) {
   const reasons = new Map<string, string[]>();
-  const seen = new Map<string, number>();
+  const seen = new Map<string, { points: number; experiments: Set<string> }>();
   const notFullyTraced: { benchmark: string; reason: string }[] = [];
   const changed = tracedPathChange(base.root, head.root);
-  for (const { id, identity } of identities(base)) {
+  for (const { id, experiment, identity } of identities(base)) {
     const t = traces.byPoint.get(id);
     if (!t?.ok) {
       notFullyTraced.push({ benchmark: id, reason: (t?.reason ?? 'not traced').slice(0, 600) });
@@ -63,14 +63,21 @@ function tracedFindings(base: LoadedSide, head: LoadedSide, traces: BaseTraces) 
     }
     if (t.trace.notFullyTraced) notFullyTraced.push({ benchmark: id, reason: t.trace.notFullyTraced.slice(0, 600) });
     const itsListed = new Set(t.trace.listed);
-    for (const p of onlyTraced(t.trace.paths, identity, itsListed)) seen.set(p, (seen.get(p) ?? 0) + 1);
+    for (const p of onlyTraced(t.trace.paths, identity, itsListed)) {
+      const s = seen.get(p) ?? { points: 0, experiments: new Set<string>() };
+      s.points++;
+      s.experiments.add(experiment);
+      seen.set(p, s);
+    }
     const why = tracedReasons(t.trace.paths, identity, (p) => changed(p, itsListed.has(p)), itsListed);
     if (why.length) reasons.set(id, why);
   }
   const summary: NonNullable<DiffPlan['traced']> = {
     points: traces.traced,
     seconds: Math.round(traces.seconds * 10) / 10,
-    seenOnlyByTracing: [...seen].sort(([a], [b]) => a.localeCompare(b)).map(([path, points]) => ({ path, points })),
+    seenOnlyByTracing: [...seen]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([path, s]) => ({ path, points: s.points, experiments: [...s.experiments].sort() })),
     notFullyTraced,
   };
   return { reasons, summary };

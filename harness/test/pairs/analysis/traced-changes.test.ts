@@ -8,11 +8,16 @@ import { lockKeyOf, onlyTraced, tracedReasons } from '../../../src/pairs/analysi
 const identity: MeasuredInputs = {
   ok: true,
   digest: 'd1',
-  parts: { 'file programs/wc/wc.js': 'a', 'package through2': '4.0.2 sha512-x', 'manifest entry': 'm' },
+  parts: {
+    'file programs/wc/wc.js': 'a',
+    'package through2': '4.0.2 sha512-x',
+    'package.json fields package.json': '{"type":"module"}',
+    'manifest entry': 'm',
+  },
 };
 
 describe('traced paths against the static identity', () => {
-  it('keeps what no static rule names; a named file, a pinned package and a folder holding a named file are named', () => {
+  it("keeps what no static rule names; a named file, a package.json's fields, a pinned package and a folder holding a named file are named", () => {
     const paths = [
       'programs',
       'programs/wc',
@@ -21,11 +26,12 @@ describe('traced paths against the static identity', () => {
       'node_modules/through2/index.js',
       'node_modules/readable-stream/lib.js',
       'package.json',
+      'programs/wc/package.json',
     ];
     expect(onlyTraced(paths, identity)).toEqual([
       'programs/wc/x.json',
       'node_modules/readable-stream/lib.js',
-      'package.json',
+      'programs/wc/package.json',
     ]);
   });
 

@@ -145,4 +145,11 @@ describe('pairs --plan --trace', () => {
     expect(shown.stdout).toMatch(/^ {4}data\/\.peekrc \(1 point\)$/m);
     expect(shown.stdout).toContain('peek/json (1 point): seen only by tracing: data/hidden/x.json');
   });
+
+  it('refuses --trace without --plan in one line, and --help names it', () => {
+    const r = runCli(['pairs', '--base', base, '--head', head, '--trace']);
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toContain('--trace goes with --plan');
+    expect(runCli(['pairs', '--help']).stdout).toMatch(/--trace\b.*strace/);
+  });
 });
