@@ -37,7 +37,7 @@ export type TraceOutcome = { ok: true; trace: PointTrace } | { ok: false; reason
 
 /** The strace command line of a file trace, writing to `file`. */
 function fileTraceCommand(strace: string, file: string): string[] {
-  return [strace, '-f', '-qq', '-y', '-s', '65535', '-e', `trace=${FILE_TRACE_CALLS}`, '-o', file];
+  return [strace, '-f', '--seccomp-bpf', '-qq', '-y', '-s', '65535', '-e', `trace=${FILE_TRACE_CALLS}`, '-o', file];
 }
 
 /**

@@ -63,6 +63,9 @@ export async function traceBase(base: LoadedSide, harnessRoot: string, log: (m: 
   for (const [id, rep] of repOf)
     byPoint.set(id, byRep.get(rep) ?? { ok: false, reason: 'not traced: the point was not planned', seconds: 0 });
   const seconds = (performance.now() - start) / 1000;
-  log(`trace: ${byRep.size} base point(s) traced for ${repOf.size} in ${seconds.toFixed(1)} s`);
+  const running = [...byRep.values()].reduce((a, t) => a + (t.ok ? t.trace.seconds : t.seconds), 0);
+  log(
+    `trace: ${byRep.size} base point(s) traced for ${repOf.size} in ${seconds.toFixed(1)} s (${running.toFixed(1)} s of traced runs, the rest setting up and building)`,
+  );
   return { byPoint, traced: byRep.size, seconds };
 }
