@@ -38,9 +38,30 @@ export interface BaseTraces {
   seconds: number;
 }
 
-/** Sets up, builds and traces the base's representative points; `harnessRoot` holds the runtime and input caches. */
+/**
+ * Sets up, builds and traces the base's representative points; `harnessRoot` holds the runtime and
+ * input caches. Where the set-up fails (no sandbox can start, hyperfine missing), every point is
+ * "not traced" with the reason and the plan goes on with its static identities: a plan that
+ * cannot be made fails the merge check, a trace that cannot be made only says so.
+ */
 export async function traceBase(base: LoadedSide, harnessRoot: string, log: (m: string) => void): Promise<BaseTraces> {
   const start = performance.now();
+  try {
+    return await traceRepresentatives(base, harnessRoot, log, start);
+  } catch (e) {
+    const reason = `not traced: ${(e as Error).message}`.slice(0, 600);
+    log(`trace: none (${reason})`);
+    const byPoint = new Map(base.points.map((p) => [p.id, { ok: false as const, reason, seconds: 0 }]));
+    return { byPoint, traced: 0, seconds: (performance.now() - start) / 1000 };
+  }
+}
+
+async function traceRepresentatives(
+  base: LoadedSide,
+  harnessRoot: string,
+  log: (m: string) => void,
+  start: number,
+): Promise<BaseTraces> {
   const repOf = representatives(base.points);
   const host = await setUpMachine({}, log);
   const side = await prepareSide(base, harnessRoot, 'base', [], host, log, new Set(repOf.values()));

@@ -152,4 +152,30 @@ describe('pairs --plan --trace', () => {
     expect(r.stderr).toContain('--trace goes with --plan');
     expect(runCli(['pairs', '--help']).stdout).toMatch(/--trace\b.*strace/);
   });
+
+  it('where no sandbox can start, the plan is made all the same and every point is said not traced', () => {
+    const r = runCli(
+      [
+        'pairs',
+        '--base',
+        base,
+        '--head',
+        head,
+        '--plan',
+        '--json',
+        '--trace',
+        '--profile',
+        'quick',
+        '--experiments',
+        'peek',
+      ],
+      { JSIO_BWRAP: '/bin/false' },
+    );
+    expect(r.status, r.stderr).toBe(0);
+    const p = DiffPlan.parse(JSON.parse(r.stdout));
+    expect(p.traced?.points).toBe(0);
+    expect(p.traced?.notFullyTraced).toHaveLength(5);
+    expect(p.traced?.notFullyTraced[0]!.reason).toMatch(/^not traced: .*sandbox/);
+    expect(p.affected).toEqual([]);
+  });
 });
