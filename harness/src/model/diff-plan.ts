@@ -7,14 +7,14 @@
  */
 import { z } from 'zod';
 
-/** 2 added `unreadable`; version 1 plans are read as having none. */
-export const DIFF_PLAN_SCHEMA = 2;
+/** 2 added `unreadable`, 3 `traced`; older plans are read as having none. */
+export const DIFF_PLAN_SCHEMA = 3;
 
 const short = (max: number) => z.string().max(max);
 
 export const DiffPlan = z
   .object({
-    schema: z.union([z.literal(1), z.literal(DIFF_PLAN_SCHEMA)]),
+    schema: z.union([z.literal(1), z.literal(2), z.literal(DIFF_PLAN_SCHEMA)]),
     kind: z.literal('pairs-plan'),
     base: z.object({ root: short(1000), commit: short(64) }).strict(),
     head: z.object({ root: short(1000), commit: short(64) }).strict(),
@@ -37,6 +37,30 @@ export const DiffPlan = z
     unreadable: z
       .array(z.object({ experiment: short(200), side: z.enum(['base', 'head']), reason: short(600) }).strict())
       .max(1000)
+      .optional(),
+    /**
+     * The trace of the base's processes (pairs/pipeline/trace-base.ts): how many points ran under
+     * it and how long it took, the paths it saw that no static identity names (with how many points
+     * saw each, and in which experiments), and the points it could not trace fully or at all, with why.
+     */
+    traced: z
+      .object({
+        points: z.number().int().min(0),
+        seconds: z.number().min(0),
+        seenOnlyByTracing: z
+          .array(
+            z
+              .object({
+                path: short(1000),
+                points: z.number().int().min(1),
+                experiments: z.array(short(200)).max(1000),
+              })
+              .strict(),
+          )
+          .max(10_000),
+        notFullyTraced: z.array(z.object({ benchmark: short(300), reason: short(600) }).strict()).max(10_000),
+      })
+      .strict()
       .optional(),
   })
   .strict();

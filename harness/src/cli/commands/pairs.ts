@@ -69,6 +69,17 @@ export const pairsSpec = {
       description: 'print what the diff would measure and why, measuring, building and writing nothing',
     },
     json: { type: 'boolean', default: false, description: 'with --plan: the plan as one JSON object on stdout' },
+    trace: {
+      type: 'boolean',
+      default: false,
+      description:
+        "with --plan: set up, build and run the base's points once under strace; a changed file they touched makes them affected",
+    },
+    'show-plan': {
+      type: 'string',
+      value: 'FILE',
+      description: 'print a plan written by --plan --json for a reader, and nothing else',
+    },
     'trusted-plan': {
       type: 'string',
       value: 'FILE',
@@ -98,6 +109,7 @@ export const pairsSpec = {
     'Bench flags (--profile, --experiments, --variants, --param, --require) may also follow a `--`.',
     'Only the points whose measured inputs differ between base and head are measured, plus --control unaffected ones (seeded by the head commit); the rest are listed as not affected.',
     'The plan (--plan) lists the affected points with their reasons, the control, the unaffected count and whether the harness changed, in seconds; it exits 0 whatever it finds.',
+    "With --trace the plan also runs each of the base's points (one per experiment, variant and runtime) once under strace in its sandbox: a changed file they opened, ran, stat'ed, listed or looked for makes them affected (\"seen only by tracing: programs/wc/x.json\" where no static rule names it). The head's code never runs.",
   ],
 } as const satisfies CommandSpec;
 
@@ -107,6 +119,10 @@ export async function pairsCommand(argv: string[]): Promise<number> {
     pairsSpec,
     argv.filter((a) => a !== '--'),
   );
+  if (values['show-plan']) {
+    process.stdout.write(renderPlan(readTrustedPlan(values['show-plan'])));
+    return EXIT.ok;
+  }
   const rule = parseGateRule(values['fail-on']);
   if (!values.base) throw new UserError('pairs needs --base DIR (the base checkout; --head defaults to this one)');
   const minutes = Number(values.budget);
@@ -118,6 +134,7 @@ export async function pairsCommand(argv: string[]): Promise<number> {
   const selection = selectionOf(values);
   if (values.json && !values.plan)
     throw new UserError('--json goes with --plan (the diff itself writes comparison.json)');
+  if (values.trace && !values.plan) throw new UserError('--trace goes with --plan (the diff itself measures)');
   if (values.plan) return planCommand(values, selection);
   const seed =
     values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : intFlag('--seed', values.seed, 0, 2 ** 31 - 1);
@@ -192,9 +209,9 @@ function trustedPlanOf(file: string, head: string): DiffPlan {
   return plan;
 }
 
-/** `pairs --plan [--json]`: nothing set up, built, measured or written. */
+/** `pairs --plan [--json] [--trace]`: nothing measured or written (with --trace, the base's points set up, built and run once). */
 async function planCommand(
-  values: { base?: string; head: string; control: string; json: boolean },
+  values: { base?: string; head: string; control: string; json: boolean; trace: boolean },
   selection: ReturnType<typeof selectionOf>,
 ): Promise<number> {
   if (!values.base) throw new UserError('pairs needs --base DIR (the base checkout; --head defaults to this one)');
@@ -204,6 +221,7 @@ async function planCommand(
     profile: selection.profile,
     filters: selection.filters,
     controlPoints: intFlag('--control', values.control, 0, 100),
+    ...(values.trace ? { trace: { harnessRoot: ROOT, log: (m: string) => process.stderr.write(`${m}\n`) } } : {}),
   });
   process.stdout.write(values.json ? `${JSON.stringify(plan, null, 1)}\n` : renderPlan(plan));
   return EXIT.ok;

@@ -117,20 +117,24 @@ export const NOT_AFFECTED_REASON =
 
 /**
  * The diff's plan from both sides' identities: points only one side has are left to the
- * matching (added, removed), so they are kept in `measure` as affected.
+ * matching (added, removed), so they are kept in `measure` as affected. `extra`: reasons found
+ * beside the identities (a changed path only a trace saw), each making its point affected.
  */
 export function planImpact(
   base: readonly PointIdentity[],
   head: readonly PointIdentity[],
   controlPoints: number,
   seed: number,
+  extra: ReadonlyMap<string, readonly string[]> = new Map(),
 ): ImpactPlan {
   const baseById = new Map(base.map((p) => [p.id, p]));
   const plan: ImpactPlan = { measure: new Map(), affected: new Map(), notAffected: [] };
   const unaffected: PointIdentity[] = [];
   for (const h of head) {
     const b = baseById.get(h.id);
-    const why = b ? affectedReasons(b.identity, h.identity) : ['only the head has it'];
+    const found = b ? affectedReasons(b.identity, h.identity) : ['only the head has it'];
+    const more = extra.get(h.id) ?? [];
+    const why = found || more.length ? [...(found ?? []), ...more] : undefined;
     if (why === undefined) unaffected.push(h);
     else {
       plan.measure.set(h.id, 'affected');

@@ -39,6 +39,7 @@ import { MIN_EFFECT } from '../analysis/pair-statistics.js';
 import { budgetCutShort, CONTROL_SHARE, type Values } from '../analysis/point.js';
 import { type PairRecord, type PointResult, pairRecord, pointRow } from '../analysis/rows.js';
 import { DEFAULT_PLAN, type SequentialPlan } from '../analysis/sequential.js';
+import { SEEN_ONLY_BY_TRACING } from '../analysis/traced-changes.js';
 import { measureHarnessShift } from '../harness-shift/measure-harness-shift.js';
 import { pairsComparison } from '../report/comparison-json.js';
 import { realExecutor } from '../run/real-executor.js';
@@ -289,7 +290,13 @@ function impactPlan(
 export function widenToTrusted(plan: ImpactPlan, trusted: DiffPlan, log: (m: string) => void): void {
   let added = 0;
   for (const a of trusted.affected) {
-    if (plan.affected.has(a.benchmark)) continue;
+    const own = plan.affected.get(a.benchmark);
+    if (own) {
+      // This harness traced nothing: what the base's trace saw is said all the same.
+      const traced = a.reasons.filter((r) => r.startsWith(SEEN_ONLY_BY_TRACING) && !own.includes(r));
+      if (traced.length) plan.affected.set(a.benchmark, [...own, ...traced]);
+      continue;
+    }
     plan.measure.set(a.benchmark, 'affected');
     plan.affected.set(
       a.benchmark,

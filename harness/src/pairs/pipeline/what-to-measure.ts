@@ -1,7 +1,8 @@
 /**
  * The paired diff's plan, nothing measured, built or installed: both checkouts' manifests read, every
  * point's measured-input identity on each side (plan/identify-inputs.ts), the impact plan (what is
- * affected, the control), and whether the harness's measuring code changed. What `pairs --plan`
+ * affected, the control), and whether the harness's measuring code changed; with a trace, the
+ * base's points run once under strace and a changed path they touched makes them affected too. What `pairs --plan`
  * prints, what pr.yml computes with the base's harness before any pull-request code runs, and
  * what a diff handed that plan (`--trusted-plan`) measures at least.
  */
@@ -12,8 +13,11 @@ import type { Profile } from '../../model/profiles.js';
 import { measuredInputs } from '../../plan/identify-inputs.js';
 import type { Filters } from '../../plan/plan.js';
 import { DEFAULT_CONTROL_POINTS, type ImpactPlan, planImpact, seedOf } from '../analysis/impact.js';
+import { onlyTraced, tracedReasons } from '../analysis/traced-changes.js';
 import { harnessChange } from '../harness-shift/harness-change.js';
 import { type LoadedSide, loadSideTolerant } from './diff-sides.js';
+import { type BaseTraces, traceBase } from './trace-base.js';
+import { tracedPathChange } from './traced-path-change.js';
 
 export interface DiffPlanOptions {
   base: string;
@@ -21,13 +25,62 @@ export interface DiffPlanOptions {
   profile: Profile;
   filters: Filters;
   controlPoints?: number;
+  /**
+   * Trace the base's points (their runtimes and inputs cached under this harness's `.cache`):
+   * a changed path a trace saw makes its point affected, beside the static identity.
+   */
+  trace?: { harnessRoot: string; log: (m: string) => void };
 }
 
+const identities = (side: LoadedSide) =>
+  side.points.map((p) => ({ id: p.id, experiment: p.experiment.id, identity: measuredInputs(p, side.root) }));
+
 /** Each side's points with their identities, planned into what the diff measures (seeded by the head commit). */
-export function impactOf(base: LoadedSide, head: LoadedSide, controlPoints: number): ImpactPlan {
-  const ids = (side: LoadedSide) =>
-    side.points.map((p) => ({ id: p.id, experiment: p.experiment.id, identity: measuredInputs(p, side.root) }));
-  return planImpact(ids(base), ids(head), controlPoints, seedOf(commitInfo(head.root).sha));
+export function impactOf(
+  base: LoadedSide,
+  head: LoadedSide,
+  controlPoints: number,
+  extra?: ReadonlyMap<string, readonly string[]>,
+): ImpactPlan {
+  return planImpact(identities(base), identities(head), controlPoints, seedOf(commitInfo(head.root).sha), extra);
+}
+
+/**
+ * The base's traces against both sides: each point's reasons from changed paths only a trace saw,
+ * and what the plan says of the trace (the paths beyond the static identities, the points not
+ * fully traced).
+ */
+function tracedFindings(base: LoadedSide, head: LoadedSide, traces: BaseTraces) {
+  const reasons = new Map<string, string[]>();
+  const seen = new Map<string, { points: number; experiments: Set<string> }>();
+  const notFullyTraced: { benchmark: string; reason: string }[] = [];
+  const changed = tracedPathChange(base.root, head.root);
+  for (const { id, experiment, identity } of identities(base)) {
+    const t = traces.byPoint.get(id);
+    if (!t?.ok) {
+      notFullyTraced.push({ benchmark: id, reason: (t?.reason ?? 'not traced').slice(0, 600) });
+      continue;
+    }
+    if (t.trace.notFullyTraced) notFullyTraced.push({ benchmark: id, reason: t.trace.notFullyTraced.slice(0, 600) });
+    const itsListed = new Set(t.trace.listed);
+    for (const p of onlyTraced(t.trace.paths, identity, itsListed)) {
+      const s = seen.get(p) ?? { points: 0, experiments: new Set<string>() };
+      s.points++;
+      s.experiments.add(experiment);
+      seen.set(p, s);
+    }
+    const why = tracedReasons(t.trace.paths, identity, (p) => changed(p, itsListed.has(p)), itsListed);
+    if (why.length) reasons.set(id, why);
+  }
+  const summary: NonNullable<DiffPlan['traced']> = {
+    points: traces.traced,
+    seconds: Math.round(traces.seconds * 10) / 10,
+    seenOnlyByTracing: [...seen]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([path, s]) => ({ path, points: s.points, experiments: [...s.experiments].sort() })),
+    notFullyTraced,
+  };
+  return { reasons, summary };
 }
 
 /** Why the harness counts as changed or not, in one line. */
@@ -64,7 +117,10 @@ export async function planDiff(opts: DiffPlanOptions): Promise<DiffPlan> {
   const side = { profile: opts.profile, filters: opts.filters };
   const base = loadSideTolerant(resolve(opts.base), 'base', side);
   const head = loadSideTolerant(resolve(opts.head), 'head', side);
-  const impact = impactOf(base, head, opts.controlPoints ?? DEFAULT_CONTROL_POINTS);
+  const traced = opts.trace
+    ? tracedFindings(base, head, await traceBase(base, opts.trace.harnessRoot, opts.trace.log))
+    : undefined;
+  const impact = impactOf(base, head, opts.controlPoints ?? DEFAULT_CONTROL_POINTS, traced?.reasons);
   const unreadable = unreadableOf(base, head);
   affectUnreadable(impact, unreadable, [base, head]);
   const change = await harnessChange(base.root, head.root);
@@ -86,5 +142,6 @@ export async function planDiff(opts: DiffPlanOptions): Promise<DiffPlan> {
       why: harnessWhy(change.files, change.sameCode),
     },
     ...(unreadable.length ? { unreadable } : {}),
+    ...(traced ? { traced: traced.summary } : {}),
   };
 }

@@ -28,6 +28,7 @@ export function renderPlan(plan: DiffPlan): string {
   lines.push(`affected: ${plan.affected.length} point(s)`);
   for (const g of [...groups.values()].sort((a, b) => a.program.localeCompare(b.program)))
     lines.push(`  ${g.program} (${g.points.length} point${g.points.length === 1 ? '' : 's'}): ${g.why}`);
+  lines.push(...tracedLines(plan.traced));
   lines.push(`control: ${plan.control.length} unaffected point(s) measured as the A/A control`);
   for (const c of plan.control) lines.push(`  ${c}`);
   lines.push(`not affected: ${plan.notAffected.length} point(s) (${plan.notAffected[0]?.reason ?? 'none'})`);
@@ -36,4 +37,17 @@ export function renderPlan(plan: DiffPlan): string {
   for (const f of h.files.slice(0, 50)) lines.push(`  ${f}`);
   if (h.files.length > 50) lines.push(`  and ${h.files.length - 50} more`);
   return `${lines.join('\n')}\n`;
+}
+
+/** What the trace of the base found: the paths no static identity names, the points it could not see through. */
+function tracedLines(t: DiffPlan['traced']): string[] {
+  if (!t) return ['traced: no (the static identities only)'];
+  const lines = [`traced: ${t.points} base point(s) in ${t.seconds} s`];
+  const seen = t.seenOnlyByTracing;
+  if (seen.length) lines.push(`  seen only by tracing (${seen.length} path${seen.length === 1 ? '' : 's'}):`);
+  for (const s of seen.slice(0, 50)) lines.push(`    ${s.path} (${s.points} point${s.points === 1 ? '' : 's'})`);
+  if (seen.length > 50) lines.push(`    and ${seen.length - 50} more`);
+  for (const n of t.notFullyTraced.slice(0, 20)) lines.push(`  not fully traced: ${n.benchmark}: ${n.reason}`);
+  if (t.notFullyTraced.length > 20) lines.push(`  and ${t.notFullyTraced.length - 20} more not fully traced`);
+  return lines;
 }

@@ -174,4 +174,19 @@ describe('the trusted plan widens what the diff measures', () => {
     expect(own.notAffected.map((n) => n.benchmark)).toEqual(['records/c/x=1']);
     expect(logs.join('\n')).toMatch(/1 point\(s\) the base's analysis calls affected/);
   });
+
+  it("keeps what the base's trace saw on a point this analysis calls affected for another reason", () => {
+    const own: ImpactPlan = {
+      measure: new Map([['wc/c/bs=1', 'affected']]),
+      affected: new Map([['wc/c/bs=1', ['changed: programs/wc/wc-c.c']]]),
+      notAffected: [],
+    };
+    const plan = trusted(['wc/c/bs=1'], []);
+    plan.affected[0]!.reasons = ['changed: programs/wc/wc-c.c', 'seen only by tracing: programs/wc/x.json'];
+    widenToTrusted(own, plan, () => {});
+    expect(own.affected.get('wc/c/bs=1')).toEqual([
+      'changed: programs/wc/wc-c.c',
+      'seen only by tracing: programs/wc/x.json',
+    ]);
+  });
 });
