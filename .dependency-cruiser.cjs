@@ -52,6 +52,12 @@ const FILE_FLOORS = {
   'pairs/harness-shift/rounds.ts': 'run',
   'pairs/harness-shift/shift-section.ts': 'report',
   'pairs/harness-shift/measure-harness-shift.ts': 'pipeline',
+  // What a harness runs, recorded from outside: strace's log read, the starts normalized, compared.
+  'pairs/harness-shift/transcript-log.ts': 'normalize',
+  'pairs/harness-shift/transcript-starts.ts': 'normalize',
+  'pairs/harness-shift/transcript-places.ts': 'normalize',
+  'pairs/harness-shift/transcript-compare.ts': 'analysis',
+  'pairs/harness-shift/transcript-record.ts': 'pipeline',
   // Calibration: a replay, a report and the two files that run it.
   'calibration/aa-replay.ts': 'analysis',
   'calibration/figures.ts': 'report',

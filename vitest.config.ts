@@ -45,6 +45,8 @@ export const BRIEF = [
   'harness/test/pipeline/counts.integration.test.ts',
   'harness/test/releases/work.integration.test.ts',
   'harness/test/pairs/work-verdict.integration.test.ts',
+  // Recordings under strace: their timed runs are thrown away, the transcripts do not depend on load.
+  'harness/test/pairs/harness-shift/transcript-record.integration.test.ts',
   // ci.yml under act: a typecheck, the linters and one static test file, nothing timed.
   'harness/test/workflow/act/ci.act.test.ts',
 ];

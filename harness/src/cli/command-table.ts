@@ -9,6 +9,7 @@ import { prCommentCommand, prCommentSpec } from './commands/pr-comment.js';
 import { publishCommand, publishSpec } from './commands/publish.js';
 import { releasesCommand, releasesSpec } from './commands/releases.js';
 import { siteCommand, sitePerfCommand, sitePerfSpec, siteSpec } from './commands/site.js';
+import { transcriptCommand, transcriptSpec } from './commands/transcript.js';
 import { workflowCommand, workflowSpec } from './commands/workflow.js';
 import type { CommandSpec } from './options.js';
 
@@ -31,6 +32,7 @@ export const COMMANDS: Record<string, Command> = {
   site: { spec: siteSpec, run: siteCommand },
   'site-perf': { spec: sitePerfSpec, run: sitePerfCommand },
   workflow: { spec: workflowSpec, run: (argv) => workflowCommand(argv) },
+  transcript: { spec: transcriptSpec, run: transcriptCommand },
 };
 /** The old name of publish-run, still understood when called through bootstrap.mjs directly. */
 export const ALIASES: Record<string, string> = { publish: 'publish-run' };

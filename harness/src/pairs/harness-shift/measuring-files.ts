@@ -45,6 +45,18 @@ export const NOT_MEASURING: readonly { paths: readonly string[]; reason: string 
   { paths: ['harness/src/calibration/figures.ts'], reason: "calibration's text, written after it measured" },
   {
     paths: [
+      'harness/src/cli/commands/transcript.ts',
+      'harness/src/model/transcript-document.ts',
+      'harness/src/pairs/harness-shift/transcript-compare.ts',
+      'harness/src/pairs/harness-shift/transcript-log.ts',
+      'harness/src/pairs/harness-shift/transcript-places.ts',
+      'harness/src/pairs/harness-shift/transcript-record.ts',
+      'harness/src/pairs/harness-shift/transcript-starts.ts',
+    ],
+    reason: 'records and compares what a harness runs (npm run transcript): never run by bench or pairs',
+  },
+  {
+    paths: [
       'harness/tools/setup-runner.sh',
       'harness/tools/runner-job-started.sh',
       'harness/tools/runner-job-completed.sh',

@@ -1,0 +1,151 @@
+/**
+ * Two transcripts compared: the programs each side started, as multisets (stages that run in
+ * parallel start their programs in any order), plus the order of the timed stage's hyperfine runs.
+ * A difference is named the way a reviewer would say it — "hyperfine: `--warmup 3` → `--warmup 1`
+ * (413 runs)" — by pairing each run only one side started with the most alike run of the other
+ * side's same program. Pure.
+ */
+import type { NormalRun } from '../../model/transcript-document.js';
+
+interface RunDifference {
+  /** What differs, in one line (code spans around what was passed). */
+  readonly what: string;
+  /** How many runs differ that way. */
+  readonly runs: number;
+}
+
+export interface TranscriptComparison {
+  readonly same: boolean;
+  /** Runs both sides started alike. */
+  readonly alike: number;
+  readonly differences: readonly RunDifference[];
+}
+
+const keyOf = (r: NormalRun) => JSON.stringify(r);
+/** A code span of what was passed, cut to a readable length. */
+const code = (s: string) => `\`${(s.length > 160 ? `${s.slice(0, 157)}…` : s).replaceAll('`', "'")}\``;
+/** The program's file name (the site bundles analysis code: no node:path). */
+const program = (r: NormalRun) => r.exe.slice(r.exe.lastIndexOf('/') + 1);
+
+/** Runs of `a` not in `b`, counting repeats (a multiset difference). */
+function surplus(a: readonly NormalRun[], b: readonly NormalRun[]): NormalRun[] {
+  const left = new Map<string, number>();
+  for (const r of b) left.set(keyOf(r), (left.get(keyOf(r)) ?? 0) + 1);
+  return a.filter((r) => {
+    const n = left.get(keyOf(r)) ?? 0;
+    if (n > 0) left.set(keyOf(r), n - 1);
+    return n === 0;
+  });
+}
+
+/** The tokens only one list has, in order (a longest-common-subsequence diff). */
+export function tokenChange(a: readonly string[], b: readonly string[]): { removed: string[]; added: string[] } {
+  const m = a.length;
+  const n = b.length;
+  const lcs: number[][] = Array.from({ length: m + 1 }, () => new Array<number>(n + 1).fill(0));
+  for (let i = m - 1; i >= 0; i--)
+    for (let j = n - 1; j >= 0; j--)
+      lcs[i]![j] = a[i] === b[j] ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
+  const removed: string[] = [];
+  const added: string[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < m && j < n) {
+    if (a[i] === b[j]) {
+      i++;
+      j++;
+    } else if (lcs[i + 1]![j]! >= lcs[i]![j + 1]!) removed.push(a[i++]!);
+    else added.push(b[j++]!);
+  }
+  removed.push(...a.slice(i));
+  added.push(...b.slice(j));
+  return { removed, added };
+}
+
+/** A list of arguments in a line: short lists whole, long ones by their first and how many more. */
+function tokens(list: readonly string[]): string {
+  if (!list.length) return '(nothing)';
+  const whole = list.join(' ');
+  if (whole.length <= 160) return code(whole);
+  return `${code(list[0] ?? '')} and ${list.length - 1} more argument${list.length === 2 ? '' : 's'}`;
+}
+
+const change = (label: string, removed: string[], added: string[]) =>
+  removed.length || added.length ? `${label}${tokens(removed)} → ${tokens(added)}` : '';
+
+/** How one run differs from another of the same program, in a line. */
+function describe(base: NormalRun, head: NormalRun): string {
+  const argv = tokenChange(base.argv, head.argv);
+  const env = tokenChange(base.env, head.env);
+  const limits = tokenChange(
+    Object.entries(base.limits).map(([k, v]) => `${k}=${v}`),
+    Object.entries(head.limits).map(([k, v]) => `${k}=${v}`),
+  );
+  const parts = [
+    change('', argv.removed, argv.added),
+    change('environment ', env.removed, env.added),
+    base.cwd !== head.cwd ? `working directory ${code(base.cwd)} → ${code(head.cwd)}` : '',
+    base.affinity !== head.affinity ? `CPUs ${code(base.affinity ?? 'any')} → ${code(head.affinity ?? 'any')}` : '',
+    change('limits ', limits.removed, limits.added),
+  ].filter(Boolean);
+  return `${program(base)}: ${parts.join('; ') || 'started from another file'}`;
+}
+
+/** How far apart two runs are: the tokens one has and the other lacks. */
+function distance(a: NormalRun, b: NormalRun): number {
+  const t = tokenChange(a.argv, b.argv);
+  const e = tokenChange(a.env, b.env);
+  return t.removed.length + t.added.length + e.removed.length + e.added.length + (a.cwd === b.cwd ? 0 : 1);
+}
+
+/**
+ * Pairs each base-only run with the most alike head-only run of the same program (greedy), and
+ * counts the differences by their shape: the same change at another size is one difference.
+ */
+function nameDifferences(baseOnly: NormalRun[], headOnly: NormalRun[]): RunDifference[] {
+  const groups = new Map<string, { what: string; runs: number }>();
+  const add = (what: string) => {
+    const shape = what.replace(/\d+/g, '#');
+    const g = groups.get(shape);
+    if (g) g.runs++;
+    else groups.set(shape, { what, runs: 1 });
+  };
+  const free = [...headOnly];
+  const unpaired: string[] = [];
+  for (const b of baseOnly) {
+    let best = -1;
+    let bestDistance = Number.POSITIVE_INFINITY;
+    for (const [i, h] of free.entries()) {
+      if (h.exe !== b.exe) continue;
+      const d = distance(b, h);
+      if (d < bestDistance) [best, bestDistance] = [i, d];
+      if (d <= 2) break;
+    }
+    if (best < 0) unpaired.push(`${program(b)}: started only by the base`);
+    else add(describe(b, free.splice(best, 1)[0]!));
+  }
+  for (const h of free) unpaired.push(`${program(h)}: started only by the head`);
+  // Starts one side has no counterpart for, by program: the consequence of a difference above, or one of their own.
+  for (const what of unpaired) add(what);
+  return [...groups.values()].sort(
+    (x, y) => Number(x.what.includes('started only')) - Number(y.what.includes('started only')) || y.runs - x.runs,
+  );
+}
+
+/** The timed stage's hyperfine runs in order: the same set in another order is a difference. */
+function orderDifference(base: readonly NormalRun[], head: readonly NormalRun[]): RunDifference | undefined {
+  const timed = (rs: readonly NormalRun[]) => rs.filter((r) => program(r) === 'hyperfine').map(keyOf);
+  const [b, h] = [timed(base), timed(head)];
+  if (b.length !== h.length || b.every((k, i) => k === h[i])) return undefined;
+  const moved = b.filter((k, i) => k !== h[i]).length;
+  return { what: 'hyperfine: the same runs in another order', runs: moved };
+}
+
+export function compareTranscripts(base: readonly NormalRun[], head: readonly NormalRun[]): TranscriptComparison {
+  const baseOnly = surplus(base, head);
+  const headOnly = surplus(head, base);
+  const differences = nameDifferences(baseOnly, headOnly);
+  const order = differences.length ? undefined : orderDifference(base, head);
+  const all = order ? [...differences, order] : differences;
+  return { same: all.length === 0, alike: base.length - baseOnly.length, differences: all };
+}

@@ -1,0 +1,137 @@
+/**
+ * Records what a checkout's harness runs: its `bench` started under `strace -f` from outside (so
+ * the harness cannot tell, skip or hide a start), inside a bubblewrap mount namespace that shows
+ * the whole machine as it is except strace and Valgrind, which are replaced by a stub: strace
+ * cannot run under strace, so the harness's own strace and Valgrind passes are recorded at their
+ * execve (command line, environment, directory) and not run. Timings made this way mean nothing
+ * and are thrown away with the recording's folder; only the transcript is kept.
+ */
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { UserError } from '../../lib/errors.js';
+import { runProcess } from '../../lib/exec.js';
+import { commitInfo } from '../../machine/machine.js';
+import type { Transcript } from '../../model/transcript-document.js';
+import { readStraceLog } from './transcript-log.js';
+import { normalizeRun, type Place, placeNamer } from './transcript-places.js';
+import { processRuns } from './transcript-starts.js';
+
+/** The calls that say what started, where, on which CPUs and with which limits. */
+const TRACED = 'execve,chdir,fchdir,clone,clone3,fork,vfork,sched_setaffinity,prlimit64,setrlimit';
+
+/** Root-owned places only: the recording must not run a tool a checkout could have put on PATH. */
+const STRACE = '/usr/bin/strace';
+const BWRAP = '/usr/bin/bwrap';
+const STUBBED = ['/usr/bin/strace', '/usr/bin/valgrind'];
+
+const STUB =
+  '#!/bin/sh\n# jsio-bench transcript: recorded at its execve, not run (strace cannot run under strace)\nexit 1\n';
+
+/** The recorded harness's environment: this one's, less what says where its caller's shell has been. */
+function recordingEnv(tmp: string): NodeJS.ProcessEnv {
+  const { OLDPWD: _old, PWD: _pwd, ...env } = process.env;
+  return { ...env, TMPDIR: tmp };
+}
+
+export interface Recording {
+  transcript: Transcript;
+  /** The recorded bench's exit status and the last lines it wrote to stderr. */
+  exit: number | null;
+  said: string;
+}
+
+/** Records `bench BENCH_ARGS` of the checkout at `side`, in a temporary folder of its own (removed after). */
+export async function recordHarness(side: string, benchArgs: readonly string[], timeoutMs: number): Promise<Recording> {
+  const root = realpathSync(side);
+  const work = mkdtempSync(join(tmpdir(), 'jsio-transcript-'));
+  try {
+    return await recordIn(work, side, root, benchArgs, timeoutMs);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+async function recordIn(
+  work: string,
+  side: string,
+  root: string,
+  benchArgs: readonly string[],
+  timeoutMs: number,
+): Promise<Recording> {
+  const dirs = {
+    tmp: join(work, 'tmp'),
+    out: join(work, 'out'),
+    store: join(work, 'store'),
+    stubs: join(work, 'stubs'),
+  };
+  for (const d of Object.values(dirs)) mkdirSync(d);
+  const stub = join(dirs.stubs, 'stub');
+  writeFileSync(stub, STUB);
+  chmodSync(stub, 0o755);
+  const log = join(work, 'strace.log');
+  const bench = [process.execPath, join(root, 'harness', 'bootstrap.mjs'), 'bench', ...benchArgs];
+  const argv = [
+    STRACE,
+    '-f',
+    '--seccomp-bpf',
+    '--pidns-translation',
+    '-qq',
+    '-y',
+    '-v',
+    '-s',
+    '65535',
+    '-e',
+    `trace=${TRACED}`,
+    '-o',
+    log,
+    BWRAP,
+    '--dev-bind',
+    '/',
+    '/',
+    ...STUBBED.flatMap((p) => ['--ro-bind', stub, p]),
+    '--',
+    ...bench,
+    '--out',
+    dirs.out,
+    '--store',
+    dirs.store,
+  ];
+  // The harness bundles itself on its first command: done here, untraced, so that a side whose
+  // bundle happens to be cached and one whose bundle is not start alike.
+  await runProcess([process.execPath, join(root, 'harness', 'bootstrap.mjs'), 'bench', '--help'], {
+    cwd: root,
+    env: recordingEnv(dirs.tmp),
+    timeoutMs,
+  });
+  const r = await runProcess(argv, { cwd: root, env: recordingEnv(dirs.tmp), timeoutMs });
+  let text: string;
+  try {
+    text = readFileSync(log, 'utf8');
+  } catch {
+    throw new UserError(
+      `the recording of ${side} left no strace log: ${r.stderr.trim().split('\n').slice(-2).join(' | ')}`,
+    );
+  }
+  const places: Place[] = [
+    { path: root, name: '<side>' },
+    ...(side !== root ? [{ path: side, name: '<side>' }] : []),
+    { path: dirs.tmp, name: '<tmp>' },
+    { path: dirs.out, name: '<out>' },
+    { path: dirs.store, name: '<store>' },
+    { path: work, name: '<recording>' },
+  ];
+  const name = placeNamer(places);
+  const runs = processRuns(readStraceLog(text), root).map((run) => normalizeRun(run, name));
+  return {
+    transcript: {
+      schema: 1,
+      kind: 'transcript',
+      side: { root, commit: commitInfo(root).sha },
+      bench: benchArgs.map(name),
+      runs,
+    },
+    exit: r.code,
+    said: r.stderr.trim().split('\n').slice(-3).join('\n'),
+  };
+}

@@ -1,0 +1,84 @@
+// Two transcripts compared, each difference named once with how many starts it touches (pure).
+import { describe, expect, it } from 'vitest';
+import type { NormalRun } from '../../../src/model/transcript-document.js';
+import { compareTranscripts, tokenChange } from '../../../src/pairs/harness-shift/transcript-compare.js';
+import { normalizeRun, placeNamer } from '../../../src/pairs/harness-shift/transcript-places.js';
+
+const run = (argv: string[], over: Partial<NormalRun> = {}): NormalRun => ({
+  exe: `/usr/bin/${argv[0]}`,
+  argv,
+  env: ['TZ=UTC'],
+  cwd: '<side>',
+  limits: {},
+  ...over,
+});
+const hyperfine = (warmup: number, size: number) => run(['hyperfine', `--warmup=${warmup}`, `wc ${size}`]);
+
+describe('compareTranscripts', () => {
+  it('the same starts in another order of a parallel stage are the same', () => {
+    const a = [run(['gcc', 'a.c']), run(['gcc', 'b.c'])];
+    expect(compareTranscripts(a, [...a].reverse())).toEqual({ same: true, alike: 2, differences: [] });
+  });
+
+  it("names a changed argument once for every size it touches, the driver's consequences after it", () => {
+    const base = [hyperfine(3, 256), hyperfine(3, 4096), run(['wc', '256'])];
+    const head = [hyperfine(1, 256), hyperfine(1, 4096)];
+    const c = compareTranscripts(base, head);
+    expect(c.same).toBe(false);
+    expect(c.alike).toBe(0);
+    expect(c.differences).toEqual([
+      { what: 'hyperfine: `--warmup=3` → `--warmup=1`', runs: 2 },
+      { what: 'wc: started only by the base', runs: 1 },
+    ]);
+  });
+
+  it('names environment, directory, CPU and limit differences', () => {
+    const base = [run(['dd'], { affinity: '[1]', limits: { RLIMIT_CPU: '120' } })];
+    const head = [run(['dd'], { env: ['TZ=UTC', 'X=1'], cwd: '<side>/programs', limits: { RLIMIT_CPU: '1' } })];
+    expect(compareTranscripts(base, head).differences[0]!.what).toBe(
+      'dd: environment (nothing) → `X=1`; working directory `<side>` → `<side>/programs`; CPUs `[1]` → `any`; limits `RLIMIT_CPU=120` → `RLIMIT_CPU=1`',
+    );
+  });
+
+  it('the same timed runs in another order are a difference', () => {
+    const a = [hyperfine(3, 256), hyperfine(3, 4096)];
+    expect(compareTranscripts(a, [...a].reverse()).differences).toEqual([
+      { what: 'hyperfine: the same runs in another order', runs: 2 },
+    ]);
+  });
+});
+
+describe('tokenChange', () => {
+  it('finds what one list has and the other lacks, keeping order', () => {
+    expect(tokenChange(['a', 'b', 'c', 'd'], ['a', 'x', 'c', 'd', 'e'])).toEqual({ removed: ['b'], added: ['x', 'e'] });
+  });
+});
+
+describe('normalization', () => {
+  const name = placeNamer([
+    { path: '/home/u/base', name: '<side>' },
+    { path: '/tmp/rec-1/tmp', name: '<tmp>' },
+  ]);
+
+  it('names the places, random temporary names, hyperfine’s random variable and /proc pids; nothing else', () => {
+    const r = normalizeRun(
+      {
+        seq: 0,
+        pid: 5,
+        exe: '/home/u/base/node_modules/.bin/x',
+        argv: ['x', '/tmp/rec-1/tmp/jsio-run-a1B2c3/out.json', '/tmp/ccTfEdKA.o', '/proc/4242/status', '/home/u/base2'],
+        env: ['HYPERFINE_RANDOMIZED_ENVIRONMENT_OFFSET=XXXXXXX', 'PWD=/home/u/base/programs'],
+        cwd: '/home/u/base',
+        limits: {},
+      },
+      name,
+    );
+    expect(r).toEqual({
+      exe: '<side>/node_modules/.bin/x',
+      argv: ['x', '<tmp>/jsio-run-XXXXXX/out.json', '/tmp/ccXXXXXX.o', '/proc/<pid>/status', '/home/u/base2'],
+      env: ['HYPERFINE_RANDOMIZED_ENVIRONMENT_OFFSET=<random>', 'PWD=<side>/programs'],
+      cwd: '<side>',
+      limits: {},
+    });
+  });
+});

@@ -1,0 +1,87 @@
+// `npm run transcript`: what a checkout's harness runs, recorded with real strace from outside the
+// harness, inside real bubblewrap; the same checkout recorded twice runs the same programs the same
+// way, and a harness change to how a command is wired is named exactly (no timing involved).
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../helpers/cli.js';
+import { removeScratch } from '../../helpers/scratch.js';
+import { borrowNodeModules, cloneWorkingTree } from '../../helpers/working-tree.js';
+
+let dir: string;
+let base: string;
+let head: string;
+const BENCH = ['--', '--profile', 'smoke', '--experiments', 'wc', '--variants', 'c'];
+
+function record(side: string, name: string): string {
+  const out = join(dir, `${name}.json`);
+  const r = runCli(['transcript', '--side', side, '--out', out, ...BENCH]);
+  expect(r.status, r.stderr).toBe(0);
+  return out;
+}
+const compare = (a: string, b: string, ...flags: string[]) =>
+  runCli(['transcript', '--base', a, '--head', b, ...flags]);
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'jsio-transcript-test-'));
+  base = join(dir, 'base');
+  head = join(dir, 'head');
+  cloneWorkingTree(base);
+  borrowNodeModules(base);
+  execFileSync('git', ['clone', '-q', base, head]);
+  borrowNodeModules(head);
+  // A harness change that survives minification: every command the harness runs in bash is stricter.
+  const common = join(head, 'harness/src/run/common.ts');
+  writeFileSync(
+    common,
+    readFileSync(common, 'utf8').replace('`set -o pipefail; ${command}`', '`set -o pipefail -o nounset; ${command}`'),
+  );
+  execFileSync('git', ['-C', head, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qam', 'nounset']);
+}, 300_000);
+afterAll(() => removeScratch(dir));
+
+describe('npm run transcript', () => {
+  let first: string;
+
+  it('records every program the harness starts, with where and how, in place-independent terms', () => {
+    first = record(base, 'base-1');
+    const t = JSON.parse(readFileSync(first, 'utf8'));
+    expect(t.kind).toBe('transcript');
+    const programs = t.runs.filter((r: { argv: string[] }) => r.argv.some((a) => a.includes('/jsio/build/wc/c/c')));
+    expect(programs.length).toBeGreaterThan(0);
+    // Inside the sandbox at its fixed path; outside it, the checkout is named, never spelled.
+    expect(JSON.stringify(t.runs)).not.toContain(base);
+    expect(t.runs.some((r: { cwd: string }) => r.cwd.startsWith('/jsio/side'))).toBe(true);
+    // The harness's own strace and Valgrind passes are recorded at their start, not run under strace.
+    expect(t.runs.some((r: { exe: string }) => r.exe === '/usr/bin/strace')).toBe(true);
+  });
+
+  it('the same checkout twice: runs the same programs the same way', () => {
+    const r = compare(first, record(base, 'base-2'));
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^runs the same programs the same way: \d+ starts alike/);
+  });
+
+  it('a harness change to how commands are wired: named, with how many starts it touches', () => {
+    const r = compare(first, record(head, 'head'), '--json');
+    expect(r.status, r.stderr).toBe(0);
+    const c = JSON.parse(r.stdout);
+    expect(c.same).toBe(false);
+    const bash = c.differences.find((d: { what: string }) => d.what.startsWith('bash: '));
+    expect(bash.what).toContain('→ `set -o pipefail -o nounset;');
+    expect(bash.runs).toBeGreaterThan(0);
+  });
+
+  it('refuses what it cannot do, in a line', () => {
+    expect(runCli(['transcript', '--side', base]).stderr).toContain('needs --out FILE');
+    expect(runCli(['transcript', '--base', first]).stderr).toContain('--base FILE --head FILE');
+    const bad = join(dir, 'bad.json');
+    writeFileSync(bad, '{"schema":1,"kind":"transcript"}');
+    const r = compare(first, bad);
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toContain('bad.json');
+    expect(runCli(['transcript', '--help']).stdout).toContain('--side DIR');
+  });
+});

@@ -1,0 +1,50 @@
+// What a process tree started, and how, from strace's calls (pure).
+import { describe, expect, it } from 'vitest';
+import { readStraceLog } from '../../../src/pairs/harness-shift/transcript-log.js';
+import { processRuns } from '../../../src/pairs/harness-shift/transcript-starts.js';
+
+const runs = (log: string[]) => processRuns(readStraceLog(log.join('\n')), '/work/side');
+
+describe('processRuns', () => {
+  it('gives each start the directory, CPUs and limits its process had, inherited across forks', () => {
+    const r = runs([
+      '10 execve("/usr/bin/node", ["node", "cli.mjs"], ["A=1"]) = 0',
+      '10 clone(child_stack=NULL, flags=SIGCHLD) = 11',
+      '11 chdir("programs/wc") = 0',
+      '11 sched_setaffinity(0, 32, [1]) = 0',
+      '11 prlimit64(0, RLIMIT_CPU, {rlim_cur=120, rlim_max=120}, NULL) = 0',
+      '11 prlimit64(0, RLIMIT_STACK, NULL, {rlim_cur=8192*1024, rlim_max=RLIM64_INFINITY}) = 0',
+      '11 execve("/usr/bin/taskset", ["taskset", "-c", "1", "dd"], ["B=2"]) = 0',
+      '11 clone3({flags=CLONE_VM|CLONE_VFORK}, 88) = 12',
+      '12 execve("/usr/bin/dd", ["dd"], ["B=2"]) = 0',
+    ]);
+    expect(r.map((x) => [x.exe, x.cwd, x.affinity, x.limits, x.parent])).toEqual([
+      ['/usr/bin/node', '/work/side', undefined, {}, undefined],
+      ['/usr/bin/taskset', '/work/side/programs/wc', '[1]', { RLIMIT_CPU: '{rlim_cur=120, rlim_max=120}' }, 10],
+      ['/usr/bin/dd', '/work/side/programs/wc', '[1]', { RLIMIT_CPU: '{rlim_cur=120, rlim_max=120}' }, 11],
+    ]);
+  });
+
+  it('a child seen before its fork returned still inherits from its parent', () => {
+    const r = runs([
+      '10 chdir("/jsio/side") = 0',
+      '10 sched_setaffinity(0, 32, [0]) = 0',
+      '11 execve("/bin/true", ["true"], []) = 0',
+      "10 clone(child_stack=NULL, flags=SIGCHLD) = 3 /* 11 in strace's PID NS */",
+    ]);
+    expect(r).toEqual([expect.objectContaining({ exe: '/bin/true', cwd: '/jsio/side', affinity: '[0]', parent: 10 })]);
+  });
+
+  it('keeps only starts that succeeded, and names a pid a process gives of itself or an ancestor', () => {
+    const r = runs([
+      '10 execve("/usr/local/bin/taskset", ["taskset"], []) = -1 ENOENT (No such file or directory)',
+      '10 clone(child_stack=NULL, flags=SIGCHLD) = 11',
+      '11 execve("/usr/bin/taskset", ["taskset", "-a", "-p", "-c", "0", "10"], []) = 0',
+      '11 execve("/usr/bin/head", ["head", "-c", "11", "12"], []) = 0',
+    ]);
+    expect(r.map((x) => x.argv)).toEqual([
+      ['taskset', '-a', '-p', '-c', '0', '<pid>'],
+      ['head', '-c', '<pid>', '12'],
+    ]);
+  });
+});
