@@ -64,7 +64,7 @@ async function traceRepresentatives(
 ): Promise<BaseTraces> {
   const repOf = representatives(base.points);
   const host = await setUpMachine({}, log);
-  const side = await prepareSide(base, harnessRoot, 'base', [], host, log, new Set(repOf.values()));
+  const side = await prepareSide(base, harnessRoot, 'base', { require: [] }, host, log, new Set(repOf.values()));
   const byRep = new Map<string, TraceOutcome>();
   for (const job of side.jobs) {
     const build = job.build ? side.builds.get(job.build.key) : undefined;
