@@ -2,7 +2,9 @@
  * The one set of stand-ins the workflows need to run offline under act, all on the test's side
  * (nothing in the workflows knows about them):
  *
- * - `npm`, first on PATH in every step (a shell function cannot reach act's steps, a command can):
+ * - `npm`, first on PATH in every step (a shell function cannot reach act's steps, a command can).
+ *   It records each call (folder and arguments) in JSIO_ACT_NPM_LOG, so a test sees which checkout
+ *   ran what (act does not log a step's working directory). Then:
  *   - `npm run --silent install-just -- VERSION PREFIX` builds upstream's release, whose Makefile
  *     downloads a static V8 from GitHub. The stand-in links PREFIX/just-VERSION to the just(js)
  *     this machine built from ../shared/just (JUST_HOME of the test run) and prints it, as
@@ -65,6 +67,7 @@ export function npmStandIn(bin: string): string {
   const script = [
     '#!/usr/bin/env bash',
     '# Stand-in for npm in workflows run offline under act (harness/test/helpers/act/stand-ins.ts).',
+    'if [ -n "${JSIO_ACT_NPM_LOG:-}" ]; then printf "%s\\t%s\\n" "$PWD" "$*" >> "$JSIO_ACT_NPM_LOG"; fi',
     'if [ "$1 $2 $3 $4" = "run --silent install-just --" ] && [ $# -eq 6 ]; then',
     just
       ? `  mkdir -p "$6" && { [ -e "$6/just-$5" ] || ln -s ${q(just)} "$6/just-$5"; } && echo "$6/just-$5"; exit $?`
