@@ -19,7 +19,7 @@ const { ready } = readiness;
 unlessActReady(readiness);
 
 // Several minutes even at this size (builds of two worktrees and the planted side, then the
-// statistics): with the full smoke push, where JSIO_ACT_FULL=1 (.ci/run), to keep npm test short.
+// statistics): with the full smoke push, where JSIO_ACT_FULL=1, to keep npm test short.
 describe.runIf(ready && process.env.JSIO_ACT_FULL === '1')('calibrate.yml under act', () => {
   let w: ActWorld;
   let before: HostState;
