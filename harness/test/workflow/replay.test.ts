@@ -171,7 +171,7 @@ describe('pr.yml and pr-comment.yml, replayed (a fork with a planted regression)
     // cost, yet few enough instructions that pr.yml's counting of it under Valgrind stays short.
     writeFileSync(
       f,
-      src.replace(marker, `${marker}      for (volatile unsigned long spin = 0; spin < 500000UL; spin++) {}\n`),
+      src.replace(marker, `${marker}      for (volatile unsigned long spin = 0; spin < 50000UL; spin++) {}\n`),
     );
   };
   const event = (sha: string, action = 'synchronize') => ({
@@ -193,7 +193,7 @@ describe('pr.yml and pr-comment.yml, replayed (a fork with a planted regression)
     event: event(sha),
   });
   const vars = {
-    PR_BUDGET_MINUTES: '2',
+    PR_BUDGET_MINUTES: '1',
     PR_PROFILE: 'smoke',
     PR_BENCH_FLAGS: `--experiments ${NARROW.experiments} --variants ${NARROW.variants} --param ${NARROW.params}`,
   };
