@@ -222,8 +222,8 @@ function ensureActionlint() {
 
 /**
  * nektos/act, for the tests that run the workflows under it (harness/test/workflow/act/): this
- * version from the Go module proxy into .cache/bin unless it is already there or on PATH. Without
- * Go those tests skip saying why (under CI=true they fail).
+ * version from the Go module proxy into .cache/bin unless it is already there or on PATH, as
+ * actionlint is. Without Go those tests skip saying why (under CI=true they fail).
  */
 const ACT_VERSION = '0.2.89';
 function ensureAct() {
@@ -402,8 +402,7 @@ async function main() {
         if (run([actionlint, '-no-color']) !== 0) die('actionlint found problems in .github/workflows');
       }
     }
-    // Opt-in: the act tests are not yet green nor within npm test's budget (docs/workflows.md).
-    if (process.env.JSIO_ACT === '1') ensureAct();
+    ensureAct();
     checkScratchSpace();
     process.stderr.write('== vitest\n');
     process.exit(args.length ? run([bin('vitest'), 'run', ...args]) : await everyTest(bin('vitest')));

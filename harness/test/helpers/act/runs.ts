@@ -8,7 +8,7 @@
  * ones too, with the condition that skipped them), output and step summary.
  */
 import { spawn } from 'node:child_process';
-import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { findAct } from './act.js';
@@ -42,6 +42,8 @@ export interface ActRun {
   dir: string;
   /** The whole JSON log, for failure messages. */
   log: string;
+  /** Every npm command the steps ran, with the folder it ran in (the npm stand-in's record). */
+  npm: { cwd: string; args: string }[];
 }
 
 export interface RunSpec {
@@ -160,6 +162,7 @@ export async function runAct(spec: RunSpec): Promise<ActRun> {
   const stepEnv: Record<string, string> = {
     HOME: home,
     TMPDIR: tmp,
+    JSIO_ACT_NPM_LOG: join(dir, 'npm.log'),
     GIT_CONFIG_COUNT: String(gitNetwork.length),
     ...Object.fromEntries(
       gitNetwork.flatMap((url, i) => [
@@ -217,6 +220,15 @@ export async function runAct(spec: RunSpec): Promise<ActRun> {
   closeSync(out);
   const log = readFileSync(logFile, 'utf8');
   // act's run id is 1: the artifact server keeps each run's artifacts under <path>/1/.
-  const run: ActRun = { status, jobs: parseActLog(log), artifacts: join(artifacts, '1'), dir, log };
+  const npm = existsSync(join(dir, 'npm.log'))
+    ? readFileSync(join(dir, 'npm.log'), 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => {
+          const [cwd = '', args = ''] = line.split('\t');
+          return { cwd, args };
+        })
+    : [];
+  const run: ActRun = { status, jobs: parseActLog(log), artifacts: join(artifacts, '1'), dir, log, npm };
   return run;
 }

@@ -2,6 +2,7 @@
  * The one set of stand-ins the workflows need to run offline under act, all on the test's side
  * (nothing in the workflows knows about them):
  *
+    'if [ -n "${JSIO_ACT_NPM_LOG:-}" ]; then printf "%s\\t%s\\n" "$PWD" "$*" >> "$JSIO_ACT_NPM_LOG"; fi',
  * - `npm`, first on PATH in every step (a shell function cannot reach act's steps, a command can):
  *   - `npm run --silent install-just -- [--pins FILE] PREFIX` builds upstream's release, whose Makefile
  *     downloads a static V8 from GitHub. The stand-in links PREFIX/just-VERSION to the just(js)
@@ -65,6 +66,7 @@ export function npmStandIn(bin: string): string {
   const script = [
     '#!/usr/bin/env bash',
     '# Stand-in for npm in workflows run offline under act (harness/test/helpers/act/stand-ins.ts).',
+    'if [ -n "${JSIO_ACT_NPM_LOG:-}" ]; then printf "%s\\t%s\\n" "$PWD" "$*" >> "$JSIO_ACT_NPM_LOG"; fi',
     // install-just [--pins FILE] PREFIX: the pin of FILE, or of the checkout's toolchains.json.
     'if [ "$1 $2 $3 $4" = "run --silent install-just --" ]; then',
     '  pins=harness/toolchains.json; shift 4; if [ "$1" = --pins ]; then pins=$2; shift 2; fi',

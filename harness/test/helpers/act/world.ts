@@ -25,7 +25,11 @@ export interface ActWorld {
   main: string;
 }
 
-export function makeActWorld(root: string): ActWorld {
+/**
+ * `pages: true` gives the remote a gh-pages branch holding no data yet, as a repository has once
+ * its site is set up (a checkout of a missing branch retries for half a minute before it fails).
+ */
+export function makeActWorld(root: string, { pages = false } = {}): ActWorld {
   mkdirSync(root, { recursive: true });
   const repo = join(root, 'repo');
   cloneWorkingTree(repo, 'act snapshot of the working tree');
@@ -35,6 +39,14 @@ export function makeActWorld(root: string): ActWorld {
   // GitHub serves any reachable commit by id (pull-request heads included).
   git(remote, 'config', 'uploadpack.allowAnySHA1InWant', 'true');
   git(repo, 'push', '-q', remote, 'HEAD:refs/heads/main');
+  if (pages) {
+    const tree = git(repo, 'mktree');
+    const commit = execFileSync('git', ['-C', repo, ...ident, 'commit-tree', tree, '-m', 'an empty site'], {
+      encoding: 'utf8',
+      input: '',
+    }).trim();
+    git(repo, 'push', '-q', remote, `${commit}:refs/heads/gh-pages`);
+  }
   git(repo, 'remote', 'set-url', 'origin', `https://github.com/${REPOSITORY}.git`);
   return { root, repo, remote, main: git(repo, 'rev-parse', 'HEAD') };
 }
