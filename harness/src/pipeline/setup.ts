@@ -15,6 +15,7 @@ import { measureColdRead } from '../machine/cold-read.js';
 import { cpuPlan, currentConditions } from '../machine/conditions.js';
 import { sampleForeignCores } from '../machine/cpu-share.js';
 import { machineInfo } from '../machine/machine.js';
+import { refuseNpmConfig } from '../machine/sandbox/npm-config.js';
 import { type OpenedSandbox, openSandbox, runpathOf } from '../machine/sandbox/open.js';
 import { refuseTrackedHarnessFiles } from '../machine/sandbox/tracked.js';
 import { type Resolved, readPins, resolveRuntime, toolVersions } from '../machine/toolchains.js';
@@ -142,6 +143,7 @@ export interface CheckoutPlan {
 /** Runtimes, inputs and evictor for the points, then their jobs: the stage after "plan points". */
 export async function planCheckout(points: readonly Point[], host: Host, o: CheckoutPlan, log: (m: string) => void) {
   refuseTrackedHarnessFiles(o.root);
+  refuseNpmConfig(o.root);
   const runtimes = await resolveRuntimes(points, { root: o.root }, o.cacheDir, log);
   // Opened before the inputs are generated: the generators run in it too.
   const sandbox = sideSandbox(o, host, runtimes, log);
