@@ -10,13 +10,15 @@ import {
   mkdirSync,
   readdirSync,
   readFileSync,
+  realpathSync,
   renameSync,
   statfsSync,
   statSync,
+  symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -157,14 +159,26 @@ function ensureSystemPackages(names) {
     );
 }
 
-/** Every file of harness/src (and the options below) hashed: the bundle is rebuilt only when one changed. */
+/**
+ * The harness's cache outside every checkout: `JSIO_CACHE`, else `$XDG_CACHE_HOME/jsio-bench`, else
+ * `~/.cache/jsio-bench`. What a checkout brings never stands in for what the harness makes there.
+ */
+function userCache() {
+  const xdg = process.env.XDG_CACHE_HOME || join(homedir(), '.cache');
+  return resolve(process.env.JSIO_CACHE || join(xdg, 'jsio-bench'));
+}
+
+/**
+ * Every file of harness/src by its path in the tree (and the options below) hashed, with the
+ * checkout whose node_modules the bundle imports from: the bundle is rebuilt only when one changed.
+ */
 function sourcesDigest(options) {
-  const hash = createHash('sha256').update(JSON.stringify(options));
+  const hash = createHash('sha256').update(JSON.stringify(options)).update('\0').update(realpathSync(ROOT));
   const walk = (dir) => {
     for (const e of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
       const p = join(dir, e.name);
       if (e.isDirectory()) walk(p);
-      else if (e.isFile()) hash.update(`${p}\0`).update(readFileSync(p)).update('\0');
+      else if (e.isFile()) hash.update(`\0${relative(ROOT, p)}\0`).update(readFileSync(p));
     }
   };
   walk(join(ROOT, 'harness', 'src'));
@@ -172,15 +186,16 @@ function sourcesDigest(options) {
 }
 
 /**
- * Bundles harness/src/cli/main.ts into .cache/harness/cli.mjs (npm packages stay external), or
- * reuses the bundle its sources digest names: the tests start the CLI hundreds of times. A new
- * bundle is written beside the old and renamed over it, so processes starting at once never read
- * half a file.
+ * Bundles harness/src/cli/main.ts into the user's cache, in a folder named by its sources'
+ * digest (npm packages stay external, imported through a link to this checkout's node_modules
+ * beside it), or reuses that bundle: the tests start the CLI hundreds of times. Never a bundle
+ * from the checkout: a committed .cache/harness/cli.mjs with a matching stamp once ran instead
+ * of harness/src. A new bundle is written beside the old and renamed over it, so processes
+ * starting at once never read half a file.
  */
 async function bundleHarness() {
-  const outfile = join(ROOT, '.cache', 'harness', 'cli.mjs');
   const options = {
-    entryPoints: [join(ROOT, 'harness', 'src', 'cli', 'main.ts')],
+    entryPoints: ['harness/src/cli/main.ts'],
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -189,16 +204,17 @@ async function bundleHarness() {
     logLevel: 'warning',
     sourcemap: 'inline',
   };
-  const digest = sourcesDigest(options);
-  const stamp = `${outfile}.sha256`;
-  if (existsSync(outfile) && existsSync(stamp) && readFileSync(stamp, 'utf8') === digest) return outfile;
+  const dir = join(userCache(), 'harness', sourcesDigest(options));
+  const outfile = join(dir, 'cli.mjs');
+  if (existsSync(outfile)) return outfile;
   const { build } = await import(pathToFileURL(join(ROOT, 'node_modules', 'esbuild', 'lib', 'main.js')).href);
-  mkdirSync(dirname(outfile), { recursive: true });
+  mkdirSync(dir, { recursive: true });
+  const link = `${dir}/node_modules.${process.pid}.part`;
+  symlinkSync(join(realpathSync(ROOT), 'node_modules'), link, 'dir');
+  renameSync(link, join(dir, 'node_modules'));
   const part = `${outfile}.${process.pid}.part`;
-  await build({ ...options, outfile: part });
+  await build({ ...options, absWorkingDir: ROOT, outfile: part });
   renameSync(part, outfile);
-  writeFileSync(`${stamp}.${process.pid}.part`, digest);
-  renameSync(`${stamp}.${process.pid}.part`, stamp);
   return outfile;
 }
 

@@ -11,6 +11,7 @@ import { readJsonFile } from '../lib/json-file.js';
 import { familyOf, type PathSource, type RuntimeFamily, runtimeFamilies, title } from '../model/runtime-families.js';
 import { parseReleaseKey } from '../model/runtime-release.js';
 import { RegistryUnavailable, releasePackage } from './release-packages.js';
+import { systemTool } from './tools.js';
 import { recordTree, verifyTree } from './verify-cache.js';
 
 const PinnedVersion = z.string().regex(/^\d+\.\d+\.\d+$/);
@@ -283,7 +284,13 @@ export async function resolveRuntime(
 export function toolVersions(): Record<string, string> {
   // Keep the version number only: "strace -- version 6.1" -> "6.1".
   const first = (argv: string[]) => {
-    const line = probe(argv)?.split('\n')[0]?.trim();
+    // Asked of the system's tool, never of one a PATH the checkout can extend puts first.
+    const tool = systemTool(argv[0]!);
+    const line = tool
+      ? probe([tool, ...argv.slice(1)])
+          ?.split('\n')[0]
+          ?.trim()
+      : undefined;
     return line ? (/\d+\.\d+(\.\d+)?/.exec(line)?.[0] ?? line) : undefined;
   };
   const out: Record<string, string> = { node: process.versions.node };

@@ -10,6 +10,31 @@ import { join } from 'node:path';
 import { UserError } from '../lib/errors.js';
 import { probe, runProcess, which } from '../lib/exec.js';
 
+/**
+ * Where measuring tools are looked for: the system's folders, never the PATH the harness was
+ * started with. A checkout can extend that PATH (a root `.npmrc` with `script-shell` put a folder
+ * of the checkout first on it, where a fake `dd` re-chunked wc's input pipe).
+ */
+const SYSTEM_DIRS = ['/usr/local/bin', '/usr/bin', '/bin', '/usr/local/sbin', '/usr/sbin', '/sbin'];
+
+/**
+ * A tool in a system folder that only root can write, or undefined. `JSIO_TOOL_DIRS` (folders
+ * separated by ':') replaces those folders: the tests plant broken tools there, as `JSIO_BWRAP`
+ * plants a broken bubblewrap; the environment is the runner's, not the checkout's.
+ */
+export function systemTool(name: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  if (env.JSIO_TOOL_DIRS) return which(name, env.JSIO_TOOL_DIRS);
+  const dirs = SYSTEM_DIRS.filter((d) => {
+    try {
+      const s = statSync(d);
+      return s.uid === 0 && (s.mode & 0o022) === 0;
+    } catch {
+      return false;
+    }
+  });
+  return which(name, dirs.join(':'));
+}
+
 export interface Tools {
   hyperfine?: string;
   strace?: string;
@@ -32,11 +57,11 @@ function parseHyperfineVersion(text: string): [number, number, number] | undefin
 }
 
 export function findTools(): Tools {
-  const hyperfine = which('hyperfine');
+  const hyperfine = systemTool('hyperfine');
   if (!hyperfine)
     throw new UserError(
       'hyperfine is not installed; every timed benchmark needs it',
-      'apt-get install hyperfine (or: cargo install hyperfine --locked)',
+      'apt-get install hyperfine (or, as root: cargo install hyperfine --locked --root /usr/local)',
     );
   const version = parseHyperfineVersion(probe([hyperfine, '--version']) ?? '');
   if (!version || version[0] < 1 || (version[0] === 1 && version[1] < 15)) {
@@ -45,11 +70,11 @@ export function findTools(): Tools {
       'apt-get install hyperfine (Debian 12 ships 1.15)',
     );
   }
-  const strace = which('strace');
+  const strace = systemTool('strace');
   const gnuTime = ['/usr/bin/time'].find((p) => probe([p, '--version'])?.includes('GNU'));
-  const taskset = which('taskset');
+  const taskset = systemTool('taskset');
   const setarch = findSetarch();
-  const valgrind = which('valgrind');
+  const valgrind = systemTool('valgrind');
   return {
     hyperfine,
     ...(strace ? { strace } : {}),
@@ -62,8 +87,8 @@ export function findTools(): Tools {
 
 /** setarch's path when `setarch -R true` runs here (util-linux has it; the personality call may be refused). */
 function findSetarch(): string | undefined {
-  const setarch = which('setarch');
-  const yes = which('true');
+  const setarch = systemTool('setarch');
+  const yes = systemTool('true');
   return setarch && yes && probe([setarch, '-R', yes]) !== undefined ? setarch : undefined;
 }
 

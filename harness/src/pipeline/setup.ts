@@ -15,11 +15,13 @@ import { measureColdRead } from '../machine/cold-read.js';
 import { cpuPlan, currentConditions } from '../machine/conditions.js';
 import { sampleForeignCores } from '../machine/cpu-share.js';
 import { machineInfo } from '../machine/machine.js';
+import { refuseNpmConfig } from '../machine/sandbox/npm-config.js';
 import { type OpenedSandbox, openSandbox, runpathOf } from '../machine/sandbox/open.js';
 import { refuseTrackedHarnessFiles } from '../machine/sandbox/tracked.js';
 import { type Homes, type Resolved, readPins, resolveRuntime, toolVersions } from '../machine/toolchains.js';
 import { buildEvictor, findTools, type Tools } from '../machine/tools.js';
 import type { Job } from '../model/job.js';
+import type { Sandbox } from '../model/sandbox.js';
 import { prepareInputs } from '../plan/inputs.js';
 import { planJobs } from '../plan/jobs.js';
 import type { Point } from '../plan/plan.js';
@@ -85,30 +87,28 @@ async function resolveRuntimes(
 }
 
 /**
- * What points need before they can be planned into jobs: their runtimes, their generated inputs
- * (for points whose runtime resolved) and, when a point may run cold, the page-cache evictor built
- * from `evictorRoot`'s harness/tools.
+ * What points need, once their runtimes are resolved, before they can be planned into jobs: their
+ * generated inputs (for points whose runtime resolved; in the side's sandbox when it has one) and,
+ * when a point may run cold, the page-cache evictor built from `evictorRoot`'s harness/tools.
  */
 async function preparePoints(
   points: readonly Point[],
-  root: string,
-  evictorRoot: string,
-  cacheDir: string,
-  homes: Homes,
+  runtimes: ReadonlyMap<string, Resolved>,
+  o: { evictorRoot: string; cacheDir: string; sandbox?: Sandbox | undefined },
   log: (m: string) => void,
 ) {
-  const runtimes = await resolveRuntimes(points, { root, homes }, cacheDir, log);
   const inputs = await prepareInputs(
     points.filter((p) => runtimes.get(p.runtime)?.ok),
-    cacheDir,
+    o.cacheDir,
     log,
+    o.sandbox,
   );
   const gcc = runtimes.get('gcc');
   const cold = points.some((p) => p.experiment.manifest.evict) && gcc?.ok;
-  const evictTool = cold ? await buildEvictor(gcc.path, evictorRoot, cacheDir, log) : undefined;
+  const evictTool = cold ? await buildEvictor(gcc.path, o.evictorRoot, o.cacheDir, log) : undefined;
   // What "cold" costs here, beside the cold-cache answers: measured on the inputs' disk.
-  const coldRead = evictTool && gcc?.ok ? await measureColdRead(gcc.path, evictorRoot, cacheDir, log) : undefined;
-  return { runtimes, inputs, evictTool, ...(coldRead ? { coldRead } : {}) };
+  const coldRead = evictTool && gcc?.ok ? await measureColdRead(gcc.path, o.evictorRoot, o.cacheDir, log) : undefined;
+  return { inputs, evictTool, ...(coldRead ? { coldRead } : {}) };
 }
 
 /** The toolchains line of a run: the tools' versions and every runtime the points resolved. */
@@ -149,15 +149,21 @@ export interface CheckoutPlan {
 /** Runtimes, inputs and evictor for the points, then their jobs: the stage after "plan points". */
 export async function planCheckout(points: readonly Point[], host: Host, o: CheckoutPlan, log: (m: string) => void) {
   refuseTrackedHarnessFiles(o.root);
-  const { runtimes, inputs, evictTool, coldRead } = await preparePoints(
+  refuseNpmConfig(o.root);
+  const runtimes = await resolveRuntimes(
     points,
-    o.root,
-    o.evictorRoot,
+    { root: o.root, homes: o.justHome ? { JUST_HOME: o.justHome } : {} },
     o.cacheDir,
-    o.justHome ? { JUST_HOME: o.justHome } : {},
     log,
   );
+  // Opened before the inputs are generated: the generators run in it too.
   const sandbox = sideSandbox(o, host, runtimes, log);
+  const { inputs, evictTool, coldRead } = await preparePoints(
+    points,
+    runtimes,
+    { evictorRoot: o.evictorRoot, cacheDir: o.cacheDir, sandbox: sandbox.ok ? sandbox.sandbox : undefined },
+    log,
+  );
   const jobs: Job[] = planJobs(points, {
     ...(sandbox.ok ? { sandbox: sandbox.sandbox } : {}),
     runtimes,
@@ -190,7 +196,9 @@ function sideSandbox(
   log: (m: string) => void,
 ): OpenedSandbox {
   if (o.sandbox === 'off') return { ok: false, reason: 'switched off', hint: '' };
+  // The harness's own node runs the input generators.
   const toolPaths = [
+    process.execPath,
     ...Object.values(host.tools),
     ...[...runtimes.values()].flatMap((r) => (r.ok ? [r.path] : [])),
   ].filter((p): p is string => typeof p === 'string');

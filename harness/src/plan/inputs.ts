@@ -4,7 +4,8 @@
  * runs; keyed by the generator's whole identity (its imports, the data files it may read, its
  * spec and the node that runs it: plan/identify-inputs.ts) and its arguments, so a change to any
  * of them gives each checkout its own input. A generator whose identity cannot be proven is run
- * again by every process that needs its input.
+ * again by every process that needs its input. With the side's sandbox, a generator runs inside it,
+ * writable only in the folder it generates into.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,8 +13,11 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { describeExit, runProcess } from '../lib/exec.js';
 import { evaluate, type Scope } from '../lib/expr.js';
+import { failureDetail } from '../lib/first-error-line.js';
 import { readJsonFile } from '../lib/json-file.js';
+import { sandboxCommand, writableWithin } from '../machine/sandbox/argv.js';
 import type { Experiment } from '../model/manifest.js';
+import type { Sandbox } from '../model/sandbox.js';
 import { generatorIdentity } from './identify-inputs.js';
 import { digestTree, inputDigest, writeDigest } from './input-digest.js';
 import type { Point } from './plan.js';
@@ -64,6 +68,7 @@ export function ensureInput(
   args: Record<string, string>,
   cacheDir: string,
   log: (s: string) => void,
+  sandbox?: Sandbox,
 ): Promise<InputResult> {
   const spec = exp.manifest.generate;
   if (!spec) return Promise.resolve({ ok: true, dir: '', facts: {} });
@@ -97,12 +102,19 @@ export function ensureInput(
     rmSync(tmp, { recursive: true, force: true });
     mkdirSync(tmp, { recursive: true });
     const argv = [process.execPath, script, '--out', tmp, ...Object.entries(args).flatMap(([k, v]) => [`--${k}`, v])];
-    const r = await runProcess(argv, { timeoutMs: 1_800_000, cwd: exp.dir });
+    const timeoutMs = 1_800_000;
+    const r = sandbox
+      ? await runProcess(sandboxCommand(sandbox, exp.dir, argv, undefined, [writableWithin(sandbox, tmp)]), {
+          timeoutMs,
+          env: {},
+        })
+      : await runProcess(argv, { timeoutMs, cwd: exp.dir });
     if (r.code !== 0) {
       rmSync(tmp, { recursive: true, force: true });
       return {
         ok: false,
-        reason: `input generator ${spec.script} ${describeExit(r)}: ${r.stderr.trim().split('\n').slice(-3).join(' | ')}`,
+        // The error's own line too: in the sandbox it names the path a write was refused at.
+        reason: `input generator ${spec.script} ${describeExit(r)}: ${failureDetail(r.stderr, (e) => e.trim().split('\n').slice(-3).join(' | '))}`,
       };
     }
     let facts: InputFacts;
@@ -138,12 +150,13 @@ export async function prepareInputs(
   points: readonly Point[],
   cacheDir: string,
   log: (s: string) => void,
+  sandbox?: Sandbox,
 ): Promise<Map<string, InputResult>> {
   const out = new Map<string, InputResult>();
   for (const p of points) {
     if (!p.experiment.manifest.generate) continue;
     const scope = { ...p.settings.constants, ...p.params, ...p.derived };
-    out.set(p.id, await ensureInput(p.experiment, generatorArgs(p.experiment, scope), cacheDir, log));
+    out.set(p.id, await ensureInput(p.experiment, generatorArgs(p.experiment, scope), cacheDir, log, sandbox));
   }
   return out;
 }

@@ -1,17 +1,19 @@
 /**
  * build: gcc for C, `just build --clean --static` for standalone just(js) apps, esbuild for
  * bundles. Each build a plan needs runs once, into the artifact path the plan chose; its
- * metadata (compiler, flags, size, time) goes into the results of every job that uses it.
+ * metadata (compiler, flags, size, time) goes into the results of every job that uses it. With
+ * the side's sandbox, every build runs inside it, writable only in its own output folder.
  */
-import { copyFileSync, existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import * as harnessEsbuild from 'esbuild';
-import { runProcess } from '../lib/exec.js';
-import { sandboxCommand, writableWithin } from '../machine/sandbox/argv.js';
+import { type ProcessResult, runProcess } from '../lib/exec.js';
+import { failureDetail } from '../lib/first-error-line.js';
+import { sandboxCommand, translate, writableWithin } from '../machine/sandbox/argv.js';
 import type { Job, JobBuild } from '../model/job.js';
 import type { BuildInfo } from '../model/results.js';
-import type { Sandbox } from '../model/sandbox.js';
+import { INSIDE, type Sandbox, type SandboxRoot } from '../model/sandbox.js';
 import { rootPin } from '../plan/package-pins.js';
 
 export type BuildResult = { ok: true; artifact: string; info: BuildInfo } | { ok: false; reason: string };
@@ -40,6 +42,66 @@ export function bundlerMismatch(found: string, lockPin: string | undefined): str
   if (pinned === undefined || pinned === found) return undefined;
   return `esbuild ${found} found, ${pinned} pinned by package-lock.json (run npm ci in the checkout)`;
 }
+
+/**
+ * esbuild's own binary for this platform, beside the package `esbuild` resolves to (npm installs
+ * it as @esbuild/<platform>-<arch>): run as a process, so a sandboxed bundle runs no code of the
+ * checkout in the harness's process.
+ */
+function esbuildBinary(root: string): { path: string; version: string } | undefined {
+  for (const from of [join(root, 'package.json'), import.meta.filename]) {
+    try {
+      const req = createRequire(from);
+      const pkg = req.resolve('esbuild/package.json');
+      const version = (req(pkg) as { version: string }).version;
+      const path = createRequire(pkg).resolve(`@esbuild/${process.platform}-${process.arch}/bin/esbuild`);
+      return { path, version };
+    } catch {
+      // not installed there: the next place
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Runs one step of a build: in the side's sandbox (paths translated, `env` over its fixed
+ * environment), writable only in `outDir`, its own folder of the build cache, plus `also`; or, with
+ * no sandbox, in `cwd` as it is.
+ */
+function runStep(
+  argv: readonly string[],
+  o: { cwd: string; outDir: string; timeoutMs: number; sandbox?: Sandbox | undefined; env?: Record<string, string> },
+  also: readonly SandboxRoot[] = [],
+): Promise<ProcessResult> {
+  const { sandbox } = o;
+  if (!sandbox) return runProcess(argv, { cwd: o.cwd, timeoutMs: o.timeoutMs });
+  const inside = o.env ? { ...sandbox, env: { ...sandbox.env, ...o.env } } : sandbox;
+  return runProcess(sandboxCommand(inside, o.cwd, argv, undefined, [writableWithin(sandbox, o.outDir), ...also]), {
+    timeoutMs: o.timeoutMs,
+    env: {},
+  });
+}
+
+/**
+ * just(js)'s build target for one sandboxed build: a copy of the installed one (links followed,
+ * the V8 headers included) inside the build's output folder. `just build` writes its objects and
+ * the binary there and then renames the binary into the folder it runs in, which only works
+ * within one mount; and one target per build keeps concurrent builds' objects apart.
+ */
+function privateJustTarget(sandbox: Sandbox, outDir: string): { env: Record<string, string> } | { reason: string } {
+  const installed = sandbox.roots.find((r) => r.inside === INSIDE.justTarget && !r.alias)?.host;
+  if (!installed) return { reason: 'JUST_TARGET is not set: just build needs its build target (docs/runners.md)' };
+  const target = join(outDir, '.just-target');
+  cpSync(installed, target, { recursive: true, dereference: true });
+  return { env: { JUST_TARGET: translate(target, [...sandbox.roots, writableWithin(sandbox, outDir)]) } };
+}
+
+/**
+ * CommonJS dependencies bundled into an ES module still call require() for Node's built-ins;
+ * esbuild's shim needs a real `require` in scope to forward them to.
+ */
+const NODE_BANNER =
+  "import { createRequire as __jsioCreateRequire } from 'node:module'; const require = __jsioCreateRequire(import.meta.url);";
 
 function tail(s: string, lines = 8): string {
   return s.trim().split('\n').slice(-lines).join('\n');
@@ -72,12 +134,7 @@ export async function buildOne(b: JobBuild, sandbox?: Sandbox): Promise<BuildRes
     case 'gcc': {
       if (!b.tool) return { ok: false, reason: 'gcc is not installed (apt-get install gcc)' };
       const argv = [b.tool.path, ...spec.flags, '-o', artifact, source, ...spec.libs];
-      const r = sandbox
-        ? await runProcess(sandboxCommand(sandbox, b.cwd, argv, undefined, [writableWithin(sandbox, outDir)]), {
-            timeoutMs: 120_000,
-            env: {},
-          })
-        : await runProcess(argv, { cwd: b.cwd, timeoutMs: 120_000 });
+      const r = await runStep(argv, { cwd: b.cwd, outDir, timeoutMs: 120_000, sandbox });
       if (r.code !== 0) return { ok: false, reason: `gcc failed:\n${tail(r.stderr)}` };
       return done(b.tool.version, spec.flags);
     }
@@ -88,28 +145,29 @@ export async function buildOne(b: JobBuild, sandbox?: Sandbox): Promise<BuildRes
       copyFileSync(source, join(outDir, `${name}.js`));
       copyFileSync(b.config, join(outDir, `${name}.config.js`));
       const flags = ['--clean', '--static', '--silent'];
-      const r = await runProcess([b.tool.path, 'build', `${name}.js`, ...flags], { cwd: outDir, timeoutMs: 900_000 });
+      const target = sandbox ? privateJustTarget(sandbox, outDir) : { env: {} };
+      if ('reason' in target) return { ok: false, reason: target.reason };
+      const argv = [b.tool.path, 'build', `${name}.js`, ...flags];
+      const r = await runStep(argv, { cwd: outDir, outDir, timeoutMs: 900_000, sandbox, env: target.env });
+      rmSync(join(outDir, '.just-target'), { recursive: true, force: true });
       // just build exits 0 when it fails: only the binary says whether it worked.
       if (r.code !== 0 || !existsSync(artifact)) {
         const why = r.code !== 0 ? `exited with status ${r.code}` : 'produced no binary';
-        return { ok: false, reason: `just build ${why}:\n${tail(r.stderr + r.stdout) || '(it printed nothing)'}` };
+        const said = failureDetail(r.stderr + r.stdout, tail);
+        return { ok: false, reason: `just build ${why}:\n${said || '(it printed nothing)'}` };
       }
       return done(`just ${b.tool.version}`.trim(), flags);
     }
     case 'esbuild': {
       const root = join(b.cwd, '..', '..');
-      const bundler = checkoutEsbuild(root);
-      const mismatch = bundlerMismatch(bundler.version, rootPin(root, 'esbuild'));
+      // The bundler a sandboxed build runs is the checkout's binary; unsandboxed, its module.
+      const found = sandbox ? esbuildBinary(root)?.version : checkoutEsbuild(root).version;
+      const mismatch = found === undefined ? undefined : bundlerMismatch(found, rootPin(root, 'esbuild'));
       if (mismatch) return { ok: false, reason: mismatch };
+      if (sandbox) return bundleInSandbox(b, sandbox, done);
+      const bundler = checkoutEsbuild(root);
       try {
-        // CommonJS dependencies bundled into an ES module still call require() for Node's
-        // built-ins; esbuild's shim needs a real `require` in scope to forward them to.
-        const banner =
-          spec.platform === 'node'
-            ? {
-                js: "import { createRequire as __jsioCreateRequire } from 'node:module'; const require = __jsioCreateRequire(import.meta.url);",
-              }
-            : undefined;
+        const banner = spec.platform === 'node' ? { js: NODE_BANNER } : undefined;
         await bundler.build({
           entryPoints: [source],
           bundle: true,
@@ -126,6 +184,35 @@ export async function buildOne(b: JobBuild, sandbox?: Sandbox): Promise<BuildRes
       return done(`esbuild ${bundler.version}`, ['--bundle', '--minify', `--platform=${spec.platform}`]);
     }
   }
+}
+
+/**
+ * An esbuild bundle in the side's sandbox: the checkout's own esbuild binary (the harness's where
+ * the checkout has none installed, shown read-only at a fixed path), writable only in its output folder.
+ */
+async function bundleInSandbox(
+  b: JobBuild,
+  sandbox: Sandbox,
+  done: (compiler: string, flags: string[]) => BuildResult,
+): Promise<BuildResult> {
+  const spec = b.spec as Extract<JobBuild['spec'], { kind: 'esbuild' }>;
+  const esbuild = esbuildBinary(join(b.cwd, '..', '..'));
+  if (!esbuild) return { ok: false, reason: 'esbuild is not installed (npm ci)' };
+  const shown = translate(esbuild.path, sandbox.roots) !== esbuild.path;
+  const also: SandboxRoot[] = shown ? [] : [{ host: dirname(esbuild.path), inside: '/jsio/esbuild' }];
+  const flags = ['--bundle', '--minify', `--platform=${spec.platform}`];
+  const argv = [
+    esbuild.path,
+    b.source,
+    ...flags,
+    '--format=esm',
+    `--outfile=${b.artifact}`,
+    '--log-level=error',
+    ...(spec.platform === 'node' ? [`--banner:js=${NODE_BANNER}`] : []),
+  ];
+  const r = await runStep(argv, { cwd: b.cwd, outDir: dirname(b.artifact), timeoutMs: 120_000, sandbox }, also);
+  if (r.code !== 0) return { ok: false, reason: `esbuild failed:\n${tail(r.stderr)}` };
+  return done(`esbuild ${esbuild.version}`, flags);
 }
 
 /** Builds what the runnable jobs need, once per build key, in plan order. */

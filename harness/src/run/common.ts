@@ -11,6 +11,7 @@ import { sandboxCommand } from '../machine/sandbox/argv.js';
 import type { Tools } from '../machine/tools.js';
 import { commandLine, type Job } from '../model/job.js';
 import type { Validation } from '../model/results.js';
+import { emptyScratch } from './empty-scratch.js';
 import { GNU_TIME_FORMAT, parseGnuTime } from './parse-gnu-time.js';
 import { parseStraceSummary, type SyscallCounts } from './parse-strace.js';
 import { programEnv } from './program-env.js';
@@ -31,13 +32,17 @@ export function shell(job: Job, command: string, factor = 1, work?: string): Pro
   return runInJob(job, ['bash', '-c', `set -o pipefail; ${command}`], timeoutMs(job, factor), work);
 }
 
-/** Runs `argv` for a job: in its sandbox (paths translated), or in its folder with the programs' environment. */
+/**
+ * Runs `argv` for a job, its scratch emptied first: in its sandbox (paths translated), or in its
+ * folder with the programs' environment.
+ */
 export function runInJob(
-  job: Pick<Job, 'cwd' | 'sandbox'>,
+  job: Pick<Job, 'cwd' | 'sandbox' | 'scratch'>,
   argv: readonly string[],
   timeout: number,
   work?: string,
 ): Promise<ProcessResult> {
+  emptyScratch(job.scratch);
   if (!job.sandbox) return runProcess(argv, { cwd: job.cwd, timeoutMs: timeout, env: programEnv() });
   return runProcess(sandboxCommand(job.sandbox, job.cwd, argv, work), { timeoutMs: timeout, env: {} });
 }

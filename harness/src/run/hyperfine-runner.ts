@@ -19,6 +19,7 @@ import {
   timeoutMs,
   verifyEviction,
 } from './common.js';
+import { prepareStep } from './empty-scratch.js';
 import { gatherBySize, interleavedSlots } from './interleave-sizes.js';
 import { type HyperfineRun, parseHyperfineJson } from './parse-hyperfine.js';
 import type { RawSamples, Runner } from './runner.js';
@@ -98,7 +99,7 @@ async function measure(job: Job, tools: Tools): Promise<RawSamples> {
  * size's runs, or why hyperfine failed.
  */
 export async function timeWithHyperfine(
-  job: Pick<Job, 'settings' | 'evict' | 'cwd' | 'sandbox'>,
+  job: Pick<Job, 'settings' | 'evict' | 'cwd' | 'sandbox' | 'scratch'>,
   hyperfine: string,
   work: string,
   sizes: readonly Pick<Job, 'command'>[],
@@ -115,7 +116,8 @@ export async function timeWithHyperfine(
     '--style=none',
     ...(slots ? ['--runs=1', '--warmup=0'] : [`--runs=${s.runs}`, `--warmup=${s.warmup}`]),
     `--export-json=${jsonFile}`,
-    ...(job.evict ? [`--prepare=${job.evict}`] : []),
+    // Every run starts with an empty scratch, emptied untimed (hyperfine's prepare step).
+    `--prepare=${prepareStep([job.scratch], job.evict)}`,
     ...(slots ? slots.map((slot) => command(slot.size)) : sizes.map((_, i) => command(i))),
   ];
   // hyperfine has no per-run timeout: bound the whole invocation instead.

@@ -61,7 +61,10 @@ describe('bench counts the work of its points', () => {
     writeFileSync(join(bin, 'valgrind'), '#!/bin/sh\necho "valgrind: broken on purpose" >&2\nexit 1\n');
     chmodSync(join(bin, 'valgrind'), 0o755);
     const out = mkdtempSync(join(tmpdir(), 'jsio-counts-'));
-    const r = bench(out, ['--variants', 'c'], { PATH: `${bin}:${process.env.PATH}` });
+    const r = bench(out, ['--variants', 'c'], {
+      PATH: `${bin}:${process.env.PATH}`,
+      JSIO_TOOL_DIRS: `${bin}:/usr/local/bin:/usr/bin:/bin`,
+    });
     expect(r.status, r.stderr).toBe(0);
     const c = read(out).benchmarks[0]!;
     expect(c.status).toBe('ok');

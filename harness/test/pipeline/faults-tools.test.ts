@@ -29,7 +29,7 @@ const bench = (bin: string, out: string, variants = 'ok') =>
       out,
       '--no-store',
     ],
-    { PATH: `${bin}:${process.env.PATH}` },
+    { PATH: `${bin}:${process.env.PATH}`, JSIO_TOOL_DIRS: `${bin}:/usr/local/bin:/usr/bin:/bin` },
   );
 
 describe('tools too old or broken', () => {

@@ -90,7 +90,7 @@ describe('npm run site -- --out', () => {
 
   it('three rebuilds of one site at once all succeed', async () => {
     const out = join(dir, 'busy-site');
-    const cli = join(ROOT, '.cache', 'harness', 'cli.mjs'); // bundled by the runs above
+    const cli = join(ROOT, 'harness', 'bootstrap.mjs'); // the bundle made by the runs above
     const codes = await Promise.all(
       [0, 1, 2].map(
         () =>

@@ -102,7 +102,7 @@ describe('the store lock', () => {
         new Promise<number | null>((resolve) => {
           const p = spawn(
             process.execPath,
-            [join(ROOT, '.cache', 'harness', 'cli.mjs'), 'publish-run', f, '--store', store],
+            [join(ROOT, 'harness', 'bootstrap.mjs'), 'publish-run', f, '--store', store],
             { cwd: ROOT, stdio: 'ignore' },
           );
           p.on('close', resolve);

@@ -70,7 +70,7 @@ export async function runSchedule(
   const stderr = r.stderr.trim().split('\n').slice(-3).join(' | ').slice(0, 300);
   if (bad) {
     const what = bad.status.startsWith('prepare')
-      ? `its prepare command (cache eviction) failed (${bad.status})`
+      ? `its prepare command (emptying the scratch, evicting the cache) failed (${bad.status})`
       : bad.status.startsWith('sandbox')
         ? `could not start in its sandbox (${bad.status.replace('sandbox ', 'exit status ')})`
         : bad.status === 'timeout'

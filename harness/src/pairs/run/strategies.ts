@@ -15,6 +15,7 @@ import { sandboxCommand, translate } from '../../machine/sandbox/argv.js';
 import type { Tools } from '../../machine/tools.js';
 import { commandLine, type Job } from '../../model/job.js';
 import { checkedRun, shell, timeoutMs } from '../../run/common.js';
+import { prepareStep } from '../../run/empty-scratch.js';
 import type { RawRun } from '../../run/runner.js';
 import { type PairOrder, pairOrder } from '../analysis/pair-statistics.js';
 import type { MeasuredPair, PointKind, Values } from '../analysis/point.js';
@@ -91,12 +92,13 @@ function timed(fit: boolean): PairStrategy {
     if (Boolean(base.sandbox) !== Boolean(head.sandbox))
       return { ok: false, failed: { side: base.sandbox ? 'head' : 'base', reason: 'only one side has a sandbox' } };
     const schedule = orders.flatMap((order) => pairSchedule(order, fit));
-    // Cold points: the head's evictor before every process (both sides read the same input).
-    const prepare = head.evict ?? base.evict;
+    // Before every process, untimed: the scratch emptied (both sides share its folder) and, for
+    // cold points, the head's evictor (both sides read the same input).
+    const prepare = prepareStep([base.scratch, head.scratch], head.evict ?? base.evict);
     const r = await runSchedule(ctx.timer, commands, schedule, {
       cwd: head.cwd,
       timeoutMs: timeoutMs(head),
-      ...(prepare ? { prepare } : {}),
+      prepare,
       ...(head.startOn ? { startOn: head.startOn } : {}),
       ...(head.sandbox ? { gated: true } : {}),
     });

@@ -175,7 +175,7 @@ describe('pairs --plan --trace', () => {
     const p = DiffPlan.parse(JSON.parse(r.stdout));
     expect(p.traced?.points).toBe(0);
     expect(p.traced?.notFullyTraced).toHaveLength(5);
-    expect(p.traced?.notFullyTraced[0]!.reason).toMatch(/^not traced: .*sandbox/);
+    expect(p.traced!.notFullyTraced[0]!.reason).toMatch(/^not traced: .*sandbox/);
     expect(p.affected).toEqual([]);
   });
 });

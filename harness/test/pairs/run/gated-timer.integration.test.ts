@@ -11,6 +11,7 @@ import { openSandbox } from '../../../src/machine/sandbox/open.js';
 import { buildTool } from '../../../src/machine/tools.js';
 import type { Sandbox } from '../../../src/model/sandbox.js';
 import { runSchedule } from '../../../src/pairs/run/pair-timer.js';
+import { prepareStep } from '../../../src/run/empty-scratch.js';
 import { ROOT } from '../../helpers/cli.js';
 import { removeScratch } from '../../helpers/scratch.js';
 
@@ -71,6 +72,31 @@ describe('the pair timer, gated', () => {
       '/jsio/side/programs head',
       '/jsio/side/programs base',
     ]);
+  });
+
+  // The paired runner's prepare step (strategies.ts): the shared scratch emptied, untimed, before
+  // every process, so neither side finds what the other, or its own previous process, left there.
+  it('starts every process of either side with the shared scratch empty', async () => {
+    const timer = join(cache, 'tools', 'pair-timer');
+    const base = side('base3', cache);
+    const head = side('head3', cache);
+    const mine = join(cache, 'scratch', 'exp', 'variant');
+    mkdirSync(mine, { recursive: true });
+    writeFileSync(join(mine, 'mark'), 'left by an earlier process');
+    const line = 'test ! -e /jsio/scratch/exp/variant/mark && touch /jsio/scratch/exp/variant/mark';
+    const run = (prepare?: string) =>
+      runSchedule(timer, [gated(base, timer, line), gated(head, timer, line)], [0, 1, 1, 0], {
+        cwd: world,
+        timeoutMs: 20_000,
+        gated: true,
+        ...(prepare ? { prepare } : {}),
+      });
+    const r = await run(prepareStep([mine, mine]));
+    expect(r.ok, JSON.stringify(r)).toBe(true);
+    expect(r.seconds).toHaveLength(4);
+    // Without the step, the first process already finds the mark.
+    const without = await run();
+    expect(!without.ok && without.failed).toBe(0);
   });
 
   it('fails a process whose sandbox does not start, with the reason, and times nothing of it', async () => {
