@@ -105,6 +105,9 @@ export const BuildInfo = z
   .strict();
 export type BuildInfo = z.infer<typeof BuildInfo>;
 
+/** One counted size of a fit: its operations (reads) and its total instructions. */
+const SpanEnd = z.object({ ops: Num.nonnegative(), instructions: Num.nonnegative() }).strict();
+
 export const Counts = z.discriminatedUnion('status', [
   z
     .object({
@@ -125,6 +128,20 @@ export const Counts = z.discriminatedUnion('status', [
       repeats: Num.int(),
       /** Whether its repeated counts agreed within the tolerance: "counts not deterministic here" otherwise. */
       deterministic: z.boolean(),
+      /**
+       * A fit whose two counted sizes measured no cost per operation (analysis/work.ts spanOf): the
+       * larger size's total was not above the smaller's by more than the repeats' spread. The point
+       * then has no `instructions_per_op`; the two totals say why. Absent in older files.
+       */
+      unmeasurable: z
+        .object({
+          why: z.enum(['negative', 'within-spread']),
+          small: SpanEnd,
+          large: SpanEnd,
+          spread: Num.nonnegative(),
+        })
+        .strict()
+        .optional(),
     })
     .strict(),
   z.object({ status: z.literal('unavailable'), reason: Text('long') }).strict(),

@@ -115,6 +115,7 @@ async function countJob(job: Job, tools: Tools, pin?: string): Promise<WorkResul
       tolerance: WORK_TOLERANCE,
       repeats: work.repeats,
       deterministic: work.spread <= WORK_TOLERANCE,
+      ...(work.unmeasurable ? { unmeasurable: work.unmeasurable } : {}),
     },
     runs,
     seconds,
