@@ -30,7 +30,7 @@ export function workHtml(
     (g) =>
       html`<p class="work-at">At ${g.at}:</p><ul class="work-lines">${g.lines.map(
         (l) =>
-          html`<li class="${l.counts.status !== 'ok' || caveat(l.counts) ? 'muted' : ''}" data-variant="${l.variant}">${lineSentence(l, model.op, label)}</li>`,
+          html`<li class="${l.counts.status !== 'ok' || l.unmeasurable || caveat(l.counts) ? 'muted' : ''}" data-variant="${l.variant}">${lineSentence(l, model.op, label)}</li>`,
       )}</ul>`,
   );
   const settings = model.settings.length

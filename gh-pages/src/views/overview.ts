@@ -4,8 +4,10 @@
  * dispatch, never replaces a complete one as the default). An experiment the commit did not run
  * is taken from the newest complete run that has it, and says so.
  */
+
 import { compareText } from '../../../harness/src/lib/compare-text.js';
 import type { Results } from '../../../harness/src/model/results.js';
+import { countingSentence } from '../../../harness/src/report/counting-text.js';
 import { experimentSummary } from '../../../harness/src/report/summary-model.js';
 import { loadCharts } from '../charts.js';
 import type { RunFile, WindowCommit } from '../data.js';
@@ -69,7 +71,9 @@ export async function overview(ctx: Ctx): Promise<void> {
       <p class="muted machine">${machineLine(m, shown.run.conditions)}</p>
       <p class="muted">${Object.entries(shown.run.toolchains)
         .map(([k, v]) => `${k} ${v}`)
-        .join(' · ')}</p>${newerPartial(ctx, files, shown)}</section>`,
+        .join(
+          ' · ',
+        )}</p>${shown.run.counting ? html`<p class="muted counting">${countingSentence(shown.run.counting)}</p>` : ''}${newerPartial(ctx, files, shown)}</section>`,
   );
   ctx.el.querySelector<HTMLSelectElement>('#commit')!.onchange = (e) =>
     ctx.go({ commit: (e.target as HTMLSelectElement).value });

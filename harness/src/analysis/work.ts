@@ -21,11 +21,31 @@ export interface CountedRun {
   x?: number;
 }
 
+/** One counted size of a fit: its operations and its total instructions (the median of its repeats). */
+interface SpanEnd {
+  ops: number;
+  instructions: number;
+}
+
+/**
+ * A fit whose two totals make no cost per operation: the larger size counted no more instructions
+ * than the smaller (negative), or more by no more than its repeats' own spread (within-spread).
+ */
+export interface Unmeasurable {
+  why: 'negative' | 'within-spread';
+  small: SpanEnd;
+  large: SpanEnd;
+  /** The repeats' spread, in instructions: the widest range of one size's repeated totals. */
+  spread: number;
+}
+
 export interface Work {
   /** Instructions of one run of the point (the median of its repeats), start-up included; not for a fit. */
   perRun?: number;
   /** A fit's instructions per operation: the two sizes' difference over their operations' difference. */
   perOp?: number;
+  /** A fit whose span measured no cost per operation: perOp is then absent. */
+  unmeasurable?: Unmeasurable;
   /** The largest relative spread of a size's repeated counts (0 when they agree exactly or were not repeated). */
   spread: number;
   /** How many counts each size had (the least of them). */
@@ -34,6 +54,32 @@ export interface Work {
 
 export const relSpread = (xs: readonly number[]) =>
   xs.length < 2 ? 0 : (Math.max(...xs) - Math.min(...xs)) / Math.min(...xs);
+
+const range = (xs: readonly number[]) => (xs.length ? Math.max(...xs) - Math.min(...xs) : 0);
+
+/**
+ * Whether two sizes' totals measure a cost per operation: the larger size must count more
+ * instructions than the smaller by more than the widest range of either size's repeats. Below
+ * that, their difference is the repeats' noise (or a garbage collection that landed before the
+ * smaller size ended), not a cost; the two totals are kept to say so.
+ */
+export function spanOf(
+  small: { ops: number; totals: readonly number[] },
+  large: { ops: number; totals: readonly number[] },
+): { perOp: number } | { unmeasurable: Unmeasurable } {
+  const [s, l] = [median(small.totals), median(large.totals)];
+  const diff = l - s;
+  const spread = Math.max(range(small.totals), range(large.totals));
+  if (diff > spread) return { perOp: diff / (large.ops - small.ops) };
+  return {
+    unmeasurable: {
+      why: diff <= 0 ? 'negative' : 'within-spread',
+      small: { ops: small.ops, instructions: s },
+      large: { ops: large.ops, instructions: l },
+      spread,
+    },
+  };
+}
 
 /** A point's work from its counted runs; undefined when they make neither quantity. */
 export function workOf(runs: readonly CountedRun[]): Work | undefined {
@@ -49,8 +95,21 @@ export function workOf(runs: readonly CountedRun[]): Work | undefined {
   const spread = fit
     ? Math.max(relSpread(perOps), relSpread(small.map((r) => r.instructions)))
     : Math.max(...groups.map((g) => relSpread(g.map((r) => r.instructions))));
-  const perOp = fit ? median(perOps) : undefined;
+  const span = fit
+    ? spanOf(
+        { ops: xs, totals: small.map((r) => r.instructions) },
+        { ops: xl, totals: large.map((r) => r.instructions) },
+      )
+    : undefined;
+  const perOp = span && 'perOp' in span ? median(perOps) : undefined;
+  const unmeasurable = span && 'unmeasurable' in span ? span.unmeasurable : undefined;
   const perRun = own.length ? median(own.map((r) => r.instructions)) : undefined;
-  if (perOp === undefined && perRun === undefined) return undefined;
-  return { ...(perRun !== undefined ? { perRun } : {}), ...(perOp !== undefined ? { perOp } : {}), spread, repeats };
+  if (perOp === undefined && perRun === undefined && !unmeasurable) return undefined;
+  return {
+    ...(perRun !== undefined ? { perRun } : {}),
+    ...(perOp !== undefined ? { perOp } : {}),
+    ...(unmeasurable ? { unmeasurable } : {}),
+    spread,
+    repeats,
+  };
 }

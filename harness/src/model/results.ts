@@ -6,6 +6,7 @@ import { z } from 'zod';
 import {
   BenchmarkId,
   CommitSha,
+  Count,
   isPrototypeKey,
   Name,
   Num,
@@ -105,6 +106,9 @@ export const BuildInfo = z
   .strict();
 export type BuildInfo = z.infer<typeof BuildInfo>;
 
+/** One counted size of a fit: its operations (reads) and its total instructions. */
+const SpanEnd = z.object({ ops: Num.nonnegative(), instructions: Num.nonnegative() }).strict();
+
 export const Counts = z.discriminatedUnion('status', [
   z
     .object({
@@ -125,6 +129,22 @@ export const Counts = z.discriminatedUnion('status', [
       repeats: Num.int(),
       /** Whether its repeated counts agreed within the tolerance: "counts not deterministic here" otherwise. */
       deterministic: z.boolean(),
+      /**
+       * A fit whose two counted sizes measured no cost per operation (analysis/work.ts spanOf): the
+       * larger size's total was not above the smaller's by more than the repeats' spread. The point
+       * then has no `instructions_per_op`; the two totals say why. Absent in older files.
+       */
+      /** Taken from the trend store under its key (pipeline/count-key.ts), not counted by this run. */
+      stored: z.literal(true).optional(),
+      unmeasurable: z
+        .object({
+          why: z.enum(['negative', 'within-spread']),
+          small: SpanEnd,
+          large: SpanEnd,
+          spread: Num.nonnegative(),
+        })
+        .strict()
+        .optional(),
     })
     .strict(),
   z.object({ status: z.literal('unavailable'), reason: Text('long') }).strict(),
@@ -241,6 +261,25 @@ const Run = z
          * environment: counts and start-up move with both) or "none: <why>". Absent before sandboxes.
          */
         sandbox: Text('short').optional(),
+      })
+      .strict()
+      .optional(),
+    /**
+     * How the counting stage used the counts stored under their keys (pipeline/stored-counts.ts):
+     * `store` says whether it could ("reused", or "not reused: <why>"), then how many points took a
+     * stored count, were counted, or wait for a later run (the budget was spent), the live
+     * re-checks and the families whose stored counts a disagreeing re-check dropped. Absent when
+     * nothing was counted, and in older files.
+     */
+    counting: z
+      .object({
+        store: Text('line'),
+        reused: Count,
+        counted: Count,
+        deferred: Count,
+        budget: Count,
+        rechecked: z.array(z.object({ id: BenchmarkId, family: Token, agreed: z.boolean() }).strict()).max(100),
+        dropped: z.array(Token).max(100),
       })
       .strict()
       .optional(),

@@ -15,7 +15,6 @@ import { join, resolve } from 'node:path';
 import { runAnalyses } from '../analysis/slope.js';
 import type { CountedRun } from '../analysis/work.js';
 import { UserError } from '../lib/errors.js';
-import { shellQuote } from '../lib/exec.js';
 import { isSha } from '../lib/ids.js';
 import { ensureDirectory } from '../lib/paths.js';
 import { commitInfo } from '../machine/machine.js';
@@ -32,14 +31,15 @@ import { type ProfileResult, profileJob, profiles } from '../run/cpu-profile.js'
 import { measureJob } from '../run/measure.js';
 import { normalize, notRun } from '../run/normalize.js';
 import type { SyscallCounts } from '../run/parse-strace.js';
-import { VALGRIND_MISSING } from '../run/under-valgrind.js';
 import { checkStore } from '../store/check.js';
 import { publishRun } from '../store/publish-run.js';
-import { type CountsMode, countWork, jobsToCount, withWork } from './count-work.js';
+import { type CountStageResult, countStage, DEFAULT_COUNT_BUDGET } from './count-stage.js';
+import type { CountsMode } from './count-work.js';
 import { Progress } from './progress.js';
 import { writeReports } from './reports.js';
 import { type ResultsFile, startResults } from './results-file.js';
 import { type Host, onInterrupt, planCheckout, setUpMachine } from './setup.js';
+import { type OpenedCounts, openStoredCounts, saveStoredCounts } from './stored-counts.js';
 
 export interface BenchOptions {
   root: string;
@@ -61,6 +61,10 @@ export interface BenchOptions {
   cacheDir?: string;
   /** Which points' work is counted under Valgrind after the timed runs (pipeline/count-work.ts; default headline). */
   counts?: CountsMode;
+  /** Count every chosen point again, taking nothing from the stored counts (`--recount`). */
+  recount?: boolean;
+  /** New points counted per run at most (./count-stage.ts DEFAULT_COUNT_BUDGET). */
+  countBudget?: number;
   /** Also profile each measured JavaScript job once, untimed, under <out>/cpuprofiles (run/cpu-profile.ts). */
   profileCpu?: boolean;
   /**
@@ -166,53 +170,35 @@ async function runJobs(
   return { interrupted: stop.interrupted, measuredSeconds, traces, profiled };
 }
 
-/**
- * Counts the chosen points' work after the timed runs, on every core, adding it to their
- * benchmarks (pipeline/count-work.ts); returns whether it was interrupted, the counted runs by
- * benchmark id, and the stage's wall seconds.
- */
-async function countStage(
+/** The counting stage (./count-stage.ts) under its own interrupt: the timed results are kept. */
+async function countAll(
   jobs: readonly Job[],
   host: Host,
   file: ResultsFile,
-  opts: BenchOptions,
+  opts: BenchOptions & { stored: OpenedCounts; commit: string },
   log: (m: string) => void,
-): Promise<{ interrupted: boolean; counted: Map<string, CountedRun[]>; seconds: number }> {
-  const ok = new Set(file.benchmarks.filter((b) => b.status === 'ok').map((b) => b.id));
-  const chosen = jobsToCount(
-    jobs.filter((j) => ok.has(j.id)),
-    opts.counts ?? 'headline',
-  );
-  const counted = new Map<string, CountedRun[]>();
-  if (!chosen.length) return { interrupted: false, counted, seconds: 0 };
-  if (!host.tools.valgrind) log(VALGRIND_MISSING);
+): Promise<CountStageResult> {
   const stop = onInterrupt(log, 'stopping the counts; the timed results are kept');
-  const progress = new Progress(chosen.length);
-  const t = performance.now();
   try {
-    // Every core: the harness pinned itself to one, and its children inherit that.
-    const pin = host.cpus ? `${shellQuote(host.cpus.taskset)} -c ${host.cpus.all} ` : undefined;
-    await countWork(
-      chosen,
-      host.tools,
-      { count: host.machine.cores, ...(pin ? { pin } : {}) },
-      (job, w) => {
-        file.update(job.id, (b) => withWork(b, w));
-        if (w.runs.length) counted.set(job.id, w.runs);
-        progress.start(`counted ${job.experiment.id} › ${job.variant.id} › ${paramsText(job)}`);
-        progress.finish(w.seconds / host.machine.cores, w.counts.status === 'ok' ? 'ok' : w.counts.reason);
+    return await countStage(
+      jobs,
+      host,
+      file,
+      {
+        counts: opts.counts ?? 'headline',
+        budget: opts.countBudget ?? DEFAULT_COUNT_BUDGET,
+        stored: opts.stored,
+        commit: opts.commit,
       },
+      log,
       () => stop.interrupted,
     );
-    progress.end();
-    log(`counted the work of ${chosen.length} point(s) in ${((performance.now() - t) / 1000).toFixed(0)} s`);
   } finally {
     stop.dispose();
   }
-  return { interrupted: stop.interrupted, counted, seconds: (performance.now() - t) / 1000 };
 }
 
-const paramsText = (job: Job) =>
+const _paramsText = (job: Job) =>
   Object.entries(job.params)
     .map(([k, v]) => `${k}=${v}`)
     .join(' ');
@@ -267,19 +253,32 @@ export async function bench(opts: BenchOptions): Promise<BenchResult> {
   const builds = await buildAll(jobs, log);
   const timed = await runJobs(jobs, builds, host, file, opts, log);
   const { measuredSeconds, traces, profiled } = timed;
-  const work = timed.interrupted
+  const commit = commitInfo(opts.root).sha;
+  const stored = openStoredCounts({
+    storeDir: opts.storeDir,
+    machine: host.machine.id,
+    recount: opts.recount ?? false,
+    sandbox,
+    tools: host.tools,
+    toolchains,
+    cacheDir,
+  });
+  const work: CountStageResult = timed.interrupted
     ? { interrupted: true, counted: new Map<string, CountedRun[]>(), seconds: 0 }
-    : await countStage(jobs, host, file, opts, log);
+    : await countAll(jobs, host, file, { ...opts, stored, commit }, log);
   const interrupted = work.interrupted;
   const results = file.finish({
     partial: interrupted,
     timing: { totalSeconds: (performance.now() - t0) / 1000, measuredSeconds },
     analyses: runAnalyses(experiments, file.benchmarks),
+    ...(work.record ? { counting: work.record } : {}),
   });
 
   const { summary, summaryText } = writeReports(outDir, results, experiments);
   if (sandbox !== 'bubblewrap') log(`measured without a sandbox: ${sandbox}`);
-  const { stored, sitePath } = await store(results, opts, log);
+  const { stored: published, sitePath } = await store(results, opts, log);
+  // The counts go into the store with the run that made them, never from a run it refused.
+  if (published && stored.ok) saveStoredCounts(stored);
   return {
     results,
     outDir,
@@ -287,7 +286,7 @@ export async function bench(opts: BenchOptions): Promise<BenchResult> {
     summaryText,
     interrupted,
     planned: jobs.length,
-    stored,
+    stored: published,
     traces,
     counted: work.counted,
     countSeconds: work.seconds,

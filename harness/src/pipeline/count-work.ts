@@ -25,7 +25,7 @@ export const COUNTS_MODES = ['headline', 'all', 'none'] as const;
 export type CountsMode = (typeof COUNTS_MODES)[number];
 
 /** The family a point's work is counted for: a static just(js) app apart from just(js) scripts. */
-function countingFamily(job: Pick<Job, 'variant' | 'runtime'>): string {
+export function countingFamily(job: Pick<Job, 'variant' | 'runtime'>): string {
   if (job.variant.build?.kind === 'just-static') return 'just-static';
   if (job.variant.runtime === 'native') return 'native';
   if (job.variant.runtime === 'system') return 'system';
@@ -80,6 +80,11 @@ async function countJob(job: Job, tools: Tools, pin?: string): Promise<WorkResul
     const x = fitX ? (c.fields[fitX] ?? ('at' in planned ? planned.at.expected : undefined)) : undefined;
     runs.push({ size: planned.size, instructions: c.instructions, ...(x !== undefined ? { x } : {}) });
   }
+  return workResult(job, runs, seconds);
+}
+
+/** A job's metrics and counts record from its counted runs (made now, or stored under its key). */
+export function workResult(job: Job, runs: CountedRun[], seconds: number): WorkResult {
   const work = workOf(runs);
   if (!work)
     return {
@@ -115,6 +120,7 @@ async function countJob(job: Job, tools: Tools, pin?: string): Promise<WorkResul
       tolerance: WORK_TOLERANCE,
       repeats: work.repeats,
       deterministic: work.spread <= WORK_TOLERANCE,
+      ...(work.unmeasurable ? { unmeasurable: work.unmeasurable } : {}),
     },
     runs,
     seconds,

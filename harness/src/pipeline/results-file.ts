@@ -32,7 +32,12 @@ export interface ResultsFile {
   add(b: Benchmark): void;
   /** Replaces a recorded benchmark (by id) with what `f` makes of it; a later stage's additions. */
   update(id: string, f: (b: Benchmark) => Benchmark): void;
-  finish(end: { partial: boolean; timing: NonNullable<Results['run']['timing']>; analyses: SlopeFit[] }): Results;
+  finish(end: {
+    partial: boolean;
+    timing: NonNullable<Results['run']['timing']>;
+    analyses: SlopeFit[];
+    counting?: Results['run']['counting'];
+  }): Results;
 }
 
 function runId(start: Date, sha: string): string {
@@ -92,9 +97,10 @@ export function startResults(outDir: string, facts: RunFacts): ResultsFile {
       results.benchmarks[i] = f(results.benchmarks[i]!);
       save();
     },
-    finish({ partial, timing, analyses }) {
+    finish({ partial, timing, analyses, counting }) {
       results.run.partial = partial;
       results.run.end = new Date().toISOString();
+      if (counting) results.run.counting = counting;
       results.run.timing = timing;
       if (analyses.length) results.analyses = analyses;
       save();

@@ -11,6 +11,7 @@ import { harnessMetric } from '../model/metrics.js';
 import type { Benchmark, Results, SlopeFit } from '../model/results.js';
 import { labelWith, matchesAt, RUNTIME_PARAM } from '../model/select.js';
 import { type Answer, type AnswerScenario, answerComparison, answerScenarios } from './answers.js';
+import { countingSentence } from './counting-text.js';
 import { ratioReference, ratioTarget } from './ratios.js';
 
 /** What the model needs of an experiment: its manifest's presentation fields (or the results' copy of them). */
@@ -65,6 +66,8 @@ export interface SummaryModel {
   machine: { id: string; cpu: string; cores: number };
   commit: { sha: string; dirty: boolean; subject: string };
   experiments: ExperimentSummary[];
+  /** How the counting stage used the stored counts (report/counting-text.ts), when it counted. */
+  counting?: string;
   toolchains: string;
 }
 
@@ -246,6 +249,7 @@ export function summaryModel(results: Results, experiments: readonly ExperimentV
     experiments: experiments
       .filter((e) => ids.has(e.id))
       .map((e) => experimentSummary(e, results.benchmarks, results.analyses ?? [])),
+    ...(r.counting ? { counting: countingSentence(r.counting) } : {}),
     toolchains: Object.entries(r.toolchains)
       .map(([k, v]) => `${k} ${v}`)
       .join('; '),

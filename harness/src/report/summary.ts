@@ -86,6 +86,7 @@ function render(s: SummaryModel, md: Medium): string {
   return [
     ...head,
     ...s.experiments.map((e) => experimentBlock(e, md)),
+    ...(s.counting ? [md.text(s.counting), ''] : []),
     `Toolchains: ${md.text(s.toolchains)}.`,
     '',
   ].join('\n');

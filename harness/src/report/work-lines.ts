@@ -8,6 +8,8 @@
  * Node imports (bundled into the site).
  */
 import { medianInterval } from '../analysis/median-interval.js';
+import { unmeasurableText } from '../analysis/unmeasurable-text.js';
+import type { Unmeasurable } from '../analysis/work.js';
 import { compareText } from '../lib/compare-text.js';
 import { formatParam, formatValue, groupDigits } from '../lib/format.js';
 import { counterName, SYSCALL_PREFIX } from '../model/metrics.js';
@@ -32,6 +34,11 @@ export interface WorkLine {
   time?: { metric: string; value: number; unit: string; interval?: Interval };
   /** Instructions per operation (a fit: start-up cancelled) or per run (start-up included). */
   instructions?: { value: number; perOp: boolean };
+  /**
+   * A fit whose span measured no cost per operation: the two sizes' totals where the run kept them
+   * (an older run kept only its negative count per operation, and says so without them).
+   */
+  unmeasurable?: Unmeasurable | { why: 'negative' };
   /** System calls by name ("read"; "" for all of them), per operation or per run like `perOp`. */
   syscalls: { call: string; value: number }[];
   syscallsPerOp: boolean;
@@ -148,7 +155,15 @@ function lineOf(
   { reference, x }: { reference: boolean; x: string | undefined },
 ): WorkLine {
   const counts = b.counts!;
-  const perOp = b.metrics.instructions_per_op?.value;
+  const kept = b.metrics.instructions_per_op?.value;
+  // An older run may hold a negative count per operation: no cost, so not shown as one.
+  const perOp = kept !== undefined && kept > 0 ? kept : undefined;
+  const unmeasurable =
+    counts.status === 'ok' && counts.unmeasurable
+      ? counts.unmeasurable
+      : kept !== undefined && kept <= 0
+        ? ({ why: 'negative' } as const)
+        : undefined;
   const perRun = b.metrics.instructions?.value;
   // Calls are said per operation beside instructions per operation, never beside a count per run.
   const ops = perOp !== undefined ? opsOf(b, x, timeMetric) : undefined;
@@ -159,9 +174,10 @@ function lineOf(
     variant: b.variant,
     reference,
     ...(t ? { time: { metric: timeMetric!, value: t.value, unit: t.unit, ...(interval ? { interval } : {}) } } : {}),
-    ...(counts.status === 'ok' && (perOp ?? perRun) !== undefined
+    ...(counts.status === 'ok' && !unmeasurable && (perOp ?? perRun) !== undefined
       ? { instructions: { value: (perOp ?? perRun)!, perOp: perOp !== undefined } }
       : {}),
+    ...(unmeasurable ? { unmeasurable } : {}),
     syscalls: callsOf(b, summary).map((c) => ({ ...c, value: ops ? c.value / ops : c.value })),
     syscallsPerOp: ops !== undefined,
     counts,
@@ -200,6 +216,7 @@ export function lineSentence(l: WorkLine, op: string, label: (metric: string) =>
   const c = l.counts;
   let work: string;
   if (c.status === 'unavailable') work = `not counted (${c.reason})${calls ? `; ${calls} per run` : ''}`;
+  else if (l.unmeasurable) work = `${unmeasurableText(l.unmeasurable, op)}${calls ? `; ${calls} per run` : ''}`;
   else if (!l.instructions) work = calls ? `${calls} per run` : 'no count';
   else {
     const ins = `${instructionsText(l.instructions.value)} instructions`;

@@ -11,6 +11,7 @@ import { join, relative, sep } from 'node:path';
 import { z } from 'zod';
 import { UserError } from '../lib/errors.js';
 import { formatIssues, readJsonFile } from '../lib/json-file.js';
+import { COUNT_STORE_FILE, COUNT_STORE_SCHEMA, CountStoreFile } from '../model/count-store-schema.js';
 import { migrateNoise, NOISE_SCHEMA, NoiseFile } from '../model/noise.js';
 import { RELEASES_DIR, RELEASES_SCHEMA } from '../model/store-layout.js';
 import {
@@ -67,6 +68,8 @@ function kindOf(rel: string): Kind {
   if (p[0] === RELEASES_DIR) return undefined; // versioned and checked by the releases part
   if (p.length === 1 && p[0] === 'machines.json') return store(MachinesFile);
   if (p.length === 2 && p[1] === 'index.json') return store(IndexFile);
+  if (p.length === 2 && p[1] === COUNT_STORE_FILE)
+    return { schema: CountStoreFile, version: COUNT_STORE_SCHEMA, older: () => (raw) => raw };
   if (p.length === 2 && p[1] === 'noise.json')
     return { schema: NoiseFile, version: NOISE_SCHEMA, older: () => migrateNoise };
   if (!at(undefined, 'trends')) return undefined;

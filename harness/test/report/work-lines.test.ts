@@ -126,3 +126,67 @@ describe('opNoun', () => {
     expect(opNoun('work')).toBe('operation');
   });
 });
+
+describe('a count per operation that is no cost', () => {
+  const c = run.benchmarks.find((b) => b.variant === 'c')!;
+  const withCounts = (b: Benchmark, counts: Benchmark['counts'], perOp?: number): Benchmark => {
+    const { instructions_per_op: _p, ...metrics } = b.metrics;
+    return {
+      ...b,
+      counts,
+      metrics:
+        perOp === undefined
+          ? metrics
+          : { ...metrics, instructions_per_op: { ...b.metrics.instructions_per_op!, value: perOp } },
+    };
+  };
+  const sentenceOf = (b: Benchmark) => {
+    const m = workModel(info, [b], label)!;
+    return lineSentence(m.groups[0]!.lines[0]!, m.op, label);
+  };
+  const ok = c.counts?.status === 'ok' ? c.counts : undefined;
+
+  it('is said as its two totals, not as a number of instructions per read', () => {
+    const s = sentenceOf(
+      withCounts(c, {
+        ...ok!,
+        unmeasurable: {
+          why: 'negative',
+          small: { ops: 256, instructions: 314_800_000 },
+          large: { ops: 1024, instructions: 151_896_500 },
+          spread: 7000,
+        },
+      }),
+    );
+    const work = s.split(';')[0];
+    expect(work).toBe(
+      'c: instructions per read not measurable at this span: 314,800,000 instructions at 256 reads and 151,896,500 instructions at 1,024 reads (the larger size counted no more)',
+    );
+  });
+
+  it('within the spread, says the spread', () => {
+    const s = sentenceOf(
+      withCounts(c, {
+        ...ok!,
+        unmeasurable: {
+          why: 'within-spread',
+          small: { ops: 256, instructions: 100_150_000 },
+          large: { ops: 1024, instructions: 100_300_000 },
+          spread: 300_000,
+        },
+      }),
+    );
+    expect(s).toContain('not measurable at this span');
+    expect(s).toContain('(a difference within the repeats’ spread of 300,000)');
+  });
+
+  it('an older run’s negative count per read is not shown as a cost', () => {
+    const s = sentenceOf(withCounts(c, ok, -212_126));
+    expect(s).toContain('instructions per read not measurable at this span (its count per read was negative)');
+    expect(s).not.toContain('212,126');
+  });
+
+  it('a measurable count is still said as one', () => {
+    expect(sentenceOf(c)).toMatch(/^c: 17\.1 instructions and 1\.01 read\(\) per read/);
+  });
+});

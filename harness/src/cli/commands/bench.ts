@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { EXIT, UserError } from '../../lib/errors.js';
 import { existingDirectory } from '../../lib/paths.js';
 import { type BenchResult, bench } from '../../pipeline/bench.js';
+import { DEFAULT_COUNT_BUDGET } from '../../pipeline/count-stage.js';
 import { COUNTS_MODES, type CountsMode } from '../../pipeline/count-work.js';
 import { buildSite } from '../../site/build-site.js';
 import { checkSiteOutput } from '../../site/output-dir.js';
@@ -37,6 +38,16 @@ export const benchSpec = {
       value: 'WHICH',
       description:
         'whose work is counted under valgrind after the timed runs: headline (one headline point per runtime family and experiment), all, none',
+    },
+    recount: {
+      type: 'boolean',
+      default: false,
+      description: 'count every chosen point again, taking no count from the store and writing none to it',
+    },
+    'count-budget': {
+      type: 'string',
+      value: 'N',
+      description: `points with a new count key counted per run at most (default ${DEFAULT_COUNT_BUDGET}; the rest wait for later runs)`,
     },
     'profile-cpu': {
       type: 'boolean',
@@ -80,6 +91,10 @@ export async function benchCommand(argv: string[]): Promise<number> {
     ...(runs ? { runs } : {}),
     profileCpu: values['profile-cpu'],
     counts: countsFlag(values.counts),
+    recount: values.recount,
+    ...(values['count-budget'] === undefined
+      ? {}
+      : { countBudget: intFlag('--count-budget', values['count-budget'], 0, 100_000) }),
   });
   process.stdout.write(`\n${result.summaryText}\n`);
   process.stdout.write(`${whereLines(result, storeDir).join('\n')}\n`);

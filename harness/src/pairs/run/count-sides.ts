@@ -6,7 +6,9 @@
  * operation come with a repeat — and the sides are compared by the exact-counter rule with the
  * one tolerance (../analysis/work-verdict.ts). A point that could not be counted says why.
  */
-import { relSpread } from '../../analysis/work.js';
+
+import { unmeasurableText } from '../../analysis/unmeasurable-text.js';
+import { relSpread, spanOf } from '../../analysis/work.js';
 import { diffBreakdowns } from '../../analysis/work-breakdown.js';
 import type { Tools } from '../../machine/tools.js';
 import type { Job } from '../../model/job.js';
@@ -53,6 +55,8 @@ async function countSide(
   const sizes = job.counting?.sizes;
   const x = job.experiment.manifest.fit?.x;
   const values: number[] = [];
+  const totals = { small: [] as number[], large: [] as number[] };
+  let ops = { small: 0, large: 0 };
   let seconds = 0;
   for (let i = 0; i < COUNTS_PER_SIDE; i++) {
     const own = await countInstructions(job, tools, sizes?.at(-1), pin);
@@ -65,9 +69,17 @@ async function countSide(
     const small = await countInstructions(job, tools, sizes[0], pin);
     seconds += small.seconds;
     if (!small.ok) return small;
-    const dx = (own.fields[x] ?? sizes.at(-1)!.expected ?? 0) - (small.fields[x] ?? sizes[0]!.expected ?? 0);
+    ops = { small: small.fields[x] ?? sizes[0]!.expected ?? 0, large: own.fields[x] ?? sizes.at(-1)!.expected ?? 0 };
+    const dx = ops.large - ops.small;
     if (!(dx > 0)) return { ok: false, reason: `counts unavailable: both sizes made the same number of ${x}` };
+    totals.small.push(small.instructions);
+    totals.large.push(own.instructions);
     values.push((own.instructions - small.instructions) / dx);
+  }
+  if (sizes && x) {
+    // Two totals whose difference is no more than their repeats' spread make no cost per operation.
+    const span = spanOf({ ops: ops.small, totals: totals.small }, { ops: ops.large, totals: totals.large });
+    if ('unmeasurable' in span) return { ok: false, reason: unmeasurableText(span.unmeasurable, x.replace(/s$/, '')) };
   }
   return { ok: true, values, seconds };
 }

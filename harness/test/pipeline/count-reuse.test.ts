@@ -1,0 +1,142 @@
+// Which points a run counts given the counts stored under their keys, whether a live re-count
+// agrees with a stored one (exact for C, within the tolerance for the others), what the key
+// holds, and how the run says it.
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { StoredCount } from '../../src/model/count-store-schema.js';
+import { type CountMachine, countKey, countKeyParts } from '../../src/pipeline/count-key.js';
+import { type Keyed, planReuse, recountAgrees } from '../../src/pipeline/count-reuse.js';
+import { jobsToCount } from '../../src/pipeline/count-work.js';
+import { loadAllExperiments } from '../../src/plan/experiments.js';
+import { expand } from '../../src/plan/plan.js';
+import { countingSentence } from '../../src/report/counting-text.js';
+import { ROOT } from '../helpers/cli.js';
+import { jobOf } from '../helpers/jobs.js';
+
+const point = (id: string, family: string, decides = true): Keyed<string> => ({
+  job: id,
+  id,
+  key: `k-${id}`,
+  family,
+  decides,
+});
+const stored = (id: string, family: string, checks = 0): StoredCount => ({
+  id: `wc/${id}/bs=1`,
+  family,
+  runs: [{ size: 'own', instructions: 100 }],
+  commit: 'unknown',
+  counted: '2026-11-28T00:00:00Z',
+  checks,
+});
+
+describe('planReuse', () => {
+  const points = [point('c1', 'native'), point('c2', 'native'), point('n1', 'node'), point('d1', 'deno', false)];
+
+  it('an empty store counts every point within the budget, and leaves the rest for later', () => {
+    const p = planReuse(points, {}, 3);
+    expect(p.count.map((x) => x.id)).toEqual(['c1', 'c2', 'n1']);
+    expect(p.deferred.map((x) => x.id)).toEqual(['d1']);
+    expect(p.reuse).toEqual([]);
+    expect(p.recheck).toEqual([]);
+  });
+
+  it('stored keys are reused; one point per deciding family is re-checked, the least checked first', () => {
+    const s = {
+      'k-c1': stored('c1', 'native', 2),
+      'k-c2': stored('c2', 'native', 1),
+      'k-n1': stored('n1', 'node', 0),
+      'k-d1': stored('d1', 'deno', 0),
+    };
+    const p = planReuse(points, s, 60);
+    expect(p.count).toEqual([]);
+    expect(p.reuse.map((r) => r.point.id)).toEqual(['c1', 'c2', 'n1', 'd1']);
+    // Deno's counts are evidence: nothing of its is re-checked.
+    expect(p.recheck.map((r) => r.point.id).sort()).toEqual(['c2', 'n1']);
+  });
+
+  it('a key the store does not hold is counted even when its point has another stored', () => {
+    const p = planReuse([{ ...point('c1', 'native'), key: 'new' }], { 'k-c1': stored('c1', 'native') }, 60);
+    expect(p.count.map((x) => x.id)).toEqual(['c1']);
+  });
+});
+
+describe('recountAgrees', () => {
+  const runs = (small: number, large: number) => [
+    { size: 'small' as const, instructions: small, x: 256 },
+    { size: 'large' as const, instructions: large, x: 1024 },
+    { size: 'large' as const, instructions: large, x: 1024 },
+  ];
+  it('C: only the very same counts agree', () => {
+    expect(recountAgrees('native', runs(137_259, 150_315), runs(137_259, 150_315))).toBe(true);
+    expect(recountAgrees('native', runs(137_259, 150_315), runs(137_259, 150_316))).toBe(false);
+  });
+  it('the others: within the 1 % tolerance of each size', () => {
+    expect(recountAgrees('node', runs(138_354_959, 141_000_000), runs(138_355_115, 141_000_100))).toBe(true);
+    expect(recountAgrees('node', runs(138_354_959, 141_000_000), runs(138_354_959, 143_000_000))).toBe(false);
+  });
+  it('different sizes counted never agree', () => {
+    expect(recountAgrees('node', [{ size: 'own', instructions: 5 }], runs(5, 5))).toBe(false);
+  });
+});
+
+describe('countKey', () => {
+  const job = jobsToCount(
+    expand(loadAllExperiments(join(ROOT, 'programs')), 'smoke', { experiments: ['wc'] }).map((p) => jobOf(p)),
+    'headline',
+  ).find((j) => j.runtime.startsWith('node'))!;
+  const machine: CountMachine = {
+    valgrind: '3.19.0',
+    glibc: '2.36',
+    kernel: '6.18.44',
+    cpu: 'GenuineIntel 000306c3 7ffafbff bfebfbff 000427aa 00000000 00000000',
+    onlineCpus: 2,
+  };
+  const digests = { [job.scope.runtime as string]: 'aaaa' };
+  const key = countKey(countKeyParts(job, machine, digests));
+
+  it('holds the runtime binary’s digest, the CPU Valgrind presents, the CPUs, the environment and the settings', () => {
+    const parts = countKeyParts(job, machine, digests);
+    expect(parts).toMatchObject({
+      definition: job.definition,
+      workload: job.workload,
+      settings: job.counting!.settings,
+    });
+    expect(countKey(countKeyParts(job, machine, { [job.scope.runtime as string]: 'bbbb' }))).not.toBe(key);
+    expect(countKey(countKeyParts(job, { ...machine, cpu: `${machine.cpu.slice(0, -1)}1` }, digests))).not.toBe(key);
+    expect(countKey(countKeyParts(job, { ...machine, onlineCpus: 4 }, digests))).not.toBe(key);
+    expect(countKey(countKeyParts(job, { ...machine, valgrind: '3.20.0' }, digests))).not.toBe(key);
+    const env = { ...job, counting: { ...job.counting!, env: { ...job.counting!.env, X: '1' } } };
+    expect(countKey(countKeyParts(env, machine, digests))).not.toBe(key);
+  });
+
+  it('leaves out the CPU pinning: the same count on any core', () => {
+    const pinned = {
+      ...job,
+      counting: { ...job.counting!, command: { ...job.counting!.command, pin: 'taskset -c 1 ' } },
+    };
+    expect(countKey(countKeyParts(pinned, machine, digests))).toBe(key);
+  });
+});
+
+describe('countingSentence', () => {
+  const base = { store: 'reused', reused: 19, counted: 1, deferred: 0, budget: 60, rechecked: [], dropped: [] };
+  it('says reused, counted, re-checked, left for later and dropped', () => {
+    expect(countingSentence(base)).toBe(
+      'Counted work: 19 points took the count stored under their key, 1 point counted by this run.',
+    );
+    const s = countingSentence({
+      ...base,
+      deferred: 340,
+      rechecked: [{ id: 'wc/c/bs=65536', family: 'native', agreed: false }],
+      dropped: ['native'],
+    });
+    expect(s).toContain(
+      '340 points with a new key left for a later run (the budget of 60 new points per run was spent)',
+    );
+    expect(s).toContain('re-checked live: 0 of 1 agreed with the store');
+    expect(s).toContain('a re-count disagreed with the stored counts of native');
+    expect(countingSentence({ ...base, store: 'not reused: --recount', reused: 0 })).toContain(
+      '(stored counts not reused: --recount)',
+    );
+  });
+});
