@@ -53,7 +53,6 @@ const FILE_FLOORS = {
   'pairs/harness-shift/shift-section.ts': 'report',
   'pairs/harness-shift/measure-harness-shift.ts': 'pipeline',
   // What a harness runs, recorded from outside: strace's log read, the starts normalized, compared.
-  'pairs/harness-shift/transcript-log.ts': 'normalize',
   'pairs/harness-shift/transcript-starts.ts': 'normalize',
   'pairs/harness-shift/transcript-places.ts': 'normalize',
   'pairs/harness-shift/transcript-compare.ts': 'analysis',

@@ -29,6 +29,7 @@ export const SERIAL = [
   'harness/test/workflow/replay.test.ts',
   'harness/test/store/noise-thresholds.test.ts',
   'harness/test/tools/bootstrap-path.test.ts',
+  'harness/test/machine/tools-system-dirs.test.ts',
   'harness/test/workflow/gab-gate.test.ts',
   // Counts the browser profiles in the shared TMPDIR: another file's browser would be counted.
   'harness/test/site/scratch-tmpdir.test.ts',
@@ -45,6 +46,8 @@ export const BRIEF = [
   'harness/test/pipeline/counts.integration.test.ts',
   'harness/test/releases/work.integration.test.ts',
   'harness/test/pairs/work-verdict.integration.test.ts',
+  // A sandboxed bench whose only assertion is which dd its input pipe ran.
+  'harness/test/machine/tools-system-dirs.test.ts',
   // Recordings under strace: their timed runs are thrown away, the transcripts do not depend on load.
   'harness/test/pairs/harness-shift/transcript-record.integration.test.ts',
   // ci.yml under act: a typecheck, the linters and one static test file, nothing timed.

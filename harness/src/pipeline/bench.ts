@@ -33,12 +33,12 @@ import { normalize, notRun } from '../run/normalize.js';
 import type { SyscallCounts } from '../run/parse-strace.js';
 import { checkStore } from '../store/check.js';
 import { publishRun } from '../store/publish-run.js';
-import { type CountStageResult, countStage, DEFAULT_COUNT_BUDGET } from './count-stage.js';
+import { type CountStageResult, countStage, DEFAULT_COUNT_BUDGET } from './bench-counts.js';
 import type { CountsMode } from './count-work.js';
 import { Progress } from './progress.js';
 import { writeReports } from './reports.js';
 import { type ResultsFile, startResults } from './results-file.js';
-import { type Host, onInterrupt, planCheckout, setUpMachine } from './setup.js';
+import { type CheckoutPlan, type Host, onInterrupt, planCheckout, setUpMachine } from './setup.js';
 import { type OpenedCounts, openStoredCounts, saveStoredCounts } from './stored-counts.js';
 
 export interface BenchOptions {
@@ -206,6 +206,51 @@ const _paramsText = (job: Job) =>
 /** The run's sandbox in its results: "bubblewrap", or "none: <why>" (short). */
 const sandboxLine = (s: string) => (s === 'bubblewrap' ? s : `none: ${s}`.slice(0, 120));
 
+/** The run's counts: the store's stored counts opened, then the counting stage (none after an interrupt). */
+async function countsOfRun(
+  jobs: readonly Job[],
+  host: Host,
+  file: ResultsFile,
+  o: {
+    opts: BenchOptions;
+    interrupted: boolean;
+    toolchains: Record<string, string>;
+    sandbox: string;
+    cacheDir: string;
+  },
+  log: (m: string) => void,
+): Promise<{ stored: OpenedCounts; work: CountStageResult }> {
+  const { opts } = o;
+  const stored = openStoredCounts({
+    storeDir: opts.storeDir,
+    machine: host.machine.id,
+    recount: opts.recount ?? false,
+    sandbox: o.sandbox,
+    tools: host.tools,
+    toolchains: o.toolchains,
+    cacheDir: o.cacheDir,
+  });
+  if (o.interrupted)
+    return { stored, work: { interrupted: true, counted: new Map<string, CountedRun[]>(), seconds: 0 } };
+  const commit = commitInfo(opts.root).sha;
+  return { stored, work: await countAll(jobs, host, file, { ...opts, stored, commit }, log) };
+}
+
+/** What planCheckout needs of a bench run. */
+function checkoutOf(opts: BenchOptions, cacheDir: string): CheckoutPlan {
+  return {
+    root: opts.root,
+    cacheDir,
+    evictorRoot: opts.root,
+    require: opts.require,
+    ...(opts.programsDir ? { programsDir: opts.programsDir } : {}),
+    // `--require sandbox` (main's trend runs): no run measured without one reaches a trend.
+    sandbox: opts.require.includes('sandbox') ? 'required' : 'preferred',
+    ...(opts.runs ? { runs: opts.runs } : {}),
+    ...(opts.variantRuns ? { variantRuns: opts.variantRuns } : {}),
+  };
+}
+
 export async function bench(opts: BenchOptions): Promise<BenchResult> {
   const log = opts.log ?? ((m: string) => process.stderr.write(`${m}\n`));
   const started = new Date();
@@ -225,22 +270,7 @@ export async function bench(opts: BenchOptions): Promise<BenchResult> {
       '--require counts: valgrind is not installed, so no work can be counted',
       'apt-get install valgrind',
     );
-  const { jobs, toolchains, coldRead, sandbox } = await planCheckout(
-    points,
-    host,
-    {
-      root: opts.root,
-      cacheDir,
-      evictorRoot: opts.root,
-      require: opts.require,
-      ...(opts.programsDir ? { programsDir: opts.programsDir } : {}),
-      // `--require sandbox` (main's trend runs): no run measured without one reaches a trend.
-      sandbox: opts.require.includes('sandbox') ? 'required' : 'preferred',
-      ...(opts.runs ? { runs: opts.runs } : {}),
-      ...(opts.variantRuns ? { variantRuns: opts.variantRuns } : {}),
-    },
-    log,
-  );
+  const { jobs, toolchains, coldRead, sandbox } = await planCheckout(points, host, checkoutOf(opts, cacheDir), log);
   const file = startResults(outDir, {
     started,
     profile: opts.profile,
@@ -253,19 +283,13 @@ export async function bench(opts: BenchOptions): Promise<BenchResult> {
   const builds = await buildAll(jobs, log);
   const timed = await runJobs(jobs, builds, host, file, opts, log);
   const { measuredSeconds, traces, profiled } = timed;
-  const commit = commitInfo(opts.root).sha;
-  const stored = openStoredCounts({
-    storeDir: opts.storeDir,
-    machine: host.machine.id,
-    recount: opts.recount ?? false,
-    sandbox,
-    tools: host.tools,
-    toolchains,
-    cacheDir,
-  });
-  const work: CountStageResult = timed.interrupted
-    ? { interrupted: true, counted: new Map<string, CountedRun[]>(), seconds: 0 }
-    : await countAll(jobs, host, file, { ...opts, stored, commit }, log);
+  const { stored, work } = await countsOfRun(
+    jobs,
+    host,
+    file,
+    { opts, interrupted: timed.interrupted, toolchains, sandbox, cacheDir },
+    log,
+  );
   const interrupted = work.interrupted;
   const results = file.finish({
     partial: interrupted,

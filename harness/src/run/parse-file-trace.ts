@@ -9,6 +9,7 @@
  * one its own calls named (a child starts in its parent's).
  */
 import { posix } from 'node:path';
+import { readStraceLog } from './strace-log.js';
 
 /** The calls a file trace asks for: the file and process classes, directory listings, and what a trace cannot see through. */
 export const FILE_TRACE_CALLS = '%file,%process,getdents64,getdents,fchdir,io_uring_setup';
@@ -54,45 +55,6 @@ const WRITE_CALLS = new Set([
 ]);
 /** Calls whose paths carry no read of the file's bytes, only whether and what it is. */
 const NOT_PATHS = new Set(['umount2', 'mount', 'pivot_root', 'swapon', 'swapoff', 'chroot', 'acct']);
-
-/** One finished call: its process, name, argument text and result text. */
-interface Call {
-  pid: number;
-  name: string;
-  args: string;
-  result: string;
-}
-
-const LINE = /^(\d+)\s+(.*)$/;
-const UNFINISHED = ' <unfinished ...>';
-const RESUMED = /^<\.\.\. ([a-z0-9_]+) resumed>(.*)$/;
-const CALL = /^([a-z0-9_]+)\((.*)\)\s+=\s+(.*)$/;
-
-/** The calls of a trace, an interrupted call joined with its resumption. */
-function calls(text: string): Call[] {
-  const pending = new Map<number, string>();
-  const out: Call[] = [];
-  for (const raw of text.split('\n')) {
-    const m = LINE.exec(raw.trimEnd());
-    if (!m) continue;
-    const pid = Number(m[1]);
-    let body = m[2]!;
-    if (body.endsWith(UNFINISHED)) {
-      pending.set(pid, body.slice(0, -UNFINISHED.length));
-      continue;
-    }
-    const resumed = RESUMED.exec(body);
-    if (resumed) {
-      const start = pending.get(pid);
-      pending.delete(pid);
-      if (start === undefined) continue;
-      body = `${start}${resumed[2]}`;
-    }
-    const c = CALL.exec(body);
-    if (c) out.push({ pid, name: c[1]!, args: c[2]!, result: c[3]! });
-  }
-  return out;
-}
 
 /** An strace string's bytes as text: its C escapes undone. */
 function undoEscapes(s: string): string {
@@ -164,7 +126,7 @@ export function parseFileTrace(text: string, cwd = '/'): FileTrace {
     kinds.add(kind);
     paths.set(p, kinds);
   };
-  for (const c of calls(text)) {
+  for (const c of readStraceLog(text)) {
     const here = cwdOf.get(c.pid) ?? cwd;
     if (c.name === 'io_uring_setup' && !c.result.startsWith('-1')) {
       blind ??= 'a traced process set up io_uring, whose file operations a trace of system calls cannot see';

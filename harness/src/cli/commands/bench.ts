@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { EXIT, UserError } from '../../lib/errors.js';
 import { existingDirectory } from '../../lib/paths.js';
 import { type BenchResult, bench } from '../../pipeline/bench.js';
-import { DEFAULT_COUNT_BUDGET } from '../../pipeline/count-stage.js';
+import { DEFAULT_COUNT_BUDGET } from '../../pipeline/bench-counts.js';
 import { COUNTS_MODES, type CountsMode } from '../../pipeline/count-work.js';
 import { buildSite } from '../../site/build-site.js';
 import { checkSiteOutput } from '../../site/output-dir.js';

@@ -171,13 +171,33 @@ export async function pairsCommand(argv: string[]): Promise<number> {
     ...(process.env.JSIO_COUNTS === 'none' ? { counts: false } : {}),
     log,
   });
+  const markdown = writeDiff(out, base, { comparison, document, noise, profile: values.profile, rule }, log);
+  process.stdout.write(`${markdown}\ncomparison: ${join(out, 'comparison.md')} and comparison.json\n`);
+  if (interrupted) return EXIT.interrupted;
+  return comparison.notMeasured.some((x) => x.status === 'failed') ? EXIT.benchmarksFailed : EXIT.ok;
+}
+
+/** The diff's files: comparison.json (at the schema the base's comment job reads), comparison.md, pairs.json. */
+function writeDiff(
+  out: string,
+  base: string,
+  d: {
+    comparison: Awaited<ReturnType<typeof runPairs>>['comparison'];
+    document: Awaited<ReturnType<typeof runPairs>>['document'];
+    noise: ReturnType<typeof loadNoise>;
+    profile: string;
+    rule: ReturnType<typeof parseGateRule>;
+  },
+  log: (s: string) => void,
+): string {
+  const { comparison, document, noise, rule } = d;
   // The note says where the thresholds came from: the method gives way to it under the 800-character cap.
   if (noise.note) {
     const note = noise.note.slice(0, 300);
     comparison.method = `${comparison.method.slice(0, 800 - note.length - 2)}; ${note}`;
   }
   if (noise.warning) comparison.warnings = [...(comparison.warnings ?? []), noise.warning.slice(0, 500)];
-  comparison.profile = values.profile;
+  comparison.profile = d.profile;
   // The summary leads comparison.json as it leads the comment (derived: pr-comment computes it again).
   comparison.summary = summarize(comparison, rule);
   const markdown = renderPairsComparison(comparison, { rule });
@@ -193,9 +213,7 @@ export async function pairsCommand(argv: string[]): Promise<number> {
   } else writeFileAtomic(join(out, 'comparison.json'), json(comparison));
   writeFileAtomic(join(out, 'comparison.md'), markdown);
   writeRecord(join(out, 'pairs.json'), document);
-  process.stdout.write(`${markdown}\ncomparison: ${join(out, 'comparison.md')} and comparison.json\n`);
-  if (interrupted) return EXIT.interrupted;
-  return comparison.notMeasured.some((x) => x.status === 'failed') ? EXIT.benchmarksFailed : EXIT.ok;
+  return markdown;
 }
 
 /** A plan written by `pairs --plan --json` (another harness's: read as untrusted), for this head. */

@@ -48,7 +48,6 @@ export const NOT_MEASURING: readonly { paths: readonly string[]; reason: string 
       'harness/src/cli/commands/transcript.ts',
       'harness/src/model/transcript-document.ts',
       'harness/src/pairs/harness-shift/transcript-compare.ts',
-      'harness/src/pairs/harness-shift/transcript-log.ts',
       'harness/src/pairs/harness-shift/transcript-places.ts',
       'harness/src/pairs/harness-shift/transcript-record.ts',
       'harness/src/pairs/harness-shift/transcript-starts.ts',

@@ -13,7 +13,7 @@ import { UserError } from '../../lib/errors.js';
 import { runProcess } from '../../lib/exec.js';
 import { commitInfo } from '../../machine/machine.js';
 import type { Transcript } from '../../model/transcript-document.js';
-import { readStraceLog } from './transcript-log.js';
+import { readStraceLog } from '../../run/strace-log.js';
 import { normalizeRun, type Place, placeNamer } from './transcript-places.js';
 import { processRuns } from './transcript-starts.js';
 

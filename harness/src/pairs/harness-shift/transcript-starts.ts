@@ -4,7 +4,7 @@
  * the limits set on it), with what each process inherited from the one that forked it. Pure.
  */
 import { posix } from 'node:path';
-import { type ArgValue, pidNumber, returned, type SysCall, splitArgs } from './transcript-log.js';
+import { type ArgValue, pidNumber, returned, type SysCall, splitArgs } from '../../run/strace-log.js';
 
 /** One program started: what the transcript compares. */
 export interface ProcessRun {

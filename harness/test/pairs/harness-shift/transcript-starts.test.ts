@@ -1,7 +1,7 @@
 // What a process tree started, and how, from strace's calls (pure).
 import { describe, expect, it } from 'vitest';
-import { readStraceLog } from '../../../src/pairs/harness-shift/transcript-log.js';
 import { processRuns } from '../../../src/pairs/harness-shift/transcript-starts.js';
+import { readStraceLog } from '../../../src/run/strace-log.js';
 
 const runs = (log: string[]) => processRuns(readStraceLog(log.join('\n')), '/work/side');
 

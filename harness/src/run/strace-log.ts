@@ -2,6 +2,7 @@
  * strace's log of a process tree (`strace -f -o FILE`, one file, lines prefixed by the pid) read
  * as whole system calls: a call another process interrupted (`<unfinished ...>`) is joined with
  * its `<... name resumed>` line. Pure: the text in, the calls out, in the order they finished.
+ * Read by the file trace (parse-file-trace.ts) and by the harness transcript (pairs/harness-shift).
  */
 
 /** One system call as strace printed it. */
@@ -22,7 +23,8 @@ const RESUMED = /^(\d+) +<\.\.\. ([a-z_0-9]+) resumed>(.*)\) += (.*)$/;
 export function readStraceLog(text: string): SysCall[] {
   const calls: SysCall[] = [];
   const pending = new Map<number, { name: string; args: string }>();
-  for (const line of text.split('\n')) {
+  for (const raw of text.split('\n')) {
+    const line = raw.trimEnd();
     const resumed = RESUMED.exec(line);
     if (resumed) {
       const pid = Number(resumed[1]);

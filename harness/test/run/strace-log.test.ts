@@ -1,6 +1,6 @@
 // strace's one-file log of a process tree read as whole calls (pure, fixtures as strace 6.1 prints them).
 import { describe, expect, it } from 'vitest';
-import { pidNumber, readStraceLog, returned, splitArgs } from '../../../src/pairs/harness-shift/transcript-log.js';
+import { pidNumber, readStraceLog, returned, splitArgs } from '../../src/run/strace-log.js';
 
 describe('readStraceLog', () => {
   it('joins a call another process interrupted with its resumption, in the order calls finished', () => {
