@@ -137,7 +137,9 @@ describe('pr.yml', () => {
   });
 
   it('measures base and head in pairs in one job and uploads the artifact with the PR number', () => {
-    expect(text.pr).toContain('npm run pairs -- --base ../base --head ../head --budget "$BUDGET_MINUTES"');
+    expect(text.pr).toContain(
+      'npm run pairs -- --base ../base --head ../head --base-just "$JUST_HOME" --head-just "$HEAD_JUST_HOME" --budget "$BUDGET_MINUTES"',
+    );
     expect(text.pr).toContain('--trusted-plan ../trusted/plan.json');
     expect(text.pr).toContain('pr-results/pairs.json');
     expect(text.pr).toContain('comment/pr-number');

@@ -11,7 +11,8 @@
  * nightly run: the commit to measure), pr-outcome (the measuring side's own view of the merge check,
  * see pr-outcome.ts), merge-status (the check's pending or failed commit status, see merge-status.ts),
  * measuring-side (pr.yml: whose harness runs the diff, see measuring-side.ts), replan (pr-comment.yml: the
- * plan made again from both commits' trees, see replan.ts).
+ * plan made again from both commits' trees, see replan.ts), plan-tools (pr.yml: the trace's tools, see
+ * plan-tools.ts).
  *
  * Exit status: 0 = done (a "no" from a gate is an answer, not an error); 1 = pr-outcome's rule
  * fails the check; 2 = refused (a check failed, or an input is missing or malformed); 3 = internal error.
@@ -49,6 +50,7 @@ import { ROOT } from '../args.js';
 import { type CommandSpec, parseCommand } from '../options.js';
 import { measuringSideCmd, measuringSideSpec } from './measuring-side.js';
 import { mergeStatusCmd, mergeStatusSpec } from './merge-status.js';
+import { planToolsCmd, planToolsSpec } from './plan-tools.js';
 import { prOutcomeCmd, prOutcomeSpec } from './pr-outcome.js';
 import { replanCmd, replanSpec } from './replan.js';
 
@@ -295,12 +297,13 @@ const CHECKS: Record<string, { spec: CommandSpec; run: (argv: string[], io: Io) 
   'merge-status': { spec: mergeStatusSpec, run: mergeStatusCmd },
   'measuring-side': { spec: measuringSideSpec, run: measuringSideCmd },
   replan: { spec: replanSpec, run: replanCmd },
+  'plan-tools': { spec: planToolsSpec, run: planToolsCmd },
 };
 
 export const workflowSpec = {
   name: 'workflow',
   brief:
-    "the workflows' decisions (pr-head, comment-target, gab-gate, noise-file, pick-commit, pr-outcome, merge-status, measuring-side, replan)",
+    "the workflows' decisions (pr-head, comment-target, gab-gate, noise-file, pick-commit, pr-outcome, merge-status, measuring-side, replan, plan-tools)",
   summary: "The GitHub workflows' decisions as tested code (docs/workflows.md): one check per call.",
   options: {},
   subcommands: Object.fromEntries(Object.entries(CHECKS).map(([name, c]) => [name, c.spec])),
