@@ -151,7 +151,9 @@ describe.runIf(ready)('pr.yml and pr-comment.yml under act', () => {
     // The diff measured with the harness `workflow measuring-side` chose from that plan: the base's.
     const side = step(diff, 'diff', /^Which harness measures/);
     expect(side.output).toContain("the base's harness measures");
-    const pairsRuns = diff.npm.filter((c) => c.args.startsWith('run pairs -- --base ../base --head ../head --budget'));
+    const pairsRuns = diff.npm.filter((c) =>
+      c.args.startsWith('run pairs -- --base ../base --head ../head --base-just '),
+    );
     expect(pairsRuns.map((c) => basename(c.cwd))).toEqual(['base']);
     expect(artifactFiles(diff, 'perf-diff')).toEqual(['comparison.json', 'comparison.md', 'pairs.json', 'pr-number']);
     expect(artifactFile(diff, 'perf-diff', 'pr-number')).toBe(String(PR));
