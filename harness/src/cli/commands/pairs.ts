@@ -174,7 +174,10 @@ export async function pairsCommand(argv: string[]): Promise<number> {
   const markdown = writeDiff(out, base, { comparison, document, noise, profile: values.profile, rule }, log);
   process.stdout.write(`${markdown}\ncomparison: ${join(out, 'comparison.md')} and comparison.json\n`);
   if (interrupted) return EXIT.interrupted;
-  return comparison.notMeasured.some((x) => x.status === 'failed') ? EXIT.benchmarksFailed : EXIT.ok;
+  const failed = comparison.notMeasured.filter((x) => x.status === 'failed');
+  // Said where the run is watched too, not only in the files: the exit status alone names nothing.
+  for (const f of failed) log(`failed (${f.side}): ${f.benchmark}: ${f.reason}`);
+  return failed.length ? EXIT.benchmarksFailed : EXIT.ok;
 }
 
 /** The diff's files: comparison.json (at the schema the base's comment job reads), comparison.md, pairs.json. */
