@@ -74,9 +74,13 @@ export function notMeasuring(file: string): boolean {
   return NOT_MEASURING.some((e) => e.paths.some((p) => (p.endsWith('/') ? file.startsWith(p) : file === p)));
 }
 
-/** The measuring files among a checkout's files under harness/, plus the root files that count. */
+/**
+ * The measuring files among a checkout's files under harness/, plus the root files that count:
+ * tsconfig.json (esbuild reads it) and .npmrc (npm reads it for every `npm run` that starts the
+ * harness; a file on one side only counts, as elsewhere).
+ */
 export function measuringFiles(harnessListing: readonly string[]): string[] {
-  return [...harnessListing.filter((f) => !notMeasuring(f)), 'tsconfig.json'].sort();
+  return [...harnessListing.filter((f) => !notMeasuring(f)), '.npmrc', 'tsconfig.json'].sort();
 }
 
 /** Bytes of a file on one side, or undefined where that side has no such file. */

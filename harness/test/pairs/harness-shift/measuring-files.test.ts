@@ -36,7 +36,7 @@ describe('HARNESS_ENTRY', () => {
 });
 
 describe('measuringFiles', () => {
-  it('is every file under harness/ but the listed ones, and tsconfig.json', () => {
+  it('is every file under harness/ but the listed ones, .npmrc and tsconfig.json', () => {
     expect(
       measuringFiles([
         'harness/bootstrap.mjs',
@@ -50,6 +50,7 @@ describe('measuringFiles', () => {
         'harness/tools/setup-runner.sh',
       ]),
     ).toEqual([
+      '.npmrc',
       'harness/bootstrap.mjs',
       'harness/src/pipeline/bench.ts',
       'harness/src/report/gab.ts',
