@@ -3,7 +3,8 @@
  * and two recordings compared — the exact answer to "does this harness change run the programs
  * any differently?" that timing cannot give on a 2-core runner.
  */
-import { resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { writeFileAtomic } from '../../lib/atomic.js';
 import { EXIT, UserError } from '../../lib/errors.js';
 import { existingDirectory } from '../../lib/paths.js';
@@ -63,6 +64,8 @@ export async function transcriptCommand(argv: string[]): Promise<number> {
     if (!values.out) throw new UserError('transcript --side DIR needs --out FILE');
     if (values.base || values.head) throw new UserError('--side records; --base and --head compare: one or the other');
     const side = existingDirectory(values.side, '--side');
+    if (!existsSync(join(side, 'harness', 'bootstrap.mjs')))
+      throw new UserError(`--side ${side}: not a jsio-bench checkout (it has no harness/bootstrap.mjs to record)`);
     const minutes = intFlag('--timeout', values.timeout, 1, 600);
     process.stderr.write(`recording ${side}: bench ${benchArgs.join(' ')} under strace (not a measurement)\n`);
     const r = await recordHarness(side, benchArgs, minutes * 60_000);

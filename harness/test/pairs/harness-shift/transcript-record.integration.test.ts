@@ -2,7 +2,7 @@
 // harness, inside real bubblewrap; the same checkout recorded twice runs the same programs the same
 // way, and a harness change to how a command is wired is named exactly (no timing involved).
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -76,6 +76,9 @@ describe('npm run transcript', () => {
 
   it('refuses what it cannot do, in a line', () => {
     expect(runCli(['transcript', '--side', base]).stderr).toContain('needs --out FILE');
+    const notOurs = runCli(['transcript', '--side', dir, '--out', join(dir, 'x.json')]);
+    expect(notOurs.stderr).toContain('not a jsio-bench checkout');
+    expect(existsSync(join(dir, 'x.json'))).toBe(false);
     expect(runCli(['transcript', '--base', first]).stderr).toContain('--base FILE --head FILE');
     const bad = join(dir, 'bad.json');
     writeFileSync(bad, '{"schema":1,"kind":"transcript"}');
