@@ -5,13 +5,14 @@
  * harness reads (the PR-comment workflow reads it with the default branch's), the full one beside
  * it when that is older (pairs/report/down-level.ts).
  */
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { writeFileAtomic } from '../../lib/atomic.js';
 import { EXIT, UserError } from '../../lib/errors.js';
 import { ensureDirectory, existingDirectory } from '../../lib/paths.js';
 import { commitInfo, machineInfo } from '../../machine/machine.js';
 import { PAIRS_COMPARISON_SCHEMA } from '../../model/comparison-version.js';
 import type { DiffPlan } from '../../model/diff-plan.js';
+import { readVerdictFile, type TranscriptVerdict } from '../../model/transcript-document.js';
 import { DEFAULT_CONTROL_POINTS } from '../../pairs/analysis/impact.js';
 import { DEFAULT_GATE_RULE, parseGateRule } from '../../pairs/analysis/merge-gate.js';
 import { summarize } from '../../pairs/analysis/summarize.js';
@@ -85,6 +86,12 @@ export const pairsSpec = {
       value: 'FILE',
       description: "a plan the base's harness wrote (--plan --json): every point it names is measured too",
     },
+    transcripts: {
+      type: 'string',
+      value: 'FILE',
+      description:
+        "what both harnesses ran and computed, recorded by the base's harness (transcript --base-side … --dir): equal, a harness change needs no timing",
+    },
     'base-just': {
       type: 'string',
       value: 'DIR',
@@ -143,6 +150,7 @@ export async function pairsCommand(argv: string[]): Promise<number> {
   const head = existingDirectory(values.head, '--head');
   // Read before anything is written: a bad plan touches nothing.
   const trusted = values['trusted-plan'] ? trustedPlanOf(values['trusted-plan'], head) : undefined;
+  const transcripts = values.transcripts ? readVerdictFor(values.transcripts, base, head) : undefined;
   const out = ensureDirectory(values.out, '--out');
   const source = noiseSourceOf(values);
   const noise = loadNoise(source, machineInfo().id);
@@ -167,6 +175,7 @@ export async function pairsCommand(argv: string[]): Promise<number> {
     controlPoints,
     ...(values['every-point'] ? { measure: 'all' as const } : {}),
     ...(trusted ? { trusted } : {}),
+    ...(transcripts ? { transcripts } : {}),
     // As for bench: JSIO_COUNTS=none counts nothing (tests whose subject is not the counts).
     ...(process.env.JSIO_COUNTS === 'none' ? { counts: false } : {}),
     log,
@@ -217,6 +226,22 @@ function writeDiff(
   writeFileAtomic(join(out, 'comparison.md'), markdown);
   writeRecord(join(out, 'pairs.json'), document);
   return markdown;
+}
+
+/** A verdict written by `transcript --base-side` (read as untrusted), for these two commits. */
+function readVerdictFor(file: string, base: string, head: string): TranscriptVerdict {
+  const v = readVerdictFile(resolve(file));
+  for (const [side, dir] of [
+    ['base', base],
+    ['head', head],
+  ] as const) {
+    const sha = commitInfo(dir).sha;
+    if (v[side].commit !== sha)
+      throw new UserError(
+        `--transcripts ${file} recorded the ${side} at ${v[side].commit.slice(0, 12)}, but --${side} is at ${sha.slice(0, 12)}`,
+      );
+  }
+  return v.verdict;
 }
 
 /** A plan written by `pairs --plan --json` (another harness's: read as untrusted), for this head. */
