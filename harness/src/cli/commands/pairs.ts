@@ -76,6 +76,12 @@ export const pairsSpec = {
       description:
         "with --plan: set up, build and run the base's points once under strace; a changed file they touched makes them affected",
     },
+    store: {
+      type: 'string',
+      value: 'DIR',
+      description:
+        "with --plan --trace: a trend store whose traces of the base commit (main's runs, bench --trace-profiles) are taken instead of tracing those points again",
+    },
     'show-plan': {
       type: 'string',
       value: 'FILE',
@@ -117,6 +123,7 @@ export const pairsSpec = {
     'Only the points whose measured inputs differ between base and head are measured, plus --control unaffected ones (seeded by the head commit); the rest are listed as not affected.',
     'The plan (--plan) lists the affected points with their reasons, the control, the unaffected count and whether the harness changed, in seconds; it exits 0 whatever it finds.',
     "With --trace the plan also runs each of the base's points (one per experiment, variant and runtime) once under strace in its sandbox: a changed file they opened, ran, stat'ed, listed or looked for makes them affected (\"seen only by tracing: programs/wc/x.json\" where no static rule names it). The head's code never runs.",
+    "With --store the base commit's traces that main's runs stored for the profile (<machine>/traces/<sha>.json) are taken, and only the points without one are traced.",
   ],
 } as const satisfies CommandSpec;
 
@@ -142,6 +149,8 @@ export async function pairsCommand(argv: string[]): Promise<number> {
   if (values.json && !values.plan)
     throw new UserError('--json goes with --plan (the diff itself writes comparison.json)');
   if (values.trace && !values.plan) throw new UserError('--trace goes with --plan (the diff itself measures)');
+  if (values.store !== undefined && !values.trace)
+    throw new UserError('--store goes with --plan --trace (it holds the traces of the base commit)');
   if (values.plan) return planCommand(values, selection);
   const seed =
     values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : intFlag('--seed', values.seed, 0, 2 ** 31 - 1);
@@ -257,7 +266,7 @@ function trustedPlanOf(file: string, head: string): DiffPlan {
 
 /** `pairs --plan [--json] [--trace]`: nothing measured or written (with --trace, the base's points set up, built and run once). */
 async function planCommand(
-  values: { base?: string; head: string; control: string; json: boolean; trace: boolean },
+  values: { base?: string; head: string; control: string; json: boolean; trace: boolean; store?: string },
   selection: ReturnType<typeof selectionOf>,
 ): Promise<number> {
   if (!values.base) throw new UserError('pairs needs --base DIR (the base checkout; --head defaults to this one)');
@@ -267,7 +276,15 @@ async function planCommand(
     profile: selection.profile,
     filters: selection.filters,
     controlPoints: intFlag('--control', values.control, 0, 100),
-    ...(values.trace ? { trace: { harnessRoot: ROOT, log: (m: string) => process.stderr.write(`${m}\n`) } } : {}),
+    ...(values.trace
+      ? {
+          trace: {
+            harnessRoot: ROOT,
+            log: (m: string) => process.stderr.write(`${m}\n`),
+            ...(values.store ? { store: existingDirectory(values.store, '--store') } : {}),
+          },
+        }
+      : {}),
   });
   process.stdout.write(values.json ? `${JSON.stringify(plan, null, 1)}\n` : renderPlan(plan));
   return EXIT.ok;
