@@ -5,7 +5,7 @@
  * from the same raw hyperfine output (transcript-numbers.ts). Equal on both counts, the two
  * harnesses measure the same, and no time needs to be spent showing it.
  */
-import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Results as ResultsDoc } from '../../model/results.js';
@@ -85,15 +85,18 @@ export async function recordBoth(
   const [b, h] = [realpathSync(sides.base), realpathSync(sides.head)];
   // Each recorded harness may read the other checkout (nothing stops a harness from reading the
   // machine) but not change it; each one's logs are hidden from both (recordHarness).
-  const logs = mkdtempSync(join(tmpdir(), 'jsio-transcript-logs-'));
+  const pair = mkdtempSync(join(tmpdir(), 'jsio-transcripts-'));
+  const [logs, baseWork, headWork] = ['logs', 'base', 'head'].map((n) => join(pair, n)) as [string, string, string];
+  for (const d of [logs, baseWork, headWork]) mkdirSync(d);
   try {
+    // Neither recorded harness sees the other's folder (its results are the other's numbers) or the logs.
     const [base, head] = await Promise.all([
-      recordHarness(b, bench, timeoutMs, { logs, readOnly: [h] }),
-      recordHarness(h, bench, timeoutMs, { logs, readOnly: [b] }),
+      recordHarness(b, bench, timeoutMs, { logs, work: baseWork, hidden: [headWork], readOnly: [h] }),
+      recordHarness(h, bench, timeoutMs, { logs, work: headWork, hidden: [baseWork], readOnly: [b] }),
     ]);
     const seconds = (performance.now() - started) / 1000;
     return { base, head, verdict: verdictOf(bench, base, head, Math.round(seconds * 10) / 10) };
   } finally {
-    rmSync(logs, { recursive: true, force: true });
+    rmSync(pair, { recursive: true, force: true });
   }
 }

@@ -69,6 +69,10 @@ export interface Recording {
 export interface Fence {
   /** Where the strace log goes: a folder every recorded harness sees as empty (default: one of its own). */
   logs?: string;
+  /** The recording's own folder, made by the caller (default: a temporary one of its own, removed after). */
+  work?: string;
+  /** Folders the recorded harness sees as empty (the other recording's, when both are recorded at once). */
+  hidden?: readonly string[];
   readOnly: readonly string[];
 }
 
@@ -80,21 +84,38 @@ export async function recordHarness(
   fence: Fence = { readOnly: [] },
 ): Promise<Recording> {
   const root = realpathSync(side);
-  const work = mkdtempSync(join(tmpdir(), 'jsio-transcript-'));
+  const work = fence.work ?? mkdtempSync(join(tmpdir(), 'jsio-transcript-'));
   try {
     return await recordIn(work, side, root, benchArgs, timeoutMs, fence);
   } finally {
-    rmSync(work, { recursive: true, force: true });
+    if (!fence.work) rmSync(work, { recursive: true, force: true });
   }
 }
 
+/** strace from outside, on the process calls, writing `log`. */
+const straceFor = (log: string) => [
+  STRACE,
+  '-f',
+  '--seccomp-bpf',
+  '--pidns-translation',
+  '-qq',
+  '-y',
+  '-v',
+  '-s',
+  '65535',
+  '-e',
+  `trace=${TRACED}`,
+  '-o',
+  log,
+];
+
 /**
- * strace around bubblewrap: the whole machine as it is, but strace and Valgrind stubbed, hyperfine
+ * Bubblewrap: the whole machine as it is, but strace and Valgrind stubbed, hyperfine
  * the player, the other checkout read-only, and the logs' folder an empty tmpfs (strace writes its
  * log from outside the namespace, so the recorded harness can neither read nor rewrite what is
- * said about it). The recorded command goes after what this returns.
+ * said about it). The recorded command goes after what this returns; strace goes before it.
  */
-async function stubbedMachine(stubs: string, log: string, logs: string, fence: Fence): Promise<string[]> {
+async function stubbedMachine(stubs: string, logs: string, fence: Fence): Promise<string[]> {
   const stub = join(stubs, 'stub');
   writeFileSync(stub, STUB);
   chmodSync(stub, 0o755);
@@ -102,19 +123,6 @@ async function stubbedMachine(stubs: string, log: string, logs: string, fence: F
   writeFileSync(player, hyperfinePlayer(process.execPath, await hyperfineVersion()));
   chmodSync(player, 0o755);
   return [
-    STRACE,
-    '-f',
-    '--seccomp-bpf',
-    '--pidns-translation',
-    '-qq',
-    '-y',
-    '-v',
-    '-s',
-    '65535',
-    '-e',
-    `trace=${TRACED}`,
-    '-o',
-    log,
     BWRAP,
     '--dev-bind',
     '/',
@@ -122,8 +130,7 @@ async function stubbedMachine(stubs: string, log: string, logs: string, fence: F
     ...STUBBED.flatMap((p) => ['--ro-bind', stub, p]),
     ...(existsSync(HYPERFINE) ? ['--ro-bind', player, HYPERFINE] : []),
     ...fence.readOnly.flatMap((p) => ['--ro-bind', p, p]),
-    '--tmpfs',
-    logs,
+    ...[logs, ...(fence.hidden ?? [])].flatMap((p) => ['--tmpfs', p]),
     '--',
   ];
 }
@@ -146,10 +153,12 @@ async function recordIn(
   const logs = fence.logs ?? join(work, 'log');
   if (!fence.logs) mkdirSync(logs);
   const log = join(mkdtempSync(join(logs, 'strace-')), 'strace.log');
+  const fenced = await stubbedMachine(dirs.stubs, logs, fence);
+  const harness = [process.execPath, join(root, 'harness', 'bootstrap.mjs')];
   const argv = [
-    ...(await stubbedMachine(dirs.stubs, log, logs, fence)),
-    process.execPath,
-    join(root, 'harness', 'bootstrap.mjs'),
+    ...straceFor(log),
+    ...fenced,
+    ...harness,
     'bench',
     ...benchArgs,
     '--out',
@@ -159,7 +168,8 @@ async function recordIn(
   ];
   // The harness bundles itself on its first command: done here, untraced, so that a side whose
   // bundle happens to be cached and one whose bundle is not start alike.
-  await runProcess([process.execPath, join(root, 'harness', 'bootstrap.mjs'), 'bench', '--help'], {
+  // Fenced like the recording: the side's code runs here too.
+  await runProcess([...fenced, ...harness, 'bench', '--help'], {
     cwd: root,
     env: recordingEnv(dirs.tmp),
     timeoutMs,
@@ -183,6 +193,7 @@ async function recordIn(
     { path: logs, name: '<logs>' },
     // The other checkout of a pair, shown read-only: named alike on both sides.
     ...fence.readOnly.map((path) => ({ path, name: '<other>' })),
+    ...(fence.hidden ?? []).map((path) => ({ path, name: '<other-recording>' })),
   ];
   const name = placeNamer(places);
   const runs = processRuns(readStraceLog(text), root).map((run) => normalizeRun(run, name));

@@ -118,6 +118,22 @@ describe('npm run transcript', () => {
     expect(v.runs.differences.some((d) => d.what.startsWith('bash: ') && d.what.includes('-o nounset'))).toBe(true);
   });
 
+  it('a recorded harness cannot change the other checkout it is recorded beside', () => {
+    const intruder = join(dir, 'intruder');
+    execFileSync('git', ['clone', '-q', base, intruder]);
+    borrowNodeModules(intruder);
+    const bootstrap = join(intruder, 'harness/bootstrap.mjs');
+    const planted = join(base, 'planted-by-the-head.txt');
+    // After the shebang: the intruder's harness must still run, or the test would prove nothing.
+    const [shebang, ...rest] = readFileSync(bootstrap, 'utf8').split('\n');
+    const plant = `import { writeFileSync as plant } from 'node:fs';\ntry { plant(${JSON.stringify(planted)}, 'x'); } catch {}`;
+    writeFileSync(bootstrap, [shebang, plant, ...rest].join('\n'));
+    execFileSync('git', ['-C', intruder, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qam', 'plant']);
+    const v = both(intruder, 'pair-intruder').file.verdict;
+    expect(v.exits.head).toBe(0);
+    expect(existsSync(planted)).toBe(false);
+  });
+
   it('refuses what it cannot do, in a line', () => {
     expect(runCli(['transcript', '--side', base]).stderr).toContain('needs --out FILE');
     const notOurs = runCli(['transcript', '--side', dir, '--out', join(dir, 'x.json')]);
