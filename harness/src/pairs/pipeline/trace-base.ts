@@ -39,8 +39,8 @@ export interface BaseTraces {
 }
 
 /**
- * Sets up, builds and traces the base's representative points; `harnessRoot` holds the runtime and
- * input caches. Where the set-up fails (no sandbox can start, hyperfine missing), every point is
+ * Sets up, builds and traces the base's representative points; `harnessRoot` is the harness that
+ * runs (its C tools; the scratch of its folder in the harness's cache). Where the set-up fails (no sandbox can start, hyperfine missing), every point is
  * "not traced" with the reason and the plan goes on with its static identities: a plan that
  * cannot be made fails the merge check, a trace that cannot be made only says so.
  */
