@@ -4,11 +4,13 @@
  * workflow replays); left in /tmp they filled a runner's disk within a day of test runs.
  * A run killed before its teardown leaves its directory behind: the next run removes it, since
  * the directory names the pid of the run that made it. JSIO_KEEP_TMP=1 keeps it for debugging.
+ * The harness's cache (JSIO_CACHE) is a folder in it, but for the runtimes (testCache below).
  */
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { processAlive } from '../src/lib/atomic.js';
+import { runtimesCache } from '../src/machine/cache-root.js';
 import { removeScratch } from './helpers/scratch.js';
 
 const PREFIX = 'jsio-test-run-';
@@ -20,15 +22,33 @@ function removeAbandoned(parent: string): void {
   }
 }
 
+/**
+ * The harness's cache (machine/cache-root.ts) for this run: a folder in its TMPDIR, so what the
+ * tests build and generate never lands in the user's cache, nor outlives the run. Its runtimes are
+ * the user's (a link to them): runtimes from the npm registry are large and keyed by package and
+ * version, so sharing them across runs is safe and spares a download per run.
+ */
+function testCache(dir: string): string {
+  const cache = join(dir, 'cache');
+  const shared = runtimesCache();
+  mkdirSync(shared, { recursive: true });
+  mkdirSync(cache);
+  symlinkSync(shared, join(cache, 'runtimes'), 'dir');
+  return cache;
+}
+
 export default function setup(): () => void {
   const parent = tmpdir();
   removeAbandoned(parent);
   const dir = mkdtempSync(join(parent, `${PREFIX}${process.pid}-`));
-  const previous = process.env.TMPDIR;
+  const previous = { TMPDIR: process.env.TMPDIR, JSIO_CACHE: process.env.JSIO_CACHE };
+  process.env.JSIO_CACHE = testCache(dir);
   process.env.TMPDIR = dir;
   return () => {
-    if (previous === undefined) delete process.env.TMPDIR;
-    else process.env.TMPDIR = previous;
+    for (const [k, v] of Object.entries(previous)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
     if (process.env.JSIO_KEEP_TMP === '1') console.log(`scratch of this test run kept in ${dir}`);
     removeScratch(dir);
   };

@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs'
 import { join } from 'node:path';
 import { z } from 'zod';
 import { withLock } from '../lib/atomic.js';
-import { probe, runProcess, which } from '../lib/exec.js';
+import { probe, runProcess } from '../lib/exec.js';
 import { readJsonFile } from '../lib/json-file.js';
 import { familyOf, type PathSource, type RuntimeFamily, runtimeFamilies, title } from '../model/runtime-families.js';
 import { parseReleaseKey } from '../model/runtime-release.js';
@@ -184,17 +184,20 @@ function versionOf(path: string, args: string[]): string {
 export type Homes = Readonly<Record<string, string>>;
 
 /**
- * A family found on this machine (PATH, or the folder its environment variable names), or why
- * not. A folder given in `homes` is the only place looked: the side's own installation, not PATH's.
+ * A family found on this machine (the folder its environment variable names, else a root-owned
+ * system folder), or why not; never on PATH, which a checkout can extend (a root `.npmrc`'s
+ * `script-shell` once put a folder of the checkout first on it). A folder given in `homes` is the
+ * only place looked: the side's own installation.
  */
 function onThisMachine(family: RuntimeFamily, source: PathSource, pins: Pins, homes: Homes): Resolved {
   const given = source.homeEnv ? homes[source.homeEnv] : undefined;
   const home = given ?? (source.homeEnv ? process.env[source.homeEnv] : undefined);
   const inHome = home ? join(home, source.command) : undefined;
   const found = inHome && existsSync(inHome) ? inHome : undefined;
-  const path = given ? found : (which(source.command) ?? found);
+  const path = given ? found : (found ?? systemTool(source.command));
   if (!path) {
-    const where = given ? ` in ${given}` : source.homeEnv ? ` on PATH or in $${source.homeEnv}` : ' on PATH';
+    const system = 'in a root-owned system folder';
+    const where = given ? ` in ${given}` : source.homeEnv ? ` in $${source.homeEnv} or ${system}` : ` ${system}`;
     return {
       ok: false,
       reason: `${family.name} is not installed (no \`${source.command}\`${where})`,
@@ -268,15 +271,21 @@ export async function resolveRuntime(
     };
   }
   if (family?.source.kind === 'path' && name === family.key) return onThisMachine(family, family.source, pins, homes);
+  // gcc and other system tools from root-owned folders only, never from a PATH a checkout can extend.
   if (name === 'gcc') {
-    const path = which('gcc');
-    if (!path) return { ok: false, reason: 'gcc is not installed', hint: 'apt-get install gcc' };
+    const path = systemTool('gcc');
+    if (!path)
+      return { ok: false, reason: 'gcc is not installed (in a root-owned system folder)', hint: 'apt-get install gcc' };
     const line = versionOf(path, ['--version']);
     return { ok: true, path, version: versionNumber(line) ?? line };
   }
-  const path = which(name);
+  const path = systemTool(name);
   if (!path)
-    return { ok: false, reason: `${name} is not installed`, hint: `install the package that provides ${name}` };
+    return {
+      ok: false,
+      reason: `${name} is not installed (in a root-owned system folder)`,
+      hint: `install the package that provides ${name}`,
+    };
   return { ok: true, path, version: 'system' };
 }
 

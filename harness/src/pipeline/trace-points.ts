@@ -9,6 +9,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { cacheRoot, checkoutCache } from '../machine/cache-root.js';
 import type { StoredTrace } from '../model/trace-store-schema.js';
 import type { Point } from '../plan/plan.js';
 import { type BuildResult, buildAll } from '../run/build.js';
@@ -44,11 +45,11 @@ export interface PointTraces {
 export interface TracePointsOptions {
   /** The checkout whose points run (its programs, builds and pins). */
   root: string;
-  /** The checkout whose `.cache` holds the runtimes and inputs, and builds the evictor. */
+  /** The checkout whose harness runs: it builds the evictor, and its folder of the harness's cache holds the scratch. */
   harnessRoot: string;
   /** Programs from another folder than the checkout's (`bench --programs`). */
   programsDir?: string;
-  /** The cache of runtimes, inputs and builds, when not the harness's `.cache` (`bench`'s own). */
+  /** The cache of runtimes, inputs and builds, when not the harness's (machine/cache-root.ts): `bench`'s given one. */
   cacheDir?: string;
   /** What the log calls the points ("base", "quick"). */
   label: string;
@@ -72,7 +73,8 @@ export async function tracePoints(
   const start = performance.now();
   const repOf = representatives(points);
   const reps = new Set(repOf.values());
-  const cacheDir = o.cacheDir ?? join(o.harnessRoot, '.cache');
+  // bench's folders: the cache given, else the harness's, with the checkout's builds and scratch in its own folder there.
+  const cacheDir = o.cacheDir ?? cacheRoot();
   const { jobs } = await planCheckout(
     points.filter((p) => reps.has(p.id)),
     host,
@@ -80,8 +82,8 @@ export async function tracePoints(
       root: o.root,
       cacheDir,
       evictorRoot: o.harnessRoot,
-      jobCacheDir: o.cacheDir ?? join(o.root, '.cache'),
-      scratchDir: join(cacheDir, 'scratch'),
+      jobCacheDir: o.cacheDir ?? checkoutCache(o.root),
+      scratchDir: join(o.cacheDir ?? checkoutCache(o.harnessRoot), 'scratch'),
       require: [],
       // The paths must be the side's fixed ones, whichever checkout it is.
       sandbox: 'required',

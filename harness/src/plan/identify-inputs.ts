@@ -21,6 +21,7 @@ import { existsSync, lstatSync, readlinkSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { version as harnessEsbuild } from 'esbuild';
 import { CURRENT_NODE_MAJOR, type Pins, readPins } from '../machine/toolchains.js';
+import { systemTool } from '../machine/tools.js';
 import type { Experiment, Manifest, Variant } from '../model/manifest.js';
 import type { MeasuredInputs } from '../model/measured-inputs.js';
 import { familyOf } from '../model/runtime-families.js';
@@ -116,8 +117,11 @@ function checkoutPins(root: string): Pins {
 /** The checkout an experiment folder belongs to (programs/<id> under it). */
 const checkoutOf = (exp: Experiment) => resolve(exp.dir, '..', '..');
 
-/** The compiler a gcc build runs (machine/toolchains.ts resolves gcc from PATH the same way). */
-const COMPILER = 'gcc';
+/**
+ * The compiler a gcc build runs, as machine/toolchains.ts resolves it: from a root-owned system
+ * folder, never a PATH the checkout can extend.
+ */
+const compiler = () => systemTool('gcc');
 
 const isJsRuntime = (v: Variant) => v.runtime !== 'native' && v.runtime !== 'system';
 
@@ -133,9 +137,11 @@ function variantReach(exp: Experiment, v: Variant, root: string): Reach {
   if (v.source) {
     const file = join(exp.dir, v.source);
     if (!existsSync(file)) return { ...reach, unknown: `its source ${relative(root, file)} does not exist` };
-    if (v.build?.kind === 'gcc')
-      merge(cReach(file, { compiler: COMPILER, flags: v.build.flags, libs: v.build.libs, cwd }, root));
-    else if (isJsRuntime(v) && isJavaScript(file)) merge(javascriptReach(file, root, cwd));
+    if (v.build?.kind === 'gcc') {
+      const gcc = compiler();
+      if (!gcc) return { ...reach, unknown: 'gcc is not installed in a root-owned system folder to list its includes' };
+      merge(cReach(file, { compiler: gcc, flags: v.build.flags, libs: v.build.libs, cwd }, root));
+    } else if (isJsRuntime(v) && isJavaScript(file)) merge(javascriptReach(file, root, cwd));
     else reach.files.add(resolve(file));
   }
   if (v.build?.kind === 'just-static') {

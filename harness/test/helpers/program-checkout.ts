@@ -1,9 +1,9 @@
 /**
  * A checkout as the paired runner needs it: programs, the pins, the harness's C tools; nothing
- * else. Its runtimes folder is a link to this tree's, as pr.yml links the head's to the runner's
- * cache: a runtime is installed from the registry once, not once per checkout.
+ * else. Runtimes come from the harness's cache outside every checkout (the test run's, whose
+ * runtimes are shared across runs: harness/test/global-setup.ts).
  */
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from './cli.js';
@@ -14,10 +14,6 @@ export function programCheckout(name: string): string {
   mkdirSync(join(dir, 'harness'), { recursive: true });
   cpSync(join(ROOT, 'harness', 'toolchains.json'), join(dir, 'harness', 'toolchains.json'));
   cpSync(join(ROOT, 'harness', 'tools'), join(dir, 'harness', 'tools'), { recursive: true });
-  const runtimes = join(ROOT, '.cache', 'runtimes');
-  mkdirSync(runtimes, { recursive: true });
-  mkdirSync(join(dir, '.cache'));
-  symlinkSync(runtimes, join(dir, '.cache', 'runtimes'), 'dir');
   return dir;
 }
 

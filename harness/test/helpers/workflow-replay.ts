@@ -384,7 +384,8 @@ export function localActions(extra: Record<string, ActionHandler> = {}): Record<
   };
   const upload: ActionHandler = async ({ with: w, runner, log }) => {
     const pattern = w.path ?? '';
-    const base = runner.workspace;
+    // An absolute path (the builds in the harness's cache, outside the workspace) as it is.
+    const base = pattern.startsWith('/') ? '/' : runner.workspace;
     // Globs: only '*' within one path segment, as the workflows use them.
     const expand = (p: string): string[] => {
       const parts = p.split('/').filter(Boolean);

@@ -1,12 +1,14 @@
 // The measuring tools are looked for in the system's root-owned folders, never on the PATH the
 // harness was started with, which a checkout can extend (a root .npmrc's script-shell put a
 // folder of the checkout first on it, where a fake dd re-chunked wc's input pipe). Fakes of every
-// tool first on PATH, each leaving a mark when run: none is found nor run, and a sandboxed bench
-// pipes its input through the system's dd.
+// tool first on PATH, each leaving a mark when run: none is found nor run (gcc and just(js)
+// included), and a sandboxed bench pipes its input through the system's dd and builds its C
+// program with the system's gcc.
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { resolveRuntime } from '../../src/machine/toolchains.js';
 import { findTools } from '../../src/machine/tools.js';
 import { bench } from '../../src/pipeline/bench.js';
 import { FIXTURES, ROOT } from '../helpers/cli.js';
@@ -21,7 +23,7 @@ const mark = join(dir, 'fake-ran');
 function plantFakes(): void {
   if (existsSync(bin)) return;
   mkdirSync(bin);
-  for (const name of ['hyperfine', 'strace', 'valgrind', 'taskset', 'setarch', 'true', 'dd']) {
+  for (const name of ['hyperfine', 'strace', 'valgrind', 'taskset', 'setarch', 'true', 'dd', 'gcc', 'just']) {
     writeFileSync(join(bin, name), `#!/bin/sh\necho ${name} >> ${mark}\necho "hyperfine 9.9.9"\n`);
     chmodSync(join(bin, name), 0o755);
   }
@@ -47,7 +49,27 @@ describe('measuring tools from the system, not from PATH', () => {
     expect(existsSync(mark)).toBe(false);
   });
 
-  it("pipes a sandboxed bench's input through the system's dd, not the fake", async () => {
+  it('resolves gcc and just(js) from root-owned folders (or $JUST_HOME), never the fakes first on PATH', async () => {
+    const saved = process.env.JUST_HOME;
+    delete process.env.JUST_HOME;
+    try {
+      const [gcc, just] = await withFakesOnPath(() =>
+        Promise.all(['gcc', 'just'].map((n) => resolveRuntime(n, {}, join(dir, 'runtimes'), () => {}))),
+      );
+      expect(gcc!.ok && gcc!.path).toMatch(/^\/(usr\/)?(local\/)?s?bin\/gcc$/);
+      // This machine has no just(js) in a system folder: not found, rather than the fake.
+      if (just!.ok) expect(just!.path).not.toContain(bin);
+      else
+        expect(just!.reason).toBe(
+          'just(js) is not installed (no `just` in $JUST_HOME or in a root-owned system folder)',
+        );
+    } finally {
+      if (saved !== undefined) process.env.JUST_HOME = saved;
+    }
+    expect(existsSync(mark) ? readFileSync(mark, 'utf8') : '').toBe('');
+  });
+
+  it("pipes a sandboxed bench's input through the system's dd and builds with the system's gcc, not the fakes", async () => {
     const results = await withFakesOnPath(
       async () =>
         (

@@ -1,5 +1,5 @@
 // The path of a machine without just(js), taken on any machine: the harness is run with just(js)
-// hidden (no `just` on PATH, JUST_HOME unset), whether or not this machine has it. Its variants
+// hidden (JUST_HOME unset: it never looks on PATH), whether or not this machine has it. Its variants
 // are then skipped with the install hint, the rest of the run goes on, and `--require just`
 // refuses to run at all.
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -44,7 +44,7 @@ describe('just(js) hidden from the harness', () => {
     for (const b of skipped) {
       expect(b, b.id).toMatchObject({
         status: 'skipped',
-        reason: 'just(js) is not installed (no `just` on PATH or in $JUST_HOME)',
+        reason: 'just(js) is not installed (no `just` in $JUST_HOME or in a root-owned system folder)',
         hint: expect.stringMatching(/^install just\(js\) 0\.1\.13 from its upstream release .*docs\/runners\.md$/),
       });
       expect(b.metrics, b.id).toEqual({});

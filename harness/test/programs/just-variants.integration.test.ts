@@ -15,7 +15,7 @@ const inCi = Boolean(process.env.CI) && process.env.CI !== 'false';
 const just = justInstalled();
 const variants = justVariants();
 const HOW_TO_GET_IT =
-  'just(js) is not installed (no `just` on PATH or in $JUST_HOME): build it with ../shared/just/build.sh where that folder exists ' +
+  'just(js) is not installed (no `just` in $JUST_HOME or in a root-owned system folder): build it with ../shared/just/build.sh where that folder exists ' +
   '(`npm test` does it by itself there), or `npm run install-just -- [--system] 0.1.13 ~/.cache/jsio-just` (docs/runners.md)';
 
 if (!just && !inCi) {

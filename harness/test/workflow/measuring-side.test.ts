@@ -4,6 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runSync } from '../../src/lib/exec.js';
 import { DIFF_PLAN_SCHEMA, type DiffPlan } from '../../src/model/diff-plan.js';
 import { runCli } from '../helpers/cli.js';
 import { removeScratch } from '../helpers/scratch.js';
@@ -130,5 +131,49 @@ describe('workflow measuring-side', () => {
     const r = runCli(['workflow', 'measuring-side']);
     expect(r.status).not.toBe(0);
     expect(r.stderr).toContain('measuring-side needs --plan FILE');
+  });
+
+  // A head's root .npmrc configures every npm run in it (script-shell once put a folder of the
+  // checkout first on PATH): pr.yml asks with --head before the head's npm ci and harness run.
+  describe('--head', () => {
+    const head = (npmrc: string | undefined) => {
+      const root = mkdtempSync(join(dir, 'head-'));
+      if (npmrc !== undefined) writeFileSync(join(root, '.npmrc'), npmrc);
+      writeFileSync(join(root, 'README.md'), 'a head\n');
+      for (const args of [
+        ['init', '-q'],
+        ['add', '.'],
+        ['-c', 'user.name=t', '-c', 'user.email=t@e', 'commit', '-qm', 'c'],
+      ])
+        expect(runSync(['git', '-C', root, ...args]).code).toBe(0);
+      return root;
+    };
+    const file = () => {
+      const f = join(dir, `plan-${++n}.json`);
+      writeFileSync(f, JSON.stringify(plan({ changed: false, files: [], why: 'no change' })));
+      return f;
+    };
+
+    it('refuses a head whose tracked .npmrc sets script-shell, naming it, and prints no side', () => {
+      const root = head('script-shell=./bin/sh\n');
+      const r = runCli(['workflow', 'measuring-side', '--plan', file(), '--head', root]);
+      expect(r.status).toBe(2);
+      expect(r.stdout).not.toContain('side=');
+      expect(r.stderr).toContain(`${root}: .npmrc sets "script-shell"`);
+    });
+
+    it('lets through a head without one, or with allowed keys only', () => {
+      for (const npmrc of [undefined, 'fund=false\naudit=false\n']) {
+        const r = runCli(['workflow', 'measuring-side', '--plan', file(), '--head', head(npmrc)]);
+        expect(r.status, r.stderr).toBe(0);
+        expect(r.stdout).toBe('side=base\nharness=unchanged\n');
+      }
+    });
+
+    it('refuses a --head that does not exist, naming it', () => {
+      const r = runCli(['workflow', 'measuring-side', '--plan', file(), '--head', join(dir, 'nowhere')]);
+      expect(r.status).toBe(2);
+      expect(r.stderr).toContain(join(dir, 'nowhere'));
+    });
   });
 });

@@ -114,10 +114,6 @@ describe('every command a workflow runs is an npm script that a test runs', () =
     /^\} >> "\$GITHUB_ENV"$/,
     // install-just's one line, checked before it reaches GITHUB_ENV/GITHUB_PATH.
     /^\[\[ "\$dir" =~ \^"\$JSIO_CACHE"\/just\/just-\[0-9\]\+\\\.\[0-9\]\+\\\.\[0-9\]\+\$ && "\$dir" =~ \^\/\[A-Za-z0-9\._\/-\]\+\$ \]\] \|\| \{ echo "::error::[^"]+"; exit 1; \}$/,
-    /^mkdir -p ((head|"\$side)\/)?\.cache"? "\$JSIO_CACHE\/runtimes"$/,
-    /^ln -sfn "\$JSIO_CACHE\/runtimes" "?((head|\$side)\/)?\.cache\/runtimes"?$/,
-    /^for side in base head; do$/,
-    /^done$/,
     // pr.yml's plan job: no plan, no diff (after the reason went up).
     /^exit 1$/,
     /^find \. -mindepth 1 -maxdepth 1 -exec rm -rf -- \{\} \+$/,

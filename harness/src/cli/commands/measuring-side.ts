@@ -4,9 +4,12 @@
  * programs being measured, unless the plan found the harness's measuring code changed and the
  * recordings of both harnesses (--transcripts) do not show them measuring the same (then the head's
  * harness must run to show what the change does). Prints side=base|head and harness=changed|unchanged.
+ * With --head, first refuses a head whose tracked .npmrc would configure the npm runs that follow in it.
  */
 import { resolve } from 'node:path';
 import { EXIT, UserError } from '../../lib/errors.js';
+import { existingDirectory } from '../../lib/paths.js';
+import { refuseNpmConfig } from '../../machine/sandbox/npm-config.js';
 import type { DiffPlan } from '../../model/diff-plan.js';
 import { measuresTheSame, readVerdictFile } from '../../model/transcript-document.js';
 import { readTrustedPlan } from '../../workflow/artifact.js';
@@ -25,6 +28,12 @@ export const measuringSideSpec = {
       value: 'FILE',
       description: "the trusted plan (pairs --plan --json by the base's harness; required)",
     },
+    head: {
+      type: 'string',
+      value: 'DIR',
+      description:
+        "the head's checkout: refused (exit 2) when its tracked .npmrc sets a key off the allow-list, before any npm runs there",
+    },
     transcripts: {
       type: 'string',
       value: 'FILE',
@@ -32,7 +41,7 @@ export const measuringSideSpec = {
         "what both harnesses ran and computed (transcript --base-side, by the base's harness): when they measure the same, the base's harness measures",
     },
   },
-  example: 'npm run workflow -- measuring-side --plan trusted/plan.json',
+  example: 'npm run workflow -- measuring-side --plan trusted/plan.json --head ../head',
 } as const satisfies CommandSpec;
 
 /** Whether the recorded verdict, of the plan's two commits, says both harnesses measure the same. */
@@ -51,6 +60,9 @@ export async function measuringSideCmd(
 ): Promise<number> {
   const { values } = parseCommand(measuringSideSpec, argv);
   if (!values.plan) throw new UserError('measuring-side needs --plan FILE (the trusted plan)');
+  // npm reads a checkout's root .npmrc for every npm run there (the head's npm ci, and its harness
+  // when it measures): refused now, by the base's code, before the first of them.
+  if (values.head) refuseNpmConfig(existingDirectory(values.head, '--head'));
   const plan = readTrustedPlan(resolve(values.plan));
   const change = plan.harnessChange;
   const same = change.changed && values.transcripts ? sameMeasuring(values.transcripts, plan) : false;

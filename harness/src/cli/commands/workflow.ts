@@ -12,7 +12,7 @@
  * see pr-outcome.ts), merge-status (the check's pending or failed commit status, see merge-status.ts),
  * measuring-side (pr.yml: whose harness runs the diff, see measuring-side.ts), replan (pr-comment.yml: the
  * plan made again from both commits' trees, see replan.ts), plan-tools (pr.yml: the trace's tools, see
- * plan-tools.ts).
+ * plan-tools.ts), build-dir (bench.yml: where the checkout's builds are, in the harness's cache).
  *
  * Exit status: 0 = done (a "no" from a gate is an answer, not an error); 1 = pr-outcome's rule
  * fails the check; 2 = refused (a check failed, or an input is missing or malformed); 3 = internal error.
@@ -25,6 +25,7 @@ import { EXIT, UserError } from '../../lib/errors.js';
 import { runSync } from '../../lib/exec.js';
 import { assertPr, assertRepo, assertSegment, assertSha } from '../../lib/ids.js';
 import { readUntrusted, readUntrustedJson } from '../../lib/untrusted.js';
+import { checkoutCache } from '../../machine/cache-root.js';
 import { readResultsArtifact } from '../../model/read-results.js';
 import { LEGACY_PROFILE } from '../../model/store-layout.js';
 import { IndexCommits, STORE_SCHEMA } from '../../model/store-schema.js';
@@ -287,6 +288,27 @@ async function noiseFileCmd(argv: string[], io: Io): Promise<number> {
   return 0;
 }
 
+const buildDirSpec = {
+  name: 'workflow build-dir',
+  brief: "bench.yml: where this checkout's builds are (the static just(js) binary is uploaded from there)",
+  summary:
+    "Prints the folder of this checkout's builds in the harness's cache outside the checkout ($JSIO_CACHE, " +
+    'else $XDG_CACHE_HOME/jsio-bench, else ~/.cache/jsio-bench; machine/cache-root.ts): <experiment>/<variant>/ under it.',
+  options: {
+    root: { type: 'string', value: 'DIR', default: '.', description: 'the checkout' },
+  },
+  example: 'npm run workflow -- build-dir',
+} as const satisfies CommandSpec;
+
+async function buildDirCmd(argv: string[], io: Io): Promise<number> {
+  const { values } = parseCommand(buildDirSpec, argv);
+  const root = resolve(values.root!);
+  if (!existsSync(join(root, 'programs')))
+    throw new UserError(`--root ${values.root}: not a jsio-bench checkout (it has no programs/ folder)`);
+  io.stdout(`${join(checkoutCache(root, io.env), 'build')}\n`);
+  return 0;
+}
+
 const CHECKS: Record<string, { spec: CommandSpec; run: (argv: string[], io: Io) => Promise<number> }> = {
   'pr-head': { spec: prHeadSpec, run: prHead },
   'comment-target': { spec: commentTargetSpec, run: commentTargetCmd },
@@ -298,6 +320,7 @@ const CHECKS: Record<string, { spec: CommandSpec; run: (argv: string[], io: Io) 
   'measuring-side': { spec: measuringSideSpec, run: measuringSideCmd },
   replan: { spec: replanSpec, run: replanCmd },
   'plan-tools': { spec: planToolsSpec, run: planToolsCmd },
+  'build-dir': { spec: buildDirSpec, run: buildDirCmd },
 };
 
 export const workflowSpec = {

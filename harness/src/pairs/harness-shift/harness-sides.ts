@@ -1,14 +1,15 @@
 /**
  * The two harnesses a harness shift compares, set up to measure the same programs: one directory
  * per side, at paths of the same length, each holding its checkout's harness (and npm manifest)
- * with the HEAD's programs linked in. Runtimes and generated inputs (content-keyed) come from the
- * head's cache by a link on both sides, and both write scratch files into one directory, so what
- * differs between the sides is the harness alone.
+ * with the HEAD's programs copied in. Runtimes and generated inputs (content-keyed) come from the
+ * harness's cache outside every checkout (machine/cache-root.ts) for both sides, and both write
+ * scratch files into one directory, so what differs between the sides is the harness alone.
  */
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve, sep } from 'node:path';
+import { cacheRoot, checkoutCache } from '../../machine/cache-root.js';
 
 export interface ShiftSides {
   /** The directory holding both sides (and their results). */
@@ -64,11 +65,18 @@ function makeSide(root: string, headRoot: string, side: string, scratch: string)
   // A copy, not a link: a side's processes run sandboxed with its tree at a fixed path, where a
   // link out of the tree would point at nothing.
   cpSync(join(headRoot, 'programs'), join(side, 'programs'), { recursive: true });
+  // The side's own folder of the harness's cache (builds, scratch: machine/cache-root.ts), its
+  // scratch the one both sides share.
+  const own = checkoutCache(side);
+  mkdirSync(own, { recursive: true });
+  symlinkSync(scratch, join(own, 'scratch'), 'dir');
+  // A harness from before the caches moved out of the checkout reads them under .cache/: the
+  // shared ones by a link there too.
   const cache = join(side, '.cache');
   mkdirSync(cache);
   for (const shared of ['runtimes', 'inputs']) {
-    mkdirSync(join(headRoot, '.cache', shared), { recursive: true });
-    symlinkSync(join(headRoot, '.cache', shared), join(cache, shared), 'dir');
+    mkdirSync(join(cacheRoot(), shared), { recursive: true });
+    symlinkSync(join(cacheRoot(), shared), join(cache, shared), 'dir');
   }
   symlinkSync(scratch, join(cache, 'scratch'), 'dir');
 }
@@ -83,6 +91,7 @@ export function makeShiftSides(baseRoot: string, headRoot: string): ShiftSides {
     makeSide(resolve(baseRoot), head, join(dir, 'base'), scratch);
     makeSide(head, head, join(dir, 'head'), scratch);
   } catch (e) {
+    for (const side of ['base', 'head']) rmSync(checkoutCache(join(dir, side)), { recursive: true, force: true });
     rmSync(dir, { recursive: true, force: true });
     throw e;
   }
@@ -91,6 +100,9 @@ export function makeShiftSides(baseRoot: string, headRoot: string): ShiftSides {
     base: join(dir, 'base'),
     head: join(dir, 'head'),
     // rmSync removes links, never what they point to.
-    dispose: () => rmSync(dir, { recursive: true, force: true }),
+    dispose: () => {
+      for (const side of ['base', 'head']) rmSync(checkoutCache(join(dir, side)), { recursive: true, force: true });
+      rmSync(dir, { recursive: true, force: true });
+    },
   };
 }

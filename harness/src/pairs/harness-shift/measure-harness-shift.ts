@@ -10,6 +10,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { plural } from '../../lib/format.js';
+import { runtimesCache } from '../../machine/cache-root.js';
 import { commitInfo } from '../../machine/machine.js';
 import { readPins, resolveRuntime } from '../../machine/toolchains.js';
 import type { Manifest } from '../../model/manifest.js';
@@ -109,7 +110,7 @@ function runtimeAvailable(head: string, log: (m: string) => void): (p: Point) =>
     if (!known.has(p.runtime))
       known.set(
         p.runtime,
-        resolveRuntime(p.runtime, pins, join(head, '.cache', 'runtimes'), log).then((r) => r.ok),
+        resolveRuntime(p.runtime, pins, runtimesCache(), log).then((r) => r.ok),
       );
     return known.get(p.runtime)!;
   };

@@ -7,6 +7,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserError } from '../../lib/errors.js';
+import { cacheRoot, checkoutCache } from '../../machine/cache-root.js';
 import { commitInfo } from '../../machine/machine.js';
 import type { Job } from '../../model/job.js';
 import type { Experiment } from '../../model/manifest.js';
@@ -98,7 +99,8 @@ export async function prepareSide(
   const empty = { root, experiments, jobs: [], builds: new Map(), toolchains: {}, commit: commitInfo(root).sha };
   if (!points.length) return empty;
   // Runtimes and inputs (content-keyed) and the evictor (the harness's tool, not a program under
-  // test) come from the running harness's cache for both sides, by the same path: with the base's own path
+  // test) come from the harness's cache outside both checkouts (machine/cache-root.ts), for both
+  // sides by the same path; each side's builds from its own folder there: with the base's own path
   // to a shared input (a symlink to the head's), every file the base's scan opens costs one more
   // path lookup, which an A/A diff calls a change (docs/reading-results.md).
   const { jobs, toolchains } = await planCheckout(
@@ -106,13 +108,13 @@ export async function prepareSide(
     host,
     {
       root,
-      cacheDir: join(harnessRoot, '.cache'),
+      cacheDir: cacheRoot(),
       evictorRoot: harnessRoot,
-      jobCacheDir: join(root, '.cache'),
+      jobCacheDir: checkoutCache(root),
       // Both sides write one file by one path. With a file each, A/A diffs of writes call the head
       // faster, whichever checkout it is (likely each file reuses the page-cache pages it freed;
       // docs/reading-results.md).
-      scratchDir: join(harnessRoot, '.cache', 'scratch'),
+      scratchDir: join(checkoutCache(harnessRoot), 'scratch'),
       require,
       // Each side in a sandbox of its own, at the one path both share: where none can start, the
       // two sides would run at different paths, and counts move with paths (docs/counts.md).

@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { busyByOthers, isBusy } from '../../analysis/busy.js';
 import { UserError } from '../../lib/errors.js';
+import { cacheRoot, runtimesCache } from '../../machine/cache-root.js';
 import { currentConditions } from '../../machine/conditions.js';
 import { cpuSnapshot, foreignCores } from '../../machine/cpu-share.js';
 import { readPins, resolveRuntime } from '../../machine/toolchains.js';
@@ -165,8 +166,8 @@ function deadlineCut(budget: Budget, s: Pick<SamplingResult, 'setupSeconds' | 'l
 /** The pair timer, built with gcc from the harness/tools of the checkout whose harness runs the diff. */
 async function pairTimer(root: string, log: (m: string) => void): Promise<string> {
   const pins = readPins(join(root, 'harness', 'toolchains.json'));
-  const gcc = await resolveRuntime('gcc', pins, join(root, '.cache', 'runtimes'), log);
-  const timer = gcc?.ok ? await buildTool('pair-timer', gcc.path, root, join(root, '.cache'), log) : undefined;
+  const gcc = await resolveRuntime('gcc', pins, runtimesCache(), log);
+  const timer = gcc?.ok ? await buildTool('pair-timer', gcc.path, root, cacheRoot(), log) : undefined;
   if (!timer) throw new UserError('the paired runner needs gcc to build its process timer', 'apt-get install gcc');
   return timer;
 }

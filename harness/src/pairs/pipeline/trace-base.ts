@@ -26,7 +26,8 @@ export interface TraceStore {
 
 /**
  * Every base point's trace: stored where `store` has the base commit's for the profile, traced
- * here for the rest (`harnessRoot` holds the runtime and input caches). Where the set-up fails (no
+ * here for the rest (`harnessRoot` is the harness that runs: its C tools, the scratch of its folder in
+ * the harness's cache). Where the set-up fails (no
  * sandbox can start, hyperfine missing), every point left is "not traced" with the reason and the
  * plan goes on with its static identities: a plan that cannot be made fails the merge check, a
  * trace that cannot be made only says so. A malformed store file is an error.

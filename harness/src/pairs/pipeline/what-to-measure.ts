@@ -26,7 +26,7 @@ export interface DiffPlanOptions {
   filters: Filters;
   controlPoints?: number;
   /**
-   * Trace the base's points (their runtimes and inputs cached under this harness's `.cache`):
+   * Trace the base's points (their runtimes and inputs in the harness's cache, machine/cache-root.ts):
    * a changed path a trace saw makes its point affected, beside the static identity.
    */
   trace?: {

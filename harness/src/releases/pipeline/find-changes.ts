@@ -11,6 +11,7 @@
  *   change with its releases' upstream dates and the release notes between them -> changes.json
  */
 import { join } from 'node:path';
+import { runtimesCache } from '../../machine/cache-root.js';
 import { machineInfo } from '../../machine/machine.js';
 import { compareVersions } from '../../model/runtime-release.js';
 import { RELEASES_SCHEMA } from '../../model/store-layout.js';
@@ -74,7 +75,7 @@ const judged = (conf: Confirmation | Unconfirmable | undefined): conf is Confirm
 export interface ChangesOptions extends LoopOptions {
   experiments?: readonly string[];
   confirm?: Confirmer;
-  /** The runtimes cache (default <root>/.cache/runtimes): where the releases' changelogs are read. */
+  /** The runtimes cache (default the harness's: machine/cache-root.ts): where the releases' changelogs are read. */
   runtimesDir?: string;
   /** Profiles a confirmed change under both its releases (releases/pipeline/profile-change.ts). */
   profileChange?: (c: Candidate) => Promise<ChangeProfile>;
@@ -243,7 +244,7 @@ async function withContext(
   suites: readonly SuiteExperiment[],
   opts: ChangesOptions,
 ): Promise<ReleaseChange[]> {
-  const runtimesDir = opts.runtimesDir ?? join(opts.root, '.cache', 'runtimes');
+  const runtimesDir = opts.runtimesDir ?? runtimesCache();
   const notes = new Map<string, Awaited<ReturnType<typeof releaseNotes>>>();
   const log = opts.log ?? (() => {});
   const out: ReleaseChange[] = [];
@@ -281,7 +282,7 @@ export async function releaseChanges(opts: ChangesOptions) {
     ...(await workChanges(index, suites, ctx)),
   ];
   const entries = readReleaseIndex(opts.storeDir, machine).releases;
-  const dates = releaseDates(entries, opts.runtimesDir ?? join(opts.root, '.cache', 'runtimes'));
+  const dates = releaseDates(entries, opts.runtimesDir ?? runtimesCache());
   const upstream = new Map([...dates].filter(([, d]) => d.source === 'changelog').map(([k, d]) => [k, d.date]));
   const dated = await dateReleases(opts.storeDir, machine, upstream);
   if (dated) opts.log?.(`${dated} release(s) measured before dates were kept now carry their changelog's date`);

@@ -15,6 +15,7 @@
 import { join } from 'node:path';
 import { UserError } from '../../lib/errors.js';
 import { formatDuration } from '../../lib/format.js';
+import { cacheRoot } from '../../machine/cache-root.js';
 import { commitInfo, machineInfo } from '../../machine/machine.js';
 import type { Experiment } from '../../model/manifest.js';
 import type { Profile } from '../../model/profiles.js';
@@ -194,7 +195,7 @@ export async function measureReleases(opts: SweepOptions): Promise<SweepResult> 
       continue;
     }
     const first = [...got.results.values()][0]!;
-    const released = upstreamDate(join(opts.cacheDir ?? join(opts.root, '.cache'), 'runtimes'), r.family, r.version);
+    const released = upstreamDate(join(opts.cacheDir ?? cacheRoot(), 'runtimes'), r.family, r.version);
     const fresh: ReleaseEntry = {
       family: r.family,
       line: r.line,

@@ -5,10 +5,12 @@
 import { spawnSync } from 'node:child_process';
 import {
   copyFileSync,
+  existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
   readlinkSync,
+  realpathSync,
   statSync,
   utimesSync,
   writeFileSync,
@@ -16,6 +18,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { cacheRoot, checkoutCache } from '../../../src/machine/cache-root.js';
 import { makeShiftSides, packagesCurrent } from '../../../src/pairs/harness-shift/harness-sides.js';
 import { ROOT } from '../../helpers/cli.js';
 import { removeScratch } from '../../helpers/scratch.js';
@@ -90,5 +93,23 @@ describe('harness shift sides and npm packages', () => {
     writeFileSync(join(root, 'node_modules', '.jsio-lock.sha256'), 'not the hash');
     expect(packagesCurrent(root)).toBe(false);
     expect(packagesCurrent(ROOT)).toBe(true);
+  });
+
+  // A side's bench keeps its builds and scratch in its own folder of the harness's cache
+  // (machine/cache-root.ts): both sides' scratch is one folder there, and dispose removes the folders.
+  it("gives each side a folder of the harness's cache, their scratch one folder, removed with the sides", () => {
+    const base = checkout('base-cache', 1_000, 2_000);
+    const head = checkout('head-cache', 1_000, 2_000);
+    const sides = makeShiftSides(base, head);
+    const own = [sides.base, sides.head].map((s) => checkoutCache(s));
+    try {
+      for (const o of own) expect(o.startsWith(`${cacheRoot()}/checkouts/`)).toBe(true);
+      expect(realpathSync(join(own[0]!, 'scratch'))).toBe(realpathSync(join(own[1]!, 'scratch')));
+      expect(realpathSync(join(own[0]!, 'scratch')).startsWith(realpathSync(sides.dir))).toBe(true);
+    } finally {
+      sides.dispose();
+    }
+    for (const o of own) expect(existsSync(o)).toBe(false);
+    expect(existsSync(join(base, '.cache')) || existsSync(join(head, '.cache'))).toBe(false);
   });
 });

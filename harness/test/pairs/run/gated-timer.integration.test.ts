@@ -77,7 +77,7 @@ describe('the pair timer, gated', () => {
   // The paired runner's prepare step (strategies.ts): the shared scratch emptied, untimed, before
   // every process, so neither side finds what the other, or its own previous process, left there.
   it('starts every process of either side with the shared scratch empty', async () => {
-    const timer = join(cache, 'tools', 'pair-timer');
+    const timer = (await buildTool('pair-timer', which('gcc')!, ROOT, cache, () => {}))!;
     const base = side('base3', cache);
     const head = side('head3', cache);
     const mine = join(cache, 'scratch', 'exp', 'variant');
@@ -100,7 +100,7 @@ describe('the pair timer, gated', () => {
   });
 
   it('fails a process whose sandbox does not start, with the reason, and times nothing of it', async () => {
-    const timer = join(cache, 'tools', 'pair-timer');
+    const timer = (await buildTool('pair-timer', which('gcc')!, ROOT, cache, () => {}))!;
     const base = side('base2', cache);
     const broken = { ...base, sandbox: { ...base.sandbox, bwrap: '/bin/false' } };
     const r = await runSchedule(timer, [gated(base, timer, 'true'), gated(broken, timer, 'true')], [0, 1], {
