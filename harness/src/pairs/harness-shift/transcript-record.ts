@@ -20,6 +20,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UserError } from '../../lib/errors.js';
 import { runProcess } from '../../lib/exec.js';
+import { checkoutCache } from '../../machine/cache-root.js';
 import { commitInfo } from '../../machine/machine.js';
 import type { Transcript } from '../../model/transcript-document.js';
 import { readStraceLog } from '../../run/strace-log.js';
@@ -185,6 +186,9 @@ async function recordIn(
   }
   const places: Place[] = [
     { path: root, name: '<side>' },
+    // The side's builds and scratch in the harness's cache: a folder per checkout path.
+    { path: checkoutCache(root, recordingEnv(dirs.tmp)), name: '<side-cache>' },
+    ...fence.readOnly.map((path) => ({ path: checkoutCache(path, recordingEnv(dirs.tmp)), name: '<other-cache>' })),
     ...(side !== root ? [{ path: side, name: '<side>' }] : []),
     { path: dirs.tmp, name: '<tmp>' },
     { path: dirs.out, name: '<out>' },
