@@ -34,6 +34,7 @@ export function planReuse<J>(
   points: readonly Keyed<J>[],
   stored: Readonly<Record<string, StoredCount>>,
   budget: number,
+  recheck = true,
 ): ReusePlan<J> {
   const reuse: ReusePlan<J>['reuse'] = [];
   const fresh: Keyed<J>[] = [];
@@ -57,7 +58,7 @@ export function planReuse<J>(
     reuse,
     count: fresh.slice(0, budget),
     deferred: fresh.slice(budget),
-    recheck: [...byFamily.values()],
+    recheck: recheck ? [...byFamily.values()] : [],
   };
 }
 
