@@ -11,9 +11,9 @@ import { shellQuote } from '../../lib/exec.js';
 import type { PairsComparison, PairsWork } from '../../model/pairs-document.js';
 import type { Host } from '../../pipeline/setup.js';
 import type { OpenedCounts } from '../../pipeline/stored-counts.js';
-import { countPoints, type PointWork, spreadOf } from '../run/count-sides.js';
+import { countPoints, type Gate, type PointWork, slots, spreadOf } from '../run/count-sides.js';
 import type { PointPlan } from '../run/executor.js';
-import { planStoredBase, type Recheck, recheckAgrees, storedBases } from './stored-base.js';
+import { planStoredBase, type Recheck, recheckAgrees, type StoredBasePlan, storedBases } from './stored-base.js';
 
 /** The share of the pairs' budget the counts may take before the pairs start. */
 export const COUNT_SHARE = 1 / 3;
@@ -43,6 +43,8 @@ interface Counting {
   host: Host;
   deadline: number;
   log: (m: string) => void;
+  /** The cores, shared by countings that run side by side. */
+  gate?: Gate;
 }
 
 const countWith = (
@@ -58,12 +60,44 @@ const countWith = (
     now: () => performance.now(),
     log: c.log,
     ...(stored ? { storedBase: stored } : {}),
+    ...(c.gate ? { gate: c.gate } : {}),
   });
 };
 
 /**
- * Counts with the stored bases: first one point per deciding family whose stored count is compared
- * live, then the rest, each base from the store where its family agreed (or is evidence only).
+ * One deciding family's points whose base is stored: its re-check first, then the others, each base
+ * from the store if the re-check agreed, else counted live.
+ */
+async function familyChain(c: Counting, order: readonly PointPlan[], plan: StoredBasePlan, r: Recheck) {
+  const point = order.filter((p) => p.id === r.id);
+  const work = await countWith(c, point, storedBases(plan, r.by === 'head' ? [r.id] : []));
+  const agreed = recheckAgrees(r, work.get(r.id));
+  // A same-key re-check that disagreed took its base from the store: that base is counted live below.
+  if (!agreed && r.by === 'head') work.delete(r.id);
+  if (!agreed)
+    c.log(
+      `counts: the stored base counts of ${r.family} were not confirmed live here (${recheckLine(r)}): its bases are counted live`,
+    );
+  const rest = order.filter((p) => plan.reusable.get(p.id)?.family === r.family && !work.has(p.id));
+  for (const [id, w] of await countWith(
+    c,
+    rest,
+    agreed
+      ? storedBases(
+          plan,
+          rest.map((p) => p.id),
+        )
+      : undefined,
+  ))
+    work.set(id, w);
+  return { work, agreed };
+}
+
+/**
+ * Counts with the stored bases. Each deciding family with stored bases waits for its own re-check
+ * (one point compared live) before its other points take their stored count; the points that wait
+ * for none (a base the store lacks, a family whose counts are evidence) start at once. The chains
+ * run side by side and share the cores, so a slow family's re-check holds up no other family.
  */
 async function countWithStore(
   c: Counting,
@@ -71,40 +105,38 @@ async function countWithStore(
   opened: Extract<OpenedCounts, { ok: true }>,
 ): Promise<{ work: Map<string, PointWork>; summary: StoredSummary }> {
   const plan = planStoredBase(order, opened);
-  const byId = new Map(plan.recheck.map((r) => [r.id, r]));
-  const first = order.filter((p) => byId.has(p.id));
-  const viaHead = plan.recheck.filter((r) => r.by === 'head').map((r) => r.id);
-  const work = await countWith(c, first, storedBases(plan, viaHead));
-  const rechecked = plan.recheck.map((r) => ({ r, agreed: recheckAgrees(r, work.get(r.id)) }));
-  const refused = new Set(rechecked.filter((x) => !x.agreed).map((x) => x.r.family));
-  // A same-key re-check that disagreed took its base from the store: that base is counted live below.
-  const again = new Set(rechecked.filter((x) => !x.agreed && x.r.by === 'head').map((x) => x.r.id));
-  for (const id of again) work.delete(id);
-  if (refused.size)
-    c.log(
-      `counts: the stored base counts of ${[...refused].join(', ')} were not confirmed live here (${rechecked
-        .filter((x) => !x.agreed)
-        .map((x) => recheckLine(x.r))
-        .join('; ')}): their bases are counted live`,
-    );
-  const rest = order.filter((p) => !work.has(p.id));
-  const usable = rest.filter((p) => plan.reusable.has(p.id) && !refused.has(plan.reusable.get(p.id)!.family));
-  for (const [id, w] of await countWith(
-    c,
-    rest,
-    storedBases(
-      plan,
-      usable.map((p) => p.id),
+  const gated = { ...c, gate: slots(c.host.machine.cores) };
+  const checked = new Set(plan.recheck.map((r) => r.family));
+  const free = order.filter((p) => !checked.has(plan.reusable.get(p.id)?.family ?? ''));
+  const [freeWork, ...chains] = await Promise.all([
+    countWith(
+      gated,
+      free,
+      storedBases(
+        plan,
+        free.map((p) => p.id),
+      ),
     ),
-  ))
-    work.set(id, w);
+    ...plan.recheck.map((r) => familyChain(gated, order, plan, r)),
+  ]);
+  const work = new Map<string, PointWork>();
+  // In the plans' order, as comparison.json lists them.
+  for (const p of order) {
+    const w = freeWork.get(p.id) ?? chains.find((ch) => ch.work.has(p.id))?.work.get(p.id);
+    if (w) work.set(p.id, w);
+  }
   const taken = [...work.values()].filter((w) => w.status === 'counted' && w.baseStored).length;
   return {
     work,
     summary: {
       store: 'used',
       taken,
-      rechecked: rechecked.map(({ r, agreed }) => ({ benchmark: r.id, family: r.family, by: r.by, agreed })),
+      rechecked: plan.recheck.map((r, i) => ({
+        benchmark: r.id,
+        family: r.family,
+        by: r.by,
+        agreed: chains[i]!.agreed,
+      })),
     },
   };
 }

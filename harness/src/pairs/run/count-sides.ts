@@ -105,6 +105,27 @@ function sideValues(
   return { ok: true, values: totals.large.map((l) => (l - base) / dx) };
 }
 
+/** Runs `run` when a slot is free (./count-sides.ts `slots`). */
+export type Gate = <T>(run: () => Promise<T>) => Promise<T>;
+
+/** A gate of `n` slots, first come first served: countings that run side by side share the cores. */
+export function slots(n: number): Gate {
+  let active = 0;
+  const waiting: (() => void)[] = [];
+  return async (run) => {
+    // A slot freed is handed to the first waiting run directly, so no newcomer takes it in between.
+    if (active >= n) await new Promise<void>((r) => waiting.push(r));
+    else active++;
+    try {
+      return await run();
+    } finally {
+      const next = waiting.shift();
+      if (next) next();
+      else active--;
+    }
+  };
+}
+
 /** A base's count taken from the trend store: the runs `bench` stored under the base job's key, and its commit. */
 export interface StoredBase {
   runs: CountedRun[];
@@ -181,6 +202,8 @@ export async function countPoints(
     log: (m: string) => void;
     /** Bases whose count the store holds under their key: only their heads are counted. */
     storedBase?: ReadonlyMap<string, StoredBase>;
+    /** Shares the cores with other countings running at the same time: each point waits for a slot. */
+    gate?: Gate;
   },
 ): Promise<Map<string, PointWork>> {
   const out = new Map<string, PointWork>();
@@ -191,17 +214,21 @@ export async function countPoints(
   }
   let breakdowns = 0;
   const queue = [...points].sort((a, b) => Number(a.impact === 'control') - Number(b.impact === 'control'));
-  const worker = async () => {
-    for (let p = queue.shift(); p; p = queue.shift()) {
-      if (opts.now() > opts.deadline) {
-        out.set(p.id, { status: 'not-counted', reason: "the counts' share of the budget was spent first" });
-        continue;
-      }
+  const gate = opts.gate ?? (<T>(run: () => Promise<T>) => run());
+  const one = (p: PointPlan) =>
+    gate(async (): Promise<PointWork> => {
+      if (opts.now() > opts.deadline)
+        return { status: 'not-counted', reason: "the counts' share of the budget was spent first" };
       const w = await countPoint(p, tools, opts.pin, opts.storedBase?.get(p.id));
       if (w.status === 'counted' && w.verdict.kind === 'changed' && breakdowns < MAX_BREAKDOWNS) {
         breakdowns++;
         w.breakdown = await breakdownPoint(p, tools, opts.pin);
       }
+      return w;
+    });
+  const worker = async () => {
+    for (let p = queue.shift(); p; p = queue.shift()) {
+      const w = await one(p);
       out.set(p.id, w);
       if (w.status === 'counted' && w.verdict.kind === 'changed')
         opts.log(`counts: ${p.id}: work changed (${(w.verdict.change * 100).toFixed(2)} %)`);
