@@ -11,7 +11,7 @@ import { shellQuote } from '../../lib/exec.js';
 import type { PairsComparison, PairsWork } from '../../model/pairs-document.js';
 import type { Host } from '../../pipeline/setup.js';
 import type { OpenedCounts } from '../../pipeline/stored-counts.js';
-import { countPoints, type Gate, type PointWork, slots, spreadOf } from '../run/count-sides.js';
+import { countPoints, type Gate, type PointWork, STORED_BASE_FAILED, slots, spreadOf } from '../run/count-sides.js';
 import type { PointPlan } from '../run/executor.js';
 import { planStoredBase, type Recheck, recheckAgrees, type StoredBasePlan, storedBases } from './stored-base.js';
 
@@ -65,39 +65,44 @@ const countWith = (
 };
 
 /**
- * One deciding family's points whose base is stored: its re-check first, then the others, each base
- * from the store if the re-check agreed, else counted live.
+ * One deciding family's points whose base is stored: its re-check beside the others, which take
+ * their stored base at once (their heads are counted anyway); if the re-check disagrees, they are
+ * all counted again with their bases live, and the taken counts are dropped.
  */
 async function familyChain(c: Counting, order: readonly PointPlan[], plan: StoredBasePlan, r: Recheck) {
   const point = order.filter((p) => p.id === r.id);
-  const work = await countWith(c, point, storedBases(plan, r.by === 'head' ? [r.id] : []));
+  const others = order.filter((p) => p.id !== r.id && plan.reusable.get(p.id)?.family === r.family);
+  const [work, rest] = await Promise.all([
+    countWith(c, point, storedBases(plan, r.by === 'head' ? [r.id] : [])),
+    countWith(
+      c,
+      others,
+      storedBases(
+        plan,
+        others.map((p) => p.id),
+      ),
+    ),
+  ]);
   const agreed = recheckAgrees(r, work.get(r.id));
-  // A same-key re-check that disagreed took its base from the store: that base is counted live below.
-  if (!agreed && r.by === 'head') work.delete(r.id);
-  if (!agreed)
-    c.log(
-      `counts: the stored base counts of ${r.family} were not confirmed live here (${recheckLine(r)}): its bases are counted live`,
-    );
-  const rest = order.filter((p) => plan.reusable.get(p.id)?.family === r.family && !work.has(p.id));
-  for (const [id, w] of await countWith(
-    c,
-    rest,
-    agreed
-      ? storedBases(
-          plan,
-          rest.map((p) => p.id),
-        )
-      : undefined,
-  ))
-    work.set(id, w);
+  for (const [id, w] of rest) work.set(id, w);
+  if (agreed) return { work, agreed };
+  c.log(
+    `counts: the stored base counts of ${r.family} were not confirmed live here (${recheckLine(r)}): its bases are counted live`,
+  );
+  // Every point of the family that took a stored base, the same-key re-check's own included.
+  const again = [...point, ...others].filter((p) => {
+    const w = work.get(p.id);
+    return w?.status === 'counted' ? Boolean(w.baseStored) : w?.reason.startsWith(STORED_BASE_FAILED);
+  });
+  for (const [id, w] of await countWith(c, again)) work.set(id, w);
   return { work, agreed };
 }
 
 /**
- * Counts with the stored bases. Each deciding family with stored bases waits for its own re-check
- * (one point compared live) before its other points take their stored count; the points that wait
- * for none (a base the store lacks, a family whose counts are evidence) start at once. The chains
- * run side by side and share the cores, so a slow family's re-check holds up no other family.
+ * Counts with the stored bases. Each deciding family with stored bases is re-checked (one point
+ * compared live) beside its other points; a family whose re-check disagrees has them counted
+ * again with live bases. The points of no re-checked family (a base the store lacks, a family whose
+ * counts are evidence) count beside them. All share the cores, the re-checks asking first.
  */
 async function countWithStore(
   c: Counting,

@@ -126,6 +126,9 @@ export function slots(n: number): Gate {
   };
 }
 
+/** How a point whose stored base count makes no value says so (a family that fails its re-check counts it again). */
+export const STORED_BASE_FAILED = 'base (stored)';
+
 /** A base's count taken from the trend store: the runs `bench` stored under the base job's key, and its commit. */
 export interface StoredBase {
   runs: CountedRun[];
@@ -147,7 +150,7 @@ async function countPoint(point: PointPlan, tools: Tools, pin?: string, stored?:
     if (!c.ok)
       return {
         status: 'not-counted',
-        reason: `${side}${stored && side === 'base' ? ' (stored)' : ''}: ${c.reason}`.slice(0, 600),
+        reason: `${stored && side === 'base' ? STORED_BASE_FAILED : side}: ${c.reason}`.slice(0, 600),
       };
     sides[side] = { values: c.values, runs: [...c.runs] };
     seconds += c.seconds;
