@@ -57,6 +57,12 @@ const FILE_FLOORS = {
   'pairs/harness-shift/transcript-places.ts': 'normalize',
   'pairs/harness-shift/transcript-compare.ts': 'analysis',
   'pairs/harness-shift/transcript-record.ts': 'pipeline',
+  // The hyperfine a recording shows (its numbers are the raw output both analyses are handed), the
+  // numbers compared, both sides recorded at once, and the verdict in words.
+  'pairs/harness-shift/hyperfine-player.ts': 'run',
+  'pairs/harness-shift/transcript-numbers.ts': 'analysis',
+  'pairs/harness-shift/harness-transcripts.ts': 'pipeline',
+  'pairs/harness-shift/verdict-text.ts': 'report',
   // Calibration: a replay, a report and the two files that run it.
   'calibration/aa-replay.ts': 'analysis',
   'calibration/figures.ts': 'report',

@@ -7,14 +7,17 @@
  */
 import { z } from 'zod';
 
-/** 2 added `unreadable`, 3 `traced`; older plans are read as having none. */
-export const DIFF_PLAN_SCHEMA = 3;
+/**
+ * 2 added `unreadable`, 3 `traced`, 4 `traced.fromStore` and `traced.refusedWrites`; older plans
+ * are read as having none.
+ */
+export const DIFF_PLAN_SCHEMA = 4;
 
 const short = (max: number) => z.string().max(max);
 
 export const DiffPlan = z
   .object({
-    schema: z.union([z.literal(1), z.literal(2), z.literal(DIFF_PLAN_SCHEMA)]),
+    schema: z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(DIFF_PLAN_SCHEMA)]),
     kind: z.literal('pairs-plan'),
     base: z.object({ root: short(1000), commit: short(64) }).strict(),
     head: z.object({ root: short(1000), commit: short(64) }).strict(),
@@ -46,6 +49,8 @@ export const DiffPlan = z
     traced: z
       .object({
         points: z.number().int().min(0),
+        /** Base points whose traces came from the trend store (main's runs of the base commit), not traced here. */
+        fromStore: z.number().int().min(0).optional(),
         seconds: z.number().min(0),
         seenOnlyByTracing: z
           .array(
@@ -59,6 +64,11 @@ export const DiffPlan = z
           )
           .max(10_000),
         notFullyTraced: z.array(z.object({ benchmark: short(300), reason: short(600) }).strict()).max(10_000),
+        /** Base points whose processes tried to write outside their scratch folder (broken), with the paths. */
+        refusedWrites: z
+          .array(z.object({ benchmark: short(300), paths: z.array(short(1000)).min(1).max(100) }).strict())
+          .max(10_000)
+          .optional(),
       })
       .strict()
       .optional(),

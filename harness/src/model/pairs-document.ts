@@ -12,6 +12,7 @@ import { type ComparisonKind, PAIRS_COMPARISON_OLDEST, PAIRS_COMPARISON_SCHEMA }
 import { DiffSummary } from './diff-summary.js';
 import { Num } from './fields.js';
 import { DIRECTIONS } from './metrics.js';
+import { TranscriptVerdict } from './transcript-document.js';
 import { PAIRS_VERDICTS, WORK_VERDICTS } from './verdicts.js';
 import { WorkBreakdown } from './work-breakdown-schema.js';
 
@@ -180,6 +181,11 @@ export const HarnessShift = z
      * tool, pin or package differs): nothing can measure differently, so nothing was measured.
      */
     sameCode: z.boolean().optional(),
+    /**
+     * What both harnesses ran and computed, recorded from outside (transcripts). When they measure
+     * the same, nothing was timed (rounds 0, no experiments).
+     */
+    transcript: TranscriptVerdict.optional(),
   })
   .strict();
 export type HarnessShift = z.infer<typeof HarnessShift>;

@@ -4,6 +4,7 @@
  * the places that legitimately differ between recordings named (`<side>`, `<tmp>`…).
  */
 import { z } from 'zod';
+import { readUntrustedJson } from '../lib/untrusted.js';
 
 const TRANSCRIPT_SCHEMA = 1;
 
@@ -33,3 +34,68 @@ export const Transcript = z
   })
   .strict();
 export type Transcript = z.infer<typeof Transcript>;
+
+const line = z.string().max(600);
+
+/**
+ * What two recordings say about a harness change (pairs/harness-shift/harness-transcripts.ts):
+ * whether both harnesses started the same programs the same way, and whether both made the same
+ * numbers from the same raw output, with each difference named.
+ */
+export const TranscriptVerdict = z
+  .object({
+    /** The bench arguments both sides were recorded with (the PR's profile and filters). */
+    bench: z.array(z.string().max(1000)).max(200),
+    runs: z
+      .object({
+        same: z.boolean(),
+        alike: z.number().int().nonnegative(),
+        differences: z.array(z.object({ what: line, runs: z.number().int().nonnegative() }).strict()).max(50),
+        /** Differences beyond the fifty kept. */
+        more: z.number().int().nonnegative(),
+      })
+      .strict(),
+    numbers: z
+      .object({
+        same: z.boolean(),
+        compared: z.number().int().nonnegative(),
+        notReplayed: z.number().int().nonnegative(),
+        moves: z
+          .array(
+            z
+              .object({
+                what: line,
+                benchmarks: z.number().int().nonnegative(),
+                range: z.tuple([z.number(), z.number()]).optional(),
+              })
+              .strict(),
+          )
+          .max(50),
+      })
+      .strict(),
+    /** Each recorded bench's exit status (a side whose bench failed decides nothing). */
+    exits: z.object({ base: z.number().int().nullable(), head: z.number().int().nullable() }).strict(),
+    seconds: z.number().nonnegative(),
+  })
+  .strict();
+export type TranscriptVerdict = z.infer<typeof TranscriptVerdict>;
+
+/** transcripts.json: the verdict as the recording step writes it for the diff and the comment. */
+export const TranscriptVerdictFile = z
+  .object({
+    schema: z.literal(1),
+    kind: z.literal('transcript-verdict'),
+    base: z.object({ commit: z.string().max(64) }).strict(),
+    head: z.object({ commit: z.string().max(64) }).strict(),
+    verdict: TranscriptVerdict,
+  })
+  .strict();
+export type TranscriptVerdictFile = z.infer<typeof TranscriptVerdictFile>;
+
+/** Both harnesses run the same programs the same way and make the same numbers: measures the same. */
+export const measuresTheSame = (v: TranscriptVerdict): boolean =>
+  v.runs.same && v.numbers.same && v.exits.base === 0 && v.exits.head === 0;
+
+/** Reads transcripts.json as untrusted input (an artifact of another job). */
+export const readVerdictFile = (file: string): TranscriptVerdictFile =>
+  readUntrustedJson(file, TranscriptVerdictFile, { maxBytes: 2 * 2 ** 20, what: 'transcript verdict' });

@@ -34,7 +34,15 @@ import { normalize, notRun } from '../run/normalize.js';
 import type { SyscallCounts } from '../run/parse-strace.js';
 import { checkStore } from '../store/check.js';
 import { publishRun } from '../store/publish-run.js';
+import { storeTraces } from '../store/trace-store.js';
 import { type CountStageResult, countStage, DEFAULT_COUNT_BUDGET } from './bench-counts.js';
+import {
+  failRefusedWrites,
+  RUN_TRACES_FILE,
+  type TraceStageResult,
+  traceStage,
+  writeRunTraces,
+} from './bench-traces.js';
 import type { CountsMode } from './count-work.js';
 import { Progress } from './progress.js';
 import { writeReports } from './reports.js';
@@ -79,6 +87,12 @@ export interface BenchOptions {
    * or more, a count the runs disagree on can be told from one that changed (the release axis).
    */
   traces?: number;
+  /**
+   * Profiles whose points are traced once for the files they touch (./bench-traces.ts), kept in
+   * <out>/traces.json and, with the run, in the store: the trusted plan of a pull request based on
+   * this commit takes them (main's runners: their profile and the pull requests').
+   */
+  traceProfiles?: readonly Profile[];
   log?: (msg: string) => void;
 }
 
@@ -102,6 +116,8 @@ export interface BenchResult {
   counted: Map<string, CountedRun[]>;
   /** Wall seconds the counting stage took (0 when nothing was counted). */
   countSeconds: number;
+  /** Wall seconds the trace pass took (0 without --trace-profiles). */
+  traceSeconds: number;
 }
 
 /** The runner's trace and `total - 1` more untimed ones, each counted alike; stops at the first that fails. */
@@ -251,6 +267,38 @@ async function countsOfRun(
 /** What a run's counting record names as its store when the counts are a sweep's, in memory. */
 const SWEEP_STORE = "(the release sweep's counts, in memory)";
 
+/** The trace pass (./bench-traces.ts) when asked for: the run's traces written, its points that wrote outside failed. */
+async function tracePass(
+  experiments: readonly Experiment[],
+  host: Host,
+  file: ResultsFile,
+  o: { opts: BenchOptions; cacheDir: string; builds?: ReadonlyMap<string, BuildResult> },
+  log: (m: string) => void,
+): Promise<TraceStageResult | undefined> {
+  const { opts } = o;
+  if (!opts.traceProfiles?.length) return undefined;
+  const traced = await traceStage(
+    {
+      root: opts.root,
+      experiments,
+      filters: opts.filters,
+      profile: opts.profile,
+      profiles: opts.traceProfiles,
+      commit: commitInfo(opts.root).sha,
+      cacheDir: o.cacheDir,
+      ...(opts.programsDir ? { programsDir: opts.programsDir } : {}),
+      ...(o.builds ? { builds: o.builds } : {}),
+    },
+    host,
+    log,
+  );
+  if (!traced.file) return traced;
+  const broken = failRefusedWrites(file, traced.file, opts.profile);
+  if (broken) log(`${broken} point(s) failed: their processes tried to write outside their scratch folder`);
+  writeRunTraces(file.outDir, traced.file);
+  return traced;
+}
+
 /** What planCheckout needs of a bench run. */
 function checkoutOf(opts: BenchOptions, cacheDir: string): CheckoutPlan {
   return {
@@ -278,6 +326,8 @@ export async function bench(opts: BenchOptions): Promise<BenchResult> {
   if (opts.storeDir) checkStore(opts.storeDir);
   // Created only once the run is accepted: a refused run leaves nothing behind.
   const outDir = ensureDirectory(resolve(opts.outDir), '--out');
+  // An earlier run's traces must not go on beside this run's results (`npm run pages` carries them).
+  rmSync(join(outDir, RUN_TRACES_FILE), { force: true });
   if (opts.storeDir) ensureDirectory(opts.storeDir, '--store');
   const host = await setUpMachine(opts, log);
   if (opts.require.includes('counts') && !host.tools.valgrind)
@@ -298,6 +348,15 @@ export async function bench(opts: BenchOptions): Promise<BenchResult> {
   const builds = await buildAll(jobs, log);
   const timed = await runJobs(jobs, builds, host, file, opts, log);
   const { measuredSeconds, traces, profiled } = timed;
+  const traced = timed.interrupted
+    ? undefined
+    : await tracePass(
+        experiments,
+        host,
+        file,
+        { opts, cacheDir, ...(sandbox === 'bubblewrap' ? { builds } : {}) },
+        log,
+      );
   const { stored, work } = await countsOfRun(
     jobs,
     host,
@@ -318,6 +377,7 @@ export async function bench(opts: BenchOptions): Promise<BenchResult> {
   const { stored: published, sitePath } = await store(results, opts, log);
   // The counts go into the store with the run that made them, never from a run it refused.
   if (published && stored.ok) saveStoredCounts(stored);
+  if (published && opts.storeDir && traced?.file) storeTraces(opts.storeDir, host.machine.id, traced.file);
   return {
     results,
     outDir,
@@ -329,6 +389,7 @@ export async function bench(opts: BenchOptions): Promise<BenchResult> {
     traces,
     counted: work.counted,
     countSeconds: work.seconds,
+    traceSeconds: traced?.seconds ?? 0,
     profiles: profiled,
     ...(sitePath ? { sitePath } : {}),
   };

@@ -28,7 +28,10 @@ interface PointTrace {
   listed: string[];
   /** Why the trace is not complete (reads through io_uring), when so. */
   notFullyTraced?: string;
-  /** Paths outside the scratch folder a process tried to write (the sandbox refused them). */
+  /**
+   * Paths outside the scratch folder a process tried to write (the sandbox refused them): in the
+   * side's tree as it names them ("programs/wc/out.txt"), elsewhere as the sandbox shows them.
+   */
   refusedWrites: string[];
   seconds: number;
 }
@@ -66,7 +69,9 @@ export async function traceJob(job: Job, tools: Tools, work: string): Promise<Tr
       paths: pathsInTree(parsed, TREE),
       listed: pathsInTree({ paths: listedOnly }, TREE),
       ...(parsed.blind ? { notFullyTraced: parsed.blind } : {}),
-      refusedWrites: parsed.refusedWrites.filter((p) => !p.startsWith(scratch) && !p.startsWith('/dev/')),
+      refusedWrites: parsed.refusedWrites
+        .filter((p) => !p.startsWith(scratch) && !p.startsWith('/dev/'))
+        .map((p) => pathsInTree({ paths: new Map([[p, new Set()]]) }, TREE, [])[0] ?? p),
       seconds: r.seconds,
     },
   };

@@ -10,6 +10,7 @@ import type { DiffPlan } from '../model/diff-plan.js';
 import type { GateResult } from '../model/diff-summary.js';
 import type { PairRecordDocument } from '../model/pair-record.js';
 import type { PairsComparison } from '../model/pairs-document.js';
+import type { TranscriptVerdictFile } from '../model/transcript-document.js';
 import type { GateRule } from '../pairs/analysis/merge-gate.js';
 import { type RecomputeOptions, recomputeVerdicts } from '../pairs/analysis/recompute.js';
 import { summarize } from '../pairs/analysis/summarize.js';
@@ -20,7 +21,14 @@ export const NO_RECORD =
   "the artifact has no pair record (pairs.json), so no verdict could be judged again: the rows below are the measuring harness's own, unchecked";
 
 /** The trusted plan as the comment job has it: the plan, or why there is none. */
-export type TrustedPlan = { plan: DiffPlan; note?: string } | { missing: string };
+export type TrustedPlan =
+  | {
+      plan: DiffPlan;
+      note?: string;
+      /** What the base's code recorded of both harnesses, uploaded before either measured (pr.yml). */
+      recorded?: TranscriptVerdictFile;
+    }
+  | { missing: string };
 
 export interface Judgement {
   /** The comparison with every verdict as judged again (what the comment shows). */
@@ -59,12 +67,18 @@ export function judgeDiff(
     reasons.push(`no trusted plan: ${trusted.missing}`);
   } else {
     planNote = trusted.note;
-    coverage = coverageProblem(trusted.plan, comparison);
+    coverage = coverageProblem(trusted.plan, comparison, trusted.recorded);
     if (coverage) reasons.push(coverage.line);
   }
   if (gate.fail) reasons.push(gate.because);
+  // The comment shows the recordings as the base's code uploaded them, not as the measuring harness passed them on.
+  const recorded = 'plan' in trusted ? trusted.recorded : undefined;
+  const shown =
+    recorded && comparison.harnessShift
+      ? { ...comparison, harnessShift: { ...comparison.harnessShift, transcript: recorded.verdict } }
+      : comparison;
   return {
-    comparison: { ...comparison, summary: summarize(comparison, rule) },
+    comparison: { ...shown, summary: summarize(shown, rule) },
     disagreements,
     ...(coverage ? { coverage } : {}),
     ...(planNote ? { planNote } : {}),

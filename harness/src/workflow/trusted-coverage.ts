@@ -11,8 +11,10 @@
  * been measured. Pure.
  */
 
+import { isDeepStrictEqual } from 'node:util';
 import type { DiffPlan } from '../model/diff-plan.js';
 import type { PairsComparison } from '../model/pairs-document.js';
+import { measuresTheSame, type TranscriptVerdictFile } from '../model/transcript-document.js';
 
 /** Reasons a point may be left unmeasured on both sides and still count as answered. */
 const ACCEPTED_SKIPS: readonly RegExp[] = [/ is not installed\b/];
@@ -83,10 +85,37 @@ function countsByWhy(points: readonly { why: string }[]): string {
 }
 
 /**
+ * A harness change the diff answered without timing it rests on the recordings the base's code
+ * made and uploaded before any harness measured (pr.yml's `harness-transcripts`): they must be
+ * there, of the plan's commits, show both harnesses measuring the same, and be what the diff
+ * reports. Undefined when that holds or the answer did not rest on them.
+ */
+function untimedWithoutRecordings(
+  plan: DiffPlan,
+  c: PairsComparison,
+  recorded: TranscriptVerdictFile | undefined,
+): string | undefined {
+  const h = c.harnessShift;
+  if (!h || h.sameCode || h.rounds > 0 || h.experiments.length) return undefined;
+  const lead = 'the diff answered the harness change without timing it, but';
+  if (!recorded) return `${lead} no recordings of both harnesses were uploaded before it measured`;
+  if (recorded.base.commit !== plan.base.commit || recorded.head.commit !== plan.head.commit)
+    return `${lead} the uploaded recordings are of other commits than the plan's`;
+  if (!measuresTheSame(recorded.verdict)) return `${lead} the uploaded recordings show the two harnesses differ`;
+  if (!isDeepStrictEqual(h.transcript, recorded.verdict))
+    return `${lead} what it reports of the recordings is not what was uploaded`;
+  return undefined;
+}
+
+/**
  * What the comment and the merge check say about a trusted plan: undefined when every point it
  * names is answered and a harness change it found was measured; else one line, and the points.
  */
-export function coverageProblem(plan: DiffPlan, c: PairsComparison): { line: string; points: string[] } | undefined {
+export function coverageProblem(
+  plan: DiffPlan,
+  c: PairsComparison,
+  recorded?: TranscriptVerdictFile,
+): { line: string; points: string[] } | undefined {
   if (!samePair(plan, c))
     return {
       line: `the trusted plan is of base ${plan.base.commit.slice(0, 12)} and head ${plan.head.commit.slice(0, 12)}, not of the commits this diff measured`,
@@ -102,6 +131,8 @@ export function coverageProblem(plan: DiffPlan, c: PairsComparison): { line: str
     lines.push(
       `the trusted plan found the harness changed (${plan.harnessChange.why}), and the diff did not measure what that change does`,
     );
+  const unrecorded = plan.harnessChange.changed ? untimedWithoutRecordings(plan, c, recorded) : undefined;
+  if (unrecorded) lines.push(unrecorded);
   if (!lines.length) return undefined;
   return { line: lines.join('; '), points: missing.map((m) => m.benchmark) };
 }

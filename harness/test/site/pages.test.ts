@@ -53,4 +53,30 @@ describe('pages', () => {
     expect(second.stderr).toMatch(/kept old-b\.js: an earlier build wrote it/);
     expect(existsSync(join(dir, 'index.html'))).toBe(true);
   });
+
+  it("carries a run's traces.json into <machine>/traces/<sha>.json, and refuses another commit's before touching anything", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'jsio-ghp-'));
+    const run = mkdtempSync(join(tmpdir(), 'jsio-ghp-run-'));
+    const sha = 'e'.repeat(40);
+    writeFileSync(join(run, 'results.json'), JSON.stringify(wcResults(sha)));
+    const traces = {
+      schema: 1,
+      commit: sha,
+      profiles: {
+        quick: {
+          'wc/c/bs=4096': { paths: ['programs/wc'], listed: [], refusedWrites: [], traced: '2026-11-29T02:00:00Z' },
+        },
+      },
+    };
+    writeFileSync(join(run, 'traces.json'), JSON.stringify({ ...traces, commit: 'f'.repeat(40) }));
+    const refused = runCli(['pages', join(run, 'results.json'), '--dir', dir]);
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toContain(`${join(run, 'traces.json')} holds the traces of commit ffffffffffff`);
+    expect(existsSync(join(dir, 'data'))).toBe(false);
+    writeFileSync(join(run, 'traces.json'), JSON.stringify(traces));
+    const r = runCli(['pages', join(run, 'results.json'), '--dir', dir]);
+    expect(r.status, r.stderr).toBe(0);
+    const stored = JSON.parse(readFileSync(join(dir, 'data', 'test-machine', 'traces', `${sha}.json`), 'utf8'));
+    expect(stored).toEqual(traces);
+  });
 });

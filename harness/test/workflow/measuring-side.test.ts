@@ -34,7 +34,7 @@ describe('workflow measuring-side', () => {
   it("the base's harness when the harness did not change", () => {
     const r = side(JSON.stringify(plan({ changed: false, files: [], why: 'no change' })));
     expect(r.status, r.stderr).toBe(0);
-    expect(r.stdout).toBe('side=base\n');
+    expect(r.stdout).toBe('side=base\nharness=unchanged\n');
   });
 
   it("the head's harness when the plan found the measuring code changed, saying why", () => {
@@ -42,8 +42,77 @@ describe('workflow measuring-side', () => {
       JSON.stringify(plan({ changed: true, files: ['harness/src/run/measure.ts'], why: 'measuring code differs' })),
     );
     expect(r.status, r.stderr).toBe(0);
-    expect(r.stdout).toBe('side=head\n');
+    expect(r.stdout).toBe('side=head\nharness=changed\n');
     expect(r.stderr).toContain('measuring code differs');
+  });
+
+  const verdictFile = (over: { base?: string; head?: string; same?: boolean }) => {
+    const same = over.same ?? true;
+    const file = join(dir, `transcripts-${++n}.json`);
+    writeFileSync(
+      file,
+      JSON.stringify({
+        schema: 1,
+        kind: 'transcript-verdict',
+        base: { commit: over.base ?? 'a'.repeat(40) },
+        head: { commit: over.head ?? 'b'.repeat(40) },
+        verdict: {
+          bench: ['--profile', 'quick'],
+          runs: {
+            same,
+            alike: 10,
+            differences: same ? [] : [{ what: 'hyperfine: `--warmup 3` → `--warmup 1`', runs: 4 }],
+            more: 0,
+          },
+          numbers: { same: true, compared: 40, notReplayed: 2, moves: [] },
+          exits: { base: 0, head: 0 },
+          seconds: 12,
+        },
+      }),
+    );
+    return file;
+  };
+  const changedPlan = () => {
+    const file = join(dir, `plan-${++n}.json`);
+    writeFileSync(
+      file,
+      JSON.stringify(plan({ changed: true, files: ['harness/src/run/measure.ts'], why: 'measuring code differs' })),
+    );
+    return file;
+  };
+
+  it("the base's harness when both harnesses' recordings measure the same, saying so", () => {
+    const r = runCli(['workflow', 'measuring-side', '--plan', changedPlan(), '--transcripts', verdictFile({})]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toBe('side=base\nharness=changed\n');
+    expect(r.stderr).toContain('run the same commands and compute the same numbers');
+  });
+
+  it("the head's harness when the recordings differ", () => {
+    const r = runCli([
+      'workflow',
+      'measuring-side',
+      '--plan',
+      changedPlan(),
+      '--transcripts',
+      verdictFile({ same: false }),
+    ]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toBe('side=head\nharness=changed\n');
+  });
+
+  it('refuses recordings of other commits than the plan, printing no side', () => {
+    const r = runCli([
+      'workflow',
+      'measuring-side',
+      '--plan',
+      changedPlan(),
+      '--transcripts',
+      verdictFile({ head: 'c'.repeat(40) }),
+    ]);
+    expect(r.status).not.toBe(0);
+    expect(r.stdout).not.toContain('side=');
+    expect(r.stderr).toContain('but the plan is of');
   });
 
   it.each([

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { DiffPlan } from '../../src/model/diff-plan.js';
 import type { PairsComparison } from '../../src/model/pairs-document.js';
+import type { TranscriptVerdict, TranscriptVerdictFile } from '../../src/model/transcript-document.js';
 import { parseGateRule } from '../../src/pairs/analysis/merge-gate.js';
 import { commentFromArtifact } from '../../src/workflow/artifact.js';
 import { judgeDiff, NO_RECORD, trustedPlanOf } from '../../src/workflow/judgement.js';
@@ -120,6 +121,63 @@ describe('trusted coverage', () => {
     expect(coverageProblem(changed, comparison())?.line).toMatch(
       /found the harness changed .* did not measure what that change does/,
     );
+  });
+});
+
+describe('a harness change answered by its recordings, without timing', () => {
+  const changed = plan([measured], [], {
+    harnessChange: { changed: true, files: ['harness/src/run/measure.ts'], why: '1 measuring file(s) differ' },
+  });
+  const verdict = (same: boolean): TranscriptVerdict => ({
+    bench: ['--profile', 'quick'],
+    runs: { same, alike: 50, differences: same ? [] : [{ what: 'bash: `a` → `b`', runs: 3 }], more: 0 },
+    numbers: { same: true, compared: 40, notReplayed: 0, moves: [] },
+    exits: { base: 0, head: 0 },
+    seconds: 30,
+  });
+  const recorded = (v: TranscriptVerdict, head = 'b'.repeat(40)): TranscriptVerdictFile => ({
+    schema: 1,
+    kind: 'transcript-verdict',
+    base: { commit: 'a'.repeat(40) },
+    head: { commit: head },
+    verdict: v,
+  });
+  const untimed = (v: TranscriptVerdict) =>
+    comparison((c) => {
+      c.harnessShift = {
+        files: ['harness/src/run/measure.ts'],
+        profile: 'quick',
+        rounds: 0,
+        seed: 1,
+        margin: 0.015,
+        experiments: [],
+        notMeasured: [],
+        transcript: v,
+      };
+    });
+
+  it('holds when the recordings the base uploaded show both measuring the same, as the diff reports', () => {
+    expect(coverageProblem(changed, untimed(verdict(true)), recorded(verdict(true)))).toBeUndefined();
+  });
+
+  it.each([
+    ['no recordings of both harnesses were uploaded', undefined, verdict(true)],
+    ['of other commits', recorded(verdict(true), 'c'.repeat(40)), verdict(true)],
+    ['show the two harnesses differ', recorded(verdict(false)), verdict(true)],
+    ['not what was uploaded', recorded(verdict(true)), { ...verdict(true), seconds: 1 }],
+  ])('fails when %s', (what, file, reported) => {
+    expect(coverageProblem(changed, untimed(reported), file)?.line).toContain(what);
+  });
+
+  it("the comment shows the uploaded recordings, not the measuring harness's", () => {
+    const r = judgeDiff(
+      untimed({ ...verdict(true), seconds: 1 }),
+      record,
+      { plan: changed, recorded: recorded(verdict(true)) },
+      parseGateRule('broken'),
+    );
+    expect(r.fail).toBe(true);
+    expect(r.comparison.harnessShift?.transcript?.seconds).toBe(30);
   });
 });
 

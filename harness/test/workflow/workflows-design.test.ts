@@ -160,7 +160,13 @@ describe('pr.yml: who reaches the machine, and for which commit', () => {
     expect(selfHosted(plan)).toBe(false);
     expect(plan.permissions).toEqual({ contents: 'read', statuses: 'write' });
     const checkouts = plan.steps.filter((s) => uses(s, 'actions/checkout'));
-    expect(checkouts.map((s) => s.with?.['persist-credentials'])).toEqual([false]);
+    expect(checkouts.map((s) => s.with?.['persist-credentials'])).toEqual([false, false]);
+    // The second is the trend store's traces of the merge base, read-only.
+    expect(checkouts[1]!.with).toMatchObject({
+      ref: 'gh-pages',
+      'sparse-checkout': 'data/*/traces/${{ steps.base.outputs.sha }}.json',
+    });
+    expect(plan.steps.some((s) => s.run?.includes('--trace --store ../pages/data'))).toBe(true);
     for (const s of plan.steps.filter((x) => /\bnpm\b/.test(x.run ?? ''))) expect(s['working-directory']).toBe('base');
     expect(plan.steps.some((s) => s.run?.includes('--base . --head ../head --plan --json'))).toBe(true);
     // In the diff job, the base's side (dependencies, the just(js) installer, which harness) comes before the head's.

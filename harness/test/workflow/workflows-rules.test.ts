@@ -155,7 +155,9 @@ describe('every command a workflow runs is an npm script that a test runs', () =
         const isNpm = /^npm (ci|test)\b/.test(line) || /^npm run /.test(line);
         // Lines of a bench (or calibrate, pairs, the comment's and the merge check's) step's
         // argument assembly and exit-status handling are shell around one npm run.
-        const inBenchStep = /npm run (--silent )?(bench|calibrate|pairs|pr-comment|workflow) /.test(step.run);
+        const inBenchStep = /npm run (--silent )?(bench|calibrate|pairs|pr-comment|workflow|transcript) /.test(
+          step.run,
+        );
         if (!isNpm && !inBenchStep && !PLUMBING.some((re) => re.test(line)))
           expect.fail(`${f}: "${line}" is neither an npm script nor plumbing`);
       }

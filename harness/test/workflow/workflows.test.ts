@@ -16,11 +16,13 @@ type Job = {
   strategy?: Record<string, unknown>;
   environment?: unknown;
   needs?: string | string[];
+  env?: Record<string, string>;
 };
 type Workflow = {
   on: Record<string, any>;
   permissions?: Record<string, string>;
   concurrency?: unknown;
+  env?: Record<string, string>;
   jobs: Record<string, Job>;
 };
 
@@ -103,6 +105,16 @@ describe('bench.yml', () => {
     expect(w.jobs.publish!.concurrency).toBeUndefined();
     expect(w.jobs.publish!.strategy).toMatchObject({ 'max-parallel': 1 });
     expect(text.bench).toContain('npm run publish-to-branch');
+  });
+
+  // The trusted plan of a pull request based on a commit takes these traces (pr.yml's plan job).
+  it("traces its own profile's points and pr.yml's, and publishes the traces with the run", () => {
+    expect(w.env).toMatchObject({ PR_PROFILE: "${{ vars.PR_PROFILE || 'quick' }}" });
+    expect(wf.pr.jobs.plan!.env).toMatchObject({ PROFILE: "${{ vars.PR_PROFILE || 'quick' }}" });
+    expect(text.bench).toContain('--no-store --trace-profiles "$PROFILE,$PR_PROFILE"');
+    // The artifact is the whole results folder: traces.json goes with results.json to `pages`.
+    expect(text.bench).toContain('path: results/latest\n');
+    expect(text.bench).toContain('pages "$GITHUB_WORKSPACE/downloaded/results.json"');
   });
 
   it('writes only in the publish job', () => {

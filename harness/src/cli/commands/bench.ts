@@ -2,6 +2,7 @@
 import { join, resolve } from 'node:path';
 import { EXIT, UserError } from '../../lib/errors.js';
 import { existingDirectory } from '../../lib/paths.js';
+import { isProfile, PROFILES, type Profile } from '../../model/profiles.js';
 import { type BenchResult, bench } from '../../pipeline/bench.js';
 import { DEFAULT_COUNT_BUDGET } from '../../pipeline/bench-counts.js';
 import { COUNTS_MODES, type CountsMode } from '../../pipeline/count-work.js';
@@ -49,6 +50,12 @@ export const benchSpec = {
       value: 'N',
       description: `points with a new count key counted per run at most (default ${DEFAULT_COUNT_BUDGET}; the rest wait for later runs)`,
     },
+    'trace-profiles': {
+      type: 'string',
+      value: 'LIST',
+      description:
+        'profiles (comma-separated) whose points run once more under a file trace after the timed runs; the paths they touch are kept in DIR/traces.json and the store, for the trusted plan of pull requests based on this commit',
+    },
     'profile-cpu': {
       type: 'boolean',
       default: false,
@@ -90,6 +97,7 @@ export async function benchCommand(argv: string[]): Promise<number> {
     strict: values.strict,
     ...(runs ? { runs } : {}),
     profileCpu: values['profile-cpu'],
+    ...(values['trace-profiles'] === undefined ? {} : { traceProfiles: profilesFlag(values['trace-profiles']) }),
     counts: countsFlag(values.counts),
     recount: values.recount,
     ...(values['count-budget'] === undefined
@@ -99,6 +107,14 @@ export async function benchCommand(argv: string[]): Promise<number> {
   process.stdout.write(`\n${result.summaryText}\n`);
   process.stdout.write(`${whereLines(result, storeDir).join('\n')}\n`);
   return exitStatus(result);
+}
+
+function profilesFlag(value: string): Profile[] {
+  const list = [...new Set(value.split(',').map((s) => s.trim()))];
+  for (const p of list)
+    if (!isProfile(p))
+      throw new UserError(`--trace-profiles ${value}: "${p}" is not a profile (${PROFILES.join(', ')})`);
+  return list as Profile[];
 }
 
 function countsFlag(value: string): CountsMode {

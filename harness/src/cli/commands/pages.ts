@@ -1,11 +1,16 @@
 /** npm run pages: publishes results into a gh-pages checkout and rebuilds the site there, in place. */
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { writeFileAtomic } from '../../lib/atomic.js';
 import { EXIT, UserError } from '../../lib/errors.js';
 import { existingDirectory } from '../../lib/paths.js';
 import { readResultsArtifact } from '../../model/read-results.js';
+import type { Results } from '../../model/results.js';
+import type { TraceStoreFile } from '../../model/trace-store-schema.js';
+import { RUN_TRACES_FILE } from '../../pipeline/bench-traces.js';
 import { buildSite } from '../../site/build-site.js';
 import { publishRun } from '../../store/publish-run.js';
+import { readTraceFile, storeTraces } from '../../store/trace-store.js';
 import { ROOT } from '../args.js';
 import { type CommandSpec, parseCommand } from '../options.js';
 import { SITE_DATA_CHECKS } from '../site-checks.js';
@@ -17,7 +22,25 @@ export const pagesSpec = {
   positionals: 'RESULTS.json...',
   options: { dir: { type: 'string', value: 'DIR', description: 'the gh-pages checkout (required)' } },
   example: 'npm run pages -- results/latest/results.json --dir ../gh-pages',
+  notes: [
+    "A run's traces.json beside its results.json (bench --trace-profiles) goes into the store too, as <machine>/traces/<sha>.json.",
+  ],
 } as const satisfies CommandSpec;
+
+/**
+ * The run's traces (`bench --trace-profiles` writes traces.json beside results.json), validated,
+ * or undefined when the run has none; traces of another commit than the run's are refused.
+ */
+function tracesBeside(resultsFile: string, results: Results): TraceStoreFile | undefined {
+  const file = join(dirname(resultsFile), RUN_TRACES_FILE);
+  if (!existsSync(file)) return undefined;
+  const traces = readTraceFile(file);
+  if (traces.commit !== results.run.commit.sha)
+    throw new UserError(
+      `${file} holds the traces of commit ${traces.commit.slice(0, 12)}, but ${resultsFile} is a run of ${results.run.commit.sha.slice(0, 12)}: nothing was published`,
+    );
+  return traces;
+}
 
 export async function pagesCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseCommand(pagesSpec, argv);
@@ -30,7 +53,12 @@ export async function pagesCommand(argv: string[]): Promise<number> {
     if (results.run.partial) throw new UserError(`${file} is a partial (interrupted) run: it is never published`);
     return results;
   });
-  for (const results of runs) await publishRun(join(dir, 'data'), results);
+  const traces = positionals.map((file, i) => tracesBeside(file, runs[i]!));
+  for (const [i, results] of runs.entries()) {
+    await publishRun(join(dir, 'data'), results);
+    const t = traces[i];
+    if (t) storeTraces(join(dir, 'data'), results.run.machine.id, t);
+  }
   await buildSite(ROOT, join(dir, 'data'), dir, { inPlace: true, dataChecks: SITE_DATA_CHECKS });
   // A plain static host must not run Jekyll over the data files.
   writeFileAtomic(join(dir, '.nojekyll'), '');

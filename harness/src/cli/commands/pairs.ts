@@ -5,13 +5,14 @@
  * harness reads (the PR-comment workflow reads it with the default branch's), the full one beside
  * it when that is older (pairs/report/down-level.ts).
  */
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { writeFileAtomic } from '../../lib/atomic.js';
 import { EXIT, UserError } from '../../lib/errors.js';
 import { ensureDirectory, existingDirectory } from '../../lib/paths.js';
 import { commitInfo, machineInfo } from '../../machine/machine.js';
 import { PAIRS_COMPARISON_SCHEMA } from '../../model/comparison-version.js';
 import type { DiffPlan } from '../../model/diff-plan.js';
+import { readVerdictFile, type TranscriptVerdict } from '../../model/transcript-document.js';
 import { DEFAULT_CONTROL_POINTS } from '../../pairs/analysis/impact.js';
 import { DEFAULT_GATE_RULE, parseGateRule } from '../../pairs/analysis/merge-gate.js';
 import { summarize } from '../../pairs/analysis/summarize.js';
@@ -81,6 +82,12 @@ export const pairsSpec = {
       description:
         "with --plan: set up, build and run the base's points once under strace; a changed file they touched makes them affected",
     },
+    store: {
+      type: 'string',
+      value: 'DIR',
+      description:
+        "with --plan --trace: a trend store whose traces of the base commit (main's runs, bench --trace-profiles) are taken instead of tracing those points again",
+    },
     'show-plan': {
       type: 'string',
       value: 'FILE',
@@ -90,6 +97,12 @@ export const pairsSpec = {
       type: 'string',
       value: 'FILE',
       description: "a plan the base's harness wrote (--plan --json): every point it names is measured too",
+    },
+    transcripts: {
+      type: 'string',
+      value: 'FILE',
+      description:
+        "what both harnesses ran and computed, recorded by the base's harness (transcript --base-side … --dir): equal, a harness change needs no timing",
     },
     'base-just': {
       type: 'string',
@@ -117,6 +130,7 @@ export const pairsSpec = {
     'The plan (--plan) lists the affected points with their reasons, the control, the unaffected count and whether the harness changed, in seconds; it exits 0 whatever it finds.',
     'With --count-store a base point whose count key (everything the count depends on) the store holds for this machine is not counted again, only its head; one such point per deciding family is compared live first, and a family whose comparison disagrees takes nothing from the store.',
     "With --trace the plan also runs each of the base's points (one per experiment, variant and runtime) once under strace in its sandbox: a changed file they opened, ran, stat'ed, listed or looked for makes them affected (\"seen only by tracing: programs/wc/x.json\" where no static rule names it). The head's code never runs.",
+    "With --store the base commit's traces that main's runs stored for the profile (<machine>/traces/<sha>.json) are taken, and only the points without one are traced.",
   ],
 } as const satisfies CommandSpec;
 
@@ -142,6 +156,8 @@ export async function pairsCommand(argv: string[]): Promise<number> {
   if (values.json && !values.plan)
     throw new UserError('--json goes with --plan (the diff itself writes comparison.json)');
   if (values.trace && !values.plan) throw new UserError('--trace goes with --plan (the diff itself measures)');
+  if (values.store !== undefined && !values.trace)
+    throw new UserError('--store goes with --plan --trace (it holds the traces of the base commit)');
   if (values.plan) return planCommand(values, selection);
   const seed =
     values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : intFlag('--seed', values.seed, 0, 2 ** 31 - 1);
@@ -150,6 +166,7 @@ export async function pairsCommand(argv: string[]): Promise<number> {
   const head = existingDirectory(values.head, '--head');
   // Read before anything is written: a bad plan touches nothing.
   const trusted = values['trusted-plan'] ? trustedPlanOf(values['trusted-plan'], head) : undefined;
+  const transcripts = values.transcripts ? readVerdictFor(values.transcripts, base, head) : undefined;
   const out = ensureDirectory(values.out, '--out');
   const source = noiseSourceOf(values);
   const noise = loadNoise(source, machineInfo().id);
@@ -176,6 +193,7 @@ export async function pairsCommand(argv: string[]): Promise<number> {
     ...(values['every-point'] ? { measure: 'all' as const } : {}),
     ...(trusted ? { trusted } : {}),
     ...(countStore ? { countStore } : {}),
+    ...(transcripts ? { transcripts } : {}),
     // As for bench: JSIO_COUNTS=none counts nothing (tests whose subject is not the counts).
     ...(process.env.JSIO_COUNTS === 'none' ? { counts: false } : {}),
     log,
@@ -239,6 +257,22 @@ function countStoreOf(dir: string | undefined) {
   return { dir, file };
 }
 
+/** A verdict written by `transcript --base-side` (read as untrusted), for these two commits. */
+function readVerdictFor(file: string, base: string, head: string): TranscriptVerdict {
+  const v = readVerdictFile(resolve(file));
+  for (const [side, dir] of [
+    ['base', base],
+    ['head', head],
+  ] as const) {
+    const sha = commitInfo(dir).sha;
+    if (v[side].commit !== sha)
+      throw new UserError(
+        `--transcripts ${file} recorded the ${side} at ${v[side].commit.slice(0, 12)}, but --${side} is at ${sha.slice(0, 12)}`,
+      );
+  }
+  return v.verdict;
+}
+
 /** A plan written by `pairs --plan --json` (another harness's: read as untrusted), for this head. */
 function trustedPlanOf(file: string, head: string): DiffPlan {
   const plan = readTrustedPlan(file);
@@ -252,7 +286,7 @@ function trustedPlanOf(file: string, head: string): DiffPlan {
 
 /** `pairs --plan [--json] [--trace]`: nothing measured or written (with --trace, the base's points set up, built and run once). */
 async function planCommand(
-  values: { base?: string; head: string; control: string; json: boolean; trace: boolean },
+  values: { base?: string; head: string; control: string; json: boolean; trace: boolean; store?: string },
   selection: ReturnType<typeof selectionOf>,
 ): Promise<number> {
   if (!values.base) throw new UserError('pairs needs --base DIR (the base checkout; --head defaults to this one)');
@@ -262,7 +296,15 @@ async function planCommand(
     profile: selection.profile,
     filters: selection.filters,
     controlPoints: intFlag('--control', values.control, 0, 100),
-    ...(values.trace ? { trace: { harnessRoot: ROOT, log: (m: string) => process.stderr.write(`${m}\n`) } } : {}),
+    ...(values.trace
+      ? {
+          trace: {
+            harnessRoot: ROOT,
+            log: (m: string) => process.stderr.write(`${m}\n`),
+            ...(values.store ? { store: existingDirectory(values.store, '--store') } : {}),
+          },
+        }
+      : {}),
   });
   process.stdout.write(values.json ? `${JSON.stringify(plan, null, 1)}\n` : renderPlan(plan));
   return EXIT.ok;

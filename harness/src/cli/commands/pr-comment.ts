@@ -9,6 +9,7 @@ import { EXIT, UserError } from '../../lib/errors.js';
 import { assertSegment } from '../../lib/ids.js';
 import { ensureParentDirectory, existingDirectory } from '../../lib/paths.js';
 import { readUntrusted } from '../../lib/untrusted.js';
+import { readVerdictFile } from '../../model/transcript-document.js';
 import { DEFAULT_GATE_RULE, parseGateRule } from '../../pairs/analysis/merge-gate.js';
 import { loadNoise } from '../../store/noise-thresholds.js';
 import {
@@ -34,6 +35,12 @@ export const prCommentSpec = {
     'find-pr': { type: 'boolean', default: false, description: 'print the pull request of the workflow_run event' },
     event: { type: 'string', value: 'FILE', description: 'the event file (default: GITHUB_EVENT_PATH)' },
     post: { type: 'boolean', default: false, description: 'create or update the sticky comment (needs GITHUB_TOKEN)' },
+    transcripts: {
+      type: 'string',
+      value: 'FILE',
+      description:
+        "what pr.yml's base code recorded of both harnesses before either measured (the harness-transcripts artifact's transcripts.json)",
+    },
     'trusted-plan': {
       type: 'string',
       value: 'FILE',
@@ -108,14 +115,21 @@ export async function prCommentCommand(argv: string[]): Promise<number> {
 }
 
 /** The trusted plan from the files given: the uploaded one and this job's own, or why there is none. */
-function trustedPlanFrom(values: { 'trusted-plan'?: string; 'own-plan'?: string; 'plan-error'?: string }): TrustedPlan {
+function trustedPlanFrom(values: {
+  'trusted-plan'?: string;
+  'own-plan'?: string;
+  'plan-error'?: string;
+  transcripts?: string;
+}): TrustedPlan {
   const read = (f?: string) => (f ? readTrustedPlan(resolve(f)) : undefined);
   const error = values['plan-error']
     ? `the trusted job could not plan this diff: ${readUntrusted(resolve(values['plan-error']), 64 * 1024, 'plan error')
         .trim()
         .slice(-400)}`
     : 'the trusted job uploaded no plan';
-  return trustedPlanOf(read(values['trusted-plan']), read(values['own-plan']), error);
+  const plan = trustedPlanOf(read(values['trusted-plan']), read(values['own-plan']), error);
+  if (!values.transcripts || 'missing' in plan) return plan;
+  return { ...plan, recorded: readVerdictFile(resolve(values.transcripts)) };
 }
 
 /** The calibrated minimum effects of the machine the artifact names, from a store (none without one). */

@@ -3,15 +3,17 @@
  * and two recordings compared — the exact answer to "does this harness change run the programs
  * any differently?" that timing cannot give on a 2-core runner.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { writeFileAtomic } from '../../lib/atomic.js';
+import { writeFileAtomic, writeFilesAtomic } from '../../lib/atomic.js';
 import { EXIT, UserError } from '../../lib/errors.js';
-import { existingDirectory } from '../../lib/paths.js';
+import { ensureDirectory, existingDirectory } from '../../lib/paths.js';
 import { readUntrustedJson } from '../../lib/untrusted.js';
-import { Transcript } from '../../model/transcript-document.js';
+import { Transcript, type TranscriptVerdictFile } from '../../model/transcript-document.js';
+import { recordBoth } from '../../pairs/harness-shift/harness-transcripts.js';
 import { compareTranscripts, type TranscriptComparison } from '../../pairs/harness-shift/transcript-compare.js';
 import { recordHarness } from '../../pairs/harness-shift/transcript-record.js';
+import { verdictText } from '../../pairs/harness-shift/verdict-text.js';
 import { intFlag } from '../args.js';
 import { type CommandSpec, parseCommand } from '../options.js';
 
@@ -25,12 +27,30 @@ export const transcriptSpec = {
   options: {
     side: { type: 'string', value: 'DIR', description: 'record this checkout (its harness runs bench)' },
     out: { type: 'string', value: 'FILE', description: 'with --side: where the transcript goes (required)' },
+    results: {
+      type: 'string',
+      value: 'FILE',
+      description:
+        "with --side: also keep the recorded bench's results.json (its numbers come from the recording's hyperfine)",
+    },
     timeout: { type: 'string', default: '30', value: 'MINUTES', description: 'with --side: bound on the recording' },
+    'base-side': {
+      type: 'string',
+      value: 'DIR',
+      description: 'record this checkout and --head-side at once, and compare what both ran and computed (needs --dir)',
+    },
+    'head-side': { type: 'string', value: 'DIR', description: 'with --base-side: the other checkout' },
+    dir: {
+      type: 'string',
+      value: 'DIR',
+      description:
+        'with --base-side: a new or empty folder for transcripts.json (the verdict), both transcripts and both results',
+    },
     base: { type: 'string', value: 'FILE', description: "compare: the base's transcript" },
     head: { type: 'string', value: 'FILE', description: "compare: the head's transcript" },
     json: { type: 'boolean', default: false, description: 'compare: the comparison as JSON on stdout' },
   },
-  example: 'npm run transcript -- --side ../base --out base.json -- --profile smoke --counts all',
+  example: 'npm run transcript -- --base-side ../base --head-side ../head --dir transcripts -- --profile quick',
   notes: [
     'The recording is not a measurement: strace slows every start, and the harness’s own strace and Valgrind passes are recorded, not run.',
     'Normalized before comparing: the checkout, temporary and output folders, mkdtemp suffixes, /proc pids (docs/paired-design.md).',
@@ -41,6 +61,54 @@ const MAX_TRANSCRIPT_BYTES = 512 * 2 ** 20;
 
 const readTranscript = (file: string) =>
   readUntrustedJson(resolve(file), Transcript, { maxBytes: MAX_TRANSCRIPT_BYTES, what: 'transcript' });
+
+/** A checkout to record, or a clear refusal. */
+function sideDir(path: string, flag: string): string {
+  const side = existingDirectory(path, flag);
+  if (!existsSync(join(side, 'harness', 'bootstrap.mjs')))
+    throw new UserError(`${flag} ${side}: not a jsio-bench checkout (it has no harness/bootstrap.mjs to record)`);
+  return side;
+}
+
+/** A folder for the pair's files that holds nothing yet: nothing of anyone's is overwritten. */
+function freshDir(path: string): string {
+  const dir = ensureDirectory(path, '--dir');
+  if (readdirSync(dir).length)
+    throw new UserError(`--dir ${dir}: not empty (the recordings go into a new or empty folder)`);
+  return dir;
+}
+
+async function recordBothCommand(values: TranscriptValues, benchArgs: readonly string[]): Promise<number> {
+  if (!values['base-side'] || !values['head-side'] || !values.dir)
+    throw new UserError('transcript --base-side DIR needs --head-side DIR and --dir DIR');
+  if (values.side || values.base || values.head)
+    throw new UserError('--base-side records both checkouts: it takes no --side, --base or --head');
+  const base = sideDir(values['base-side'], '--base-side');
+  const head = sideDir(values['head-side'], '--head-side');
+  const minutes = intFlag('--timeout', values.timeout, 1, 600);
+  const dir = freshDir(values.dir);
+  process.stderr.write(
+    `recording ${base} and ${head} at once: bench ${benchArgs.join(' ')} under strace (not a measurement)\n`,
+  );
+  const r = await recordBoth({ base, head }, benchArgs, minutes * 60_000);
+  const file: TranscriptVerdictFile = {
+    schema: 1,
+    kind: 'transcript-verdict',
+    base: { commit: r.base.transcript.side.commit },
+    head: { commit: r.head.transcript.side.commit },
+    verdict: r.verdict,
+  };
+  writeFilesAtomic([
+    { file: join(dir, 'base.transcript.json'), data: `${JSON.stringify(r.base.transcript)}\n` },
+    { file: join(dir, 'head.transcript.json'), data: `${JSON.stringify(r.head.transcript)}\n` },
+    ...(r.base.results !== undefined ? [{ file: join(dir, 'base.results.json'), data: r.base.results }] : []),
+    ...(r.head.results !== undefined ? [{ file: join(dir, 'head.results.json'), data: r.head.results }] : []),
+    { file: join(dir, 'transcripts.json'), data: `${JSON.stringify(file, null, 1)}\n` },
+  ]);
+  process.stdout.write(`${verdictText(r.verdict)}\n`);
+  process.stderr.write(`transcripts: ${join(dir, 'transcripts.json')}\n`);
+  return EXIT.ok;
+}
 
 /** The comparison as text: the answer first, then each difference with how many runs it touches. */
 function renderComparison(c: TranscriptComparison): string {
@@ -55,11 +123,14 @@ function renderComparison(c: TranscriptComparison): string {
   ].join('\n');
 }
 
+type TranscriptValues = ReturnType<typeof parseCommand<typeof transcriptSpec>>['values'];
+
 export async function transcriptCommand(argv: string[]): Promise<number> {
   const cut = argv.indexOf('--');
   const own = cut < 0 ? argv : argv.slice(0, cut);
   const benchArgs = cut < 0 ? [] : argv.slice(cut + 1);
   const { values } = parseCommand(transcriptSpec, own);
+  if (values['base-side'] || values['head-side']) return recordBothCommand(values, benchArgs);
   if (values.side) {
     if (!values.out) throw new UserError('transcript --side DIR needs --out FILE');
     if (values.base || values.head) throw new UserError('--side records; --base and --head compare: one or the other');
@@ -70,6 +141,7 @@ export async function transcriptCommand(argv: string[]): Promise<number> {
     process.stderr.write(`recording ${side}: bench ${benchArgs.join(' ')} under strace (not a measurement)\n`);
     const r = await recordHarness(side, benchArgs, minutes * 60_000);
     writeFileAtomic(resolve(values.out), `${JSON.stringify(r.transcript)}\n`);
+    if (values.results && r.results !== undefined) writeFileAtomic(resolve(values.results), r.results);
     process.stderr.write(
       `${r.transcript.runs.length} programs started; bench exited ${r.exit}${r.exit ? `:\n${r.said}` : ''}\ntranscript: ${values.out}\n`,
     );

@@ -18,6 +18,7 @@ import type { HarnessShift } from '../../model/pairs-document.js';
 import type { Profile } from '../../model/profiles.js';
 import type { Benchmark } from '../../model/results.js';
 import { matchesAt } from '../../model/select.js';
+import { measuresTheSame, type TranscriptVerdict } from '../../model/transcript-document.js';
 import { onInterrupt } from '../../pipeline/setup.js';
 import { loadAllExperiments } from '../../plan/experiments.js';
 import { expand, type Filters, type Point } from '../../plan/plan.js';
@@ -76,6 +77,11 @@ export interface HarnessShiftOptions {
   head: string;
   /** The profile both harnesses measure with (default quick). */
   profile?: Profile;
+  /**
+   * What both harnesses ran and computed (harness-transcripts.ts): when they measure the same, no
+   * round is timed; otherwise the rounds are, and the differences go into the answer.
+   */
+  transcripts?: TranscriptVerdict;
   /** Rounds at most (default: MAX_ROUNDS with a deadline, else MIN_ROUNDS); they stop once every experiment's interval settles. */
   rounds?: number;
   /** Points drawn per experiment (at least one each). */
@@ -305,6 +311,13 @@ export async function measureHarnessShift(opts: HarnessShiftOptions): Promise<Ha
     log('harness shift: both harnesses compile to the same runner code: nothing to measure');
     return { files, profile, rounds: 0, seed, margin: SHIFT_MARGIN, experiments: [], notMeasured: [], sameCode: true };
   }
+  const transcript = opts.transcripts ? { transcript: opts.transcripts } : {};
+  if (opts.transcripts && measuresTheSame(opts.transcripts)) {
+    log(
+      'harness shift: both harnesses run the same commands and compute the same numbers (transcripts): nothing to time',
+    );
+    return { files, profile, rounds: 0, seed, margin: SHIFT_MARGIN, experiments: [], notMeasured: [], ...transcript };
+  }
   const rounds = opts.rounds ?? (opts.deadlineSeconds !== undefined ? MAX_ROUNDS : MIN_ROUNDS);
   const experiments = loadAllExperiments(join(opts.head, 'programs'));
   const points = expand(experiments, profile, opts.filters ?? {});
@@ -320,7 +333,7 @@ export async function measureHarnessShift(opts: HarnessShiftOptions): Promise<Ha
     `harness shift: ${sample.length} candidate point(s), the quietest ${per} per experiment kept after ${plural(narrowAfter, 'round')}, at most ${rounds} round(s): ${sample.map((p) => p.id).join(', ')}`,
   );
   const measured = await measureRounds({ opts, sample, per, rounds, narrowAfter, profile, experiments, log });
-  return { files, profile, rounds, seed, margin: SHIFT_MARGIN, candidates, ...measured };
+  return { files, profile, rounds, seed, margin: SHIFT_MARGIN, candidates, ...measured, ...transcript };
 }
 
 interface RoundsJob {

@@ -6,7 +6,9 @@
  */
 import { escapeCell } from '../../lib/markdown.js';
 import type { HarnessShift } from '../../model/pairs-document.js';
+import { measuresTheSame, type TranscriptVerdict } from '../../model/transcript-document.js';
 import { settled } from './pooled-shift.js';
+import { verdictLines } from './verdict-text.js';
 
 /** Files listed before "and N more". */
 const MAX_FILES = 15;
@@ -46,8 +48,26 @@ function sameCodeSection(s: HarnessShift): string {
   ].join('\n');
 }
 
+/** The section for a change whose transcripts show it measures the same: nothing was timed, and why none was needed. */
+function sameRunsSection(s: HarnessShift, v: TranscriptVerdict): string {
+  return [
+    "### This PR changes the harness's measuring code, which measures the same",
+    '',
+    `Changed: ${filesLine(s.files)}`,
+    '',
+    "Both harnesses were recorded from outside running the same bench (strace on every program they start, hyperfine's runs handed out alike to both), and compared:",
+    '',
+    ...verdictLines(v),
+  ].join('\n');
+}
+
+/** The transcripts' lines that lead a timed section: what runs or is computed differently. */
+const transcriptLead = (s: HarnessShift) =>
+  s.transcript ? ['Recorded from outside before timing:', '', ...verdictLines(s.transcript), ''] : [];
+
 export function renderHarnessShift(s: HarnessShift): string {
   if (s.sameCode) return sameCodeSection(s);
+  if (s.transcript && measuresTheSame(s.transcript) && s.rounds === 0) return sameRunsSection(s, s.transcript);
   const margin = `±${(s.margin * 100).toFixed(1)} %`;
   const plural = (n: number) => `${n} experiment${n === 1 ? '' : 's'}`;
   const beyond = s.experiments.filter((e) => e.flagged && settled(e, s.margin)).length;
@@ -62,6 +82,7 @@ export function renderHarnessShift(s: HarnessShift): string {
     '',
     `Changed: ${filesLine(s.files)}`,
     '',
+    ...transcriptLead(s),
     `The same programs (the head's) measured by the base's harness and by the head's, alternating in rounds (${escapeCell(s.profile)} profile${s.candidates && s.candidates > 1 ? `; of ${s.candidates} points tried per experiment in the first rounds, those whose ratio moved least between rounds went on` : ''}). Each experiment's pooled shift of its numbers, the head's harness over the base's, with a 95 % interval (flagged when it leaves ${margin}: beyond the margin when wholly outside it, too wide to tell when it straddles it):`,
     '',
     ...(s.experiments.length

@@ -1,7 +1,8 @@
 /**
  * What legitimately differs between two recordings, made equal (docs/paired-design.md lists it):
  * where each side's checkout, cache and temporary folder are, the random suffixes of folders made
- * with mkdtemp inside that temporary folder, and process ids in /proc paths. Nothing else: any
+ * with mkdtemp inside that temporary folder, and process ids in /proc paths and in the staging
+ * folders of runtime installs. Nothing else: any
  * other difference is a difference in what runs. Pure.
  */
 import type { NormalRun } from '../../model/transcript-document.js';
@@ -35,6 +36,8 @@ export function placeNamer(places: readonly Place[]): (s: string) => string {
     out = out.replace(TEMPORARY_NAME, '$1XXXXXX');
     // hyperfine gives every run an environment variable of random length (to vary stack alignment).
     out = out.replace(/^(HYPERFINE_RANDOMIZED_ENVIRONMENT_OFFSET=).*$/, '$1<random>');
+    // The harness stages a runtime's install in `<dir>.tmp-<its pid>` (machine/toolchains.ts).
+    out = out.replace(/(\.tmp-)\d+(?=\/|$|[^A-Za-z0-9._-])/g, '$1<pid>');
     return out.replace(/\/proc\/\d+(?=\/|$)/g, '/proc/<pid>');
   };
 }

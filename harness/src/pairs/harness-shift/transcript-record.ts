@@ -6,7 +6,16 @@
  * execve (command line, environment, directory) and not run. Timings made this way mean nothing
  * and are thrown away with the recording's folder; only the transcript is kept.
  */
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UserError } from '../../lib/errors.js';
@@ -14,6 +23,7 @@ import { runProcess } from '../../lib/exec.js';
 import { commitInfo } from '../../machine/machine.js';
 import type { Transcript } from '../../model/transcript-document.js';
 import { readStraceLog } from '../../run/strace-log.js';
+import { hyperfinePlayer } from './hyperfine-player.js';
 import { normalizeRun, type Place, placeNamer } from './transcript-places.js';
 import { processRuns } from './transcript-starts.js';
 
@@ -24,6 +34,7 @@ const TRACED = 'execve,chdir,fchdir,clone,clone3,fork,vfork,sched_setaffinity,pr
 const STRACE = '/usr/bin/strace';
 const BWRAP = '/usr/bin/bwrap';
 const STUBBED = ['/usr/bin/strace', '/usr/bin/valgrind'];
+const HYPERFINE = '/usr/bin/hyperfine';
 
 const STUB =
   '#!/bin/sh\n# jsio-bench transcript: recorded at its execve, not run (strace cannot run under strace)\nexit 1\n';
@@ -34,44 +45,63 @@ function recordingEnv(tmp: string): NodeJS.ProcessEnv {
   return { ...env, TMPDIR: tmp };
 }
 
+/** What the machine's hyperfine says it is (the player answers `--version` with it). */
+async function hyperfineVersion(): Promise<string> {
+  if (!existsSync(HYPERFINE)) return 'hyperfine 0.0.0';
+  const r = await runProcess([HYPERFINE, '--version'], { timeoutMs: 10_000 });
+  return r.stdout.trim() || 'hyperfine 0.0.0';
+}
+
 export interface Recording {
   transcript: Transcript;
   /** The recorded bench's exit status and the last lines it wrote to stderr. */
   exit: number | null;
   said: string;
+  /** The recorded bench's results.json, as it wrote it (its numbers come from the player's output). */
+  results?: string;
+}
+
+/**
+ * What the recorded harness must not touch: folders it must not see at all (where the recordings'
+ * strace logs are written) and folders it may read but not write (the other side's checkout, when
+ * both are recorded at once).
+ */
+export interface Fence {
+  /** Where the strace log goes: a folder every recorded harness sees as empty (default: one of its own). */
+  logs?: string;
+  readOnly: readonly string[];
 }
 
 /** Records `bench BENCH_ARGS` of the checkout at `side`, in a temporary folder of its own (removed after). */
-export async function recordHarness(side: string, benchArgs: readonly string[], timeoutMs: number): Promise<Recording> {
+export async function recordHarness(
+  side: string,
+  benchArgs: readonly string[],
+  timeoutMs: number,
+  fence: Fence = { readOnly: [] },
+): Promise<Recording> {
   const root = realpathSync(side);
   const work = mkdtempSync(join(tmpdir(), 'jsio-transcript-'));
   try {
-    return await recordIn(work, side, root, benchArgs, timeoutMs);
+    return await recordIn(work, side, root, benchArgs, timeoutMs, fence);
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
 }
 
-async function recordIn(
-  work: string,
-  side: string,
-  root: string,
-  benchArgs: readonly string[],
-  timeoutMs: number,
-): Promise<Recording> {
-  const dirs = {
-    tmp: join(work, 'tmp'),
-    out: join(work, 'out'),
-    store: join(work, 'store'),
-    stubs: join(work, 'stubs'),
-  };
-  for (const d of Object.values(dirs)) mkdirSync(d);
-  const stub = join(dirs.stubs, 'stub');
+/**
+ * strace around bubblewrap: the whole machine as it is, but strace and Valgrind stubbed, hyperfine
+ * the player, the other checkout read-only, and the logs' folder an empty tmpfs (strace writes its
+ * log from outside the namespace, so the recorded harness can neither read nor rewrite what is
+ * said about it). The recorded command goes after what this returns.
+ */
+async function stubbedMachine(stubs: string, log: string, logs: string, fence: Fence): Promise<string[]> {
+  const stub = join(stubs, 'stub');
   writeFileSync(stub, STUB);
   chmodSync(stub, 0o755);
-  const log = join(work, 'strace.log');
-  const bench = [process.execPath, join(root, 'harness', 'bootstrap.mjs'), 'bench', ...benchArgs];
-  const argv = [
+  const player = join(stubs, 'hyperfine');
+  writeFileSync(player, hyperfinePlayer(process.execPath, await hyperfineVersion()));
+  chmodSync(player, 0o755);
+  return [
     STRACE,
     '-f',
     '--seccomp-bpf',
@@ -90,8 +120,38 @@ async function recordIn(
     '/',
     '/',
     ...STUBBED.flatMap((p) => ['--ro-bind', stub, p]),
+    ...(existsSync(HYPERFINE) ? ['--ro-bind', player, HYPERFINE] : []),
+    ...fence.readOnly.flatMap((p) => ['--ro-bind', p, p]),
+    '--tmpfs',
+    logs,
     '--',
-    ...bench,
+  ];
+}
+
+async function recordIn(
+  work: string,
+  side: string,
+  root: string,
+  benchArgs: readonly string[],
+  timeoutMs: number,
+  fence: Fence,
+): Promise<Recording> {
+  const dirs = {
+    tmp: join(work, 'tmp'),
+    out: join(work, 'out'),
+    store: join(work, 'store'),
+    stubs: join(work, 'stubs'),
+  };
+  for (const d of Object.values(dirs)) mkdirSync(d);
+  const logs = fence.logs ?? join(work, 'log');
+  if (!fence.logs) mkdirSync(logs);
+  const log = join(mkdtempSync(join(logs, 'strace-')), 'strace.log');
+  const argv = [
+    ...(await stubbedMachine(dirs.stubs, log, logs, fence)),
+    process.execPath,
+    join(root, 'harness', 'bootstrap.mjs'),
+    'bench',
+    ...benchArgs,
     '--out',
     dirs.out,
     '--store',
@@ -120,6 +180,9 @@ async function recordIn(
     { path: dirs.out, name: '<out>' },
     { path: dirs.store, name: '<store>' },
     { path: work, name: '<recording>' },
+    { path: logs, name: '<logs>' },
+    // The other checkout of a pair, shown read-only: named alike on both sides.
+    ...fence.readOnly.map((path) => ({ path, name: '<other>' })),
   ];
   const name = placeNamer(places);
   const runs = processRuns(readStraceLog(text), root).map((run) => normalizeRun(run, name));
@@ -132,6 +195,9 @@ async function recordIn(
       runs,
     },
     exit: r.code,
+    ...(existsSync(join(dirs.out, 'results.json'))
+      ? { results: readFileSync(join(dirs.out, 'results.json'), 'utf8') }
+      : {}),
     said: r.stderr.trim().split('\n').slice(-3).join('\n'),
   };
 }

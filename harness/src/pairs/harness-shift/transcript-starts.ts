@@ -27,6 +27,9 @@ interface ProcessState {
   parent?: number;
   cwd: string;
   affinity?: string;
+  /** Who set `affinity` last, and what it was before: a child that ran before its fork returned may have set it. */
+  affinitySetBy?: number;
+  priorAffinity?: string;
   limits: Record<string, string>;
 }
 
@@ -40,6 +43,29 @@ function pathOf(v: ArgValue | undefined): string | undefined {
   const s = str(v);
   const fd = /^\d+<(.*)>$/.exec(s);
   return fd ? fd[1] : s || undefined;
+}
+
+/**
+ * A run of a child strace showed before its fork returned, given what it inherited from `parent`:
+ * its directory, limits and CPUs as the parent had them when it forked (not what the child itself
+ * set on the parent since, as `taskset -p PARENT` does), and its ancestors' ids named.
+ */
+function adopted(
+  run: ProcessRun,
+  parent: number,
+  self: ProcessState,
+  child: number,
+  ids: ReadonlySet<string>,
+): ProcessRun {
+  const inherited = self.affinitySetBy === child ? self.priorAffinity : self.affinity;
+  return {
+    ...run,
+    parent,
+    argv: run.argv.map((a) => (ids.has(a) ? '<pid>' : a)),
+    cwd: run.cwd === '?' ? self.cwd : run.cwd,
+    ...(run.affinity === undefined && inherited !== undefined ? { affinity: inherited } : {}),
+    limits: { ...self.limits, ...run.limits },
+  };
 }
 
 /** The runs of a log; the first process starts in `cwd`. */
@@ -73,16 +99,8 @@ export function processRuns(calls: readonly SysCall[], cwd: string): ProcessRun[
       const known = states.get(child);
       // The child may have run (and been seen) before its parent's clone returned: what it
       // started then inherited what it could not know yet.
-      for (const i of orphans.get(child) ?? []) {
-        const run = runs[i]!;
-        runs[i] = {
-          ...run,
-          parent: call.pid,
-          cwd: run.cwd === '?' ? self.cwd : run.cwd,
-          ...(run.affinity === undefined && self.affinity !== undefined ? { affinity: self.affinity } : {}),
-          limits: { ...self.limits, ...run.limits },
-        };
-      }
+      const ids = new Set([...lineage(call.pid), String(child)]);
+      for (const i of orphans.get(child) ?? []) runs[i] = adopted(runs[i]!, call.pid, self, child, ids);
       orphans.delete(child);
       states.set(child, {
         parent: call.pid,
@@ -97,8 +115,10 @@ export function processRuns(calls: readonly SysCall[], cwd: string): ProcessRun[
       const to = pathOf(args[0]);
       if (to) self.cwd = posix.resolve(self.cwd === '?' ? '/' : self.cwd, to);
     } else if (call.name === 'sched_setaffinity') {
-      const target = pidNumber(str(args[0])) || call.pid;
-      stateOf(target).affinity = str(args[2]);
+      const target = stateOf(pidNumber(str(args[0])) || call.pid);
+      target.priorAffinity = target.affinity;
+      target.affinitySetBy = call.pid;
+      target.affinity = str(args[2]);
     } else if (call.name === 'prlimit64') {
       const target = pidNumber(str(args[0])) || call.pid;
       if (str(args[2]) !== 'NULL') stateOf(target).limits[str(args[1])] = str(args[2]);

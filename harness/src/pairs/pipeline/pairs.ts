@@ -28,6 +28,7 @@ import type { NoiseThresholds } from '../../model/noise.js';
 import type { PairRecordDocument } from '../../model/pair-record.js';
 import type { PairsComparison } from '../../model/pairs-document.js';
 import type { Profile } from '../../model/profiles.js';
+import type { TranscriptVerdict } from '../../model/transcript-document.js';
 import { type Host, onInterrupt, setUpMachine } from '../../pipeline/setup.js';
 import { type OpenedCounts, openStoredCounts } from '../../pipeline/stored-counts.js';
 import type { Filters } from '../../plan/plan.js';
@@ -103,6 +104,8 @@ export interface PairsOptions {
   controlPoints?: number;
   /** The plan the base's harness computed (`pairs --plan --json`): measured at least. */
   trusted?: DiffPlan;
+  /** What both harnesses ran and computed, recorded before the diff (transcript --base-side). */
+  transcripts?: TranscriptVerdict;
   /** Count each point's work on both sides before the pairs (default: for a pull request's diff, not when every point is measured). */
   counts?: boolean;
   /**
@@ -413,6 +416,7 @@ async function shiftOf(
     log,
     ...(opts.noise ? { noise: opts.noise } : {}),
     ...(opts.trusted ? { trusted: opts.trusted.harnessChange } : {}),
+    ...(opts.transcripts ? { transcripts: opts.transcripts } : {}),
     ...(opts.deadlineSeconds
       ? {
           deadlineSeconds: shiftDeadline(opts.deadlineSeconds, opts.askedSeconds, affected, {

@@ -1,92 +1,71 @@
 /**
- * The trusted plan's trace of the base: one point per experiment, variant and runtime (the
- * smallest, which runs the same files as the larger ones) set up, built and run once under a file
- * trace in its sandbox, with the base's own programs only (the head is data: none of its code
- * runs here). Every point of the group takes its representative's trace.
+ * The trusted plan's trace of the base: the traces main's runs stored for the base commit and the
+ * plan's profile where the trend store has them (`--store`), and for the other points one point
+ * per experiment, variant and runtime set up, built and run once under a file trace in its sandbox
+ * (pipeline/trace-points.ts), with the base's own programs only (the head is data: none of its
+ * code runs here).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { commitInfo } from '../../machine/machine.js';
+import type { Profile } from '../../model/profiles.js';
 import { setUpMachine } from '../../pipeline/setup.js';
-import type { Point } from '../../plan/plan.js';
-import { type TraceOutcome, traceJob } from '../../run/trace-files.js';
-import { type LoadedSide, prepareSide } from './diff-sides.js';
+import { outcomeOfStored, type PointTraces, tracePoints } from '../../pipeline/trace-points.js';
+import type { TraceOutcome } from '../../run/trace-files.js';
+import { storedTracesOf } from '../../store/trace-store.js';
+import type { LoadedSide } from './diff-sides.js';
 
-/** The sum of a point's derived sizes: the smaller, the cheaper its traced run. */
-const sizeOf = (p: Point) => Object.values(p.derived).reduce((a, b) => a + b, 0);
-
-/** Each point's representative (the smallest point of its experiment, variant and runtime; ties by id). Pure. */
-export function representatives(points: readonly Point[]): Map<string, string> {
-  const groups = new Map<string, Point[]>();
-  for (const p of points) {
-    const key = `${p.experiment.id}\0${p.variant.id}\0${p.runtime}`;
-    groups.set(key, [...(groups.get(key) ?? []), p]);
-  }
-  const out = new Map<string, string>();
-  for (const group of groups.values()) {
-    const rep = [...group].sort((a, b) => sizeOf(a) - sizeOf(b) || a.id.localeCompare(b.id))[0]!;
-    for (const p of group) out.set(p.id, rep.id);
-  }
-  return out;
+export interface BaseTraces extends PointTraces {
+  /** How many points took a stored trace (none traced here). */
+  fromStore: number;
 }
 
-export interface BaseTraces {
-  /** Each base point's trace (its representative's), or why there is none. */
-  byPoint: Map<string, TraceOutcome>;
-  /** How many points ran under the trace. */
-  traced: number;
-  seconds: number;
+/** The trend store to take the base commit's traces from, and the plan's profile. */
+export interface TraceStore {
+  dir: string;
+  profile: Profile;
 }
 
 /**
- * Sets up, builds and traces the base's representative points; `harnessRoot` holds the runtime and
- * input caches. Where the set-up fails (no sandbox can start, hyperfine missing), every point is
- * "not traced" with the reason and the plan goes on with its static identities: a plan that
- * cannot be made fails the merge check, a trace that cannot be made only says so.
+ * Every base point's trace: stored where `store` has the base commit's for the profile, traced
+ * here for the rest (`harnessRoot` holds the runtime and input caches). Where the set-up fails (no
+ * sandbox can start, hyperfine missing), every point left is "not traced" with the reason and the
+ * plan goes on with its static identities: a plan that cannot be made fails the merge check, a
+ * trace that cannot be made only says so. A malformed store file is an error.
  */
-export async function traceBase(base: LoadedSide, harnessRoot: string, log: (m: string) => void): Promise<BaseTraces> {
+export async function traceBase(
+  base: LoadedSide,
+  harnessRoot: string,
+  log: (m: string) => void,
+  store?: TraceStore,
+): Promise<BaseTraces> {
+  const stored = store ? storedTracesOf(store.dir, commitInfo(base.root).sha, store.profile) : undefined;
+  const fromStore = new Map<string, TraceOutcome>();
+  for (const p of base.points) {
+    const t = stored?.byPoint.get(p.id);
+    if (t) fromStore.set(p.id, outcomeOfStored(t));
+  }
+  if (store)
+    log(
+      `trace: ${fromStore.size} of ${base.points.length} base point(s) from the store${stored?.files.length ? ` (${stored.files.join(', ')})` : ' (none stored for this commit and profile)'}`,
+    );
+  const missing = base.points.filter((p) => !fromStore.has(p.id));
+  const traced = missing.length ? await traceHere({ ...base, points: missing }, harnessRoot, log) : undefined;
+  return {
+    byPoint: new Map([...fromStore, ...(traced?.byPoint ?? [])]),
+    traced: traced?.traced ?? 0,
+    seconds: traced?.seconds ?? 0,
+    fromStore: fromStore.size,
+  };
+}
+
+async function traceHere(base: LoadedSide, harnessRoot: string, log: (m: string) => void): Promise<PointTraces> {
   const start = performance.now();
   try {
-    return await traceRepresentatives(base, harnessRoot, log, start);
+    const host = await setUpMachine({}, log);
+    return await tracePoints(base.points, host, { root: base.root, harnessRoot, label: 'base' }, log);
   } catch (e) {
     const reason = `not traced: ${(e as Error).message}`.slice(0, 600);
     log(`trace: none (${reason})`);
     const byPoint = new Map(base.points.map((p) => [p.id, { ok: false as const, reason, seconds: 0 }]));
     return { byPoint, traced: 0, seconds: (performance.now() - start) / 1000 };
   }
-}
-
-async function traceRepresentatives(
-  base: LoadedSide,
-  harnessRoot: string,
-  log: (m: string) => void,
-  start: number,
-): Promise<BaseTraces> {
-  const repOf = representatives(base.points);
-  const host = await setUpMachine({}, log);
-  const side = await prepareSide(base, harnessRoot, 'base', { require: [] }, host, log, new Set(repOf.values()));
-  const byRep = new Map<string, TraceOutcome>();
-  for (const job of side.jobs) {
-    const build = job.build ? side.builds.get(job.build.key) : undefined;
-    if (job.blocked || (build && !build.ok)) {
-      const why = job.blocked?.reason ?? (build && !build.ok ? `build failed: ${build.reason}` : '');
-      byRep.set(job.id, { ok: false, reason: `not traced: ${why}`, seconds: 0 });
-      continue;
-    }
-    const work = mkdtempSync(join(tmpdir(), 'jsio-trace-'));
-    try {
-      byRep.set(job.id, await traceJob(job, host.tools, work));
-    } finally {
-      rmSync(work, { recursive: true, force: true });
-    }
-  }
-  const byPoint = new Map<string, TraceOutcome>();
-  for (const [id, rep] of repOf)
-    byPoint.set(id, byRep.get(rep) ?? { ok: false, reason: 'not traced: the point was not planned', seconds: 0 });
-  const seconds = (performance.now() - start) / 1000;
-  const running = [...byRep.values()].reduce((a, t) => a + (t.ok ? t.trace.seconds : t.seconds), 0);
-  log(
-    `trace: ${byRep.size} base point(s) traced for ${repOf.size} in ${seconds.toFixed(1)} s (${running.toFixed(1)} s of traced runs, the rest setting up and building)`,
-  );
-  return { byPoint, traced: byRep.size, seconds };
 }

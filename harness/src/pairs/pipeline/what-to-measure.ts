@@ -29,7 +29,12 @@ export interface DiffPlanOptions {
    * Trace the base's points (their runtimes and inputs cached under this harness's `.cache`):
    * a changed path a trace saw makes its point affected, beside the static identity.
    */
-  trace?: { harnessRoot: string; log: (m: string) => void };
+  trace?: {
+    harnessRoot: string;
+    log: (m: string) => void;
+    /** A trend store: the base commit's stored traces for the plan's profile are taken, not made again. */
+    store?: string;
+  };
 }
 
 const identities = (side: LoadedSide) =>
@@ -54,6 +59,7 @@ function tracedFindings(base: LoadedSide, head: LoadedSide, traces: BaseTraces) 
   const reasons = new Map<string, string[]>();
   const seen = new Map<string, { points: number; experiments: Set<string> }>();
   const notFullyTraced: { benchmark: string; reason: string }[] = [];
+  const refusedWrites: { benchmark: string; paths: string[] }[] = [];
   const changed = tracedPathChange(base.root, head.root);
   for (const { id, experiment, identity } of identities(base)) {
     const t = traces.byPoint.get(id);
@@ -62,6 +68,8 @@ function tracedFindings(base: LoadedSide, head: LoadedSide, traces: BaseTraces) 
       continue;
     }
     if (t.trace.notFullyTraced) notFullyTraced.push({ benchmark: id, reason: t.trace.notFullyTraced.slice(0, 600) });
+    if (t.trace.refusedWrites.length)
+      refusedWrites.push({ benchmark: id, paths: t.trace.refusedWrites.slice(0, 100).map((p) => p.slice(0, 1000)) });
     const itsListed = new Set(t.trace.listed);
     for (const p of onlyTraced(t.trace.paths, identity, itsListed)) {
       const s = seen.get(p) ?? { points: 0, experiments: new Set<string>() };
@@ -74,11 +82,13 @@ function tracedFindings(base: LoadedSide, head: LoadedSide, traces: BaseTraces) 
   }
   const summary: NonNullable<DiffPlan['traced']> = {
     points: traces.traced,
+    fromStore: traces.fromStore,
     seconds: Math.round(traces.seconds * 10) / 10,
     seenOnlyByTracing: [...seen]
       .sort(([a], [b]) => a.localeCompare(b))
       .map(([path, s]) => ({ path, points: s.points, experiments: [...s.experiments].sort() })),
     notFullyTraced,
+    ...(refusedWrites.length ? { refusedWrites } : {}),
   };
   return { reasons, summary };
 }
@@ -118,7 +128,16 @@ export async function planDiff(opts: DiffPlanOptions): Promise<DiffPlan> {
   const base = loadSideTolerant(resolve(opts.base), 'base', side);
   const head = loadSideTolerant(resolve(opts.head), 'head', side);
   const traced = opts.trace
-    ? tracedFindings(base, head, await traceBase(base, opts.trace.harnessRoot, opts.trace.log))
+    ? tracedFindings(
+        base,
+        head,
+        await traceBase(
+          base,
+          opts.trace.harnessRoot,
+          opts.trace.log,
+          opts.trace.store ? { dir: opts.trace.store, profile: opts.profile } : undefined,
+        ),
+      )
     : undefined;
   const impact = impactOf(base, head, opts.controlPoints ?? DEFAULT_CONTROL_POINTS, traced?.reasons);
   const unreadable = unreadableOf(base, head);

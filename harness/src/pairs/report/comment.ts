@@ -11,6 +11,7 @@ import { escapeCell } from '../../lib/markdown.js';
 import type { DiffSummary } from '../../model/diff-summary.js';
 import { counterName } from '../../model/metrics.js';
 import type { PairsComparison, PairsPoint } from '../../model/pairs-document.js';
+import { measuresTheSame } from '../../model/transcript-document.js';
 import { COMMENT_LIMIT, toolchainsLine } from '../../report/comparison-sections.js';
 import { DEFAULT_GATE_RULE, describeGateRule, type GateRule, parseGateRule } from '../analysis/merge-gate.js';
 import { notMeasuredWhy } from '../analysis/point-answers.js';
@@ -264,7 +265,10 @@ function top(c: PairsComparison, s: DiffSummary): string[] {
     out.push(`**Counters that changed exactly** (the same on every traced run of each side):\n\n${lines.join('\n')}`);
   }
   const controlPaired = c.points.filter((p) => p.impact === 'control' && p.pairs > 0).length;
-  out.push(...impactLines(s, controlPaired, !!c.harnessShift && !c.harnessShift.sameCode));
+  const h = c.harnessShift;
+  // A harness whose transcripts show it measures the same moves nothing, as one compiling to the same code does.
+  const harnessMoved = !!h && !h.sameCode && !(h.transcript && measuresTheSame(h.transcript) && h.rounds === 0);
+  out.push(...impactLines(s, controlPaired, harnessMoved));
   const clear = allClear(s);
   if (clear) out.push(clear);
   const o = s.outcome;

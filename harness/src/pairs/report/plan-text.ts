@@ -5,6 +5,7 @@
  */
 import { parseBenchmarkId } from '../../model/benchmark-id.js';
 import type { DiffPlan } from '../../model/diff-plan.js';
+import { refusedWritesReason } from '../../model/trace-store-schema.js';
 import { reasonLine } from '../analysis/impact.js';
 
 export function renderPlan(plan: DiffPlan): string {
@@ -42,12 +43,14 @@ export function renderPlan(plan: DiffPlan): string {
 /** What the trace of the base found: the paths no static identity names, the points it could not see through. */
 function tracedLines(t: DiffPlan['traced']): string[] {
   if (!t) return ['traced: no (the static identities only)'];
-  const lines = [`traced: ${t.points} base point(s) in ${t.seconds} s`];
+  const stored = t.fromStore ? `; ${t.fromStore} point(s) from the store's traces of the base commit` : '';
+  const lines = [`traced: ${t.points} base point(s) in ${t.seconds} s${stored}`];
   const seen = t.seenOnlyByTracing;
   if (seen.length) lines.push(`  seen only by tracing (${seen.length} path${seen.length === 1 ? '' : 's'}):`);
   for (const s of seen.slice(0, 50)) lines.push(`    ${s.path} (${s.points} point${s.points === 1 ? '' : 's'})`);
   if (seen.length > 50) lines.push(`    and ${seen.length - 50} more`);
   for (const n of t.notFullyTraced.slice(0, 20)) lines.push(`  not fully traced: ${n.benchmark}: ${n.reason}`);
   if (t.notFullyTraced.length > 20) lines.push(`  and ${t.notFullyTraced.length - 20} more not fully traced`);
+  for (const w of (t.refusedWrites ?? []).slice(0, 20)) lines.push(`  ${w.benchmark}: ${refusedWritesReason(w.paths)}`);
   return lines;
 }

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HarnessShift } from '../../../src/model/pairs-document.js';
+import type { TranscriptVerdict } from '../../../src/model/transcript-document.js';
 import { measureHarnessShift } from '../../../src/pairs/harness-shift/measure-harness-shift.js';
 import { renderHarnessShift } from '../../../src/pairs/harness-shift/shift-section.js';
 import { ROOT } from '../../helpers/cli.js';
@@ -65,6 +66,51 @@ describe('measureHarnessShift', () => {
     const left = readdirSync(tmpdir()).filter((n) => /^jsio-harness-shift-(?!e2e-)/.test(n));
     expect(left).toEqual([]);
     expect(existsSync(join(head, '.cache', 'runtimes'))).toBe(true);
+  });
+
+  const verdict = (same: boolean): TranscriptVerdict => ({
+    bench: ['--profile', 'smoke'],
+    runs: same
+      ? { same: true, alike: 120, differences: [], more: 0 }
+      : { same: false, alike: 100, differences: [{ what: 'bash: `a` → `b`', runs: 20 }], more: 0 },
+    numbers: { same: true, compared: 116, notReplayed: 0, moves: [] },
+    exits: { base: 0, head: 0 },
+    seconds: 14,
+  });
+
+  it('times nothing when both harnesses were recorded running the same commands and computing the same numbers', async () => {
+    const calls: string[] = [];
+    const shift = await measureHarnessShift({
+      base,
+      head,
+      rounds: 3,
+      filters: { experiments: ['wc'], variants: ['c'] },
+      transcripts: verdict(true),
+      log: () => {},
+      runBench: async (side) => {
+        calls.push(side);
+        return { code: 2, stderr: 'error: not run\n' };
+      },
+    });
+    expect(calls).toEqual([]);
+    expect(shift).toMatchObject({ files: ['harness/src/run/measure.ts'], rounds: 0, experiments: [] });
+    expect(HarnessShift.parse(shift)).toEqual(shift);
+    expect(renderHarnessShift(shift!)).toContain('which measures the same');
+  });
+
+  it('times the change when the recordings differ, and keeps what they found', async () => {
+    const shift = await measureHarnessShift({
+      base,
+      head,
+      rounds: 3,
+      deadlineSeconds: 0,
+      filters: { experiments: ['wc'], variants: ['c'] },
+      transcripts: verdict(false),
+      log: () => {},
+    });
+    expect(shift!.rounds).toBe(3);
+    expect(shift!.transcript?.runs.differences).toHaveLength(1);
+    expect(renderHarnessShift(shift!)).toContain('Recorded from outside before timing:');
   });
 
   it('says so when its time runs out before the rounds end', async () => {

@@ -2,6 +2,7 @@
 // comparison.json field that carries it.
 import { describe, expect, it } from 'vitest';
 import { type HarnessShift, PairsComparison } from '../../../src/model/pairs-document.js';
+import type { TranscriptVerdict } from '../../../src/model/transcript-document.js';
 import { renderHarnessShift, shiftLine, shiftPct } from '../../../src/pairs/harness-shift/shift-section.js';
 import { pairsComparison } from '../../helpers/pairs.js';
 
@@ -149,5 +150,60 @@ describe('a cut measurement', () => {
   it('says why it has fewer rounds than planned', () => {
     const text = renderHarnessShift(shift({ note: 'the measurement was interrupted <now>' }));
     expect(text).toContain('Note: the measurement was interrupted &lt;now&gt;.');
+  });
+});
+
+describe('a harness change decided by its recordings (transcripts)', () => {
+  const verdict = (over: Partial<TranscriptVerdict> = {}): TranscriptVerdict => ({
+    bench: ['--profile', 'quick'],
+    runs: { same: true, alike: 11_301, differences: [], more: 0 },
+    numbers: { same: true, compared: 9_180, notReplayed: 244, moves: [] },
+    exits: { base: 0, head: 0 },
+    seconds: 312,
+    ...over,
+  });
+
+  it('measures the same: says which question decided, with the evidence, and times nothing', () => {
+    const md = renderHarnessShift(shift({ rounds: 0, experiments: [], transcript: verdict() }));
+    expect(md).toMatch(/^### This PR changes the harness's measuring code, which measures the same/);
+    expect(md).toContain(
+      '**runs the same commands and computes the same numbers: measures the same, exact** — 11301 program starts alike on both sides; 9180 values made from the same hyperfine output compared exactly',
+    );
+    expect(md).not.toMatch(/pooled shift|interval/);
+    expect(
+      PairsComparison.parse({ ...pairsComparison(), harnessShift: shift({ transcript: verdict() }) }),
+    ).toBeTruthy();
+  });
+
+  it('runs differently: the differences lead the timed section, escaped', () => {
+    const md = renderHarnessShift(
+      shift({
+        transcript: verdict({
+          runs: {
+            same: false,
+            alike: 10,
+            differences: [{ what: 'hyperfine: `--warmup=3` → `--warmup=1` <b>x</b>', runs: 413 }],
+            more: 2,
+          },
+          numbers: {
+            same: false,
+            compared: 10,
+            notReplayed: 0,
+            moves: [{ what: 'wall_time: reported value', benchmarks: 4, range: [-0.021, 0.048] }],
+          },
+        }),
+      }),
+    );
+    expect(md).toContain('**runs programs differently and computes different numbers**');
+    expect(md).toContain('- hyperfine: \\`--warmup=3\\` → \\`--warmup=1\\` &lt;b&gt;x&lt;/b&gt; (413)');
+    expect(md).toContain('- and 2 more differences');
+    expect(md).toContain('- wall\\_time: reported value: 4 benchmarks by −2.1 … +4.8 %'.replace('\\_', '_'));
+    expect(md).toContain('pooled shift');
+  });
+
+  it('a recording that did not finish decides nothing', () => {
+    const md = renderHarnessShift(shift({ transcript: verdict({ exits: { base: 0, head: 1 } }) }));
+    expect(md).toContain('a recorded bench did not finish (base exited 0, head 1)');
+    expect(md).toContain('pooled shift');
   });
 });

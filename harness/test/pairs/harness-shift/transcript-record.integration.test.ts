@@ -2,10 +2,11 @@
 // harness, inside real bubblewrap; the same checkout recorded twice runs the same programs the same
 // way, and a harness change to how a command is wired is named exactly (no timing involved).
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { measuresTheSame, readVerdictFile } from '../../../src/model/transcript-document.js';
 import { runCli } from '../../helpers/cli.js';
 import { removeScratch } from '../../helpers/scratch.js';
 import { borrowNodeModules, cloneWorkingTree } from '../../helpers/working-tree.js';
@@ -13,6 +14,7 @@ import { borrowNodeModules, cloneWorkingTree } from '../../helpers/working-tree.
 let dir: string;
 let base: string;
 let head: string;
+let centre: string;
 const BENCH = ['--', '--profile', 'smoke', '--experiments', 'wc', '--variants', 'c'];
 
 function record(side: string, name: string): string {
@@ -39,6 +41,15 @@ beforeAll(() => {
     readFileSync(common, 'utf8').replace('`set -o pipefail; ${command}`', '`set -o pipefail -o nounset; ${command}`'),
   );
   execFileSync('git', ['-C', head, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qam', 'nounset']);
+  // A change to how numbers are made, not to what runs: the reported centre of a timed metric.
+  centre = join(dir, 'centre');
+  execFileSync('git', ['clone', '-q', base, centre]);
+  borrowNodeModules(centre);
+  const normalize = join(centre, 'harness/src/run/normalize.ts');
+  const text = readFileSync(normalize, 'utf8');
+  expect(text).toContain('value: stats.median,');
+  writeFileSync(normalize, text.replace('value: stats.median,', 'value: stats.mean,'));
+  execFileSync('git', ['-C', centre, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qam', 'mean']);
 }, 300_000);
 afterAll(() => removeScratch(dir));
 
@@ -74,6 +85,39 @@ describe('npm run transcript', () => {
     expect(bash.runs).toBeGreaterThan(0);
   });
 
+  const both = (other: string, name: string) => {
+    const out = join(dir, name);
+    const r = runCli(['transcript', '--base-side', base, '--head-side', other, '--dir', out, ...BENCH]);
+    expect(r.status, r.stderr).toBe(0);
+    return { stdout: r.stdout, file: readVerdictFile(join(out, 'transcripts.json')), out };
+  };
+
+  it('both sides at once, the same harness: runs the same commands and computes the same numbers', () => {
+    const twin = join(dir, 'twin');
+    execFileSync('git', ['clone', '-q', base, twin]);
+    borrowNodeModules(twin);
+    const r = both(twin, 'pair-same');
+    expect(r.stdout).toContain('**runs the same commands and computes the same numbers: measures the same, exact**');
+    expect(measuresTheSame(r.file.verdict)).toBe(true);
+    expect(r.file.verdict.numbers.compared).toBeGreaterThan(0);
+    for (const f of ['base.transcript.json', 'head.transcript.json', 'base.results.json', 'head.results.json'])
+      expect(existsSync(join(r.out, f))).toBe(true);
+  });
+
+  it('another reported centre: runs the same, and the moved values are listed without timing anything', () => {
+    const v = both(centre, 'pair-centre').file.verdict;
+    expect(v.runs.same, JSON.stringify(v.runs.differences)).toBe(true);
+    expect(v.numbers.same).toBe(false);
+    const moved = v.numbers.moves.find((m) => m.what === 'wall_time: reported value');
+    expect(moved?.benchmarks).toBeGreaterThan(0);
+  });
+
+  it('a change to how commands are wired: runs differently, named', () => {
+    const v = both(head, 'pair-wired').file.verdict;
+    expect(measuresTheSame(v)).toBe(false);
+    expect(v.runs.differences.some((d) => d.what.startsWith('bash: ') && d.what.includes('-o nounset'))).toBe(true);
+  });
+
   it('refuses what it cannot do, in a line', () => {
     expect(runCli(['transcript', '--side', base]).stderr).toContain('needs --out FILE');
     const notOurs = runCli(['transcript', '--side', dir, '--out', join(dir, 'x.json')]);
@@ -86,5 +130,13 @@ describe('npm run transcript', () => {
     expect(r.status).not.toBe(0);
     expect(r.stderr).toContain('bad.json');
     expect(runCli(['transcript', '--help']).stdout).toContain('--side DIR');
+    // The pair's folder must be new or empty: nothing of anyone's is overwritten.
+    const busy = join(dir, 'busy');
+    mkdirSync(busy);
+    writeFileSync(join(busy, 'mine.txt'), 'keep');
+    const r2 = runCli(['transcript', '--base-side', base, '--head-side', head, '--dir', busy, ...BENCH]);
+    expect(r2.stderr).toContain('not empty');
+    expect(readFileSync(join(busy, 'mine.txt'), 'utf8')).toBe('keep');
+    expect(runCli(['transcript', '--base-side', base, '--dir', busy]).stderr).toContain('needs --head-side DIR');
   });
 });

@@ -47,4 +47,24 @@ describe('processRuns', () => {
       ['head', '-c', '<pid>', '12'],
     ]);
   });
+
+  it('a child seen before its fork returned, pinning its parent: the same start as when seen after', () => {
+    // The harness pins itself with `taskset -a -p -c 0 <its pid>`; whether strace shows the clone's
+    // return first is a race, which must not decide the transcript.
+    const late = runs([
+      '10 execve("/usr/bin/node", ["node", "cli.mjs"], []) = 0',
+      '11 execve("/usr/bin/taskset", ["taskset", "-a", "-p", "-c", "0", "10"], []) = 0',
+      '11 sched_setaffinity(10, 32, [0]) = 0',
+      '10 clone(child_stack=NULL, flags=SIGCHLD) = 11',
+    ]);
+    const early = runs([
+      '10 execve("/usr/bin/node", ["node", "cli.mjs"], []) = 0',
+      '10 clone(child_stack=NULL, flags=SIGCHLD) = 11',
+      '11 execve("/usr/bin/taskset", ["taskset", "-a", "-p", "-c", "0", "10"], []) = 0',
+      '11 sched_setaffinity(10, 32, [0]) = 0',
+    ]);
+    expect(late).toEqual(early);
+    expect(late[1]!.argv).toEqual(['taskset', '-a', '-p', '-c', '0', '<pid>']);
+    expect(late[1]!.affinity).toBeUndefined();
+  });
 });

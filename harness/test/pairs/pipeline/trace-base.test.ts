@@ -1,7 +1,7 @@
 // The trusted plan traces one point per experiment, variant and runtime: the smallest.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { representatives } from '../../../src/pairs/pipeline/trace-base.js';
+import { representatives } from '../../../src/pipeline/trace-points.js';
 import { loadAllExperiments } from '../../../src/plan/experiments.js';
 import { expand } from '../../../src/plan/plan.js';
 import { ROOT } from '../../helpers/cli.js';

@@ -96,6 +96,15 @@ describe.runIf(ready)('bench.yml under act', () => {
       expect(step(first, 'publish', s).result).toBe('skipped');
     const index = JSON.parse(ghPages(`data/${machine}/index.json`)) as { commits: { sha: string }[] };
     expect(index.commits.map((c) => c.sha)).toEqual([w.main]);
+    // The run's traces, of its profile and of pr.yml's (quick), went with it: the trusted plan's base.
+    expect(artifactFiles(first, 'results-jsio-bench-1')).toContain('traces.json');
+    const traces = JSON.parse(ghPages(`data/${machine}/traces/${w.main}.json`)) as {
+      commit: string;
+      profiles: Record<string, Record<string, unknown>>;
+    };
+    expect(traces.commit).toBe(w.main);
+    expect(Object.keys(traces.profiles).sort()).toEqual(['quick', 'smoke']);
+    expect(Object.keys(traces.profiles.smoke!).some((id) => id.startsWith('wc/c/'))).toBe(true);
     expect(git(w.remote, 'log', '--format=%s', 'gh-pages')).toBe('Benchmarks of run 1 on jsio-bench-1');
     // The token reached git only through the environment: nothing on gh-pages holds it.
     expect(spawnSync('git', ['-C', w.remote, 'grep', '-q', TOKEN, 'gh-pages']).status).toBe(1);

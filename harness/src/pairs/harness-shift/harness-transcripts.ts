@@ -1,0 +1,99 @@
+/**
+ * A harness change decided exactly: both checkouts' harnesses recorded running the same bench
+ * (transcript-record.ts, both at once: recording is not timing, so they may share the cores), then
+ * compared twice — the programs each started (transcript-compare.ts) and the numbers each made
+ * from the same raw hyperfine output (transcript-numbers.ts). Equal on both counts, the two
+ * harnesses measure the same, and no time needs to be spent showing it.
+ */
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Results as ResultsDoc } from '../../model/results.js';
+import { Results } from '../../model/results.js';
+import type { TranscriptVerdict } from '../../model/transcript-document.js';
+import { compareTranscripts } from './transcript-compare.js';
+import { compareNumbers, type NumbersComparison } from './transcript-numbers.js';
+import { type Recording, recordHarness } from './transcript-record.js';
+
+const KEPT_DIFFERENCES = 50;
+
+function resultsOf(r: Recording): ResultsDoc | undefined {
+  if (r.results === undefined) return undefined;
+  try {
+    const parsed = Results.safeParse(JSON.parse(r.results));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The numbers of two recordings, or why they could not be compared (as one move). */
+function numbersOf(base: Recording, head: Recording): NumbersComparison {
+  const [a, b] = [resultsOf(base), resultsOf(head)];
+  if (a && b) return compareNumbers(a, b);
+  const missing = [a ? '' : 'base', b ? '' : 'head'].filter(Boolean).join(' and ');
+  return {
+    same: false,
+    compared: 0,
+    notReplayed: 0,
+    moves: [{ what: `no readable results.json from the ${missing}'s recorded bench`, benchmarks: 0 }],
+  };
+}
+
+/** The verdict of two recordings already made. */
+function verdictOf(bench: readonly string[], base: Recording, head: Recording, seconds: number): TranscriptVerdict {
+  const runs = compareTranscripts(base.transcript.runs, head.transcript.runs);
+  const numbers = numbersOf(base, head);
+  return {
+    bench: [...bench],
+    runs: {
+      same: runs.same,
+      alike: runs.alike,
+      differences: runs.differences
+        .slice(0, KEPT_DIFFERENCES)
+        .map((d) => ({ what: d.what.slice(0, 600), runs: d.runs })),
+      more: Math.max(0, runs.differences.length - KEPT_DIFFERENCES),
+    },
+    numbers: {
+      same: numbers.same,
+      compared: numbers.compared,
+      notReplayed: numbers.notReplayed,
+      moves: numbers.moves.slice(0, KEPT_DIFFERENCES).map((m) => ({
+        what: m.what.slice(0, 600),
+        benchmarks: m.benchmarks,
+        ...(m.range ? { range: [m.range[0], m.range[1]] as [number, number] } : {}),
+      })),
+    },
+    exits: { base: base.exit, head: head.exit },
+    seconds,
+  };
+}
+
+export interface BothRecordings {
+  base: Recording;
+  head: Recording;
+  verdict: TranscriptVerdict;
+}
+
+/** Records `bench BENCH` of both checkouts at once and compares what they ran and computed. */
+export async function recordBoth(
+  sides: { base: string; head: string },
+  bench: readonly string[],
+  timeoutMs: number,
+): Promise<BothRecordings> {
+  const started = performance.now();
+  const [b, h] = [realpathSync(sides.base), realpathSync(sides.head)];
+  // Each recorded harness may read the other checkout (nothing stops a harness from reading the
+  // machine) but not change it; each one's logs are hidden from both (recordHarness).
+  const logs = mkdtempSync(join(tmpdir(), 'jsio-transcript-logs-'));
+  try {
+    const [base, head] = await Promise.all([
+      recordHarness(b, bench, timeoutMs, { logs, readOnly: [h] }),
+      recordHarness(h, bench, timeoutMs, { logs, readOnly: [b] }),
+    ]);
+    const seconds = (performance.now() - started) / 1000;
+    return { base, head, verdict: verdictOf(bench, base, head, Math.round(seconds * 10) / 10) };
+  } finally {
+    rmSync(logs, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,38 @@
+/**
+ * Two recordings' verdict in words (harness-transcripts.ts), as markdown lines for the PR comment
+ * and the transcript command: which question decided, then each difference. Every string from the
+ * verdict is escaped (a pull request chooses the arguments its harness passes).
+ */
+import { escapeCell } from '../../lib/markdown.js';
+import { measuresTheSame, type TranscriptVerdict } from '../../model/transcript-document.js';
+import { moveText } from './transcript-numbers.js';
+
+const s = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** The answer in one line: "runs the same commands and computes the same numbers: measures the same, exact". */
+function verdictHeadline(v: TranscriptVerdict): string {
+  if (measuresTheSame(v)) return 'runs the same commands and computes the same numbers: measures the same, exact';
+  if (v.exits.base !== 0 || v.exits.head !== 0)
+    return `a recorded bench did not finish (base exited ${v.exits.base}, head ${v.exits.head}): the recordings decide nothing`;
+  if (!v.runs.same && !v.numbers.same) return 'runs programs differently and computes different numbers';
+  return v.runs.same ? 'runs the same commands, and computes different numbers' : 'runs programs differently';
+}
+
+/** The verdict with its evidence and differences, markdown. */
+export function verdictLines(v: TranscriptVerdict): string[] {
+  const how = `${s(v.runs.alike, 'program start')} alike on both sides; ${s(v.numbers.compared, 'value')} made from the same hyperfine output compared exactly (${s(v.numbers.notReplayed, 'self-timed benchmark')} not replayed); both recorded at once in ${v.seconds.toFixed(0)} s, bench ${escapeCell(v.bench.join(' '))}`;
+  const lines = [`**${verdictHeadline(v)}** — ${how}.`];
+  if (!v.runs.same) {
+    lines.push('', 'What runs differently (runs that differ that way):');
+    for (const d of v.runs.differences) lines.push(`- ${escapeCell(d.what)} (${d.runs})`);
+    if (v.runs.more) lines.push(`- and ${s(v.runs.more, 'more difference')}`);
+  }
+  if (!v.numbers.same) {
+    lines.push('', 'Numbers made differently from the same raw output:');
+    for (const m of v.numbers.moves) lines.push(`- ${escapeCell(moveText(m))}`);
+  }
+  return lines;
+}
+
+/** The verdict as the transcript command prints it. */
+export const verdictText = (v: TranscriptVerdict): string => verdictLines(v).join('\n');
