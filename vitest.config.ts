@@ -46,6 +46,7 @@ export const BRIEF = [
   'harness/test/pipeline/counts.integration.test.ts',
   'harness/test/releases/work.integration.test.ts',
   'harness/test/pairs/work-verdict.integration.test.ts',
+  'harness/test/pairs/stored-base.integration.test.ts',
   // A sandboxed bench whose only assertion is which dd its input pipe ran.
   'harness/test/machine/tools-system-dirs.test.ts',
   // Recordings under strace: their timed runs are thrown away, the transcripts do not depend on load.

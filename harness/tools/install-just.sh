@@ -27,8 +27,16 @@
 # stdout: one line, the installed directory. Use it as JUST_HOME and JUST_TARGET and put it on
 # PATH (the line to do that is shown on stderr).
 #
+# Compiled for x86-64-v2 (-march=x86-64-v2 -mtune=generic), not upstream's -march=native: a
+# runtime compiled for an AVX-512 machine dies with SIGILL under Valgrind, which cannot decode
+# AVX-512, so its work could not be counted there (docs/counts.md). Every Makefile of the
+# installation is rewritten before it compiles (the runtime, its modules, and the apps `just build`
+# makes later from the installed Makefile). The flags are in the stamp and in .install-just.flags,
+# which the harness records beside the version (toolchains.just). Other architectures keep the
+# compiler's default (no -march at all), which is portable too.
+#
 # Idempotent and verified: an installation is reused only when its stamp matches it (version,
-# mode, sha256 of the `just` binary, sha256 of every other file `just build` compiles or links
+# mode, compile flags, sha256 of the `just` binary, sha256 of every other file `just build` compiles or links
 # into an app). A missing or mismatching stamp (an unfinished build, another mode, a binary put
 # there by someone else) means the directory is removed and built again. The stamp is written by
 # this script after a successful build; it cannot stop someone who can write both the binary and
@@ -113,8 +121,29 @@ tree_digest() {
   ) | sha256sum | cut -d' ' -f1
 }
 stamp_text() {
-  printf 'version=%s\nmode=%s\nsha256=%s\nfiles=%s\n' "$version" "$mode" \
+  printf 'version=%s\nmode=%s\nflags=%s\nsha256=%s\nfiles=%s\n' "$version" "$mode" "$march" \
     "$(sha256sum <"$dir/just" | cut -d' ' -f1)" "$(tree_digest)"
+}
+
+# The code every Makefile compiles for: x86-64-v2 on x86-64 (Valgrind decodes it on any x86-64
+# CPU), the compiler's default elsewhere. JUST_ARCH (tests) stands for `uname -m`.
+case ${JUST_ARCH:-$(uname -m)} in
+  x86_64) march='-march=x86-64-v2 -mtune=generic' ;;
+  *) march='' ;;
+esac
+
+# Rewrites upstream's -march=native -mtune=native in the Makefiles under DIR (the runtime's and the
+# modules'), and refuses to go on while any is left.
+portable_flags() {
+  local makefiles
+  mapfile -t makefiles < <(find "$1" -name Makefile -type f)
+  [ ${#makefiles[@]} -gt 0 ] || die "no Makefile under $1"
+  sed -i "s/-march=native -mtune=native/$march/g" "${makefiles[@]}"
+  if grep -l -e '-march=native' -e '-mtune=native' "${makefiles[@]}" >&2; then
+    die "-march=native is still set in the Makefiles above (upstream changed how it names its flags?)"
+  fi
+  local target=${march:-"the compiler's default target"}
+  log "compiling for $target (not -march=native: Valgrind must decode the runtime to count it)"
 }
 done_installing() {
   log "ready: export PATH=$dir:\$PATH JUST_HOME=$dir JUST_TARGET=$dir"
@@ -168,7 +197,11 @@ build_release() {
   curl -fsSL "$url" -o "$tmp/just.tar.gz"
   mkdir -p "$tmp/src"
   tar -xzf "$tmp/just.tar.gz" -C "$tmp/src" --strip-components=1
-  log "make runtime-static (downloads the modules and V8 $version's libv8_monolith.a)"
+  log "make modules deps/v8/libv8_monolith.a (downloads the modules and V8 $version's libv8_monolith.a)"
+  (cd "$tmp/src" && make modules deps/v8/libv8_monolith.a >&2)
+  # The modules' Makefiles exist only once downloaded: the flags are rewritten after, before any compile.
+  portable_flags "$tmp/src"
+  log "make runtime-static"
   (cd "$tmp/src" && make runtime-static >&2)
   [ -x "$tmp/src/just" ] || die "make runtime-static produced no just binary"
   building=1 # until it is checked and stamped
@@ -287,6 +320,7 @@ build_system() {
     sed -i 's/ -DV8_COMPRESS_POINTERS//g' "${makefiles[@]}"
   fi
   [ "$(uname -m)" = x86_64 ] || sed -i 's/ -m64 / /g' "${makefiles[@]}"
+  portable_flags "$dir"
 
   log "make runtime (against V8 $(sed -n 's/^#define V8_\(MAJOR\|MINOR\)_VERSION \([0-9]*\)$/\2/p' "$v8inc/v8-version.h" | paste -sd.) from $(basename "$(cat "$tmp/libnode108.path")"))"
   (cd "$dir" && make runtime >"$tmp/make.log" 2>&1) || { tail -n 30 "$tmp/make.log" >&2; die "make runtime failed"; }
@@ -333,6 +367,7 @@ else
   check_version
   self_test
 fi
+printf '%s\n' "$march" >"$dir/.install-just.flags"
 chmod -R go-w "$dir" # upstream's tarballs carry group-writable modes; nobody else may write here
 stamp_text >"$stamp"
 building=

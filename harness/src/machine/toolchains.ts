@@ -2,8 +2,8 @@
  * Finds (and, for JS runtimes published on the npm registry, installs into a local cache)
  * the toolchains variants need. A missing one is a reason to skip, never a silent drop.
  */
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { withLock } from '../lib/atomic.js';
 import { probe, runProcess } from '../lib/exec.js';
@@ -54,7 +54,16 @@ function versionNumber(line: string): string | undefined {
 /** A family's version, asked of its binary the way the family declares. */
 function probeVersion(path: string, family: RuntimeFamily): string {
   const out = probe([path, ...family.version.args]);
-  return (out === undefined ? undefined : family.version.parse(out)) ?? 'unknown';
+  const version = (out === undefined ? undefined : family.version.parse(out)) ?? 'unknown';
+  return `${version}${builtFor(path, family)}`;
+}
+
+/** " built for -march=x86-64-v2 -mtune=generic" where the binary's build says what it compiled for, else nothing. */
+function builtFor(path: string, family: RuntimeFamily): string {
+  const file = family.version.flagsFile && join(dirname(path), family.version.flagsFile);
+  if (!file || !existsSync(file)) return '';
+  const flags = readFileSync(file, 'utf8').split('\n')[0]!.trim().slice(0, 80);
+  return ` built for ${flags || "the compiler's default target"}`;
 }
 
 export const CURRENT_NODE_MAJOR = process.versions.node.split('.')[0] ?? '0';

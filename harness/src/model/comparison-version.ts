@@ -17,10 +17,11 @@ export const COMPARISON_OLDEST = 1;
 /**
  * The paired diff's (`npm run pairs`) comparison.json. 3 added workload-changed points measured in pairs, the
  * other timed metrics judged at the diff-wide level and the first line's counts of every affected
- * point; 4 added `kind`. Readers accept every version from PAIRS_COMPARISON_OLDEST on: the
+ * point; 4 added `kind`; 5 the base counts taken from the trend store (`work.baseStored`,
+ * `counts.storedBase`). Readers accept every version from PAIRS_COMPARISON_OLDEST on: the
  * PR-comment workflow reads an artifact a pull request's harness wrote with the default branch's
  * reader, so a newer harness writes at the version the reader of its base knows
  * (pairs/report/down-level.ts).
  */
-export const PAIRS_COMPARISON_SCHEMA = 4;
+export const PAIRS_COMPARISON_SCHEMA = 5;
 export const PAIRS_COMPARISON_OLDEST = 2;

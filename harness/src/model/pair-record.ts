@@ -64,8 +64,11 @@ const RecordedCounts = z
     head: z.array(Num).min(1).max(20),
     /** `decides`: exact enough to call; `evidence`: shown, never called (its runtime is not deterministic). */
     role: z.enum(['decides', 'evidence']),
-    /** How each side's counts were made: counted live in this diff (the only source so far). */
-    source: z.object({ base: z.enum(['counted']), head: z.enum(['counted']) }).strict(),
+    /**
+     * How each side's counts were made: counted live in this diff, or (the base's) taken from the
+     * trend store under the same key (`pairs --count-store`; written only by a diff that was given one).
+     */
+    source: z.object({ base: z.enum(['counted', 'stored']), head: z.enum(['counted']) }).strict(),
     settings: short(300),
   })
   .strict();

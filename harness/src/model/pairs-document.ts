@@ -51,33 +51,40 @@ export type PairsCounter = z.infer<typeof PairsCounter>;
  * decided at once whatever the timing says; a point whose counts are evidence (threads, the
  * kernel, a runtime without deterministic settings) is shown, never called.
  */
-export const PairsWork = z.discriminatedUnion('status', [
-  z
-    .object({
-      status: z.literal('counted'),
-      metric: z.enum(['instructions_per_op', 'instructions']),
-      /** What one operation is, for a fit ("read"). */
-      per: short(40).optional(),
-      unit: short(20),
-      /** Each side's counts, one per repeat. */
-      base: z.array(Num).min(1).max(20),
-      head: z.array(Num).min(1).max(20),
-      verdict: z.enum(WORK_VERDICTS),
-      /** (head - base) / base of the medians; absent when not deterministic. */
-      change: Num.optional(),
-      /** The larger side's relative spread of its repeats. */
-      spread: Num,
-      tolerance: Num,
-      role: z.enum(['decides', 'evidence']),
-      because: short(300).optional(),
-      /** What the count covers: the runtime's deterministic settings, in words. */
-      settings: short(300),
-      /** Where the instructions went, for a changed count (callgrind, evidence), or why it is missing. */
-      breakdown: z.union([WorkBreakdown, z.object({ unavailable: short(600) }).strict()]).optional(),
-    })
-    .strict(),
-  z.object({ status: z.literal('not-counted'), reason: short(600) }).strict(),
-]);
+const CountedWork = z
+  .object({
+    status: z.literal('counted'),
+    metric: z.enum(['instructions_per_op', 'instructions']),
+    /** What one operation is, for a fit ("read"). */
+    per: short(40).optional(),
+    unit: short(20),
+    /** Each side's counts, one per repeat. */
+    base: z.array(Num).min(1).max(20),
+    head: z.array(Num).min(1).max(20),
+    verdict: z.enum(WORK_VERDICTS),
+    /** (head - base) / base of the medians; absent when not deterministic. */
+    change: Num.optional(),
+    /** The larger side's relative spread of its repeats. */
+    spread: Num,
+    tolerance: Num,
+    role: z.enum(['decides', 'evidence']),
+    because: short(300).optional(),
+    /** What the count covers: the runtime's deterministic settings, in words. */
+    settings: short(300),
+    /** Where the instructions went, for a changed count (callgrind, evidence), or why it is missing. */
+    breakdown: z.union([WorkBreakdown, z.object({ unavailable: short(600) }).strict()]).optional(),
+    /**
+     * The base's count was taken from the trend store, where main's run of this commit kept it under
+     * the same key (schema 5; absent: counted live in this diff).
+     */
+    baseStored: z
+      .object({ commit: short(40) })
+      .strict()
+      .optional(),
+  })
+  .strict();
+const NotCountedWork = z.object({ status: z.literal('not-counted'), reason: short(600) }).strict();
+export const PairsWork = z.discriminatedUnion('status', [CountedWork, NotCountedWork]);
 export type PairsWork = z.infer<typeof PairsWork>;
 
 export const PairsPoint = z
@@ -185,7 +192,12 @@ export type HarnessShift = z.infer<typeof HarnessShift>;
 
 export const PairsComparison = z
   .object({
-    schema: z.union([z.literal(PAIRS_COMPARISON_OLDEST), z.literal(3), z.literal(PAIRS_COMPARISON_SCHEMA)]),
+    schema: z.union([
+      z.literal(PAIRS_COMPARISON_OLDEST),
+      z.literal(3),
+      z.literal(4),
+      z.literal(PAIRS_COMPARISON_SCHEMA),
+    ]),
     /** Which document this is; absent from schemas 2 and 3, which their number told apart (model/comparison-kind.ts). */
     kind: z.literal('pairs' satisfies ComparisonKind).optional(),
     method: short(800),
@@ -239,6 +251,29 @@ export const PairsComparison = z
         trusted: z.boolean(),
         untrustedBecause: short(600).optional(),
         tolerance: Num,
+        /**
+         * The base's counts taken from the trend store (schema 5): whether the store was used (or
+         * why not), how many bases were taken from it, and the live re-checks that let them be.
+         */
+        storedBase: z
+          .object({
+            store: short(200),
+            taken: z.number().int().nonnegative(),
+            rechecked: z
+              .array(
+                z
+                  .object({
+                    benchmark: short(300),
+                    family: short(40),
+                    by: z.enum(['head', 'base']),
+                    agreed: z.boolean(),
+                  })
+                  .strict(),
+              )
+              .max(100),
+          })
+          .strict()
+          .optional(),
       })
       .strict()
       .optional(),
@@ -247,11 +282,24 @@ export const PairsComparison = z
 export type PairsComparison = z.infer<typeof PairsComparison>;
 
 /**
+ * Schema 4 as its readers check it: schema 5 without what 5 added (a base count taken from the
+ * trend store, per point and in the counting stage's summary).
+ */
+const PairsWorkV4 = z.discriminatedUnion('status', [CountedWork.omit({ baseStored: true }), NotCountedWork]);
+const CountsV4 = PairsComparison.shape.counts.unwrap().omit({ storedBase: true });
+export const PairsComparisonV4 = PairsComparison.extend({
+  schema: z.literal(4),
+  points: z.array(PairsPoint.extend({ work: PairsWorkV4.optional() }).strict()).max(10_000),
+  counts: CountsV4.strict().optional(),
+});
+export type PairsComparisonV4 = z.infer<typeof PairsComparisonV4>;
+
+/**
  * Schema 3 as its readers check it: schema 4 without `kind`, the one field 4 added. A pull
  * request's harness writes this for a default branch whose reader knows 3 at most
  * (pairs/report/down-level.ts).
  */
-export const PairsComparisonV3 = PairsComparison.omit({ kind: true }).extend({ schema: z.literal(3) });
+export const PairsComparisonV3 = PairsComparisonV4.omit({ kind: true }).extend({ schema: z.literal(3) });
 export type PairsComparisonV3 = z.infer<typeof PairsComparisonV3>;
 
 /**

@@ -59,8 +59,12 @@ export interface RuntimeFamily {
   pin?: 'majors' | 'single';
   /** Arguments between the binary and the script: `{js}` is `<binary> ...invocation <script>`. */
   invocation: readonly string[];
-  /** How its version is asked (the binary with `args`) and read from the output. */
-  version: { args: readonly string[]; parse: (out: string) => string | undefined };
+  /**
+   * How its version is asked (the binary with `args`) and read from the output; `flagsFile`: a
+   * file beside the binary naming what its build compiled for (install-just writes it), recorded
+   * with the version — a -march=native build and a portable one are not the same binary.
+   */
+  version: { args: readonly string[]; parse: (out: string) => string | undefined; flagsFile?: string };
   /**
    * The CPU profiler `--profile-cpu` uses: V8's --cpu-prof, given after the binary and the first
    * `profilerAfter` arguments of its invocation (Deno's after `run`). Without one, perf record.
@@ -201,6 +205,7 @@ const BUILT_IN: readonly RuntimeFamily[] = [
     version: {
       args: ['eval', 'just.print(`${just.version.just} (V8 ${just.version.v8})`)'],
       parse: (out) => firstLine(out) || undefined,
+      flagsFile: '.install-just.flags',
     },
   },
 ];

@@ -147,7 +147,7 @@ export async function countStage(
   jobs: readonly Job[],
   host: Host,
   file: ResultsFile,
-  opts: { counts: CountsMode; budget: number; stored: OpenedCounts; commit: string },
+  opts: { counts: CountsMode; budget: number; stored: OpenedCounts; commit: string; recheck?: boolean },
   log: (m: string) => void,
   stopped: () => boolean,
 ): Promise<CountStageResult> {
@@ -176,6 +176,7 @@ export async function countStage(
     points.filter((p) => p.key),
     stored.ok ? stored.file.counts : {},
     opts.budget,
+    opts.recheck ?? true,
   );
   const unkeyed = points.filter((p) => !p.key);
   const rechecks = new Map(plan.recheck.map((r) => [r.point.id, r]));

@@ -20,6 +20,7 @@ import { ensureDirectory } from '../lib/paths.js';
 import { cacheRoot, checkoutCache } from '../machine/cache-root.js';
 import { commitInfo } from '../machine/machine.js';
 import type { Tools } from '../machine/tools.js';
+import type { CountStoreFile } from '../model/count-store-schema.js';
 import type { Job } from '../model/job.js';
 import type { Experiment } from '../model/manifest.js';
 import type { Profile } from '../model/profiles.js';
@@ -75,6 +76,12 @@ export interface BenchOptions {
   recount?: boolean;
   /** New points counted per run at most (./count-stage.ts DEFAULT_COUNT_BUDGET). */
   countBudget?: number;
+  /**
+   * Counts kept in memory across the bench runs of one release sweep, never written: a point whose
+   * key they hold (the C reference, the same build under every release) takes its count without
+   * a re-check (minutes apart, on one machine, in one process); the run's new counts are added.
+   */
+  sweepCounts?: CountStoreFile;
   /** Also profile each measured JavaScript job once, untimed, under <out>/cpuprofiles (run/cpu-profile.ts). */
   profileCpu?: boolean;
   /**
@@ -206,6 +213,7 @@ async function countAll(
         counts: opts.counts ?? 'headline',
         budget: opts.countBudget ?? DEFAULT_COUNT_BUDGET,
         stored: opts.stored,
+        recheck: !opts.sweepCounts,
         commit: opts.commit,
       },
       log,
@@ -239,20 +247,27 @@ async function countsOfRun(
   log: (m: string) => void,
 ): Promise<{ stored: OpenedCounts; work: CountStageResult }> {
   const { opts } = o;
-  const stored = openStoredCounts({
-    storeDir: opts.storeDir,
-    machine: host.machine.id,
-    recount: opts.recount ?? false,
-    sandbox: o.sandbox,
-    tools: host.tools,
-    toolchains: o.toolchains,
-    cacheDir: o.cacheDir,
-  });
+  const stored = openStoredCounts(
+    {
+      // A sweep's counts live in memory: nothing is written there (only a published run saves its store).
+      storeDir: opts.storeDir ?? (opts.sweepCounts ? SWEEP_STORE : undefined),
+      machine: host.machine.id,
+      recount: opts.recount ?? false,
+      sandbox: o.sandbox,
+      tools: host.tools,
+      toolchains: o.toolchains,
+      cacheDir: o.cacheDir,
+    },
+    opts.storeDir ? undefined : opts.sweepCounts,
+  );
   if (o.interrupted)
     return { stored, work: { interrupted: true, counted: new Map<string, CountedRun[]>(), seconds: 0 } };
   const commit = commitInfo(opts.root).sha;
   return { stored, work: await countAll(jobs, host, file, { ...opts, stored, commit }, log) };
 }
+
+/** What a run's counting record names as its store when the counts are a sweep's, in memory. */
+const SWEEP_STORE = "(the release sweep's counts, in memory)";
 
 /** The trace pass (./bench-traces.ts) when asked for: the run's traces written, its points that wrote outside failed. */
 async function tracePass(

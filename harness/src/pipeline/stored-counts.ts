@@ -18,7 +18,8 @@ export type OpenedCounts =
   | { ok: true; storeDir: string; machine: string; facts: CountMachine; file: CountStoreFile }
   | { ok: false; why: string };
 
-export function openStoredCounts(o: {
+/** What opening the stored counts needs to know of the run. */
+interface OpenOptions {
   storeDir: string | undefined;
   machine: string;
   recount: boolean;
@@ -26,7 +27,14 @@ export function openStoredCounts(o: {
   tools: Tools;
   toolchains: Readonly<Record<string, string>>;
   cacheDir: string;
-}): OpenedCounts {
+}
+
+/**
+ * The machine's facts a count depends on, or why stored counts cannot be used here: no store,
+ * `--recount`, programs run outside the sandbox (at paths no stored count saw), or the CPU as
+ * Valgrind presents it unknown.
+ */
+function countFacts(o: OpenOptions): { ok: true; facts: CountMachine } | { ok: false; why: string } {
   if (!o.storeDir) return { ok: false, why: 'no store (--no-store)' };
   if (o.recount) return { ok: false, why: '--recount' };
   if (o.sandbox !== 'bubblewrap')
@@ -35,14 +43,26 @@ export function openStoredCounts(o: {
   const valgrind = o.toolchains.valgrind ?? 'unknown';
   const cpu = valgrindCpu(o.tools.valgrind, valgrind, o.cacheDir);
   if (!cpu) return { ok: false, why: 'the CPU as valgrind presents it could not be read (gcc missing?)' };
-  const facts: CountMachine = {
-    valgrind,
-    glibc: o.toolchains.glibc ?? 'unknown',
-    kernel: release(),
-    cpu,
-    onlineCpus: cpus().length,
+  return {
+    ok: true,
+    facts: { valgrind, glibc: o.toolchains.glibc ?? 'unknown', kernel: release(), cpu, onlineCpus: cpus().length },
   };
-  return { ok: true, storeDir: o.storeDir, machine: o.machine, facts, file: readCountStore(o.storeDir, o.machine) };
+}
+
+/**
+ * The stored counts of this machine with its facts; `file` when the caller read (and so checked)
+ * the store's file before measuring (the paired diff reads it as soon as it starts).
+ */
+export function openStoredCounts(o: OpenOptions, file?: CountStoreFile): OpenedCounts {
+  const f = countFacts(o);
+  if (!f.ok || !o.storeDir) return { ok: false, why: f.ok ? 'no store' : f.why };
+  return {
+    ok: true,
+    storeDir: o.storeDir,
+    machine: o.machine,
+    facts: f.facts,
+    file: file ?? readCountStore(o.storeDir, o.machine),
+  };
 }
 
 /** Keys jobs, reading each binary's bytes once. */
@@ -58,7 +78,8 @@ export function keyer(facts: CountMachine): (job: Job) => string {
   };
   return (job) => {
     const paths = keyedBinaries(job);
-    return countKey(countKeyParts(job, facts, Object.fromEntries(paths.map((p) => [p, digestOf(p)]))));
+    const parts = countKeyParts(job, facts, Object.fromEntries(paths.map((p) => [p, digestOf(p)])));
+    return countKey(parts);
   };
 }
 

@@ -21,13 +21,18 @@ function countStorePath(root: string, machine: string): string {
   return join(root, machine, COUNT_STORE_FILE);
 }
 
-export function readCountStore(root: string, machine: string): CountStoreFile {
+/** `context` leads any error (the paired diff only reads the store: it refuses to use it, not to touch it). */
+export function readCountStore(
+  root: string,
+  machine: string,
+  context = 'refusing to touch the store: ',
+): CountStoreFile {
   const file = countStorePath(root, machine);
   if (!existsSync(file)) return { schema: COUNT_STORE_SCHEMA, counts: {} };
   assertRealInside(root, file);
   return readJsonFile(file, CountStoreSchema, {
     version: COUNT_STORE_SCHEMA,
-    context: 'refusing to touch the store: ',
+    context,
     hint: HINT,
     maxBytes: STORE_FILE_MAX_BYTES,
   });

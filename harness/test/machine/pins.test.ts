@@ -69,6 +69,21 @@ describe('a pinned runtime found on this machine', () => {
     });
   });
 
+  it('records what install-just compiled it for, beside its version (.install-just.flags)', async () => {
+    const path = fakeJust('0.1.13');
+    writeFileSync(join(path, '..', '.install-just.flags'), '-march=x86-64-v2 -mtune=generic\n');
+    expect(await resolveRuntime('just', { just: '0.1.13' }, cache, () => {})).toEqual({
+      ok: true,
+      path,
+      version: '0.1.13 (V8 10.6.0) built for -march=x86-64-v2 -mtune=generic',
+    });
+    // Another architecture's build: the compiler's default target.
+    writeFileSync(join(path, '..', '.install-just.flags'), '\n');
+    expect(await resolveRuntime('just', { just: '0.1.13' }, cache, () => {})).toMatchObject({
+      version: "0.1.13 (V8 10.6.0) built for the compiler's default target",
+    });
+  });
+
   it('makes each point that runs it fail with the reason (not skipped as if it were missing)', () => {
     const exp = loadExperiment(join(ROOT, 'programs', 'wc'));
     const point = expand([exp], 'smoke', { variants: ['just-sync'] })[0]!;

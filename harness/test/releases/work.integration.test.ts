@@ -5,10 +5,11 @@
 // counts differ beyond the tolerance, and nowhere else; it lists each exact counter difference
 // with its counts, the releases' dates from the CHANGELOG.md their packages ship, and the notes
 // between. (Registry answers for the catalogue: fixtures.)
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Results } from '../../src/model/results.js';
 import { compareWork } from '../../src/pairs/analysis/work-verdict.js';
 import { exactCount } from '../../src/releases/analysis/counter-changes.js';
 import { workCounts } from '../../src/releases/analysis/work-changes.js';
@@ -93,7 +94,25 @@ describe('counted work, counters, dates and notes of real releases', () => {
     // C does not change with the Node release: its counts are the same, run for run.
     const cRuns = (v: string) => at(v).work!.filter((w) => w.reference);
     expect(cRuns('20.3.0')).toEqual(cRuns('20.2.0'));
+  });
 
+  it('counts the C reference once per sweep: the second release takes its counts by their key', () => {
+    const line = readdirSync(out)[0]!;
+    const run = (v: string) => JSON.parse(readFileSync(join(out, line, v, 'wc', 'results.json'), 'utf8')) as Results;
+    // Newest first: 20.3.0 counted everything, 20.2.0 only its own Node points.
+    const [first, second] = [run('20.3.0'), run('20.2.0')];
+    const stored = (r: Results) =>
+      r.benchmarks
+        .filter((b) => b.counts?.status === 'ok' && b.counts.stored)
+        .map((b) => `${b.variant} ${b.params.bs}`)
+        .sort();
+    expect(stored(first)).toEqual([]);
+    expect(stored(second)).toEqual(['c 4096', 'c 65536']);
+    expect(first.run.counting).toMatchObject({ reused: 0, counted: 4, rechecked: [] });
+    expect(second.run.counting).toMatchObject({ reused: 2, counted: 2, deferred: 0, rechecked: [] });
+  });
+
+  it('calls a work change only beyond the tolerance', () => {
     expect(changes.stdout).toMatch(/^\d+ confirmed timing change\(s\), \d+ counter change\(s\), \d+ work change\(s\)/);
     const work = file.changes.filter((c) => c.kind === 'work');
     for (const bs of [4096, 65536]) {

@@ -20,13 +20,31 @@ import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { ROOT } from '../helpers/cli.js';
 
-/** A tarball shaped like upstream's: just-<version>/Makefile whose runtime-static target builds ./just. */
+/**
+ * A tarball shaped like upstream's: just-<version>/Makefile compiling for -march=native, whose
+ * `modules` target downloads (writes) a module with its own Makefile, and whose runtime-static
+ * target builds ./just and writes down the flags both Makefiles compiled with.
+ */
 function fakeRelease(dir: string, version: string, says = version): string {
   const src = join(dir, `just-${version}`);
   mkdirSync(src, { recursive: true });
+  // printf's \\044 is the `$` of the module's own $(FLAGS) (the shell would expand a bare one).
+  const module = "FLAGS=-O3 -march=native -mtune=native\\nflags:\\n\\t@echo '\\044(FLAGS)'\\n";
   writeFileSync(
     join(src, 'Makefile'),
-    `runtime-static:\n\tprintf '#!/bin/sh\\necho ${says}\\n' > just\n\tchmod +x just\n\techo built >> "$(BUILD_LOG)"\n`,
+    [
+      'FLAGS=-g -O3 -march=native -mtune=native',
+      'modules:',
+      `\tmkdir -p modules/net && printf "${module}" > modules/net/Makefile`,
+      'deps/v8/libv8_monolith.a:',
+      '\tmkdir -p deps/v8 && touch deps/v8/libv8_monolith.a',
+      'runtime-static:',
+      `\tprintf '#!/bin/sh\\necho ${says}\\n' > just`,
+      '\tchmod +x just',
+      "\techo '$(FLAGS)' > flags-used && $(MAKE) -s -C modules/net flags >> flags-used",
+      '\techo built >> "$(BUILD_LOG)"',
+      '',
+    ].join('\n'),
   );
   const tarball = join(dir, 'release.tar.gz');
   expect(spawnSync('tar', ['-czf', tarball, '-C', dir, `just-${version}`]).status).toBe(0);
@@ -47,7 +65,7 @@ const stamp = (dir: string) =>
     readFileSync(join(dir, '.install-just.stamp'), 'utf8')
       .trim()
       .split('\n')
-      .map((l) => l.split('=') as [string, string]),
+      .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
   );
 /** What a failed install may leave in PREFIX: its lock file, never a just-* directory. */
 const installed = (prefix: string) =>
@@ -74,6 +92,7 @@ describe('install-just (release mode, upstream build)', () => {
     expect(stamp(home)).toMatchObject({
       version: '0.1.13',
       mode: 'release',
+      flags: '-march=x86-64-v2 -mtune=generic',
       sha256: sha256(join(home, 'just')),
       files: expect.stringMatching(/^[0-9a-f]{64}$/),
     });
@@ -81,6 +100,49 @@ describe('install-just (release mode, upstream build)', () => {
     expect(again.status, again.stderr).toBe(0);
     expect(again.stdout).toBe(`${home}\n`);
     expect(builds()).toBe(1);
+  });
+
+  it('compiles the runtime and its modules for x86-64-v2, not -march=native (Valgrind must decode it), and says so', () => {
+    const { env, prefix, home } = setup();
+    const r = install(['0.1.13', prefix], { ...env, JUST_ARCH: 'x86_64' });
+    expect(r.status, r.stderr).toBe(0);
+    expect(readFileSync(join(home, 'flags-used'), 'utf8')).toBe(
+      '-g -O3 -march=x86-64-v2 -mtune=generic\n-O3 -march=x86-64-v2 -mtune=generic\n',
+    );
+    // `just build` compiles apps later from the installed Makefile: it says the same.
+    expect(readFileSync(join(home, 'Makefile'), 'utf8')).not.toMatch(/-m(arch|tune)=native/);
+    expect(readFileSync(join(home, '.install-just.flags'), 'utf8')).toBe('-march=x86-64-v2 -mtune=generic\n');
+    expect(r.stderr).toContain('compiling for -march=x86-64-v2 -mtune=generic (not -march=native');
+    // Elsewhere the compiler's default target, which is portable too.
+    const arm = setup();
+    const a = install(['0.1.13', arm.prefix], { ...arm.env, JUST_ARCH: 'aarch64' });
+    expect(a.status, a.stderr).toBe(0);
+    expect(readFileSync(join(arm.home, 'flags-used'), 'utf8')).toBe('-g -O3 \n-O3 \n');
+    expect(stamp(arm.home).flags).toBe('');
+  });
+
+  it('rebuilds an installation stamped with other flags (one built for -march=native before)', () => {
+    const { env, prefix, home, builds } = setup();
+    expect(install(['0.1.13', prefix], env).status).toBe(0);
+    const file = join(home, '.install-just.stamp');
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/^flags=.*$/m, 'flags=-march=native'));
+    const r = install(['0.1.13', prefix], env);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/does not match its stamp/);
+    expect(builds()).toBe(2);
+  });
+
+  it('refuses a release whose Makefiles name -march=native in a way it cannot rewrite, installing nothing', () => {
+    const { dir, prefix } = setup();
+    const src = join(dir, 'odd', 'just-0.1.13');
+    mkdirSync(src, { recursive: true });
+    writeFileSync(join(src, 'Makefile'), 'FLAGS=-mtune=native -march=native\nmodules:\ndeps/v8/libv8_monolith.a:\n');
+    const tarball = join(dir, 'odd.tar.gz');
+    expect(spawnSync('tar', ['-czf', tarball, '-C', join(dir, 'odd'), 'just-0.1.13']).status).toBe(0);
+    const r = install(['0.1.13', prefix], { JUST_ARCHIVE_URL: `file://${tarball}`, JUST_ARCH: 'x86_64' });
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toContain('-march=native is still set in the Makefiles above');
+    expect(installed(prefix)).toEqual([]);
   });
 
   it('rebuilds a binary planted in the cache instead of accepting it', () => {
@@ -202,7 +264,12 @@ describe.skipIf(!haveShared)("install-just --system (a real build against Debian
     expect(first.stderr).toMatch(
       /self-test ok: just 0\.1\.13 \(V8 10\.2\.[\d.]+-node\.\d+\) reads a pipe and builds a static app/,
     );
-    expect(stamp(home)).toMatchObject({ version: '0.1.13', mode: 'system', sha256: sha256(join(home, 'just')) });
+    expect(stamp(home)).toMatchObject({
+      version: '0.1.13',
+      mode: 'system',
+      flags: '-march=x86-64-v2 -mtune=generic',
+      sha256: sha256(join(home, 'just')),
+    });
 
     const just = join(home, 'just');
     const version = spawnSync(just, ['eval', 'just.print(`${just.version.just} ${just.version.v8}`)'], {
@@ -219,6 +286,17 @@ describe.skipIf(!haveShared)("install-just --system (a real build against Debian
       { encoding: 'utf8' },
     );
     expect(JSON.parse(count.stdout)).toMatchObject({ bytes: 3000000 });
+    // Compiled for x86-64-v2: Valgrind decodes it on any x86-64 CPU (a -march=native build dies with
+    // SIGILL under it on an AVX-512 machine), so its work can be counted.
+    const valgrind = spawnSync('valgrind', ['--tool=none', '--quiet', just, 'eval', 'just.print(6 * 7)'], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: 120_000,
+    });
+    if (valgrind.error === undefined) {
+      expect(valgrind.status, valgrind.stderr).toBe(0);
+      expect(valgrind.stdout.trim()).toBe('42');
+    }
 
     const built = statSync(just).mtimeMs;
     const again = install(['--system', '--sources', SHARED, '0.1.13', prefix], env);

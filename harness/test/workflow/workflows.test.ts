@@ -176,9 +176,14 @@ describe('calibrate.yml', () => {
     expect(w.jobs.publish!.permissions).toEqual({ contents: 'write' });
   });
 
-  it('feeds pr.yml, which reads only the calibrations from gh-pages', () => {
-    expect(text.pr).toContain('sparse-checkout: data/*/noise.json');
-    expect(text.pr).toContain('--noise-store ../pages/data');
+  it('feeds pr.yml, which reads only the calibrations and the stored counts from gh-pages', () => {
+    const pages = wf.pr.jobs.diff!.steps.find((s) => s.with?.ref === 'gh-pages');
+    expect(String(pages?.with?.['sparse-checkout']).trim().split('\n')).toEqual([
+      'data/*/noise.json',
+      'data/*/counts.json',
+    ]);
+    expect(pages?.with?.['persist-credentials']).toBe(false);
+    expect(text.pr).toContain('--noise-store ../pages/data --count-store ../pages/data');
   });
 });
 

@@ -21,6 +21,7 @@ import { planDiff } from '../../pairs/pipeline/what-to-measure.js';
 import { renderPairsComparison } from '../../pairs/report/comment.js';
 import { forReader } from '../../pairs/report/down-level.js';
 import { renderPlan } from '../../pairs/report/plan-text.js';
+import { readCountStore } from '../../store/count-store.js';
 import { loadNoise, noiseSourceOf } from '../../store/noise-thresholds.js';
 import { readTrustedPlan } from '../../workflow/artifact.js';
 import { pairsSchemaReadBy } from '../../workflow/reader-schema.js';
@@ -51,6 +52,11 @@ export const pairsSpec = {
     out: { type: 'string', default: join(ROOT, 'results', 'pr'), value: 'DIR', description: 'where the diff goes' },
     noise: { type: 'string', value: 'FILE', description: "a machine's noise.json (thresholds)" },
     'noise-store': { type: 'string', value: 'DIR', description: 'a store to read the noise thresholds from' },
+    'count-store': {
+      type: 'string',
+      value: 'DIR',
+      description: "a trend store whose counts of this machine stand for the base's where their keys match (read only)",
+    },
     ...SELECTION_OPTIONS,
     control: {
       type: 'string',
@@ -122,6 +128,7 @@ export const pairsSpec = {
     'Bench flags (--profile, --experiments, --variants, --param, --require) may also follow a `--`.',
     'Only the points whose measured inputs differ between base and head are measured, plus --control unaffected ones (seeded by the head commit); the rest are listed as not affected.',
     'The plan (--plan) lists the affected points with their reasons, the control, the unaffected count and whether the harness changed, in seconds; it exits 0 whatever it finds.',
+    'With --count-store a base point whose count key (everything the count depends on) the store holds for this machine is not counted again, only its head; one such point per deciding family is compared live first, and a family whose comparison disagrees takes nothing from the store.',
     "With --trace the plan also runs each of the base's points (one per experiment, variant and runtime) once under strace in its sandbox: a changed file they opened, ran, stat'ed, listed or looked for makes them affected (\"seen only by tracing: programs/wc/x.json\" where no static rule names it). The head's code never runs.",
     "With --store the base commit's traces that main's runs stored for the profile (<machine>/traces/<sha>.json) are taken, and only the points without one are traced.",
   ],
@@ -163,6 +170,7 @@ export async function pairsCommand(argv: string[]): Promise<number> {
   const out = ensureDirectory(values.out, '--out');
   const source = noiseSourceOf(values);
   const noise = loadNoise(source, machineInfo().id);
+  const countStore = countStoreOf(values['count-store']);
   const log = (s: string) => process.stderr.write(`${s}\n`);
   const { comparison, document, interrupted } = await runPairs({
     base,
@@ -184,6 +192,7 @@ export async function pairsCommand(argv: string[]): Promise<number> {
     controlPoints,
     ...(values['every-point'] ? { measure: 'all' as const } : {}),
     ...(trusted ? { trusted } : {}),
+    ...(countStore ? { countStore } : {}),
     ...(transcripts ? { transcripts } : {}),
     // As for bench: JSIO_COUNTS=none counts nothing (tests whose subject is not the counts).
     ...(process.env.JSIO_COUNTS === 'none' ? { counts: false } : {}),
@@ -235,6 +244,17 @@ function writeDiff(
   writeFileAtomic(join(out, 'comparison.md'), markdown);
   writeRecord(join(out, 'pairs.json'), document);
   return markdown;
+}
+
+/**
+ * The trend store's counts of this machine (--count-store), read and validated now, before
+ * anything is measured: a malformed file is refused naming it and its field. A store without this
+ * machine's counts is an empty one (every base is counted).
+ */
+function countStoreOf(dir: string | undefined) {
+  if (!dir) return undefined;
+  const file = readCountStore(dir, machineInfo().id, 'refusing the stored counts (--count-store): ');
+  return { dir, file };
 }
 
 /** A verdict written by `transcript --base-side` (read as untrusted), for these two commits. */

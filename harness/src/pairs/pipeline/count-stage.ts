@@ -1,16 +1,19 @@
 /**
  * The paired diff's counting stage, between the builds and the first pair: every measured point's work
  * counted on both sides on every core (../run/count-sides.ts), the affected points first, within
- * a share of the budget; then whether this diff's counts can be trusted (its control) and each
- * point's counts as comparison.json holds them.
+ * a share of the budget — a base whose count the trend store holds under its key taken from it,
+ * once its family's re-check agreed (./stored-base.ts); then whether this diff's counts can be
+ * trusted (its control) and each point's counts as comparison.json holds them.
  */
 
 import { WORK_TOLERANCE } from '../../analysis/work.js';
 import { shellQuote } from '../../lib/exec.js';
 import type { PairsComparison, PairsWork } from '../../model/pairs-document.js';
 import type { Host } from '../../pipeline/setup.js';
-import { countPoints, type PointWork, spreadOf } from '../run/count-sides.js';
+import type { OpenedCounts } from '../../pipeline/stored-counts.js';
+import { countPoints, type Gate, type PointWork, STORED_BASE_FAILED, slots, spreadOf } from '../run/count-sides.js';
 import type { PointPlan } from '../run/executor.js';
+import { planStoredBase, type Recheck, recheckAgrees, type StoredBasePlan, storedBases } from './stored-base.js';
 
 /** The share of the pairs' budget the counts may take before the pairs start. */
 export const COUNT_SHARE = 1 / 3;
@@ -33,29 +36,146 @@ export interface CountStage {
   summary: NonNullable<PairsComparison['counts']>;
 }
 
-/** Counts the plans' work; `askedSeconds` is the pairs' budget as asked for, of which COUNT_SHARE goes here. */
+type StoredSummary = NonNullable<NonNullable<PairsComparison['counts']>['storedBase']>;
+
+/** How the counts are made: on every core, until the counting share of the budget is spent. */
+interface Counting {
+  host: Host;
+  deadline: number;
+  log: (m: string) => void;
+  /** The cores, shared by countings that run side by side. */
+  gate?: Gate;
+}
+
+const countWith = (
+  c: Counting,
+  plans: readonly PointPlan[],
+  stored?: Parameters<typeof countPoints>[2]['storedBase'],
+) => {
+  const pin = c.host.cpus ? `${shellQuote(c.host.cpus.taskset)} -c ${c.host.cpus.all} ` : undefined;
+  return countPoints(plans, c.host.tools, {
+    parallel: c.host.machine.cores,
+    ...(pin ? { pin } : {}),
+    deadline: c.deadline,
+    now: () => performance.now(),
+    log: c.log,
+    ...(stored ? { storedBase: stored } : {}),
+    ...(c.gate ? { gate: c.gate } : {}),
+  });
+};
+
+/**
+ * One deciding family's points whose base is stored: its re-check beside the others, which take
+ * their stored base at once (their heads are counted anyway); if the re-check disagrees, they are
+ * all counted again with their bases live, and the taken counts are dropped.
+ */
+async function familyChain(c: Counting, order: readonly PointPlan[], plan: StoredBasePlan, r: Recheck) {
+  const point = order.filter((p) => p.id === r.id);
+  const others = order.filter((p) => p.id !== r.id && plan.reusable.get(p.id)?.family === r.family);
+  const [work, rest] = await Promise.all([
+    countWith(c, point, storedBases(plan, r.by === 'head' ? [r.id] : [])),
+    countWith(
+      c,
+      others,
+      storedBases(
+        plan,
+        others.map((p) => p.id),
+      ),
+    ),
+  ]);
+  const agreed = recheckAgrees(r, work.get(r.id));
+  for (const [id, w] of rest) work.set(id, w);
+  if (agreed) return { work, agreed };
+  c.log(
+    `counts: the stored base counts of ${r.family} were not confirmed live here (${recheckLine(r)}): its bases are counted live`,
+  );
+  // Every point of the family that took a stored base, the same-key re-check's own included.
+  const again = [...point, ...others].filter((p) => {
+    const w = work.get(p.id);
+    return w?.status === 'counted' ? Boolean(w.baseStored) : w?.reason.startsWith(STORED_BASE_FAILED);
+  });
+  for (const [id, w] of await countWith(c, again)) work.set(id, w);
+  return { work, agreed };
+}
+
+/**
+ * Counts with the stored bases. Each deciding family with stored bases is re-checked (one point
+ * compared live) beside its other points; a family whose re-check disagrees has them counted
+ * again with live bases. The points of no re-checked family (a base the store lacks, a family whose
+ * counts are evidence) count beside them. All share the cores, the re-checks asking first.
+ */
+async function countWithStore(
+  c: Counting,
+  order: readonly PointPlan[],
+  opened: Extract<OpenedCounts, { ok: true }>,
+): Promise<{ work: Map<string, PointWork>; summary: StoredSummary }> {
+  const plan = planStoredBase(order, opened);
+  const gated = { ...c, gate: slots(c.host.machine.cores) };
+  const checked = new Set(plan.recheck.map((r) => r.family));
+  const free = order.filter((p) => !checked.has(plan.reusable.get(p.id)?.family ?? ''));
+  const [freeWork, ...chains] = await Promise.all([
+    countWith(
+      gated,
+      free,
+      storedBases(
+        plan,
+        free.map((p) => p.id),
+      ),
+    ),
+    ...plan.recheck.map((r) => familyChain(gated, order, plan, r)),
+  ]);
+  const work = new Map<string, PointWork>();
+  // In the plans' order, as comparison.json lists them.
+  for (const p of order) {
+    const w = freeWork.get(p.id) ?? chains.find((ch) => ch.work.has(p.id))?.work.get(p.id);
+    if (w) work.set(p.id, w);
+  }
+  const taken = [...work.values()].filter((w) => w.status === 'counted' && w.baseStored).length;
+  return {
+    work,
+    summary: {
+      store: 'used',
+      taken,
+      rechecked: plan.recheck.map((r, i) => ({
+        benchmark: r.id,
+        family: r.family,
+        by: r.by,
+        agreed: chains[i]!.agreed,
+      })),
+    },
+  };
+}
+
+const recheckLine = (r: Recheck) => `${r.id}, by its ${r.by === 'head' ? "head's live count" : 'base counted live'}`;
+
+/**
+ * Counts the plans' work; `askedSeconds` is the pairs' budget as asked for, of which COUNT_SHARE
+ * goes here. `stored`: this machine's counts in the trend store (read only), or why there are none.
+ */
 export async function countStage(
   plans: readonly PointPlan[],
   host: Host,
   askedSeconds: number,
   log: (m: string) => void,
+  stored?: OpenedCounts,
 ): Promise<CountStage> {
   const t = performance.now();
-  const pin = host.cpus ? `${shellQuote(host.cpus.taskset)} -c ${host.cpus.all} ` : undefined;
-  const work = await countPoints(countingOrder(plans), host.tools, {
-    parallel: host.machine.cores,
-    ...(pin ? { pin } : {}),
-    deadline: t + askedSeconds * COUNT_SHARE * 1000,
-    now: () => performance.now(),
-    log,
-  });
+  const c: Counting = { host, deadline: t + askedSeconds * COUNT_SHARE * 1000, log };
+  const order = countingOrder(plans);
+  const withStore =
+    stored?.ok && plans.length && host.tools.valgrind ? await countWithStore(c, order, stored) : undefined;
+  const work = withStore?.work ?? (await countWith(c, order));
   const counted = [...work.values()].filter((w) => w.status === 'counted').length;
   // A control point deterministic on each side yet different: the sides do not count alike here.
   const odd = plans.filter(
     (p) => p.impact === 'control' && work.get(p.id)?.status === 'counted' && changedWork(work.get(p.id)!),
   );
   const seconds = (performance.now() - t) / 1000;
-  log(`counts: ${counted} of ${plans.length} points counted on both sides in ${seconds.toFixed(0)} s`);
+  const taken = withStore ? `, ${withStore.summary.taken} of their bases taken from the stored counts` : '';
+  log(`counts: ${counted} of ${plans.length} points counted on both sides in ${seconds.toFixed(0)} s${taken}`);
+  const storedBase: StoredSummary | undefined =
+    withStore?.summary ??
+    (stored && !stored.ok ? { store: `not used: ${stored.why}`.slice(0, 200), taken: 0, rechecked: [] } : undefined);
   return {
     work,
     summary: {
@@ -73,6 +193,7 @@ export async function countStage(
           }
         : {}),
       tolerance: WORK_TOLERANCE,
+      ...(storedBase ? { storedBase } : {}),
     },
   };
 }
@@ -98,5 +219,6 @@ export function pairsWork(w: PointWork, plan: PointPlan): PairsWork {
     ...(w.because ? { because: w.because.slice(0, 300) } : {}),
     settings: w.settings.slice(0, 300),
     ...(w.breakdown ? { breakdown: w.breakdown } : {}),
+    ...(w.baseStored ? { baseStored: { commit: w.baseStored.commit } } : {}),
   };
 }

@@ -21,6 +21,7 @@ import { currentConditions } from '../../machine/conditions.js';
 import { cpuSnapshot, foreignCores } from '../../machine/cpu-share.js';
 import { readPins, resolveRuntime } from '../../machine/toolchains.js';
 import { buildTool } from '../../machine/tools.js';
+import type { CountStoreFile } from '../../model/count-store-schema.js';
 import type { DiffPlan } from '../../model/diff-plan.js';
 import type { Job } from '../../model/job.js';
 import { harnessMetric } from '../../model/metrics.js';
@@ -30,6 +31,7 @@ import type { PairsComparison } from '../../model/pairs-document.js';
 import type { Profile } from '../../model/profiles.js';
 import type { TranscriptVerdict } from '../../model/transcript-document.js';
 import { type Host, onInterrupt, setUpMachine } from '../../pipeline/setup.js';
+import { type OpenedCounts, openStoredCounts } from '../../pipeline/stored-counts.js';
 import type { Filters } from '../../plan/plan.js';
 import { removeScratch } from '../../run/measure.js';
 import { checkCounters, runMetrics } from '../../run/normalize.js';
@@ -47,7 +49,7 @@ import { pairsComparison } from '../report/comparison-json.js';
 import { realExecutor } from '../run/real-executor.js';
 import { type DecidedPoint, runPairsPoints, type SamplingResult } from '../run/scheduler.js';
 import { COUNT_SHARE, countStage, pairsWork } from './count-stage.js';
-import { type LoadedSide, loadSide, type Matched, matchPoints, prepareSide } from './diff-sides.js';
+import { type LoadedSide, loadSide, type Matched, matchPoints, type PreparedSide, prepareSide } from './diff-sides.js';
 import { refuseUnequalTools } from './measuring-tools.js';
 import { pairRecordDocument } from './record-pairs.js';
 import { impactOf } from './what-to-measure.js';
@@ -107,6 +109,11 @@ export interface PairsOptions {
   transcripts?: TranscriptVerdict;
   /** Count each point's work on both sides before the pairs (default: for a pull request's diff, not when every point is measured). */
   counts?: boolean;
+  /**
+   * This machine's counts in the trend store, read (and so checked) before anything ran: a base
+   * whose key it holds is not counted again (./stored-base.ts). The store is never written.
+   */
+  countStore?: { dir: string; file: CountStoreFile };
 }
 
 export interface PairsResult {
@@ -451,7 +458,8 @@ async function pairSides(opts: PairsOptions, baseRoot: string, headRoot: string)
   if (base.jobs.length && head.jobs.length) refuseUnequalTools(base.toolchains, head.toolchains);
   const matched = matchPoints(base, head, opts.pairKey, impact && ((id) => impact.measure.get(id) ?? 'affected'));
   // Exact counts first, on every core: they decide at once; the pairs go on as the budget allows.
-  const counts = await countStage(counting ? matched.plans : [], host, opts.askedSeconds, log);
+  const stored = storedCountsOf(opts, host, base, harnessRoot);
+  const counts = await countStage(counting ? matched.plans : [], host, opts.askedSeconds, log, stored);
   const s = await measurePoints(matched, opts, host, timer, diffStart, log);
   const points = s.measured.map(pointResult);
   const planOf = new Map(matched.plans.map((p) => [p.id, p]));
@@ -498,6 +506,29 @@ async function pairSides(opts: PairsOptions, baseRoot: string, headRoot: string)
     level: FALSE_POSITIVE_LEVEL,
   });
   return { comparison, record: points.map(pairRecord), document, interrupted: s.interrupted };
+}
+
+/** The trend store's counts of this machine for the base side, when one was given (read only). */
+function storedCountsOf(
+  opts: Pick<PairsOptions, 'countStore'>,
+  host: Host,
+  base: PreparedSide,
+  harnessRoot: string,
+): OpenedCounts | undefined {
+  if (!opts.countStore) return undefined;
+  return openStoredCounts(
+    {
+      storeDir: opts.countStore.dir,
+      machine: host.machine.id,
+      recount: false,
+      // Every side runs in its sandbox here (planned with `sandbox: 'required'`).
+      sandbox: base.jobs.every((j) => j.sandbox) ? 'bubblewrap' : 'none',
+      tools: host.tools,
+      toolchains: base.toolchains,
+      cacheDir: join(harnessRoot, '.cache'),
+    },
+    opts.countStore.file,
+  );
 }
 
 const levelOf = (levels: Map<string, number>, id: string) => {

@@ -72,7 +72,7 @@ export function pairRecordDocument(r: PairRecordInput): PairRecordDocument {
         base: w.base,
         head: w.head,
         role: w.role,
-        source: { base: 'counted', head: 'counted' },
+        source: { base: w.baseStored ? 'stored' : 'counted', head: 'counted' },
         settings: w.settings.slice(0, 300),
       });
   return assertValid(

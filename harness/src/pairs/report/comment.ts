@@ -32,7 +32,7 @@ import {
   workloadVerdict,
 } from './point-tables.js';
 import { renderWorkBreakdown } from './work-breakdown-section.js';
-import { countsTrusted, decidedWorkChange, workText } from './work-text.js';
+import { countsTrusted, decidedWorkChange, storedBaseText, workText } from './work-text.js';
 
 export interface PairsRenderOptions {
   /** The merge gate's rule (PR_FAIL_ON) its result is stated under; default `broken`. */
@@ -447,6 +447,7 @@ function footer(c: PairsComparison): string {
     `_Method: ${escapeCell(c.method)}._`,
     `Measured on ${escapeCell(c.head.machine)} (${escapeCell(c.head.cpu)}); base ${commits(c.base)}, head ${commits(c.head)}; ${timeSpent(c.budget, pairs)}, order seed ${c.seed}.`,
     `Toolchains: ${escapeCell(toolchainsLine(c.base, c.head))}.`,
+    ...(storedBaseText(c) ? [escapeCell(storedBaseText(c))] : []),
   ].join('\n\n');
 }
 

@@ -3,7 +3,8 @@
  * with the DEFAULT BRANCH's reader (pr-comment.yml never runs pull-request code), which refuses a
  * newer schema and any field it does not know. A pull request that introduces a schema would get
  * no comment at all; so when its base reads an older one, the artifact's comparison.json is written
- * at that one. For a reader of 3 that is the document without its `kind`. For a reader of 2, what 2
+ * at that one. For a reader of 4 that is the document without where its base counts came from; for
+ * a reader of 3, without its `kind` too. For a reader of 2, what 2
  * cannot hold is said in words its renderer shows at the top (warnings): a point whose workload
  * changed goes to `incomparable` with its measured change, another timed metric that moved is a
  * warning line. The full comparison is kept beside it. Pure.
@@ -15,6 +16,7 @@ import {
   type PairsComparison,
   PairsComparisonV2,
   PairsComparisonV3,
+  PairsComparisonV4,
   type PairsPoint,
 } from '../../model/pairs-document.js';
 import { movedOthers } from '../analysis/point-answers.js';
@@ -68,9 +70,25 @@ export function forSchema2(c: PairsComparison): PairsComparisonV2 {
   return assertValid('comparison.json (schema 2)', out, PairsComparisonV2);
 }
 
-/** `c` as a schema-3 reader reads it: the same document without `kind`, the one field 4 added. */
+/** `c` without what schema 5 added: where a base's count came from (the store or this diff). */
+function withoutStoredBase(c: PairsComparison) {
+  const points = c.points.map((p) => {
+    if (p.work?.status !== 'counted') return p;
+    const { baseStored: _b, ...work } = p.work;
+    return { ...p, work };
+  });
+  const counts = c.counts && (({ storedBase: _s, ...rest }) => rest)(c.counts);
+  return { ...c, points, ...(counts ? { counts } : {}) };
+}
+
+/** `c` as a schema-4 reader reads it: the same document without the stored-base fields 5 added. */
+export function forSchema4(c: PairsComparison): PairsComparisonV4 {
+  return assertValid('comparison.json (schema 4)', { ...withoutStoredBase(c), schema: 4 }, PairsComparisonV4);
+}
+
+/** `c` as a schema-3 reader reads it: schema 4's document without `kind`, the one field 4 added. */
 export function forSchema3(c: PairsComparison): PairsComparisonV3 {
-  const { kind: _kind, ...rest } = c;
+  const { kind: _kind, ...rest } = withoutStoredBase(c);
   return assertValid('comparison.json (schema 3)', { ...rest, schema: 3 }, PairsComparisonV3);
 }
 
@@ -82,8 +100,9 @@ export function forSchema3(c: PairsComparison): PairsComparisonV3 {
 export function forReader(
   c: PairsComparison,
   reader: number | undefined,
-): PairsComparisonV2 | PairsComparisonV3 | undefined {
+): PairsComparisonV2 | PairsComparisonV3 | PairsComparisonV4 | undefined {
   if (reader === PAIRS_COMPARISON_OLDEST) return forSchema2(c);
   if (reader === 3) return forSchema3(c);
+  if (reader === 4) return forSchema4(c);
   return undefined;
 }

@@ -7,8 +7,9 @@
  * one tolerance (../analysis/work-verdict.ts). A point that could not be counted says why.
  */
 
+import { median } from '../../analysis/two-sample.js';
 import { unmeasurableText } from '../../analysis/unmeasurable-text.js';
-import { relSpread, spanOf } from '../../analysis/work.js';
+import { type CountedRun, relSpread, spanOf } from '../../analysis/work.js';
 import { diffBreakdowns } from '../../analysis/work-breakdown.js';
 import type { Tools } from '../../machine/tools.js';
 import type { Job } from '../../model/job.js';
@@ -40,58 +41,118 @@ export type PointWork =
       seconds: number;
       /** Where the instructions went (callgrind, both sides at the larger counted size), for a changed count. */
       breakdown?: WorkBreakdown | { unavailable: string };
+      /** The base's count taken from the trend store (its key matched): the commit whose run counted it. */
+      baseStored?: { commit: string };
+      /** Each side's counted runs, as the store keeps them: a re-check compares them with a stored count. */
+      runs: { base: CountedRun[]; head: CountedRun[] };
     }
   | { status: 'not-counted'; reason: string };
 
 /** Points whose changed counts get a breakdown, at most: each costs a callgrind run per side. */
 const MAX_BREAKDOWNS = 5;
 
-/** One side's values of the point's quantity, or why it could not be counted. */
-async function countSide(
-  job: Job,
-  tools: Tools,
-  pin: string | undefined,
-): Promise<{ ok: true; values: number[]; seconds: number } | { ok: false; reason: string }> {
+type SideCount = { ok: true; values: number[]; runs: CountedRun[]; seconds: number } | { ok: false; reason: string };
+
+/** One side's values of the point's quantity, with its counted runs, or why it could not be counted. */
+async function countSide(job: Job, tools: Tools, pin: string | undefined): Promise<SideCount> {
   const sizes = job.counting?.sizes;
   const x = job.experiment.manifest.fit?.x;
-  const values: number[] = [];
-  const totals = { small: [] as number[], large: [] as number[] };
-  let ops = { small: 0, large: 0 };
+  const runs: CountedRun[] = [];
   let seconds = 0;
   for (let i = 0; i < COUNTS_PER_SIDE; i++) {
     const own = await countInstructions(job, tools, sizes?.at(-1), pin);
     seconds += own.seconds;
     if (!own.ok) return own;
     if (!sizes || !x) {
-      values.push(own.instructions);
+      runs.push({ size: sizes ? 'large' : 'own', instructions: own.instructions });
       continue;
     }
     const small = await countInstructions(job, tools, sizes[0], pin);
     seconds += small.seconds;
     if (!small.ok) return small;
-    ops = { small: small.fields[x] ?? sizes[0]!.expected ?? 0, large: own.fields[x] ?? sizes.at(-1)!.expected ?? 0 };
-    const dx = ops.large - ops.small;
-    if (!(dx > 0)) return { ok: false, reason: `counts unavailable: both sizes made the same number of ${x}` };
-    totals.small.push(small.instructions);
-    totals.large.push(own.instructions);
-    values.push((own.instructions - small.instructions) / dx);
+    runs.push(
+      { size: 'small', instructions: small.instructions, x: small.fields[x] ?? sizes[0]!.expected ?? 0 },
+      { size: 'large', instructions: own.instructions, x: own.fields[x] ?? sizes.at(-1)!.expected ?? 0 },
+    );
   }
-  if (sizes && x) {
-    // Two totals whose difference is no more than their repeats' spread make no cost per operation.
-    const span = spanOf({ ops: ops.small, totals: totals.small }, { ops: ops.large, totals: totals.large });
-    if ('unmeasurable' in span) return { ok: false, reason: unmeasurableText(span.unmeasurable, x.replace(/s$/, '')) };
-  }
-  return { ok: true, values, seconds };
+  const v = sideValues(job, runs);
+  return v.ok ? { ...v, runs, seconds } : v;
 }
 
-/** Counts one point on both sides and compares them. */
-async function countPoint(point: PointPlan, tools: Tools, pin?: string): Promise<PointWork> {
-  const sides: Record<SideName, number[]> = { base: [], head: [] };
+/**
+ * A side's values from its counted runs (counted now, or stored under its key by `bench`, which
+ * counts a fit's smaller size once and its larger twice): a fit's instructions per operation, each
+ * larger-size repeat against the smaller size's median, or why the span measures no cost; else
+ * the count of each run.
+ */
+function sideValues(
+  job: Job,
+  runs: readonly CountedRun[],
+): { ok: true; values: number[] } | { ok: false; reason: string } {
+  const x = job.experiment.manifest.fit?.x;
+  const of = (size: CountedRun['size']) => runs.filter((r) => r.size === size);
+  if (!job.counting?.sizes || !x) return { ok: true, values: runs.map((r) => r.instructions) };
+  const [small, large] = [of('small'), of('large')];
+  const ops = { small: small[0]?.x ?? 0, large: large[0]?.x ?? 0 };
+  const dx = ops.large - ops.small;
+  if (!small.length || !large.length || !(dx > 0))
+    return { ok: false, reason: `counts unavailable: both sizes made the same number of ${x}` };
+  const totals = { small: small.map((r) => r.instructions), large: large.map((r) => r.instructions) };
+  // Two totals whose difference is no more than their repeats' spread make no cost per operation.
+  const span = spanOf({ ops: ops.small, totals: totals.small }, { ops: ops.large, totals: totals.large });
+  if ('unmeasurable' in span) return { ok: false, reason: unmeasurableText(span.unmeasurable, x.replace(/s$/, '')) };
+  const base = median(totals.small);
+  return { ok: true, values: totals.large.map((l) => (l - base) / dx) };
+}
+
+/** Runs `run` when a slot is free (./count-sides.ts `slots`). */
+export type Gate = <T>(run: () => Promise<T>) => Promise<T>;
+
+/** A gate of `n` slots, first come first served: countings that run side by side share the cores. */
+export function slots(n: number): Gate {
+  let active = 0;
+  const waiting: (() => void)[] = [];
+  return async (run) => {
+    // A slot freed is handed to the first waiting run directly, so no newcomer takes it in between.
+    if (active >= n) await new Promise<void>((r) => waiting.push(r));
+    else active++;
+    try {
+      return await run();
+    } finally {
+      const next = waiting.shift();
+      if (next) next();
+      else active--;
+    }
+  };
+}
+
+/** How a point whose stored base count makes no value says so (a family that fails its re-check counts it again). */
+export const STORED_BASE_FAILED = 'base (stored)';
+
+/** A base's count taken from the trend store: the runs `bench` stored under the base job's key, and its commit. */
+export interface StoredBase {
+  runs: CountedRun[];
+  commit: string;
+}
+
+/** Counts one point on both sides (the base from the store where `stored` is given) and compares them. */
+async function countPoint(point: PointPlan, tools: Tools, pin?: string, stored?: StoredBase): Promise<PointWork> {
+  const sides: Record<SideName, { values: number[]; runs: CountedRun[] }> = {
+    base: { values: [], runs: [] },
+    head: { values: [], runs: [] },
+  };
   let seconds = 0;
   for (const side of ['base', 'head'] as const) {
-    const c = await countSide(point[side], tools, pin);
-    if (!c.ok) return { status: 'not-counted', reason: `${side}: ${c.reason}`.slice(0, 600) };
-    sides[side] = c.values;
+    const c =
+      side === 'base' && stored
+        ? { ...sideValues(point.base, stored.runs), runs: stored.runs, seconds: 0 }
+        : await countSide(point[side], tools, pin);
+    if (!c.ok)
+      return {
+        status: 'not-counted',
+        reason: `${stored && side === 'base' ? STORED_BASE_FAILED : side}: ${c.reason}`.slice(0, 600),
+      };
+    sides[side] = { values: c.values, runs: [...c.runs] };
     seconds += c.seconds;
   }
   const metric =
@@ -101,13 +162,15 @@ async function countPoint(point: PointPlan, tools: Tools, pin?: string): Promise
     status: 'counted',
     metric,
     unit: HARNESS_METRICS[metric].unit,
-    base: sides.base,
-    head: sides.head,
-    verdict: compareWork(sides.base, sides.head),
+    base: sides.base.values,
+    head: sides.head.values,
+    verdict: compareWork(sides.base.values, sides.head.values),
     role: because ? 'evidence' : 'decides',
     ...(because ? { because } : {}),
     settings: point.head.counting!.settings,
     seconds,
+    ...(stored ? { baseStored: { commit: stored.commit } } : {}),
+    runs: { base: sides.base.runs, head: sides.head.runs },
   };
 }
 
@@ -134,7 +197,17 @@ export const spreadOf = (values: readonly number[]) => relSpread(values);
 export async function countPoints(
   points: readonly PointPlan[],
   tools: Tools,
-  opts: { parallel: number; pin?: string; deadline: number; now: () => number; log: (m: string) => void },
+  opts: {
+    parallel: number;
+    pin?: string;
+    deadline: number;
+    now: () => number;
+    log: (m: string) => void;
+    /** Bases whose count the store holds under their key: only their heads are counted. */
+    storedBase?: ReadonlyMap<string, StoredBase>;
+    /** Shares the cores with other countings running at the same time: each point waits for a slot. */
+    gate?: Gate;
+  },
 ): Promise<Map<string, PointWork>> {
   const out = new Map<string, PointWork>();
   if (!tools.valgrind) {
@@ -144,17 +217,21 @@ export async function countPoints(
   }
   let breakdowns = 0;
   const queue = [...points].sort((a, b) => Number(a.impact === 'control') - Number(b.impact === 'control'));
-  const worker = async () => {
-    for (let p = queue.shift(); p; p = queue.shift()) {
-      if (opts.now() > opts.deadline) {
-        out.set(p.id, { status: 'not-counted', reason: "the counts' share of the budget was spent first" });
-        continue;
-      }
-      const w = await countPoint(p, tools, opts.pin);
+  const gate = opts.gate ?? (<T>(run: () => Promise<T>) => run());
+  const one = (p: PointPlan) =>
+    gate(async (): Promise<PointWork> => {
+      if (opts.now() > opts.deadline)
+        return { status: 'not-counted', reason: "the counts' share of the budget was spent first" };
+      const w = await countPoint(p, tools, opts.pin, opts.storedBase?.get(p.id));
       if (w.status === 'counted' && w.verdict.kind === 'changed' && breakdowns < MAX_BREAKDOWNS) {
         breakdowns++;
         w.breakdown = await breakdownPoint(p, tools, opts.pin);
       }
+      return w;
+    });
+  const worker = async () => {
+    for (let p = queue.shift(); p; p = queue.shift()) {
+      const w = await one(p);
       out.set(p.id, w);
       if (w.status === 'counted' && w.verdict.kind === 'changed')
         opts.log(`counts: ${p.id}: work changed (${(w.verdict.change * 100).toFixed(2)} %)`);

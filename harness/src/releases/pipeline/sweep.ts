@@ -4,7 +4,8 @@
  *   load the experiments' release suites -> what the store lacks, newest first (a release, or the
  *   suites its entry lacks: ../plan/sweep-plan.ts) -> per release:
  *   bench each suite under it (the bench pipeline: plan, build, run, validate, normalize; every
- *   point traced COUNTER_TRACES times, and its work counted under Valgrind) -> its suite values,
+ *   point traced COUNTER_TRACES times, and its work counted under Valgrind — the C reference once
+ *   per sweep, its count kept under its key in memory) -> its suite values,
  *   counters and counted work, its upstream date from the changelog its package ships -> publish
  *   it into the store's releases part
  *
@@ -17,6 +18,7 @@ import { UserError } from '../../lib/errors.js';
 import { formatDuration } from '../../lib/format.js';
 import { cacheRoot } from '../../machine/cache-root.js';
 import { commitInfo, machineInfo } from '../../machine/machine.js';
+import { COUNT_STORE_SCHEMA, type CountStoreFile } from '../../model/count-store-schema.js';
 import type { Experiment } from '../../model/manifest.js';
 import type { Profile } from '../../model/profiles.js';
 import type { Release } from '../../model/release-catalog.js';
@@ -87,6 +89,9 @@ const COUNTER_TRACES = 2;
  */
 export const SWEEP_COUNTS = 'all' as const;
 
+/** New points one release's bench may count: more than any suite has, so none waits for a later run. */
+const SWEEP_COUNT_BUDGET = 10_000;
+
 /** The experiments whose suites a sweep measures; a name without a suite is an error. */
 export function suiteExperiments(all: readonly Experiment[], only?: readonly string[]): SuiteExperiment[] {
   const suites = all.filter(hasSuite);
@@ -114,6 +119,7 @@ async function measureOne(
   r: Release,
   suites: readonly SuiteExperiment[],
   opts: SweepOptions,
+  sweepCounts: CountStoreFile,
 ): Promise<Measured | undefined> {
   const key = `${r.family}@${r.version}`;
   const results = new Map<string, Results>();
@@ -131,6 +137,10 @@ async function measureOne(
       require: [],
       traces: COUNTER_TRACES,
       counts: opts.counts ?? SWEEP_COUNTS,
+      // The C reference is the same build under every release: counted once per sweep, then taken
+      // from these counts by its key; every suite point is counted (no budget defers one).
+      sweepCounts,
+      countBudget: SWEEP_COUNT_BUDGET,
       ...suiteRuns(e),
       ...(opts.programsDir ? { programsDir: opts.programsDir } : {}),
       ...(opts.cacheDir ? { cacheDir: opts.cacheDir } : {}),
@@ -175,13 +185,14 @@ export async function measureReleases(opts: SweepOptions): Promise<SweepResult> 
   log(
     `${now.length} release(s) to measure on ${machine} at profile ${opts.profile} (${todo.length - now.length} left for later)`,
   );
+  const sweepCounts: CountStoreFile = { schema: COUNT_STORE_SCHEMA, counts: {} };
   for (const [i, { release: r, suites, keep }] of now.entries()) {
     const spent = result.seconds.reduce((a, b) => a + b, 0);
     const eta = i ? ` · ETA ${formatDuration((spent / i) * (now.length - i))}` : '';
     const adding = keep ? ` — adding ${suites.map((e) => e.id).join(', ')} to its entry` : '';
     log(`== release ${i + 1}/${now.length}: ${r.line} ${r.version} (${r.date.slice(0, 10)})${eta}${adding}`);
     const t0 = performance.now();
-    const got = await measureOne(r, suites, opts);
+    const got = await measureOne(r, suites, opts, sweepCounts);
     if (!got) {
       result.interrupted = true;
       break;

@@ -338,7 +338,8 @@ describe('paired diff: pure parts', () => {
     expect(PairsComparison.parse(comparison([point()])).schema).toBe(2);
     expect(PairsComparison.parse({ ...comparison([point()]), schema: 3 }).schema).toBe(3);
     expect(PairsComparison.parse({ ...comparison([point()]), schema: 4, kind: 'pairs' }).kind).toBe('pairs');
-    expect(() => PairsComparison.parse({ ...comparison([]), schema: 5, kind: 'pairs' })).toThrow();
+    expect(PairsComparison.parse({ ...comparison([point()]), schema: 5, kind: 'pairs' }).schema).toBe(5);
+    expect(() => PairsComparison.parse({ ...comparison([]), schema: 6, kind: 'pairs' })).toThrow();
     expect(() => PairsComparison.parse({ ...comparison([]), schema: 1 })).toThrow();
     expect(() => PairsComparison.parse({ ...comparison([]), schema: 4, kind: 'quick-look' })).toThrow();
   });

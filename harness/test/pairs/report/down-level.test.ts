@@ -1,6 +1,6 @@
 // A pull request that introduces a comparison.json schema still gets its comment: pr-comment.yml
 // reads the artifact with the default branch's reader, so when the base's harness reads an older
-// schema the artifact is written at it: at 3 without `kind`; at 2 with what 2 cannot hold said in
+// schema the artifact is written at it: at 4 without where its base counts came from; at 3 without `kind` too; at 2 with what 2 cannot hold said in
 // the lines its renderer shows.
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,15 +11,16 @@ import {
   PairsComparison,
   PairsComparisonV2,
   PairsComparisonV3,
+  PairsComparisonV4,
   type PairsPoint,
 } from '../../../src/model/pairs-document.js';
 import { renderPairsComparison } from '../../../src/pairs/report/comment.js';
-import { forReader, forSchema2, forSchema3 } from '../../../src/pairs/report/down-level.js';
+import { forReader, forSchema2, forSchema3, forSchema4 } from '../../../src/pairs/report/down-level.js';
 import { pairsSchemaReadBy } from '../../../src/workflow/reader-schema.js';
 import { ROOT } from '../../helpers/cli.js';
 import { pairsComparison, pairsPoint } from '../../helpers/pairs.js';
 
-/** A paired diff as `pairs` writes it now, with what schemas 3 and 4 added. */
+/** A paired diff as `pairs` writes it now, with what schemas 3, 4 and 5 added. */
 function current(): PairsComparison {
   const lead = pairsPoint().lead;
   const c = pairsComparison([
@@ -46,8 +47,30 @@ function current(): PairsComparison {
         { ...lead, metric: 'files_per_s', unit: 'files/s', verdict: 'slower', of: 'batch_ms' },
       ],
       also: ['batch_ms'],
+      work: {
+        status: 'counted',
+        metric: 'instructions',
+        unit: 'instructions',
+        base: [1000, 1000],
+        head: [1000, 1000],
+        verdict: 'same',
+        change: 0,
+        spread: 0,
+        tolerance: 0.01,
+        role: 'evidence',
+        settings: 'V8 predictable',
+        baseStored: { commit: 'a'.repeat(40) },
+      },
     }),
   ] as PairsPoint[]);
+  c.counts = {
+    counted: 1,
+    notCounted: 0,
+    seconds: 3,
+    trusted: true,
+    tolerance: 0.01,
+    storedBase: { store: 'used', taken: 1, rechecked: [] },
+  };
   c.schema = PAIRS_COMPARISON_SCHEMA;
   c.kind = 'pairs';
   c.warnings = ['other processes used 0.40 of the 2 cores while the pairs ran'];
@@ -89,19 +112,42 @@ describe('comparison.json for an older reader', () => {
     expect(md.indexOf('also: batch_ms +5.1 %')).toBeLessThan(md.indexOf('| | points | |'));
   });
 
-  it('holds for a reader of schema 3 the same document without its kind', () => {
+  it('holds for a reader of schema 4 the same document without where its base counts came from', () => {
+    const c = current();
+    expect(() => PairsComparisonV4.parse({ ...c, schema: 4 })).toThrow(/baseStored|storedBase/);
+    const v4 = forSchema4(c);
+    expect(v4.schema).toBe(4);
+    expect(JSON.stringify(v4)).not.toMatch(/baseStored|storedBase/);
+    const { points, counts, ...rest } = c;
+    const { schema: _s, points: p4, counts: c4, ...rest4 } = v4;
+    expect(rest4).toEqual((({ schema: _x, ...r }) => r)(rest));
+    expect(c4).toEqual({ counted: 1, notCounted: 0, seconds: 3, trusted: true, tolerance: 0.01 });
+    expect(p4.map((p) => p.work?.status)).toEqual(points.map((p) => p.work?.status));
+    expect(counts?.storedBase).toBeDefined();
+    // A schema-4 renderer says nothing of the store: the rest of the comment is the same.
+    expect(renderPairsComparison(PairsComparison.parse(v4))).toBe(
+      renderPairsComparison(c)
+        .replace(/; the base's count from the stored counts \(counted at [0-9a-f]{12}\)/g, '')
+        .replace(/\n\nBase counts: [^\n]*/, ''),
+    );
+  });
+
+  it('holds for a reader of schema 3 the schema-4 document without its kind', () => {
     const c = current();
     expect(() => PairsComparisonV3.parse({ ...c, schema: 3 })).toThrow(/kind/);
     const v3 = forSchema3(c);
-    const { kind: _kind, ...rest } = c;
+    const { kind: _kind, ...rest } = forSchema4(c);
     expect(v3).toEqual({ ...rest, schema: 3 });
-    expect(renderPairsComparison(PairsComparison.parse(v3))).toBe(renderPairsComparison(c));
+    expect(renderPairsComparison(PairsComparison.parse(v3))).toBe(
+      renderPairsComparison(PairsComparison.parse(forSchema4(c))),
+    );
   });
 
-  it("writes for the base's reader: 2 and 3 down-levelled, its own schema or none as it is", () => {
+  it("writes for the base's reader: 2, 3 and 4 down-levelled, its own schema or none as it is", () => {
     const c = current();
     expect(forReader(c, 2)).toEqual(forSchema2(c));
     expect(forReader(c, 3)).toEqual(forSchema3(c));
+    expect(forReader(c, 4)).toEqual(forSchema4(c));
     expect(forReader(c, PAIRS_COMPARISON_SCHEMA)).toBeUndefined();
     expect(forReader(c, undefined)).toBeUndefined();
   });
