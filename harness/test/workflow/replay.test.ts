@@ -283,7 +283,12 @@ describe('pr.yml and pr-comment.yml, replayed (a fork with a planted regression)
     const d = await diff(head1, 'success');
     expect(d.result, why(d)).toBe('success');
     // No harness change in the plan: the base's harness ran the diff.
-    expect(d.steps.find((s) => s.name?.startsWith('Which harness measures'))!.outputs).toEqual({ side: 'base' });
+    expect(d.steps.find((s) => s.name?.startsWith('Which harness measures'))!.outputs).toEqual({
+      side: 'base',
+      harness: 'unchanged',
+    });
+    // Nothing to record when the harness did not change.
+    expect(d.steps.find((s) => s.name?.startsWith('Record what both harnesses'))?.outcome ?? 'skipped').toBe('skipped');
     // The merge check is no step of this job: the comment job's commit status is.
     expect(d.steps.some((s) => s.name?.startsWith('Merge check'))).toBe(false);
     expect(existsSync(join(artifacts(), 'perf-diff', 'pairs.json'))).toBe(true);
