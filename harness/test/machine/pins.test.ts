@@ -21,12 +21,15 @@ afterEach(() => {
   else process.env.JUST_HOME = saved.JUST_HOME;
 });
 
-/** A just(js) installation whose `just` answers the version probe with `version`; on PATH unless `onPath` is false. */
-function fakeJust(version: string, onPath = true): string {
+/**
+ * A just(js) installation whose `just` answers the version probe with `version`; the machine's
+ * ($JUST_HOME: PATH is never searched, machine/tools.ts) unless `installed` is false.
+ */
+function fakeJust(version: string, installed = true): string {
   const dir = mkdtempSync(join(tmpdir(), 'jsio-pins-'));
   writeFileSync(join(dir, 'just'), `#!/bin/sh\necho '${version} (V8 10.6.0)'\n`);
   chmodSync(join(dir, 'just'), 0o755);
-  if (onPath) process.env.PATH = `${dir}:${process.env.PATH}`;
+  if (installed) process.env.JUST_HOME = dir;
   return join(dir, 'just');
 }
 
@@ -107,24 +110,27 @@ describe('a pinned runtime found on this machine', () => {
     expect(r).toEqual({ ok: true, path: process.execPath, version: process.versions.node });
   });
 
-  it("with its side's own installation given, takes that one, not PATH's (a pin bump's head side)", async () => {
-    const onPath = fakeJust('0.1.13');
+  it("with its side's own installation given, takes that one, not the machine's (a pin bump's head side)", async () => {
+    const machines = fakeJust('0.1.13');
     const headJust = fakeJust('0.1.14', false);
     const home = join(headJust, '..');
-    // The base side (its pin, PATH's just) and the head side (its pin, its own installation).
-    expect(await resolveRuntime('just', { just: '0.1.13' }, cache, () => {})).toMatchObject({ ok: true, path: onPath });
+    // The base side (its pin, the machine's just) and the head side (its pin, its own installation).
+    expect(await resolveRuntime('just', { just: '0.1.13' }, cache, () => {})).toMatchObject({
+      ok: true,
+      path: machines,
+    });
     expect(await resolveRuntime('just', { just: '0.1.14' }, cache, () => {}, { JUST_HOME: home })).toEqual({
       ok: true,
       path: headJust,
       version: '0.1.14 (V8 10.6.0)',
     });
-    // Without it, the head's points would run PATH's 0.1.13: broken, never measured.
+    // Without it, the head's points would run the machine's 0.1.13: broken, never measured.
     expect(await resolveRuntime('just', { just: '0.1.14' }, cache, () => {})).toMatchObject({
       ok: false,
       broken: true,
-      reason: `just 0.1.13 found, 0.1.14 pinned (${onPath})`,
+      reason: `just 0.1.13 found, 0.1.14 pinned (${machines})`,
     });
-    // A given installation without `just` is not replaced by PATH's.
+    // A given installation without `just` is not replaced by the machine's.
     const empty = mkdtempSync(join(tmpdir(), 'jsio-pins-empty-'));
     expect(await resolveRuntime('just', { just: '0.1.13' }, cache, () => {}, { JUST_HOME: empty })).toMatchObject({
       ok: false,

@@ -60,7 +60,7 @@ describe('faults in measured programs', () => {
   it('skips a variant whose tool is missing, naming what to install', () => {
     expect(reason('needs-missing-tool')).toMatchObject({
       status: 'skipped',
-      reason: 'jsio-no-such-tool is not installed',
+      reason: 'jsio-no-such-tool is not installed (in a root-owned system folder)',
     });
   });
 
