@@ -24,13 +24,21 @@ export interface NumbersComparison {
   readonly same: boolean;
   /** Values compared exactly (every number of every replayed metric). */
   readonly compared: number;
-  /** Benchmarks whose numbers come from a real run (self-timed, or no hyperfine metric): not compared. */
+  /** Benchmarks whose numbers come from a real run (self-timed, or a fit over sizes its programs reported differently): not compared. */
   readonly notReplayed: number;
   readonly moves: readonly NumberMove[];
 }
 
 /** A benchmark is replayed when hyperfine timed it: its metrics then come from the player's runs. */
 const replayed = (b: Benchmark) => Object.values(b.metrics ?? {}).some((m) => m.source === 'hyperfine');
+
+const fitInputs = (b: Benchmark) =>
+  JSON.stringify(
+    Object.entries(b.metrics ?? {})
+      .filter(([, m]) => m.fit)
+      .map(([name, m]) => [name, m.fit!.xs]),
+  );
+const sameFitInputs = (a: Benchmark, b: Benchmark) => fitInputs(a) === fitInputs(b);
 
 /** Every number of a metric, flattened with its place, so that any moved number is found. */
 function numbersOf(m: Metric): Map<string, number> {
@@ -92,7 +100,9 @@ export function compareNumbers(base: Results, head: Results): NumbersComparison 
       continue;
     }
     if (a.status !== b.status) t.add(`status ${a.status} → ${b.status}`);
-    if (!replayed(a) && !replayed(b)) {
+    // A fit's sizes (fit.xs) come from what the programs reported in their real check runs: where
+    // they differ, the analyses were handed different inputs, and nothing says which moved the values.
+    if ((!replayed(a) && !replayed(b)) || !sameFitInputs(a, b)) {
       notReplayed++;
       continue;
     }

@@ -43,4 +43,23 @@ describe('compareNumbers', () => {
     expect(what).toContain('benchmark only on the base');
     expect(what).toContain('benchmark only on the head');
   });
+
+  it('a fit whose sizes the programs reported differently is not compared: its inputs were not replayed', () => {
+    const fitted = (xs: number[], value: number): Metric => ({
+      ...timed([value]),
+      source: 'fit',
+      value,
+      fit: { x: 'reads', xs, scales: [1, 1], r2: 0.9, n: 2 },
+    });
+    const a = bench('node', { bs: 4096 }, { wall_time: timed([1, 2]), read_cost: fitted([10, 20], 5) });
+    const b = bench('node', { bs: 4096 }, { wall_time: timed([1, 2]), read_cost: fitted([10, 21], 6) });
+    const c = compareNumbers(results([a]), results([b]));
+    expect(c).toMatchObject({ same: true, notReplayed: 1, compared: 0 });
+    // The same sizes: compared, and the moved value named.
+    const moved = compareNumbers(
+      results([a]),
+      results([{ ...a, metrics: { ...a.metrics, read_cost: fitted([10, 20], 6) } }]),
+    );
+    expect(moved.moves.map((m) => m.what)).toContain('read_cost: reported value');
+  });
 });
