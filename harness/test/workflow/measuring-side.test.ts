@@ -82,35 +82,24 @@ describe('workflow measuring-side', () => {
     return file;
   };
 
+  const recorded = (file: string) =>
+    runCli(['workflow', 'measuring-side', '--plan', changedPlan(), '--transcripts', file]);
+
   it("the base's harness when both harnesses' recordings measure the same, saying so", () => {
-    const r = runCli(['workflow', 'measuring-side', '--plan', changedPlan(), '--transcripts', verdictFile({})]);
+    const r = recorded(verdictFile({}));
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toBe('side=base\nharness=changed\n');
     expect(r.stderr).toContain('run the same commands and compute the same numbers');
   });
 
   it("the head's harness when the recordings differ", () => {
-    const r = runCli([
-      'workflow',
-      'measuring-side',
-      '--plan',
-      changedPlan(),
-      '--transcripts',
-      verdictFile({ same: false }),
-    ]);
+    const r = recorded(verdictFile({ same: false }));
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toBe('side=head\nharness=changed\n');
   });
 
   it('refuses recordings of other commits than the plan, printing no side', () => {
-    const r = runCli([
-      'workflow',
-      'measuring-side',
-      '--plan',
-      changedPlan(),
-      '--transcripts',
-      verdictFile({ head: 'c'.repeat(40) }),
-    ]);
+    const r = recorded(verdictFile({ head: 'c'.repeat(40) }));
     expect(r.status).not.toBe(0);
     expect(r.stdout).not.toContain('side=');
     expect(r.stderr).toContain('but the plan is of');
