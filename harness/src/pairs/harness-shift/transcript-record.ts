@@ -99,7 +99,8 @@ const straceFor = (log: string) => [
   '-f',
   '--seccomp-bpf',
   '--pidns-translation',
-  '-qq',
+  // One -q, not two: each task's `+++ exited` line says when its id may be reused (transcript-starts.ts).
+  '-q',
   '-y',
   '-v',
   '-s',
