@@ -8,6 +8,7 @@
  * directory, while CPUs and limits are each task's own.
  */
 import { posix } from 'node:path';
+import { POINT_LABEL } from '../../machine/sandbox/argv.js';
 import { type ArgValue, GONE_CALL, pidNumber, returned, type SysCall, splitArgs } from '../../run/strace-log.js';
 
 /** One program started: what the transcript compares. */
@@ -25,6 +26,23 @@ export interface ProcessRun {
   readonly affinity?: string;
   /** Limits set with prlimit64/setrlimit: resource -> the new value as printed. */
   readonly limits: Readonly<Record<string, string>>;
+  /** The point (or `experiment/variant/` build) whose sandbox it ran in: see `pointOf`. */
+  readonly point?: string;
+}
+
+/**
+ * Which point a start serves: the label the harness gives a point's sandbox, or, for a build's
+ * sandbox, `experiment/variant/` from the build folder it may write (`/jsio/build/E/V`).
+ */
+function pointOf(exe: string, argv: readonly string[], env: readonly string[]): string | undefined {
+  const label = env.find((e) => e.startsWith(`${POINT_LABEL}=`));
+  if (label) return label.slice(POINT_LABEL.length + 1);
+  if (!exe.endsWith('/bwrap')) return undefined;
+  for (const [i, a] of argv.entries()) {
+    const build = a === '--bind' ? /^\/jsio\/build\/([^/]+)\/([^/]+)$/.exec(argv[i + 2] ?? '') : null;
+    if (build) return `${build[1]}/${build[2]}/`;
+  }
+  return undefined;
 }
 
 /** A working directory, shared by the tasks of a clone with CLONE_FS. */
@@ -40,6 +58,7 @@ interface ProcessState {
   affinitySetBy?: number;
   priorAffinity?: string;
   limits: Record<string, string>;
+  point?: string;
 }
 
 const FORKS = new Set(['clone', 'clone3', 'fork', 'vfork']);
@@ -73,6 +92,7 @@ function adopted(
     argv: run.argv.map((a) => (ids.has(a) ? '<pid>' : a)),
     cwd: run.cwd === '?' ? self.folder.cwd : run.cwd,
     ...(run.affinity === undefined && inherited !== undefined ? { affinity: inherited } : {}),
+    ...(run.point === undefined && self.point !== undefined ? { point: self.point } : {}),
     limits: { ...self.limits, ...run.limits },
   };
 }
@@ -127,10 +147,12 @@ class Tasks {
     const sharesFolder = /\bCLONE_FS\b/.test(flags);
     const cwd = known && known.folder.cwd !== '?' ? known.folder.cwd : self.folder.cwd;
     const affinity = known?.affinity ?? self.affinity;
+    const point = known?.point ?? self.point;
     this.states.set(child, {
       parent,
       folder: sharesFolder ? self.folder : { cwd },
       ...(affinity !== undefined ? { affinity } : {}),
+      ...(point !== undefined ? { point } : {}),
       limits: { ...self.limits, ...known?.limits },
     });
   }
@@ -140,15 +162,19 @@ class Tasks {
     if (self.parent === undefined && pid !== this.first)
       this.orphans.set(pid, [...(this.orphans.get(pid) ?? []), this.runs.length]);
     const ids = this.lineage(pid);
+    const exe = str(args[0]);
+    const env = list(args[2]);
+    self.point = pointOf(exe, list(args[1]), env) ?? self.point;
     this.runs.push({
       seq: this.runs.length,
       pid,
       ...(self.parent !== undefined ? { parent: self.parent } : {}),
-      exe: str(args[0]),
+      exe,
       argv: list(args[1]).map((a) => (ids.has(a) ? '<pid>' : a)),
-      env: list(args[2]),
+      env,
       cwd: self.folder.cwd,
       ...(self.affinity !== undefined ? { affinity: self.affinity } : {}),
+      ...(self.point !== undefined ? { point: self.point } : {}),
       limits: { ...self.limits },
     });
   }

@@ -122,4 +122,27 @@ describe('processRuns', () => {
       ['/bin/false', '/elsewhere', undefined],
     ]);
   });
+
+  it("each start names the point whose sandbox it ran in: the harness's label, or a build's folder", () => {
+    const r = runs([
+      '10 execve("/usr/bin/node", ["node", "cli.mjs"], []) = 0',
+      '10 clone(child_stack=NULL, flags=SIGCHLD) = 11',
+      '11 execve("/usr/bin/bwrap", ["bwrap", "--clearenv", "--", "hyperfine"], ["JSIO_POINT=wc/c/bs=256"]) = 0',
+      '11 clone(child_stack=NULL, flags=SIGCHLD) = 12',
+      '12 execve("/usr/bin/hyperfine", ["hyperfine", "wc"], ["PATH=/usr/bin"]) = 0',
+      '10 clone(child_stack=NULL, flags=SIGCHLD) = 13',
+      '13 execve("/usr/bin/bwrap", ["bwrap", "--bind", "/c/build/wc/c", "/jsio/build/wc/c", "--", "gcc"], []) = 0',
+      '13 execve("/usr/bin/gcc", ["gcc"], []) = 0',
+      '10 clone(child_stack=NULL, flags=SIGCHLD) = 14',
+      '14 execve("/usr/bin/git", ["git"], []) = 0',
+    ]);
+    expect(r.map((x) => [x.exe, x.point])).toEqual([
+      ['/usr/bin/node', undefined],
+      ['/usr/bin/bwrap', 'wc/c/bs=256'],
+      ['/usr/bin/hyperfine', 'wc/c/bs=256'],
+      ['/usr/bin/bwrap', 'wc/c/'],
+      ['/usr/bin/gcc', 'wc/c/'],
+      ['/usr/bin/git', undefined],
+    ]);
+  });
 });
