@@ -49,16 +49,25 @@ function hyperfineParts(argv: readonly string[]): { options: string[]; commands:
 }
 
 /**
- * Where the difference between a run and its counterpart is (DifferenceKind): hyperfine's options
- * and how often it runs each command are the driver; anything else of a point's run is its program's.
+ * A run with hyperfine's driving left out: its options, and how often and in which order it runs
+ * each command (warm-ups and runs interleaved as repeated commands), whether the run is hyperfine
+ * or the sandbox that starts it (`bwrap … -- hyperfine …`).
+ */
+function withoutDriver(r: NormalRun): string {
+  const at = r.argv.findIndex((a, i) => /(^|\/)hyperfine$/.test(a) && (i === 0 || r.argv[i - 1] === '--'));
+  if (at < 0) return keyOf(r);
+  const commands = [...new Set(hyperfineParts(r.argv.slice(at)).commands)].sort();
+  return keyOf({ ...r, argv: [...r.argv.slice(0, at + 1), ...commands] });
+}
+
+/**
+ * Where the difference between a run and its counterpart is (DifferenceKind): hyperfine's driving
+ * alone is the driver's; anything else of a point's run is its program's.
  */
 function kindOf(base: NormalRun, head: NormalRun | undefined): DifferenceKind {
   if (base.point === undefined || (head && head.point === undefined)) return 'harness';
-  if (!head || program(base) !== 'hyperfine' || program(head) !== 'hyperfine') return 'program';
-  // The distinct commands: how often and in which order they run (warm-ups and runs interleaved
-  // as repeated commands) is the driver's.
-  const timed = (r: NormalRun) => keyOf({ ...r, argv: [...new Set(hyperfineParts(r.argv).commands)].sort() });
-  return timed(base) === timed(head) ? 'driver' : 'program';
+  if (!head) return 'program';
+  return withoutDriver(base) === withoutDriver(head) ? 'driver' : 'program';
 }
 
 const keyOf = (r: NormalRun) => JSON.stringify(r);

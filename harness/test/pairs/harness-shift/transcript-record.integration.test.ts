@@ -140,12 +140,10 @@ describe('npm run transcript', () => {
   it('one more warm-up: the driver of exactly the points it touches, nothing of the programs', () => {
     const v = both(warmups, 'pair-warmups').file.verdict;
     expect(v.runs.same).toBe(false);
-    expect(v.runs.differences.map((d) => [d.what.split(':')[0], d.kind])).toEqual(
-      [
-        ['hyperfine', 'driver'],
-        ['hyperfine', 'driver'],
-      ].slice(0, v.runs.differences.length),
-    );
+    expect(v.runs.differences.length).toBeGreaterThan(0);
+    // hyperfine's arguments, and the sandbox's that start it: all the driver's.
+    for (const d of v.runs.differences) expect(d.kind, d.what).toBe('driver');
+    expect(v.runs.differences.some((d) => d.what.startsWith('hyperfine: '))).toBe(true);
     expect(pointsToTime(v)).toEqual(['wc/c/bs=4096', 'wc/c/bs=65536']);
   });
 
