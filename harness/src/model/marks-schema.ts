@@ -33,7 +33,7 @@ export const Mark = z
   .strict();
 export type Mark = z.infer<typeof Mark>;
 
-export const MarkedCommit = z
+const MarkedCommit = z
   .object({
     date: Text('short'),
     subject: Text('line'),
@@ -41,7 +41,6 @@ export const MarkedCommit = z
     marks: z.array(Mark).min(1).max(30),
   })
   .strict();
-export type MarkedCommit = z.infer<typeof MarkedCommit>;
 
 export const MarksFile = z
   .object({

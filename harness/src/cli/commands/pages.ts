@@ -13,7 +13,7 @@ import { buildSite } from '../../site/build-site.js';
 import { previousRun, storeMarks } from '../../store/mark-store.js';
 import { publishRun } from '../../store/publish-run.js';
 import { readTraceFile, storeTraces } from '../../store/trace-store.js';
-import { marksOf } from '../../workflow/trend-marks.js';
+import { marksOf } from '../../workflow/derive-marks.js';
 import { ROOT } from '../args.js';
 import { type CommandSpec, parseCommand } from '../options.js';
 import { SITE_DATA_CHECKS } from '../site-checks.js';

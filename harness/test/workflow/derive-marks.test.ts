@@ -11,7 +11,7 @@ import type { TranscriptVerdictFile } from '../../src/model/transcript-document.
 import { checkStore } from '../../src/store/check.js';
 import { mergeMarks, previousRun, readMarks, storeMarks } from '../../src/store/mark-store.js';
 import { publishRun } from '../../src/store/publish-run.js';
-import { countsMark, harnessMark, marksOf, sandboxMark, toolchainChanges } from '../../src/workflow/trend-marks.js';
+import { countsMark, harnessMark, marksOf, sandboxMark, toolchainChanges } from '../../src/workflow/derive-marks.js';
 import { wcResults } from '../helpers/results.js';
 
 const [A, B, C] = ['a', 'b', 'c'].map((x) => x.repeat(40)) as [string, string, string];
