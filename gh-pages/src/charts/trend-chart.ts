@@ -98,20 +98,27 @@ function changeMarkers(input: TrendInput): uPlot.Plugin {
 /** The colour of a known-reason mark: apart from the lines' palette and from "program changed" grey. */
 const MARK_STROKE = '#b35c00';
 
-/** Known-reason marks: a dotted line across the plot at the commit, its kind written at the top. */
+/**
+ * Known-reason marks: one dotted line across the plot where the commit's numbers moved (before it,
+ * as a change point is drawn), its kinds written at the top, one under the other.
+ */
 function drawMarks(u: uPlot, marks: readonly { index: number; kind: string }[]): void {
   const ctx = u.ctx;
   ctx.strokeStyle = MARK_STROKE;
   ctx.fillStyle = MARK_STROKE;
   ctx.setLineDash([2, 3]);
   ctx.font = `${10 * devicePixelRatio}px sans-serif`;
-  for (const m of marks) {
-    const x = u.valToPos(m.index - 0.5, 'x', true);
+  const kinds = new Map<number, string[]>();
+  for (const m of marks) kinds.set(m.index, [...(kinds.get(m.index) ?? []), m.kind]);
+  for (const [index, names] of kinds) {
+    const x = u.valToPos(index - 0.5, 'x', true);
     ctx.beginPath();
     ctx.moveTo(x, u.bbox.top);
     ctx.lineTo(x, u.bbox.top + u.bbox.height);
     ctx.stroke();
-    ctx.fillText(m.kind, x + 3 * devicePixelRatio, u.bbox.top + 10 * devicePixelRatio);
+    names.forEach((name, i) => {
+      ctx.fillText(name, x + 3 * devicePixelRatio, u.bbox.top + (10 + 11 * i) * devicePixelRatio);
+    });
   }
 }
 
