@@ -93,6 +93,20 @@ export const TranscriptVerdict = z
           .max(50),
       })
       .strict(),
+    /**
+     * The CPU seconds of each side's harness process in its recording (its own threads, not the
+     * programs it starts), and whether their difference stays inside `bound` (measured A/A:
+     * pairs/harness-shift/harness-load.ts). Absent from verdicts made before it was measured.
+     */
+    harnessLoad: z
+      .object({
+        base: z.number().nonnegative().nullable(),
+        head: z.number().nonnegative().nullable(),
+        bound: z.number().nonnegative(),
+        within: z.boolean(),
+      })
+      .strict()
+      .optional(),
     /** Each recorded bench's exit status (a side whose bench failed decides nothing). */
     exits: z.object({ base: z.number().int().nullable(), head: z.number().int().nullable() }).strict(),
     seconds: z.number().nonnegative(),
@@ -112,15 +126,19 @@ export const TranscriptVerdictFile = z
   .strict();
 export type TranscriptVerdictFile = z.infer<typeof TranscriptVerdictFile>;
 
-/** Both harnesses run the same programs the same way and make the same numbers: measures the same. */
-export const measuresTheSame = (v: TranscriptVerdict): boolean =>
-  v.runs.same && v.numbers.same && v.exits.base === 0 && v.exits.head === 0;
+/**
+ * Both harnesses run the same programs the same way, with their own work alike, and make the same
+ * numbers: measures the same.
+ */
+export const measuresTheSame = (v: TranscriptVerdict): boolean => v.numbers.same && needsNoTiming(v);
 
 /**
- * Both harnesses run the same programs the same way: nothing needs timing. Numbers made
+ * Both harnesses run the same programs the same way, and neither does more work of its own while
+ * they run (harnessLoad): nothing needs timing. Numbers made
  * differently from the same raw output are listed exactly (what the trend shows after the merge).
  */
-export const needsNoTiming = (v: TranscriptVerdict): boolean => v.runs.same && v.exits.base === 0 && v.exits.head === 0;
+export const needsNoTiming = (v: TranscriptVerdict): boolean =>
+  v.runs.same && v.exits.base === 0 && v.exits.head === 0 && v.harnessLoad?.within !== false;
 
 /**
  * The points a timed shift must measure: none when nothing needs timing, those the differences
@@ -129,7 +147,8 @@ export const needsNoTiming = (v: TranscriptVerdict): boolean => v.runs.same && v
  */
 export function pointsToTime(v: TranscriptVerdict): readonly string[] | undefined {
   if (needsNoTiming(v)) return [];
-  if (v.exits.base !== 0 || v.exits.head !== 0) return undefined;
+  // The harness's own extra work weighs on every point it measures.
+  if (v.exits.base !== 0 || v.exits.head !== 0 || v.harnessLoad?.within === false) return undefined;
   return v.runs.inPoints;
 }
 

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import type { Results as ResultsDoc } from '../../model/results.js';
 import { Results } from '../../model/results.js';
 import type { TranscriptVerdict } from '../../model/transcript-document.js';
+import { harnessLoad } from './harness-load.js';
 import { compareTranscripts } from './transcript-compare.js';
 import { compareNumbers, type NumbersComparison } from './transcript-numbers.js';
 import { type Recording, recordHarness } from './transcript-record.js';
@@ -69,6 +70,7 @@ function verdictOf(bench: readonly string[], base: Recording, head: Recording, s
         ...(m.range ? { range: [m.range[0], m.range[1]] as [number, number] } : {}),
       })),
     },
+    harnessLoad: harnessLoad(base.harnessCpu, head.harnessCpu),
     exits: { base: base.exit, head: head.exit },
     seconds,
   };

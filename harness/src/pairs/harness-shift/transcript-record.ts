@@ -24,6 +24,7 @@ import { checkoutCache } from '../../machine/cache-root.js';
 import { commitInfo } from '../../machine/machine.js';
 import type { Transcript } from '../../model/transcript-document.js';
 import { readStraceLog } from '../../run/strace-log.js';
+import { watchCpu } from './harness-cpu.js';
 import { hyperfinePlayer } from './hyperfine-player.js';
 import { normalizeRun, type Place, placeNamer } from './transcript-places.js';
 import { processRuns } from './transcript-starts.js';
@@ -66,6 +67,8 @@ export interface Recording {
   said: string;
   /** The recorded bench's results.json, as it wrote it (its numbers come from the player's output). */
   results?: string;
+  /** CPU seconds of the harness's own process (harness-cpu.ts), when it could be sampled. */
+  harnessCpu?: number;
 }
 
 /**
@@ -182,7 +185,10 @@ async function recordIn(
     env: recordingEnv(dirs.tmp),
     timeoutMs,
   });
+  // The harness's process names this recording's own output folder: no other process does.
+  const cpu = watchCpu((a) => a[1] === harness[1] && a[2] === 'bench' && a.includes(dirs.out));
   const r = await runProcess(argv, { cwd: root, env: recordingEnv(dirs.tmp), timeoutMs });
+  const harnessCpu = cpu.stop();
   let text: string;
   try {
     text = readFileSync(log, 'utf8');
@@ -221,5 +227,6 @@ async function recordIn(
       ? { results: readFileSync(join(dirs.out, 'results.json'), 'utf8') }
       : {}),
     said: r.stderr.trim().split('\n').slice(-3).join('\n'),
+    ...(harnessCpu !== undefined ? { harnessCpu } : {}),
   };
 }

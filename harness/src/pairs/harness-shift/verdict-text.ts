@@ -8,12 +8,15 @@ import { measuresTheSame, pointsToTime, type TranscriptVerdict } from '../../mod
 import { moveText } from './transcript-numbers.js';
 
 const s = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+const seconds = (x: number | null) => (x === null ? 'not sampled' : `${x.toFixed(2)} s`);
 
 /** The answer in one line: "runs the same commands and computes the same numbers: measures the same, exact". */
 function verdictHeadline(v: TranscriptVerdict): string {
   if (measuresTheSame(v)) return 'runs the same commands and computes the same numbers: measures the same, exact';
   if (v.exits.base !== 0 || v.exits.head !== 0)
     return `a recorded bench did not finish (base exited ${v.exits.base}, head ${v.exits.head}): the recordings decide nothing`;
+  if (v.harnessLoad?.within === false)
+    return `${v.runs.same ? 'runs the same commands' : 'runs programs differently'}, but its own work while they run differs beyond the bound: the timed shift samples every point`;
   if (v.runs.same)
     return 'runs the same commands, and computes different numbers: the moves below are exact, nothing to time';
   const named = pointsToTime(v);
@@ -33,6 +36,12 @@ const KIND_TEXT = {
 export function verdictLines(v: TranscriptVerdict): string[] {
   const how = `${s(v.runs.alike, 'program start')} alike on both sides; ${s(v.numbers.compared, 'value')} made from the same hyperfine output compared exactly (${s(v.numbers.notReplayed, 'self-timed benchmark')} not replayed); both recorded at once in ${v.seconds.toFixed(0)} s, bench ${escapeCell(v.bench.join(' '))}`;
   const lines = [`**${verdictHeadline(v)}** — ${how}.`];
+  const load = v.harnessLoad;
+  if (load)
+    lines.push(
+      '',
+      `The harness's own CPU time in its recording (its process, not the programs it starts): base ${seconds(load.base)}, head ${seconds(load.head)}; they may differ by ${load.bound.toFixed(2)} s (measured A/A) — ${load.within ? 'within' : 'beyond'}.`,
+    );
   if (!v.runs.same) {
     lines.push('', 'What runs differently (runs that differ that way):');
     for (const d of v.runs.differences)
