@@ -317,6 +317,8 @@ function checkoutOf(opts: BenchOptions, cacheDir: string): CheckoutPlan {
     sandbox: opts.require.includes('sandbox') ? 'required' : 'preferred',
     ...(opts.runs ? { runs: opts.runs } : {}),
     ...(opts.variantRuns ? { variantRuns: opts.variantRuns } : {}),
+    // The trace pass takes the inputs made here: made under a trace, it need not make them again.
+    ...(opts.traceProfiles?.length ? { traceInputs: true } : {}),
   };
 }
 
@@ -351,7 +353,8 @@ export async function bench(opts: BenchOptions): Promise<BenchResult> {
     conditions: { ...host.conditions, sandbox: sandboxLine(sandbox), ...(coldRead ? { coldRead } : {}) },
     experiments,
   });
-  const builds = await buildAll(jobs, log);
+  // Under a trace when the trace pass will take them: a build keeps the trace made when it was made.
+  const builds = await buildAll(jobs, log, opts.traceProfiles?.length ? host.tools.strace : undefined);
   const timed = await runJobs(jobs, builds, host, file, opts, log);
   const { measuredSeconds, traces, profiled } = timed;
   const traced = timed.interrupted
