@@ -302,6 +302,9 @@ async function tracePass(
   return traced;
 }
 
+/** strace for the builds when the trace pass will take them: a build keeps the trace made when it was made. */
+const traceBuilds = (opts: BenchOptions, host: Host) => (opts.traceProfiles?.length ? host.tools.strace : undefined);
+
 /** What planCheckout needs of a bench run. */
 function checkoutOf(opts: BenchOptions, cacheDir: string): CheckoutPlan {
   return {
@@ -353,8 +356,7 @@ export async function bench(opts: BenchOptions): Promise<BenchResult> {
     conditions: { ...host.conditions, sandbox: sandboxLine(sandbox), ...(coldRead ? { coldRead } : {}) },
     experiments,
   });
-  // Under a trace when the trace pass will take them: a build keeps the trace made when it was made.
-  const builds = await buildAll(jobs, log, opts.traceProfiles?.length ? host.tools.strace : undefined);
+  const builds = await buildAll(jobs, log, traceBuilds(opts, host));
   const timed = await runJobs(jobs, builds, host, file, opts, log);
   const { measuredSeconds, traces, profiled } = timed;
   const traced = timed.interrupted
