@@ -4,15 +4,24 @@
 // and an input generator that reads data/seed.txt by a name it computes. Each head changes one
 // of those files only: no static rule sees either change, the trace sees both. The generator's
 // trace is kept beside its cached input; an input cached without one is made again under trace.
-import { execFileSync } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DiffPlan } from '../../../src/model/diff-plan.js';
 import { runCli } from '../../helpers/cli.js';
 import { removeScratch } from '../../helpers/scratch.js';
-import { cloneWorkingTree } from '../../helpers/working-tree.js';
+import { borrowNodeModules, cloneWorkingTree } from '../../helpers/working-tree.js';
 
 let dir: string;
 let base: string;
@@ -87,27 +96,36 @@ function plantHidden(root: string): void {
   writeFileSync(join(root, 'data', 'seed.txt'), 'seed\n');
 }
 
-/** A clone of the base with one data file changed. */
+/** A clone of the base with one file under data/ (or `../x` beside it) changed. */
 function headChanging(name: string, file: string): string {
   const head = join(dir, name);
   execFileSync('git', ['clone', '-q', base, head]);
-  appendFileSync(join(head, 'data', file), 'more\n');
+  appendFileSync(join(head, 'data', file), '// more\n');
   git(head, 'commit', '-q', '-am', `${file} changed where no static rule looks`);
   return head;
 }
 
 let blobHead: string;
 let seedHead: string;
+let preloadHead: string;
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'jsio-traced-builds-'));
   base = join(dir, 'base');
   cache = join(dir, 'cache');
   cloneWorkingTree(base);
   plantHidden(base);
+  // Every `npm run bench` preloads a file outside harness/: no static rule of the harness names it.
+  writeFileSync(join(base, 'preload.cjs'), '// preloaded by npm run bench\n');
+  const pkg = JSON.parse(readFileSync(join(base, 'package.json'), 'utf8'));
+  pkg.scripts.bench = 'node --require ./preload.cjs harness/bootstrap.mjs bench';
+  writeFileSync(join(base, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`);
   git(base, 'add', '-A');
   git(base, 'commit', '-q', '-m', 'the hidden experiment');
   blobHead = headChanging('head-blob', 'blob.bin');
   seedHead = headChanging('head-seed', 'seed.txt');
+  preloadHead = headChanging('head-preload', '../preload.cjs');
+  // The base's own harness plans the preload head (its start-up is the one traced).
+  borrowNodeModules(base);
 }, 120_000);
 afterAll(() => (process.env.JSIO_KEEP_TMP ? undefined : removeScratch(dir)));
 
@@ -173,6 +191,27 @@ describe('pairs --plan --trace: builds and generators', () => {
     const inputs = join(cache, 'inputs', 'hidden');
     const [key] = readdirSync(inputs).filter((n) => !n.includes('.tmp-'));
     expect(existsSync(join(inputs, key!, '.trace.json'))).toBe(true);
+  });
+
+  it("a file only the harness's own start-up loads is a harness change; the points' data files are not", () => {
+    const args = ['pairs', '--base', base, '--head', preloadHead, '--plan', '--json', '--trace', '--profile', 'quick'];
+    const r = spawnSync(
+      process.execPath,
+      [join(base, 'harness', 'bootstrap.mjs'), ...args, '--experiments', 'hidden'],
+      {
+        cwd: base,
+        encoding: 'utf8',
+        env: { ...process.env, CI: '1', JSIO_CACHE: cache },
+        timeout: 600_000,
+      },
+    );
+    expect(r.status, r.stderr).toBe(0);
+    const p = DiffPlan.parse(JSON.parse(r.stdout));
+    expect(p.harnessChange.changed).toBe(true);
+    expect(p.harnessChange.files).toEqual(['seen only by tracing: preload.cjs']);
+    expect(p.harnessChange.why).toContain("1 file(s) the harness's traced start-up loaded differ");
+    expect(r.stderr).toMatch(/^trace of the harness: \d+ path\(s\) in/m);
+    for (const q of [blob.plan!, seed.plan!]) expect(q.harnessChange).toMatchObject({ changed: false, files: [] });
   });
 
   it('an input cached without a trace is made again under one, and the trace still sees the read', () => {
