@@ -39,6 +39,10 @@ const FILE_FLOORS = {
   'run/build.ts': 'build',
   'run/normalize.ts': 'normalize',
   'run/fit-metrics.ts': 'normalize',
+  // strace's logs read (pure): below the stages, since a build and an input generator are traced
+  // too (machine/sandbox/traced-step.ts), not only the run.
+  'run/strace-log.ts': 'machine',
+  'run/parse-file-trace.ts': 'machine',
   // The paired diff's harness-against-harness measurement, one stage's worth of files each.
   'pairs/harness-shift/lead-value.ts': 'analysis',
   'pairs/harness-shift/pooled-shift.ts': 'analysis',

@@ -302,6 +302,9 @@ async function tracePass(
   return traced;
 }
 
+/** strace for the builds when the trace pass will take them: a build keeps the trace made when it was made. */
+const traceBuilds = (opts: BenchOptions, host: Host) => (opts.traceProfiles?.length ? host.tools.strace : undefined);
+
 /** What planCheckout needs of a bench run. */
 function checkoutOf(opts: BenchOptions, cacheDir: string): CheckoutPlan {
   return {
@@ -317,6 +320,8 @@ function checkoutOf(opts: BenchOptions, cacheDir: string): CheckoutPlan {
     sandbox: opts.require.includes('sandbox') ? 'required' : 'preferred',
     ...(opts.runs ? { runs: opts.runs } : {}),
     ...(opts.variantRuns ? { variantRuns: opts.variantRuns } : {}),
+    // The trace pass takes the inputs made here: made under a trace, it need not make them again.
+    ...(opts.traceProfiles?.length ? { traceInputs: true } : {}),
   };
 }
 
@@ -351,7 +356,7 @@ export async function bench(opts: BenchOptions): Promise<BenchResult> {
     conditions: { ...host.conditions, sandbox: sandboxLine(sandbox), ...(coldRead ? { coldRead } : {}) },
     experiments,
   });
-  const builds = await buildAll(jobs, log);
+  const builds = await buildAll(jobs, log, traceBuilds(opts, host));
   const timed = await runJobs(jobs, builds, host, file, opts, log);
   const { measuredSeconds, traces, profiled } = timed;
   const traced = timed.interrupted

@@ -94,7 +94,7 @@ async function resolveRuntimes(
 async function preparePoints(
   points: readonly Point[],
   runtimes: ReadonlyMap<string, Resolved>,
-  o: { evictorRoot: string; cacheDir: string; sandbox?: Sandbox | undefined },
+  o: { evictorRoot: string; cacheDir: string; sandbox?: Sandbox | undefined; strace?: string | undefined },
   log: (m: string) => void,
 ) {
   const inputs = await prepareInputs(
@@ -102,6 +102,7 @@ async function preparePoints(
     o.cacheDir,
     log,
     o.sandbox,
+    o.strace,
   );
   const gcc = runtimes.get('gcc');
   const cold = points.some((p) => p.experiment.manifest.evict) && gcc?.ok;
@@ -144,6 +145,11 @@ export interface CheckoutPlan {
   justHome?: string;
   runs?: number;
   variantRuns?: Readonly<Record<string, number>>;
+  /**
+   * Run the input generators under a file trace (in the sandbox, with the host's strace): the
+   * trace pass's, and bench's when it will trace (so the pass finds its inputs' traces cached).
+   */
+  traceInputs?: boolean;
 }
 
 /** Runtimes, inputs and evictor for the points, then their jobs: the stage after "plan points". */
@@ -161,7 +167,12 @@ export async function planCheckout(points: readonly Point[], host: Host, o: Chec
   const { inputs, evictTool, coldRead } = await preparePoints(
     points,
     runtimes,
-    { evictorRoot: o.evictorRoot, cacheDir: o.cacheDir, sandbox: sandbox.ok ? sandbox.sandbox : undefined },
+    {
+      evictorRoot: o.evictorRoot,
+      cacheDir: o.cacheDir,
+      sandbox: sandbox.ok ? sandbox.sandbox : undefined,
+      strace: o.traceInputs ? host.tools.strace : undefined,
+    },
     log,
   );
   const jobs: Job[] = planJobs(points, {
@@ -176,8 +187,11 @@ export async function planCheckout(points: readonly Point[], host: Host, o: Chec
     ...(o.runs ? { runs: o.runs } : {}),
     ...(o.variantRuns ? { variantRuns: o.variantRuns } : {}),
   });
+  // What each point's generator touched, where it ran under a file trace.
+  const inputTraces = new Map([...inputs].flatMap(([id, r]) => (r.ok && r.trace ? [[id, r.trace] as const] : [])));
   return {
     jobs,
+    inputTraces,
     toolchains: toolchainsOf(runtimes),
     sandbox: sandbox.ok ? ('bubblewrap' as const) : sandbox.reason,
     ...(coldRead ? { coldRead } : {}),

@@ -1,7 +1,10 @@
 /**
  * A checkout's points traced: one point per experiment, variant and runtime (the smallest, which
  * runs the same files as the larger ones) set up, built and run once under a file trace in its
- * sandbox (run/trace-files.ts); every point of the group takes its representative's trace. What
+ * sandbox (run/trace-files.ts); every point of the group takes its representative's trace. A
+ * point's trace is its generator's, its build's and its run's together: the generator and the
+ * build ran under a trace when they were made (a cached input keeps its trace beside it, a build
+ * of bench's own run keeps it with the result), and one made without a trace is made again. What
  * the trusted plan does to the base (pairs/pipeline/trace-base.ts) and `bench --trace-profiles`
  * does to the commit it measured (./bench-traces.ts), by one code path, so a trace main stored is
  * the trace the plan would have made.
@@ -10,6 +13,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cacheRoot, checkoutCache } from '../machine/cache-root.js';
+import { type PointTrace, unionTraces } from '../machine/sandbox/traced-step.js';
+import type { Job } from '../model/job.js';
 import type { StoredTrace } from '../model/trace-store-schema.js';
 import type { Point } from '../plan/plan.js';
 import { type BuildResult, buildAll } from '../run/build.js';
@@ -75,7 +80,7 @@ export async function tracePoints(
   const reps = new Set(repOf.values());
   // bench's folders: the cache given, else the harness's, with the checkout's builds and scratch in its own folder there.
   const cacheDir = o.cacheDir ?? cacheRoot();
-  const { jobs } = await planCheckout(
+  const { jobs, inputTraces } = await planCheckout(
     points.filter((p) => reps.has(p.id)),
     host,
     {
@@ -87,19 +92,14 @@ export async function tracePoints(
       require: [],
       // The paths must be the side's fixed ones, whichever checkout it is.
       sandbox: 'required',
+      // The generators run under the trace too; a cached input without its trace is made again.
+      traceInputs: true,
       ...(o.programsDir ? { programsDir: o.programsDir } : {}),
     },
     log,
   );
   log(`${o.label}: ${jobs.length} benchmarks planned in ${o.root}`);
-  const made = o.builds ?? new Map<string, BuildResult>();
-  const builds = new Map([
-    ...made,
-    ...(await buildAll(
-      jobs.filter((j) => !(j.build && made.has(j.build.key))),
-      (m) => log(`${o.label}: ${m}`),
-    )),
-  ]);
+  const builds = await tracedBuilds(jobs, o.builds, host.tools.strace, (m) => log(`${o.label}: ${m}`));
   const byRep = new Map<string, TraceOutcome>();
   for (const job of jobs) {
     const build = job.build ? builds.get(job.build.key) : undefined;
@@ -110,7 +110,8 @@ export async function tracePoints(
     }
     const work = mkdtempSync(join(tmpdir(), 'jsio-trace-'));
     try {
-      byRep.set(job.id, await traceJob(job, host.tools, work));
+      const run = await traceJob(job, host.tools, work);
+      byRep.set(job.id, run.ok ? { ok: true, trace: wholeTrace(job, inputTraces.get(job.id), build, run.trace) } : run);
     } finally {
       rmSync(work, { recursive: true, force: true });
     }
@@ -124,6 +125,40 @@ export async function tracePoints(
     `trace: ${byRep.size} ${o.label} point(s) traced for ${repOf.size} in ${seconds.toFixed(1)} s (${running.toFixed(1)} s of traced runs, the rest setting up and building)`,
   );
   return { byPoint, traced: byRep.size, seconds };
+}
+
+/**
+ * The builds the traced points need: those given (bench's, made in the same sandbox and cache)
+ * where they kept their trace, the others made here under one. A given build without a trace is
+ * made again: its artifact is rewritten, by the same build.
+ */
+async function tracedBuilds(
+  jobs: readonly Job[],
+  given: ReadonlyMap<string, BuildResult> | undefined,
+  strace: string | undefined,
+  log: (m: string) => void,
+): Promise<Map<string, BuildResult>> {
+  const made = new Map([...(given ?? [])].filter(([, b]) => !b.ok || b.trace));
+  const untraced = [...(given?.keys() ?? [])].filter((k) => !made.has(k));
+  if (untraced.length) log(`${untraced.length} build(s) made without a trace: made again under one`);
+  const rest = jobs.filter((j) => !(j.build && made.has(j.build.key)));
+  return new Map([...made, ...(await buildAll(rest, log, strace))]);
+}
+
+/**
+ * A point's whole trace: its generator's, its build's and its run's. A generator or build that
+ * ran without a trace leaves the point not fully traced, saying which.
+ */
+function wholeTrace(job: Job, input: PointTrace | undefined, build: BuildResult | undefined, run: PointTrace) {
+  const parts = [...(input ? [input] : []), ...(build?.ok && build.trace ? [build.trace] : []), run];
+  const missing = [
+    ...(job.experiment.manifest.generate && !input ? ['its input generator'] : []),
+    ...(build?.ok && !build.trace ? ['its build'] : []),
+  ];
+  const whole = unionTraces(parts);
+  return missing.length && !whole.notFullyTraced
+    ? { ...whole, notFullyTraced: `${missing.join(' and ')} ran without a trace` }
+    : whole;
 }
 
 /** A trace as the store keeps it. */

@@ -21,8 +21,10 @@ import { join } from 'node:path';
 
 /** The digest's file in an input's cache folder. */
 export const DIGEST_FILE = '.digest';
+/** The trace of the generator's processes, kept beside the input it made (plan/inputs.ts). */
+export const INPUT_TRACE_FILE = '.trace.json';
 /** The harness's own files in an input folder (the digest's temporary files too): not what the generator wrote. */
-const ownFile = (name: string) => name === '.facts.json' || name.startsWith(DIGEST_FILE);
+const ownFile = (name: string) => name === '.facts.json' || name === INPUT_TRACE_FILE || name.startsWith(DIGEST_FILE);
 const DIGEST_TEXT = /^[0-9a-f]{64}$/;
 
 /** Feeds a file's bytes to `h` in chunks (a file may be larger than memory allows at once). */

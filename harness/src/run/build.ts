@@ -10,13 +10,20 @@ import { basename, dirname, join } from 'node:path';
 import * as harnessEsbuild from 'esbuild';
 import { type ProcessResult, runProcess } from '../lib/exec.js';
 import { failureDetail } from '../lib/first-error-line.js';
-import { sandboxCommand, translate, writableWithin } from '../machine/sandbox/argv.js';
+import { translate, writableWithin } from '../machine/sandbox/argv.js';
+import { type PointTrace, runSandboxStep } from '../machine/sandbox/traced-step.js';
 import type { Job, JobBuild } from '../model/job.js';
 import type { BuildInfo } from '../model/results.js';
 import { INSIDE, type Sandbox, type SandboxRoot } from '../model/sandbox.js';
 import { rootPin } from '../plan/package-pins.js';
 
-export type BuildResult = { ok: true; artifact: string; info: BuildInfo } | { ok: false; reason: string };
+/**
+ * `trace`: what the build's processes touched in the side's tree, when it ran under a file trace
+ * (a build keeps the trace made when it was made: the trace pass takes it with the artifact).
+ */
+export type BuildResult =
+  | { ok: true; artifact: string; info: BuildInfo; trace?: PointTrace }
+  | { ok: false; reason: string };
 
 type Esbuild = Pick<typeof harnessEsbuild, 'build' | 'version'>;
 
@@ -63,22 +70,39 @@ function esbuildBinary(root: string): { path: string; version: string } | undefi
   return undefined;
 }
 
+/** How one step of a build runs: where, writable where, for how long; under a file trace when `strace` is given. */
+interface StepOptions {
+  cwd: string;
+  outDir: string;
+  timeoutMs: number;
+  sandbox?: Sandbox | undefined;
+  env?: Record<string, string>;
+  strace?: string | undefined;
+  /** Files the harness read for the step (a source it copied in), host paths: the trace counts them as read. */
+  handed?: readonly string[];
+}
+
 /**
  * Runs one step of a build: in the side's sandbox (paths translated, `env` over its fixed
  * environment), writable only in `outDir`, its own folder of the build cache, plus `also`; or, with
- * no sandbox, in `cwd` as it is.
+ * no sandbox, in `cwd` as it is (and untraced: a trace names the side's files by their fixed paths).
  */
-function runStep(
+async function runStep(
   argv: readonly string[],
-  o: { cwd: string; outDir: string; timeoutMs: number; sandbox?: Sandbox | undefined; env?: Record<string, string> },
+  o: StepOptions,
   also: readonly SandboxRoot[] = [],
-): Promise<ProcessResult> {
+): Promise<{ result: ProcessResult; trace?: PointTrace }> {
   const { sandbox } = o;
-  if (!sandbox) return runProcess(argv, { cwd: o.cwd, timeoutMs: o.timeoutMs });
+  if (!sandbox) return { result: await runProcess(argv, { cwd: o.cwd, timeoutMs: o.timeoutMs }) };
   const inside = o.env ? { ...sandbox, env: { ...sandbox.env, ...o.env } } : sandbox;
-  return runProcess(sandboxCommand(inside, o.cwd, argv, undefined, [writableWithin(sandbox, o.outDir), ...also]), {
+  return runSandboxStep({
+    sandbox: inside,
+    cwd: o.cwd,
+    argv,
+    also: [writableWithin(sandbox, o.outDir), ...also],
     timeoutMs: o.timeoutMs,
-    env: {},
+    ...(o.strace ? { strace: o.strace } : {}),
+    ...(o.handed ? { handed: o.handed } : {}),
   });
 }
 
@@ -107,17 +131,20 @@ function tail(s: string, lines = 8): string {
   return s.trim().split('\n').slice(-lines).join('\n');
 }
 
+type Done = (compiler: string, flags: string[], trace?: PointTrace) => BuildResult;
+
 /**
  * Builds one artifact; with a sandbox, gcc runs in it (the side's tree read-only at its fixed
  * path, so a build of either side names the same source path) and writes only its output folder.
+ * With `strace` (and a sandbox) the build's processes run under a file trace, kept with the result.
  */
-export async function buildOne(b: JobBuild, sandbox?: Sandbox): Promise<BuildResult> {
+export async function buildOne(b: JobBuild, sandbox?: Sandbox, strace?: string): Promise<BuildResult> {
   const { spec, source, artifact } = b;
   const outDir = dirname(artifact);
   rmSync(outDir, { recursive: true, force: true });
   mkdirSync(outDir, { recursive: true });
   const started = performance.now();
-  const done = (compiler: string, flags: string[]): BuildResult => ({
+  const done: Done = (compiler, flags, trace) => ({
     ok: true,
     artifact,
     info: {
@@ -128,43 +155,27 @@ export async function buildOne(b: JobBuild, sandbox?: Sandbox): Promise<BuildRes
       bytes: statSync(artifact).size,
       seconds: (performance.now() - started) / 1000,
     },
+    ...(trace ? { trace } : {}),
   });
+  const step = { outDir, sandbox, strace };
 
   switch (spec.kind) {
     case 'gcc': {
       if (!b.tool) return { ok: false, reason: 'gcc is not installed (apt-get install gcc)' };
       const argv = [b.tool.path, ...spec.flags, '-o', artifact, source, ...spec.libs];
-      const r = await runStep(argv, { cwd: b.cwd, outDir, timeoutMs: 120_000, sandbox });
+      const { result: r, trace } = await runStep(argv, { ...step, cwd: b.cwd, timeoutMs: 120_000 });
       if (r.code !== 0) return { ok: false, reason: `gcc failed:\n${tail(r.stderr)}` };
-      return done(b.tool.version, spec.flags);
+      return done(b.tool.version, spec.flags, trace);
     }
-    case 'just-static': {
-      if (!b.tool || !b.config) return { ok: false, reason: 'just(js) is not installed' };
-      // The builder wants `<name>.config.js` beside `<name>.js`; it writes `./<name>`.
-      const name = basename(artifact);
-      copyFileSync(source, join(outDir, `${name}.js`));
-      copyFileSync(b.config, join(outDir, `${name}.config.js`));
-      const flags = ['--clean', '--static', '--silent'];
-      const target = sandbox ? privateJustTarget(sandbox, outDir) : { env: {} };
-      if ('reason' in target) return { ok: false, reason: target.reason };
-      const argv = [b.tool.path, 'build', `${name}.js`, ...flags];
-      const r = await runStep(argv, { cwd: outDir, outDir, timeoutMs: 900_000, sandbox, env: target.env });
-      rmSync(join(outDir, '.just-target'), { recursive: true, force: true });
-      // just build exits 0 when it fails: only the binary says whether it worked.
-      if (r.code !== 0 || !existsSync(artifact)) {
-        const why = r.code !== 0 ? `exited with status ${r.code}` : 'produced no binary';
-        const said = failureDetail(r.stderr + r.stdout, tail);
-        return { ok: false, reason: `just build ${why}:\n${said || '(it printed nothing)'}` };
-      }
-      return done(`just ${b.tool.version}`.trim(), flags);
-    }
+    case 'just-static':
+      return justStatic(b, step, done);
     case 'esbuild': {
       const root = join(b.cwd, '..', '..');
       // The bundler a sandboxed build runs is the checkout's binary; unsandboxed, its module.
       const found = sandbox ? esbuildBinary(root)?.version : checkoutEsbuild(root).version;
       const mismatch = found === undefined ? undefined : bundlerMismatch(found, rootPin(root, 'esbuild'));
       if (mismatch) return { ok: false, reason: mismatch };
-      if (sandbox) return bundleInSandbox(b, sandbox, done);
+      if (sandbox) return bundleInSandbox(b, { ...step, sandbox }, done);
       const bundler = checkoutEsbuild(root);
       try {
         const banner = spec.platform === 'node' ? { js: NODE_BANNER } : undefined;
@@ -187,14 +198,51 @@ export async function buildOne(b: JobBuild, sandbox?: Sandbox): Promise<BuildRes
 }
 
 /**
+ * A standalone just(js) app: the program and its config copied into the build folder (the
+ * builder wants `<name>.config.js` beside `<name>.js` and writes `./<name>`), built there. The
+ * copies are read by the harness for the build: a trace counts their sources as read.
+ */
+async function justStatic(
+  b: JobBuild,
+  step: { outDir: string; sandbox?: Sandbox | undefined; strace?: string | undefined },
+  done: Done,
+): Promise<BuildResult> {
+  const { outDir, sandbox } = step;
+  if (!b.tool || !b.config) return { ok: false, reason: 'just(js) is not installed' };
+  const name = basename(b.artifact);
+  copyFileSync(b.source, join(outDir, `${name}.js`));
+  copyFileSync(b.config, join(outDir, `${name}.config.js`));
+  const flags = ['--clean', '--static', '--silent'];
+  const target = sandbox ? privateJustTarget(sandbox, outDir) : { env: {} };
+  if ('reason' in target) return { ok: false, reason: target.reason };
+  const argv = [b.tool.path, 'build', `${name}.js`, ...flags];
+  const { result: r, trace } = await runStep(argv, {
+    ...step,
+    cwd: outDir,
+    timeoutMs: 900_000,
+    env: target.env,
+    handed: [b.source, b.config],
+  });
+  rmSync(join(outDir, '.just-target'), { recursive: true, force: true });
+  // just build exits 0 when it fails: only the binary says whether it worked.
+  if (r.code !== 0 || !existsSync(b.artifact)) {
+    const why = r.code !== 0 ? `exited with status ${r.code}` : 'produced no binary';
+    const said = failureDetail(r.stderr + r.stdout, tail);
+    return { ok: false, reason: `just build ${why}:\n${said || '(it printed nothing)'}` };
+  }
+  return done(`just ${b.tool.version}`.trim(), flags, trace);
+}
+
+/**
  * An esbuild bundle in the side's sandbox: the checkout's own esbuild binary (the harness's where
  * the checkout has none installed, shown read-only at a fixed path), writable only in its output folder.
  */
 async function bundleInSandbox(
   b: JobBuild,
-  sandbox: Sandbox,
-  done: (compiler: string, flags: string[]) => BuildResult,
+  step: { outDir: string; sandbox: Sandbox; strace?: string | undefined },
+  done: Done,
 ): Promise<BuildResult> {
+  const { sandbox } = step;
   const spec = b.spec as Extract<JobBuild['spec'], { kind: 'esbuild' }>;
   const esbuild = esbuildBinary(join(b.cwd, '..', '..'));
   if (!esbuild) return { ok: false, reason: 'esbuild is not installed (npm ci)' };
@@ -210,18 +258,25 @@ async function bundleInSandbox(
     '--log-level=error',
     ...(spec.platform === 'node' ? [`--banner:js=${NODE_BANNER}`] : []),
   ];
-  const r = await runStep(argv, { cwd: b.cwd, outDir: dirname(b.artifact), timeoutMs: 120_000, sandbox }, also);
+  const { result: r, trace } = await runStep(argv, { ...step, cwd: b.cwd, timeoutMs: 120_000 }, also);
   if (r.code !== 0) return { ok: false, reason: `esbuild failed:\n${tail(r.stderr)}` };
-  return done(`esbuild ${esbuild.version}`, flags);
+  return done(`esbuild ${esbuild.version}`, flags, trace);
 }
 
-/** Builds what the runnable jobs need, once per build key, in plan order. */
-export async function buildAll(jobs: readonly Job[], log: (s: string) => void): Promise<Map<string, BuildResult>> {
+/**
+ * Builds what the runnable jobs need, once per build key, in plan order; with `strace`, each
+ * sandboxed build under a file trace (`bench --trace-profiles`, the trace pass).
+ */
+export async function buildAll(
+  jobs: readonly Job[],
+  log: (s: string) => void,
+  strace?: string,
+): Promise<Map<string, BuildResult>> {
   const out = new Map<string, BuildResult>();
   for (const job of jobs) {
     if (job.blocked || !job.build || out.has(job.build.key)) continue;
-    log(`building ${job.build.key} (${job.build.spec.kind})`);
-    out.set(job.build.key, await buildOne(job.build, job.sandbox));
+    log(`building ${job.build.key} (${job.build.spec.kind}${strace && job.sandbox ? ', traced' : ''})`);
+    out.set(job.build.key, await buildOne(job.build, job.sandbox, strace));
   }
   return out;
 }

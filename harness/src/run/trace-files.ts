@@ -8,40 +8,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describeExit } from '../lib/exec.js';
 import { translate } from '../machine/sandbox/argv.js';
+import { fileTraceCommand, type PointTrace, treeTrace } from '../machine/sandbox/traced-step.js';
 import type { Tools } from '../machine/tools.js';
 import { commandLine, type Job } from '../model/job.js';
-import { INSIDE } from '../model/sandbox.js';
 import { runInJob, tail, timeoutMs } from './common.js';
-import { FILE_TRACE_CALLS, parseFileTrace, pathsInTree } from './parse-file-trace.js';
-
-/** Where the side's tree is inside the sandbox: the checkout, and programs from another folder (`--programs`). */
-const TREE = [
-  { inside: INSIDE.side, relative: '' },
-  { inside: INSIDE.programs, relative: 'programs' },
-];
-
-/** What one traced run saw, as a side's tree names it. */
-interface PointTrace {
-  /** Paths in the side's tree the processes touched ("programs/wc/x.json", "node_modules/a/index.js"). */
-  paths: string[];
-  /** The folders among them whose names a process listed. */
-  listed: string[];
-  /** Why the trace is not complete (reads through io_uring), when so. */
-  notFullyTraced?: string;
-  /**
-   * Paths outside the scratch folder a process tried to write (the sandbox refused them): in the
-   * side's tree as it names them ("programs/wc/out.txt"), elsewhere as the sandbox shows them.
-   */
-  refusedWrites: string[];
-  seconds: number;
-}
 
 export type TraceOutcome = { ok: true; trace: PointTrace } | { ok: false; reason: string; seconds: number };
-
-/** The strace command line of a file trace, writing to `file`. */
-function fileTraceCommand(strace: string, file: string): string[] {
-  return [strace, '-f', '--seccomp-bpf', '-qq', '-y', '-s', '65535', '-e', `trace=${FILE_TRACE_CALLS}`, '-o', file];
-}
 
 /**
  * Traces one run of `job` (which must have a sandbox: the paths must be the side's fixed ones).
@@ -60,19 +32,5 @@ export async function traceJob(job: Job, tools: Tools, work: string): Promise<Tr
       seconds: r.seconds,
     };
   const cwd = translate(job.cwd, job.sandbox.roots);
-  const parsed = parseFileTrace(readFileSync(file, 'utf8'), cwd);
-  const scratch = `${INSIDE.scratch}/`;
-  const listedOnly = new Map([...parsed.paths].filter(([, kinds]) => kinds.has('list')));
-  return {
-    ok: true,
-    trace: {
-      paths: pathsInTree(parsed, TREE),
-      listed: pathsInTree({ paths: listedOnly }, TREE),
-      ...(parsed.blind ? { notFullyTraced: parsed.blind } : {}),
-      refusedWrites: parsed.refusedWrites
-        .filter((p) => !p.startsWith(scratch) && !p.startsWith('/dev/'))
-        .map((p) => pathsInTree({ paths: new Map([[p, new Set()]]) }, TREE, [])[0] ?? p),
-      seconds: r.seconds,
-    },
-  };
+  return { ok: true, trace: treeTrace(readFileSync(file, 'utf8'), cwd, r.seconds) };
 }

@@ -25,7 +25,7 @@ import {
   ShardFile,
   STORE_SCHEMA,
 } from '../model/store-schema.js';
-import { TRACE_STORE_DIR, TRACE_STORE_SCHEMA, TraceStoreFile } from '../model/trace-store-schema.js';
+import { migrateTraceFile, TRACE_STORE_DIR, TRACE_STORE_SCHEMA, TraceStoreFile } from '../model/trace-store-schema.js';
 import { HINT, refuseBeforeV3, STORE_FILE_MAX_BYTES } from './store-files.js';
 
 const context = 'refusing to touch the store: ';
@@ -75,7 +75,7 @@ function kindOf(rel: string): Kind {
   if (p.length === 2 && p[1] === MARKS_FILE)
     return { schema: MarksFile, version: MARKS_SCHEMA, older: () => (raw) => raw };
   if (p.length === 3 && p[1] === TRACE_STORE_DIR)
-    return { schema: TraceStoreFile, version: TRACE_STORE_SCHEMA, older: () => (raw) => raw };
+    return { schema: TraceStoreFile, version: TRACE_STORE_SCHEMA, older: () => migrateTraceFile };
   if (p.length === 2 && p[1] === 'noise.json')
     return { schema: NoiseFile, version: NOISE_SCHEMA, older: () => migrateNoise };
   if (!at(undefined, 'trends')) return undefined;

@@ -13,6 +13,7 @@ import { readJsonFile } from '../lib/json-file.js';
 import type { Profile } from '../model/profiles.js';
 import { RELEASES_DIR } from '../model/store-layout.js';
 import {
+  migrateTraceFile,
   type StoredTrace,
   TRACE_STORE_DIR,
   TRACE_STORE_SCHEMA,
@@ -34,6 +35,7 @@ function tracePath(root: string, machine: string, sha: string): string {
 export function readTraceFile(file: string, context = ''): TraceFile {
   return readJsonFile(file, TraceStoreFile, {
     version: TRACE_STORE_SCHEMA,
+    migrate: migrateTraceFile,
     context,
     hint: HINT,
     maxBytes: STORE_FILE_MAX_BYTES,

@@ -60,7 +60,7 @@ describe('pages', () => {
     const sha = 'e'.repeat(40);
     writeFileSync(join(run, 'results.json'), JSON.stringify(wcResults(sha)));
     const traces = {
-      schema: 1,
+      schema: 2,
       commit: sha,
       profiles: {
         quick: {

@@ -24,7 +24,7 @@ const trace = (paths: string[], traced = '2026-11-29T01:00:00.000Z'): StoredTrac
   traced,
 });
 const file = (commit: string, profiles: TraceStoreFile['profiles']): TraceStoreFile => ({
-  schema: 1,
+  schema: 2,
   commit,
   profiles,
 });
@@ -72,6 +72,18 @@ describe('stored traces', () => {
     expect(() => checkStore(store)).not.toThrow();
   });
 
+  it("a schema-1 file (the program's run only, no build or generator) is read as holding no point, and a run's traces replace it", () => {
+    const store = storeDir();
+    mkdirSync(join(store, 'vm-1', 'traces'), { recursive: true });
+    const old = { ...file(sha(1), { quick: { 'wc/c/bs=1': trace(['a']) } }), schema: 1 };
+    writeFileSync(join(store, 'vm-1', 'traces', `${sha(1)}.json`), JSON.stringify(old));
+    expect(storedTracesOf(store, sha(1), 'quick').byPoint.size).toBe(0);
+    expect(() => checkStore(store)).not.toThrow();
+    storeTraces(store, 'vm-1', file(sha(1), { standard: { 'wc/c/bs=1': trace(['b']) } }));
+    expect(storedTracesOf(store, sha(1), 'quick').byPoint.size).toBe(0);
+    expect(storedTracesOf(store, sha(1), 'standard').byPoint.get('wc/c/bs=1')?.paths).toEqual(['b']);
+  });
+
   it('keeps only the newest files of a machine', () => {
     const store = storeDir();
     for (let i = 0; i <= TRACE_FILES_KEPT; i++)
@@ -103,7 +115,7 @@ describe('stored traces', () => {
     expect(() => storedTracesOf(store, sha(1), 'quick')).toThrow(
       'profiles.quick.wc/c/bs=1.paths.0: a path inside the checkout',
     );
-    writeFileSync(bad, JSON.stringify({ ...file(sha(1), {}), schema: 2 }));
+    writeFileSync(bad, JSON.stringify({ ...file(sha(1), {}), schema: 3 }));
     expect(() => storedTracesOf(store, sha(1), 'quick')).toThrow(/schema|version/);
   });
 });

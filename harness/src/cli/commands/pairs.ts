@@ -129,7 +129,7 @@ export const pairsSpec = {
     'Only the points whose measured inputs differ between base and head are measured, plus --control unaffected ones (seeded by the head commit); the rest are listed as not affected.',
     'The plan (--plan) lists the affected points with their reasons, the control, the unaffected count and whether the harness changed, in seconds; it exits 0 whatever it finds.',
     'With --count-store a base point whose count key (everything the count depends on) the store holds for this machine is not counted again, only its head; one such point per deciding family is compared live first, and a family whose comparison disagrees takes nothing from the store.',
-    "With --trace the plan also runs each of the base's points (one per experiment, variant and runtime) once under strace in its sandbox: a changed file they opened, ran, stat'ed, listed or looked for makes them affected (\"seen only by tracing: programs/wc/x.json\" where no static rule names it). The head's code never runs.",
+    "With --trace the plan also runs each of the base's points (one per experiment, variant and runtime) once under strace in its sandbox, its input generator and build included: a changed file they opened, ran, stat'ed, listed or looked for makes them affected (\"seen only by tracing: programs/wc/x.json\" where no static rule names it). The harness's own start-up (npm run bench -- --help) is traced once too: a changed file it loads that the static harness comparison does not name is a harness change. The head's code never runs.",
     "With --store the base commit's traces that main's runs stored for the profile (<machine>/traces/<sha>.json) are taken, and only the points without one are traced.",
   ],
 } as const satisfies CommandSpec;

@@ -17,6 +17,7 @@ import { onlyTraced, tracedReasons } from '../analysis/traced-changes.js';
 import { harnessChange } from '../harness-shift/harness-change.js';
 import { type LoadedSide, loadSideTolerant } from './diff-sides.js';
 import { type BaseTraces, traceBase } from './trace-base.js';
+import { type HarnessTrace, tracedHarnessChanges, traceHarness } from './trace-harness.js';
 import { tracedPathChange } from './traced-path-change.js';
 
 export interface DiffPlanOptions {
@@ -100,6 +101,31 @@ function harnessWhy(files: readonly string[], sameCode: boolean): string {
   return `${files.length} measuring file(s) differ`;
 }
 
+/**
+ * The plan's harness change: the static comparison's, and with a trace of the harness's own
+ * start-up (./trace-harness.ts), every file it loaded that differs and that comparison does not name.
+ */
+async function planHarnessChange(base: LoadedSide, head: LoadedSide, trace: DiffPlanOptions['trace']) {
+  const change = await harnessChange(base.root, head.root);
+  const own: HarnessTrace | undefined = trace ? await traceHarness(trace.harnessRoot) : undefined;
+  if (own && !own.ok) trace?.log(`trace of the harness: none (${own.reason})`);
+  if (own?.ok) trace?.log(`trace of the harness: ${own.paths.length} path(s) in ${own.seconds.toFixed(1)} s`);
+  const seen = own?.ok ? tracedHarnessChanges(own, change.files, tracedPathChange(base.root, head.root)) : [];
+  const staticWhy = harnessWhy(change.files, change.sameCode);
+  const ownWhy = !own
+    ? ''
+    : own.ok
+      ? seen.length
+        ? `; ${seen.length} file(s) the harness's traced start-up loaded differ`
+        : ''
+      : `; its start-up not traced: ${own.reason}`;
+  return {
+    changed: (change.files.length > 0 && !change.sameCode) || seen.length > 0,
+    files: [...change.files, ...seen].slice(0, 2000).map((f) => f.slice(0, 300)),
+    why: `${staticWhy}${ownWhy}`.slice(0, 600),
+  };
+}
+
 /** The experiments a side's manifests could not be read for, with the side. */
 function unreadableOf(base: LoadedSide, head: LoadedSide): NonNullable<DiffPlan['unreadable']> {
   return [
@@ -142,7 +168,7 @@ export async function planDiff(opts: DiffPlanOptions): Promise<DiffPlan> {
   const impact = impactOf(base, head, opts.controlPoints ?? DEFAULT_CONTROL_POINTS, traced?.reasons);
   const unreadable = unreadableOf(base, head);
   affectUnreadable(impact, unreadable, [base, head]);
-  const change = await harnessChange(base.root, head.root);
+  const harness = await planHarnessChange(base, head, opts.trace);
   return {
     schema: DIFF_PLAN_SCHEMA,
     kind: 'pairs-plan',
@@ -155,11 +181,7 @@ export async function planDiff(opts: DiffPlanOptions): Promise<DiffPlan> {
     })),
     control: [...impact.measure].filter(([, why]) => why === 'control').map(([id]) => id),
     notAffected: impact.notAffected,
-    harnessChange: {
-      changed: change.files.length > 0 && !change.sameCode,
-      files: change.files.slice(0, 2000).map((f) => f.slice(0, 300)),
-      why: harnessWhy(change.files, change.sameCode),
-    },
+    harnessChange: harness,
     ...(unreadable.length ? { unreadable } : {}),
     ...(traced ? { traced: traced.summary } : {}),
   };
