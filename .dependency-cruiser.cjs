@@ -45,6 +45,8 @@ const FILE_FLOORS = {
   'run/parse-file-trace.ts': 'machine',
   // The paired diff's harness-against-harness measurement, one stage's worth of files each.
   'pairs/harness-shift/lead-value.ts': 'analysis',
+  'pairs/harness-shift/harness-load.ts': 'analysis',
+  'pairs/harness-shift/harness-cpu.ts': 'run',
   'pairs/harness-shift/pooled-shift.ts': 'analysis',
   'pairs/harness-shift/quietest.ts': 'analysis',
   'pairs/harness-shift/harness-change.ts': 'plan',

@@ -10,7 +10,7 @@ import type { TranscriptVerdict } from '../../model/transcript-document.js';
  * same harness recorded on both sides at once; docs/paired-design.md "The harness's own load"):
  * at smoke, wc C, the two sides' CPU times differed by up to HARNESS_LOAD_FLOOR / 3.
  */
-export const HARNESS_LOAD_SHARE = 0.2;
+const HARNESS_LOAD_SHARE = 0.2;
 export const HARNESS_LOAD_FLOOR = 1.5;
 
 export function harnessLoad(base: number | undefined, head: number | undefined): TranscriptVerdict['harnessLoad'] {
