@@ -6,7 +6,12 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { measuresTheSame, pointsToTime, readVerdictFile } from '../../../src/model/transcript-document.js';
+import {
+  measuresTheSame,
+  needsNoTiming,
+  pointsToTime,
+  readVerdictFile,
+} from '../../../src/model/transcript-document.js';
 import { runCli } from '../../helpers/cli.js';
 import { removeScratch } from '../../helpers/scratch.js';
 import { borrowNodeModules, cloneWorkingTree } from '../../helpers/working-tree.js';
@@ -16,6 +21,7 @@ let base: string;
 let head: string;
 let centre: string;
 let warmups: string;
+let busy: string;
 const BENCH = ['--', '--profile', 'smoke', '--experiments', 'wc', '--variants', 'c'];
 
 function record(side: string, name: string): string {
@@ -66,6 +72,16 @@ beforeAll(() => {
     ),
   );
   execFileSync('git', ['-C', warmups, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qam', 'warm-up']);
+  // Work of the harness's own between jobs, changing nothing that runs: a busy loop before each job.
+  busy = join(dir, 'busy');
+  execFileSync('git', ['clone', '-q', base, busy]);
+  borrowNodeModules(busy);
+  const measure = join(busy, 'harness/src/run/measure.ts');
+  const body = readFileSync(measure, 'utf8');
+  const start = 'export async function measureJob(job: Job, tools: Tools): Promise<RawSamples> {';
+  expect(body).toContain(start);
+  writeFileSync(measure, body.replace(start, `${start}\n  for (const t = Date.now(); Date.now() - t < 2500; );`));
+  execFileSync('git', ['-C', busy, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qam', 'busy']);
 }, 300_000);
 afterAll(() => removeScratch(dir));
 
@@ -115,6 +131,8 @@ describe('npm run transcript', () => {
     const r = both(twin, 'pair-same');
     expect(r.stdout).toContain('**runs the same commands and computes the same numbers: measures the same, exact**');
     expect(measuresTheSame(r.file.verdict)).toBe(true);
+    // The same harness on both sides: its own CPU time sampled on each, inside the bound.
+    expect(r.file.verdict.harnessLoad?.within, JSON.stringify(r.file.verdict.harnessLoad)).toBe(true);
     expect(r.file.verdict.numbers.compared).toBeGreaterThan(0);
     for (const f of ['base.transcript.json', 'head.transcript.json', 'base.results.json', 'head.results.json'])
       expect(existsSync(join(r.out, f))).toBe(true);
@@ -145,6 +163,14 @@ describe('npm run transcript', () => {
     for (const d of v.runs.differences) expect(d.kind, d.what).toBe('driver');
     expect(v.runs.differences.some((d) => d.what.startsWith('hyperfine: '))).toBe(true);
     expect(pointsToTime(v)).toEqual(['wc/c/bs=4096', 'wc/c/bs=65536']);
+  });
+
+  it("a busy loop between jobs: the same runs, but the harness's own CPU time beyond the bound", () => {
+    const v = both(busy, 'pair-busy').file.verdict;
+    expect(v.runs.same, JSON.stringify(v.runs.differences)).toBe(true);
+    expect(v.harnessLoad?.within, JSON.stringify(v.harnessLoad)).toBe(false);
+    expect(v.harnessLoad!.head! - v.harnessLoad!.base!).toBeGreaterThan(4);
+    expect(needsNoTiming(v)).toBe(false);
   });
 
   it('a recorded harness cannot change the other checkout it is recorded beside', () => {
