@@ -49,7 +49,15 @@ import { Progress } from './progress.js';
 import { writeReports } from './reports.js';
 import { type ResultsFile, startResults } from './results-file.js';
 import { type CheckoutPlan, type Host, onInterrupt, planCheckout, setUpMachine } from './setup.js';
-import { type OpenedCounts, openStoredCounts, saveStoredCounts } from './stored-counts.js';
+import {
+  countsBefore,
+  countsOfThisRun,
+  type OpenedCounts,
+  openStoredCounts,
+  RUN_COUNTS_FILE,
+  saveStoredCounts,
+  writeRunCounts,
+} from './stored-counts.js';
 
 export interface BenchOptions {
   root: string;
@@ -76,6 +84,12 @@ export interface BenchOptions {
   recount?: boolean;
   /** New points counted per run at most (./count-stage.ts DEFAULT_COUNT_BUDGET). */
   countBudget?: number;
+  /**
+   * A trend store whose counts of this machine are read, never written, by a run added to no store
+   * (main's runners: gh-pages' `data`, checked out read-only): the counts the run made or
+   * re-checked go into <out>/counts.json, which `npm run pages` merges into the store.
+   */
+  countStoreDir?: string;
   /**
    * Counts kept in memory across the bench runs of one release sweep, never written: a point whose
    * key they hold (the C reference, the same build under every release) takes its count without
@@ -245,12 +259,12 @@ async function countsOfRun(
     cacheDir: string;
   },
   log: (m: string) => void,
-): Promise<{ stored: OpenedCounts; work: CountStageResult }> {
+): Promise<{ stored: OpenedCounts; before: ReadonlyMap<string, string>; work: CountStageResult }> {
   const { opts } = o;
   const stored = openStoredCounts(
     {
       // A sweep's counts live in memory: nothing is written there (only a published run saves its store).
-      storeDir: opts.storeDir ?? (opts.sweepCounts ? SWEEP_STORE : undefined),
+      storeDir: opts.storeDir ?? opts.countStoreDir ?? (opts.sweepCounts ? SWEEP_STORE : undefined),
       machine: host.machine.id,
       recount: opts.recount ?? false,
       sandbox: o.sandbox,
@@ -258,12 +272,13 @@ async function countsOfRun(
       toolchains: o.toolchains,
       cacheDir: o.cacheDir,
     },
-    opts.storeDir ? undefined : opts.sweepCounts,
+    opts.storeDir || opts.countStoreDir ? undefined : opts.sweepCounts,
   );
+  const before = countsBefore(stored);
   if (o.interrupted)
-    return { stored, work: { interrupted: true, counted: new Map<string, CountedRun[]>(), seconds: 0 } };
+    return { stored, before, work: { interrupted: true, counted: new Map<string, CountedRun[]>(), seconds: 0 } };
   const commit = commitInfo(opts.root).sha;
-  return { stored, work: await countAll(jobs, host, file, { ...opts, stored, commit }, log) };
+  return { stored, before, work: await countAll(jobs, host, file, { ...opts, stored, commit }, log) };
 }
 
 /** What a run's counting record names as its store when the counts are a sweep's, in memory. */
@@ -334,6 +349,7 @@ export async function bench(opts: BenchOptions): Promise<BenchResult> {
   const outDir = ensureDirectory(resolve(opts.outDir), '--out');
   // An earlier run's traces must not go on beside this run's results (`npm run pages` carries them).
   rmSync(join(outDir, RUN_TRACES_FILE), { force: true });
+  rmSync(join(outDir, RUN_COUNTS_FILE), { force: true });
   if (opts.storeDir) ensureDirectory(opts.storeDir, '--store');
   const host = await setUpMachine(opts, log);
   if (opts.require.includes('counts') && !host.tools.valgrind)
@@ -363,7 +379,7 @@ export async function bench(opts: BenchOptions): Promise<BenchResult> {
         { opts, cacheDir, ...(sandbox === 'bubblewrap' ? { builds } : {}) },
         log,
       );
-  const { stored, work } = await countsOfRun(
+  const { stored, before, work } = await countsOfRun(
     jobs,
     host,
     file,
@@ -383,6 +399,9 @@ export async function bench(opts: BenchOptions): Promise<BenchResult> {
   const { stored: published, sitePath } = await store(results, opts, log);
   // The counts go into the store with the run that made them, never from a run it refused.
   if (published && stored.ok) saveStoredCounts(stored);
+  // Apart from the store, only a whole run leaves its counts for `npm run pages` (it refuses a partial one).
+  if (opts.countStoreDir && !opts.storeDir && !interrupted && stored.ok)
+    writeRunCounts(outDir, countsOfThisRun(stored, before));
   if (published && opts.storeDir && traced?.file) storeTraces(opts.storeDir, host.machine.id, traced.file);
   return {
     results,

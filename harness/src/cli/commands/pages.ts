@@ -4,11 +4,14 @@ import { dirname, join } from 'node:path';
 import { writeFileAtomic } from '../../lib/atomic.js';
 import { EXIT, UserError } from '../../lib/errors.js';
 import { existingDirectory } from '../../lib/paths.js';
+import type { CountStoreFile } from '../../model/count-store-schema.js';
 import { readResultsArtifact } from '../../model/read-results.js';
 import type { Results } from '../../model/results.js';
 import type { TraceStoreFile } from '../../model/trace-store-schema.js';
 import { RUN_TRACES_FILE } from '../../pipeline/bench-traces.js';
+import { RUN_COUNTS_FILE } from '../../pipeline/stored-counts.js';
 import { buildSite } from '../../site/build-site.js';
+import { mergeRunCounts, readCountFile, readCountStore, writeCountStore } from '../../store/count-store.js';
 import { publishRun } from '../../store/publish-run.js';
 import { readTraceFile, storeTraces } from '../../store/trace-store.js';
 import { ROOT } from '../args.js';
@@ -24,6 +27,8 @@ export const pagesSpec = {
   example: 'npm run pages -- results/latest/results.json --dir ../gh-pages',
   notes: [
     "A run's traces.json beside its results.json (bench --trace-profiles) goes into the store too, as <machine>/traces/<sha>.json.",
+    "A run's counts.json beside it (bench --no-store --count-store) is merged into <machine>/counts.json: the counts it made",
+    'or re-checked are added, and a family whose re-check disagreed in that run loses its stored counts first.',
   ],
 } as const satisfies CommandSpec;
 
@@ -42,6 +47,24 @@ function tracesBeside(resultsFile: string, results: Results): TraceStoreFile | u
   return traces;
 }
 
+/**
+ * The counts a run made or re-checked apart from the store (`bench --count-store` writes counts.json
+ * beside results.json), validated, or undefined when it has none; a count of a point the run did
+ * not measure is refused.
+ */
+function countsBeside(resultsFile: string, results: Results): CountStoreFile | undefined {
+  const file = join(dirname(resultsFile), RUN_COUNTS_FILE);
+  if (!existsSync(file)) return undefined;
+  const counts = readCountFile(file);
+  const ids = new Set(results.benchmarks.map((b) => b.id));
+  for (const [key, c] of Object.entries(counts.counts))
+    if (!ids.has(c.id))
+      throw new UserError(
+        `${file}: counts.${key} is a count of ${c.id}, which ${resultsFile} did not measure: nothing was published`,
+      );
+  return counts;
+}
+
 export async function pagesCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseCommand(pagesSpec, argv);
   if (!values.dir || !positionals.length)
@@ -54,10 +77,20 @@ export async function pagesCommand(argv: string[]): Promise<number> {
     return results;
   });
   const traces = positionals.map((file, i) => tracesBeside(file, runs[i]!));
+  const counts = positionals.map((file, i) => countsBeside(file, runs[i]!));
+  const data = join(dir, 'data');
   for (const [i, results] of runs.entries()) {
-    await publishRun(join(dir, 'data'), results);
+    await publishRun(data, results);
     const t = traces[i];
-    if (t) storeTraces(join(dir, 'data'), results.run.machine.id, t);
+    if (t) storeTraces(data, results.run.machine.id, t);
+    const c = counts[i];
+    const machine = results.run.machine.id;
+    if (c)
+      writeCountStore(
+        data,
+        machine,
+        mergeRunCounts(readCountStore(data, machine), c, results.run.counting?.dropped ?? []),
+      );
   }
   await buildSite(ROOT, join(dir, 'data'), dir, { inPlace: true, dataChecks: SITE_DATA_CHECKS });
   // A plain static host must not run Jekyll over the data files.
