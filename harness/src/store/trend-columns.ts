@@ -96,6 +96,9 @@ export function projectColumn(
   for (const b of benchmarks) {
     const m = b.metrics[place.metric];
     if (b.status !== 'ok' || b.experiment !== place.experiment || !m || !Number.isFinite(m.value)) continue;
+    // A count per operation that is not positive (a run from before the rule of docs/counts.md,
+    // "not measurable at this span") is no cost: a gap in the trend, never a negative point.
+    if (place.metric === 'instructions_per_op' && m.value <= 0) continue;
     const workload = b.workload ?? UNRECORDED_WORKLOAD;
     const key = seriesKey(b.id, workload, m.unit);
     let s = open.get(key);
