@@ -281,6 +281,24 @@ async function countsOfRun(
   return { stored, before, work: await countAll(jobs, host, file, { ...opts, stored, commit }, log) };
 }
 
+/**
+ * The counts go into the store with the run that made them, never from a run it refused. Apart
+ * from the store (`countStoreDir`), a whole run leaves the counts it made or re-checked in
+ * <out>/counts.json for `npm run pages` (which refuses a partial run).
+ */
+function keepCounts(
+  opts: BenchOptions,
+  outDir: string,
+  run: { published: boolean; interrupted: boolean },
+  stored: OpenedCounts,
+  before: ReadonlyMap<string, string>,
+): void {
+  if (!stored.ok) return;
+  if (run.published) saveStoredCounts(stored);
+  else if (opts.countStoreDir && !opts.storeDir && !run.interrupted)
+    writeRunCounts(outDir, countsOfThisRun(stored, before));
+}
+
 /** What a run's counting record names as its store when the counts are a sweep's, in memory. */
 const SWEEP_STORE = "(the release sweep's counts, in memory)";
 
@@ -347,9 +365,8 @@ export async function bench(opts: BenchOptions): Promise<BenchResult> {
   if (opts.storeDir) checkStore(opts.storeDir);
   // Created only once the run is accepted: a refused run leaves nothing behind.
   const outDir = ensureDirectory(resolve(opts.outDir), '--out');
-  // An earlier run's traces must not go on beside this run's results (`npm run pages` carries them).
-  rmSync(join(outDir, RUN_TRACES_FILE), { force: true });
-  rmSync(join(outDir, RUN_COUNTS_FILE), { force: true });
+  // An earlier run's traces and counts must not go on beside this run's results (`npm run pages` carries them).
+  for (const f of [RUN_TRACES_FILE, RUN_COUNTS_FILE]) rmSync(join(outDir, f), { force: true });
   if (opts.storeDir) ensureDirectory(opts.storeDir, '--store');
   const host = await setUpMachine(opts, log);
   if (opts.require.includes('counts') && !host.tools.valgrind)
@@ -397,11 +414,7 @@ export async function bench(opts: BenchOptions): Promise<BenchResult> {
   const { summary, summaryText } = writeReports(outDir, results, experiments);
   if (sandbox !== 'bubblewrap') log(`measured without a sandbox: ${sandbox}`);
   const { stored: published, sitePath } = await store(results, opts, log);
-  // The counts go into the store with the run that made them, never from a run it refused.
-  if (published && stored.ok) saveStoredCounts(stored);
-  // Apart from the store, only a whole run leaves its counts for `npm run pages` (it refuses a partial one).
-  if (opts.countStoreDir && !opts.storeDir && !interrupted && stored.ok)
-    writeRunCounts(outDir, countsOfThisRun(stored, before));
+  keepCounts(opts, outDir, { published, interrupted }, stored, before);
   if (published && opts.storeDir && traced?.file) storeTraces(opts.storeDir, host.machine.id, traced.file);
   return {
     results,
