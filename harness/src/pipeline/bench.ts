@@ -34,6 +34,7 @@ import { measureJob } from '../run/measure.js';
 import { normalize, notRun } from '../run/normalize.js';
 import type { SyscallCounts } from '../run/parse-strace.js';
 import { checkStore } from '../store/check.js';
+import { readCountStore } from '../store/count-store.js';
 import { publishRun } from '../store/publish-run.js';
 import { storeTraces } from '../store/trace-store.js';
 import { type CountStageResult, countStage, DEFAULT_COUNT_BUDGET } from './bench-counts.js';
@@ -335,6 +336,18 @@ async function tracePass(
   return traced;
 }
 
+/** What counting needs, refused before anything is measured. */
+function checkCounting(opts: BenchOptions, host: Host): void {
+  if (opts.require.includes('counts') && !host.tools.valgrind)
+    throw new UserError(
+      '--require counts: valgrind is not installed, so no work can be counted',
+      'apt-get install valgrind',
+    );
+  // Read again after the timed runs; a file that cannot be used stops the run now, naming the field.
+  if (opts.countStoreDir)
+    readCountStore(opts.countStoreDir, host.machine.id, 'refusing the stored counts (--count-store): ');
+}
+
 /** What planCheckout needs of a bench run. */
 function checkoutOf(opts: BenchOptions, cacheDir: string): CheckoutPlan {
   return {
@@ -369,11 +382,7 @@ export async function bench(opts: BenchOptions): Promise<BenchResult> {
   for (const f of [RUN_TRACES_FILE, RUN_COUNTS_FILE]) rmSync(join(outDir, f), { force: true });
   if (opts.storeDir) ensureDirectory(opts.storeDir, '--store');
   const host = await setUpMachine(opts, log);
-  if (opts.require.includes('counts') && !host.tools.valgrind)
-    throw new UserError(
-      '--require counts: valgrind is not installed, so no work can be counted',
-      'apt-get install valgrind',
-    );
+  checkCounting(opts, host);
   const { jobs, toolchains, coldRead, sandbox } = await planCheckout(points, host, checkoutOf(opts, cacheDir), log);
   const file = startResults(outDir, {
     started,

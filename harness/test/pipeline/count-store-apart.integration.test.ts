@@ -2,7 +2,7 @@
 // the machine's stored counts from a gh-pages checkout's data/ and never writes there; the counts it
 // made or re-checked go into its own counts.json, which `npm run pages` merges into the store. A
 // second run of the same commit then takes the stored counts and counts only its live re-check.
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -36,6 +36,18 @@ describe('bench apart from the store, with the store of counts read from gh-page
     const { r } = bench('--count-store', data);
     expect(r.status).toBe(2);
     expect(r.stderr).toContain('--count-store is for a run added to no store');
+  });
+
+  it('refuses a malformed counts.json before measuring, naming the file and the field', () => {
+    const bad = mkdtempSync(join(tmpdir(), 'jsio-count-bad-'));
+    const machine = runCli(['machine-id']).stdout.trim();
+    mkdirSync(join(bad, machine));
+    writeFileSync(join(bad, machine, 'counts.json'), JSON.stringify({ schema: 1, counts: { k: { id: 'wc/c' } } }));
+    const { r, out } = bench('--no-store', '--count-store', bad);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('refusing the stored counts (--count-store)');
+    expect(r.stderr).toMatch(/counts\.json[\s\S]*counts\.k\.family/);
+    expect(existsSync(join(out, 'results.json'))).toBe(false);
   });
 
   it('counts every point on an empty store, leaves the counts in its counts.json, and pages stores them; the next run re-checks one and takes the other', () => {

@@ -1,4 +1,4 @@
-// SLOW (about two minutes): bench.yml under nektos/act, host mode, offline, with the pinned
+// SLOW (several minutes: seven on the busy 2-core VM): bench.yml under nektos/act, host mode, offline, with the pinned
 // actions' own code (helpers/act/). Dispatches narrowed through the workflow's own inputs (wc,
 // variants c and dd-null, bs=65536, smoke): the bench job measures and uploads, the publish job
 // downloads with download-artifact and pushes the trend store to gh-pages in the world's bare
