@@ -15,7 +15,7 @@ export function preloadFiles(plan: PreloadPlan, hash: string): string[] {
   const commits = plan.windows.map((w) => `${w}commits.json`);
   const view: Record<State['view'], () => string[]> = {
     overview: () => [...commits, ...(s.commit ? [] : plan.runs)],
-    trends: () => [...commits, plan.noise, ...trendShards(plan, s)],
+    trends: () => [...commits, plan.noise, plan.marks, ...trendShards(plan, s)],
     sweeps: () => [...commits, ...(s.commit ? [] : sweptRun(plan, s))],
     compare: () => [...commits, plan.noise, ...(s.base || s.head ? [] : plan.compare)],
     regressions: () => [plan.regressions],

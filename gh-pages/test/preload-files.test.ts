@@ -12,6 +12,7 @@ const plan: PreloadPlan = {
   machines: 'data/machines.json',
   catalog: `${T}/catalog.json`,
   noise: 'data/m/noise.json',
+  marks: 'data/m/marks.json',
   regressions: `${T}/regressions.json`,
   windows: [`${T}/0003/`, `${T}/0004/`],
   runs: [RUN(2)],
@@ -37,6 +38,7 @@ describe('preloadFiles', () => {
         ...FIRST,
         ...COMMITS,
         plan.noise,
+        plan.marks,
         `${T}/0003/wc/wall_time.json`,
         `${T}/0004/wc/wall_time.json`,
         `${T}/0004/wc/instructions_per_op.json`,
@@ -44,14 +46,28 @@ describe('preloadFiles', () => {
     ],
     [
       '#/trends?experiment=wc&metric=read_cost',
-      [...FIRST, ...COMMITS, plan.noise, `${T}/0004/wc/read_cost.json`, `${T}/0004/wc/instructions_per_op.json`],
+      [
+        ...FIRST,
+        ...COMMITS,
+        plan.noise,
+        plan.marks,
+        `${T}/0004/wc/read_cost.json`,
+        `${T}/0004/wc/instructions_per_op.json`,
+      ],
     ],
     // Counted work chosen above is drawn alone; beside a timing, per operation where there is one.
     [
       '#/trends?experiment=wc&metric=instructions',
-      [...FIRST, ...COMMITS, plan.noise, `${T}/0003/wc/instructions.json`, `${T}/0004/wc/instructions.json`],
+      [
+        ...FIRST,
+        ...COMMITS,
+        plan.noise,
+        plan.marks,
+        `${T}/0003/wc/instructions.json`,
+        `${T}/0004/wc/instructions.json`,
+      ],
     ],
-    ['#/trends?experiment=wc', [...FIRST, ...COMMITS, plan.noise]],
+    ['#/trends?experiment=wc', [...FIRST, ...COMMITS, plan.noise, plan.marks]],
     ['#/sweeps', [...FIRST, ...COMMITS, RUN(1)]],
     ['#/sweeps?experiment=wc', [...FIRST, ...COMMITS, RUN(2)]],
     ['#/sweeps?experiment=wc&commit=abc', [...FIRST, ...COMMITS]],
@@ -80,6 +96,7 @@ describe('preloadFiles', () => {
         ...FIRST,
         ...COMMITS,
         plan.noise,
+        plan.marks,
       ]);
   });
 });

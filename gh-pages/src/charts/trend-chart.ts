@@ -26,6 +26,8 @@ export interface TrendInput {
   lines: TrendLine[];
   /** Change points per line: indexes into commits; "program" marks a changed program. */
   changes: { line: number; index: number; kind?: 'perf' | 'program' }[];
+  /** Commits whose numbers moved for a known reason (marks.json): drawn across every line, said in the tooltip. */
+  marks?: readonly { index: number; kind: string; reason: string }[];
   commitUrl: (sha: string) => string | undefined;
 }
 
@@ -49,9 +51,12 @@ function tooltipPlugin(input: TrendInput, tip: HTMLElement): uPlot.Plugin {
           const note = l.notes?.[i];
           return html`<div><span class="swatch" data-line="${j}"></span>${l.label}: <b>${formatValue(v, input.unit)}</b>${r ? ` ± ${formatValue(r, input.unit)}` : ''}${note ? html` <i>(${note})</i>` : ''}</div>`;
         });
+        const marked = (input.marks ?? [])
+          .filter((m) => m.index === i)
+          .map((m) => html`<div class="tip-mark"><b>${m.kind}</b>: ${m.reason}</div>`);
         setHtml(
           tip,
-          html`<div class="tip-head">${url ? html`<a href="${safeUrl(url)}" target="_blank" rel="noopener">${sha}</a>` : sha} · ${c.date.slice(0, 16).replace('T', ' ')}</div><div class="tip-subject">${c.subject}</div>${rows}`,
+          html`<div class="tip-head">${url ? html`<a href="${safeUrl(url)}" target="_blank" rel="noopener">${sha}</a>` : sha} · ${c.date.slice(0, 16).replace('T', ' ')}</div><div class="tip-subject">${c.subject}</div>${marked}${rows}`,
         );
         // Colours through the CSSOM: the page's CSP refuses inline style attributes.
         for (const s of tip.querySelectorAll<HTMLElement>('.swatch'))
@@ -83,10 +88,38 @@ function changeMarkers(input: TrendInput): uPlot.Plugin {
           ctx.lineTo(x, u.bbox.top + u.bbox.height);
           ctx.stroke();
         }
+        drawMarks(u, input.marks ?? []);
         ctx.restore();
       },
     },
   };
+}
+
+/** The colour of a known-reason mark: apart from the lines' palette and from "program changed" grey. */
+const MARK_STROKE = '#b35c00';
+
+/**
+ * Known-reason marks: one dotted line across the plot where the commit's numbers moved (before it,
+ * as a change point is drawn), its kinds written at the top, one under the other.
+ */
+function drawMarks(u: uPlot, marks: readonly { index: number; kind: string }[]): void {
+  const ctx = u.ctx;
+  ctx.strokeStyle = MARK_STROKE;
+  ctx.fillStyle = MARK_STROKE;
+  ctx.setLineDash([2, 3]);
+  ctx.font = `${10 * devicePixelRatio}px sans-serif`;
+  const kinds = new Map<number, string[]>();
+  for (const m of marks) kinds.set(m.index, [...(kinds.get(m.index) ?? []), m.kind]);
+  for (const [index, names] of kinds) {
+    const x = u.valToPos(index - 0.5, 'x', true);
+    ctx.beginPath();
+    ctx.moveTo(x, u.bbox.top);
+    ctx.lineTo(x, u.bbox.top + u.bbox.height);
+    ctx.stroke();
+    names.forEach((name, i) => {
+      ctx.fillText(name, x + 3 * devicePixelRatio, u.bbox.top + (10 + 11 * i) * devicePixelRatio);
+    });
+  }
 }
 
 export function trendChart(el: HTMLElement, input: TrendInput, width: number): uPlot {
@@ -105,6 +138,8 @@ export function trendChart(el: HTMLElement, input: TrendInput, width: number): u
   const dates = input.commits.map((c) => c.date);
   const styles = input.lines.map((_, i) => seriesStyle(i));
   recordStyles(el, styles);
+  // What the canvas shows of the marks, readable without pixels (as recordStyles does for lines).
+  el.dataset.marks = (input.marks ?? []).map((m) => `${m.kind}@${m.index}`).join(' ');
   const u = new (UPlot())(
     {
       title: input.title,

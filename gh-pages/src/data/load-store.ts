@@ -10,6 +10,7 @@ import {
   type JoinedSeries,
   joinShards,
   LEGACY_PROFILE,
+  MARKS_SCHEMA,
   paths,
   recentWindows,
   STORE_READS_FROM,
@@ -20,6 +21,7 @@ import type {
   CatalogFile,
   CommitsFile,
   MachinesFile,
+  MarksFile,
   Moment,
   NewestPairFile,
   RegressionsFile,
@@ -146,6 +148,28 @@ export class Store {
     } catch {
       return {};
     }
+  }
+
+  /**
+   * The machine's trend marks (npm run pages): commits whose numbers moved for a known reason, with
+   * it; none when the machine has no marks.json.
+   */
+  marks(machine: string): Promise<MarksFile> {
+    return fetchJson<MarksFile>(
+      this.base,
+      paths.marks(machine),
+      (v) => {
+        const commits = (v as MarksFile).commits;
+        if (!isObj(commits)) return 'field "commits" is missing';
+        for (const [sha, c] of Object.entries(commits))
+          if (!Array.isArray(c?.marks)) return `commit ${sha.slice(0, 12)}: field "marks" is not a list`;
+        return undefined;
+      },
+      MARKS_SCHEMA,
+    ).catch((e: unknown) => {
+      if (notFound(e)) return { schema: MARKS_SCHEMA, commits: {} };
+      throw e;
+    });
   }
 
   /** Change points of every series of a profile, newest first (written by the site build). */

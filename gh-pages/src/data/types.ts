@@ -5,6 +5,7 @@
  */
 /** A commit's run file: results.json as written, merged per commit and profile by publish-run. */
 export type { ExperimentInfo, WrittenResults as RunFile } from '../../../harness/src/model/experiment-info.js';
+export type { MarksFile } from '../../../harness/src/model/marks-schema.js';
 export type { Benchmark } from '../../../harness/src/model/results.js';
 export type {
   CatalogFile,

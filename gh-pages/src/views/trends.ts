@@ -17,6 +17,7 @@ import { headlineMetric } from './headline.js';
 import { plural } from './machine-line.js';
 import { shownLines, shownSentence } from './shown-lines.js';
 import { changeItems, chartChanges, type TrendLine } from './trend-changes.js';
+import { markList, marksAt, type PlacedMark } from './trend-marks.js';
 import { factNote, isWork, workChartNote, workLabel, workMetric } from './work-trend.js';
 
 export async function trends(ctx: Ctx): Promise<void> {
@@ -41,9 +42,10 @@ export async function trends(ctx: Ctx): Promise<void> {
   // fetched beside the timing's data but drawn after its first charts: they are what the view opens on.
   const work = metric && !isWork(metric) ? workMetric(metrics) : undefined;
   const workTrend = work ? ctx.profile.trend(experiment, work, windows) : undefined;
-  const [trend, noise] = await Promise.all([
+  const [trend, noise, marks] = await Promise.all([
     metric ? ctx.profile.trend(experiment, metric, windows) : Promise.resolve(undefined),
     ctx.store.noise(ctx.machine),
+    ctx.store.marks(ctx.machine),
     charts,
   ]);
   const commits = trend?.commits ?? [];
@@ -54,7 +56,9 @@ export async function trends(ctx: Ctx): Promise<void> {
   const chartsEl = ctx.el.querySelector<HTMLElement>('#charts')!;
   const changesEl = ctx.el.querySelector<HTMLElement>('#changes')!;
   const observer = drawWhenVisible();
-  const listers = drawCharts(ctx, chartsEl, { experiment, metric, trend, noise, label }, observer);
+  const placed = marksAt(marks, trend.commits);
+  setHtml(ctx.el.querySelector<HTMLElement>('#marks')!, markList(ctx, placed, trend.commits));
+  const listers = drawCharts(ctx, chartsEl, { experiment, metric, trend, noise, label, marks: placed }, observer);
   const scrollToLinked = () =>
     ctx.state.chart &&
     ctx.el.querySelector<HTMLElement>(`.chart[data-key="${CSS.escape(ctx.state.chart)}"]`)?.scrollIntoView();
@@ -64,7 +68,15 @@ export async function trends(ctx: Ctx): Promise<void> {
   const counted = await workTrend;
   if (section?.isConnected && work && counted && Object.keys(counted.series).length) {
     const workEl = section.querySelector<HTMLElement>('#work-charts')!;
-    listers.push(...drawCharts(ctx, workEl, { experiment, metric: work, trend: counted, noise, label }, observer));
+    const workMarks = marksAt(marks, counted.commits);
+    listers.push(
+      ...drawCharts(
+        ctx,
+        workEl,
+        { experiment, metric: work, trend: counted, noise, label, marks: workMarks },
+        observer,
+      ),
+    );
     if (ctx.state.chart?.startsWith(`${work}|`)) scrollToLinked();
   } else section?.remove();
   await afterPaint();
@@ -108,7 +120,7 @@ function showControls(
         work
           ? html`<section class="work-trends"><h3>Counted work: ${label(work)}</h3><p class="muted">Its own charts, never on a time's axis: exact counts of user-space instructions under each runtime's deterministic settings (kernel work is not in them). Lines marked <i>evidence only</i> or <i>not deterministic</i> are no trend to act on.</p><div id="work-charts"></div></section>`
           : ''
-      }<section class="card"><h3>Detected changes</h3><p class="muted">×after/before of the medians; worse or better by the metric's direction.</p><ul id="changes"></ul></section>`,
+      }<section class="card"><h3>Marked commits</h3><p class="muted">Numbers moved here for a known reason that is not the programs' performance; drawn on the charts as dotted orange lines.</p><ul id="marks"></ul></section><section class="card"><h3>Detected changes</h3><p class="muted">×after/before of the medians; worse or better by the metric's direction.</p><ul id="changes"></ul></section>`,
   );
   ctx.el.querySelector<HTMLSelectElement>('#exp')!.onchange = (e) =>
     ctx.go({ experiment: (e.target as HTMLSelectElement).value, metric: undefined, chart: undefined });
@@ -139,7 +151,15 @@ function drawCharts(
     trend,
     noise,
     label,
-  }: { experiment: string; metric: string; trend: Trend; noise: Record<string, number>; label: (m: string) => string },
+    marks: placed,
+  }: {
+    experiment: string;
+    metric: string;
+    trend: Trend;
+    noise: Record<string, number>;
+    label: (m: string) => string;
+    marks: readonly PlacedMark[];
+  },
   observer: IntersectionObserver,
 ): (() => { index: number; html: Html }[])[] {
   const commits = trend.commits;
@@ -180,6 +200,7 @@ function drawCharts(
         commits,
         lines,
         changes: [...changes, ...programs],
+        marks: placed,
         refs,
         width: chartWidth ?? boxWidth(box),
         work,
@@ -228,6 +249,7 @@ function drawTrend(
     commits: WindowCommit[];
     lines: ReturnType<typeof chartLines>;
     changes: { line: number; index: number; kind: 'perf' | 'program' }[];
+    marks: readonly PlacedMark[];
     refs: readonly string[];
     width: number;
     /** Counted work: a log axis where its lines are far apart, and what its counts were said under it. */
@@ -252,6 +274,7 @@ function drawTrend(
       commits: t.commits,
       lines: t.lines.map((l, i) => (shown[i] ? l : { ...l, hidden: true })),
       changes: t.changes,
+      marks: t.marks,
       commitUrl: t.ctx.commitUrl,
     },
     t.width,

@@ -10,6 +10,8 @@ export interface PreloadPlan {
   machines: string;
   catalog: string;
   noise: string;
+  /** The machine's trend marks (Trends; the build writes an empty file where there are none). */
+  marks: string;
   regressions: string;
   /** The folders of the windows a view opens on: `<window>commits.json` (Overview, Trends, Sweeps, Compare). */
   windows: string[];

@@ -7,6 +7,7 @@
  *   <machine>/index.json                           every commit, with its run per profile (tools)
  *   <machine>/runs/<sha>/<profile>.json            a commit's results for one profile, merged
  *   <machine>/noise.json                           calibrated noise thresholds
+ *   <machine>/marks.json                           commits whose numbers moved for a known reason (npm run pages)
  *   <machine>/trends/<profile>/catalog.json        windows, experiments and metrics, latest runs
  *   <machine>/trends/<profile>/<window>/commits.json             the window's commits
  *   <machine>/trends/<profile>/<window>/<experiment>/<metric>.json   its trend columns
@@ -89,6 +90,8 @@ export const paths = {
   machines: () => 'machines.json',
   index: (machine: string) => `${machine}/index.json`,
   noise: (machine: string) => `${machine}/noise.json`,
+  /** model/marks-schema.ts: a machine's trend marks, per commit. */
+  marks: (machine: string) => `${machine}/marks.json`,
   /** v3 run files; legacy ones stay where store v2 put them (runs/<sha>.json, named by the index). */
   run: (machine: string, sha: string, profile: string) => `${machine}/runs/${sha}/${profile}.json`,
   trends: (machine: string, profile: string) => `${machine}/trends/${profile}`,
@@ -105,6 +108,9 @@ export const paths = {
     `${RELEASES_DIR}/${machine}/${profile}/${line}/${version}/${experiment}.json`,
   releaseChanges: (machine: string) => `${RELEASES_DIR}/${machine}/changes.json`,
 };
+
+/** marks.json's version (model/marks-schema.ts; here for the site, which reads it without zod). */
+export const MARKS_SCHEMA = 1;
 
 /** The store's folder of runtime releases (per machine under it). */
 export const RELEASES_DIR = 'releases';

@@ -18,6 +18,8 @@ const NormalRunSchema = z
     cwd: text,
     affinity: z.string().max(1000).optional(),
     limits: z.record(z.string().max(100), z.string().max(1000)),
+    /** The point whose sandbox it ran in (its harness's label), or `experiment/variant/` for a build. */
+    point: z.string().max(1000).optional(),
   })
   .strict();
 /** One run as the transcript keeps it: no pid, no order number; the places named. */
@@ -50,9 +52,27 @@ export const TranscriptVerdict = z
       .object({
         same: z.boolean(),
         alike: z.number().int().nonnegative(),
-        differences: z.array(z.object({ what: line, runs: z.number().int().nonnegative() }).strict()).max(50),
+        differences: z
+          .array(
+            z
+              .object({
+                what: line,
+                runs: z.number().int().nonnegative(),
+                /** Where it is (pairs/harness-shift/transcript-compare.ts DifferenceKind); absent: the harness's. */
+                kind: z.enum(['driver', 'program', 'harness']).optional(),
+                /** How many points' runs differ that way. */
+                points: z.number().int().nonnegative().optional(),
+              })
+              .strict(),
+          )
+          .max(50),
         /** Differences beyond the fifty kept. */
         more: z.number().int().nonnegative(),
+        /**
+         * Every point (id, or `experiment/variant/` for a build) some difference is in, when every
+         * difference is in points; absent when one is in the harness's own work (every point).
+         */
+        inPoints: z.array(z.string().max(300)).max(5000).optional(),
       })
       .strict(),
     numbers: z
@@ -95,6 +115,27 @@ export type TranscriptVerdictFile = z.infer<typeof TranscriptVerdictFile>;
 /** Both harnesses run the same programs the same way and make the same numbers: measures the same. */
 export const measuresTheSame = (v: TranscriptVerdict): boolean =>
   v.runs.same && v.numbers.same && v.exits.base === 0 && v.exits.head === 0;
+
+/**
+ * Both harnesses run the same programs the same way: nothing needs timing. Numbers made
+ * differently from the same raw output are listed exactly (what the trend shows after the merge).
+ */
+export const needsNoTiming = (v: TranscriptVerdict): boolean => v.runs.same && v.exits.base === 0 && v.exits.head === 0;
+
+/**
+ * The points a timed shift must measure: none when nothing needs timing, those the differences
+ * are in when every one is in points (`experiment/variant/` stands for each point it starts),
+ * and undefined (every point) otherwise.
+ */
+export function pointsToTime(v: TranscriptVerdict): readonly string[] | undefined {
+  if (needsNoTiming(v)) return [];
+  if (v.exits.base !== 0 || v.exits.head !== 0) return undefined;
+  return v.runs.inPoints;
+}
+
+/** Whether a point id is one of `named` (an id, or an `experiment/variant/` prefix). */
+export const namedPoint = (named: readonly string[], id: string): boolean =>
+  named.some((n) => (n.endsWith('/') ? id.startsWith(n) : id === n));
 
 /** Reads transcripts.json as untrusted input (an artifact of another job). */
 export const readVerdictFile = (file: string): TranscriptVerdictFile =>

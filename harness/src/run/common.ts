@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describeExit, type ProcessResult, runProcess, shellQuote } from '../lib/exec.js';
 import { failureDetail } from '../lib/first-error-line.js';
-import { sandboxCommand } from '../machine/sandbox/argv.js';
+import { POINT_LABEL, sandboxCommand } from '../machine/sandbox/argv.js';
 import type { Tools } from '../machine/tools.js';
 import { commandLine, type Job } from '../model/job.js';
 import type { Validation } from '../model/results.js';
@@ -37,14 +37,19 @@ export function shell(job: Job, command: string, factor = 1, work?: string): Pro
  * folder with the programs' environment.
  */
 export function runInJob(
-  job: Pick<Job, 'cwd' | 'sandbox' | 'scratch'>,
+  job: Pick<Job, 'id' | 'cwd' | 'sandbox' | 'scratch'>,
   argv: readonly string[],
   timeout: number,
   work?: string,
 ): Promise<ProcessResult> {
   emptyScratch(job.scratch);
   if (!job.sandbox) return runProcess(argv, { cwd: job.cwd, timeoutMs: timeout, env: programEnv() });
-  return runProcess(sandboxCommand(job.sandbox, job.cwd, argv, work), { timeoutMs: timeout, env: {} });
+  // The label is bwrap's alone (it clears the environment inside): a recording of the harness
+  // (pairs/harness-shift) tells by it which point each start served.
+  return runProcess(sandboxCommand(job.sandbox, job.cwd, argv, work), {
+    timeoutMs: timeout,
+    env: { [POINT_LABEL]: job.id },
+  });
 }
 
 /**

@@ -99,7 +99,7 @@ async function measure(job: Job, tools: Tools): Promise<RawSamples> {
  * size's runs, or why hyperfine failed.
  */
 export async function timeWithHyperfine(
-  job: Pick<Job, 'settings' | 'evict' | 'cwd' | 'sandbox' | 'scratch'>,
+  job: Pick<Job, 'id' | 'settings' | 'evict' | 'cwd' | 'sandbox' | 'scratch'>,
   hyperfine: string,
   work: string,
   sizes: readonly Pick<Job, 'command'>[],

@@ -18,13 +18,29 @@ export interface SysCall {
 const WHOLE = /^(\d+) +([a-z_0-9]+)\((.*)\) += (.*)$/;
 const UNFINISHED = /^(\d+) +([a-z_0-9]+)\((.*?) *<unfinished \.\.\.>$/;
 const RESUMED = /^(\d+) +<\.\.\. ([a-z_0-9]+) resumed>(.*)\) += (.*)$/;
+const GONE = /^(\d+) +\+\+\+ (?:exited with|killed by) /;
 
-/** The calls of a log; lines that are not calls (signals, exits, strace's own notes) are skipped. */
+/**
+ * The name given to a task's end (`+++ exited with 0 +++`, `+++ killed by SIGKILL +++`, printed
+ * unless strace runs with -qq): after it, its id may be another task's (ids wrap at pid_max).
+ */
+export const GONE_CALL = '+++gone';
+
+/**
+ * The calls of a log, and each task's end as a call named GONE_CALL; other lines (signals,
+ * strace's own notes) are skipped.
+ */
 export function readStraceLog(text: string): SysCall[] {
   const calls: SysCall[] = [];
   const pending = new Map<number, { name: string; args: string }>();
   for (const raw of text.split('\n')) {
     const line = raw.trimEnd();
+    const gone = GONE.exec(line);
+    if (gone) {
+      pending.delete(Number(gone[1]));
+      calls.push({ pid: Number(gone[1]), name: GONE_CALL, args: '', result: '' });
+      continue;
+    }
     const resumed = RESUMED.exec(line);
     if (resumed) {
       const pid = Number(resumed[1]);

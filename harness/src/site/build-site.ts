@@ -22,6 +22,7 @@ import type { z } from 'zod';
 import { probe } from '../lib/exec.js';
 import { isSegment } from '../lib/ids.js';
 import type { Overview } from '../model/manifest.js';
+import { MARKS_FILE, MARKS_SCHEMA } from '../model/marks-schema.js';
 import { uncalibrated } from '../model/noise.js';
 import { readExperiments } from '../model/read-manifests.js';
 import { paths, RELEASES_DIR } from '../model/store-layout.js';
@@ -152,12 +153,15 @@ async function buildInto(
   const warn = (line: string) => process.stderr.write(`site: ${line}\n`);
   for (const check of opts.dataChecks ?? []) check(join(outDir, 'data'), warn);
   // Uncalibrated machines get a valid file saying so (rounds 0), so the page never requests a
-  // missing one and compare --noise-store reads it like any other.
+  // missing one and compare --noise-store reads it like any other; machines without trend marks
+  // get an empty marks file for the same reason.
   const data = join(outDir, 'data');
   for (const entry of existsSync(data) ? readdirSync(data, { withFileTypes: true }) : []) {
+    if (!entry.isDirectory() || entry.name === RELEASES_DIR) continue;
     const noise = join(data, entry.name, 'noise.json');
-    if (entry.isDirectory() && entry.name !== RELEASES_DIR && !existsSync(noise))
-      writeFileSync(noise, `${JSON.stringify(uncalibrated(entry.name))}\n`);
+    if (!existsSync(noise)) writeFileSync(noise, `${JSON.stringify(uncalibrated(entry.name))}\n`);
+    const marks = join(data, entry.name, MARKS_FILE);
+    if (!existsSync(marks)) writeFileSync(marks, `${JSON.stringify({ schema: MARKS_SCHEMA, commits: {} })}\n`);
   }
   writeRegressions(data);
   writeNewestPairs(data);

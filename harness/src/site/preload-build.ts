@@ -54,6 +54,7 @@ export function preloadPlan(data: string): PreloadPlan | undefined {
     machines: url(paths.machines()),
     catalog: url(paths.catalog(machine, profile)),
     noise: url(paths.noise(machine)),
+    marks: url(paths.marks(machine)),
     regressions: url(paths.regressions(machine, profile)),
     windows: windows.map((w) => url(`${paths.trends(machine, profile)}/${w.id}/`)),
     // The Overview reads each experiment's newest run (usually one commit for all).

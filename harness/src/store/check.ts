@@ -12,6 +12,7 @@ import { z } from 'zod';
 import { UserError } from '../lib/errors.js';
 import { formatIssues, readJsonFile } from '../lib/json-file.js';
 import { COUNT_STORE_FILE, COUNT_STORE_SCHEMA, CountStoreFile } from '../model/count-store-schema.js';
+import { MARKS_FILE, MARKS_SCHEMA, MarksFile } from '../model/marks-schema.js';
 import { migrateNoise, NOISE_SCHEMA, NoiseFile } from '../model/noise.js';
 import { RELEASES_DIR, RELEASES_SCHEMA } from '../model/store-layout.js';
 import {
@@ -71,6 +72,8 @@ function kindOf(rel: string): Kind {
   if (p.length === 2 && p[1] === 'index.json') return store(IndexFile);
   if (p.length === 2 && p[1] === COUNT_STORE_FILE)
     return { schema: CountStoreFile, version: COUNT_STORE_SCHEMA, older: () => (raw) => raw };
+  if (p.length === 2 && p[1] === MARKS_FILE)
+    return { schema: MarksFile, version: MARKS_SCHEMA, older: () => (raw) => raw };
   if (p.length === 3 && p[1] === TRACE_STORE_DIR)
     return { schema: TraceStoreFile, version: TRACE_STORE_SCHEMA, older: () => (raw) => raw };
   if (p.length === 2 && p[1] === 'noise.json')

@@ -14,7 +14,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { DiffPlan } from '../model/diff-plan.js';
 import type { PairsComparison } from '../model/pairs-document.js';
-import { measuresTheSame, type TranscriptVerdictFile } from '../model/transcript-document.js';
+import { needsNoTiming, type TranscriptVerdictFile } from '../model/transcript-document.js';
 
 /** Reasons a point may be left unmeasured on both sides and still count as answered. */
 const ACCEPTED_SKIPS: readonly RegExp[] = [/ is not installed\b/];
@@ -101,7 +101,8 @@ function untimedWithoutRecordings(
   if (!recorded) return `${lead} no recordings of both harnesses were uploaded before it measured`;
   if (recorded.base.commit !== plan.base.commit || recorded.head.commit !== plan.head.commit)
     return `${lead} the uploaded recordings are of other commits than the plan's`;
-  if (!measuresTheSame(recorded.verdict)) return `${lead} the uploaded recordings show the two harnesses differ`;
+  if (!needsNoTiming(recorded.verdict))
+    return `${lead} the uploaded recordings show the two harnesses run programs differently`;
   if (!isDeepStrictEqual(h.transcript, recorded.verdict))
     return `${lead} what it reports of the recordings is not what was uploaded`;
   return undefined;

@@ -48,7 +48,7 @@ describe.skipIf(!hyperfine)('timeWithHyperfine with two sizes', () => {
       command: { generatorPin: '', assignments: '', pin: '', program: `echo ${i} >> ${log}` },
     });
     const timed = await timeWithHyperfine(
-      { settings: { runs: 3, warmup: 1, timeout: 30 }, cwd: work, scratch: join(work, 'scratch') },
+      { id: 'x/y/n=1', settings: { runs: 3, warmup: 1, timeout: 30 }, cwd: work, scratch: join(work, 'scratch') },
       hyperfine!,
       work,
       [size(0), size(1)],

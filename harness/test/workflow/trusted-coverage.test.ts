@@ -163,10 +163,23 @@ describe('a harness change answered by its recordings, without timing', () => {
   it.each([
     ['no recordings of both harnesses were uploaded', undefined, verdict(true)],
     ['of other commits', recorded(verdict(true), 'c'.repeat(40)), verdict(true)],
-    ['show the two harnesses differ', recorded(verdict(false)), verdict(true)],
+    ['show the two harnesses run programs differently', recorded(verdict(false)), verdict(true)],
     ['not what was uploaded', recorded(verdict(true)), { ...verdict(true), seconds: 1 }],
   ])('fails when %s', (what, file, reported) => {
     expect(coverageProblem(changed, untimed(reported), file)?.line).toContain(what);
+  });
+
+  it('holds untimed when the recordings show the same runs and numbers made differently (listed, exact)', () => {
+    const numbers = {
+      ...verdict(true),
+      numbers: {
+        same: false,
+        compared: 40,
+        notReplayed: 0,
+        moves: [{ what: 'wc wall_time: median → mean', benchmarks: 9 }],
+      },
+    };
+    expect(coverageProblem(changed, untimed(numbers), recorded(numbers))).toBeUndefined();
   });
 
   it("the comment shows the uploaded recordings, not the measuring harness's", () => {

@@ -11,7 +11,7 @@ import { EXIT, UserError } from '../../lib/errors.js';
 import { existingDirectory } from '../../lib/paths.js';
 import { refuseNpmConfig } from '../../machine/sandbox/npm-config.js';
 import type { DiffPlan } from '../../model/diff-plan.js';
-import { measuresTheSame, readVerdictFile } from '../../model/transcript-document.js';
+import { needsNoTiming, readVerdictFile } from '../../model/transcript-document.js';
 import { readTrustedPlan } from '../../workflow/artifact.js';
 import { type CommandSpec, parseCommand } from '../options.js';
 
@@ -44,14 +44,17 @@ export const measuringSideSpec = {
   example: 'npm run workflow -- measuring-side --plan trusted/plan.json --head ../head',
 } as const satisfies CommandSpec;
 
-/** Whether the recorded verdict, of the plan's two commits, says both harnesses measure the same. */
+/**
+ * Whether the recorded verdict, of the plan's two commits, says both harnesses run the same
+ * programs the same way (numbers made differently are listed, not measured): the base's measures.
+ */
 function sameMeasuring(file: string, plan: DiffPlan): boolean {
   const v = readVerdictFile(resolve(file));
   if (v.base.commit !== plan.base.commit || v.head.commit !== plan.head.commit)
     throw new UserError(
       `--transcripts ${file} recorded ${v.base.commit.slice(0, 12)}…${v.head.commit.slice(0, 12)}, but the plan is of ${plan.base.commit.slice(0, 12)}…${plan.head.commit.slice(0, 12)}`,
     );
-  return measuresTheSame(v.verdict);
+  return needsNoTiming(v.verdict);
 }
 
 export async function measuringSideCmd(

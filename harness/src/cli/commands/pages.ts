@@ -8,12 +8,15 @@ import type { CountStoreFile } from '../../model/count-store-schema.js';
 import { readResultsArtifact } from '../../model/read-results.js';
 import type { Results } from '../../model/results.js';
 import type { TraceStoreFile } from '../../model/trace-store-schema.js';
+import { readVerdictFile, type TranscriptVerdictFile } from '../../model/transcript-document.js';
 import { RUN_TRACES_FILE } from '../../pipeline/bench-traces.js';
 import { RUN_COUNTS_FILE } from '../../pipeline/stored-counts.js';
 import { buildSite } from '../../site/build-site.js';
 import { mergeRunCounts, readCountFile, readCountStore, writeCountStore } from '../../store/count-store.js';
+import { previousRun, storeMarks } from '../../store/mark-store.js';
 import { publishRun } from '../../store/publish-run.js';
 import { readTraceFile, storeTraces } from '../../store/trace-store.js';
+import { marksOf } from '../../workflow/derive-marks.js';
 import { ROOT } from '../args.js';
 import { type CommandSpec, parseCommand } from '../options.js';
 import { SITE_DATA_CHECKS } from '../site-checks.js';
@@ -29,8 +32,27 @@ export const pagesSpec = {
     "A run's traces.json beside its results.json (bench --trace-profiles) goes into the store too, as <machine>/traces/<sha>.json.",
     "A run's counts.json beside it (bench --no-store --count-store) is merged into <machine>/counts.json: the counts it made",
     'or re-checked are added, and a family whose re-check disagreed in that run loses its stored counts first.',
+    'Trend marks (<machine>/marks.json): a commit measured in the sandbox after one that was not, or with another toolchain; a live re-count that dropped stored counts; and, from transcripts/transcripts.json beside results.json (transcript --base-side PREVIOUS --head-side THIS), a harness that runs or computes differently.',
   ],
 } as const satisfies CommandSpec;
+
+/** Where bench.yml leaves the transcript verdict of a harness change, beside results.json. */
+const RUN_TRANSCRIPTS_FILE = join('transcripts', 'transcripts.json');
+
+/**
+ * The transcript verdict beside a run (bench.yml records one when the harness changed since the
+ * previous published commit), or undefined; a verdict whose head is another commit is refused.
+ */
+function verdictBeside(resultsFile: string, results: Results): TranscriptVerdictFile | undefined {
+  const file = join(dirname(resultsFile), RUN_TRANSCRIPTS_FILE);
+  if (!existsSync(file)) return undefined;
+  const verdict = readVerdictFile(file);
+  if (verdict.head.commit !== results.run.commit.sha)
+    throw new UserError(
+      `${file} recorded the harness of commit ${verdict.head.commit.slice(0, 12)}, but ${resultsFile} is a run of ${results.run.commit.sha.slice(0, 12)}: nothing was published`,
+    );
+  return verdict;
+}
 
 /**
  * The run's traces (`bench --trace-profiles` writes traces.json beside results.json), validated,
@@ -78,21 +100,32 @@ export async function pagesCommand(argv: string[]): Promise<number> {
   });
   const traces = positionals.map((file, i) => tracesBeside(file, runs[i]!));
   const counts = positionals.map((file, i) => countsBeside(file, runs[i]!));
+  const verdicts = positionals.map((file, i) => verdictBeside(file, runs[i]!));
   const data = join(dir, 'data');
   for (const [i, results] of runs.entries()) {
+    // Against the commit before, as the store has it before this run goes in.
+    const prev = previousRun(data, results);
     await publishRun(data, results);
-    const t = traces[i];
-    if (t) storeTraces(data, results.run.machine.id, t);
-    const c = counts[i];
     const machine = results.run.machine.id;
+    const t = traces[i];
+    if (t) storeTraces(data, machine, t);
+    const c = counts[i];
     if (c)
       writeCountStore(
         data,
         machine,
         mergeRunCounts(readCountStore(data, machine), c, results.run.counting?.dropped ?? []),
       );
+    const { decided, marks } = marksOf(results, prev, verdicts[i]);
+    const { sha, date, subject } = results.run.commit;
+    storeMarks(data, machine, {
+      commit: { sha, date, subject },
+      profile: results.run.profile,
+      decided,
+      marks,
+    });
   }
-  await buildSite(ROOT, join(dir, 'data'), dir, { inPlace: true, dataChecks: SITE_DATA_CHECKS });
+  await buildSite(ROOT, data, dir, { inPlace: true, dataChecks: SITE_DATA_CHECKS });
   // A plain static host must not run Jekyll over the data files.
   writeFileAtomic(join(dir, '.nojekyll'), '');
   process.stdout.write(`published ${positionals.length} run(s) into ${dir}\n`);

@@ -12,7 +12,9 @@
  * see pr-outcome.ts), merge-status (the check's pending or failed commit status, see merge-status.ts),
  * measuring-side (pr.yml: whose harness runs the diff, see measuring-side.ts), replan (pr-comment.yml: the
  * plan made again from both commits' trees, see replan.ts), plan-tools (pr.yml: the trace's tools, see
- * plan-tools.ts), build-dir (bench.yml: where the checkout's builds are, in the harness's cache).
+ * plan-tools.ts), build-dir (bench.yml: where the checkout's builds are, in the harness's cache),
+ * mark-base and harness-changed (bench.yml: whether a push changed the harness since the machine's
+ * previous published commit, see harness-marks.ts).
  *
  * Exit status: 0 = done (a "no" from a gate is an answer, not an error); 1 = pr-outcome's rule
  * fails the check; 2 = refused (a check failed, or an input is missing or malformed); 3 = internal error.
@@ -27,12 +29,9 @@ import { assertPr, assertRepo, assertSegment, assertSha } from '../../lib/ids.js
 import { readUntrusted, readUntrustedJson } from '../../lib/untrusted.js';
 import { checkoutCache } from '../../machine/cache-root.js';
 import { readResultsArtifact } from '../../model/read-results.js';
-import { LEGACY_PROFILE } from '../../model/store-layout.js';
-import { IndexCommits, STORE_SCHEMA } from '../../model/store-schema.js';
 import { writeGab } from '../../pipeline/reports.js';
 import { loadAllExperiments } from '../../plan/experiments.js';
 import { readNoiseFile } from '../../store/noise-thresholds.js';
-import { STORE_FILE_MAX_BYTES } from '../../store/store-files.js';
 import { readArtifactComparison } from '../../workflow/artifact.js';
 import { pickCommit } from '../../workflow/backfill.js';
 import {
@@ -49,6 +48,14 @@ import { checkApprovedHead, type PullRequestNow } from '../../workflow/pr-gate.j
 import { commentTarget, type WorkflowRunEvent } from '../../workflow/workflow-run.js';
 import { ROOT } from '../args.js';
 import { type CommandSpec, parseCommand } from '../options.js';
+import {
+  firstParents,
+  harnessChangedCmd,
+  harnessChangedSpec,
+  markBaseCmd,
+  markBaseSpec,
+  storedCommits,
+} from './harness-marks.js';
 import { measuringSideCmd, measuringSideSpec } from './measuring-side.js';
 import { mergeStatusCmd, mergeStatusSpec } from './merge-status.js';
 import { planToolsCmd, planToolsSpec } from './plan-tools.js';
@@ -236,24 +243,10 @@ async function pickCommitCmd(argv: string[], io: Io): Promise<number> {
   const depth = Number(values.depth);
   if (!Number.isInteger(depth) || depth < 1 || depth > 1000)
     throw new UserError(`--depth ${values.depth}: expected an integer from 1 to 1000`);
-  const log = git(resolve(values.repo!), ['log', '--first-parent', '--format=%H', '-n', String(depth), head]);
-  if (log.code !== 0)
-    throw new UserError(`git log of ${head} failed in ${values.repo}: is it a clone with history (fetch-depth: 0)?`);
-  const history = log.out.split('\n').filter(Boolean);
-  const index = join(resolve(values.store!), machine, 'index.json');
-  const stored = new Set<string>();
-  if (existsSync(index)) {
-    const raw = readUntrustedJson(index, IndexCommits, {
-      maxBytes: STORE_FILE_MAX_BYTES,
-      version: STORE_SCHEMA,
-      what: 'store index',
-    });
-    // A smoke run or a filtered dispatch of a commit is not the default profile's run of it: with
-    // --profile, such a commit is still a gap to back-fill.
-    const has = (runs: Record<string, unknown> | undefined) =>
-      !values.profile || !runs || Object.hasOwn(runs, values.profile) || Object.hasOwn(runs, LEGACY_PROFILE);
-    for (const c of raw.commits) if (has(c.runs)) stored.add(c.sha);
-  } else io.stderr(`no ${index}: nothing stored for ${machine} yet\n`);
+  const history = firstParents(values.repo!, head, depth);
+  // A smoke run or a filtered dispatch of a commit is not the default profile's run of it: with
+  // --profile, such a commit is still a gap to back-fill.
+  const stored = storedCommits(values.store!, machine, values.profile, io);
   const pick = pickCommit({ head, history, stored });
   io.stderr(`${pick.reason}\n`);
   io.stdout(`${pick.sha}\n`);
@@ -321,12 +314,14 @@ const CHECKS: Record<string, { spec: CommandSpec; run: (argv: string[], io: Io) 
   replan: { spec: replanSpec, run: replanCmd },
   'plan-tools': { spec: planToolsSpec, run: planToolsCmd },
   'build-dir': { spec: buildDirSpec, run: buildDirCmd },
+  'mark-base': { spec: markBaseSpec, run: markBaseCmd },
+  'harness-changed': { spec: harnessChangedSpec, run: harnessChangedCmd },
 };
 
 export const workflowSpec = {
   name: 'workflow',
   brief:
-    "the workflows' decisions (pr-head, comment-target, gab-gate, noise-file, pick-commit, pr-outcome, merge-status, measuring-side, replan, plan-tools)",
+    "the workflows' decisions (pr-head, comment-target, gab-gate, noise-file, pick-commit, pr-outcome, merge-status, measuring-side, replan, plan-tools, build-dir, mark-base, harness-changed)",
   summary: "The GitHub workflows' decisions as tested code (docs/workflows.md): one check per call.",
   options: {},
   subcommands: Object.fromEntries(Object.entries(CHECKS).map(([name, c]) => [name, c.spec])),

@@ -33,6 +33,12 @@ export function translate(text: string, roots: readonly SandboxRoot[]): string {
   return text.replace(re, (_m, before: string, host: string) => `${before}${inside.get(host)}`);
 }
 
+/**
+ * The variable the harness sets on the bubblewrap of a point's process, naming the point: bwrap
+ * clears its environment inside, so the program never sees it; a recording of the harness does.
+ */
+export const POINT_LABEL = 'JSIO_POINT';
+
 /** The fixed environment of every sandboxed process: the same variables and values on every run, side and runner. */
 export const SANDBOX_ENV: Readonly<Record<string, string>> = Object.freeze({
   PATH: '/usr/local/bin:/usr/bin:/bin',

@@ -44,6 +44,9 @@ function numbersOf(base: Recording, head: Recording): NumbersComparison {
 function verdictOf(bench: readonly string[], base: Recording, head: Recording, seconds: number): TranscriptVerdict {
   const runs = compareTranscripts(base.transcript.runs, head.transcript.runs);
   const numbers = numbersOf(base, head);
+  const inPoints = runs.differences.every((d) => d.kind !== 'harness')
+    ? [...new Set(runs.differences.flatMap((d) => d.points))].sort()
+    : undefined;
   return {
     bench: [...bench],
     runs: {
@@ -51,8 +54,10 @@ function verdictOf(bench: readonly string[], base: Recording, head: Recording, s
       alike: runs.alike,
       differences: runs.differences
         .slice(0, KEPT_DIFFERENCES)
-        .map((d) => ({ what: d.what.slice(0, 600), runs: d.runs })),
+        .map((d) => ({ what: d.what.slice(0, 600), runs: d.runs, kind: d.kind, points: d.points.length })),
       more: Math.max(0, runs.differences.length - KEPT_DIFFERENCES),
+      // Past the schema's cap, the points are not listed: every point is timed.
+      ...(inPoints && inPoints.length <= 5000 && inPoints.every((p) => p.length <= 300) ? { inPoints } : {}),
     },
     numbers: {
       same: numbers.same,

@@ -19,7 +19,13 @@ import type { HarnessShift } from '../../model/pairs-document.js';
 import type { Profile } from '../../model/profiles.js';
 import type { Benchmark } from '../../model/results.js';
 import { matchesAt } from '../../model/select.js';
-import { measuresTheSame, type TranscriptVerdict } from '../../model/transcript-document.js';
+import {
+  measuresTheSame,
+  namedPoint,
+  needsNoTiming,
+  pointsToTime,
+  type TranscriptVerdict,
+} from '../../model/transcript-document.js';
 import { onInterrupt } from '../../pipeline/setup.js';
 import { loadAllExperiments } from '../../plan/experiments.js';
 import { expand, type Filters, type Point } from '../../plan/plan.js';
@@ -300,6 +306,22 @@ async function changedMeasuringCode(opts: HarnessShiftOptions, log: (m: string) 
   return { files, sameCode: change.sameCode };
 }
 
+/**
+ * The points the timed shift draws from: where the recordings put every difference in named
+ * points, those alone (a difference in the harness's own work may move any point: all of them).
+ */
+function onlyNamed(points: Point[], v: TranscriptVerdict | undefined, log: (m: string) => void): Point[] {
+  const named = v ? pointsToTime(v) : undefined;
+  if (!named) return points;
+  const kept = points.filter((p) => namedPoint(named, p.id));
+  // Names that match no point of this profile (a renamed point, a label of the head's own): all.
+  if (!kept.length) return points;
+  log(
+    `harness shift: the recordings put every difference in ${named.length} named point(s) or builds: timing only those ${kept.length} of ${points.length}`,
+  );
+  return kept;
+}
+
 /** Measures the harness change, or undefined when the pull request changes no measuring file. */
 export async function measureHarnessShift(opts: HarnessShiftOptions): Promise<HarnessShift | undefined> {
   const log = opts.log ?? ((m: string) => process.stderr.write(`${m}\n`));
@@ -313,15 +335,17 @@ export async function measureHarnessShift(opts: HarnessShiftOptions): Promise<Ha
     return { files, profile, rounds: 0, seed, margin: SHIFT_MARGIN, experiments: [], notMeasured: [], sameCode: true };
   }
   const transcript = opts.transcripts ? { transcript: opts.transcripts } : {};
-  if (opts.transcripts && measuresTheSame(opts.transcripts)) {
+  if (opts.transcripts && needsNoTiming(opts.transcripts)) {
     log(
-      'harness shift: both harnesses run the same commands and compute the same numbers (transcripts): nothing to time',
+      measuresTheSame(opts.transcripts)
+        ? 'harness shift: both harnesses run the same commands and compute the same numbers (transcripts): nothing to time'
+        : 'harness shift: both harnesses run the same commands (transcripts); the numbers they make differently are listed exactly: nothing to time',
     );
     return { files, profile, rounds: 0, seed, margin: SHIFT_MARGIN, experiments: [], notMeasured: [], ...transcript };
   }
   const rounds = opts.rounds ?? (opts.deadlineSeconds !== undefined ? MAX_ROUNDS : MIN_ROUNDS);
   const experiments = loadAllExperiments(join(opts.head, 'programs'));
-  const points = expand(experiments, profile, opts.filters ?? {});
+  const points = onlyNamed(expand(experiments, profile, opts.filters ?? {}), opts.transcripts, log);
   // comparison.json holds at most MAX_POINTS per experiment.
   const per = Math.min(MAX_POINTS, Math.max(1, opts.perExperiment ?? DEFAULT_PER_EXPERIMENT));
   const candidates = per * CANDIDATES_PER_POINT;

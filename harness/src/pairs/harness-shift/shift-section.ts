@@ -6,7 +6,7 @@
  */
 import { escapeCell } from '../../lib/markdown.js';
 import type { HarnessShift } from '../../model/pairs-document.js';
-import { measuresTheSame, type TranscriptVerdict } from '../../model/transcript-document.js';
+import { measuresTheSame, needsNoTiming, type TranscriptVerdict } from '../../model/transcript-document.js';
 import { settled } from './pooled-shift.js';
 import { verdictLines } from './verdict-text.js';
 
@@ -51,7 +51,9 @@ function sameCodeSection(s: HarnessShift): string {
 /** The section for a change whose transcripts show it measures the same: nothing was timed, and why none was needed. */
 function sameRunsSection(s: HarnessShift, v: TranscriptVerdict): string {
   return [
-    "### This PR changes the harness's measuring code, which measures the same",
+    measuresTheSame(v)
+      ? "### This PR changes the harness's measuring code, which measures the same"
+      : '### This PR changes how the harness makes numbers from the same runs: the moves are listed, exact',
     '',
     `Changed: ${filesLine(s.files)}`,
     '',
@@ -67,7 +69,7 @@ const transcriptLead = (s: HarnessShift) =>
 
 export function renderHarnessShift(s: HarnessShift): string {
   if (s.sameCode) return sameCodeSection(s);
-  if (s.transcript && measuresTheSame(s.transcript) && s.rounds === 0) return sameRunsSection(s, s.transcript);
+  if (s.transcript && needsNoTiming(s.transcript) && s.rounds === 0) return sameRunsSection(s, s.transcript);
   const margin = `±${(s.margin * 100).toFixed(1)} %`;
   const plural = (n: number) => `${n} experiment${n === 1 ? '' : 's'}`;
   const beyond = s.experiments.filter((e) => e.flagged && settled(e, s.margin)).length;

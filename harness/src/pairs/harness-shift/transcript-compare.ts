@@ -7,11 +7,21 @@
  */
 import type { NormalRun } from '../../model/transcript-document.js';
 
+/**
+ * Where a difference is: in how hyperfine drives a point's runs (its options: warm-ups, runs,
+ * preparation), in a point's own processes (its commands, sandbox, placement, untimed passes,
+ * build), or in a start no point's sandbox holds (the harness's own work, shared by every point).
+ */
+type DifferenceKind = 'driver' | 'program' | 'harness';
+
 interface RunDifference {
   /** What differs, in one line (code spans around what was passed). */
   readonly what: string;
   /** How many runs differ that way. */
   readonly runs: number;
+  readonly kind: DifferenceKind;
+  /** The points (ids, or `experiment/variant/` for a build) whose runs differ that way. */
+  readonly points: readonly string[];
 }
 
 export interface TranscriptComparison {
@@ -19,6 +29,45 @@ export interface TranscriptComparison {
   /** Runs both sides started alike. */
   readonly alike: number;
   readonly differences: readonly RunDifference[];
+}
+
+/** hyperfine's options and its commands (the positional arguments: what it times). */
+function hyperfineParts(argv: readonly string[]): { options: string[]; commands: string[] } {
+  const options: string[] = [];
+  const commands: string[] = [];
+  // Options of hyperfine's that take their value as the next argument when not given with `=`.
+  const takesValue =
+    /^-(-(runs|warmup|min-runs|max-runs|prepare|cleanup|setup|shell|style|export-[a-z]+|command-name|parameter-[a-z]+|time-unit|output|input|sort)|[rwmMpcsSunLPD])$/;
+  for (let i = 1; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a.startsWith('-')) {
+      options.push(a);
+      if (takesValue.test(a) && i + 1 < argv.length) options.push(argv[++i]!);
+    } else commands.push(a);
+  }
+  return { options, commands };
+}
+
+/**
+ * A run with hyperfine's driving left out: its options, and how often and in which order it runs
+ * each command (warm-ups and runs interleaved as repeated commands), whether the run is hyperfine
+ * or the sandbox that starts it (`bwrap … -- hyperfine …`).
+ */
+function withoutDriver(r: NormalRun): string {
+  const at = r.argv.findIndex((a, i) => /(^|\/)hyperfine$/.test(a) && (i === 0 || r.argv[i - 1] === '--'));
+  if (at < 0) return keyOf(r);
+  const commands = [...new Set(hyperfineParts(r.argv.slice(at)).commands)].sort();
+  return keyOf({ ...r, argv: [...r.argv.slice(0, at + 1), ...commands] });
+}
+
+/**
+ * Where the difference between a run and its counterpart is (DifferenceKind): hyperfine's driving
+ * alone is the driver's; anything else of a point's run is its program's.
+ */
+function kindOf(base: NormalRun, head: NormalRun | undefined): DifferenceKind {
+  if (base.point === undefined || (head && head.point === undefined)) return 'harness';
+  if (!head) return 'program';
+  return withoutDriver(base) === withoutDriver(head) ? 'driver' : 'program';
 }
 
 const keyOf = (r: NormalRun) => JSON.stringify(r);
@@ -103,15 +152,16 @@ function distance(a: NormalRun, b: NormalRun): number {
  * counts the differences by their shape: the same change at another size is one difference.
  */
 function nameDifferences(baseOnly: NormalRun[], headOnly: NormalRun[]): RunDifference[] {
-  const groups = new Map<string, { what: string; runs: number }>();
-  const add = (what: string) => {
-    const shape = what.replace(/\d+/g, '#');
-    const g = groups.get(shape);
-    if (g) g.runs++;
-    else groups.set(shape, { what, runs: 1 });
+  const groups = new Map<string, { what: string; runs: number; kind: DifferenceKind; points: Set<string> }>();
+  const add = (what: string, kind: DifferenceKind, ...runs: NormalRun[]) => {
+    const shape = `${kind} ${what.replace(/\d+/g, '#')}`;
+    const g = groups.get(shape) ?? { what, runs: 0, kind, points: new Set<string>() };
+    g.runs++;
+    for (const r of runs) if (r.point !== undefined) g.points.add(r.point);
+    groups.set(shape, g);
   };
   const free = [...headOnly];
-  const unpaired: string[] = [];
+  const unpaired: [string, NormalRun][] = [];
   for (const b of baseOnly) {
     let best = -1;
     let bestDistance = Number.POSITIVE_INFINITY;
@@ -121,15 +171,20 @@ function nameDifferences(baseOnly: NormalRun[], headOnly: NormalRun[]): RunDiffe
       if (d < bestDistance) [best, bestDistance] = [i, d];
       if (d <= 2) break;
     }
-    if (best < 0) unpaired.push(`${program(b)}: started only by the base`);
-    else add(describe(b, free.splice(best, 1)[0]!));
+    if (best < 0) unpaired.push([`${program(b)}: started only by the base`, b]);
+    else {
+      const h = free.splice(best, 1)[0]!;
+      add(describe(b, h), kindOf(b, h), b, h);
+    }
   }
-  for (const h of free) unpaired.push(`${program(h)}: started only by the head`);
+  for (const h of free) unpaired.push([`${program(h)}: started only by the head`, h]);
   // Starts one side has no counterpart for, by program: the consequence of a difference above, or one of their own.
-  for (const what of unpaired) add(what);
-  return [...groups.values()].sort(
-    (x, y) => Number(x.what.includes('started only')) - Number(y.what.includes('started only')) || y.runs - x.runs,
-  );
+  for (const [what, r] of unpaired) add(what, kindOf(r, undefined), r);
+  return [...groups.values()]
+    .map((g) => ({ ...g, points: [...g.points].sort() }))
+    .sort(
+      (x, y) => Number(x.what.includes('started only')) - Number(y.what.includes('started only')) || y.runs - x.runs,
+    );
 }
 
 /** The timed stage's hyperfine runs in order: the same set in another order is a difference. */
@@ -137,8 +192,12 @@ function orderDifference(base: readonly NormalRun[], head: readonly NormalRun[])
   const timed = (rs: readonly NormalRun[]) => rs.filter((r) => program(r) === 'hyperfine').map(keyOf);
   const [b, h] = [timed(base), timed(head)];
   if (b.length !== h.length || b.every((k, i) => k === h[i])) return undefined;
-  const moved = b.filter((k, i) => k !== h[i]).length;
-  return { what: 'hyperfine: the same runs in another order', runs: moved };
+  const runs = base.filter((r) => program(r) === 'hyperfine');
+  const moved = runs.filter((r, i) => keyOf(r) !== h[i]);
+  // The order decides what ran before each point: every moved point is driven differently.
+  const points = [...new Set(moved.map((r) => r.point).filter((p) => p !== undefined))].sort();
+  const kind = moved.some((r) => r.point === undefined) ? 'harness' : 'driver';
+  return { what: 'hyperfine: the same runs in another order', runs: moved.length, kind, points };
 }
 
 export function compareTranscripts(base: readonly NormalRun[], head: readonly NormalRun[]): TranscriptComparison {

@@ -22,6 +22,9 @@ const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const TEMPORARY_NAME =
   /((?:<tmp>|\/tmp)\/(?:[^/\s]+\/)*[A-Za-z0-9._-]*?)[A-Za-z0-9]{6}(?=\.[A-Za-z]+(?![A-Za-z0-9])|\/|$|[^A-Za-z0-9._-])/g;
 
+/** A temporary file of gcc's (cc, six random characters, a suffix), in a temporary folder. */
+const GCC_TEMPORARY = /((?:<tmp>|\/tmp)\/cc)[A-Za-z0-9]{6}(?=\.)/g;
+
 /** A function that names the places in a string; longest path first, so a nested place wins. */
 export function placeNamer(places: readonly Place[]): (s: string) => string {
   const sorted = [...places].filter((p) => p.path.length > 1).sort((a, b) => b.path.length - a.path.length);
@@ -32,7 +35,9 @@ export function placeNamer(places: readonly Place[]): (s: string) => string {
   return (s) => {
     let out = s;
     for (const [re, name] of rules) out = out.replace(re, name);
-    // mkdtemp's and mkstemp's six random characters (gcc's /tmp/ccXXXXXX.s), in temporary folders only.
+    // gcc's temporary files start with six random characters after `cc`, whatever follows
+    // (/tmp/ccT4Ae4C.ltrans0.ltrans.o); then mkdtemp's and mkstemp's last six, in temporary folders only.
+    out = out.replace(GCC_TEMPORARY, '$1XXXXXX');
     out = out.replace(TEMPORARY_NAME, '$1XXXXXX');
     // hyperfine gives every run an environment variable of random length (to vary stack alignment).
     out = out.replace(/^(HYPERFINE_RANDOMIZED_ENVIRONMENT_OFFSET=).*$/, '$1<random>');
@@ -50,5 +55,6 @@ export function normalizeRun(run: ProcessRun, name: (s: string) => string): Norm
     cwd: name(run.cwd),
     ...(run.affinity !== undefined ? { affinity: run.affinity } : {}),
     limits: Object.fromEntries(Object.entries(run.limits).sort(([a], [b]) => a.localeCompare(b))),
+    ...(run.point !== undefined ? { point: run.point } : {}),
   };
 }

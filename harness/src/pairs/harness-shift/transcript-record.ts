@@ -40,9 +40,15 @@ const HYPERFINE = '/usr/bin/hyperfine';
 const STUB =
   '#!/bin/sh\n# jsio-bench transcript: recorded at its execve, not run (strace cannot run under strace)\nexit 1\n';
 
-/** The recorded harness's environment: this one's, less what says where its caller's shell has been. */
-function recordingEnv(tmp: string): NodeJS.ProcessEnv {
-  const { OLDPWD: _old, PWD: _pwd, ...env } = process.env;
+/**
+ * The recorded harness's environment: this one's, less what says where its caller has been — the
+ * shell's folders, and npm's description of the command that started the recorder (INIT_CWD,
+ * npm_package_json…: the recorder's checkout, which is one side's and not the other's).
+ */
+export function recordingEnv(tmp: string, from: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  const env = Object.fromEntries(
+    Object.entries(from).filter(([k]) => !['OLDPWD', 'PWD', 'INIT_CWD'].includes(k) && !/^npm_/i.test(k)),
+  );
   return { ...env, TMPDIR: tmp };
 }
 
@@ -99,7 +105,8 @@ const straceFor = (log: string) => [
   '-f',
   '--seccomp-bpf',
   '--pidns-translation',
-  '-qq',
+  // One -q, not two: each task's `+++ exited` line says when its id may be reused (transcript-starts.ts).
+  '-q',
   '-y',
   '-v',
   '-s',

@@ -2,9 +2,14 @@
  * Every program a process tree started, from strace's calls: at each successful execve, what ran
  * (the file, its arguments and environment) and how (the working directory, the CPUs it may use,
  * the limits set on it), with what each process inherited from the one that forked it. Pure.
+ *
+ * Task ids are reused (they wrap at pid_max, 32,768 here, within one recording of a quick bench),
+ * so a task's state ends with its `+++ exited` line; threads made with CLONE_FS share one working
+ * directory, while CPUs and limits are each task's own.
  */
 import { posix } from 'node:path';
-import { type ArgValue, pidNumber, returned, type SysCall, splitArgs } from '../../run/strace-log.js';
+import { POINT_LABEL } from '../../machine/sandbox/argv.js';
+import { type ArgValue, GONE_CALL, pidNumber, returned, type SysCall, splitArgs } from '../../run/strace-log.js';
 
 /** One program started: what the transcript compares. */
 export interface ProcessRun {
@@ -21,16 +26,39 @@ export interface ProcessRun {
   readonly affinity?: string;
   /** Limits set with prlimit64/setrlimit: resource -> the new value as printed. */
   readonly limits: Readonly<Record<string, string>>;
+  /** The point (or `experiment/variant/` build) whose sandbox it ran in: see `pointOf`. */
+  readonly point?: string;
+}
+
+/**
+ * Which point a start serves: the label the harness gives a point's sandbox, or, for a build's
+ * sandbox, `experiment/variant/` from the build folder it may write (`/jsio/build/E/V`).
+ */
+function pointOf(exe: string, argv: readonly string[], env: readonly string[]): string | undefined {
+  const label = env.find((e) => e.startsWith(`${POINT_LABEL}=`));
+  if (label) return label.slice(POINT_LABEL.length + 1);
+  if (!exe.endsWith('/bwrap')) return undefined;
+  for (const [i, a] of argv.entries()) {
+    const build = a === '--bind' ? /^\/jsio\/build\/([^/]+)\/([^/]+)$/.exec(argv[i + 2] ?? '') : null;
+    if (build) return `${build[1]}/${build[2]}/`;
+  }
+  return undefined;
+}
+
+/** A working directory, shared by the tasks of a clone with CLONE_FS. */
+interface Folder {
+  cwd: string;
 }
 
 interface ProcessState {
   parent?: number;
-  cwd: string;
+  folder: Folder;
   affinity?: string;
   /** Who set `affinity` last, and what it was before: a child that ran before its fork returned may have set it. */
   affinitySetBy?: number;
   priorAffinity?: string;
   limits: Record<string, string>;
+  point?: string;
 }
 
 const FORKS = new Set(['clone', 'clone3', 'fork', 'vfork']);
@@ -62,83 +90,132 @@ function adopted(
     ...run,
     parent,
     argv: run.argv.map((a) => (ids.has(a) ? '<pid>' : a)),
-    cwd: run.cwd === '?' ? self.cwd : run.cwd,
+    cwd: run.cwd === '?' ? self.folder.cwd : run.cwd,
     ...(run.affinity === undefined && inherited !== undefined ? { affinity: inherited } : {}),
+    ...(run.point === undefined && self.point !== undefined ? { point: self.point } : {}),
     limits: { ...self.limits, ...run.limits },
   };
 }
 
-/** The runs of a log; the first process starts in `cwd`. */
-export function processRuns(calls: readonly SysCall[], cwd: string): ProcessRun[] {
-  const states = new Map<number, ProcessState>();
-  const first = calls[0]?.pid;
-  const stateOf = (pid: number): ProcessState => {
-    let s = states.get(pid);
+/** The tasks of one log as strace shows them: who forked whom, and what each has set. */
+class Tasks {
+  private readonly states = new Map<number, ProcessState>();
+  /** Runs of tasks whose fork strace has not shown yet, by task id. */
+  private readonly orphans = new Map<number, number[]>();
+  /** Tasks that ended before their fork returned: their id is free again once it has. */
+  private readonly endedEarly = new Set<number>();
+
+  constructor(
+    private readonly first: number | undefined,
+    private readonly cwd: string,
+    readonly runs: ProcessRun[] = [],
+  ) {}
+
+  of(pid: number): ProcessState {
+    let s = this.states.get(pid);
     if (!s) {
-      s = { cwd: pid === first ? cwd : '?', limits: {} };
-      states.set(pid, s);
+      s = { folder: { cwd: pid === this.first ? this.cwd : '?' }, limits: {} };
+      this.states.set(pid, s);
     }
     return s;
-  };
-  // A process naming itself or an ancestor by its id (`taskset -p -c 0 PID`): the id is not what ran.
-  const lineage = (pid: number): Set<string> => {
+  }
+
+  /** A process naming itself or an ancestor by its id (`taskset -p -c 0 PID`): the id is not what ran. */
+  lineage(pid: number): Set<string> {
     const ids = new Set<string>();
-    for (let p: number | undefined = pid; p !== undefined && !ids.has(String(p)); p = states.get(p)?.parent)
+    for (let p: number | undefined = pid; p !== undefined && !ids.has(String(p)); p = this.states.get(p)?.parent)
       ids.add(String(p));
     return ids;
-  };
-  const runs: ProcessRun[] = [];
-  /** Runs of processes whose fork strace has not shown yet, by pid. */
-  const orphans = new Map<number, number[]>();
+  }
+
+  /** A task's end: its id may be another task's next, unless its fork has yet to be shown. */
+  gone(pid: number): void {
+    if (this.states.get(pid)?.parent === undefined && pid !== this.first) this.endedEarly.add(pid);
+    this.states.delete(pid);
+  }
+
+  /** `parent`'s fork returned `child`: the child's earlier runs inherit, and it keeps what it set itself. */
+  forked(parent: number, child: number, flags: string): void {
+    const self = this.of(parent);
+    const known = this.states.get(child);
+    // The child may have run (and been seen) before its parent's clone returned: what it
+    // started then inherited what it could not know yet.
+    const ids = new Set([...this.lineage(parent), String(child)]);
+    for (const i of this.orphans.get(child) ?? []) this.runs[i] = adopted(this.runs[i]!, parent, self, child, ids);
+    this.orphans.delete(child);
+    if (this.endedEarly.delete(child)) return;
+    const sharesFolder = /\bCLONE_FS\b/.test(flags);
+    const cwd = known && known.folder.cwd !== '?' ? known.folder.cwd : self.folder.cwd;
+    const affinity = known?.affinity ?? self.affinity;
+    const point = known?.point ?? self.point;
+    this.states.set(child, {
+      parent,
+      folder: sharesFolder ? self.folder : { cwd },
+      ...(affinity !== undefined ? { affinity } : {}),
+      ...(point !== undefined ? { point } : {}),
+      limits: { ...self.limits, ...known?.limits },
+    });
+  }
+
+  started(pid: number, args: readonly ArgValue[]): void {
+    const self = this.of(pid);
+    if (self.parent === undefined && pid !== this.first)
+      this.orphans.set(pid, [...(this.orphans.get(pid) ?? []), this.runs.length]);
+    const ids = this.lineage(pid);
+    const exe = str(args[0]);
+    const env = list(args[2]);
+    self.point = pointOf(exe, list(args[1]), env) ?? self.point;
+    this.runs.push({
+      seq: this.runs.length,
+      pid,
+      ...(self.parent !== undefined ? { parent: self.parent } : {}),
+      exe,
+      argv: list(args[1]).map((a) => (ids.has(a) ? '<pid>' : a)),
+      env,
+      cwd: self.folder.cwd,
+      ...(self.affinity !== undefined ? { affinity: self.affinity } : {}),
+      ...(self.point !== undefined ? { point: self.point } : {}),
+      limits: { ...self.limits },
+    });
+  }
+}
+
+/** What one successful call that is not a fork changes. */
+function apply(tasks: Tasks, call: SysCall, args: readonly ArgValue[]): void {
+  const self = tasks.of(call.pid);
+  if (call.name === 'chdir' || call.name === 'fchdir') {
+    const to = pathOf(args[0]);
+    if (to) self.folder.cwd = posix.resolve(self.folder.cwd === '?' ? '/' : self.folder.cwd, to);
+  } else if (call.name === 'sched_setaffinity') {
+    const target = tasks.of(pidNumber(str(args[0])) || call.pid);
+    target.priorAffinity = target.affinity;
+    target.affinitySetBy = call.pid;
+    target.affinity = str(args[2]);
+  } else if (call.name === 'prlimit64') {
+    const target = pidNumber(str(args[0])) || call.pid;
+    if (str(args[2]) !== 'NULL') tasks.of(target).limits[str(args[1])] = str(args[2]);
+  } else if (call.name === 'setrlimit') {
+    self.limits[str(args[0])] = str(args[1]);
+  } else if (call.name === 'execve') {
+    tasks.started(call.pid, args);
+  }
+}
+
+/** The runs of a log; the first process starts in `cwd`. */
+export function processRuns(calls: readonly SysCall[], cwd: string): ProcessRun[] {
+  const tasks = new Tasks(calls[0]?.pid, cwd);
   for (const call of calls) {
-    const self = stateOf(call.pid);
-    const args = splitArgs(call.args);
+    if (call.name === GONE_CALL) {
+      tasks.gone(call.pid);
+      continue;
+    }
     if (FORKS.has(call.name)) {
       const child = returned(call);
-      if (child === undefined || child <= 0) continue;
-      const known = states.get(child);
-      // The child may have run (and been seen) before its parent's clone returned: what it
-      // started then inherited what it could not know yet.
-      const ids = new Set([...lineage(call.pid), String(child)]);
-      for (const i of orphans.get(child) ?? []) runs[i] = adopted(runs[i]!, call.pid, self, child, ids);
-      orphans.delete(child);
-      states.set(child, {
-        parent: call.pid,
-        cwd: known && known.cwd !== '?' ? known.cwd : self.cwd,
-        ...((known?.affinity ?? self.affinity) ? { affinity: known?.affinity ?? self.affinity } : {}),
-        limits: { ...self.limits, ...known?.limits },
-      });
+      if (child !== undefined && child > 0) tasks.forked(call.pid, child, call.args);
       continue;
     }
     if (returned(call) === undefined) continue;
-    if (call.name === 'chdir' || call.name === 'fchdir') {
-      const to = pathOf(args[0]);
-      if (to) self.cwd = posix.resolve(self.cwd === '?' ? '/' : self.cwd, to);
-    } else if (call.name === 'sched_setaffinity') {
-      const target = stateOf(pidNumber(str(args[0])) || call.pid);
-      target.priorAffinity = target.affinity;
-      target.affinitySetBy = call.pid;
-      target.affinity = str(args[2]);
-    } else if (call.name === 'prlimit64') {
-      const target = pidNumber(str(args[0])) || call.pid;
-      if (str(args[2]) !== 'NULL') stateOf(target).limits[str(args[1])] = str(args[2]);
-    } else if (call.name === 'setrlimit') {
-      self.limits[str(args[0])] = str(args[1]);
-    } else if (call.name === 'execve') {
-      if (self.parent === undefined && call.pid !== first)
-        orphans.set(call.pid, [...(orphans.get(call.pid) ?? []), runs.length]);
-      runs.push({
-        seq: runs.length,
-        pid: call.pid,
-        ...(self.parent !== undefined ? { parent: self.parent } : {}),
-        exe: str(args[0]),
-        argv: list(args[1]).map((a) => (lineage(call.pid).has(a) ? '<pid>' : a)),
-        env: list(args[2]),
-        cwd: self.cwd,
-        ...(self.affinity !== undefined ? { affinity: self.affinity } : {}),
-        limits: { ...self.limits },
-      });
-    }
+    apply(tasks, call, splitArgs(call.args));
   }
-  return runs;
+  return tasks.runs;
 }

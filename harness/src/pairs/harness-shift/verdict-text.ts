@@ -4,7 +4,7 @@
  * verdict is escaped (a pull request chooses the arguments its harness passes).
  */
 import { escapeCell } from '../../lib/markdown.js';
-import { measuresTheSame, type TranscriptVerdict } from '../../model/transcript-document.js';
+import { measuresTheSame, pointsToTime, type TranscriptVerdict } from '../../model/transcript-document.js';
 import { moveText } from './transcript-numbers.js';
 
 const s = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -14,9 +14,20 @@ function verdictHeadline(v: TranscriptVerdict): string {
   if (measuresTheSame(v)) return 'runs the same commands and computes the same numbers: measures the same, exact';
   if (v.exits.base !== 0 || v.exits.head !== 0)
     return `a recorded bench did not finish (base exited ${v.exits.base}, head ${v.exits.head}): the recordings decide nothing`;
-  if (!v.runs.same && !v.numbers.same) return 'runs programs differently and computes different numbers';
-  return v.runs.same ? 'runs the same commands, and computes different numbers' : 'runs programs differently';
+  if (v.runs.same)
+    return 'runs the same commands, and computes different numbers: the moves below are exact, nothing to time';
+  const named = pointsToTime(v);
+  const where = named
+    ? `, in ${s(named.length, 'named point')} or build${named.length === 1 ? '' : 's'} only: the timed shift measures those`
+    : ", some in the harness's own work: the timed shift samples every point";
+  return `${v.numbers.same ? 'runs programs differently' : 'runs programs differently and computes different numbers'}${where}`;
 }
+
+const KIND_TEXT = {
+  driver: 'how hyperfine drives the runs',
+  program: "the points' own processes",
+  harness: "the harness's own work",
+} as const;
 
 /** The verdict with its evidence and differences, markdown. */
 export function verdictLines(v: TranscriptVerdict): string[] {
@@ -24,7 +35,10 @@ export function verdictLines(v: TranscriptVerdict): string[] {
   const lines = [`**${verdictHeadline(v)}** — ${how}.`];
   if (!v.runs.same) {
     lines.push('', 'What runs differently (runs that differ that way):');
-    for (const d of v.runs.differences) lines.push(`- ${escapeCell(d.what)} (${d.runs})`);
+    for (const d of v.runs.differences)
+      lines.push(
+        `- ${escapeCell(d.what)} (${s(d.runs, 'run')}${d.points ? ` of ${s(d.points, 'point')}` : ''}; ${KIND_TEXT[d.kind ?? 'harness']})`,
+      );
     if (v.runs.more) lines.push(`- and ${s(v.runs.more, 'more difference')}`);
   }
   if (!v.numbers.same) {

@@ -194,11 +194,55 @@ describe('a harness change decided by its recordings (transcripts)', () => {
         }),
       }),
     );
-    expect(md).toContain('**runs programs differently and computes different numbers**');
-    expect(md).toContain('- hyperfine: \\`--warmup=3\\` → \\`--warmup=1\\` &lt;b&gt;x&lt;/b&gt; (413)');
+    expect(md).toContain(
+      "**runs programs differently and computes different numbers, some in the harness's own work: the timed shift samples every point**",
+    );
+    expect(md).toContain(
+      "- hyperfine: \\`--warmup=3\\` → \\`--warmup=1\\` &lt;b&gt;x&lt;/b&gt; (413 runs; the harness's own work)",
+    );
     expect(md).toContain('- and 2 more differences');
     expect(md).toContain('- wall\\_time: reported value: 4 benchmarks by −2.1 … +4.8 %'.replace('\\_', '_'));
     expect(md).toContain('pooled shift');
+  });
+
+  it('differences all in named points: the headline says only those are timed, each with its points', () => {
+    const md = renderHarnessShift(
+      shift({
+        transcript: verdict({
+          runs: {
+            same: false,
+            alike: 10,
+            differences: [{ what: 'hyperfine: `--runs=5` → `--runs=3`', runs: 4, kind: 'driver', points: 2 }],
+            more: 0,
+            inPoints: ['wc/c/bs=256', 'wc/c/bs=4096'],
+          },
+        }),
+      }),
+    );
+    expect(md).toContain(
+      '**runs programs differently, in 2 named points or builds only: the timed shift measures those**',
+    );
+    expect(md).toContain('(4 runs of 2 points; how hyperfine drives the runs)');
+  });
+
+  it('the same runs, numbers made differently: listed exactly, nothing timed', () => {
+    const md = renderHarnessShift(
+      shift({
+        rounds: 0,
+        experiments: [],
+        transcript: verdict({
+          numbers: {
+            same: false,
+            compared: 10,
+            notReplayed: 0,
+            moves: [{ what: 'wall_time: reported value', benchmarks: 4, range: [-0.02, 0.01] }],
+          },
+        }),
+      }),
+    );
+    expect(md).toContain('how the harness makes numbers from the same runs: the moves are listed, exact');
+    expect(md).toContain('nothing to time');
+    expect(md).not.toContain('pooled shift');
   });
 
   it('a recording that did not finish decides nothing', () => {

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { NormalRun } from '../../../src/model/transcript-document.js';
 import { compareTranscripts, tokenChange } from '../../../src/pairs/harness-shift/transcript-compare.js';
 import { normalizeRun, placeNamer } from '../../../src/pairs/harness-shift/transcript-places.js';
+import { recordingEnv } from '../../../src/pairs/harness-shift/transcript-record.js';
 
 const run = (argv: string[], over: Partial<NormalRun> = {}): NormalRun => ({
   exe: `/usr/bin/${argv[0]}`,
@@ -27,8 +28,8 @@ describe('compareTranscripts', () => {
     expect(c.same).toBe(false);
     expect(c.alike).toBe(0);
     expect(c.differences).toEqual([
-      { what: 'hyperfine: `--warmup=3` → `--warmup=1`', runs: 2 },
-      { what: 'wc: started only by the base', runs: 1 },
+      { what: 'hyperfine: `--warmup=3` → `--warmup=1`', runs: 2, kind: 'harness', points: [] },
+      { what: 'wc: started only by the base', runs: 1, kind: 'harness', points: [] },
     ]);
   });
 
@@ -43,7 +44,58 @@ describe('compareTranscripts', () => {
   it('the same timed runs in another order are a difference', () => {
     const a = [hyperfine(3, 256), hyperfine(3, 4096)];
     expect(compareTranscripts(a, [...a].reverse()).differences).toEqual([
-      { what: 'hyperfine: the same runs in another order', runs: 2 },
+      { what: 'hyperfine: the same runs in another order', runs: 2, kind: 'harness', points: [] },
+    ]);
+  });
+});
+
+describe('where a difference is: the driver, a point’s own processes, or the harness’s own work', () => {
+  const at = (r: NormalRun, point: string): NormalRun => ({ ...r, point });
+  const timed = (warmup: number, point: string, command = `wc ${point}`) =>
+    at(run(['hyperfine', `--warmup=${warmup}`, '--export-json', '/jsio/work/h.json', command]), point);
+
+  it("hyperfine's options alone are the driver, on the points whose sandbox ran it", () => {
+    const base = [timed(3, 'wc/c/bs=256'), timed(3, 'wc/c/bs=4096'), timed(3, 'scan/node/n=1')];
+    const head = [timed(1, 'wc/c/bs=256'), timed(1, 'wc/c/bs=4096'), timed(3, 'scan/node/n=1')];
+    expect(compareTranscripts(base, head).differences).toEqual([
+      {
+        what: 'hyperfine: `--warmup=3` → `--warmup=1`',
+        runs: 2,
+        kind: 'driver',
+        points: ['wc/c/bs=256', 'wc/c/bs=4096'],
+      },
+    ]);
+  });
+
+  it('a changed timed command, or a changed run of a point’s own, is its program’s', () => {
+    const base = [timed(3, 'wc/c/bs=256'), at(run(['taskset', '-c', '1', 'wc']), 'wc/c/bs=4096')];
+    const head = [timed(3, 'wc/c/bs=256', 'nice wc'), at(run(['taskset', '-c', '0', 'wc']), 'wc/c/bs=4096')];
+    const d = compareTranscripts(base, head).differences;
+    expect(d.map((x) => [x.kind, x.points])).toEqual([
+      ['program', ['wc/c/bs=256']],
+      ['program', ['wc/c/bs=4096']],
+    ]);
+  });
+
+  it('a difference outside every point’s sandbox is the harness’s, whatever else is in points', () => {
+    const base = [timed(3, 'wc/c/bs=256'), run(['git', 'status'])];
+    const head = [timed(1, 'wc/c/bs=256'), run(['git', 'status', '--porcelain'])];
+    expect(
+      compareTranscripts(base, head)
+        .differences.map((x) => x.kind)
+        .sort(),
+    ).toEqual(['driver', 'harness']);
+  });
+
+  it('the same timed runs of points in another order: the driver of the points that moved', () => {
+    const a = [timed(3, 'wc/c/bs=256'), timed(3, 'wc/c/bs=4096'), timed(3, 'scan/node/n=1')];
+    expect(compareTranscripts(a, [a[1]!, a[0]!, a[2]!]).differences).toEqual([
+      {
+        what: 'hyperfine: the same runs in another order',
+        runs: 2,
+        kind: 'driver',
+        points: ['wc/c/bs=256', 'wc/c/bs=4096'],
+      },
     ]);
   });
 });
@@ -66,7 +118,14 @@ describe('normalization', () => {
         seq: 0,
         pid: 5,
         exe: '/home/u/base/node_modules/.bin/x',
-        argv: ['x', '/tmp/rec-1/tmp/jsio-run-a1B2c3/out.json', '/tmp/ccTfEdKA.o', '/proc/4242/status', '/home/u/base2'],
+        argv: [
+          'x',
+          '/tmp/rec-1/tmp/jsio-run-a1B2c3/out.json',
+          '/tmp/ccTfEdKA.o',
+          '/tmp/ccT4Ae4C.ltrans0.ltrans.o',
+          '/proc/4242/status',
+          '/home/u/base2',
+        ],
         env: ['HYPERFINE_RANDOMIZED_ENVIRONMENT_OFFSET=XXXXXXX', 'PWD=/home/u/base/programs'],
         cwd: '/home/u/base',
         limits: {},
@@ -75,10 +134,32 @@ describe('normalization', () => {
     );
     expect(r).toEqual({
       exe: '<side>/node_modules/.bin/x',
-      argv: ['x', '<tmp>/jsio-run-XXXXXX/out.json', '/tmp/ccXXXXXX.o', '/proc/<pid>/status', '/home/u/base2'],
+      argv: [
+        'x',
+        '<tmp>/jsio-run-XXXXXX/out.json',
+        '/tmp/ccXXXXXX.o',
+        '/tmp/ccXXXXXX.lXXXXXX.ltrans.o',
+        '/proc/<pid>/status',
+        '/home/u/base2',
+      ],
       env: ['HYPERFINE_RANDOMIZED_ENVIRONMENT_OFFSET=<random>', 'PWD=<side>/programs'],
       cwd: '<side>',
       limits: {},
     });
+  });
+});
+
+describe('recordingEnv', () => {
+  it("leaves out what names the recorder's own command: the shell's folders and npm's variables", () => {
+    const env = recordingEnv('/tmp/r/tmp', {
+      PATH: '/usr/bin',
+      PWD: '/w/base',
+      OLDPWD: '/w',
+      INIT_CWD: '/w/base',
+      npm_package_json: '/w/base/package.json',
+      npm_lifecycle_event: 'transcript',
+      JUST_HOME: '/opt/just',
+    });
+    expect(env).toEqual({ PATH: '/usr/bin', JUST_HOME: '/opt/just', TMPDIR: '/tmp/r/tmp' });
   });
 });

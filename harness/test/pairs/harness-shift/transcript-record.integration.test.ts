@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { measuresTheSame, readVerdictFile } from '../../../src/model/transcript-document.js';
+import { measuresTheSame, pointsToTime, readVerdictFile } from '../../../src/model/transcript-document.js';
 import { runCli } from '../../helpers/cli.js';
 import { removeScratch } from '../../helpers/scratch.js';
 import { borrowNodeModules, cloneWorkingTree } from '../../helpers/working-tree.js';
@@ -15,6 +15,7 @@ let dir: string;
 let base: string;
 let head: string;
 let centre: string;
+let warmups: string;
 const BENCH = ['--', '--profile', 'smoke', '--experiments', 'wc', '--variants', 'c'];
 
 function record(side: string, name: string): string {
@@ -50,6 +51,21 @@ beforeAll(() => {
   expect(text).toContain('value: stats.median,');
   writeFileSync(normalize, text.replace('value: stats.median,', 'value: stats.mean,'));
   execFileSync('git', ['-C', centre, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qam', 'mean']);
+  // A change to how hyperfine drives the runs, not to what it runs: one more warm-up per point.
+  warmups = join(dir, 'warmups');
+  execFileSync('git', ['clone', '-q', base, warmups]);
+  borrowNodeModules(warmups);
+  const runner = join(warmups, 'harness/src/run/hyperfine-runner.ts');
+  const code = readFileSync(runner, 'utf8');
+  expect(code).toContain('interleavedSlots(sizes.length, s.runs, s.warmup)');
+  writeFileSync(
+    runner,
+    code.replace(
+      'interleavedSlots(sizes.length, s.runs, s.warmup)',
+      'interleavedSlots(sizes.length, s.runs, s.warmup + 1)',
+    ),
+  );
+  execFileSync('git', ['-C', warmups, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qam', 'warm-up']);
 }, 300_000);
 afterAll(() => removeScratch(dir));
 
@@ -112,10 +128,23 @@ describe('npm run transcript', () => {
     expect(moved?.benchmarks).toBeGreaterThan(0);
   });
 
-  it('a change to how commands are wired: runs differently, named', () => {
+  it("a change to how commands are wired: runs differently, named, in the points' own processes", () => {
     const v = both(head, 'pair-wired').file.verdict;
     expect(measuresTheSame(v)).toBe(false);
-    expect(v.runs.differences.some((d) => d.what.startsWith('bash: ') && d.what.includes('-o nounset'))).toBe(true);
+    const bash = v.runs.differences.find((d) => d.what.startsWith('bash: ') && d.what.includes('-o nounset'));
+    expect(bash?.kind).toBe('program');
+    // Every difference is in the two points' sandboxes: only they need measuring.
+    expect(pointsToTime(v)).toEqual(['wc/c/bs=4096', 'wc/c/bs=65536']);
+  });
+
+  it('one more warm-up: the driver of exactly the points it touches, nothing of the programs', () => {
+    const v = both(warmups, 'pair-warmups').file.verdict;
+    expect(v.runs.same).toBe(false);
+    expect(v.runs.differences.length).toBeGreaterThan(0);
+    // hyperfine's arguments, and the sandbox's that start it: all the driver's.
+    for (const d of v.runs.differences) expect(d.kind, d.what).toBe('driver');
+    expect(v.runs.differences.some((d) => d.what.startsWith('hyperfine: '))).toBe(true);
+    expect(pointsToTime(v)).toEqual(['wc/c/bs=4096', 'wc/c/bs=65536']);
   });
 
   it('a recorded harness cannot change the other checkout it is recorded beside', () => {

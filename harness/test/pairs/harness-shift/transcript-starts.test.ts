@@ -67,4 +67,82 @@ describe('processRuns', () => {
     expect(late[1]!.argv).toEqual(['taskset', '-a', '-p', '-c', '0', '<pid>']);
     expect(late[1]!.affinity).toBeUndefined();
   });
+
+  it('a task id used again after its task ended starts with nothing of the task before', () => {
+    // Ids wrap at pid_max (32,768 here), well within one recording of a quick bench.
+    const r = runs([
+      '10 execve("/usr/bin/node", ["node", "cli.mjs"], []) = 0',
+      '10 clone(child_stack=NULL, flags=SIGCHLD) = 11',
+      '11 chdir("/jsio/side/programs/scan") = 0',
+      '11 sched_setaffinity(0, 32, [0]) = 0',
+      '11 execve("/usr/bin/true", ["true"], []) = 0',
+      '11 +++ exited with 0 +++',
+      // 11 again, seen before the fork that made it returned (a vfork: the parent waits for the exec).
+      '10 clone3({flags=CLONE_VM|CLONE_VFORK|CLONE_CLEAR_SIGHAND, exit_signal=SIGCHLD, stack=0x7f, stack_size=0x9000}, 88 <unfinished ...>',
+      '11 execve("/usr/bin/bwrap", ["bwrap"], []) = 0',
+      '10 <... clone3 resumed>) = 11',
+    ]);
+    expect(r.map((x) => [x.exe, x.cwd, x.affinity, x.parent])).toEqual([
+      ['/usr/bin/node', '/work/side', undefined, undefined],
+      ['/usr/bin/true', '/jsio/side/programs/scan', '[0]', 10],
+      ['/usr/bin/bwrap', '/work/side', undefined, 10],
+    ]);
+  });
+
+  it('a task that ended before its fork returned leaves no state behind for the next task of its id', () => {
+    const r = runs([
+      '10 execve("/usr/bin/node", ["node", "cli.mjs"], []) = 0',
+      '11 chdir("/tmp") = 0',
+      '11 execve("/bin/true", ["true"], []) = 0',
+      '11 +++ exited with 0 +++',
+      '10 clone(child_stack=NULL, flags=SIGCHLD) = 11',
+      '12 execve("/bin/false", ["false"], []) = 0',
+      '10 clone(child_stack=NULL, flags=SIGCHLD) = 12',
+    ]);
+    expect(r.map((x) => [x.exe, x.cwd, x.parent])).toEqual([
+      ['/usr/bin/node', '/work/side', undefined],
+      ['/bin/true', '/tmp', 10],
+      ['/bin/false', '/work/side', 10],
+    ]);
+  });
+
+  it('threads made with CLONE_FS share one directory; CPUs stay each thread’s own', () => {
+    const r = runs([
+      '10 execve("/usr/bin/node", ["node", "cli.mjs"], []) = 0',
+      '10 clone3({flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD|CLONE_SYSVSEM, stack=0x7f}, 88) = 20',
+      '20 sched_setaffinity(0, 32, [1]) = 0',
+      '10 chdir("/elsewhere") = 0',
+      '20 clone(child_stack=NULL, flags=SIGCHLD) = 21',
+      '21 execve("/bin/true", ["true"], []) = 0',
+      '10 clone(child_stack=NULL, flags=SIGCHLD) = 22',
+      '22 execve("/bin/false", ["false"], []) = 0',
+    ]);
+    expect(r.slice(1).map((x) => [x.exe, x.cwd, x.affinity])).toEqual([
+      ['/bin/true', '/elsewhere', '[1]'],
+      ['/bin/false', '/elsewhere', undefined],
+    ]);
+  });
+
+  it("each start names the point whose sandbox it ran in: the harness's label, or a build's folder", () => {
+    const r = runs([
+      '10 execve("/usr/bin/node", ["node", "cli.mjs"], []) = 0',
+      '10 clone(child_stack=NULL, flags=SIGCHLD) = 11',
+      '11 execve("/usr/bin/bwrap", ["bwrap", "--clearenv", "--", "hyperfine"], ["JSIO_POINT=wc/c/bs=256"]) = 0',
+      '11 clone(child_stack=NULL, flags=SIGCHLD) = 12',
+      '12 execve("/usr/bin/hyperfine", ["hyperfine", "wc"], ["PATH=/usr/bin"]) = 0',
+      '10 clone(child_stack=NULL, flags=SIGCHLD) = 13',
+      '13 execve("/usr/bin/bwrap", ["bwrap", "--bind", "/c/build/wc/c", "/jsio/build/wc/c", "--", "gcc"], []) = 0',
+      '13 execve("/usr/bin/gcc", ["gcc"], []) = 0',
+      '10 clone(child_stack=NULL, flags=SIGCHLD) = 14',
+      '14 execve("/usr/bin/git", ["git"], []) = 0',
+    ]);
+    expect(r.map((x) => [x.exe, x.point])).toEqual([
+      ['/usr/bin/node', undefined],
+      ['/usr/bin/bwrap', 'wc/c/bs=256'],
+      ['/usr/bin/hyperfine', 'wc/c/bs=256'],
+      ['/usr/bin/bwrap', 'wc/c/'],
+      ['/usr/bin/gcc', 'wc/c/'],
+      ['/usr/bin/git', undefined],
+    ]);
+  });
 });
