@@ -34,6 +34,7 @@ import { measureJob } from '../run/measure.js';
 import { normalize, notRun } from '../run/normalize.js';
 import type { SyscallCounts } from '../run/parse-strace.js';
 import { checkStore } from '../store/check.js';
+import { readCountStore } from '../store/count-store.js';
 import { publishRun } from '../store/publish-run.js';
 import { storeTraces } from '../store/trace-store.js';
 import { type CountStageResult, countStage, DEFAULT_COUNT_BUDGET } from './bench-counts.js';
@@ -49,7 +50,15 @@ import { Progress } from './progress.js';
 import { writeReports } from './reports.js';
 import { type ResultsFile, startResults } from './results-file.js';
 import { type CheckoutPlan, type Host, onInterrupt, planCheckout, setUpMachine } from './setup.js';
-import { type OpenedCounts, openStoredCounts, saveStoredCounts } from './stored-counts.js';
+import {
+  countsBefore,
+  countsOfThisRun,
+  type OpenedCounts,
+  openStoredCounts,
+  RUN_COUNTS_FILE,
+  saveStoredCounts,
+  writeRunCounts,
+} from './stored-counts.js';
 
 export interface BenchOptions {
   root: string;
@@ -76,6 +85,12 @@ export interface BenchOptions {
   recount?: boolean;
   /** New points counted per run at most (./count-stage.ts DEFAULT_COUNT_BUDGET). */
   countBudget?: number;
+  /**
+   * A trend store whose counts of this machine are read, never written, by a run added to no store
+   * (main's runners: gh-pages' `data`, checked out read-only): the counts the run made or
+   * re-checked go into <out>/counts.json, which `npm run pages` merges into the store.
+   */
+  countStoreDir?: string;
   /**
    * Counts kept in memory across the bench runs of one release sweep, never written: a point whose
    * key they hold (the C reference, the same build under every release) takes its count without
@@ -245,12 +260,12 @@ async function countsOfRun(
     cacheDir: string;
   },
   log: (m: string) => void,
-): Promise<{ stored: OpenedCounts; work: CountStageResult }> {
+): Promise<{ stored: OpenedCounts; before: ReadonlyMap<string, string>; work: CountStageResult }> {
   const { opts } = o;
   const stored = openStoredCounts(
     {
       // A sweep's counts live in memory: nothing is written there (only a published run saves its store).
-      storeDir: opts.storeDir ?? (opts.sweepCounts ? SWEEP_STORE : undefined),
+      storeDir: opts.storeDir ?? opts.countStoreDir ?? (opts.sweepCounts ? SWEEP_STORE : undefined),
       machine: host.machine.id,
       recount: opts.recount ?? false,
       sandbox: o.sandbox,
@@ -258,12 +273,31 @@ async function countsOfRun(
       toolchains: o.toolchains,
       cacheDir: o.cacheDir,
     },
-    opts.storeDir ? undefined : opts.sweepCounts,
+    opts.storeDir || opts.countStoreDir ? undefined : opts.sweepCounts,
   );
+  const before = countsBefore(stored);
   if (o.interrupted)
-    return { stored, work: { interrupted: true, counted: new Map<string, CountedRun[]>(), seconds: 0 } };
+    return { stored, before, work: { interrupted: true, counted: new Map<string, CountedRun[]>(), seconds: 0 } };
   const commit = commitInfo(opts.root).sha;
-  return { stored, work: await countAll(jobs, host, file, { ...opts, stored, commit }, log) };
+  return { stored, before, work: await countAll(jobs, host, file, { ...opts, stored, commit }, log) };
+}
+
+/**
+ * The counts go into the store with the run that made them, never from a run it refused. Apart
+ * from the store (`countStoreDir`), a whole run leaves the counts it made or re-checked in
+ * <out>/counts.json for `npm run pages` (which refuses a partial run).
+ */
+function keepCounts(
+  opts: BenchOptions,
+  outDir: string,
+  run: { published: boolean; interrupted: boolean },
+  stored: OpenedCounts,
+  before: ReadonlyMap<string, string>,
+): void {
+  if (!stored.ok) return;
+  if (run.published) saveStoredCounts(stored);
+  else if (opts.countStoreDir && !opts.storeDir && !run.interrupted)
+    writeRunCounts(outDir, countsOfThisRun(stored, before));
 }
 
 /** What a run's counting record names as its store when the counts are a sweep's, in memory. */
@@ -305,6 +339,18 @@ async function tracePass(
 /** strace for the builds when the trace pass will take them: a build keeps the trace made when it was made. */
 const traceBuilds = (opts: BenchOptions, host: Host) => (opts.traceProfiles?.length ? host.tools.strace : undefined);
 
+/** What counting needs, refused before anything is measured. */
+function checkCounting(opts: BenchOptions, host: Host): void {
+  if (opts.require.includes('counts') && !host.tools.valgrind)
+    throw new UserError(
+      '--require counts: valgrind is not installed, so no work can be counted',
+      'apt-get install valgrind',
+    );
+  // Read again after the timed runs; a file that cannot be used stops the run now, naming the field.
+  if (opts.countStoreDir)
+    readCountStore(opts.countStoreDir, host.machine.id, 'refusing the stored counts (--count-store): ');
+}
+
 /** What planCheckout needs of a bench run. */
 function checkoutOf(opts: BenchOptions, cacheDir: string): CheckoutPlan {
   return {
@@ -337,15 +383,11 @@ export async function bench(opts: BenchOptions): Promise<BenchResult> {
   if (opts.storeDir) checkStore(opts.storeDir);
   // Created only once the run is accepted: a refused run leaves nothing behind.
   const outDir = ensureDirectory(resolve(opts.outDir), '--out');
-  // An earlier run's traces must not go on beside this run's results (`npm run pages` carries them).
-  rmSync(join(outDir, RUN_TRACES_FILE), { force: true });
+  // An earlier run's traces and counts must not go on beside this run's results (`npm run pages` carries them).
+  for (const f of [RUN_TRACES_FILE, RUN_COUNTS_FILE]) rmSync(join(outDir, f), { force: true });
   if (opts.storeDir) ensureDirectory(opts.storeDir, '--store');
   const host = await setUpMachine(opts, log);
-  if (opts.require.includes('counts') && !host.tools.valgrind)
-    throw new UserError(
-      '--require counts: valgrind is not installed, so no work can be counted',
-      'apt-get install valgrind',
-    );
+  checkCounting(opts, host);
   const { jobs, toolchains, coldRead, sandbox } = await planCheckout(points, host, checkoutOf(opts, cacheDir), log);
   const file = startResults(outDir, {
     started,
@@ -368,7 +410,7 @@ export async function bench(opts: BenchOptions): Promise<BenchResult> {
         { opts, cacheDir, ...(sandbox === 'bubblewrap' ? { builds } : {}) },
         log,
       );
-  const { stored, work } = await countsOfRun(
+  const { stored, before, work } = await countsOfRun(
     jobs,
     host,
     file,
@@ -386,8 +428,7 @@ export async function bench(opts: BenchOptions): Promise<BenchResult> {
   const { summary, summaryText } = writeReports(outDir, results, experiments);
   if (sandbox !== 'bubblewrap') log(`measured without a sandbox: ${sandbox}`);
   const { stored: published, sitePath } = await store(results, opts, log);
-  // The counts go into the store with the run that made them, never from a run it refused.
-  if (published && stored.ok) saveStoredCounts(stored);
+  keepCounts(opts, outDir, { published, interrupted }, stored, before);
   if (published && opts.storeDir && traced?.file) storeTraces(opts.storeDir, host.machine.id, traced.file);
   return {
     results,

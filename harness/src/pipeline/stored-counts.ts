@@ -7,9 +7,11 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { cpus, release } from 'node:os';
+import { join } from 'node:path';
+import { writeFileAtomic } from '../lib/atomic.js';
 import type { Tools } from '../machine/tools.js';
 import { valgrindCpu } from '../machine/valgrind-cpu.js';
-import type { CountStoreFile } from '../model/count-store-schema.js';
+import { COUNT_STORE_FILE, COUNT_STORE_SCHEMA, type CountStoreFile } from '../model/count-store-schema.js';
 import type { Job } from '../model/job.js';
 import { readCountStore, writeCountStore } from '../store/count-store.js';
 import { type CountMachine, countKey, countKeyParts, keyedBinaries } from './count-key.js';
@@ -85,4 +87,27 @@ export function keyer(facts: CountMachine): (job: Job) => string {
 
 export function saveStoredCounts(opened: Extract<OpenedCounts, { ok: true }>): void {
   writeCountStore(opened.storeDir, opened.machine, opened.file);
+}
+
+/** A run's own counts file, beside results.json (`npm run pages` merges it into the store). */
+export const RUN_COUNTS_FILE = COUNT_STORE_FILE;
+
+export function writeRunCounts(outDir: string, counts: CountStoreFile): void {
+  writeFileAtomic(join(outDir, RUN_COUNTS_FILE), `${JSON.stringify(counts)}\n`);
+}
+
+/** Each stored count as it was read, to tell later which ones the run made or re-checked. */
+export function countsBefore(opened: OpenedCounts): ReadonlyMap<string, string> {
+  return new Map(opened.ok ? Object.entries(opened.file.counts).map(([k, c]) => [k, JSON.stringify(c)]) : []);
+}
+
+/**
+ * The counts a run made or re-checked (new keys, and entries whose checks went up): what a run
+ * measured apart from the store (`--count-store`) leaves in its counts.json for `npm run pages`.
+ */
+export function countsOfThisRun(opened: OpenedCounts, before: ReadonlyMap<string, string>): CountStoreFile {
+  const counts: CountStoreFile['counts'] = {};
+  if (opened.ok)
+    for (const [k, c] of Object.entries(opened.file.counts)) if (before.get(k) !== JSON.stringify(c)) counts[k] = c;
+  return { schema: COUNT_STORE_SCHEMA, counts };
 }

@@ -1,7 +1,9 @@
 /**
  * A machine's stored counts (model/count-store-schema.ts), read and written inside the trend store
  * like its other files: validated or refused, never replaced; written atomically, through no
- * planted symlink. A missing file is an empty store of counts.
+ * planted symlink. A missing file is an empty store of counts. A run measured apart from the store
+ * (the runners' `bench --no-store --count-store`) leaves the counts it made or re-checked in its
+ * own counts.json, which `npm run pages` merges in here (mergeRunCounts).
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -30,12 +32,33 @@ export function readCountStore(
   const file = countStorePath(root, machine);
   if (!existsSync(file)) return { schema: COUNT_STORE_SCHEMA, counts: {} };
   assertRealInside(root, file);
+  return readCountFile(file, context);
+}
+
+/** A counts file anywhere (a run's counts.json), validated; `context` leads any error. */
+export function readCountFile(file: string, context = ''): CountStoreFile {
   return readJsonFile(file, CountStoreSchema, {
     version: COUNT_STORE_SCHEMA,
     context,
     hint: HINT,
     maxBytes: STORE_FILE_MAX_BYTES,
   });
+}
+
+/**
+ * A run's counts laid over the stored ones. Pure. The families whose re-check disagreed in that run
+ * lose every stored count first (a count of such a family that a later run made is lost too: it is
+ * counted again, never kept wrong); an entry the run re-checked keeps the higher number of checks,
+ * so a run published twice, or after a newer one, takes nothing back.
+ */
+export function mergeRunCounts(into: CountStoreFile, run: CountStoreFile, dropped: readonly string[]): CountStoreFile {
+  const counts: CountStoreFile['counts'] = {};
+  for (const [key, c] of Object.entries(into.counts)) if (!dropped.includes(c.family)) counts[key] = c;
+  for (const [key, c] of Object.entries(run.counts)) {
+    const old = counts[key];
+    counts[key] = old && old.checks > c.checks ? { ...c, checks: old.checks } : c;
+  }
+  return { schema: COUNT_STORE_SCHEMA, counts };
 }
 
 export function writeCountStore(root: string, machine: string, store: CountStoreFile): void {

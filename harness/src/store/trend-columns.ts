@@ -44,6 +44,16 @@ function factsOf(b: Pick<Benchmark, 'counts'>): CountFacts | null {
   };
 }
 
+/** The benchmark's metric for the shard's column, or undefined when it puts no value there. */
+function columnMetric(b: Benchmark, place: ShardPlace): Benchmark['metrics'][string] | undefined {
+  const m = b.metrics[place.metric];
+  if (b.status !== 'ok' || b.experiment !== place.experiment || !m || !Number.isFinite(m.value)) return undefined;
+  // A count per operation that is not positive (a run from before the rule of docs/counts.md,
+  // "not measurable at this span") is no cost: a gap in the trend, never a negative point.
+  if (place.metric === 'instructions_per_op' && m.value <= 0) return undefined;
+  return m;
+}
+
 export interface ShardPlace {
   profile: string;
   window: string;
@@ -94,8 +104,8 @@ export function projectColumn(
     open.set(key, { ...s, values, ranges, programColumn, countsColumn });
   }
   for (const b of benchmarks) {
-    const m = b.metrics[place.metric];
-    if (b.status !== 'ok' || b.experiment !== place.experiment || !m || !Number.isFinite(m.value)) continue;
+    const m = columnMetric(b, place);
+    if (!m) continue;
     const workload = b.workload ?? UNRECORDED_WORKLOAD;
     const key = seriesKey(b.id, workload, m.unit);
     let s = open.get(key);

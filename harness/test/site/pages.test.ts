@@ -1,6 +1,6 @@
 // `pages` publishes runs into a gh-pages checkout in place (the site built beside the data).
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -78,5 +78,71 @@ describe('pages', () => {
     expect(r.status, r.stderr).toBe(0);
     const stored = JSON.parse(readFileSync(join(dir, 'data', 'test-machine', 'traces', `${sha}.json`), 'utf8'));
     expect(stored).toEqual(traces);
+  });
+
+  it("merges a run's counts.json into <machine>/counts.json: new counts added, checks never lowered, a dropped family's old counts gone; a count of a point the run did not measure is refused", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'jsio-ghp-'));
+    const run = mkdtempSync(join(tmpdir(), 'jsio-ghp-run-'));
+    const sha = 'a'.repeat(40);
+    const results = wcResults(sha);
+    const id = results.benchmarks.find((b) => b.variant === 'c')!.id;
+    const count = (family: string, instructions: number, checks: number) => ({
+      id,
+      family,
+      runs: [{ size: 'small', instructions, x: 256 }],
+      commit: sha,
+      counted: '2026-11-29T05:00:00Z',
+      checks,
+    });
+    // What the store held: a native count re-checked twice, an older one of node22, one of another family.
+    const storeFile = join(dir, 'data', 'test-machine', 'counts.json');
+    mkdirSync(join(dir, 'data', 'test-machine'), { recursive: true });
+    writeFileSync(
+      storeFile,
+      JSON.stringify({
+        schema: 1,
+        counts: { k1: count('native', 100, 2), k2: count('node22', 200, 0), k3: count('deno', 300, 0) },
+      }),
+    );
+    writeFileSync(join(run, 'results.json'), JSON.stringify(results));
+    // A count of a point the run did not measure: refused before anything is touched.
+    writeFileSync(
+      join(run, 'counts.json'),
+      JSON.stringify({ schema: 1, counts: { k9: { ...count('native', 1, 0), id: 'wc/elsewhere/bs=1' } } }),
+    );
+    const refused = runCli(['pages', join(run, 'results.json'), '--dir', dir]);
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toContain(`${join(run, 'counts.json')}: counts.k9 is a count of wc/elsewhere/bs=1`);
+    expect(existsSync(join(dir, 'data', 'machines.json'))).toBe(false);
+    // The run re-checked k1 (once: the store's two checks stay), counted k4 anew, and its node22
+    // re-check disagreed (k5 counted again): node22's stored k2 goes.
+    const counting = {
+      store: 'reused',
+      reused: 1,
+      counted: 3,
+      deferred: 0,
+      budget: 60,
+      rechecked: [],
+      dropped: ['node22'],
+    };
+    writeFileSync(join(run, 'results.json'), JSON.stringify({ ...results, run: { ...results.run, counting } }));
+    writeFileSync(
+      join(run, 'counts.json'),
+      JSON.stringify({
+        schema: 1,
+        counts: { k1: count('native', 100, 1), k4: count('native', 400, 0), k5: count('node22', 500, 0) },
+      }),
+    );
+    for (let i = 0; i < 2; i++) {
+      // Published twice (a publish that raced starts again): the same store.
+      const r = runCli(['pages', join(run, 'results.json'), '--dir', dir]);
+      expect(r.status, r.stderr).toBe(0);
+      const stored = JSON.parse(readFileSync(storeFile, 'utf8')) as {
+        counts: Record<string, { checks: number; runs: { instructions: number }[] }>;
+      };
+      expect(Object.keys(stored.counts).sort()).toEqual(['k1', 'k3', 'k4', 'k5']);
+      expect(stored.counts.k1?.checks).toBe(2);
+      expect(stored.counts.k5?.runs[0]?.instructions).toBe(500);
+    }
   });
 });

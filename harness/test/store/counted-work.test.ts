@@ -106,6 +106,22 @@ describe('counted work in the store', () => {
     });
   });
 
+  // docs/counts.md, "not measurable at this span": an older run's negative count per read is no cost.
+  it('leaves a gap, never a negative point, where an older run holds a negative count per operation', async () => {
+    const store = tmp();
+    await publishRun(store, run('a', 1));
+    const older = run('b', 2);
+    older.benchmarks = older.benchmarks.map((b) =>
+      b.id === 'wc/node-stream/bs=65536,runtime=node20' ? counted(b, 2.07e8, -212_126) : b,
+    );
+    await publishRun(store, older);
+    await publishRun(store, run('c', 3));
+    const perOp = trendOf(store, 'smoke', 'wc', 'instructions_per_op');
+    expect(perOp.series[NODE20]!.values).toEqual([74_269, null, 74_269]);
+    // The count per run of the same commit is a total, and stays.
+    expect(trendOf(store, 'smoke', 'wc', 'instructions').series[NODE20]!.values).toEqual([2.07e8, 2.07e8, 2.07e8]);
+  });
+
   it('reads a v3 store as it is and writes what it rewrites as v4', async () => {
     const store = tmp();
     cpSync(join(FIXTURES, 'site-stores', 'single'), store, { recursive: true });

@@ -100,7 +100,6 @@ describe('bench.yml, replayed (dispatch of a narrowed smoke run)', () => {
     const names = benchJob.steps.filter((s) => s.outcome === 'skipped').map((s) => s.name);
     expect(names).toEqual([
       'Refuse a ref that is not a commit of main (unmerged code is measured by pr.yml)',
-      'The commits this machine has results for (nightly back-fill)',
       "Nightly, the newest commit of main this machine has no results for (else main's head)",
     ]);
     expect(benchJob.env.HOME).toMatch(/_temp\/.*\/home$/);

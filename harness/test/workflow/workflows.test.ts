@@ -111,10 +111,31 @@ describe('bench.yml', () => {
   it("traces its own profile's points and pr.yml's, and publishes the traces with the run", () => {
     expect(w.env).toMatchObject({ PR_PROFILE: "${{ vars.PR_PROFILE || 'quick' }}" });
     expect(wf.pr.jobs.plan!.env).toMatchObject({ PROFILE: "${{ vars.PR_PROFILE || 'quick' }}" });
-    expect(text.bench).toContain('--no-store --trace-profiles "$PROFILE,$PR_PROFILE"');
+    expect(text.bench).toContain('--trace-profiles "$PROFILE,$PR_PROFILE"');
     // The artifact is the whole results folder: traces.json goes with results.json to `pages`.
     expect(text.bench).toContain('path: results/latest\n');
     expect(text.bench).toContain('pages "$GITHUB_WORKSPACE/downloaded/results.json"');
+  });
+
+  // docs/counts.md: main's runs count every point once per key, reading the store, never writing it.
+  it('counts every point, taking the stored counts from a read-only gh-pages checkout; only publish writes them', () => {
+    const run = w.jobs.bench!.steps.find((s) => s.run?.includes('npm run bench'))!;
+    expect(run.run).toContain('--no-store --counts all --count-store pages/data');
+    const checkouts = w.jobs.bench!.steps.filter((s) => s.with?.ref === 'gh-pages');
+    expect(checkouts).toHaveLength(1);
+    const pages = checkouts[0] as Step & { if?: string; 'continue-on-error'?: boolean };
+    // Every run reads them (not only the nightly), and a missing gh-pages is no failure.
+    expect(pages.if).toBeUndefined();
+    expect(pages['continue-on-error']).toBe(true);
+    expect(pages.with?.path).toBe('pages');
+    expect(pages.with?.['persist-credentials']).toBe(false);
+    expect(String(pages.with?.['sparse-checkout']).trim().split('\n')).toEqual([
+      'data/*/index.json',
+      'data/*/counts.json',
+    ]);
+    // The run's counts.json travels in the results artifact to the publish job's `npm run pages`.
+    expect(text.bench).toContain('path: results/latest\n');
+    expect(w.jobs.bench!.permissions).toBeUndefined();
   });
 
   it('writes only in the publish job', () => {

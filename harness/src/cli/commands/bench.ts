@@ -45,6 +45,12 @@ export const benchSpec = {
       default: false,
       description: 'count every chosen point again, taking no count from the store and writing none to it',
     },
+    'count-store': {
+      type: 'string',
+      value: 'DIR',
+      description:
+        "with --no-store: a trend store whose counts of this machine (DIR/<machine>/counts.json) are taken where their keys match, never written; the counts this run made or re-checked go into --out's counts.json, which npm run pages merges into the store (a missing DIR or file: nothing stored yet)",
+    },
     'count-budget': {
       type: 'string',
       value: 'N',
@@ -73,6 +79,11 @@ export const benchSpec = {
 export async function benchCommand(argv: string[]): Promise<number> {
   const { values, given } = parseCommand(benchSpec, argv);
   refuseTogether(given, 'no-store', 'store', '--no-store stores nothing; drop one of them');
+  if (values['count-store'] !== undefined && !values['no-store'])
+    throw new UserError(
+      '--count-store is for a run added to no store: a run added to a store takes and keeps its counts there',
+      'add --no-store, or drop --count-store',
+    );
   const runs = values.runs === undefined ? undefined : intFlag('--runs', values.runs, 1, 9999);
   const selection = selectionOf(values);
   if (!values['no-store'] && resolve(values.out) === resolve(values.store))
@@ -100,6 +111,7 @@ export async function benchCommand(argv: string[]): Promise<number> {
     ...(values['trace-profiles'] === undefined ? {} : { traceProfiles: profilesFlag(values['trace-profiles']) }),
     counts: countsFlag(values.counts),
     recount: values.recount,
+    ...(values['count-store'] === undefined ? {} : { countStoreDir: resolve(values['count-store']) }),
     ...(values['count-budget'] === undefined
       ? {}
       : { countBudget: intFlag('--count-budget', values['count-budget'], 0, 100_000) }),

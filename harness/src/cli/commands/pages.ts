@@ -4,12 +4,15 @@ import { dirname, join } from 'node:path';
 import { writeFileAtomic } from '../../lib/atomic.js';
 import { EXIT, UserError } from '../../lib/errors.js';
 import { existingDirectory } from '../../lib/paths.js';
+import type { CountStoreFile } from '../../model/count-store-schema.js';
 import { readResultsArtifact } from '../../model/read-results.js';
 import type { Results } from '../../model/results.js';
 import type { TraceStoreFile } from '../../model/trace-store-schema.js';
 import { readVerdictFile, type TranscriptVerdictFile } from '../../model/transcript-document.js';
 import { RUN_TRACES_FILE } from '../../pipeline/bench-traces.js';
+import { RUN_COUNTS_FILE } from '../../pipeline/stored-counts.js';
 import { buildSite } from '../../site/build-site.js';
+import { mergeRunCounts, readCountFile, readCountStore, writeCountStore } from '../../store/count-store.js';
 import { previousRun, storeMarks } from '../../store/mark-store.js';
 import { publishRun } from '../../store/publish-run.js';
 import { readTraceFile, storeTraces } from '../../store/trace-store.js';
@@ -27,6 +30,8 @@ export const pagesSpec = {
   example: 'npm run pages -- results/latest/results.json --dir ../gh-pages',
   notes: [
     "A run's traces.json beside its results.json (bench --trace-profiles) goes into the store too, as <machine>/traces/<sha>.json.",
+    "A run's counts.json beside it (bench --no-store --count-store) is merged into <machine>/counts.json: the counts it made",
+    'or re-checked are added, and a family whose re-check disagreed in that run loses its stored counts first.',
     'Trend marks (<machine>/marks.json): a commit measured in the sandbox after one that was not, or with another toolchain; a live re-count that dropped stored counts; and, from transcripts/transcripts.json beside results.json (transcript --base-side PREVIOUS --head-side THIS), a harness that runs or computes differently.',
   ],
 } as const satisfies CommandSpec;
@@ -64,6 +69,24 @@ function tracesBeside(resultsFile: string, results: Results): TraceStoreFile | u
   return traces;
 }
 
+/**
+ * The counts a run made or re-checked apart from the store (`bench --count-store` writes counts.json
+ * beside results.json), validated, or undefined when it has none; a count of a point the run did
+ * not measure is refused.
+ */
+function countsBeside(resultsFile: string, results: Results): CountStoreFile | undefined {
+  const file = join(dirname(resultsFile), RUN_COUNTS_FILE);
+  if (!existsSync(file)) return undefined;
+  const counts = readCountFile(file);
+  const ids = new Set(results.benchmarks.map((b) => b.id));
+  for (const [key, c] of Object.entries(counts.counts))
+    if (!ids.has(c.id))
+      throw new UserError(
+        `${file}: counts.${key} is a count of ${c.id}, which ${resultsFile} did not measure: nothing was published`,
+      );
+  return counts;
+}
+
 export async function pagesCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseCommand(pagesSpec, argv);
   if (!values.dir || !positionals.length)
@@ -76,17 +99,26 @@ export async function pagesCommand(argv: string[]): Promise<number> {
     return results;
   });
   const traces = positionals.map((file, i) => tracesBeside(file, runs[i]!));
+  const counts = positionals.map((file, i) => countsBeside(file, runs[i]!));
   const verdicts = positionals.map((file, i) => verdictBeside(file, runs[i]!));
   const data = join(dir, 'data');
   for (const [i, results] of runs.entries()) {
     // Against the commit before, as the store has it before this run goes in.
     const prev = previousRun(data, results);
     await publishRun(data, results);
+    const machine = results.run.machine.id;
     const t = traces[i];
-    if (t) storeTraces(data, results.run.machine.id, t);
+    if (t) storeTraces(data, machine, t);
+    const c = counts[i];
+    if (c)
+      writeCountStore(
+        data,
+        machine,
+        mergeRunCounts(readCountStore(data, machine), c, results.run.counting?.dropped ?? []),
+      );
     const { decided, marks } = marksOf(results, prev, verdicts[i]);
     const { sha, date, subject } = results.run.commit;
-    storeMarks(data, results.run.machine.id, {
+    storeMarks(data, machine, {
       commit: { sha, date, subject },
       profile: results.run.profile,
       decided,

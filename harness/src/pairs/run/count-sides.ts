@@ -85,7 +85,7 @@ async function countSide(job: Job, tools: Tools, pin: string | undefined): Promi
  * larger-size repeat against the smaller size's median, or why the span measures no cost; else
  * the count of each run.
  */
-function sideValues(
+export function sideValues(
   job: Job,
   runs: readonly CountedRun[],
 ): { ok: true; values: number[] } | { ok: false; reason: string } {

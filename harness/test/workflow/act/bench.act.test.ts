@@ -1,9 +1,10 @@
-// SLOW (about two minutes): bench.yml under nektos/act, host mode, offline, with the pinned
+// SLOW (several minutes: seven on the busy 2-core VM): bench.yml under nektos/act, host mode, offline, with the pinned
 // actions' own code (helpers/act/). Dispatches narrowed through the workflow's own inputs (wc,
 // variants c and dd-null, bs=65536, smoke): the bench job measures and uploads, the publish job
 // downloads with download-artifact and pushes the trend store to gh-pages in the world's bare
 // repository; a second dispatch publishes beside the first; a wrong answer fails its job with the
-// reason. The full smoke push, with github-action-benchmark's own pushes, is long: it runs when
+// reason; a dispatch of the first commit again takes its count from gh-pages' counts.json, re-checked
+// live, and publish merges the re-check. The full smoke push, with github-action-benchmark's own pushes, is long: it runs when
 // JSIO_ACT_FULL=1 (set by hand: with it npm test would pass CI's half hour).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -20,6 +21,13 @@ import { removeScratch } from '../../helpers/scratch.js';
 const readiness = actReadiness();
 const { ready } = readiness;
 unlessActReady(readiness);
+type StoredCounts = { counts: Record<string, { id: string; commit: string; checks: number }> };
+type Counted = {
+  run: {
+    commit: { sha: string };
+    counting: { store: string; reused: number; rechecked: { id: string; family: string; agreed: boolean }[] };
+  };
+};
 const NARROW = { experiments: 'wc', variants: 'c,dd-null', params: 'bs=65536', profile: 'smoke' };
 const inputs = { ...NARROW, runs: '', runners: '["jsio-bench-1"]', ref: '' };
 
@@ -59,7 +67,6 @@ describe.runIf(ready)('bench.yml under act', () => {
     const skipped = first.jobs.bench!.steps.filter((s) => s.stage === 'Main' && s.result === 'skipped');
     expect(skipped.map((s) => [s.name, s.skippedBecause])).toEqual([
       ['Refuse a ref that is not a commit of main (unmerged code is measured by pr.yml)', "inputs.ref != ''"],
-      ['The commits this machine has results for (nightly back-fill)', "github.event_name == 'schedule'"],
       [
         "Nightly, the newest commit of main this machine has no results for (else main's head)",
         "github.event_name == 'schedule'",
@@ -76,7 +83,7 @@ describe.runIf(ready)('bench.yml under act', () => {
       expect.arrayContaining(['results.json', 'summary.md', 'gab/customSmallerIsBetter.json']),
     );
     const results = JSON.parse(artifactFile(first, 'results-jsio-bench-1', 'results.json')) as {
-      run: { commit: { sha: string }; profile: string; machine: { id: string } };
+      run: { commit: { sha: string }; profile: string; machine: { id: string }; counting?: unknown };
       benchmarks: { experiment: string; variant: string; status: string }[];
     };
     expect(results.run.commit.sha).toBe(w.main);
@@ -106,6 +113,15 @@ describe.runIf(ready)('bench.yml under act', () => {
     expect(Object.keys(traces.profiles).sort()).toEqual(['quick', 'smoke']);
     expect(Object.keys(traces.profiles.smoke!).some((id) => id.startsWith('wc/c/'))).toBe(true);
     expect(git(w.remote, 'log', '--format=%s', 'gh-pages')).toBe('Benchmarks of run 1 on jsio-bench-1');
+    // Every point counted (gh-pages had no counts yet), and the counts went with the run into the store.
+    expect(results.run.counting).toMatchObject({ store: 'reused', reused: 0 });
+    expect(artifactFiles(first, 'results-jsio-bench-1')).toContain('counts.json');
+    const counts = JSON.parse(ghPages(`data/${machine}/counts.json`)) as StoredCounts;
+    expect(Object.values(counts.counts).map((c) => [c.id, c.commit, c.checks])).toContainEqual([
+      'wc/c/bs=65536',
+      w.main,
+      0,
+    ]);
     // The token reached git only through the environment: nothing on gh-pages holds it.
     expect(spawnSync('git', ['-C', w.remote, 'grep', '-q', TOKEN, 'gh-pages']).status).toBe(1);
   });
@@ -145,6 +161,22 @@ describe.runIf(ready)('bench.yml under act', () => {
     expect(index.commits.map((c) => c.sha).sort()).toEqual([firstSha, w.main].sort());
     for (const sha of [firstSha, w.main]) expect(ghPages(`data/${machine}/runs/${sha}/smoke.json`)).toContain(sha);
     expect(git(w.remote, 'rev-list', '--count', 'gh-pages')).toBe('2');
+  });
+
+  it("a dispatch of the first commit again takes its stored count, re-checked live, and publish merges the re-check into gh-pages' counts.json", {
+    timeout: 900_000,
+  }, async () => {
+    const r = await dispatch('dispatch-again', { ref: firstSha });
+    expect(r.status, why(r)).toBe(0);
+    const results = JSON.parse(artifactFile(r, 'results-jsio-bench-1', 'results.json')) as Counted;
+    expect(results.run.commit.sha).toBe(firstSha);
+    // wc's C point: its key is in the store the bench job read from gh-pages, so it is only re-checked.
+    expect(results.run.counting).toMatchObject({ store: 'reused', dropped: [] });
+    expect(results.run.counting.rechecked).toContainEqual({ id: 'wc/c/bs=65536', family: 'native', agreed: true });
+    expect(step(r, 'bench', 'Run the suite').output).toMatch(/counts: \d+ reused from the store/);
+    const counts = JSON.parse(ghPages(`data/${machine}/counts.json`)) as StoredCounts;
+    const c = Object.values(counts.counts).find((x) => x.id === 'wc/c/bs=65536');
+    expect([c?.commit, c?.checks]).toEqual([firstSha, 1]);
   });
 
   it('a dispatch the harness refuses fails at the suite step, saying so; nothing is uploaded', {
