@@ -71,6 +71,18 @@ describe.runIf(ready)('bench.yml under act', () => {
         "Nightly, the newest commit of main this machine has no results for (else main's head)",
         "github.event_name == 'schedule'",
       ],
+      // A harness mark is looked for on pushes only.
+      ["The previous commit this machine published (a harness mark's base)", "github.event_name == 'push'"],
+      ['Check out that commit beside this one', "github.event_name == 'push' && steps.mark-base.outputs.base != ''"],
+      ['Its dependencies, from its own lockfile', "github.event_name == 'push' && steps.mark-base.outputs.base != ''"],
+      [
+        'Whether the harness changed since that commit',
+        "github.event_name == 'push' && steps.mark-base.outputs.base != ''",
+      ],
+      [
+        "Record what both harnesses run and compute (the harness mark's reason)",
+        "github.event_name == 'push' && steps.harness.outputs.harness == 'changed'",
+      ],
     ]);
     // The job's own HOME and the trusted level's caches, under act's folders for this run.
     const home = step(first, 'bench', "A fresh HOME for this job, and the trusted level's caches").output;
