@@ -20,6 +20,8 @@ const NormalRunSchema = z
     limits: z.record(z.string().max(100), z.string().max(1000)),
     /** The point whose sandbox it ran in (its harness's label), or `experiment/variant/` for a build. */
     point: z.string().max(1000).optional(),
+    /** It fills an entry of the shared cache (not compared: either side may be first). */
+    fill: z.literal(true).optional(),
   })
   .strict();
 /** One run as the transcript keeps it: no pid, no order number; the places named. */

@@ -200,7 +200,9 @@ function orderDifference(base: readonly NormalRun[], head: readonly NormalRun[])
   return { what: 'hyperfine: the same runs in another order', runs: moved.length, kind, points };
 }
 
-export function compareTranscripts(base: readonly NormalRun[], head: readonly NormalRun[]): TranscriptComparison {
+export function compareTranscripts(allBase: readonly NormalRun[], allHead: readonly NormalRun[]): TranscriptComparison {
+  // Filling a shared cache entry is done by whichever side comes first (transcript-starts.ts).
+  const [base, head] = [allBase.filter((r) => !r.fill), allHead.filter((r) => !r.fill)];
   const baseOnly = surplus(base, head);
   const headOnly = surplus(head, base);
   const differences = nameDifferences(baseOnly, headOnly);

@@ -56,5 +56,6 @@ export function normalizeRun(run: ProcessRun, name: (s: string) => string): Norm
     ...(run.affinity !== undefined ? { affinity: run.affinity } : {}),
     limits: Object.fromEntries(Object.entries(run.limits).sort(([a], [b]) => a.localeCompare(b))),
     ...(run.point !== undefined ? { point: run.point } : {}),
+    ...(run.fill ? { fill: true as const } : {}),
   };
 }

@@ -28,6 +28,25 @@ export interface ProcessRun {
   readonly limits: Readonly<Record<string, string>>;
   /** The point (or `experiment/variant/` build) whose sandbox it ran in: see `pointOf`. */
   readonly point?: string;
+  /** It fills a shared cache entry, or descends from a start that does: see `fillsCache`. */
+  readonly fill?: true;
+}
+
+/**
+ * Whether a start fills an entry of the harness's shared, content-keyed cache: it names a staging
+ * folder (`<entry>.tmp-<pid>`, renamed into place when done: a generated input, a runtime's
+ * install) or writes a probe or tool kept under its digest. Both sides share those entries, so
+ * whichever side gets there first fills one and the other finds it filled; what the entry holds
+ * is named by its key in the starts that use it, which are compared.
+ */
+function fillsCache(argv: readonly string[]): boolean {
+  return argv.some(
+    (a, i) =>
+      /\.tmp-\d+(\/|$)/.test(a) ||
+      // The CPU probe's folder holds nothing else; a tool is filled where gcc writes it.
+      /\/jsio-bench\/valgrind-cpu\//.test(a) ||
+      (['-o', '-dumpdir'].includes(argv[i - 1] ?? '') && /\/jsio-bench\/tools\//.test(a)),
+  );
 }
 
 /**
@@ -59,6 +78,7 @@ interface ProcessState {
   priorAffinity?: string;
   limits: Record<string, string>;
   point?: string;
+  fill?: true;
 }
 
 const FORKS = new Set(['clone', 'clone3', 'fork', 'vfork']);
@@ -93,6 +113,7 @@ function adopted(
     cwd: run.cwd === '?' ? self.folder.cwd : run.cwd,
     ...(run.affinity === undefined && inherited !== undefined ? { affinity: inherited } : {}),
     ...(run.point === undefined && self.point !== undefined ? { point: self.point } : {}),
+    ...(self.fill && !run.fill ? { fill: true as const } : {}),
     limits: { ...self.limits, ...run.limits },
   };
 }
@@ -148,11 +169,13 @@ class Tasks {
     const cwd = known && known.folder.cwd !== '?' ? known.folder.cwd : self.folder.cwd;
     const affinity = known?.affinity ?? self.affinity;
     const point = known?.point ?? self.point;
+    const fill = known?.fill ?? self.fill;
     this.states.set(child, {
       parent,
       folder: sharesFolder ? self.folder : { cwd },
       ...(affinity !== undefined ? { affinity } : {}),
       ...(point !== undefined ? { point } : {}),
+      ...(fill ? { fill } : {}),
       limits: { ...self.limits, ...known?.limits },
     });
   }
@@ -165,6 +188,7 @@ class Tasks {
     const exe = str(args[0]);
     const env = list(args[2]);
     self.point = pointOf(exe, list(args[1]), env) ?? self.point;
+    if (fillsCache(list(args[1]))) self.fill = true;
     this.runs.push({
       seq: this.runs.length,
       pid,
@@ -175,6 +199,7 @@ class Tasks {
       cwd: self.folder.cwd,
       ...(self.affinity !== undefined ? { affinity: self.affinity } : {}),
       ...(self.point !== undefined ? { point: self.point } : {}),
+      ...(self.fill ? { fill: true as const } : {}),
       limits: { ...self.limits },
     });
   }

@@ -49,6 +49,14 @@ describe('compareTranscripts', () => {
   });
 });
 
+describe('a shared cache entry filled by one side only', () => {
+  it('is no difference: the starts that use the entry name it by its key, and those are compared', () => {
+    const gen = run(['node', 'generate.mjs', '--out', '/jsio/inputs/wc/ab12.tmp-<pid>'], { fill: true });
+    const use = run(['bwrap', '--ro-bind', '/c/inputs/wc/ab12', '/jsio/input'], { point: 'wc/c/bs=1' });
+    expect(compareTranscripts([gen, use], [use])).toMatchObject({ same: true, alike: 1 });
+  });
+});
+
 describe('where a difference is: the driver, a point’s own processes, or the harness’s own work', () => {
   const at = (r: NormalRun, point: string): NormalRun => ({ ...r, point });
   const timed = (warmup: number, point: string, command = `wc ${point}`) =>

@@ -145,4 +145,28 @@ describe('processRuns', () => {
       ['/usr/bin/git', undefined],
     ]);
   });
+
+  it('a start filling a shared cache entry, and what it starts, is marked: either side may be first', () => {
+    const r = runs([
+      '10 execve("/usr/bin/node", ["node", "cli.mjs"], []) = 0',
+      '10 clone(child_stack=NULL, flags=SIGCHLD) = 11',
+      '11 execve("/usr/bin/bwrap", ["bwrap", "--bind", "/c/inputs/wc/ab12.tmp-77", "/jsio/inputs/wc/ab12.tmp-77"], []) = 0',
+      '11 execve("/usr/bin/node", ["node", "generate.mjs", "--out", "/jsio/inputs/wc/ab12.tmp-77"], []) = 0',
+      '10 clone(child_stack=NULL, flags=SIGCHLD) = 12',
+      '12 execve("/usr/bin/gcc", ["gcc", "-o", "/root/.cache/jsio-bench/tools/cold-read-1f", "x.c"], []) = 0',
+      '12 clone(child_stack=NULL, flags=SIGCHLD) = 13',
+      '13 execve("/usr/bin/as", ["as", "-o", "/tmp/ccAbCdEf.o"], []) = 0',
+      '10 clone(child_stack=NULL, flags=SIGCHLD) = 14',
+      '14 execve("/usr/bin/bwrap", ["bwrap", "--ro-bind", "/root/.cache/jsio-bench/tools", "/jsio/tools"], ["JSIO_POINT=wc/c/bs=1"]) = 0',
+    ]);
+    expect(r.map((x) => [x.exe, x.fill])).toEqual([
+      ['/usr/bin/node', undefined],
+      ['/usr/bin/bwrap', true],
+      ['/usr/bin/node', true],
+      ['/usr/bin/gcc', true],
+      ['/usr/bin/as', true],
+      // A point's sandbox that uses the tools fills nothing.
+      ['/usr/bin/bwrap', undefined],
+    ]);
+  });
 });
