@@ -41,16 +41,19 @@ const HYPERFINE = '/usr/bin/hyperfine';
 const STUB =
   '#!/bin/sh\n# jsio-bench transcript: recorded at its execve, not run (strace cannot run under strace)\nexit 1\n';
 
+/** What names the recorder's own checkout or command, which is one side's and not the other's. */
+const DROPPED = ['OLDPWD', 'PWD', 'INIT_CWD', 'JSIO_ROOT', 'JSIO_PROFILE'];
+
 /**
  * The recorded harness's environment: this one's, less what says where its caller has been — the
- * shell's folders, and npm's description of the command that started the recorder (INIT_CWD,
- * npm_package_json…: the recorder's checkout, which is one side's and not the other's).
+ * shell's folders, the recorder's own root, and npm's description of the command that started the
+ * recorder (INIT_CWD, npm_package_json…, its folders on PATH).
  */
 export function recordingEnv(tmp: string, from: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
-  const env = Object.fromEntries(
-    Object.entries(from).filter(([k]) => !['OLDPWD', 'PWD', 'INIT_CWD'].includes(k) && !/^npm_/i.test(k)),
-  );
-  return { ...env, TMPDIR: tmp };
+  const env = Object.fromEntries(Object.entries(from).filter(([k]) => !DROPPED.includes(k) && !/^npm_/i.test(k)));
+  // npm puts the recorder's node_modules/.bin folders (and its own) first on PATH.
+  const path = (from.PATH ?? '').split(':').filter((d) => d && !d.includes('/node_modules/'));
+  return { ...env, ...(from.PATH !== undefined ? { PATH: path.join(':') } : {}), TMPDIR: tmp };
 }
 
 /** What the machine's hyperfine says it is (the player answers `--version` with it). */

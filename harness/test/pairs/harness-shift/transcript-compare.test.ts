@@ -160,7 +160,8 @@ describe('normalization', () => {
 describe('recordingEnv', () => {
   it("leaves out what names the recorder's own command: the shell's folders and npm's variables", () => {
     const env = recordingEnv('/tmp/r/tmp', {
-      PATH: '/usr/bin',
+      PATH: '/w/base/node_modules/.bin:/w/node_modules/.bin:/usr/lib/node_modules/npm/node_modules/@npmcli/run-script/lib/node-gyp-bin:/usr/bin',
+      JSIO_ROOT: '/w/base',
       PWD: '/w/base',
       OLDPWD: '/w',
       INIT_CWD: '/w/base',
