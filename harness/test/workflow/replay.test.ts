@@ -101,6 +101,11 @@ describe('bench.yml, replayed (dispatch of a narrowed smoke run)', () => {
     expect(names).toEqual([
       'Refuse a ref that is not a commit of main (unmerged code is measured by pr.yml)',
       "Nightly, the newest commit of main this machine has no results for (else main's head)",
+      "The previous commit this machine published (a harness mark's base)",
+      'Check out that commit beside this one',
+      'Its dependencies, from its own lockfile',
+      'Whether the harness changed since that commit',
+      "Record what both harnesses run and compute (the harness mark's reason)",
     ]);
     expect(benchJob.env.HOME).toMatch(/_temp\/.*\/home$/);
     expect(benchJob.env.JSIO_CACHE).toBe(join(w.toolCache, 'jsio-bench', 'trusted'));
