@@ -73,14 +73,21 @@ beforeAll(() => {
   );
   execFileSync('git', ['-C', warmups, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qam', 'warm-up']);
   // Work of the harness's own between jobs, changing nothing that runs: a busy loop before each job.
-  busy = join(dir, 'busy');
+  busy = join(dir, 'busy-loop');
   execFileSync('git', ['clone', '-q', base, busy]);
   borrowNodeModules(busy);
   const measure = join(busy, 'harness/src/run/measure.ts');
   const body = readFileSync(measure, 'utf8');
   const start = 'export async function measureJob(job: Job, tools: Tools): Promise<RawSamples> {';
   expect(body).toContain(start);
-  writeFileSync(measure, body.replace(start, `${start}\n  for (const t = Date.now(); Date.now() - t < 2500; );`));
+  // 2.5 s of CPU, not of wall time: a loaded machine must not shorten the work planted.
+  writeFileSync(
+    measure,
+    body.replace(
+      start,
+      `${start}\n  for (const t = process.cpuUsage().user; process.cpuUsage().user - t < 2_500_000; );`,
+    ),
+  );
   execFileSync('git', ['-C', busy, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qam', 'busy']);
 }, 300_000);
 afterAll(() => removeScratch(dir));
