@@ -19,7 +19,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UserError } from '../../lib/errors.js';
-import { runProcess } from '../../lib/exec.js';
+import { type ProcessResult, runProcess } from '../../lib/exec.js';
 import { checkoutCache } from '../../machine/cache-root.js';
 import { commitInfo } from '../../machine/machine.js';
 import type { Transcript } from '../../model/transcript-document.js';
@@ -149,6 +149,26 @@ async function stubbedMachine(stubs: string, logs: string, fence: Fence): Promis
   ];
 }
 
+/**
+ * The recorded bench run, its harness's own CPU sampled meanwhile: its process is the one whose
+ * command line names this recording's own output folder (no other process does).
+ */
+async function runWatched(
+  argv: readonly string[],
+  bootstrap: string,
+  dirs: { tmp: string; out: string },
+  root: string,
+  timeoutMs: number,
+): Promise<{ r: ProcessResult; harnessCpu: number | undefined }> {
+  const cpu = watchCpu((a) => a[1] === bootstrap && a[2] === 'bench' && a.includes(dirs.out));
+  try {
+    return { r: await runProcess(argv, { cwd: root, env: recordingEnv(dirs.tmp), timeoutMs }), harnessCpu: cpu.stop() };
+  } finally {
+    // Stopped whatever happens: a sampling timer left running would keep the recorder alive.
+    cpu.stop();
+  }
+}
+
 async function recordIn(
   work: string,
   side: string,
@@ -188,10 +208,7 @@ async function recordIn(
     env: recordingEnv(dirs.tmp),
     timeoutMs,
   });
-  // The harness's process names this recording's own output folder: no other process does.
-  const cpu = watchCpu((a) => a[1] === harness[1] && a[2] === 'bench' && a.includes(dirs.out));
-  const r = await runProcess(argv, { cwd: root, env: recordingEnv(dirs.tmp), timeoutMs });
-  const harnessCpu = cpu.stop();
+  const { r, harnessCpu } = await runWatched(argv, harness[1]!, dirs, root, timeoutMs);
   let text: string;
   try {
     text = readFileSync(log, 'utf8');
