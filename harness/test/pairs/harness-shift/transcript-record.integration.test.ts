@@ -33,62 +33,57 @@ function record(side: string, name: string): string {
 const compare = (a: string, b: string, ...flags: string[]) =>
   runCli(['transcript', '--base', a, '--head', b, ...flags]);
 
+/** A clone of the base at `into` with one text of `file` replaced (which must be there), committed. */
+function planted(into: string, file: string, from: string, to: string): void {
+  execFileSync('git', ['clone', '-q', base, into]);
+  borrowNodeModules(into);
+  const path = join(into, file);
+  const text = readFileSync(path, 'utf8');
+  expect(text).toContain(from);
+  writeFileSync(path, text.replace(from, to));
+  execFileSync('git', [
+    '-C',
+    into,
+    '-c',
+    'user.name=t',
+    '-c',
+    'user.email=t@t',
+    'commit',
+    '-qam',
+    `planted in ${file}`,
+  ]);
+}
+
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'jsio-transcript-test-'));
   base = join(dir, 'base');
   head = join(dir, 'head');
   cloneWorkingTree(base);
   borrowNodeModules(base);
-  execFileSync('git', ['clone', '-q', base, head]);
-  borrowNodeModules(head);
   // A harness change that survives minification: every command the harness runs in bash is stricter.
-  const common = join(head, 'harness/src/run/common.ts');
-  writeFileSync(
-    common,
-    readFileSync(common, 'utf8').replace('`set -o pipefail; ${command}`', '`set -o pipefail -o nounset; ${command}`'),
+  planted(
+    head,
+    'harness/src/run/common.ts',
+    '`set -o pipefail; ${command}`',
+    '`set -o pipefail -o nounset; ${command}`',
   );
-  execFileSync('git', ['-C', head, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qam', 'nounset']);
   // A change to how numbers are made, not to what runs: the reported centre of a timed metric.
   centre = join(dir, 'centre');
-  execFileSync('git', ['clone', '-q', base, centre]);
-  borrowNodeModules(centre);
-  const normalize = join(centre, 'harness/src/run/normalize.ts');
-  const text = readFileSync(normalize, 'utf8');
-  expect(text).toContain('value: stats.median,');
-  writeFileSync(normalize, text.replace('value: stats.median,', 'value: stats.mean,'));
-  execFileSync('git', ['-C', centre, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qam', 'mean']);
+  planted(centre, 'harness/src/run/normalize.ts', 'value: stats.median,', 'value: stats.mean,');
   // A change to how hyperfine drives the runs, not to what it runs: one more warm-up per point.
   warmups = join(dir, 'warmups');
-  execFileSync('git', ['clone', '-q', base, warmups]);
-  borrowNodeModules(warmups);
-  const runner = join(warmups, 'harness/src/run/hyperfine-runner.ts');
-  const code = readFileSync(runner, 'utf8');
-  expect(code).toContain('interleavedSlots(sizes.length, s.runs, s.warmup)');
-  writeFileSync(
-    runner,
-    code.replace(
-      'interleavedSlots(sizes.length, s.runs, s.warmup)',
-      'interleavedSlots(sizes.length, s.runs, s.warmup + 1)',
-    ),
-  );
-  execFileSync('git', ['-C', warmups, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qam', 'warm-up']);
-  // Work of the harness's own between jobs, changing nothing that runs: a busy loop before each job.
+  const slots = 'interleavedSlots(sizes.length, s.runs, s.warmup)';
+  planted(warmups, 'harness/src/run/hyperfine-runner.ts', slots, slots.replace('s.warmup)', 's.warmup + 1)'));
+  // Work of the harness's own between jobs, changing nothing that runs: a busy loop before each job,
+  // of 2.5 s of CPU, not of wall time (a loaded machine must not shorten the work planted).
   busy = join(dir, 'busy-loop');
-  execFileSync('git', ['clone', '-q', base, busy]);
-  borrowNodeModules(busy);
-  const measure = join(busy, 'harness/src/run/measure.ts');
-  const body = readFileSync(measure, 'utf8');
   const start = 'export async function measureJob(job: Job, tools: Tools): Promise<RawSamples> {';
-  expect(body).toContain(start);
-  // 2.5 s of CPU, not of wall time: a loaded machine must not shorten the work planted.
-  writeFileSync(
-    measure,
-    body.replace(
-      start,
-      `${start}\n  for (const t = process.cpuUsage().user; process.cpuUsage().user - t < 2_500_000; );`,
-    ),
+  planted(
+    busy,
+    'harness/src/run/measure.ts',
+    start,
+    `${start}\n  for (const t = process.cpuUsage().user; process.cpuUsage().user - t < 2_500_000; );`,
   );
-  execFileSync('git', ['-C', busy, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qam', 'busy']);
 }, 300_000);
 afterAll(() => removeScratch(dir));
 
