@@ -4,10 +4,12 @@
 // evaluates the config, hands the embed to the assembler, which reads it through `.incbin`). No
 // static rule follows a name made at build time; the trace of the build sees the assembler read
 // it. The same program run as a script, and a point with no build at all, read no table: a change
-// to the table affects the app-binary point alone. Needs the real just(js) and its build target:
-// under CI=true a machine without them fails, elsewhere the file is skipped saying what is missing.
+// to the table affects the app-binary point alone. A second app's config tries to write beside the
+// program and swallows the refusal: the trace of its build names the path, and its point is broken.
+// Needs the real just(js) and its build target: under CI=true a machine without them fails,
+// elsewhere the file is skipped saying what is missing.
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -37,6 +39,13 @@ const table = [...up, 'jsio', 'side', 'data', ['tab', 'le'].join('')].join('/') 
 module.exports = { main: 'app.js', embeds: [table] }
 `;
 
+/** Another app's build config: it tries to write beside the program and swallows the refusal. */
+const SCRIBBLING_CONFIG = `try {
+  just.fs.writeFile('/jsio/side/programs/appbuild/app-scribble.out', new ArrayBuffer(1))
+} catch (e) {}
+module.exports = { main: 'app.js' }
+`;
+
 /** The table the app embeds: the marker shows the binary holds its bytes. */
 const TABLE = 'planted-table-marker\n';
 
@@ -46,6 +55,7 @@ function plantApp(root: string): void {
   // A program known to build as a static app (its entry point is the program itself) and to run as a script.
   copyFileSync(join(ROOT, 'programs', 'wc', 'wc-just-sync.js'), join(exp, 'app.js'));
   writeFileSync(join(exp, 'app.config.js'), CONFIG);
+  writeFileSync(join(exp, 'scribble.config.js'), SCRIBBLING_CONFIG);
   const profile = { runs: 2, warmup: 0, timeout: 60, constants: { n: 1 } };
   writeFileSync(
     join(exp, 'manifest.json'),
@@ -72,6 +82,15 @@ function plantApp(root: string): void {
           runtime: 'just',
           source: 'app.js',
           build: { kind: 'just-static', config: 'app.config.js' },
+          command: '{bin} {bs}',
+          output: 'none',
+        },
+        {
+          id: 'scribble',
+          description: 'the program built into a standalone binary by a config that writes where it may not',
+          runtime: 'just',
+          source: 'app.js',
+          build: { kind: 'just-static', config: 'scribble.config.js' },
           command: '{bin} {bs}',
           output: 'none',
         },
@@ -161,6 +180,13 @@ describe.skipIf(skip)('pairs --plan --trace: a just(js) app build', () => {
       experiments: ['appbuild'],
     });
     expect(p.traced!.notFullyTraced).toEqual([]);
-    expect(p.traced!.refusedWrites ?? []).toEqual([]);
+  });
+
+  it('an app build that wrote outside its folder breaks its point, with the path, though the build went on', () => {
+    expect(traced.status, traced.stderr).toBe(0);
+    expect(traced.plan!.traced!.refusedWrites).toEqual([
+      { benchmark: 'appbuild/scribble/bs=4096,runtime=just', paths: ['programs/appbuild/app-scribble.out'] },
+    ]);
+    expect(existsSync(join(base, 'programs', 'appbuild', 'app-scribble.out'))).toBe(false);
   });
 });
