@@ -122,6 +122,35 @@ describe('fixture pull requests through pairs, pr-comment and the merge check', 
     ]);
   });
 
+  it("a head whose program writes into its own tree and swallows the sandbox's refusal: broken, with the path the trace saw", {
+    timeout: 600_000,
+  }, () => {
+    const head = checkout('scribble');
+    edit(head, 'wc/wc-c.c', (s) =>
+      s.replace(
+        'int main(int argc, char **argv) {\n',
+        'int main(int argc, char **argv) {\n  { FILE *f = fopen("/jsio/side/programs/wc/planted.out", "w"); if (f) fclose(f); }\n',
+      ),
+    );
+    const { pairs, c, outcomes } = pullRequest(base, head, ['broken'], {
+      budget: '0.2',
+      variants: 'c',
+      counts: 'none',
+    });
+    expect(pairs.status, pairs.stderr).toBe(1);
+    const broken = c.notMeasured.filter((x) => x.benchmark === 'wc/c/bs=4096');
+    expect(broken).toEqual([
+      expect.objectContaining({
+        side: 'head',
+        status: 'failed',
+        changed: true,
+        reason: expect.stringContaining('(the trace saw programs/wc/planted.out)'),
+      }),
+    ]);
+    expect(broken[0]!.reason).toMatch(/^broken: its processes tried to write outside their scratch folder/);
+    expect(outcomes.map((o) => o.status)).toEqual([1]);
+  });
+
   it('a head that slows wc C: a slower call in the chart and the table; only a regression rule fails the check', {
     timeout: 600_000,
   }, () => {

@@ -9,9 +9,11 @@ import type { Tools } from '../../machine/tools.js';
 import type { Job } from '../../model/job.js';
 import { harnessMetric } from '../../model/metrics.js';
 import type { PairsCounter } from '../../model/pairs-document.js';
+import { refusedWritesReason } from '../../model/trace-store-schema.js';
 import { checkedRun, countSyscalls, verifyEviction } from '../../run/common.js';
 import { freshScratch } from '../../run/measure.js';
 import type { SyscallCounts } from '../../run/parse-strace.js';
+import { traceJob } from '../../run/trace-files.js';
 import { compareCounter } from '../analysis/exact-counters.js';
 import type { Failure, PointPlan, Prepare, SideName } from './executor.js';
 import { ordersOf, STRATEGIES, type StrategyContext } from './strategies.js';
@@ -68,9 +70,22 @@ async function checkSides(point: PointPlan, tools: Tools, work: string) {
       const fitX = job.experiment.manifest.fit?.x;
       if (fitX) xs[side].push(check.fields[fitX] ?? (size as { expected?: number }).expected ?? Number.NaN);
     }
+    const refused = side === 'head' && point.changed ? await refusedWrites(job, tools, work) : undefined;
+    if (refused) return fail(side, refused)!;
   }
   if (baseFailed) return { failed: baseFailed };
   return { xs };
+}
+
+/**
+ * Whether a changed head's program, run once under the file trace, tried to write outside its
+ * scratch folder: the sandbox refused it, but a program that swallows the error would be measured
+ * doing something else. The base's points were traced when the diff was planned (its plan lists
+ * theirs); the head's code runs only here. A run the trace could not make decides nothing.
+ */
+async function refusedWrites(job: Job, tools: Tools, work: string): Promise<string | undefined> {
+  const t = await traceJob(job, tools, work);
+  return t.ok && t.trace.refusedWrites.length ? refusedWritesReason(t.trace.refusedWrites) : undefined;
 }
 
 /**
