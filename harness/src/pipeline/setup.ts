@@ -180,6 +180,8 @@ export async function planCheckout(points: readonly Point[], host: Host, o: Chec
     runtimes,
     inputs,
     cacheDir: o.jobCacheDir ?? o.cacheDir,
+    // Builds are keyed by content in the cache every checkout shares.
+    buildsDir: join(o.cacheDir, 'builds'),
     require: o.require,
     ...(o.scratchDir ? { scratchDir: o.scratchDir } : {}),
     ...(host.cpus ? { cpus: host.cpus } : {}),
@@ -219,7 +221,6 @@ function sideSandbox(
   const opened = openSandbox({
     root: o.root,
     cacheDir: o.cacheDir,
-    buildCacheDir: o.jobCacheDir ?? o.cacheDir,
     scratchDir: o.scratchDir ?? join(o.jobCacheDir ?? o.cacheDir, 'scratch'),
     ...(o.programsDir ? { programsDir: o.programsDir } : {}),
     ...justFolders(o.justHome),

@@ -10,7 +10,8 @@ import { basename, dirname, join } from 'node:path';
 import * as harnessEsbuild from 'esbuild';
 import { type ProcessResult, runProcess } from '../lib/exec.js';
 import { failureDetail } from '../lib/first-error-line.js';
-import { translate, writableWithin } from '../machine/sandbox/argv.js';
+import { type EntryMeta, readEntry, settle, showInView, stagingOf } from './build-entry.js';
+import { translate } from '../machine/sandbox/argv.js';
 import { type PointTrace, runSandboxStep } from '../machine/sandbox/traced-step.js';
 import type { Job, JobBuild } from '../model/job.js';
 import type { BuildInfo } from '../model/results.js';
@@ -73,7 +74,8 @@ function esbuildBinary(root: string): { path: string; version: string } | undefi
 /** How one step of a build runs: where, writable where, for how long; under a file trace when `strace` is given. */
 interface StepOptions {
   cwd: string;
-  outDir: string;
+  /** The build's output folder (its staging folder) and where its sandbox shows it, writable. */
+  out: SandboxRoot;
   timeoutMs: number;
   sandbox?: Sandbox | undefined;
   env?: Record<string, string>;
@@ -84,7 +86,7 @@ interface StepOptions {
 
 /**
  * Runs one step of a build: in the side's sandbox (paths translated, `env` over its fixed
- * environment), writable only in `outDir`, its own folder of the build cache, plus `also`; or, with
+ * environment), writable only in `out`, its own staging folder in the build cache, plus `also`; or, with
  * no sandbox, in `cwd` as it is (and untraced: a trace names the side's files by their fixed paths).
  */
 async function runStep(
@@ -99,7 +101,7 @@ async function runStep(
     sandbox: inside,
     cwd: o.cwd,
     argv,
-    also: [writableWithin(sandbox, o.outDir), ...also],
+    also: [o.out, ...also],
     timeoutMs: o.timeoutMs,
     ...(o.strace ? { strace: o.strace } : {}),
     ...(o.handed ? { handed: o.handed } : {}),
@@ -112,12 +114,12 @@ async function runStep(
  * the binary there and then renames the binary into the folder it runs in, which only works
  * within one mount; and one target per build keeps concurrent builds' objects apart.
  */
-function privateJustTarget(sandbox: Sandbox, outDir: string): { env: Record<string, string> } | { reason: string } {
+function privateJustTarget(sandbox: Sandbox, out: SandboxRoot): { env: Record<string, string> } | { reason: string } {
   const installed = sandbox.roots.find((r) => r.inside === INSIDE.justTarget && !r.alias)?.host;
   if (!installed) return { reason: 'JUST_TARGET is not set: just build needs its build target (docs/runners.md)' };
-  const target = join(outDir, '.just-target');
+  const target = join(out.host, '.just-target');
   cpSync(installed, target, { recursive: true, dereference: true });
-  return { env: { JUST_TARGET: translate(target, [...sandbox.roots, writableWithin(sandbox, outDir)]) } };
+  return { env: { JUST_TARGET: translate(target, [...sandbox.roots, out]) } };
 }
 
 /**
@@ -133,16 +135,18 @@ function tail(s: string, lines = 8): string {
 
 type Done = (compiler: string, flags: string[], trace?: PointTrace) => BuildResult;
 
+/** Where a build writes: its staging folder, shown in its sandbox where the entry will be. */
+type Step = { out: SandboxRoot; sandbox?: Sandbox | undefined; strace?: string | undefined };
+
 /**
- * Builds one artifact; with a sandbox, gcc runs in it (the side's tree read-only at its fixed
- * path, so a build of either side names the same source path) and writes only its output folder.
- * With `strace` (and a sandbox) the build's processes run under a file trace, kept with the result.
+ * Makes one artifact into `b.artifact`'s folder (a staging folder); with a sandbox, gcc runs in
+ * it (the side's tree read-only at its fixed path, so a build of either side names the same
+ * source path) and writes only that folder. With `strace` (and a sandbox) the build's processes
+ * run under a file trace, kept with the result.
  */
-export async function buildOne(b: JobBuild, sandbox?: Sandbox, strace?: string): Promise<BuildResult> {
+async function makeBuild(b: JobBuild, step: Step): Promise<BuildResult> {
   const { spec, source, artifact } = b;
-  const outDir = dirname(artifact);
-  rmSync(outDir, { recursive: true, force: true });
-  mkdirSync(outDir, { recursive: true });
+  const { sandbox } = step;
   const started = performance.now();
   const done: Done = (compiler, flags, trace) => ({
     ok: true,
@@ -157,7 +161,6 @@ export async function buildOne(b: JobBuild, sandbox?: Sandbox, strace?: string):
     },
     ...(trace ? { trace } : {}),
   });
-  const step = { outDir, sandbox, strace };
 
   switch (spec.kind) {
     case 'gcc': {
@@ -204,16 +207,17 @@ export async function buildOne(b: JobBuild, sandbox?: Sandbox, strace?: string):
  */
 async function justStatic(
   b: JobBuild,
-  step: { outDir: string; sandbox?: Sandbox | undefined; strace?: string | undefined },
+  step: Step,
   done: Done,
 ): Promise<BuildResult> {
-  const { outDir, sandbox } = step;
+  const { out, sandbox } = step;
+  const outDir = out.host;
   if (!b.tool || !b.config) return { ok: false, reason: 'just(js) is not installed' };
   const name = basename(b.artifact);
   copyFileSync(b.source, join(outDir, `${name}.js`));
   copyFileSync(b.config, join(outDir, `${name}.config.js`));
   const flags = ['--clean', '--static', '--silent'];
-  const target = sandbox ? privateJustTarget(sandbox, outDir) : { env: {} };
+  const target = sandbox ? privateJustTarget(sandbox, out) : { env: {} };
   if ('reason' in target) return { ok: false, reason: target.reason };
   const argv = [b.tool.path, 'build', `${name}.js`, ...flags];
   const { result: r, trace } = await runStep(argv, {
@@ -239,7 +243,7 @@ async function justStatic(
  */
 async function bundleInSandbox(
   b: JobBuild,
-  step: { outDir: string; sandbox: Sandbox; strace?: string | undefined },
+  step: Step & { sandbox: Sandbox },
   done: Done,
 ): Promise<BuildResult> {
   const { sandbox } = step;
@@ -261,6 +265,58 @@ async function bundleInSandbox(
   const { result: r, trace } = await runStep(argv, { ...step, cwd: b.cwd, timeoutMs: 120_000 }, also);
   if (r.code !== 0) return { ok: false, reason: `esbuild failed:\n${tail(r.stderr)}` };
   return done(`esbuild ${esbuild.version}`, flags, trace);
+}
+
+/**
+ * Builds one artifact into its entry of the content-keyed build cache, or finds it there: a keyed
+ * entry already filled is used as it is (with `strace` and a sandbox, only one whose build ran under
+ * a trace). The build writes a staging folder of this process, shown in its sandbox at the entry's
+ * fixed path and writable only there; a made build is renamed into place whole (./build-entry.ts).
+ */
+export function buildOne(b: JobBuild, sandbox?: Sandbox, strace?: string): Promise<BuildResult> {
+  // One staging folder per process and entry: a second build of the entry here waits for the first.
+  const entry = dirname(b.artifact);
+  const next = (filling.get(entry) ?? Promise.resolve()).then(() => fillEntry(b, sandbox, strace));
+  const settled: Promise<void> = next
+    .then(
+      () => {},
+      () => {},
+    )
+    .finally(() => {
+      if (filling.get(entry) === settled) filling.delete(entry);
+    });
+  filling.set(entry, settled);
+  return next;
+}
+
+/** The builds of this process filling an entry, by the entry's folder (never rejected: the caller gets the error). */
+const filling = new Map<string, Promise<void>>();
+
+async function fillEntry(b: JobBuild, sandbox: Sandbox | undefined, strace: string | undefined): Promise<BuildResult> {
+  const entry = dirname(b.artifact);
+  const traced = Boolean(strace && sandbox);
+  const kept = b.keyed ? readEntry(entry, basename(b.artifact)) : undefined;
+  if (kept && (kept.trace || !traced)) return shown(b, entry, kept);
+  const staging = stagingOf(entry);
+  rmSync(staging, { recursive: true, force: true });
+  mkdirSync(staging, { recursive: true });
+  try {
+    const out: SandboxRoot = { host: staging, inside: b.inside, writable: true };
+    // The job's sandbox shows the entry where the staging folder goes: the build sees only the latter.
+    const own = sandbox && { ...sandbox, roots: sandbox.roots.filter((r) => r.inside !== b.inside) };
+    const made = await makeBuild({ ...b, artifact: join(staging, basename(b.artifact)) }, { out, sandbox: own, strace });
+    if (!made.ok) return made;
+    const meta = { info: made.info, ...(made.trace ? { trace: made.trace } : {}) };
+    return shown(b, entry, settle(entry, staging, meta, b.keyed));
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
+  }
+}
+
+/** A build found in, or moved into, its entry: shown in the checkout's view of its builds. */
+function shown(b: JobBuild, entry: string, m: EntryMeta): BuildResult {
+  if (b.view) showInView(entry, b.view);
+  return { ok: true, artifact: b.artifact, info: m.info, ...(m.trace ? { trace: m.trace } : {}) };
 }
 
 /**
