@@ -10,13 +10,14 @@ import { basename, dirname, join } from 'node:path';
 import { UserError } from '../lib/errors.js';
 import { shellQuote } from '../lib/exec.js';
 import { evaluate, fillTemplate, type Scope } from '../lib/expr.js';
+import { translate } from '../machine/sandbox/argv.js';
 import type { Resolved } from '../machine/toolchains.js';
 import { freezeJob, type Job, type JobBuild, type JobCommand } from '../model/job.js';
 import { type Experiment, jsRuntimes, type Variant } from '../model/manifest.js';
 import { familyOf, NATIVE_COUNTING } from '../model/runtime-families.js';
-import { translate } from '../machine/sandbox/argv.js';
 import { INSIDE, type Sandbox } from '../model/sandbox.js';
 import { matchesAt } from '../model/select.js';
+import { entryFor } from './build-reads.js';
 import { workloadHash } from './definition.js';
 import { buildIdentity, measuredInputs } from './identify-inputs.js';
 import { type InputResult, inputScope } from './inputs.js';
@@ -98,11 +99,13 @@ function jobBuild(point: Point, env: PlanEnvironment): JobBuild | undefined {
   const tool = toolKey ? env.runtimes.get(toolKey) : undefined;
   const { key, keyed } = buildKey(point, env, tool?.ok ? `${toolKey} ${tool.version}` : toolKey);
   const builds = env.buildsDir ?? join(env.cacheDir, 'builds');
+  const entry = join(builds, exp.id, variant.id, key);
   return {
     key: `${exp.id}/${variant.id}`,
     spec,
     source: join(exp.dir, variant.source),
-    artifact: join(builds, exp.id, variant.id, key, name),
+    // A file only a trace saw the build read, changed here: an entry of this checkout's copy.
+    artifact: join(keyed ? entryFor(entry, exp.dir) : entry, name),
     keyed,
     inside: `${INSIDE.build}/${exp.id}/${variant.id}`,
     view: join(env.cacheDir, 'build', exp.id, variant.id),
@@ -117,7 +120,10 @@ function jobBuild(point: Point, env: PlanEnvironment): JobBuild | undefined {
 /** A job's sandbox: its side's, with the job's build entry shown at its fixed path (read-only). */
 function jobSandbox(sandbox: Sandbox | undefined, build: JobBuild | undefined): Sandbox | undefined {
   if (!sandbox || !build) return sandbox;
-  return Object.freeze({ ...sandbox, roots: [...sandbox.roots, { host: dirname(build.artifact), inside: build.inside }] });
+  return Object.freeze({
+    ...sandbox,
+    roots: [...sandbox.roots, { host: dirname(build.artifact), inside: build.inside }],
+  });
 }
 
 /** Values are quoted into commands, except {js}: it is a command line already (runtime, flags, file). */

@@ -5,20 +5,30 @@
  * that is renamed into place, so two processes making the same entry both end with one complete
  * entry, and a filled entry is used as it is.
  */
-import { copyFileSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  linkSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../lib/atomic.js';
 import { UserError } from '../lib/errors.js';
 import type { PointTrace } from '../machine/sandbox/traced-step.js';
 import { BuildInfo } from '../model/results.js';
+import { ENTRY_META as META } from '../plan/build-reads.js';
 
 /** What an entry says of its build. */
 export interface EntryMeta {
   info: BuildInfo;
   trace?: PointTrace;
+  /** The side's files the trace saw the build read, with their digests (plan/build-reads.ts). */
+  reads?: Record<string, string>;
 }
-
-const META = 'build.json';
 
 const strings = (v: unknown) => Array.isArray(v) && v.every((s) => typeof s === 'string');
 
@@ -32,7 +42,7 @@ function traceOf(v: unknown): PointTrace | undefined {
 
 /** A filled entry's meta, or undefined when `entry` is not a complete one (absent, or its files missing). */
 export function readEntry(entry: string, artifact: string): EntryMeta | undefined {
-  let raw: { info?: unknown; trace?: unknown };
+  let raw: { info?: unknown; trace?: unknown; reads?: unknown };
   try {
     raw = JSON.parse(readFileSync(join(entry, META), 'utf8')) as typeof raw;
     if (!readdirSync(entry).includes(artifact)) return undefined;
@@ -42,7 +52,8 @@ export function readEntry(entry: string, artifact: string): EntryMeta | undefine
   const info = BuildInfo.safeParse(raw.info);
   if (!info.success) return undefined;
   const trace = traceOf(raw.trace);
-  return { info: info.data, ...(trace ? { trace } : {}) };
+  const reads = raw.reads as Record<string, string> | undefined;
+  return { info: info.data, ...(trace ? { trace } : {}), ...(trace && reads ? { reads } : {}) };
 }
 
 /** The staging folder this process fills an entry through. */
@@ -68,7 +79,7 @@ export function settle(entry: string, staging: string, made: EntryMeta, keyed: b
   if (!theirs)
     throw new UserError(`${entry}: a build cache entry without its build`, `remove ${entry}, then run again`);
   if (theirs.trace || !made.trace) return theirs;
-  const traced = { ...theirs, trace: made.trace };
+  const traced = { ...theirs, trace: made.trace, ...(made.reads ? { reads: made.reads } : {}) };
   writeFileAtomic(join(entry, META), `${JSON.stringify(traced)}\n`);
   return traced;
 }

@@ -10,13 +10,14 @@ import { basename, dirname, join } from 'node:path';
 import * as harnessEsbuild from 'esbuild';
 import { type ProcessResult, runProcess } from '../lib/exec.js';
 import { failureDetail } from '../lib/first-error-line.js';
-import { type EntryMeta, readEntry, settle, showInView, stagingOf } from './build-entry.js';
 import { translate } from '../machine/sandbox/argv.js';
 import { type PointTrace, runSandboxStep } from '../machine/sandbox/traced-step.js';
 import type { Job, JobBuild } from '../model/job.js';
 import type { BuildInfo } from '../model/results.js';
 import { INSIDE, type Sandbox, type SandboxRoot } from '../model/sandbox.js';
+import { readsOf } from '../plan/build-reads.js';
 import { rootPin } from '../plan/package-pins.js';
+import { type EntryMeta, readEntry, settle, showInView, stagingOf } from './build-entry.js';
 
 /**
  * `trace`: what the build's processes touched in the side's tree, when it ran under a file trace
@@ -205,11 +206,7 @@ async function makeBuild(b: JobBuild, step: Step): Promise<BuildResult> {
  * builder wants `<name>.config.js` beside `<name>.js` and writes `./<name>`), built there. The
  * copies are read by the harness for the build: a trace counts their sources as read.
  */
-async function justStatic(
-  b: JobBuild,
-  step: Step,
-  done: Done,
-): Promise<BuildResult> {
+async function justStatic(b: JobBuild, step: Step, done: Done): Promise<BuildResult> {
   const { out, sandbox } = step;
   const outDir = out.host;
   if (!b.tool || !b.config) return { ok: false, reason: 'just(js) is not installed' };
@@ -241,11 +238,7 @@ async function justStatic(
  * An esbuild bundle in the side's sandbox: the checkout's own esbuild binary (the harness's where
  * the checkout has none installed, shown read-only at a fixed path), writable only in its output folder.
  */
-async function bundleInSandbox(
-  b: JobBuild,
-  step: Step & { sandbox: Sandbox },
-  done: Done,
-): Promise<BuildResult> {
+async function bundleInSandbox(b: JobBuild, step: Step & { sandbox: Sandbox }, done: Done): Promise<BuildResult> {
   const { sandbox } = step;
   const spec = b.spec as Extract<JobBuild['spec'], { kind: 'esbuild' }>;
   const esbuild = esbuildBinary(join(b.cwd, '..', '..'));
@@ -304,9 +297,13 @@ async function fillEntry(b: JobBuild, sandbox: Sandbox | undefined, strace: stri
     const out: SandboxRoot = { host: staging, inside: b.inside, writable: true };
     // The job's sandbox shows the entry where the staging folder goes: the build sees only the latter.
     const own = sandbox && { ...sandbox, roots: sandbox.roots.filter((r) => r.inside !== b.inside) };
-    const made = await makeBuild({ ...b, artifact: join(staging, basename(b.artifact)) }, { out, sandbox: own, strace });
+    const made = await makeBuild(
+      { ...b, artifact: join(staging, basename(b.artifact)) },
+      { out, sandbox: own, strace },
+    );
     if (!made.ok) return made;
-    const meta = { info: made.info, ...(made.trace ? { trace: made.trace } : {}) };
+    const { trace } = made;
+    const meta = { info: made.info, ...(trace ? { trace, reads: readsOf(trace.paths, b.cwd) } : {}) };
     return shown(b, entry, settle(entry, staging, meta, b.keyed));
   } finally {
     rmSync(staging, { recursive: true, force: true });

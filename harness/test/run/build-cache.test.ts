@@ -4,7 +4,16 @@
 // two builds of one entry end with one complete entry; a build writes only its staging folder
 // (a gcc that writes beside its source fails with the path, and leaves no entry). Real gcc, bwrap.
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -22,7 +31,18 @@ import { programCheckout } from '../helpers/program-checkout.js';
 import { removeScratch } from '../helpers/scratch.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'jsio-build-cache-'));
-const clones = { a: programCheckout('build-cache-a'), b: programCheckout('build-cache-b') };
+const strace = systemTool('strace');
+const clones = {
+  a: programCheckout('build-cache-a'),
+  b: programCheckout('build-cache-b'),
+  ...(strace
+    ? {
+        hiddenA: hiddenReadClone('build-cache-ha', 'blob\n'),
+        hiddenB: hiddenReadClone('build-cache-hb', 'other blob\n'),
+        hiddenC: hiddenReadClone('build-cache-hc', 'blob\n'),
+      }
+    : {}),
+};
 afterAll(() => {
   removeScratch(dir);
   for (const c of Object.values(clones)) removeScratch(c);
@@ -59,6 +79,19 @@ const identity = (file: string) => {
   return `${s.ino}:${s.mtimeMs}`;
 };
 
+/** A clone whose wc C program's assembler reads data/blob.bin by a name a macro makes (no static rule sees it). */
+function hiddenReadClone(name: string, blob: string): string {
+  const root = programCheckout(name);
+  appendFileSync(
+    join(root, 'programs', 'wc', 'wc-c.c'),
+    '#define STR(x) #x\n#define BLOB(d, n) ".incbin \\"" STR(d) "/" STR(n) "\\""\n' +
+      '__asm__(".section .rodata\\nplanted_blob:\\n" BLOB(../../data, blob.bin) "\\n.text\\n");\n',
+  );
+  mkdirSync(join(root, 'data'));
+  writeFileSync(join(root, 'data', 'blob.bin'), blob);
+  return root;
+}
+
 describe('builds keyed by content, outside the checkouts', () => {
   let first: string;
 
@@ -80,7 +113,9 @@ describe('builds keyed by content, outside the checkouts', () => {
     expect(statSync(join(dir, 'own-b', 'build', 'wc', 'c', 'c')).ino).toBe(statSync(b.build!.artifact).ino);
     // The job's sandbox shows the entry at the fixed path both sides share.
     expect(b.sandbox!.roots).toContainEqual({ host: join(b.build!.artifact, '..'), inside: '/jsio/build/wc/c' });
-    expect(execFileSync(b.build!.artifact, ['4096'], { input: 'one two\nthree\n', encoding: 'utf8' })).toContain('"bytes":14');
+    expect(execFileSync(b.build!.artifact, ['4096'], { input: 'one two\nthree\n', encoding: 'utf8' })).toContain(
+      '"bytes":14',
+    );
   });
 
   it('a changed source: a new entry, the old one left as it was', async () => {
@@ -119,8 +154,33 @@ describe('builds keyed by content, outside the checkouts', () => {
     const planted = { ...job.build!, spec, artifact: join(dir, 'planted', 'wc', 'c', 'b1-planted', 'c') };
     const r = await buildOne(planted, job.sandbox);
     expect(r.ok).toBe(false);
-    expect(r.ok ? '' : r.reason).toMatch(/gcc failed:[\s\S]*\/jsio\/side\/programs\/wc\/planted\.d: Read-only file system/);
+    expect(r.ok ? '' : r.reason).toMatch(
+      /gcc failed:[\s\S]*\/jsio\/side\/programs\/wc\/planted\.d: Read-only file system/,
+    );
     expect(existsSync(target)).toBe(false);
     expect(readdirSync(join(dir, 'planted', 'wc', 'c'))).toEqual([]);
   });
+
+  it.skipIf(!strace)(
+    'a file only the trace saw the build read, changed in a clone: that clone gets an entry of its own',
+    async () => {
+      const [a, b, c] = [clones.hiddenA!, clones.hiddenB!, clones.hiddenC!].map((root, i) =>
+        wcJob(root, join(dir, `own-h${i}`)),
+      ) as [Job, Job, Job];
+      // The static rules see the same build in all three.
+      expect(new Set([a, b, c].map((j) => j.build!.artifact)).size).toBe(1);
+      const [made] = (await buildAll([a], () => {}, strace)).values();
+      expect(made?.ok, made?.ok ? '' : made?.reason).toBe(true);
+      expect(made?.ok && made.trace?.paths).toContain('data/blob.bin');
+      // Planned again after the traced build: the clone whose blob differs builds its own.
+      const [b2, c2] = [clones.hiddenB!, clones.hiddenC!].map((root, i) => wcJob(root, join(dir, `own-h${i + 1}`)));
+      expect(c2!.build!.artifact).toBe(a.build!.artifact);
+      expect(b2!.build!.artifact).not.toBe(a.build!.artifact);
+      expect(b2!.build!.artifact).toMatch(/\/b1-[0-9a-f]+-r[0-9a-f]+\/c$/);
+      const [rb] = (await buildAll([b2!], () => {})).values();
+      expect(rb?.ok, rb?.ok ? '' : rb?.reason).toBe(true);
+      const blobOf = (f: string) => readFileSync(f, 'latin1').includes('other blob');
+      expect([blobOf(a.build!.artifact), blobOf(b2!.build!.artifact)]).toEqual([false, true]);
+    },
+  );
 });
