@@ -15,6 +15,7 @@ import { measureColdRead } from '../machine/cold-read.js';
 import { cpuPlan, currentConditions } from '../machine/conditions.js';
 import { sampleForeignCores } from '../machine/cpu-share.js';
 import { machineInfo } from '../machine/machine.js';
+import { noteOldCheckoutCaches } from '../machine/cache-root.js';
 import { refuseNpmConfig } from '../machine/sandbox/npm-config.js';
 import { type OpenedSandbox, openSandbox, runpathOf } from '../machine/sandbox/open.js';
 import { refuseTrackedHarnessFiles } from '../machine/sandbox/tracked.js';
@@ -156,6 +157,7 @@ export interface CheckoutPlan {
 export async function planCheckout(points: readonly Point[], host: Host, o: CheckoutPlan, log: (m: string) => void) {
   refuseTrackedHarnessFiles(o.root);
   refuseNpmConfig(o.root);
+  noteOldCheckoutCaches(o.root, log);
   const runtimes = await resolveRuntimes(
     points,
     { root: o.root, homes: o.justHome ? { JUST_HOME: o.justHome } : {} },
