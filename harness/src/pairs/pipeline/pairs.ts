@@ -171,7 +171,7 @@ function deadlineCut(budget: Budget, s: Pick<SamplingResult, 'setupSeconds' | 'l
 }
 
 /** The pair timer, built with gcc from the harness/tools of the checkout whose harness runs the diff. */
-async function pairTimer(root: string, log: (m: string) => void): Promise<string> {
+export async function pairTimer(root: string, log: (m: string) => void): Promise<string> {
   const pins = readPins(join(root, 'harness', 'toolchains.json'));
   const gcc = await resolveRuntime('gcc', pins, runtimesCache(), log);
   const timer = gcc?.ok ? await buildTool('pair-timer', gcc.path, root, cacheRoot(), log) : undefined;
