@@ -39,11 +39,11 @@ export function checkoutCache(root: string, env: NodeJS.ProcessEnv = process.env
 }
 
 /**
- * Folders of a checkout's `.cache/` that only the harness makes: bootstrap.mjs still keeps its
- * developer tools there (`bin`, `act`, `knip`), every other folder is from a harness that kept its
- * caches in the checkout.
+ * Folders of a checkout's `.cache/` still in use: bootstrap.mjs's developer tools (`bin`: actionlint
+ * and act; knip's cache) and the workflow tests' (act's actions and cache, the replay's tool cache).
+ * Every other folder there is from a harness that kept its caches in the checkout.
  */
-const BOOTSTRAP_FOLDERS = new Set(['bin', 'act', 'knip']);
+const TOOL_FOLDERS = new Set(['bin', 'knip', 'act', 'actcache', 'workflow-replay']);
 
 /**
  * The folders of `root/.cache/` an older harness left (real folders, not links: the harness shift
@@ -58,7 +58,7 @@ export function oldCheckoutCaches(root: string): string[] {
     return [];
   }
   return names
-    .filter((n) => !BOOTSTRAP_FOLDERS.has(n) && lstatSync(join(dir, n), { throwIfNoEntry: false })?.isDirectory())
+    .filter((n) => !TOOL_FOLDERS.has(n) && lstatSync(join(dir, n), { throwIfNoEntry: false })?.isDirectory())
     .sort();
 }
 

@@ -41,7 +41,7 @@ const load = () =>
     .join(' ');
 
 /** The figures of one point, a line per mode. */
-export function costLines(c: PointCost): string[] {
+function costLines(c: PointCost): string[] {
   return [
     `${c.point}`,
     ...c.batches.map(

@@ -37,7 +37,7 @@ export interface SandboxCostOptions {
 }
 
 /** One batch's figures: each side's median process time and the per-pair ratio with / without. */
-export interface CostBatch {
+interface CostBatch {
   mode: 'gated' | 'whole';
   pairs: number;
   withoutMs: number;
