@@ -18,6 +18,7 @@ import { familyOf, NATIVE_COUNTING } from '../model/runtime-families.js';
 import { INSIDE, type Sandbox } from '../model/sandbox.js';
 import { matchesAt } from '../model/select.js';
 import { entryFor } from './build-reads.js';
+import { recipeOf } from './build-recipe.js';
 import { workloadHash } from './definition.js';
 import { buildIdentity, measuredInputs } from './identify-inputs.js';
 import { type InputResult, inputScope } from './inputs.js';
@@ -77,17 +78,24 @@ const BUILD_SCHEME = 'b1';
 
 /**
  * The key of a variant's build in the content-keyed cache: the digest of what the build reads
- * (buildIdentity), the builder's version, and where the build sees its folder (the fixed path in a
+ * (buildIdentity), the builder's version, how the harness runs it (its recipe: a harness that
+ * builds otherwise makes its own), and where the build sees its folder (the fixed path in a
  * sandbox; the checkout's own path without one, since a compiler may write it into the artifact).
  * Where what it reads is unknown, a key of the checkout's own (`unkeyed-`): made again every run.
  */
-function buildKey(point: Point, env: PlanEnvironment, tool: string | undefined): { key: string; keyed: boolean } {
+function buildKey(
+  point: Point,
+  env: PlanEnvironment,
+  tool: string | undefined,
+  name: string,
+): { key: string; keyed: boolean } {
   const { experiment: exp, variant } = point;
   const where = env.sandbox ? translate(exp.dir, env.sandbox.roots) : exp.dir;
   const id = buildIdentity(exp, variant);
   const digest = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 16);
   if (!id.ok) return { key: `unkeyed-${digest(`${exp.dir}\0${where}`)}`, keyed: false };
-  return { key: `${BUILD_SCHEME}-${digest(JSON.stringify({ id: id.digest, tool, where }))}`, keyed: true };
+  const recipe = recipeOf(variant.build!, name);
+  return { key: `${BUILD_SCHEME}-${digest(JSON.stringify({ id: id.digest, tool, where, recipe }))}`, keyed: true };
 }
 
 function jobBuild(point: Point, env: PlanEnvironment): JobBuild | undefined {
@@ -97,7 +105,7 @@ function jobBuild(point: Point, env: PlanEnvironment): JobBuild | undefined {
   if (!spec || !variant.source || !name) return undefined;
   const toolKey = spec.kind === 'gcc' ? 'gcc' : spec.kind === 'just-static' ? 'just' : undefined;
   const tool = toolKey ? env.runtimes.get(toolKey) : undefined;
-  const { key, keyed } = buildKey(point, env, tool?.ok ? `${toolKey} ${tool.version}` : toolKey);
+  const { key, keyed } = buildKey(point, env, tool?.ok ? `${toolKey} ${tool.version}` : toolKey, name);
   const builds = env.buildsDir ?? join(env.cacheDir, 'builds');
   const entry = join(builds, exp.id, variant.id, key);
   return {

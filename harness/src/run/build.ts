@@ -16,6 +16,7 @@ import type { Job, JobBuild } from '../model/job.js';
 import type { BuildInfo } from '../model/results.js';
 import { INSIDE, type Sandbox, type SandboxRoot } from '../model/sandbox.js';
 import { readsOf } from '../plan/build-reads.js';
+import { bundleFlags, esbuildArgv, esbuildOptions, gccArgv, JUST_FLAGS, justArgv } from '../plan/build-recipe.js';
 import { rootPin } from '../plan/package-pins.js';
 import { type EntryMeta, readEntry, settle, showInView, stagingOf } from './build-entry.js';
 
@@ -123,13 +124,6 @@ function privateJustTarget(sandbox: Sandbox, out: SandboxRoot): { env: Record<st
   return { env: { JUST_TARGET: translate(target, [...sandbox.roots, out]) } };
 }
 
-/**
- * CommonJS dependencies bundled into an ES module still call require() for Node's built-ins;
- * esbuild's shim needs a real `require` in scope to forward them to.
- */
-const NODE_BANNER =
-  "import { createRequire as __jsioCreateRequire } from 'node:module'; const require = __jsioCreateRequire(import.meta.url);";
-
 function tail(s: string, lines = 8): string {
   return s.trim().split('\n').slice(-lines).join('\n');
 }
@@ -166,7 +160,7 @@ async function makeBuild(b: JobBuild, step: Step): Promise<BuildResult> {
   switch (spec.kind) {
     case 'gcc': {
       if (!b.tool) return { ok: false, reason: 'gcc is not installed (apt-get install gcc)' };
-      const argv = [b.tool.path, ...spec.flags, '-o', artifact, source, ...spec.libs];
+      const argv = gccArgv(b.tool.path, spec, artifact, source);
       const { result: r, trace } = await runStep(argv, { ...step, cwd: b.cwd, timeoutMs: 120_000 });
       if (r.code !== 0) return { ok: false, reason: `gcc failed:\n${tail(r.stderr)}` };
       return done(b.tool.version, spec.flags, trace);
@@ -182,21 +176,11 @@ async function makeBuild(b: JobBuild, step: Step): Promise<BuildResult> {
       if (sandbox) return bundleInSandbox(b, { ...step, sandbox }, done);
       const bundler = checkoutEsbuild(root);
       try {
-        const banner = spec.platform === 'node' ? { js: NODE_BANNER } : undefined;
-        await bundler.build({
-          entryPoints: [source],
-          bundle: true,
-          platform: spec.platform,
-          format: 'esm',
-          outfile: artifact,
-          logLevel: 'silent',
-          minify: true,
-          ...(banner ? { banner } : {}),
-        });
+        await bundler.build(esbuildOptions(spec, artifact, source));
       } catch (e) {
         return { ok: false, reason: `esbuild failed: ${(e as Error).message}` };
       }
-      return done(`esbuild ${bundler.version}`, ['--bundle', '--minify', `--platform=${spec.platform}`]);
+      return done(`esbuild ${bundler.version}`, bundleFlags(spec));
     }
   }
 }
@@ -213,10 +197,9 @@ async function justStatic(b: JobBuild, step: Step, done: Done): Promise<BuildRes
   const name = basename(b.artifact);
   copyFileSync(b.source, join(outDir, `${name}.js`));
   copyFileSync(b.config, join(outDir, `${name}.config.js`));
-  const flags = ['--clean', '--static', '--silent'];
   const target = sandbox ? privateJustTarget(sandbox, out) : { env: {} };
   if ('reason' in target) return { ok: false, reason: target.reason };
-  const argv = [b.tool.path, 'build', `${name}.js`, ...flags];
+  const argv = justArgv(b.tool.path, name);
   const { result: r, trace } = await runStep(argv, {
     ...step,
     cwd: outDir,
@@ -231,7 +214,7 @@ async function justStatic(b: JobBuild, step: Step, done: Done): Promise<BuildRes
     const said = failureDetail(r.stderr + r.stdout, tail);
     return { ok: false, reason: `just build ${why}:\n${said || '(it printed nothing)'}` };
   }
-  return done(`just ${b.tool.version}`.trim(), flags, trace);
+  return done(`just ${b.tool.version}`.trim(), [...JUST_FLAGS], trace);
 }
 
 /**
@@ -245,19 +228,10 @@ async function bundleInSandbox(b: JobBuild, step: Step & { sandbox: Sandbox }, d
   if (!esbuild) return { ok: false, reason: 'esbuild is not installed (npm ci)' };
   const shown = translate(esbuild.path, sandbox.roots) !== esbuild.path;
   const also: SandboxRoot[] = shown ? [] : [{ host: dirname(esbuild.path), inside: '/jsio/esbuild' }];
-  const flags = ['--bundle', '--minify', `--platform=${spec.platform}`];
-  const argv = [
-    esbuild.path,
-    b.source,
-    ...flags,
-    '--format=esm',
-    `--outfile=${b.artifact}`,
-    '--log-level=error',
-    ...(spec.platform === 'node' ? [`--banner:js=${NODE_BANNER}`] : []),
-  ];
+  const argv = esbuildArgv(esbuild.path, spec, b.artifact, b.source);
   const { result: r, trace } = await runStep(argv, { ...step, cwd: b.cwd, timeoutMs: 120_000 }, also);
   if (r.code !== 0) return { ok: false, reason: `esbuild failed:\n${tail(r.stderr)}` };
-  return done(`esbuild ${esbuild.version}`, flags, trace);
+  return done(`esbuild ${esbuild.version}`, bundleFlags(spec), trace);
 }
 
 /**

@@ -21,6 +21,7 @@ import { openSandbox } from '../../src/machine/sandbox/open.js';
 import { systemTool } from '../../src/machine/tools.js';
 import type { Job } from '../../src/model/job.js';
 import type { Sandbox } from '../../src/model/sandbox.js';
+import { recipeOf } from '../../src/plan/build-recipe.js';
 import { loadAllExperiments } from '../../src/plan/experiments.js';
 import { forgetMeasuredInputs } from '../../src/plan/identify-inputs.js';
 import { planJobs } from '../../src/plan/jobs.js';
@@ -116,6 +117,14 @@ describe('builds keyed by content, outside the checkouts', () => {
     expect(execFileSync(b.build!.artifact, ['4096'], { input: 'one two\nthree\n', encoding: 'utf8' })).toContain(
       '"bytes":14',
     );
+  });
+
+  it("the key covers the harness's own recipe: the builder's command line, paths as placeholders", () => {
+    const spec = { kind: 'gcc' as const, flags: ['-O3', '-Wall'], libs: ['-lm'] };
+    expect(recipeOf(spec, 'c')).toBe(JSON.stringify(['<gcc>', '-O3', '-Wall', '-o', '<out>/c', '<source>', '-lm']));
+    const node = recipeOf({ kind: 'esbuild', platform: 'node' }, 'x.mjs');
+    expect(node).toContain('--banner:js=');
+    expect(node).not.toBe(recipeOf({ kind: 'esbuild', platform: 'neutral' }, 'x.mjs'));
   });
 
   it('a changed source: a new entry, the old one left as it was', async () => {
