@@ -57,6 +57,7 @@ const FILE_FLOORS = {
   'pairs/harness-shift/bench-process.ts': 'run',
   'pairs/harness-shift/harness-sides.ts': 'run',
   'pairs/harness-shift/rounds.ts': 'run',
+  'pairs/harness-shift/shift-counts.ts': 'run',
   'pairs/harness-shift/shift-section.ts': 'report',
   'pairs/harness-shift/measure-harness-shift.ts': 'pipeline',
   // What a harness runs, recorded from outside: strace's log read, the starts normalized, compared.

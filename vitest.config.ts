@@ -54,6 +54,8 @@ export const BRIEF = [
   'harness/test/workflow/harness-mark.integration.test.ts',
   // ci.yml under act: a typecheck, the linters and one static test file, nothing timed.
   'harness/test/workflow/act/ci.act.test.ts',
+  // releases.yml under act: one release's wc suite, counted under Valgrind; no assertion reads a time.
+  'harness/test/workflow/act/releases.act.test.ts',
 ];
 
 const ALL = ['harness/test/**/*.test.ts', 'gh-pages/test/**/*.test.ts'];

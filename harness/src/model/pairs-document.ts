@@ -186,6 +186,27 @@ export const HarnessShift = z
      * the same, nothing was timed (rounds 0, no experiments).
      */
     transcript: TranscriptVerdict.optional(),
+    /**
+     * When the transcripts put every difference in points: those points' work counted under
+     * Valgrind by each side's own harness and compared (pairs/harness-shift/shift-counts.ts).
+     */
+    work: z
+      .array(
+        z
+          .object({
+            benchmark: short(300),
+            metric: short(40).optional(),
+            verdict: z.enum(['same', 'changed', 'not-deterministic', 'not-counted']),
+            base: Num.optional(),
+            head: Num.optional(),
+            change: Num.optional(),
+            spread: Num.optional(),
+            reason: short(500).optional(),
+          })
+          .strict(),
+      )
+      .max(100)
+      .optional(),
   })
   .strict();
 export type HarnessShift = z.infer<typeof HarnessShift>;

@@ -22,6 +22,8 @@ const NormalRunSchema = z
     point: z.string().max(1000).optional(),
     /** It fills an entry of the shared cache (not compared: either side may be first). */
     fill: z.literal(true).optional(),
+    /** Standard input, output and error, when the recording wired them (a file's path, `pipe`, `/dev/null`). */
+    stdio: z.tuple([text, text, text]).optional(),
   })
   .strict();
 /** One run as the transcript keeps it: no pid, no order number; the places named. */

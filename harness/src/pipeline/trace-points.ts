@@ -101,6 +101,8 @@ export async function tracePoints(
   log(`${o.label}: ${jobs.length} benchmarks planned in ${o.root}`);
   const builds = await tracedBuilds(jobs, o.builds, host.tools.strace, (m) => log(`${o.label}: ${m}`));
   const byRep = new Map<string, TraceOutcome>();
+  // The traced runs' own time: a point's whole trace also carries its build's and generator's, made before.
+  let running = 0;
   for (const job of jobs) {
     const build = job.build ? builds.get(job.build.key) : undefined;
     if (job.blocked || (build && !build.ok)) {
@@ -111,6 +113,7 @@ export async function tracePoints(
     const work = mkdtempSync(join(tmpdir(), 'jsio-trace-'));
     try {
       const run = await traceJob(job, host.tools, work);
+      running += run.ok ? run.trace.seconds : run.seconds;
       byRep.set(job.id, run.ok ? { ok: true, trace: wholeTrace(job, inputTraces.get(job.id), build, run.trace) } : run);
     } finally {
       rmSync(work, { recursive: true, force: true });
@@ -120,7 +123,6 @@ export async function tracePoints(
   for (const [id, rep] of repOf)
     byPoint.set(id, byRep.get(rep) ?? { ok: false, reason: 'not traced: the point was not planned', seconds: 0 });
   const seconds = (performance.now() - start) / 1000;
-  const running = [...byRep.values()].reduce((a, t) => a + (t.ok ? t.trace.seconds : t.seconds), 0);
   log(
     `trace: ${byRep.size} ${o.label} point(s) traced for ${repOf.size} in ${seconds.toFixed(1)} s (${running.toFixed(1)} s of traced runs, the rest setting up and building)`,
   );

@@ -106,9 +106,16 @@ function splitArgs(args: string): Arg[] {
 const failedWith = (result: string, ...errors: string[]) =>
   result.startsWith('-1 ') && errors.some((e) => result.startsWith(`-1 ${e} `) || result === `-1 ${e}`);
 
-/** Whether an open's flags ask to write. */
-const opensToWrite = (args: Arg[]) =>
-  args.some((a) => 'other' in a && /(^|\|)(O_WRONLY|O_RDWR|O_CREAT|O_TRUNC)(\||$)/.test(a.other));
+/**
+ * Whether an open asks to write: `creat` always does; the others by their flags, which openat2
+ * gives inside its struct (`{flags=O_WRONLY|O_CREAT, ...}`).
+ */
+const opensToWrite = (call: string, args: Arg[]) =>
+  call === 'creat' ||
+  args.some((a) => 'other' in a && /(^|[|{=])(O_WRONLY|O_RDWR|O_CREAT|O_TRUNC)([|},]|$)/.test(a.other));
+
+/** Calls whose first path is what the link points to, not where it is made: the path is the last one. */
+const LINK_TARGET_FIRST = new Set(['symlink', 'symlinkat']);
 
 /**
  * Every path a trace touched, how, and what it cannot see. `cwd` is where the first process started
@@ -151,7 +158,8 @@ export function parseFileTrace(text: string, cwd = '/'): FileTrace {
       if (firstFd && !failed) cwdOf.set(c.pid, firstFd);
       continue;
     }
-    const str = args.findIndex((a) => 'string' in a);
+    const strings = args.flatMap((a, i) => ('string' in a ? [i] : []));
+    const str = (LINK_TARGET_FIRST.has(c.name) ? strings.at(-1) : strings[0]) ?? -1;
     if (str < 0) continue;
     const name = (args[str] as { string: string }).string;
     // An empty path with AT_EMPTY_PATH is the descriptor itself: already counted where it was opened.
@@ -164,7 +172,7 @@ export function parseFileTrace(text: string, cwd = '/'): FileTrace {
       touch(path, failed ? 'missing' : 'stat');
       continue;
     }
-    const isWrite = WRITE_CALLS.has(c.name) || (OPEN_CALLS.has(c.name) && opensToWrite(args));
+    const isWrite = WRITE_CALLS.has(c.name) || (OPEN_CALLS.has(c.name) && opensToWrite(c.name, args));
     if (isWrite && failedWith(c.result, 'EROFS', 'EACCES', 'EPERM')) refused.add(posix.normalize(path));
     if (failedWith(c.result, 'ENOENT', 'ENOTDIR')) touch(path, 'missing');
     else if (EXEC_CALLS.has(c.name)) touch(path, 'exec');

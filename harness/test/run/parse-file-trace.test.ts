@@ -83,6 +83,27 @@ describe('parseFileTrace on planted lines', () => {
     expect(t.paths.get('/jsio/side/node_modules/.bin/tool')).toEqual(new Set(['exec']));
   });
 
+  it('names the refused writes of creat, of openat2 (flags in its struct) and where a symlink was to be made', () => {
+    // As strace writes them for a C program in a read-only folder (each error swallowed).
+    const t = parseFileTrace(
+      [
+        '7 creat("ro/c1.out", 0644)          = -1 EROFS (Read-only file system)',
+        '7 openat2(AT_FDCWD</jsio/side/programs/x>, "ro/c2.out", {flags=O_WRONLY|O_CREAT, mode=0644, resolve=0}, 24) = -1 EROFS (Read-only file system)',
+        '7 symlink("/etc/passwd", "ro/c3.link") = -1 EROFS (Read-only file system)',
+        '7 symlinkat("/etc/passwd", 5</jsio/side/data>, "c4.link") = -1 EROFS (Read-only file system)',
+        '7 openat2(AT_FDCWD</jsio/side/programs/x>, "ro/r.txt", {flags=O_RDONLY|O_CLOEXEC, resolve=0}, 24) = 3</jsio/side/programs/x/ro/r.txt>',
+      ].join('\n'),
+      '/jsio/side/programs/x',
+    );
+    expect(t.refusedWrites).toEqual([
+      '/jsio/side/data/c4.link',
+      '/jsio/side/programs/x/ro/c1.out',
+      '/jsio/side/programs/x/ro/c2.out',
+      '/jsio/side/programs/x/ro/c3.link',
+    ]);
+    expect(t.paths.has('/etc/passwd')).toBe(false);
+  });
+
   it('undoes the C escapes of a path', () => {
     const t = parseFileTrace('7 openat(AT_FDCWD</x>, "/jsio/side/a\\"b\\x20c", O_RDONLY) = 3</y>');
     expect([...t.paths.keys()]).toEqual(['/jsio/side/a"b c']);

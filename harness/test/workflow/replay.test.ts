@@ -1,13 +1,13 @@
 // SLOW (a few minutes; it installs npm dependencies in fresh checkouts and runs real benchmarks):
-// bench.yml, pr.yml and pr-comment.yml replayed step by step from the YAML files themselves
+// pr.yml and pr-comment.yml replayed job by job from the YAML files themselves
 // (helpers/workflow-replay.ts): a fresh "GitHub" repository holding a snapshot of this working
-// tree, gh-pages in it, GitHub's variables and environment files, the `uses:` steps reproduced by
-// hand. Smoke size, narrowed to wc (variants c and dd-null, bs=65536). The runs under nektos/act
-// (act/*.act.test.ts) check what each workflow does in one run with the actions' own code; what
-// stays here needs state carried from one run to the next, which act's fresh workspace per job
-// does not keep: a self-hosted runner's workspace reused by a second push of the same pull request
-// (the previous base worktree still there; the sticky comment updated, not posted twice), and a PR
-// diff that reads the calibrations a bench publish wrote to gh-pages.
+// tree, GitHub's variables and environment files, the `uses:` steps reproduced by hand. Smoke
+// size, narrowed to wc (variants c and dd-null, bs=65536). The runs under nektos/act
+// (act/*.act.test.ts) check every workflow with the actions' own code, and what passes from one
+// workflow to the next through gh-pages; what stays here is what act cannot hold: one self-hosted
+// runner's workspace kept from one run of a pull request to the next (act starts every job in a
+// fresh one), so that the second push finds the first run's base worktree and updates the sticky
+// comment rather than posting a second, and a fork's approved run (act runs `approve` at once).
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,31 +16,19 @@ import { PAIRS_COMPARISON_SCHEMA } from '../../src/model/comparison-version.js';
 import { commentTarget } from '../../src/workflow/workflow-run.js';
 import { ROOT } from '../helpers/cli.js';
 import { evaluateIf, interpolate } from '../helpers/gh-expr.js';
-import {
-  commitAndPush,
-  type FakeGitHub,
-  fakeGitHub,
-  git,
-  makeWorld,
-  REPO,
-  type World,
-} from '../helpers/replay-fixture.js';
+import { commitAndPush, type FakeGitHub, fakeGitHub, makeWorld, REPO, type World } from '../helpers/replay-fixture.js';
 import { removeScratch } from '../helpers/scratch.js';
 import { type JobResult, localActions, type Runner, readWorkflow, runJob } from '../helpers/workflow-replay.js';
 
 const WF = (f: string) => readWorkflow(join(ROOT, '.github', 'workflows', f));
-const bench = WF('bench.yml');
 const pr = WF('pr.yml');
 const prComment = WF('pr-comment.yml');
 const NARROW = { experiments: 'wc', variants: 'c,dd-null', params: 'bs=65536' };
 const VERBOSE = process.env.JSIO_REPLAY_VERBOSE === '1';
 
-let w: World;
 let api: FakeGitHub;
-let gabCalls: string[] = [];
 
-function runner(name: string, artifacts: string, world: World = w): Runner {
-  const w = world;
+function runner(name: string, artifacts: string, w: World): Runner {
   return {
     repository: REPO,
     remote: w.remote,
@@ -54,110 +42,19 @@ function runner(name: string, artifacts: string, world: World = w): Runner {
   };
 }
 
-const actions = localActions({
-  'benchmark-action/github-action-benchmark': async ({ with: v }) => {
-    gabCalls.push(String(v.tool));
-    return { ok: true };
-  },
-});
+const actions = localActions();
 
 /** The step that failed, with the end of its log, for assertion messages. */
 const why = (r: JobResult) => (r.failed ? `${r.failed.name}:\n${r.failed.log.slice(-3000)}` : 'no step failed');
 
 beforeAll(async () => {
-  w = makeWorld(mkdtempSync(join(tmpdir(), 'jsio-replay-')));
   api = await fakeGitHub();
 }, 300_000);
-afterAll(() => {
-  api?.close();
-  removeScratch(w?.root);
-});
-
-describe('bench.yml, replayed (dispatch of a narrowed smoke run)', () => {
-  const artifacts = () => join(w.root, 'artifacts-bench');
-  let benchJob: JobResult;
-
-  it('bench job: measures, uploads the results, tolerates the missing just-static binary of a filtered run', {
-    timeout: 900_000,
-  }, async () => {
-    gabCalls = [];
-    benchJob = await runJob({
-      workflow: bench,
-      job: 'bench',
-      github: {
-        event_name: 'workflow_dispatch',
-        sha: w.main,
-        ref: 'refs/heads/main',
-        event: { inputs: { ...NARROW, profile: 'smoke' } },
-      },
-      inputs: { ...NARROW, profile: 'smoke', runs: '', runners: '["jsio-bench-1"]', ref: '' },
-      matrix: { runner: 'jsio-bench-1' },
-      actions,
-      runner: runner('m1', artifacts()),
-      verbose: VERBOSE,
-    });
-    expect(benchJob.result, why(benchJob)).toBe('success');
-    const names = benchJob.steps.filter((s) => s.outcome === 'skipped').map((s) => s.name);
-    expect(names).toEqual([
-      'Refuse a ref that is not a commit of main (unmerged code is measured by pr.yml)',
-      "Nightly, the newest commit of main this machine has no results for (else main's head)",
-      "The previous commit this machine published (a harness mark's base)",
-      'Check out that commit beside this one',
-      'Its dependencies, from its own lockfile',
-      'Whether the harness changed since that commit',
-      "Record what both harnesses run and compute (the harness mark's reason)",
-    ]);
-    expect(benchJob.env.HOME).toMatch(/_temp\/.*\/home$/);
-    expect(benchJob.env.JSIO_CACHE).toBe(join(w.toolCache, 'jsio-bench', 'trusted'));
-    expect(benchJob.steps.find((s) => s.name === 'Upload the static just(js) binary')!.log).toContain(
-      'if-no-files-found: warn',
-    );
-    const results = JSON.parse(readFileSync(join(artifacts(), 'results-jsio-bench-1', 'results.json'), 'utf8')) as {
-      run: { commit: { sha: string }; profile: string };
-      benchmarks: { experiment: string; variant: string; status: string }[];
-    };
-    expect(results.run.commit.sha).toBe(w.main);
-    expect(results.benchmarks.map((b) => `${b.experiment}/${b.variant} ${b.status}`).sort()).toEqual([
-      'wc/c ok',
-      'wc/dd-null ok',
-    ]);
-    expect(benchJob.summary).toContain('Results are stored under machine id');
-  });
-
-  it('publish job: the trend store on gh-pages gets the commit; github-action-benchmark gets nothing from a filtered dispatch; no token on disk', {
-    timeout: 600_000,
-  }, async () => {
-    gabCalls = [];
-    const r = runner('hosted-1', artifacts());
-    const publish = await runJob({
-      workflow: bench,
-      job: 'publish',
-      github: { event_name: 'workflow_dispatch', sha: w.main, ref: 'refs/heads/main', event: {} },
-      inputs: { ...NARROW, profile: 'smoke', runs: '', runners: '["jsio-bench-1"]', ref: '' },
-      matrix: { runner: 'jsio-bench-1' },
-      needs: { bench: { result: 'success' } },
-      actions,
-      runner: r,
-      verbose: VERBOSE,
-    });
-    expect(publish.result, why(publish)).toBe('success');
-    const gate = publish.steps.find((s) => s.name === 'What github-action-benchmark gets')!;
-    expect(gate.outputs).toMatchObject({ sha: w.main, smaller: 'false', bigger: 'false' });
-    expect(gate.log).toMatch(/dispatch with experiments, variants, params, runs or ref/);
-    expect(gabCalls).toEqual([]);
-    const machine = gate.outputs.machine!;
-    const index = JSON.parse(git(w.remote, 'show', `gh-pages:data/${machine}/index.json`)) as {
-      commits: { sha: string }[];
-    };
-    expect(index.commits.map((c) => c.sha)).toEqual([w.main]);
-    expect(readFileSync(join(r.workspace, 'pages', '.git', 'config'), 'utf8')).not.toContain('replay-token');
-    expect(JSON.stringify(publish.env)).not.toContain('replay-token');
-  });
-});
+afterAll(() => api?.close());
 
 describe('pr.yml and pr-comment.yml, replayed (a fork with a planted regression)', () => {
-  // A world of its own, before any publish (no gh-pages yet: compare says it used no
-  // calibration); the PR diff after a publish is the last test of this file.
+  // Before any publish (no gh-pages yet: compare says it used no calibration); a PR diff after a
+  // publish is bench.act.test.ts's.
   let wp: World;
   beforeAll(() => {
     wp = makeWorld(mkdtempSync(join(tmpdir(), 'jsio-replay-pr-')));
@@ -296,7 +193,7 @@ describe('pr.yml and pr-comment.yml, replayed (a fork with a planted regression)
     // The merge check is no step of this job: the comment job's commit status is.
     expect(d.steps.some((s) => s.name?.startsWith('Merge check'))).toBe(false);
     expect(existsSync(join(artifacts(), 'perf-diff', 'pairs.json'))).toBe(true);
-    expect(d.env.JSIO_CACHE).toBe(join(w.toolCache, 'jsio-bench', 'pr'));
+    expect(d.env.JSIO_CACHE).toBe(join(wp.toolCache, 'jsio-bench', 'pr'));
     const cmp = JSON.parse(readFileSync(join(artifacts(), 'perf-diff', 'comparison.json'), 'utf8')) as {
       schema: number;
       head: { commits: string[] };
@@ -400,57 +297,5 @@ describe('pr.yml and pr-comment.yml, replayed (a fork with a planted regression)
         { prNumber: String(PR), headCommits: [head1] },
       ),
     ).toThrow(/not by pull_request_target/);
-  });
-});
-
-describe('the PR diff reads what the bench publish wrote (bench -> gh-pages -> --noise-store)', () => {
-  it('a trusted pull request benchmarks after the first publish of its machine', { timeout: 1_200_000 }, async () => {
-    // The bench world has published (first describe): gh-pages holds data/<machine>/.
-    const sha = commitAndPush(
-      w,
-      w.main,
-      'refs/pull/3/head',
-      (d) => writeFileSync(join(d, 'NOTE'), 'docs only\n'),
-      'a same-repository change',
-    );
-    const e = {
-      action: 'opened',
-      number: 3,
-      repository: { full_name: REPO, default_branch: 'main' },
-      sender: { login: 'alice', type: 'User' },
-      pull_request: {
-        number: 3,
-        user: { login: 'alice', type: 'User' },
-        head: { sha, ref: 'docs', repo: { full_name: REPO } },
-        base: { ref: 'main', sha: w.main, repo: { full_name: REPO } },
-      },
-    };
-    const ctx = {
-      github: { repository: REPO, event: e },
-      needs: { plan: { result: 'success' }, approve: { result: 'skipped' } },
-    };
-    expect(evaluateIf(pr.jobs.approve!.if, ctx)).toBe(false);
-    expect(evaluateIf(pr.jobs.diff!.if, ctx)).toBe(true);
-    const job = (name: string, runnerName: string) =>
-      runJob({
-        workflow: pr,
-        job: name,
-        github: { event_name: 'pull_request_target', sha: w.main, ref: 'refs/heads/main', event: e },
-        vars: {
-          PR_BUDGET_MINUTES: '1',
-          PR_PROFILE: 'smoke',
-          PR_BENCH_FLAGS: `--experiments ${NARROW.experiments} --variants ${NARROW.variants} --param ${NARROW.params}`,
-        },
-        needs: { plan: { result: 'success' }, approve: { result: 'skipped' } },
-        actions,
-        runner: runner(runnerName, join(w.root, 'artifacts-pr-after-publish')),
-        verbose: VERBOSE,
-      });
-    const p = await job('plan', 'hosted-plan');
-    expect(p.result, why(p)).toBe('success');
-    const d = await job('diff', 'm1');
-    // `npm run pages` wrote data/<machine>/noise.json for this uncalibrated machine; `pairs
-    // --noise-store` must read it (it used to reject it after measuring).
-    expect(d.result, why(d)).toBe('success');
   });
 });

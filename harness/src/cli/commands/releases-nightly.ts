@@ -13,11 +13,11 @@ import { releaseConfirmer } from '../../releases/pipeline/confirm-in-pairs.js';
 import { changeCounts, releaseChanges } from '../../releases/pipeline/find-changes.js';
 import { profileChange } from '../../releases/pipeline/profile-change.js';
 import { measureReleases } from '../../releases/pipeline/sweep.js';
-import { intFlag, ROOT } from '../args.js';
+import { intFlag, list, ROOT } from '../args.js';
 import { type CommandSpec, parseCommand } from '../options.js';
 import { profileFlag } from '../selection.js';
 import { type SelectionValues, selectFromFlags } from './release-selection.js';
-import { RELEASE_OUT_OPTION, RELEASE_STORE_OPTIONS } from './releases-options.js';
+import { RELEASE_EXPERIMENTS_OPTION, RELEASE_OUT_OPTION, RELEASE_STORE_OPTIONS } from './releases-options.js';
 
 /** A family's default release lines, comma-separated (undefined: every line). */
 function defaultLines(family: string): string | undefined {
@@ -60,6 +60,7 @@ export const releasesNightlySpec = {
       default: '40',
       description: 'at most N releases of the history per runtime',
     },
+    ...RELEASE_EXPERIMENTS_OPTION,
     ...RELEASE_OUT_OPTION,
   },
   example: 'npm run releases -- nightly --profile quick --backfill 0',
@@ -74,6 +75,9 @@ export async function releasesNightlyCommand(argv: string[]): Promise<number> {
   const workDir = ensureDirectory(values.out, '--out');
   const after = new Date(Date.now() - 2 * 86_400_000).toISOString().slice(0, 10);
   const sweeps = nightlySweeps(after, backfill, values['node-lines']);
+  // A dispatch may narrow the night to some experiments' suites: measuring and change detection alike.
+  const experiments = list(values.experiments);
+  const only = experiments ? { experiments } : {};
   let failed = 0;
   for (const s of sweeps) {
     if (s.limit === 0) continue;
@@ -84,6 +88,7 @@ export async function releasesNightlyCommand(argv: string[]): Promise<number> {
       profile,
       releases,
       workDir,
+      ...only,
       ...(s.limit ? { limit: s.limit } : {}),
     });
     failed += out.failed.length;
@@ -95,6 +100,7 @@ export async function releasesNightlyCommand(argv: string[]): Promise<number> {
     profile,
     workDir,
     bisectSteps: 3,
+    ...only,
     // Each change is confirmed by a paired diff of its two releases (4 minutes of pairs at most).
     confirm: releaseConfirmer({ root: ROOT, profile, askedSeconds: 240 }),
     // Each confirmed change is profiled under both releases (the runtime's profiler, else perf).

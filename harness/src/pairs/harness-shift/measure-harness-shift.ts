@@ -44,6 +44,7 @@ import {
 import { type Candidate, candidateSpread, keepQuietest, relativeSpread, type SideRuns } from './quietest.js';
 import { type Measurement, type RunBench, runRounds, type Side } from './rounds.js';
 import { drawSample, type SamplePoint, seedOf } from './sample.js';
+import { countWithBothHarnesses } from './shift-counts.js';
 import { type FirstRound, shiftRuns } from './shift-runs.js';
 
 /**
@@ -374,8 +375,13 @@ interface RoundsJob {
   log: (m: string) => void;
 }
 
-/** Both harnesses set up side by side, the rounds measured, and each experiment's shift pooled. */
-async function measureRounds(job: RoundsJob): Promise<Pick<HarnessShift, 'experiments' | 'notMeasured' | 'note'>> {
+/**
+ * Both harnesses set up side by side; when the transcripts put every difference in points, those
+ * points' work counted by each (exact); then the rounds measured, and each experiment's shift pooled.
+ */
+async function measureRounds(
+  job: RoundsJob,
+): Promise<Pick<HarnessShift, 'experiments' | 'notMeasured' | 'note' | 'work'>> {
   const { opts, sample, rounds, profile, log } = job;
   const run = opts.runBench ?? benchProcess;
   const sides = makeShiftSides(opts.base, opts.head);
@@ -411,6 +417,10 @@ async function measureRounds(job: RoundsJob): Promise<Pick<HarnessShift, 'experi
       const ok = new Set(shifts.filter((s) => insideMargin(s)).map((s) => s.experiment));
       return new Set(sample.filter((p) => ok.has(p.experiment.id)).map((p) => p.id));
     };
+    const inPoints = opts.transcripts ? pointsToTime(opts.transcripts) : undefined;
+    const work = inPoints?.length
+      ? await countWithBothHarnesses({ sample, profile, sides, run, stop, log })
+      : undefined;
     // Asked only when a round can still start (a spent deadline measures nothing at all).
     const runs = !stop() && (await takesRuns(run, 'base', sides.base)) && (await takesRuns(run, 'head', sides.head));
     if (!runs && !stop())
@@ -443,7 +453,7 @@ async function measureRounds(job: RoundsJob): Promise<Pick<HarnessShift, 'experi
     const note = cut
       ? `the measurement was ${cut === 'interrupted' ? cut : `stopped when ${cut}`} before every experiment's interval settled (inside ±${SHIFT_MARGIN * 100} % or wholly beyond it)`
       : undefined;
-    return { experiments: shifts, notMeasured, ...(note ? { note } : {}) };
+    return { experiments: shifts, notMeasured, ...(note ? { note } : {}), ...(work ? { work } : {}) };
   } finally {
     interrupt.dispose();
     sides.dispose();

@@ -4,6 +4,7 @@
  * the base's, same programs) and interval, flagged when the interval leaves the margin. Every
  * string from the comparison is escaped.
  */
+import { groupDigits } from '../../lib/format.js';
 import { escapeCell } from '../../lib/markdown.js';
 import type { HarnessShift } from '../../model/pairs-document.js';
 import { measuresTheSame, needsNoTiming, type TranscriptVerdict } from '../../model/transcript-document.js';
@@ -63,6 +64,38 @@ function sameRunsSection(s: HarnessShift, v: TranscriptVerdict): string {
   ].join('\n');
 }
 
+type Work = NonNullable<HarnessShift['work']>[number];
+
+const count = (n: number | undefined, metric: string | undefined) =>
+  n === undefined
+    ? '?'
+    : `${groupDigits(Math.round(n))} ${metric === 'instructions_per_op' ? 'instructions per operation' : 'instructions'}`;
+
+export function workLine(w: Work): string {
+  const id = escapeCell(w.benchmark);
+  switch (w.verdict) {
+    case 'same':
+      return `- ${id}: work the same on both sides (${count(w.base, w.metric)})`;
+    case 'changed':
+      return `- ${id}: ⚠️ work changed, ${count(w.base, w.metric)} → ${count(w.head, w.metric)} (${shiftPct(1 + (w.change ?? 0))})`;
+    case 'not-deterministic':
+      return `- ${id}: counts not deterministic here (repeats ${((w.spread ?? 0) * 100).toFixed(2)} % apart)`;
+    default:
+      return `- ${id}: not counted (${escapeCell(w.reason ?? 'no reason given')})`;
+  }
+}
+
+/** The counts both harnesses made of the points the differences are in. */
+const workLead = (s: HarnessShift) =>
+  s.work?.length
+    ? [
+        "The points the differences are in, counted under Valgrind by each side's own harness running the head's programs (exact; the same work means the program does the same, however differently it is started):",
+        '',
+        ...s.work.map(workLine),
+        '',
+      ]
+    : [];
+
 /** The transcripts' lines that lead a timed section: what runs or is computed differently. */
 const transcriptLead = (s: HarnessShift) =>
   s.transcript ? ['Recorded from outside before timing:', '', ...verdictLines(s.transcript), ''] : [];
@@ -85,6 +118,7 @@ export function renderHarnessShift(s: HarnessShift): string {
     `Changed: ${filesLine(s.files)}`,
     '',
     ...transcriptLead(s),
+    ...workLead(s),
     `The same programs (the head's) measured by the base's harness and by the head's, alternating in rounds (${escapeCell(s.profile)} profile${s.candidates && s.candidates > 1 ? `; of ${s.candidates} points tried per experiment in the first rounds, those whose ratio moved least between rounds went on` : ''}). Each experiment's pooled shift of its numbers, the head's harness over the base's, with a 95 % interval (flagged when it leaves ${margin}: beyond the margin when wholly outside it, too wide to tell when it straddles it):`,
     '',
     ...(s.experiments.length

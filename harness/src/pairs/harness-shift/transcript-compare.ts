@@ -122,6 +122,8 @@ function tokens(list: readonly string[]): string {
 const change = (label: string, removed: string[], added: string[]) =>
   removed.length || added.length ? `${label}${tokens(removed)} → ${tokens(added)}` : '';
 
+const STREAMS = ['standard input', 'standard output', 'standard error'];
+
 /** How one run differs from another of the same program, in a line. */
 function describe(base: NormalRun, head: NormalRun): string {
   const argv = tokenChange(base.argv, head.argv);
@@ -136,6 +138,10 @@ function describe(base: NormalRun, head: NormalRun): string {
     base.cwd !== head.cwd ? `working directory ${code(base.cwd)} → ${code(head.cwd)}` : '',
     base.affinity !== head.affinity ? `CPUs ${code(base.affinity ?? 'any')} → ${code(head.affinity ?? 'any')}` : '',
     change('limits ', limits.removed, limits.added),
+    ...STREAMS.map((stream, i) => {
+      const [b, h] = [base.stdio?.[i] ?? 'inherited', head.stdio?.[i] ?? 'inherited'];
+      return b !== h ? `${stream} ${code(b)} → ${code(h)}` : '';
+    }),
   ].filter(Boolean);
   return `${program(base)}: ${parts.join('; ') || 'started from another file'}`;
 }

@@ -57,5 +57,8 @@ export function normalizeRun(run: ProcessRun, name: (s: string) => string): Norm
     limits: Object.fromEntries(Object.entries(run.limits).sort(([a], [b]) => a.localeCompare(b))),
     ...(run.point !== undefined ? { point: run.point } : {}),
     ...(run.fill ? { fill: true as const } : {}),
+    ...(run.stdio
+      ? { stdio: [name(run.stdio[0]), name(run.stdio[1]), name(run.stdio[2])] as [string, string, string] }
+      : {}),
   };
 }

@@ -30,7 +30,7 @@ import { normalizeRun, type Place, placeNamer } from './transcript-places.js';
 import { processRuns } from './transcript-starts.js';
 
 /** The calls that say what started, where, on which CPUs and with which limits. */
-const TRACED = 'execve,chdir,fchdir,clone,clone3,fork,vfork,sched_setaffinity,prlimit64,setrlimit';
+const TRACED = 'execve,chdir,fchdir,clone,clone3,fork,vfork,sched_setaffinity,prlimit64,setrlimit,dup2,dup3';
 
 /** Root-owned places only: the recording must not run a tool a checkout could have put on PATH. */
 const STRACE = '/usr/bin/strace';

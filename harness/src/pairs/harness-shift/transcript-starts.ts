@@ -30,6 +30,23 @@ export interface ProcessRun {
   readonly point?: string;
   /** It fills a shared cache entry, or descends from a start that does: see `fillsCache`. */
   readonly fill?: true;
+  /** What its standard input, output and error are, when something in the recording wired them: see `descriptor`. */
+  readonly stdio?: Stdio;
+}
+
+/** Descriptors 0, 1 and 2: `inherited` (from outside the recording) until a dup2 or dup3 in it sets one. */
+type Stdio = readonly [string, string, string];
+const INHERITED: Stdio = ['inherited', 'inherited', 'inherited'];
+
+/**
+ * What a descriptor strace annotated with -y is, as the transcript compares it: a file by its path,
+ * a pipe, socket or other kernel object by its kind (their inode numbers differ from run to run).
+ */
+export function descriptor(v: string): string | undefined {
+  const m = /^\d+<(.*)>$/s.exec(v);
+  if (!m) return undefined;
+  const kind = /^([a-z_]+):\[\d+\]$/.exec(m[1]!) ?? /^(anon_inode):/.exec(m[1]!);
+  return kind ? kind[1] : m[1];
 }
 
 /**
@@ -79,6 +96,7 @@ interface ProcessState {
   limits: Record<string, string>;
   point?: string;
   fill?: true;
+  stdio: Stdio;
 }
 
 const FORKS = new Set(['clone', 'clone3', 'fork', 'vfork']);
@@ -114,6 +132,7 @@ function adopted(
     ...(run.affinity === undefined && inherited !== undefined ? { affinity: inherited } : {}),
     ...(run.point === undefined && self.point !== undefined ? { point: self.point } : {}),
     ...(self.fill && !run.fill ? { fill: true as const } : {}),
+    ...(run.stdio === undefined && self.stdio !== INHERITED ? { stdio: self.stdio } : {}),
     limits: { ...self.limits, ...run.limits },
   };
 }
@@ -135,7 +154,7 @@ class Tasks {
   of(pid: number): ProcessState {
     let s = this.states.get(pid);
     if (!s) {
-      s = { folder: { cwd: pid === this.first ? this.cwd : '?' }, limits: {} };
+      s = { folder: { cwd: pid === this.first ? this.cwd : '?' }, limits: {}, stdio: INHERITED };
       this.states.set(pid, s);
     }
     return s;
@@ -177,6 +196,7 @@ class Tasks {
       ...(point !== undefined ? { point } : {}),
       ...(fill ? { fill } : {}),
       limits: { ...self.limits, ...known?.limits },
+      stdio: known && known.stdio !== INHERITED ? known.stdio : self.stdio,
     });
   }
 
@@ -201,6 +221,7 @@ class Tasks {
       ...(self.point !== undefined ? { point: self.point } : {}),
       ...(self.fill ? { fill: true as const } : {}),
       limits: { ...self.limits },
+      ...(self.stdio !== INHERITED ? { stdio: self.stdio } : {}),
     });
   }
 }
@@ -221,6 +242,15 @@ function apply(tasks: Tasks, call: SysCall, args: readonly ArgValue[]): void {
     if (str(args[2]) !== 'NULL') tasks.of(target).limits[str(args[1])] = str(args[2]);
   } else if (call.name === 'setrlimit') {
     self.limits[str(args[0])] = str(args[1]);
+  } else if (call.name === 'dup2' || call.name === 'dup3') {
+    // The way a spawner wires a child's standard streams between its fork and its execve.
+    const target = Number(/^\d+/.exec(str(args[1]))?.[0]);
+    const what = descriptor(str(args[0]));
+    if (what !== undefined && target >= 0 && target <= 2) {
+      const next = [...self.stdio] as [string, string, string];
+      next[target] = what;
+      self.stdio = next;
+    }
   } else if (call.name === 'execve') {
     tasks.started(call.pid, args);
   }

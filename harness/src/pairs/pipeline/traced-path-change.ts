@@ -2,8 +2,9 @@
  * Whether a traced path differs between two checkouts, as the traced process could tell: a file's
  * bytes, a link's target, a folder's names where it was listed (else only that it is a folder),
  * and whether it exists at all. A path in node_modules is compared by its package's lockfile entry
- * (npm's own files there by the whole lockfile): the head's packages are not installed where the
- * plan runs, its lockfile says what they would be.
+ * (npm's own files there, and the node_modules folder itself, by the whole lockfile): the head's
+ * packages are not installed where the plan runs (pr.yml installs the base's only), its lockfile
+ * says what they would be.
  */
 import { createHash } from 'node:crypto';
 import { lstatSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
@@ -61,9 +62,11 @@ export function tracedPathChange(base: string, head: string) {
     const key = `${listed ? 'l' : '-'}${path}`;
     const known = memo.get(key);
     if (known !== undefined) return known;
-    const differs = path.startsWith('node_modules/')
-      ? lockEntry(base, lockKeyOf(path), locks) !== lockEntry(head, lockKeyOf(path), locks)
-      : stateOf(base, path, listed) !== stateOf(head, path, listed);
+    // The folder itself too: the head has none where the plan runs, which says nothing of what npm ci would make.
+    const differs =
+      path === 'node_modules' || path.startsWith('node_modules/')
+        ? lockEntry(base, lockKeyOf(path), locks) !== lockEntry(head, lockKeyOf(path), locks)
+        : stateOf(base, path, listed) !== stateOf(head, path, listed);
     memo.set(key, differs);
     return differs;
   };

@@ -1,7 +1,14 @@
 // The harness's own load in a recording: read from /proc, bounded A/A, and what it decides (pure).
+import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { needsNoTiming, pointsToTime, type TranscriptVerdict } from '../../../src/model/transcript-document.js';
-import { statCpuSeconds } from '../../../src/pairs/harness-shift/harness-cpu.js';
+import {
+  ownProcesses,
+  type ProcStat,
+  parseStat,
+  statCpuSeconds,
+  watchCpu,
+} from '../../../src/pairs/harness-shift/harness-cpu.js';
 import { HARNESS_LOAD_FLOOR, harnessLoad } from '../../../src/pairs/harness-shift/harness-load.js';
 import { verdictText } from '../../../src/pairs/harness-shift/verdict-text.js';
 
@@ -10,6 +17,54 @@ describe('statCpuSeconds', () => {
     const stat = '4242 (node (x) y) S 1 4242 4242 0 -1 4194560 9000 0 0 0 1234 56 0 0 20 0 11 0 100 0 0';
     expect(statCpuSeconds(stat)).toBeCloseTo(12.9, 5);
     expect(statCpuSeconds('4242 (node) S')).toBeUndefined();
+  });
+});
+
+describe("the harness's own processes", () => {
+  const p = (comm: string, ppid: number, cpu = 1): ProcStat => ({ comm, ppid, cpu, start: 1 });
+
+  it('reads the parent, the times and the start, whatever the name holds', () => {
+    const stat = '4242 (a) b) S 17 4242 4242 0 -1 4194560 9000 0 0 0 150 50 0 0 20 0 11 0 777 0 0';
+    expect(parseStat(stat)).toEqual({ comm: 'a) b', ppid: 17, cpu: 2, start: 777 });
+    expect(parseStat('garbage')).toBeUndefined();
+  });
+
+  it('are the harness and what it starts, except each sandbox and everything under it', () => {
+    const table = new Map<number, ProcStat>([
+      [1, p('systemd', 0)],
+      [10, p('node', 1)],
+      [11, p('sh', 10)],
+      [12, p('node', 11)],
+      [20, p('bwrap', 10)],
+      [21, p('hyperfine', 20)],
+      [22, p('wc-c', 21)],
+      [30, p('git', 10)],
+      [40, p('node', 1)],
+    ]);
+    expect(ownProcesses(table, 10).sort()).toEqual([10, 11, 12, 30]);
+    expect(ownProcesses(table, 99)).toEqual([]);
+  });
+
+  // Real processes: a helper the watched process starts counts, a sandboxed one does not.
+  const busy = (seconds: number) =>
+    `const t=process.cpuUsage();while((process.cpuUsage(t).user+process.cpuUsage(t).system)/1e6<${seconds});`;
+  const watchOf = async (script: string) => {
+    const marker = `jsio-cpu-watch-${process.pid}-${Math.random().toString(36).slice(2)}`;
+    const w = watchCpu((a) => a.includes(marker));
+    const child = spawn('sh', ['-c', script, marker], { stdio: 'ignore' });
+    await new Promise((ok) => child.on('close', ok));
+    return w.stop();
+  };
+
+  it("sums a helper's CPU time with the watched process's own", { timeout: 60_000 }, async () => {
+    const cpu = await watchOf(`node -e '${busy(1)}'; sleep 0.3`);
+    // The helper spent 1 s of CPU; samples come every 200 ms, so at most that much of it can be missed.
+    expect(cpu).toBeGreaterThan(0.6);
+  });
+
+  it('leaves out what runs in a sandbox', { timeout: 60_000 }, async () => {
+    const cpu = await watchOf(`bwrap --dev-bind / / node -e '${busy(1)}'; sleep 0.3`);
+    expect(cpu ?? 0).toBeLessThan(0.3);
   });
 });
 

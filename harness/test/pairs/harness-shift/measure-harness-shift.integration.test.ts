@@ -114,6 +114,39 @@ describe('measureHarnessShift', () => {
     expect(renderHarnessShift(shift!)).toContain('Recorded from outside before timing:');
   });
 
+  it("counts the points the recordings put every difference in, with each side's own harness, before timing them", async () => {
+    const log: string[] = [];
+    const inPoint: TranscriptVerdict = {
+      ...verdict(false),
+      runs: {
+        same: false,
+        alike: 100,
+        differences: [{ what: 'bash: `set -o nounset` added', runs: 6, kind: 'program', points: 1 }],
+        more: 0,
+        inPoints: ['wc/c/bs=65536'],
+      },
+    };
+    const shift = await measureHarnessShift({
+      base,
+      head,
+      profile: 'smoke',
+      rounds: 1,
+      filters: { experiments: ['wc'], variants: ['c'] },
+      transcripts: inPoint,
+      log: (m) => log.push(m),
+    });
+    expect(HarnessShift.parse(shift)).toEqual(shift);
+    // Only the named point is counted (and timed), by both harnesses: the same C program on the
+    // same input does the same work whichever harness starts it, exactly.
+    expect(shift!.work, log.join('\n')).toEqual([
+      expect.objectContaining({ benchmark: 'wc/c/bs=65536', metric: 'instructions_per_op', verdict: 'same' }),
+    ]);
+    expect(shift!.work![0]!.base).toBe(shift!.work![0]!.head);
+    expect(renderHarnessShift(shift!)).toMatch(
+      /- wc\/c\/bs=65536: work the same on both sides \([\d,]+ instructions per operation\)/,
+    );
+  });
+
   it('says so when its time runs out before the rounds end', async () => {
     const calls: string[] = [];
     const shift = await measureHarnessShift({

@@ -41,6 +41,19 @@ describe('compareTranscripts', () => {
     );
   });
 
+  it("names a start's standard streams wired otherwise (a pipe where a file was)", () => {
+    const base = [run(['wc'], { point: 'wc/c/bs=4096', stdio: ['<inputs>/wc.bin', 'pipe', 'inherited'] })];
+    const head = [run(['wc'], { point: 'wc/c/bs=4096', stdio: ['pipe', 'pipe', 'inherited'] })];
+    expect(compareTranscripts(base, head).differences).toEqual([
+      {
+        what: 'wc: standard input `<inputs>/wc.bin` → `pipe`',
+        runs: 1,
+        kind: 'program',
+        points: ['wc/c/bs=4096'],
+      },
+    ]);
+  });
+
   it('the same timed runs in another order are a difference', () => {
     const a = [hyperfine(3, 256), hyperfine(3, 4096)];
     expect(compareTranscripts(a, [...a].reverse()).differences).toEqual([

@@ -1,11 +1,42 @@
 // What a process tree started, and how, from strace's calls (pure).
 import { describe, expect, it } from 'vitest';
-import { processRuns } from '../../../src/pairs/harness-shift/transcript-starts.js';
+import { descriptor, processRuns } from '../../../src/pairs/harness-shift/transcript-starts.js';
 import { readStraceLog } from '../../../src/run/strace-log.js';
 
 const runs = (log: string[]) => processRuns(readStraceLog(log.join('\n')), '/work/side');
 
+describe('descriptor', () => {
+  it('names a file by its path and a pipe or socket by its kind (their inode numbers vary)', () => {
+    expect(descriptor('3</etc/hostname>')).toBe('/etc/hostname');
+    expect(descriptor('4<pipe:[20426369]>')).toBe('pipe');
+    expect(descriptor('5<socket:[77]>')).toBe('socket');
+    expect(descriptor('6<anon_inode:[eventfd]>')).toBe('anon_inode');
+    expect(descriptor('3')).toBeUndefined();
+  });
+});
+
 describe('processRuns', () => {
+  it('gives each start the standard streams wired before it, inherited across forks (as strace -y prints dup2)', () => {
+    const r = runs([
+      '10 execve("/bin/bash", ["bash"], []) = 0',
+      '10 clone(child_stack=NULL, flags=SIGCHLD) = 11',
+      '10 clone(child_stack=NULL, flags=SIGCHLD) = 12',
+      '11 dup2(4<pipe:[20426369]>, 1</tmp/x/stdout>) = 1<pipe:[20426369]>',
+      '11 dup2(3</work/side/in.bin>, 0</dev/null>) = 0</work/side/in.bin>',
+      '11 execve("/bin/echo", ["echo"], []) = 0',
+      '12 dup3(3<pipe:[20426369]>, 0</dev/null>, 0) = 0<pipe:[20426369]>',
+      '12 dup2(3</dev/null>, 1</tmp/x/stdout>) = 1</dev/null>',
+      '12 dup2(3</dev/null>, 7</tmp/y>) = 7</dev/null>',
+      '12 clone(child_stack=NULL, flags=SIGCHLD) = 13',
+      '13 execve("/bin/cat", ["cat"], []) = 0',
+    ]);
+    expect(r.map((x) => [x.exe, x.stdio])).toEqual([
+      ['/bin/bash', undefined],
+      ['/bin/echo', ['/work/side/in.bin', 'pipe', 'inherited']],
+      ['/bin/cat', ['pipe', '/dev/null', 'inherited']],
+    ]);
+  });
+
   it('gives each start the directory, CPUs and limits its process had, inherited across forks', () => {
     const r = runs([
       '10 execve("/usr/bin/node", ["node", "cli.mjs"], ["A=1"]) = 0',

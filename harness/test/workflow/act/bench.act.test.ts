@@ -11,7 +11,9 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readTrustedPlan } from '../../../src/workflow/artifact.js';
 import { artifactFile, artifactFiles, artifactNames } from '../../helpers/act/artifacts.js';
+import { standInApi } from '../../helpers/act/github-api.js';
 import { type HostState, hostState } from '../../helpers/act/host.js';
 import { type ActRun, runAct, step, TOKEN, why } from '../../helpers/act/runs.js';
 import { actReadiness, unlessActReady } from '../../helpers/act/suite.js';
@@ -136,6 +138,66 @@ describe.runIf(ready)('bench.yml under act', () => {
     ]);
     // The token reached git only through the environment: nothing on gh-pages holds it.
     expect(spawnSync('git', ['-C', w.remote, 'grep', '-q', TOKEN, 'gh-pages']).status).toBe(1);
+  });
+
+  // What carries from one workflow to another through gh-pages (act starts every run afresh, the
+  // bare repository is what persists): a pull request based on the published commit is planned
+  // from the traces that run stored and measured against the thresholds and counts it published.
+  it("a pull request on the published commit: pr.yml's plan takes the base's traces from gh-pages, and its diff reads the store publish wrote", {
+    timeout: 900_000,
+  }, async () => {
+    const api = await standInApi(REPOSITORY);
+    try {
+      const PR = 3;
+      const head = commitAndPush(
+        w,
+        w.main,
+        `refs/pull/${PR}/head`,
+        (d) => writeFileSync(join(d, 'NOTE'), 'docs only\n'),
+        'a same-repository change',
+      );
+      api.pulls[PR] = { number: PR, state: 'open', head: { sha: head }, base: { repo: { full_name: REPOSITORY } } };
+      const r = await runAct({
+        world: w,
+        name: 'pr-after-publish',
+        workflow: '.github/workflows/pr.yml',
+        event: 'pull_request_target',
+        payload: {
+          action: 'opened',
+          number: PR,
+          repository: { full_name: REPOSITORY, default_branch: 'main' },
+          sender: { login: 'alice', type: 'User' },
+          pull_request: {
+            number: PR,
+            user: { login: 'alice', type: 'User' },
+            head: { sha: head, ref: 'docs', repo: { full_name: REPOSITORY } },
+            base: { ref: 'main', sha: w.main, repo: { full_name: REPOSITORY } },
+          },
+        },
+        vars: {
+          PR_BUDGET_MINUTES: '1',
+          PR_PROFILE: 'smoke',
+          PR_BENCH_FLAGS: '--experiments wc --variants c,dd-null --param bs=65536',
+        },
+        api,
+        tools: { node: ['22'] },
+      });
+      expect(r.status, why(r)).toBe(0);
+      expect([r.jobs.plan?.result, r.jobs.diff?.result]).toEqual(['success', 'success']);
+      const planFile = join(w.root, 'plan-after-publish.json');
+      writeFileSync(planFile, artifactFile(r, 'trusted-plan', 'plan.json'));
+      const plan = readTrustedPlan(planFile);
+      expect(plan.base.commit).toBe(firstSha);
+      // The dispatch above traced both narrowed points at smoke: none is traced again at plan time.
+      expect(plan.traced?.fromStore).toBe(2);
+      expect(plan.affected).toEqual([]);
+      // The diff read the store publish wrote, the noise.json it made for this uncalibrated machine included.
+      expect(JSON.parse(ghPages(`data/${machine}/noise.json`))).toMatchObject({ machine });
+      const cmp = JSON.parse(artifactFile(r, 'perf-diff', 'comparison.json')) as { base: { commits: string[] } };
+      expect(cmp.base.commits).toEqual([firstSha]);
+    } finally {
+      await api.close();
+    }
   });
 
   // One run for two cases (each dispatch measures and publishes, about a minute even narrowed).

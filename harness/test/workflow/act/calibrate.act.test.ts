@@ -1,4 +1,4 @@
-// SLOW (about five minutes on a busy 2-core machine; runs with JSIO_ACT_FULL=1): calibrate.yml under nektos/act, host mode, offline, with the pinned
+// calibrate.yml under nektos/act, host mode, offline, with the pinned
 // actions' own code (helpers/act/): a dispatch at the smallest workload its inputs allow (one
 // A/A diff and one planted one of wc at smoke size, a few seconds of pairs each) measures, uploads
 // the machine's noise.json, and the publish job pushes it to gh-pages as data/<machine>/noise.json.
@@ -18,9 +18,7 @@ const readiness = actReadiness();
 const { ready } = readiness;
 unlessActReady(readiness);
 
-// Several minutes even at this size (builds of two worktrees and the planted side, then the
-// statistics): with the full smoke push, where JSIO_ACT_FULL=1, to keep npm test short.
-describe.runIf(ready && process.env.JSIO_ACT_FULL === '1')('calibrate.yml under act', () => {
+describe.runIf(ready)('calibrate.yml under act', () => {
   let w: ActWorld;
   let before: HostState;
   beforeAll(() => {

