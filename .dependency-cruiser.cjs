@@ -37,6 +37,7 @@ const FILE_FLOORS = {
   // The build and normalize stages, a file or two each, sit beside the run stage they bracket; their
   // floors keep the order: build.ts imports no run/ file, and no run/ file imports normalize's.
   'run/build.ts': 'build',
+  'run/build-entry.ts': 'build',
   'run/normalize.ts': 'normalize',
   'run/fit-metrics.ts': 'normalize',
   // strace's logs read (pure): below the stages, since a build and an input generator are traced

@@ -75,6 +75,7 @@ const NEEDS = {
   calibrate: ['hyperfine', 'strace', 'time', 'fincore'],
   releases: ['hyperfine', 'strace', 'time', 'fincore'],
   transcript: ['hyperfine', 'strace', 'time', 'fincore', 'bwrap'],
+  'sandbox-cost': ['bwrap'],
   test: ['hyperfine', 'strace', 'time', 'fincore', 'shellcheck', 'chromium', 'valgrind', 'bwrap'],
 };
 // Installed when they can be, never a reason to stop: without Valgrind, work is not counted and

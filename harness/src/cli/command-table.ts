@@ -8,6 +8,7 @@ import { pairsCommand, pairsSpec } from './commands/pairs.js';
 import { prCommentCommand, prCommentSpec } from './commands/pr-comment.js';
 import { publishCommand, publishSpec } from './commands/publish.js';
 import { releasesCommand, releasesSpec } from './commands/releases.js';
+import { sandboxCostCommand, sandboxCostSpec } from './commands/sandbox-cost.js';
 import { siteCommand, sitePerfCommand, sitePerfSpec, siteSpec } from './commands/site.js';
 import { transcriptCommand, transcriptSpec } from './commands/transcript.js';
 import { workflowCommand, workflowSpec } from './commands/workflow.js';
@@ -33,6 +34,7 @@ export const COMMANDS: Record<string, Command> = {
   'site-perf': { spec: sitePerfSpec, run: sitePerfCommand },
   workflow: { spec: workflowSpec, run: (argv) => workflowCommand(argv) },
   transcript: { spec: transcriptSpec, run: transcriptCommand },
+  'sandbox-cost': { spec: sandboxCostSpec, run: sandboxCostCommand },
 };
 /** The old name of publish-run, still understood when called through bootstrap.mjs directly. */
 export const ALIASES: Record<string, string> = { publish: 'publish-run' };

@@ -18,7 +18,24 @@ export interface JobBuild {
   readonly key: string;
   readonly spec: NonNullable<Variant['build']>;
   readonly source: string;
+  /**
+   * The artifact in its entry of the content-keyed build cache (`<builds>/<E>/<V>/<key>/<name>`,
+   * machine/cache-root.ts): outside every checkout, shared by every checkout with the same build.
+   */
   readonly artifact: string;
+  /**
+   * Whether the entry's key names the build's content (plan/identify-inputs.ts buildIdentity): a
+   * filled entry is used as it is. False where what the build reads cannot be known: its entry is
+   * the checkout's own, made again on every run.
+   */
+  readonly keyed: boolean;
+  /** Where every sandbox shows the entry (`/jsio/build/<E>/<V>`): the same path whichever entry it is. */
+  readonly inside: string;
+  /**
+   * The checkout's own folder the build is also shown in (hard links to the entry's files): where
+   * bench.yml uploads the static just(js) binary from (`workflow build-dir`).
+   */
+  readonly view?: string;
   /** The folder the build runs in (its experiment's): relative paths in flags and libraries resolve here. */
   readonly cwd: string;
   /** just(js) app builds: the config file that makes the program the binary's entry point. */

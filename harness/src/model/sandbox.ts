@@ -15,7 +15,10 @@ export const INSIDE = {
    * in it, so no package.json of the checkout decides how Node loads them.
    */
   programs: '/jsio/programs',
-  /** The side's builds (gcc, just build, esbuild), read-only. */
+  /**
+   * Builds (gcc, just build, esbuild), read-only: a job's own build at `<build>/<E>/<V>`, bound
+   * from its entry of the content-keyed cache.
+   */
   build: '/jsio/build',
   /** Generated inputs (content-keyed), read-only. */
   inputs: '/jsio/inputs',

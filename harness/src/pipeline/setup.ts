@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { busyByOthers, isBusy } from '../analysis/busy.js';
 import { UserError } from '../lib/errors.js';
 import { killAllChildren, runProcess } from '../lib/exec.js';
+import { noteOldCheckoutCaches } from '../machine/cache-root.js';
 import { measureColdRead } from '../machine/cold-read.js';
 import { cpuPlan, currentConditions } from '../machine/conditions.js';
 import { sampleForeignCores } from '../machine/cpu-share.js';
@@ -156,6 +157,7 @@ export interface CheckoutPlan {
 export async function planCheckout(points: readonly Point[], host: Host, o: CheckoutPlan, log: (m: string) => void) {
   refuseTrackedHarnessFiles(o.root);
   refuseNpmConfig(o.root);
+  noteOldCheckoutCaches(o.root, log);
   const runtimes = await resolveRuntimes(
     points,
     { root: o.root, homes: o.justHome ? { JUST_HOME: o.justHome } : {} },
@@ -180,6 +182,8 @@ export async function planCheckout(points: readonly Point[], host: Host, o: Chec
     runtimes,
     inputs,
     cacheDir: o.jobCacheDir ?? o.cacheDir,
+    // Builds are keyed by content in the cache every checkout shares.
+    buildsDir: join(o.cacheDir, 'builds'),
     require: o.require,
     ...(o.scratchDir ? { scratchDir: o.scratchDir } : {}),
     ...(host.cpus ? { cpus: host.cpus } : {}),
@@ -219,7 +223,6 @@ function sideSandbox(
   const opened = openSandbox({
     root: o.root,
     cacheDir: o.cacheDir,
-    buildCacheDir: o.jobCacheDir ?? o.cacheDir,
     scratchDir: o.scratchDir ?? join(o.jobCacheDir ?? o.cacheDir, 'scratch'),
     ...(o.programsDir ? { programsDir: o.programsDir } : {}),
     ...justFolders(o.justHome),

@@ -59,8 +59,8 @@ export interface TracePointsOptions {
   /** What the log calls the points ("base", "quick"). */
   label: string;
   /**
-   * Builds already made in the same sandbox and cache (bench's, by build key): taken, not made
-   * again (a build rewrites its artifact, which the counting stage after the trace pass digests).
+   * Builds already made in the same sandbox and cache (bench's, by build key): taken as they are,
+   * with the traces they kept.
    */
   builds?: ReadonlyMap<string, BuildResult>;
 }
@@ -132,7 +132,8 @@ export async function tracePoints(
 /**
  * The builds the traced points need: those given (bench's, made in the same sandbox and cache)
  * where they kept their trace, the others made here under one. A given build without a trace is
- * made again: its artifact is rewritten, by the same build.
+ * made again under one in a staging folder, for its trace: its entry keeps the artifact it holds
+ * (run/build-entry.ts), which the counting stage after the trace pass digests.
  */
 async function tracedBuilds(
   jobs: readonly Job[],

@@ -363,6 +363,33 @@ export function generatorIdentity(exp: Experiment, root = checkoutOf(exp)): Meas
   return out;
 }
 
+/**
+ * The identity of a variant's build (gcc, just build, esbuild): what the build reads (its
+ * program's reach, the experiment folder's files no other program reaches), its spec and source,
+ * and the bundler a bundle is made with. Builds are cached under it with the builder's version
+ * (plan/jobs.ts), so two checkouts with the same program share one build and a changed file
+ * makes another. Unknown when the reach is: such a build is made again on every run.
+ */
+export function buildIdentity(exp: Experiment, v: Variant, root = checkoutOf(exp)): MeasuredInputs {
+  const key = `${root}\0${exp.dir}\0build ${v.id}`;
+  let out = memo.get(key);
+  if (!out) {
+    out = proven(() => {
+      const parts: Record<string, string> = {};
+      const er = experimentReach(exp, root);
+      const own = er.variants.get(v.id) ?? variantReach(exp, v, root);
+      reachParts(own, root, parts);
+      for (const f of folderFiles(er, exp, own)) filePart(root, f, parts);
+      parts['build spec'] = JSON.stringify({ experiment: exp.id, variant: v.id, source: v.source, build: v.build });
+      if (v.build?.kind === 'esbuild')
+        parts['bundler esbuild'] = rootPin(root, 'esbuild') ?? `${harnessEsbuild} (the harness's)`;
+      return parts;
+    });
+    memo.set(key, out);
+  }
+  return out;
+}
+
 /** Forgets what was read (a test that edits a checkout between two diffs). */
 export function forgetMeasuredInputs(): void {
   memo.clear();

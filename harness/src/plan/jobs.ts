@@ -6,18 +6,21 @@
  * is "failed"); `--require` makes a missing runtime an error before anything is measured.
  */
 import { createHash } from 'node:crypto';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { UserError } from '../lib/errors.js';
 import { shellQuote } from '../lib/exec.js';
 import { evaluate, fillTemplate, type Scope } from '../lib/expr.js';
+import { translate } from '../machine/sandbox/argv.js';
 import type { Resolved } from '../machine/toolchains.js';
 import { freezeJob, type Job, type JobBuild, type JobCommand } from '../model/job.js';
 import { type Experiment, jsRuntimes, type Variant } from '../model/manifest.js';
 import { familyOf, NATIVE_COUNTING } from '../model/runtime-families.js';
-import type { Sandbox } from '../model/sandbox.js';
+import { INSIDE, type Sandbox } from '../model/sandbox.js';
 import { matchesAt } from '../model/select.js';
+import { entryFor } from './build-reads.js';
+import { recipeOf } from './build-recipe.js';
 import { workloadHash } from './definition.js';
-import { measuredInputs } from './identify-inputs.js';
+import { buildIdentity, measuredInputs } from './identify-inputs.js';
 import { type InputResult, inputScope } from './inputs.js';
 import type { Point } from './plan.js';
 
@@ -27,6 +30,8 @@ export interface PlanEnvironment {
   /** Each point's input by point id, for experiments with a generator. */
   inputs: ReadonlyMap<string, InputResult>;
   cacheDir: string;
+  /** The content-keyed build cache, shared by every checkout (machine/cache-root.ts); cacheDir/builds by default. */
+  buildsDir?: string;
   /** Where the programs write their files ({scratch}/<experiment>/<variant>); cacheDir/scratch by default. */
   scratchDir?: string;
   /** taskset and the machine's CPU sets: the harness's, the measured programs', all of them. */
@@ -53,40 +58,80 @@ function checkRequired(runtimes: ReadonlyMap<string, Resolved>, required: readon
   }
 }
 
-/** Where a variant's build output goes: one place per experiment and variant. */
-function artifactPath(cacheDir: string, exp: Experiment, variant: Variant): string | undefined {
+/** The artifact's file name in its build folder. */
+function artifactName(variant: Variant): string | undefined {
   const spec = variant.build;
   if (!spec || !variant.source) return undefined;
-  const dir = join(cacheDir, 'build', exp.id, variant.id);
   switch (spec.kind) {
     case 'gcc':
-      return join(dir, variant.id);
+      return variant.id;
     case 'just-static':
       // The builder writes ./<name> beside <name>.js.
-      return join(dir, basename(variant.source, '.js'));
+      return basename(variant.source, '.js');
     case 'esbuild':
-      return join(dir, `${variant.id}.mjs`);
+      return `${variant.id}.mjs`;
   }
+}
+
+/** Build keys carry their scheme: a change to what the key covers makes every entry anew. */
+const BUILD_SCHEME = 'b1';
+
+/**
+ * The key of a variant's build in the content-keyed cache: the digest of what the build reads
+ * (buildIdentity), the builder's version, how the harness runs it (its recipe: a harness that
+ * builds otherwise makes its own), and where the build sees its folder (the fixed path in a
+ * sandbox; the checkout's own path without one, since a compiler may write it into the artifact).
+ * Where what it reads is unknown, a key of the checkout's own (`unkeyed-`): made again every run.
+ */
+function buildKey(
+  point: Point,
+  env: PlanEnvironment,
+  tool: string | undefined,
+  name: string,
+): { key: string; keyed: boolean } {
+  const { experiment: exp, variant } = point;
+  const where = env.sandbox ? translate(exp.dir, env.sandbox.roots) : exp.dir;
+  const id = buildIdentity(exp, variant);
+  const digest = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 16);
+  if (!id.ok) return { key: `unkeyed-${digest(`${exp.dir}\0${where}`)}`, keyed: false };
+  const recipe = recipeOf(variant.build!, name);
+  return { key: `${BUILD_SCHEME}-${digest(JSON.stringify({ id: id.digest, tool, where, recipe }))}`, keyed: true };
 }
 
 function jobBuild(point: Point, env: PlanEnvironment): JobBuild | undefined {
   const { experiment: exp, variant } = point;
   const spec = variant.build;
-  const artifact = artifactPath(env.cacheDir, exp, variant);
-  if (!spec || !variant.source || !artifact) return undefined;
+  const name = artifactName(variant);
+  if (!spec || !variant.source || !name) return undefined;
   const toolKey = spec.kind === 'gcc' ? 'gcc' : spec.kind === 'just-static' ? 'just' : undefined;
   const tool = toolKey ? env.runtimes.get(toolKey) : undefined;
+  const { key, keyed } = buildKey(point, env, tool?.ok ? `${toolKey} ${tool.version}` : toolKey, name);
+  const builds = env.buildsDir ?? join(env.cacheDir, 'builds');
+  const entry = join(builds, exp.id, variant.id, key);
   return {
     key: `${exp.id}/${variant.id}`,
     spec,
     source: join(exp.dir, variant.source),
-    artifact,
+    // A file only a trace saw the build read, changed here: an entry of this checkout's copy.
+    artifact: join(keyed ? entryFor(entry, exp.dir) : entry, name),
+    keyed,
+    inside: `${INSIDE.build}/${exp.id}/${variant.id}`,
+    view: join(env.cacheDir, 'build', exp.id, variant.id),
     // The build runs in its experiment's folder of its own checkout: relative paths in flags and
     // libraries resolve there, so each side of a paired diff builds from its own files.
     cwd: exp.dir,
     ...(spec.kind === 'just-static' ? { config: join(exp.dir, spec.config) } : {}),
     ...(tool?.ok ? { tool: { path: tool.path, version: tool.version } } : {}),
   };
+}
+
+/** A job's sandbox: its side's, with the job's build entry shown at its fixed path (read-only). */
+function jobSandbox(sandbox: Sandbox | undefined, build: JobBuild | undefined): Sandbox | undefined {
+  if (!sandbox || !build) return sandbox;
+  return Object.freeze({
+    ...sandbox,
+    roots: [...sandbox.roots, { host: dirname(build.artifact), inside: build.inside }],
+  });
 }
 
 /** Values are quoted into commands, except {js}: it is a command line already (runtime, flags, file). */
@@ -195,6 +240,7 @@ export function planJob(point: Point, env: PlanEnvironment): Job {
   const rt = env.runtimes.get(point.runtime);
   const input = m.generate ? env.inputs.get(point.id) : undefined;
   const build = jobBuild(point, env);
+  const sandbox = jobSandbox(env.sandbox, build);
   const scratch = join(env.scratchDir ?? join(env.cacheDir, 'scratch'), exp.id, variant.id);
   const inputFacts = inputFactsOf(input);
   const derived = { ...point.derived, ...inputFacts };
@@ -251,7 +297,7 @@ export function planJob(point: Point, env: PlanEnvironment): Job {
     ...(counting ? { counting } : {}),
     cwd: exp.dir,
     scratch,
-    ...(env.sandbox ? { sandbox: env.sandbox } : {}),
+    ...(sandbox ? { sandbox } : {}),
     ...(build ? { build } : {}),
     ...(runnable && coldPoint && env.evictTool
       ? {

@@ -10,12 +10,15 @@ import { basename, dirname, join } from 'node:path';
 import * as harnessEsbuild from 'esbuild';
 import { type ProcessResult, runProcess } from '../lib/exec.js';
 import { failureDetail } from '../lib/first-error-line.js';
-import { translate, writableWithin } from '../machine/sandbox/argv.js';
+import { translate } from '../machine/sandbox/argv.js';
 import { type PointTrace, runSandboxStep } from '../machine/sandbox/traced-step.js';
 import type { Job, JobBuild } from '../model/job.js';
 import type { BuildInfo } from '../model/results.js';
 import { INSIDE, type Sandbox, type SandboxRoot } from '../model/sandbox.js';
+import { readsOf } from '../plan/build-reads.js';
+import { bundleFlags, esbuildArgv, esbuildOptions, gccArgv, JUST_FLAGS, justArgv } from '../plan/build-recipe.js';
 import { rootPin } from '../plan/package-pins.js';
+import { type EntryMeta, readEntry, settle, showInView, stagingOf } from './build-entry.js';
 
 /**
  * `trace`: what the build's processes touched in the side's tree, when it ran under a file trace
@@ -73,7 +76,8 @@ function esbuildBinary(root: string): { path: string; version: string } | undefi
 /** How one step of a build runs: where, writable where, for how long; under a file trace when `strace` is given. */
 interface StepOptions {
   cwd: string;
-  outDir: string;
+  /** The build's output folder (its staging folder) and where its sandbox shows it, writable. */
+  out: SandboxRoot;
   timeoutMs: number;
   sandbox?: Sandbox | undefined;
   env?: Record<string, string>;
@@ -84,7 +88,7 @@ interface StepOptions {
 
 /**
  * Runs one step of a build: in the side's sandbox (paths translated, `env` over its fixed
- * environment), writable only in `outDir`, its own folder of the build cache, plus `also`; or, with
+ * environment), writable only in `out`, its own staging folder in the build cache, plus `also`; or, with
  * no sandbox, in `cwd` as it is (and untraced: a trace names the side's files by their fixed paths).
  */
 async function runStep(
@@ -99,7 +103,7 @@ async function runStep(
     sandbox: inside,
     cwd: o.cwd,
     argv,
-    also: [writableWithin(sandbox, o.outDir), ...also],
+    also: [o.out, ...also],
     timeoutMs: o.timeoutMs,
     ...(o.strace ? { strace: o.strace } : {}),
     ...(o.handed ? { handed: o.handed } : {}),
@@ -112,20 +116,13 @@ async function runStep(
  * the binary there and then renames the binary into the folder it runs in, which only works
  * within one mount; and one target per build keeps concurrent builds' objects apart.
  */
-function privateJustTarget(sandbox: Sandbox, outDir: string): { env: Record<string, string> } | { reason: string } {
+function privateJustTarget(sandbox: Sandbox, out: SandboxRoot): { env: Record<string, string> } | { reason: string } {
   const installed = sandbox.roots.find((r) => r.inside === INSIDE.justTarget && !r.alias)?.host;
   if (!installed) return { reason: 'JUST_TARGET is not set: just build needs its build target (docs/runners.md)' };
-  const target = join(outDir, '.just-target');
+  const target = join(out.host, '.just-target');
   cpSync(installed, target, { recursive: true, dereference: true });
-  return { env: { JUST_TARGET: translate(target, [...sandbox.roots, writableWithin(sandbox, outDir)]) } };
+  return { env: { JUST_TARGET: translate(target, [...sandbox.roots, out]) } };
 }
-
-/**
- * CommonJS dependencies bundled into an ES module still call require() for Node's built-ins;
- * esbuild's shim needs a real `require` in scope to forward them to.
- */
-const NODE_BANNER =
-  "import { createRequire as __jsioCreateRequire } from 'node:module'; const require = __jsioCreateRequire(import.meta.url);";
 
 function tail(s: string, lines = 8): string {
   return s.trim().split('\n').slice(-lines).join('\n');
@@ -133,16 +130,18 @@ function tail(s: string, lines = 8): string {
 
 type Done = (compiler: string, flags: string[], trace?: PointTrace) => BuildResult;
 
+/** Where a build writes: its staging folder, shown in its sandbox where the entry will be. */
+type Step = { out: SandboxRoot; sandbox?: Sandbox | undefined; strace?: string | undefined };
+
 /**
- * Builds one artifact; with a sandbox, gcc runs in it (the side's tree read-only at its fixed
- * path, so a build of either side names the same source path) and writes only its output folder.
- * With `strace` (and a sandbox) the build's processes run under a file trace, kept with the result.
+ * Makes one artifact into `b.artifact`'s folder (a staging folder); with a sandbox, gcc runs in
+ * it (the side's tree read-only at its fixed path, so a build of either side names the same
+ * source path) and writes only that folder. With `strace` (and a sandbox) the build's processes
+ * run under a file trace, kept with the result.
  */
-export async function buildOne(b: JobBuild, sandbox?: Sandbox, strace?: string): Promise<BuildResult> {
+async function makeBuild(b: JobBuild, step: Step): Promise<BuildResult> {
   const { spec, source, artifact } = b;
-  const outDir = dirname(artifact);
-  rmSync(outDir, { recursive: true, force: true });
-  mkdirSync(outDir, { recursive: true });
+  const { sandbox } = step;
   const started = performance.now();
   const done: Done = (compiler, flags, trace) => ({
     ok: true,
@@ -157,12 +156,11 @@ export async function buildOne(b: JobBuild, sandbox?: Sandbox, strace?: string):
     },
     ...(trace ? { trace } : {}),
   });
-  const step = { outDir, sandbox, strace };
 
   switch (spec.kind) {
     case 'gcc': {
       if (!b.tool) return { ok: false, reason: 'gcc is not installed (apt-get install gcc)' };
-      const argv = [b.tool.path, ...spec.flags, '-o', artifact, source, ...spec.libs];
+      const argv = gccArgv(b.tool.path, spec, artifact, source);
       const { result: r, trace } = await runStep(argv, { ...step, cwd: b.cwd, timeoutMs: 120_000 });
       if (r.code !== 0) return { ok: false, reason: `gcc failed:\n${tail(r.stderr)}` };
       return done(b.tool.version, spec.flags, trace);
@@ -178,21 +176,11 @@ export async function buildOne(b: JobBuild, sandbox?: Sandbox, strace?: string):
       if (sandbox) return bundleInSandbox(b, { ...step, sandbox }, done);
       const bundler = checkoutEsbuild(root);
       try {
-        const banner = spec.platform === 'node' ? { js: NODE_BANNER } : undefined;
-        await bundler.build({
-          entryPoints: [source],
-          bundle: true,
-          platform: spec.platform,
-          format: 'esm',
-          outfile: artifact,
-          logLevel: 'silent',
-          minify: true,
-          ...(banner ? { banner } : {}),
-        });
+        await bundler.build(esbuildOptions(spec, artifact, source));
       } catch (e) {
         return { ok: false, reason: `esbuild failed: ${(e as Error).message}` };
       }
-      return done(`esbuild ${bundler.version}`, ['--bundle', '--minify', `--platform=${spec.platform}`]);
+      return done(`esbuild ${bundler.version}`, bundleFlags(spec));
     }
   }
 }
@@ -202,20 +190,16 @@ export async function buildOne(b: JobBuild, sandbox?: Sandbox, strace?: string):
  * builder wants `<name>.config.js` beside `<name>.js` and writes `./<name>`), built there. The
  * copies are read by the harness for the build: a trace counts their sources as read.
  */
-async function justStatic(
-  b: JobBuild,
-  step: { outDir: string; sandbox?: Sandbox | undefined; strace?: string | undefined },
-  done: Done,
-): Promise<BuildResult> {
-  const { outDir, sandbox } = step;
+async function justStatic(b: JobBuild, step: Step, done: Done): Promise<BuildResult> {
+  const { out, sandbox } = step;
+  const outDir = out.host;
   if (!b.tool || !b.config) return { ok: false, reason: 'just(js) is not installed' };
   const name = basename(b.artifact);
   copyFileSync(b.source, join(outDir, `${name}.js`));
   copyFileSync(b.config, join(outDir, `${name}.config.js`));
-  const flags = ['--clean', '--static', '--silent'];
-  const target = sandbox ? privateJustTarget(sandbox, outDir) : { env: {} };
+  const target = sandbox ? privateJustTarget(sandbox, out) : { env: {} };
   if ('reason' in target) return { ok: false, reason: target.reason };
-  const argv = [b.tool.path, 'build', `${name}.js`, ...flags];
+  const argv = justArgv(b.tool.path, name);
   const { result: r, trace } = await runStep(argv, {
     ...step,
     cwd: outDir,
@@ -230,37 +214,80 @@ async function justStatic(
     const said = failureDetail(r.stderr + r.stdout, tail);
     return { ok: false, reason: `just build ${why}:\n${said || '(it printed nothing)'}` };
   }
-  return done(`just ${b.tool.version}`.trim(), flags, trace);
+  return done(`just ${b.tool.version}`.trim(), [...JUST_FLAGS], trace);
 }
 
 /**
  * An esbuild bundle in the side's sandbox: the checkout's own esbuild binary (the harness's where
  * the checkout has none installed, shown read-only at a fixed path), writable only in its output folder.
  */
-async function bundleInSandbox(
-  b: JobBuild,
-  step: { outDir: string; sandbox: Sandbox; strace?: string | undefined },
-  done: Done,
-): Promise<BuildResult> {
+async function bundleInSandbox(b: JobBuild, step: Step & { sandbox: Sandbox }, done: Done): Promise<BuildResult> {
   const { sandbox } = step;
   const spec = b.spec as Extract<JobBuild['spec'], { kind: 'esbuild' }>;
   const esbuild = esbuildBinary(join(b.cwd, '..', '..'));
   if (!esbuild) return { ok: false, reason: 'esbuild is not installed (npm ci)' };
   const shown = translate(esbuild.path, sandbox.roots) !== esbuild.path;
   const also: SandboxRoot[] = shown ? [] : [{ host: dirname(esbuild.path), inside: '/jsio/esbuild' }];
-  const flags = ['--bundle', '--minify', `--platform=${spec.platform}`];
-  const argv = [
-    esbuild.path,
-    b.source,
-    ...flags,
-    '--format=esm',
-    `--outfile=${b.artifact}`,
-    '--log-level=error',
-    ...(spec.platform === 'node' ? [`--banner:js=${NODE_BANNER}`] : []),
-  ];
+  const argv = esbuildArgv(esbuild.path, spec, b.artifact, b.source);
   const { result: r, trace } = await runStep(argv, { ...step, cwd: b.cwd, timeoutMs: 120_000 }, also);
   if (r.code !== 0) return { ok: false, reason: `esbuild failed:\n${tail(r.stderr)}` };
-  return done(`esbuild ${esbuild.version}`, flags, trace);
+  return done(`esbuild ${esbuild.version}`, bundleFlags(spec), trace);
+}
+
+/**
+ * Builds one artifact into its entry of the content-keyed build cache, or finds it there: a keyed
+ * entry already filled is used as it is (with `strace` and a sandbox, only one whose build ran under
+ * a trace). The build writes a staging folder of this process, shown in its sandbox at the entry's
+ * fixed path and writable only there; a made build is renamed into place whole (./build-entry.ts).
+ */
+export function buildOne(b: JobBuild, sandbox?: Sandbox, strace?: string): Promise<BuildResult> {
+  // One staging folder per process and entry: a second build of the entry here waits for the first.
+  const entry = dirname(b.artifact);
+  const next = (filling.get(entry) ?? Promise.resolve()).then(() => fillEntry(b, sandbox, strace));
+  const settled: Promise<void> = next
+    .then(
+      () => {},
+      () => {},
+    )
+    .finally(() => {
+      if (filling.get(entry) === settled) filling.delete(entry);
+    });
+  filling.set(entry, settled);
+  return next;
+}
+
+/** The builds of this process filling an entry, by the entry's folder (never rejected: the caller gets the error). */
+const filling = new Map<string, Promise<void>>();
+
+async function fillEntry(b: JobBuild, sandbox: Sandbox | undefined, strace: string | undefined): Promise<BuildResult> {
+  const entry = dirname(b.artifact);
+  const traced = Boolean(strace && sandbox);
+  const kept = b.keyed ? readEntry(entry, basename(b.artifact)) : undefined;
+  if (kept && (kept.trace || !traced)) return shown(b, entry, kept);
+  const staging = stagingOf(entry);
+  rmSync(staging, { recursive: true, force: true });
+  mkdirSync(staging, { recursive: true });
+  try {
+    const out: SandboxRoot = { host: staging, inside: b.inside, writable: true };
+    // The job's sandbox shows the entry where the staging folder goes: the build sees only the latter.
+    const own = sandbox && { ...sandbox, roots: sandbox.roots.filter((r) => r.inside !== b.inside) };
+    const made = await makeBuild(
+      { ...b, artifact: join(staging, basename(b.artifact)) },
+      { out, sandbox: own, strace },
+    );
+    if (!made.ok) return made;
+    const { trace } = made;
+    const meta = { info: made.info, ...(trace ? { trace, reads: readsOf(trace.paths, b.cwd) } : {}) };
+    return shown(b, entry, settle(entry, staging, meta, b.keyed));
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
+  }
+}
+
+/** A build found in, or moved into, its entry: shown in the checkout's view of its builds. */
+function shown(b: JobBuild, entry: string, m: EntryMeta): BuildResult {
+  if (b.view) showInView(entry, b.view);
+  return { ok: true, artifact: b.artifact, info: m.info, ...(m.trace ? { trace: m.trace } : {}) };
 }
 
 /**

@@ -4,7 +4,9 @@
 // a generated input cut to a few bytes under the key the harness would use (it was measured as
 // it was), and a runtime's tree under .cache/runtimes/ (pr.yml's link landed inside a committed
 // one). The first run generates its input in the harness's cache and leaves no .cache/ in the
-// checkout; the second, with an empty cache, generates it again rather than take the planted one;
+// checkout; the second, with an empty cache, generates it again rather than take the planted one
+// (and says once, in one line, that the planted folder is an older harness's and how to remove it,
+// leaving it there);
 // the planted runtime never runs, and the point that needs it says the runtime could not be
 // installed (the registry is out of reach here).
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -26,6 +28,8 @@ afterAll(() => {
 });
 const cache = join(dir, 'cache');
 const mark = join(dir, 'planted-runtime-ran');
+/** What the runs logged. */
+const logged: string[] = [];
 
 /** One bench of the checkout with the harness's cache in `at` (this test's own), the registry out of reach. */
 async function run(name: string, filters: Parameters<typeof bench>[0]['filters'], at = cache): Promise<Results> {
@@ -43,7 +47,7 @@ async function run(name: string, filters: Parameters<typeof bench>[0]['filters']
       filters,
       require: [],
       counts: 'none',
-      log: () => {},
+      log: (m) => logged.push(m),
     });
     return r.results;
   } finally {
@@ -69,8 +73,10 @@ describe("a checkout's own .cache/ is never read", () => {
     expect(made).toHaveLength(1);
     key = made[0]!;
     expect(existsSync(join(checkout, '.cache'))).toBe(false);
-    // Its build went to the checkout's own folder there.
-    expect(existsSync(join(checkoutCache(checkout, { JSIO_CACHE: cache }), 'build', 'records', 'c'))).toBe(true);
+    // Its build went to the content-keyed cache there, and is shown in the checkout's own folder.
+    expect(readdirSync(join(cache, 'builds', 'records', 'c'))).toHaveLength(1);
+    expect(existsSync(join(checkoutCache(checkout, { JSIO_CACHE: cache }), 'build', 'records', 'c', 'c'))).toBe(true);
+    expect(logged.filter((m) => m.includes('.cache'))).toEqual([]);
   });
 
   // A cache of its own: the first run's input is remembered in this process by its folder.
@@ -85,6 +91,12 @@ describe("a checkout's own .cache/ is never read", () => {
     expect(b.derived).toEqual(a.derived);
     expect(readdirSync(join(fresh, 'inputs', 'records'))).toEqual([key]);
     expect(readFileSync(join(planted, readdirSync(planted).find((n) => !n.startsWith('.'))!), 'utf8')).toBe('short');
+    // Said once, in one line, with how to remove it; left where it is.
+    const notes = logged.filter((m) => m.includes(join(checkout, '.cache', 'inputs')));
+    expect(notes).toEqual([
+      `note: ${join(checkout, '.cache', 'inputs')} is from an older harness and no longer used (the harness's cache is ${fresh}); to free the space: rm -rf ${join(checkout, '.cache', 'inputs')}`,
+    ]);
+    expect(existsSync(planted)).toBe(true);
   });
 
   it('never runs a runtime planted under .cache/runtimes/ in the checkout', async () => {

@@ -28,7 +28,6 @@ function sandboxOf(programs: string, root = ROOT): Sandbox {
     root,
     programsDir: programs,
     cacheDir: cache,
-    buildCacheDir: cache,
     scratchDir: join(cache, 'scratch'),
     ...(process.env.JUST_HOME ? { justHome: process.env.JUST_HOME } : {}),
     ...(process.env.JUST_TARGET ? { justTarget: process.env.JUST_TARGET } : {}),
@@ -47,9 +46,16 @@ function programs(id: string, files: Record<string, string>): string {
   return join(dir, `programs-${id}`);
 }
 
-const buildOf = (key: string, b: Omit<JobBuild, 'key' | 'artifact'>, artifact: string): JobBuild => ({
+/** A build made again on every call (unkeyed), in its own entry, shown at /jsio/build/<key>/x. */
+const buildOf = (
+  key: string,
+  b: Omit<JobBuild, 'key' | 'artifact' | 'keyed' | 'inside'>,
+  artifact: string,
+): JobBuild => ({
   key,
-  artifact: join(cache, 'build', key, artifact),
+  artifact: join(cache, 'builds', key, 'unkeyed', artifact),
+  keyed: false,
+  inside: `/jsio/build/${key}/x`,
   ...b,
 });
 
@@ -162,7 +168,7 @@ describe.skipIf(justMissing && !inCi)('just build in the sandbox', () => {
     expect(built.ok, built.ok ? '' : built.reason).toBe(true);
     expect(existsSync(b.artifact)).toBe(true);
     // The copy of the target is not left in the cache.
-    expect(existsSync(join(cache, 'build', 'just-ok', '.just-target'))).toBe(false);
+    expect(existsSync(join(cache, 'builds', 'just-ok', 'unkeyed', '.just-target'))).toBe(false);
   }, 300_000);
 
   it('fails with the path when its build config writes beside the source', async () => {

@@ -31,6 +31,8 @@ describe('a gcc build runs in its own checkout', () => {
         spec: { kind: 'gcc', flags: ['-O2', '-Iinc'], libs: [] },
         source: join(exp, 'x.c'),
         artifact,
+        keyed: false,
+        inside: '/jsio/build/x/c',
         cwd: exp,
         tool: { path: 'gcc', version: 'gcc' },
       });

@@ -286,7 +286,8 @@ const buildDirSpec = {
   brief: "bench.yml: where this checkout's builds are (the static just(js) binary is uploaded from there)",
   summary:
     "Prints the folder of this checkout's builds in the harness's cache outside the checkout ($JSIO_CACHE, " +
-    'else $XDG_CACHE_HOME/jsio-bench, else ~/.cache/jsio-bench; machine/cache-root.ts): <experiment>/<variant>/ under it.',
+    'else $XDG_CACHE_HOME/jsio-bench, else ~/.cache/jsio-bench; machine/cache-root.ts): <experiment>/<variant>/ under it, ' +
+    'hard links to the content-keyed builds its last run used.',
   options: {
     root: { type: 'string', value: 'DIR', default: '.', description: 'the checkout' },
   },

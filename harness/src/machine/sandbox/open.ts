@@ -58,8 +58,6 @@ export interface SideFolders {
   programsDir?: string;
   /** Where runtimes, inputs and the harness's tools are cached (the paired diff: one for both sides). */
   cacheDir: string;
-  /** Where the side's builds are cached. */
-  buildCacheDir: string;
   /** The scratch folder (the paired diff: one backing folder for both sides). */
   scratchDir: string;
   /** just(js)'s installation and build target, when installed. */
@@ -88,7 +86,6 @@ export function sideRoots(f: SideFolders): { roots: SandboxRoot[]; masks: string
     ...(f.programsDir && f.programsDir !== join(f.root, 'programs')
       ? [{ host: f.programsDir, inside: INSIDE.programs }]
       : []),
-    { host: join(f.buildCacheDir, 'build'), inside: INSIDE.build },
     { host: join(f.cacheDir, 'inputs'), inside: INSIDE.inputs },
     { host: join(f.cacheDir, 'runtimes'), inside: INSIDE.runtimes },
     { host: join(f.cacheDir, 'tools'), inside: INSIDE.tools },
@@ -123,11 +120,11 @@ export type OpenedSandbox = { ok: true; sandbox: Sandbox } | { ok: false; reason
 /** One side's sandbox, checked by starting it once; or why it cannot start here. */
 export function openSandbox(f: SideFolders, bwrap = findBwrap()): OpenedSandbox {
   if (!bwrap) return { ok: false, reason: 'bubblewrap (bwrap) is not installed', hint: BWRAP_HINT };
-  const bad = [f.root, f.cacheDir, f.buildCacheDir, f.scratchDir].map(unplainPath).find((why) => why);
+  const bad = [f.root, f.cacheDir, f.scratchDir].map(unplainPath).find((why) => why);
   if (bad) return { ok: false, reason: bad, hint: 'move the checkout or the cache to a plain path' };
   // bwrap binds only what exists: the harness's own cache folders are made first.
-  for (const d of ['build', 'inputs', 'runtimes', 'tools'])
-    makeDirectories(join(d === 'build' ? f.buildCacheDir : f.cacheDir, d));
+  // (A point's build is shown by its job, from its entry of the content-keyed cache: plan/jobs.ts.)
+  for (const d of ['inputs', 'runtimes', 'tools']) makeDirectories(join(f.cacheDir, d));
   makeDirectories(f.scratchDir);
   const { roots, masks } = sideRoots(f);
   const unplain = roots.map((r) => unplainPath(r.host)).find((why) => why);

@@ -171,7 +171,7 @@ function deadlineCut(budget: Budget, s: Pick<SamplingResult, 'setupSeconds' | 'l
 }
 
 /** The pair timer, built with gcc from the harness/tools of the checkout whose harness runs the diff. */
-async function pairTimer(root: string, log: (m: string) => void): Promise<string> {
+export async function pairTimer(root: string, log: (m: string) => void): Promise<string> {
   const pins = readPins(join(root, 'harness', 'toolchains.json'));
   const gcc = await resolveRuntime('gcc', pins, runtimesCache(), log);
   const timer = gcc?.ok ? await buildTool('pair-timer', gcc.path, root, cacheRoot(), log) : undefined;
@@ -458,7 +458,7 @@ async function pairSides(opts: PairsOptions, baseRoot: string, headRoot: string)
   if (base.jobs.length && head.jobs.length) refuseUnequalTools(base.toolchains, head.toolchains);
   const matched = matchPoints(base, head, opts.pairKey, impact && ((id) => impact.measure.get(id) ?? 'affected'));
   // Exact counts first, on every core: they decide at once; the pairs go on as the budget allows.
-  const stored = storedCountsOf(opts, host, base, harnessRoot);
+  const stored = storedCountsOf(opts, host, base);
   const counts = await countStage(counting ? matched.plans : [], host, opts.askedSeconds, log, stored);
   const s = await measurePoints(matched, opts, host, timer, diffStart, log);
   const points = s.measured.map(pointResult);
@@ -513,7 +513,6 @@ function storedCountsOf(
   opts: Pick<PairsOptions, 'countStore'>,
   host: Host,
   base: PreparedSide,
-  harnessRoot: string,
 ): OpenedCounts | undefined {
   if (!opts.countStore) return undefined;
   return openStoredCounts(
@@ -525,7 +524,8 @@ function storedCountsOf(
       sandbox: base.jobs.every((j) => j.sandbox) ? 'bubblewrap' : 'none',
       tools: host.tools,
       toolchains: base.toolchains,
-      cacheDir: join(harnessRoot, '.cache'),
+      // The harness's cache outside the checkouts, as bench's (the valgrind CPU probe is kept there).
+      cacheDir: cacheRoot(),
     },
     opts.countStore.file,
   );

@@ -9,7 +9,6 @@ import { INSIDE, type Sandbox } from '../../../src/model/sandbox.js';
 const folders = {
   root: '/w/base',
   cacheDir: '/w/head/.cache',
-  buildCacheDir: '/w/base/.cache',
   scratchDir: '/w/head/.cache/scratch',
   justHome: '/opt/just',
   justTarget: '/opt/just-apps',
@@ -37,7 +36,8 @@ describe('a side in its sandbox', () => {
   it('shows the checkout, its builds, the shared caches and tools read-only at fixed paths, and only the scratch writable', () => {
     const m = mounts(bwrapArgs(sandbox, '/w/base/programs/wc', ['true']));
     expect(m).toContainEqual(['--ro-bind', '/w/base', INSIDE.side]);
-    expect(m).toContainEqual(['--ro-bind', '/w/base/.cache/build', INSIDE.build]);
+    // Builds are shown by their jobs, each from its entry of the content-keyed cache (plan/jobs.ts).
+    expect(m.filter(([, , to]) => to?.startsWith(INSIDE.build))).toEqual([]);
     expect(m).toContainEqual(['--ro-bind', '/w/head/.cache/inputs', INSIDE.inputs]);
     expect(m).toContainEqual(['--ro-bind', '/w/head/.cache/runtimes', INSIDE.runtimes]);
     expect(m).toContainEqual(['--ro-bind', '/w/head/.cache/tools', INSIDE.tools]);
@@ -87,16 +87,14 @@ describe('a side in its sandbox', () => {
   });
 
   it("translates a command's host paths to the fixed ones, both sides alike", () => {
-    const head = sideRoots({
-      ...folders,
-      root: '/w/head-of-another-length',
-      buildCacheDir: '/w/head-of-another-length/.cache',
-    }).roots;
-    const cmd = (root: string) =>
-      `dd if=/w/head/.cache/inputs/wc/x bs=4096 | ${root}/.cache/build/wc/c/c 4096 > /w/head/.cache/scratch/wc/c/out`;
+    // Each side's job shows its build's entry (another key: another program) at one fixed path.
+    const entry = (key: string) => ({ host: `/w/cache/builds/wc/c/${key}`, inside: `${INSIDE.build}/wc/c` });
+    const head = [...sideRoots({ ...folders, root: '/w/head-of-another-length' }).roots, entry('b1-head')];
+    const cmd = (key: string) =>
+      `dd if=/w/head/.cache/inputs/wc/x bs=4096 | /w/cache/builds/wc/c/${key}/c 4096 > /w/head/.cache/scratch/wc/c/out`;
     const inside = 'dd if=/jsio/inputs/wc/x bs=4096 | /jsio/build/wc/c/c 4096 > /jsio/scratch/wc/c/out';
-    expect(translate(cmd('/w/base'), roots)).toBe(inside);
-    expect(translate(cmd('/w/head-of-another-length'), head)).toBe(inside);
+    expect(translate(cmd('b1-base'), [...roots, entry('b1-base')])).toBe(inside);
+    expect(translate(cmd('b1-head'), head)).toBe(inside);
     const argv = sandboxCommand(
       sandbox,
       '/w/base/programs/wc',

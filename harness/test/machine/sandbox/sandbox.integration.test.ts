@@ -29,7 +29,6 @@ const head = checkout('head');
 const foldersOf = (root: string): SideFolders => ({
   root,
   cacheDir: join(head, '.cache'),
-  buildCacheDir: join(root, '.cache'),
   scratchDir: join(head, '.cache', 'scratch'),
 });
 

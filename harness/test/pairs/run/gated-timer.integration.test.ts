@@ -25,7 +25,6 @@ function side(name: string, cache: string): { root: string; sandbox: Sandbox } {
   const o = openSandbox({
     root,
     cacheDir: cache,
-    buildCacheDir: join(root, '.cache'),
     scratchDir: join(cache, 'scratch'),
   });
   if (!o.ok) throw new Error(o.reason);
