@@ -265,8 +265,9 @@ async function countsOfRun(
     toolchains: Record<string, string>;
     sandbox: string;
     cacheDir: string;
-    /** Given when other profiles' points are to be counted too. */
-    others?: OtherProfiles;
+    /** For other profiles' points (`countProfiles`): the run's experiments and builds. */
+    experiments: readonly Experiment[];
+    builds: ReadonlyMap<string, BuildResult>;
   },
   log: (m: string) => void,
 ): Promise<{ stored: OpenedCounts; before: ReadonlyMap<string, string>; work: CountStageResult }> {
@@ -293,8 +294,9 @@ async function countsOfRun(
     };
   const commit = commitInfo(opts.root).sha;
   const work = await countAll(jobs, host, file, { ...opts, stored, commit }, log);
-  if (work.interrupted || !o.others) return { stored, before, work };
-  return { stored, before, work: await withOtherProfiles(work, host, stored, { ...o.others, opts, commit }, log) };
+  if (work.interrupted || !opts.countProfiles?.length) return { stored, before, work };
+  const others = { experiments: o.experiments, builds: o.builds, checkout: checkoutOf(opts, o.cacheDir) };
+  return { stored, before, work: await withOtherProfiles(work, host, stored, { ...others, opts, commit }, log) };
 }
 
 /** What counting other profiles' points needs of the run (./count-profiles.ts). */
@@ -459,8 +461,7 @@ export async function bench(opts: BenchOptions): Promise<BenchResult> {
   if (opts.storeDir) ensureDirectory(opts.storeDir, '--store');
   const host = await setUpMachine(opts, log);
   checkCounting(opts, host);
-  const checkout = checkoutOf(opts, cacheDir);
-  const { jobs, toolchains, coldRead, sandbox } = await planCheckout(points, host, checkout, log);
+  const { jobs, toolchains, coldRead, sandbox } = await planCheckout(points, host, checkoutOf(opts, cacheDir), log);
   const file = startResults(outDir, {
     started,
     profile: opts.profile,
@@ -486,14 +487,7 @@ export async function bench(opts: BenchOptions): Promise<BenchResult> {
     jobs,
     host,
     file,
-    {
-      opts,
-      interrupted: timed.interrupted,
-      toolchains,
-      sandbox,
-      cacheDir,
-      ...(opts.countProfiles?.length ? { others: { experiments, checkout, builds } } : {}),
-    },
+    { opts, interrupted: timed.interrupted, toolchains, sandbox, cacheDir, experiments, builds },
     log,
   );
   const interrupted = work.interrupted;

@@ -54,6 +54,22 @@ function checkout(name: string): string {
   return dir;
 }
 
+describe('bench --count-profiles refuses what it cannot keep', () => {
+  it('needs a store to keep the counts in, no --recount, and profiles it knows, before measuring anything', () => {
+    const out = mkdtempSync(join(tmpdir(), 'jsio-count-profiles-refused-'));
+    const common = ['bench', '--profile', 'smoke', ...SELECT, '--out', out];
+    const noStore = runCli([...common, '--no-store', '--count-profiles', 'quick']);
+    expect(noStore.status).toBe(2);
+    expect(noStore.stderr).toContain('--count-profiles keeps counts for later runs: it needs a store');
+    const recount = runCli([...common, '--recount', '--count-profiles', 'quick']);
+    expect(recount.status).toBe(2);
+    const typo = runCli([...common, '--no-store', '--count-store', out, '--count-profiles', 'quik']);
+    expect(typo.status).toBe(2);
+    expect(typo.stderr).toContain('--count-profiles quik: "quik" is not a profile');
+    expect(readdirSync(out)).toEqual([]);
+  });
+});
+
 describe("bench --count-profiles counts the pull requests' profile once per key; the diff at that profile takes its bases", () => {
   const store = mkdtempSync(join(tmpdir(), 'jsio-count-profiles-store-'));
   let first: ReturnType<typeof bench>;
