@@ -9,6 +9,7 @@ import { type CountMachine, countKey, countKeyParts } from '../../src/pipeline/c
 import { type Keyed, planReuse, recountAgrees } from '../../src/pipeline/count-reuse.js';
 import { jobsToCount } from '../../src/pipeline/count-work.js';
 import { loadAllExperiments } from '../../src/plan/experiments.js';
+import { forgetMeasuredInputs, measuredInputs } from '../../src/plan/identify-inputs.js';
 import { expand } from '../../src/plan/plan.js';
 import { countingSentence } from '../../src/report/counting-text.js';
 import { ROOT } from '../helpers/cli.js';
@@ -94,6 +95,26 @@ describe('recountAgrees', () => {
         .map((v) => `${e.id}/${v.id}: ${v.countsVary ? 'declared' : 'not declared'}`),
     );
     expect(printsFloat.sort()).toEqual(['records/c: declared', 'scan/c-blocking: declared']);
+  });
+  it("declaring countsVary re-keys no count: it is not part of a point's identity", () => {
+    const point = expand(loadAllExperiments(join(ROOT, 'programs')), 'smoke', {
+      experiments: ['records'],
+      variants: ['c'],
+    })[0]!;
+    expect(point.variant.countsVary?.instructions).toBe(5000);
+    const declared = measuredInputs(point);
+    forgetMeasuredInputs();
+    const { countsVary: _v, ...variant } = point.variant;
+    const undeclared = measuredInputs({ ...point, variant });
+    forgetMeasuredInputs();
+    const other = measuredInputs({ ...point, variant: { ...variant, command: `${variant.command} ` } });
+    forgetMeasuredInputs();
+    expect(declared.ok && undeclared.ok && other.ok).toBe(true);
+    if (declared.ok && undeclared.ok && other.ok) {
+      expect(undeclared.digest).toBe(declared.digest);
+      // The comparison can fail: a change of what runs is another identity.
+      expect(other.digest).not.toBe(declared.digest);
+    }
   });
   it('the others: within the 1 % tolerance of each size', () => {
     expect(recountAgrees('node', runs(138_354_959, 141_000_000), runs(138_355_115, 141_000_100))).toBe(true);
