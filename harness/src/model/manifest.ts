@@ -91,6 +91,16 @@ const Variant = z
     /** Why this variant's instruction counts are evidence, not a verdict (its work depends on thread scheduling). */
     countsEvidence: z.string().min(1).max(300).optional(),
     /**
+     * How far this variant's instruction count of one run may move between runs of the very same
+     * program, and why (a C program that prints the times it measured: the C library's float
+     * formatting takes more or fewer instructions by the value). A live re-check compares within
+     * it instead of to the instruction (docs/counts.md); without it, C is held exact.
+     */
+    countsVary: z
+      .object({ instructions: z.number().int().positive().max(1_000_000), because: z.string().min(1).max(300) })
+      .strict()
+      .optional(),
+    /**
      * Parameters that do not apply to this variant (Bun and Deno have no UV_THREADPOOL_SIZE):
      * it gets one point per combination of the others, and its ids and labels lack them.
      */

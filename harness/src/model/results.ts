@@ -280,6 +280,15 @@ const Run = z
         budget: Count,
         rechecked: z.array(z.object({ id: BenchmarkId, family: Token, agreed: z.boolean() }).strict()).max(100),
         dropped: z.array(Token).max(100),
+        /**
+         * Other profiles whose points were counted too, untimed (`bench --count-profiles`: main's
+         * runners count the pull requests' profile): how many of their keys were stored, counted
+         * now, left for a later run, or failed. Their counts are kept with the run's own.
+         */
+        profiles: z
+          .array(z.object({ profile: Token, reused: Count, counted: Count, deferred: Count, failed: Count }).strict())
+          .max(10)
+          .optional(),
       })
       .strict()
       .optional(),

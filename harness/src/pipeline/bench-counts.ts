@@ -11,7 +11,7 @@ import { shellQuote } from '../lib/exec.js';
 import type { StoredCount } from '../model/count-store-schema.js';
 import type { Job } from '../model/job.js';
 import type { Results } from '../model/results.js';
-import { evidenceOf, VALGRIND_MISSING } from '../run/under-valgrind.js';
+import { countsVaryOf, evidenceOf, VALGRIND_MISSING } from '../run/under-valgrind.js';
 import { type Keyed, type ReusePlan as PlanOf, planReuse, recountAgrees } from './count-reuse.js';
 import {
   type CountsMode,
@@ -34,6 +34,8 @@ export interface CountStageResult {
   interrupted: boolean;
   counted: Map<string, CountedRun[]>;
   seconds: number;
+  /** Points counted because their key was new: what the run's own points spent of the budget. */
+  newKeys: number;
   record?: NonNullable<Results['run']['counting']>;
 }
 
@@ -61,6 +63,7 @@ function keyedPoints(chosen: readonly Job[], stored: Stored): Keyed<Job>[] {
     key: keyOf && job.counting ? keyOf(job) : '',
     family: countingFamily(job),
     decides: !evidenceOf(job),
+    ...(countsVaryOf(job) === undefined ? {} : { vary: countsVaryOf(job)! }),
   }));
 }
 
@@ -157,7 +160,7 @@ export async function countStage(
     opts.counts,
   );
   const counted = new Map<string, CountedRun[]>();
-  if (!chosen.length) return { interrupted: false, counted, seconds: 0 };
+  if (!chosen.length) return { interrupted: false, counted, seconds: 0, newKeys: 0 };
   if (!host.tools.valgrind) log(VALGRIND_MISSING);
   const t = performance.now();
   const { stored } = opts;
@@ -191,7 +194,7 @@ export async function countStage(
     (job, w) => {
       const r = rechecks.get(job.id);
       if (!r) return remember(s, job, w);
-      const agreed = w.counts.status === 'ok' && recountAgrees(r.point.family, r.stored.runs, w.runs);
+      const agreed = w.counts.status === 'ok' && recountAgrees(r.point.family, r.stored.runs, w.runs, r.point.vary);
       rechecked.push({ id: job.id, family: r.point.family, agreed });
       if (agreed && stored.ok) stored.file.counts[r.point.key] = { ...r.stored, checks: r.stored.checks + 1 };
       else {
@@ -220,7 +223,7 @@ export async function countStage(
     rechecked,
     dropped: [...dropped],
   };
-  return { interrupted: stopped(), counted, seconds, record };
+  return { interrupted: stopped(), counted, seconds, newKeys: plan.count.length, record };
 }
 
 function withStored(b: Parameters<typeof withWork>[0], w: WorkResult) {

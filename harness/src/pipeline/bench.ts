@@ -45,6 +45,7 @@ import {
   traceStage,
   writeRunTraces,
 } from './bench-traces.js';
+import { countProfiles } from './count-profiles.js';
 import type { CountsMode } from './count-work.js';
 import { Progress } from './progress.js';
 import { writeReports } from './reports.js';
@@ -110,6 +111,12 @@ export interface BenchOptions {
    * this commit takes them (main's runners: their profile and the pull requests').
    */
   traceProfiles?: readonly Profile[];
+  /**
+   * Other profiles whose points are counted too, untimed, once per key (./count-profiles.ts): main's
+   * runners count the pull requests' profile, whose bases the paired diff then takes from the store.
+   * Their new keys share the counting budget with the run's own, which come first.
+   */
+  countProfiles?: readonly Profile[];
   log?: (msg: string) => void;
 }
 
@@ -258,6 +265,9 @@ async function countsOfRun(
     toolchains: Record<string, string>;
     sandbox: string;
     cacheDir: string;
+    /** For other profiles' points (`countProfiles`): the run's experiments and builds. */
+    experiments: readonly Experiment[];
+    builds: ReadonlyMap<string, BuildResult>;
   },
   log: (m: string) => void,
 ): Promise<{ stored: OpenedCounts; before: ReadonlyMap<string, string>; work: CountStageResult }> {
@@ -277,10 +287,73 @@ async function countsOfRun(
   );
   const before = countsBefore(stored);
   if (o.interrupted)
-    return { stored, before, work: { interrupted: true, counted: new Map<string, CountedRun[]>(), seconds: 0 } };
+    return {
+      stored,
+      before,
+      work: { interrupted: true, counted: new Map<string, CountedRun[]>(), seconds: 0, newKeys: 0 },
+    };
   const commit = commitInfo(opts.root).sha;
-  return { stored, before, work: await countAll(jobs, host, file, { ...opts, stored, commit }, log) };
+  const work = await countAll(jobs, host, file, { ...opts, stored, commit }, log);
+  if (work.interrupted || !opts.countProfiles?.length) return { stored, before, work };
+  const others = { experiments: o.experiments, builds: o.builds, checkout: checkoutOf(opts, o.cacheDir) };
+  return { stored, before, work: await withOtherProfiles(work, host, stored, { ...others, opts, commit }, log) };
 }
+
+/** What counting other profiles' points needs of the run (./count-profiles.ts). */
+interface OtherProfiles {
+  experiments: readonly Experiment[];
+  checkout: CheckoutPlan;
+  builds: ReadonlyMap<string, BuildResult>;
+}
+
+/** The other profiles' points counted after the run's own (`countProfiles`), under the same interrupt rule; said in the run's record. */
+async function withOtherProfiles(
+  work: CountStageResult,
+  host: Host,
+  stored: OpenedCounts,
+  o: OtherProfiles & { opts: BenchOptions; commit: string },
+  log: (m: string) => void,
+): Promise<CountStageResult> {
+  const { opts } = o;
+  const others = (opts.countProfiles ?? []).filter((p) => p !== opts.profile);
+  if (!others.length) return work;
+  const budget = opts.countBudget ?? DEFAULT_COUNT_BUDGET;
+  const stop = onInterrupt(log, 'stopping the counts; the timed results are kept');
+  const t = performance.now();
+  try {
+    const profiles = await countProfiles(
+      {
+        experiments: o.experiments,
+        filters: opts.filters,
+        profiles: others,
+        counts: opts.counts ?? 'headline',
+        budgetLeft: budget - work.newKeys,
+        commit: o.commit,
+        checkout: o.checkout,
+        builds: o.builds,
+      },
+      host,
+      stored,
+      log,
+      () => stop.interrupted,
+    );
+    const record = work.record ?? emptyRecord(stored, budget);
+    return {
+      ...work,
+      interrupted: stop.interrupted,
+      seconds: work.seconds + (performance.now() - t) / 1000,
+      ...(profiles.length ? { record: { ...record, profiles } } : {}),
+    };
+  } finally {
+    stop.dispose();
+  }
+}
+
+/** The run's counting record when its own points counted nothing. */
+const emptyRecord = (stored: OpenedCounts, budget: number): NonNullable<CountStageResult['record']> => ({
+  store: stored.ok ? 'reused' : `not reused: ${stored.why}`.slice(0, 200),
+  ...{ reused: 0, counted: 0, deferred: 0, budget, rechecked: [], dropped: [] },
+});
 
 /**
  * The counts go into the store with the run that made them, never from a run it refused. Apart
@@ -414,7 +487,7 @@ export async function bench(opts: BenchOptions): Promise<BenchResult> {
     jobs,
     host,
     file,
-    { opts, interrupted: timed.interrupted, toolchains, sandbox, cacheDir },
+    { opts, interrupted: timed.interrupted, toolchains, sandbox, cacheDir, experiments, builds },
     log,
   );
   const interrupted = work.interrupted;

@@ -65,6 +65,7 @@ const PRESENTATION_FIELDS = new Set([
   'shared',
   // How counted work is judged, not what a process does.
   'countsEvidence',
+  'countsVary',
 ]);
 
 /** The manifest as the point's process sees it: its own variant and parameter values, no presentation. */
@@ -75,7 +76,12 @@ function manifestEntry(point: Pick<Point, 'experiment' | 'variant' | 'params' | 
     if (PRESENTATION_FIELDS.has(k) || k === 'variants' || k === 'parameters' || k === 'profiles') continue;
     rest[k] = v;
   }
-  const { description: _d, countsEvidence: _e, ...variant } = point.variant as Variant & { description?: string };
+  const {
+    description: _d,
+    countsEvidence: _e,
+    countsVary: _v,
+    ...variant
+  } = point.variant as Variant & { description?: string };
   return {
     experiment: point.experiment.id,
     variant,

@@ -64,6 +64,14 @@ function logsText(dir: string): string {
 }
 
 /**
+ * How many instructions a run's count of this point may move by between runs of the very same
+ * program, where its manifest declares it (`countsVary`); undefined: none declared.
+ */
+export function countsVaryOf(job: Pick<Job, 'variant'>): number | undefined {
+  return job.variant.countsVary?.instructions;
+}
+
+/**
  * Why a point's counts are evidence, not a verdict, or undefined when they decide;
  * `codeChangesOnly` when that holds only between different program code (./runtime-families.ts).
  */

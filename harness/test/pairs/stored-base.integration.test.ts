@@ -29,10 +29,10 @@ function checkout(name: string): string {
   return dir;
 }
 
-function diff(base: string, head: string, store: string) {
+function diff(base: string, head: string, store: string, budget = '1') {
   const out = mkdtempSync(join(tmpdir(), 'jsio-stored-base-out-'));
   // A minute of budget: its third is the counting share, room for three points on a loaded machine.
-  const r = runPairs({ base, head, out, budget: '1', seed: 5 }, [
+  const r = runPairs({ base, head, out, budget, seed: 5 }, [
     ...['--control', '1', '--noise-store', join(out, 'none'), '--count-store', store, ...SELECT],
   ]);
   expect(r.status, r.stderr).toBe(0);
@@ -73,7 +73,9 @@ describe('the PR diff takes the base counts from the store where their keys matc
     plantedRuns = control.runs.map((r) => Math.round(r.instructions * 1.5));
     stored.counts[key] = { ...control, runs: control.runs.map((r, i) => ({ ...r, instructions: plantedRuns[i]! })) };
     writeFileSync(countsFile(), JSON.stringify(stored));
-    planted = diff(base, head, store);
+    // Two minutes: the heads counted with the stored bases, then all six sides again live (22 s
+    // of counting at load 6, past a one-minute budget's 20 s share: a side left uncounted).
+    planted = diff(base, head, store, '2');
   }, 900_000);
 
   it("only the heads are counted: every base's count is the stored one, re-checked by the control's live head", () => {

@@ -1,6 +1,7 @@
 // Which points a run counts given the counts stored under their keys, whether a live re-count
 // agrees with a stored one (exact for C, within the tolerance for the others), what the key
 // holds, and how the run says it.
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { StoredCount } from '../../src/model/count-store-schema.js';
@@ -8,6 +9,7 @@ import { type CountMachine, countKey, countKeyParts } from '../../src/pipeline/c
 import { type Keyed, planReuse, recountAgrees } from '../../src/pipeline/count-reuse.js';
 import { jobsToCount } from '../../src/pipeline/count-work.js';
 import { loadAllExperiments } from '../../src/plan/experiments.js';
+import { forgetMeasuredInputs, measuredInputs } from '../../src/plan/identify-inputs.js';
 import { expand } from '../../src/plan/plan.js';
 import { countingSentence } from '../../src/report/counting-text.js';
 import { ROOT } from '../helpers/cli.js';
@@ -75,6 +77,44 @@ describe('recountAgrees', () => {
     expect(recountAgrees('native', own(160_928, 160_972), own(160_968, 160_991))).toBe(true);
     expect(recountAgrees('native', own(160_928, 160_972), own(170_000, 170_000))).toBe(false);
     expect(recountAgrees('native', own(160_928, 160_928), own(160_968, 160_968))).toBe(false);
+  });
+  it('C that declares how far a run moves (countsVary): within that, whether its stored repeats agreed by chance or not', () => {
+    const own = (...xs: number[]) => xs.map((instructions) => ({ size: 'own' as const, instructions }));
+    // The stored repeats agreed by chance (the measured times printed alike); the re-check printed others.
+    expect(recountAgrees('native', own(517_695, 517_695), own(517_830, 517_596), 5000)).toBe(true);
+    expect(recountAgrees('native', own(517_695, 517_695), own(523_000, 523_000), 5000)).toBe(false);
+    // Tighter than the 1 % tolerance: 1 % of 517,695 would let 5,176 through.
+    expect(recountAgrees('native', own(517_695, 517_601), own(522_800, 522_800), 5000)).toBe(false);
+  });
+  it('every C program whose counts decide and that prints a float (a time it measured) declares countsVary', () => {
+    const experiments = loadAllExperiments(join(ROOT, 'programs'));
+    const printsFloat = experiments.flatMap((e) =>
+      e.manifest.variants
+        .filter((v) => v.runtime === 'native' && v.source && !(v.countsEvidence ?? e.manifest.countsEvidence))
+        .filter((v) => /printf\([^;]*%[0-9.]*f/.test(readFileSync(join(ROOT, 'programs', e.id, v.source!), 'utf8')))
+        .map((v) => `${e.id}/${v.id}: ${v.countsVary ? 'declared' : 'not declared'}`),
+    );
+    expect(printsFloat.sort()).toEqual(['records/c: declared', 'scan/c-blocking: declared']);
+  });
+  it("declaring countsVary re-keys no count: it is not part of a point's identity", () => {
+    const point = expand(loadAllExperiments(join(ROOT, 'programs')), 'smoke', {
+      experiments: ['records'],
+      variants: ['c'],
+    })[0]!;
+    expect(point.variant.countsVary?.instructions).toBe(5000);
+    const declared = measuredInputs(point);
+    forgetMeasuredInputs();
+    const { countsVary: _v, ...variant } = point.variant;
+    const undeclared = measuredInputs({ ...point, variant });
+    forgetMeasuredInputs();
+    const other = measuredInputs({ ...point, variant: { ...variant, command: `${variant.command} ` } });
+    forgetMeasuredInputs();
+    expect(declared.ok && undeclared.ok && other.ok).toBe(true);
+    if (declared.ok && undeclared.ok && other.ok) {
+      expect(undeclared.digest).toBe(declared.digest);
+      // The comparison can fail: a change of what runs is another identity.
+      expect(other.digest).not.toBe(declared.digest);
+    }
   });
   it('the others: within the 1 % tolerance of each size', () => {
     expect(recountAgrees('node', runs(138_354_959, 141_000_000), runs(138_355_115, 141_000_100))).toBe(true);

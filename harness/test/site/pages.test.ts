@@ -145,4 +145,39 @@ describe('pages', () => {
       expect(stored.counts.k5?.runs[0]?.instructions).toBe(500);
     }
   });
+
+  it("takes the counts of another profile's points from a run that counted them (bench --count-profiles), made at its commit only", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'jsio-ghp-'));
+    const run = mkdtempSync(join(tmpdir(), 'jsio-ghp-run-'));
+    const sha = 'b'.repeat(40);
+    const results = wcResults(sha);
+    const other = (commit: string) => ({
+      id: 'wc/c/bs=256',
+      family: 'native',
+      runs: [{ size: 'small', instructions: 700, x: 256 }],
+      commit,
+      counted: '2026-11-29T05:00:00Z',
+      checks: 0,
+    });
+    const counting = { store: 'reused', reused: 0, counted: 1, deferred: 0, budget: 60, rechecked: [], dropped: [] };
+    const profiles = [{ profile: 'quick', reused: 0, counted: 1, deferred: 0, failed: 0 }];
+    const publish = (withProfiles: boolean, commit: string) => {
+      const c = withProfiles ? { ...counting, profiles } : counting;
+      writeFileSync(join(run, 'results.json'), JSON.stringify({ ...results, run: { ...results.run, counting: c } }));
+      writeFileSync(join(run, 'counts.json'), JSON.stringify({ schema: 1, counts: { q1: other(commit) } }));
+      return runCli(['pages', join(run, 'results.json'), '--dir', dir]);
+    };
+    // A run that counted no other profile, and one whose count of a point it did not time is another commit's: refused.
+    const plain = publish(false, sha);
+    expect(plain.status).toBe(2);
+    expect(plain.stderr).toContain('counts.q1 is a count of wc/c/bs=256, which');
+    const stale = publish(true, 'c'.repeat(40));
+    expect(stale.status).toBe(2);
+    expect(stale.stderr).toContain('did not measure nor count for another profile: nothing was published');
+    expect(existsSync(join(dir, 'data', 'machines.json'))).toBe(false);
+    const r = publish(true, sha);
+    expect(r.status, r.stderr).toBe(0);
+    const stored = JSON.parse(readFileSync(join(dir, 'data', 'test-machine', 'counts.json'), 'utf8'));
+    expect(stored.counts.q1).toEqual(other(sha));
+  });
 });

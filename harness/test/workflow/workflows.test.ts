@@ -121,6 +121,8 @@ describe('bench.yml', () => {
   it('counts every point, taking the stored counts from a read-only gh-pages checkout; only publish writes them', () => {
     const run = w.jobs.bench!.steps.find((s) => s.run?.includes('npm run bench'))!;
     expect(run.run).toContain('--no-store --counts all --count-store pages/data');
+    // The pull requests' profile is counted too: pr.yml's diff (at PR_PROFILE) takes its bases from the store.
+    expect(run.run).toContain('--count-profiles "$PR_PROFILE"');
     const checkouts = w.jobs.bench!.steps.filter((s) => s.with?.ref === 'gh-pages');
     expect(checkouts).toHaveLength(1);
     const pages = checkouts[0] as Step & { if?: string; 'continue-on-error'?: boolean };

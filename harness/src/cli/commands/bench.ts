@@ -56,6 +56,12 @@ export const benchSpec = {
       value: 'N',
       description: `points with a new count key counted per run at most (default ${DEFAULT_COUNT_BUDGET}; the rest wait for later runs)`,
     },
+    'count-profiles': {
+      type: 'string',
+      value: 'LIST',
+      description:
+        "other profiles (comma-separated) whose points are counted too, untimed, where their count key is new (--counts chooses them as for the run's own; the budget is shared, the run's own points first): kept with the run's counts, so a pull request measured at such a profile takes its base's counts from the store",
+    },
     'trace-profiles': {
       type: 'string',
       value: 'LIST',
@@ -84,6 +90,11 @@ export async function benchCommand(argv: string[]): Promise<number> {
       '--count-store is for a run added to no store: a run added to a store takes and keeps its counts there',
       'add --no-store, or drop --count-store',
     );
+  if (values['count-profiles'] !== undefined && (values.recount || (values['no-store'] && !values['count-store'])))
+    throw new UserError(
+      '--count-profiles keeps counts for later runs: it needs a store (--store, or --no-store with --count-store) and no --recount',
+      'drop --count-profiles, or give a store',
+    );
   const runs = values.runs === undefined ? undefined : intFlag('--runs', values.runs, 1, 9999);
   const selection = selectionOf(values);
   if (!values['no-store'] && resolve(values.out) === resolve(values.store))
@@ -108,7 +119,12 @@ export async function benchCommand(argv: string[]): Promise<number> {
     strict: values.strict,
     ...(runs ? { runs } : {}),
     profileCpu: values['profile-cpu'],
-    ...(values['trace-profiles'] === undefined ? {} : { traceProfiles: profilesFlag(values['trace-profiles']) }),
+    ...(values['trace-profiles'] === undefined
+      ? {}
+      : { traceProfiles: profilesFlag('--trace-profiles', values['trace-profiles']) }),
+    ...(values['count-profiles'] === undefined
+      ? {}
+      : { countProfiles: profilesFlag('--count-profiles', values['count-profiles']) }),
     counts: countsFlag(values.counts),
     recount: values.recount,
     ...(values['count-store'] === undefined ? {} : { countStoreDir: resolve(values['count-store']) }),
@@ -121,11 +137,10 @@ export async function benchCommand(argv: string[]): Promise<number> {
   return exitStatus(result);
 }
 
-function profilesFlag(value: string): Profile[] {
+function profilesFlag(flag: string, value: string): Profile[] {
   const list = [...new Set(value.split(',').map((s) => s.trim()))];
   for (const p of list)
-    if (!isProfile(p))
-      throw new UserError(`--trace-profiles ${value}: "${p}" is not a profile (${PROFILES.join(', ')})`);
+    if (!isProfile(p)) throw new UserError(`${flag} ${value}: "${p}" is not a profile (${PROFILES.join(', ')})`);
   return list as Profile[];
 }
 

@@ -31,7 +31,7 @@ export const pagesSpec = {
   notes: [
     "A run's traces.json beside its results.json (bench --trace-profiles) goes into the store too, as <machine>/traces/<sha>.json.",
     "A run's counts.json beside it (bench --no-store --count-store) is merged into <machine>/counts.json: the counts it made",
-    'or re-checked are added, and a family whose re-check disagreed in that run loses its stored counts first.',
+    "or re-checked are added (with bench --count-profiles, the other profiles' points it counted too), and a family whose re-check disagreed in that run loses its stored counts first.",
     'Trend marks (<machine>/marks.json): a commit measured in the sandbox after one that was not, or with another toolchain; a live re-count that dropped stored counts; and, from transcripts/transcripts.json beside results.json (transcript --base-side PREVIOUS --head-side THIS), a harness that runs or computes differently.',
   ],
 } as const satisfies CommandSpec;
@@ -79,10 +79,12 @@ function countsBeside(resultsFile: string, results: Results): CountStoreFile | u
   if (!existsSync(file)) return undefined;
   const counts = readCountFile(file);
   const ids = new Set(results.benchmarks.map((b) => b.id));
+  // A run that counted other profiles' points (bench --count-profiles) made their counts itself.
+  const others = results.run.counting?.profiles?.length ? results.run.commit.sha : undefined;
   for (const [key, c] of Object.entries(counts.counts))
-    if (!ids.has(c.id))
+    if (!ids.has(c.id) && c.commit !== others)
       throw new UserError(
-        `${file}: counts.${key} is a count of ${c.id}, which ${resultsFile} did not measure: nothing was published`,
+        `${file}: counts.${key} is a count of ${c.id}, which ${resultsFile} did not measure${others ? ' nor count for another profile' : ''}: nothing was published`,
       );
   return counts;
 }

@@ -13,7 +13,7 @@ import type { StoredCount } from '../../model/count-store-schema.js';
 import { type Keyed, recountAgrees } from '../../pipeline/count-reuse.js';
 import { countingFamily } from '../../pipeline/count-work.js';
 import { keyer, type OpenedCounts } from '../../pipeline/stored-counts.js';
-import { evidenceOf } from '../../run/under-valgrind.js';
+import { countsVaryOf, evidenceOf } from '../../run/under-valgrind.js';
 import type { PointWork, StoredBase } from '../run/count-sides.js';
 import type { PointPlan } from '../run/executor.js';
 
@@ -30,6 +30,8 @@ export interface Recheck {
   family: string;
   by: 'head' | 'base';
   stored: StoredCount;
+  /** How far one run's count may move (manifest `countsVary`), when declared. */
+  vary?: number;
 }
 
 export interface StoredBasePlan {
@@ -56,6 +58,7 @@ export function planStoredBase(
       key,
       family: countingFamily(plan.base),
       decides: !evidenceOf(plan.base),
+      ...(countsVaryOf(plan.base) === undefined ? {} : { vary: countsVaryOf(plan.base)! }),
       stored,
       sameKey: keyOf(plan.head) === key,
     });
@@ -75,6 +78,7 @@ export function planStoredBase(
       family: r.family,
       by: r.sameKey ? 'head' : 'base',
       stored: r.stored,
+      ...(r.vary === undefined ? {} : { vary: r.vary }),
     })),
   };
 }
@@ -93,5 +97,5 @@ export function storedBases(plan: StoredBasePlan, ids: Iterable<string>): Map<st
 export function recheckAgrees(r: Recheck, w: PointWork | undefined): boolean {
   if (w?.status !== 'counted') return false;
   const live: CountedRun[] = r.by === 'head' ? w.runs.head : w.runs.base;
-  return recountAgrees(r.family, r.stored.runs, live);
+  return recountAgrees(r.family, r.stored.runs, live, r.vary);
 }

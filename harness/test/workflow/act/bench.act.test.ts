@@ -27,7 +27,12 @@ type StoredCounts = { counts: Record<string, { id: string; commit: string; check
 type Counted = {
   run: {
     commit: { sha: string };
-    counting: { store: string; reused: number; rechecked: { id: string; family: string; agreed: boolean }[] };
+    counting: {
+      store: string;
+      reused: number;
+      rechecked: { id: string; family: string; agreed: boolean }[];
+      profiles?: { profile: string; reused: number; counted: number; deferred: number; failed: number }[];
+    };
   };
 };
 const NARROW = { experiments: 'wc', variants: 'c,dd-null', params: 'bs=65536', profile: 'smoke' };
@@ -97,7 +102,7 @@ describe.runIf(ready)('bench.yml under act', () => {
       expect.arrayContaining(['results.json', 'summary.md', 'gab/customSmallerIsBetter.json']),
     );
     const results = JSON.parse(artifactFile(first, 'results-jsio-bench-1', 'results.json')) as {
-      run: { commit: { sha: string }; profile: string; machine: { id: string }; counting?: unknown };
+      run: { commit: { sha: string }; profile: string; machine: { id: string }; counting: Counted['run']['counting'] };
       benchmarks: { experiment: string; variant: string; status: string }[];
     };
     expect(results.run.commit.sha).toBe(w.main);
@@ -131,10 +136,17 @@ describe.runIf(ready)('bench.yml under act', () => {
     expect(results.run.counting).toMatchObject({ store: 'reused', reused: 0 });
     expect(artifactFiles(first, 'results-jsio-bench-1')).toContain('counts.json');
     const counts = JSON.parse(ghPages(`data/${machine}/counts.json`)) as StoredCounts;
-    expect(Object.values(counts.counts).map((c) => [c.id, c.commit, c.checks])).toContainEqual([
-      'wc/c/bs=65536',
-      w.main,
-      0,
+    // wc's C point under two keys: smoke's (timed) and quick's (counted untimed: --count-profiles "$PR_PROFILE").
+    expect(
+      Object.values(counts.counts)
+        .filter((c) => c.id === 'wc/c/bs=65536')
+        .map((c) => [c.commit, c.checks]),
+    ).toEqual([
+      [w.main, 0],
+      [w.main, 0],
+    ]);
+    expect(results.run.counting.profiles).toEqual([
+      expect.objectContaining({ profile: 'quick', reused: 0, deferred: 0 }),
     ]);
     // The token reached git only through the environment: nothing on gh-pages holds it.
     expect(spawnSync('git', ['-C', w.remote, 'grep', '-q', TOKEN, 'gh-pages']).status).toBe(1);
@@ -248,9 +260,17 @@ describe.runIf(ready)('bench.yml under act', () => {
     expect(results.run.counting).toMatchObject({ store: 'reused', dropped: [] });
     expect(results.run.counting.rechecked).toContainEqual({ id: 'wc/c/bs=65536', family: 'native', agreed: true });
     expect(step(r, 'bench', 'Run the suite').output).toMatch(/counts: \d+ reused from the store/);
+    // The quick profile's (--count-profiles "$PR_PROFILE") were stored too: taken, not counted again.
+    expect(results.run.counting.profiles).toEqual([
+      expect.objectContaining({ profile: 'quick', counted: 0, deferred: 0, failed: 0 }),
+    ]);
     const counts = JSON.parse(ghPages(`data/${machine}/counts.json`)) as StoredCounts;
-    const c = Object.values(counts.counts).find((x) => x.id === 'wc/c/bs=65536');
-    expect([c?.commit, c?.checks]).toEqual([firstSha, 1]);
+    // Two keys of wc's C point: smoke's, re-checked once, and quick's, counted untimed beside it.
+    const c = Object.values(counts.counts).filter((x) => x.id === 'wc/c/bs=65536');
+    expect(c.map((x) => [x.commit, x.checks]).sort()).toEqual([
+      [firstSha, 0],
+      [firstSha, 1],
+    ]);
   });
 
   it('a dispatch the harness refuses fails at the suite step, saying so; nothing is uploaded', {
