@@ -41,14 +41,26 @@ export function packagesCurrent(root: string): boolean {
 }
 
 /**
- * The npm packages a side runs with: its checkout's own when they are current, else the head's
- * when both lock files agree and the head's are current. Otherwise none, and the side's bootstrap
- * installs its own into the side (never through a link into a checkout).
+ * The npm packages a side runs with: a copy of its checkout's own when they are current, else of
+ * the head's when both lock files agree and the head's are current. Otherwise none, and the side's
+ * bootstrap installs its own into the side. A copy, not a link: the side's programs run sandboxed
+ * with its tree at a fixed path, where a link out of the tree points at nothing (a program's
+ * `import 'binary-split'` then failed, and Bun went looking for it on the network); and nothing
+ * the side's bootstrap writes there reaches a checkout.
  */
-function linkPackages(root: string, headRoot: string, side: string): void {
-  if (packagesCurrent(root)) symlinkSync(join(root, 'node_modules'), join(side, 'node_modules'), 'dir');
-  else if (sameBytes(join(root, 'package-lock.json'), join(headRoot, 'package-lock.json')) && packagesCurrent(headRoot))
-    symlinkSync(join(headRoot, 'node_modules'), join(side, 'node_modules'), 'dir');
+function copyPackages(root: string, headRoot: string, side: string): void {
+  const from = packagesCurrent(root)
+    ? root
+    : sameBytes(join(root, 'package-lock.json'), join(headRoot, 'package-lock.json')) && packagesCurrent(headRoot)
+      ? headRoot
+      : undefined;
+  if (from)
+    cpSync(join(from, 'node_modules'), join(side, 'node_modules'), {
+      recursive: true,
+      // The packages' own links (.bin) stay links; the times stay, for the bootstrap's rule above.
+      verbatimSymlinks: true,
+      preserveTimestamps: true,
+    });
 }
 
 function makeSide(root: string, headRoot: string, side: string, scratch: string): void {
@@ -61,7 +73,7 @@ function makeSide(root: string, headRoot: string, side: string, scratch: string)
   // With their times: the side's bootstrap compares the lock file's with its packages' (above).
   for (const f of ['package.json', 'package-lock.json', 'tsconfig.json'])
     if (existsSync(join(root, f))) cpSync(join(root, f), join(side, f), { preserveTimestamps: true });
-  linkPackages(root, headRoot, side);
+  copyPackages(root, headRoot, side);
   // A copy, not a link: a side's processes run sandboxed with its tree at a fixed path, where a
   // link out of the tree would point at nothing.
   cpSync(join(headRoot, 'programs'), join(side, 'programs'), { recursive: true });

@@ -1,15 +1,15 @@
-// The harness shift's sides link a checkout's npm packages only when that checkout's bootstrap
-// would accept them as they are: a side whose bootstrap finds them stale runs npm ci through the
-// link, which emptied the base checkout's node_modules (a base installed by a plain npm ci, whose
-// copied lock file looked newer than its packages).
+// The harness shift's sides copy a checkout's npm packages only when that checkout's bootstrap
+// would accept them as they are (a side whose bootstrap finds them stale runs npm ci; through the
+// link the sides once had, that emptied the base checkout's node_modules), and as a copy: a link
+// out of the side's tree points at nothing inside its sandbox.
 import { spawnSync } from 'node:child_process';
 import {
   copyFileSync,
   existsSync,
+  lstatSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
-  readlinkSync,
   realpathSync,
   statSync,
   utimesSync,
@@ -48,13 +48,15 @@ function checkout(name: string, lockAt: number, installedAt: number | undefined)
 }
 
 describe('harness shift sides and npm packages', () => {
-  it("links a base's packages installed by a plain npm ci, with the lock file's own time on the side", () => {
+  it("copies a base's packages installed by a plain npm ci, with the lock file's own time on the side", () => {
     const base = checkout('base-fresh', 1_000, 2_000);
     const head = checkout('head-fresh', 1_000, 2_000);
     expect(packagesCurrent(base)).toBe(true);
     const sides = makeShiftSides(base, head);
     try {
-      expect(readlinkSync(join(sides.base, 'node_modules'))).toBe(join(base, 'node_modules'));
+      // A folder of the side's own (a link would point outside its sandbox's tree), as installed.
+      expect(lstatSync(join(sides.base, 'node_modules')).isDirectory()).toBe(true);
+      expect(readdirSync(join(sides.base, 'node_modules')).sort()).toEqual(['.package-lock.json', 'through2']);
       // The side's bootstrap compares these two times: the copy must not look newer than the packages.
       expect(statSync(join(sides.base, 'package-lock.json')).mtimeMs).toBe(
         statSync(join(base, 'package-lock.json')).mtimeMs,
@@ -66,15 +68,11 @@ describe('harness shift sides and npm packages', () => {
     } finally {
       sides.dispose();
     }
-    // Its packages are still there (the bootstrap stamped them as accepted, as it does in place).
-    expect(readdirSync(join(base, 'node_modules')).sort()).toEqual([
-      '.jsio-lock.sha256',
-      '.package-lock.json',
-      'through2',
-    ]);
+    // Its packages are as they were: the side's bootstrap stamped its own copy, not the checkout's.
+    expect(readdirSync(join(base, 'node_modules')).sort()).toEqual(['.package-lock.json', 'through2']);
   });
 
-  it('never links packages that are stale for their own lock file; the side installs its own', () => {
+  it('never copies packages that are stale for their own lock file; the side installs its own', () => {
     const base = checkout('base-stale', 3_000, 2_000);
     const head = checkout('head-other', 1_000, 2_000);
     writeFileSync(join(head, 'package-lock.json'), '{"lockfileVersion":3,"other":1}\n');
