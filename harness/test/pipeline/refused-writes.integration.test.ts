@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Results } from '../../src/model/results.js';
 import { TraceStoreFile } from '../../src/model/trace-store-schema.js';
 import { type CliResult, runCli } from '../helpers/cli.js';
+import { plantedManifest } from '../helpers/planted-manifest.js';
 import { removeScratch } from '../helpers/scratch.js';
 
 const C_PROGRAM = `#include <stdio.h>
@@ -43,25 +44,13 @@ console.log(JSON.stringify({ bytes: 4096 }));
 `;
 
 const profile = { runs: 2, warmup: 0, timeout: 30, constants: { n: 1 } };
-const manifest = (extra: Record<string, unknown>) => ({
-  schema: 1,
-  title: 'writes outside the scratch folder',
-  question: 'Is a point that writes where it may not broken?',
-  parameters: {
-    bs: {
-      description: 'block size',
-      unit: 'B',
-      values: { smoke: [4096], quick: [4096], standard: [4096], full: [4096] },
-    },
-  },
-  profiles: { smoke: profile, quick: profile, standard: profile, full: profile },
-  derive: { bytes: 'bs * n' },
-  throughputBytes: 'bytes',
-  reports: {},
-  summary: { at: { bs: 4096 }, metrics: ['throughput'] },
-  headline: { at: { bs: 4096 }, metrics: ['throughput'] },
-  ...extra,
-});
+const manifest = (extra: Record<string, unknown>) =>
+  plantedManifest(
+    'writes outside the scratch folder',
+    'Is a point that writes where it may not broken?',
+    profile,
+    extra,
+  );
 
 function plant(programs: string): void {
   const scrawl = join(programs, 'scrawl');

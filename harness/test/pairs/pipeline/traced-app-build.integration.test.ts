@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DiffPlan } from '../../../src/model/diff-plan.js';
 import { ROOT, runCli } from '../../helpers/cli.js';
 import { justInstalled } from '../../helpers/just.js';
+import { plantedManifest } from '../../helpers/planted-manifest.js';
 import { removeScratch } from '../../helpers/scratch.js';
 import { cloneWorkingTree } from '../../helpers/working-tree.js';
 
@@ -59,54 +60,45 @@ function plantApp(root: string): void {
   const profile = { runs: 2, warmup: 0, timeout: 60, constants: { n: 1 } };
   writeFileSync(
     join(exp, 'manifest.json'),
-    JSON.stringify({
-      schema: 1,
-      title: 'an app build that embeds a file',
-      question: 'Does the trace see what a just(js) app build reads?',
-      parameters: {
-        bs: {
-          description: 'block size',
-          unit: 'B',
-          values: { smoke: [4096], quick: [4096], standard: [4096], full: [4096] },
-        },
-      },
-      profiles: { smoke: profile, quick: profile, standard: profile, full: profile },
-      derive: { bytes: 'bs * n' },
-      input: { pipe: 'dd if=/dev/zero bs={bs} count=1 status=none' },
-      throughputBytes: 'bytes',
-      reports: {},
-      variants: [
+    JSON.stringify(
+      plantedManifest(
+        'an app build that embeds a file',
+        'Does the trace see what a just(js) app build reads?',
+        profile,
         {
-          id: 'app',
-          description: 'the program built into a standalone just(js) binary that embeds the table',
-          runtime: 'just',
-          source: 'app.js',
-          build: { kind: 'just-static', config: 'app.config.js' },
-          command: '{bin} {bs}',
-          output: 'none',
+          input: { pipe: 'dd if=/dev/zero bs={bs} count=1 status=none' },
+          variants: [
+            {
+              id: 'app',
+              description: 'the program built into a standalone just(js) binary that embeds the table',
+              runtime: 'just',
+              source: 'app.js',
+              build: { kind: 'just-static', config: 'app.config.js' },
+              command: '{bin} {bs}',
+              output: 'none',
+            },
+            {
+              id: 'scribble',
+              description: 'the program built into a standalone binary by a config that writes where it may not',
+              runtime: 'just',
+              source: 'app.js',
+              build: { kind: 'just-static', config: 'scribble.config.js' },
+              command: '{bin} {bs}',
+              output: 'none',
+            },
+            {
+              id: 'script',
+              description: 'the same program run by just(js) as a script: no build, no table',
+              runtime: 'just',
+              source: 'app.js',
+              command: '{js} {bs}',
+              output: 'none',
+            },
+            { id: 'sh', description: 'no program of its own', runtime: 'system', command: 'cat', output: 'none' },
+          ],
         },
-        {
-          id: 'scribble',
-          description: 'the program built into a standalone binary by a config that writes where it may not',
-          runtime: 'just',
-          source: 'app.js',
-          build: { kind: 'just-static', config: 'scribble.config.js' },
-          command: '{bin} {bs}',
-          output: 'none',
-        },
-        {
-          id: 'script',
-          description: 'the same program run by just(js) as a script: no build, no table',
-          runtime: 'just',
-          source: 'app.js',
-          command: '{js} {bs}',
-          output: 'none',
-        },
-        { id: 'sh', description: 'no program of its own', runtime: 'system', command: 'cat', output: 'none' },
-      ],
-      summary: { at: { bs: 4096 }, metrics: ['throughput'] },
-      headline: { at: { bs: 4096 }, metrics: ['throughput'] },
-    }),
+      ),
+    ),
   );
   mkdirSync(join(root, 'data'), { recursive: true });
   writeFileSync(join(root, 'data', 'table.txt'), TABLE);

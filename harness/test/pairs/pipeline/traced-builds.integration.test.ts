@@ -20,6 +20,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DiffPlan } from '../../../src/model/diff-plan.js';
 import { runCli } from '../../helpers/cli.js';
+import { plantedManifest } from '../../helpers/planted-manifest.js';
 import { removeScratch } from '../../helpers/scratch.js';
 import { borrowNodeModules, cloneWorkingTree } from '../../helpers/working-tree.js';
 
@@ -58,38 +59,29 @@ function plantHidden(root: string): void {
   const profile = { runs: 2, warmup: 0, timeout: 30, constants: { n: 1 } };
   writeFileSync(
     join(exp, 'manifest.json'),
-    JSON.stringify({
-      schema: 1,
-      title: 'hidden build and generator reads',
-      question: 'Does the trace see what a build and a generator read?',
-      parameters: {
-        bs: {
-          description: 'block size',
-          unit: 'B',
-          values: { smoke: [4096], quick: [4096], standard: [4096], full: [4096] },
-        },
-      },
-      profiles: { smoke: profile, quick: profile, standard: profile, full: profile },
-      derive: { bytes: 'bs * n' },
-      generate: { script: 'gen.mjs' },
-      input: { pipe: 'cat {input_dir}/in.txt' },
-      throughputBytes: 'bytes',
-      reports: {},
-      variants: [
+    JSON.stringify(
+      plantedManifest(
+        'hidden build and generator reads',
+        'Does the trace see what a build and a generator read?',
+        profile,
         {
-          id: 'c',
-          description: 'a C program built with a blob its assembler reads',
-          runtime: 'native',
-          source: 'hidden.c',
-          build: { kind: 'gcc', flags: ['-O2'] },
-          command: '{bin}',
-          output: 'none',
+          generate: { script: 'gen.mjs' },
+          input: { pipe: 'cat {input_dir}/in.txt' },
+          variants: [
+            {
+              id: 'c',
+              description: 'a C program built with a blob its assembler reads',
+              runtime: 'native',
+              source: 'hidden.c',
+              build: { kind: 'gcc', flags: ['-O2'] },
+              command: '{bin}',
+              output: 'none',
+            },
+            { id: 'sh', description: 'no build', runtime: 'system', command: 'cat', output: 'none' },
+          ],
         },
-        { id: 'sh', description: 'no build', runtime: 'system', command: 'cat', output: 'none' },
-      ],
-      summary: { at: { bs: 4096 }, metrics: ['throughput'] },
-      headline: { at: { bs: 4096 }, metrics: ['throughput'] },
-    }),
+      ),
+    ),
   );
   mkdirSync(join(root, 'data'), { recursive: true });
   writeFileSync(join(root, 'data', 'blob.bin'), 'blob\n');

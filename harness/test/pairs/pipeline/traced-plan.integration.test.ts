@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DiffPlan } from '../../../src/model/diff-plan.js';
 import { runCli } from '../../helpers/cli.js';
+import { plantedManifest } from '../../helpers/planted-manifest.js';
 import { removeScratch } from '../../helpers/scratch.js';
 import { cloneWorkingTree } from '../../helpers/working-tree.js';
 
@@ -43,26 +44,12 @@ function plantPeek(root: string): void {
   const profile = { runs: 2, warmup: 0, timeout: 30, constants: { n: 1 } };
   writeFileSync(
     join(exp, 'manifest.json'),
-    JSON.stringify({
-      schema: 1,
-      title: 'hidden reads',
-      question: 'Does the trace see the reads the static rules cannot?',
-      parameters: {
-        bs: {
-          description: 'block size',
-          unit: 'B',
-          values: { smoke: [4096], quick: [4096], standard: [4096], full: [4096] },
-        },
-      },
-      profiles: { smoke: profile, quick: profile, standard: profile, full: profile },
-      derive: { bytes: 'bs * n' },
-      input: { pipe: 'dd if=/dev/zero bs={bs} count=1 status=none' },
-      throughputBytes: 'bytes',
-      reports: {},
-      variants,
-      summary: { at: { bs: 4096 }, metrics: ['throughput'] },
-      headline: { at: { bs: 4096 }, metrics: ['throughput'] },
-    }),
+    JSON.stringify(
+      plantedManifest('hidden reads', 'Does the trace see the reads the static rules cannot?', profile, {
+        input: { pipe: 'dd if=/dev/zero bs={bs} count=1 status=none' },
+        variants,
+      }),
+    ),
   );
   mkdirSync(join(root, 'data', 'hidden'), { recursive: true });
   mkdirSync(join(root, 'data', 'listed'), { recursive: true });
