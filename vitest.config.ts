@@ -54,8 +54,10 @@ export const BRIEF = [
   'harness/test/workflow/harness-mark.integration.test.ts',
   // ci.yml under act: a typecheck, the linters and one static test file, nothing timed.
   'harness/test/workflow/act/ci.act.test.ts',
-  // releases.yml under act: one release's wc suite, counted under Valgrind; no assertion reads a time.
+  // releases.yml and calibrate.yml under act: one release's wc suite counted under Valgrind, and
+  // an A/A and a planted diff of wc at smoke; no assertion reads a time or a verdict.
   'harness/test/workflow/act/releases.act.test.ts',
+  'harness/test/workflow/act/calibrate.act.test.ts',
 ];
 
 const ALL = ['harness/test/**/*.test.ts', 'gh-pages/test/**/*.test.ts'];
