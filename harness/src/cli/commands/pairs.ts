@@ -70,6 +70,12 @@ export const pairsSpec = {
       description: 'measure every point both sides have, affected or not',
     },
     strict: { type: 'boolean', default: false, description: 'refuse to run on a busy machine instead of warning' },
+    'no-sandbox': {
+      type: 'boolean',
+      default: false,
+      description:
+        'measure both sides without bubblewrap, each at its own path: a diagnostic of what the sandbox costs (refused in workflows; its answer decides nothing)',
+    },
     plan: {
       type: 'boolean',
       default: false,
@@ -158,6 +164,13 @@ export async function pairsCommand(argv: string[]): Promise<number> {
   if (values.trace && !values.plan) throw new UserError('--trace goes with --plan (the diff itself measures)');
   if (values.store !== undefined && !values.trace)
     throw new UserError('--store goes with --plan --trace (it holds the traces of the base commit)');
+  if (values['no-sandbox'] && values.plan)
+    throw new UserError(
+      '--no-sandbox goes with a diff, not --plan (a plan measures nothing, and its traces run sandboxed)',
+    );
+  // A comment decides merges: the sandbox that keeps the sides apart and alike is never optional there.
+  if (values['no-sandbox'] && process.env.GITHUB_ACTIONS === 'true')
+    throw new UserError('--no-sandbox is refused in a workflow: it is a diagnostic for a developer machine');
   if (values.plan) return planCommand(values, selection);
   const seed =
     values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : intFlag('--seed', values.seed, 0, 2 ** 31 - 1);
@@ -172,6 +185,10 @@ export async function pairsCommand(argv: string[]): Promise<number> {
   const noise = loadNoise(source, machineInfo().id);
   const countStore = countStoreOf(values['count-store']);
   const log = (s: string) => process.stderr.write(`${s}\n`);
+  if (values['no-sandbox'])
+    log(
+      'warning: --no-sandbox: both sides run without bubblewrap, each at its own path (a diagnostic: counts and start-up move with paths, and this answer decides nothing)',
+    );
   const { comparison, document, interrupted } = await runPairs({
     base,
     head,
@@ -194,6 +211,7 @@ export async function pairsCommand(argv: string[]): Promise<number> {
     ...(trusted ? { trusted } : {}),
     ...(countStore ? { countStore } : {}),
     ...(transcripts ? { transcripts } : {}),
+    ...(values['no-sandbox'] ? { sandbox: 'off' as const } : {}),
     // As for bench: JSIO_COUNTS=none counts nothing (tests whose subject is not the counts).
     ...(process.env.JSIO_COUNTS === 'none' ? { counts: false } : {}),
     log,

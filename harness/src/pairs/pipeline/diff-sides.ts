@@ -83,13 +83,18 @@ export function loadSide(root: string, label: 'base' | 'head', plan: SidePlan): 
  * Resolves, plans and builds the chosen points of one checkout (`keep`: the ids to measure; all
  * by default); runtimes and inputs come from the cache of the checkout whose harness runs the
  * diff (`harnessRoot`). `require`: the tools and runtimes whose absence is an error; `justHome`:
- * the side's own just(js) installation, where the two sides pin different releases.
+ * the side's own just(js) installation, where the two sides pin different releases; `sandbox`
+ * 'off': `pairs --no-sandbox`, a diagnostic that measures what the sandbox costs.
  */
 export async function prepareSide(
   side: LoadedSide,
   harnessRoot: string,
   label: 'base' | 'head',
-  { require, justHome }: { require: string[]; justHome?: string | undefined },
+  {
+    require,
+    justHome,
+    sandbox = 'required',
+  }: { require: string[]; justHome?: string | undefined; sandbox?: 'required' | 'off' },
   host: Host,
   log: (m: string) => void,
   keep?: ReadonlySet<string>,
@@ -118,7 +123,7 @@ export async function prepareSide(
       require,
       // Each side in a sandbox of its own, at the one path both share: where none can start, the
       // two sides would run at different paths, and counts move with paths (docs/counts.md).
-      sandbox: 'required',
+      sandbox,
       ...(justHome ? { justHome } : {}),
     },
     log,

@@ -114,6 +114,11 @@ export interface PairsOptions {
    * whose key it holds is not counted again (./stored-base.ts). The store is never written.
    */
   countStore?: { dir: string; file: CountStoreFile };
+  /**
+   * 'off': both sides measured without bubblewrap, each at its checkout's own path (`pairs
+   * --no-sandbox`, refused in workflows): a diagnostic of what the sandbox costs, never a verdict.
+   */
+  sandbox?: 'off';
 }
 
 export interface PairsResult {
@@ -451,7 +456,11 @@ async function pairSides(opts: PairsOptions, baseRoot: string, headRoot: string)
     log,
   );
   const keep = impact ? new Set(impact.measure.keys()) : undefined;
-  const side = (label: 'base' | 'head') => ({ require: opts.require, justHome: opts.justHomes?.[label] });
+  const side = (label: 'base' | 'head') => ({
+    require: opts.require,
+    justHome: opts.justHomes?.[label],
+    ...(opts.sandbox ? { sandbox: opts.sandbox } : {}),
+  });
   const base = await prepareSide(baseLoaded, harnessRoot, 'base', side('base'), host, log, keep);
   const head = await prepareSide(headLoaded, harnessRoot, 'head', side('head'), host, log, keep);
   // A side that planned nothing recorded no tools.
@@ -520,7 +529,7 @@ function storedCountsOf(
       storeDir: opts.countStore.dir,
       machine: host.machine.id,
       recount: false,
-      // Every side runs in its sandbox here (planned with `sandbox: 'required'`).
+      // Every side runs in its sandbox here (planned with `sandbox: 'required'`), unless --no-sandbox.
       sandbox: base.jobs.every((j) => j.sandbox) ? 'bubblewrap' : 'none',
       tools: host.tools,
       toolchains: base.toolchains,

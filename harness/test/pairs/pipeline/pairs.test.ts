@@ -156,6 +156,31 @@ describe('npm run pairs', () => {
     );
   });
 
+  it('--no-sandbox measures without bubblewrap (a broken one refuses the diff without it, and is never started with it); refused in a workflow and with --plan', {
+    timeout: 300_000,
+  }, () => {
+    const out = mkdtempSync(join(tmpdir(), 'jsio-pairs-nosandbox-'));
+    const head = checkout('nosandbox');
+    const sides = { base, head, out, budget: '2', seed: 17 };
+    const select = ['--profile', 'smoke', '--experiments', 'wc', '--variants', 'c', '--param', 'bs=4096'];
+    const flags = ['--noise-store', join(out, 'none'), '--deadline', '0.2', ...select];
+    const broken = { JSIO_BWRAP: '/bin/false' };
+    const sandboxed = runPairs(sides, flags, broken);
+    expect(sandboxed.status).toBe(2);
+    expect(sandboxed.stderr).toMatch(/no sandbox for .*cannot start here/);
+    const r = runPairs(sides, [...flags, '--no-sandbox'], broken);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toContain('warning: --no-sandbox: both sides run without bubblewrap');
+    const c = PairsComparison.parse(JSON.parse(readFileSync(join(out, 'comparison.json'), 'utf8')));
+    expect(c.points.map((p) => p.benchmark)).toEqual(['wc/c/bs=4096']);
+    const inWorkflow = runPairs(sides, [...flags, '--no-sandbox'], { GITHUB_ACTIONS: 'true' });
+    expect(inWorkflow.status).toBe(2);
+    expect(inWorkflow.stderr).toContain('--no-sandbox is refused in a workflow');
+    const plan = runCli(['pairs', '--base', base, '--head', head, '--plan', '--no-sandbox', ...select]);
+    expect(plan.status).toBe(2);
+    expect(plan.stderr).toContain('--no-sandbox goes with a diff, not --plan');
+  });
+
   it('refuses a base whose programs it cannot read, before measuring', () => {
     const dir = mkdtempSync(join(tmpdir(), 'jsio-pairs-bad-'));
     mkdirSync(join(dir, 'programs', 'x'), { recursive: true });
