@@ -80,9 +80,9 @@ describe('bench.yml', () => {
     const run = w.jobs.bench!.steps.find((s) => s.run?.includes('npm run bench'))!;
     expect(run.env).toMatchObject({
       PROFILE: '${{ inputs.profile || env.DEFAULT_PROFILE }}',
-      EXPERIMENTS: '${{ inputs.experiments }}',
-      VARIANTS: '${{ inputs.variants }}',
-      PARAMS: '${{ inputs.params }}',
+      EXPERIMENTS: '${{ inputs.experiments || vars.BENCH_EXPERIMENTS }}',
+      VARIANTS: '${{ inputs.variants || vars.BENCH_VARIANTS }}',
+      PARAMS: '${{ inputs.params || vars.BENCH_PARAMS }}',
       RUNS: '${{ inputs.runs }}',
     });
     for (const flag of [

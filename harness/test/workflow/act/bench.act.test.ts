@@ -4,7 +4,8 @@
 // downloads with download-artifact and pushes the trend store to gh-pages in the world's bare
 // repository; a second dispatch publishes beside the first; a wrong answer fails its job with the
 // reason; a dispatch of the first commit again takes its count from gh-pages' counts.json, re-checked
-// live, and publish merges the re-check. The full smoke push, with github-action-benchmark's own pushes, is long: it runs when
+// live, and publish merges the re-check; a push narrowed by the repository's variables runs the
+// push-only steps and the real github-action-benchmark. The full smoke push is long: it runs when
 // JSIO_ACT_FULL=1 (set by hand: with it npm test would pass CI's half hour).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -229,7 +230,11 @@ describe.runIf(ready)('bench.yml under act', () => {
       },
       'wc-c miscounts',
     );
-    const r = await dispatch('dispatch-wrong');
+    // Named by its ref (main's head): the ref check runs and passes, and that commit is checked out.
+    const r = await dispatch('dispatch-wrong', { ref: w.main });
+    expect(
+      step(r, 'bench', 'Refuse a ref that is not a commit of main (unmerged code is measured by pr.yml)').result,
+    ).toBe('success');
     expect(r.status).not.toBe(0);
     expect(r.jobs.bench?.result).toBe('failure');
     expect(step(r, 'bench', 'Run the suite').result).toBe('success');
@@ -249,13 +254,73 @@ describe.runIf(ready)('bench.yml under act', () => {
     expect(git(w.remote, 'rev-list', '--count', 'gh-pages')).toBe('2');
   });
 
-  it("a dispatch of the first commit again takes its stored count, re-checked live, and publish merges the re-check into gh-pages' counts.json", {
+  // A push of the next commit, narrowed by the repository's variables to the dispatches' workload:
+  // the push-only steps (the harness mark's base, checked out with its own dependencies) and the
+  // real github-action-benchmark run, and the stored count is taken and re-checked live.
+  it("a push to main, narrowed by the repository's variables: the harness mark's steps run, the stored count is re-checked live and merged into gh-pages' counts.json, and github-action-benchmark publishes the headline series", {
     timeout: 900_000,
   }, async () => {
-    const r = await dispatch('dispatch-again', { ref: firstSha });
+    const wrongSha = w.main;
+    const sha = commitAndPush(
+      w,
+      w.main,
+      'refs/heads/main',
+      (d) => {
+        // The program as it was before the miscounting commit above: its count key is the first's again.
+        git(d, 'checkout', firstSha, '--', 'programs/wc/wc-c.c');
+        writeFileSync(join(d, 'NOTE'), 'pushed\n');
+      },
+      'a push',
+    );
+    const who = { name: 'act-test', email: 'act-test@localhost', username: 'act-test' };
+    const r = await runAct({
+      world: w,
+      name: 'push-narrowed',
+      workflow: '.github/workflows/bench.yml',
+      event: 'push',
+      payload: {
+        ref: 'refs/heads/main',
+        after: sha,
+        repository: { full_name: REPOSITORY, default_branch: 'main', html_url: `https://github.com/${REPOSITORY}` },
+        head_commit: {
+          id: sha,
+          message: 'a push',
+          timestamp: new Date().toISOString(),
+          url: `https://github.com/${REPOSITORY}/commit/${sha}`,
+          author: who,
+          committer: who,
+        },
+      },
+      vars: {
+        BENCH_DEFAULT_PROFILE: 'smoke',
+        BENCH_EXPERIMENTS: NARROW.experiments,
+        BENCH_VARIANTS: NARROW.variants,
+        BENCH_PARAMS: NARROW.params,
+      },
+      tools: { node: ['22'] },
+    });
     expect(r.status, why(r)).toBe(0);
-    const results = JSON.parse(artifactFile(r, 'results-jsio-bench-1', 'results.json')) as Counted;
-    expect(results.run.commit.sha).toBe(firstSha);
+    expect([r.jobs.bench?.result, r.jobs.publish?.result]).toEqual(['success', 'success']);
+    const results = JSON.parse(artifactFile(r, 'results-jsio-bench-1', 'results.json')) as Counted & {
+      benchmarks: { experiment: string; variant: string; status: string }[];
+    };
+    expect(results.run.commit.sha).toBe(sha);
+    expect(results.benchmarks.map((b) => `${b.experiment}/${b.variant} ${b.status}`).sort()).toEqual([
+      'wc/c ok',
+      'wc/dd-null ok',
+    ]);
+    // The harness mark's base: the previous commit this machine published, checked out with its
+    // own dependencies; its harness is this one's, so nothing is recorded.
+    expect(step(r, 'bench', "The previous commit this machine published (a harness mark's base)").output).toContain(
+      wrongSha,
+    );
+    expect(step(r, 'bench', 'Its dependencies, from its own lockfile').result).toBe('success');
+    expect(step(r, 'bench', 'Whether the harness changed since that commit').result).toBe('success');
+    expect(step(r, 'bench', "Record what both harnesses run and compute (the harness mark's reason)").result).toBe(
+      'skipped',
+    );
+    // The narrowed suite builds no static just(js) binary: a warning, not a failure.
+    expect(step(r, 'bench', 'Upload the static just(js) binary').output).toMatch(/No files were found/);
     // wc's C point: its key is in the store the bench job read from gh-pages, so it is only re-checked.
     expect(results.run.counting).toMatchObject({ store: 'reused', dropped: [] });
     expect(results.run.counting.rechecked).toContainEqual({ id: 'wc/c/bs=65536', family: 'native', agreed: true });
@@ -271,6 +336,15 @@ describe.runIf(ready)('bench.yml under act', () => {
       [firstSha, 0],
       [firstSha, 1],
     ]);
+    // A push of the default profile: the real github-action-benchmark appends this commit's headline series.
+    const gate = step(r, 'publish', 'What github-action-benchmark gets').output;
+    expect(gate).toContain(`sha=${sha}`);
+    expect(gate).toContain('smaller=true');
+    expect(step(r, 'publish', 'Headline series (smaller is better)').result).toBe('success');
+    expect(ghPages(`data/${machine}/runs/${sha}/smoke.json`)).toContain(sha);
+    const dataJs = ghPages(`dev/bench/${machine}/data.js`);
+    expect(dataJs).toContain(sha);
+    expect(dataJs).not.toContain(firstSha);
   });
 
   it('a dispatch the harness refuses fails at the suite step, saying so; nothing is uploaded', {
