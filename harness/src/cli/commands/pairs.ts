@@ -164,13 +164,7 @@ export async function pairsCommand(argv: string[]): Promise<number> {
   if (values.trace && !values.plan) throw new UserError('--trace goes with --plan (the diff itself measures)');
   if (values.store !== undefined && !values.trace)
     throw new UserError('--store goes with --plan --trace (it holds the traces of the base commit)');
-  if (values['no-sandbox'] && values.plan)
-    throw new UserError(
-      '--no-sandbox goes with a diff, not --plan (a plan measures nothing, and its traces run sandboxed)',
-    );
-  // A comment decides merges: the sandbox that keeps the sides apart and alike is never optional there.
-  if (values['no-sandbox'] && process.env.GITHUB_ACTIONS === 'true')
-    throw new UserError('--no-sandbox is refused in a workflow: it is a diagnostic for a developer machine');
+  if (values['no-sandbox']) refuseNoSandboxWhere(values.plan);
   if (values.plan) return planCommand(values, selection);
   const seed =
     values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : intFlag('--seed', values.seed, 0, 2 ** 31 - 1);
@@ -185,10 +179,7 @@ export async function pairsCommand(argv: string[]): Promise<number> {
   const noise = loadNoise(source, machineInfo().id);
   const countStore = countStoreOf(values['count-store']);
   const log = (s: string) => process.stderr.write(`${s}\n`);
-  if (values['no-sandbox'])
-    log(
-      'warning: --no-sandbox: both sides run without bubblewrap, each at its own path (a diagnostic: counts and start-up move with paths, and this answer decides nothing)',
-    );
+  if (values['no-sandbox']) log(NO_SANDBOX_WARNING);
   const { comparison, document, interrupted } = await runPairs({
     base,
     head,
@@ -223,6 +214,20 @@ export async function pairsCommand(argv: string[]): Promise<number> {
   // Said where the run is watched too, not only in the files: the exit status alone names nothing.
   for (const f of failed) log(`failed (${f.side}): ${f.benchmark}: ${f.reason}`);
   return failed.length ? EXIT.benchmarksFailed : EXIT.ok;
+}
+
+const NO_SANDBOX_WARNING =
+  'warning: --no-sandbox: both sides run without bubblewrap, each at its own path (a diagnostic: counts and start-up move with paths, and this answer decides nothing)';
+
+/** `--no-sandbox` is a diagnostic of a diff on a developer machine: never a plan, never in a workflow. */
+function refuseNoSandboxWhere(plan: boolean): void {
+  if (plan)
+    throw new UserError(
+      '--no-sandbox goes with a diff, not --plan (a plan measures nothing, and its traces run sandboxed)',
+    );
+  // A comment decides merges: the sandbox that keeps the sides apart and alike is never optional there.
+  if (process.env.GITHUB_ACTIONS === 'true')
+    throw new UserError('--no-sandbox is refused in a workflow: it is a diagnostic for a developer machine');
 }
 
 /** The diff's files: comparison.json (at the schema the base's comment job reads), comparison.md, pairs.json. */

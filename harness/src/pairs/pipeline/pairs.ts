@@ -456,13 +456,8 @@ async function pairSides(opts: PairsOptions, baseRoot: string, headRoot: string)
     log,
   );
   const keep = impact ? new Set(impact.measure.keys()) : undefined;
-  const side = (label: 'base' | 'head') => ({
-    require: opts.require,
-    justHome: opts.justHomes?.[label],
-    ...(opts.sandbox ? { sandbox: opts.sandbox } : {}),
-  });
-  const base = await prepareSide(baseLoaded, harnessRoot, 'base', side('base'), host, log, keep);
-  const head = await prepareSide(headLoaded, harnessRoot, 'head', side('head'), host, log, keep);
+  const base = await prepareSide(baseLoaded, harnessRoot, 'base', sideOptions(opts, 'base'), host, log, keep);
+  const head = await prepareSide(headLoaded, harnessRoot, 'head', sideOptions(opts, 'head'), host, log, keep);
   // A side that planned nothing recorded no tools.
   if (base.jobs.length && head.jobs.length) refuseUnequalTools(base.toolchains, head.toolchains);
   const matched = matchPoints(base, head, opts.pairKey, impact && ((id) => impact.measure.get(id) ?? 'affected'));
@@ -516,6 +511,13 @@ async function pairSides(opts: PairsOptions, baseRoot: string, headRoot: string)
   });
   return { comparison, record: points.map(pairRecord), document, interrupted: s.interrupted };
 }
+
+/** What one side is prepared with: the required tools, its own just(js), and whether it is sandboxed. */
+const sideOptions = (opts: PairsOptions, label: 'base' | 'head') => ({
+  require: opts.require,
+  justHome: opts.justHomes?.[label],
+  ...(opts.sandbox ? { sandbox: opts.sandbox } : {}),
+});
 
 /** The trend store's counts of this machine for the base side, when one was given (read only). */
 function storedCountsOf(
