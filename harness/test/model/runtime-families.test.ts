@@ -9,8 +9,10 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileS
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nightlySweeps } from '../../src/cli/commands/releases-nightly.js';
 import type { Results } from '../../src/model/results.js';
-import { type RuntimeFamily, registerRuntime } from '../../src/model/runtime-families.js';
+import { type RuntimeFamily, registerRuntime, releaseKeyFormats } from '../../src/model/runtime-families.js';
+import { parseReleaseKey } from '../../src/model/runtime-release.js';
 import { bench } from '../../src/pipeline/bench.js';
 import { loadAllExperiments, loadExperiment } from '../../src/plan/experiments.js';
 import { forgetMeasuredInputs, measuredInputs } from '../../src/plan/identify-inputs.js';
@@ -236,5 +238,40 @@ exec '${process.execPath}' "$@"
       // perf missing or not permitted on this machine: both tries are named.
       expect(result).toMatchObject({ reason: expect.stringMatching(/exited with status 9; perf instead: /) });
     }
+  });
+});
+
+// A family on the release axis added through the registry alone: releases of it are runtime keys,
+// `--param runtime=` names them, and the nightly sweeps it on its default lines (or the lines
+// `--lines` names of it), new releases and back-fill alike.
+describe('a family on the release axis registered at run time', () => {
+  const RELEASED: RuntimeFamily = {
+    key: 'fakerel',
+    name: 'FakeRel',
+    source: { kind: 'npm', pkg: '@fake/rel-linux-x64', bin: 'package/bin/fakerel' },
+    pin: 'single',
+    invocation: [],
+    version: { args: ['--version'], parse: (out) => out.trim() },
+    releases: { line: 'whole', canaries: false, defaults: { since: '3.0.0', backfill: 'minor' } },
+  };
+  let unregister: (() => void) | undefined;
+  afterAll(() => unregister?.());
+
+  it('its releases are runtimes, and the nightly measures its new ones and back-fills it', () => {
+    unregister = registerRuntime(RELEASED);
+    expect(parseReleaseKey('fakerel@3.1.4')).toEqual({ family: 'fakerel', version: '3.1.4', key: 'fakerel@3.1.4' });
+    expect(releaseKeyFormats()).toContain('fakerel@X.Y.Z');
+    const mine = (lines?: string[]) => nightlySweeps('2026-01-01', 5, lines).filter((s) => s.runtime === 'fakerel');
+    expect(mine()).toEqual([
+      { runtime: 'fakerel', since: '3.0.0', after: '2026-01-01' },
+      { runtime: 'fakerel', since: '3.0.0', every: 'minor', limit: 5 },
+    ]);
+    // Lines named of another family leave its own as they are; its own line is taken.
+    expect(mine(['node22'])).toEqual(mine());
+    expect(mine(['node22', 'fakerel']).map((s) => s.line)).toEqual(['fakerel', 'fakerel']);
+    unregister();
+    unregister = undefined;
+    expect(parseReleaseKey('fakerel@3.1.4')).toBeUndefined();
+    expect(() => nightlySweeps('2026-01-01', 5, ['fakerel'])).toThrow(/--lines fakerel: not a release line/);
   });
 });
