@@ -1,10 +1,12 @@
 // A site view is one entry of gh-pages/src/views/index.ts: a view added there alone is routed to
-// by its URL, has its tab, has the preloader ask for its files, and is drawn by its own renderer.
+// by its URL, has its tab, has the preloader ask for its files, is drawn by its own renderer, and
+// is measured by the site's benchmark as a first view.
 // The preloader, which reads the same table, carries no view's code; the app carries every view's.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PreloadPlan } from '../../harness/src/model/preload-plan.js';
 import { bundleApp, bundlePreloader } from '../../harness/src/site/bundle.js';
+import { firstViews, overLimits } from '../../harness/src/site/perf.js';
 import { preloadFiles } from '../src/preload-files.js';
 import { toHash } from '../src/state.js';
 import type { Ctx } from '../src/views/ctx.js';
@@ -33,6 +35,7 @@ const FAKE: SiteView = {
   render: async () => async (ctx) => {
     drawn.push(ctx.state.view);
   },
+  landing: 'machine=perf-machine&experiment=wc',
 };
 
 describe('a view registered at run time', () => {
@@ -81,12 +84,22 @@ describe('a view registered at run time', () => {
     expect(drawn).toEqual(['fake-view']);
   });
 
+  it("is a first view of the site's benchmark, opened at its landing URL and held to the limits", () => {
+    expect(firstViews()['fake-view']).toEqual([
+      '#/fake-view?machine=perf-machine&experiment=wc',
+      '.chart canvas, .picture canvas',
+    ]);
+    expect(overLimits({ 'fake-view_bytes': 400_000 }, { times: false })).toEqual(['fake-view: 400000 bytes > 300000']);
+  });
+
   it('is known only while registered, and no name is taken twice', () => {
     expect(() => registerView({ ...FAKE })).toThrow('view "fake-view" is already defined');
     expect(() => registerView({ ...FAKE, name: 'Fake' })).toThrow('expected a lower-case word');
     unregister();
     expect(route('#/fake-view').view.name).toBe('overview');
     expect(viewTabs({ view: 'overview' }, 'm', undefined).markup).not.toContain('fake-view');
+    // Runtimes has no landing: its data grows with releases, and the benchmark's store has none.
+    expect(Object.keys(firstViews())).toEqual(['overview', 'trends', 'sweeps', 'compare', 'regressions']);
     unregister = registerView(FAKE);
   });
 });

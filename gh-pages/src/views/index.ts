@@ -1,8 +1,10 @@
 /**
  * The views, one entry each: the name its URL and its tab carry, whether it draws charts, the data
- * files the preloader asks for before its first chart, and the function that renders it. Everything
+ * files the preloader asks for before its first chart, the function that renders it and the URL
+ * the site's benchmark lands on it with. Everything
  * that names a view reads it here (the page's routing and tabs in main.ts, the preloader in
- * ../preload-files.ts): a new view is one file under views/ and one entry here. The renderer is
+ * ../preload-files.ts, the site's benchmark in harness/src/site/perf.ts): a new view is one file
+ * under views/ and one entry here. The renderer is
  * imported when first shown: the preloader reads this table too and must carry no view's code (its
  * bundle leaves dynamic imports out: harness/src/site/bundle.ts).
  */
@@ -27,6 +29,11 @@ export interface SiteView {
   /** The data files it surely reads first, beyond machines.json and the catalog every view reads. */
   preload: (ask: PreloadAsk) => string[];
   render: () => Promise<View>;
+  /**
+   * A view a visitor lands on: the URL query the site's benchmark opens it with on its synthetic
+   * store (harness/src/site/perf.ts holds its first view to the limits). Absent: not measured.
+   */
+  landing?: string;
 }
 
 const BUILT_IN: readonly SiteView[] = [
@@ -35,36 +42,42 @@ const BUILT_IN: readonly SiteView[] = [
     charts: true,
     preload: ({ plan, state, commits }) => [...commits, ...(state.commit ? [] : plan.runs)],
     render: () => import('./overview.js').then((m) => m.overview),
+    landing: '',
   },
   {
     name: 'trends',
     charts: true,
     preload: ({ plan, state, commits }) => [...commits, plan.noise, plan.marks, ...trendShards(plan, state)],
     render: () => import('./trends.js').then((m) => m.trends),
+    landing: 'machine=perf-machine&experiment=wc&metric=wall_time',
   },
   {
     name: 'sweeps',
     charts: true,
     preload: ({ plan, state, commits }) => [...commits, ...(state.commit ? [] : sweptRun(plan, state))],
     render: () => import('./sweeps.js').then((m) => m.sweeps),
+    landing: 'machine=perf-machine&experiment=wc',
   },
   {
     name: 'compare',
     charts: false,
     preload: ({ plan, state, commits }) => [...commits, plan.noise, ...(state.base || state.head ? [] : plan.compare)],
     render: () => import('./compare.js').then((m) => m.compare),
+    landing: 'machine=perf-machine',
   },
   {
     name: 'regressions',
     charts: false,
     preload: ({ plan }) => [plan.regressions],
     render: () => import('./regressions.js').then((m) => m.regressions),
+    landing: 'machine=perf-machine',
   },
   {
     name: 'runtimes',
     charts: false,
     preload: () => [],
     render: () => import('./runtimes.js').then((m) => m.runtimes),
+    // Its data grows with releases, not with commits, and the benchmark's store has none.
   },
 ];
 
