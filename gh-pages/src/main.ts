@@ -1,12 +1,12 @@
-// The trend site: machine and workload (profile) selectors, five views, and the whole view state in the URL hash.
+// The trend site: machine and workload (profile) selectors, its views (views/index.ts), and the whole view state in the URL hash.
 import 'uplot/dist/uPlot.min.css';
 import { defaultProfile, LEGACY_PROFILE, sortProfiles } from '../../harness/src/model/store-layout.js';
 import { metricLabel } from '../../harness/src/report/metric-labels.js';
 import { loadCharts } from './charts.js';
 import { DataError, Profile, Store } from './data.js';
 import { html, setHtml } from './html.js';
-import { CHART_VIEWS, parseHash, type State, toHash, VIEWS } from './state.js';
-import { type Ctx, VIEW_TABLE } from './views/index.js';
+import { type State, toHash } from './state.js';
+import { type Ctx, route, viewTabs } from './views/index.js';
 import { plural } from './views/machine-line.js';
 
 const app = document.getElementById('app')!;
@@ -49,10 +49,10 @@ async function render(): Promise<void> {
   const id = ++renderId;
   // Tests (and tools) wait for data-rendered: it names only a view that is fully drawn.
   delete document.body.dataset.rendered;
-  const state = parseHash(location.hash);
+  const { state, view } = route(location.hash);
   // Evaluated now, while the view's data is still on its way: the view awaits it again and
   // reports a failure.
-  if (CHART_VIEWS.includes(state.view)) loadCharts().catch(() => undefined);
+  if (view.charts) loadCharts().catch(() => undefined);
   // Both at once: every round trip before the first chart counts against its budget (site/perf.ts).
   const [cfg, machines] = await Promise.all([
     config(),
@@ -104,8 +104,9 @@ async function render(): Promise<void> {
     // Only an http(s) repository becomes a link (config.json is written by the site build).
     commitUrl: (sha) => (cfg.repoUrl && /^https?:\/\//.test(cfg.repoUrl) ? `${cfg.repoUrl}/commit/${sha}` : undefined),
   };
-  const view = VIEW_TABLE[state.view];
-  await view(ctx);
+  const draw = await view.render();
+  if (id !== renderId) return;
+  await draw(ctx);
   if (id !== renderId) return;
   document.body.dataset.rendered = state.view;
 }
@@ -127,18 +128,11 @@ function showNav(
     profileLabel: (p: string) => string;
   },
 ): void {
-  const tab = (v: State['view']) =>
-    toHash({
-      view: v,
-      machine,
-      ...(profile ? { profile } : {}),
-      ...(state.experiment ? { experiment: state.experiment } : {}),
-    });
   setHtml(
     nav,
     html`<label>machine <select id="machine">${ids.map((m) => html`<option value="${m}"${m === machine ? html` selected` : ''}>${m}</option>`)}</select></label>
       <label>workload <select id="profile">${profiles.map((p) => html`<option value="${p}"${p === profile ? html` selected` : ''}>${profileLabel(p)}</option>`)}</select></label>
-      <span class="tabs">${VIEWS.map((v) => html`<a class="tab${v === state.view ? ' active' : ''}" href="${tab(v)}">${v}</a>`)}</span>`,
+      ${viewTabs(state, machine, profile)}`,
   );
   nav.querySelector<HTMLSelectElement>('#machine')!.onchange = (e) => {
     location.hash = toHash({ view: state.view, machine: (e.target as HTMLSelectElement).value });

@@ -2,13 +2,9 @@
  * Every view is addressable: the URL hash holds the whole view state, so a link in a PR
  * comment opens exactly that chart. Pure functions, round-trip tested.
  */
-export type View = 'overview' | 'trends' | 'sweeps' | 'compare' | 'regressions' | 'runtimes';
-export const VIEWS: readonly View[] = ['overview', 'trends', 'sweeps', 'compare', 'regressions', 'runtimes'];
-/** The views that draw charts: the page evaluates uPlot for these only. */
-export const CHART_VIEWS: readonly View[] = ['overview', 'trends', 'sweeps'];
-
 export interface State {
-  view: View;
+  /** A view's name (views/index.ts lists them). */
+  view: string;
   machine?: string;
   /** The workload shown: a profile of the store (standard by default), one at a time. */
   profile?: string;
@@ -28,9 +24,10 @@ export interface State {
 
 const KEYS = ['machine', 'profile', 'experiment', 'metric', 'chart', 'commit', 'vs', 'base', 'head'] as const;
 
-export function parseHash(hash: string): State {
+/** The state a hash holds; a path that names none of `views` opens the first of them. */
+export function parseHash(hash: string, views: readonly string[]): State {
   const [path = '', query = ''] = hash.replace(/^#\/?/, '').split('?');
-  const view = (VIEWS as readonly string[]).includes(path) ? (path as View) : 'overview';
+  const view = views.includes(path) ? path : (views[0] ?? '');
   const q = new URLSearchParams(query);
   const state: State = { view };
   for (const k of KEYS) {

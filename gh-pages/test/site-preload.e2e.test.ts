@@ -1,7 +1,7 @@
 // The preloader fetches each first view's data files before the bundle runs, and the app reads
 // them from it: no file is requested twice, the files the view reads are exactly those the
 // preloader asked for, no script is fetched (the page holds them), and the views that draw charts
-// draw them with uPlot, the others draw none.
+// draw them with uPlot (as their entries in views/index.ts say), the others draw none.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PreloadPlan } from '../../harness/src/model/preload-plan.js';
 import { buildSite, serveSite } from '../../harness/src/site/build-site.js';
 import { preloadFiles } from '../src/preload-files.js';
+import { route } from '../src/views/index.js';
 import { launch } from './browser.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -54,5 +55,6 @@ describe('the first view of each kind', () => {
       expect(data).toEqual(preloadFiles(plan, hash).sort());
       expect(asked.filter((u) => /\.(js|css)$/.test(u))).toEqual([]);
       expect(drawn > 0).toBe(charts);
+      expect(route(hash).view.charts).toBe(charts);
     });
 });

@@ -74,6 +74,22 @@ export interface RuntimeFamily {
   releases?: ReleaseAxis;
   /** How its work is counted under Valgrind (run/count-instructions.ts); absent: it has no deterministic settings. */
   counting?: CountingSettings;
+  /**
+   * What it reads on its own from the folders a program runs in, up to the checkout's root: a
+   * point's identity holds these files (plan/identity/runtime-files.ts). Absent: whatever any
+   * family here reads, packages included, failing closed.
+   */
+  folderReads?: FolderReads;
+}
+
+/** The files a family discovers by itself, without the program naming them. */
+export interface FolderReads {
+  /** Configuration files, by name, that it reads whole wherever it finds them on the way up. */
+  config?: RegExp;
+  /** Of those, the ones whose quoted paths it loads or resolves too (Bun's preload, Deno's import map). */
+  naming?: RegExp;
+  /** Whether it resolves through package.json fields and node_modules folders. */
+  packages: boolean;
 }
 
 /**
@@ -134,6 +150,7 @@ const BUILT_IN: readonly RuntimeFamily[] = [
       },
     },
     profiler: 'v8-cpu-prof',
+    folderReads: { packages: true },
     releases: {
       line: 'per-major',
       canaries: false,
@@ -157,6 +174,12 @@ const BUILT_IN: readonly RuntimeFamily[] = [
       env: { BUN_JSC_useConcurrentJIT: '0', BUN_JSC_useConcurrentGC: '0' },
       counts: 'JavaScriptCore with its JIT, without its concurrent compiler and collector',
       evidence: { because: "Bun's counts differ from run to run with every setting tried" },
+    },
+    // Its own configuration, the TypeScript configs it honours, the .env files it loads, its lockfiles.
+    folderReads: {
+      config: /^(bunfig\.toml|bun\.lockb?|tsconfig\.json|jsconfig\.json|\.env(\..+)?)$/,
+      naming: /^bunfig\.toml$/,
+      packages: true,
     },
     // Bun runs JavaScriptCore: no V8 profiler. Its package ships no changelog.
     releases: { line: 'whole', canaries: true, defaults: { since: '1.0.0', backfill: 'release' } },
@@ -184,6 +207,7 @@ const BUILT_IN: readonly RuntimeFamily[] = [
     // Deno takes V8's --cpu-prof after `run`; a release that refuses it is profiled with perf (run/cpu-profile.ts).
     profiler: 'v8-cpu-prof',
     profilerAfter: 1,
+    folderReads: { config: /^(deno\.jsonc?|deno\.lock)$/, naming: /^deno\.jsonc?$/, packages: true },
     releases: { line: 'whole', canaries: false, defaults: { since: '2.0.0', backfill: 'release' } },
   },
   {
@@ -198,6 +222,8 @@ const BUILT_IN: readonly RuntimeFamily[] = [
     },
     pin: 'single',
     invocation: [],
+    // It resolves nothing from the folders it runs in.
+    folderReads: { packages: false },
     // V8's flags on its command line, before the script (a static app takes them after the binary).
     counting: { args: V8_PREDICTABLE, counts: `V8 made predictable (${V8_PREDICTABLE.join(' ')})` },
     // 0.1.x has no --version flag (it would start its REPL): the runtime answers itself. The V8 it

@@ -5,7 +5,7 @@
  * the preloader, each minified into one text.
  */
 import { join } from 'node:path';
-import { build } from 'esbuild';
+import { build, type Plugin } from 'esbuild';
 import { uplotLazyIntl } from './uplot-lazy-intl.js';
 
 export interface Bundle {
@@ -37,6 +37,17 @@ export async function bundleApp(src: string): Promise<Bundle> {
   return { js: text('.js').trim(), css: text('.css') };
 }
 
+/**
+ * The preloader never loads a module on demand: what it reaches that way (each view's renderer in
+ * gh-pages/src/views/index.ts, beside the preload rule it does read) stays out of its bundle.
+ */
+const noDynamicImports: Plugin = {
+  name: 'no-dynamic-imports',
+  setup(b) {
+    b.onResolve({ filter: /.*/ }, (a) => (a.kind === 'dynamic-import' ? { path: a.path, external: true } : undefined));
+  },
+};
+
 /** The preloader (gh-pages/src/preload.ts), minified into one script. */
 export async function bundlePreloader(src: string): Promise<string> {
   const out = await build({
@@ -47,6 +58,7 @@ export async function bundlePreloader(src: string): Promise<string> {
     target: 'es2022',
     write: false,
     logLevel: 'silent',
+    plugins: [noDynamicImports],
   });
   return out.outputFiles[0]!.text.trim();
 }

@@ -8,6 +8,7 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { siteViews } from '../../../gh-pages/src/views/index.js';
 import { launch } from './browser.js';
 import { buildSite, serveSite } from './build-site.js';
 import { syntheticStore } from './perf-store.js';
@@ -20,16 +21,25 @@ export const REPETITIONS = 7;
 export const FIRST_VIEW_BYTES = 300_000;
 export const FIRST_CHART_MS = 200;
 /**
- * The views a visitor lands on, from the front page or a shared link (an older window is loaded on
- * demand, not part of a first view). Runtimes is not among them: its data grows with releases, not
- * with commits, and the synthetic store has none.
+ * The views a visitor lands on, from the front page or a shared link (their entries' `landing` in
+ * gh-pages/src/views/index.ts): each one's URL, and what shows its first chart drawn (a view
+ * without charts: the view drawn).
  */
-const FIRST_VIEWS = ['overview', 'trends', 'sweeps', 'compare', 'regressions'] as const;
+export function firstViews(): Record<string, [hash: string, ready: string]> {
+  const out: Record<string, [string, string]> = {};
+  for (const { name, charts, landing } of siteViews()) {
+    if (landing === undefined) continue;
+    const hash = `#/${name}${landing ? `?${landing}` : ''}`;
+    // A view without charts (Compare's answer is a table): its first "chart" is the view drawn.
+    out[name] = [hash, charts ? '.chart canvas, .picture canvas' : `body[data-rendered="${name}"]`];
+  }
+  return out;
+}
 
 /** The limits a result is over, one line each; empty when it meets them all. */
 export function overLimits(r: Record<string, number | string>, opts: { times: boolean }): string[] {
   const over: string[] = [];
-  for (const v of FIRST_VIEWS) {
+  for (const v of Object.keys(firstViews())) {
     const bytes = Number(r[`${v}_bytes`]);
     const ms = Number(r[`${v}_first_chart_ms`]);
     if (bytes > FIRST_VIEW_BYTES) over.push(`${v}: ${bytes} bytes > ${FIRST_VIEW_BYTES}`);
@@ -62,15 +72,13 @@ async function measureSite(root: string, tmp: string, repetitions: number): Prom
   const buildMs = Date.now() - t0;
   const { url, close } = await serveSite(join(tmp, 'site'));
   const loadBefore = loadavg()[0]!;
-  const views = {
-    overview: ['#/overview', 'section.experiment .picture canvas'],
-    trends: ['#/trends?machine=perf-machine&experiment=wc&metric=wall_time', '.chart canvas'],
-    trends_older: ['#/trends?machine=perf-machine&experiment=wc&metric=wall_time&older=5', '.chart canvas'],
-    sweeps: ['#/sweeps?machine=perf-machine&experiment=wc', '.chart canvas'],
-    // Compare's answer is a table: its first "chart" is the view drawn.
-    compare: ['#/compare?machine=perf-machine', 'body[data-rendered="compare"]'],
-    regressions: ['#/regressions?machine=perf-machine', 'body[data-rendered="regressions"]'],
-  } as const;
+  const first = firstViews();
+  // An older window is loaded on demand, not part of a first view: reported, held to no limit.
+  const trends = first.trends;
+  const views: Record<string, [string, string]> = {
+    ...first,
+    ...(trends ? { trends_older: [`${trends[0]}&older=5`, trends[1]] } : {}),
+  };
   const out: Record<string, number | string> = {};
   for (const [name, [hash, ready]] of Object.entries(views)) {
     const runs = [];

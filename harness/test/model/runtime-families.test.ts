@@ -1,17 +1,22 @@
 // A runtime family added through the registry alone (model/runtime-families.ts registerRuntime) runs a
 // JavaScript variant through the real pipeline: the manifest accepts it, plan labels its points
-// by its key, set-up resolves its binary and version the way the entry says, and the job starts
-// the script with the entry's invocation. The fake runtime is Node under another name, reached
-// through an environment variable, so nothing is installed.
+// by its key, set-up resolves its binary and version the way the entry says, the job starts
+// the script with the entry's invocation, and its points' identity holds the files the entry
+// says it reads from the folders it runs in (no other family's). The fake runtime is Node under
+// another name, reached through an environment variable, so nothing is installed.
 import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nightlySweeps } from '../../src/cli/commands/releases-nightly.js';
 import type { Results } from '../../src/model/results.js';
-import { type RuntimeFamily, registerRuntime } from '../../src/model/runtime-families.js';
+import { type RuntimeFamily, registerRuntime, releaseKeyFormats } from '../../src/model/runtime-families.js';
+import { parseReleaseKey } from '../../src/model/runtime-release.js';
 import { bench } from '../../src/pipeline/bench.js';
-import { loadExperiment } from '../../src/plan/experiments.js';
+import { loadAllExperiments, loadExperiment } from '../../src/plan/experiments.js';
+import { forgetMeasuredInputs, measuredInputs } from '../../src/plan/identify-inputs.js';
+import { expand } from '../../src/plan/plan.js';
 import { FIXTURES, ROOT } from '../helpers/cli.js';
 import { removeScratch } from '../helpers/scratch.js';
 
@@ -21,6 +26,8 @@ const FAKE: RuntimeFamily = {
   source: { kind: 'path', command: 'fakejs', homeEnv: 'JSIO_FAKEJS_HOME', install: 'put fakejs in $JSIO_FAKEJS_HOME' },
   invocation: ['exec'],
   version: { args: ['--version'], parse: (out) => /^fakejs (\S+)/.exec(out)?.[1] },
+  // Its own configuration, which names a preload; no packages.
+  folderReads: { config: /^fakejs\.toml$/, naming: /^fakejs\.toml$/, packages: false },
 };
 
 // Refuses to start a script without the entry's invocation, so a run proves it was used.
@@ -124,6 +131,41 @@ describe('a runtime family registered at run time', () => {
     expect(results.run.toolchains.fakejs).toBe('9.8.7');
   });
 
+  it("its identity holds the files its entry says it reads on the way up, and no other family's", () => {
+    const parts = () => {
+      forgetMeasuredInputs();
+      const [point] = expand(loadAllExperiments(programs), 'smoke', { variants: ['count'] });
+      const inputs = point && measuredInputs(point, scratch);
+      if (!inputs?.ok) throw new Error(`no identity: ${JSON.stringify(inputs)}`);
+      return Object.keys(inputs.parts).filter((k) => /^(file|package\.json)/.test(k));
+    };
+    const before = parts();
+    writeFileSync(join(programs, 'fakejs.toml'), 'preload = "./tally/preloaded.js"\n');
+    writeFileSync(join(programs, 'tally', 'preloaded.js'), '');
+    writeFileSync(join(programs, 'bunfig.toml'), 'smol = true\n');
+    writeFileSync(join(programs, 'deno.json'), '{}\n');
+    writeFileSync(join(programs, 'package.json'), '{"type": "module"}\n');
+    const added = parts().filter((k) => !before.includes(k));
+    expect(added.sort()).toEqual(['file programs/fakejs.toml', 'file programs/tally/preloaded.js']);
+    // Without the entry saying, it reads whatever any family reads (failing closed).
+    const { folderReads, ...unsaid } = FAKE;
+    unregister();
+    unregister = registerRuntime(unsaid);
+    try {
+      expect(parts().filter((k) => !before.includes(k))).toEqual(
+        expect.arrayContaining([
+          'file programs/bunfig.toml',
+          'file programs/deno.json',
+          'package.json fields programs/package.json',
+        ]),
+      );
+      expect(parts()).not.toContain('file programs/fakejs.toml');
+    } finally {
+      unregister();
+      unregister = registerRuntime(FAKE);
+    }
+  });
+
   it('is known only while registered, and no family is registered twice', () => {
     expect(() => registerRuntime({ ...FAKE })).toThrow(/"fakejs" is already defined/);
     unregister();
@@ -196,5 +238,40 @@ exec '${process.execPath}' "$@"
       // perf missing or not permitted on this machine: both tries are named.
       expect(result).toMatchObject({ reason: expect.stringMatching(/exited with status 9; perf instead: /) });
     }
+  });
+});
+
+// A family on the release axis added through the registry alone: releases of it are runtime keys,
+// `--param runtime=` names them, and the nightly sweeps it on its default lines (or the lines
+// `--lines` names of it), new releases and back-fill alike.
+describe('a family on the release axis registered at run time', () => {
+  const RELEASED: RuntimeFamily = {
+    key: 'fakerel',
+    name: 'FakeRel',
+    source: { kind: 'npm', pkg: '@fake/rel-linux-x64', bin: 'package/bin/fakerel' },
+    pin: 'single',
+    invocation: [],
+    version: { args: ['--version'], parse: (out) => out.trim() },
+    releases: { line: 'whole', canaries: false, defaults: { since: '3.0.0', backfill: 'minor' } },
+  };
+  let unregister: (() => void) | undefined;
+  afterAll(() => unregister?.());
+
+  it('its releases are runtimes, and the nightly measures its new ones and back-fills it', () => {
+    unregister = registerRuntime(RELEASED);
+    expect(parseReleaseKey('fakerel@3.1.4')).toEqual({ family: 'fakerel', version: '3.1.4', key: 'fakerel@3.1.4' });
+    expect(releaseKeyFormats()).toContain('fakerel@X.Y.Z');
+    const mine = (lines?: string[]) => nightlySweeps('2026-01-01', 5, lines).filter((s) => s.runtime === 'fakerel');
+    expect(mine()).toEqual([
+      { runtime: 'fakerel', since: '3.0.0', after: '2026-01-01' },
+      { runtime: 'fakerel', since: '3.0.0', every: 'minor', limit: 5 },
+    ]);
+    // Lines named of another family leave its own as they are; its own line is taken.
+    expect(mine(['node22'])).toEqual(mine());
+    expect(mine(['node22', 'fakerel']).map((s) => s.line)).toEqual(['fakerel', 'fakerel']);
+    unregister();
+    unregister = undefined;
+    expect(parseReleaseKey('fakerel@3.1.4')).toBeUndefined();
+    expect(() => nightlySweeps('2026-01-01', 5, ['fakerel'])).toThrow(/--lines fakerel: not a release line/);
   });
 });

@@ -6,9 +6,9 @@
  * first; then change detection with bisection, paired confirmation and a profile of each confirmed change. Exit 1 when a release
  * measured nothing (the others are published), like bench's "some benchmarks failed".
  */
-import { EXIT } from '../../lib/errors.js';
+import { EXIT, UserError } from '../../lib/errors.js';
 import { ensureDirectory } from '../../lib/paths.js';
-import { releaseFamilies } from '../../model/runtime-families.js';
+import { lineExamples, releaseFamilies } from '../../model/runtime-families.js';
 import { releaseConfirmer } from '../../releases/pipeline/confirm-in-pairs.js';
 import { changeCounts, releaseChanges } from '../../releases/pipeline/find-changes.js';
 import { profileChange } from '../../releases/pipeline/profile-change.js';
@@ -19,19 +19,33 @@ import { profileFlag } from '../selection.js';
 import { type SelectionValues, selectFromFlags } from './release-selection.js';
 import { RELEASE_EXPERIMENTS_OPTION, RELEASE_OUT_OPTION, RELEASE_STORE_OPTIONS } from './releases-options.js';
 
-/** A family's default release lines, comma-separated (undefined: every line). */
-function defaultLines(family: string): string | undefined {
-  return releaseFamilies()
-    .find((f) => f.key === family)
-    ?.releases.defaults.lines?.join(',');
+type Sweep = SelectionValues & { limit?: number };
+type ReleaseFamily = ReturnType<typeof releaseFamilies>[number];
+
+/** The lines tracked of each family: those `--lines` names of it, else its default lines (undefined: every line). */
+function trackedLines(lines: readonly string[] | undefined): Map<ReleaseFamily, string | undefined> {
+  // A line starts with its family's key: node22 is Node's, bun is Bun's.
+  const familyOfLine = (l: string) => releaseFamilies().find((f) => l.startsWith(f.key));
+  for (const l of lines ?? [])
+    if (!familyOfLine(l))
+      throw new UserError(
+        `--lines ${l}: not a release line (lines: ${releaseFamilies()
+          .flatMap((f) => lineExamples(f, 2))
+          .join(', ')})`,
+      );
+  return new Map(
+    releaseFamilies().map((f) => {
+      const named = lines?.filter((l) => familyOfLine(l) === f) ?? [];
+      return [f, named.length ? named.join(',') : f.releases.defaults.lines?.join(',')];
+    }),
+  );
 }
 
-type Sweep = SelectionValues & { limit?: number };
-
-/** The new releases of every family, then each family's back-fill, each on its default lines. */
-function nightlySweeps(after: string, backfill: number, nodeLines: string | undefined): Sweep[] {
-  const sweep = (f: ReturnType<typeof releaseFamilies>[number]) => {
-    const line = f.key === 'node' ? nodeLines : defaultLines(f.key);
+/** The new releases of every family, then each family's back-fill, each on its tracked lines. */
+export function nightlySweeps(after: string, backfill: number, lines: readonly string[] | undefined): Sweep[] {
+  const tracked = trackedLines(lines);
+  const sweep = (f: ReleaseFamily) => {
+    const line = tracked.get(f);
     return { runtime: f.key, since: f.releases.defaults.since, ...(line ? { line } : {}) };
   };
   return [
@@ -48,11 +62,12 @@ export const releasesNightlySpec = {
     'releases of the history (newest first), then changes with bisection and paired confirmation.',
   options: {
     ...RELEASE_STORE_OPTIONS,
-    'node-lines': {
+    lines: {
       type: 'string',
       value: 'LIST',
-      default: defaultLines('node'),
-      description: 'the Node lines tracked',
+      description: `the release lines tracked, in place of the default lines of each family they name (default: ${releaseFamilies()
+        .flatMap((f) => f.releases.defaults.lines ?? [])
+        .join(',')}; the others every line)`,
     },
     backfill: {
       type: 'string',
@@ -71,10 +86,10 @@ export async function releasesNightlyCommand(argv: string[]): Promise<number> {
   const { values } = parseCommand(releasesNightlySpec, argv);
   const profile = profileFlag(values.profile);
   const backfill = intFlag('--backfill', values.backfill, 0, 10_000);
+  const after = new Date(Date.now() - 2 * 86_400_000).toISOString().slice(0, 10);
+  const sweeps = nightlySweeps(after, backfill, list(values.lines));
   const storeDir = ensureDirectory(values.store, '--store');
   const workDir = ensureDirectory(values.out, '--out');
-  const after = new Date(Date.now() - 2 * 86_400_000).toISOString().slice(0, 10);
-  const sweeps = nightlySweeps(after, backfill, values['node-lines']);
   // A dispatch may narrow the night to some experiments' suites: measuring and change detection alike.
   const experiments = list(values.experiments);
   const only = experiments ? { experiments } : {};

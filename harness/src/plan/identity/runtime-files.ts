@@ -1,29 +1,31 @@
 /**
  * Files a JavaScript runtime reads on its own, without the program naming them: from the program's
- * folder (and its working directory) up to the checkout's root, the package.json fields Node, Bun
- * and Deno resolve with, Deno's and Bun's configuration, TypeScript configs they honour, `.env`
- * files Bun loads, lockfiles other than npm's, and a `node_modules` folder vendored below the root
- * (the root's own is installed from package-lock.json, whose entries count as package pins).
+ * folder (and its working directory) up to the checkout's root, the configuration files its
+ * registry entry names (model/runtime-families.ts `folderReads`: Deno's and Bun's configuration,
+ * TypeScript configs, `.env` files, lockfiles other than npm's) and, for a family that resolves
+ * packages, the package.json fields it resolves with and a `node_modules` folder vendored below
+ * the root (the root's own is installed from package-lock.json, whose entries count as package pins).
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
+import { type FolderReads, familyOf, runtimeFamilies } from '../../model/runtime-families.js';
+
+/** A name matching any of these; none: no name. */
+function anyOf(patterns: readonly (RegExp | undefined)[]): RegExp {
+  const sources = patterns.flatMap((r) => (r ? [r.source] : []));
+  return sources.length ? new RegExp(sources.join('|')) : /^$/;
+}
 
 /**
- * Configuration files each runtime family reads whole wherever they are found on the way up; a
- * family not listed (a runtime added later) reads all of them, failing closed. just(js) resolves
- * nothing from the folders it runs in.
+ * What a family reads from the folders it runs in, as its registry entry says. A family that does
+ * not say (a runtime added without it), and no family at all, read what any family reads: failing closed.
  */
-const CONFIG_BY_FAMILY: Record<string, RegExp> = {
-  node: /^$/,
-  bun: /^(bunfig\.toml|bun\.lockb?|tsconfig\.json|jsconfig\.json|\.env(\..+)?)$/,
-  deno: /^(deno\.jsonc?|deno\.lock)$/,
-  just: /^$/,
-};
-const ANY_CONFIG = /^(deno\.jsonc?|deno\.lock|bunfig\.toml|bun\.lockb?|tsconfig\.json|jsconfig\.json|\.env(\..+)?)$/;
-/** Families that resolve packages and modules through package.json and node_modules. */
-const READS_PACKAGES = new Set(['node', 'bun', 'deno']);
-
-const configFilesOf = (family: string | undefined) => (family && CONFIG_BY_FAMILY[family]) || ANY_CONFIG;
+function folderReadsOf(family: string | undefined): Required<FolderReads> {
+  const own = family === undefined ? undefined : familyOf(family)?.folderReads;
+  if (own) return { config: anyOf([own.config]), naming: anyOf([own.naming]), packages: own.packages };
+  const all = runtimeFamilies().flatMap((f) => (f.folderReads ? [f.folderReads] : []));
+  return { config: anyOf(all.map((f) => f.config)), naming: anyOf(all.map((f) => f.naming)), packages: true };
+}
 
 /** The package.json fields a runtime resolves or loads with; the rest (scripts, description) it never reads. */
 const PACKAGE_FIELDS = ['name', 'type', 'main', 'exports', 'imports'] as const;
@@ -75,8 +77,7 @@ function quoted(text: string): string[] {
 /** What a runtime of `family` (undefined: any) discovers from each of `starts` up to `root`. */
 export function runtimeFiles(starts: readonly string[], root: string, family?: string): RuntimeFiles {
   const out: RuntimeFiles = { files: [], fields: {}, named: [] };
-  const config = configFilesOf(family);
-  const packages = family === undefined || !(family in CONFIG_BY_FAMILY) || READS_PACKAGES.has(family);
+  const { config, naming, packages } = folderReadsOf(family);
   const top = resolve(root);
   const seen = new Set<string>();
   for (const dir of starts.flatMap((s) => foldersUp(s, root))) {
@@ -105,7 +106,7 @@ export function runtimeFiles(starts: readonly string[], root: string, family?: s
         out.fields[`package.json fields ${relative(top, p)}`] = JSON.stringify(kept);
       } else if (config.test(name)) {
         out.files.push(p);
-        if (/^(deno\.jsonc?|bunfig\.toml)$/.test(name))
+        if (naming.test(name))
           for (const s of quoted(readFileSync(p, 'utf8'))) {
             const f = resolve(dir, s);
             if (f.startsWith(top + sep) && existsSync(f) && statSync(f).isFile()) out.named.push(f);
