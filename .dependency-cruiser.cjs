@@ -68,6 +68,7 @@ const FILE_FLOORS = {
   // The hyperfine a recording shows (its numbers are the raw output both analyses are handed), the
   // numbers compared, both sides recorded at once, and the verdict in words.
   'pairs/harness-shift/hyperfine-player.ts': 'run',
+  'pairs/harness-shift/sandbox-replay.ts': 'run',
   'pairs/harness-shift/transcript-numbers.ts': 'analysis',
   'pairs/harness-shift/harness-transcripts.ts': 'pipeline',
   'pairs/harness-shift/verdict-text.ts': 'report',

@@ -51,6 +51,7 @@ export const BRIEF = [
   'harness/test/machine/tools-system-dirs.test.ts',
   // Recordings under strace: their timed runs are thrown away, the transcripts do not depend on load.
   'harness/test/pairs/harness-shift/transcript-record.integration.test.ts',
+  'harness/test/pairs/harness-shift/sandbox-replay.integration.test.ts',
   'harness/test/workflow/harness-mark.integration.test.ts',
   // ci.yml under act: a typecheck, the linters and one static test file, nothing timed.
   'harness/test/workflow/act/ci.act.test.ts',

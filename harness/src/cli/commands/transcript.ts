@@ -14,7 +14,7 @@ import { recordBoth } from '../../pairs/harness-shift/harness-transcripts.js';
 import { compareTranscripts, type TranscriptComparison } from '../../pairs/harness-shift/transcript-compare.js';
 import { recordHarness } from '../../pairs/harness-shift/transcript-record.js';
 import { verdictText } from '../../pairs/harness-shift/verdict-text.js';
-import { intFlag } from '../args.js';
+import { intFlag, ROOT } from '../args.js';
 import { type CommandSpec, parseCommand } from '../options.js';
 
 export const transcriptSpec = {
@@ -49,10 +49,17 @@ export const transcriptSpec = {
     base: { type: 'string', value: 'FILE', description: "compare: the base's transcript" },
     head: { type: 'string', value: 'FILE', description: "compare: the head's transcript" },
     json: { type: 'boolean', default: false, description: 'compare: the comparison as JSON on stdout' },
+    'run-every-sandbox': {
+      type: 'boolean',
+      default: false,
+      description:
+        'record: run every sandbox, also one started again unchanged (by default it is played back: recorded at its start, not run again)',
+    },
   },
   example: 'npm run transcript -- --base-side ../base --head-side ../head --dir transcripts -- --profile quick',
   notes: [
     'The recording is not a measurement: strace slows every start, and the harness’s own strace and Valgrind passes are recorded, not run.',
+    'A sandbox started again with nothing it could see changed is recorded at its start and played back, not run again (docs/paired-design.md).',
     'Normalized before comparing: the checkout, temporary and output folders, mkdtemp suffixes, /proc pids (docs/paired-design.md).',
   ],
 } as const satisfies CommandSpec;
@@ -78,6 +85,9 @@ function freshDir(path: string): string {
   return dir;
 }
 
+/** The recorder's own checkout, whose sandbox player the recordings use, unless every sandbox is to run. */
+const playerFrom = (values: TranscriptValues) => (values['run-every-sandbox'] ? undefined : ROOT);
+
 async function recordBothCommand(values: TranscriptValues, benchArgs: readonly string[]): Promise<number> {
   if (!values['base-side'] || !values['head-side'] || !values.dir)
     throw new UserError('transcript --base-side DIR needs --head-side DIR and --dir DIR');
@@ -90,7 +100,7 @@ async function recordBothCommand(values: TranscriptValues, benchArgs: readonly s
   process.stderr.write(
     `recording ${base} and ${head} at once: bench ${benchArgs.join(' ')} under strace (not a measurement)\n`,
   );
-  const r = await recordBoth({ base, head }, benchArgs, minutes * 60_000);
+  const r = await recordBoth({ base, head }, benchArgs, minutes * 60_000, playerFrom(values));
   const file: TranscriptVerdictFile = {
     schema: 1,
     kind: 'transcript-verdict',
@@ -139,7 +149,7 @@ export async function transcriptCommand(argv: string[]): Promise<number> {
       throw new UserError(`--side ${side}: not a jsio-bench checkout (it has no harness/bootstrap.mjs to record)`);
     const minutes = intFlag('--timeout', values.timeout, 1, 600);
     process.stderr.write(`recording ${side}: bench ${benchArgs.join(' ')} under strace (not a measurement)\n`);
-    const r = await recordHarness(side, benchArgs, minutes * 60_000);
+    const r = await recordHarness(side, benchArgs, minutes * 60_000, { readOnly: [], player: playerFrom(values) });
     writeFileAtomic(resolve(values.out), `${JSON.stringify(r.transcript)}\n`);
     if (values.results && r.results !== undefined) writeFileAtomic(resolve(values.results), r.results);
     process.stderr.write(

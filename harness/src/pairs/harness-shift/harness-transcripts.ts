@@ -82,11 +82,15 @@ export interface BothRecordings {
   verdict: TranscriptVerdict;
 }
 
-/** Records `bench BENCH` of both checkouts at once and compares what they ran and computed. */
+/**
+ * Records `bench BENCH` of both checkouts at once and compares what they ran and computed;
+ * `player` is the recorder's checkout when repeated sandboxes are played back (transcript-record.ts).
+ */
 export async function recordBoth(
   sides: { base: string; head: string },
   bench: readonly string[],
   timeoutMs: number,
+  player?: string,
 ): Promise<BothRecordings> {
   const started = performance.now();
   const [b, h] = [realpathSync(sides.base), realpathSync(sides.head)];
@@ -98,8 +102,8 @@ export async function recordBoth(
   try {
     // Neither recorded harness sees the other's folder (its results are the other's numbers) or the logs.
     const [base, head] = await Promise.all([
-      recordHarness(b, bench, timeoutMs, { logs, work: baseWork, hidden: [headWork], readOnly: [h] }),
-      recordHarness(h, bench, timeoutMs, { logs, work: headWork, hidden: [baseWork], readOnly: [b] }),
+      recordHarness(b, bench, timeoutMs, { logs, work: baseWork, hidden: [headWork], readOnly: [h], player }),
+      recordHarness(h, bench, timeoutMs, { logs, work: headWork, hidden: [baseWork], readOnly: [b], player }),
     ]);
     const seconds = (performance.now() - started) / 1000;
     return { base, head, verdict: verdictOf(bench, base, head, Math.round(seconds * 10) / 10) };

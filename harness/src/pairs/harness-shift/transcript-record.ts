@@ -3,8 +3,10 @@
  * the harness cannot tell, skip or hide a start), inside a bubblewrap mount namespace that shows
  * the whole machine as it is except strace and Valgrind, which are replaced by a stub: strace
  * cannot run under strace, so the harness's own strace and Valgrind passes are recorded at their
- * execve (command line, environment, directory) and not run. Timings made this way mean nothing
- * and are thrown away with the recording's folder; only the transcript is kept.
+ * execve (command line, environment, directory) and not run. Hyperfine is a player
+ * (hyperfine-player.ts) and, with `Fence.player`, so is a sandbox started again unchanged
+ * (sandbox-replay.ts): both are recorded at their execve as the real ones. Timings made this way
+ * mean nothing and are thrown away with the recording's folder; only the transcript is kept.
  */
 import {
   chmodSync,
@@ -26,6 +28,7 @@ import type { Transcript } from '../../model/transcript-document.js';
 import { readStraceLog } from '../../run/strace-log.js';
 import { watchCpu } from './harness-cpu.js';
 import { hyperfinePlayer } from './hyperfine-player.js';
+import { sandboxPlayer } from './sandbox-replay.js';
 import { normalizeRun, type Place, placeNamer } from './transcript-places.js';
 import { processRuns } from './transcript-starts.js';
 
@@ -87,6 +90,11 @@ export interface Fence {
   /** Folders the recorded harness sees as empty (the other recording's, when both are recorded at once). */
   hidden?: readonly string[];
   readOnly: readonly string[];
+  /**
+   * The recorder's own checkout, whose sandbox player (sandbox-replay.ts) plays back a sandbox
+   * started again unchanged; without it every sandbox runs.
+   */
+  player?: string;
 }
 
 /** Records `bench BENCH_ARGS` of the checkout at `side`, in a temporary folder of its own (removed after). */
@@ -143,9 +151,9 @@ async function stubbedMachine(stubs: string, logs: string, fence: Fence): Promis
     '/',
     ...STUBBED.flatMap((p) => ['--ro-bind', stub, p]),
     ...(existsSync(HYPERFINE) ? ['--ro-bind', player, HYPERFINE] : []),
+    ...(fence.player ? await sandboxPlayer(fence.player, stubs) : []),
     ...fence.readOnly.flatMap((p) => ['--ro-bind', p, p]),
     ...[logs, ...(fence.hidden ?? [])].flatMap((p) => ['--tmpfs', p]),
-    '--',
   ];
 }
 
@@ -192,6 +200,10 @@ async function recordIn(
   const argv = [
     ...straceFor(log),
     ...fenced,
+    // With the player, the recorded bench cannot change its own checkout (as it cannot the other):
+    // what every sandbox sees of it is the same at each start (sandbox-replay.ts).
+    ...(fence.player ? ['--ro-bind', root, root] : []),
+    '--',
     ...harness,
     'bench',
     ...benchArgs,
@@ -203,7 +215,7 @@ async function recordIn(
   // The harness bundles itself on its first command: done here, untraced, so that a side whose
   // bundle happens to be cached and one whose bundle is not start alike.
   // Fenced like the recording: the side's code runs here too.
-  await runProcess([...fenced, ...harness, 'bench', '--help'], {
+  await runProcess([...fenced, '--', ...harness, 'bench', '--help'], {
     cwd: root,
     env: recordingEnv(dirs.tmp),
     timeoutMs,

@@ -1,0 +1,186 @@
+// The sandbox a recording shows the harness (harness/tools/sandbox-replay.c), with real gcc and
+// bubblewrap: a sandbox started again unchanged is played back, anything it could see changed runs
+// it again; and in a recording under strace every start is still there, so harnesses that differ in
+// what is played back still differ.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sandboxPlayer } from '../../../src/pairs/harness-shift/sandbox-replay.js';
+import { ROOT, runCli } from '../../helpers/cli.js';
+import { git } from '../../helpers/harness-repos.js';
+import { removeScratch } from '../../helpers/scratch.js';
+import { borrowNodeModules, cloneWorkingTree } from '../../helpers/working-tree.js';
+
+let dir: string;
+
+/** A clone of `from` at `into` with one text of `file` replaced (which must be there), committed. */
+function plantedClone(from: string, into: string, file: string, text: string, by: string): string {
+  execFileSync('git', ['clone', '-q', from, into]);
+  borrowNodeModules(into);
+  const path = join(into, file);
+  const was = readFileSync(path, 'utf8');
+  expect(was).toContain(text);
+  writeFileSync(path, was.replace(text, by));
+  git(into, 'commit', '-qam', `planted in ${file}`);
+  return into;
+}
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'jsio-sandbox-replay-test-'));
+});
+afterAll(() => removeScratch(dir));
+
+describe('the sandbox player', () => {
+  let stubs: string;
+  let checkout: string;
+  let writable: string;
+  let fenced: string[];
+
+  beforeAll(async () => {
+    stubs = join(dir, 'stubs');
+    checkout = join(dir, 'checkout');
+    writable = join(dir, 'writable');
+    for (const d of [stubs, checkout, writable]) mkdirSync(d);
+    writeFileSync(join(checkout, 'program.txt'), 'v1');
+    // As a recording does: the player over /usr/bin/bwrap, the real one where only it starts it.
+    fenced = ['/usr/bin/bwrap', '--dev-bind', '/', '/', ...(await sandboxPlayer(ROOT, stubs)), '--'];
+  }, 120_000);
+
+  /** One sandbox as the harness starts one: output to pipes, a writable folder, a random answer. */
+  const sandbox = (script = 'echo "$RANDOM$RANDOM"; ls /run/w | tr "\\n" " "; date +%N > /run/w/left.txt; exit 3') => {
+    const r = spawnSync(
+      fenced[0]!,
+      [
+        ...fenced.slice(1),
+        '/usr/bin/bwrap',
+        '--unshare-all',
+        '--die-with-parent',
+        '--ro-bind',
+        '/',
+        '/',
+        '--tmpfs',
+        '/run',
+        '--ro-bind',
+        checkout,
+        '/run/c',
+        '--bind',
+        writable,
+        '/run/w',
+        '--',
+        'bash',
+        '-c',
+        script,
+      ],
+      { encoding: 'utf8' },
+    );
+    expect(r.stderr).toBe('');
+    return { out: r.stdout, status: r.status };
+  };
+
+  it('runs a sandbox the first time, and plays it back when it starts again with nothing changed', () => {
+    const first = sandbox();
+    expect(first.status).toBe(3);
+    // The second sees the file the first left (it runs); from the third on, nothing is new.
+    const second = sandbox();
+    expect(second.out).not.toBe(first.out);
+    const third = sandbox();
+    expect(third).toEqual(second);
+    expect(sandbox()).toEqual(second);
+    // What the played-back sandbox left is there, as the real one left it.
+    expect(readFileSync(join(writable, 'left.txt'), 'utf8')).toMatch(/^\d+\n$/);
+  });
+
+  it('runs it again when the harness wrote where it can see, or its command changed', () => {
+    const before = sandbox();
+    expect(sandbox()).toEqual(before);
+    writeFileSync(join(writable, 'from-the-harness.txt'), 'a');
+    const afterWrite = sandbox();
+    expect(afterWrite.out).not.toBe(before.out);
+    expect(afterWrite.out).toContain('from-the-harness.txt');
+    expect(sandbox()).toEqual(afterWrite);
+    // A file it wrote, rewritten by the harness with the same size: compared by content.
+    const left = readFileSync(join(writable, 'left.txt'), 'utf8');
+    writeFileSync(
+      join(writable, 'left.txt'),
+      left.replace(/\d/, (d) => String((Number(d) + 1) % 10)),
+    );
+    expect(sandbox().out).not.toBe(afterWrite.out);
+    const other = sandbox('echo "$RANDOM$RANDOM"; exit 4');
+    expect(other.status).toBe(4);
+    expect(sandbox('echo "$RANDOM$RANDOM"; exit 4')).toEqual(other);
+  });
+});
+
+describe('a recording with the player', () => {
+  let base: string;
+  // One self-timed point, cold: each of its runs is evicted before, the same sandbox every time.
+  const BENCH = [
+    '--',
+    '--profile',
+    'smoke',
+    '--experiments',
+    'scan',
+    '--variants',
+    'c-blocking',
+    '--param',
+    'files=10',
+  ];
+  const record = (side: string, name: string, ...flags: string[]) => {
+    const out = join(dir, `${name}.json`);
+    const r = runCli(['transcript', '--side', side, '--out', out, ...flags, ...BENCH]);
+    expect(r.status, r.stderr).toBe(0);
+    return out;
+  };
+  const starts = (file: string, exe: RegExp) =>
+    (JSON.parse(readFileSync(file, 'utf8')).runs as { exe: string }[]).filter((r) => exe.test(r.exe)).length;
+
+  beforeAll(() => {
+    base = join(dir, 'base');
+    cloneWorkingTree(base);
+    borrowNodeModules(base);
+  }, 300_000);
+
+  it('records every sandbox the harness starts, and runs the repeated ones once', () => {
+    const played = record(base, 'played');
+    const every = record(base, 'every', '--run-every-sandbox');
+    // Every sandbox the harness started is in both: played back or not, its start is recorded.
+    expect(starts(played, /^\/usr\/bin\/bwrap$/)).toBe(starts(every, /^\/usr\/bin\/bwrap$/));
+    // The program ran in fewer of them.
+    expect(starts(played, /\/c-blocking$/)).toBeGreaterThan(0);
+    expect(starts(played, /\/c-blocking$/)).toBeLessThan(starts(every, /\/c-blocking$/));
+    // The same checkout recorded again: the same starts.
+    const r = runCli(['transcript', '--base', played, '--head', record(base, 'played-2')]);
+    expect(r.stdout).toMatch(/^runs the same programs the same way/);
+  });
+
+  it('a harness that runs one more repeat, or writes where its repeats can see, still differs', () => {
+    const played = join(dir, 'played.json');
+    const loop = 'i < s.warmup + s.runs;';
+    const more = plantedClone(
+      base,
+      join(dir, 'more'),
+      'harness/src/run/self-runner.ts',
+      loop,
+      'i < s.warmup + s.runs + 1;',
+    );
+    const extra = runCli(['transcript', '--base', played, '--head', record(more, 'more'), '--json']);
+    const moreRuns = JSON.parse(extra.stdout);
+    expect(moreRuns.same).toBe(false);
+    expect(moreRuns.differences.some((d: { what: string }) => d.what.startsWith('bwrap: '))).toBe(true);
+    // A file the harness writes into the run's folder before each run: no run is played back.
+    const check = 'const run = await checkedRun(job, tools, work, label);';
+    const noted = plantedClone(
+      base,
+      join(dir, 'noted'),
+      'harness/src/run/self-runner.ts',
+      check,
+      `(await import('node:fs')).writeFileSync(\`\${work}/note\`, String(i));\n      ${check}`,
+    );
+    const notedFile = record(noted, 'noted');
+    expect(starts(notedFile, /\/c-blocking$/)).toBeGreaterThan(starts(played, /\/c-blocking$/));
+    const r = runCli(['transcript', '--base', played, '--head', notedFile]);
+    expect(r.stdout).toMatch(/^runs differently/);
+  });
+});
