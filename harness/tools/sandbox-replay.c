@@ -131,7 +131,7 @@ static int read_file(const char *path, buf *b) {
 }
 
 /*
- * The files sandboxes left, by "dev ino size mtime ctime" (MEMO/left, one a line), and the files
+ * The files sandboxes left, by "dev ino size mtime ctime sha256" (MEMO/left, one a line), and the files
  * the writable folders held before this sandbox: only what it wrote or changed counts as left.
  */
 static buf left, before;
@@ -142,16 +142,8 @@ static void sig_of(const struct stat *st, char *out, size_t n) {
            st->st_ctim.tv_nsec);
 }
 
-static int was_left(const struct stat *st) {
-  char s[160];
-  sig_of(st, s, sizeof s);
-  char line[164] = "\n";
-  strcat(line, s);
-  return left.n && memmem(left.p, left.n, line, strlen(line)) != NULL;
-}
-
-/* One file's content into the key, by its SHA-256. */
-static int hash_file(int dir, const char *name, buf *b) {
+/* A file's SHA-256 in hex (65 bytes with the NUL), or -1. */
+static int file_hex(int dir, const char *name, char *hex) {
   int fd = openat(dir, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
   if (fd < 0) return -1;
   sha256 c;
@@ -162,8 +154,38 @@ static int hash_file(int dir, const char *name, buf *b) {
   close(fd);
   unsigned char d[SHA256_DIGEST_LENGTH];
   SHA256_Final(d, &c);
-  put(b, d, sizeof d);
+  for (int i = 0; i < SHA256_DIGEST_LENGTH; i++) snprintf(hex + 2 * i, 3, "%02x", d[i]);
   return r < 0 ? -1 : 0;
+}
+
+/*
+ * Whether the file is one a sandbox left, untouched since: its signature is in MEMO/left and so is
+ * its content's digest (file times tick coarsely: a rewrite of the same size within one tick keeps
+ * the signature, not the content).
+ */
+static int was_left(int dir, const char *name, const struct stat *st) {
+  char s[164] = "\n";
+  sig_of(st, s + 1, sizeof s - 1);
+  s[strlen(s) - 1] = ' ';
+  size_t n = strlen(s);
+  char hex[65];
+  int hashed = 0;
+  for (const char *at = left.p, *end = left.p + left.n; at && at < end; at += n) {
+    at = memmem(at, (size_t)(end - at), s, n);
+    if (!at) break;
+    if (!hashed && file_hex(dir, name, hex) < 0) return 0;
+    hashed = 1;
+    if (end - (at + n) >= 64 && !memcmp(at + n, hex, 64)) return 1;
+  }
+  return 0;
+}
+
+/* One file's content into the key, by its SHA-256. */
+static int hash_file(int dir, const char *name, buf *b) {
+  char hex[65];
+  if (file_hex(dir, name, hex) < 0) return -1;
+  puts0(b, hex);
+  return 0;
 }
 
 /*
@@ -195,7 +217,7 @@ static int walk(int dir, const char *rel, buf *b) {
       sig_of(&st, s, sizeof s);
       put(&before, "\n", 1);
       put(&before, s, strlen(s));
-      if (was_left(&st)) puts0(b, "left");
+      if (was_left(dir, e->d_name, &st)) puts0(b, "left");
       else rc = hash_file(dir, e->d_name, b);
     } else if (S_ISLNK(st.st_mode)) {
       char to[PATH_MAX];
@@ -380,7 +402,12 @@ static void left_walk(int dir, const char *rel, int at, int out, buf *wrote, con
       if (played ? !memmem(played->p, played->n, name, strlen(name))
                  : before.n && memmem(before.p, before.n, s, strlen(s)) != NULL)
         continue;
+      char hex[65];
+      if (file_hex(dir, e->d_name, hex) < 0) continue;
+      s[strlen(s) - 1] = ' ';
       write_all(out, s + 1, strlen(s + 1));
+      write_all(out, hex, 64);
+      write_all(out, "\n", 1);
       if (wrote) put(wrote, name + 1, strlen(name + 1));
     } else if (S_ISDIR(st.st_mode)) {
       int sub = openat(dir, e->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
