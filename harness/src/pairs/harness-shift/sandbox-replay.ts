@@ -17,7 +17,7 @@ const GCC = '/usr/bin/gcc';
 const BWRAP = '/usr/bin/bwrap';
 
 /** `s` as a C string literal: quotes, backslashes and anything unprintable escaped in octal. */
-export function cString(s: string): string {
+function cString(s: string): string {
   let out = '"';
   for (const byte of Buffer.from(s, 'utf8')) {
     const ch = String.fromCharCode(byte);
