@@ -11,9 +11,9 @@
  *   - its argv, its whole environment, its working directory, umask, CPU set and every limit
  *     (/proc/self/status, /proc/self/limits), and what its descriptors 0-2 are;
  *   - every writable folder it binds (--bind SRC DST): each entry's path, type and mode, and each
- *     file's content, except a file a sandbox left and nothing touched since (same inode, size,
- *     mtime and ctime as when that sandbox ended), which is named by its path alone: its content
- *     is the doing of a start the transcript records;
+ *     file's size and content, except a file a sandbox left and nothing touched since (same inode,
+ *     size, times and content as when that sandbox ended), which is named by its path and mode
+ *     alone: its content is the doing of a start the transcript records.
  * The recorded checkout is read-only to the recorded harness (the recording binds it so), and the
  * shared cache's read-only folders (inputs, builds, runtimes, tools) are named by their content's
  * keys in the command lines: both sides of a recording already read each other's entries as what
@@ -204,8 +204,11 @@ static int walk(int dir, const char *rel, buf *b) {
     if (fstatat(dir, e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0) { rc = -1; break; }
     char path[PATH_MAX];
     snprintf(path, sizeof path, "%s/%s", rel, e->d_name);
+    /* A file a sandbox left is named by path and mode alone: its size is its content's too. */
+    int by_sandbox = S_ISREG(st.st_mode) && was_left(dir, e->d_name, &st);
     char line[PATH_MAX + 200];
-    snprintf(line, sizeof line, "%s %o %lld", path, st.st_mode, S_ISDIR(st.st_mode) ? 0LL : (long long)st.st_size);
+    snprintf(line, sizeof line, "%s %o %lld", path, st.st_mode,
+             S_ISDIR(st.st_mode) || by_sandbox ? 0LL : (long long)st.st_size);
     puts0(b, line);
     if (S_ISDIR(st.st_mode)) {
       int sub = openat(dir, e->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
@@ -217,7 +220,7 @@ static int walk(int dir, const char *rel, buf *b) {
       sig_of(&st, s, sizeof s);
       put(&before, "\n", 1);
       put(&before, s, strlen(s));
-      if (was_left(dir, e->d_name, &st)) puts0(b, "left");
+      if (by_sandbox) puts0(b, "left");
       else rc = hash_file(dir, e->d_name, b);
     } else if (S_ISLNK(st.st_mode)) {
       char to[PATH_MAX];
