@@ -3,7 +3,7 @@
  * the program in GNU time, check a run's answer, verify that eviction works before a cold job is
  * timed, count syscalls in an untimed strace run, and assemble the raw samples.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describeExit, type ProcessResult, runProcess, shellQuote } from '../lib/exec.js';
 import { failureDetail } from '../lib/first-error-line.js';
@@ -156,6 +156,9 @@ export async function checkedRun(
   untimed = false,
 ): Promise<CheckedRun> {
   const timeFile = join(work, 'time.txt');
+  // The last run's report goes first: it cannot pass for this run's, and every run of a job starts
+  // with the same folder (a recording plays back a sandbox started again unchanged: sandbox-replay.c).
+  rmSync(timeFile, { force: true });
   const r = await shell(job, commandLine(size, gnuTimeWrap(tools, timeFile, untimed)), 1, work);
   const prefix = label ? `${label}: ` : '';
   // The generator died of SIGPIPE (exit 141 under pipefail): the program stopped reading and
