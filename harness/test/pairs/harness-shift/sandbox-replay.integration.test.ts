@@ -143,15 +143,23 @@ describe('a recording with the player', () => {
   }, 300_000);
 
   it('records every sandbox the harness starts, and runs the repeated ones once', () => {
-    const played = record(base, 'played');
+    // The first recording fills the caches (builds, tools, inputs): the others come after it.
+    record(base, 'cold');
     const every = record(base, 'every', '--run-every-sandbox');
+    const played = record(base, 'played');
     // Every sandbox the harness started is in both: played back or not, its start is recorded.
     expect(starts(played, /^\/usr\/bin\/bwrap$/)).toBe(starts(every, /^\/usr\/bin\/bwrap$/));
     // The program ran in fewer of them.
     expect(starts(played, /\/c-blocking$/)).toBeGreaterThan(0);
     expect(starts(played, /\/c-blocking$/)).toBeLessThan(starts(every, /\/c-blocking$/));
+    // Once per point: each run of a point starts with the same folder (GNU time's last report removed).
+    const points = (file: string) =>
+      (JSON.parse(readFileSync(file, 'utf8')).runs as { exe: string; point?: string }[])
+        .filter((r) => r.exe.endsWith('/c-blocking'))
+        .map((r) => r.point);
+    expect(points(played).length).toBe(new Set(points(every)).size);
     // The same checkout recorded again: the same starts.
-    const r = runCli(['transcript', '--base', played, '--head', record(base, 'played-2')]);
+    const r = runCli(['transcript', '--base', played, '--head', record(base, 'played-again')]);
     expect(r.stdout).toMatch(/^runs the same programs the same way/);
   });
 
