@@ -133,9 +133,10 @@ const straceFor = (log: string) => [
 
 /**
  * Bubblewrap: the whole machine as it is, but strace and Valgrind stubbed, hyperfine
- * the player, the other checkout read-only, and the logs' folder an empty tmpfs (strace writes its
- * log from outside the namespace, so the recorded harness can neither read nor rewrite what is
- * said about it). The recorded command goes after what this returns; strace goes before it.
+ * the player (and bwrap, with `fence.player`), the other checkout read-only, and the logs' folder an
+ * empty tmpfs (strace writes its log from outside the namespace, so the recorded harness can
+ * neither read nor rewrite what is said about it). Options of its own, `--` and the recorded
+ * command go after what this returns; strace goes before it.
  */
 async function stubbedMachine(stubs: string, logs: string, fence: Fence): Promise<string[]> {
   const stub = join(stubs, 'stub');
