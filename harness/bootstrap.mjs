@@ -69,14 +69,16 @@ const TOOLS = {
   fincore: ['fincore', 'util-linux'],
   valgrind: ['valgrind', 'valgrind'],
   bwrap: ['bwrap', 'bubblewrap'],
+  // The transcript's sandbox player takes SHA-256 from libcrypto (harness/tools/sandbox-replay.c).
+  libcrypto: ['/usr/include/openssl/evp.h', 'libssl-dev'],
 };
 const NEEDS = {
   bench: ['hyperfine', 'strace', 'time', 'fincore'],
   calibrate: ['hyperfine', 'strace', 'time', 'fincore'],
   releases: ['hyperfine', 'strace', 'time', 'fincore'],
-  transcript: ['hyperfine', 'strace', 'time', 'fincore', 'bwrap'],
+  transcript: ['hyperfine', 'strace', 'time', 'fincore', 'bwrap', 'libcrypto'],
   'sandbox-cost': ['bwrap'],
-  test: ['hyperfine', 'strace', 'time', 'fincore', 'shellcheck', 'chromium', 'valgrind', 'bwrap'],
+  test: ['hyperfine', 'strace', 'time', 'fincore', 'shellcheck', 'chromium', 'valgrind', 'bwrap', 'libcrypto'],
 };
 // Installed when they can be, never a reason to stop: without Valgrind, work is not counted and
 // the benchmarks say so (`--require counts` makes it an error).
@@ -170,8 +172,9 @@ function userCache() {
 }
 
 /**
- * Every file of harness/src by its path in the tree (and the options below) hashed, with the
- * checkout whose node_modules the bundle imports from: the bundle is rebuilt only when one changed.
+ * Every file of harness/src and gh-pages/src (the site's benchmark reads the site's view table) by
+ * its path in the tree (and the options below) hashed, with the checkout whose node_modules the
+ * bundle imports from: the bundle is rebuilt only when one changed.
  */
 function sourcesDigest(options) {
   const hash = createHash('sha256').update(JSON.stringify(options)).update('\0').update(realpathSync(ROOT));
@@ -183,6 +186,7 @@ function sourcesDigest(options) {
     }
   };
   walk(join(ROOT, 'harness', 'src'));
+  walk(join(ROOT, 'gh-pages', 'src'));
   return hash.digest('hex');
 }
 

@@ -20,7 +20,7 @@
  * their keys say.
  * An option that hands bwrap a descriptor or another writable place runs the real bwrap, always.
  *
- * Built with -DREAL=... -DMEMO=... (string literals). Exit status: the sandbox's.
+ * Built with -DREAL=... -DMEMO=... (string literals) and -lcrypto (Debian's libssl-dev). Exit status: the sandbox's.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -38,72 +38,30 @@
 #include <sys/wait.h>
 #include <stdint.h>
 #include <unistd.h>
+#include <openssl/evp.h>
 
-/* SHA-256 (FIPS 180-4), small: the key digests the checkout's listing and the writable files' contents. */
-typedef struct { uint32_t h[8]; unsigned char blk[64]; size_t used; uint64_t bits; } sha256;
-#define SHA256_DIGEST_LENGTH 32
-static const uint32_t K[64] = {
-  0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
-  0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
-  0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
-  0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
-  0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
-  0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
-  0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
-  0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2};
-#define ROR(x, n) (((x) >> (n)) | ((x) << (32 - (n))))
-static void sha_block(sha256 *c) {
-  uint32_t w[64], v[8];
-  for (int i = 0; i < 16; i++)
-    w[i] = (uint32_t)c->blk[4 * i] << 24 | (uint32_t)c->blk[4 * i + 1] << 16 | (uint32_t)c->blk[4 * i + 2] << 8 | c->blk[4 * i + 3];
-  for (int i = 16; i < 64; i++) {
-    uint32_t s0 = ROR(w[i - 15], 7) ^ ROR(w[i - 15], 18) ^ (w[i - 15] >> 3);
-    uint32_t s1 = ROR(w[i - 2], 17) ^ ROR(w[i - 2], 19) ^ (w[i - 2] >> 10);
-    w[i] = w[i - 16] + s0 + w[i - 7] + s1;
-  }
-  memcpy(v, c->h, sizeof v);
-  for (int i = 0; i < 64; i++) {
-    uint32_t t1 = v[7] + (ROR(v[4], 6) ^ ROR(v[4], 11) ^ ROR(v[4], 25)) + ((v[4] & v[5]) ^ (~v[4] & v[6])) + K[i] + w[i];
-    uint32_t t2 = (ROR(v[0], 2) ^ ROR(v[0], 13) ^ ROR(v[0], 22)) + ((v[0] & v[1]) ^ (v[0] & v[2]) ^ (v[1] & v[2]));
-    memmove(v + 1, v, 7 * sizeof v[0]);
-    v[4] += t1;
-    v[0] = t1 + t2;
-  }
-  for (int i = 0; i < 8; i++) c->h[i] += v[i];
-}
-static void SHA256_Init(sha256 *c) {
-  static const uint32_t h0[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
-  memcpy(c->h, h0, sizeof h0);
-  c->used = 0;
-  c->bits = 0;
-}
-static void SHA256_Update(sha256 *c, const void *data, size_t n) {
-  const unsigned char *p = data;
-  c->bits += (uint64_t)n * 8;
-  while (n) {
-    size_t take = 64 - c->used < n ? 64 - c->used : n;
-    memcpy(c->blk + c->used, p, take);
-    c->used += take;
-    p += take;
-    n -= take;
-    if (c->used == 64) { sha_block(c); c->used = 0; }
+/* SHA-256 from the system's libcrypto (OpenSSL's EVP interface): the key digests the writable files' contents. */
+#define DIGEST_LENGTH 32
+typedef struct { EVP_MD_CTX *ctx; } digest;
+static void digest_init(digest *c) {
+  c->ctx = EVP_MD_CTX_new();
+  if (!c->ctx || EVP_DigestInit_ex(c->ctx, EVP_sha256(), NULL) != 1) {
+    fputs("sandbox-replay: libcrypto has no SHA-256\n", stderr);
+    exit(125);
   }
 }
-static void SHA256_Final(unsigned char *out, sha256 *c) {
-  uint64_t bits = c->bits;
-  unsigned char pad = 0x80;
-  SHA256_Update(c, &pad, 1);
-  pad = 0;
-  while (c->used != 56) SHA256_Update(c, &pad, 1);
-  for (int i = 7; i >= 0; i--) { unsigned char b = (unsigned char)(bits >> (8 * i)); SHA256_Update(c, &b, 1); }
-  for (int i = 0; i < 8; i++)
-    for (int j = 0; j < 4; j++) out[4 * i + j] = (unsigned char)(c->h[i] >> (24 - 8 * j));
+static void digest_update(digest *c, const void *data, size_t n) {
+  if (EVP_DigestUpdate(c->ctx, data, n) != 1) { fputs("sandbox-replay: SHA-256 failed\n", stderr); exit(125); }
 }
-static void SHA256(const unsigned char *p, size_t n, unsigned char *out) {
-  sha256 c;
-  SHA256_Init(&c);
-  SHA256_Update(&c, p, n);
-  SHA256_Final(out, &c);
+static void digest_final(unsigned char *out, digest *c) {
+  if (EVP_DigestFinal_ex(c->ctx, out, NULL) != 1) { fputs("sandbox-replay: SHA-256 failed\n", stderr); exit(125); }
+  EVP_MD_CTX_free(c->ctx);
+}
+static void digest_of(const unsigned char *p, size_t n, unsigned char *out) {
+  digest c;
+  digest_init(&c);
+  digest_update(&c, p, n);
+  digest_final(out, &c);
 }
 
 /* A growing byte buffer (the key material). */
@@ -146,15 +104,15 @@ static void sig_of(const struct stat *st, char *out, size_t n) {
 static int file_hex(int dir, const char *name, char *hex) {
   int fd = openat(dir, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
   if (fd < 0) return -1;
-  sha256 c;
-  SHA256_Init(&c);
+  digest c;
+  digest_init(&c);
   char chunk[65536];
   ssize_t r;
-  while ((r = read(fd, chunk, sizeof chunk)) > 0) SHA256_Update(&c, chunk, (size_t)r);
+  while ((r = read(fd, chunk, sizeof chunk)) > 0) digest_update(&c, chunk, (size_t)r);
   close(fd);
-  unsigned char d[SHA256_DIGEST_LENGTH];
-  SHA256_Final(d, &c);
-  for (int i = 0; i < SHA256_DIGEST_LENGTH; i++) snprintf(hex + 2 * i, 3, "%02x", d[i]);
+  unsigned char d[DIGEST_LENGTH];
+  digest_final(d, &c);
+  for (int i = 0; i < DIGEST_LENGTH; i++) snprintf(hex + 2 * i, 3, "%02x", d[i]);
   return r < 0 ? -1 : 0;
 }
 
@@ -597,8 +555,8 @@ int main(int argc, char **argv) {
     puts0(&key, binds[i]);
     if (walk_path(binds[i], &key) < 0) run_real(argv);
   }
-  unsigned char d[SHA256_DIGEST_LENGTH];
-  SHA256((const unsigned char *)key.p, key.n, d);
+  unsigned char d[DIGEST_LENGTH];
+  digest_of((const unsigned char *)key.p, key.n, d);
   char dir[PATH_MAX], path[PATH_MAX];
   int at = snprintf(dir, sizeof dir, "%s/", MEMO);
   for (int i = 0; i < 16; i++) at += snprintf(dir + at, sizeof dir - (size_t)at, "%02x", d[i]);

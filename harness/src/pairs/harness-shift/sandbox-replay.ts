@@ -46,12 +46,14 @@ export async function sandboxPlayer(from: string, stubs: string): Promise<string
   writeFileSync(join(real, 'bwrap'), '');
   const player = join(stubs, 'bwrap');
   const r = await runProcess(
-    [GCC, '-O2', `-DREAL=${cString(join(real, 'bwrap'))}`, `-DMEMO=${cString(memo)}`, '-o', player, src],
+    // SHA-256 from the system's libcrypto, not a digest of our own.
+    [GCC, '-O2', `-DREAL=${cString(join(real, 'bwrap'))}`, `-DMEMO=${cString(memo)}`, '-o', player, src, '-lcrypto'],
     { timeoutMs: 120_000 },
   );
   if (r.code !== 0)
     throw new UserError(
       `could not build ${src} with ${GCC} (transcript --run-every-sandbox records without it): ${r.stderr.trim().slice(-400)}`,
+      /openssl|lcrypto/.test(r.stderr) ? 'apt-get install libssl-dev' : undefined,
     );
   return ['--ro-bind', BWRAP, join(real, 'bwrap'), '--ro-bind', player, BWRAP];
 }
