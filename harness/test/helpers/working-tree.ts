@@ -4,7 +4,7 @@
  * too. The snapshot is committed in the clone, so the clone is clean and the run records a commit.
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from './cli.js';
 
@@ -44,4 +44,19 @@ export function borrowNodeModules(dir: string): void {
   // Its contents (`/.`): where this tree's node_modules is itself a link, the link is followed.
   mkdirSync(join(dir, 'node_modules'));
   execFileSync('cp', ['-al', `${join(ROOT, 'node_modules')}/.`, join(dir, 'node_modules')]);
+}
+
+/**
+ * A clone of `from` at `into` (the npm packages borrowed) with one text of `file` replaced by
+ * `by`, committed; refuses a file that lacks the text (the plant would change nothing).
+ */
+export function plantedClone(from: string, into: string, file: string, text: string, by: string): string {
+  execFileSync('git', ['clone', '-q', from, into]);
+  borrowNodeModules(into);
+  const path = join(into, file);
+  const was = readFileSync(path, 'utf8');
+  if (!was.includes(text)) throw new Error(`${file} does not hold the text to plant over: ${text}`);
+  writeFileSync(path, was.replace(text, by));
+  git(into, 'commit', '-qam', `planted in ${file}`);
+  return into;
 }

@@ -2,30 +2,17 @@
 // bubblewrap: a sandbox started again unchanged is played back, anything it could see changed runs
 // it again; and in a recording under strace every start is still there, so harnesses that differ in
 // what is played back still differ.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxPlayer } from '../../../src/pairs/harness-shift/sandbox-replay.js';
 import { ROOT, runCli } from '../../helpers/cli.js';
-import { git } from '../../helpers/harness-repos.js';
 import { removeScratch } from '../../helpers/scratch.js';
-import { borrowNodeModules, cloneWorkingTree } from '../../helpers/working-tree.js';
+import { borrowNodeModules, cloneWorkingTree, plantedClone } from '../../helpers/working-tree.js';
 
 let dir: string;
-
-/** A clone of `from` at `into` with one text of `file` replaced (which must be there), committed. */
-function plantedClone(from: string, into: string, file: string, text: string, by: string): string {
-  execFileSync('git', ['clone', '-q', from, into]);
-  borrowNodeModules(into);
-  const path = join(into, file);
-  const was = readFileSync(path, 'utf8');
-  expect(was).toContain(text);
-  writeFileSync(path, was.replace(text, by));
-  git(into, 'commit', '-qam', `planted in ${file}`);
-  return into;
-}
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'jsio-sandbox-replay-test-'));

@@ -14,7 +14,7 @@ import {
 } from '../../../src/model/transcript-document.js';
 import { runCli } from '../../helpers/cli.js';
 import { removeScratch } from '../../helpers/scratch.js';
-import { borrowNodeModules, cloneWorkingTree } from '../../helpers/working-tree.js';
+import { borrowNodeModules, cloneWorkingTree, plantedClone } from '../../helpers/working-tree.js';
 
 let dir: string;
 let base: string;
@@ -35,23 +35,7 @@ const compare = (a: string, b: string, ...flags: string[]) =>
 
 /** A clone of the base at `into` with one text of `file` replaced (which must be there), committed. */
 function planted(into: string, file: string, from: string, to: string): void {
-  execFileSync('git', ['clone', '-q', base, into]);
-  borrowNodeModules(into);
-  const path = join(into, file);
-  const text = readFileSync(path, 'utf8');
-  expect(text).toContain(from);
-  writeFileSync(path, text.replace(from, to));
-  execFileSync('git', [
-    '-C',
-    into,
-    '-c',
-    'user.name=t',
-    '-c',
-    'user.email=t@t',
-    'commit',
-    '-qam',
-    `planted in ${file}`,
-  ]);
+  plantedClone(base, into, file, from, to);
 }
 
 beforeAll(() => {

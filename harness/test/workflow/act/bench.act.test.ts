@@ -62,6 +62,43 @@ describe.runIf(ready)('bench.yml under act', () => {
   let machine = '';
   let first: ActRun;
   let firstSha = '';
+  /** A push to main of the next commit (wc's C program as it was before the miscounting commit below), run as `name`. */
+  const pushMain = async (name: string, vars: Record<string, string>) => {
+    const sha = commitAndPush(
+      w,
+      w.main,
+      'refs/heads/main',
+      (d) => {
+        // Its count key is the first's again.
+        git(d, 'checkout', firstSha, '--', 'programs/wc/wc-c.c');
+        writeFileSync(join(d, 'NOTE'), `pushed as ${name}\n`);
+      },
+      'a push',
+    );
+    const who = { name: 'act-test', email: 'act-test@localhost', username: 'act-test' };
+    const r = await runAct({
+      world: w,
+      name,
+      workflow: '.github/workflows/bench.yml',
+      event: 'push',
+      payload: {
+        ref: 'refs/heads/main',
+        after: sha,
+        repository: { full_name: REPOSITORY, default_branch: 'main', html_url: `https://github.com/${REPOSITORY}` },
+        head_commit: {
+          id: sha,
+          message: 'a push',
+          timestamp: new Date().toISOString(),
+          url: `https://github.com/${REPOSITORY}/commit/${sha}`,
+          author: who,
+          committer: who,
+        },
+      },
+      vars,
+      tools: { node: ['22'] },
+    });
+    return { sha, r };
+  };
 
   it('a narrowed dispatch: bench measures and uploads, publish pushes the trend store to gh-pages', {
     timeout: 900_000,
@@ -261,43 +298,11 @@ describe.runIf(ready)('bench.yml under act', () => {
     timeout: 900_000,
   }, async () => {
     const wrongSha = w.main;
-    const sha = commitAndPush(
-      w,
-      w.main,
-      'refs/heads/main',
-      (d) => {
-        // The program as it was before the miscounting commit above: its count key is the first's again.
-        git(d, 'checkout', firstSha, '--', 'programs/wc/wc-c.c');
-        writeFileSync(join(d, 'NOTE'), 'pushed\n');
-      },
-      'a push',
-    );
-    const who = { name: 'act-test', email: 'act-test@localhost', username: 'act-test' };
-    const r = await runAct({
-      world: w,
-      name: 'push-narrowed',
-      workflow: '.github/workflows/bench.yml',
-      event: 'push',
-      payload: {
-        ref: 'refs/heads/main',
-        after: sha,
-        repository: { full_name: REPOSITORY, default_branch: 'main', html_url: `https://github.com/${REPOSITORY}` },
-        head_commit: {
-          id: sha,
-          message: 'a push',
-          timestamp: new Date().toISOString(),
-          url: `https://github.com/${REPOSITORY}/commit/${sha}`,
-          author: who,
-          committer: who,
-        },
-      },
-      vars: {
-        BENCH_DEFAULT_PROFILE: 'smoke',
-        BENCH_EXPERIMENTS: NARROW.experiments,
-        BENCH_VARIANTS: NARROW.variants,
-        BENCH_PARAMS: NARROW.params,
-      },
-      tools: { node: ['22'] },
+    const { sha, r } = await pushMain('push-narrowed', {
+      BENCH_DEFAULT_PROFILE: 'smoke',
+      BENCH_EXPERIMENTS: NARROW.experiments,
+      BENCH_VARIANTS: NARROW.variants,
+      BENCH_PARAMS: NARROW.params,
     });
     expect(r.status, why(r)).toBe(0);
     expect([r.jobs.bench?.result, r.jobs.publish?.result]).toEqual(['success', 'success']);
@@ -381,39 +386,7 @@ describe.runIf(ready)('bench.yml under act', () => {
     'a push to main measures the whole suite and publishes it, github-action-benchmark included',
     { timeout: 1_800_000 },
     async () => {
-      const sha = commitAndPush(
-        w,
-        w.main,
-        'refs/heads/main',
-        (d) => {
-          // The program as it was before the miscounting commit above.
-          git(d, 'checkout', firstSha, '--', 'programs/wc/wc-c.c');
-          writeFileSync(join(d, 'NOTE'), 'pushed\n');
-        },
-        'a push',
-      );
-      const who = { name: 'act-test', email: 'act-test@localhost', username: 'act-test' };
-      const r = await runAct({
-        world: w,
-        name: 'push',
-        workflow: '.github/workflows/bench.yml',
-        event: 'push',
-        payload: {
-          ref: 'refs/heads/main',
-          after: sha,
-          repository: { full_name: REPOSITORY, default_branch: 'main', html_url: `https://github.com/${REPOSITORY}` },
-          head_commit: {
-            id: sha,
-            message: 'a push',
-            timestamp: new Date().toISOString(),
-            url: `https://github.com/${REPOSITORY}/commit/${sha}`,
-            author: who,
-            committer: who,
-          },
-        },
-        vars: { BENCH_DEFAULT_PROFILE: 'smoke' },
-        tools: { node: ['22'] },
-      });
+      const { sha, r } = await pushMain('push', { BENCH_DEFAULT_PROFILE: 'smoke' });
       expect(r.status, why(r)).toBe(0);
       const results = JSON.parse(artifactFile(r, 'results-jsio-bench-1', 'results.json')) as {
         benchmarks: { status: string }[];
