@@ -172,9 +172,8 @@ function userCache() {
 }
 
 /**
- * Every file of harness/src and gh-pages/src (the site's benchmark reads the site's view table) by
- * its path in the tree (and the options below) hashed, with the checkout whose node_modules the
- * bundle imports from: the bundle is rebuilt only when one changed.
+ * Every file of harness/src by its path in the tree (and the options below) hashed, with the
+ * checkout whose node_modules the bundle imports from: the bundle is rebuilt only when one changed.
  */
 function sourcesDigest(options) {
   const hash = createHash('sha256').update(JSON.stringify(options)).update('\0').update(realpathSync(ROOT));
@@ -186,7 +185,6 @@ function sourcesDigest(options) {
     }
   };
   walk(join(ROOT, 'harness', 'src'));
-  walk(join(ROOT, 'gh-pages', 'src'));
   return hash.digest('hex');
 }
 

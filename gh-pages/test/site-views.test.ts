@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PreloadPlan } from '../../harness/src/model/preload-plan.js';
-import { bundleApp, bundlePreloader } from '../../harness/src/site/bundle.js';
+import { bundleApp, bundlePreloader, loadViewTable } from '../../harness/src/site/bundle.js';
 import { firstViews, overLimits } from '../../harness/src/site/perf.js';
 import { preloadFiles } from '../src/preload-files.js';
 import { toHash } from '../src/state.js';
@@ -37,6 +37,14 @@ const FAKE: SiteView = {
   },
   landing: 'machine=perf-machine&experiment=wc',
 };
+
+it("the site's benchmark reads the view table from the site's sources, as the page has it", async () => {
+  const table = await loadViewTable(join(import.meta.dirname, '..'));
+  expect(table).toEqual(
+    siteViews().map(({ name, charts, landing }) => ({ name, charts, ...(landing === undefined ? {} : { landing }) })),
+  );
+  expect(Object.keys(firstViews(table))).toEqual(['overview', 'trends', 'sweeps', 'compare', 'regressions']);
+});
 
 describe('a view registered at run time', () => {
   let unregister: () => void;
@@ -85,11 +93,12 @@ describe('a view registered at run time', () => {
   });
 
   it("is a first view of the site's benchmark, opened at its landing URL and held to the limits", () => {
-    expect(firstViews()['fake-view']).toEqual([
+    expect(firstViews(siteViews())['fake-view']).toEqual([
       '#/fake-view?machine=perf-machine&experiment=wc',
       '.chart canvas, .picture canvas',
     ]);
-    expect(overLimits({ 'fake-view_bytes': 400_000 }, { times: false })).toEqual(['fake-view: 400000 bytes > 300000']);
+    const r = { first_views: Object.keys(firstViews(siteViews())).join(' '), 'fake-view_bytes': 400_000 };
+    expect(overLimits(r, { times: false })).toEqual(['fake-view: 400000 bytes > 300000']);
   });
 
   it('is known only while registered, and no name is taken twice', () => {
@@ -99,7 +108,7 @@ describe('a view registered at run time', () => {
     expect(route('#/fake-view').view.name).toBe('overview');
     expect(viewTabs({ view: 'overview' }, 'm', undefined).markup).not.toContain('fake-view');
     // Runtimes has no landing: its data grows with releases, and the benchmark's store has none.
-    expect(Object.keys(firstViews())).toEqual(['overview', 'trends', 'sweeps', 'compare', 'regressions']);
+    expect(Object.keys(firstViews(siteViews()))).toEqual(['overview', 'trends', 'sweeps', 'compare', 'regressions']);
     unregister = registerView(FAKE);
   });
 });

@@ -62,3 +62,32 @@ export async function bundlePreloader(src: string): Promise<string> {
   });
   return out.outputFiles[0]!.text.trim();
 }
+
+/** What the site's benchmark reads of a view's entry (gh-pages/src/views/index.ts). */
+export interface LandingView {
+  name: string;
+  charts: boolean;
+  landing?: string;
+}
+
+/**
+ * The site's view table as its benchmark (./perf.ts) reads it: gh-pages/src/views/index.ts bundled
+ * for Node without the renderers (never called here) and loaded from memory. Read from the site's
+ * sources when the benchmark runs, not bundled into the harness: the harness's CLI carries no site code.
+ */
+export async function loadViewTable(src: string): Promise<LandingView[]> {
+  const out = await build({
+    entryPoints: [join(src, 'src', 'views', 'index.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    write: false,
+    logLevel: 'silent',
+    plugins: [noDynamicImports],
+  });
+  const code = Buffer.from(out.outputFiles[0]!.text).toString('base64');
+  const m = (await import(`data:text/javascript;base64,${code}`)) as { siteViews: () => readonly LandingView[] };
+  return m
+    .siteViews()
+    .map(({ name, charts, landing }) => ({ name, charts, ...(landing === undefined ? {} : { landing }) }));
+}
