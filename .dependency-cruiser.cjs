@@ -4,8 +4,10 @@
 //   plan -> build -> run -> normalize -> report
 // build and normalize are a file or two each and sit in run/ (run/build.ts; run/normalize.ts and
 // run/fit-metrics.ts), on their own floors all the same. Below the stages: lib (shared utilities, a
-// leaf), model (schemas and types), analysis (pure statistics), machine (this machine's facts, tools
-// and runtimes). Downstream of results.json: compare (the quick look between stored runs), store,
+// leaf), model (the domain's words and types: metrics, profiles, verdicts, runtimes, ids), formats
+// (every document the project writes or reads, one module each: its version, its schema, its readers
+// of older versions and its writers for older readers), analysis (pure statistics), machine (this
+// machine's facts, tools and runtimes). Downstream of results.json: compare (the quick look between stored runs), store,
 // site, and workflow (the GitHub workflows' plumbing: their decisions, the PR artifact, the noise
 // artifact). On top: pipeline (the orchestration) and cli (the commands).
 //
@@ -28,7 +30,7 @@ const SRC = '^harness/src/';
 const ROOMS = ['pairs', 'calibration', 'releases'];
 const ROOM = `(?:(?:${ROOMS.join('|')})/)?`;
 const STAGES = ['plan', 'build', 'run', 'normalize', 'report'];
-const BELOW = ['lib', 'model', 'analysis', 'machine'];
+const BELOW = ['lib', 'model', 'formats', 'analysis', 'machine'];
 const DOWNSTREAM = ['compare', 'store', 'site', 'workflow'];
 const TOP = ['pipeline', 'cli'];
 const FLOORS = [...BELOW, ...STAGES, ...DOWNSTREAM, ...TOP];
@@ -44,6 +46,8 @@ const FILE_FLOORS = {
   // too (machine/sandbox/traced-step.ts), not only the run.
   'run/strace-log.ts': 'machine',
   'run/parse-file-trace.ts': 'machine',
+  // Two planned jobs' workloads compared (plan/job.ts): pure, but it reads what plan resolved.
+  'pairs/analysis/workload.ts': 'plan',
   // The paired diff's harness-against-harness measurement, one stage's worth of files each.
   'pairs/harness-shift/lead-value.ts': 'analysis',
   'pairs/harness-shift/harness-load.ts': 'analysis',
@@ -130,10 +134,11 @@ module.exports = {
   forbidden: [
     { name: 'no-circular', comment: 'Import cycles (type-only ones too) hide the order of the pipeline.', severity: 'error', from: {}, to: { circular: true } },
     only('lib-is-a-leaf', folder('lib'), ['lib'], 'lib/ holds utilities every layer may use: it imports no other harness folder.'),
-    only('model-is-data', floors(['model']), ['lib', 'model'], 'model/ holds schemas and types: it imports lib/ only.'),
-    only('analysis-is-pure', floors(['analysis']), ['lib', 'model', 'analysis'], 'analysis/ is pure statistics, bundled into the site too.'),
+    only('model-is-data', floors(['model']), ['lib', 'model'], "model/ holds the domain's words and types: it imports lib/ only."),
+    only('formats-are-documents', floors(['formats']), ['lib', 'model', 'formats'], 'formats/ holds the documents, written in the words of model/: it imports nothing that measures or reports.'),
+    only('analysis-is-pure', floors(['analysis']), ['lib', 'model', 'formats', 'analysis'], 'analysis/ is pure statistics, bundled into the site too.'),
     { name: 'analysis-needs-no-node', severity: 'error', from: { path: floors(['analysis']) }, to: { dependencyTypes: ['core'] } },
-    only('machine-below-the-stages', floors(['machine']), ['lib', 'model', 'analysis', 'machine'], 'machine/ is facts about this machine, used by the stages.'),
+    only('machine-below-the-stages', floors(['machine']), ['lib', 'model', 'formats', 'analysis', 'machine'], 'machine/ is facts about this machine, used by the stages.'),
     ...STAGES.map((stage, i) => ({
       name: `${stage}-never-imports-later-stages`,
       comment: `The stages run plan -> build -> run -> normalize -> report: the ${stage} floor imports none that come after it, nor reporting or orchestration.`,
@@ -141,7 +146,7 @@ module.exports = {
       from: { path: floors([stage]) },
       to: { path: floors(later(i)) },
     })),
-    only('report-is-pure', floors(['report']), ['lib', 'model', 'analysis', 'report'], 'report/ renders results: pure, also bundled into the site.'),
+    only('report-is-pure', floors(['report']), ['lib', 'model', 'formats', 'analysis', 'report'], 'report/ renders results: pure, also bundled into the site.'),
     {
       name: 'downstream-reads-results-only',
       comment: "compare, store, site and the workflows' plumbing work from results.json, not from the measuring stages.",
@@ -202,7 +207,7 @@ module.exports = {
       from: { path: file('pairs/run/scheduler.ts') },
       to: {
         pathNot: [
-          ...['analysis', 'model', 'lib', 'pairs/analysis'].map(folder),
+          ...['analysis', 'model', 'formats', 'lib', 'pairs/analysis'].map(folder),
           file('pairs/run/executor.ts'),
           file('pairs/run/lead-metric.ts'),
         ],
@@ -217,7 +222,7 @@ module.exports = {
       to: {
         path: SRC,
         pathNot: [
-          ...floors(['model', 'analysis', 'report']),
+          ...floors(['model', 'formats', 'analysis', 'report']),
           ...['compare/quick-look.ts', 'lib/format.ts', 'lib/markdown.ts', 'lib/compare-text.ts'].map(file),
         ],
       },

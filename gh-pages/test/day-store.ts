@@ -15,7 +15,7 @@ import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'n
 import { join } from 'node:path';
 import { describe as stats } from '../../harness/src/analysis/describe.js';
 import { prng } from '../../harness/src/analysis/two-sample.js';
-import type { Benchmark, Metric, Results } from '../../harness/src/model/results.js';
+import type { Benchmark, Metric, Results } from '../../harness/src/formats/results-format.js';
 import { publishRun } from '../../harness/src/store/publish-run.js';
 
 export const DAY_MACHINE = 'bench-day-1a2b3c4d';

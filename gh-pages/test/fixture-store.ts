@@ -14,7 +14,7 @@
 
 import { describe as stats } from '../../harness/src/analysis/describe.js';
 import { prng } from '../../harness/src/analysis/two-sample.js';
-import type { Benchmark, Metric, Results } from '../../harness/src/model/results.js';
+import type { Benchmark, Metric, Results } from '../../harness/src/formats/results-format.js';
 import { publishRun } from '../../harness/src/store/publish-run.js';
 
 const STEP_COMMIT = 20;

@@ -3,7 +3,7 @@
  * cold-read latency the cold-cache answers depend on. Pure: unit tested.
  */
 import { formatParam, formatValue } from '../../../harness/src/lib/format.js';
-import type { ColdRead } from '../../../harness/src/model/results.js';
+import type { ColdRead } from '../../../harness/src/formats/results-format.js';
 
 export interface MachineFacts {
   cpu: string;

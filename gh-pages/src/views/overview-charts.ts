@@ -3,7 +3,7 @@
  * drawn from the harness's overview model (report/overview-model.ts) with its computed answer.
  */
 import { formatValue } from '../../../harness/src/lib/format.js';
-import type { Overview } from '../../../harness/src/model/manifest.js';
+import type { Overview } from '../../../harness/src/formats/manifest-format.js';
 import { overviewModel } from '../../../harness/src/report/overview-model.js';
 import { wide, xyChart } from '../charts.js';
 import type { Benchmark, ExperimentInfo } from '../data.js';

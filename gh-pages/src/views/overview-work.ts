@@ -4,7 +4,7 @@
  * interval, under one sentence on what a count covers and leaves out. A count that is evidence
  * only or did not repeat is marked, and says why. Markup only through html`` (escaped).
  */
-import type { Results } from '../../../harness/src/model/results.js';
+import type { Results } from '../../../harness/src/formats/results-format.js';
 import {
   caveat,
   coverageSentence,

@@ -6,7 +6,7 @@
  */
 
 import { compareText } from '../../../harness/src/lib/compare-text.js';
-import type { Results } from '../../../harness/src/model/results.js';
+import type { Results } from '../../../harness/src/formats/results-format.js';
 import { countingSentence } from '../../../harness/src/report/counting-text.js';
 import { experimentSummary } from '../../../harness/src/report/summary-model.js';
 import { loadCharts } from '../charts.js';

@@ -1,5 +1,5 @@
 import { max, mean, median, min, sampleStandardDeviation } from 'simple-statistics';
-import type { Stats } from '../model/results.js';
+import type { Stats } from '../formats/results-format.js';
 
 export function describe(samples: readonly number[]): Stats {
   const xs = [...samples];

@@ -4,7 +4,7 @@
  * the other parameters; pure, so it is tested on synthetic data.
  */
 import { linearRegression, rSquared } from 'simple-statistics';
-import type { Benchmark, Params, SlopeFit } from '../model/results.js';
+import type { Benchmark, Params, SlopeFit } from '../formats/results-format.js';
 
 export interface SlopeSpec {
   x: string;

@@ -11,9 +11,9 @@ import { COMPARISON_SCHEMA } from '../model/comparison-version.js';
 import { harnessMetric } from '../model/metrics.js';
 import type { NoiseThresholds } from '../model/noise.js';
 import type { ComparedMetric, Comparison, CounterChange } from '../model/quick-look-document.js';
-import type { Benchmark, Results } from '../model/results.js';
+import type { Benchmark, Results } from '../formats/results-format.js';
 import { hashScheme } from '../model/store-layout.js';
-import { workloadChange } from '../model/workload-change.js';
+import { workloadChange } from './workload-change.js';
 
 export type { NoiseThresholds };
 

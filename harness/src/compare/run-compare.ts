@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { writeFileAtomic } from '../lib/atomic.js';
 import { assertValid } from '../lib/json-file.js';
 import { Comparison, type Comparison as ComparisonType } from '../model/quick-look-document.js';
-import { readResults } from '../model/read-results.js';
+import { readResults } from '../formats/read-results.js';
 import type { NoiseChoice } from '../store/noise-thresholds.js';
 import { compareRuns } from './quick-look.js';
 import { renderComparison } from './render-quick-look.js';

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
-import type { ColdRead } from '../model/results.js';
+import type { ColdRead } from '../formats/results-format.js';
 
 /** A /proc or /sys file's text, trimmed; undefined where it does not exist or cannot be read. */
 export function read(path: string): string | undefined {

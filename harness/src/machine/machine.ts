@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { probe } from '../lib/exec.js';
-import type { Commit, Machine } from '../model/results.js';
+import type { Commit, Machine } from '../formats/results-format.js';
 
 function readOr(path: string, fallback: string): string {
   try {

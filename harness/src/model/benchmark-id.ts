@@ -1,7 +1,7 @@
 /**
  * A benchmark's identity in history: `<experiment>/<variant>/<k=v,...>`, parameters sorted by name
  * (`wc/node-stream/bs=4096,runtime=node20`). The one encoder and the one decoder; the id's pattern
- * is model/fields.ts BenchmarkId. Pure and free of Node built-ins: the site decodes ids too.
+ * is formats/parts/fields.ts BenchmarkId. Pure and free of Node built-ins: the site decodes ids too.
  */
 
 type ParamValues = Readonly<Record<string, string | number>>;

@@ -3,7 +3,7 @@
  * ./pairs-document.ts): the two sides and the lists of what was not compared.
  */
 import { z } from 'zod';
-import { Num, ParamName, ParamValue, SafeRecord, Token } from './fields.js';
+import { Num, ParamName, ParamValue, SafeRecord, Token } from '../formats/parts/fields.js';
 
 /** Parameter maps: keys as manifests declare them, never an Object.prototype name. */
 export const Params = SafeRecord(ParamName, ParamValue);

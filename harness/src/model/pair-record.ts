@@ -11,7 +11,7 @@
  */
 import { z } from 'zod';
 import { Params, short } from './comparison-parts.js';
-import { Name, Num, SafeRecord } from './fields.js';
+import { Name, Num, SafeRecord } from '../formats/parts/fields.js';
 import { DIRECTIONS } from './metrics.js';
 
 export const PAIR_RECORD_SCHEMA = 3;

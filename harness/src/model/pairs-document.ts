@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { COMPARISON_LISTS, COUNTER_SIDES, ComparisonSide, Params, short } from './comparison-parts.js';
 import { type ComparisonKind, PAIRS_COMPARISON_OLDEST, PAIRS_COMPARISON_SCHEMA } from './comparison-version.js';
 import { DiffSummary } from './diff-summary.js';
-import { Num } from './fields.js';
+import { Num } from '../formats/parts/fields.js';
 import { DIRECTIONS } from './metrics.js';
 import { TranscriptVerdict } from './transcript-document.js';
 import { PAIRS_VERDICTS, WORK_VERDICTS } from './verdicts.js';

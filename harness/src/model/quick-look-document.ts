@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { COMPARISON_LISTS, COUNTER_SIDES, ComparisonSide, Params, short } from './comparison-parts.js';
 import { COMPARISON_OLDEST, COMPARISON_SCHEMA, type ComparisonKind } from './comparison-version.js';
-import { Num } from './fields.js';
+import { Num } from '../formats/parts/fields.js';
 import { DIRECTIONS } from './metrics.js';
 import { TWO_SAMPLE_VERDICTS } from './verdicts.js';
 

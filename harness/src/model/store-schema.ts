@@ -17,9 +17,9 @@ import {
   Text,
   Token,
   Unit,
-} from './fields.js';
+} from '../formats/parts/fields.js';
 import { Comparison } from './quick-look-document.js';
-import { Direction, Machine, MachineId, Params } from './results.js';
+import { Direction, Machine, MachineId, Params } from '../formats/results-format.js';
 import { STORE_READS_FROM, STORE_SCHEMA } from './store-layout.js';
 
 export { LEGACY_PROFILE, STORE_READS_FROM, STORE_SCHEMA } from './store-layout.js';

@@ -7,7 +7,7 @@
  * Versioned on its own: the trend's files (STORE_SCHEMA) do not change.
  */
 import { z } from 'zod';
-import { BenchmarkId, CommitSha, SafeRecord, Text } from './fields.js';
+import { BenchmarkId, CommitSha, SafeRecord, Text } from '../formats/parts/fields.js';
 import { PROFILES } from './profiles.js';
 
 /**

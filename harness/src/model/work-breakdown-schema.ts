@@ -6,7 +6,7 @@
  * like the rest of model/pairs-document.ts, for a point whose counted work changed.
  */
 import { z } from 'zod';
-import { Count, Num } from './fields.js';
+import { Count, Num } from '../formats/parts/fields.js';
 
 /**
  * What an object is to the counted program. The executable is the program itself (C, a static

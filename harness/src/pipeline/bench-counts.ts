@@ -9,8 +9,8 @@
 import type { CountedRun } from '../analysis/work.js';
 import { shellQuote } from '../lib/exec.js';
 import type { StoredCount } from '../model/count-store-schema.js';
-import type { Job } from '../model/job.js';
-import type { Results } from '../model/results.js';
+import type { Job } from '../plan/job.js';
+import type { Results } from '../formats/results-format.js';
 import { countsVaryOf, evidenceOf, VALGRIND_MISSING } from '../run/under-valgrind.js';
 import { type Keyed, type ReusePlan as PlanOf, planReuse, recountAgrees } from './count-reuse.js';
 import {

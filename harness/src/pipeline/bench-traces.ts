@@ -8,9 +8,9 @@
  */
 import { join } from 'node:path';
 import { writeFileAtomic } from '../lib/atomic.js';
-import type { Experiment } from '../model/manifest.js';
+import type { Experiment } from '../formats/manifest-format.js';
 import type { Profile } from '../model/profiles.js';
-import type { Benchmark } from '../model/results.js';
+import type { Benchmark } from '../formats/results-format.js';
 import {
   refusedWritesReason,
   type StoredTrace,

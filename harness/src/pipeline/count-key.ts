@@ -10,7 +10,7 @@
  */
 import { createHash } from 'node:crypto';
 import { translate } from '../machine/sandbox/argv.js';
-import { commandLine, type Job, type JobCommand } from '../model/job.js';
+import { commandLine, type Job, type JobCommand } from '../plan/job.js';
 
 /** What a counted program meets on this machine. */
 export interface CountMachine {

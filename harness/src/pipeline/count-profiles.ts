@@ -10,10 +10,10 @@
  * has no stored count left, so its points here are new keys.
  */
 import { shellQuote } from '../lib/exec.js';
-import type { Job } from '../model/job.js';
-import type { Experiment } from '../model/manifest.js';
+import type { Job } from '../plan/job.js';
+import type { Experiment } from '../formats/manifest-format.js';
 import type { Profile } from '../model/profiles.js';
-import type { Results } from '../model/results.js';
+import type { Results } from '../formats/results-format.js';
 import { expand, type Filters } from '../plan/plan.js';
 import { type BuildResult, buildAll } from '../run/build.js';
 import { type CountsMode, countingFamily, countWork, jobsToCount } from './count-work.js';

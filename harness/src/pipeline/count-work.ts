@@ -13,9 +13,9 @@
  */
 import { type CountedRun, WORK_TOLERANCE, workOf } from '../analysis/work.js';
 import type { Tools } from '../machine/tools.js';
-import type { Job } from '../model/job.js';
+import type { Job } from '../plan/job.js';
 import { HARNESS_METRICS } from '../model/metrics.js';
-import type { Benchmark, Counts, Metric } from '../model/results.js';
+import type { Benchmark, Counts, Metric } from '../formats/results-format.js';
 import { familyOf } from '../model/runtime-families.js';
 import { matchesAt } from '../model/select.js';
 import { countInstructions } from '../run/count-instructions.js';

@@ -5,8 +5,8 @@
 import { join } from 'node:path';
 import { writeFileAtomic } from '../lib/atomic.js';
 import type { Conditions } from '../machine/conditions.js';
-import type { ExperimentInfo } from '../model/experiment-info.js';
-import type { Experiment } from '../model/manifest.js';
+import type { ExperimentInfo } from '../formats/parts/experiment-info.js';
+import type { Experiment } from '../formats/manifest-format.js';
 import {
   type Benchmark,
   type Commit,
@@ -14,7 +14,7 @@ import {
   RESULTS_SCHEMA,
   type Results,
   type SlopeFit,
-} from '../model/results.js';
+} from '../formats/results-format.js';
 
 export interface RunFacts {
   started: Date;

@@ -12,7 +12,7 @@ import { writeFileAtomic } from '../lib/atomic.js';
 import type { Tools } from '../machine/tools.js';
 import { valgrindCpu } from '../machine/valgrind-cpu.js';
 import { COUNT_STORE_FILE, COUNT_STORE_SCHEMA, type CountStoreFile } from '../model/count-store-schema.js';
-import type { Job } from '../model/job.js';
+import type { Job } from '../plan/job.js';
 import { readCountStore, writeCountStore } from '../store/count-store.js';
 import { type CountMachine, countKey, countKeyParts, keyedBinaries } from './count-key.js';
 

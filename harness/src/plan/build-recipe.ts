@@ -4,7 +4,7 @@
  * its shape, paths left as placeholders, joins the build's key (plan/jobs.ts), so a harness that
  * builds otherwise (another flag, another banner) never takes a build another harness made.
  */
-import type { Variant } from '../model/manifest.js';
+import type { Variant } from '../formats/manifest-format.js';
 
 type Spec = NonNullable<Variant['build']>;
 type Bundle = Extract<Spec, { kind: 'esbuild' }>;

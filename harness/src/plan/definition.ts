@@ -11,8 +11,8 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Experiment } from '../model/manifest.js';
-import type { Params } from '../model/results.js';
+import type { Experiment } from '../formats/manifest-format.js';
+import type { Params } from '../formats/results-format.js';
 
 function fileText(path: string): string {
   return existsSync(path) ? readFileSync(path, 'utf8') : '';

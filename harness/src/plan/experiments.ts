@@ -1,18 +1,18 @@
 /**
- * Loads the experiments through the one manifest reader (model/read-manifests.ts), adding the
+ * Loads the experiments through the one manifest reader (formats/read-manifests.ts), adding the
  * cross-field checks a schema cannot express (files exist, names resolve).
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { evaluate, referencedNames, templatePlaceholders } from '../lib/expr.js';
-import { type Experiment, jsRuntimes, type Manifest } from '../model/manifest.js';
+import { type Experiment, jsRuntimes, type Manifest } from '../formats/manifest-format.js';
 import { PROFILES } from '../model/profiles.js';
 import {
   parseManifestText,
   readExperiment,
   readExperiments,
   readExperimentsTolerant,
-} from '../model/read-manifests.js';
+} from '../formats/read-manifests.js';
 
 export type { Experiment };
 
@@ -226,5 +226,5 @@ export const loadExperiment = (dir: string): Experiment => readExperiment(dir, c
 
 /** Every folder under programs/ with a manifest.json is an experiment. */
 export const loadAllExperiments = (programsDir: string): Experiment[] => readExperiments(programsDir, checkConsistency);
-/** Every experiment this harness can read, and those it cannot (model/read-manifests.ts). */
+/** Every experiment this harness can read, and those it cannot (formats/read-manifests.ts). */
 export const loadReadableExperiments = (programsDir: string) => readExperimentsTolerant(programsDir, checkConsistency);

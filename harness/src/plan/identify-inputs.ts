@@ -22,7 +22,7 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import { version as harnessEsbuild } from 'esbuild';
 import { CURRENT_NODE_MAJOR, type Pins, readPins } from '../machine/toolchains.js';
 import { systemTool } from '../machine/tools.js';
-import type { Experiment, Manifest, Variant } from '../model/manifest.js';
+import type { Experiment, Manifest, Variant } from '../formats/manifest-format.js';
 import type { MeasuredInputs } from '../model/measured-inputs.js';
 import { familyOf } from '../model/runtime-families.js';
 import { parseReleaseKey } from '../model/runtime-release.js';

@@ -19,7 +19,7 @@ import { failureDetail } from '../lib/first-error-line.js';
 import { readJsonFile } from '../lib/json-file.js';
 import { writableWithin } from '../machine/sandbox/argv.js';
 import { type PointTrace, runSandboxStep } from '../machine/sandbox/traced-step.js';
-import type { Experiment } from '../model/manifest.js';
+import type { Experiment } from '../formats/manifest-format.js';
 import type { Sandbox } from '../model/sandbox.js';
 import { StoredTrace } from '../model/trace-store-schema.js';
 import { generatorIdentity } from './identify-inputs.js';

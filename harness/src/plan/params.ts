@@ -5,8 +5,8 @@
  * parameter is not declared by manifests: plan.ts checks it against the runtimes variants run under.
  */
 import { UserError } from '../lib/errors.js';
-import type { Experiment } from '../model/manifest.js';
-import { type ParamValue, rejectValue } from '../model/parameter.js';
+import type { Experiment } from '../formats/manifest-format.js';
+import { type ParamValue, rejectValue } from '../formats/parts/parameter.js';
 
 export function checkParamValues(chosen: readonly Experiment[], params: Record<string, readonly ParamValue[]>): void {
   for (const [name, values] of Object.entries(params)) {

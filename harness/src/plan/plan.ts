@@ -14,7 +14,7 @@ import {
   type Params,
   type ParamValue,
   type Variant,
-} from '../model/manifest.js';
+} from '../formats/manifest-format.js';
 import type { Profile } from '../model/profiles.js';
 import { familyOf, orList, pinnedKeys, releaseKeyFormats } from '../model/runtime-families.js';
 import { looksLikeRelease, parseReleaseKey, type ReleaseSpec } from '../model/runtime-release.js';

@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { UserError } from '../lib/errors.js';
-import { Segment } from '../model/fields.js';
+import { Segment } from '../formats/parts/fields.js';
 import { RELEASES_SCHEMA } from '../model/store-layout.js';
 import { CAPS, ReleaseChange, type ReleaseChangesFile, ReleaseEntry, type ReleaseIndexFile } from './release-store.js';
 

@@ -4,15 +4,15 @@
  * changes found between releases. The site reads the same files (gh-pages/src/runtimes.ts).
  *
  * A runner writes these files and gh-pages keeps them, so they are read like results.json
- * (model/fields.ts): every name has a pattern, every text a cap, every map refuses Object.prototype
+ * (formats/parts/fields.ts): every name has a pattern, every text a cap, every map refuses Object.prototype
  * names, every number is finite. Each record's fields are one object (`entryFields`,
  * `changeFields`): an optional field is added there, once. Versions 2 and 3 added only optional
  * fields (2: dates, counters, notes, profiles; 3: counted work and work changes): older files are
  * read as they are.
  */
 import { z } from 'zod';
-import { CommitSha, Name, SafeRecord, Segment, Text, Unit } from '../model/fields.js';
-import { Direction, Params } from '../model/results.js';
+import { CommitSha, Name, SafeRecord, Segment, Text, Unit } from '../formats/parts/fields.js';
+import { Direction, Params } from '../formats/results-format.js';
 import { releaseFamilies } from '../model/runtime-families.js';
 import { isVersion } from '../model/runtime-release.js';
 import { RELEASES_SCHEMA } from '../model/store-layout.js';

@@ -9,7 +9,7 @@ import { ALPHA, compareSamples, smallestTwoSidedP } from '../analysis/two-sample
 
 export { smallestTwoSidedP };
 
-import type { ParamValue } from '../model/manifest.js';
+import type { ParamValue } from '../formats/manifest-format.js';
 import { labelWith, RUNTIME_PARAM } from '../model/select.js';
 
 export interface Answer {

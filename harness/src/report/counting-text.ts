@@ -3,7 +3,7 @@
  * the summary and the site: reused, counted, left for later (the budget), and any family whose
  * stored counts a live re-check found wrong. Pure; the caller escapes.
  */
-import type { Results } from '../model/results.js';
+import type { Results } from '../formats/results-format.js';
 
 type Counting = NonNullable<Results['run']['counting']>;
 

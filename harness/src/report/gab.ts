@@ -6,9 +6,9 @@
 import { z } from 'zod';
 import { formatValue } from '../lib/format.js';
 import { benchmarkId } from '../model/benchmark-id.js';
-import type { Experiment } from '../model/manifest.js';
+import type { Experiment } from '../formats/manifest-format.js';
 import type { Direction } from '../model/metrics.js';
-import type { Benchmark } from '../model/results.js';
+import type { Benchmark } from '../formats/results-format.js';
 import { matchesAt } from '../model/select.js';
 
 export const GabEntry = z

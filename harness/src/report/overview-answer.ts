@@ -5,8 +5,8 @@
  * experiment's own references is flagged as suspect instead of headlined. Pure.
  */
 import { formatParam, formatRatio, formatValue } from '../lib/format.js';
-import type { Overview } from '../model/manifest.js';
-import type { OverviewLine, OverviewModel } from '../model/overview-vocabulary.js';
+import type { Overview } from '../formats/manifest-format.js';
+import type { OverviewLine, OverviewModel } from '../formats/parts/overview-vocabulary.js';
 
 /**
  * Better than the reference (C) by more than this factor is not believed: a JavaScript path doing

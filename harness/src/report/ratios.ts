@@ -4,7 +4,7 @@
  */
 
 import { formatParam } from '../lib/format.js';
-import type { ParamValue } from '../model/manifest.js';
+import type { ParamValue } from '../formats/manifest-format.js';
 
 export interface Ratio {
   metric: string;

@@ -4,7 +4,7 @@
  */
 import { formatRatio } from '../lib/format.js';
 import { escapeCell, markdownTable } from '../lib/markdown.js';
-import type { Benchmark, Results } from '../model/results.js';
+import type { Benchmark, Results } from '../formats/results-format.js';
 import type { Answer } from './answers.js';
 import {
   type AnswerModel,

@@ -13,10 +13,10 @@ import type { Unmeasurable } from '../analysis/work.js';
 import { compareText } from '../lib/compare-text.js';
 import { formatParam, formatValue, groupDigits } from '../lib/format.js';
 import { counterName, SYSCALL_PREFIX } from '../model/metrics.js';
-import type { Benchmark, Counts, Metric } from '../model/results.js';
+import type { Benchmark, Counts, Metric } from '../formats/results-format.js';
 import { type At, labelWith, matchesAt } from '../model/select.js';
 
-/** What the lines are read from: the run file's copy of the experiment (model/experiment-info.ts). */
+/** What the lines are read from: the run file's copy of the experiment (formats/parts/experiment-info.ts). */
 export interface WorkInfo {
   parameters?: Record<string, { unit?: string }>;
   summary?: { metrics?: readonly string[] };

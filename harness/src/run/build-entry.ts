@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { writeFileAtomic } from '../lib/atomic.js';
 import { UserError } from '../lib/errors.js';
 import type { PointTrace } from '../machine/sandbox/traced-step.js';
-import { BuildInfo } from '../model/results.js';
+import { BuildInfo } from '../formats/results-format.js';
 import { ENTRY_META as META } from '../plan/build-reads.js';
 
 /** What an entry says of its build. */

@@ -8,7 +8,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Tools } from '../machine/tools.js';
-import type { Job } from '../model/job.js';
+import type { Job } from '../plan/job.js';
 import { type ProcessCount, parseCachegrindLog, totalInstructions } from './parse-valgrind.js';
 import { type CountedSize, runUnderValgrind } from './under-valgrind.js';
 

@@ -4,8 +4,8 @@
  */
 
 import type { Tools } from '../machine/tools.js';
-import type { Job } from '../model/job.js';
-import type { Validation } from '../model/results.js';
+import type { Job } from '../plan/job.js';
+import type { Validation } from '../formats/results-format.js';
 import type { SyscallCounts } from './parse-strace.js';
 
 /** One timed run of the program. */

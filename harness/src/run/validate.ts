@@ -3,8 +3,8 @@
  * fails the benchmark: a fast wrong program must never produce a number.
  */
 import { evaluate, type Scope } from '../lib/expr.js';
-import type { Check, Variant } from '../model/manifest.js';
-import type { Params, Validation } from '../model/results.js';
+import type { Check, Variant } from '../formats/manifest-format.js';
+import type { Params, Validation } from '../formats/results-format.js';
 import { matchesAt } from '../model/select.js';
 
 /** The scope's plain values, for matching a check's `when` selector against the point. */

@@ -10,7 +10,7 @@ import { assertRealInside } from '../lib/fs-safety.js';
 import { assertSegment, assertSha } from '../lib/ids.js';
 import { readJsonFile } from '../lib/json-file.js';
 import { MARK_KINDS, MARKS_FILE, MARKS_SCHEMA, type Mark, type MarkKind, MarksFile } from '../model/marks-schema.js';
-import type { Results } from '../model/results.js';
+import type { Results } from '../formats/results-format.js';
 import { commitOrder, paths } from '../model/store-layout.js';
 import { IndexFile } from '../model/store-schema.js';
 import {

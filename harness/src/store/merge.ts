@@ -4,7 +4,7 @@
  * must never replace or null the others. Pure.
  */
 import { paramKey } from '../model/benchmark-id.js';
-import type { Results, SlopeFit } from '../model/results.js';
+import type { Results, SlopeFit } from '../formats/results-format.js';
 
 const fitKey = (f: SlopeFit) => [f.experiment, f.kind, f.x, f.metric, f.variant, paramKey(f.params)].join('|');
 

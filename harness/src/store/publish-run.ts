@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { withLock } from '../lib/atomic.js';
 import { UserError } from '../lib/errors.js';
 import { assertSegment } from '../lib/ids.js';
-import type { Results } from '../model/results.js';
+import type { Results } from '../formats/results-format.js';
 import { commitOrder, paths } from '../model/store-layout.js';
 import {
   CatalogFile,

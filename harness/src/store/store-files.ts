@@ -10,8 +10,8 @@ import { UserError } from '../lib/errors.js';
 import { assertRealInside } from '../lib/fs-safety.js';
 import { assertParamName, assertParamValue, assertSegment, assertSha } from '../lib/ids.js';
 import { readJsonFile } from '../lib/json-file.js';
-import { RESULTS_MAX_BYTES } from '../model/read-results.js';
-import { RESULTS_SCHEMA, type Results, Results as ResultsSchema } from '../model/results.js';
+import { RESULTS_MAX_BYTES } from '../formats/read-results.js';
+import { RESULTS_SCHEMA, type Results, Results as ResultsSchema } from '../formats/results-format.js';
 import { LEGACY_PROFILE, STORE_READS_FROM, STORE_SCHEMA } from '../model/store-schema.js';
 import { trended } from './trend-columns.js';
 

@@ -7,7 +7,7 @@
  */
 import { compareText } from '../lib/compare-text.js';
 import { harnessMetric } from '../model/metrics.js';
-import type { Benchmark } from '../model/results.js';
+import type { Benchmark } from '../formats/results-format.js';
 import {
   type CountFacts,
   decodePrograms,

@@ -12,11 +12,11 @@
  *   runs the programs differently or makes other numbers from the same raw output.
  */
 import type { Mark, MarkKind } from '../model/marks-schema.js';
-import type { Results } from '../model/results.js';
+import type { Results } from '../formats/results-format.js';
 import { measuresTheSame, type TranscriptVerdictFile } from '../model/transcript-document.js';
 import { moveText } from '../pairs/harness-shift/transcript-numbers.js';
 
-/** The reason texts' cap (model/fields.ts Text('long')). */
+/** The reason texts' cap (formats/parts/fields.ts Text('long')). */
 const REASON_CHARS = 4000;
 
 const cap = (s: string) => (s.length > REASON_CHARS ? `${s.slice(0, REASON_CHARS - 1)}…` : s);

@@ -17,7 +17,7 @@ import { z } from 'zod';
 import { UserError } from '../lib/errors.js';
 import { assertSegment, assertSha } from '../lib/ids.js';
 import { parseJson } from '../lib/json-file.js';
-import { FreeKey, Num, SafeRecord, Text, Token } from '../model/fields.js';
+import { FreeKey, Num, SafeRecord, Text, Token } from '../formats/parts/fields.js';
 
 export const GAB_TOOLS = ['customSmallerIsBetter', 'customBiggerIsBetter'] as const;
 export type GabTool = (typeof GAB_TOOLS)[number];

@@ -9,7 +9,7 @@
 import { lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserError } from '../lib/errors.js';
-import { NOISE_KEY_RE } from '../model/fields.js';
+import { NOISE_KEY_RE } from '../formats/parts/fields.js';
 import type { NoiseFile } from '../model/noise.js';
 
 /**

@@ -2,7 +2,7 @@
 // combination of the other parameters, and reports a poorer R² for scattered points.
 import { describe, expect, it } from 'vitest';
 import { fitLine, slopes } from '../../src/analysis/slope.js';
-import type { Benchmark } from '../../src/model/results.js';
+import type { Benchmark } from '../../src/formats/results-format.js';
 
 function bench(variant: string, n: number, mode: string, seconds: number): Benchmark {
   return {

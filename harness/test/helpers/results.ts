@@ -1,5 +1,5 @@
 import { describe as stats } from '../../src/analysis/describe.js';
-import type { Benchmark, Metric, Results } from '../../src/model/results.js';
+import type { Benchmark, Metric, Results } from '../../src/formats/results-format.js';
 
 export function timed(samples: number[], unit = 's', direction: 'smaller' | 'bigger' = 'smaller'): Metric {
   const s = stats(samples);

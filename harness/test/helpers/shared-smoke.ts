@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { processAlive } from '../../src/lib/atomic.js';
-import type { Results } from '../../src/model/results.js';
+import type { Results } from '../../src/formats/results-format.js';
 import { borrowNodeModules, cloneWorkingTree } from './working-tree.js';
 
 /** The README's main command, as it is written there. */

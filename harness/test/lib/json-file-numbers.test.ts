@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { parseJson } from '../../src/lib/json-file.js';
-import { Num } from '../../src/model/fields.js';
+import { Num } from '../../src/formats/parts/fields.js';
 
 const schema = z.object({ v: Num }).strict();
 

@@ -2,7 +2,7 @@
 // gives back what the encoder was given (numbers as text).
 import { describe, expect, it } from 'vitest';
 import { benchmarkId, paramKey, parseBenchmarkId } from '../../src/model/benchmark-id.js';
-import { BenchmarkId } from '../../src/model/fields.js';
+import { BenchmarkId } from '../../src/formats/parts/fields.js';
 
 describe('benchmark ids', () => {
   it('encodes parameters sorted by name, matching the stored pattern', () => {

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nightlySweeps } from '../../src/cli/commands/releases-nightly.js';
-import type { Results } from '../../src/model/results.js';
+import type { Results } from '../../src/formats/results-format.js';
 import { type RuntimeFamily, registerRuntime, releaseKeyFormats } from '../../src/model/runtime-families.js';
 import { parseReleaseKey } from '../../src/model/runtime-release.js';
 import { bench } from '../../src/pipeline/bench.js';

@@ -11,7 +11,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { CountStoreFile } from '../../src/model/count-store-schema.js';
 import { PairRecordDocument } from '../../src/model/pair-record.js';
 import { PairsComparison } from '../../src/model/pairs-document.js';
-import type { Results } from '../../src/model/results.js';
+import type { Results } from '../../src/formats/results-format.js';
 import { ROOT, runCli, runPairs } from '../helpers/cli.js';
 import { editProgram, programCheckout } from '../helpers/program-checkout.js';
 

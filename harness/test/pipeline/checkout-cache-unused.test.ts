@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cacheRoot, checkoutCache } from '../../src/machine/cache-root.js';
 import { recordTree } from '../../src/machine/verify-cache.js';
-import type { Results } from '../../src/model/results.js';
+import type { Results } from '../../src/formats/results-format.js';
 import { bench } from '../../src/pipeline/bench.js';
 import { programCheckout } from '../helpers/program-checkout.js';
 import { removeScratch } from '../helpers/scratch.js';

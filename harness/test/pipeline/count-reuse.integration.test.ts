@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { CountStoreFile } from '../../src/model/count-store-schema.js';
-import type { Results } from '../../src/model/results.js';
+import type { Results } from '../../src/formats/results-format.js';
 import { runCli } from '../helpers/cli.js';
 
 const read = (out: string) => JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as Results;

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CountStoreFile } from '../../src/model/count-store-schema.js';
-import type { Results } from '../../src/model/results.js';
+import type { Results } from '../../src/formats/results-format.js';
 import { runCli } from '../helpers/cli.js';
 
 const readJson = <T>(file: string) => JSON.parse(readFileSync(file, 'utf8')) as T;

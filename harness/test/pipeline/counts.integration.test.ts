@@ -6,7 +6,7 @@ import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Results } from '../../src/model/results.js';
+import type { Results } from '../../src/formats/results-format.js';
 import { countWork, jobsToCount } from '../../src/pipeline/count-work.js';
 import { loadAllExperiments } from '../../src/plan/experiments.js';
 import { expand } from '../../src/plan/plan.js';

@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Results } from '../../src/model/results.js';
+import type { Results } from '../../src/formats/results-format.js';
 import { FIXTURES, runCli } from '../helpers/cli.js';
 
 describe('a program that exits before its input ends', () => {

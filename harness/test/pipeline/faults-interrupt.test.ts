@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseResults } from '../../src/model/read-results.js';
+import { parseResults } from '../../src/formats/read-results.js';
 import { FIXTURES, startCli } from '../helpers/cli.js';
 
 async function interruptDuringHang(signal: NodeJS.Signals) {

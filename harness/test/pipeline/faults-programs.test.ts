@@ -5,8 +5,8 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { parseResults } from '../../src/model/read-results.js';
-import type { Results } from '../../src/model/results.js';
+import { parseResults } from '../../src/formats/read-results.js';
+import type { Results } from '../../src/formats/results-format.js';
 import { type CliResult, FIXTURES, runCli } from '../helpers/cli.js';
 
 describe('faults in measured programs', () => {

@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Results } from '../../src/model/results.js';
+import { Results } from '../../src/formats/results-format.js';
 import { TraceStoreFile } from '../../src/model/trace-store-schema.js';
 import { type CliResult, runCli } from '../helpers/cli.js';
 import { plantedManifest } from '../helpers/planted-manifest.js';

@@ -6,8 +6,8 @@
 // how to get it.
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { parseResults } from '../../src/model/read-results.js';
-import type { Results } from '../../src/model/results.js';
+import { parseResults } from '../../src/formats/read-results.js';
+import type { Results } from '../../src/formats/results-format.js';
 import { justInstalled, justVariants } from '../helpers/just.js';
 import { SHARED_SMOKE_TIMEOUT_MS, sharedResultsFile, sharedSmokeRun } from '../helpers/shared-smoke.js';
 

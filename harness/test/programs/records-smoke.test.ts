@@ -4,8 +4,8 @@
 // (helpers/shared-smoke.ts).
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { parseResults } from '../../src/model/read-results.js';
-import type { Results } from '../../src/model/results.js';
+import { parseResults } from '../../src/formats/read-results.js';
+import type { Results } from '../../src/formats/results-format.js';
 import {
   ofExperiment,
   SHARED_SMOKE_TIMEOUT_MS,

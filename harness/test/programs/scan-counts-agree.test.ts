@@ -3,8 +3,8 @@
 // The run is the tests' shared smoke run of every experiment (helpers/shared-smoke.ts).
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { parseResults } from '../../src/model/read-results.js';
-import type { Results } from '../../src/model/results.js';
+import { parseResults } from '../../src/formats/read-results.js';
+import type { Results } from '../../src/formats/results-format.js';
 import { ofExperiment, SHARED_SMOKE_TIMEOUT_MS, sharedResultsFile, sharedSmokeRun } from '../helpers/shared-smoke.js';
 
 describe('scan smoke run', () => {

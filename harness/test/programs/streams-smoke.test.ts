@@ -4,8 +4,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { parseResults } from '../../src/model/read-results.js';
-import type { Results } from '../../src/model/results.js';
+import { parseResults } from '../../src/formats/read-results.js';
+import type { Results } from '../../src/formats/results-format.js';
 import {
   ofExperiment,
   SHARED_SMOKE_TIMEOUT_MS,

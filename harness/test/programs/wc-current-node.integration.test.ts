@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CURRENT_NODE_MAJOR } from '../../src/machine/toolchains.js';
-import { parseResults } from '../../src/model/read-results.js';
-import type { Results } from '../../src/model/results.js';
+import { parseResults } from '../../src/formats/read-results.js';
+import type { Results } from '../../src/formats/results-format.js';
 import { type CliResult, runCli } from '../helpers/cli.js';
 
 describe('wc smoke run of c, node-stream and node-pipe on the running node', () => {

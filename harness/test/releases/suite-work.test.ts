@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CountedRun } from '../../src/analysis/work.js';
-import type { Counts, Metric } from '../../src/model/results.js';
+import type { Counts, Metric } from '../../src/formats/results-format.js';
 import { loadExperiment } from '../../src/plan/experiments.js';
 import { hasSuite, type SuiteExperiment, suiteWork } from '../../src/releases/suite-plan.js';
 import { ROOT } from '../helpers/cli.js';

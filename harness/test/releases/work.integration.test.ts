@@ -9,7 +9,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Results } from '../../src/model/results.js';
+import type { Results } from '../../src/formats/results-format.js';
 import { compareWork } from '../../src/pairs/analysis/work-verdict.js';
 import { exactCount } from '../../src/releases/analysis/counter-changes.js';
 import { workCounts } from '../../src/releases/analysis/work-changes.js';

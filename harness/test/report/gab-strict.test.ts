@@ -2,7 +2,7 @@
 // entry toGab emits must be a finite number with a unit, JSON must round-trip it unchanged,
 // and only successful headline points are emitted.
 import { describe, expect, it } from 'vitest';
-import type { Manifest } from '../../src/model/manifest.js';
+import type { Manifest } from '../../src/formats/manifest-format.js';
 import { GabEntry, toGab } from '../../src/report/gab.js';
 import { bench, counter, results, timed } from '../helpers/results.js';
 

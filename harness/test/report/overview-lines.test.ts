@@ -2,7 +2,7 @@
 // are drawn by default (the references and the lines the answer names), and the answer gives each
 // line it names its own value, or a group's range, never "x and N more" for different values.
 import { describe, expect, it } from 'vitest';
-import { Overview } from '../../src/model/manifest.js';
+import { Overview } from '../../src/formats/manifest-format.js';
 import { MAX_SHOWN, overviewModel } from '../../src/report/overview-model.js';
 
 type P = Parameters<typeof overviewModel>[2][number];

@@ -1,7 +1,7 @@
 // The Overview's picture and its one-sentence answer are computed from the run (report/overview-model.ts).
 import { describe, expect, it } from 'vitest';
 import { medianInterval } from '../../src/analysis/median-interval.js';
-import { Overview } from '../../src/model/manifest.js';
+import { Overview } from '../../src/formats/manifest-format.js';
 import { overviewModel } from '../../src/report/overview-model.js';
 
 type P = Parameters<typeof overviewModel>[2][number];

@@ -2,7 +2,7 @@
 // the same parameters (never another block size), a missing reference gives "—", and text
 // from programs (reasons, hints) cannot break the markdown.
 import { describe, expect, it } from 'vitest';
-import { Manifest } from '../../src/model/manifest.js';
+import { Manifest } from '../../src/formats/manifest-format.js';
 import { renderSummary } from '../../src/report/summary.js';
 import { bench, results, timed } from '../helpers/results.js';
 

@@ -6,8 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseResults } from '../../src/model/read-results.js';
-import type { Benchmark } from '../../src/model/results.js';
+import { parseResults } from '../../src/formats/read-results.js';
+import type { Benchmark } from '../../src/formats/results-format.js';
 import { metricLabel } from '../../src/report/metric-labels.js';
 import { caveat, coverageSentence, lineSentence, opNoun, workModel } from '../../src/report/work-lines.js';
 import { FIXTURES } from '../helpers/cli.js';

@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openSandbox } from '../../src/machine/sandbox/open.js';
 import { systemTool } from '../../src/machine/tools.js';
-import type { Job } from '../../src/model/job.js';
+import type { Job } from '../../src/plan/job.js';
 import type { Sandbox } from '../../src/model/sandbox.js';
 import { recipeOf } from '../../src/plan/build-recipe.js';
 import { loadAllExperiments } from '../../src/plan/experiments.js';

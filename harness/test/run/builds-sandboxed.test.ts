@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSandbox, runpathOf } from '../../src/machine/sandbox/open.js';
-import type { JobBuild } from '../../src/model/job.js';
+import type { JobBuild } from '../../src/plan/job.js';
 import type { Sandbox } from '../../src/model/sandbox.js';
 import { loadAllExperiments, loadExperiment } from '../../src/plan/experiments.js';
 import { ensureInput } from '../../src/plan/inputs.js';

@@ -9,7 +9,7 @@ import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { diffBreakdowns } from '../../src/analysis/work-breakdown.js';
 import { findTools } from '../../src/machine/tools.js';
-import type { Job } from '../../src/model/job.js';
+import type { Job } from '../../src/plan/job.js';
 import type { ProcessProfile, WorkBreakdown } from '../../src/model/work-breakdown-schema.js';
 import { loadExperiment } from '../../src/plan/experiments.js';
 import { expand } from '../../src/plan/plan.js';

@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Results } from '../../src/model/results.js';
+import type { Results } from '../../src/formats/results-format.js';
 import { programEnv } from '../../src/run/program-env.js';
 import { FIXTURES, runCli } from '../helpers/cli.js';
 

@@ -2,7 +2,7 @@
 // shell's start-up: such samples give no throughput, and never a non-finite number.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Metric } from '../../src/model/results.js';
+import { Metric } from '../../src/formats/results-format.js';
 import { loadExperiment } from '../../src/plan/experiments.js';
 import { expand } from '../../src/plan/plan.js';
 import { metricsOf } from '../../src/run/normalize.js';

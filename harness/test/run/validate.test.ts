@@ -1,6 +1,6 @@
 // validate: a program's declared result line against what the harness sent.
 import { describe, expect, it } from 'vitest';
-import type { Variant } from '../../src/model/manifest.js';
+import type { Variant } from '../../src/formats/manifest-format.js';
 import { parseReport, runChecks } from '../../src/run/validate.js';
 
 const v = (over: Partial<Variant> = {}) => ({ id: 'x', output: 'json-line' as const, skipChecks: {}, ...over });

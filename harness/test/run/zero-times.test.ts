@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseResults } from '../../src/model/read-results.js';
+import { parseResults } from '../../src/formats/read-results.js';
 import { loadExperiment } from '../../src/plan/experiments.js';
 import { expand } from '../../src/plan/plan.js';
 import { metricsOf, normalize } from '../../src/run/normalize.js';

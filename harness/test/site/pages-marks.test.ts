@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Results } from '../../src/model/results.js';
+import type { Results } from '../../src/formats/results-format.js';
 import { runCli } from '../helpers/cli.js';
 import { wcResults } from '../helpers/results.js';
 

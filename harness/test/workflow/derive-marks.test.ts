@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Results } from '../../src/model/results.js';
+import type { Results } from '../../src/formats/results-format.js';
 import type { TranscriptVerdictFile } from '../../src/model/transcript-document.js';
 import { checkStore } from '../../src/store/check.js';
 import { mergeMarks, previousRun, readMarks, storeMarks } from '../../src/store/mark-store.js';

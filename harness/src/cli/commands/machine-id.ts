@@ -4,7 +4,7 @@
  */
 import { EXIT, UserError } from '../../lib/errors.js';
 import { machineInfo } from '../../machine/machine.js';
-import { readResults } from '../../model/read-results.js';
+import { readResults } from '../../formats/read-results.js';
 import { type CommandSpec, parseCommand } from '../options.js';
 
 export const machineIdSpec = {
@@ -19,7 +19,7 @@ export const machineIdSpec = {
 export async function machineIdCommand(argv: string[]): Promise<number> {
   const { positionals } = parseCommand(machineIdSpec, argv);
   if (positionals.length > 1) throw new UserError('machine-id takes at most one results.json');
-  // The results schema restricts ids to a safe path segment (model/results.ts MachineId).
+  // The results schema restricts ids to a safe path segment (formats/results-format.ts MachineId).
   process.stdout.write(`${positionals[0] ? readResults(positionals[0]).run.machine.id : machineInfo().id}\n`);
   return EXIT.ok;
 }

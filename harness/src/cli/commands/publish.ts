@@ -6,7 +6,7 @@
 
 import { EXIT, UserError } from '../../lib/errors.js';
 import { ensureDirectory, existingDirectory } from '../../lib/paths.js';
-import { readResultsArtifact } from '../../model/read-results.js';
+import { readResultsArtifact } from '../../formats/read-results.js';
 import { readNoiseFile } from '../../store/noise-thresholds.js';
 import { publishNoise, publishRun } from '../../store/publish-run.js';
 import { removeRun } from '../../store/remove.js';

@@ -8,8 +8,8 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Results as ResultsDoc } from '../../model/results.js';
-import { Results } from '../../model/results.js';
+import type { Results as ResultsDoc } from '../../formats/results-format.js';
+import { Results } from '../../formats/results-format.js';
 import type { TranscriptVerdict } from '../../model/transcript-document.js';
 import { harnessLoad } from './harness-load.js';
 import { compareTranscripts } from './transcript-compare.js';

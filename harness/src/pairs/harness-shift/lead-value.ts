@@ -5,8 +5,8 @@
  * point's rounds are all of one metric. The value as measured, whatever its direction: the shift
  * is of the numbers. Pure.
  */
-import type { Manifest } from '../../model/manifest.js';
-import type { Benchmark } from '../../model/results.js';
+import type { Manifest } from '../../formats/manifest-format.js';
+import type { Benchmark } from '../../formats/results-format.js';
 import { WALL_TIME } from '../analysis/point.js';
 
 /** The metrics a point may be judged on, best first. */

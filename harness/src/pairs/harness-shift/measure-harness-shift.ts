@@ -13,11 +13,11 @@ import { plural } from '../../lib/format.js';
 import { runtimesCache } from '../../machine/cache-root.js';
 import { commitInfo } from '../../machine/machine.js';
 import { readPins, resolveRuntime } from '../../machine/toolchains.js';
-import type { Manifest } from '../../model/manifest.js';
+import type { Manifest } from '../../formats/manifest-format.js';
 import type { NoiseThresholds } from '../../model/noise.js';
 import type { HarnessShift } from '../../model/pairs-document.js';
 import type { Profile } from '../../model/profiles.js';
-import type { Benchmark } from '../../model/results.js';
+import type { Benchmark } from '../../formats/results-format.js';
 import { matchesAt } from '../../model/select.js';
 import {
   measuresTheSame,

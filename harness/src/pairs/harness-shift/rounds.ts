@@ -8,8 +8,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { firstErrorLine } from '../../lib/first-error-line.js';
 import type { Profile } from '../../model/profiles.js';
-import { readResults } from '../../model/read-results.js';
-import type { Results } from '../../model/results.js';
+import { readResults } from '../../formats/read-results.js';
+import type { Results } from '../../formats/results-format.js';
 import { benchArgs, type SamplePoint } from './sample.js';
 
 export type Side = 'base' | 'head';

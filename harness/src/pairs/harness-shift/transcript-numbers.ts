@@ -6,7 +6,7 @@
  * clock, GNU time, the stubbed strace and Valgrind) are not replayed, so they are left out and
  * said to be. Pure.
  */
-import type { Benchmark, Metric, Results } from '../../model/results.js';
+import type { Benchmark, Metric, Results } from '../../formats/results-format.js';
 
 /** Sources whose values come only from the player's output (and the point's fixed sizes). */
 const REPLAYED = new Set(['hyperfine', 'derived', 'fit']);

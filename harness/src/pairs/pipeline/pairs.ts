@@ -23,7 +23,7 @@ import { readPins, resolveRuntime } from '../../machine/toolchains.js';
 import { buildTool } from '../../machine/tools.js';
 import type { CountStoreFile } from '../../model/count-store-schema.js';
 import type { DiffPlan } from '../../model/diff-plan.js';
-import type { Job } from '../../model/job.js';
+import type { Job } from '../../plan/job.js';
 import { harnessMetric } from '../../model/metrics.js';
 import type { NoiseThresholds } from '../../model/noise.js';
 import type { PairRecordDocument } from '../../model/pair-record.js';

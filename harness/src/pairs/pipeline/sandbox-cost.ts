@@ -14,7 +14,7 @@ import { UserError } from '../../lib/errors.js';
 import { shellQuote } from '../../lib/exec.js';
 import { cacheRoot, checkoutCache } from '../../machine/cache-root.js';
 import { sandboxCommand, translate } from '../../machine/sandbox/argv.js';
-import { commandLine, type Job } from '../../model/job.js';
+import { commandLine, type Job } from '../../plan/job.js';
 import type { Profile } from '../../model/profiles.js';
 import { type Host, planCheckout, setUpMachine } from '../../pipeline/setup.js';
 import { loadAllExperiments } from '../../plan/experiments.js';

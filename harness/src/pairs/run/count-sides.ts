@@ -12,7 +12,7 @@ import { unmeasurableText } from '../../analysis/unmeasurable-text.js';
 import { type CountedRun, relSpread, spanOf } from '../../analysis/work.js';
 import { diffBreakdowns } from '../../analysis/work-breakdown.js';
 import type { Tools } from '../../machine/tools.js';
-import type { Job } from '../../model/job.js';
+import type { Job } from '../../plan/job.js';
 import { HARNESS_METRICS } from '../../model/metrics.js';
 import type { WorkBreakdown } from '../../model/work-breakdown-schema.js';
 import { breakdownInstructions } from '../../run/callgrind.js';

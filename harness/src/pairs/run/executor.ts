@@ -4,7 +4,7 @@
  * kind; tests give the scheduler a fake one and check its schedule in milliseconds.
  */
 
-import type { Job } from '../../model/job.js';
+import type { Job } from '../../plan/job.js';
 import type { PairsCounter } from '../../model/pairs-document.js';
 import type { FitSizes } from '../analysis/fit-pairs.js';
 import type { Impact } from '../analysis/impact.js';

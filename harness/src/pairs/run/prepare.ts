@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Tools } from '../../machine/tools.js';
-import type { Job } from '../../model/job.js';
+import type { Job } from '../../plan/job.js';
 import { harnessMetric } from '../../model/metrics.js';
 import type { PairsCounter } from '../../model/pairs-document.js';
 import { refusedWritesReason } from '../../model/trace-store-schema.js';

@@ -8,7 +8,7 @@
 
 import { formatConfidence } from '../../lib/format.js';
 import { benchmarkId } from '../../model/benchmark-id.js';
-import type { Job } from '../../model/job.js';
+import type { Job } from '../../plan/job.js';
 import { harnessMetric } from '../../model/metrics.js';
 import type { PairsPoint } from '../../model/pairs-document.js';
 import type { Profile } from '../../model/profiles.js';

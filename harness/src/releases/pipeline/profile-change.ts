@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { TEXT_CAPS } from '../../model/fields.js';
+import { TEXT_CAPS } from '../../formats/parts/fields.js';
 import type { Profile } from '../../model/profiles.js';
 import { bench } from '../../pipeline/bench.js';
 import type { ProfilerTool } from '../../run/cpu-profile.js';
@@ -66,7 +66,7 @@ async function profileOne(c: Candidate, version: string, opts: ProfileOptions): 
   };
 }
 
-/** A note as the store keeps it (model/fields.ts: one line of text). */
+/** A note as the store keeps it (formats/parts/fields.ts: one line of text). */
 const cap = (text: string) => text.slice(0, TEXT_CAPS.line);
 
 export async function profileChange(c: Candidate, opts: ProfileOptions): Promise<ChangeProfile> {

@@ -3,7 +3,7 @@
 // pairs like any other, marked with what changed; nothing is set aside as "not comparable".
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Job } from '../../../src/model/job.js';
+import type { Job } from '../../../src/plan/job.js';
 import { pairsWorkloadChange } from '../../../src/pairs/analysis/workload.js';
 import { matchPoints, type PreparedSide } from '../../../src/pairs/pipeline/diff-sides.js';
 import { loadExperiment } from '../../../src/plan/experiments.js';

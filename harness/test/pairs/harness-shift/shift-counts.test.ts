@@ -1,7 +1,7 @@
 // Counts both harnesses make of a point, compared and rendered (pure; the real counting is in
 // measure-harness-shift.integration.test.ts).
 import { describe, expect, it } from 'vitest';
-import type { Benchmark } from '../../../src/model/results.js';
+import type { Benchmark } from '../../../src/formats/results-format.js';
 import { countedValues, shiftWork } from '../../../src/pairs/harness-shift/shift-counts.js';
 import { workLine } from '../../../src/pairs/harness-shift/shift-section.js';
 

@@ -2,7 +2,7 @@
 // analysis is the same, each moved value named (with how far) when it is not; values the recording
 // did not replay (self-timed benchmarks) are counted apart, never compared.
 import { describe, expect, it } from 'vitest';
-import type { Metric } from '../../../src/model/results.js';
+import type { Metric } from '../../../src/formats/results-format.js';
 import { compareNumbers, moveText } from '../../../src/pairs/harness-shift/transcript-numbers.js';
 import { bench, counter, results, timed } from '../../helpers/results.js';
 

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DiffPlan } from '../../../src/model/diff-plan.js';
-import { Results } from '../../../src/model/results.js';
+import { Results } from '../../../src/formats/results-format.js';
 import { TraceStoreFile } from '../../../src/model/trace-store-schema.js';
 import { runCli } from '../../helpers/cli.js';
 import { removeScratch } from '../../helpers/scratch.js';

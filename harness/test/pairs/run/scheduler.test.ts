@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { prng } from '../../../src/analysis/two-sample.js';
-import type { Job } from '../../../src/model/job.js';
+import type { Job } from '../../../src/plan/job.js';
 import { planAtLevel } from '../../../src/pairs/analysis/multiplicity.js';
 import { pairOrder } from '../../../src/pairs/analysis/pair-statistics.js';
 import { CONTROL_SHARE, decidePoint, type MeasuredPair, type PointSoFar } from '../../../src/pairs/analysis/point.js';

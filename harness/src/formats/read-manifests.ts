@@ -8,7 +8,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { UserError } from '../lib/errors.js';
 import { parseJson } from '../lib/json-file.js';
-import { type Experiment, Manifest } from './manifest.js';
+import { type Experiment, Manifest } from './manifest-format.js';
 
 const MANIFEST_FILE = 'manifest.json';
 

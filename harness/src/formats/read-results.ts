@@ -3,7 +3,7 @@
 import { UserError } from '../lib/errors.js';
 import { parseJson, readJsonFile } from '../lib/json-file.js';
 import { readUntrustedJson } from '../lib/untrusted.js';
-import { RESULTS_SCHEMA, type Results, Results as ResultsSchema } from './results.js';
+import { RESULTS_SCHEMA, type Results, Results as ResultsSchema } from './results-format.js';
 
 /**
  * The largest results.json any reader accepts. A full run of every experiment is a few MB (every

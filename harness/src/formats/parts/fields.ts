@@ -7,7 +7,7 @@
  * Escaping at the sinks (site, PR comment) stays necessary; these only shrink what can arrive.
  */
 import { z } from 'zod';
-import { PARAM_NAME_RE, PARAM_VALUE_RE, SEGMENT_RE } from '../lib/id-patterns.js';
+import { PARAM_NAME_RE, PARAM_VALUE_RE, SEGMENT_RE } from '../../lib/id-patterns.js';
 
 /** Whether a key would collide with an inherited property of a plain object. */
 export function isPrototypeKey(key: string): boolean {

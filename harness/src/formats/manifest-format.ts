@@ -3,14 +3,14 @@
  * programs/<experiment>/manifest.json; the folder name is the experiment id.
  */
 import { z } from 'zod';
-import { Check as CheckSchema, ReportedField, SlopeAnalysis } from './checks.js';
-import { At, id, name, Overview } from './overview-vocabulary.js';
-import { ParameterSpec, paramValue, perProfile } from './parameter.js';
-import { ReleaseSuite } from './release-suite.js';
-import { familyOf, runtimeFamilies } from './runtime-families.js';
+import { Check as CheckSchema, ReportedField, SlopeAnalysis } from './parts/manifest-checks.js';
+import { At, id, name, Overview } from './parts/overview-vocabulary.js';
+import { ParameterSpec, paramValue, perProfile } from './parts/parameter.js';
+import { ReleaseSuite } from './parts/release-suite.js';
+import { familyOf, runtimeFamilies } from '../model/runtime-families.js';
 
-export { Overview } from './overview-vocabulary.js';
-export type { ParamValue } from './parameter.js';
+export { Overview } from './parts/overview-vocabulary.js';
+export type { ParamValue } from './parts/parameter.js';
 
 const MANIFEST_SCHEMA = 1;
 
@@ -303,7 +303,7 @@ export const Manifest = z
     labels: z.record(name, z.string().min(1).max(40)).default({}),
     /** The few stable series fed to github-action-benchmark. */
     headline: z.object({ at: At, metrics: z.array(z.string()).min(1) }).strict(),
-    /** The release suite (npm run releases; model/release-suite.ts). */
+    /** The release suite (npm run releases; formats/parts/release-suite.ts). */
     releases: ReleaseSuite.optional(),
   })
   .strict();
@@ -314,7 +314,7 @@ export type Check = Manifest['validate'][number];
 /** A cross-point analysis a manifest declares (computed after the run into results.json). */
 export type ManifestAnalysis = Manifest['analyses'][number];
 /** A point's parameter values: the one type of results.json, planned here. */
-export type { Params } from './results.js';
+export type { Params } from './results-format.js';
 
 /** One experiment: its folder under programs/ (the folder name is its id) and its manifest. */
 export interface Experiment {

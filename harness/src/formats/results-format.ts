@@ -18,8 +18,8 @@ import {
   Text,
   Token,
   Unit,
-} from './fields.js';
-import { DIRECTIONS } from './metrics.js';
+} from './parts/fields.js';
+import { DIRECTIONS } from '../model/metrics.js';
 
 /** 2: benchmarks may carry counted work (`counts`, the instructions metrics); files of schema 1 read as they are. */
 export const RESULTS_SCHEMA = 2;

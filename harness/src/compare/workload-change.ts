@@ -1,4 +1,4 @@
-import type { Benchmark } from './results.js';
+import type { Benchmark } from '../formats/results-format.js';
 
 /** What differs between two points' workloads, or undefined when they are the same workload. */
 export function workloadChange(

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { At, name } from './overview-vocabulary.js';
-import { Direction } from './results.js';
+import { Direction } from '../results-format.js';
 
 export const ReportedField = z
   .object({

@@ -4,7 +4,7 @@
  * of reaching fourteen programs. Pure: the schema, and the check of one value against it.
  */
 import { z } from 'zod';
-import { PROFILES } from './profiles.js';
+import { PROFILES } from '../../model/profiles.js';
 
 export const paramValue = z.union([z.number(), z.string()]);
 export type ParamValue = z.infer<typeof paramValue>;

@@ -3,7 +3,7 @@
  * experiment, split from manifest.ts: the site reads the Overview of stored runs with it.
  */
 import { z } from 'zod';
-import type { Direction } from './metrics.js';
+import type { Direction } from '../../model/metrics.js';
 import { paramValue } from './parameter.js';
 
 export const id = z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'lower-case letters, digits and dashes');

@@ -3,8 +3,8 @@
  * manifest: pipeline/results-file.ts writes it, the site reads it. The results schema checks the
  * title and question and passes the rest through, so a reader finds the rest as written here.
  */
-import type { Manifest } from './manifest.js';
-import type { Results } from './results.js';
+import type { Manifest } from '../manifest-format.js';
+import type { Results } from '../results-format.js';
 
 // A type, not an interface: it must fit the schema's pass-through record.
 export type ExperimentInfo = {

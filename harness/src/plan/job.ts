@@ -5,9 +5,9 @@
  * and never write into them (they are frozen).
  */
 import type { Scope } from '../lib/expr.js';
-import type { Check, Experiment, Manifest, Variant } from './manifest.js';
-import type { Params } from './results.js';
-import type { Sandbox } from './sandbox.js';
+import type { Check, Experiment, Manifest, Variant } from '../formats/manifest-format.js';
+import type { Params } from '../formats/results-format.js';
+import type { Sandbox } from '../model/sandbox.js';
 
 /** How a job's program is run: the profile's runs, warm-ups and timeout (not its constants). */
 type RunSettings = Readonly<Pick<Manifest['profiles']['quick'], 'runs' | 'warmup' | 'timeout'>>;
