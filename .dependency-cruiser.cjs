@@ -81,10 +81,8 @@ const FILE_FLOORS = {
   'calibration/figures.ts': 'report',
   'calibration/calibrate-machine.ts': 'pipeline',
   'calibration/plant.ts': 'pipeline',
-  // The release axis: its store's schemas and checks, its files, its plans and its texts (its
-  // analysis/ and pipeline/ have folders of their own).
-  'releases/release-store.ts': 'model',
-  'releases/release-checks.ts': 'model',
+  // The release axis: its files, its plans and its texts (its analysis/ and pipeline/ have folders
+  // of their own; its store's schemas and checks are formats/release-store-format.ts).
   'releases/suite-plan.ts': 'plan',
   'releases/sweep-plan.ts': 'plan',
   'releases/counter-groups.ts': 'report',

@@ -1,6 +1,6 @@
 // The trend site: machine and workload (profile) selectors, its views (views/index.ts), and the whole view state in the URL hash.
 import 'uplot/dist/uPlot.min.css';
-import { defaultProfile, LEGACY_PROFILE, sortProfiles } from '../../harness/src/model/store-layout.js';
+import { defaultProfile, LEGACY_PROFILE, sortProfiles } from '../../harness/src/formats/parts/store-layout.js';
 import { metricLabel } from '../../harness/src/report/metric-labels.js';
 import { loadCharts } from './charts.js';
 import { DataError, Profile, Store } from './data.js';

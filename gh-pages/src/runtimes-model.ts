@@ -1,12 +1,12 @@
 /**
  * The Runtimes view's data shaping, pure: the store's release files (releases/<machine>/index.json
- * and changes.json, schemas in harness/src/releases/release-store.ts) -> one chart per experiment
+ * and changes.json, schemas in harness/src/formats/release-store-format.ts) -> one chart per experiment
  * point and runtime line, releases in version order, the C reference measured beside each, and
  * the confirmed changes on that line marked.
  */
 import type { Direction } from '../../harness/src/model/metrics.js';
 import { compareVersions } from '../../harness/src/model/runtime-release.js';
-import type { ReleaseChange, ReleaseEntry } from '../../harness/src/releases/release-store.js';
+import type { ReleaseChange, ReleaseEntry } from '../../harness/src/formats/release-store-format.js';
 
 export interface RuntimeChart {
   key: string;

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { joinShards, programChanges } from '../../harness/src/model/store-layout.js';
+import { joinShards, programChanges } from '../../harness/src/formats/parts/store-layout.js';
 import {
   type CatalogFile,
   type CommitsFile,

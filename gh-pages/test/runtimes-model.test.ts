@@ -1,7 +1,7 @@
 // The Runtimes view's data shaping (gh-pages/src/runtimes-model.ts): the C reference beside each
 // release, also for variants that lack one of C's parameters (Bun's and Deno's thread pools).
 import { describe, expect, it } from 'vitest';
-import type { ReleaseEntry } from '../../harness/src/releases/release-store.js';
+import type { ReleaseEntry } from '../../harness/src/formats/release-store-format.js';
 import { runtimeCharts } from '../src/runtimes-model.js';
 
 const value = (variant: string, params: Record<string, number | string>, v: number, reference: boolean) => ({

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { paths } from '../../harness/src/model/store-layout.js';
+import { paths } from '../../harness/src/formats/parts/store-layout.js';
 import { buildSite, serveSite } from '../../harness/src/site/build-site.js';
 import { launch } from './browser.js';
 

@@ -2,7 +2,7 @@
 // say their count is no figure to act on, and the note under a work chart.
 import { describe, expect, it } from 'vitest';
 import { HARNESS_METRICS } from '../../harness/src/model/metrics.js';
-import type { CountFacts } from '../../harness/src/model/store-layout.js';
+import type { CountFacts } from '../../harness/src/formats/parts/store-layout.js';
 import { factNote, isWork, workChartNote, workLabel, workMetric } from '../src/views/work-trend.js';
 import { WORK_METRICS } from '../src/work-metric.js';
 

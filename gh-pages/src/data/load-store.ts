@@ -1,5 +1,5 @@
 /**
- * Loads what `npm run publish-run` writes, store v3 and v4 (the path contract is harness/src/model/store-layout.ts):
+ * Loads what `npm run publish-run` writes, store v3 and v4 (the path contract is harness/src/formats/parts/store-layout.ts):
  * machines.json, then per machine and profile trends/<profile>/catalog.json, and only what a view
  * needs of the sharded trend data: the recent windows' commits.json and the shards of one
  * experiment and metric; older windows on demand. Relative URLs, so the site works under any
@@ -15,7 +15,7 @@ import {
   recentWindows,
   STORE_READS_FROM,
   STORE_SCHEMA,
-} from '../../../harness/src/model/store-layout.js';
+} from '../../../harness/src/formats/parts/store-layout.js';
 import { preloaded } from './preloaded.js';
 import type {
   CatalogFile,

@@ -1,11 +1,11 @@
 /**
  * The files the site reads, as the harness writes them: the store's (store v3 and v4, schemas in
- * harness/src/model/store-schema.ts) and each run's results (formats/results-format.ts). Imported, never
+ * harness/src/formats/trend-store-format.ts) and each run's results (formats/results-format.ts). Imported, never
  * re-declared, so the site's view of a file cannot drift from what the harness writes.
  */
 /** A commit's run file: results.json as written, merged per commit and profile by publish-run. */
 export type { ExperimentInfo, WrittenResults as RunFile } from '../../../harness/src/formats/parts/experiment-info.js';
-export type { MarksFile } from '../../../harness/src/model/marks-schema.js';
+export type { MarksFile } from '../../../harness/src/formats/marks-format.js';
 export type { Benchmark } from '../../../harness/src/formats/results-format.js';
 export type {
   CatalogFile,
@@ -18,4 +18,4 @@ export type {
   TrendChange,
   TrendWindow,
   WindowCommit,
-} from '../../../harness/src/model/store-schema.js';
+} from '../../../harness/src/formats/trend-store-format.js';

@@ -4,7 +4,7 @@
  * trend chart and the commits. The same list is data/<machine>/trends/<profile>/regressions.json.
  */
 import { formatValue } from '../../../harness/src/lib/format.js';
-import { paths } from '../../../harness/src/model/store-layout.js';
+import { paths } from '../../../harness/src/formats/parts/store-layout.js';
 import { MIN_SEGMENT } from '../change-detection.js';
 import { type TrendChange, trendChartKey } from '../data.js';
 import { html, setHtml } from '../html.js';

@@ -1,5 +1,5 @@
 /**
- * Trend marks (harness/src/model/marks-schema.ts): commits whose numbers moved for a known reason
+ * Trend marks (harness/src/formats/marks-format.ts): commits whose numbers moved for a known reason
  * that is not the programs' performance — the sandbox or a toolchain, a harness that runs or
  * computes differently, stored counts a re-count dropped. Drawn on every chart at their commit and
  * listed below the charts with the reason; every string from the store goes through `html`.

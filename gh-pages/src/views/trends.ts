@@ -6,7 +6,7 @@
  * changes are listed below them after the first paint.
  */
 import { workSteps } from '../../../harness/src/analysis/work-steps.js';
-import { programChanges } from '../../../harness/src/model/store-layout.js';
+import { programChanges } from '../../../harness/src/formats/parts/store-layout.js';
 import { detectChangePoints, MIN_SHIFT } from '../change-detection.js';
 import { loadCharts, trendChart, wide } from '../charts.js';
 import { type Profile, type TrendChartSpec, trendCharts, type WindowCommit } from '../data.js';

@@ -6,7 +6,7 @@
  */
 import { WORK_TOLERANCE } from '../../../harness/src/analysis/work.js';
 import { harnessMetric } from '../../../harness/src/model/metrics.js';
-import type { CountFacts } from '../../../harness/src/model/store-layout.js';
+import type { CountFacts } from '../../../harness/src/formats/parts/store-layout.js';
 
 export { workMetric } from '../work-metric.js';
 

@@ -7,7 +7,7 @@
  * the last comparable one. A count whose facts are unknown (stored before they were kept) is
  * treated the same way: nothing says it may be acted on. Pure, bundled into the site.
  */
-import type { CountFacts } from '../model/store-layout.js';
+import type { CountFacts } from '../formats/parts/store-layout.js';
 import type { ChangePoint } from './changepoints.js';
 import { WORK_TOLERANCE } from './work.js';
 

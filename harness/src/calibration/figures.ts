@@ -7,7 +7,7 @@
 
 import { formatValue } from '../lib/format.js';
 import { markdownTable } from '../lib/markdown.js';
-import { NOISE_SCHEMA, type NoiseFile } from '../model/noise.js';
+import { NOISE_SCHEMA, type NoiseFile } from '../formats/noise-format.js';
 import type { PairsComparison, PairsPoint } from '../model/pairs-document.js';
 import { WALL_TIME } from '../pairs/analysis/point.js';
 import type { PairRecord } from '../pairs/analysis/rows.js';

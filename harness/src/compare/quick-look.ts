@@ -9,10 +9,10 @@ import { ALPHA, BOOTSTRAP_ITERATIONS, compareSamples, MIN_EFFECT, median } from 
 import { UserError } from '../lib/errors.js';
 import { COMPARISON_SCHEMA } from '../model/comparison-version.js';
 import { harnessMetric } from '../model/metrics.js';
-import type { NoiseThresholds } from '../model/noise.js';
+import type { NoiseThresholds } from '../formats/noise-format.js';
 import type { ComparedMetric, Comparison, CounterChange } from '../model/quick-look-document.js';
 import type { Benchmark, Results } from '../formats/results-format.js';
-import { hashScheme } from '../model/store-layout.js';
+import { hashScheme } from '../formats/parts/store-layout.js';
 import { workloadChange } from './workload-change.js';
 
 export type { NoiseThresholds };

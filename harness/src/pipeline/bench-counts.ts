@@ -8,7 +8,7 @@
  */
 import type { CountedRun } from '../analysis/work.js';
 import { shellQuote } from '../lib/exec.js';
-import type { StoredCount } from '../model/count-store-schema.js';
+import type { StoredCount } from '../formats/count-store-format.js';
 import type { Job } from '../plan/job.js';
 import type { Results } from '../formats/results-format.js';
 import { countsVaryOf, evidenceOf, VALGRIND_MISSING } from '../run/under-valgrind.js';

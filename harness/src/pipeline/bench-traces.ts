@@ -16,7 +16,7 @@ import {
   type StoredTrace,
   TRACE_STORE_SCHEMA,
   type TraceStoreFile,
-} from '../model/trace-store-schema.js';
+} from '../formats/trace-store-format.js';
 import { expand, type Filters } from '../plan/plan.js';
 import type { BuildResult } from '../run/build.js';
 import type { ResultsFile } from './results-file.js';

@@ -20,7 +20,7 @@ import { ensureDirectory } from '../lib/paths.js';
 import { cacheRoot, checkoutCache } from '../machine/cache-root.js';
 import { commitInfo } from '../machine/machine.js';
 import type { Tools } from '../machine/tools.js';
-import type { CountStoreFile } from '../model/count-store-schema.js';
+import type { CountStoreFile } from '../formats/count-store-format.js';
 import type { Job } from '../plan/job.js';
 import type { Experiment } from '../formats/manifest-format.js';
 import type { Profile } from '../model/profiles.js';

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { writeFileAtomic } from '../lib/atomic.js';
 import type { Tools } from '../machine/tools.js';
 import { valgrindCpu } from '../machine/valgrind-cpu.js';
-import { COUNT_STORE_FILE, COUNT_STORE_SCHEMA, type CountStoreFile } from '../model/count-store-schema.js';
+import { COUNT_STORE_FILE, COUNT_STORE_SCHEMA, type CountStoreFile } from '../formats/count-store-format.js';
 import type { Job } from '../plan/job.js';
 import { readCountStore, writeCountStore } from '../store/count-store.js';
 import { type CountMachine, countKey, countKeyParts, keyedBinaries } from './count-key.js';

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { cacheRoot, checkoutCache } from '../machine/cache-root.js';
 import { type PointTrace, unionTraces } from '../machine/sandbox/traced-step.js';
 import type { Job } from '../plan/job.js';
-import type { StoredTrace } from '../model/trace-store-schema.js';
+import type { StoredTrace } from '../formats/trace-store-format.js';
 import type { Point } from '../plan/plan.js';
 import { type BuildResult, buildAll } from '../run/build.js';
 import { type TraceOutcome, traceJob } from '../run/trace-files.js';

@@ -41,7 +41,7 @@ function fileSha(file: string): string {
   return h.digest('hex').slice(0, 16);
 }
 
-/** Identity digests carry their scheme: a trend compares programs only within one (model/store-layout.ts). */
+/** Identity digests carry their scheme: a trend compares programs only within one (formats/parts/store-layout.ts). */
 const IDENTITY_SCHEME = 'i2';
 
 /** Thrown inside the walk; becomes the identity's reason. */

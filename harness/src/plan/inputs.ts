@@ -21,7 +21,7 @@ import { writableWithin } from '../machine/sandbox/argv.js';
 import { type PointTrace, runSandboxStep } from '../machine/sandbox/traced-step.js';
 import type { Experiment } from '../formats/manifest-format.js';
 import type { Sandbox } from '../model/sandbox.js';
-import { StoredTrace } from '../model/trace-store-schema.js';
+import { StoredTrace } from '../formats/trace-store-format.js';
 import { generatorIdentity } from './identify-inputs.js';
 import { digestTree, INPUT_TRACE_FILE, inputDigest, writeDigest } from './input-digest.js';
 import type { Point } from './plan.js';

@@ -7,7 +7,7 @@
  */
 import { paramText } from '../model/select.js';
 import { percent } from './analysis/changes.js';
-import type { ReleaseChange } from './release-store.js';
+import type { ReleaseChange } from '../formats/release-store-format.js';
 
 /** A group whose every count moved by at most this many calls per run is folded, not hidden. */
 export const SMALL_COUNTER_STEP = 2;

@@ -1,5 +1,5 @@
 /**
- * The store's releases part (layout: model/store-layout.ts, schemas: releases/release-store.ts):
+ * The store's releases part (layout: formats/parts/store-layout.ts, schemas: formats/release-store-format.ts):
  * publishing a measured release (its results per experiment and its index entry) and the
  * changes found between releases. Locked with the rest of the store, all or nothing on disk;
  * an unreadable file is refused, never replaced.
@@ -15,9 +15,9 @@ import { parseJson, readJsonFile } from '../lib/json-file.js';
 import { readUntrusted } from '../lib/untrusted.js';
 import { RESULTS_MAX_BYTES, readResults, readResultsArtifact } from '../formats/read-results.js';
 import type { Results } from '../formats/results-format.js';
-import { paths, RELEASES_DIR, RELEASES_SCHEMA } from '../model/store-layout.js';
-import { checkReleaseChanges, checkReleaseIndex, type Trust } from './release-checks.js';
-import type { ReleaseChangesFile, ReleaseEntry, ReleaseIndexFile } from './release-store.js';
+import { paths, RELEASES_DIR, RELEASES_SCHEMA } from '../formats/parts/store-layout.js';
+import { checkReleaseChanges, checkReleaseIndex, type Trust } from '../formats/release-store-format.js';
+import type { ReleaseChangesFile, ReleaseEntry, ReleaseIndexFile } from '../formats/release-store-format.js';
 
 const HINT = 'repair or remove the file by hand, or update the harness if it is newer';
 

@@ -13,7 +13,7 @@ import type { Metric, Results } from '../formats/results-format.js';
 import { compareVersions, type Family } from '../model/runtime-release.js';
 import { RUNTIME_PARAM } from '../model/select.js';
 import type { Filters } from '../plan/plan.js';
-import type { CounterPoint, SuiteValue, WorkPoint } from './release-store.js';
+import type { CounterPoint, SuiteValue, WorkPoint } from '../formats/release-store-format.js';
 
 /** A traced run's syscall counts (run/parse-strace.ts's shape, restated: plan does not import run). */
 export interface TracedCounts {

@@ -6,7 +6,7 @@
  * release is measured again whole, so an entry is always one commit's measurement. Pure.
  */
 import type { Release } from '../model/release-catalog.js';
-import type { ReleaseEntry } from './release-store.js';
+import type { ReleaseEntry } from '../formats/release-store-format.js';
 import { type SuiteExperiment, sweepOrder, takesPart } from './suite-plan.js';
 
 export interface ReleasePlan {

@@ -12,8 +12,8 @@ import { compareRuns, thresholdsUsed } from '../compare/quick-look.js';
 import { readUntrusted } from '../lib/untrusted.js';
 import { RESULTS_MAX_BYTES } from '../formats/read-results.js';
 import type { Results } from '../formats/results-format.js';
-import { paths, RELEASES_DIR, recentWindows, STORE_SCHEMA } from '../model/store-layout.js';
-import { CatalogFile, CommitsFile, NewestPairFile } from '../model/store-schema.js';
+import { paths, RELEASES_DIR, recentWindows, STORE_SCHEMA } from '../formats/parts/store-layout.js';
+import { CatalogFile, CommitsFile, NewestPairFile } from '../formats/trend-store-format.js';
 import { readNoiseFile } from '../store/noise-thresholds.js';
 import { readStoreFile } from '../store/store-files.js';
 

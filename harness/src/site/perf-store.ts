@@ -13,8 +13,8 @@ import {
   seriesKey,
   WINDOW_COMMITS,
   windowId,
-} from '../model/store-layout.js';
-import type { CommitEntry, TrendWindow } from '../model/store-schema.js';
+} from '../formats/parts/store-layout.js';
+import type { CommitEntry, TrendWindow } from '../formats/trend-store-format.js';
 
 const COMMITS = 5000;
 const EXPERIMENTS = ['wc', 'streams', 'records'];

@@ -2,8 +2,8 @@
  * A store checked before anything relies on it: before a bench measures for minutes and then
  * cannot publish, and before the site copies it. Every JSON file but the run files must parse
  * and be a version this harness reads (the current one, and v3 for the store's files; an older
- * store is refused in one line), and every file with a schema must pass it (model/store-schema.ts,
- * model/noise.ts): the site renders what this lets through. Read-only; the first problem is a
+ * store is refused in one line), and every file with a schema must pass it (formats/trend-store-format.ts,
+ * formats/noise-format.ts): the site renders what this lets through. Read-only; the first problem is a
  * UserError naming the file and the field.
  */
 import { existsSync, lstatSync, readdirSync } from 'node:fs';
@@ -11,10 +11,10 @@ import { join, relative, sep } from 'node:path';
 import { z } from 'zod';
 import { UserError } from '../lib/errors.js';
 import { formatIssues, readJsonFile } from '../lib/json-file.js';
-import { COUNT_STORE_FILE, COUNT_STORE_SCHEMA, CountStoreFile } from '../model/count-store-schema.js';
-import { MARKS_FILE, MARKS_SCHEMA, MarksFile } from '../model/marks-schema.js';
-import { migrateNoise, NOISE_SCHEMA, NoiseFile } from '../model/noise.js';
-import { RELEASES_DIR, RELEASES_SCHEMA } from '../model/store-layout.js';
+import { COUNT_STORE_FILE, COUNT_STORE_SCHEMA, CountStoreFile } from '../formats/count-store-format.js';
+import { MARKS_FILE, MARKS_SCHEMA, MarksFile } from '../formats/marks-format.js';
+import { migrateNoise, NOISE_SCHEMA, NoiseFile } from '../formats/noise-format.js';
+import { RELEASES_DIR, RELEASES_SCHEMA } from '../formats/parts/store-layout.js';
 import {
   CatalogFile,
   CommitsFile,
@@ -24,8 +24,8 @@ import {
   RegressionsFile,
   ShardFile,
   STORE_SCHEMA,
-} from '../model/store-schema.js';
-import { migrateTraceFile, TRACE_STORE_DIR, TRACE_STORE_SCHEMA, TraceStoreFile } from '../model/trace-store-schema.js';
+} from '../formats/trend-store-format.js';
+import { migrateTraceFile, TRACE_STORE_DIR, TRACE_STORE_SCHEMA, TraceStoreFile } from '../formats/trace-store-format.js';
 import { HINT, refuseBeforeV3, STORE_FILE_MAX_BYTES } from './store-files.js';
 
 const context = 'refusing to touch the store: ';

@@ -1,5 +1,5 @@
 /**
- * A machine's stored counts (model/count-store-schema.ts), read and written inside the trend store
+ * A machine's stored counts (formats/count-store-format.ts), read and written inside the trend store
  * like its other files: validated or refused, never replaced; written atomically, through no
  * planted symlink. A missing file is an empty store of counts. A run measured apart from the store
  * (the runners' `bench --no-store --count-store`) leaves the counts it made or re-checked in its
@@ -15,7 +15,7 @@ import {
   COUNT_STORE_SCHEMA,
   type CountStoreFile,
   CountStoreFile as CountStoreSchema,
-} from '../model/count-store-schema.js';
+} from '../formats/count-store-format.js';
 import { HINT, json, STORE_FILE_MAX_BYTES, writeInside } from './store-files.js';
 
 function countStorePath(root: string, machine: string): string {

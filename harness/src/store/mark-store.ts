@@ -1,5 +1,5 @@
 /**
- * A machine's trend marks (model/marks-schema.ts), read and written inside the trend store like its
+ * A machine's trend marks (formats/marks-format.ts), read and written inside the trend store like its
  * other files: validated or refused (naming the file and the field), never replaced; written
  * atomically, through no planted symlink. A missing file is a machine without marks. Also the
  * run a new commit's marks are derived against: the machine's previous commit of the profile.
@@ -9,10 +9,10 @@ import { join } from 'node:path';
 import { assertRealInside } from '../lib/fs-safety.js';
 import { assertSegment, assertSha } from '../lib/ids.js';
 import { readJsonFile } from '../lib/json-file.js';
-import { MARK_KINDS, MARKS_FILE, MARKS_SCHEMA, type Mark, type MarkKind, MarksFile } from '../model/marks-schema.js';
+import { MARK_KINDS, MARKS_FILE, MARKS_SCHEMA, type Mark, type MarkKind, MarksFile } from '../formats/marks-format.js';
 import type { Results } from '../formats/results-format.js';
-import { commitOrder, paths } from '../model/store-layout.js';
-import { IndexFile } from '../model/store-schema.js';
+import { commitOrder, paths } from '../formats/parts/store-layout.js';
+import { IndexFile } from '../formats/trend-store-format.js';
 import {
   HINT,
   json,

@@ -1,5 +1,5 @@
 /**
- * The trend store's writer (layout: model/store-layout.ts; schemas: model/store-schema.ts). Publishing a
+ * The trend store's writer (layout: formats/parts/store-layout.ts; schemas: formats/trend-store-format.ts). Publishing a
  * run is idempotent, locked against concurrent publishers, all or nothing on disk, and merges
  * into what a commit already has for the same profile; runs of other profiles are kept apart.
  * Reading and writing files: ./store-files.ts.
@@ -10,7 +10,7 @@ import { withLock } from '../lib/atomic.js';
 import { UserError } from '../lib/errors.js';
 import { assertSegment } from '../lib/ids.js';
 import type { Results } from '../formats/results-format.js';
-import { commitOrder, paths } from '../model/store-layout.js';
+import { commitOrder, paths } from '../formats/parts/store-layout.js';
 import {
   CatalogFile,
   type CommitEntry,
@@ -20,7 +20,7 @@ import {
   type RunEntry,
   ShardFile,
   STORE_SCHEMA,
-} from '../model/store-schema.js';
+} from '../formats/trend-store-format.js';
 import { mergeResults } from './merge.js';
 import {
   checkIdentifiers,

@@ -19,8 +19,8 @@ import {
   encodeRuns,
   paths,
   sameFacts,
-} from '../model/store-layout.js';
-import { CatalogFile, CommitsFile, IndexFile, MachinesFile, ShardFile } from '../model/store-schema.js';
+} from '../formats/parts/store-layout.js';
+import { CatalogFile, CommitsFile, IndexFile, MachinesFile, ShardFile } from '../formats/trend-store-format.js';
 import { readStoreFile, runFileOf, writeInside } from './store-files.js';
 
 export interface RemoveRequest {

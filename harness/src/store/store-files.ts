@@ -12,7 +12,7 @@ import { assertParamName, assertParamValue, assertSegment, assertSha } from '../
 import { readJsonFile } from '../lib/json-file.js';
 import { RESULTS_MAX_BYTES } from '../formats/read-results.js';
 import { RESULTS_SCHEMA, type Results, Results as ResultsSchema } from '../formats/results-format.js';
-import { LEGACY_PROFILE, STORE_READS_FROM, STORE_SCHEMA } from '../model/store-schema.js';
+import { LEGACY_PROFILE, STORE_READS_FROM, STORE_SCHEMA } from '../formats/trend-store-format.js';
 import { trended } from './trend-columns.js';
 
 export const HINT = 'repair or remove the file by hand, or update the harness if it is newer';

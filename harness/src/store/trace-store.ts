@@ -1,5 +1,5 @@
 /**
- * A machine's stored traces (model/trace-store-schema.ts), one file per commit, read and written
+ * A machine's stored traces (formats/trace-store-format.ts), one file per commit, read and written
  * inside the trend store like its other files: validated or refused (naming the file and the
  * field), never replaced; written atomically, through no planted symlink. The newest
  * TRACE_FILES_KEPT commits' files are kept per machine: a pull request's merge base is almost
@@ -11,7 +11,7 @@ import { assertRealInside } from '../lib/fs-safety.js';
 import { assertSegment, assertSha, isSegment } from '../lib/ids.js';
 import { readJsonFile } from '../lib/json-file.js';
 import type { Profile } from '../model/profiles.js';
-import { RELEASES_DIR } from '../model/store-layout.js';
+import { RELEASES_DIR } from '../formats/parts/store-layout.js';
 import {
   migrateTraceFile,
   type StoredTrace,
@@ -19,7 +19,7 @@ import {
   TRACE_STORE_SCHEMA,
   type TraceStoreFile as TraceFile,
   TraceStoreFile,
-} from '../model/trace-store-schema.js';
+} from '../formats/trace-store-format.js';
 import { HINT, json, STORE_FILE_MAX_BYTES, writeInside } from './store-files.js';
 
 /** Trace files kept per machine (about 100-300 kB each for a whole profile). */

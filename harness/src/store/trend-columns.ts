@@ -20,8 +20,8 @@ import {
   sameFacts,
   seriesKey,
   UNRECORDED_WORKLOAD,
-} from '../model/store-layout.js';
-import type { ShardFile } from '../model/store-schema.js';
+} from '../formats/parts/store-layout.js';
+import type { ShardFile } from '../formats/trend-store-format.js';
 
 /** Metrics worth a trend line (the catalogue's rule): the full syscall breakdown stays in the run file. */
 export { trended } from '../model/metrics.js';

@@ -5,8 +5,8 @@
  * falls in (which may then hold a few more than WINDOW_COMMITS). Pure.
  */
 
-import { commitOrder, WINDOW_COMMITS, windowId } from '../model/store-layout.js';
-import type { TrendWindow } from '../model/store-schema.js';
+import { commitOrder, WINDOW_COMMITS, windowId } from '../formats/parts/store-layout.js';
+import type { TrendWindow } from '../formats/trend-store-format.js';
 
 type Moment = { date: string; sha: string };
 

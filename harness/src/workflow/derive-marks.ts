@@ -1,5 +1,5 @@
 /**
- * A published commit's trend marks (model/marks-schema.ts), derived from what the run says and,
+ * A published commit's trend marks (formats/marks-format.ts), derived from what the run says and,
  * for a harness change, from the transcript verdict bench.yml recorded. Pure: the publishing
  * command (cli/commands/pages.ts) reads the files and stores the marks (store/mark-store.ts).
  *
@@ -11,7 +11,7 @@
  * - harness: the harness changed since the previous published commit, and its recordings show it
  *   runs the programs differently or makes other numbers from the same raw output.
  */
-import type { Mark, MarkKind } from '../model/marks-schema.js';
+import type { Mark, MarkKind } from '../formats/marks-format.js';
 import type { Results } from '../formats/results-format.js';
 import { measuresTheSame, type TranscriptVerdictFile } from '../model/transcript-document.js';
 import { moveText } from '../pairs/harness-shift/transcript-numbers.js';

@@ -10,7 +10,7 @@ import { lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserError } from '../lib/errors.js';
 import { NOISE_KEY_RE } from '../formats/parts/fields.js';
-import type { NoiseFile } from '../model/noise.js';
+import type { NoiseFile } from '../formats/noise-format.js';
 
 /**
  * The largest threshold a calibration may publish: a relative effect of 100% (a change must

@@ -2,7 +2,7 @@
 // may be acted on (they decide, and their repeats agreed).
 import { describe, expect, it } from 'vitest';
 import { actionable, workSteps } from '../../src/analysis/work-steps.js';
-import type { CountFacts } from '../../src/model/store-layout.js';
+import type { CountFacts } from '../../src/formats/parts/store-layout.js';
 
 const decides: CountFacts = { role: 'decides', deterministic: true, settings: 'as compiled' };
 const unsteady: CountFacts = { ...decides, deterministic: false };

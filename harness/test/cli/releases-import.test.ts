@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { RELEASES_SCHEMA } from '../../src/model/store-layout.js';
+import { RELEASES_SCHEMA } from '../../src/formats/parts/store-layout.js';
 import { publishRelease, writeReleaseChanges } from '../../src/releases/release-files.js';
 import { runCli } from '../helpers/cli.js';
 import { removeScratch } from '../helpers/scratch.js';

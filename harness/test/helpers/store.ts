@@ -1,8 +1,8 @@
 // Reading a store (v3 or v4) in tests: the index, a profile's catalog, and a metric's trend over every window.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { joinShards, paths } from '../../src/model/store-layout.js';
-import { CatalogFile, CommitsFile, IndexFile, MachinesFile, ShardFile } from '../../src/model/store-schema.js';
+import { joinShards, paths } from '../../src/formats/parts/store-layout.js';
+import { CatalogFile, CommitsFile, IndexFile, MachinesFile, ShardFile } from '../../src/formats/trend-store-format.js';
 
 const read = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as unknown;
 

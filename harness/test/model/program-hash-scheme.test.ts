@@ -1,7 +1,7 @@
 // A program hash names how it was computed: when the identity's definition changes (a new scheme),
 // every hash changes at once with no program changed, and a trend must not mark that commit.
 import { describe, expect, it } from 'vitest';
-import { hashScheme, programChanges } from '../../src/model/store-layout.js';
+import { hashScheme, programChanges } from '../../src/formats/parts/store-layout.js';
 
 describe('program hashes by scheme', () => {
   it('reads the scheme of a hash; a bare hash is the first scheme', () => {

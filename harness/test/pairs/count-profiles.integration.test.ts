@@ -8,7 +8,7 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CountStoreFile } from '../../src/model/count-store-schema.js';
+import { CountStoreFile } from '../../src/formats/count-store-format.js';
 import { PairRecordDocument } from '../../src/model/pair-record.js';
 import { PairsComparison } from '../../src/model/pairs-document.js';
 import type { Results } from '../../src/formats/results-format.js';

@@ -9,7 +9,7 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { CountStoreFile } from '../../src/model/count-store-schema.js';
+import type { CountStoreFile } from '../../src/formats/count-store-format.js';
 import { PairRecordDocument } from '../../src/model/pair-record.js';
 import { PairsComparison } from '../../src/model/pairs-document.js';
 import { ROOT, runCli, runPairs } from '../helpers/cli.js';

@@ -7,7 +7,7 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { CountStoreFile } from '../../src/model/count-store-schema.js';
+import type { CountStoreFile } from '../../src/formats/count-store-format.js';
 import type { Results } from '../../src/formats/results-format.js';
 import { runCli } from '../helpers/cli.js';
 

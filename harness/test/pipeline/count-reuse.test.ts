@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { StoredCount } from '../../src/model/count-store-schema.js';
+import type { StoredCount } from '../../src/formats/count-store-format.js';
 import { type CountMachine, countKey, countKeyParts } from '../../src/pipeline/count-key.js';
 import { type Keyed, planReuse, recountAgrees } from '../../src/pipeline/count-reuse.js';
 import { jobsToCount } from '../../src/pipeline/count-work.js';

@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFil
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { CountStoreFile } from '../../src/model/count-store-schema.js';
+import type { CountStoreFile } from '../../src/formats/count-store-format.js';
 import type { Results } from '../../src/formats/results-format.js';
 import { runCli } from '../helpers/cli.js';
 

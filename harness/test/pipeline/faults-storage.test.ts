@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { STORE_SCHEMA } from '../../src/model/store-layout.js';
+import { STORE_SCHEMA } from '../../src/formats/parts/store-layout.js';
 import { FIXTURES, runCli } from '../helpers/cli.js';
 
 const mounts: string[] = [];

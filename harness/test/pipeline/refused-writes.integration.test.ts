@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Results } from '../../src/formats/results-format.js';
-import { TraceStoreFile } from '../../src/model/trace-store-schema.js';
+import { TraceStoreFile } from '../../src/formats/trace-store-format.js';
 import { type CliResult, runCli } from '../helpers/cli.js';
 import { plantedManifest } from '../helpers/planted-manifest.js';
 import { removeScratch } from '../helpers/scratch.js';

@@ -8,7 +8,7 @@ import {
   detectCounterChanges,
   exactCount,
 } from '../../src/releases/analysis/counter-changes.js';
-import type { CounterPoint, ReleaseEntry } from '../../src/releases/release-store.js';
+import type { CounterPoint, ReleaseEntry } from '../../src/formats/release-store-format.js';
 
 function entry(version: string, counts: CounterPoint['counts'], profile = 'quick'): ReleaseEntry {
   return {

@@ -1,5 +1,5 @@
 /** Release entries and changes for the release store's tests. */
-import type { ReleaseChange, ReleaseEntry } from '../../src/releases/release-store.js';
+import type { ReleaseChange, ReleaseEntry } from '../../src/formats/release-store-format.js';
 
 /** The series the release tests follow: Node's readSync into a 64 KiB buffer, its cost per read. */
 export const WC_READSYNC = {

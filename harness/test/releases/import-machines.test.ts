@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileS
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { RELEASES_SCHEMA } from '../../src/model/store-layout.js';
+import { RELEASES_SCHEMA } from '../../src/formats/parts/store-layout.js';
 import {
   importReleases,
   publishRelease,

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { releaseDates, upstreamDate } from '../../src/releases/pipeline/release-context.js';
 import { dateReleases, publishRelease, readReleaseIndex } from '../../src/releases/release-files.js';
-import type { ReleaseEntry } from '../../src/releases/release-store.js';
+import type { ReleaseEntry } from '../../src/formats/release-store-format.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'jsio-release-dates-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));

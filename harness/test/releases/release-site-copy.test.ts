@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { RELEASES_SCHEMA } from '../../src/model/store-layout.js';
+import { RELEASES_SCHEMA } from '../../src/formats/parts/store-layout.js';
 import { checkReleaseCopy } from '../../src/releases/release-site-copy.js';
 import { removeScratch } from '../helpers/scratch.js';
 import { releaseChange, releaseEntry } from './helpers.js';

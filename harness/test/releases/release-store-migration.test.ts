@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { RELEASES_SCHEMA } from '../../src/model/store-layout.js';
+import { RELEASES_SCHEMA } from '../../src/formats/parts/store-layout.js';
 import { readReleaseChanges, readReleaseIndex } from '../../src/releases/release-files.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'jsio-release-migrate-'));

@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ReleaseIndexFile } from '../../src/releases/release-store.js';
+import { ReleaseIndexFile } from '../../src/formats/release-store-format.js';
 import { FIXTURES, runCli } from '../helpers/cli.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'jsio-releases-'));

@@ -14,7 +14,7 @@ import { parseRegistryTimes } from '../../src/model/release-catalog.js';
 import { changeCounts, releaseChanges } from '../../src/releases/pipeline/find-changes.js';
 import type { SweepOptions } from '../../src/releases/pipeline/sweep.js';
 import { publishRelease, readReleaseChanges } from '../../src/releases/release-files.js';
-import type { ReleaseEntry } from '../../src/releases/release-store.js';
+import type { ReleaseEntry } from '../../src/formats/release-store-format.js';
 import { FIXTURES, ROOT } from '../helpers/cli.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'jsio-work-bisect-'));

@@ -13,7 +13,7 @@ import {
   workPercent,
   workSeries,
 } from '../../src/releases/analysis/work-changes.js';
-import type { ReleaseEntry, WorkPoint } from '../../src/releases/release-store.js';
+import type { ReleaseEntry, WorkPoint } from '../../src/formats/release-store-format.js';
 
 /** A fit's counted runs: start-up plus `perRead` per read at 2,048 and 16,384 reads; `jitter` on the repeat. */
 const fitRuns = (perRead: number, jitter = 0): CountedRun[] => [

@@ -14,7 +14,7 @@ import { compareWork } from '../../src/pairs/analysis/work-verdict.js';
 import { exactCount } from '../../src/releases/analysis/counter-changes.js';
 import { workCounts } from '../../src/releases/analysis/work-changes.js';
 import { bySize, counterGroups, counterGroupText } from '../../src/releases/counter-groups.js';
-import { ReleaseChangesFile, ReleaseIndexFile } from '../../src/releases/release-store.js';
+import { ReleaseChangesFile, ReleaseIndexFile } from '../../src/formats/release-store-format.js';
 import { type CliResult, FIXTURES, runCli } from '../helpers/cli.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'jsio-release-work-'));

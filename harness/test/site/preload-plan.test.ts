@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { paths, STORE_SCHEMA } from '../../src/model/store-layout.js';
+import { paths, STORE_SCHEMA } from '../../src/formats/parts/store-layout.js';
 import { preloadPlan } from '../../src/site/preload-build.js';
 
 const M = 'm-1';

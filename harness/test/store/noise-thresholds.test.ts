@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { NoiseFile, uncalibrated } from '../../src/model/noise.js';
+import { NoiseFile, uncalibrated } from '../../src/formats/noise-format.js';
 import { NO_CALIBRATION, noiseFor, readNoiseFile } from '../../src/store/noise-thresholds.js';
 import { runCli } from '../helpers/cli.js';
 

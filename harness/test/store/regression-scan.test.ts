@@ -5,8 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { paths } from '../../src/model/store-layout.js';
-import { RegressionsFile } from '../../src/model/store-schema.js';
+import { paths } from '../../src/formats/parts/store-layout.js';
+import { RegressionsFile } from '../../src/formats/trend-store-format.js';
 import { findChanges, regressionsFile } from '../../src/store/regression-scan.js';
 
 const store = join(import.meta.dirname, '..', '..', '..', 'gh-pages', 'test', 'fixtures', 'store');

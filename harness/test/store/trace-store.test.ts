@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { StoredTrace, TraceStoreFile } from '../../src/model/trace-store-schema.js';
+import type { StoredTrace, TraceStoreFile } from '../../src/formats/trace-store-format.js';
 import { checkStore } from '../../src/store/check.js';
 import {
   joinTraces,

@@ -14,7 +14,7 @@ import { runtimesCache } from '../../machine/cache-root.js';
 import { commitInfo } from '../../machine/machine.js';
 import { readPins, resolveRuntime } from '../../machine/toolchains.js';
 import type { Manifest } from '../../formats/manifest-format.js';
-import type { NoiseThresholds } from '../../model/noise.js';
+import type { NoiseThresholds } from '../../formats/noise-format.js';
 import type { HarnessShift } from '../../model/pairs-document.js';
 import type { Profile } from '../../model/profiles.js';
 import type { Benchmark } from '../../formats/results-format.js';

@@ -9,7 +9,7 @@
  * no stored count in this diff. The store is only read.
  */
 import type { CountedRun } from '../../analysis/work.js';
-import type { StoredCount } from '../../model/count-store-schema.js';
+import type { StoredCount } from '../../formats/count-store-format.js';
 import { type Keyed, recountAgrees } from '../../pipeline/count-reuse.js';
 import { countingFamily } from '../../pipeline/count-work.js';
 import { keyer, type OpenedCounts } from '../../pipeline/stored-counts.js';

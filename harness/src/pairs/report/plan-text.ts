@@ -5,7 +5,7 @@
  */
 import { parseBenchmarkId } from '../../model/benchmark-id.js';
 import type { DiffPlan } from '../../model/diff-plan.js';
-import { refusedWritesReason } from '../../model/trace-store-schema.js';
+import { refusedWritesReason } from '../../formats/trace-store-format.js';
 import { reasonLine } from '../analysis/impact.js';
 
 export function renderPlan(plan: DiffPlan): string {

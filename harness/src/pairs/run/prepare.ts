@@ -9,7 +9,7 @@ import type { Tools } from '../../machine/tools.js';
 import type { Job } from '../../plan/job.js';
 import { harnessMetric } from '../../model/metrics.js';
 import type { PairsCounter } from '../../model/pairs-document.js';
-import { refusedWritesReason } from '../../model/trace-store-schema.js';
+import { refusedWritesReason } from '../../formats/trace-store-format.js';
 import { checkedRun, countSyscalls, verifyEviction } from '../../run/common.js';
 import { freshScratch } from '../../run/measure.js';
 import type { SyscallCounts } from '../../run/parse-strace.js';

@@ -5,7 +5,7 @@
  * a suite point exercises first. Pure text in, data out.
  */
 import { compareVersions } from '../../model/runtime-release.js';
-import type { ReleaseNotes } from '../release-store.js';
+import type { ReleaseNotes } from '../../formats/release-store-format.js';
 
 /** Entries kept with a change; the rest are counted (`more`). */
 export const NOTES_KEPT = 12;

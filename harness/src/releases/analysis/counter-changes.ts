@@ -8,7 +8,7 @@
  */
 import { SYSCALL_PREFIX } from '../../model/metrics.js';
 import { compareVersions } from '../../model/runtime-release.js';
-import type { ReleaseEntry } from '../release-store.js';
+import type { ReleaseEntry } from '../../formats/release-store-format.js';
 import { type BisectStep, narrowStep, type SeriesKey } from './changes.js';
 
 /** Traces a release needs before its counts are called exact. */

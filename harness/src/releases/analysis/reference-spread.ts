@@ -6,7 +6,7 @@
  * Pure.
  */
 import { paramText } from '../../model/select.js';
-import type { ReleaseEntry } from '../release-store.js';
+import type { ReleaseEntry } from '../../formats/release-store-format.js';
 
 /** The most a reference may spread over a quiet sweep before the axis is noisier than its changes. */
 export const STEADY_SPREAD = 0.1;

@@ -11,7 +11,7 @@ import { type Release, releasesBetween } from '../../model/release-catalog.js';
 import { paramText } from '../../model/select.js';
 import { type BisectStep, percent, type SeriesKey } from '../analysis/changes.js';
 import { readReleaseIndex } from '../release-files.js';
-import type { ReleaseChange, ReleaseIndexFile } from '../release-store.js';
+import type { ReleaseChange, ReleaseIndexFile } from '../../formats/release-store-format.js';
 import { measureReleases, type SweepOptions } from './sweep.js';
 
 export type Point = Pick<SeriesKey, 'experiment' | 'variant' | 'params'>;

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { runtimesCache } from '../../machine/cache-root.js';
 import { machineInfo } from '../../machine/machine.js';
 import { compareVersions } from '../../model/runtime-release.js';
-import { RELEASES_SCHEMA } from '../../model/store-layout.js';
+import { RELEASES_SCHEMA } from '../../formats/parts/store-layout.js';
 import { loadAllExperiments } from '../../plan/experiments.js';
 import { bisectStep, type Candidate, detectReleaseChanges, percent, releaseSeries } from '../analysis/changes.js';
 import {
@@ -26,7 +26,7 @@ import {
   exactCount,
 } from '../analysis/counter-changes.js';
 import { dateReleases, readReleaseIndex, writeReleaseChanges } from '../release-files.js';
-import type { ChangeProfile, ReleaseChange, ReleaseChangesFile, ReleaseIndexFile } from '../release-store.js';
+import type { ChangeProfile, ReleaseChange, ReleaseChangesFile, ReleaseIndexFile } from '../../formats/release-store-format.js';
 import type { SuiteExperiment } from '../suite-plan.js';
 import {
   type Ctx,

@@ -18,7 +18,7 @@ import {
   workSeries,
 } from '../analysis/work-changes.js';
 import { readReleaseIndex } from '../release-files.js';
-import type { ReleaseChange, ReleaseIndexFile } from '../release-store.js';
+import type { ReleaseChange, ReleaseIndexFile } from '../../formats/release-store-format.js';
 import type { SuiteExperiment } from '../suite-plan.js';
 import {
   type Ctx,

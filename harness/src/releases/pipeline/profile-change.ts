@@ -18,7 +18,7 @@ import {
   type SelfTimes,
   topFunctionChanges,
 } from '../analysis/profile.js';
-import type { ChangeProfile } from '../release-store.js';
+import type { ChangeProfile } from '../../formats/release-store-format.js';
 import { pairFilters } from './confirm-in-pairs.js';
 
 export interface ProfileOptions {

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DiffPlan } from '../../../src/model/diff-plan.js';
 import { Results } from '../../../src/formats/results-format.js';
-import { TraceStoreFile } from '../../../src/model/trace-store-schema.js';
+import { TraceStoreFile } from '../../../src/formats/trace-store-format.js';
 import { runCli } from '../../helpers/cli.js';
 import { removeScratch } from '../../helpers/scratch.js';
 import { borrowNodeModules, cloneWorkingTree } from '../../helpers/working-tree.js';

@@ -14,8 +14,8 @@ import {
   sweepCost,
   sweepEntries,
 } from '../../../src/releases/analysis/reference-spread.js';
-import { checkReleaseIndex } from '../../../src/releases/release-checks.js';
-import type { ReleaseEntry } from '../../../src/releases/release-store.js';
+import { checkReleaseIndex } from '../../../src/formats/release-store-format.js';
+import type { ReleaseEntry } from '../../../src/formats/release-store-format.js';
 import { spreadText } from '../../../src/releases/spread-text.js';
 import { FIXTURES } from '../../helpers/cli.js';
 

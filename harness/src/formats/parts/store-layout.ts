@@ -26,8 +26,8 @@
  * profile at a time. Data from before store v3 (which kept one run per commit whatever its
  * profile) is the pseudo-profile "legacy", shown apart and never merged into new series.
  */
-import { compareText } from '../lib/compare-text.js';
-import type { Direction } from './metrics.js';
+import { compareText } from '../../lib/compare-text.js';
+import type { Direction } from '../../model/metrics.js';
 
 /**
  * 3: series keyed by workload, runs kept per profile and merged, trends sharded by window.
@@ -90,7 +90,7 @@ export const paths = {
   machines: () => 'machines.json',
   index: (machine: string) => `${machine}/index.json`,
   noise: (machine: string) => `${machine}/noise.json`,
-  /** model/marks-schema.ts: a machine's trend marks, per commit. */
+  /** formats/marks-format.ts: a machine's trend marks, per commit. */
   marks: (machine: string) => `${machine}/marks.json`,
   /** v3 run files; legacy ones stay where store v2 put them (runs/<sha>.json, named by the index). */
   run: (machine: string, sha: string, profile: string) => `${machine}/runs/${sha}/${profile}.json`,
@@ -109,7 +109,7 @@ export const paths = {
   releaseChanges: (machine: string) => `${RELEASES_DIR}/${machine}/changes.json`,
 };
 
-/** marks.json's version (model/marks-schema.ts; here for the site, which reads it without zod). */
+/** marks.json's version (formats/marks-format.ts; here for the site, which reads it without zod). */
 export const MARKS_SCHEMA = 1;
 
 /** The store's folder of runtime releases (per machine under it). */
@@ -118,7 +118,7 @@ export const RELEASES_DIR = 'releases';
 /**
  * 1: release entries with their suite values; changes confirmed by paired diffs.
  * 2: every field validated (patterns, caps, finite numbers) on import and on read
- * (releases/release-checks.ts); adds, all optional, each release's upstream date and its
+ * (formats/release-store-format.ts); adds, all optional, each release's upstream date and its
  * traced counters, counter changes beside timing ones with their timing effect, the dates'
  * sources, release notes and profiles.
  * 3: adds, optional, each release's counted work (instructions under Valgrind, per suite point and

@@ -7,8 +7,8 @@
  * charts and listed below them with the reason. Versioned on its own, like counts.json.
  */
 import { z } from 'zod';
-import { CommitSha, SafeRecord, Segment, Text } from '../formats/parts/fields.js';
-import { MARKS_SCHEMA } from './store-layout.js';
+import { CommitSha, SafeRecord, Segment, Text } from './parts/fields.js';
+import { MARKS_SCHEMA } from './parts/store-layout.js';
 
 /** 1: marks per commit, each with its kind, reason and source (store-layout.ts holds the number). */
 export { MARKS_SCHEMA };

@@ -5,7 +5,7 @@
  * (pipeline/count-reuse.ts). Versioned on its own: the trend's files (STORE_SCHEMA) do not change.
  */
 import { z } from 'zod';
-import { BenchmarkId, CommitSha, Count, Num, SafeRecord, Text, Token } from '../formats/parts/fields.js';
+import { BenchmarkId, CommitSha, Count, Num, SafeRecord, Text, Token } from './parts/fields.js';
 
 /** 1: counts by key, with their runs, family and when they were last re-checked. */
 export const COUNT_STORE_SCHEMA = 1;

@@ -10,8 +10,8 @@
  * relabelled as paired. The site reads `thresholds` only, which both schemas share.
  */
 import { z } from 'zod';
-import { NoiseKey, Num, SafeRecord, Text } from '../formats/parts/fields.js';
-import { MachineId } from '../formats/results-format.js';
+import { NoiseKey, Num, SafeRecord, Text } from './parts/fields.js';
+import { MachineId } from './results-format.js';
 
 export const NOISE_SCHEMA = 2;
 

@@ -17,12 +17,12 @@ import {
   Text,
   Token,
   Unit,
-} from '../formats/parts/fields.js';
-import { Comparison } from './quick-look-document.js';
-import { Direction, Machine, MachineId, Params } from '../formats/results-format.js';
-import { STORE_READS_FROM, STORE_SCHEMA } from './store-layout.js';
+} from './parts/fields.js';
+import { Comparison } from '../model/quick-look-document.js';
+import { Direction, Machine, MachineId, Params } from './results-format.js';
+import { STORE_READS_FROM, STORE_SCHEMA } from './parts/store-layout.js';
 
-export { LEGACY_PROFILE, STORE_READS_FROM, STORE_SCHEMA } from './store-layout.js';
+export { LEGACY_PROFILE, STORE_READS_FROM, STORE_SCHEMA } from './parts/store-layout.js';
 
 /*
  * Every field gets results.json's rules (./fields.ts): names a pattern, free text a cap, map keys
