@@ -4,9 +4,10 @@
  * point and runtime line, releases in version order, the C reference measured beside each, and
  * the confirmed changes on that line marked.
  */
+
+import type { ReleaseChange, ReleaseEntry } from '../../harness/src/formats/release-store-format.js';
 import type { Direction } from '../../harness/src/model/metrics.js';
 import { compareVersions } from '../../harness/src/model/runtime-release.js';
-import type { ReleaseChange, ReleaseEntry } from '../../harness/src/formats/release-store-format.js';
 
 export interface RuntimeChart {
   key: string;

@@ -1,8 +1,8 @@
 // Counted work on the Trends view: which metric is drawn beside a timing, how a line and a commit
 // say their count is no figure to act on, and the note under a work chart.
 import { describe, expect, it } from 'vitest';
-import { HARNESS_METRICS } from '../../harness/src/model/metrics.js';
 import type { CountFacts } from '../../harness/src/formats/parts/store-layout.js';
+import { HARNESS_METRICS } from '../../harness/src/model/metrics.js';
 import { factNote, isWork, workChartNote, workLabel, workMetric } from '../src/views/work-trend.js';
 import { WORK_METRICS } from '../src/work-metric.js';
 

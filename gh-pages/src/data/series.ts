@@ -1,7 +1,8 @@
 /** Series into charts and lines: labels and chart keys, pure (unit-tested). */
+
+import type { JoinedSeries } from '../../../harness/src/formats/parts/store-layout.js';
 import { compareText } from '../../../harness/src/lib/compare-text.js';
 import { labelWith, RUNTIME_PARAM } from '../../../harness/src/model/select.js';
-import type { JoinedSeries } from '../../../harness/src/formats/parts/store-layout.js';
 
 /** Label of a series line: the variant plus any parameter not on the chart's axis/point. */
 export function lineLabel(variant: string, params: Record<string, number | string>, fixed: readonly string[]): string {

@@ -4,8 +4,9 @@
  * re-declared, so the site's view of a file cannot drift from what the harness writes.
  */
 /** A commit's run file: results.json as written, merged per commit and profile by publish-run. */
-export type { ExperimentInfo, WrittenResults as RunFile } from '../../../harness/src/formats/parts/experiment-info.js';
+
 export type { MarksFile } from '../../../harness/src/formats/marks-format.js';
+export type { ExperimentInfo, WrittenResults as RunFile } from '../../../harness/src/formats/parts/experiment-info.js';
 export type { Benchmark } from '../../../harness/src/formats/results-format.js';
 export type {
   CatalogFile,

@@ -6,10 +6,10 @@
  * "within noise".
  */
 import { compareRuns } from '../../../harness/src/compare/quick-look.js';
+import type { ComparedMetric, Comparison } from '../../../harness/src/formats/quick-look-format.js';
+import type { Results } from '../../../harness/src/formats/results-format.js';
 import { formatValue } from '../../../harness/src/lib/format.js';
 import { parseBenchmarkId } from '../../../harness/src/model/benchmark-id.js';
-import type { ComparedMetric, Comparison } from '../../../harness/src/model/quick-look-document.js';
-import type { Results } from '../../../harness/src/formats/results-format.js';
 import { type CalibratedVerdict, VERDICT_TEXT } from '../../../harness/src/model/verdicts.js';
 import type { RunFile } from '../data.js';
 import { type Html, html } from '../html.js';

@@ -1,6 +1,6 @@
 /** Compare: two stored commits of one machine side by side, judged against its calibrated noise. */
 import { thresholdsUsed } from '../../../harness/src/compare/quick-look.js';
-import type { Comparison } from '../../../harness/src/model/quick-look-document.js';
+import type { Comparison } from '../../../harness/src/formats/quick-look-format.js';
 import type { NewestPairFile, WindowCommit } from '../data.js';
 import { html, setHtml } from '../html.js';
 import { compareLive, compareTable } from './compare-table.js';

@@ -2,8 +2,9 @@
  * The machine a run was measured on, in words (never "SMT notsupported" or "CPUs 1"), and the
  * cold-read latency the cold-cache answers depend on. Pure: unit tested.
  */
-import { formatParam, formatValue } from '../../../harness/src/lib/format.js';
+
 import type { ColdRead } from '../../../harness/src/formats/results-format.js';
+import { formatParam, formatValue } from '../../../harness/src/lib/format.js';
 
 export interface MachineFacts {
   cpu: string;

@@ -2,8 +2,9 @@
  * The Overview's pictures: one chart per experiment (a panel per value of the manifest's `panels`),
  * drawn from the harness's overview model (report/overview-model.ts) with its computed answer.
  */
-import { formatValue } from '../../../harness/src/lib/format.js';
+
 import type { Overview } from '../../../harness/src/formats/manifest-format.js';
+import { formatValue } from '../../../harness/src/lib/format.js';
 import { overviewModel } from '../../../harness/src/report/overview-model.js';
 import { wide, xyChart } from '../charts.js';
 import type { Benchmark, ExperimentInfo } from '../data.js';

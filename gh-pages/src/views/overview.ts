@@ -5,8 +5,8 @@
  * is taken from the newest complete run that has it, and says so.
  */
 
-import { compareText } from '../../../harness/src/lib/compare-text.js';
 import type { Results } from '../../../harness/src/formats/results-format.js';
+import { compareText } from '../../../harness/src/lib/compare-text.js';
 import { countingSentence } from '../../../harness/src/report/counting-text.js';
 import { experimentSummary } from '../../../harness/src/report/summary-model.js';
 import { loadCharts } from '../charts.js';

@@ -3,8 +3,9 @@
  * with its size and 95% interval (worse-oriented: + = worse), the commit range and links to its
  * trend chart and the commits. The same list is data/<machine>/trends/<profile>/regressions.json.
  */
-import { formatValue } from '../../../harness/src/lib/format.js';
+
 import { paths } from '../../../harness/src/formats/parts/store-layout.js';
+import { formatValue } from '../../../harness/src/lib/format.js';
 import { MIN_SEGMENT } from '../change-detection.js';
 import { type TrendChange, trendChartKey } from '../data.js';
 import { html, setHtml } from '../html.js';

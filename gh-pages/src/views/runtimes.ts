@@ -7,9 +7,10 @@
  * releases, timing and counter (data/releases/<machine>/changes.json). Markup only through
  * html`` (escaped).
  */
-import { formatValue } from '../../../harness/src/lib/format.js';
+
 import { paths } from '../../../harness/src/formats/parts/store-layout.js';
 import type { ReleaseChangesFile, ReleaseIndexFile } from '../../../harness/src/formats/release-store-format.js';
+import { formatValue } from '../../../harness/src/lib/format.js';
 import { type Html, html, safeUrl, setHtml } from '../html.js';
 import { metricsOf, type RuntimeChart, releaseExperiments, releaseProfiles, runtimeCharts } from '../runtimes-model.js';
 import { toHash } from '../state.js';

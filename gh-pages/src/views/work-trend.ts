@@ -2,11 +2,11 @@
  * Counted work on the Trends view, pure: which work metric a trend draws (per operation where the
  * experiment has it, else per run), how a line says what its counts were (evidence only, or
  * repeats that disagreed: no trend to act on), and the note under a work chart. The counts' facts
- * per commit come from the store (store-layout.ts CountFacts).
+ * per commit come from the store (formats/parts/store-layout.ts CountFacts).
  */
 import { WORK_TOLERANCE } from '../../../harness/src/analysis/work.js';
-import { harnessMetric } from '../../../harness/src/model/metrics.js';
 import type { CountFacts } from '../../../harness/src/formats/parts/store-layout.js';
+import { harnessMetric } from '../../../harness/src/model/metrics.js';
 
 export { workMetric } from '../work-metric.js';
 

@@ -4,17 +4,17 @@
  * changes listed and the rest folded into "everything else", so that the listed rows and the
  * folded one add up to the change of the totals. Pure.
  */
-import { compareText } from '../lib/compare-text.js';
+
 import {
   BREAKDOWN_MAX_ROWS,
   BREAKDOWN_NAME_CAP,
   type FoldedChange,
   type FunctionChange,
   type ObjectChange,
-  type ObjectRole,
-  type ProcessProfile,
   type WorkBreakdown,
-} from '../model/work-breakdown-schema.js';
+} from '../formats/parts/work-breakdown-fields.js';
+import { compareText } from '../lib/compare-text.js';
+import type { ObjectRole, ProcessProfile } from '../model/process-profile.js';
 
 export interface BreakdownLimits {
   /** Objects listed at most. */

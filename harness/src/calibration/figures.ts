@@ -5,10 +5,10 @@
  * noise.json of the machine; and calibration.md.
  */
 
+import { NOISE_SCHEMA, type NoiseFile } from '../formats/noise-format.js';
+import type { PairsComparison, PairsPoint } from '../formats/pairs-format.js';
 import { formatValue } from '../lib/format.js';
 import { markdownTable } from '../lib/markdown.js';
-import { NOISE_SCHEMA, type NoiseFile } from '../formats/noise-format.js';
-import type { PairsComparison, PairsPoint } from '../model/pairs-document.js';
 import { WALL_TIME } from '../pairs/analysis/point.js';
 import type { PairRecord } from '../pairs/analysis/rows.js';
 import { DEFAULT_PLAN } from '../pairs/analysis/sequential.js';

@@ -1,7 +1,7 @@
 /** What every command shares on the command line: the repository root, defaults, list and flag parsing. */
 import { join, resolve } from 'node:path';
-import { UserError } from '../lib/errors.js';
 import type { ParamValue } from '../formats/manifest-format.js';
+import { UserError } from '../lib/errors.js';
 
 export const ROOT = resolve(process.env.JSIO_ROOT ?? process.cwd());
 export const DEFAULT_STORE = join(ROOT, 'results', 'history');

@@ -6,13 +6,13 @@
  */
 import { isBusy } from '../analysis/busy.js';
 import { ALPHA, BOOTSTRAP_ITERATIONS, compareSamples, MIN_EFFECT, median } from '../analysis/two-sample.js';
-import { UserError } from '../lib/errors.js';
-import { COMPARISON_SCHEMA } from '../model/comparison-version.js';
-import { harnessMetric } from '../model/metrics.js';
+import { COMPARISON_SCHEMA } from '../formats/comparison-format.js';
 import type { NoiseThresholds } from '../formats/noise-format.js';
-import type { ComparedMetric, Comparison, CounterChange } from '../model/quick-look-document.js';
-import type { Benchmark, Results } from '../formats/results-format.js';
 import { hashScheme } from '../formats/parts/store-layout.js';
+import type { ComparedMetric, Comparison, CounterChange } from '../formats/quick-look-format.js';
+import type { Benchmark, Results } from '../formats/results-format.js';
+import { UserError } from '../lib/errors.js';
+import { harnessMetric } from '../model/metrics.js';
 import { workloadChange } from './workload-change.js';
 
 export type { NoiseThresholds };

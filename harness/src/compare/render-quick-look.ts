@@ -3,10 +3,11 @@
  * significant changes first and the unchanged rows folded away, then what could not be
  * compared, then where it was measured. Always under GitHub's comment limit.
  */
+
+import type { ComparedMetric, Comparison } from '../formats/quick-look-format.js';
 import { formatValue } from '../lib/format.js';
 import { escapeCell, markdownTable } from '../lib/markdown.js';
 import { counterName } from '../model/metrics.js';
-import type { ComparedMetric, Comparison } from '../model/quick-look-document.js';
 import { type TwoSampleVerdict, VERDICT_TEXT } from '../model/verdicts.js';
 import { COMMENT_LIMIT, listedSections, toolchainsLine } from '../report/comparison-sections.js';
 

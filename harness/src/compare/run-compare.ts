@@ -5,10 +5,10 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { Comparison, type Comparison as ComparisonType } from '../formats/quick-look-format.js';
+import { readResults } from '../formats/read-results.js';
 import { writeFileAtomic } from '../lib/atomic.js';
 import { assertValid } from '../lib/json-file.js';
-import { Comparison, type Comparison as ComparisonType } from '../model/quick-look-document.js';
-import { readResults } from '../formats/read-results.js';
 import type { NoiseChoice } from '../store/noise-thresholds.js';
 import { compareRuns } from './quick-look.js';
 import { renderComparison } from './render-quick-look.js';

@@ -3,11 +3,11 @@
  * programs/<experiment>/manifest.json; the folder name is the experiment id.
  */
 import { z } from 'zod';
+import { familyOf, runtimeFamilies } from '../model/runtime-families.js';
 import { Check as CheckSchema, ReportedField, SlopeAnalysis } from './parts/manifest-checks.js';
 import { At, id, name, Overview } from './parts/overview-vocabulary.js';
 import { ParameterSpec, paramValue, perProfile } from './parts/parameter.js';
 import { ReleaseSuite } from './parts/release-suite.js';
-import { familyOf, runtimeFamilies } from '../model/runtime-families.js';
 
 export { Overview } from './parts/overview-vocabulary.js';
 export type { ParamValue } from './parts/parameter.js';

@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { CommitSha, SafeRecord, Segment, Text } from './parts/fields.js';
 import { MARKS_SCHEMA } from './parts/store-layout.js';
 
-/** 1: marks per commit, each with its kind, reason and source (store-layout.ts holds the number). */
+/** 1: marks per commit, each with its kind, reason and source (parts/store-layout.ts holds the number). */
 export { MARKS_SCHEMA };
 
 /** The file's name inside a machine's folder. */

@@ -3,6 +3,7 @@
  * Versioned by `schema`; readers refuse newer versions instead of guessing.
  */
 import { z } from 'zod';
+import { DIRECTIONS } from '../model/metrics.js';
 import {
   BenchmarkId,
   CommitSha,
@@ -19,7 +20,6 @@ import {
   Token,
   Unit,
 } from './parts/fields.js';
-import { DIRECTIONS } from '../model/metrics.js';
 
 /** 2: benchmarks may carry counted work (`counts`, the instructions metrics); files of schema 1 read as they are. */
 export const RESULTS_SCHEMA = 2;

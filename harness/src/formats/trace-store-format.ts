@@ -7,8 +7,8 @@
  * Versioned on its own: the trend's files (STORE_SCHEMA) do not change.
  */
 import { z } from 'zod';
-import { BenchmarkId, CommitSha, SafeRecord, Text } from './parts/fields.js';
 import { PROFILES } from '../model/profiles.js';
+import { BenchmarkId, CommitSha, SafeRecord, Text } from './parts/fields.js';
 
 /**
  * 1: paths, listed folders, refused writes and io_uring per profile and point, of the program's run

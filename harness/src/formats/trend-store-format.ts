@@ -1,6 +1,6 @@
 /**
  * The trend store's files, laid out as on the gh-pages branch (and as the local history); the
- * layout, the series key and the windows are in ./store-layout.ts (shared with the site). Every
+ * layout, the series key and the windows are in ./parts/store-layout.ts (shared with the site). Every
  * file carries `schema`; readers refuse newer versions and never overwrite what they cannot read.
  */
 import { z } from 'zod';
@@ -18,14 +18,14 @@ import {
   Token,
   Unit,
 } from './parts/fields.js';
-import { Comparison } from '../model/quick-look-document.js';
-import { Direction, Machine, MachineId, Params } from './results-format.js';
 import { STORE_READS_FROM, STORE_SCHEMA } from './parts/store-layout.js';
+import { Comparison } from './quick-look-format.js';
+import { Direction, Machine, MachineId, Params } from './results-format.js';
 
 export { LEGACY_PROFILE, STORE_READS_FROM, STORE_SCHEMA } from './parts/store-layout.js';
 
 /*
- * Every field gets results.json's rules (./fields.ts): names a pattern, free text a cap, map keys
+ * Every field gets results.json's rules (./parts/fields.ts): names a pattern, free text a cap, map keys
  * no Object.prototype name, numbers a bound. The store is data anyone who can publish could have
  * shaped, and the site renders it. Lists are bounded by the file size limit of their reader.
  */
@@ -174,7 +174,7 @@ export type CommitsFile = z.infer<typeof CommitsFile>;
 
 const Column = z.array(Num.nullable());
 
-/** store-layout.ts CountFacts: what a counted-work series' count was at a commit. */
+/** parts/store-layout.ts CountFacts: what a counted-work series' count was at a commit. */
 const CountFacts = z
   .object({
     role: z.enum(['decides', 'evidence']),
@@ -196,14 +196,14 @@ const Series = z
     values: Column,
     /** The spread (standard deviation of the samples) per commit, when there were several. */
     ranges: Column,
-    /** The program hash per commit, run-length encoded (store-layout.ts ProgramRuns). */
+    /** The program hash per commit, run-length encoded (parts/store-layout.ts ProgramRuns). */
     programs: z.array(z.tuple([Count, Token.nullable()])),
     /** A counted-work metric's facts per commit, run-length encoded the same way (store v4). */
     counts: z.array(z.tuple([Count, CountFacts.nullable()])).optional(),
   })
   .strict();
 
-/** store-layout.ts seriesKey: "<benchmark id>|<workload>|<unit>". */
+/** parts/store-layout.ts seriesKey: "<benchmark id>|<workload>|<unit>". */
 const SeriesKey = Text('line').regex(/^[^|]+\|[^|]+\|[^|]+$/, '"<benchmark id>|<workload>|<unit>"');
 
 /**
@@ -218,7 +218,7 @@ export const ShardFile = z
     experiment: Segment,
     metric: Name,
     commits: z.array(CommitSha),
-    /** store-layout.ts seriesKey(id, workload, unit) -> the series. */
+    /** parts/store-layout.ts seriesKey(id, workload, unit) -> the series. */
     series: SafeRecord(SeriesKey, Series),
   })
   .strict();

@@ -7,8 +7,8 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { runProcess } from '../lib/exec.js';
 import type { ColdRead } from '../formats/results-format.js';
+import { runProcess } from '../lib/exec.js';
 import { buildTool } from './tools.js';
 
 export type { ColdRead };

@@ -2,8 +2,8 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
-import { probe } from '../lib/exec.js';
 import type { Commit, Machine } from '../formats/results-format.js';
+import { probe } from '../lib/exec.js';
 
 function readOr(path: string, fallback: string): string {
   try {

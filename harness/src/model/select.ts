@@ -6,7 +6,11 @@ export type At = Record<string, number | string | (number | string)[]>;
  * to show: a parameter the benchmark does not take (a variant's `ignores`) then does not
  * exclude it. Plans and checks keep the default, where a missing parameter never matches.
  */
-export function matchesAt(b: { params: Readonly<Record<string, number | string>> }, at: At, absent: 'matches' | 'fails' = 'fails'): boolean {
+export function matchesAt(
+  b: { params: Readonly<Record<string, number | string>> },
+  at: At,
+  absent: 'matches' | 'fails' = 'fails',
+): boolean {
   return Object.entries(at).every(
     ([k, want]) =>
       (absent === 'matches' && !(k in b.params)) ||

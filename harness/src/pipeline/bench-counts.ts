@@ -7,10 +7,10 @@
  * publishes the run.
  */
 import type { CountedRun } from '../analysis/work.js';
-import { shellQuote } from '../lib/exec.js';
 import type { StoredCount } from '../formats/count-store-format.js';
-import type { Job } from '../plan/job.js';
 import type { Results } from '../formats/results-format.js';
+import { shellQuote } from '../lib/exec.js';
+import type { Job } from '../plan/job.js';
 import { countsVaryOf, evidenceOf, VALGRIND_MISSING } from '../run/under-valgrind.js';
 import { type Keyed, type ReusePlan as PlanOf, planReuse, recountAgrees } from './count-reuse.js';
 import {

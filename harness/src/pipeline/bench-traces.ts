@@ -7,9 +7,7 @@
  * processes tried to write outside their scratch folder is failed, with the paths.
  */
 import { join } from 'node:path';
-import { writeFileAtomic } from '../lib/atomic.js';
 import type { Experiment } from '../formats/manifest-format.js';
-import type { Profile } from '../model/profiles.js';
 import type { Benchmark } from '../formats/results-format.js';
 import {
   refusedWritesReason,
@@ -17,6 +15,8 @@ import {
   TRACE_STORE_SCHEMA,
   type TraceStoreFile,
 } from '../formats/trace-store-format.js';
+import { writeFileAtomic } from '../lib/atomic.js';
+import type { Profile } from '../model/profiles.js';
 import { expand, type Filters } from '../plan/plan.js';
 import type { BuildResult } from '../run/build.js';
 import type { ResultsFile } from './results-file.js';

@@ -9,11 +9,12 @@
  * live re-check here: the run's own stage re-checks each deciding family, and a family it dropped
  * has no stored count left, so its points here are new keys.
  */
-import { shellQuote } from '../lib/exec.js';
-import type { Job } from '../plan/job.js';
+
 import type { Experiment } from '../formats/manifest-format.js';
-import type { Profile } from '../model/profiles.js';
 import type { Results } from '../formats/results-format.js';
+import { shellQuote } from '../lib/exec.js';
+import type { Profile } from '../model/profiles.js';
+import type { Job } from '../plan/job.js';
 import { expand, type Filters } from '../plan/plan.js';
 import { type BuildResult, buildAll } from '../run/build.js';
 import { type CountsMode, countingFamily, countWork, jobsToCount } from './count-work.js';

@@ -12,12 +12,12 @@
  * deterministic here.
  */
 import { type CountedRun, WORK_TOLERANCE, workOf } from '../analysis/work.js';
-import type { Tools } from '../machine/tools.js';
-import type { Job } from '../plan/job.js';
-import { HARNESS_METRICS } from '../model/metrics.js';
 import type { Benchmark, Counts, Metric } from '../formats/results-format.js';
+import type { Tools } from '../machine/tools.js';
+import { HARNESS_METRICS } from '../model/metrics.js';
 import { familyOf } from '../model/runtime-families.js';
 import { matchesAt } from '../model/select.js';
+import type { Job } from '../plan/job.js';
 import { countInstructions } from '../run/count-instructions.js';
 import { evidenceOf, VALGRIND_MISSING } from '../run/under-valgrind.js';
 

@@ -1,8 +1,8 @@
 /** report: summary.md and github-action-benchmark's inputs, written beside results.json. */
 import { join } from 'node:path';
-import { writeFileAtomic } from '../lib/atomic.js';
 import type { Experiment } from '../formats/manifest-format.js';
 import type { Results } from '../formats/results-format.js';
+import { writeFileAtomic } from '../lib/atomic.js';
 import { GAB_FILES, toGab } from '../report/gab.js';
 import { renderSummary, renderSummaryText } from '../report/summary.js';
 

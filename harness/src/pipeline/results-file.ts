@@ -3,10 +3,8 @@
  * (a crash or an interrupt loses nothing; a partial run says so).
  */
 import { join } from 'node:path';
-import { writeFileAtomic } from '../lib/atomic.js';
-import type { Conditions } from '../machine/conditions.js';
-import type { ExperimentInfo } from '../formats/parts/experiment-info.js';
 import type { Experiment } from '../formats/manifest-format.js';
+import type { ExperimentInfo } from '../formats/parts/experiment-info.js';
 import {
   type Benchmark,
   type Commit,
@@ -15,6 +13,8 @@ import {
   type Results,
   type SlopeFit,
 } from '../formats/results-format.js';
+import { writeFileAtomic } from '../lib/atomic.js';
+import type { Conditions } from '../machine/conditions.js';
 
 export interface RunFacts {
   started: Date;

@@ -4,15 +4,15 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { evaluate, referencedNames, templatePlaceholders } from '../lib/expr.js';
 import { type Experiment, jsRuntimes, type Manifest } from '../formats/manifest-format.js';
-import { PROFILES } from '../model/profiles.js';
 import {
   parseManifestText,
   readExperiment,
   readExperiments,
   readExperimentsTolerant,
 } from '../formats/read-manifests.js';
+import { evaluate, referencedNames, templatePlaceholders } from '../lib/expr.js';
+import { PROFILES } from '../model/profiles.js';
 
 export type { Experiment };
 

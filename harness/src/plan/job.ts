@@ -4,9 +4,10 @@
  * evicted, what must be built first, and what identifies it. Build, run and normalize read jobs
  * and never write into them (they are frozen).
  */
-import type { Scope } from '../lib/expr.js';
+
 import type { Check, Experiment, Manifest, Variant } from '../formats/manifest-format.js';
 import type { Params } from '../formats/results-format.js';
+import type { Scope } from '../lib/expr.js';
 import type { Sandbox } from '../model/sandbox.js';
 
 /** How a job's program is run: the profile's runs, warm-ups and timeout (not its constants). */

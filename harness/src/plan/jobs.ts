@@ -7,13 +7,12 @@
  */
 import { createHash } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
+import { type Experiment, jsRuntimes, type Variant } from '../formats/manifest-format.js';
 import { UserError } from '../lib/errors.js';
 import { shellQuote } from '../lib/exec.js';
 import { evaluate, fillTemplate, type Scope } from '../lib/expr.js';
 import { translate } from '../machine/sandbox/argv.js';
 import type { Resolved } from '../machine/toolchains.js';
-import { freezeJob, type Job, type JobBuild, type JobCommand } from './job.js';
-import { type Experiment, jsRuntimes, type Variant } from '../formats/manifest-format.js';
 import { familyOf, NATIVE_COUNTING } from '../model/runtime-families.js';
 import { INSIDE, type Sandbox } from '../model/sandbox.js';
 import { matchesAt } from '../model/select.js';
@@ -22,6 +21,7 @@ import { recipeOf } from './build-recipe.js';
 import { workloadHash } from './definition.js';
 import { buildIdentity, measuredInputs } from './identify-inputs.js';
 import { type InputResult, inputScope } from './inputs.js';
+import { freezeJob, type Job, type JobBuild, type JobCommand } from './job.js';
 import type { Point } from './plan.js';
 
 export interface PlanEnvironment {

@@ -3,10 +3,7 @@
  * runtime x parameter values), with their derived values. Pure: nothing is resolved or run here;
  * plan/jobs.ts turns points into jobs once runtimes and inputs are known.
  */
-import { UserError } from '../lib/errors.js';
-import { evaluate } from '../lib/expr.js';
-import { nodeMajors } from '../machine/toolchains.js';
-import { benchmarkId } from '../model/benchmark-id.js';
+
 import {
   type Experiment,
   jsRuntimes,
@@ -15,6 +12,10 @@ import {
   type ParamValue,
   type Variant,
 } from '../formats/manifest-format.js';
+import { UserError } from '../lib/errors.js';
+import { evaluate } from '../lib/expr.js';
+import { nodeMajors } from '../machine/toolchains.js';
+import { benchmarkId } from '../model/benchmark-id.js';
 import type { Profile } from '../model/profiles.js';
 import { familyOf, orList, pinnedKeys, releaseKeyFormats } from '../model/runtime-families.js';
 import { looksLikeRelease, parseReleaseKey, type ReleaseSpec } from '../model/runtime-release.js';

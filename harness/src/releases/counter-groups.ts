@@ -5,9 +5,10 @@
  * 1,374 of them by one or two calls (brk, mmap, madvise: the runtime's own start-up); listed one
  * per line they buried the few that change with the work. Pure; the CLI and the site both use it.
  */
+
+import type { ReleaseChange } from '../formats/release-store-format.js';
 import { paramText } from '../model/select.js';
 import { percent } from './analysis/changes.js';
-import type { ReleaseChange } from '../formats/release-store-format.js';
 
 /** A group whose every count moved by at most this many calls per run is folded, not hidden. */
 export const SMALL_COUNTER_STEP = 2;

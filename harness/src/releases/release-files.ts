@@ -7,17 +7,17 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { paths, RELEASES_DIR, RELEASES_SCHEMA } from '../formats/parts/store-layout.js';
+import { RESULTS_MAX_BYTES, readResults, readResultsArtifact } from '../formats/read-results.js';
+import type { ReleaseChangesFile, ReleaseEntry, ReleaseIndexFile } from '../formats/release-store-format.js';
+import { checkReleaseChanges, checkReleaseIndex, type Trust } from '../formats/release-store-format.js';
+import type { Results } from '../formats/results-format.js';
 import { withLock, writeFilesAtomic } from '../lib/atomic.js';
 import { UserError } from '../lib/errors.js';
 import { assertRealInside } from '../lib/fs-safety.js';
 import { assertSegment, isSegment } from '../lib/ids.js';
 import { parseJson, readJsonFile } from '../lib/json-file.js';
 import { readUntrusted } from '../lib/untrusted.js';
-import { RESULTS_MAX_BYTES, readResults, readResultsArtifact } from '../formats/read-results.js';
-import type { Results } from '../formats/results-format.js';
-import { paths, RELEASES_DIR, RELEASES_SCHEMA } from '../formats/parts/store-layout.js';
-import { checkReleaseChanges, checkReleaseIndex, type Trust } from '../formats/release-store-format.js';
-import type { ReleaseChangesFile, ReleaseEntry, ReleaseIndexFile } from '../formats/release-store-format.js';
 
 const HINT = 'repair or remove the file by hand, or update the harness if it is newer';
 

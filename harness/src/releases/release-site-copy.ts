@@ -7,10 +7,10 @@
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { paths, RELEASES_DIR, RELEASES_SCHEMA } from '../formats/parts/store-layout.js';
 import { writeFilesAtomic } from '../lib/atomic.js';
 import { UserError } from '../lib/errors.js';
 import { isSegment } from '../lib/ids.js';
-import { paths, RELEASES_DIR, RELEASES_SCHEMA } from '../formats/parts/store-layout.js';
 import { readReleaseChanges, readReleaseIndex, type Warn } from './release-files.js';
 
 function orEmpty<T>(read: () => T, empty: T, file: string, warn: Warn): T {

@@ -7,13 +7,13 @@
 import { medianInterval } from '../analysis/median-interval.js';
 import type { CountedRun } from '../analysis/work.js';
 import { type Experiment, jsRuntimes, type ParamValue } from '../formats/manifest-format.js';
+import type { CounterPoint, SuiteValue, WorkPoint } from '../formats/release-store-format.js';
+import type { Metric, Results } from '../formats/results-format.js';
 import { HARNESS_METRICS, SYSCALL_PREFIX } from '../model/metrics.js';
 import type { Release } from '../model/release-catalog.js';
-import type { Metric, Results } from '../formats/results-format.js';
 import { compareVersions, type Family } from '../model/runtime-release.js';
 import { RUNTIME_PARAM } from '../model/select.js';
 import type { Filters } from '../plan/plan.js';
-import type { CounterPoint, SuiteValue, WorkPoint } from '../formats/release-store-format.js';
 
 /** A traced run's syscall counts (run/parse-strace.ts's shape, restated: plan does not import run). */
 export interface TracedCounts {

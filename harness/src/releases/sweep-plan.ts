@@ -5,8 +5,9 @@
  * missing suites: added to its entry when the entry was measured by the same commit, else the
  * release is measured again whole, so an entry is always one commit's measurement. Pure.
  */
-import type { Release } from '../model/release-catalog.js';
+
 import type { ReleaseEntry } from '../formats/release-store-format.js';
+import type { Release } from '../model/release-catalog.js';
 import { type SuiteExperiment, sweepOrder, takesPart } from './suite-plan.js';
 
 export interface ReleasePlan {

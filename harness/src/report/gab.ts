@@ -4,11 +4,11 @@
  * the action's single data.js stays small; the full data goes to the store.
  */
 import { z } from 'zod';
+import type { Experiment } from '../formats/manifest-format.js';
+import type { Benchmark } from '../formats/results-format.js';
 import { formatValue } from '../lib/format.js';
 import { benchmarkId } from '../model/benchmark-id.js';
-import type { Experiment } from '../formats/manifest-format.js';
 import type { Direction } from '../model/metrics.js';
-import type { Benchmark } from '../formats/results-format.js';
 import { matchesAt } from '../model/select.js';
 
 export const GabEntry = z

@@ -4,9 +4,10 @@
  * intervals overlap are named together), and a value that is physically implausible against the
  * experiment's own references is flagged as suspect instead of headlined. Pure.
  */
-import { formatParam, formatRatio, formatValue } from '../lib/format.js';
+
 import type { Overview } from '../formats/manifest-format.js';
 import type { OverviewLine, OverviewModel } from '../formats/parts/overview-vocabulary.js';
+import { formatParam, formatRatio, formatValue } from '../lib/format.js';
 
 /**
  * Better than the reference (C) by more than this factor is not believed: a JavaScript path doing

@@ -7,10 +7,10 @@
 
 import { medianInterval } from '../analysis/median-interval.js';
 import { fitLine } from '../analysis/slope.js';
-import { compareText } from '../lib/compare-text.js';
 import type { Overview } from '../formats/manifest-format.js';
-import type { Direction } from '../model/metrics.js';
 import type { OverviewLine, OverviewModel, OverviewPanel } from '../formats/parts/overview-vocabulary.js';
+import { compareText } from '../lib/compare-text.js';
+import type { Direction } from '../model/metrics.js';
 import { labelWith, matchesAt } from '../model/select.js';
 import { answerSentence } from './overview-answer.js';
 

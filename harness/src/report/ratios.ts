@@ -3,8 +3,8 @@
  * Shared by summary.md and the site's overview so both read a manifest the same way.
  */
 
-import { formatParam } from '../lib/format.js';
 import type { ParamValue } from '../formats/manifest-format.js';
+import { formatParam } from '../lib/format.js';
 
 export interface Ratio {
   metric: string;

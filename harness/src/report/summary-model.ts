@@ -5,10 +5,10 @@
  * and the site's overview all render this one model.
  */
 
-import { formatParam, formatRatio, formatValue } from '../lib/format.js';
 import type { Manifest, ManifestAnalysis } from '../formats/manifest-format.js';
-import { harnessMetric } from '../model/metrics.js';
 import type { Benchmark, Results, SlopeFit } from '../formats/results-format.js';
+import { formatParam, formatRatio, formatValue } from '../lib/format.js';
+import { harnessMetric } from '../model/metrics.js';
 import { labelWith, matchesAt, RUNTIME_PARAM } from '../model/select.js';
 import { type Answer, type AnswerScenario, answerComparison, answerScenarios } from './answers.js';
 import { countingSentence } from './counting-text.js';

@@ -2,9 +2,10 @@
  * The summary model rendered for humans: summary.md (markdown, every cell escaped so program
  * output cannot break it) and the terminal (the same text without markdown escapes).
  */
+
+import type { Benchmark, Results } from '../formats/results-format.js';
 import { formatRatio } from '../lib/format.js';
 import { escapeCell, markdownTable } from '../lib/markdown.js';
-import type { Benchmark, Results } from '../formats/results-format.js';
 import type { Answer } from './answers.js';
 import {
   type AnswerModel,

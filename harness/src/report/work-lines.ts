@@ -10,10 +10,10 @@
 import { medianInterval } from '../analysis/median-interval.js';
 import { unmeasurableText } from '../analysis/unmeasurable-text.js';
 import type { Unmeasurable } from '../analysis/work.js';
+import type { Benchmark, Counts, Metric } from '../formats/results-format.js';
 import { compareText } from '../lib/compare-text.js';
 import { formatParam, formatValue, groupDigits } from '../lib/format.js';
 import { counterName, SYSCALL_PREFIX } from '../model/metrics.js';
-import type { Benchmark, Counts, Metric } from '../formats/results-format.js';
 import { type At, labelWith, matchesAt } from '../model/select.js';
 
 /** What the lines are read from: the run file's copy of the experiment (formats/parts/experiment-info.ts). */

@@ -16,10 +16,10 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
+import { BuildInfo } from '../formats/results-format.js';
 import { writeFileAtomic } from '../lib/atomic.js';
 import { UserError } from '../lib/errors.js';
 import type { PointTrace } from '../machine/sandbox/traced-step.js';
-import { BuildInfo } from '../formats/results-format.js';
 import { ENTRY_META as META } from '../plan/build-reads.js';
 
 /** What an entry says of its build. */

@@ -8,15 +8,15 @@ import { copyFileSync, cpSync, existsSync, mkdirSync, rmSync, statSync } from 'n
 import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import * as harnessEsbuild from 'esbuild';
+import type { BuildInfo } from '../formats/results-format.js';
 import { type ProcessResult, runProcess } from '../lib/exec.js';
 import { failureDetail } from '../lib/first-error-line.js';
 import { translate } from '../machine/sandbox/argv.js';
 import { type PointTrace, runSandboxStep } from '../machine/sandbox/traced-step.js';
-import type { Job, JobBuild } from '../plan/job.js';
-import type { BuildInfo } from '../formats/results-format.js';
 import { INSIDE, type Sandbox, type SandboxRoot } from '../model/sandbox.js';
 import { readsOf } from '../plan/build-reads.js';
 import { bundleFlags, esbuildArgv, esbuildOptions, gccArgv, JUST_FLAGS, justArgv } from '../plan/build-recipe.js';
+import type { Job, JobBuild } from '../plan/job.js';
 import { rootPin } from '../plan/package-pins.js';
 import { type EntryMeta, readEntry, settle, showInView, stagingOf } from './build-entry.js';
 

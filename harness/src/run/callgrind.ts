@@ -10,8 +10,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Tools } from '../machine/tools.js';
+import type { ProcessProfile } from '../model/process-profile.js';
 import type { Job } from '../plan/job.js';
-import type { ProcessProfile } from '../model/work-breakdown-schema.js';
 import { COUNT_TIMEOUT_FACTOR } from './count-instructions.js';
 import { type ProfileContext, parseCallgrind } from './parse-callgrind.js';
 import { type CountedSize, runUnderValgrind } from './under-valgrind.js';

@@ -5,12 +5,12 @@
  */
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Validation } from '../formats/results-format.js';
 import { describeExit, type ProcessResult, runProcess, shellQuote } from '../lib/exec.js';
 import { failureDetail } from '../lib/first-error-line.js';
 import { POINT_LABEL, sandboxCommand } from '../machine/sandbox/argv.js';
 import type { Tools } from '../machine/tools.js';
 import { commandLine, type Job } from '../plan/job.js';
-import type { Validation } from '../formats/results-format.js';
 import { emptyScratch } from './empty-scratch.js';
 import { GNU_TIME_FORMAT, parseGnuTime } from './parse-gnu-time.js';
 import { parseStraceSummary, type SyscallCounts } from './parse-strace.js';

@@ -4,9 +4,9 @@
  */
 import { describe } from '../analysis/describe.js';
 import { fitSizes } from '../analysis/fit.js';
-import type { Job } from '../plan/job.js';
-import { FIT_METRICS } from '../model/metrics.js';
 import type { Metric } from '../formats/results-format.js';
+import { FIT_METRICS } from '../model/metrics.js';
+import type { Job } from '../plan/job.js';
 import type { RawSamples } from './runner.js';
 
 /**

@@ -22,7 +22,7 @@ import {
   type ObjectRole,
   type ProcessProfile,
   UNPLACED_OBJECT,
-} from '../model/work-breakdown-schema.js';
+} from '../model/process-profile.js';
 
 export type ParsedProfile = { ok: true; profile: ProcessProfile } | { ok: false; reason: string };
 

@@ -3,9 +3,9 @@
  * statistic taken (normalize does that). A runner measures a job and never writes into it.
  */
 
+import type { Validation } from '../formats/results-format.js';
 import type { Tools } from '../machine/tools.js';
 import type { Job } from '../plan/job.js';
-import type { Validation } from '../formats/results-format.js';
 import type { SyscallCounts } from './parse-strace.js';
 
 /** One timed run of the program. */

@@ -13,8 +13,8 @@ import { join } from 'node:path';
 import { describeExit, shellQuote } from '../lib/exec.js';
 import type { Scope } from '../lib/expr.js';
 import type { Tools } from '../machine/tools.js';
-import { commandLine, type Job, type JobCommand } from '../plan/job.js';
 import { familyOf } from '../model/runtime-families.js';
+import { commandLine, type Job, type JobCommand } from '../plan/job.js';
 import { readReport, shell, tail, timeoutMs } from './common.js';
 import { runChecks } from './validate.js';
 

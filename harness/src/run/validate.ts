@@ -2,9 +2,10 @@
  * validate: a program's reported line against what the harness knows it sent. A wrong answer
  * fails the benchmark: a fast wrong program must never produce a number.
  */
-import { evaluate, type Scope } from '../lib/expr.js';
+
 import type { Check, Variant } from '../formats/manifest-format.js';
 import type { Params, Validation } from '../formats/results-format.js';
+import { evaluate, type Scope } from '../lib/expr.js';
 import { matchesAt } from '../model/select.js';
 
 /** The scope's plain values, for matching a check's `when` selector against the point. */

@@ -9,11 +9,11 @@ import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { z } from 'zod';
 import { compareRuns, thresholdsUsed } from '../compare/quick-look.js';
-import { readUntrusted } from '../lib/untrusted.js';
+import { paths, RELEASES_DIR, recentWindows, STORE_SCHEMA } from '../formats/parts/store-layout.js';
 import { RESULTS_MAX_BYTES } from '../formats/read-results.js';
 import type { Results } from '../formats/results-format.js';
-import { paths, RELEASES_DIR, recentWindows, STORE_SCHEMA } from '../formats/parts/store-layout.js';
 import { CatalogFile, CommitsFile, NewestPairFile } from '../formats/trend-store-format.js';
+import { readUntrusted } from '../lib/untrusted.js';
 import { readNoiseFile } from '../store/noise-thresholds.js';
 import { readStoreFile } from '../store/store-files.js';
 

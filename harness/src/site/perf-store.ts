@@ -4,7 +4,6 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { benchmarkId } from '../model/benchmark-id.js';
 import {
   paths,
   roundSpread,
@@ -15,6 +14,7 @@ import {
   windowId,
 } from '../formats/parts/store-layout.js';
 import type { CommitEntry, TrendWindow } from '../formats/trend-store-format.js';
+import { benchmarkId } from '../model/benchmark-id.js';
 
 const COMMITS = 5000;
 const EXPERIMENTS = ['wc', 'streams', 'records'];

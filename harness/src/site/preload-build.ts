@@ -7,9 +7,9 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { z } from 'zod';
-import type { PreloadPlan } from '../model/preload-plan.js';
 import { defaultProfile, LEGACY_PROFILE, paths, recentWindows } from '../formats/parts/store-layout.js';
 import { CatalogFile, CommitsFile, MachinesFile, type WindowCommit } from '../formats/trend-store-format.js';
+import type { PreloadPlan } from '../model/preload-plan.js';
 import { readStoreFile } from '../store/store-files.js';
 
 const url = (path: string) => `data/${path}`;

@@ -9,12 +9,16 @@
 import { existsSync, lstatSync, readdirSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { z } from 'zod';
-import { UserError } from '../lib/errors.js';
-import { formatIssues, readJsonFile } from '../lib/json-file.js';
 import { COUNT_STORE_FILE, COUNT_STORE_SCHEMA, CountStoreFile } from '../formats/count-store-format.js';
 import { MARKS_FILE, MARKS_SCHEMA, MarksFile } from '../formats/marks-format.js';
 import { migrateNoise, NOISE_SCHEMA, NoiseFile } from '../formats/noise-format.js';
 import { RELEASES_DIR, RELEASES_SCHEMA } from '../formats/parts/store-layout.js';
+import {
+  migrateTraceFile,
+  TRACE_STORE_DIR,
+  TRACE_STORE_SCHEMA,
+  TraceStoreFile,
+} from '../formats/trace-store-format.js';
 import {
   CatalogFile,
   CommitsFile,
@@ -25,7 +29,8 @@ import {
   ShardFile,
   STORE_SCHEMA,
 } from '../formats/trend-store-format.js';
-import { migrateTraceFile, TRACE_STORE_DIR, TRACE_STORE_SCHEMA, TraceStoreFile } from '../formats/trace-store-format.js';
+import { UserError } from '../lib/errors.js';
+import { formatIssues, readJsonFile } from '../lib/json-file.js';
 import { HINT, refuseBeforeV3, STORE_FILE_MAX_BYTES } from './store-files.js';
 
 const context = 'refusing to touch the store: ';
@@ -62,7 +67,7 @@ function assertStoreShaped(root: string): void {
 /** A file's schema, the version this harness writes, and what is done to an older one before validation. */
 type Kind = { schema: z.ZodType; version: number; older: (file: string) => (raw: unknown) => unknown } | undefined;
 
-/** The schema of a store file by its place (store-layout.ts paths), or undefined for none. */
+/** The schema of a store file by its place (formats/parts/store-layout.ts paths), or undefined for none. */
 function kindOf(rel: string): Kind {
   const p = rel.split(sep);
   const at = (...names: (string | undefined)[]) => names.every((n, i) => n === undefined || p[i] === n);

@@ -7,15 +7,15 @@
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { assertRealInside } from '../lib/fs-safety.js';
-import { assertSegment } from '../lib/ids.js';
-import { readJsonFile } from '../lib/json-file.js';
 import {
   COUNT_STORE_FILE,
   COUNT_STORE_SCHEMA,
   type CountStoreFile,
   CountStoreFile as CountStoreSchema,
 } from '../formats/count-store-format.js';
+import { assertRealInside } from '../lib/fs-safety.js';
+import { assertSegment } from '../lib/ids.js';
+import { readJsonFile } from '../lib/json-file.js';
 import { HINT, json, STORE_FILE_MAX_BYTES, writeInside } from './store-files.js';
 
 function countStorePath(root: string, machine: string): string {

@@ -6,13 +6,13 @@
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { MARK_KINDS, MARKS_FILE, MARKS_SCHEMA, type Mark, type MarkKind, MarksFile } from '../formats/marks-format.js';
+import { commitOrder, paths } from '../formats/parts/store-layout.js';
+import type { Results } from '../formats/results-format.js';
+import { IndexFile } from '../formats/trend-store-format.js';
 import { assertRealInside } from '../lib/fs-safety.js';
 import { assertSegment, assertSha } from '../lib/ids.js';
 import { readJsonFile } from '../lib/json-file.js';
-import { MARK_KINDS, MARKS_FILE, MARKS_SCHEMA, type Mark, type MarkKind, MarksFile } from '../formats/marks-format.js';
-import type { Results } from '../formats/results-format.js';
-import { commitOrder, paths } from '../formats/parts/store-layout.js';
-import { IndexFile } from '../formats/trend-store-format.js';
 import {
   HINT,
   json,

@@ -3,8 +3,9 @@
  * dispatch (one experiment, one variant, one parameter value) measures a few benchmarks again and
  * must never replace or null the others. Pure.
  */
-import { paramKey } from '../model/benchmark-id.js';
+
 import type { Results, SlopeFit } from '../formats/results-format.js';
+import { paramKey } from '../model/benchmark-id.js';
 
 const fitKey = (f: SlopeFit) => [f.experiment, f.kind, f.x, f.metric, f.variant, paramKey(f.params)].join('|');
 

@@ -5,9 +5,9 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { migrateNoise, NOISE_SCHEMA, NoiseFile } from '../formats/noise-format.js';
 import { UserError } from '../lib/errors.js';
 import { readUntrustedJson } from '../lib/untrusted.js';
-import { migrateNoise, NOISE_SCHEMA, NoiseFile } from '../formats/noise-format.js';
 
 /** The thresholds to use, and what the comparison should say about them. */
 export interface NoiseChoice {

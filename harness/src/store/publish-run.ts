@@ -6,11 +6,8 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { withLock } from '../lib/atomic.js';
-import { UserError } from '../lib/errors.js';
-import { assertSegment } from '../lib/ids.js';
-import type { Results } from '../formats/results-format.js';
 import { commitOrder, paths } from '../formats/parts/store-layout.js';
+import type { Results } from '../formats/results-format.js';
 import {
   CatalogFile,
   type CommitEntry,
@@ -21,6 +18,9 @@ import {
   ShardFile,
   STORE_SCHEMA,
 } from '../formats/trend-store-format.js';
+import { withLock } from '../lib/atomic.js';
+import { UserError } from '../lib/errors.js';
+import { assertSegment } from '../lib/ids.js';
 import { mergeResults } from './merge.js';
 import {
   checkIdentifiers,

@@ -11,9 +11,15 @@ import { type ChangePoint, detectChangePoints, MIN_SHIFT } from '../analysis/cha
 import { bootstrapRatioCI, median } from '../analysis/two-sample.js';
 import { WORK_TOLERANCE } from '../analysis/work.js';
 import { actionable, workSteps } from '../analysis/work-steps.js';
-import { harnessMetric } from '../model/metrics.js';
 import { joinShards, programChanges, STORE_SCHEMA } from '../formats/parts/store-layout.js';
-import type { CatalogFile, CommitsFile, RegressionsFile, ShardFile, TrendChange } from '../formats/trend-store-format.js';
+import type {
+  CatalogFile,
+  CommitsFile,
+  RegressionsFile,
+  ShardFile,
+  TrendChange,
+} from '../formats/trend-store-format.js';
+import { harnessMetric } from '../model/metrics.js';
 
 const REGRESSIONS_METHOD = `binary segmentation on log values (a step must exceed 3% and 4x the series noise, or the calibrated threshold); ratio of the medians of up to 30 points either side (within the stretches between change points) with a 2000-resample bootstrap 95% interval; counted work (instructions): a change beyond ${WORK_TOLERANCE * 100}% between consecutive counts that decide and repeated, the two counts as the medians and the exact ratio as its interval`;
 

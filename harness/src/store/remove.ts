@@ -7,10 +7,6 @@
  */
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { withLock } from '../lib/atomic.js';
-import { UserError } from '../lib/errors.js';
-import { assertRealInside } from '../lib/fs-safety.js';
-import { assertSegment } from '../lib/ids.js';
 import {
   commitOrder,
   decodePrograms,
@@ -21,6 +17,10 @@ import {
   sameFacts,
 } from '../formats/parts/store-layout.js';
 import { CatalogFile, CommitsFile, IndexFile, MachinesFile, ShardFile } from '../formats/trend-store-format.js';
+import { withLock } from '../lib/atomic.js';
+import { UserError } from '../lib/errors.js';
+import { assertRealInside } from '../lib/fs-safety.js';
+import { assertSegment } from '../lib/ids.js';
 import { readStoreFile, runFileOf, writeInside } from './store-files.js';
 
 export interface RemoveRequest {

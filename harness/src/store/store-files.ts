@@ -5,14 +5,14 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { z } from 'zod';
+import { RESULTS_MAX_BYTES } from '../formats/read-results.js';
+import { RESULTS_SCHEMA, type Results, Results as ResultsSchema } from '../formats/results-format.js';
+import { LEGACY_PROFILE, STORE_READS_FROM, STORE_SCHEMA } from '../formats/trend-store-format.js';
 import { writeFilesAtomic } from '../lib/atomic.js';
 import { UserError } from '../lib/errors.js';
 import { assertRealInside } from '../lib/fs-safety.js';
 import { assertParamName, assertParamValue, assertSegment, assertSha } from '../lib/ids.js';
 import { readJsonFile } from '../lib/json-file.js';
-import { RESULTS_MAX_BYTES } from '../formats/read-results.js';
-import { RESULTS_SCHEMA, type Results, Results as ResultsSchema } from '../formats/results-format.js';
-import { LEGACY_PROFILE, STORE_READS_FROM, STORE_SCHEMA } from '../formats/trend-store-format.js';
 import { trended } from './trend-columns.js';
 
 export const HINT = 'repair or remove the file by hand, or update the harness if it is newer';

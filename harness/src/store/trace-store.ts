@@ -7,10 +7,6 @@
  */
 import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { assertRealInside } from '../lib/fs-safety.js';
-import { assertSegment, assertSha, isSegment } from '../lib/ids.js';
-import { readJsonFile } from '../lib/json-file.js';
-import type { Profile } from '../model/profiles.js';
 import { RELEASES_DIR } from '../formats/parts/store-layout.js';
 import {
   migrateTraceFile,
@@ -20,6 +16,10 @@ import {
   type TraceStoreFile as TraceFile,
   TraceStoreFile,
 } from '../formats/trace-store-format.js';
+import { assertRealInside } from '../lib/fs-safety.js';
+import { assertSegment, assertSha, isSegment } from '../lib/ids.js';
+import { readJsonFile } from '../lib/json-file.js';
+import type { Profile } from '../model/profiles.js';
 import { HINT, json, STORE_FILE_MAX_BYTES, writeInside } from './store-files.js';
 
 /** Trace files kept per machine (about 100-300 kB each for a whole profile). */

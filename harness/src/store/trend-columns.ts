@@ -5,9 +5,7 @@
  * counted-work metric's series also keeps, per commit, what its count was (its `counts` record):
  * the site must tell a count to act on from one that is evidence or did not repeat. Pure.
  */
-import { compareText } from '../lib/compare-text.js';
-import { harnessMetric } from '../model/metrics.js';
-import type { Benchmark } from '../formats/results-format.js';
+
 import {
   type CountFacts,
   decodePrograms,
@@ -21,7 +19,10 @@ import {
   seriesKey,
   UNRECORDED_WORKLOAD,
 } from '../formats/parts/store-layout.js';
+import type { Benchmark } from '../formats/results-format.js';
 import type { ShardFile } from '../formats/trend-store-format.js';
+import { compareText } from '../lib/compare-text.js';
+import { harnessMetric } from '../model/metrics.js';
 
 /** Metrics worth a trend line (the catalogue's rule): the full syscall breakdown stays in the run file. */
 export { trended } from '../model/metrics.js';

@@ -6,14 +6,13 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { expectComparison, PAIRS_COMPARISON_SCHEMA } from '../formats/comparison-format.js';
+import { DiffPlan } from '../formats/diff-plan-format.js';
+import { PairRecordDocument } from '../formats/pair-record-format.js';
+import { PairsComparison } from '../formats/pairs-format.js';
 import { UserError } from '../lib/errors.js';
 import { escapeCell } from '../lib/markdown.js';
 import { readUntrusted, readUntrustedJson } from '../lib/untrusted.js';
-import { expectComparison } from '../model/comparison-kind.js';
-import { PAIRS_COMPARISON_SCHEMA } from '../model/comparison-version.js';
-import { DiffPlan } from '../model/diff-plan.js';
-import { PairRecordDocument } from '../model/pair-record.js';
-import { PairsComparison } from '../model/pairs-document.js';
 import { DEFAULT_GATE_RULE, type GateRule, parseGateRule } from '../pairs/analysis/merge-gate.js';
 import type { RecomputeOptions } from '../pairs/analysis/recompute.js';
 import { renderPairsComparison } from '../pairs/report/comment.js';

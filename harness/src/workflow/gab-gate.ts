@@ -14,10 +14,10 @@
  * Pure functions; the command in cli.ts reads the files and asks git.
  */
 import { z } from 'zod';
+import { FreeKey, Num, SafeRecord, Text, Token } from '../formats/parts/fields.js';
 import { UserError } from '../lib/errors.js';
 import { assertSegment, assertSha } from '../lib/ids.js';
 import { parseJson } from '../lib/json-file.js';
-import { FreeKey, Num, SafeRecord, Text, Token } from '../formats/parts/fields.js';
 
 export const GAB_TOOLS = ['customSmallerIsBetter', 'customBiggerIsBetter'] as const;
 export type GabTool = (typeof GAB_TOOLS)[number];

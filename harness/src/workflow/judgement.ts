@@ -6,10 +6,10 @@
  * at all. Each of these fails the check on its own; together they are the commit status the
  * repository requires. Pure: documents in, the judgement out.
  */
-import type { DiffPlan } from '../model/diff-plan.js';
-import type { GateResult } from '../model/diff-summary.js';
-import type { PairRecordDocument } from '../model/pair-record.js';
-import type { PairsComparison } from '../model/pairs-document.js';
+import type { DiffPlan } from '../formats/diff-plan-format.js';
+import type { PairRecordDocument } from '../formats/pair-record-format.js';
+import type { PairsComparison } from '../formats/pairs-format.js';
+import type { GateResult } from '../formats/parts/diff-summary.js';
 import type { TranscriptVerdictFile } from '../model/transcript-document.js';
 import type { GateRule } from '../pairs/analysis/merge-gate.js';
 import { type RecomputeOptions, recomputeVerdicts } from '../pairs/analysis/recompute.js';

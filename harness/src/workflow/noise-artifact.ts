@@ -8,9 +8,9 @@
  */
 import { lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { UserError } from '../lib/errors.js';
-import { NOISE_KEY_RE } from '../formats/parts/fields.js';
 import type { NoiseFile } from '../formats/noise-format.js';
+import { NOISE_KEY_RE } from '../formats/parts/fields.js';
+import { UserError } from '../lib/errors.js';
 
 /**
  * The largest threshold a calibration may publish: a relative effect of 100% (a change must

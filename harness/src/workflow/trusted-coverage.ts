@@ -12,8 +12,8 @@
  */
 
 import { isDeepStrictEqual } from 'node:util';
-import type { DiffPlan } from '../model/diff-plan.js';
-import type { PairsComparison } from '../model/pairs-document.js';
+import type { DiffPlan } from '../formats/diff-plan-format.js';
+import type { PairsComparison } from '../formats/pairs-format.js';
 import { needsNoTiming, type TranscriptVerdictFile } from '../model/transcript-document.js';
 
 /** Reasons a point may be left unmeasured on both sides and still count as answered. */

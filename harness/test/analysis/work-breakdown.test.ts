@@ -4,13 +4,8 @@
 // WorkBreakdown fragment accepts.
 import { describe, expect, it } from 'vitest';
 import { BREAKDOWN_LIMITS, diffBreakdowns } from '../../src/analysis/work-breakdown.js';
-import {
-  BREAKDOWN_NAME_CAP,
-  type FunctionCost,
-  JIT_OBJECT,
-  type ProcessProfile,
-  WorkBreakdown,
-} from '../../src/model/work-breakdown-schema.js';
+import { BREAKDOWN_NAME_CAP, WorkBreakdown } from '../../src/formats/parts/work-breakdown-fields.js';
+import { type FunctionCost, JIT_OBJECT, type ProcessProfile } from '../../src/model/process-profile.js';
 
 const fn = (object: string, role: FunctionCost['role'], name: string, instructions: number): FunctionCost => ({
   object,

@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Comparison } from '../../src/model/quick-look-document.js';
+import { Comparison } from '../../src/formats/quick-look-format.js';
 import { runCli } from '../helpers/cli.js';
 import { bench, results, timed, wcResults } from '../helpers/results.js';
 

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { compareRuns, counterChange } from '../../src/compare/quick-look.js';
 import { renderComparison } from '../../src/compare/render-quick-look.js';
-import { Comparison } from '../../src/model/quick-look-document.js';
+import { Comparison } from '../../src/formats/quick-look-format.js';
 import { bench, counter, results, timed } from '../helpers/results.js';
 
 const T = [0.1, 0.101, 0.099, 0.1005, 0.0995];

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { compareRuns } from '../../src/compare/quick-look.js';
 import { renderComparison } from '../../src/compare/render-quick-look.js';
-import { Comparison } from '../../src/model/quick-look-document.js';
+import { Comparison } from '../../src/formats/quick-look-format.js';
 import { bench, counter, results, timed } from '../helpers/results.js';
 
 // Within ±1%: identical builds whose intervals lie inside the 2% margin ("unchanged").

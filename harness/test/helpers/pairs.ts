@@ -1,5 +1,5 @@
 /** A paired comparison (comparison.json schema 2) as `npm run pairs` writes it, for renderer and artifact tests. */
-import type { PairsComparison, PairsPoint } from '../../src/model/pairs-document.js';
+import type { PairsComparison, PairsPoint } from '../../src/formats/pairs-format.js';
 
 export function pairsPoint(over: Partial<PairsPoint> = {}): PairsPoint {
   return {

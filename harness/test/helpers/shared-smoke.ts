@@ -11,8 +11,8 @@ import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { processAlive } from '../../src/lib/atomic.js';
 import type { Results } from '../../src/formats/results-format.js';
+import { processAlive } from '../../src/lib/atomic.js';
 import { borrowNodeModules, cloneWorkingTree } from './working-tree.js';
 
 /** The README's main command, as it is written there. */

@@ -2,8 +2,8 @@
 // it "(got null)", JSON's spelling of a non-finite number: the message now shows the value read.
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { parseJson } from '../../src/lib/json-file.js';
 import { Num } from '../../src/formats/parts/fields.js';
+import { parseJson } from '../../src/lib/json-file.js';
 
 const schema = z.object({ v: Num }).strict();
 

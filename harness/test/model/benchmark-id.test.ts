@@ -1,8 +1,8 @@
 // A benchmark id is encoded and decoded in one place: parameters sorted by name, and the decoder
 // gives back what the encoder was given (numbers as text).
 import { describe, expect, it } from 'vitest';
-import { benchmarkId, paramKey, parseBenchmarkId } from '../../src/model/benchmark-id.js';
 import { BenchmarkId } from '../../src/formats/parts/fields.js';
+import { benchmarkId, paramKey, parseBenchmarkId } from '../../src/model/benchmark-id.js';
 
 describe('benchmark ids', () => {
   it('encodes parameters sorted by name, matching the stored pattern', () => {

@@ -12,7 +12,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PairsComparison } from '../../src/model/pairs-document.js';
+import { PairsComparison } from '../../src/formats/pairs-format.js';
 import { loadAllExperiments } from '../../src/plan/experiments.js';
 import { ROOT, runPairs } from '../helpers/cli.js';
 

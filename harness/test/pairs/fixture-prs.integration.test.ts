@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { plantedWc } from '../../src/calibration/plant.js';
-import { PairsComparison } from '../../src/model/pairs-document.js';
+import { PairsComparison } from '../../src/formats/pairs-format.js';
 import { commentOnDiff, performanceLine, runCli, runPairs } from '../helpers/cli.js';
 import { editProgram, programCheckout } from '../helpers/program-checkout.js';
 

@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { CountStoreFile } from '../../src/formats/count-store-format.js';
-import { PairRecordDocument } from '../../src/model/pair-record.js';
-import { PairsComparison } from '../../src/model/pairs-document.js';
+import { PairRecordDocument } from '../../src/formats/pair-record-format.js';
+import { PairsComparison } from '../../src/formats/pairs-format.js';
 import { ROOT, runCli, runPairs } from '../helpers/cli.js';
 import { editProgram, programCheckout } from '../helpers/program-checkout.js';
 

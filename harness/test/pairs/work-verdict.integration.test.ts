@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { PairsComparison } from '../../src/model/pairs-document.js';
+import { PairsComparison } from '../../src/formats/pairs-format.js';
 import { commentOnDiff, runCli, runPairs } from '../helpers/cli.js';
 import { editProgram, programCheckout } from '../helpers/program-checkout.js';
 

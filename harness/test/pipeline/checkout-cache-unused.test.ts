@@ -13,9 +13,9 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { Results } from '../../src/formats/results-format.js';
 import { cacheRoot, checkoutCache } from '../../src/machine/cache-root.js';
 import { recordTree } from '../../src/machine/verify-cache.js';
-import type { Results } from '../../src/formats/results-format.js';
 import { bench } from '../../src/pipeline/bench.js';
 import { programCheckout } from '../helpers/program-checkout.js';
 import { removeScratch } from '../helpers/scratch.js';

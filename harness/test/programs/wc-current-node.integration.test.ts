@@ -4,9 +4,9 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CURRENT_NODE_MAJOR } from '../../src/machine/toolchains.js';
 import { parseResults } from '../../src/formats/read-results.js';
 import type { Results } from '../../src/formats/results-format.js';
+import { CURRENT_NODE_MAJOR } from '../../src/machine/toolchains.js';
 import { type CliResult, runCli } from '../helpers/cli.js';
 
 describe('wc smoke run of c, node-stream and node-pipe on the running node', () => {

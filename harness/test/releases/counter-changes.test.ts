@@ -2,13 +2,13 @@
 // count that steps at one release, one that the traces of a release disagree on, one that only
 // appears in later releases (strace lists only the calls made); bisection through the builds.
 import { describe, expect, it } from 'vitest';
+import type { CounterPoint, ReleaseEntry } from '../../src/formats/release-store-format.js';
 import {
   counterBisectStep,
   counterSeries,
   detectCounterChanges,
   exactCount,
 } from '../../src/releases/analysis/counter-changes.js';
-import type { CounterPoint, ReleaseEntry } from '../../src/formats/release-store-format.js';
 
 function entry(version: string, counts: CounterPoint['counts'], profile = 'quick'): ReleaseEntry {
   return {

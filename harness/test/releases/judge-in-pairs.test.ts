@@ -2,7 +2,7 @@
 // "confirmed" on the cost per read (the pairs' lead), which says nothing of start-up. Where the
 // pairs have no interval for the metric, the change is "not confirmable by pairs", with why.
 import { describe, expect, it } from 'vitest';
-import type { PairsMetric } from '../../src/model/pairs-document.js';
+import type { PairsMetric } from '../../src/formats/pairs-format.js';
 import type { Candidate } from '../../src/releases/analysis/changes.js';
 import { judgeInPairs } from '../../src/releases/pipeline/confirm-in-pairs.js';
 import { changeText } from '../../src/releases/pipeline/find-changes.js';

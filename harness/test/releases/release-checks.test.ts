@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { UserError } from '../../src/lib/errors.js';
 import { RELEASES_SCHEMA } from '../../src/formats/parts/store-layout.js';
 import { checkReleaseChanges, checkReleaseIndex, migrateReleaseFile } from '../../src/formats/release-store-format.js';
+import { UserError } from '../../src/lib/errors.js';
 import { releaseChange, releaseEntry } from './helpers.js';
 
 const M = 'bench-a-0a1b2c3d';

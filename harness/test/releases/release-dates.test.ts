@@ -6,9 +6,9 @@ import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { ReleaseEntry } from '../../src/formats/release-store-format.js';
 import { releaseDates, upstreamDate } from '../../src/releases/pipeline/release-context.js';
 import { dateReleases, publishRelease, readReleaseIndex } from '../../src/releases/release-files.js';
-import type { ReleaseEntry } from '../../src/formats/release-store-format.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'jsio-release-dates-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));

@@ -8,13 +8,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CountedRun } from '../../src/analysis/work.js';
+import type { ReleaseEntry } from '../../src/formats/release-store-format.js';
 import { machineInfo } from '../../src/machine/machine.js';
 import { npmPackageDir } from '../../src/machine/toolchains.js';
 import { parseRegistryTimes } from '../../src/model/release-catalog.js';
 import { changeCounts, releaseChanges } from '../../src/releases/pipeline/find-changes.js';
 import type { SweepOptions } from '../../src/releases/pipeline/sweep.js';
 import { publishRelease, readReleaseChanges } from '../../src/releases/release-files.js';
-import type { ReleaseEntry } from '../../src/formats/release-store-format.js';
 import { FIXTURES, ROOT } from '../helpers/cli.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'jsio-work-bisect-'));

@@ -4,6 +4,7 @@
 // reference that are never called; bisection through the builds between.
 import { describe, expect, it } from 'vitest';
 import type { CountedRun } from '../../src/analysis/work.js';
+import type { ReleaseEntry, WorkPoint } from '../../src/formats/release-store-format.js';
 import {
   countText,
   detectWorkChanges,
@@ -13,7 +14,6 @@ import {
   workPercent,
   workSeries,
 } from '../../src/releases/analysis/work-changes.js';
-import type { ReleaseEntry, WorkPoint } from '../../src/formats/release-store-format.js';
 
 /** A fit's counted runs: start-up plus `perRead` per read at 2,048 and 16,384 reads; `jitter` on the repeat. */
 const fitRuns = (perRead: number, jitter = 0): CountedRun[] => [

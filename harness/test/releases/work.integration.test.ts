@@ -9,12 +9,12 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ReleaseChangesFile, ReleaseIndexFile } from '../../src/formats/release-store-format.js';
 import type { Results } from '../../src/formats/results-format.js';
 import { compareWork } from '../../src/pairs/analysis/work-verdict.js';
 import { exactCount } from '../../src/releases/analysis/counter-changes.js';
 import { workCounts } from '../../src/releases/analysis/work-changes.js';
 import { bySize, counterGroups, counterGroupText } from '../../src/releases/counter-groups.js';
-import { ReleaseChangesFile, ReleaseIndexFile } from '../../src/formats/release-store-format.js';
 import { type CliResult, FIXTURES, runCli } from '../helpers/cli.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'jsio-release-work-'));

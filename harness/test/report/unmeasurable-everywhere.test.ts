@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CountedRun } from '../../src/analysis/work.js';
-import type { PairsPoint } from '../../src/model/pairs-document.js';
+import type { PairsPoint } from '../../src/formats/pairs-format.js';
 import { Results as ResultsSchema } from '../../src/formats/results-format.js';
 import { renderPairsComparison } from '../../src/pairs/report/comment.js';
 import { sideValues } from '../../src/pairs/run/count-sides.js';

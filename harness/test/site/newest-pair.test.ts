@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compareRuns } from '../../src/compare/quick-look.js';
-import { COMPARISON_SCHEMA } from '../../src/model/comparison-version.js';
+import { COMPARISON_SCHEMA } from '../../src/formats/comparison-format.js';
 import { paths } from '../../src/formats/parts/store-layout.js';
 import { newestPair, writeNewestPairs } from '../../src/site/newest-pair.js';
 import { checkStore } from '../../src/store/check.js';

@@ -7,8 +7,8 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Benchmark, Counts, Results } from '../../src/formats/results-format.js';
 import { seriesKey } from '../../src/formats/parts/store-layout.js';
+import type { Benchmark, Counts, Results } from '../../src/formats/results-format.js';
 import { checkStore } from '../../src/store/check.js';
 import { publishRun } from '../../src/store/publish-run.js';
 import { FIXTURES } from '../helpers/cli.js';

@@ -7,8 +7,8 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Results } from '../../src/formats/results-format.js';
 import { programChanges, STORE_SCHEMA, seriesKey } from '../../src/formats/parts/store-layout.js';
+import type { Results } from '../../src/formats/results-format.js';
 import { publishRun } from '../../src/store/publish-run.js';
 import { placeInWindow } from '../../src/store/windows.js';
 import { ROOT, runCli } from '../helpers/cli.js';

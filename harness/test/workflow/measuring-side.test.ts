@@ -4,8 +4,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { DIFF_PLAN_SCHEMA, type DiffPlan } from '../../src/formats/diff-plan-format.js';
 import { runSync } from '../../src/lib/exec.js';
-import { DIFF_PLAN_SCHEMA, type DiffPlan } from '../../src/model/diff-plan.js';
 import { runCli } from '../helpers/cli.js';
 import { removeScratch } from '../helpers/scratch.js';
 

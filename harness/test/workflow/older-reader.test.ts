@@ -12,9 +12,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { prOutcomeCmd } from '../../src/cli/commands/pr-outcome.js';
-import { PAIRS_COMPARISON_SCHEMA } from '../../src/model/comparison-version.js';
-import { type PairsComparison, PairsComparisonV3, type PairsPoint } from '../../src/model/pairs-document.js';
-import { Comparison } from '../../src/model/quick-look-document.js';
+import { PAIRS_COMPARISON_SCHEMA } from '../../src/formats/comparison-format.js';
+import { type PairsComparison, PairsComparisonV3, type PairsPoint } from '../../src/formats/pairs-format.js';
+import { Comparison } from '../../src/formats/quick-look-format.js';
 import { forReader } from '../../src/pairs/report/down-level.js';
 import { commentFromArtifact } from '../../src/workflow/artifact.js';
 import { pairsSchemaReadBy } from '../../src/workflow/reader-schema.js';
@@ -22,8 +22,12 @@ import { ROOT } from '../helpers/cli.js';
 import { pairsComparison, pairsPoint } from '../helpers/pairs.js';
 import { wcResults } from '../helpers/results.js';
 
-/** Where a harness declares the paired schema it reads: both layouts (reader-schema.ts's list). */
-const FILES = ['harness/src/model/comparison-version.ts', 'harness/src/model/comparison.ts'];
+/** Where a harness declares the paired schema it reads: every layout (reader-schema.ts's list). */
+const FILES = [
+  'harness/src/formats/comparison-format.ts',
+  'harness/src/model/comparison-version.ts',
+  'harness/src/model/comparison.ts',
+];
 const git = (...args: string[]) => execFileSync('git', ['-C', ROOT, ...args], { encoding: 'utf8' }).trim();
 
 /** The newest commit whose harness reads paired schema `n` at most, or undefined without that history. */

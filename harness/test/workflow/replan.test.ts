@@ -7,7 +7,7 @@ import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, write
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DiffPlan } from '../../src/model/diff-plan.js';
+import { DiffPlan } from '../../src/formats/diff-plan-format.js';
 import { runCli } from '../helpers/cli.js';
 import { removeScratch } from '../helpers/scratch.js';
 import { cloneWorkingTree } from '../helpers/working-tree.js';

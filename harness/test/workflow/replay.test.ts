@@ -12,7 +12,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PAIRS_COMPARISON_SCHEMA } from '../../src/model/comparison-version.js';
+import { PAIRS_COMPARISON_SCHEMA } from '../../src/formats/comparison-format.js';
 import { commentTarget } from '../../src/workflow/workflow-run.js';
 import { ROOT } from '../helpers/cli.js';
 import { evaluateIf, interpolate } from '../helpers/gh-expr.js';

@@ -8,13 +8,13 @@
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { LEGACY_PROFILE } from '../../formats/parts/store-layout.js';
+import { IndexCommits, STORE_SCHEMA } from '../../formats/trend-store-format.js';
 import { UserError } from '../../lib/errors.js';
 import { runSync } from '../../lib/exec.js';
 import { assertSegment, assertSha } from '../../lib/ids.js';
 import { existingDirectory } from '../../lib/paths.js';
 import { readUntrustedJson } from '../../lib/untrusted.js';
-import { LEGACY_PROFILE } from '../../formats/parts/store-layout.js';
-import { IndexCommits, STORE_SCHEMA } from '../../formats/trend-store-format.js';
 import { harnessChange } from '../../pairs/harness-shift/harness-change.js';
 import { STORE_FILE_MAX_BYTES } from '../../store/store-files.js';
 import { type CommandSpec, parseCommand } from '../options.js';

@@ -2,9 +2,10 @@
  * npm run machine-id: this machine's id, or the id recorded in a results.json (workflows use it
  * to keep machines' data apart, e.g. github-action-benchmark's data directory per machine).
  */
+
+import { readResults } from '../../formats/read-results.js';
 import { EXIT, UserError } from '../../lib/errors.js';
 import { machineInfo } from '../../machine/machine.js';
-import { readResults } from '../../formats/read-results.js';
 import { type CommandSpec, parseCommand } from '../options.js';
 
 export const machineIdSpec = {

@@ -7,10 +7,10 @@
  * With --head, first refuses a head whose tracked .npmrc would configure the npm runs that follow in it.
  */
 import { resolve } from 'node:path';
+import type { DiffPlan } from '../../formats/diff-plan-format.js';
 import { EXIT, UserError } from '../../lib/errors.js';
 import { existingDirectory } from '../../lib/paths.js';
 import { refuseNpmConfig } from '../../machine/sandbox/npm-config.js';
-import type { DiffPlan } from '../../model/diff-plan.js';
 import { needsNoTiming, readVerdictFile } from '../../model/transcript-document.js';
 import { readTrustedPlan } from '../../workflow/artifact.js';
 import { type CommandSpec, parseCommand } from '../options.js';

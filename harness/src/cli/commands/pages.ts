@@ -1,13 +1,13 @@
 /** npm run pages: publishes results into a gh-pages checkout and rebuilds the site there, in place. */
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { writeFileAtomic } from '../../lib/atomic.js';
-import { EXIT, UserError } from '../../lib/errors.js';
-import { existingDirectory } from '../../lib/paths.js';
 import type { CountStoreFile } from '../../formats/count-store-format.js';
 import { readResultsArtifact } from '../../formats/read-results.js';
 import type { Results } from '../../formats/results-format.js';
 import type { TraceStoreFile } from '../../formats/trace-store-format.js';
+import { writeFileAtomic } from '../../lib/atomic.js';
+import { EXIT, UserError } from '../../lib/errors.js';
+import { existingDirectory } from '../../lib/paths.js';
 import { readVerdictFile, type TranscriptVerdictFile } from '../../model/transcript-document.js';
 import { RUN_TRACES_FILE } from '../../pipeline/bench-traces.js';
 import { RUN_COUNTS_FILE } from '../../pipeline/stored-counts.js';

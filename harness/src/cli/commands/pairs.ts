@@ -6,12 +6,12 @@
  * it when that is older (pairs/report/down-level.ts).
  */
 import { join, resolve } from 'node:path';
+import { PAIRS_COMPARISON_SCHEMA } from '../../formats/comparison-format.js';
+import type { DiffPlan } from '../../formats/diff-plan-format.js';
 import { writeFileAtomic } from '../../lib/atomic.js';
 import { EXIT, UserError } from '../../lib/errors.js';
 import { ensureDirectory, existingDirectory } from '../../lib/paths.js';
 import { commitInfo, machineInfo } from '../../machine/machine.js';
-import { PAIRS_COMPARISON_SCHEMA } from '../../model/comparison-version.js';
-import type { DiffPlan } from '../../model/diff-plan.js';
 import { readVerdictFile, type TranscriptVerdict } from '../../model/transcript-document.js';
 import { DEFAULT_CONTROL_POINTS } from '../../pairs/analysis/impact.js';
 import { DEFAULT_GATE_RULE, parseGateRule } from '../../pairs/analysis/merge-gate.js';

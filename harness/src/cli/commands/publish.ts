@@ -4,9 +4,9 @@
  * `npm publish`, so the verb would run this command by accident.
  */
 
+import { readResultsArtifact } from '../../formats/read-results.js';
 import { EXIT, UserError } from '../../lib/errors.js';
 import { ensureDirectory, existingDirectory } from '../../lib/paths.js';
-import { readResultsArtifact } from '../../formats/read-results.js';
 import { readNoiseFile } from '../../store/noise-thresholds.js';
 import { publishNoise, publishRun } from '../../store/publish-run.js';
 import { removeRun } from '../../store/remove.js';

@@ -23,12 +23,12 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
+import { readResultsArtifact } from '../../formats/read-results.js';
 import { EXIT, UserError } from '../../lib/errors.js';
 import { runSync } from '../../lib/exec.js';
 import { assertPr, assertRepo, assertSegment, assertSha } from '../../lib/ids.js';
 import { readUntrusted, readUntrustedJson } from '../../lib/untrusted.js';
 import { checkoutCache } from '../../machine/cache-root.js';
-import { readResultsArtifact } from '../../formats/read-results.js';
 import { writeGab } from '../../pipeline/reports.js';
 import { loadAllExperiments } from '../../plan/experiments.js';
 import { readNoiseFile } from '../../store/noise-thresholds.js';

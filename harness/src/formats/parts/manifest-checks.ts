@@ -1,11 +1,11 @@
 /**
  * What programs report, how their answers are checked, and what is computed from them after a
  * run: a manifest's `reports` fields, its `validate` checks and its `analyses` (split from
- * manifest.ts).
+ * ../manifest-format.ts).
  */
 import { z } from 'zod';
-import { At, name } from './overview-vocabulary.js';
 import { Direction } from '../results-format.js';
+import { At, name } from './overview-vocabulary.js';
 
 export const ReportedField = z
   .object({

@@ -1,6 +1,6 @@
 /**
  * Shared manifest vocabulary (ids, names, parameter selectors) and the Overview's picture of an
- * experiment, split from manifest.ts: the site reads the Overview of stored runs with it.
+ * experiment, split from ../manifest-format.ts: the site reads the Overview of stored runs with it.
  */
 import { z } from 'zod';
 import type { Direction } from '../../model/metrics.js';

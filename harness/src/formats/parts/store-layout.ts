@@ -193,7 +193,7 @@ export const decodePrograms = (runs: ProgramRuns, length: number) => decodeRuns(
 export const encodePrograms = (column: readonly (string | null)[]) => encodeRuns(column);
 
 /**
- * What a counted-work series' count was at one commit (the run's `counts` record, results.ts):
+ * What a counted-work series' count was at one commit (the run's `counts` record, ../results-format.ts):
  * whether it decides or is evidence only, whether its repeats agreed within the tolerance, and
  * the settings it was counted with. A count that is evidence or not deterministic is no trend to
  * act on; the site says so.

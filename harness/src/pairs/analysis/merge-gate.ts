@@ -12,9 +12,10 @@
  * combine with commas. Pure: the same rule and comparison give the same result wherever it is
  * computed (the diff job, the comment job).
  */
+
+import type { PairsPoint } from '../../formats/pairs-format.js';
+import type { GateResult } from '../../formats/parts/diff-summary.js';
 import { UserError } from '../../lib/errors.js';
-import type { GateResult } from '../../model/diff-summary.js';
-import type { PairsPoint } from '../../model/pairs-document.js';
 import { movedOthers } from './point-answers.js';
 
 /** The default rule: a broken program fails the check; a regression is reported, not enforced. */

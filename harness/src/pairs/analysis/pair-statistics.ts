@@ -61,7 +61,7 @@ export interface Pair {
   order?: PairOrder;
 }
 
-/** The fixed-size paired comparison of one metric (comparePairs); comparison.json's is model/pairs-document.ts's PairsComparison. */
+/** The fixed-size paired comparison of one metric (comparePairs); comparison.json's is formats/pairs-format.ts's PairsComparison. */
 export interface PairsStatistics {
   /** Pairs used. */
   n: number;

@@ -5,7 +5,7 @@
  * is apart: its points are the machine's check, not the PR's answers. A point that got none of
  * these is "unanswered" — a bug the comment says, never folds into an all-clear. Pure.
  */
-import type { PairsComparison, PairsPoint } from '../../model/pairs-document.js';
+import type { PairsComparison, PairsPoint } from '../../formats/pairs-format.js';
 import { PAIRS_VERDICTS } from '../../model/verdicts.js';
 
 /** A point's answer: broken, its pairs' verdict, or why it has none. */

@@ -10,8 +10,8 @@
  * the recomputed ones, and the list of what disagreed. A row whose pairs are not in the record
  * cannot be checked: it leaves the rows and is listed as not measured (no trusted answer). Pure.
  */
-import type { PairRecordDocument, RecordedPoint } from '../../model/pair-record.js';
-import type { PairsComparison, PairsPoint, PairsWork } from '../../model/pairs-document.js';
+import type { PairRecordDocument, RecordedPoint } from '../../formats/pair-record-format.js';
+import type { PairsComparison, PairsPoint, PairsWork } from '../../formats/pairs-format.js';
 import { planAtLevel, pointLevels } from './multiplicity.js';
 import { MIN_EFFECT } from './pair-statistics.js';
 import { finalStep, type MeasuredPair, type PointSoFar, type Values } from './point.js';

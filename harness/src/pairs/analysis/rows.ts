@@ -7,7 +7,7 @@
  */
 
 import { median } from '../../analysis/two-sample.js';
-import type { PairsCounter, PairsMetric, PairsPoint } from '../../model/pairs-document.js';
+import type { PairsCounter, PairsMetric, PairsPoint } from '../../formats/pairs-format.js';
 import { compareFit, type FitPair, type FitSizes, fitProblem } from './fit-pairs.js';
 import { judgeOthers, moved, type OtherJudgement } from './other-metrics.js';
 import { comparePairs, orderEffect, type Pair, pairProblem } from './pair-statistics.js';

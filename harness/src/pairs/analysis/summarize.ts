@@ -1,13 +1,14 @@
 /**
- * What leads a paired diff's comparison (model/diff-summary.ts), from a paired comparison's lists. A point that
+ * What leads a paired diff's comparison (formats/parts/diff-summary.ts), from a paired comparison's lists. A point that
  * passes on base and fails on head is broken by the pull request; a point that fails or is skipped
  * on both sides is the harness's or the machine's problem, said once per reason, never one line
  * per point and side; exact counter changes are grouped per variant, largest first. Pure.
  */
+
+import type { PairsComparison, PairsPoint } from '../../formats/pairs-format.js';
+import type { BrokenGroup, CounterFinding, DiffSummary, NotMeasuredGroup } from '../../formats/parts/diff-summary.js';
 import { reasonHeadline } from '../../lib/first-error-line.js';
 import { parseBenchmarkId } from '../../model/benchmark-id.js';
-import type { BrokenGroup, CounterFinding, DiffSummary, NotMeasuredGroup } from '../../model/diff-summary.js';
-import type { PairsComparison, PairsPoint } from '../../model/pairs-document.js';
 import { type GateRule, gateResult, parseGateRule } from './merge-gate.js';
 import { answerCounts, answeredPoints, movedOthers } from './point-answers.js';
 

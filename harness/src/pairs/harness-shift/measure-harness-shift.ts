@@ -9,15 +9,15 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Manifest } from '../../formats/manifest-format.js';
+import type { NoiseThresholds } from '../../formats/noise-format.js';
+import type { HarnessShift } from '../../formats/pairs-format.js';
+import type { Benchmark } from '../../formats/results-format.js';
 import { plural } from '../../lib/format.js';
 import { runtimesCache } from '../../machine/cache-root.js';
 import { commitInfo } from '../../machine/machine.js';
 import { readPins, resolveRuntime } from '../../machine/toolchains.js';
-import type { Manifest } from '../../formats/manifest-format.js';
-import type { NoiseThresholds } from '../../formats/noise-format.js';
-import type { HarnessShift } from '../../model/pairs-document.js';
 import type { Profile } from '../../model/profiles.js';
-import type { Benchmark } from '../../formats/results-format.js';
 import { matchesAt } from '../../model/select.js';
 import {
   measuresTheSame,

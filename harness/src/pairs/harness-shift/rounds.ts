@@ -6,10 +6,10 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { firstErrorLine } from '../../lib/first-error-line.js';
-import type { Profile } from '../../model/profiles.js';
 import { readResults } from '../../formats/read-results.js';
 import type { Results } from '../../formats/results-format.js';
+import { firstErrorLine } from '../../lib/first-error-line.js';
+import type { Profile } from '../../model/profiles.js';
 import { benchArgs, type SamplePoint } from './sample.js';
 
 export type Side = 'base' | 'head';

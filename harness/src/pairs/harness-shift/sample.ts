@@ -5,8 +5,8 @@
 
 import { createHash } from 'node:crypto';
 import { prng } from '../../analysis/two-sample.js';
-import { compareText } from '../../lib/compare-text.js';
 import type { Params } from '../../formats/manifest-format.js';
+import { compareText } from '../../lib/compare-text.js';
 import type { Profile } from '../../model/profiles.js';
 
 /** A benchmark point as the sample names it (a plan's Point has these fields). */

@@ -7,11 +7,11 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { firstErrorLine } from '../../lib/first-error-line.js';
-import type { HarnessShift } from '../../model/pairs-document.js';
-import type { Profile } from '../../model/profiles.js';
+import type { HarnessShift } from '../../formats/pairs-format.js';
 import { readResults } from '../../formats/read-results.js';
 import type { Benchmark } from '../../formats/results-format.js';
+import { firstErrorLine } from '../../lib/first-error-line.js';
+import type { Profile } from '../../model/profiles.js';
 import { compareWork } from '../analysis/work-verdict.js';
 import type { RunBench, Side } from './rounds.js';
 import { benchArgs, type SamplePoint } from './sample.js';

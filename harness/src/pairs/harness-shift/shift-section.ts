@@ -4,9 +4,10 @@
  * the base's, same programs) and interval, flagged when the interval leaves the margin. Every
  * string from the comparison is escaped.
  */
+
+import type { HarnessShift } from '../../formats/pairs-format.js';
 import { groupDigits } from '../../lib/format.js';
 import { escapeCell } from '../../lib/markdown.js';
-import type { HarnessShift } from '../../model/pairs-document.js';
 import { measuresTheSame, needsNoTiming, type TranscriptVerdict } from '../../model/transcript-document.js';
 import { settled } from './pooled-shift.js';
 import { verdictLines } from './verdict-text.js';

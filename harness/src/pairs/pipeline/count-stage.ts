@@ -7,8 +7,8 @@
  */
 
 import { WORK_TOLERANCE } from '../../analysis/work.js';
+import type { PairsComparison, PairsWork } from '../../formats/pairs-format.js';
 import { shellQuote } from '../../lib/exec.js';
-import type { PairsComparison, PairsWork } from '../../model/pairs-document.js';
 import type { Host } from '../../pipeline/setup.js';
 import type { OpenedCounts } from '../../pipeline/stored-counts.js';
 import { countPoints, type Gate, type PointWork, STORED_BASE_FAILED, slots, spreadOf } from '../run/count-sides.js';

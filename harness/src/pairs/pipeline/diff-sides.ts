@@ -6,16 +6,16 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Experiment } from '../../formats/manifest-format.js';
+import type { PairsComparison } from '../../formats/pairs-format.js';
+import type { UnreadableExperiment } from '../../formats/read-manifests.js';
 import { UserError } from '../../lib/errors.js';
 import { cacheRoot, checkoutCache } from '../../machine/cache-root.js';
 import { commitInfo } from '../../machine/machine.js';
-import type { Job } from '../../plan/job.js';
-import type { Experiment } from '../../formats/manifest-format.js';
-import type { PairsComparison } from '../../model/pairs-document.js';
 import type { Profile } from '../../model/profiles.js';
-import type { UnreadableExperiment } from '../../formats/read-manifests.js';
 import { type Host, planCheckout } from '../../pipeline/setup.js';
 import { loadAllExperiments, loadReadableExperiments } from '../../plan/experiments.js';
+import type { Job } from '../../plan/job.js';
 import { expand, type Filters, type Point } from '../../plan/plan.js';
 import { type BuildResult, buildAll } from '../../run/build.js';
 import type { Impact } from '../analysis/impact.js';

@@ -15,23 +15,23 @@ import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { busyByOthers, isBusy } from '../../analysis/busy.js';
+import type { CountStoreFile } from '../../formats/count-store-format.js';
+import type { DiffPlan } from '../../formats/diff-plan-format.js';
+import type { NoiseThresholds } from '../../formats/noise-format.js';
+import type { PairRecordDocument } from '../../formats/pair-record-format.js';
+import type { PairsComparison } from '../../formats/pairs-format.js';
 import { UserError } from '../../lib/errors.js';
 import { cacheRoot, runtimesCache } from '../../machine/cache-root.js';
 import { currentConditions } from '../../machine/conditions.js';
 import { cpuSnapshot, foreignCores } from '../../machine/cpu-share.js';
 import { readPins, resolveRuntime } from '../../machine/toolchains.js';
 import { buildTool } from '../../machine/tools.js';
-import type { CountStoreFile } from '../../formats/count-store-format.js';
-import type { DiffPlan } from '../../model/diff-plan.js';
-import type { Job } from '../../plan/job.js';
 import { harnessMetric } from '../../model/metrics.js';
-import type { NoiseThresholds } from '../../formats/noise-format.js';
-import type { PairRecordDocument } from '../../model/pair-record.js';
-import type { PairsComparison } from '../../model/pairs-document.js';
 import type { Profile } from '../../model/profiles.js';
 import type { TranscriptVerdict } from '../../model/transcript-document.js';
 import { type Host, onInterrupt, setUpMachine } from '../../pipeline/setup.js';
 import { type OpenedCounts, openStoredCounts } from '../../pipeline/stored-counts.js';
+import type { Job } from '../../plan/job.js';
 import type { Filters } from '../../plan/plan.js';
 import { removeScratch } from '../../run/measure.js';
 import { checkCounters, runMetrics } from '../../run/normalize.js';
@@ -125,7 +125,7 @@ export interface PairsResult {
   comparison: PairsComparison;
   /** Every point's pairs in run order: the lead's (A/A calibration replays them) and every other metric's. */
   record: PairRecord[];
-  /** pairs.json: every pair's values and what judging them again needs (model/pair-record.ts). */
+  /** pairs.json: every pair's values and what judging them again needs (formats/pair-record-format.ts). */
   document: PairRecordDocument;
   interrupted: boolean;
 }
@@ -562,7 +562,7 @@ export async function runPairs(opts: PairsOptions): Promise<PairsResult> {
   }
 }
 
-/** Writes the pair record beside the comparison (pairs.json, model/pair-record.ts). */
+/** Writes the pair record beside the comparison (pairs.json, formats/pair-record-format.ts). */
 export function writeRecord(file: string, document: PairRecordDocument): void {
   writeFileSync(file, `${JSON.stringify(document)}\n`);
 }

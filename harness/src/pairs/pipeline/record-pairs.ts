@@ -1,9 +1,10 @@
 /**
- * The pair record a diff writes (pairs.json, model/pair-record.ts): everything the PR-comment job
+ * The pair record a diff writes (pairs.json, formats/pair-record-format.ts): everything the PR-comment job
  * needs to judge every point again without trusting the harness that measured it.
  */
+
+import { PAIR_RECORD_SCHEMA, PairRecordDocument, type RecordedPoint } from '../../formats/pair-record-format.js';
 import { assertValid } from '../../lib/json-file.js';
-import { PAIR_RECORD_SCHEMA, PairRecordDocument, type RecordedPoint } from '../../model/pair-record.js';
 import type { Values } from '../analysis/point.js';
 import type { SequentialPlan } from '../analysis/sequential.js';
 import type { PointWork } from '../run/count-sides.js';

@@ -7,8 +7,8 @@
  * what a diff handed that plan (`--trusted-plan`) measures at least.
  */
 import { resolve } from 'node:path';
+import { DIFF_PLAN_SCHEMA, type DiffPlan } from '../../formats/diff-plan-format.js';
 import { commitInfo } from '../../machine/machine.js';
-import { DIFF_PLAN_SCHEMA, type DiffPlan } from '../../model/diff-plan.js';
 import type { Profile } from '../../model/profiles.js';
 import { measuredInputs } from '../../plan/identify-inputs.js';
 import type { Filters } from '../../plan/plan.js';

@@ -6,11 +6,12 @@
  * forest plot of the points that changed, and a short summary table. The per-point
  * tables are folded below. Always under GitHub's comment limit.
  */
+
+import type { PairsComparison, PairsPoint } from '../../formats/pairs-format.js';
+import type { DiffSummary } from '../../formats/parts/diff-summary.js';
 import { plural } from '../../lib/format.js';
 import { escapeCell } from '../../lib/markdown.js';
-import type { DiffSummary } from '../../model/diff-summary.js';
 import { counterName } from '../../model/metrics.js';
-import type { PairsComparison, PairsPoint } from '../../model/pairs-document.js';
 import { measuresTheSame } from '../../model/transcript-document.js';
 import { COMMENT_LIMIT, toolchainsLine } from '../../report/comparison-sections.js';
 import { DEFAULT_GATE_RULE, describeGateRule, type GateRule, parseGateRule } from '../analysis/merge-gate.js';

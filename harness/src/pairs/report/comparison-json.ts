@@ -1,11 +1,11 @@
 /**
- * comparison.json of the paired diff (model/comparison-version.ts): the rows, the lists of what was not paired, the
+ * comparison.json of the paired diff (formats/comparison-format.ts): the rows, the lists of what was not paired, the
  * budget and the method, checked against the schema the PR-comment workflow applies.
  */
 
+import { PAIRS_COMPARISON_SCHEMA } from '../../formats/comparison-format.js';
+import { PairsComparison } from '../../formats/pairs-format.js';
 import { assertValid } from '../../lib/json-file.js';
-import { PAIRS_COMPARISON_SCHEMA } from '../../model/comparison-version.js';
-import { PairsComparison } from '../../model/pairs-document.js';
 import { SECONDARY_SHARE } from '../analysis/multiplicity.js';
 import { MIN_EFFECT } from '../analysis/pair-statistics.js';
 import { CONTROL_SHARE } from '../analysis/point.js';

@@ -9,16 +9,17 @@
  * changed goes to `incomparable` with its measured change, another timed metric that moved is a
  * warning line. The full comparison is kept beside it. Pure.
  */
-import { plural } from '../../lib/format.js';
-import { assertValid } from '../../lib/json-file.js';
-import { PAIRS_COMPARISON_OLDEST, PAIRS_COMPARISON_SCHEMA } from '../../model/comparison-version.js';
+
+import { PAIRS_COMPARISON_OLDEST, PAIRS_COMPARISON_SCHEMA } from '../../formats/comparison-format.js';
 import {
   type PairsComparison,
   PairsComparisonV2,
   PairsComparisonV3,
   PairsComparisonV4,
   type PairsPoint,
-} from '../../model/pairs-document.js';
+} from '../../formats/pairs-format.js';
+import { plural } from '../../lib/format.js';
+import { assertValid } from '../../lib/json-file.js';
 import { movedOthers } from '../analysis/point-answers.js';
 import { alsoText, pointLabel, workloadVerdict } from './point-tables.js';
 import { countsTrusted, decidedWorkChange, workText } from './work-text.js';

@@ -3,9 +3,10 @@
  * block sizes changed by one file is one line), the control, how many are not affected, and the
  * harness's verdict. Pure.
  */
-import { parseBenchmarkId } from '../../model/benchmark-id.js';
-import type { DiffPlan } from '../../model/diff-plan.js';
+
+import type { DiffPlan } from '../../formats/diff-plan-format.js';
 import { refusedWritesReason } from '../../formats/trace-store-format.js';
+import { parseBenchmarkId } from '../../model/benchmark-id.js';
 import { reasonLine } from '../analysis/impact.js';
 
 export function renderPlan(plan: DiffPlan): string {

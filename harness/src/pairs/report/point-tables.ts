@@ -4,11 +4,12 @@
  * verdict was decided on, counters largest change first; the other metrics of each point; the
  * not-measured points grouped by reason. Every string from the artifact is escaped here, at the sink.
  */
+
+import type { PairsComparison, PairsMetric, PairsPoint } from '../../formats/pairs-format.js';
+import type { NotMeasuredGroup } from '../../formats/parts/diff-summary.js';
 import { formatValue } from '../../lib/format.js';
 import { escapeCell, markdownTable } from '../../lib/markdown.js';
-import type { NotMeasuredGroup } from '../../model/diff-summary.js';
 import { counterName } from '../../model/metrics.js';
-import type { PairsComparison, PairsMetric, PairsPoint } from '../../model/pairs-document.js';
 import { movedOthers } from '../analysis/point-answers.js';
 import { counterChange } from '../analysis/summarize.js';
 import { workText } from './work-text.js';

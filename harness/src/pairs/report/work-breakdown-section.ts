@@ -1,21 +1,21 @@
 /**
- * Where a point's instructions went (model/work-breakdown-schema.ts WorkBreakdown), for the PR
+ * Where a point's instructions went (formats/parts/work-breakdown-fields.ts WorkBreakdown), for the PR
  * comment: one line that says it in words ("+412,000 instructions: node (the runtime binary)
  * +398,000, …; by function: …"), and a folded block with the objects and functions, each with
  * base, head and change, and the folded rest. Object and function names come from binaries a
  * pull request controls: every one is escaped here, at the sink, and none goes into the
  * `<summary>`, which holds only numbers and this file's words.
  */
+
+import type {
+  FoldedChange,
+  FunctionChange,
+  ObjectChange,
+  WorkBreakdown,
+} from '../../formats/parts/work-breakdown-fields.js';
 import { groupDigits } from '../../lib/format.js';
 import { escapeCell, markdownTable } from '../../lib/markdown.js';
-import {
-  type FoldedChange,
-  type FunctionChange,
-  NO_SYMBOL,
-  type ObjectChange,
-  type ObjectRole,
-  type WorkBreakdown,
-} from '../../model/work-breakdown-schema.js';
+import { NO_SYMBOL, type ObjectRole } from '../../model/process-profile.js';
 
 /** Objects and functions named in the one-line account before "…". */
 const IN_LINE = 3;

@@ -4,7 +4,7 @@
  * Pure; the caller escapes.
  */
 import { median } from '../../analysis/two-sample.js';
-import type { PairsComparison, PairsPoint, PairsWork } from '../../model/pairs-document.js';
+import type { PairsComparison, PairsPoint, PairsWork } from '../../formats/pairs-format.js';
 
 type Counted = Extract<PairsWork, { status: 'counted' }>;
 

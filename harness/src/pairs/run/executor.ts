@@ -4,8 +4,8 @@
  * kind; tests give the scheduler a fake one and check its schedule in milliseconds.
  */
 
+import type { PairsCounter } from '../../formats/pairs-format.js';
 import type { Job } from '../../plan/job.js';
-import type { PairsCounter } from '../../model/pairs-document.js';
 import type { FitSizes } from '../analysis/fit-pairs.js';
 import type { Impact } from '../analysis/impact.js';
 import type { MeasuredPair, PointKind } from '../analysis/point.js';

@@ -5,11 +5,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Tools } from '../../machine/tools.js';
-import type { Job } from '../../plan/job.js';
-import { harnessMetric } from '../../model/metrics.js';
-import type { PairsCounter } from '../../model/pairs-document.js';
+import type { PairsCounter } from '../../formats/pairs-format.js';
 import { refusedWritesReason } from '../../formats/trace-store-format.js';
+import type { Tools } from '../../machine/tools.js';
+import { harnessMetric } from '../../model/metrics.js';
+import type { Job } from '../../plan/job.js';
 import { checkedRun, countSyscalls, verifyEviction } from '../../run/common.js';
 import { freshScratch } from '../../run/measure.js';
 import type { SyscallCounts } from '../../run/parse-strace.js';

@@ -6,7 +6,7 @@
  * an injected clock, so the schedule is tested with a fake executor and no processes.
  */
 
-import type { PairsCounter } from '../../model/pairs-document.js';
+import type { PairsCounter } from '../../formats/pairs-format.js';
 import type { FitSizes } from '../analysis/fit-pairs.js';
 import {
   budgetTiers,

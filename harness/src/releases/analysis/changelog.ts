@@ -4,8 +4,9 @@
  * project gives each release, and the notes between two releases with the entries touching what
  * a suite point exercises first. Pure text in, data out.
  */
-import { compareVersions } from '../../model/runtime-release.js';
+
 import type { ReleaseNotes } from '../../formats/release-store-format.js';
+import { compareVersions } from '../../model/runtime-release.js';
 
 /** Entries kept with a change; the rest are counted (`more`). */
 export const NOTES_KEPT = 12;

@@ -7,9 +7,9 @@
  */
 
 import { detectChangePoints } from '../../analysis/changepoints.js';
+import type { ReleaseEntry } from '../../formats/release-store-format.js';
 import type { Direction } from '../../model/metrics.js';
 import { compareVersions } from '../../model/runtime-release.js';
-import type { ReleaseEntry } from '../../formats/release-store-format.js';
 
 /**
  * How many times its noise a step between releases must be to become a candidate (the site's

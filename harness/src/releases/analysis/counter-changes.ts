@@ -6,9 +6,10 @@
  * on (futex of a threaded runtime) says nothing either way and is never called a change; nor is a
  * release traced once. Pure.
  */
+
+import type { ReleaseEntry } from '../../formats/release-store-format.js';
 import { SYSCALL_PREFIX } from '../../model/metrics.js';
 import { compareVersions } from '../../model/runtime-release.js';
-import type { ReleaseEntry } from '../../formats/release-store-format.js';
 import { type BisectStep, narrowStep, type SeriesKey } from './changes.js';
 
 /** Traces a release needs before its counts are called exact. */

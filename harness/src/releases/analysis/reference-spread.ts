@@ -5,8 +5,9 @@
  * metric: (max - min) / median of its per-release values. And what a release cost to measure.
  * Pure.
  */
-import { paramText } from '../../model/select.js';
+
 import type { ReleaseEntry } from '../../formats/release-store-format.js';
+import { paramText } from '../../model/select.js';
 
 /** The most a reference may spread over a quiet sweep before the axis is noisier than its changes. */
 export const STEADY_SPREAD = 0.1;

@@ -10,10 +10,10 @@
 
 import { median } from '../../analysis/two-sample.js';
 import { type CountedRun, relSpread, WORK_TOLERANCE } from '../../analysis/work.js';
+import type { ReleaseEntry, WorkPoint } from '../../formats/release-store-format.js';
 import { groupDigits } from '../../lib/format.js';
 import { compareVersions } from '../../model/runtime-release.js';
 import { compareWork } from '../../pairs/analysis/work-verdict.js';
-import type { ReleaseEntry, WorkPoint } from '../../formats/release-store-format.js';
 import { type BisectStep, narrowStep, type SeriesKey } from './changes.js';
 
 /** What a point's work is compared on: per operation where it is a fit (start-up cancelled), else per run. */

@@ -4,6 +4,8 @@
  * hold, bisection by measuring the registry's builds between two releases, and the one loop that
  * narrows and records each candidate of a kind.
  */
+
+import type { ReleaseChange, ReleaseIndexFile } from '../../formats/release-store-format.js';
 import { registryReleases } from '../../machine/release-packages.js';
 import { harnessMetric } from '../../model/metrics.js';
 import type { Profile } from '../../model/profiles.js';
@@ -11,7 +13,6 @@ import { type Release, releasesBetween } from '../../model/release-catalog.js';
 import { paramText } from '../../model/select.js';
 import { type BisectStep, percent, type SeriesKey } from '../analysis/changes.js';
 import { readReleaseIndex } from '../release-files.js';
-import type { ReleaseChange, ReleaseIndexFile } from '../../formats/release-store-format.js';
 import { measureReleases, type SweepOptions } from './sweep.js';
 
 export type Point = Pick<SeriesKey, 'experiment' | 'variant' | 'params'>;

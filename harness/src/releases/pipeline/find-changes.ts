@@ -11,10 +11,16 @@
  *   change with its releases' upstream dates and the release notes between them -> changes.json
  */
 import { join } from 'node:path';
+import { RELEASES_SCHEMA } from '../../formats/parts/store-layout.js';
+import type {
+  ChangeProfile,
+  ReleaseChange,
+  ReleaseChangesFile,
+  ReleaseIndexFile,
+} from '../../formats/release-store-format.js';
 import { runtimesCache } from '../../machine/cache-root.js';
 import { machineInfo } from '../../machine/machine.js';
 import { compareVersions } from '../../model/runtime-release.js';
-import { RELEASES_SCHEMA } from '../../formats/parts/store-layout.js';
 import { loadAllExperiments } from '../../plan/experiments.js';
 import { bisectStep, type Candidate, detectReleaseChanges, percent, releaseSeries } from '../analysis/changes.js';
 import {
@@ -26,7 +32,6 @@ import {
   exactCount,
 } from '../analysis/counter-changes.js';
 import { dateReleases, readReleaseIndex, writeReleaseChanges } from '../release-files.js';
-import type { ChangeProfile, ReleaseChange, ReleaseChangesFile, ReleaseIndexFile } from '../../formats/release-store-format.js';
 import type { SuiteExperiment } from '../suite-plan.js';
 import {
   type Ctx,

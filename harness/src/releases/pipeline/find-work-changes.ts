@@ -6,6 +6,7 @@
  * paired confirmation, the point's timed metrics under the two releases beside it.
  */
 import { WORK_TOLERANCE } from '../../analysis/work.js';
+import type { ReleaseChange, ReleaseIndexFile } from '../../formats/release-store-format.js';
 import { compareWork } from '../../pairs/analysis/work-verdict.js';
 import {
   countText,
@@ -18,7 +19,6 @@ import {
   workSeries,
 } from '../analysis/work-changes.js';
 import { readReleaseIndex } from '../release-files.js';
-import type { ReleaseChange, ReleaseIndexFile } from '../../formats/release-store-format.js';
 import type { SuiteExperiment } from '../suite-plan.js';
 import {
   type Ctx,

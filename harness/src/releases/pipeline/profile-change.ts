@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TEXT_CAPS } from '../../formats/parts/fields.js';
+import type { ChangeProfile } from '../../formats/release-store-format.js';
 import type { Profile } from '../../model/profiles.js';
 import { bench } from '../../pipeline/bench.js';
 import type { ProfilerTool } from '../../run/cpu-profile.js';
@@ -18,7 +19,6 @@ import {
   type SelfTimes,
   topFunctionChanges,
 } from '../analysis/profile.js';
-import type { ChangeProfile } from '../../formats/release-store-format.js';
 import { pairFilters } from './confirm-in-pairs.js';
 
 export interface ProfileOptions {

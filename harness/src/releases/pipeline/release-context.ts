@@ -8,11 +8,11 @@
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import type { DateSource, ReleaseEntry, ReleaseNotes } from '../../formats/release-store-format.js';
 import { npmPackageDir, resolveRuntime } from '../../machine/toolchains.js';
 import { familyOf, releaseFamilies } from '../../model/runtime-families.js';
 import { compareVersions } from '../../model/runtime-release.js';
 import { changelogDates, notesBetween } from '../analysis/changelog.js';
-import type { DateSource, ReleaseEntry, ReleaseNotes } from '../../formats/release-store-format.js';
 
 /** A changelog larger than this is not read (Node's are a few hundred KB). */
 const CHANGELOG_MAX_BYTES = 8 * 1024 * 1024;

@@ -14,20 +14,20 @@
  * was wrong) is not published: it is reported, and tried again next time.
  */
 import { join } from 'node:path';
+import { COUNT_STORE_SCHEMA, type CountStoreFile } from '../../formats/count-store-format.js';
+import type { Experiment } from '../../formats/manifest-format.js';
+import type { CounterPoint, ReleaseEntry, SuiteValue, WorkPoint } from '../../formats/release-store-format.js';
+import type { Results } from '../../formats/results-format.js';
 import { UserError } from '../../lib/errors.js';
 import { formatDuration } from '../../lib/format.js';
 import { cacheRoot } from '../../machine/cache-root.js';
 import { commitInfo, machineInfo } from '../../machine/machine.js';
-import { COUNT_STORE_SCHEMA, type CountStoreFile } from '../../formats/count-store-format.js';
-import type { Experiment } from '../../formats/manifest-format.js';
 import type { Profile } from '../../model/profiles.js';
 import type { Release } from '../../model/release-catalog.js';
-import type { Results } from '../../formats/results-format.js';
 import { bench } from '../../pipeline/bench.js';
 import type { CountsMode } from '../../pipeline/count-work.js';
 import { loadAllExperiments } from '../../plan/experiments.js';
 import { publishRelease, readReleaseIndex } from '../release-files.js';
-import type { CounterPoint, ReleaseEntry, SuiteValue, WorkPoint } from '../../formats/release-store-format.js';
 import {
   hasSuite,
   type SuiteExperiment,

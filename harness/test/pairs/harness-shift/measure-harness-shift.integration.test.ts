@@ -2,7 +2,7 @@ import { appendFileSync, existsSync, readdirSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HarnessShift } from '../../../src/model/pairs-document.js';
+import { HarnessShift } from '../../../src/formats/pairs-format.js';
 import type { TranscriptVerdict } from '../../../src/model/transcript-document.js';
 import { measureHarnessShift } from '../../../src/pairs/harness-shift/measure-harness-shift.js';
 import { renderHarnessShift } from '../../../src/pairs/harness-shift/shift-section.js';

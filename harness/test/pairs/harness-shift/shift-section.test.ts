@@ -1,7 +1,7 @@
 // The comment's harness-shift section: files, one line per experiment, flags, escaping; and the
 // comparison.json field that carries it.
 import { describe, expect, it } from 'vitest';
-import { type HarnessShift, PairsComparison } from '../../../src/model/pairs-document.js';
+import { type HarnessShift, PairsComparison } from '../../../src/formats/pairs-format.js';
 import type { TranscriptVerdict } from '../../../src/model/transcript-document.js';
 import { renderHarnessShift, shiftLine, shiftPct } from '../../../src/pairs/harness-shift/shift-section.js';
 import { pairsComparison } from '../../helpers/pairs.js';

@@ -7,10 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { plantedWc } from '../../../src/calibration/plant.js';
+import { PAIRS_COMPARISON_SCHEMA } from '../../../src/formats/comparison-format.js';
+import { PairsComparison } from '../../../src/formats/pairs-format.js';
 import { machineInfo } from '../../../src/machine/machine.js';
 import { buildTool } from '../../../src/machine/tools.js';
-import { PAIRS_COMPARISON_SCHEMA } from '../../../src/model/comparison-version.js';
-import { PairsComparison } from '../../../src/model/pairs-document.js';
 import { budgetCutShort, budgetTiers, CONTROL_SHARE } from '../../../src/pairs/analysis/point.js';
 import { COUNT_SHARE } from '../../../src/pairs/pipeline/count-stage.js';
 import {

@@ -8,7 +8,7 @@ import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DiffPlan } from '../../../src/model/diff-plan.js';
+import { DiffPlan } from '../../../src/formats/diff-plan-format.js';
 import { Results } from '../../../src/formats/results-format.js';
 import { TraceStoreFile } from '../../../src/formats/trace-store-format.js';
 import { runCli } from '../../helpers/cli.js';

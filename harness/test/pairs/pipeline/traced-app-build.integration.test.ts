@@ -13,7 +13,7 @@ import { appendFileSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readF
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DiffPlan } from '../../../src/model/diff-plan.js';
+import { DiffPlan } from '../../../src/formats/diff-plan-format.js';
 import { ROOT, runCli } from '../../helpers/cli.js';
 import { justInstalled } from '../../helpers/just.js';
 import { plantedManifest } from '../../helpers/planted-manifest.js';

@@ -8,7 +8,7 @@ import { appendFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DiffPlan } from '../../../src/model/diff-plan.js';
+import { DiffPlan } from '../../../src/formats/diff-plan-format.js';
 import { runCli } from '../../helpers/cli.js';
 import { plantedManifest } from '../../helpers/planted-manifest.js';
 import { removeScratch } from '../../helpers/scratch.js';

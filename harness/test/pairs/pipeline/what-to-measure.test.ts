@@ -6,7 +6,7 @@ import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DiffPlan } from '../../../src/model/diff-plan.js';
+import { DiffPlan } from '../../../src/formats/diff-plan-format.js';
 import { type ImpactPlan, NOT_AFFECTED_REASON } from '../../../src/pairs/analysis/impact.js';
 import { widenToTrusted } from '../../../src/pairs/pipeline/pairs.js';
 import { ROOT, runCli } from '../../helpers/cli.js';

@@ -4,7 +4,7 @@
 // artifact's folded metrics (fixed-size comparisons at 5 %, no diff-wide level) are never read as
 // such findings.
 import { describe, expect, it } from 'vitest';
-import { PairsComparison, type PairsMetric, type PairsPoint } from '../../../src/model/pairs-document.js';
+import { PairsComparison, type PairsMetric, type PairsPoint } from '../../../src/formats/pairs-format.js';
 import { parseGateRule } from '../../../src/pairs/analysis/merge-gate.js';
 import { summarize } from '../../../src/pairs/analysis/summarize.js';
 import { renderPairsComparison } from '../../../src/pairs/report/comment.js';

@@ -3,7 +3,7 @@
 // table short and renders only inert text from the artifact.
 import { describe, expect, it } from 'vitest';
 import { COMMENT_LIMIT } from '../../../src/compare/render-quick-look.js';
-import { PairsComparison, type PairsPoint } from '../../../src/model/pairs-document.js';
+import { PairsComparison, type PairsPoint } from '../../../src/formats/pairs-format.js';
 import { gateResult, parseGateRule } from '../../../src/pairs/analysis/merge-gate.js';
 import {
   classifyNotMeasured,

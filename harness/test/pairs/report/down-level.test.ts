@@ -4,16 +4,16 @@
 // the lines its renderer shows.
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PAIRS_COMPARISON_SCHEMA } from '../../../src/model/comparison-version.js';
+import { PAIRS_COMPARISON_SCHEMA } from '../../../src/formats/comparison-format.js';
 import {
   PairsComparison,
   PairsComparisonV2,
   PairsComparisonV3,
   PairsComparisonV4,
   type PairsPoint,
-} from '../../../src/model/pairs-document.js';
+} from '../../../src/formats/pairs-format.js';
 import { renderPairsComparison } from '../../../src/pairs/report/comment.js';
 import { forReader, forSchema2, forSchema3, forSchema4 } from '../../../src/pairs/report/down-level.js';
 import { pairsSchemaReadBy } from '../../../src/workflow/reader-schema.js';
@@ -163,18 +163,19 @@ describe('comparison.json for an older reader', () => {
     expect(v2).toEqual({ ...rest, schema: 2 });
   });
 
-  it("the base's reader is read from its source, in either layout", () => {
+  it("the base's reader is read from its source, in every layout", () => {
     const layout = (file: string, text: string) => {
       const root = mkdtempSync(join(tmpdir(), 'jsio-reader-'));
-      mkdirSync(join(root, 'harness', 'src', 'model'), { recursive: true });
-      writeFileSync(join(root, 'harness', 'src', 'model', file), text);
+      mkdirSync(dirname(join(root, 'harness', 'src', file)), { recursive: true });
+      writeFileSync(join(root, 'harness', 'src', file), text);
       return root;
     };
     // Both spellings of the constant's name, written apart so that renaming it leaves them be.
     const [paired, pairs] = ['PAIRED', 'PAIRS'].map((p) => `export const ${p}_COMPARISON_SCHEMA`);
-    expect(pairsSchemaReadBy(layout('comparison.ts', `x\n${paired} = 2;\ny`))).toBe(2);
-    expect(pairsSchemaReadBy(layout('comparison-version.ts', `${paired} = 3;\n`))).toBe(3);
-    expect(pairsSchemaReadBy(layout('comparison-version.ts', `${pairs} = 5;\n`))).toBe(5);
+    expect(pairsSchemaReadBy(layout('model/comparison.ts', `x\n${paired} = 2;\ny`))).toBe(2);
+    expect(pairsSchemaReadBy(layout('model/comparison-version.ts', `${paired} = 3;\n`))).toBe(3);
+    expect(pairsSchemaReadBy(layout('model/comparison-version.ts', `${pairs} = 5;\n`))).toBe(5);
+    expect(pairsSchemaReadBy(layout('formats/comparison-format.ts', `${pairs} = 6;\n`))).toBe(6);
     expect(pairsSchemaReadBy(mkdtempSync(join(tmpdir(), 'jsio-reader-')))).toBeUndefined();
     expect(pairsSchemaReadBy(ROOT)).toBe(PAIRS_COMPARISON_SCHEMA);
   });

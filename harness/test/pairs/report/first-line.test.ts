@@ -5,7 +5,7 @@
 // failures — and on the issue's own diff. "No regression found" only when every one is answered.
 import { describe, expect, it } from 'vitest';
 import { prng } from '../../../src/analysis/two-sample.js';
-import type { PairsComparison, PairsPoint } from '../../../src/model/pairs-document.js';
+import type { PairsComparison, PairsPoint } from '../../../src/formats/pairs-format.js';
 import { PAIRS_VERDICTS } from '../../../src/model/verdicts.js';
 import { summarize } from '../../../src/pairs/analysis/summarize.js';
 import { renderPairsComparison } from '../../../src/pairs/report/comment.js';

@@ -1,7 +1,7 @@
 // The comment names a path only the base's trace saw, as the reason its point is affected: the
 // trusted plan's reasons carried into the diff's impact plan (widenToTrusted), then rendered.
 import { describe, expect, it } from 'vitest';
-import type { DiffPlan } from '../../../src/model/diff-plan.js';
+import type { DiffPlan } from '../../../src/formats/diff-plan-format.js';
 import { type ImpactPlan, reasonLine } from '../../../src/pairs/analysis/impact.js';
 import { widenToTrusted } from '../../../src/pairs/pipeline/pairs.js';
 import { renderPairsComparison } from '../../../src/pairs/report/comment.js';

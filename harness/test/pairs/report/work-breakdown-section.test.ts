@@ -3,12 +3,7 @@
 // made inert (no HTML, no link, no mention, no broken table, no escape from the fold).
 import { describe, expect, it } from 'vitest';
 import { diffBreakdowns } from '../../../src/analysis/work-breakdown.js';
-import {
-  type FunctionCost,
-  JIT_OBJECT,
-  NO_SYMBOL,
-  type ProcessProfile,
-} from '../../../src/model/work-breakdown-schema.js';
+import { type FunctionCost, JIT_OBJECT, NO_SYMBOL, type ProcessProfile } from '../../../src/model/process-profile.js';
 import { breakdownLine, renderWorkBreakdown, signedCount } from '../../../src/pairs/report/work-breakdown-section.js';
 
 const fn = (object: string, role: FunctionCost['role'], name: string, instructions: number): FunctionCost => ({

@@ -6,6 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { ReleaseEntry } from '../../../src/formats/release-store-format.js';
+import { checkReleaseIndex } from '../../../src/formats/release-store-format.js';
 import {
   referenceSpread,
   rowName,
@@ -14,8 +16,6 @@ import {
   sweepCost,
   sweepEntries,
 } from '../../../src/releases/analysis/reference-spread.js';
-import { checkReleaseIndex } from '../../../src/formats/release-store-format.js';
-import type { ReleaseEntry } from '../../../src/formats/release-store-format.js';
 import { spreadText } from '../../../src/releases/spread-text.js';
 import { FIXTURES } from '../../helpers/cli.js';
 

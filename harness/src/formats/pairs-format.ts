@@ -1,20 +1,20 @@
 /**
  * comparison.json of `npm run pairs`: the paired diff (docs/paired-design.md), the only document
  * the PR-comment workflow accepts from an (untrusted) artifact, after validating it against this
- * schema. Schemas 2 to 4 (model/comparison-version.ts): 4 says `"kind": "pairs"`, 2 and 3 did not.
+ * schema. Schemas 2 to 4 (formats/comparison-format.ts): 4 says `"kind": "pairs"`, 2 and 3 did not.
  * One row per benchmark point, led by its headline metric; the point's other metrics are folded
  * into it; counters are compared exactly over untimed traces of each side. 3 and 4 only add
  * optional fields, so a reader of 4 reads 2 and 3 as they are.
  */
 import { z } from 'zod';
-import { COMPARISON_LISTS, COUNTER_SIDES, ComparisonSide, Params, short } from './comparison-parts.js';
-import { type ComparisonKind, PAIRS_COMPARISON_OLDEST, PAIRS_COMPARISON_SCHEMA } from './comparison-version.js';
-import { DiffSummary } from './diff-summary.js';
-import { Num } from '../formats/parts/fields.js';
-import { DIRECTIONS } from './metrics.js';
-import { TranscriptVerdict } from './transcript-document.js';
-import { PAIRS_VERDICTS, WORK_VERDICTS } from './verdicts.js';
-import { WorkBreakdown } from './work-breakdown-schema.js';
+import { DIRECTIONS } from '../model/metrics.js';
+import { TranscriptVerdict } from '../model/transcript-document.js';
+import { PAIRS_VERDICTS, WORK_VERDICTS } from '../model/verdicts.js';
+import { type ComparisonKind, PAIRS_COMPARISON_OLDEST, PAIRS_COMPARISON_SCHEMA } from './comparison-format.js';
+import { COMPARISON_LISTS, COUNTER_SIDES, ComparisonSide, Params, short } from './parts/comparison-parts.js';
+import { DiffSummary } from './parts/diff-summary.js';
+import { Num } from './parts/fields.js';
+import { WorkBreakdown } from './parts/work-breakdown-fields.js';
 
 /** One metric of a point compared over its pairs. */
 export const PairsMetric = z
@@ -219,7 +219,7 @@ export const PairsComparison = z
       z.literal(4),
       z.literal(PAIRS_COMPARISON_SCHEMA),
     ]),
-    /** Which document this is; absent from schemas 2 and 3, which their number told apart (model/comparison-kind.ts). */
+    /** Which document this is; absent from schemas 2 and 3, which their number told apart (formats/comparison-format.ts). */
     kind: z.literal('pairs' satisfies ComparisonKind).optional(),
     method: short(800),
     /** Seed of the pair orders (pairs/analysis/pair-statistics.ts pairOrder): the schedule can be recomputed. */

@@ -1,9 +1,9 @@
 /**
- * What both comparison.json documents carry beside their rows (./quick-look-document.ts,
- * ./pairs-document.ts): the two sides and the lists of what was not compared.
+ * What both comparison.json documents carry beside their rows (../quick-look-format.ts,
+ * ../pairs-format.ts): the two sides and the lists of what was not compared.
  */
 import { z } from 'zod';
-import { Num, ParamName, ParamValue, SafeRecord, Token } from '../formats/parts/fields.js';
+import { Num, ParamName, ParamValue, SafeRecord, Token } from './fields.js';
 
 /** Parameter maps: keys as manifests declare them, never an Object.prototype name. */
 export const Params = SafeRecord(ParamName, ParamValue);

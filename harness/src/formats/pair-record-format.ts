@@ -10,9 +10,9 @@
  * reader refuses any other version in one line.
  */
 import { z } from 'zod';
-import { Params, short } from './comparison-parts.js';
-import { Name, Num, SafeRecord } from '../formats/parts/fields.js';
-import { DIRECTIONS } from './metrics.js';
+import { DIRECTIONS } from '../model/metrics.js';
+import { Params, short } from './parts/comparison-parts.js';
+import { Name, Num, SafeRecord } from './parts/fields.js';
 
 export const PAIR_RECORD_SCHEMA = 3;
 

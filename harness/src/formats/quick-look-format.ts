@@ -1,14 +1,14 @@
 /**
  * comparison.json of `npm run compare`: the quick look between stored runs (results files, pooled
  * samples; the site's run-to-run view renders the same model). Schema 4 says `"kind": "quick-look"`;
- * schema 1, which did not, is read as it is (model/comparison-version.ts).
+ * schema 1, which did not, is read as it is (formats/comparison-format.ts).
  */
 import { z } from 'zod';
-import { COMPARISON_LISTS, COUNTER_SIDES, ComparisonSide, Params, short } from './comparison-parts.js';
-import { COMPARISON_OLDEST, COMPARISON_SCHEMA, type ComparisonKind } from './comparison-version.js';
-import { Num } from '../formats/parts/fields.js';
-import { DIRECTIONS } from './metrics.js';
-import { TWO_SAMPLE_VERDICTS } from './verdicts.js';
+import { DIRECTIONS } from '../model/metrics.js';
+import { TWO_SAMPLE_VERDICTS } from '../model/verdicts.js';
+import { COMPARISON_OLDEST, COMPARISON_SCHEMA, type ComparisonKind } from './comparison-format.js';
+import { COMPARISON_LISTS, COUNTER_SIDES, ComparisonSide, Params, short } from './parts/comparison-parts.js';
+import { Num } from './parts/fields.js';
 
 export const ComparedMetric = z
   .object({
@@ -43,7 +43,7 @@ export type CounterChange = z.infer<typeof CounterChange>;
 export const Comparison = z
   .object({
     schema: z.union([z.literal(COMPARISON_OLDEST), z.literal(COMPARISON_SCHEMA)]),
-    /** Which document this is; absent from schema 1, which its number told apart (model/comparison-kind.ts). */
+    /** Which document this is; absent from schema 1, which its number told apart (formats/comparison-format.ts). */
     kind: z.literal('quick-look' satisfies ComparisonKind).optional(),
     method: short(500),
     base: ComparisonSide,
