@@ -15,9 +15,9 @@ import { UserError } from '../lib/errors.js';
  * the quick look; 2 and 3: pairs). So the numbers stay one sequence for both: a reader from before
  * `kind` refuses either newer document as newer than it knows, never reads one as the other.
  */
-export const COMPARISON_KINDS = ['quick-look', 'pairs'] as const;
+const COMPARISON_KINDS = ['quick-look', 'pairs'] as const;
 export type ComparisonKind = (typeof COMPARISON_KINDS)[number];
-export const KIND_SINCE = 4;
+const KIND_SINCE = 4;
 
 /** `npm run compare`'s quick look. 4 added `kind`; readers take 1 as it is. */
 export const COMPARISON_SCHEMA = 4;

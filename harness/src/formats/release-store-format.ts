@@ -46,7 +46,7 @@ const MaybeStamp = z.union([z.literal(''), Stamp]);
  * Upper bounds far above what a machine measures (every Node, Bun and Deno release is a few
  * hundred; a suite a few dozen values), far below what would make the site's download heavy.
  */
-export const CAPS = { releases: 20_000, values: 2_000, experiments: 200, problems: 500, changes: 5_000 } as const;
+const CAPS = { releases: 20_000, values: 2_000, experiments: 200, problems: 500, changes: 5_000 } as const;
 
 /** What names a suite point; its parameters are without `runtime` (the release is the entry's). */
 const pointFields = { experiment: Segment, variant: Segment, params: Params };

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { RELEASES_SCHEMA } from '../../src/formats/parts/store-layout.js';
 import { checkReleaseChanges, checkReleaseIndex, migrateReleaseFile } from '../../src/formats/release-store-format.js';
 import { UserError } from '../../src/lib/errors.js';
-import { releaseChange, releaseEntry } from './helpers.js';
+import { releaseChange, releaseEntry } from '../releases/helpers.js';
 
 const M = 'bench-a-0a1b2c3d';
 const index = (releases: unknown[], over: object = {}) => ({ schema: 2, machine: M, releases, ...over });
