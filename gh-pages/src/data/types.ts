@@ -6,8 +6,11 @@
 /** A commit's run file: results.json as written, merged per commit and profile by publish-run. */
 
 export type { MarksFile } from '../../../harness/src/formats/marks-format.js';
-export type { ExperimentInfo, WrittenResults as RunFile } from '../../../harness/src/formats/parts/experiment-info.js';
-export type { Benchmark } from '../../../harness/src/formats/results-format.js';
+export type {
+  Benchmark,
+  ExperimentInfo,
+  WrittenResults as RunFile,
+} from '../../../harness/src/formats/results-format.js';
 export type {
   CatalogFile,
   CommitsFile,

@@ -314,7 +314,6 @@ export type Check = Manifest['validate'][number];
 /** A cross-point analysis a manifest declares (computed after the run into results.json). */
 export type ManifestAnalysis = Manifest['analyses'][number];
 /** A point's parameter values: the one type of results.json, planned here. */
-export type { Params } from './results-format.js';
 
 /** One experiment: its folder under programs/ (the folder name is its id) and its manifest. */
 export interface Experiment {

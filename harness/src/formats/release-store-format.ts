@@ -20,9 +20,9 @@ import { z } from 'zod';
 import { UserError } from '../lib/errors.js';
 import { releaseFamilies } from '../model/runtime-families.js';
 import { isVersion } from '../model/runtime-release.js';
-import { CommitSha, Name, SafeRecord, Segment, Text, Unit } from './parts/fields.js';
+import { CommitSha, Direction, Name, SafeRecord, Segment, Text, Unit } from './parts/fields.js';
 import { RELEASES_SCHEMA } from './parts/store-layout.js';
-import { Direction, Params } from './results-format.js';
+import { Params } from './results-format.js';
 
 /** The release axis's families (model/runtime-families.ts), as stored files name them. */
 const Family = z.enum(releaseFamilies().map((f) => f.key) as [string, ...string[]]);

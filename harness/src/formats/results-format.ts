@@ -3,11 +3,12 @@
  * Versioned by `schema`; readers refuse newer versions instead of guessing.
  */
 import { z } from 'zod';
-import { DIRECTIONS } from '../model/metrics.js';
+import type { Manifest } from './manifest-format.js';
 import {
   BenchmarkId,
   CommitSha,
   Count,
+  Direction,
   isPrototypeKey,
   Name,
   Num,
@@ -23,9 +24,6 @@ import {
 
 /** 2: benchmarks may carry counted work (`counts`, the instructions metrics); files of schema 1 read as they are. */
 export const RESULTS_SCHEMA = 2;
-
-/** The schema of model/metrics.ts's Direction (the type is declared there, once). */
-export const Direction = z.enum(DIRECTIONS);
 
 export const Stats = z
   .object({
@@ -331,3 +329,22 @@ export const Results = z
   })
   .strict();
 export type Results = z.infer<typeof Results>;
+
+/**
+ * What results.json carries of each experiment, so its readers (the summary, the site) need no
+ * manifest: pipeline/results-file.ts writes it, the site reads it. The results schema checks the
+ * title and question and passes the rest through, so a reader finds the rest as written here.
+ */
+// A type, not an interface: it must fit the schema's pass-through record.
+export type ExperimentInfo = {
+  title: string;
+  question: string;
+  parameters?: Record<string, { description: string; unit?: string }>;
+  summary?: Manifest['summary'];
+  headline?: Manifest['headline'];
+  /** Not written any more; an older file may carry the Overview's picture here. */
+  overview?: unknown;
+};
+
+/** results.json as written, its experiments' copies typed. */
+export type WrittenResults = Omit<Results, 'experiments'> & { experiments: Record<string, ExperimentInfo> };

@@ -8,6 +8,7 @@ import {
   BenchmarkId,
   CommitSha,
   Count,
+  Direction,
   Name,
   NoiseKey,
   Num,
@@ -20,7 +21,7 @@ import {
 } from './parts/fields.js';
 import { STORE_READS_FROM, STORE_SCHEMA } from './parts/store-layout.js';
 import { Comparison } from './quick-look-format.js';
-import { Direction, Machine, MachineId, Params } from './results-format.js';
+import { Machine, MachineId, Params } from './results-format.js';
 
 export { LEGACY_PROFILE, STORE_READS_FROM, STORE_SCHEMA } from './parts/store-layout.js';
 

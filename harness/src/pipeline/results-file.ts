@@ -4,7 +4,7 @@
  */
 import { join } from 'node:path';
 import type { Experiment } from '../formats/manifest-format.js';
-import type { ExperimentInfo } from '../formats/parts/experiment-info.js';
+import type { ExperimentInfo } from '../formats/results-format.js';
 import {
   type Benchmark,
   type Commit,

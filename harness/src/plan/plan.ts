@@ -8,10 +8,10 @@ import {
   type Experiment,
   jsRuntimes,
   type Manifest,
-  type Params,
   type ParamValue,
   type Variant,
 } from '../formats/manifest-format.js';
+import type { Params } from '../formats/results-format.js';
 import { UserError } from '../lib/errors.js';
 import { evaluate } from '../lib/expr.js';
 import { nodeMajors } from '../machine/toolchains.js';

@@ -16,7 +16,7 @@ import { formatParam, formatValue, groupDigits } from '../lib/format.js';
 import { counterName, SYSCALL_PREFIX } from '../model/metrics.js';
 import { type At, labelWith, matchesAt } from '../model/select.js';
 
-/** What the lines are read from: the run file's copy of the experiment (formats/parts/experiment-info.ts). */
+/** What the lines are read from: the run file's copy of the experiment (formats/results-format.ts ExperimentInfo). */
 export interface WorkInfo {
   parameters?: Record<string, { unit?: string }>;
   summary?: { metrics?: readonly string[] };

@@ -8,6 +8,7 @@
  */
 import { z } from 'zod';
 import { PARAM_NAME_RE, PARAM_VALUE_RE, SEGMENT_RE } from '../../lib/id-patterns.js';
+import { DIRECTIONS } from '../../model/metrics.js';
 
 /** Whether a key would collide with an inherited property of a plain object. */
 export function isPrototypeKey(key: string): boolean {
@@ -111,3 +112,6 @@ export const SafeRecord = <K extends z.ZodType<string, string>, V extends z.ZodT
         ctx.addIssue({ code: 'custom', message: PROTO_MESSAGE, path: ['__proto__'] });
     })
     .pipe(z.record(key, value));
+
+/** The schema of model/metrics.ts's Direction (the type is declared there, once). */
+export const Direction = z.enum(DIRECTIONS);

@@ -4,7 +4,7 @@
  * ../manifest-format.ts).
  */
 import { z } from 'zod';
-import { Direction } from '../results-format.js';
+import { Direction } from './fields.js';
 import { At, name } from './overview-vocabulary.js';
 
 export const ReportedField = z

@@ -5,7 +5,7 @@
 
 import { createHash } from 'node:crypto';
 import { prng } from '../../analysis/two-sample.js';
-import type { Params } from '../../formats/manifest-format.js';
+import type { Params } from '../../formats/results-format.js';
 import { compareText } from '../../lib/compare-text.js';
 import type { Profile } from '../../model/profiles.js';
 
