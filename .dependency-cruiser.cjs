@@ -71,6 +71,7 @@ const FILE_FLOORS = {
   'pairs/harness-shift/sandbox-replay.ts': 'run',
   'pairs/harness-shift/transcript-numbers.ts': 'analysis',
   'pairs/harness-shift/harness-transcripts.ts': 'pipeline',
+  'pairs/harness-shift/stored-recording.ts': 'pipeline',
   'pairs/harness-shift/verdict-text.ts': 'report',
   // Calibration: a replay, a report and the two files that run it.
   'calibration/aa-replay.ts': 'analysis',
