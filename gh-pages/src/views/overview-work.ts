@@ -1,17 +1,18 @@
 /**
- * The Overview's counted work (report/work-lines.ts): at the experiment's headline point, per line,
+ * The Overview's counted work (counts/count-lines.ts): at the experiment's headline point, per line,
  * the instructions and system calls per operation (or per run) beside the headline metric with its
  * interval, under one sentence on what a count covers and leaves out. A count that is evidence
  * only or did not repeat is marked, and says why. Markup only through html`` (escaped).
  */
-import type { Results } from '../../../harness/src/model/results.js';
+
 import {
   caveat,
   coverageSentence,
   lineSentence,
   type WorkInfo,
   workModel,
-} from '../../../harness/src/report/work-lines.js';
+} from '../../../harness/src/counts/count-lines.js';
+import type { Results } from '../../../harness/src/model/results.js';
 import type { Benchmark, ExperimentInfo } from '../data.js';
 import { type Html, html } from '../html.js';
 

@@ -5,9 +5,9 @@
  * is taken from the newest complete run that has it, and says so.
  */
 
+import { countingSentence } from '../../../harness/src/counts/counting-text.js';
 import { compareText } from '../../../harness/src/lib/compare-text.js';
 import type { Results } from '../../../harness/src/model/results.js';
-import { countingSentence } from '../../../harness/src/report/counting-text.js';
 import { experimentSummary } from '../../../harness/src/report/summary-model.js';
 import { loadCharts } from '../charts.js';
 import type { RunFile, WindowCommit } from '../data.js';

@@ -5,7 +5,7 @@
  * never an axis shared with a time. Charts are drawn as they scroll into view, and the detected
  * changes are listed below them after the first paint.
  */
-import { workSteps } from '../../../harness/src/analysis/work-steps.js';
+import { workSteps } from '../../../harness/src/counts/count-steps.js';
 import { programChanges } from '../../../harness/src/model/store-layout.js';
 import { detectChangePoints, MIN_SHIFT } from '../change-detection.js';
 import { loadCharts, trendChart, wide } from '../charts.js';
@@ -140,7 +140,7 @@ type ChartBox = HTMLDivElement & { draw?: () => void };
 /**
  * One chart box per parameter point, each drawn when `observer` sees it come into view (years of
  * data stay fast); returns, per chart, what lists its detected changes. Counted work's steps are
- * exact (analysis/work-steps.ts); a timing's are change points against its noise.
+ * exact (counts/count-steps.ts); a timing's are change points against its noise.
  */
 function drawCharts(
   ctx: Ctx,

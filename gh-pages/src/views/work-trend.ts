@@ -4,7 +4,7 @@
  * repeats that disagreed: no trend to act on), and the note under a work chart. The counts' facts
  * per commit come from the store (store-layout.ts CountFacts).
  */
-import { WORK_TOLERANCE } from '../../../harness/src/analysis/work.js';
+import { WORK_TOLERANCE } from '../../../harness/src/counts/count-rule.js';
 import { harnessMetric } from '../../../harness/src/model/metrics.js';
 import type { CountFacts } from '../../../harness/src/model/store-layout.js';
 

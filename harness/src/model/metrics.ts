@@ -17,8 +17,8 @@ export type Direction = (typeof DIRECTIONS)[number];
  * - derived: computed from another metric of the same runs (throughput is bytes over wall
  *   time): reported, but no evidence of its own, so never tested on its own;
  * - work: user-space instructions counted under Valgrind with the runtime's deterministic
- *   settings (run/count-instructions.ts): exact where each side's repeats agree, compared with
- *   one stated tolerance (analysis/work.ts), never sampled.
+ *   settings (counts/count-instructions.ts): exact where each side's repeats agree, compared with
+ *   one stated tolerance (counts/count-rule.ts), never sampled.
  */
 type MetricKind = 'timed' | 'counter' | 'derived' | 'work';
 

@@ -1,18 +1,12 @@
 /**
- * `bench`'s counting stage: after the timed runs, the chosen points' work (./count-work.ts), taking
- * each count stored under its key where the store has it (./stored-counts.ts, ./count-reuse.ts),
+ * `bench`'s counting stage: after the timed runs, the chosen points' work (counts/count-jobs.ts), taking
+ * each count stored under its key where the store has it (counts/stored-counts.ts, counts/count-reuse.ts),
  * counting the new keys within the budget on every core, re-counting one reused point per deciding
  * family live, and dropping a family's stored counts where its re-check disagrees (its points are
  * then counted again). New counts go into the store's copy here; bench writes it when it
  * publishes the run.
  */
-import type { CountedRun } from '../analysis/work.js';
-import { shellQuote } from '../lib/exec.js';
-import type { StoredCount } from '../model/count-store-schema.js';
-import type { Job } from '../model/job.js';
-import type { Results } from '../model/results.js';
-import { countsVaryOf, evidenceOf, VALGRIND_MISSING } from '../run/under-valgrind.js';
-import { type Keyed, type ReusePlan as PlanOf, planReuse, recountAgrees } from './count-reuse.js';
+
 import {
   type CountsMode,
   countingFamily,
@@ -21,11 +15,18 @@ import {
   type WorkResult,
   withWork,
   workResult,
-} from './count-work.js';
+} from '../counts/count-jobs.js';
+import { type Keyed, type ReusePlan as PlanOf, planReuse, recountAgrees } from '../counts/count-reuse.js';
+import type { CountedRun } from '../counts/count-rule.js';
+import { keyer, type OpenedCounts } from '../counts/stored-counts.js';
+import { countsVaryOf, evidenceOf, VALGRIND_MISSING } from '../counts/under-valgrind.js';
+import { shellQuote } from '../lib/exec.js';
+import type { StoredCount } from '../model/count-store-schema.js';
+import type { Job } from '../model/job.js';
+import type { Results } from '../model/results.js';
 import { Progress } from './progress.js';
 import type { ResultsFile } from './results-file.js';
 import type { Host } from './setup.js';
-import { keyer, type OpenedCounts } from './stored-counts.js';
 
 /** Points counted per run at most, beyond those whose key is stored: a re-keying spreads over runs. */
 export const DEFAULT_COUNT_BUDGET = 60;

@@ -5,7 +5,7 @@
  */
 
 import { medianInterval } from '../analysis/median-interval.js';
-import type { CountedRun } from '../analysis/work.js';
+import type { CountedRun } from '../counts/count-rule.js';
 import { type Experiment, jsRuntimes, type ParamValue } from '../model/manifest.js';
 import { HARNESS_METRICS, SYSCALL_PREFIX } from '../model/metrics.js';
 import type { Release } from '../model/release-catalog.js';
@@ -136,7 +136,7 @@ export function suiteCounters(
   return out;
 }
 
-/** The metrics counting gives a point (pipeline/count-work.ts): per run, and per operation for a fit. */
+/** The metrics counting gives a point (counts/count-jobs.ts): per run, and per operation for a fit. */
 const WORK_METRICS = ['instructions', 'instructions_per_op'] as const;
 
 /**

@@ -3,14 +3,14 @@
  * (trends/<profile>/regressions.json). The same detection as the Trends view
  * (analysis/changepoints.ts) over the whole series, against the machine's calibrated noise where
  * there is one; a step where the benchmark's program changed is found like any other and marked; derived metrics (computed from others) are left out, as
- * in compare. Counted work does not drift, so its steps are exact (analysis/work-steps.ts): any
+ * in compare. Counted work does not drift, so its steps are exact (counts/count-steps.ts): any
  * change beyond the work tolerance between two counts that may be acted on. Pure: the caller
  * reads the files.
  */
 import { type ChangePoint, detectChangePoints, MIN_SHIFT } from '../analysis/changepoints.js';
 import { bootstrapRatioCI, median } from '../analysis/two-sample.js';
-import { WORK_TOLERANCE } from '../analysis/work.js';
-import { actionable, workSteps } from '../analysis/work-steps.js';
+import { WORK_TOLERANCE } from '../counts/count-rule.js';
+import { actionable, workSteps } from '../counts/count-steps.js';
 import { harnessMetric } from '../model/metrics.js';
 import { joinShards, programChanges, STORE_SCHEMA } from '../model/store-layout.js';
 import type { CatalogFile, CommitsFile, RegressionsFile, ShardFile, TrendChange } from '../model/store-schema.js';

@@ -2,15 +2,15 @@
 // or within their repeats' spread, are no cost per operation. Checked where a count per read is
 // shown: the run's JSON (no instructions_per_op, both totals kept), the run's summary, the paired
 // diff's side values and its PR comment (the two totals, never a negative count per read). The
-// site's Overview is report/work-lines.test.ts; its trend, store/counted-work.test.ts.
+// site's Overview is counts/count-lines.test.ts; its trend, store/counted-work.test.ts.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { CountedRun } from '../../src/analysis/work.js';
+import { withWork, workResult } from '../../src/counts/count-jobs.js';
+import type { CountedRun } from '../../src/counts/count-rule.js';
 import type { PairsPoint } from '../../src/model/pairs-document.js';
 import { Results as ResultsSchema } from '../../src/model/results.js';
 import { renderPairsComparison } from '../../src/pairs/report/comment.js';
 import { sideValues } from '../../src/pairs/run/count-sides.js';
-import { withWork, workResult } from '../../src/pipeline/count-work.js';
 import { loadAllExperiments } from '../../src/plan/experiments.js';
 import { expand } from '../../src/plan/plan.js';
 import { renderSummary } from '../../src/report/summary.js';

@@ -10,6 +10,8 @@
  * the recomputed ones, and the list of what disagreed. A row whose pairs are not in the record
  * cannot be checked: it leaves the rows and is listed as not measured (no trusted answer). Pure.
  */
+
+import { compareWork } from '../../counts/count-verdict.js';
 import type { PairRecordDocument, RecordedPoint } from '../../model/pair-record.js';
 import type { PairsComparison, PairsPoint, PairsWork } from '../../model/pairs-document.js';
 import { planAtLevel, pointLevels } from './multiplicity.js';
@@ -17,7 +19,6 @@ import { MIN_EFFECT } from './pair-statistics.js';
 import { finalStep, type MeasuredPair, type PointSoFar, type Values } from './point.js';
 import { pointRow } from './rows.js';
 import { DEFAULT_PLAN, type SequentialPlan } from './sequential.js';
-import { compareWork } from './work-verdict.js';
 
 export interface RecomputeOptions {
   /** The sequential plan to judge with (default: this code's). */

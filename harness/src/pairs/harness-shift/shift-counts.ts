@@ -7,12 +7,12 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { compareWork } from '../../counts/count-verdict.js';
 import { firstErrorLine } from '../../lib/first-error-line.js';
 import type { HarnessShift } from '../../model/pairs-document.js';
 import type { Profile } from '../../model/profiles.js';
 import { readResults } from '../../model/read-results.js';
 import type { Benchmark } from '../../model/results.js';
-import { compareWork } from '../analysis/work-verdict.js';
 import type { RunBench, Side } from './rounds.js';
 import { benchArgs, type SamplePoint } from './sample.js';
 

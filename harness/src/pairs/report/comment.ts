@@ -6,6 +6,9 @@
  * forest plot of the points that changed, and a short summary table. The per-point
  * tables are folded below. Always under GitHub's comment limit.
  */
+
+import { renderWorkBreakdown } from '../../counts/count-breakdown-text.js';
+import { countsTrusted, decidedWorkChange, storedBaseText, workText } from '../../counts/count-verdict-text.js';
 import { plural } from '../../lib/format.js';
 import { escapeCell } from '../../lib/markdown.js';
 import type { DiffSummary } from '../../model/diff-summary.js';
@@ -31,8 +34,6 @@ import {
   pointTable,
   workloadVerdict,
 } from './point-tables.js';
-import { renderWorkBreakdown } from './work-breakdown-section.js';
-import { countsTrusted, decidedWorkChange, storedBaseText, workText } from './work-text.js';
 
 export interface PairsRenderOptions {
   /** The merge gate's rule (PR_FAIL_ON) its result is stated under; default `broken`. */

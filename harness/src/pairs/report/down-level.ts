@@ -9,6 +9,8 @@
  * changed goes to `incomparable` with its measured change, another timed metric that moved is a
  * warning line. The full comparison is kept beside it. Pure.
  */
+
+import { countsTrusted, decidedWorkChange, workText } from '../../counts/count-verdict-text.js';
 import { plural } from '../../lib/format.js';
 import { assertValid } from '../../lib/json-file.js';
 import { PAIRS_COMPARISON_OLDEST, PAIRS_COMPARISON_SCHEMA } from '../../model/comparison-version.js';
@@ -21,7 +23,6 @@ import {
 } from '../../model/pairs-document.js';
 import { movedOthers } from '../analysis/point-answers.js';
 import { alsoText, pointLabel, workloadVerdict } from './point-tables.js';
-import { countsTrusted, decidedWorkChange, workText } from './work-text.js';
 
 /** At most this many warnings: the schema's bound. */
 const MAX_WARNINGS = 20;

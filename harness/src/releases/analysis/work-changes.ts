@@ -2,17 +2,17 @@
  * Changes of counted work between runtime releases: each suite point's instructions, counted under
  * Valgrind with the runtime's deterministic settings, release by release in version order along
  * a line. Two consecutive releases' counts are compared as a paired diff compares two sides'
- * (pairs/analysis/work-verdict.ts compareWork): each release's own counts must agree within
+ * (counts/count-verdict.ts compareWork): each release's own counts must agree within
  * the one tolerance of counted work, and the two must differ beyond it. A release whose counts
  * disagree says nothing either way and is never called a change; nor is a point whose counts are
  * evidence (threads, the kernel or a cold cache decide its cost), nor the native reference. Pure.
  */
 
 import { median } from '../../analysis/two-sample.js';
-import { type CountedRun, relSpread, WORK_TOLERANCE } from '../../analysis/work.js';
+import { type CountedRun, relSpread, WORK_TOLERANCE } from '../../counts/count-rule.js';
+import { compareWork } from '../../counts/count-verdict.js';
 import { groupDigits } from '../../lib/format.js';
 import { compareVersions } from '../../model/runtime-release.js';
-import { compareWork } from '../../pairs/analysis/work-verdict.js';
 import type { ReleaseEntry, WorkPoint } from '../release-store.js';
 import { type BisectStep, narrowStep, type SeriesKey } from './changes.js';
 

@@ -5,8 +5,8 @@
  * between by measuring them (the sweep counts every build it measures), and listed as exact: no
  * paired confirmation, the point's timed metrics under the two releases beside it.
  */
-import { WORK_TOLERANCE } from '../../analysis/work.js';
-import { compareWork } from '../../pairs/analysis/work-verdict.js';
+import { WORK_TOLERANCE } from '../../counts/count-rule.js';
+import { compareWork } from '../../counts/count-verdict.js';
 import {
   countText,
   detectWorkChanges,

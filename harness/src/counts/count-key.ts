@@ -17,7 +17,7 @@ export interface CountMachine {
   valgrind: string;
   glibc: string;
   kernel: string;
-  /** The probe's line under Valgrind (machine/valgrind-cpu.ts). */
+  /** The probe's line under Valgrind (counts/valgrind-cpu.ts). */
   cpu: string;
   onlineCpus: number;
 }

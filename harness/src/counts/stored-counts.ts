@@ -10,11 +10,11 @@ import { cpus, release } from 'node:os';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../lib/atomic.js';
 import type { Tools } from '../machine/tools.js';
-import { valgrindCpu } from '../machine/valgrind-cpu.js';
 import { COUNT_STORE_FILE, COUNT_STORE_SCHEMA, type CountStoreFile } from '../model/count-store-schema.js';
 import type { Job } from '../model/job.js';
-import { readCountStore, writeCountStore } from '../store/count-store.js';
 import { type CountMachine, countKey, countKeyParts, keyedBinaries } from './count-key.js';
+import { readCountStore, writeCountStore } from './count-store.js';
+import { valgrindCpu } from './valgrind-cpu.js';
 
 export type OpenedCounts =
   | { ok: true; storeDir: string; machine: string; facts: CountMachine; file: CountStoreFile }

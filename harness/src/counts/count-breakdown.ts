@@ -85,7 +85,7 @@ const sides = (r: Row) => ({ base: r.base, head: r.head, change: r.change });
 
 /**
  * The breakdown of a change: `base` and `head` are one side's processes each (a run's, as
- * run/callgrind.ts reads them); objects and functions are matched by role and name, so a program
+ * counts/callgrind.ts reads them); objects and functions are matched by role and name, so a program
  * built at another path, or a runtime of another release, is still the same row.
  */
 export function diffBreakdowns(

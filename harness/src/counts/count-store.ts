@@ -16,7 +16,7 @@ import {
   type CountStoreFile,
   CountStoreFile as CountStoreSchema,
 } from '../model/count-store-schema.js';
-import { HINT, json, STORE_FILE_MAX_BYTES, writeInside } from './store-files.js';
+import { HINT, json, STORE_FILE_MAX_BYTES, writeInside } from '../store/store-files.js';
 
 function countStorePath(root: string, machine: string): string {
   assertSegment('machine', machine);

@@ -3,8 +3,8 @@
  * exact", "same work (within 1 %)", "counts not deterministic here", or why it was not counted.
  * Pure; the caller escapes.
  */
-import { median } from '../../analysis/two-sample.js';
-import type { PairsComparison, PairsPoint, PairsWork } from '../../model/pairs-document.js';
+import { median } from '../analysis/two-sample.js';
+import type { PairsComparison, PairsPoint, PairsWork } from '../model/pairs-document.js';
 
 type Counted = Extract<PairsWork, { status: 'counted' }>;
 

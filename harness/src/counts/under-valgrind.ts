@@ -15,8 +15,8 @@ import type { Scope } from '../lib/expr.js';
 import type { Tools } from '../machine/tools.js';
 import { commandLine, type Job, type JobCommand } from '../model/job.js';
 import { familyOf } from '../model/runtime-families.js';
-import { readReport, shell, tail, timeoutMs } from './common.js';
-import { runChecks } from './validate.js';
+import { readReport, shell, tail, timeoutMs } from '../run/common.js';
+import { runChecks } from '../run/validate.js';
 
 export const VALGRIND_MISSING = 'instructions not counted: valgrind missing (apt-get install valgrind)';
 

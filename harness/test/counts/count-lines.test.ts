@@ -6,10 +6,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { caveat, coverageSentence, lineSentence, opNoun, workModel } from '../../src/counts/count-lines.js';
 import { parseResults } from '../../src/model/read-results.js';
 import type { Benchmark } from '../../src/model/results.js';
 import { metricLabel } from '../../src/report/metric-labels.js';
-import { caveat, coverageSentence, lineSentence, opNoun, workModel } from '../../src/report/work-lines.js';
 import { FIXTURES } from '../helpers/cli.js';
 
 const file = join(FIXTURES, 'results-counted-wc.json');

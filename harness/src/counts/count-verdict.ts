@@ -1,9 +1,10 @@
 /**
- * Two sides' instruction counts of one quantity compared: the exact-counter rule (./exact-counters.ts)
- * with the one tolerance of counted work (analysis/work.ts WORK_TOLERANCE). Pure.
+ * Two sides' instruction counts of one quantity compared: the exact-counter rule (analysis/exact-counters.ts)
+ * with the one tolerance of counted work (counts/count-rule.ts WORK_TOLERANCE). Pure.
  */
-import { relSpread, WORK_TOLERANCE } from '../../analysis/work.js';
-import { compareCounter } from './exact-counters.js';
+
+import { compareCounter } from '../analysis/exact-counters.js';
+import { relSpread, WORK_TOLERANCE } from './count-rule.js';
 
 /** What two sides' counts of one quantity say. */
 export type WorkVerdict =
@@ -12,7 +13,7 @@ export type WorkVerdict =
   | { kind: 'not-deterministic'; spread: number };
 
 /**
- * The exact-counter rule (pairs/analysis/exact-counters.ts) with the tolerance: each side's
+ * The exact-counter rule (analysis/exact-counters.ts) with the tolerance: each side's
  * counts must agree within WORK_TOLERANCE, the sides must differ by the range rule, and by more
  * than the tolerance.
  */

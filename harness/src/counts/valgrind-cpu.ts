@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../lib/atomic.js';
 import { runSync } from '../lib/exec.js';
-import { systemTool } from './tools.js';
+import { systemTool } from '../machine/tools.js';
 
 const PROBE_C = `#include <cpuid.h>
 #include <stdio.h>

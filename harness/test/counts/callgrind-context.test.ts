@@ -3,9 +3,9 @@
 // object file is JIT code — for every kind of variant the wc experiment has.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { profileContext } from '../../src/counts/callgrind.js';
 import { loadAllExperiments } from '../../src/plan/experiments.js';
 import { expand } from '../../src/plan/plan.js';
-import { profileContext } from '../../src/run/callgrind.js';
 import { ROOT } from '../helpers/cli.js';
 import { jobOf } from '../helpers/jobs.js';
 

@@ -4,9 +4,9 @@
  * a few parts per million for V8 (docs/counts.md), but a JIT runtime's count per operation also
  * moves under code changes that add no work (garbage collections and tier-ups land at fixed but
  * lumpy points), so a difference is called only beyond WORK_TOLERANCE, and only where each side's
- * own repeated counts agree within it (pairs/analysis/work-verdict.ts).
+ * own repeated counts agree within it (counts/count-verdict.ts).
  */
-import { median } from './two-sample.js';
+import { median } from '../analysis/two-sample.js';
 /**
  * The one tolerance of counted work, relative: a count that moved less than this is the same
  * work. Chosen above how far counts moved on the development VM under changes that add no work

@@ -4,14 +4,14 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { jobsToCount } from '../../src/counts/count-jobs.js';
+import { type CountMachine, countKey, countKeyParts } from '../../src/counts/count-key.js';
+import { type Keyed, planReuse, recountAgrees } from '../../src/counts/count-reuse.js';
+import { countingSentence } from '../../src/counts/counting-text.js';
 import type { StoredCount } from '../../src/model/count-store-schema.js';
-import { type CountMachine, countKey, countKeyParts } from '../../src/pipeline/count-key.js';
-import { type Keyed, planReuse, recountAgrees } from '../../src/pipeline/count-reuse.js';
-import { jobsToCount } from '../../src/pipeline/count-work.js';
 import { loadAllExperiments } from '../../src/plan/experiments.js';
 import { forgetMeasuredInputs, measuredInputs } from '../../src/plan/identify-inputs.js';
 import { expand } from '../../src/plan/plan.js';
-import { countingSentence } from '../../src/report/counting-text.js';
 import { ROOT } from '../helpers/cli.js';
 import { jobOf } from '../helpers/jobs.js';
 

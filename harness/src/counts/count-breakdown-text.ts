@@ -6,8 +6,8 @@
  * pull request controls: every one is escaped here, at the sink, and none goes into the
  * `<summary>`, which holds only numbers and this file's words.
  */
-import { groupDigits } from '../../lib/format.js';
-import { escapeCell, markdownTable } from '../../lib/markdown.js';
+import { groupDigits } from '../lib/format.js';
+import { escapeCell, markdownTable } from '../lib/markdown.js';
 import {
   type FoldedChange,
   type FunctionChange,
@@ -15,7 +15,7 @@ import {
   type ObjectChange,
   type ObjectRole,
   type WorkBreakdown,
-} from '../../model/work-breakdown-schema.js';
+} from '../model/work-breakdown-schema.js';
 
 /** Objects and functions named in the one-line account before "…". */
 const IN_LINE = 3;

@@ -7,8 +7,8 @@
  */
 
 import { median } from '../analysis/two-sample.js';
-import { type CountedRun, WORK_TOLERANCE } from '../analysis/work.js';
 import type { StoredCount } from '../model/count-store-schema.js';
+import { type CountedRun, WORK_TOLERANCE } from './count-rule.js';
 
 /** A point to count, with its key, its counting family and whether its counts decide. */
 export interface Keyed<J> {

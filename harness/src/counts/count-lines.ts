@@ -8,13 +8,13 @@
  * Node imports (bundled into the site).
  */
 import { medianInterval } from '../analysis/median-interval.js';
-import { unmeasurableText } from '../analysis/unmeasurable-text.js';
-import type { Unmeasurable } from '../analysis/work.js';
 import { compareText } from '../lib/compare-text.js';
 import { formatParam, formatValue, groupDigits } from '../lib/format.js';
 import { counterName, SYSCALL_PREFIX } from '../model/metrics.js';
 import type { Benchmark, Counts, Metric } from '../model/results.js';
 import { type At, labelWith, matchesAt } from '../model/select.js';
+import type { Unmeasurable } from './count-rule.js';
+import { unmeasurableText } from './count-span-text.js';
 
 /** What the lines are read from: the run file's copy of the experiment (model/experiment-info.ts). */
 export interface WorkInfo {

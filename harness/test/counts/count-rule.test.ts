@@ -4,7 +4,7 @@
 // Fixtures: wc-c's real totals (137,259 at 256 reads, 141,611 at 512) and Deno's readsync totals
 // from the smoke run that showed "-212,126 instructions per read".
 import { describe, expect, it } from 'vitest';
-import { spanOf, workOf } from '../../src/analysis/work.js';
+import { spanOf, workOf } from '../../src/counts/count-rule.js';
 
 describe('spanOf', () => {
   it('a difference above the repeats’ spread is a cost per operation', () => {

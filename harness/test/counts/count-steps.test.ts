@@ -1,7 +1,7 @@
 // Steps in a trend of counted work: exact, beyond the one tolerance, and only between counts that
 // may be acted on (they decide, and their repeats agreed).
 import { describe, expect, it } from 'vitest';
-import { actionable, workSteps } from '../../src/analysis/work-steps.js';
+import { actionable, workSteps } from '../../src/counts/count-steps.js';
 import type { CountFacts } from '../../src/model/store-layout.js';
 
 const decides: CountFacts = { role: 'decides', deterministic: true, settings: 'as compiled' };

@@ -2,14 +2,14 @@
 // block with the objects' and functions' tables; names from binaries a pull request controls are
 // made inert (no HTML, no link, no mention, no broken table, no escape from the fold).
 import { describe, expect, it } from 'vitest';
-import { diffBreakdowns } from '../../../src/analysis/work-breakdown.js';
+import { diffBreakdowns } from '../../src/counts/count-breakdown.js';
+import { breakdownLine, renderWorkBreakdown, signedCount } from '../../src/counts/count-breakdown-text.js';
 import {
   type FunctionCost,
   JIT_OBJECT,
   NO_SYMBOL,
   type ProcessProfile,
-} from '../../../src/model/work-breakdown-schema.js';
-import { breakdownLine, renderWorkBreakdown, signedCount } from '../../../src/pairs/report/work-breakdown-section.js';
+} from '../../src/model/work-breakdown-schema.js';
 
 const fn = (object: string, role: FunctionCost['role'], name: string, instructions: number): FunctionCost => ({
   object,

@@ -4,8 +4,8 @@ import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { valgrindCpu } from '../../src/counts/valgrind-cpu.js';
 import { probe } from '../../src/lib/exec.js';
-import { valgrindCpu } from '../../src/machine/valgrind-cpu.js';
 
 const version = probe(['valgrind', '--version']);
 

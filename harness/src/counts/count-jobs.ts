@@ -1,6 +1,6 @@
 /**
  * The counting stage of `bench`: after the timed runs, the work of a chosen set of points is
- * counted under Valgrind (run/count-instructions.ts) on every core at once (a count does not
+ * counted under Valgrind (counts/count-instructions.ts) on every core at once (a count does not
  * depend on load), and the benchmarks get the `instructions` metrics and a `counts` record.
  *
  * Which points: "headline" (the default) takes, in each experiment, one headline point
@@ -11,15 +11,16 @@
  * point twice at its own size (per run, start-up included): the repeat says whether its counts are
  * deterministic here.
  */
-import { type CountedRun, WORK_TOLERANCE, workOf } from '../analysis/work.js';
+
 import type { Tools } from '../machine/tools.js';
 import type { Job } from '../model/job.js';
 import { HARNESS_METRICS } from '../model/metrics.js';
 import type { Benchmark, Counts, Metric } from '../model/results.js';
 import { familyOf } from '../model/runtime-families.js';
 import { matchesAt } from '../model/select.js';
-import { countInstructions } from '../run/count-instructions.js';
-import { evidenceOf, VALGRIND_MISSING } from '../run/under-valgrind.js';
+import { countInstructions } from './count-instructions.js';
+import { type CountedRun, WORK_TOLERANCE, workOf } from './count-rule.js';
+import { evidenceOf, VALGRIND_MISSING } from './under-valgrind.js';
 
 export const COUNTS_MODES = ['headline', 'all', 'none'] as const;
 export type CountsMode = (typeof COUNTS_MODES)[number];

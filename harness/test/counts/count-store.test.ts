@@ -5,8 +5,8 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { readCountStore, writeCountStore } from '../../src/counts/count-store.js';
 import { checkStore } from '../../src/store/check.js';
-import { readCountStore, writeCountStore } from '../../src/store/count-store.js';
 
 const entry = {
   id: 'wc/c/bs=65536',

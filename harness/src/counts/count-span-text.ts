@@ -1,9 +1,9 @@
 /**
- * A fit's span that measured no cost per operation (./work.ts spanOf), in words: its two totals and
+ * A fit's span that measured no cost per operation (./count-rule.ts spanOf), in words: its two totals and
  * why they make no cost. Pure; the caller escapes.
  */
 import { groupDigits } from '../lib/format.js';
-import type { Unmeasurable } from './work.js';
+import type { Unmeasurable } from './count-rule.js';
 
 /**
  * "instructions per read not measurable at this span: 137,259 instructions at 256 reads and 137,100 at

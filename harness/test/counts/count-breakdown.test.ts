@@ -3,7 +3,7 @@
 // adds up to the totals, names cut to the schema's cap; the result is what comparison.json's
 // WorkBreakdown fragment accepts.
 import { describe, expect, it } from 'vitest';
-import { BREAKDOWN_LIMITS, diffBreakdowns } from '../../src/analysis/work-breakdown.js';
+import { BREAKDOWN_LIMITS, diffBreakdowns } from '../../src/counts/count-breakdown.js';
 import {
   BREAKDOWN_NAME_CAP,
   type FunctionCost,

@@ -6,8 +6,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import { type ParsedProfile, type ProfileContext, parseCallgrind } from '../../src/counts/parse-callgrind.js';
 import { type FunctionCost, JIT_OBJECT, NO_SYMBOL, UNPLACED_OBJECT } from '../../src/model/work-breakdown-schema.js';
-import { type ParsedProfile, type ProfileContext, parseCallgrind } from '../../src/run/parse-callgrind.js';
 import { ROOT } from '../helpers/cli.js';
 
 const fixture = (name: string) =>

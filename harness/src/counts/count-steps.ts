@@ -7,9 +7,10 @@
  * the last comparable one. A count whose facts are unknown (stored before they were kept) is
  * treated the same way: nothing says it may be acted on. Pure, bundled into the site.
  */
+
+import type { ChangePoint } from '../analysis/changepoints.js';
 import type { CountFacts } from '../model/store-layout.js';
-import type { ChangePoint } from './changepoints.js';
-import { WORK_TOLERANCE } from './work.js';
+import { WORK_TOLERANCE } from './count-rule.js';
 
 /** Whether a count may be compared with another: it decides, and its repeats agreed. */
 export const actionable = (f: CountFacts | null | undefined): boolean =>
