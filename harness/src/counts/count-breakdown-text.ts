@@ -76,7 +76,7 @@ function rest(r: FoldedChange, noun: string): string {
 }
 
 /** The folded block: the line, then the objects' and the functions' tables (markdownTable escapes every cell) with the folded rest. */
-export function renderWorkBreakdown(b: WorkBreakdown): string {
+export function renderCountBreakdown(b: WorkBreakdown): string {
   const objects = markdownTable(
     ['object', 'base', 'head', 'change'],
     [

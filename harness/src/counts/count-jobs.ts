@@ -19,7 +19,7 @@ import type { Benchmark, Counts, Metric } from '../model/results.js';
 import { familyOf } from '../model/runtime-families.js';
 import { matchesAt } from '../model/select.js';
 import { countInstructions } from './count-instructions.js';
-import { type CountedRun, WORK_TOLERANCE, workOf } from './count-rule.js';
+import { COUNT_TOLERANCE, type CountedRun, pointCounts } from './count-rule.js';
 import { evidenceOf, VALGRIND_MISSING } from './under-valgrind.js';
 
 export const COUNTS_MODES = ['headline', 'all', 'none'] as const;
@@ -66,10 +66,10 @@ function plannedRuns(job: Job) {
 }
 
 /** A job's counted work: its metrics, how it was counted, and the counted runs behind them (none when unavailable). */
-export type WorkResult = { metrics: Record<string, Metric>; counts: Counts; runs: CountedRun[]; seconds: number };
+export type CountResult = { metrics: Record<string, Metric>; counts: Counts; runs: CountedRun[]; seconds: number };
 
 /** Counts one job's runs and makes its metrics, or says why it could not. */
-async function countJob(job: Job, tools: Tools, pin?: string): Promise<WorkResult> {
+async function countJob(job: Job, tools: Tools, pin?: string): Promise<CountResult> {
   const runs: CountedRun[] = [];
   let seconds = 0;
   const fitX = job.experiment.manifest.fit?.x;
@@ -81,12 +81,12 @@ async function countJob(job: Job, tools: Tools, pin?: string): Promise<WorkResul
     const x = fitX ? (c.fields[fitX] ?? ('at' in planned ? planned.at.expected : undefined)) : undefined;
     runs.push({ size: planned.size, instructions: c.instructions, ...(x !== undefined ? { x } : {}) });
   }
-  return workResult(job, runs, seconds);
+  return countResult(job, runs, seconds);
 }
 
 /** A job's metrics and counts record from its counted runs (made now, or stored under its key). */
-export function workResult(job: Job, runs: CountedRun[], seconds: number): WorkResult {
-  const work = workOf(runs);
+export function countResult(job: Job, runs: CountedRun[], seconds: number): CountResult {
+  const work = pointCounts(runs);
   if (!work)
     return {
       metrics: {},
@@ -118,9 +118,9 @@ export function workResult(job: Job, runs: CountedRun[], seconds: number): WorkR
       ...(because ? { because: because.slice(0, 300) } : {}),
       ...(evidence?.codeChangesOnly ? { evidenceFor: 'code-changes' as const } : {}),
       spread: work.spread,
-      tolerance: WORK_TOLERANCE,
+      tolerance: COUNT_TOLERANCE,
       repeats: work.repeats,
-      deterministic: work.spread <= WORK_TOLERANCE,
+      deterministic: work.spread <= COUNT_TOLERANCE,
       ...(work.unmeasurable ? { unmeasurable: work.unmeasurable } : {}),
     },
     runs,
@@ -132,11 +132,11 @@ export function workResult(job: Job, runs: CountedRun[], seconds: number): WorkR
  * Counts `jobs` with `parallel` at a time; `done` is told each result as it comes. Without
  * Valgrind every job's counts are unavailable with the install hint, and nothing runs.
  */
-export async function countWork(
+export async function countJobs(
   jobs: readonly Job[],
   tools: Tools,
   parallel: { count: number; pin?: string },
-  done: (job: Job, result: WorkResult) => void,
+  done: (job: Job, result: CountResult) => void,
   stopped: () => boolean = () => false,
 ): Promise<void> {
   if (!tools.valgrind) {
@@ -153,6 +153,6 @@ export async function countWork(
 }
 
 /** A benchmark with its counted work added. */
-export function withWork(b: Benchmark, w: WorkResult): Benchmark {
+export function withCountResult(b: Benchmark, w: CountResult): Benchmark {
   return { ...b, metrics: { ...b.metrics, ...w.metrics }, counts: w.counts };
 }

@@ -17,7 +17,7 @@ import type { Unmeasurable } from './count-rule.js';
 import { unmeasurableText } from './count-span-text.js';
 
 /** What the lines are read from: the run file's copy of the experiment (model/experiment-info.ts). */
-export interface WorkInfo {
+export interface CountInfo {
   parameters?: Record<string, { unit?: string }>;
   summary?: { metrics?: readonly string[] };
   headline?: { at: At; metrics: readonly string[] };
@@ -26,7 +26,7 @@ export interface WorkInfo {
 /** A 95% interval of a median; not `exact`: the runs' whole range (too few runs for 95%). */
 type Interval = { low: number; high: number; exact: boolean };
 
-export interface WorkLine {
+export interface CountLine {
   label: string;
   variant: string;
   reference: boolean;
@@ -48,10 +48,10 @@ export interface WorkLine {
 interface WorkGroup {
   /** The headline point's parameters, as a reader says them ("bs 64 KiB"). */
   at: string;
-  lines: WorkLine[];
+  lines: CountLine[];
 }
 
-export interface WorkModel {
+export interface CountModel {
   /** What one operation is called ("read"), from the per-operation label; "operation" otherwise. */
   op: string;
   groups: WorkGroup[];
@@ -98,12 +98,12 @@ function callsOf(b: Pick<Benchmark, 'metrics'>, named: readonly string[]): { cal
  * The counted work at the experiment's headline point, or undefined when nothing there was counted
  * (or the experiment names no headline). `references` are the Overview's reference lines (C).
  */
-export function workModel(
-  info: WorkInfo,
+export function countModel(
+  info: CountInfo,
   benchmarks: readonly Benchmark[],
   label: (metric: string) => string,
   references: readonly { variant: string; label?: string }[] = [],
-): WorkModel | undefined {
+): CountModel | undefined {
   const headline = info.headline;
   if (!headline) return undefined;
   const points = benchmarks.filter((b) => b.status === 'ok' && b.counts && matchesAt(b, headline.at, 'matches'));
@@ -113,7 +113,7 @@ export function workModel(
   const x = timeMetric ? points.map((b) => b.metrics[timeMetric]?.fit?.x).find(Boolean) : undefined;
   const fixed = Object.keys(headline.at);
   const refs = new Map(references.map((r, i) => [r.variant, { label: r.label ?? r.variant, rank: i }]));
-  const groups = new Map<string, WorkLine[]>();
+  const groups = new Map<string, CountLine[]>();
   const settings = new Map<string, string[]>();
   for (const b of points) {
     const at = fixed
@@ -134,7 +134,7 @@ export function workModel(
       settings.set(b.counts.settings, [...(settings.get(b.counts.settings) ?? []), line.label]);
   }
   // The references in the Overview's order first, then the others by label.
-  const rank = (l: WorkLine) => refs.get(l.variant)?.rank ?? references.length;
+  const rank = (l: CountLine) => refs.get(l.variant)?.rank ?? references.length;
   return {
     op: opNoun(label('instructions_per_op')),
     groups: [...groups]
@@ -153,7 +153,7 @@ function lineOf(
   timeMetric: string | undefined,
   summary: readonly string[],
   { reference, x }: { reference: boolean; x: string | undefined },
-): WorkLine {
+): CountLine {
   const counts = b.counts!;
   const kept = b.metrics.instructions_per_op?.value;
   // An older run may hold a negative count per operation: no cost, so not shown as one.
@@ -190,7 +190,7 @@ function instructionsText(v: number): string {
 }
 
 /** "1.00 read() and 0.02 epoll_pwait()", or "291 system calls". */
-function callsText(l: WorkLine): string {
+function callsText(l: CountLine): string {
   const one = (c: { call: string; value: number }) => {
     const n = l.syscallsPerOp ? c.value.toFixed(2) : groupDigits(Math.round(c.value));
     return c.call ? `${n} ${c.call}()` : `${n} system calls`;
@@ -200,7 +200,7 @@ function callsText(l: WorkLine): string {
 }
 
 /** A time with its interval: "30.2 µs (28.9 µs … 31.4 µs)"; the runs' range says so. */
-function timeText(t: NonNullable<WorkLine['time']>, label: string): string {
+function timeText(t: NonNullable<CountLine['time']>, label: string): string {
   const f = (v: number) => formatValue(v, t.unit);
   const i = t.interval;
   const range = i ? ` (${i.exact ? '' : 'range of the runs: '}${f(i.low)} … ${f(i.high)})` : '';
@@ -211,7 +211,7 @@ function timeText(t: NonNullable<WorkLine['time']>, label: string): string {
  * One line as a sentence: "node-stream (node20): 15,243 instructions and 1.00 read() per read;
  * cost per read 30.2 µs (28.9 µs … 31.4 µs)", and what makes the count no figure to act on.
  */
-export function lineSentence(l: WorkLine, op: string, label: (metric: string) => string): string {
+export function lineSentence(l: CountLine, op: string, label: (metric: string) => string): string {
   const calls = callsText(l);
   const c = l.counts;
   let work: string;
@@ -245,7 +245,7 @@ export function caveat(c: Counts): string {
 }
 
 /** What every count on the page covers and leaves out, said once. */
-export function coverageSentence(model: WorkModel): string {
+export function coverageSentence(model: CountModel): string {
   const perOp = model.groups.some((g) => g.lines.some((l) => l.instructions?.perOp));
   const perOpCalls = model.groups.some((g) => g.lines.some((l) => l.syscallsPerOp));
   return [

@@ -8,7 +8,7 @@
 
 import { median } from '../analysis/two-sample.js';
 import type { StoredCount } from '../model/count-store-schema.js';
-import { type CountedRun, WORK_TOLERANCE } from './count-rule.js';
+import { COUNT_TOLERANCE, type CountedRun } from './count-rule.js';
 
 /** A point to count, with its key, its counting family and whether its counts decide. */
 export interface Keyed<J> {
@@ -98,7 +98,7 @@ export function recountAgrees(
   return [...a].every(([size, s]) => {
     const l = b.get(size);
     if (l === undefined) return false;
-    const allowed = native ? (vary ?? 0) : Math.max(WORK_TOLERANCE * Math.abs(s), vary ?? 0);
+    const allowed = native ? (vary ?? 0) : Math.max(COUNT_TOLERANCE * Math.abs(s), vary ?? 0);
     return Math.abs(l - s) <= allowed;
   });
 }

@@ -3,7 +3,7 @@
  * Pure. A count under a runtime's deterministic settings repeats to the instruction for C and to
  * a few parts per million for V8 (docs/counts.md), but a JIT runtime's count per operation also
  * moves under code changes that add no work (garbage collections and tier-ups land at fixed but
- * lumpy points), so a difference is called only beyond WORK_TOLERANCE, and only where each side's
+ * lumpy points), so a difference is called only beyond COUNT_TOLERANCE, and only where each side's
  * own repeated counts agree within it (counts/count-verdict.ts).
  */
 import { median } from '../analysis/two-sample.js';
@@ -12,7 +12,7 @@ import { median } from '../analysis/two-sample.js';
  * work. Chosen above how far counts moved on the development VM under changes that add no work
  * per operation, and below the smallest real change of interest (docs/counts.md has the figures).
  */
-export const WORK_TOLERANCE = 0.01;
+export const COUNT_TOLERANCE = 0.01;
 
 /** One counted run: of a point (own), or of a fit at its smallest or largest counted size; x is the fit's count (reads). */
 export interface CountedRun {
@@ -39,7 +39,7 @@ export interface Unmeasurable {
   spread: number;
 }
 
-export interface Work {
+export interface PointCounts {
   /** Instructions of one run of the point (the median of its repeats), start-up included; not for a fit. */
   perRun?: number;
   /** A fit's instructions per operation: the two sizes' difference over their operations' difference. */
@@ -82,7 +82,7 @@ export function spanOf(
 }
 
 /** A point's work from its counted runs; undefined when they make neither quantity. */
-export function workOf(runs: readonly CountedRun[]): Work | undefined {
+export function pointCounts(runs: readonly CountedRun[]): PointCounts | undefined {
   const of = (size: CountedRun['size']) => runs.filter((r) => r.size === size);
   const [own, small, large] = [of('own'), of('small'), of('large')];
   const groups = [own, small, large].filter((g) => g.length);

@@ -21,12 +21,12 @@ function quantity(w: Counted): string {
 }
 
 /** Whether the point's counts decide a change: counted, deterministic, beyond the tolerance, and not evidence. */
-export function decidedWorkChange(p: Pick<PairsPoint, 'work'>, trusted = true): boolean {
+export function decidedCountChange(p: Pick<PairsPoint, 'work'>, trusted = true): boolean {
   return trusted && p.work?.status === 'counted' && p.work.role === 'decides' && p.work.verdict === 'changed';
 }
 
 /** The point's work in one line, and where its base's count came from when the store gave it. */
-export function workText(p: Pick<PairsPoint, 'work'>): string {
+export function countVerdictText(p: Pick<PairsPoint, 'work'>): string {
   const w = p.work;
   if (!w) return '';
   if (w.status === 'not-counted') return `work not counted: ${w.reason}`;

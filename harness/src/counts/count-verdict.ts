@@ -1,23 +1,27 @@
 /**
  * Two sides' instruction counts of one quantity compared: the exact-counter rule (analysis/exact-counters.ts)
- * with the one tolerance of counted work (counts/count-rule.ts WORK_TOLERANCE). Pure.
+ * with the one tolerance of counted work (counts/count-rule.ts COUNT_TOLERANCE). Pure.
  */
 
 import { compareCounter } from '../analysis/exact-counters.js';
-import { relSpread, WORK_TOLERANCE } from './count-rule.js';
+import { COUNT_TOLERANCE, relSpread } from './count-rule.js';
 
 /** What two sides' counts of one quantity say. */
-export type WorkVerdict =
+export type CountVerdict =
   | { kind: 'changed'; base: number; head: number; change: number }
   | { kind: 'same'; base: number; head: number; change: number }
   | { kind: 'not-deterministic'; spread: number };
 
 /**
  * The exact-counter rule (analysis/exact-counters.ts) with the tolerance: each side's
- * counts must agree within WORK_TOLERANCE, the sides must differ by the range rule, and by more
+ * counts must agree within COUNT_TOLERANCE, the sides must differ by the range rule, and by more
  * than the tolerance.
  */
-export function compareWork(base: readonly number[], head: readonly number[], tolerance = WORK_TOLERANCE): WorkVerdict {
+export function compareCounts(
+  base: readonly number[],
+  head: readonly number[],
+  tolerance = COUNT_TOLERANCE,
+): CountVerdict {
   const spread = Math.max(relSpread(base), relSpread(head));
   if (spread > tolerance) return { kind: 'not-deterministic', spread };
   const c = compareCounter(base, head);

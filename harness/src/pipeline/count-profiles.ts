@@ -10,7 +10,7 @@
  * has no stored count left, so its points here are new keys.
  */
 
-import { type CountsMode, countingFamily, countWork, jobsToCount } from '../counts/count-jobs.js';
+import { type CountsMode, countingFamily, countJobs, jobsToCount } from '../counts/count-jobs.js';
 import { keyer, type OpenedCounts } from '../counts/stored-counts.js';
 import { shellQuote } from '../lib/exec.js';
 import type { Job } from '../model/job.js';
@@ -75,7 +75,7 @@ async function countInto(
   const pin = host.cpus ? `${shellQuote(host.cpus.taskset)} -c ${host.cpus.all} ` : undefined;
   let counted = 0;
   const failed: string[] = [];
-  await countWork(
+  await countJobs(
     list.map((k) => k.job),
     host.tools,
     { count: host.machine.cores, ...(pin ? { pin } : {}) },

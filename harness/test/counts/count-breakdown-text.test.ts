@@ -3,7 +3,7 @@
 // made inert (no HTML, no link, no mention, no broken table, no escape from the fold).
 import { describe, expect, it } from 'vitest';
 import { diffBreakdowns } from '../../src/counts/count-breakdown.js';
-import { breakdownLine, renderWorkBreakdown, signedCount } from '../../src/counts/count-breakdown-text.js';
+import { breakdownLine, renderCountBreakdown, signedCount } from '../../src/counts/count-breakdown-text.js';
 import {
   type FunctionCost,
   JIT_OBJECT,
@@ -52,7 +52,7 @@ describe('the account of a change', () => {
   });
 
   it('folds the tables under a summary of numbers only', () => {
-    expect(renderWorkBreakdown(diffBreakdowns([base], [head]))).toMatchInlineSnapshot(`
+    expect(renderCountBreakdown(diffBreakdowns([base], [head]))).toMatchInlineSnapshot(`
       "<details><summary>Where the instructions went (callgrind): +372,000</summary>
 
       +372,000 instructions: node (the runtime binary) +398,000, JIT code (no object file) −40,000, libc.so.6 (libc) +14,000; by function: v8::internal::Heap::Scavenge() (node) +250,000, Builtins_InterpreterEntryTrampoline (node) +148,000, JIT code −40,000, …
@@ -102,7 +102,7 @@ describe('names a pull request controls', () => {
   const hostileSide = (k: number) =>
     proc(HOSTILE.flatMap((h, i) => [fn(h, 'library', `f${i}`, (i + 1) * k), fn('prog', 'program', h, (i + 2) * k)]));
   const b = diffBreakdowns([hostileSide(1000)], [hostileSide(3000)], { objects: 50, functions: 50, minShare: 0 });
-  const text = [breakdownLine(b), renderWorkBreakdown(b)].join('\n');
+  const text = [breakdownLine(b), renderCountBreakdown(b)].join('\n');
 
   it('every name is listed, escaped', () => {
     expect(b.objects.length).toBe(HOSTILE.length + 1);
@@ -127,7 +127,7 @@ describe('names a pull request controls', () => {
   });
 
   it('the summary holds numbers and fixed words only', () => {
-    const summary = /<summary>(.*)<\/summary>/.exec(renderWorkBreakdown(b))![1]!;
+    const summary = /<summary>(.*)<\/summary>/.exec(renderCountBreakdown(b))![1]!;
     expect(summary).toMatch(/^Where the instructions went \(callgrind\): [+−]?[\d,]+$/);
   });
 });

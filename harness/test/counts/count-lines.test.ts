@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { caveat, coverageSentence, lineSentence, opNoun, workModel } from '../../src/counts/count-lines.js';
+import { caveat, countModel, coverageSentence, lineSentence, opNoun } from '../../src/counts/count-lines.js';
 import { parseResults } from '../../src/model/read-results.js';
 import type { Benchmark } from '../../src/model/results.js';
 import { metricLabel } from '../../src/report/metric-labels.js';
@@ -14,7 +14,7 @@ import { FIXTURES } from '../helpers/cli.js';
 
 const file = join(FIXTURES, 'results-counted-wc.json');
 const run = parseResults(file, readFileSync(file, 'utf8'));
-const info = run.experiments.wc as Parameters<typeof workModel>[0];
+const info = run.experiments.wc as Parameters<typeof countModel>[0];
 const labels = { read_cost: 'cost per read', instructions_per_op: 'instructions per read' };
 const label = (m: string) => metricLabel(m, labels);
 const refs = [
@@ -22,8 +22,8 @@ const refs = [
   { variant: 'dd-null', label: 'pipe ceiling' },
 ];
 
-describe('workModel', () => {
-  const model = workModel(info, run.benchmarks, label, refs)!;
+describe('countModel', () => {
+  const model = countModel(info, run.benchmarks, label, refs)!;
   const lines = model.groups[0]!.lines;
   const sentences = lines.map((l) => lineSentence(l, model.op, label));
 
@@ -67,8 +67,8 @@ describe('workModel', () => {
 
   it('is nothing where no headline point was counted', () => {
     const uncounted = run.benchmarks.map(({ counts: _c, ...b }) => b as Benchmark);
-    expect(workModel(info, uncounted, label)).toBeUndefined();
-    expect(workModel({ ...info, headline: undefined }, run.benchmarks, label)).toBeUndefined();
+    expect(countModel(info, uncounted, label)).toBeUndefined();
+    expect(countModel({ ...info, headline: undefined }, run.benchmarks, label)).toBeUndefined();
   });
 });
 
@@ -111,7 +111,7 @@ describe('a count that is no figure to act on', () => {
       },
       counts: { ...ok, role: 'evidence', because: 'a cold-cache point' },
     };
-    const m = workModel({ headline: { at: { files: 100 }, metrics: ['scan_seconds'] } }, [b], (x) => x)!;
+    const m = countModel({ headline: { at: { files: 100 }, metrics: ['scan_seconds'] } }, [b], (x) => x)!;
     expect(m.op).toBe('operation');
     expect(lineSentence(m.groups[0]!.lines[0]!, m.op, (x) => x)).toMatch(
       /^c: 1,234,567 instructions and 412 system calls per run; scan_seconds \S+ ms \(range of the runs: .+\) \(evidence only: a cold-cache point\)$/,
@@ -141,7 +141,7 @@ describe('a count per operation that is no cost', () => {
     };
   };
   const sentenceOf = (b: Benchmark) => {
-    const m = workModel(info, [b], label)!;
+    const m = countModel(info, [b], label)!;
     return lineSentence(m.groups[0]!.lines[0]!, m.op, label);
   };
   const ok = c.counts?.status === 'ok' ? c.counts : undefined;

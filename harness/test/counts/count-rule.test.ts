@@ -4,7 +4,7 @@
 // Fixtures: wc-c's real totals (137,259 at 256 reads, 141,611 at 512) and Deno's readsync totals
 // from the smoke run that showed "-212,126 instructions per read".
 import { describe, expect, it } from 'vitest';
-import { spanOf, workOf } from '../../src/counts/count-rule.js';
+import { pointCounts, spanOf } from '../../src/counts/count-rule.js';
 
 describe('spanOf', () => {
   it('a difference above the repeats’ spread is a cost per operation', () => {
@@ -41,18 +41,18 @@ describe('spanOf', () => {
   });
 });
 
-describe('workOf', () => {
+describe('pointCounts', () => {
   const fitRuns = (small: number, large: number[]) => [
     { size: 'small' as const, instructions: small, x: 256 },
     ...large.map((instructions) => ({ size: 'large' as const, instructions, x: 1024 })),
   ];
 
   it('keeps a measurable count per operation', () => {
-    expect(workOf(fitRuns(137_259, [150_315, 150_315]))).toMatchObject({ perOp: 17, spread: 0, repeats: 1 });
+    expect(pointCounts(fitRuns(137_259, [150_315, 150_315]))).toMatchObject({ perOp: 17, spread: 0, repeats: 1 });
   });
 
   it('gives no count per operation where the larger size counted fewer, only the two totals', () => {
-    const w = workOf(fitRuns(152_400_000, [150_000_000, 150_000_100]))!;
+    const w = pointCounts(fitRuns(152_400_000, [150_000_000, 150_000_100]))!;
     expect(w.perOp).toBeUndefined();
     expect(w.unmeasurable).toEqual({
       why: 'negative',
@@ -63,7 +63,7 @@ describe('workOf', () => {
   });
 
   it('gives no count per operation where the difference is within the larger size’s repeats', () => {
-    const w = workOf(fitRuns(100_000_000, [99_900_000, 100_300_000]))!;
+    const w = pointCounts(fitRuns(100_000_000, [99_900_000, 100_300_000]))!;
     expect(w.perOp).toBeUndefined();
     expect(w.unmeasurable?.why).toBe('within-spread');
   });

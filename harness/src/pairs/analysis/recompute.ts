@@ -11,7 +11,7 @@
  * cannot be checked: it leaves the rows and is listed as not measured (no trusted answer). Pure.
  */
 
-import { compareWork } from '../../counts/count-verdict.js';
+import { compareCounts } from '../../counts/count-verdict.js';
 import type { PairRecordDocument, RecordedPoint } from '../../model/pair-record.js';
 import type { PairsComparison, PairsPoint, PairsWork } from '../../model/pairs-document.js';
 import { planAtLevel, pointLevels } from './multiplicity.js';
@@ -116,7 +116,7 @@ function recomputedWork(
   if (work?.status !== 'counted') return work;
   const c = counts.find((x) => x.benchmark === id);
   if (!c) return { status: 'not-counted', reason: 'its counts are not in the pair record (pairs.json)' };
-  const v = compareWork(c.base, c.head);
+  const v = compareCounts(c.base, c.head);
   return {
     ...work,
     base: c.base,

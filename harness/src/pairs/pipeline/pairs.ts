@@ -467,7 +467,7 @@ async function pairSides(opts: PairsOptions, baseRoot: string, headRoot: string)
   const s = await measurePoints(matched, opts, host, timer, diffStart, log);
   const points = s.measured.map(pointResult);
   const planOf = new Map(matched.plans.map((p) => [p.id, p]));
-  const workOf = (id: string) => {
+  const pointCounts = (id: string) => {
     const w = counts.work.get(id);
     const plan = planOf.get(id);
     return w && plan ? { work: pairsWork(w, plan) } : {};
@@ -485,7 +485,7 @@ async function pairSides(opts: PairsOptions, baseRoot: string, headRoot: string)
     },
     base,
     head,
-    points: points.map((p) => ({ ...pointRow(p), ...levelOf(s.levels, p.benchmark), ...workOf(p.benchmark) })),
+    points: points.map((p) => ({ ...pointRow(p), ...levelOf(s.levels, p.benchmark), ...pointCounts(p.benchmark) })),
     added: matched.added,
     removed: matched.removed,
     notMeasured: [...matched.notMeasured, ...failuresOf(s, matched), ...notReached(s, matched)],

@@ -5,7 +5,7 @@
  * not-measured points grouped by reason. Every string from the artifact is escaped here, at the sink.
  */
 
-import { workText } from '../../counts/count-verdict-text.js';
+import { countVerdictText } from '../../counts/count-verdict-text.js';
 import { formatValue } from '../../lib/format.js';
 import { escapeCell, markdownTable } from '../../lib/markdown.js';
 import type { NotMeasuredGroup } from '../../model/diff-summary.js';
@@ -135,7 +135,7 @@ export function pointTable(ps: readonly PairsPoint[]): string {
       String(p.pairs),
       verdictText(p),
       counterText(p),
-      workText(p) || '—',
+      countVerdictText(p) || '—',
     ]);
   return markdownTable(HEADERS, rows, ALIGN);
 }

@@ -13,7 +13,7 @@ import { diffBreakdowns } from '../../counts/count-breakdown.js';
 import { countInstructions } from '../../counts/count-instructions.js';
 import { type CountedRun, relSpread, spanOf } from '../../counts/count-rule.js';
 import { unmeasurableText } from '../../counts/count-span-text.js';
-import { compareWork, type WorkVerdict } from '../../counts/count-verdict.js';
+import { type CountVerdict, compareCounts } from '../../counts/count-verdict.js';
 import { evidenceBecause } from '../../counts/under-valgrind.js';
 import type { Tools } from '../../machine/tools.js';
 import type { Job } from '../../model/job.js';
@@ -33,7 +33,7 @@ export type PointWork =
       /** Each side's values, one per repeat. */
       base: number[];
       head: number[];
-      verdict: WorkVerdict;
+      verdict: CountVerdict;
       /** decides, or evidence: why its cost is the kernel's, the disk's or the threads' (the comment says). */
       role: 'decides' | 'evidence';
       because?: string;
@@ -164,7 +164,7 @@ async function countPoint(point: PointPlan, tools: Tools, pin?: string, stored?:
     unit: HARNESS_METRICS[metric].unit,
     base: sides.base.values,
     head: sides.head.values,
-    verdict: compareWork(sides.base.values, sides.head.values),
+    verdict: compareCounts(sides.base.values, sides.head.values),
     role: because ? 'evidence' : 'decides',
     ...(because ? { because } : {}),
     settings: point.head.counting!.settings,

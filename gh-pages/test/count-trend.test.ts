@@ -1,29 +1,31 @@
 // Counted work on the Trends view: which metric is drawn beside a timing, how a line and a commit
 // say their count is no figure to act on, and the note under a work chart.
 import { describe, expect, it } from 'vitest';
-import { HARNESS_METRICS } from '../../harness/src/model/metrics.js';
+import { COUNT_METRICS, HARNESS_METRICS, harnessMetric } from '../../harness/src/model/metrics.js';
 import type { CountFacts } from '../../harness/src/model/store-layout.js';
-import { factNote, isWork, workChartNote, workLabel, workMetric } from '../src/views/work-trend.js';
-import { WORK_METRICS } from '../src/work-metric.js';
+import { countChartNote, countLabel, countMetric, factNote, isCountMetric } from '../src/views/count-trend.js';
 
 const decides: CountFacts = { role: 'decides', deterministic: true, settings: 'as compiled' };
 const unsteady: CountFacts = { ...decides, deterministic: false };
 const evidence: CountFacts = { ...decides, role: 'evidence', because: 'a cold-cache point' };
 
-describe('workMetric', () => {
+describe('countMetric', () => {
   it('draws per operation where there is one, else per run, else nothing', () => {
-    expect(workMetric(['wall_time', 'instructions', 'instructions_per_op'])).toBe('instructions_per_op');
-    expect(workMetric(['wall_time', 'instructions'])).toBe('instructions');
-    expect(workMetric(['wall_time', 'syscalls.total'])).toBeUndefined();
+    expect(countMetric(['wall_time', 'instructions', 'instructions_per_op'])).toBe('instructions_per_op');
+    expect(countMetric(['wall_time', 'instructions'])).toBe('instructions');
+    expect(countMetric(['wall_time', 'syscalls.total'])).toBeUndefined();
   });
 
-  it('names every work metric of the catalogue, and no other', () => {
-    const work = Object.entries(HARNESS_METRICS).filter(([, m]) => m.kind === 'work');
-    expect([...WORK_METRICS].sort()).toEqual(work.map(([name]) => name).sort());
+  it("takes the counted metrics from the harness's catalogue: its kind work, per operation by its flag", () => {
+    expect(COUNT_METRICS).toEqual(Object.keys(HARNESS_METRICS).filter((m) => harnessMetric(m)?.kind === 'work'));
+    expect(COUNT_METRICS).toEqual(['instructions', 'instructions_per_op']);
+    // The catalogue declares per run first; the flag, not the order, makes per operation the one drawn.
+    expect(countMetric([...COUNT_METRICS])).toBe('instructions_per_op');
+    expect(COUNT_METRICS.filter((m) => harnessMetric(m)?.perOperation)).toEqual(['instructions_per_op']);
   });
 
   it('knows work by the metric catalogue, not by name', () => {
-    expect(['instructions', 'instructions_per_op', 'wall_time', 'syscalls.total'].map(isWork)).toEqual([
+    expect(['instructions', 'instructions_per_op', 'wall_time', 'syscalls.total'].map(isCountMetric)).toEqual([
       true,
       true,
       false,
@@ -43,19 +45,19 @@ describe('a count that is no figure to act on', () => {
   });
 
   it('marks a line by its newest count', () => {
-    expect(workLabel('c', [decides, decides])).toBe('c');
-    expect(workLabel('node-stream (node20)', [decides, unsteady, null])).toBe(
+    expect(countLabel('c', [decides, decides])).toBe('c');
+    expect(countLabel('node-stream (node20)', [decides, unsteady, null])).toBe(
       'node-stream (node20) (not deterministic)',
     );
-    expect(workLabel('node-stream (node20)', [unsteady, decides])).toBe('node-stream (node20)');
-    expect(workLabel('c-pool', [evidence])).toBe('c-pool (evidence only)');
-    expect(workLabel('c', undefined)).toBe('c');
+    expect(countLabel('node-stream (node20)', [unsteady, decides])).toBe('node-stream (node20)');
+    expect(countLabel('c-pool', [evidence])).toBe('c-pool (evidence only)');
+    expect(countLabel('c', undefined)).toBe('c');
   });
 });
 
-describe('workChartNote', () => {
+describe('countChartNote', () => {
   it('says what counts cover, their settings, and which lines are no trend to act on', () => {
-    const note = workChartNote([
+    const note = countChartNote([
       { label: 'c', counts: [decides, decides] },
       {
         label: 'node-stream (node20)',
@@ -74,7 +76,7 @@ describe('workChartNote', () => {
   });
 
   it('says nothing of evidence or repeats where every count decides and repeated', () => {
-    const note = workChartNote([{ label: 'c', counts: [decides] }]);
+    const note = countChartNote([{ label: 'c', counts: [decides] }]);
     expect(note).not.toContain('Evidence');
     expect(note).not.toContain('did not repeat');
   });

@@ -4,13 +4,10 @@
  * repeats that disagreed: no trend to act on), and the note under a work chart. The counts' facts
  * per commit come from the store (store-layout.ts CountFacts).
  */
-import { WORK_TOLERANCE } from '../../../harness/src/counts/count-rule.js';
-import { harnessMetric } from '../../../harness/src/model/metrics.js';
+import { COUNT_TOLERANCE } from '../../../harness/src/counts/count-rule.js';
 import type { CountFacts } from '../../../harness/src/model/store-layout.js';
 
-export { workMetric } from '../work-metric.js';
-
-export const isWork = (metric: string) => harnessMetric(metric)?.kind === 'work';
+export { countMetric, isCountMetric } from '../count-metric.js';
 
 /** Why one commit's count is no figure to act on, or null (a count that decides, or none). */
 export function factNote(f: CountFacts | null | undefined): string | null {
@@ -29,14 +26,14 @@ function newestFacts(counts: readonly (CountFacts | null)[] | undefined): CountF
 }
 
 /** A line's label, marked when its newest count is evidence only or did not repeat. */
-export function workLabel(label: string, counts: readonly (CountFacts | null)[] | undefined): string {
+export function countLabel(label: string, counts: readonly (CountFacts | null)[] | undefined): string {
   const f = newestFacts(counts);
   if (!f) return label;
   if (f.role === 'evidence') return `${label} (evidence only)`;
   return f.deterministic ? label : `${label} (not deterministic)`;
 }
 
-export interface WorkLine {
+export interface CountLine {
   label: string;
   counts?: readonly (CountFacts | null)[];
 }
@@ -46,7 +43,7 @@ export interface WorkLine {
  * and which lines are no trend to act on (evidence only; counts that did not repeat at some
  * commits, which mark no change).
  */
-export function workChartNote(lines: readonly WorkLine[]): string {
+export function countChartNote(lines: readonly CountLine[]): string {
   const settings = new Map<string, string[]>();
   const evidence: string[] = [];
   const unsteady: string[] = [];
@@ -59,7 +56,7 @@ export function workChartNote(lines: readonly WorkLine[]): string {
     if (n) unsteady.push(`${l.label} at ${n} commit${n === 1 ? '' : 's'}`);
   }
   return [
-    `User-space instructions of the measured process, counted under Valgrind; kernel work is not in them (the system calls stand for it). A step is called only beyond ${WORK_TOLERANCE * 100}% between two counts that decide and repeated.`,
+    `User-space instructions of the measured process, counted under Valgrind; kernel work is not in them (the system calls stand for it). A step is called only beyond ${COUNT_TOLERANCE * 100}% between two counts that decide and repeated.`,
     settings.size ? ` Counted with: ${[...settings].map(([s, ls]) => `${s} (${ls.join(', ')})`).join('; ')}.` : '',
     evidence.length ? ` Evidence only, no trend to act on: ${evidence.join(', ')}.` : '',
     unsteady.length ? ` Counts that did not repeat (no step is called on them): ${unsteady.join(', ')}.` : '',

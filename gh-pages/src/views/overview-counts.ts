@@ -6,17 +6,17 @@
  */
 
 import {
+  type CountInfo,
   caveat,
+  countModel,
   coverageSentence,
   lineSentence,
-  type WorkInfo,
-  workModel,
 } from '../../../harness/src/counts/count-lines.js';
 import type { Results } from '../../../harness/src/model/results.js';
 import type { Benchmark, ExperimentInfo } from '../data.js';
 import { type Html, html } from '../html.js';
 
-export function workHtml(
+export function countsHtml(
   id: string,
   info: ExperimentInfo,
   benchmarks: readonly Benchmark[],
@@ -25,7 +25,7 @@ export function workHtml(
 ): Html | undefined {
   const references = (overview as { references?: { variant: string; label?: string }[] } | undefined)?.references;
   const mine = benchmarks.filter((b) => b.experiment === id) as Results['benchmarks'];
-  const model = workModel(info as WorkInfo, mine, label, references ?? []);
+  const model = countModel(info as CountInfo, mine, label, references ?? []);
   if (!model) return undefined;
   const groups = model.groups.map(
     (g) =>
