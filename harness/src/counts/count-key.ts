@@ -6,7 +6,7 @@
  * the counted sizes, the digests of the runtime binary and of the built program, the counting
  * settings, and the machine as a counted program meets it: Valgrind's and the C library's versions,
  * the kernel, the CPU as Valgrind presents it and the online CPUs. Pure: the digests and the
- * machine's facts are read at the edges (./count-stage-store.ts).
+ * machine's facts are read at the edges (./stored-counts.ts).
  */
 import { createHash } from 'node:crypto';
 import { translate } from '../machine/sandbox/argv.js';

@@ -73,7 +73,7 @@ export function countsVaryOf(job: Pick<Job, 'variant'>): number | undefined {
 
 /**
  * Why a point's counts are evidence, not a verdict, or undefined when they decide;
- * `codeChangesOnly` when that holds only between different program code (./runtime-families.ts).
+ * `codeChangesOnly` when that holds only between different program code (model/runtime-families.ts).
  */
 export function evidenceOf(job: Job): { because: string; codeChangesOnly?: true } | undefined {
   if (job.evict) return { because: 'a cold-cache point: the kernel and the disk decide its cost' };

@@ -84,7 +84,7 @@ export interface BenchOptions {
   counts?: CountsMode;
   /** Count every chosen point again, taking nothing from the stored counts (`--recount`). */
   recount?: boolean;
-  /** New points counted per run at most (./count-stage.ts DEFAULT_COUNT_BUDGET). */
+  /** New points counted per run at most (./bench-counts.ts DEFAULT_COUNT_BUDGET). */
   countBudget?: number;
   /**
    * A trend store whose counts of this machine are read, never written, by a run added to no store
@@ -217,7 +217,7 @@ async function runJobs(
   return { interrupted: stop.interrupted, measuredSeconds, traces, profiled };
 }
 
-/** The counting stage (./count-stage.ts) under its own interrupt: the timed results are kept. */
+/** The counting stage (./bench-counts.ts) under its own interrupt: the timed results are kept. */
 async function countAll(
   jobs: readonly Job[],
   host: Host,

@@ -4,7 +4,7 @@
  * on load), the affected points first, the control after, until the counting share of the budget
  * is spent. Each side is counted twice — a fit at both its sizes, so its instructions per
  * operation come with a repeat — and the sides are compared by the exact-counter rule with the
- * one tolerance (../analysis/work-verdict.ts). A point that could not be counted says why.
+ * one tolerance (counts/count-verdict.ts). A point that could not be counted says why.
  */
 
 import { median } from '../../analysis/two-sample.js';
