@@ -1,7 +1,8 @@
 /**
- * The counting stage of `bench`: after the timed runs, the work of a chosen set of points is
- * counted under Valgrind (counts/count-instructions.ts) on every core at once (a count does not
- * depend on load), and the benchmarks get the `instructions` metrics and a `counts` record.
+ * Counting a set of points (bench's counting stage pipeline/bench-counts.ts, the paired diff's
+ * stored base and the release sweep call it): their work is counted under Valgrind
+ * (./count-instructions.ts) on every core at once (a count does not depend on load), and the
+ * benchmarks get the `instructions` metrics and a `counts` record.
  *
  * Which points: "headline" (the default) takes, in each experiment, one headline point
  * (manifest `headline.at`) per runtime family — C, each JavaScript runtime, a just(js) script and

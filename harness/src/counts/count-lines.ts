@@ -45,7 +45,7 @@ export interface CountLine {
   counts: Counts;
 }
 
-interface WorkGroup {
+interface CountGroup {
   /** The headline point's parameters, as a reader says them ("bs 64 KiB"). */
   at: string;
   lines: CountLine[];
@@ -54,7 +54,7 @@ interface WorkGroup {
 export interface CountModel {
   /** What one operation is called ("read"), from the per-operation label; "operation" otherwise. */
   op: string;
-  groups: WorkGroup[];
+  groups: CountGroup[];
   /** Each distinct setting counts were made with, and the lines made with it. */
   settings: { settings: string; lines: string[] }[];
 }
