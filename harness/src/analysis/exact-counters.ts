@@ -1,4 +1,7 @@
 /**
+ * The exact-counter rule, shared: the paired diff's counters and counted work's verdict
+ * (counts/count-verdict.ts, which adds its tolerance) both compare by it.
+ *
  * Counters (syscalls by name, reads, max RSS) in a paired diff stay exact: no statistics, no
  * minimum effect. Each side's values come from its processes (one per pair, or the pairs that
  * were traced), and the rule is compare.ts's counterChange, restated for paired values:
