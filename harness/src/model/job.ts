@@ -98,7 +98,7 @@ export interface Job {
   readonly sandbox?: Sandbox;
   readonly build?: JobBuild;
   /**
-   * How its instructions are counted (run/count-instructions.ts): the runtime's deterministic
+   * How its instructions are counted (counts/count-instructions.ts): the runtime's deterministic
    * settings (in words), their environment, and the commands at its own size and, for a fit,
    * its smallest and own sizes. Absent where the runtime has no such settings.
    */

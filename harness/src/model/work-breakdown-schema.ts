@@ -1,8 +1,8 @@
 /**
- * Where a program's instructions go, as callgrind attributes them (run/callgrind.ts): one
+ * Where a program's instructions go, as callgrind attributes them (counts/callgrind.ts): one
  * process's self instructions per function, each function with its object (the program, the
  * runtime binary, libc, JIT code…), and the change between a paired diff's two sides
- * (analysis/work-breakdown.ts) as comparison.json carries it: the `WorkBreakdown` fragment, bounded
+ * (counts/count-breakdown.ts) as comparison.json carries it: the `WorkBreakdown` fragment, bounded
  * like the rest of model/pairs-document.ts, for a point whose counted work changed.
  */
 import { z } from 'zod';

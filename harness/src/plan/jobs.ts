@@ -144,7 +144,7 @@ function jsInvocation(runtimeKey: string, path: string, script: string, extra: r
 }
 
 /**
- * The commands a point's instructions are counted with (run/count-instructions.ts): a JavaScript
+ * The commands a point's instructions are counted with (counts/count-instructions.ts): a JavaScript
  * runtime's deterministic settings in its invocation and environment, at the point's own size and,
  * for a fit, its smallest too. Undefined where the runtime has no such settings.
  */

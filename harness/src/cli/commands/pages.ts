@@ -1,6 +1,8 @@
 /** npm run pages: publishes results into a gh-pages checkout and rebuilds the site there, in place. */
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { mergeRunCounts, readCountFile, readCountStore, writeCountStore } from '../../counts/count-store.js';
+import { RUN_COUNTS_FILE } from '../../counts/stored-counts.js';
 import { writeFileAtomic } from '../../lib/atomic.js';
 import { EXIT, UserError } from '../../lib/errors.js';
 import { existingDirectory } from '../../lib/paths.js';
@@ -11,9 +13,7 @@ import type { TraceStoreFile } from '../../model/trace-store-schema.js';
 import type { StoredRecording } from '../../model/transcript-document.js';
 import { readVerdictFile, type TranscriptVerdictFile } from '../../model/transcript-document.js';
 import { RUN_TRACES_FILE } from '../../pipeline/bench-traces.js';
-import { RUN_COUNTS_FILE } from '../../pipeline/stored-counts.js';
 import { buildSite } from '../../site/build-site.js';
-import { mergeRunCounts, readCountFile, readCountStore, writeCountStore } from '../../store/count-store.js';
 import { previousRun, storeMarks } from '../../store/mark-store.js';
 import { publishRun } from '../../store/publish-run.js';
 import { RUN_RECORDING_FILE, readRecordingFile, storeRecording } from '../../store/recording-store.js';

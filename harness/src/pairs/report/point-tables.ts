@@ -4,6 +4,8 @@
  * verdict was decided on, counters largest change first; the other metrics of each point; the
  * not-measured points grouped by reason. Every string from the artifact is escaped here, at the sink.
  */
+
+import { countVerdictText } from '../../counts/count-verdict-text.js';
 import { formatValue } from '../../lib/format.js';
 import { escapeCell, markdownTable } from '../../lib/markdown.js';
 import type { NotMeasuredGroup } from '../../model/diff-summary.js';
@@ -11,7 +13,6 @@ import { counterName } from '../../model/metrics.js';
 import type { PairsComparison, PairsMetric, PairsPoint } from '../../model/pairs-document.js';
 import { movedOthers } from '../analysis/point-answers.js';
 import { counterChange } from '../analysis/summarize.js';
-import { workText } from './work-text.js';
 
 export const pct = (r: number) => `${r >= 1 ? '+' : '−'}${(Math.abs(r - 1) * 100).toFixed(1)}%`;
 
@@ -134,7 +135,7 @@ export function pointTable(ps: readonly PairsPoint[]): string {
       String(p.pairs),
       verdictText(p),
       counterText(p),
-      workText(p) || '—',
+      countVerdictText(p) || '—',
     ]);
   return markdownTable(HEADERS, rows, ALIGN);
 }

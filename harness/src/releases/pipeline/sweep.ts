@@ -14,6 +14,7 @@
  * was wrong) is not published: it is reported, and tried again next time.
  */
 import { join } from 'node:path';
+import type { CountsMode } from '../../counts/count-jobs.js';
 import { UserError } from '../../lib/errors.js';
 import { formatDuration } from '../../lib/format.js';
 import { cacheRoot } from '../../machine/cache-root.js';
@@ -24,7 +25,6 @@ import type { Profile } from '../../model/profiles.js';
 import type { Release } from '../../model/release-catalog.js';
 import type { Results } from '../../model/results.js';
 import { bench } from '../../pipeline/bench.js';
-import type { CountsMode } from '../../pipeline/count-work.js';
 import { loadAllExperiments } from '../../plan/experiments.js';
 import { publishRelease, readReleaseIndex } from '../release-files.js';
 import type { CounterPoint, ReleaseEntry, SuiteValue, WorkPoint } from '../release-store.js';
