@@ -94,9 +94,11 @@ function remember(s: Stage, job: Job, w: CountResult): void {
 }
 
 /** Counts the jobs on every core, with progress; each result goes into the results file, then to `done`. */
-async function countLive(s: Stage, list: readonly Job[], done: (job: Job, w: CountResult) => void): Promise<void> {
+/** Counts `list` live, calling `done` for each; returns how many were counted (fewer when stopped). */
+async function countLive(s: Stage, list: readonly Job[], done: (job: Job, w: CountResult) => void): Promise<number> {
   const { host } = s;
   const progress = new Progress(list.length);
+  let finished = 0;
   // Every core: the harness pinned itself to one, and its children inherit that.
   const pin = host.cpus ? `${shellQuote(host.cpus.taskset)} -c ${host.cpus.all} ` : undefined;
   await countJobs(
@@ -104,6 +106,7 @@ async function countLive(s: Stage, list: readonly Job[], done: (job: Job, w: Cou
     host.tools,
     { count: host.machine.cores, ...(pin ? { pin } : {}) },
     (job, w) => {
+      finished++;
       done(job, w);
       s.file.update(job.id, (b) => withCountResult(b, w));
       if (w.runs.length) s.counted.set(job.id, w.runs);
@@ -116,6 +119,7 @@ async function countLive(s: Stage, list: readonly Job[], done: (job: Job, w: Cou
     s.stopped,
   );
   progress.end();
+  return finished;
 }
 
 /**
@@ -189,7 +193,7 @@ export async function countStage(
   const dropped = new Set<string>();
   // A re-check that disagreed is itself a live count: kept once its family's stored counts are dropped.
   const disagreed: [Job, CountResult][] = [];
-  await countLive(
+  const live = await countLive(
     s,
     [...unkeyed, ...plan.count, ...plan.recheck.map((r) => r.point)].map((p) => p.job),
     (job, w) => {
@@ -209,7 +213,8 @@ export async function countStage(
     log(
       `${plan.deferred.length} point(s) with new keys left for a later run: the counting budget of ${opts.budget} new points per run was spent`,
     );
-  const countedNow = unkeyed.length + plan.count.length + plan.recheck.length + again.length;
+  // What was counted, not what was planned: an interrupted stage counted fewer.
+  const countedNow = live + again.length;
   const reused = plan.reuse.length - plan.recheck.length - again.length;
   const seconds = (performance.now() - t) / 1000;
   log(
