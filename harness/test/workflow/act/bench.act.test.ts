@@ -120,7 +120,10 @@ describe.runIf(ready)('bench.yml under act', () => {
         "Nightly, the newest commit of main this machine has no results for (else main's head)",
         "github.event_name == 'schedule'",
       ],
-      // A harness mark is looked for on pushes only.
+      // The recording kept for pull requests, and a harness mark, are made on pushes only.
+      ['Check out this commit again for the recording', "github.event_name == 'push'"],
+      ["The recorded copy's dependencies, from its lockfile", "github.event_name == 'push'"],
+      ["Record this commit's harness for the pull requests based on it", "github.event_name == 'push'"],
       ["The previous commit this machine published (a harness mark's base)", "github.event_name == 'push'"],
       ['Check out that commit beside this one', "github.event_name == 'push' && steps.mark-base.outputs.base != ''"],
       ['Its dependencies, from its own lockfile', "github.event_name == 'push' && steps.mark-base.outputs.base != ''"],
