@@ -21,6 +21,11 @@
 // never import each other. workflow/ renders the paired diff's comment, so it may import pairs/ (no
 // other room), and only cli/ imports it.
 //
+// One room serves every floor instead: counted work (counts/), called by bench, the paired diff,
+// the release axis, the store and the reports alike. Its files stand on the shared floors
+// (FILE_FLOORS gives each its floor), so the floors' rules hold inside it, and it imports no room,
+// pipeline or command.
+//
 // The trend site (gh-pages/src) imports only pure harness modules, and nothing it reaches may
 // need Node's built-in modules: it runs in a browser.
 //
@@ -46,8 +51,9 @@ const FILE_FLOORS = {
   // too (machine/sandbox/traced-step.ts), not only the run.
   'run/strace-log.ts': 'machine',
   'run/parse-file-trace.ts': 'machine',
-  // Two planned jobs' workloads compared (plan/job.ts): pure, but it reads what plan resolved.
-  'pairs/analysis/workload.ts': 'plan',
+  // A job is the domain's (one point, resolved by plan) but made of the manifest's and results.json's
+  // types: it stands on the formats' floor, below everything that reads jobs (counting's key among them).
+  'model/job.ts': 'formats',
   // The paired diff's harness-against-harness measurement, one stage's worth of files each.
   'pairs/harness-shift/lead-value.ts': 'analysis',
   'pairs/harness-shift/harness-load.ts': 'analysis',
@@ -75,12 +81,38 @@ const FILE_FLOORS = {
   'pairs/harness-shift/sandbox-replay.ts': 'run',
   'pairs/harness-shift/transcript-numbers.ts': 'analysis',
   'pairs/harness-shift/harness-transcripts.ts': 'pipeline',
+  'pairs/harness-shift/stored-recording.ts': 'pipeline',
   'pairs/harness-shift/verdict-text.ts': 'report',
   // Calibration: a replay, a report and the two files that run it.
   'calibration/aa-replay.ts': 'analysis',
   'calibration/figures.ts': 'report',
   'calibration/calibrate-machine.ts': 'pipeline',
   'calibration/plant.ts': 'pipeline',
+  // Counted work (counts/): the instructions a point runs, counted under Valgrind, on the floors
+  // its parts need. Its rule (the tolerance and the spread), the verdict, the reuse of stored
+  // counts and the breakdown's diff are pure; reading Valgrind's machine and keying a count sit
+  // below the stages; counting and its breakdown run; the store of counts is downstream; its texts
+  // are reports the site renders too.
+  'counts/count-rule.ts': 'analysis',
+  'counts/count-verdict.ts': 'analysis',
+  'counts/count-steps.ts': 'analysis',
+  'counts/count-reuse.ts': 'analysis',
+  'counts/count-breakdown.ts': 'analysis',
+  'counts/count-span-text.ts': 'analysis',
+  'counts/valgrind-cpu.ts': 'machine',
+  'counts/count-key.ts': 'machine',
+  'counts/under-valgrind.ts': 'run',
+  'counts/parse-valgrind.ts': 'run',
+  'counts/parse-callgrind.ts': 'run',
+  'counts/count-instructions.ts': 'run',
+  'counts/callgrind.ts': 'run',
+  'counts/count-jobs.ts': 'run',
+  'counts/count-store.ts': 'store',
+  'counts/stored-counts.ts': 'store',
+  'counts/count-lines.ts': 'report',
+  'counts/counting-text.ts': 'report',
+  'counts/count-verdict-text.ts': 'report',
+  'counts/count-breakdown-text.ts': 'report',
   // The release axis: its files, its plans and its texts (its analysis/ and pipeline/ have folders
   // of their own; its store's schemas and checks are formats/release-store-format.ts).
   'releases/suite-plan.ts': 'plan',
@@ -158,6 +190,14 @@ module.exports = {
       severity: 'error',
       from: { path: SRC, pathNot: [...ROOMS, 'cli', 'workflow'].map(folder) },
       to: { path: ROOMS.map(folder) },
+    },
+    {
+      name: 'counts-serves-and-calls-no-caller',
+      comment:
+        'Counted work (counts/) is called by bench, the paired diff, the release axis and the reports; it imports none of them: no room, no pipeline, no command.',
+      severity: 'error',
+      from: { path: folder('counts') },
+      to: { path: [...ROOMS, 'pipeline', 'cli', 'workflow', 'site', 'compare'].map(folder) },
     },
     {
       name: 'workflow-imports-only-the-pairs-room',

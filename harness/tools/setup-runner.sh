@@ -4,8 +4,12 @@
 # checkout of main, after unpacking (and registering) the two agents; run it again after every
 # agent update. Idempotent.
 #
-#   setup-runner.sh --repository OWNER/NAME [--trusted-user jsio-trusted] [--pr-user jsio-pr]
-#                   [--root DIR] [--tmpdirs "/tmp /var/tmp /dev/shm"]
+#   setup-runner.sh --repository OWNER/NAME --machine-id ID [--trusted-user jsio-trusted]
+#                   [--pr-user jsio-pr] [--root DIR] [--tmpdirs "/tmp /var/tmp /dev/shm"]
+#
+# --machine-id names the machine in the trend store (JSIO_MACHINE_ID in both agents' .env, e.g. the
+# trusted agent's label jsio-bench-1). Both levels must share it: otherwise each agent's runner name
+# becomes its id, and a pull request's diff finds none of main's calibrations, counts and recordings.
 #
 # The accounts must exist (useradd --system --create-home --shell /bin/bash NAME), with no sudo,
 # and the pull-request account in none of the trusted account's groups. Under --root (default /):
@@ -28,6 +32,7 @@ log() { echo "setup-runner: $*" >&2; }
 
 root=/
 repository=
+machine_id=
 trusted_user=jsio-trusted
 pr_user=jsio-pr
 tmpdirs="/tmp /var/tmp /dev/shm"
@@ -35,6 +40,7 @@ while [ $# -gt 0 ]; do
   case $1 in
     --root) root=$2; shift 2 ;;
     --repository) repository=$2; shift 2 ;;
+    --machine-id) machine_id=$2; shift 2 ;;
     --trusted-user) trusted_user=$2; shift 2 ;;
     --pr-user) pr_user=$2; shift 2 ;;
     --tmpdirs) tmpdirs=$2; shift 2 ;;
@@ -45,6 +51,7 @@ done
 
 [ "$(id -u)" -eq 0 ] || die "run as root: the agents' directories become root's"
 [[ "$repository" =~ ^[A-Za-z0-9-]+/[A-Za-z0-9._-]+$ ]] || die "--repository must be owner/name, got '$repository'"
+[[ "$machine_id" =~ ^[a-z0-9][a-z0-9._-]{0,63}$ ]] || die "--machine-id must be the machine's id in the trend store (lower-case letters, digits, . _ -), e.g. jsio-bench-1; got '$machine_id'"
 for u in "$trusted_user" "$pr_user"; do
   [[ "$u" =~ ^[a-z_][a-z0-9_-]{0,31}$ ]] || die "'$u' is not an account name"
   id -u "$u" >/dev/null 2>&1 || die "no account '$u': useradd --system --create-home --shell /bin/bash $u"
@@ -98,10 +105,12 @@ setup_level() { # LEVEL ACCOUNT
   done
   env="$dir/.env"
   {
-    if [ -f "$env" ]; then grep -v -E '^(ACTIONS_RUNNER_HOOK_JOB_(STARTED|COMPLETED)|JSIO_RUNNER_CONF)=' "$env" || true; fi
+    if [ -f "$env" ]; then grep -v -E '^(ACTIONS_RUNNER_HOOK_JOB_(STARTED|COMPLETED)|JSIO_RUNNER_CONF|JSIO_MACHINE_ID)=' "$env" || true; fi
     echo "ACTIONS_RUNNER_HOOK_JOB_STARTED=$hooks/runner-job-started.sh"
     echo "ACTIONS_RUNNER_HOOK_JOB_COMPLETED=$hooks/runner-job-completed.sh"
     echo "JSIO_RUNNER_CONF=$conf"
+    # One id for both levels: a pull request's job reads what main's jobs stored under it.
+    echo "JSIO_MACHINE_ID=$machine_id"
   } >"$env.new"
   chown root:root "$env.new"
   chmod 0644 "$env.new"

@@ -9,9 +9,9 @@
  * bundle leaves dynamic imports out: harness/src/site/bundle.ts).
  */
 import type { PreloadPlan } from '../../../harness/src/model/preload-plan.js';
+import { countMetric, isCountMetric } from '../count-metric.js';
 import { type Html, html } from '../html.js';
 import { parseHash, type State, toHash } from '../state.js';
-import { WORK_METRICS, workMetric } from '../work-metric.js';
 import type { View } from './ctx.js';
 
 /** What a view's preload rule is given: the plan, the URL's state, the recent windows' commit lists. */
@@ -131,8 +131,8 @@ function trendShards(plan: PreloadPlan, s: State): string[] {
   const { experiment: e, metric: m } = s;
   const metrics = e && Object.hasOwn(plan.shards, e) ? plan.shards[e] : undefined;
   if (!metrics || !m || !Object.hasOwn(metrics, m)) return [];
-  const work = (WORK_METRICS as readonly string[]).includes(m) ? undefined : workMetric(Object.keys(metrics));
-  return [m, ...(work ? [work] : [])].flatMap((metric) =>
+  const counted = isCountMetric(m) ? undefined : countMetric(Object.keys(metrics));
+  return [m, ...(counted ? [counted] : [])].flatMap((metric) =>
     metrics[metric]!.map((i) => `${plan.windows[i]}${e}/${metric}.json`),
   );
 }

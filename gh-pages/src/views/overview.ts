@@ -5,9 +5,9 @@
  * is taken from the newest complete run that has it, and says so.
  */
 
+import { countingSentence } from '../../../harness/src/counts/counting-text.js';
 import type { Results } from '../../../harness/src/formats/results-format.js';
 import { compareText } from '../../../harness/src/lib/compare-text.js';
-import { countingSentence } from '../../../harness/src/report/counting-text.js';
 import { experimentSummary } from '../../../harness/src/report/summary-model.js';
 import { loadCharts } from '../charts.js';
 import type { RunFile, WindowCommit } from '../data.js';
@@ -16,7 +16,7 @@ import { toHash } from '../state.js';
 import { afterPaint, type Ctx, commitLink, commitOptions, viewOfRun } from './ctx.js';
 import { coldReadNote, machineLine } from './machine-line.js';
 import { overviewCharts } from './overview-charts.js';
-import { workHtml } from './overview-work.js';
+import { countsHtml } from './overview-counts.js';
 import { problemsHtml, summaryHtml } from './summary-html.js';
 
 /** How far back a complete run is looked for behind partial ones. */
@@ -154,7 +154,7 @@ function section(ctx: Ctx, id: string, run: RunFile, other: boolean): (() => voi
   );
   if (note && !drawn) appendHtml(picture, note);
   // Counted work beside the time, at the headline point: what a run's counts say there.
-  const work = workHtml(id, info, run.benchmarks, (m) => ctx.label(id, m), ctx.overview[id] ?? info.overview);
+  const work = countsHtml(id, info, run.benchmarks, (m) => ctx.label(id, m), ctx.overview[id] ?? info.overview);
   if (work) appendHtml(el, work);
   const rest = summaryHtml(summary, relabel);
   if (rest)

@@ -5,20 +5,20 @@
  * never an axis shared with a time. Charts are drawn as they scroll into view, and the detected
  * changes are listed below them after the first paint.
  */
-import { workSteps } from '../../../harness/src/analysis/work-steps.js';
+import { countSteps } from '../../../harness/src/counts/count-steps.js';
 import { programChanges } from '../../../harness/src/formats/parts/store-layout.js';
 import { detectChangePoints, MIN_SHIFT } from '../change-detection.js';
 import { loadCharts, trendChart, wide } from '../charts.js';
 import { type Profile, type TrendChartSpec, trendCharts, type WindowCommit } from '../data.js';
 import { type Html, html, setHtml } from '../html.js';
 import { toHash } from '../state.js';
+import { countChartNote, countLabel, countMetric, factNote, isCountMetric } from './count-trend.js';
 import { afterPaint, boxWidth, type Ctx, select } from './ctx.js';
 import { headlineMetric } from './headline.js';
 import { plural } from './machine-line.js';
 import { shownLines, shownSentence } from './shown-lines.js';
 import { changeItems, chartChanges, type TrendLine } from './trend-changes.js';
 import { markList, marksAt, type PlacedMark } from './trend-marks.js';
-import { factNote, isWork, workChartNote, workLabel, workMetric } from './work-trend.js';
 
 export async function trends(ctx: Ctx): Promise<void> {
   const charts = loadCharts();
@@ -40,7 +40,7 @@ export async function trends(ctx: Ctx): Promise<void> {
   const hasOlder = windows.length < ctx.profile.windows.length;
   // Counted work beside a timing, on charts of its own (a work metric chosen above is drawn alone),
   // fetched beside the timing's data but drawn after its first charts: they are what the view opens on.
-  const work = metric && !isWork(metric) ? workMetric(metrics) : undefined;
+  const work = metric && !isCountMetric(metric) ? countMetric(metrics) : undefined;
   const workTrend = work ? ctx.profile.trend(experiment, work, windows) : undefined;
   const [trend, noise, marks] = await Promise.all([
     metric ? ctx.profile.trend(experiment, metric, windows) : Promise.resolve(undefined),
@@ -140,7 +140,7 @@ type ChartBox = HTMLDivElement & { draw?: () => void };
 /**
  * One chart box per parameter point, each drawn when `observer` sees it come into view (years of
  * data stay fast); returns, per chart, what lists its detected changes. Counted work's steps are
- * exact (analysis/work-steps.ts); a timing's are change points against its noise.
+ * exact (counts/count-steps.ts); a timing's are change points against its noise.
  */
 function drawCharts(
   ctx: Ctx,
@@ -164,7 +164,7 @@ function drawCharts(
 ): (() => { index: number; html: Html }[])[] {
   const commits = trend.commits;
   const charts = trendCharts(trend.series, metric);
-  const work = isWork(metric);
+  const work = isCountMetric(metric);
   const pointKeys = new Set(charts.flatMap((c) => Object.keys(c.point)));
   const state = { view: 'trends' as const, machine: ctx.machine, profile: ctx.profile.profile, experiment, metric };
   // Each chart's change points are found when it is drawn or when the list below is filled
@@ -183,7 +183,7 @@ function drawCharts(
     const marks = () => {
       found ??= chartChanges(lines, (l) =>
         work
-          ? workSteps(l.values, l.counts)
+          ? countSteps(l.values, l.counts)
           : detectChangePoints(l.values, Math.max(MIN_SHIFT, noise[`${l.id} ${metric}`] ?? 0)),
       );
       return found;
@@ -286,7 +286,7 @@ function drawTrend(
   if (t.work) {
     const note = document.createElement('p');
     note.className = 'muted work-note';
-    note.textContent = workChartNote(t.lines.map((l) => ({ label: l.name, counts: l.counts })));
+    note.textContent = countChartNote(t.lines.map((l) => ({ label: l.name, counts: l.counts })));
     box.appendChild(note);
   }
 }
@@ -330,7 +330,7 @@ function chartLines(trend: Trend, chart: TrendChartSpec, work: boolean) {
     return {
       id: s.id,
       variant: s.variant,
-      label: work ? workLabel(l.label, s.counts) : l.label,
+      label: work ? countLabel(l.label, s.counts) : l.label,
       name: l.label,
       values: s.values,
       ranges: s.ranges,

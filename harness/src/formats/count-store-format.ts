@@ -1,8 +1,8 @@
 /**
  * A machine's stored counts (`<machine>/counts.json` in the trend store): each count under its key
- * (pipeline/count-key.ts: everything it depends on), with the counted runs it was made of, so a run
+ * (counts/count-key.ts: everything it depends on), with the counted runs it was made of, so a run
  * whose point has the same key takes the count instead of paying for it again
- * (pipeline/count-reuse.ts). Versioned on its own: the trend's files (STORE_SCHEMA) do not change.
+ * (counts/count-reuse.ts). Versioned on its own: the trend's files (STORE_SCHEMA) do not change.
  */
 import { z } from 'zod';
 import { BenchmarkId, CommitSha, Count, Num, SafeRecord, Text, Token } from './parts/fields.js';

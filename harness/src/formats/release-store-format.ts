@@ -81,7 +81,7 @@ export const CounterPoint = z
   .strict();
 export type CounterPoint = z.infer<typeof CounterPoint>;
 
-/** One run counted under Valgrind (analysis/work.ts CountedRun): a fit's smallest size or the point's own, and its reads. */
+/** One run counted under Valgrind (counts/count-rule.ts CountedRun): a fit's smallest size or the point's own, and its reads. */
 const CountedRun = z
   .object({
     size: z.enum(['small', 'large', 'own']),
@@ -91,9 +91,9 @@ const CountedRun = z
   .strict();
 
 /**
- * The counted work of one suite point under one release (pipeline/count-work.ts): each run counted
+ * The counted work of one suite point under one release (counts/count-jobs.ts): each run counted
  * under Valgrind with the runtime's deterministic settings, so two releases' counts can be
- * compared exactly (pairs/analysis/work-verdict.ts), or why it could not be counted. The point's
+ * compared exactly (counts/count-verdict.ts), or why it could not be counted. The point's
  * `instructions` metrics, derived from these runs, are among the entry's values.
  */
 export const WorkPoint = z

@@ -128,11 +128,11 @@ export const Counts = z.discriminatedUnion('status', [
       /** Whether its repeated counts agreed within the tolerance: "counts not deterministic here" otherwise. */
       deterministic: z.boolean(),
       /**
-       * A fit whose two counted sizes measured no cost per operation (analysis/work.ts spanOf): the
+       * A fit whose two counted sizes measured no cost per operation (counts/count-rule.ts spanOf): the
        * larger size's total was not above the smaller's by more than the repeats' spread. The point
        * then has no `instructions_per_op`; the two totals say why. Absent in older files.
        */
-      /** Taken from the trend store under its key (pipeline/count-key.ts), not counted by this run. */
+      /** Taken from the trend store under its key (counts/count-key.ts), not counted by this run. */
       stored: z.literal(true).optional(),
       unmeasurable: z
         .object({
@@ -171,7 +171,7 @@ export const Benchmark = z
     validation: Validation.optional(),
     metrics: SafeRecord(Name, Metric).default({}),
     build: BuildInfo.optional(),
-    /** How its work was counted (the `instructions` metrics: run/count-instructions.ts), or why it could not be. */
+    /** How its work was counted (the `instructions` metrics: counts/count-instructions.ts), or why it could not be. */
     counts: Counts.optional(),
   })
   .strict();
@@ -263,7 +263,7 @@ const Run = z
       .strict()
       .optional(),
     /**
-     * How the counting stage used the counts stored under their keys (pipeline/stored-counts.ts):
+     * How the counting stage used the counts stored under their keys (counts/stored-counts.ts):
      * `store` says whether it could ("reused", or "not reused: <why>"), then how many points took a
      * stored count, were counted, or wait for a later run (the budget was spent), the live
      * re-checks and the families whose stored counts a disagreeing re-check dropped. Absent when

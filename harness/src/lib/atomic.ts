@@ -27,7 +27,7 @@ function writeError(file: string, e: unknown): UserError {
 }
 
 /** Writes data to a fresh temp file beside `file`, synced to disk; returns its path. */
-function stage(file: string, data: string): string {
+function stage(file: string, data: string | Uint8Array): string {
   const tmp = `${file}.tmp-${process.pid}-${Math.random().toString(36).slice(2)}`;
   try {
     makeDirectories(dirname(file));
@@ -47,7 +47,7 @@ function stage(file: string, data: string): string {
 }
 
 /** Writes via a temp file + fsync + rename: readers see the old file or the new one, never half. */
-export function writeFileAtomic(file: string, data: string): void {
+export function writeFileAtomic(file: string, data: string | Uint8Array): void {
   const tmp = stage(file, data);
   try {
     renameSync(tmp, file);
@@ -62,7 +62,7 @@ export function writeFileAtomic(file: string, data: string): void {
  * unwritable place): every file is staged and synced first, and only then renamed into place,
  * in the order given. If staging any of them fails, none is touched.
  */
-export function writeFilesAtomic(files: readonly { file: string; data: string }[]): void {
+export function writeFilesAtomic(files: readonly { file: string; data: string | Uint8Array }[]): void {
   const staged: { tmp: string; file: string }[] = [];
   // Directories that staging is about to create: a failed write removes them again, so it leaves
   // the tree exactly as it was (no empty runs/<sha>/ behind).

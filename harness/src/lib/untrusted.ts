@@ -12,7 +12,11 @@ import { UserError } from './errors.js';
 import { type JsonFileOptions, parseJson } from './json-file.js';
 
 /** Reads an untrusted file as text; `what` names it in messages ("artifact file", "results"). */
-export function readUntrusted(file: string, maxBytes: number, what = 'file'): string {
+export const readUntrusted = (file: string, maxBytes: number, what = 'file'): string =>
+  readUntrustedBytes(file, maxBytes, what).toString('utf8');
+
+/** Reads an untrusted file's bytes (a compressed one), with the same refusals as readUntrusted. */
+export function readUntrustedBytes(file: string, maxBytes: number, what = 'file'): Buffer {
   let fd: number;
   try {
     fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
@@ -27,7 +31,7 @@ export function readUntrusted(file: string, maxBytes: number, what = 'file'): st
     if (!st.isFile()) throw new UserError(`${what} ${file} is not a regular file: refusing it`);
     if (st.size > maxBytes)
       throw new UserError(`${what} ${file} is ${st.size} bytes, over the ${maxBytes}-byte limit: refusing it`);
-    return readFileSync(fd, 'utf8');
+    return readFileSync(fd);
   } finally {
     closeSync(fd);
   }

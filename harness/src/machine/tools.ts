@@ -47,7 +47,7 @@ export interface Tools {
    * pages fall moves its max RSS from run to run, a fixed layout does not (docs/runners.md).
    */
   setarch?: string;
-  /** Valgrind, which counts a program's user-space instructions (run/count-instructions.ts); optional. */
+  /** Valgrind, which counts a program's user-space instructions (counts/count-instructions.ts); optional. */
   valgrind?: string;
 }
 

@@ -17,8 +17,8 @@ export type Direction = (typeof DIRECTIONS)[number];
  * - derived: computed from another metric of the same runs (throughput is bytes over wall
  *   time): reported, but no evidence of its own, so never tested on its own;
  * - work: user-space instructions counted under Valgrind with the runtime's deterministic
- *   settings (run/count-instructions.ts): exact where each side's repeats agree, compared with
- *   one stated tolerance (analysis/work.ts), never sampled.
+ *   settings (counts/count-instructions.ts): exact where each side's repeats agree, compared with
+ *   one stated tolerance (counts/count-rule.ts), never sampled.
  */
 type MetricKind = 'timed' | 'counter' | 'derived' | 'work';
 
@@ -40,6 +40,8 @@ export interface MetricSpec {
    * quantity once, by that metric.
    */
   sameQuantityAs?: string;
+  /** A count per operation of the program (a fit's slope), where its sibling counts a whole run. */
+  perOperation?: true;
 }
 
 /** The metrics with fixed names. */
@@ -75,10 +77,20 @@ export const HARNESS_METRICS = {
     kind: 'work',
     label: 'instructions per operation',
     column: 'instructions per op',
+    perOperation: true,
   },
 } as const satisfies Record<string, MetricSpec>;
 
-type HarnessMetricName = keyof typeof HARNESS_METRICS;
+export type HarnessMetricName = keyof typeof HARNESS_METRICS;
+
+/**
+ * The counted metrics (kind "work", counts/): what counting gives a point, in the catalogue's
+ * order. Everything that needs the list (the release sweep's values, the site's trends) takes it
+ * from here, so a counted metric added to the catalogue reaches them all.
+ */
+export const COUNT_METRICS: readonly HarnessMetricName[] = (Object.keys(HARNESS_METRICS) as HarnessMetricName[]).filter(
+  (name) => HARNESS_METRICS[name].kind === 'work',
+);
 
 /** The prefix of the per-syscall counters: `syscalls.read` counts read() calls. */
 export const SYSCALL_PREFIX = 'syscalls.';

@@ -1,5 +1,5 @@
 /**
- * Where a program's instructions go, as callgrind attributes them (run/callgrind.ts): one
+ * Where a program's instructions go, as callgrind attributes them (counts/callgrind.ts): one
  * process's self instructions per function, each function with its object (the program, the
  * runtime binary, libc, JIT code…). The change between a paired diff's two sides, as
  * comparison.json carries it, is formats/parts/work-breakdown-fields.ts.

@@ -72,7 +72,7 @@ export interface RuntimeFamily {
   profiler?: 'v8-cpu-prof';
   profilerAfter?: number;
   releases?: ReleaseAxis;
-  /** How its work is counted under Valgrind (run/count-instructions.ts); absent: it has no deterministic settings. */
+  /** How its work is counted under Valgrind (counts/count-instructions.ts); absent: it has no deterministic settings. */
   counting?: CountingSettings;
   /**
    * What it reads on its own from the folders a program runs in, up to the checkout's root: a

@@ -123,7 +123,13 @@ export const TranscriptVerdictFile = z
   .object({
     schema: z.literal(1),
     kind: z.literal('transcript-verdict'),
-    base: z.object({ commit: z.string().max(64) }).strict(),
+    base: z
+      .object({
+        commit: z.string().max(64),
+        /** The base's recording came from the trend store (main recorded it on its push), not this job. */
+        stored: z.literal(true).optional(),
+      })
+      .strict(),
     head: z.object({ commit: z.string().max(64) }).strict(),
     verdict: TranscriptVerdict,
   })
@@ -163,3 +169,49 @@ export const namedPoint = (named: readonly string[], id: string): boolean =>
 /** Reads transcripts.json as untrusted input (an artifact of another job). */
 export const readVerdictFile = (file: string): TranscriptVerdictFile =>
   readUntrustedJson(file, TranscriptVerdictFile, { maxBytes: 2 * 2 ** 20, what: 'transcript verdict' });
+
+const RECORDING_SCHEMA = 1;
+
+/**
+ * What a recording was made with, beyond the bench arguments: two recordings are compared only
+ * when all of it is equal (the recorder's code, and so its player and its normalization; the
+ * machine's hyperfine, which the player impersonates; the Node.js the recorded harness runs on).
+ */
+export const RecorderContext = z
+  .object({
+    /** The commit of the recorder's own checkout (for a pull request: the merge base's). */
+    recorder: z.string().max(64),
+    player: z.boolean(),
+    hyperfine: z.string().max(200),
+    node: z.string().max(40),
+  })
+  .strict();
+export type RecorderContext = z.infer<typeof RecorderContext>;
+
+/**
+ * recording.json, and `<machine>/recordings/<sha>.json.gz` in the trend store: one side's whole
+ * recording (store/recording-store.ts) — main records each pushed commit at the pull requests'
+ * profile, so a pull request based on it records only its head.
+ */
+export const StoredRecording = z
+  .object({
+    schema: z.literal(RECORDING_SCHEMA),
+    kind: z.literal('recording'),
+    commit: z.string().regex(/^[0-9a-f]{40}$/),
+    machine: z.string().max(200),
+    /** When it was recorded (ISO 8601): what the store's pruning orders by. */
+    recorded: z.string().max(40),
+    context: RecorderContext,
+    exit: z.number().int().nullable(),
+    said: z.string().max(4000),
+    harnessCpu: z.number().nonnegative().optional(),
+    /** The recorded bench's results.json as it wrote it (its numbers are compared, not trusted). */
+    results: z
+      .string()
+      .max(256 * 2 ** 20)
+      .optional(),
+    transcript: Transcript,
+  })
+  .strict();
+export type StoredRecording = z.infer<typeof StoredRecording>;
+export { RECORDING_SCHEMA };

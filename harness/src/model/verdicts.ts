@@ -30,7 +30,7 @@ const CALIBRATED_VERDICTS = [...TWO_SAMPLE_VERDICTS, 'uncalibrated'] as const;
 export type CalibratedVerdict = (typeof CALIBRATED_VERDICTS)[number];
 
 /**
- * A point's counted work on both sides (exact counts, pairs/analysis/work-verdict.ts): "changed"
+ * A point's counted work on both sides (exact counts, counts/count-verdict.ts): "changed"
  * beyond the tolerance, the "same" within it, or "not-deterministic" (a side's repeats disagree).
  */
 export const WORK_VERDICTS = ['changed', 'same', 'not-deterministic'] as const;

@@ -1,31 +1,32 @@
 /**
- * `bench`'s counting stage: after the timed runs, the chosen points' work (./count-work.ts), taking
- * each count stored under its key where the store has it (./stored-counts.ts, ./count-reuse.ts),
+ * `bench`'s counting stage: after the timed runs, the chosen points' work (counts/count-jobs.ts), taking
+ * each count stored under its key where the store has it (counts/stored-counts.ts, counts/count-reuse.ts),
  * counting the new keys within the budget on every core, re-counting one reused point per deciding
  * family live, and dropping a family's stored counts where its re-check disagrees (its points are
  * then counted again). New counts go into the store's copy here; bench writes it when it
  * publishes the run.
  */
-import type { CountedRun } from '../analysis/work.js';
+
+import {
+  type CountResult,
+  type CountsMode,
+  countingFamily,
+  countJobs,
+  countResult,
+  jobsToCount,
+  withCountResult,
+} from '../counts/count-jobs.js';
+import { type Keyed, type ReusePlan as PlanOf, planReuse, recountAgrees } from '../counts/count-reuse.js';
+import type { CountedRun } from '../counts/count-rule.js';
+import { keyer, type OpenedCounts } from '../counts/stored-counts.js';
+import { countsVaryOf, evidenceOf, VALGRIND_MISSING } from '../counts/under-valgrind.js';
 import type { StoredCount } from '../formats/count-store-format.js';
 import type { Results } from '../formats/results-format.js';
 import { shellQuote } from '../lib/exec.js';
-import type { Job } from '../plan/job.js';
-import { countsVaryOf, evidenceOf, VALGRIND_MISSING } from '../run/under-valgrind.js';
-import { type Keyed, type ReusePlan as PlanOf, planReuse, recountAgrees } from './count-reuse.js';
-import {
-  type CountsMode,
-  countingFamily,
-  countWork,
-  jobsToCount,
-  type WorkResult,
-  withWork,
-  workResult,
-} from './count-work.js';
+import type { Job } from '../model/job.js';
 import { Progress } from './progress.js';
 import type { ResultsFile } from './results-file.js';
 import type { Host } from './setup.js';
-import { keyer, type OpenedCounts } from './stored-counts.js';
 
 /** Points counted per run at most, beyond those whose key is stored: a re-keying spreads over runs. */
 export const DEFAULT_COUNT_BUDGET = 60;
@@ -71,7 +72,7 @@ function keyedPoints(chosen: readonly Job[], stored: Stored): Keyed<Job>[] {
 function takeStored(s: Stage, plan: ReusePlan, rechecks: ReadonlyMap<string, unknown>, budget: number): void {
   for (const r of plan.reuse) {
     if (rechecks.has(r.point.id)) continue;
-    const w = workResult(r.point.job, r.stored.runs, 0);
+    const w = countResult(r.point.job, r.stored.runs, 0);
     s.file.update(r.point.id, (b) => withStored(b, w));
     s.counted.set(r.point.id, r.stored.runs);
   }
@@ -86,25 +87,28 @@ function takeStored(s: Stage, plan: ReusePlan, rechecks: ReadonlyMap<string, unk
 }
 
 /** A live count kept in the store's copy under its key. */
-function remember(s: Stage, job: Job, w: WorkResult): void {
+function remember(s: Stage, job: Job, w: CountResult): void {
   const p = s.keys.get(job.id);
   if (!s.stored.ok || !p?.key || w.counts.status !== 'ok' || !w.runs.length) return;
   s.stored.file.counts[p.key] = entry(p, w.runs, s.commit);
 }
 
 /** Counts the jobs on every core, with progress; each result goes into the results file, then to `done`. */
-async function countLive(s: Stage, list: readonly Job[], done: (job: Job, w: WorkResult) => void): Promise<void> {
+/** Counts `list` live, calling `done` for each; returns how many were counted (fewer when stopped). */
+async function countLive(s: Stage, list: readonly Job[], done: (job: Job, w: CountResult) => void): Promise<number> {
   const { host } = s;
   const progress = new Progress(list.length);
+  let finished = 0;
   // Every core: the harness pinned itself to one, and its children inherit that.
   const pin = host.cpus ? `${shellQuote(host.cpus.taskset)} -c ${host.cpus.all} ` : undefined;
-  await countWork(
+  await countJobs(
     list,
     host.tools,
     { count: host.machine.cores, ...(pin ? { pin } : {}) },
     (job, w) => {
+      finished++;
       done(job, w);
-      s.file.update(job.id, (b) => withWork(b, w));
+      s.file.update(job.id, (b) => withCountResult(b, w));
       if (w.runs.length) s.counted.set(job.id, w.runs);
       const params = Object.entries(job.params)
         .map(([k, v]) => `${k}=${v}`)
@@ -115,6 +119,7 @@ async function countLive(s: Stage, list: readonly Job[], done: (job: Job, w: Wor
     s.stopped,
   );
   progress.end();
+  return finished;
 }
 
 /**
@@ -126,7 +131,7 @@ async function dropAndRecount(
   plan: ReusePlan,
   rechecks: ReadonlyMap<string, unknown>,
   dropped: ReadonlySet<string>,
-  disagreed: readonly [Job, WorkResult][],
+  disagreed: readonly [Job, CountResult][],
   log: (m: string) => void,
 ): Promise<ReusePlan['reuse']> {
   if (!dropped.size || !s.stored.ok) return [];
@@ -187,8 +192,8 @@ export async function countStage(
   const rechecked: CountingRecord['rechecked'] = [];
   const dropped = new Set<string>();
   // A re-check that disagreed is itself a live count: kept once its family's stored counts are dropped.
-  const disagreed: [Job, WorkResult][] = [];
-  await countLive(
+  const disagreed: [Job, CountResult][] = [];
+  const live = await countLive(
     s,
     [...unkeyed, ...plan.count, ...plan.recheck.map((r) => r.point)].map((p) => p.job),
     (job, w) => {
@@ -208,7 +213,8 @@ export async function countStage(
     log(
       `${plan.deferred.length} point(s) with new keys left for a later run: the counting budget of ${opts.budget} new points per run was spent`,
     );
-  const countedNow = unkeyed.length + plan.count.length + plan.recheck.length + again.length;
+  // What was counted, not what was planned: an interrupted stage counted fewer.
+  const countedNow = live + again.length;
   const reused = plan.reuse.length - plan.recheck.length - again.length;
   const seconds = (performance.now() - t) / 1000;
   log(
@@ -226,8 +232,8 @@ export async function countStage(
   return { interrupted: stopped(), counted, seconds, newKeys: plan.count.length, record };
 }
 
-function withStored(b: Parameters<typeof withWork>[0], w: WorkResult) {
-  const out = withWork(b, w);
+function withStored(b: Parameters<typeof withCountResult>[0], w: CountResult) {
+  const out = withCountResult(b, w);
   return out.counts?.status === 'ok' ? { ...out, counts: { ...out.counts, stored: true as const } } : out;
 }
 

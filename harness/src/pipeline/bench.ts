@@ -13,7 +13,18 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { runAnalyses } from '../analysis/slope.js';
-import type { CountedRun } from '../analysis/work.js';
+import type { CountsMode } from '../counts/count-jobs.js';
+import type { CountedRun } from '../counts/count-rule.js';
+import { readCountStore } from '../counts/count-store.js';
+import {
+  countsBefore,
+  countsOfThisRun,
+  type OpenedCounts,
+  openStoredCounts,
+  RUN_COUNTS_FILE,
+  saveStoredCounts,
+  writeRunCounts,
+} from '../counts/stored-counts.js';
 import type { CountStoreFile } from '../formats/count-store-format.js';
 import type { Experiment } from '../formats/manifest-format.js';
 import type { Benchmark, Results } from '../formats/results-format.js';
@@ -23,9 +34,9 @@ import { ensureDirectory } from '../lib/paths.js';
 import { cacheRoot, checkoutCache } from '../machine/cache-root.js';
 import { commitInfo } from '../machine/machine.js';
 import type { Tools } from '../machine/tools.js';
+import type { Job } from '../model/job.js';
 import type { Profile } from '../model/profiles.js';
 import { loadAllExperiments } from '../plan/experiments.js';
-import type { Job } from '../plan/job.js';
 import { expand, type Filters } from '../plan/plan.js';
 import { type BuildResult, buildAll } from '../run/build.js';
 import { countSyscalls } from '../run/common.js';
@@ -34,7 +45,6 @@ import { measureJob } from '../run/measure.js';
 import { normalize, notRun } from '../run/normalize.js';
 import type { SyscallCounts } from '../run/parse-strace.js';
 import { checkStore } from '../store/check.js';
-import { readCountStore } from '../store/count-store.js';
 import { publishRun } from '../store/publish-run.js';
 import { storeTraces } from '../store/trace-store.js';
 import { type CountStageResult, countStage, DEFAULT_COUNT_BUDGET } from './bench-counts.js';
@@ -46,20 +56,10 @@ import {
   writeRunTraces,
 } from './bench-traces.js';
 import { countProfiles } from './count-profiles.js';
-import type { CountsMode } from './count-work.js';
 import { Progress } from './progress.js';
 import { writeReports } from './reports.js';
 import { type ResultsFile, startResults } from './results-file.js';
 import { type CheckoutPlan, type Host, onInterrupt, planCheckout, setUpMachine } from './setup.js';
-import {
-  countsBefore,
-  countsOfThisRun,
-  type OpenedCounts,
-  openStoredCounts,
-  RUN_COUNTS_FILE,
-  saveStoredCounts,
-  writeRunCounts,
-} from './stored-counts.js';
 
 export interface BenchOptions {
   root: string;
@@ -80,11 +80,11 @@ export interface BenchOptions {
   programsDir?: string;
   /** The cache for runtimes, inputs, tools and builds; by default the harness's (machine/cache-root.ts). */
   cacheDir?: string;
-  /** Which points' work is counted under Valgrind after the timed runs (pipeline/count-work.ts; default headline). */
+  /** Which points' work is counted under Valgrind after the timed runs (counts/count-jobs.ts; default headline). */
   counts?: CountsMode;
   /** Count every chosen point again, taking nothing from the stored counts (`--recount`). */
   recount?: boolean;
-  /** New points counted per run at most (./count-stage.ts DEFAULT_COUNT_BUDGET). */
+  /** New points counted per run at most (./bench-counts.ts DEFAULT_COUNT_BUDGET). */
   countBudget?: number;
   /**
    * A trend store whose counts of this machine are read, never written, by a run added to no store
@@ -217,7 +217,7 @@ async function runJobs(
   return { interrupted: stop.interrupted, measuredSeconds, traces, profiled };
 }
 
-/** The counting stage (./count-stage.ts) under its own interrupt: the timed results are kept. */
+/** The counting stage (./bench-counts.ts) under its own interrupt: the timed results are kept. */
 async function countAll(
   jobs: readonly Job[],
   host: Host,

@@ -10,16 +10,16 @@
  * has no stored count left, so its points here are new keys.
  */
 
+import { type CountsMode, countingFamily, countJobs, jobsToCount } from '../counts/count-jobs.js';
+import { keyer, type OpenedCounts } from '../counts/stored-counts.js';
 import type { Experiment } from '../formats/manifest-format.js';
 import type { Results } from '../formats/results-format.js';
 import { shellQuote } from '../lib/exec.js';
+import type { Job } from '../model/job.js';
 import type { Profile } from '../model/profiles.js';
-import type { Job } from '../plan/job.js';
 import { expand, type Filters } from '../plan/plan.js';
 import { type BuildResult, buildAll } from '../run/build.js';
-import { type CountsMode, countingFamily, countWork, jobsToCount } from './count-work.js';
 import { type CheckoutPlan, type Host, planCheckout } from './setup.js';
-import { keyer, type OpenedCounts } from './stored-counts.js';
 
 /** What the run's record says of each other profile counted (results `run.counting.profiles`). */
 export type ProfileCounting = NonNullable<NonNullable<Results['run']['counting']>['profiles']>[number];
@@ -75,7 +75,7 @@ async function countInto(
   const pin = host.cpus ? `${shellQuote(host.cpus.taskset)} -c ${host.cpus.all} ` : undefined;
   let counted = 0;
   const failed: string[] = [];
-  await countWork(
+  await countJobs(
     list.map((k) => k.job),
     host.tools,
     { count: host.machine.cores, ...(pin ? { pin } : {}) },

@@ -21,9 +21,9 @@ import { type OpenedSandbox, openSandbox, runpathOf } from '../machine/sandbox/o
 import { refuseTrackedHarnessFiles } from '../machine/sandbox/tracked.js';
 import { type Homes, type Resolved, readPins, resolveRuntime, toolVersions } from '../machine/toolchains.js';
 import { buildEvictor, findTools, type Tools } from '../machine/tools.js';
+import type { Job } from '../model/job.js';
 import type { Sandbox } from '../model/sandbox.js';
 import { prepareInputs } from '../plan/inputs.js';
-import type { Job } from '../plan/job.js';
 import { planJobs } from '../plan/jobs.js';
 import type { Point } from '../plan/plan.js';
 

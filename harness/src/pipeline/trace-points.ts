@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import type { StoredTrace } from '../formats/trace-store-format.js';
 import { cacheRoot, checkoutCache } from '../machine/cache-root.js';
 import { type PointTrace, unionTraces } from '../machine/sandbox/traced-step.js';
-import type { Job } from '../plan/job.js';
+import type { Job } from '../model/job.js';
 import type { Point } from '../plan/plan.js';
 import { type BuildResult, buildAll } from '../run/build.js';
 import { type TraceOutcome, traceJob } from '../run/trace-files.js';

@@ -13,6 +13,7 @@ import { shellQuote } from '../lib/exec.js';
 import { evaluate, fillTemplate, type Scope } from '../lib/expr.js';
 import { translate } from '../machine/sandbox/argv.js';
 import type { Resolved } from '../machine/toolchains.js';
+import { freezeJob, type Job, type JobBuild, type JobCommand } from '../model/job.js';
 import { familyOf, NATIVE_COUNTING } from '../model/runtime-families.js';
 import { INSIDE, type Sandbox } from '../model/sandbox.js';
 import { matchesAt } from '../model/select.js';
@@ -21,7 +22,6 @@ import { recipeOf } from './build-recipe.js';
 import { workloadHash } from './definition.js';
 import { buildIdentity, measuredInputs } from './identify-inputs.js';
 import { type InputResult, inputScope } from './inputs.js';
-import { freezeJob, type Job, type JobBuild, type JobCommand } from './job.js';
 import type { Point } from './plan.js';
 
 export interface PlanEnvironment {
@@ -144,7 +144,7 @@ function jsInvocation(runtimeKey: string, path: string, script: string, extra: r
 }
 
 /**
- * The commands a point's instructions are counted with (run/count-instructions.ts): a JavaScript
+ * The commands a point's instructions are counted with (counts/count-instructions.ts): a JavaScript
  * runtime's deterministic settings in its invocation and environment, at the point's own size and,
  * for a fit, its smallest too. Undefined where the runtime has no such settings.
  */

@@ -5,11 +5,11 @@
  */
 
 import { medianInterval } from '../analysis/median-interval.js';
-import type { CountedRun } from '../analysis/work.js';
+import type { CountedRun } from '../counts/count-rule.js';
 import { type Experiment, jsRuntimes, type ParamValue } from '../formats/manifest-format.js';
 import type { CounterPoint, SuiteValue, WorkPoint } from '../formats/release-store-format.js';
 import type { Metric, Results } from '../formats/results-format.js';
-import { HARNESS_METRICS, SYSCALL_PREFIX } from '../model/metrics.js';
+import { COUNT_METRICS, HARNESS_METRICS, SYSCALL_PREFIX } from '../model/metrics.js';
 import type { Release } from '../model/release-catalog.js';
 import { compareVersions, type Family } from '../model/runtime-release.js';
 import { RUNTIME_PARAM } from '../model/select.js';
@@ -136,9 +136,6 @@ export function suiteCounters(
   return out;
 }
 
-/** The metrics counting gives a point (pipeline/count-work.ts): per run, and per operation for a fit. */
-const WORK_METRICS = ['instructions', 'instructions_per_op'] as const;
-
 /**
  * The counted work of every ok benchmark of a run that was counted: its counted runs (`counted`,
  * by benchmark id, as bench handed them back) with the settings and role they were counted under,
@@ -180,7 +177,7 @@ export function suiteWork(
         runs: runs.map((r) => ({ ...r })),
       },
     });
-    for (const metric of WORK_METRICS) {
+    for (const metric of COUNT_METRICS) {
       const m = b.metrics[metric];
       if (m)
         values.push({ ...point, metric, unit: m.unit, direction: HARNESS_METRICS[metric].direction, value: m.value });

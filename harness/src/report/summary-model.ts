@@ -5,13 +5,13 @@
  * and the site's overview all render this one model.
  */
 
+import { countingSentence } from '../counts/counting-text.js';
 import type { Manifest, ManifestAnalysis } from '../formats/manifest-format.js';
 import type { Benchmark, Results, SlopeFit } from '../formats/results-format.js';
 import { formatParam, formatRatio, formatValue } from '../lib/format.js';
 import { harnessMetric } from '../model/metrics.js';
 import { labelWith, matchesAt, RUNTIME_PARAM } from '../model/select.js';
 import { type Answer, type AnswerScenario, answerComparison, answerScenarios } from './answers.js';
-import { countingSentence } from './counting-text.js';
 import { ratioReference, ratioTarget } from './ratios.js';
 
 /** What the model needs of an experiment: its manifest's presentation fields (or the results' copy of them). */
@@ -66,7 +66,7 @@ export interface SummaryModel {
   machine: { id: string; cpu: string; cores: number };
   commit: { sha: string; dirty: boolean; subject: string };
   experiments: ExperimentSummary[];
-  /** How the counting stage used the stored counts (report/counting-text.ts), when it counted. */
+  /** How the counting stage used the stored counts (counts/counting-text.ts), when it counted. */
   counting?: string;
   toolchains: string;
 }

@@ -13,10 +13,10 @@ import { type ProcessResult, runProcess } from '../lib/exec.js';
 import { failureDetail } from '../lib/first-error-line.js';
 import { translate } from '../machine/sandbox/argv.js';
 import { type PointTrace, runSandboxStep } from '../machine/sandbox/traced-step.js';
+import type { Job, JobBuild } from '../model/job.js';
 import { INSIDE, type Sandbox, type SandboxRoot } from '../model/sandbox.js';
 import { readsOf } from '../plan/build-reads.js';
 import { bundleFlags, esbuildArgv, esbuildOptions, gccArgv, JUST_FLAGS, justArgv } from '../plan/build-recipe.js';
-import type { Job, JobBuild } from '../plan/job.js';
 import { rootPin } from '../plan/package-pins.js';
 import { type EntryMeta, readEntry, settle, showInView, stagingOf } from './build-entry.js';
 

@@ -10,7 +10,7 @@ import { describeExit, type ProcessResult, runProcess, shellQuote } from '../lib
 import { failureDetail } from '../lib/first-error-line.js';
 import { POINT_LABEL, sandboxCommand } from '../machine/sandbox/argv.js';
 import type { Tools } from '../machine/tools.js';
-import { commandLine, type Job } from '../plan/job.js';
+import { commandLine, type Job } from '../model/job.js';
 import { emptyScratch } from './empty-scratch.js';
 import { GNU_TIME_FORMAT, parseGnuTime } from './parse-gnu-time.js';
 import { parseStraceSummary, type SyscallCounts } from './parse-strace.js';

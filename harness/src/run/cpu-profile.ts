@@ -11,8 +11,8 @@ import { jsRuntimes } from '../formats/manifest-format.js';
 import { describeExit, runShell, shellQuote } from '../lib/exec.js';
 import { fillTemplate } from '../lib/expr.js';
 import { paramKey } from '../model/benchmark-id.js';
+import { commandLine, type Job } from '../model/job.js';
 import { familyOf } from '../model/runtime-families.js';
-import { commandLine, type Job } from '../plan/job.js';
 import { quoteValue, splitAssignments } from '../plan/jobs.js';
 import { programEnv } from './program-env.js';
 

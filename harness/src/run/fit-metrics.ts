@@ -5,8 +5,8 @@
 import { describe } from '../analysis/describe.js';
 import { fitSizes } from '../analysis/fit.js';
 import type { Metric } from '../formats/results-format.js';
+import type { Job } from '../model/job.js';
 import { FIT_METRICS } from '../model/metrics.js';
-import type { Job } from '../plan/job.js';
 import type { RawSamples } from './runner.js';
 
 /**

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describeExit } from '../lib/exec.js';
 import type { Tools } from '../machine/tools.js';
-import { commandLine, type Job } from '../plan/job.js';
+import { commandLine, type Job } from '../model/job.js';
 import {
   checkedRun,
   collector,

@@ -4,7 +4,7 @@
  */
 import { mkdirSync, rmSync } from 'node:fs';
 import type { Tools } from '../machine/tools.js';
-import type { Job } from '../plan/job.js';
+import type { Job } from '../model/job.js';
 import { hyperfineRunner } from './hyperfine-runner.js';
 import type { RawSamples, Runner } from './runner.js';
 import { selfRunner } from './self-runner.js';

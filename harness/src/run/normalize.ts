@@ -6,8 +6,8 @@
 import { describe } from '../analysis/describe.js';
 import { PERCENTILE_NAMES, percentiles } from '../analysis/percentiles.js';
 import type { Benchmark, BuildInfo, Metric } from '../formats/results-format.js';
+import type { Job } from '../model/job.js';
 import { type Direction, HARNESS_METRICS as M, SYSCALL_PREFIX, syscallMetric } from '../model/metrics.js';
-import type { Job } from '../plan/job.js';
 import { fitMetrics, fitUnresolved } from './fit-metrics.js';
 import type { SyscallCounts } from './parse-strace.js';
 import type { RawRun, RawSamples } from './runner.js';

@@ -5,7 +5,7 @@
 
 import type { Validation } from '../formats/results-format.js';
 import type { Tools } from '../machine/tools.js';
-import type { Job } from '../plan/job.js';
+import type { Job } from '../model/job.js';
 import type { SyscallCounts } from './parse-strace.js';
 
 /** One timed run of the program. */

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Tools } from '../machine/tools.js';
-import type { Job } from '../plan/job.js';
+import type { Job } from '../model/job.js';
 import {
   checkedRun,
   collector,

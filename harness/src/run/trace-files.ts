@@ -10,7 +10,7 @@ import { describeExit } from '../lib/exec.js';
 import { translate } from '../machine/sandbox/argv.js';
 import { fileTraceCommand, type PointTrace, treeTrace } from '../machine/sandbox/traced-step.js';
 import type { Tools } from '../machine/tools.js';
-import { commandLine, type Job } from '../plan/job.js';
+import { commandLine, type Job } from '../model/job.js';
 import { runInJob, tail, timeoutMs } from './common.js';
 
 export type TraceOutcome = { ok: true; trace: PointTrace } | { ok: false; reason: string; seconds: number };

@@ -3,14 +3,14 @@
  * (trends/<profile>/regressions.json). The same detection as the Trends view
  * (analysis/changepoints.ts) over the whole series, against the machine's calibrated noise where
  * there is one; a step where the benchmark's program changed is found like any other and marked; derived metrics (computed from others) are left out, as
- * in compare. Counted work does not drift, so its steps are exact (analysis/work-steps.ts): any
+ * in compare. Counted work does not drift, so its steps are exact (counts/count-steps.ts): any
  * change beyond the work tolerance between two counts that may be acted on. Pure: the caller
  * reads the files.
  */
 import { type ChangePoint, detectChangePoints, MIN_SHIFT } from '../analysis/changepoints.js';
 import { bootstrapRatioCI, median } from '../analysis/two-sample.js';
-import { WORK_TOLERANCE } from '../analysis/work.js';
-import { actionable, workSteps } from '../analysis/work-steps.js';
+import { COUNT_TOLERANCE } from '../counts/count-rule.js';
+import { actionable, countSteps } from '../counts/count-steps.js';
 import { joinShards, programChanges, STORE_SCHEMA } from '../formats/parts/store-layout.js';
 import type {
   CatalogFile,
@@ -21,7 +21,7 @@ import type {
 } from '../formats/trend-store-format.js';
 import { harnessMetric } from '../model/metrics.js';
 
-const REGRESSIONS_METHOD = `binary segmentation on log values (a step must exceed 3% and 4x the series noise, or the calibrated threshold); ratio of the medians of up to 30 points either side (within the stretches between change points) with a 2000-resample bootstrap 95% interval; counted work (instructions): a change beyond ${WORK_TOLERANCE * 100}% between consecutive counts that decide and repeated, the two counts as the medians and the exact ratio as its interval`;
+const REGRESSIONS_METHOD = `binary segmentation on log values (a step must exceed 3% and 4x the series noise, or the calibrated threshold); ratio of the medians of up to 30 points either side (within the stretches between change points) with a 2000-resample bootstrap 95% interval; counted work (instructions): a change beyond ${COUNT_TOLERANCE * 100}% between consecutive counts that decide and repeated, the two counts as the medians and the exact ratio as its interval`;
 
 /** At most this many points either side of a change give its medians and interval. */
 const NEAREST = 30;
@@ -56,7 +56,7 @@ export function findChanges(input: RegressionInput): TrendChange[] {
       const work = harnessMetric(metric)?.kind === 'work';
       for (const [key, s] of Object.entries(joined.series)) {
         const minShift = Math.max(MIN_SHIFT, input.noise[`${s.id} ${metric}`] ?? 0);
-        const found = work ? workSteps(s.values, s.counts) : detectChangePoints(s.values, minShift);
+        const found = work ? countSteps(s.values, s.counts) : detectChangePoints(s.values, minShift);
         const changedAt = new Set(programChanges(s.programs));
         found.forEach((c, j) => {
           const at = c.index;

@@ -116,7 +116,7 @@ export function checkIdentifiers(results: Results): void {
   }
 }
 
-export type StagedFile = { file: string; data: string };
+export type StagedFile = { file: string; data: string | Uint8Array };
 
 /** Writes files of the store, refusing any that a planted symlink would lead outside it. */
 export function writeInside(root: string, files: readonly StagedFile[]): void {

@@ -1,8 +1,8 @@
 /** Jobs for unit tests: a point planned with every runtime "installed" at a fake path. */
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Job } from '../../src/model/job.js';
 import type { InputResult } from '../../src/plan/inputs.js';
-import type { Job } from '../../src/plan/job.js';
 import { type PlanEnvironment, planJob } from '../../src/plan/jobs.js';
 import type { Point } from '../../src/plan/plan.js';
 import type { RawSamples } from '../../src/run/runner.js';

@@ -6,8 +6,8 @@ import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { countJobs, jobsToCount } from '../../src/counts/count-jobs.js';
 import type { Results } from '../../src/formats/results-format.js';
-import { countWork, jobsToCount } from '../../src/pipeline/count-work.js';
 import { loadAllExperiments } from '../../src/plan/experiments.js';
 import { expand } from '../../src/plan/plan.js';
 import { ROOT, runCli } from '../helpers/cli.js';
@@ -113,7 +113,7 @@ describe('which points bench counts by default, and without Valgrind', () => {
 
   it('without valgrind every chosen point says how to install it, and nothing runs', async () => {
     const seen: string[] = [];
-    await countWork(jobsToCount(jobs(), 'headline').slice(0, 3), {}, { count: 2 }, (_j, w) =>
+    await countJobs(jobsToCount(jobs(), 'headline').slice(0, 3), {}, { count: 2 }, (_j, w) =>
       seen.push(w.counts.status === 'unavailable' ? w.counts.reason : 'ran'),
     );
     expect(seen).toEqual(Array(3).fill('instructions not counted: valgrind missing (apt-get install valgrind)'));

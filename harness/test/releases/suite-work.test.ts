@@ -3,7 +3,7 @@
 // counted; its instructions metrics become suite values beside the timed ones, C's as reference.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { CountedRun } from '../../src/analysis/work.js';
+import type { CountedRun } from '../../src/counts/count-rule.js';
 import type { Counts, Metric } from '../../src/formats/results-format.js';
 import { loadExperiment } from '../../src/plan/experiments.js';
 import { hasSuite, type SuiteExperiment, suiteWork } from '../../src/releases/suite-plan.js';

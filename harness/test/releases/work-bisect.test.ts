@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { CountedRun } from '../../src/analysis/work.js';
+import type { CountedRun } from '../../src/counts/count-rule.js';
 import type { ReleaseEntry } from '../../src/formats/release-store-format.js';
 import { machineInfo } from '../../src/machine/machine.js';
 import { npmPackageDir } from '../../src/machine/toolchains.js';

@@ -3,7 +3,7 @@
 // release, a drift inside it, a release whose repeats disagree, an evidence point and the C
 // reference that are never called; bisection through the builds between.
 import { describe, expect, it } from 'vitest';
-import type { CountedRun } from '../../src/analysis/work.js';
+import type { CountedRun } from '../../src/counts/count-rule.js';
 import type { ReleaseEntry, WorkPoint } from '../../src/formats/release-store-format.js';
 import {
   countText,

@@ -1,7 +1,7 @@
 // Counted work, counters, dates and notes of real releases: Node 20.2.0 and 20.3.0 from the npm
 // registry (libuv 1.45.0 came with 20.3.0) measured once on wc's release suite at the smoke
 // profile, every suite point traced twice and counted under the real Valgrind (V8 made
-// predictable). `changes` calls a work change exactly where compareWork says the two releases'
+// predictable). `changes` calls a work change exactly where compareCounts says the two releases'
 // counts differ beyond the tolerance, and nowhere else; it lists each exact counter difference
 // with its counts, the releases' dates from the CHANGELOG.md their packages ship, and the notes
 // between. (Registry answers for the catalogue: fixtures.)
@@ -9,9 +9,9 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compareCounts } from '../../src/counts/count-verdict.js';
 import { ReleaseChangesFile, ReleaseIndexFile } from '../../src/formats/release-store-format.js';
 import type { Results } from '../../src/formats/results-format.js';
-import { compareWork } from '../../src/pairs/analysis/work-verdict.js';
 import { exactCount } from '../../src/releases/analysis/counter-changes.js';
 import { workCounts } from '../../src/releases/analysis/work-changes.js';
 import { bySize, counterGroups, counterGroupText } from '../../src/releases/counter-groups.js';
@@ -120,7 +120,7 @@ describe('counted work, counters, dates and notes of real releases', () => {
         const w = at(v).work!.find((x) => !x.reference && x.params.bs === bs)!;
         return w.counts.status === 'ok' ? workCounts(w.counts.runs).counts : [];
       };
-      const verdict = compareWork(counts('20.2.0'), counts('20.3.0'));
+      const verdict = compareCounts(counts('20.2.0'), counts('20.3.0'));
       const listed = work.find((c) => c.params.bs === bs);
       expect(listed !== undefined, `bs ${bs}: ${JSON.stringify(verdict)}`).toBe(verdict.kind === 'changed');
       if (!listed || verdict.kind !== 'changed') continue;

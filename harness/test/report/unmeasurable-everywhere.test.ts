@@ -2,15 +2,15 @@
 // or within their repeats' spread, are no cost per operation. Checked where a count per read is
 // shown: the run's JSON (no instructions_per_op, both totals kept), the run's summary, the paired
 // diff's side values and its PR comment (the two totals, never a negative count per read). The
-// site's Overview is report/work-lines.test.ts; its trend, store/counted-work.test.ts.
+// site's Overview is counts/count-lines.test.ts; its trend, store/counted-work.test.ts.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { CountedRun } from '../../src/analysis/work.js';
+import { countResult, withCountResult } from '../../src/counts/count-jobs.js';
+import type { CountedRun } from '../../src/counts/count-rule.js';
 import type { PairsPoint } from '../../src/formats/pairs-format.js';
 import { Results as ResultsSchema } from '../../src/formats/results-format.js';
 import { renderPairsComparison } from '../../src/pairs/report/comment.js';
 import { sideValues } from '../../src/pairs/run/count-sides.js';
-import { withWork, workResult } from '../../src/pipeline/count-work.js';
 import { loadAllExperiments } from '../../src/plan/experiments.js';
 import { expand } from '../../src/plan/plan.js';
 import { renderSummary } from '../../src/report/summary.js';
@@ -46,7 +46,7 @@ describe('a count per read that is not measurable at this span', () => {
     ['a difference within the repeats’ spread', WITHIN, 'within-spread'],
   ] as const) {
     it(`${name}: the run's JSON keeps the two totals and no count per read`, () => {
-      const w = workResult(job, [...runs], 1);
+      const w = countResult(job, [...runs], 1);
       expect(w.metrics.instructions_per_op).toBeUndefined();
       expect(w.counts).toMatchObject({
         status: 'ok',
@@ -54,7 +54,7 @@ describe('a count per read that is not measurable at this span', () => {
       });
       const results = wcResults('a'.repeat(40));
       const i = results.benchmarks.findIndex((b) => b.variant === 'node-stream');
-      results.benchmarks[i] = withWork(
+      results.benchmarks[i] = withCountResult(
         { ...results.benchmarks[i]!, metrics: { wall_time: results.benchmarks[i]!.metrics.wall_time! } },
         w,
       );

@@ -105,6 +105,8 @@ describe.skipIf(!canRun)('one account per trust level (setup-runner.sh, the hook
       root,
       '--repository',
       REPO,
+      '--machine-id',
+      'jsio-bench-test',
       '--trusted-user',
       T,
       '--pr-user',
@@ -139,6 +141,8 @@ describe.skipIf(!canRun)('one account per trust level (setup-runner.sh, the hook
         `ACTIONS_RUNNER_HOOK_JOB_STARTED=${join(root, 'opt', 'jsio-bench', 'runner-job-started.sh')}`,
       );
       expect(env).toContain(`JSIO_RUNNER_CONF=${join(root, 'etc', 'jsio-bench', `${level}.conf`)}`);
+      // One machine id for both levels: the pull-request job reads what main's jobs stored under it.
+      expect(env).toMatch(/^JSIO_MACHINE_ID=jsio-bench-test$/m);
       expect(readFileSync(join(root, 'etc', 'jsio-bench', `${level}.conf`), 'utf8')).toContain(
         `level=${level}\naccount=${user}\n`,
       );

@@ -1,11 +1,11 @@
 /** npm run bench: the main job (pipeline/bench.ts) with its flags; prints the summary and where everything went. */
 import { join, resolve } from 'node:path';
+import { COUNTS_MODES, type CountsMode } from '../../counts/count-jobs.js';
 import { EXIT, UserError } from '../../lib/errors.js';
 import { existingDirectory } from '../../lib/paths.js';
 import { isProfile, PROFILES, type Profile } from '../../model/profiles.js';
 import { type BenchResult, bench } from '../../pipeline/bench.js';
 import { DEFAULT_COUNT_BUDGET } from '../../pipeline/bench-counts.js';
-import { COUNTS_MODES, type CountsMode } from '../../pipeline/count-work.js';
 import { buildSite } from '../../site/build-site.js';
 import { checkSiteOutput } from '../../site/output-dir.js';
 import { DEFAULT_SITE, DEFAULT_STORE, intFlag, ROOT } from '../args.js';

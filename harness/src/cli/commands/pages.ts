@@ -1,6 +1,8 @@
 /** npm run pages: publishes results into a gh-pages checkout and rebuilds the site there, in place. */
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { mergeRunCounts, readCountFile, readCountStore, writeCountStore } from '../../counts/count-store.js';
+import { RUN_COUNTS_FILE } from '../../counts/stored-counts.js';
 import type { CountStoreFile } from '../../formats/count-store-format.js';
 import { readResultsArtifact } from '../../formats/read-results.js';
 import type { Results } from '../../formats/results-format.js';
@@ -8,13 +10,13 @@ import type { TraceStoreFile } from '../../formats/trace-store-format.js';
 import { writeFileAtomic } from '../../lib/atomic.js';
 import { EXIT, UserError } from '../../lib/errors.js';
 import { existingDirectory } from '../../lib/paths.js';
+import type { StoredRecording } from '../../model/transcript-document.js';
 import { readVerdictFile, type TranscriptVerdictFile } from '../../model/transcript-document.js';
 import { RUN_TRACES_FILE } from '../../pipeline/bench-traces.js';
-import { RUN_COUNTS_FILE } from '../../pipeline/stored-counts.js';
 import { buildSite } from '../../site/build-site.js';
-import { mergeRunCounts, readCountFile, readCountStore, writeCountStore } from '../../store/count-store.js';
 import { previousRun, storeMarks } from '../../store/mark-store.js';
 import { publishRun } from '../../store/publish-run.js';
+import { RUN_RECORDING_FILE, readRecordingFile, storeRecording } from '../../store/recording-store.js';
 import { readTraceFile, storeTraces } from '../../store/trace-store.js';
 import { marksOf } from '../../workflow/derive-marks.js';
 import { ROOT } from '../args.js';
@@ -30,6 +32,7 @@ export const pagesSpec = {
   example: 'npm run pages -- results/latest/results.json --dir ../gh-pages',
   notes: [
     "A run's traces.json beside its results.json (bench --trace-profiles) goes into the store too, as <machine>/traces/<sha>.json.",
+    'So does its recording.json (transcript --side --recording), gzipped, as <machine>/recordings/<sha>.json.gz: a pull request based on that commit records only its head.',
     "A run's counts.json beside it (bench --no-store --count-store) is merged into <machine>/counts.json: the counts it made",
     "or re-checked are added (with bench --count-profiles, the other profiles' points it counted too), and a family whose re-check disagreed in that run loses its stored counts first.",
     'Trend marks (<machine>/marks.json): a commit measured in the sandbox after one that was not, or with another toolchain; a live re-count that dropped stored counts; and, from transcripts/transcripts.json beside results.json (transcript --base-side PREVIOUS --head-side THIS), a harness that runs or computes differently.',
@@ -70,6 +73,21 @@ function tracesBeside(resultsFile: string, results: Results): TraceStoreFile | u
 }
 
 /**
+ * The run's recording (`transcript --side --recording`, written beside results.json on main's
+ * pushes), validated, or undefined when it has none; one of another commit or machine is refused.
+ */
+function recordingBeside(resultsFile: string, results: Results): StoredRecording | undefined {
+  const file = join(dirname(resultsFile), RUN_RECORDING_FILE);
+  if (!existsSync(file)) return undefined;
+  const r = readRecordingFile(file);
+  if (r.commit !== results.run.commit.sha || r.machine !== results.run.machine.id)
+    throw new UserError(
+      `${file} is the recording of ${r.commit.slice(0, 12)} on ${r.machine}, but ${resultsFile} is a run of ${results.run.commit.sha.slice(0, 12)} on ${results.run.machine.id}: nothing was published`,
+    );
+  return r;
+}
+
+/**
  * The counts a run made or re-checked apart from the store (`bench --count-store` writes counts.json
  * beside results.json), validated, or undefined when it has none; a count of a point the run did
  * not measure is refused.
@@ -103,6 +121,7 @@ export async function pagesCommand(argv: string[]): Promise<number> {
   const traces = positionals.map((file, i) => tracesBeside(file, runs[i]!));
   const counts = positionals.map((file, i) => countsBeside(file, runs[i]!));
   const verdicts = positionals.map((file, i) => verdictBeside(file, runs[i]!));
+  const recordings = positionals.map((file, i) => recordingBeside(file, runs[i]!));
   const data = join(dir, 'data');
   for (const [i, results] of runs.entries()) {
     // Against the commit before, as the store has it before this run goes in.
@@ -111,6 +130,8 @@ export async function pagesCommand(argv: string[]): Promise<number> {
     const machine = results.run.machine.id;
     const t = traces[i];
     if (t) storeTraces(data, machine, t);
+    const rec = recordings[i];
+    if (rec) storeRecording(data, rec);
     const c = counts[i];
     if (c)
       writeCountStore(

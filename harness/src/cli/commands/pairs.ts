@@ -6,6 +6,7 @@
  * it when that is older (pairs/report/down-level.ts).
  */
 import { join, resolve } from 'node:path';
+import { readCountStore } from '../../counts/count-store.js';
 import { PAIRS_COMPARISON_SCHEMA } from '../../formats/comparison-format.js';
 import type { DiffPlan } from '../../formats/diff-plan-format.js';
 import { writeFileAtomic } from '../../lib/atomic.js';
@@ -21,7 +22,6 @@ import { planDiff } from '../../pairs/pipeline/what-to-measure.js';
 import { renderPairsComparison } from '../../pairs/report/comment.js';
 import { forReader } from '../../pairs/report/down-level.js';
 import { renderPlan } from '../../pairs/report/plan-text.js';
-import { readCountStore } from '../../store/count-store.js';
 import { loadNoise, noiseSourceOf } from '../../store/noise-thresholds.js';
 import { readTrustedPlan } from '../../workflow/artifact.js';
 import { pairsSchemaReadBy } from '../../workflow/reader-schema.js';

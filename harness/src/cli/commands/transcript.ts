@@ -5,15 +5,24 @@
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { z } from 'zod';
 import { writeFileAtomic, writeFilesAtomic } from '../../lib/atomic.js';
 import { EXIT, UserError } from '../../lib/errors.js';
 import { ensureDirectory, existingDirectory } from '../../lib/paths.js';
 import { readUntrustedJson } from '../../lib/untrusted.js';
-import { Transcript, type TranscriptVerdictFile } from '../../model/transcript-document.js';
+import { commitInfo, machineInfo } from '../../machine/machine.js';
+import {
+  type RecorderContext,
+  StoredRecording,
+  Transcript,
+  type TranscriptVerdictFile,
+} from '../../model/transcript-document.js';
 import { recordBoth } from '../../pairs/harness-shift/harness-transcripts.js';
+import { fromStored, toStored, unusableBecause } from '../../pairs/harness-shift/stored-recording.js';
 import { compareTranscripts, type TranscriptComparison } from '../../pairs/harness-shift/transcript-compare.js';
-import { recordHarness } from '../../pairs/harness-shift/transcript-record.js';
+import { hyperfineVersion, type Recording, recordHarness } from '../../pairs/harness-shift/transcript-record.js';
 import { verdictText } from '../../pairs/harness-shift/verdict-text.js';
+import { readStoredRecording } from '../../store/recording-store.js';
 import { intFlag, ROOT } from '../args.js';
 import { type CommandSpec, parseCommand } from '../options.js';
 
@@ -33,7 +42,13 @@ export const transcriptSpec = {
       description:
         "with --side: also keep the recorded bench's results.json (its numbers come from the recording's hyperfine)",
     },
-    timeout: { type: 'string', default: '30', value: 'MINUTES', description: 'with --side: bound on the recording' },
+    recording: {
+      type: 'string',
+      value: 'FILE',
+      description:
+        "with --side: also write the whole recording (transcript, results, the harness's CPU time) for the trend store (`npm run pages` stores a run's recording.json)",
+    },
+    timeout: { type: 'string', default: '30', value: 'MINUTES', description: 'bound on the recording' },
     'base-side': {
       type: 'string',
       value: 'DIR',
@@ -45,6 +60,12 @@ export const transcriptSpec = {
       value: 'DIR',
       description:
         'with --base-side: a new or empty folder for transcripts.json (the verdict), both transcripts and both results',
+    },
+    store: {
+      type: 'string',
+      value: 'DIR',
+      description:
+        "with --base-side: a trend store whose recording of the base's commit on this machine (<machine>/recordings/<sha>.json.gz, kept by main's pushes) stands for the base's, when it was made the same way: then only the head is recorded",
     },
     base: { type: 'string', value: 'FILE', description: "compare: the base's transcript" },
     head: { type: 'string', value: 'FILE', description: "compare: the head's transcript" },
@@ -61,13 +82,63 @@ export const transcriptSpec = {
     'The recording is not a measurement: strace slows every start, and the harness’s own strace and Valgrind passes are recorded, not run.',
     'A sandbox started again with nothing it could see changed is recorded at its start and played back, not run again (docs/paired-design.md).',
     'Normalized before comparing: the checkout, temporary and output folders, mkdtemp suffixes, /proc pids (docs/paired-design.md).',
+    'The recorded harness gets only the variables it reads and a PATH of its own, so recordings made in different jobs compare (docs/paired-design.md).',
+    'A stored recording (--store) is used only when made with the same bench arguments, by the same recorder, hyperfine and Node.js; otherwise both sides are recorded, and the reason is said.',
   ],
 } as const satisfies CommandSpec;
 
 const MAX_TRANSCRIPT_BYTES = 512 * 2 ** 20;
 
+/** A transcript, or the transcript of a whole recording (`--recording`). */
 const readTranscript = (file: string) =>
-  readUntrustedJson(resolve(file), Transcript, { maxBytes: MAX_TRANSCRIPT_BYTES, what: 'transcript' });
+  readUntrustedJson(resolve(file), z.union([Transcript, StoredRecording.transform((r) => r.transcript)]), {
+    maxBytes: MAX_TRANSCRIPT_BYTES,
+    what: 'transcript',
+  });
+
+/** How this checkout records: what a stored recording must have been made with to stand for a side. */
+async function recorderContext(values: TranscriptValues): Promise<RecorderContext> {
+  return {
+    recorder: commitInfo(ROOT).sha,
+    player: !values['run-every-sandbox'],
+    hyperfine: await hyperfineVersion(),
+    node: process.version,
+  };
+}
+
+/**
+ * The base's recording from the trend store, when `--store` holds one made the same way; else
+ * undefined, having said why (a malformed file included: the diff records the base instead).
+ */
+async function storedBase(
+  values: TranscriptValues,
+  base: string,
+  bench: readonly string[],
+): Promise<Recording | undefined> {
+  if (!values.store) return undefined;
+  const store = existingDirectory(values.store, '--store');
+  const machine = machineInfo().id;
+  const commit = commitInfo(base).sha;
+  const say = (m: string) => process.stderr.write(`${m}\n`);
+  let stored: StoredRecording | undefined;
+  try {
+    stored = readStoredRecording(store, machine, commit);
+  } catch (e) {
+    say(`${(e as Error).message.split('\n')[0]}: recording the base too`);
+    return undefined;
+  }
+  if (!stored) {
+    say(`no stored recording of the base (${commit.slice(0, 12)}) on ${machine}: recording both sides`);
+    return undefined;
+  }
+  const why = unusableBecause(stored, { commit, bench, context: await recorderContext(values) });
+  if (why) {
+    say(`the stored recording of the base is not used (${why}): recording both sides`);
+    return undefined;
+  }
+  say(`the base's recording from the trend store (${stored.recorded}): recording only the head`);
+  return fromStored(stored);
+}
 
 /** A checkout to record, or a clear refusal. */
 function sideDir(path: string, flag: string): string {
@@ -97,14 +168,15 @@ async function recordBothCommand(values: TranscriptValues, benchArgs: readonly s
   const head = sideDir(values['head-side'], '--head-side');
   const minutes = intFlag('--timeout', values.timeout, 1, 600);
   const dir = freshDir(values.dir);
+  const kept = await storedBase(values, base, benchArgs);
   process.stderr.write(
-    `recording ${base} and ${head} at once: bench ${benchArgs.join(' ')} under strace (not a measurement)\n`,
+    `recording ${kept ? head : `${base} and ${head} at once`}: bench ${benchArgs.join(' ')} under strace (not a measurement)\n`,
   );
-  const r = await recordBoth({ base, head }, benchArgs, minutes * 60_000, playerFrom(values));
+  const r = await recordBoth({ base, head }, benchArgs, minutes * 60_000, playerFrom(values), kept);
   const file: TranscriptVerdictFile = {
     schema: 1,
     kind: 'transcript-verdict',
-    base: { commit: r.base.transcript.side.commit },
+    base: { commit: r.base.transcript.side.commit, ...(kept ? { stored: true as const } : {}) },
     head: { commit: r.head.transcript.side.commit },
     verdict: r.verdict,
   };
@@ -133,6 +205,34 @@ function renderComparison(c: TranscriptComparison): string {
   ].join('\n');
 }
 
+/** `--side DIR`: one checkout recorded, its transcript (--out) and, for the store, its whole recording (--recording). */
+async function recordSideCommand(values: TranscriptValues, benchArgs: readonly string[]): Promise<number> {
+  if (!values.out && !values.recording)
+    throw new UserError('transcript --side DIR needs --out FILE or --recording FILE');
+  if (values.base || values.head) throw new UserError('--side records; --base and --head compare: one or the other');
+  if (values.store)
+    throw new UserError('--store is read by --base-side: --side writes a recording with --recording FILE');
+  const side = sideDir(values.side!, '--side');
+  const minutes = intFlag('--timeout', values.timeout, 1, 600);
+  process.stderr.write(`recording ${side}: bench ${benchArgs.join(' ')} under strace (not a measurement)\n`);
+  const r = await recordHarness(side, benchArgs, minutes * 60_000, { readOnly: [], player: playerFrom(values) });
+  if (values.out) writeFileAtomic(resolve(values.out), `${JSON.stringify(r.transcript)}\n`);
+  if (values.results && r.results !== undefined) writeFileAtomic(resolve(values.results), r.results);
+  if (values.recording) {
+    const stored = toStored(r, {
+      machine: machineInfo().id,
+      context: await recorderContext(values),
+      recorded: new Date().toISOString(),
+    });
+    writeFileAtomic(resolve(values.recording), `${JSON.stringify(stored)}\n`);
+  }
+  const wrote = [values.out && `transcript: ${values.out}`, values.recording && `recording: ${values.recording}`];
+  process.stderr.write(
+    `${r.transcript.runs.length} programs started; bench exited ${r.exit}${r.exit ? `:\n${r.said}` : ''}\n${wrote.filter(Boolean).join('\n')}\n`,
+  );
+  return EXIT.ok;
+}
+
 type TranscriptValues = ReturnType<typeof parseCommand<typeof transcriptSpec>>['values'];
 
 export async function transcriptCommand(argv: string[]): Promise<number> {
@@ -141,22 +241,7 @@ export async function transcriptCommand(argv: string[]): Promise<number> {
   const benchArgs = cut < 0 ? [] : argv.slice(cut + 1);
   const { values } = parseCommand(transcriptSpec, own);
   if (values['base-side'] || values['head-side']) return recordBothCommand(values, benchArgs);
-  if (values.side) {
-    if (!values.out) throw new UserError('transcript --side DIR needs --out FILE');
-    if (values.base || values.head) throw new UserError('--side records; --base and --head compare: one or the other');
-    const side = existingDirectory(values.side, '--side');
-    if (!existsSync(join(side, 'harness', 'bootstrap.mjs')))
-      throw new UserError(`--side ${side}: not a jsio-bench checkout (it has no harness/bootstrap.mjs to record)`);
-    const minutes = intFlag('--timeout', values.timeout, 1, 600);
-    process.stderr.write(`recording ${side}: bench ${benchArgs.join(' ')} under strace (not a measurement)\n`);
-    const r = await recordHarness(side, benchArgs, minutes * 60_000, { readOnly: [], player: playerFrom(values) });
-    writeFileAtomic(resolve(values.out), `${JSON.stringify(r.transcript)}\n`);
-    if (values.results && r.results !== undefined) writeFileAtomic(resolve(values.results), r.results);
-    process.stderr.write(
-      `${r.transcript.runs.length} programs started; bench exited ${r.exit}${r.exit ? `:\n${r.said}` : ''}\ntranscript: ${values.out}\n`,
-    );
-    return EXIT.ok;
-  }
+  if (values.side) return recordSideCommand(values, benchArgs);
   if (!values.base || !values.head)
     throw new UserError('transcript needs --side DIR --out FILE (record) or --base FILE --head FILE (compare)');
   const c = compareTranscripts(readTranscript(values.base).runs, readTranscript(values.head).runs);

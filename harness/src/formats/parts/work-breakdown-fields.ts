@@ -1,6 +1,6 @@
 /**
  * The `WorkBreakdown` fragment of a paired comparison.json (formats/pairs-format.ts): the change of
- * a point's instructions between the two sides (analysis/work-breakdown.ts computes it from each
+ * a point's instructions between the two sides (counts/count-breakdown.ts computes it from each
  * side's model/process-profile.ts), bounded like the rest of the document, for a point whose
  * counted work changed.
  */

@@ -10,6 +10,8 @@
  * the recomputed ones, and the list of what disagreed. A row whose pairs are not in the record
  * cannot be checked: it leaves the rows and is listed as not measured (no trusted answer). Pure.
  */
+
+import { compareCounts } from '../../counts/count-verdict.js';
 import type { PairRecordDocument, RecordedPoint } from '../../formats/pair-record-format.js';
 import type { PairsComparison, PairsPoint, PairsWork } from '../../formats/pairs-format.js';
 import { planAtLevel, pointLevels } from './multiplicity.js';
@@ -17,7 +19,6 @@ import { MIN_EFFECT } from './pair-statistics.js';
 import { finalStep, type MeasuredPair, type PointSoFar, type Values } from './point.js';
 import { pointRow } from './rows.js';
 import { DEFAULT_PLAN, type SequentialPlan } from './sequential.js';
-import { compareWork } from './work-verdict.js';
 
 export interface RecomputeOptions {
   /** The sequential plan to judge with (default: this code's). */
@@ -115,7 +116,7 @@ function recomputedWork(
   if (work?.status !== 'counted') return work;
   const c = counts.find((x) => x.benchmark === id);
   if (!c) return { status: 'not-counted', reason: 'its counts are not in the pair record (pairs.json)' };
-  const v = compareWork(c.base, c.head);
+  const v = compareCounts(c.base, c.head);
   return {
     ...work,
     base: c.base,

@@ -11,7 +11,7 @@
  * This is not Job.workload (plan/definition.ts), which hashes the generator's text too and is the
  * trend store's series key: changing that would restart every stored series. Pure: jobs in, words out.
  */
-import type { Job } from '../../plan/job.js';
+import type { Job } from '../../model/job.js';
 
 /** The named parts of a job's workload, each as text; equal texts mean an equal part. */
 function workloadParts(job: Job): Map<string, string> {

@@ -85,12 +85,15 @@ export interface BothRecordings {
 /**
  * Records `bench BENCH` of both checkouts at once and compares what they ran and computed;
  * `player` is the recorder's checkout when repeated sandboxes are played back (transcript-record.ts).
+ * With `storedBase` (the base's recording that main made on its push: stored-recording.ts), only
+ * the head is recorded, and compared with it.
  */
 export async function recordBoth(
   sides: { base: string; head: string },
   bench: readonly string[],
   timeoutMs: number,
   player?: string,
+  storedBase?: Recording,
 ): Promise<BothRecordings> {
   const started = performance.now();
   const [b, h] = [realpathSync(sides.base), realpathSync(sides.head)];
@@ -102,7 +105,8 @@ export async function recordBoth(
   try {
     // Neither recorded harness sees the other's folder (its results are the other's numbers) or the logs.
     const [base, head] = await Promise.all([
-      recordHarness(b, bench, timeoutMs, { logs, work: baseWork, hidden: [headWork], readOnly: [h], player }),
+      storedBase ??
+        recordHarness(b, bench, timeoutMs, { logs, work: baseWork, hidden: [headWork], readOnly: [h], player }),
       recordHarness(h, bench, timeoutMs, { logs, work: headWork, hidden: [baseWork], readOnly: [b], player }),
     ]);
     const seconds = (performance.now() - started) / 1000;

@@ -7,12 +7,12 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { compareCounts } from '../../counts/count-verdict.js';
 import type { HarnessShift } from '../../formats/pairs-format.js';
 import { readResults } from '../../formats/read-results.js';
 import type { Benchmark } from '../../formats/results-format.js';
 import { firstErrorLine } from '../../lib/first-error-line.js';
 import type { Profile } from '../../model/profiles.js';
-import { compareWork } from '../analysis/work-verdict.js';
 import type { RunBench, Side } from './rounds.js';
 import { benchArgs, type SamplePoint } from './sample.js';
 
@@ -43,7 +43,7 @@ export function shiftWork(
   if ('reason' in head) return { benchmark: id, verdict: 'not-counted', reason: `head: ${head.reason}`.slice(0, 500) };
   if (base.metric !== head.metric)
     return { benchmark: id, verdict: 'not-counted', reason: `the sides counted ${base.metric} and ${head.metric}` };
-  const v = compareWork(base.values, head.values);
+  const v = compareCounts(base.values, head.values);
   return v.kind === 'not-deterministic'
     ? { benchmark: id, metric: base.metric, verdict: v.kind, spread: v.spread }
     : { benchmark: id, metric: base.metric, verdict: v.kind, base: v.base, head: v.head, change: v.change };

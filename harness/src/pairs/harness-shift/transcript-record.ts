@@ -19,10 +19,10 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { UserError } from '../../lib/errors.js';
 import { type ProcessResult, runProcess } from '../../lib/exec.js';
-import { checkoutCache } from '../../machine/cache-root.js';
+import { cacheRoot, checkoutCache } from '../../machine/cache-root.js';
 import { commitInfo } from '../../machine/machine.js';
 import type { Transcript } from '../../model/transcript-document.js';
 import { readStraceLog } from '../../run/strace-log.js';
@@ -44,23 +44,63 @@ const HYPERFINE = '/usr/bin/hyperfine';
 const STUB =
   '#!/bin/sh\n# jsio-bench transcript: recorded at its execve, not run (strace cannot run under strace)\nexit 1\n';
 
-/** What names the recorder's own checkout or command, which is one side's and not the other's. */
-const DROPPED = ['OLDPWD', 'PWD', 'INIT_CWD', 'JSIO_ROOT', 'JSIO_PROFILE'];
+/**
+ * What the recorded harness is given of the recorder's environment, and nothing else: a recording
+ * is compared with one made in another job (main's push, a pull request's diff), whose run ids,
+ * runner folders, account and npm variables all differ. The harness's own settings (each one it
+ * reads: a test keeps this list whole), just(js)'s installation, the locale and whether it runs in
+ * CI. JSIO_ROOT and JSIO_PROFILE are not given: they would name the recorder's own checkout and
+ * command.
+ */
+export const HARNESS_SETTINGS = ['JSIO_CACHE', 'JSIO_MACHINE_ID', 'JSIO_COUNTS', 'JSIO_BWRAP', 'JSIO_TOOL_DIRS'];
+const KEPT = new Set([
+  'HOME',
+  'LANG',
+  'LANGUAGE',
+  'TZ',
+  'TERM',
+  'NO_COLOR',
+  'FORCE_COLOR',
+  'CI',
+  'GITHUB_ACTIONS',
+  'JUST_HOME',
+  'JUST_TARGET',
+  ...HARNESS_SETTINGS,
+]);
+const kept = (name: string) => KEPT.has(name) || /^LC_[A-Z]+$/.test(name);
+/** Root-owned folders: the harness finds its tools in them (machine/tools.ts), whatever a job's PATH holds. */
+const SYSTEM_PATH = ['/usr/local/sbin', '/usr/local/bin', '/usr/sbin', '/usr/bin', '/sbin', '/bin'];
 
 /**
- * The recorded harness's environment: this one's, less what says where its caller has been — the
- * shell's folders, the recorder's own root, and npm's description of the command that started the
- * recorder (INIT_CWD, npm_package_json…, its folders on PATH).
+ * The recorded harness's environment: the variables it reads (KEPT) and a PATH of its own — the
+ * folder of the Node.js that runs it, just(js)'s, and the system's — so that two jobs whose PATHs
+ * differ record alike.
  */
-export function recordingEnv(tmp: string, from: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
-  const env = Object.fromEntries(Object.entries(from).filter(([k]) => !DROPPED.includes(k) && !/^npm_/i.test(k)));
-  // npm puts the recorder's node_modules/.bin folders (and its own) first on PATH.
-  const path = (from.PATH ?? '').split(':').filter((d) => d && !d.includes('/node_modules/'));
-  return { ...env, ...(from.PATH !== undefined ? { PATH: path.join(':') } : {}), TMPDIR: tmp };
+export function recordingEnv(
+  tmp: string,
+  from: NodeJS.ProcessEnv = process.env,
+  node: string = process.execPath,
+): NodeJS.ProcessEnv {
+  const env = Object.fromEntries(Object.entries(from).filter(([k]) => kept(k)));
+  const path = [...new Set([dirname(node), ...(from.JUST_HOME ? [from.JUST_HOME] : []), ...SYSTEM_PATH])];
+  return { ...env, PATH: path.join(':'), TMPDIR: tmp };
+}
+
+/**
+ * The folders of the recorder's job that the recorded harness is told of (its HOME, its cache,
+ * just(js)'s installation): named alike in every job, as the checkout is. Pure.
+ */
+export function jobPlaces(env: NodeJS.ProcessEnv): Place[] {
+  return [
+    ...(env.HOME ? [{ path: env.HOME, name: '<home>' }] : []),
+    { path: cacheRoot(env), name: '<cache>' },
+    ...(env.JUST_HOME ? [{ path: env.JUST_HOME, name: '<just>' }] : []),
+    ...(env.JUST_TARGET && env.JUST_TARGET !== env.JUST_HOME ? [{ path: env.JUST_TARGET, name: '<just-target>' }] : []),
+  ];
 }
 
 /** What the machine's hyperfine says it is (the player answers `--version` with it). */
-async function hyperfineVersion(): Promise<string> {
+export async function hyperfineVersion(): Promise<string> {
   if (!existsSync(HYPERFINE)) return 'hyperfine 0.0.0';
   const r = await runProcess([HYPERFINE, '--version'], { timeoutMs: 10_000 });
   return r.stdout.trim() || 'hyperfine 0.0.0';
@@ -178,6 +218,34 @@ async function runWatched(
   }
 }
 
+/** Every place of one recording that another recording has elsewhere, with the name both get. */
+function recordingPlaces(o: {
+  side: string;
+  root: string;
+  work: string;
+  logs: string;
+  dirs: { tmp: string; out: string; store: string };
+  fence: Fence;
+}): Place[] {
+  const { side, root, work, logs, dirs, fence } = o;
+  return [
+    { path: root, name: '<side>' },
+    // The side's builds and scratch in the harness's cache: a folder per checkout path.
+    { path: checkoutCache(root, recordingEnv(dirs.tmp)), name: '<side-cache>' },
+    ...fence.readOnly.map((path) => ({ path: checkoutCache(path, recordingEnv(dirs.tmp)), name: '<other-cache>' })),
+    ...(side !== root ? [{ path: side, name: '<side>' }] : []),
+    { path: dirs.tmp, name: '<tmp>' },
+    { path: dirs.out, name: '<out>' },
+    { path: dirs.store, name: '<store>' },
+    { path: work, name: '<recording>' },
+    { path: logs, name: '<logs>' },
+    ...jobPlaces(recordingEnv(dirs.tmp)),
+    // The other checkout of a pair, shown read-only: named alike on both sides.
+    ...fence.readOnly.map((path) => ({ path, name: '<other>' })),
+    ...(fence.hidden ?? []).map((path) => ({ path, name: '<other-recording>' })),
+  ];
+}
+
 async function recordIn(
   work: string,
   side: string,
@@ -230,23 +298,13 @@ async function recordIn(
       `the recording of ${side} left no strace log: ${r.stderr.trim().split('\n').slice(-2).join(' | ')}`,
     );
   }
-  const places: Place[] = [
-    { path: root, name: '<side>' },
-    // The side's builds and scratch in the harness's cache: a folder per checkout path.
-    { path: checkoutCache(root, recordingEnv(dirs.tmp)), name: '<side-cache>' },
-    ...fence.readOnly.map((path) => ({ path: checkoutCache(path, recordingEnv(dirs.tmp)), name: '<other-cache>' })),
-    ...(side !== root ? [{ path: side, name: '<side>' }] : []),
-    { path: dirs.tmp, name: '<tmp>' },
-    { path: dirs.out, name: '<out>' },
-    { path: dirs.store, name: '<store>' },
-    { path: work, name: '<recording>' },
-    { path: logs, name: '<logs>' },
-    // The other checkout of a pair, shown read-only: named alike on both sides.
-    ...fence.readOnly.map((path) => ({ path, name: '<other>' })),
-    ...(fence.hidden ?? []).map((path) => ({ path, name: '<other-recording>' })),
-  ];
-  const name = placeNamer(places);
-  const runs = processRuns(readStraceLog(text), root).map((run) => normalizeRun(run, name));
+  const name = placeNamer(recordingPlaces({ side, root, work, logs, dirs, fence }));
+  // The recorder's own fence is not the harness's start: it names the other side (or none, when the
+  // base's recording was made alone on main's push), so it is left out, matched by its exact argv.
+  const own = argv.slice(straceFor(log).length);
+  const all = processRuns(readStraceLog(text), root);
+  const fenceAt = all.findIndex((run) => run.argv.length === own.length && run.argv.every((a, i) => a === own[i]));
+  const runs = all.filter((_, i) => i !== fenceAt).map((run) => normalizeRun(run, name));
   return {
     transcript: {
       schema: 1,

@@ -6,11 +6,11 @@
  * trusted (its control) and each point's counts as comparison.json holds them.
  */
 
-import { WORK_TOLERANCE } from '../../analysis/work.js';
+import { COUNT_TOLERANCE } from '../../counts/count-rule.js';
+import type { OpenedCounts } from '../../counts/stored-counts.js';
 import type { PairsComparison, PairsWork } from '../../formats/pairs-format.js';
 import { shellQuote } from '../../lib/exec.js';
 import type { Host } from '../../pipeline/setup.js';
-import type { OpenedCounts } from '../../pipeline/stored-counts.js';
 import { countPoints, type Gate, type PointWork, STORED_BASE_FAILED, slots, spreadOf } from '../run/count-sides.js';
 import type { PointPlan } from '../run/executor.js';
 import { planStoredBase, type Recheck, recheckAgrees, type StoredBasePlan, storedBases } from './stored-base.js';
@@ -192,7 +192,7 @@ export async function countStage(
               ),
           }
         : {}),
-      tolerance: WORK_TOLERANCE,
+      tolerance: COUNT_TOLERANCE,
       ...(storedBase ? { storedBase } : {}),
     },
   };
@@ -214,7 +214,7 @@ export function pairsWork(w: PointWork, plan: PointPlan): PairsWork {
     verdict: w.verdict.kind,
     ...(w.verdict.kind !== 'not-deterministic' ? { change: w.verdict.change } : {}),
     spread: Math.max(spreadOf(w.base), spreadOf(w.head)),
-    tolerance: WORK_TOLERANCE,
+    tolerance: COUNT_TOLERANCE,
     role: w.role,
     ...(w.because ? { because: w.because.slice(0, 300) } : {}),
     settings: w.settings.slice(0, 300),

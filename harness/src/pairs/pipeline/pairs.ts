@@ -15,6 +15,7 @@ import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { busyByOthers, isBusy } from '../../analysis/busy.js';
+import { type OpenedCounts, openStoredCounts } from '../../counts/stored-counts.js';
 import type { CountStoreFile } from '../../formats/count-store-format.js';
 import type { DiffPlan } from '../../formats/diff-plan-format.js';
 import type { NoiseThresholds } from '../../formats/noise-format.js';
@@ -26,12 +27,11 @@ import { currentConditions } from '../../machine/conditions.js';
 import { cpuSnapshot, foreignCores } from '../../machine/cpu-share.js';
 import { readPins, resolveRuntime } from '../../machine/toolchains.js';
 import { buildTool } from '../../machine/tools.js';
+import type { Job } from '../../model/job.js';
 import { harnessMetric } from '../../model/metrics.js';
 import type { Profile } from '../../model/profiles.js';
 import type { TranscriptVerdict } from '../../model/transcript-document.js';
 import { type Host, onInterrupt, setUpMachine } from '../../pipeline/setup.js';
-import { type OpenedCounts, openStoredCounts } from '../../pipeline/stored-counts.js';
-import type { Job } from '../../plan/job.js';
 import type { Filters } from '../../plan/plan.js';
 import { removeScratch } from '../../run/measure.js';
 import { checkCounters, runMetrics } from '../../run/normalize.js';
@@ -467,7 +467,7 @@ async function pairSides(opts: PairsOptions, baseRoot: string, headRoot: string)
   const s = await measurePoints(matched, opts, host, timer, diffStart, log);
   const points = s.measured.map(pointResult);
   const planOf = new Map(matched.plans.map((p) => [p.id, p]));
-  const workOf = (id: string) => {
+  const pointCounts = (id: string) => {
     const w = counts.work.get(id);
     const plan = planOf.get(id);
     return w && plan ? { work: pairsWork(w, plan) } : {};
@@ -485,7 +485,7 @@ async function pairSides(opts: PairsOptions, baseRoot: string, headRoot: string)
     },
     base,
     head,
-    points: points.map((p) => ({ ...pointRow(p), ...levelOf(s.levels, p.benchmark), ...workOf(p.benchmark) })),
+    points: points.map((p) => ({ ...pointRow(p), ...levelOf(s.levels, p.benchmark), ...pointCounts(p.benchmark) })),
     added: matched.added,
     removed: matched.removed,
     notMeasured: [...matched.notMeasured, ...failuresOf(s, matched), ...notReached(s, matched)],

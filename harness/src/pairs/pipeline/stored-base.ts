@@ -1,6 +1,6 @@
 /**
  * The base's counts taken from the trend store (docs/counts.md, "The paired diff"): main's `bench`
- * keeps each count under its key (pipeline/count-key.ts: everything the count depends on, the
+ * keeps each count under its key (counts/count-key.ts: everything the count depends on, the
  * sandbox's fixed paths included, so a base job's key is the key main's run of the same commit
  * had). A base whose key the store holds is not counted again, only its head is. Never blindly:
  * in each deciding family one such point is compared live first, by its head where the head's key
@@ -8,12 +8,13 @@
  * counting that base live too; a family whose comparison disagrees, or could not be made, takes
  * no stored count in this diff. The store is only read.
  */
-import type { CountedRun } from '../../analysis/work.js';
+
+import { countingFamily } from '../../counts/count-jobs.js';
+import { type Keyed, recountAgrees } from '../../counts/count-reuse.js';
+import type { CountedRun } from '../../counts/count-rule.js';
+import { keyer, type OpenedCounts } from '../../counts/stored-counts.js';
+import { countsVaryOf, evidenceOf } from '../../counts/under-valgrind.js';
 import type { StoredCount } from '../../formats/count-store-format.js';
-import { type Keyed, recountAgrees } from '../../pipeline/count-reuse.js';
-import { countingFamily } from '../../pipeline/count-work.js';
-import { keyer, type OpenedCounts } from '../../pipeline/stored-counts.js';
-import { countsVaryOf, evidenceOf } from '../../run/under-valgrind.js';
 import type { PointWork, StoredBase } from '../run/count-sides.js';
 import type { PointPlan } from '../run/executor.js';
 

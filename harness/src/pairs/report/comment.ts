@@ -7,6 +7,13 @@
  * tables are folded below. Always under GitHub's comment limit.
  */
 
+import { renderCountBreakdown } from '../../counts/count-breakdown-text.js';
+import {
+  countsTrusted,
+  countVerdictText,
+  decidedCountChange,
+  storedBaseText,
+} from '../../counts/count-verdict-text.js';
 import type { PairsComparison, PairsPoint } from '../../formats/pairs-format.js';
 import type { DiffSummary } from '../../formats/parts/diff-summary.js';
 import { plural } from '../../lib/format.js';
@@ -32,8 +39,6 @@ import {
   pointTable,
   workloadVerdict,
 } from './point-tables.js';
-import { renderWorkBreakdown } from './work-breakdown-section.js';
-import { countsTrusted, decidedWorkChange, storedBaseText, workText } from './work-text.js';
 
 export interface PairsRenderOptions {
   /** The merge gate's rule (PR_FAIL_ON) its result is stated under; default `broken`. */
@@ -120,7 +125,7 @@ function workLines(c: PairsComparison, cap = 10): string[] {
       `> ⚠️ **This diff's counts cannot be trusted**: ${escapeCell(c.counts?.untrustedBecause ?? 'a control point differed')}; no work change is called.`,
     );
   const mine = c.points.filter((p) => p.impact !== 'control' && !p.workloadChanged);
-  const decided = mine.filter((p) => decidedWorkChange(p, trusted));
+  const decided = mine.filter((p) => decidedCountChange(p, trusted));
   const line = (p: PairsPoint) => {
     const b = p.work?.status === 'counted' ? p.work.breakdown : undefined;
     const where =
@@ -128,11 +133,11 @@ function workLines(c: PairsComparison, cap = 10): string[] {
         ? ''
         : 'unavailable' in b
           ? ` (where they went: not known, ${escapeCell(b.unavailable)})`
-          : `\n\n${renderWorkBreakdown(b)
+          : `\n\n${renderCountBreakdown(b)
               .split('\n')
               .map((l) => (l ? `  ${l}` : l))
               .join('\n')}\n`;
-    return `- ${escapeCell(pointLabel(p))}: ${escapeCell(workText(p))}${where}`;
+    return `- ${escapeCell(pointLabel(p))}: ${escapeCell(countVerdictText(p))}${where}`;
   };
   if (decided.length) {
     const lines = decided.slice(0, cap).map(line);

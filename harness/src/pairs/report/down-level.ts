@@ -10,6 +10,7 @@
  * warning line. The full comparison is kept beside it. Pure.
  */
 
+import { countsTrusted, countVerdictText, decidedCountChange } from '../../counts/count-verdict-text.js';
 import { PAIRS_COMPARISON_OLDEST, PAIRS_COMPARISON_SCHEMA } from '../../formats/comparison-format.js';
 import {
   type PairsComparison,
@@ -22,7 +23,6 @@ import { plural } from '../../lib/format.js';
 import { assertValid } from '../../lib/json-file.js';
 import { movedOthers } from '../analysis/point-answers.js';
 import { alsoText, pointLabel, workloadVerdict } from './point-tables.js';
-import { countsTrusted, decidedWorkChange, workText } from './work-text.js';
 
 /** At most this many warnings: the schema's bound. */
 const MAX_WARNINGS = 20;
@@ -40,8 +40,8 @@ export function forSchema2(c: PairsComparison): PairsComparisonV2 {
   const note = `this comment is rendered by the default branch's reader of comparison.json schema ${PAIRS_COMPARISON_OLDEST}, older than this diff's (${PAIRS_COMPARISON_SCHEMA}): ${plural(workload.length, 'point')} whose workload changed ${workload.length === 1 ? 'was' : 'were'} measured (listed as not comparable, with the change), and another timed metric moved on ${plural(moved.length, 'point')} (below); the diff run's job summary has the full comparison`;
   const movedLines = [
     ...c.points
-      .filter((p) => decidedWorkChange(p, countsTrusted(c)))
-      .map((p) => `${pointLabel(p)}: ${workText(p)}`.slice(0, 500)),
+      .filter((p) => decidedCountChange(p, countsTrusted(c)))
+      .map((p) => `${pointLabel(p)}: ${countVerdictText(p)}`.slice(0, 500)),
     ...moved.map((p) => `${pointLabel(p)}: ${alsoText(p)}`.slice(0, 500)),
   ];
   const room = MAX_WARNINGS - 1 - (c.warnings?.length ?? 0);

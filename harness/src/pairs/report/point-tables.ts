@@ -5,6 +5,7 @@
  * not-measured points grouped by reason. Every string from the artifact is escaped here, at the sink.
  */
 
+import { countVerdictText } from '../../counts/count-verdict-text.js';
 import type { PairsComparison, PairsMetric, PairsPoint } from '../../formats/pairs-format.js';
 import type { NotMeasuredGroup } from '../../formats/parts/diff-summary.js';
 import { formatValue } from '../../lib/format.js';
@@ -12,7 +13,6 @@ import { escapeCell, markdownTable } from '../../lib/markdown.js';
 import { counterName } from '../../model/metrics.js';
 import { movedOthers } from '../analysis/point-answers.js';
 import { counterChange } from '../analysis/summarize.js';
-import { workText } from './work-text.js';
 
 export const pct = (r: number) => `${r >= 1 ? '+' : '−'}${(Math.abs(r - 1) * 100).toFixed(1)}%`;
 
@@ -135,7 +135,7 @@ export function pointTable(ps: readonly PairsPoint[]): string {
       String(p.pairs),
       verdictText(p),
       counterText(p),
-      workText(p) || '—',
+      countVerdictText(p) || '—',
     ]);
   return markdownTable(HEADERS, rows, ALIGN);
 }

@@ -1,24 +1,24 @@
 /**
  * The paired diff's counts: before any pair is timed, each measured point's work is counted on both
- * sides under Valgrind (run/count-instructions.ts), every core at once (a count does not depend
+ * sides under Valgrind (counts/count-instructions.ts), every core at once (a count does not depend
  * on load), the affected points first, the control after, until the counting share of the budget
  * is spent. Each side is counted twice — a fit at both its sizes, so its instructions per
  * operation come with a repeat — and the sides are compared by the exact-counter rule with the
- * one tolerance (../analysis/work-verdict.ts). A point that could not be counted says why.
+ * one tolerance (counts/count-verdict.ts). A point that could not be counted says why.
  */
 
 import { median } from '../../analysis/two-sample.js';
-import { unmeasurableText } from '../../analysis/unmeasurable-text.js';
-import { type CountedRun, relSpread, spanOf } from '../../analysis/work.js';
-import { diffBreakdowns } from '../../analysis/work-breakdown.js';
+import { breakdownInstructions } from '../../counts/callgrind.js';
+import { diffBreakdowns } from '../../counts/count-breakdown.js';
+import { countInstructions } from '../../counts/count-instructions.js';
+import { type CountedRun, relSpread, spanOf } from '../../counts/count-rule.js';
+import { unmeasurableText } from '../../counts/count-span-text.js';
+import { type CountVerdict, compareCounts } from '../../counts/count-verdict.js';
+import { evidenceBecause } from '../../counts/under-valgrind.js';
 import type { WorkBreakdown } from '../../formats/parts/work-breakdown-fields.js';
 import type { Tools } from '../../machine/tools.js';
+import type { Job } from '../../model/job.js';
 import { HARNESS_METRICS } from '../../model/metrics.js';
-import type { Job } from '../../plan/job.js';
-import { breakdownInstructions } from '../../run/callgrind.js';
-import { countInstructions } from '../../run/count-instructions.js';
-import { evidenceBecause } from '../../run/under-valgrind.js';
-import { compareWork, type WorkVerdict } from '../analysis/work-verdict.js';
 import type { PointPlan, SideName } from './executor.js';
 
 /** Counted runs of each size per side: one repeat tells whether the counts are deterministic here. */
@@ -33,7 +33,7 @@ export type PointWork =
       /** Each side's values, one per repeat. */
       base: number[];
       head: number[];
-      verdict: WorkVerdict;
+      verdict: CountVerdict;
       /** decides, or evidence: why its cost is the kernel's, the disk's or the threads' (the comment says). */
       role: 'decides' | 'evidence';
       because?: string;
@@ -164,7 +164,7 @@ async function countPoint(point: PointPlan, tools: Tools, pin?: string, stored?:
     unit: HARNESS_METRICS[metric].unit,
     base: sides.base.values,
     head: sides.head.values,
-    verdict: compareWork(sides.base.values, sides.head.values),
+    verdict: compareCounts(sides.base.values, sides.head.values),
     role: because ? 'evidence' : 'decides',
     ...(because ? { because } : {}),
     settings: point.head.counting!.settings,

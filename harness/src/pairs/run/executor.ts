@@ -5,7 +5,7 @@
  */
 
 import type { PairsCounter } from '../../formats/pairs-format.js';
-import type { Job } from '../../plan/job.js';
+import type { Job } from '../../model/job.js';
 import type { FitSizes } from '../analysis/fit-pairs.js';
 import type { Impact } from '../analysis/impact.js';
 import type { MeasuredPair, PointKind } from '../analysis/point.js';

@@ -1,7 +1,7 @@
 /** Which metric a paired point is judged on, and which others it reports beside it. */
 
+import type { Job } from '../../model/job.js';
 import { FIT_METRICS } from '../../model/metrics.js';
-import type { Job } from '../../plan/job.js';
 import type { Lead, Values } from '../analysis/point.js';
 import { WALL_TIME } from '../analysis/point.js';
 

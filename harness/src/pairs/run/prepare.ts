@@ -5,16 +5,16 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { compareCounter } from '../../analysis/exact-counters.js';
 import type { PairsCounter } from '../../formats/pairs-format.js';
 import { refusedWritesReason } from '../../formats/trace-store-format.js';
 import type { Tools } from '../../machine/tools.js';
+import type { Job } from '../../model/job.js';
 import { harnessMetric } from '../../model/metrics.js';
-import type { Job } from '../../plan/job.js';
 import { checkedRun, countSyscalls, verifyEviction } from '../../run/common.js';
 import { freshScratch } from '../../run/measure.js';
 import type { SyscallCounts } from '../../run/parse-strace.js';
 import { traceJob } from '../../run/trace-files.js';
-import { compareCounter } from '../analysis/exact-counters.js';
 import type { Failure, PointPlan, Prepare, SideName } from './executor.js';
 import { ordersOf, STRATEGIES, type StrategyContext } from './strategies.js';
 

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { shellQuote } from '../../lib/exec.js';
 import { sandboxCommand, translate } from '../../machine/sandbox/argv.js';
 import type { Tools } from '../../machine/tools.js';
-import { commandLine, type Job } from '../../plan/job.js';
+import { commandLine, type Job } from '../../model/job.js';
 import { checkedRun, shell, timeoutMs } from '../../run/common.js';
 import { prepareStep } from '../../run/empty-scratch.js';
 import type { RawRun } from '../../run/runner.js';

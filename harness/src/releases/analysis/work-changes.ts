@@ -2,18 +2,18 @@
  * Changes of counted work between runtime releases: each suite point's instructions, counted under
  * Valgrind with the runtime's deterministic settings, release by release in version order along
  * a line. Two consecutive releases' counts are compared as a paired diff compares two sides'
- * (pairs/analysis/work-verdict.ts compareWork): each release's own counts must agree within
+ * (counts/count-verdict.ts compareCounts): each release's own counts must agree within
  * the one tolerance of counted work, and the two must differ beyond it. A release whose counts
  * disagree says nothing either way and is never called a change; nor is a point whose counts are
  * evidence (threads, the kernel or a cold cache decide its cost), nor the native reference. Pure.
  */
 
 import { median } from '../../analysis/two-sample.js';
-import { type CountedRun, relSpread, WORK_TOLERANCE } from '../../analysis/work.js';
+import { COUNT_TOLERANCE, type CountedRun, relSpread } from '../../counts/count-rule.js';
+import { compareCounts } from '../../counts/count-verdict.js';
 import type { ReleaseEntry, WorkPoint } from '../../formats/release-store-format.js';
 import { groupDigits } from '../../lib/format.js';
 import { compareVersions } from '../../model/runtime-release.js';
-import { compareWork } from '../../pairs/analysis/work-verdict.js';
 import { type BisectStep, narrowStep, type SeriesKey } from './changes.js';
 
 /** What a point's work is compared on: per operation where it is a fit (start-up cancelled), else per run. */
@@ -116,11 +116,11 @@ export function detectWorkChanges(series: readonly WorkSeries[]): {
     for (const p of s.points) {
       if (!p.counts.length) continue;
       const spread = relSpread(p.counts);
-      if (spread > WORK_TOLERANCE) {
+      if (spread > COUNT_TOLERANCE) {
         undecided.push({ series: s, version: p.version, spread });
         continue;
       }
-      const v = before && compareWork(before.counts, p.counts);
+      const v = before && compareCounts(before.counts, p.counts);
       if (before && v?.kind === 'changed')
         changes.push({
           series: s,
@@ -149,7 +149,7 @@ export function workBisectStep(
 ): BisectStep {
   return narrowStep(c, between, measured, (counts) => {
     if (!counts.length) return undefined;
-    const v = compareWork(c.fromCounts, counts);
+    const v = compareCounts(c.fromCounts, counts);
     return v.kind === 'not-deterministic' ? undefined : v.kind === 'same';
   });
 }

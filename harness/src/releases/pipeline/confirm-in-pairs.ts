@@ -9,11 +9,11 @@
 import type { PairsPoint } from '../../formats/pairs-format.js';
 import { formatConfidence } from '../../lib/format.js';
 import { benchmarkId } from '../../model/benchmark-id.js';
+import type { Job } from '../../model/job.js';
 import { harnessMetric } from '../../model/metrics.js';
 import type { Profile } from '../../model/profiles.js';
 import { RUNTIME_PARAM } from '../../model/select.js';
 import { runPairs } from '../../pairs/pipeline/pairs.js';
-import type { Job } from '../../plan/job.js';
 import type { Filters } from '../../plan/plan.js';
 import type { Candidate } from '../analysis/changes.js';
 import type { Confirmation, Confirmer, Unconfirmable } from './find-changes.js';

@@ -5,9 +5,9 @@
  * between by measuring them (the sweep counts every build it measures), and listed as exact: no
  * paired confirmation, the point's timed metrics under the two releases beside it.
  */
-import { WORK_TOLERANCE } from '../../analysis/work.js';
+import { COUNT_TOLERANCE } from '../../counts/count-rule.js';
+import { compareCounts } from '../../counts/count-verdict.js';
 import type { ReleaseChange, ReleaseIndexFile } from '../../formats/release-store-format.js';
-import { compareWork } from '../../pairs/analysis/work-verdict.js';
 import {
   countText,
   detectWorkChanges,
@@ -56,14 +56,14 @@ function narrowedCounts(c: WorkCandidate, index: ReleaseIndexFile, profile: stri
   const from = m.get(c.from) ?? [];
   const to = m.get(c.to) ?? [];
   if (!from.length || !to.length) return;
-  const v = compareWork(from, to);
+  const v = compareCounts(from, to);
   if (v.kind === 'not-deterministic') return;
   Object.assign(c, { fromCounts: from, before: v.base, after: v.head, change: v.change });
 }
 
 /** "instructions per read 15,243 → 15,701 (+3.0%), exact (each release's counts agree within 1.0%)" */
-function workText(c: Pick<WorkCandidate, 'series' | 'before' | 'after'>, operations?: string): string {
-  const within = `${(WORK_TOLERANCE * 100).toFixed(1)}%`;
+function countVerdictText(c: Pick<WorkCandidate, 'series' | 'before' | 'after'>, operations?: string): string {
+  const within = `${(COUNT_TOLERANCE * 100).toFixed(1)}%`;
   return `${workLabel(c.series.metric, operations)} ${countText(c.before)} → ${countText(c.after)} (${workPercent(c.after / c.before)}), exact (each release's counts agree within ${within})`;
 }
 
@@ -85,7 +85,7 @@ function workRecord(c: WorkCandidate, detected: Span, index: ReleaseIndexFile, p
     status: 'confirmed',
     counts: { from: c.before, to: c.after },
     ...(effects.length ? { effects } : {}),
-    text: `${c.series.family} ${c.from} → ${c.to}: ${pointText(c.series)} ${workText(c, operations)}${effectText(effects)}`,
+    text: `${c.series.family} ${c.from} → ${c.to}: ${pointText(c.series)} ${countVerdictText(c, operations)}${effectText(effects)}`,
   };
   return record;
 }
@@ -101,7 +101,7 @@ export function workChanges(
   opts.log?.(
     `${changes.length} work change(s) in the releases of ${machine} at ${opts.profile}` +
       (undecided.length
-        ? `; passed over, their repeats more than ${(WORK_TOLERANCE * 100).toFixed(1)}% apart: ${undecided.map((u) => `${u.version} ${pointText(u.series)}`).join(', ')}`
+        ? `; passed over, their repeats more than ${(COUNT_TOLERANCE * 100).toFixed(1)}% apart: ${undecided.map((u) => `${u.version} ${pointText(u.series)}`).join(', ')}`
         : ''),
   );
   const operations = (experiment: string) => suites.find((e) => e.id === experiment)?.manifest.fit?.x;

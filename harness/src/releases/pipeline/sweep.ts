@@ -14,6 +14,7 @@
  * was wrong) is not published: it is reported, and tried again next time.
  */
 import { join } from 'node:path';
+import type { CountsMode } from '../../counts/count-jobs.js';
 import { COUNT_STORE_SCHEMA, type CountStoreFile } from '../../formats/count-store-format.js';
 import type { Experiment } from '../../formats/manifest-format.js';
 import type { CounterPoint, ReleaseEntry, SuiteValue, WorkPoint } from '../../formats/release-store-format.js';
@@ -25,7 +26,6 @@ import { commitInfo, machineInfo } from '../../machine/machine.js';
 import type { Profile } from '../../model/profiles.js';
 import type { Release } from '../../model/release-catalog.js';
 import { bench } from '../../pipeline/bench.js';
-import type { CountsMode } from '../../pipeline/count-work.js';
 import { loadAllExperiments } from '../../plan/experiments.js';
 import { publishRelease, readReleaseIndex } from '../release-files.js';
 import {

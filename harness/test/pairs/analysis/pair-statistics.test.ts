@@ -2,6 +2,7 @@
 // answers, brute-force cross-checks of the exact distributions, and seeded simulations of the
 // sequential rule (small enough to run in a few seconds; no timing assertions).
 import { describe, expect, it } from 'vitest';
+import { compareCounter, comparePairsCounter } from '../../../src/analysis/exact-counters.js';
 import { prng } from '../../../src/analysis/two-sample.js';
 import {
   bootstrapReplay,
@@ -15,7 +16,6 @@ import {
   robustScale,
   wilsonInterval,
 } from '../../../src/calibration/aa-replay.js';
-import { compareCounter, comparePairsCounter } from '../../../src/pairs/analysis/exact-counters.js';
 import {
   compareFit,
   decideFit,

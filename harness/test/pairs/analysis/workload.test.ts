@@ -3,10 +3,10 @@
 // pairs like any other, marked with what changed; nothing is set aside as "not comparable".
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { Job } from '../../../src/model/job.js';
 import { pairsWorkloadChange } from '../../../src/pairs/analysis/workload.js';
 import { matchPoints, type PreparedSide } from '../../../src/pairs/pipeline/diff-sides.js';
 import { loadExperiment } from '../../../src/plan/experiments.js';
-import type { Job } from '../../../src/plan/job.js';
 import { expand, type Point } from '../../../src/plan/plan.js';
 import { ROOT } from '../../helpers/cli.js';
 import { jobOf } from '../../helpers/jobs.js';

@@ -1,9 +1,12 @@
 // Two transcripts compared, each difference named once with how many starts it touches (pure).
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { NormalRun } from '../../../src/model/transcript-document.js';
 import { compareTranscripts, tokenChange } from '../../../src/pairs/harness-shift/transcript-compare.js';
 import { normalizeRun, placeNamer } from '../../../src/pairs/harness-shift/transcript-places.js';
-import { recordingEnv } from '../../../src/pairs/harness-shift/transcript-record.js';
+import { HARNESS_SETTINGS, jobPlaces, recordingEnv } from '../../../src/pairs/harness-shift/transcript-record.js';
+import { ROOT } from '../../helpers/cli.js';
 
 const run = (argv: string[], over: Partial<NormalRun> = {}): NormalRun => ({
   exe: `/usr/bin/${argv[0]}`,
@@ -171,17 +174,61 @@ describe('normalization', () => {
 });
 
 describe('recordingEnv', () => {
-  it("leaves out what names the recorder's own command: the shell's folders and npm's variables", () => {
-    const env = recordingEnv('/tmp/r/tmp', {
-      PATH: '/w/base/node_modules/.bin:/w/node_modules/.bin:/usr/lib/node_modules/npm/node_modules/@npmcli/run-script/lib/node-gyp-bin:/usr/bin',
-      JSIO_ROOT: '/w/base',
-      PWD: '/w/base',
-      OLDPWD: '/w',
-      INIT_CWD: '/w/base',
-      npm_package_json: '/w/base/package.json',
-      npm_lifecycle_event: 'transcript',
+  it("keeps only what the harness reads, with a PATH of its own: another job's ids, folders and npm's variables leave nothing", () => {
+    const env = recordingEnv(
+      '/tmp/r/tmp',
+      {
+        PATH: '/w/base/node_modules/.bin:/home/runner/.local/bin:/usr/bin',
+        JSIO_ROOT: '/w/base',
+        JSIO_CACHE: '/c',
+        JSIO_ACT_NPM_LOG: '/r/runs/push-1/npm.log',
+        PWD: '/w/base',
+        OLDPWD: '/w',
+        INIT_CWD: '/w/base',
+        npm_package_json: '/w/base/package.json',
+        npm_lifecycle_event: 'transcript',
+        GITHUB_RUN_ID: '42',
+        GITHUB_ACTIONS: 'true',
+        RUNNER_TEMP: '/r/_temp',
+        USER: 'jsio-pr',
+        HOME: '/r/_temp/home',
+        JUST_HOME: '/opt/just',
+      },
+      '/opt/node/bin/node',
+    );
+    expect(env).toEqual({
+      PATH: '/opt/node/bin:/opt/just:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin',
+      JSIO_CACHE: '/c',
+      GITHUB_ACTIONS: 'true',
+      HOME: '/r/_temp/home',
       JUST_HOME: '/opt/just',
+      TMPDIR: '/tmp/r/tmp',
     });
-    expect(env).toEqual({ PATH: '/usr/bin', JUST_HOME: '/opt/just', TMPDIR: '/tmp/r/tmp' });
+  });
+
+  it('passes on every JSIO_ setting the harness reads (but the two naming the recorder): none is lost to the recording', () => {
+    const read = new Set<string>();
+    const walk = (d: string): void => {
+      for (const e of readdirSync(d, { withFileTypes: true }))
+        if (e.isDirectory()) walk(join(d, e.name));
+        else if (e.name.endsWith('.ts'))
+          for (const m of readFileSync(join(d, e.name), 'utf8').matchAll(
+            /(?:process\.)?env\.(JSIO_[A-Z0-9_]+)|env\[['"](JSIO_[A-Z0-9_]+)['"]\]/g,
+          ))
+            read.add((m[1] ?? m[2])!);
+    };
+    walk(join(ROOT, 'harness', 'src'));
+    expect(read.size).toBeGreaterThan(3);
+    for (const name of read)
+      expect(HARNESS_SETTINGS.includes(name) || ['JSIO_ROOT', 'JSIO_PROFILE'].includes(name), name).toBe(true);
+  });
+
+  it("names the job's own folders alike in every job: HOME, the cache, just(js)'s", () => {
+    const name = placeNamer(
+      jobPlaces({ HOME: '/r/1/home', JSIO_CACHE: '/r/1/cache', JUST_HOME: '/r/1/cache/just/just-0.1.13' }),
+    );
+    expect(name('/r/1/cache/just/just-0.1.13/just --version /r/1/cache/inputs/x /r/1/home/.npmrc')).toBe(
+      '<just>/just --version <cache>/inputs/x <home>/.npmrc',
+    );
   });
 });

@@ -6,12 +6,14 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cacheRoot } from '../../../src/machine/cache-root.js';
 import {
   measuresTheSame,
   needsNoTiming,
   pointsToTime,
   readVerdictFile,
 } from '../../../src/model/transcript-document.js';
+import { readRecordingFile, storeRecording } from '../../../src/store/recording-store.js';
 import { runCli } from '../../helpers/cli.js';
 import { removeScratch } from '../../helpers/scratch.js';
 import { borrowNodeModules, cloneWorkingTree, plantedClone } from '../../helpers/working-tree.js';
@@ -24,12 +26,24 @@ let warmups: string;
 let busy: string;
 const BENCH = ['--', '--profile', 'smoke', '--experiments', 'wc', '--variants', 'c'];
 
-function record(side: string, name: string): string {
+function record(side: string, name: string, more: string[] = [], env: NodeJS.ProcessEnv = {}): string {
   const out = join(dir, `${name}.json`);
-  const r = runCli(['transcript', '--side', side, '--out', out, ...BENCH]);
+  const r = runCli(['transcript', '--side', side, '--out', out, ...more, ...BENCH], env);
   expect(r.status, r.stderr).toBe(0);
   return out;
 }
+
+/**
+ * What differs between two jobs of one machine (main's push, a pull request's diff): the run's
+ * ids, the runner's folders, HOME. The harness's cache stays where it is (a cold one only refills it).
+ */
+const job = (n: number): NodeJS.ProcessEnv => ({
+  GITHUB_RUN_ID: String(n),
+  RUNNER_TEMP: join(dir, `runner-${n}`),
+  HOME: join(dir, `home-${n}`),
+  JSIO_CACHE: cacheRoot(),
+  PATH: `${join(dir, `runner-${n}`, 'bin')}:${process.env.PATH}`,
+});
 const compare = (a: string, b: string, ...flags: string[]) =>
   runCli(['transcript', '--base', a, '--head', b, ...flags]);
 
@@ -42,6 +56,7 @@ beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'jsio-transcript-test-'));
   base = join(dir, 'base');
   head = join(dir, 'head');
+  for (const d of ['runner-1', 'home-1', 'runner-2', 'home-2']) mkdirSync(join(dir, d));
   cloneWorkingTree(base);
   borrowNodeModules(base);
   // A harness change that survives minification: every command the harness runs in bash is stricter.
@@ -74,8 +89,12 @@ afterAll(() => removeScratch(dir));
 describe('npm run transcript', () => {
   let first: string;
 
+  let kept: string;
+
   it('records every program the harness starts, with where and how, in place-independent terms', () => {
-    first = record(base, 'base-1');
+    kept = join(dir, 'base-1.recording.json');
+    // As main's push does: the whole recording is kept too, for the trend store.
+    first = record(base, 'base-1', ['--recording', kept], job(1));
     const t = JSON.parse(readFileSync(first, 'utf8'));
     expect(t.kind).toBe('transcript');
     const programs = t.runs.filter((r: { argv: string[] }) => r.argv.some((a) => a.includes('/jsio/build/wc/c/c')));
@@ -87,10 +106,50 @@ describe('npm run transcript', () => {
     expect(t.runs.some((r: { exe: string }) => r.exe === '/usr/bin/strace')).toBe(true);
   });
 
-  it('the same checkout twice: runs the same programs the same way', () => {
-    const r = compare(first, record(base, 'base-2'));
+  it("the same checkout in another job, the base's recording taken from the store: only the head is recorded, and it measures the same", () => {
+    const store = join(dir, 'store');
+    mkdirSync(store);
+    storeRecording(store, readRecordingFile(kept));
+    const twin = join(dir, 'twin-stored');
+    execFileSync('git', ['clone', '-q', base, twin]);
+    borrowNodeModules(twin);
+    const out = join(dir, 'pair-stored');
+    const r = runCli(
+      ['transcript', '--base-side', base, '--head-side', twin, '--dir', out, '--store', store, ...BENCH],
+      job(2),
+    );
     expect(r.status, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/^runs the same programs the same way: \d+ starts alike/);
+    expect(r.stderr).toContain("the base's recording from the trend store");
+    const file = readVerdictFile(join(out, 'transcripts.json'));
+    expect(file.base.stored).toBe(true);
+    expect(file.verdict.runs.differences, JSON.stringify(file.verdict.runs.differences)).toEqual([]);
+    expect(measuresTheSame(file.verdict)).toBe(true);
+    expect(compare(first, join(out, 'head.transcript.json')).stdout).toMatch(
+      /^runs the same programs the same way: \d+ starts alike/,
+    );
+    // Recorded with other bench arguments, the stored one cannot stand for the base: both are recorded.
+    const other = runCli(
+      [
+        'transcript',
+        '--base-side',
+        base,
+        '--head-side',
+        twin,
+        '--dir',
+        join(dir, 'pair-other'),
+        '--store',
+        store,
+        '--timeout',
+        '1',
+        '--',
+        '--profile',
+        'smoke',
+        '--experiments',
+        'nothing-such',
+      ],
+      job(2),
+    );
+    expect(other.stderr).toContain('the stored recording of the base is not used (it was recorded with bench');
   });
 
   it('a harness change to how commands are wired: named, with how many starts it touches', () => {
@@ -176,7 +235,7 @@ describe('npm run transcript', () => {
   });
 
   it('refuses what it cannot do, in a line', () => {
-    expect(runCli(['transcript', '--side', base]).stderr).toContain('needs --out FILE');
+    expect(runCli(['transcript', '--side', base]).stderr).toContain('needs --out FILE or --recording FILE');
     const notOurs = runCli(['transcript', '--side', dir, '--out', join(dir, 'x.json')]);
     expect(notOurs.stderr).toContain('not a jsio-bench checkout');
     expect(existsSync(join(dir, 'x.json'))).toBe(false);

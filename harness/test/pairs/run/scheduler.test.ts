@@ -4,6 +4,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { prng } from '../../../src/analysis/two-sample.js';
+import type { Job } from '../../../src/model/job.js';
 import { planAtLevel } from '../../../src/pairs/analysis/multiplicity.js';
 import { pairOrder } from '../../../src/pairs/analysis/pair-statistics.js';
 import { CONTROL_SHARE, decidePoint, type MeasuredPair, type PointSoFar } from '../../../src/pairs/analysis/point.js';
@@ -13,7 +14,6 @@ import { notReached } from '../../../src/pairs/pipeline/pairs.js';
 import type { Batch, PairExecutor, PointPlan, Prepare } from '../../../src/pairs/run/executor.js';
 import { runPairsPoints, type ScheduleOptions } from '../../../src/pairs/run/scheduler.js';
 import { loadExperiment } from '../../../src/plan/experiments.js';
-import type { Job } from '../../../src/plan/job.js';
 import { expand } from '../../../src/plan/plan.js';
 import { ROOT } from '../../helpers/cli.js';
 import { jobOf } from '../../helpers/jobs.js';

@@ -7,11 +7,13 @@
 // live, and publish merges the re-check; a push narrowed by the repository's variables runs the
 // push-only steps and the real github-action-benchmark. The full smoke push is long: it runs when
 // JSIO_ACT_FULL=1 (set by hand: with it npm test would pass CI's half hour).
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { measuresTheSame, readVerdictFile } from '../../../src/model/transcript-document.js';
+import { readStoredRecording } from '../../../src/store/recording-store.js';
 import { readTrustedPlan } from '../../../src/workflow/artifact.js';
 import { artifactFile, artifactFiles, artifactNames } from '../../helpers/act/artifacts.js';
 import { standInApi } from '../../helpers/act/github-api.js';
@@ -37,6 +39,8 @@ type Counted = {
   };
 };
 const NARROW = { experiments: 'wc', variants: 'c,dd-null', params: 'bs=65536', profile: 'smoke' };
+/** pr.yml's flags (PR_BENCH_FLAGS) in these tests: the same workload, at the pull requests' profile (quick). */
+const PR_FLAGS = '--experiments wc --variants c,dd-null --param bs=65536';
 const inputs = { ...NARROW, runs: '', runners: '["jsio-bench-1"]', ref: '' };
 
 describe.runIf(ready)('bench.yml under act', () => {
@@ -116,7 +120,10 @@ describe.runIf(ready)('bench.yml under act', () => {
         "Nightly, the newest commit of main this machine has no results for (else main's head)",
         "github.event_name == 'schedule'",
       ],
-      // A harness mark is looked for on pushes only.
+      // The recording kept for pull requests, and a harness mark, are made on pushes only.
+      ['Check out this commit again for the recording', "github.event_name == 'push'"],
+      ["The recorded copy's dependencies, from its lockfile", "github.event_name == 'push'"],
+      ["Record this commit's harness for the pull requests based on it", "github.event_name == 'push'"],
       ["The previous commit this machine published (a harness mark's base)", "github.event_name == 'push'"],
       ['Check out that commit beside this one', "github.event_name == 'push' && steps.mark-base.outputs.base != ''"],
       ['Its dependencies, from its own lockfile', "github.event_name == 'push' && steps.mark-base.outputs.base != ''"],
@@ -193,64 +200,6 @@ describe.runIf(ready)('bench.yml under act', () => {
   // What carries from one workflow to another through gh-pages (act starts every run afresh, the
   // bare repository is what persists): a pull request based on the published commit is planned
   // from the traces that run stored and measured against the thresholds and counts it published.
-  it("a pull request on the published commit: pr.yml's plan takes the base's traces from gh-pages, and its diff reads the store publish wrote", {
-    timeout: 900_000,
-  }, async () => {
-    const api = await standInApi(REPOSITORY);
-    try {
-      const PR = 3;
-      const head = commitAndPush(
-        w,
-        w.main,
-        `refs/pull/${PR}/head`,
-        (d) => writeFileSync(join(d, 'NOTE'), 'docs only\n'),
-        'a same-repository change',
-      );
-      api.pulls[PR] = { number: PR, state: 'open', head: { sha: head }, base: { repo: { full_name: REPOSITORY } } };
-      const r = await runAct({
-        world: w,
-        name: 'pr-after-publish',
-        workflow: '.github/workflows/pr.yml',
-        event: 'pull_request_target',
-        payload: {
-          action: 'opened',
-          number: PR,
-          repository: { full_name: REPOSITORY, default_branch: 'main' },
-          sender: { login: 'alice', type: 'User' },
-          pull_request: {
-            number: PR,
-            user: { login: 'alice', type: 'User' },
-            head: { sha: head, ref: 'docs', repo: { full_name: REPOSITORY } },
-            base: { ref: 'main', sha: w.main, repo: { full_name: REPOSITORY } },
-          },
-        },
-        vars: {
-          PR_BUDGET_MINUTES: '1',
-          PR_PROFILE: 'smoke',
-          PR_BENCH_FLAGS: '--experiments wc --variants c,dd-null --param bs=65536',
-        },
-        api,
-        tools: { node: ['22'] },
-      });
-      expect(r.status, why(r)).toBe(0);
-      expect([r.jobs.plan?.result, r.jobs.diff?.result]).toEqual(['success', 'success']);
-      const planFile = join(w.root, 'plan-after-publish.json');
-      writeFileSync(planFile, artifactFile(r, 'trusted-plan', 'plan.json'));
-      const plan = readTrustedPlan(planFile);
-      expect(plan.base.commit).toBe(firstSha);
-      // The dispatch above traced both narrowed points at smoke: none is traced again at plan time.
-      expect(plan.traced?.fromStore).toBe(2);
-      expect(plan.affected).toEqual([]);
-      // The diff read the store publish wrote, the noise.json it made for this uncalibrated machine included.
-      expect(JSON.parse(ghPages(`data/${machine}/noise.json`))).toMatchObject({ machine });
-      const cmp = JSON.parse(artifactFile(r, 'perf-diff', 'comparison.json')) as { base: { commits: string[] } };
-      expect(cmp.base.commits).toEqual([firstSha]);
-    } finally {
-      await api.close();
-    }
-  });
-
-  // One run for two cases (each dispatch measures and publishes, about a minute even narrowed).
   it('a second dispatch, of the next commit of main, whose benchmark answers wrongly: the bench job fails at its end with the reason, and its results are published beside the first', {
     timeout: 900_000,
   }, async () => {
@@ -299,6 +248,7 @@ describe.runIf(ready)('bench.yml under act', () => {
   }, async () => {
     const wrongSha = w.main;
     const { sha, r } = await pushMain('push-narrowed', {
+      PR_BENCH_FLAGS: PR_FLAGS,
       BENCH_DEFAULT_PROFILE: 'smoke',
       BENCH_EXPERIMENTS: NARROW.experiments,
       BENCH_VARIANTS: NARROW.variants,
@@ -350,6 +300,101 @@ describe.runIf(ready)('bench.yml under act', () => {
     const dataJs = ghPages(`dev/bench/${machine}/data.js`);
     expect(dataJs).toContain(sha);
     expect(dataJs).not.toContain(firstSha);
+    // This commit's harness, recorded at the pull requests' profile and flags, kept for them in gh-pages.
+    expect(step(r, 'bench', "Record this commit's harness for the pull requests based on it").output).toContain(
+      'recording: results/latest/recording.json',
+    );
+    const kept = join(w.root, 'kept-store');
+    mkdirSync(join(kept, machine, 'recordings'), { recursive: true });
+    const gz = `data/${machine}/recordings/${sha}.json.gz`;
+    writeFileSync(
+      join(kept, machine, 'recordings', `${sha}.json.gz`),
+      execFileSync('git', ['-C', w.remote, 'show', `gh-pages:${gz}`]),
+    );
+    const rec = readStoredRecording(kept, machine, sha)!;
+    expect(rec.exit).toBe(0);
+    expect(rec.transcript.bench).toEqual(['--profile', 'quick', ...PR_FLAGS.split(' ')]);
+  });
+
+  // After the push above: its commit's traces and its harness's recording are in gh-pages.
+  it("a pull request changing the harness, on the pushed commit: the plan takes the base's traces from gh-pages, only the head is recorded (the base's recording is the push's), it measures the same, and the base's harness measures the diff", {
+    timeout: 900_000,
+  }, async () => {
+    const api = await standInApi(REPOSITORY);
+    try {
+      const PR = 3;
+      const base = w.main;
+      // A harness change that survives minification and changes nothing that runs.
+      const start = 'export async function measureJob(job: Job, tools: Tools): Promise<RawSamples> {';
+      const head = commitAndPush(
+        w,
+        w.main,
+        `refs/pull/${PR}/head`,
+        (d) => {
+          const f = join(d, 'harness', 'src', 'run', 'measure.ts');
+          const src = readFileSync(f, 'utf8');
+          expect(src).toContain(start);
+          writeFileSync(
+            f,
+            src.replace(
+              start,
+              `${start}\n  if (process.env.JSIO_UNUSED_SETTING === 'never') process.stderr.write('');`,
+            ),
+          );
+        },
+        'a harness change that measures the same',
+      );
+      api.pulls[PR] = { number: PR, state: 'open', head: { sha: head }, base: { repo: { full_name: REPOSITORY } } };
+      const r = await runAct({
+        world: w,
+        name: 'pr-harness-change',
+        workflow: '.github/workflows/pr.yml',
+        event: 'pull_request_target',
+        payload: {
+          action: 'opened',
+          number: PR,
+          repository: { full_name: REPOSITORY, default_branch: 'main' },
+          sender: { login: 'alice', type: 'User' },
+          pull_request: {
+            number: PR,
+            user: { login: 'alice', type: 'User' },
+            head: { sha: head, ref: 'harness', repo: { full_name: REPOSITORY } },
+            base: { ref: 'main', sha: base, repo: { full_name: REPOSITORY } },
+          },
+        },
+        vars: { PR_BUDGET_MINUTES: '1', PR_BENCH_FLAGS: PR_FLAGS },
+        api,
+        tools: { node: ['22'] },
+      });
+      expect(r.status, why(r)).toBe(0);
+      expect([r.jobs.plan?.result, r.jobs.diff?.result]).toEqual(['success', 'success']);
+      const planFile = join(w.root, 'plan-harness-change.json');
+      writeFileSync(planFile, artifactFile(r, 'trusted-plan', 'plan.json'));
+      const plan = readTrustedPlan(planFile);
+      expect(plan.base.commit).toBe(base);
+      // The push traced both narrowed points at the pull requests' profile: none is traced again.
+      expect(plan.traced?.fromStore).toBe(2);
+      // The push's recording of the base stood for it: only the head was recorded, in another job.
+      const recorded = step(r, 'diff', 'Record what both harnesses run and compute (when the harness changed)');
+      expect(recorded.output).toContain("the base's recording from the trend store");
+      const verdictFile = join(w.root, 'transcripts-harness-change.json');
+      writeFileSync(verdictFile, artifactFile(r, 'harness-transcripts', 'transcripts.json'));
+      const verdict = readVerdictFile(verdictFile);
+      expect(verdict.base).toEqual({ commit: base, stored: true });
+      expect(verdict.verdict.runs.differences, JSON.stringify(verdict.verdict.runs.differences)).toEqual([]);
+      expect(measuresTheSame(verdict.verdict)).toBe(true);
+      expect(
+        step(r, 'diff', "Which harness measures (the base's, unless the harness changed and its recordings differ)")
+          .output,
+      ).toContain('side=base');
+      // The diff read the store publish wrote, the noise.json it made for this uncalibrated machine included.
+      expect(JSON.parse(ghPages(`data/${machine}/noise.json`))).toMatchObject({ machine });
+      const cmp = JSON.parse(artifactFile(r, 'perf-diff', 'comparison.json')) as { base: { commits: string[] } };
+      expect(cmp.base.commits).toEqual([base]);
+      expect(artifactFile(r, 'perf-diff', 'comparison.md')).toContain('measures the same, exact');
+    } finally {
+      await api.close();
+    }
   });
 
   it('a dispatch the harness refuses fails at the suite step, saying so; nothing is uploaded', {
