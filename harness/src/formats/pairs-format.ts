@@ -8,13 +8,13 @@
  */
 import { z } from 'zod';
 import { DIRECTIONS } from '../model/metrics.js';
-import { TranscriptVerdict } from '../model/transcript-document.js';
 import { PAIRS_VERDICTS, WORK_VERDICTS } from '../model/verdicts.js';
 import { type ComparisonKind, PAIRS_COMPARISON_OLDEST, PAIRS_COMPARISON_SCHEMA } from './comparison-format.js';
 import { COMPARISON_LISTS, COUNTER_SIDES, ComparisonSide, Params, short } from './parts/comparison-parts.js';
 import { DiffSummary } from './parts/diff-summary.js';
 import { Num } from './parts/fields.js';
 import { WorkBreakdown } from './parts/work-breakdown-fields.js';
+import { TranscriptVerdict } from './transcript-format.js';
 
 /** One metric of a point compared over its pairs. */
 export const PairsMetric = z

@@ -1,5 +1,5 @@
 /**
- * A machine's stored recordings (model/transcript-document.ts StoredRecording), one gzipped file per
+ * A machine's stored recordings (formats/transcript-format.ts StoredRecording), one gzipped file per
  * commit: main records each pushed commit's harness at the pull requests' profile, and a pull
  * request based on that commit records only its head (pairs/harness-shift/harness-transcripts.ts).
  * Read as every store file is — validated or refused, naming the file and the field — and written
@@ -10,12 +10,12 @@
 import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
+import { RECORDING_SCHEMA, StoredRecording } from '../formats/transcript-format.js';
 import { UserError } from '../lib/errors.js';
 import { assertRealInside } from '../lib/fs-safety.js';
 import { assertSegment, assertSha } from '../lib/ids.js';
 import { parseJson } from '../lib/json-file.js';
 import { readUntrusted, readUntrustedBytes } from '../lib/untrusted.js';
-import { RECORDING_SCHEMA, StoredRecording } from '../model/transcript-document.js';
 import { HINT, writeInside } from './store-files.js';
 
 /** The folder of a machine's recordings in the store. */

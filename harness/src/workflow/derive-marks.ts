@@ -13,7 +13,7 @@
  */
 import type { Mark, MarkKind } from '../formats/marks-format.js';
 import type { Results } from '../formats/results-format.js';
-import { measuresTheSame, type TranscriptVerdictFile } from '../model/transcript-document.js';
+import { measuresTheSame, type TranscriptVerdictFile } from '../formats/transcript-format.js';
 import { moveText } from '../pairs/harness-shift/transcript-numbers.js';
 
 /** The reason texts' cap (formats/parts/fields.ts Text('long')). */

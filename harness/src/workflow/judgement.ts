@@ -10,7 +10,7 @@ import type { DiffPlan } from '../formats/diff-plan-format.js';
 import type { PairRecordDocument } from '../formats/pair-record-format.js';
 import type { PairsComparison } from '../formats/pairs-format.js';
 import type { GateResult } from '../formats/parts/diff-summary.js';
-import type { TranscriptVerdictFile } from '../model/transcript-document.js';
+import type { TranscriptVerdictFile } from '../formats/transcript-format.js';
 import type { GateRule } from '../pairs/analysis/merge-gate.js';
 import { type RecomputeOptions, recomputeVerdicts } from '../pairs/analysis/recompute.js';
 import { summarize } from '../pairs/analysis/summarize.js';

@@ -14,7 +14,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { DiffPlan } from '../formats/diff-plan-format.js';
 import type { PairsComparison } from '../formats/pairs-format.js';
-import { needsNoTiming, type TranscriptVerdictFile } from '../model/transcript-document.js';
+import { needsNoTiming, type TranscriptVerdictFile } from '../formats/transcript-format.js';
 
 /** Reasons a point may be left unmeasured on both sides and still count as answered. */
 const ACCEPTED_SKIPS: readonly RegExp[] = [/ is not installed\b/];

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { RecorderContext, StoredRecording } from '../../src/model/transcript-document.js';
+import type { RecorderContext, StoredRecording } from '../../src/formats/transcript-format.js';
 import { fromStored, toStored, unusableBecause } from '../../src/pairs/harness-shift/stored-recording.js';
 import {
   RECORDINGS_KEPT,

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Results } from '../../src/formats/results-format.js';
-import type { TranscriptVerdictFile } from '../../src/model/transcript-document.js';
+import type { TranscriptVerdictFile } from '../../src/formats/transcript-format.js';
 import { checkStore } from '../../src/store/check.js';
 import { mergeMarks, previousRun, readMarks, storeMarks } from '../../src/store/mark-store.js';
 import { publishRun } from '../../src/store/publish-run.js';

@@ -8,10 +8,10 @@
  */
 import { resolve } from 'node:path';
 import type { DiffPlan } from '../../formats/diff-plan-format.js';
+import { needsNoTiming, readVerdictFile } from '../../formats/transcript-format.js';
 import { EXIT, UserError } from '../../lib/errors.js';
 import { existingDirectory } from '../../lib/paths.js';
 import { refuseNpmConfig } from '../../machine/sandbox/npm-config.js';
-import { needsNoTiming, readVerdictFile } from '../../model/transcript-document.js';
 import { readTrustedPlan } from '../../workflow/artifact.js';
 import { type CommandSpec, parseCommand } from '../options.js';
 

@@ -4,12 +4,12 @@
  * and renders the comment; `--post` then creates or updates the sticky comment.
  */
 import { resolve } from 'node:path';
+import { readVerdictFile } from '../../formats/transcript-format.js';
 import { writeFileAtomic } from '../../lib/atomic.js';
 import { EXIT, UserError } from '../../lib/errors.js';
 import { assertSegment } from '../../lib/ids.js';
 import { ensureParentDirectory, existingDirectory } from '../../lib/paths.js';
 import { readUntrusted } from '../../lib/untrusted.js';
-import { readVerdictFile } from '../../model/transcript-document.js';
 import { DEFAULT_GATE_RULE, parseGateRule } from '../../pairs/analysis/merge-gate.js';
 import { loadNoise } from '../../store/noise-thresholds.js';
 import {

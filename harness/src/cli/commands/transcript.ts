@@ -6,17 +6,17 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
-import { writeFileAtomic, writeFilesAtomic } from '../../lib/atomic.js';
-import { EXIT, UserError } from '../../lib/errors.js';
-import { ensureDirectory, existingDirectory } from '../../lib/paths.js';
-import { readUntrustedJson } from '../../lib/untrusted.js';
-import { commitInfo, machineInfo } from '../../machine/machine.js';
 import {
   type RecorderContext,
   StoredRecording,
   Transcript,
   type TranscriptVerdictFile,
-} from '../../model/transcript-document.js';
+} from '../../formats/transcript-format.js';
+import { writeFileAtomic, writeFilesAtomic } from '../../lib/atomic.js';
+import { EXIT, UserError } from '../../lib/errors.js';
+import { ensureDirectory, existingDirectory } from '../../lib/paths.js';
+import { readUntrustedJson } from '../../lib/untrusted.js';
+import { commitInfo, machineInfo } from '../../machine/machine.js';
 import { recordBoth } from '../../pairs/harness-shift/harness-transcripts.js';
 import { fromStored, toStored, unusableBecause } from '../../pairs/harness-shift/stored-recording.js';
 import { compareTranscripts, type TranscriptComparison } from '../../pairs/harness-shift/transcript-compare.js';

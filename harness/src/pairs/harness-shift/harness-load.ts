@@ -3,7 +3,7 @@
  * differ by this much before a change counts as doing more work of its own while programs are
  * measured (a busy loop between jobs), which sends the diff to the timed shift. Pure.
  */
-import type { TranscriptVerdict } from '../../model/transcript-document.js';
+import type { TranscriptVerdict } from '../../formats/transcript-format.js';
 
 /**
  * The bound: a share of the base's CPU time, and a floor for short recordings. Measured A/A (the

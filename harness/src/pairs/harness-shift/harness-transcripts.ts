@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Results as ResultsDoc } from '../../formats/results-format.js';
 import { Results } from '../../formats/results-format.js';
-import type { TranscriptVerdict } from '../../model/transcript-document.js';
+import type { TranscriptVerdict } from '../../formats/transcript-format.js';
 import { harnessLoad } from './harness-load.js';
 import { compareTranscripts } from './transcript-compare.js';
 import { compareNumbers, type NumbersComparison } from './transcript-numbers.js';

@@ -13,19 +13,19 @@ import type { Manifest } from '../../formats/manifest-format.js';
 import type { NoiseThresholds } from '../../formats/noise-format.js';
 import type { HarnessShift } from '../../formats/pairs-format.js';
 import type { Benchmark } from '../../formats/results-format.js';
-import { plural } from '../../lib/format.js';
-import { runtimesCache } from '../../machine/cache-root.js';
-import { commitInfo } from '../../machine/machine.js';
-import { readPins, resolveRuntime } from '../../machine/toolchains.js';
-import type { Profile } from '../../model/profiles.js';
-import { matchesAt } from '../../model/select.js';
 import {
   measuresTheSame,
   namedPoint,
   needsNoTiming,
   pointsToTime,
   type TranscriptVerdict,
-} from '../../model/transcript-document.js';
+} from '../../formats/transcript-format.js';
+import { plural } from '../../lib/format.js';
+import { runtimesCache } from '../../machine/cache-root.js';
+import { commitInfo } from '../../machine/machine.js';
+import { readPins, resolveRuntime } from '../../machine/toolchains.js';
+import type { Profile } from '../../model/profiles.js';
+import { matchesAt } from '../../model/select.js';
 import { onInterrupt } from '../../pipeline/setup.js';
 import { loadAllExperiments } from '../../plan/experiments.js';
 import { expand, type Filters, type Point } from '../../plan/plan.js';

@@ -46,7 +46,7 @@ export const NOT_MEASURING: readonly { paths: readonly string[]; reason: string 
   {
     paths: [
       'harness/src/cli/commands/transcript.ts',
-      'harness/src/model/transcript-document.ts',
+      'harness/src/formats/transcript-format.ts',
       'harness/src/pairs/harness-shift/transcript-compare.ts',
       'harness/src/pairs/harness-shift/transcript-places.ts',
       'harness/src/pairs/harness-shift/transcript-record.ts',

@@ -6,9 +6,9 @@
  */
 
 import type { HarnessShift } from '../../formats/pairs-format.js';
+import { measuresTheSame, needsNoTiming, type TranscriptVerdict } from '../../formats/transcript-format.js';
 import { groupDigits } from '../../lib/format.js';
 import { escapeCell } from '../../lib/markdown.js';
-import { measuresTheSame, needsNoTiming, type TranscriptVerdict } from '../../model/transcript-document.js';
 import { settled } from './pooled-shift.js';
 import { verdictLines } from './verdict-text.js';
 

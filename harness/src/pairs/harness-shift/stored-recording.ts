@@ -1,13 +1,13 @@
 /**
- * A recording kept for later (model/transcript-document.ts StoredRecording): main records each
+ * A recording kept for later (formats/transcript-format.ts StoredRecording): main records each
  * pushed commit's harness at the pull requests' profile, and a pull request's diff compares its
  * head's recording with it instead of recording the base again. It stands for the base's only when
  * it was made the same way: the same bench arguments, by the same recorder (the base's own code:
  * its player and its normalization), with the same hyperfine and Node.js. Anything else records
  * both sides, as before.
  */
-import type { RecorderContext, StoredRecording } from '../../model/transcript-document.js';
-import { RECORDING_SCHEMA } from '../../model/transcript-document.js';
+import type { RecorderContext, StoredRecording } from '../../formats/transcript-format.js';
+import { RECORDING_SCHEMA } from '../../formats/transcript-format.js';
 import type { Recording } from './transcript-record.js';
 
 const SAID_MAX = 4000;

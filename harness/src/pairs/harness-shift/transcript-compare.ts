@@ -5,7 +5,7 @@
  * (413 runs)" — by pairing each run only one side started with the most alike run of the other
  * side's same program. Pure.
  */
-import type { NormalRun } from '../../model/transcript-document.js';
+import type { NormalRun } from '../../formats/transcript-format.js';
 
 /**
  * Where a difference is: in how hyperfine drives a point's runs (its options: warm-ups, runs,

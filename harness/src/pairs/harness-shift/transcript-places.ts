@@ -5,7 +5,7 @@
  * folders of runtime installs. Nothing else: any
  * other difference is a difference in what runs. Pure.
  */
-import type { NormalRun } from '../../model/transcript-document.js';
+import type { NormalRun } from '../../formats/transcript-format.js';
 import type { ProcessRun } from './transcript-starts.js';
 
 export type { NormalRun };

@@ -20,11 +20,11 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import type { Transcript } from '../../formats/transcript-format.js';
 import { UserError } from '../../lib/errors.js';
 import { type ProcessResult, runProcess } from '../../lib/exec.js';
 import { cacheRoot, checkoutCache } from '../../machine/cache-root.js';
 import { commitInfo } from '../../machine/machine.js';
-import type { Transcript } from '../../model/transcript-document.js';
 import { readStraceLog } from '../../run/strace-log.js';
 import { watchCpu } from './harness-cpu.js';
 import { hyperfinePlayer } from './hyperfine-player.js';

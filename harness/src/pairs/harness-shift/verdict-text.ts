@@ -3,8 +3,9 @@
  * and the transcript command: which question decided, then each difference. Every string from the
  * verdict is escaped (a pull request chooses the arguments its harness passes).
  */
+
+import { measuresTheSame, pointsToTime, type TranscriptVerdict } from '../../formats/transcript-format.js';
 import { escapeCell } from '../../lib/markdown.js';
-import { measuresTheSame, pointsToTime, type TranscriptVerdict } from '../../model/transcript-document.js';
 import { moveText } from './transcript-numbers.js';
 
 const s = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;

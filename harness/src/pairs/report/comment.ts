@@ -16,10 +16,10 @@ import {
 } from '../../counts/count-verdict-text.js';
 import type { PairsComparison, PairsPoint } from '../../formats/pairs-format.js';
 import type { DiffSummary } from '../../formats/parts/diff-summary.js';
+import { measuresTheSame } from '../../formats/transcript-format.js';
 import { plural } from '../../lib/format.js';
 import { escapeCell } from '../../lib/markdown.js';
 import { counterName } from '../../model/metrics.js';
-import { measuresTheSame } from '../../model/transcript-document.js';
 import { COMMENT_LIMIT, toolchainsLine } from '../../report/comparison-sections.js';
 import { DEFAULT_GATE_RULE, describeGateRule, type GateRule, parseGateRule } from '../analysis/merge-gate.js';
 import { notMeasuredWhy } from '../analysis/point-answers.js';

@@ -1,7 +1,7 @@
 // The harness's own load in a recording: read from /proc, bounded A/A, and what it decides (pure).
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { needsNoTiming, pointsToTime, type TranscriptVerdict } from '../../../src/model/transcript-document.js';
+import { needsNoTiming, pointsToTime, type TranscriptVerdict } from '../../../src/formats/transcript-format.js';
 import {
   measuringWindow,
   ownProcesses,

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HarnessShift } from '../../../src/formats/pairs-format.js';
-import type { TranscriptVerdict } from '../../../src/model/transcript-document.js';
+import type { TranscriptVerdict } from '../../../src/formats/transcript-format.js';
 import { measureHarnessShift } from '../../../src/pairs/harness-shift/measure-harness-shift.js';
 import { renderHarnessShift } from '../../../src/pairs/harness-shift/shift-section.js';
 import { ROOT } from '../../helpers/cli.js';

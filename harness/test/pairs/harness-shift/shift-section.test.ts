@@ -2,7 +2,7 @@
 // comparison.json field that carries it.
 import { describe, expect, it } from 'vitest';
 import { type HarnessShift, PairsComparison } from '../../../src/formats/pairs-format.js';
-import type { TranscriptVerdict } from '../../../src/model/transcript-document.js';
+import type { TranscriptVerdict } from '../../../src/formats/transcript-format.js';
 import { renderHarnessShift, shiftLine, shiftPct } from '../../../src/pairs/harness-shift/shift-section.js';
 import { pairsComparison } from '../../helpers/pairs.js';
 

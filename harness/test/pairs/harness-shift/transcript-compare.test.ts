@@ -2,7 +2,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { NormalRun } from '../../../src/model/transcript-document.js';
+import type { NormalRun } from '../../../src/formats/transcript-format.js';
 import { compareTranscripts, tokenChange } from '../../../src/pairs/harness-shift/transcript-compare.js';
 import { normalizeRun, placeNamer } from '../../../src/pairs/harness-shift/transcript-places.js';
 import { HARNESS_SETTINGS, jobPlaces, recordingEnv } from '../../../src/pairs/harness-shift/transcript-record.js';

@@ -6,13 +6,13 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cacheRoot } from '../../../src/machine/cache-root.js';
 import {
   measuresTheSame,
   needsNoTiming,
   pointsToTime,
   readVerdictFile,
-} from '../../../src/model/transcript-document.js';
+} from '../../../src/formats/transcript-format.js';
+import { cacheRoot } from '../../../src/machine/cache-root.js';
 import { readRecordingFile, storeRecording } from '../../../src/store/recording-store.js';
 import { runCli } from '../../helpers/cli.js';
 import { removeScratch } from '../../helpers/scratch.js';

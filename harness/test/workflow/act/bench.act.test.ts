@@ -12,7 +12,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { measuresTheSame, readVerdictFile } from '../../../src/model/transcript-document.js';
+import { measuresTheSame, readVerdictFile } from '../../../src/formats/transcript-format.js';
 import { readStoredRecording } from '../../../src/store/recording-store.js';
 import { readTrustedPlan } from '../../../src/workflow/artifact.js';
 import { artifactFile, artifactFiles, artifactNames } from '../../helpers/act/artifacts.js';

@@ -1,5 +1,5 @@
 /**
- * transcript.json: what a checkout's harness ran in one recorded `bench` (transcript/record.ts) —
+ * transcript.json: what a checkout's harness ran in one recorded `bench` (pairs/harness-shift/transcript-record.ts) —
  * every program started, with its arguments, environment, working directory, CPUs and limits,
  * the places that legitimately differ between recordings named (`<side>`, `<tmp>`…).
  */
