@@ -114,6 +114,8 @@ export const TranscriptVerdict = z
     /** Each recorded bench's exit status (a side whose bench failed decides nothing). */
     exits: z.object({ base: z.number().int().nullable(), head: z.number().int().nullable() }).strict(),
     seconds: z.number().nonnegative(),
+    /** The base's recording was main's, from the trend store: only the head was recorded, in `seconds`. */
+    baseStored: z.literal(true).optional(),
   })
   .strict();
 export type TranscriptVerdict = z.infer<typeof TranscriptVerdict>;

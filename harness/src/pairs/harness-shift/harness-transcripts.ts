@@ -110,7 +110,8 @@ export async function recordBoth(
       recordHarness(h, bench, timeoutMs, { logs, work: headWork, hidden: [baseWork], readOnly: [b], player }),
     ]);
     const seconds = (performance.now() - started) / 1000;
-    return { base, head, verdict: verdictOf(bench, base, head, Math.round(seconds * 10) / 10) };
+    const verdict = verdictOf(bench, base, head, Math.round(seconds * 10) / 10);
+    return { base, head, verdict: storedBase ? { ...verdict, baseStored: true } : verdict };
   } finally {
     rmSync(pair, { recursive: true, force: true });
   }

@@ -122,6 +122,8 @@ describe('npm run transcript', () => {
     expect(r.stderr).toContain("the base's recording from the trend store");
     const file = readVerdictFile(join(out, 'transcripts.json'));
     expect(file.base.stored).toBe(true);
+    expect(file.verdict.baseStored).toBe(true);
+    expect(r.stdout).toMatch(/the head recorded in \d+ s \(the base's recording is main's, from the trend store\)/);
     expect(file.verdict.runs.differences, JSON.stringify(file.verdict.runs.differences)).toEqual([]);
     expect(measuresTheSame(file.verdict)).toBe(true);
     expect(compare(first, join(out, 'head.transcript.json')).stdout).toMatch(
