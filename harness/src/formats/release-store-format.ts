@@ -1,7 +1,7 @@
 /**
  * The schemas of the store's release files (layout: ./parts/store-layout.ts, paths.release*): which
  * releases a machine has measured, with the values of every experiment's release suite, and the
- * changes found between releases. The site reads the same files (gh-pages/src/runtimes.ts).
+ * changes found between releases. The site reads the same files (gh-pages/src/runtimes-model.ts).
  *
  * A runner writes these files and gh-pages keeps them, so they are read like results.json
  * (formats/parts/fields.ts): every name has a pattern, every text a cap, every map refuses Object.prototype
