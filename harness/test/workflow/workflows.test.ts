@@ -199,14 +199,19 @@ describe('calibrate.yml', () => {
     expect(w.jobs.publish!.permissions).toEqual({ contents: 'write' });
   });
 
-  it('feeds pr.yml, which reads only the calibrations and the stored counts from gh-pages', () => {
+  it("feeds pr.yml, which reads only the calibrations, the stored counts and the merge base's recording from gh-pages", () => {
     const pages = wf.pr.jobs.diff!.steps.find((s) => s.with?.ref === 'gh-pages');
     expect(String(pages?.with?.['sparse-checkout']).trim().split('\n')).toEqual([
       'data/*/noise.json',
       'data/*/counts.json',
+      'data/*/recordings/${{ steps.base.outputs.sha }}.json.gz',
     ]);
     expect(pages?.with?.['persist-credentials']).toBe(false);
     expect(text.pr).toContain('--noise-store ../pages/data --count-store ../pages/data');
+    // The merge base is known before the store is read: its recording is fetched by its commit.
+    const steps = wf.pr.jobs.diff!.steps;
+    expect(steps.findIndex((s) => s.id === 'base')).toBeLessThan(steps.indexOf(pages!));
+    expect(text.pr).toContain('--dir ../transcripts --store ../pages/data');
   });
 });
 
