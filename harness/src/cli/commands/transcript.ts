@@ -14,7 +14,7 @@ import {
 } from '../../formats/transcript-format.js';
 import { writeFileAtomic, writeFilesAtomic } from '../../lib/atomic.js';
 import { EXIT, UserError } from '../../lib/errors.js';
-import { ensureDirectory, existingDirectory } from '../../lib/paths.js';
+import { ensureDirectory, ensureParentDirectory, existingDirectory } from '../../lib/paths.js';
 import { readUntrustedJson } from '../../lib/untrusted.js';
 import { commitInfo, machineInfo } from '../../machine/machine.js';
 import { recordBoth } from '../../pairs/harness-shift/harness-transcripts.js';
@@ -213,18 +213,22 @@ async function recordSideCommand(values: TranscriptValues, benchArgs: readonly s
   if (values.store)
     throw new UserError('--store is read by --base-side: --side writes a recording with --recording FILE');
   const side = sideDir(values.side!, '--side');
+  // Checked before recording: a wrong destination must not cost minutes of recording first.
+  const out = values.out ? ensureParentDirectory(values.out, '--out') : undefined;
+  const results = values.results ? ensureParentDirectory(values.results, '--results') : undefined;
+  const recording = values.recording ? ensureParentDirectory(values.recording, '--recording') : undefined;
   const minutes = intFlag('--timeout', values.timeout, 1, 600);
   process.stderr.write(`recording ${side}: bench ${benchArgs.join(' ')} under strace (not a measurement)\n`);
   const r = await recordHarness(side, benchArgs, minutes * 60_000, { readOnly: [], player: playerFrom(values) });
-  if (values.out) writeFileAtomic(resolve(values.out), `${JSON.stringify(r.transcript)}\n`);
-  if (values.results && r.results !== undefined) writeFileAtomic(resolve(values.results), r.results);
-  if (values.recording) {
+  if (out) writeFileAtomic(out, `${JSON.stringify(r.transcript)}\n`);
+  if (results && r.results !== undefined) writeFileAtomic(results, r.results);
+  if (recording) {
     const stored = toStored(r, {
       machine: machineInfo().id,
       context: await recorderContext(values),
       recorded: new Date().toISOString(),
     });
-    writeFileAtomic(resolve(values.recording), `${JSON.stringify(stored)}\n`);
+    writeFileAtomic(recording, `${JSON.stringify(stored)}\n`);
   }
   const wrote = [values.out && `transcript: ${values.out}`, values.recording && `recording: ${values.recording}`];
   process.stderr.write(

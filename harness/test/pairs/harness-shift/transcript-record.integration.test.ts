@@ -238,6 +238,10 @@ describe('npm run transcript', () => {
 
   it('refuses what it cannot do, in a line', () => {
     expect(runCli(['transcript', '--side', base]).stderr).toContain('needs --out FILE or --recording FILE');
+    // A destination that cannot be written is refused before anything is recorded.
+    const early = runCli(['transcript', '--side', base, '--recording', dir, ...BENCH]);
+    expect(early.stderr).toContain('a directory, and a file is needed there');
+    expect(early.stderr).not.toContain('under strace');
     const notOurs = runCli(['transcript', '--side', dir, '--out', join(dir, 'x.json')]);
     expect(notOurs.stderr).toContain('not a jsio-bench checkout');
     expect(existsSync(join(dir, 'x.json'))).toBe(false);
