@@ -7,15 +7,8 @@
  * out with everything under it. A busy loop between jobs, in the harness or in a helper it starts
  * with the same command line on both sides, shows here and nowhere in the transcript. A helper that
  * lives less than one sampling interval (200 ms) is missed; its start is still in the transcript.
- *
- * Only the stage that measures counts: from the first sample that finds a point's sandbox running
- * (a bwrap labelled with the point, machine/sandbox/argv.ts POINT_LABEL) to the last one, so that
- * the harness's set-up (bundling, planning, builds' bookkeeping) and its reports after the runs,
- * which no timing sees, do not widen the comparison. A recording with no point sandbox seen keeps
- * the whole run.
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { POINT_LABEL } from '../../machine/sandbox/argv.js';
 
 /** Linux reports times in /proc in USER_HZ ticks, 100 per second on every architecture it exports to userland. */
 const TICKS_PER_SECOND = 100;
@@ -98,67 +91,29 @@ function findProcess(matches: (argv: readonly string[]) => boolean): number | un
   return undefined;
 }
 
-/** The sandboxes the harness's own processes started (`own`'s children named bwrap). Pure. */
-export function sandboxesOf(table: ReadonlyMap<number, ProcStat>, own: readonly number[]): number[] {
-  const mine = new Set(own);
-  return [...table].filter(([, s]) => s.comm === SANDBOX && mine.has(s.ppid)).map(([pid]) => pid);
-}
-
-/** Whether a process's environment labels it as a point's sandbox. */
-function isPointSandbox(pid: number): boolean {
-  try {
-    return readFileSync(`/proc/${pid}/environ`, 'latin1')
-      .split('\0')
-      .some((e) => e.startsWith(`${POINT_LABEL}=`));
-  } catch {
-    return false;
-  }
-}
-
-/**
- * The CPU seconds between the first and the last sample that saw a point's sandbox, from the
- * running totals of every sample; the whole run's when none did. Pure.
- */
-export function measuringWindow(samples: readonly { total: number; measuring: boolean }[]): number | undefined {
-  if (!samples.length) return undefined;
-  const first = samples.findIndex((s) => s.measuring);
-  if (first < 0) return samples.at(-1)!.total;
-  let last = first;
-  samples.forEach((s, i) => {
-    if (s.measuring) last = i;
-  });
-  // From the sample before the first sighting: what the harness did starting that point is inside.
-  const from = first > 0 ? samples[first - 1]!.total : 0;
-  return samples[last]!.total - from;
-}
-
 /**
  * Samples the CPU time of the first process whose command line `matches` and of the processes it
- * starts outside a sandbox, until `stop`: the sum of each one's last sample, over the stage that
- * measures (measuringWindow).
+ * starts outside a sandbox, until `stop`: the sum of each one's last sample.
  */
 export function watchCpu(matches: (argv: readonly string[]) => boolean): { stop: () => number | undefined } {
   let root: number | undefined;
   const last = new Map<string, number>();
-  const samples: { total: number; measuring: boolean }[] = [];
   const sample = () => {
     root ??= findProcess(matches);
     if (root === undefined) return;
     const table = processTable();
-    const own = ownProcesses(table, root);
-    for (const pid of own) {
+    for (const pid of ownProcesses(table, root)) {
       const s = table.get(pid)!;
       last.set(`${pid}@${s.start}`, s.cpu);
     }
-    const total = [...last.values()].reduce((a, b) => a + b, 0);
-    samples.push({ total, measuring: sandboxesOf(table, own).some(isPointSandbox) });
   };
   const timer = setInterval(sample, EVERY_MS);
   return {
     stop: () => {
       clearInterval(timer);
-      const cpu = measuringWindow(samples);
-      return cpu === undefined ? undefined : Math.round(cpu * 100) / 100;
+      if (!last.size) return undefined;
+      const sum = [...last.values()].reduce((a, b) => a + b, 0);
+      return Math.round(sum * 100) / 100;
     },
   };
 }

@@ -3,11 +3,9 @@ import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { needsNoTiming, pointsToTime, type TranscriptVerdict } from '../../../src/formats/transcript-format.js';
 import {
-  measuringWindow,
   ownProcesses,
   type ProcStat,
   parseStat,
-  sandboxesOf,
   statCpuSeconds,
   watchCpu,
 } from '../../../src/pairs/harness-shift/harness-cpu.js';
@@ -64,44 +62,9 @@ describe("the harness's own processes", () => {
     expect(cpu).toBeGreaterThan(0.6);
   });
 
-  it("counts only the stage that measures: from the first point's sandbox to the last one", {
-    timeout: 60_000,
-  }, async () => {
-    // 1 s of the harness's own work before any point, then a point's sandbox, then 0.2 s: the first second is outside.
-    const point = `env ${'JSIO_POINT'}=wc/c/bs=4096 bwrap --dev-bind / / sleep 0.8`;
-    const cpu = await watchOf(`node -e '${busy(1)}'; ${point}; node -e '${busy(0.2)}'; ${point}; sleep 0.3`);
-    expect(cpu ?? 99).toBeLessThan(0.7);
-    expect(cpu ?? 0).toBeGreaterThan(0.05);
-  });
-
   it('leaves out what runs in a sandbox', { timeout: 60_000 }, async () => {
     const cpu = await watchOf(`bwrap --dev-bind / / node -e '${busy(1)}'; sleep 0.3`);
     expect(cpu ?? 0).toBeLessThan(0.3);
-  });
-});
-
-describe('measuringWindow', () => {
-  const at = (total: number, measuring = false) => ({ total, measuring });
-  it("takes the CPU time from the sample before a point's sandbox is first seen to the last sample that sees one", () => {
-    expect(measuringWindow([at(1), at(2), at(2.5, true), at(3), at(3.2, true), at(9)])).toBeCloseTo(1.2, 9);
-    expect(measuringWindow([at(0.4, true), at(1, true)])).toBe(1);
-  });
-  it('the whole run when no point ran, and nothing without a sample', () => {
-    expect(measuringWindow([at(1), at(4)])).toBe(4);
-    expect(measuringWindow([])).toBeUndefined();
-  });
-});
-
-describe('sandboxesOf', () => {
-  it("finds the sandboxes the harness's own processes started, not those of others", () => {
-    const p = (comm: string, ppid: number) => ({ comm, ppid, cpu: 0, start: 1 });
-    const table = new Map([
-      [10, p('node', 1)],
-      [11, p('bwrap', 10)],
-      [12, p('bwrap', 11)],
-      [13, p('bwrap', 40)],
-    ]);
-    expect(sandboxesOf(table, [10])).toEqual([11]);
   });
 });
 
