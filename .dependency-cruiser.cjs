@@ -83,6 +83,12 @@ const FILE_FLOORS = {
   'pairs/harness-shift/harness-transcripts.ts': 'pipeline',
   'pairs/harness-shift/stored-recording.ts': 'pipeline',
   'pairs/harness-shift/verdict-text.ts': 'report',
+  // The paired engine's core in pairs/run/: its one Budget is pure; starting it, the plainest diff
+  // (every point) and the answer it builds orchestrate the stages, so they stand with the pipelines.
+  'pairs/run/budget.ts': 'analysis',
+  'pairs/run/pair-engine.ts': 'pipeline',
+  'pairs/run/pairs-outcome.ts': 'pipeline',
+  'pairs/run/every-point.ts': 'pipeline',
   // Calibration: a replay, a report and the two files that run it.
   'calibration/aa-replay.ts': 'analysis',
   'calibration/figures.ts': 'report',
@@ -248,6 +254,7 @@ module.exports = {
           ...['analysis', 'model', 'formats', 'lib', 'pairs/analysis'].map(folder),
           file('pairs/run/executor.ts'),
           file('pairs/run/lead-metric.ts'),
+          file('pairs/run/budget.ts'),
         ],
       },
     },

@@ -20,7 +20,9 @@ import { join, resolve } from 'node:path';
 import { writeFileAtomic } from '../lib/atomic.js';
 import { UserError } from '../lib/errors.js';
 import { runProcess } from '../lib/exec.js';
-import { type PairsOptions, runPairs } from '../pairs/pipeline/pairs.js';
+import type { Profile } from '../model/profiles.js';
+import { Budget } from '../pairs/run/budget.js';
+import { pairEveryPoint } from '../pairs/run/every-point.js';
 import type { Filters } from '../plan/plan.js';
 import { publishNoise } from '../store/publish-run.js';
 import {
@@ -36,8 +38,14 @@ import { plantWcSlowdown } from './plant.js';
 
 export type { PairsCalibration } from './figures.js';
 
-export interface PairsCalibrationOptions extends Omit<PairsOptions, 'base' | 'head' | 'seed'> {
+export interface PairsCalibrationOptions {
   root: string;
+  profile: Profile;
+  filters: Filters;
+  require: string[];
+  /** Seconds each diff's pairs may take. */
+  askedSeconds: number;
+  log?: (m: string) => void;
   out: string;
   /** A store to publish noise.json into (<store>/<machine>/noise.json), as calibrate.yml does. */
   store?: string;
@@ -74,7 +82,14 @@ async function diffs(
     log(`calibrate: ${what} ${i + 1}/${opts.repeats}`);
     const t = performance.now();
     // Both sides are one commit (the A/A) or differ by a plant: every point is measured, none is a control.
-    const r = await runPairs({ ...opts, ...sides, seed: seed0 + i, measure: 'all' });
+    const r = await pairEveryPoint({
+      base: { root: sides.base, filters: sides.filters },
+      head: { root: sides.head, filters: sides.filters },
+      profile: opts.profile,
+      setup: { require: opts.require },
+      // The head worktree's harness measures (its cache is the runtimes' and inputs').
+      engine: { harnessRoot: sides.head, budget: new Budget(opts.askedSeconds), seed: seed0 + i, log },
+    });
     out.push({ ...r, minutes: (performance.now() - t) / 60_000 });
   }
   return out;

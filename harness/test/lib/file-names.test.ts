@@ -8,7 +8,7 @@ import { ROOT } from '../helpers/cli.js';
 
 const SOURCE_DIRS = ['harness/src', 'gh-pages/src'];
 /** cli/commands/<name>.ts beside (pairs/)pipeline/<name>.ts or views/<name>.ts, and the two entry points. */
-const COMMAND_BESIDE_ITS_WORK = new Set(['bench.ts', 'compare.ts', 'main.ts', 'pairs.ts', 'sandbox-cost.ts']);
+const COMMAND_BESIDE_ITS_WORK = new Set(['bench.ts', 'compare.ts', 'main.ts', 'sandbox-cost.ts']);
 
 function sources(): string[] {
   return SOURCE_DIRS.flatMap((d) =>

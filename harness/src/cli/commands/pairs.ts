@@ -1,5 +1,5 @@
 /**
- * npm run pairs: the paired diff (pairs/pipeline/pairs.ts), what pr.yml runs for a pull request. Measures base and head process by
+ * npm run pairs: the paired diff (pairs/pipeline/pr-diff.ts), what pr.yml runs for a pull request. Measures base and head process by
  * process in pairs, within a time budget, and writes comparison.json, comparison.md and pairs.json
  * (every point's pairs, for calibration). comparison.json is written at the schema the base's
  * harness reads (the PR-comment workflow reads it with the default branch's), the full one beside
@@ -17,11 +17,15 @@ import { commitInfo, machineInfo } from '../../machine/machine.js';
 import { DEFAULT_CONTROL_POINTS } from '../../pairs/analysis/impact.js';
 import { DEFAULT_GATE_RULE, parseGateRule } from '../../pairs/analysis/merge-gate.js';
 import { summarize } from '../../pairs/analysis/summarize.js';
-import { runPairs, writeRecord } from '../../pairs/pipeline/pairs.js';
+import { runPrDiff } from '../../pairs/pipeline/pr-diff.js';
 import { planDiff } from '../../pairs/pipeline/what-to-measure.js';
 import { renderPairsComparison } from '../../pairs/report/comment.js';
 import { forReader } from '../../pairs/report/down-level.js';
 import { renderPlan } from '../../pairs/report/plan-text.js';
+import { Budget } from '../../pairs/run/budget.js';
+import { pairEveryPoint } from '../../pairs/run/every-point.js';
+import type { SideSetup } from '../../pairs/run/pair-engine.js';
+import type { PairsResult } from '../../pairs/run/pairs-outcome.js';
 import { loadNoise, noiseSourceOf } from '../../store/noise-thresholds.js';
 import { readTrustedPlan } from '../../workflow/artifact.js';
 import { pairsSchemaReadBy } from '../../workflow/reader-schema.js';
@@ -67,7 +71,8 @@ export const pairsSpec = {
     'every-point': {
       type: 'boolean',
       default: false,
-      description: 'measure every point both sides have, affected or not',
+      description:
+        'measure every point both sides have, each as its own question (no control, no counts, no harness comparison)',
     },
     strict: { type: 'boolean', default: false, description: 'refuse to run on a busy machine instead of warning' },
     'no-sandbox': {
@@ -152,12 +157,7 @@ export async function pairsCommand(argv: string[]): Promise<number> {
   }
   const rule = parseGateRule(values['fail-on']);
   if (!values.base) throw new UserError('pairs needs --base DIR (the base checkout; --head defaults to this one)');
-  const minutes = Number(values.budget);
-  if (!(minutes > 0 && minutes <= 600))
-    throw new UserError(`--budget ${values.budget}: expected minutes, a number above 0 and at most 600`);
-  const deadline = values.deadline === undefined ? undefined : Number(values.deadline);
-  if (deadline !== undefined && !(deadline > 0 && deadline <= 1440))
-    throw new UserError(`--deadline ${values.deadline}: expected minutes for the whole diff, above 0 and at most 1440`);
+  const seconds = budgetSeconds(values);
   const selection = selectionOf(values);
   if (values.json && !values.plan)
     throw new UserError('--json goes with --plan (the diff itself writes comparison.json)');
@@ -165,6 +165,7 @@ export async function pairsCommand(argv: string[]): Promise<number> {
   if (values.store !== undefined && !values.trace)
     throw new UserError('--store goes with --plan --trace (it holds the traces of the base commit)');
   if (values['no-sandbox']) refuseNoSandboxWhere(values.plan);
+  if (values['every-point']) refuseWithEveryPoint(values);
   if (values.plan) return planCommand(values, selection);
   const seed =
     values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : intFlag('--seed', values.seed, 0, 2 ** 31 - 1);
@@ -180,33 +181,33 @@ export async function pairsCommand(argv: string[]): Promise<number> {
   const countStore = countStoreOf(values['count-store']);
   const log = (s: string) => process.stderr.write(`${s}\n`);
   if (values['no-sandbox']) log(NO_SANDBOX_WARNING);
-  const { comparison, document, interrupted } = await runPairs({
-    base,
-    head,
-    // This checkout's harness measures, whichever side it is (pr.yml runs the base's when the harness did not change).
-    harnessRoot: ROOT,
-    profile: selection.profile,
-    filters: selection.filters,
-    askedSeconds: minutes * 60,
-    ...(deadline ? { deadlineSeconds: deadline * 60 } : {}),
-    seed,
-    justHomes: {
-      ...(values['base-just'] ? { base: existingDirectory(values['base-just'], '--base-just') } : {}),
-      ...(values['head-just'] ? { head: existingDirectory(values['head-just'], '--head-just') } : {}),
-    },
-    require: selection.require,
-    noise: noise.thresholds,
-    strict: values.strict,
-    controlPoints,
-    ...(values['every-point'] ? { measure: 'all' as const } : {}),
-    ...(trusted ? { trusted } : {}),
-    ...(countStore ? { countStore } : {}),
-    ...(transcripts ? { transcripts } : {}),
-    ...(values['no-sandbox'] ? { sandbox: 'off' as const } : {}),
-    // As for bench: JSIO_COUNTS=none counts nothing (tests whose subject is not the counts).
-    ...(process.env.JSIO_COUNTS === 'none' ? { counts: false } : {}),
-    log,
-  });
+  // The diff's one Budget counts seconds, from now.
+  const budget = new Budget(seconds.asked, seconds.deadline);
+  // This checkout's harness measures, whichever side it is (pr.yml runs the base's when the harness did not change).
+  const engine = { harnessRoot: ROOT, budget, seed, noise: noise.thresholds, strict: values.strict, log };
+  const setup = sideSetup(values, selection.require);
+  const { comparison, document, interrupted } = values['every-point']
+    ? await pairEveryPoint({
+        base: { root: base, filters: selection.filters },
+        head: { root: head, filters: selection.filters },
+        profile: selection.profile,
+        setup,
+        engine,
+      })
+    : await runPrDiff({
+        base,
+        head,
+        profile: selection.profile,
+        filters: selection.filters,
+        setup,
+        engine,
+        controlPoints,
+        ...(trusted ? { trusted } : {}),
+        ...(countStore ? { countStore } : {}),
+        ...(transcripts ? { transcripts } : {}),
+        // As for bench: JSIO_COUNTS=none counts nothing (tests whose subject is not the counts).
+        counts: process.env.JSIO_COUNTS !== 'none',
+      });
   const markdown = writeDiff(out, base, { comparison, document, noise, profile: values.profile, rule }, log);
   process.stdout.write(`${markdown}\ncomparison: ${join(out, 'comparison.md')} and comparison.json\n`);
   if (interrupted) return EXIT.interrupted;
@@ -216,8 +217,42 @@ export async function pairsCommand(argv: string[]): Promise<number> {
   return failed.length ? EXIT.benchmarksFailed : EXIT.ok;
 }
 
+/** --budget and --deadline, given in minutes: the last place minutes are seen. */
+function budgetSeconds(values: { budget: string; deadline?: string }): { asked: number; deadline?: number } {
+  const minutes = Number(values.budget);
+  if (!(minutes > 0 && minutes <= 600))
+    throw new UserError(`--budget ${values.budget}: expected minutes, a number above 0 and at most 600`);
+  if (values.deadline === undefined) return { asked: minutes * 60 };
+  const deadline = Number(values.deadline);
+  if (!(deadline > 0 && deadline <= 1440))
+    throw new UserError(`--deadline ${values.deadline}: expected minutes for the whole diff, above 0 and at most 1440`);
+  return { asked: minutes * 60, deadline: deadline * 60 };
+}
+
+/** How each side is prepared: the required tools, each side's own just(js), the sandbox. */
+function sideSetup(
+  values: { 'base-just'?: string; 'head-just'?: string; 'no-sandbox': boolean },
+  require: string[],
+): SideSetup {
+  return {
+    require,
+    justHomes: {
+      ...(values['base-just'] ? { base: existingDirectory(values['base-just'], '--base-just') } : {}),
+      ...(values['head-just'] ? { head: existingDirectory(values['head-just'], '--head-just') } : {}),
+    },
+    ...(values['no-sandbox'] ? { sandbox: 'off' as const } : {}),
+  };
+}
+
 const NO_SANDBOX_WARNING =
   'warning: --no-sandbox: both sides run without bubblewrap, each at its own path (a diagnostic: counts and start-up move with paths, and this answer decides nothing)';
+
+/** `--every-point` measures every point as its own question: no plan chooses them, and nothing is counted or recorded first. */
+function refuseWithEveryPoint(values: Record<string, unknown>): void {
+  for (const flag of ['plan', 'trusted-plan', 'transcripts', 'count-store'])
+    if (values[flag])
+      throw new UserError(`--${flag} does not go with --every-point (every point is measured, none chosen or counted)`);
+}
 
 /** `--no-sandbox` is a diagnostic of a diff on a developer machine: never a plan, never in a workflow. */
 function refuseNoSandboxWhere(plan: boolean): void {
@@ -235,8 +270,8 @@ function writeDiff(
   out: string,
   base: string,
   d: {
-    comparison: Awaited<ReturnType<typeof runPairs>>['comparison'];
-    document: Awaited<ReturnType<typeof runPairs>>['document'];
+    comparison: PairsResult['comparison'];
+    document: PairsResult['document'];
     noise: ReturnType<typeof loadNoise>;
     profile: string;
     rule: ReturnType<typeof parseGateRule>;
@@ -265,7 +300,7 @@ function writeDiff(
     );
   } else writeFileAtomic(join(out, 'comparison.json'), json(comparison));
   writeFileAtomic(join(out, 'comparison.md'), markdown);
-  writeRecord(join(out, 'pairs.json'), document);
+  writeFileAtomic(join(out, 'pairs.json'), `${JSON.stringify(document)}\n`);
   return markdown;
 }
 

@@ -7,16 +7,16 @@
  */
 
 import { COUNT_TOLERANCE } from '../../counts/count-rule.js';
-import type { OpenedCounts } from '../../counts/stored-counts.js';
-import type { PairsComparison, PairsWork } from '../../formats/pairs-format.js';
+import { type OpenedCounts, openStoredCounts } from '../../counts/stored-counts.js';
+import type { CountStoreFile } from '../../formats/count-store-format.js';
+import type { PairsComparison } from '../../formats/pairs-format.js';
 import { shellQuote } from '../../lib/exec.js';
+import { cacheRoot } from '../../machine/cache-root.js';
 import type { Host } from '../../pipeline/setup.js';
-import { countPoints, type Gate, type PointWork, STORED_BASE_FAILED, slots, spreadOf } from '../run/count-sides.js';
+import { countPoints, type Gate, type PointWork, STORED_BASE_FAILED, slots } from '../run/count-sides.js';
 import type { PointPlan } from '../run/executor.js';
+import type { PreparedSide } from './diff-sides.js';
 import { planStoredBase, type Recheck, recheckAgrees, type StoredBasePlan, storedBases } from './stored-base.js';
-
-/** The share of the pairs' budget the counts may take before the pairs start. */
-export const COUNT_SHARE = 1 / 3;
 
 /** The affected points of each program first (one per program, then a second...), the control last. */
 function countingOrder(plans: readonly PointPlan[]): PointPlan[] {
@@ -149,18 +149,18 @@ async function countWithStore(
 const recheckLine = (r: Recheck) => `${r.id}, by its ${r.by === 'head' ? "head's live count" : 'base counted live'}`;
 
 /**
- * Counts the plans' work; `askedSeconds` is the pairs' budget as asked for, of which COUNT_SHARE
- * goes here. `stored`: this machine's counts in the trend store (read only), or why there are none.
+ * Counts the plans' work within `seconds` (the budget's share for the counts, Budget.countSeconds).
+ * `stored`: this machine's counts in the trend store (read only), or why there are none.
  */
 export async function countStage(
   plans: readonly PointPlan[],
   host: Host,
-  askedSeconds: number,
+  seconds: number,
   log: (m: string) => void,
   stored?: OpenedCounts,
 ): Promise<CountStage> {
   const t = performance.now();
-  const c: Counting = { host, deadline: t + askedSeconds * COUNT_SHARE * 1000, log };
+  const c: Counting = { host, deadline: t + seconds * 1000, log };
   const order = countingOrder(plans);
   const withStore =
     stored?.ok && plans.length && host.tools.valgrind ? await countWithStore(c, order, stored) : undefined;
@@ -170,9 +170,9 @@ export async function countStage(
   const odd = plans.filter(
     (p) => p.impact === 'control' && work.get(p.id)?.status === 'counted' && changedWork(work.get(p.id)!),
   );
-  const seconds = (performance.now() - t) / 1000;
+  const took = (performance.now() - t) / 1000;
   const taken = withStore ? `, ${withStore.summary.taken} of their bases taken from the stored counts` : '';
-  log(`counts: ${counted} of ${plans.length} points counted on both sides in ${seconds.toFixed(0)} s${taken}`);
+  log(`counts: ${counted} of ${plans.length} points counted on both sides in ${took.toFixed(0)} s${taken}`);
   const storedBase: StoredSummary | undefined =
     withStore?.summary ??
     (stored && !stored.ok ? { store: `not used: ${stored.why}`.slice(0, 200), taken: 0, rechecked: [] } : undefined);
@@ -181,7 +181,7 @@ export async function countStage(
     summary: {
       counted,
       notCounted: plans.length - counted,
-      seconds,
+      seconds: took,
       trusted: odd.length === 0,
       ...(odd.length
         ? {
@@ -200,25 +200,31 @@ export async function countStage(
 
 const changedWork = (w: PointWork) => w.status === 'counted' && w.verdict.kind === 'changed';
 
-/** A point's counts as comparison.json holds them. */
-export function pairsWork(w: PointWork, plan: PointPlan): PairsWork {
-  if (w.status === 'not-counted') return { status: 'not-counted', reason: w.reason.slice(0, 600) };
-  const x = plan.head.experiment.manifest.fit?.x;
-  return {
-    status: 'counted',
-    metric: w.metric,
-    ...(w.metric === 'instructions_per_op' && x ? { per: x.replace(/s$/, '').slice(0, 40) } : {}),
-    unit: w.unit,
-    base: w.base,
-    head: w.head,
-    verdict: w.verdict.kind,
-    ...(w.verdict.kind !== 'not-deterministic' ? { change: w.verdict.change } : {}),
-    spread: Math.max(spreadOf(w.base), spreadOf(w.head)),
-    tolerance: COUNT_TOLERANCE,
-    role: w.role,
-    ...(w.because ? { because: w.because.slice(0, 300) } : {}),
-    settings: w.settings.slice(0, 300),
-    ...(w.breakdown ? { breakdown: w.breakdown } : {}),
-    ...(w.baseStored ? { baseStored: { commit: w.baseStored.commit } } : {}),
-  };
+/** This machine's counts in a trend store, read (and so checked) before anything ran; never written. */
+export interface CountStoreOnDisk {
+  dir: string;
+  file: CountStoreFile;
+}
+
+/** The trend store's counts of this machine for the base side, when one was given (read only). */
+export function storedCountsOf(
+  countStore: CountStoreOnDisk | undefined,
+  host: Host,
+  base: PreparedSide,
+): OpenedCounts | undefined {
+  if (!countStore) return undefined;
+  return openStoredCounts(
+    {
+      storeDir: countStore.dir,
+      machine: host.machine.id,
+      recount: false,
+      // Every side runs in its sandbox here (planned with `sandbox: 'required'`), unless --no-sandbox.
+      sandbox: base.jobs.every((j) => j.sandbox) ? 'bubblewrap' : 'none',
+      tools: host.tools,
+      toolchains: base.toolchains,
+      // The harness's cache outside the checkouts, as bench's (the valgrind CPU probe is kept there).
+      cacheDir: cacheRoot(),
+    },
+    countStore.file,
+  );
 }

@@ -22,9 +22,8 @@ import { expand, type Filters } from '../../plan/plan.js';
 import { buildAll } from '../../run/build.js';
 import { timeoutMs } from '../../run/common.js';
 import { prepareStep } from '../../run/empty-scratch.js';
-import { runSchedule } from '../run/pair-timer.js';
+import { pairTimer, runSchedule } from '../run/pair-timer.js';
 import { ordersOf, pairSchedule } from '../run/strategies.js';
-import { pairTimer } from './pairs.js';
 
 export interface SandboxCostOptions {
   root: string;

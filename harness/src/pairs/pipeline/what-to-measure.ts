@@ -13,7 +13,7 @@ import type { Profile } from '../../model/profiles.js';
 import { measuredInputs } from '../../plan/identify-inputs.js';
 import type { Filters } from '../../plan/plan.js';
 import { DEFAULT_CONTROL_POINTS, type ImpactPlan, planImpact, seedOf } from '../analysis/impact.js';
-import { onlyTraced, tracedReasons } from '../analysis/traced-changes.js';
+import { onlyTraced, SEEN_ONLY_BY_TRACING, tracedReasons } from '../analysis/traced-changes.js';
 import { harnessChange } from '../harness-shift/harness-change.js';
 import { type LoadedSide, loadSideTolerant } from './diff-sides.js';
 import { type BaseTraces, traceBase } from './trace-base.js';
@@ -42,7 +42,7 @@ const identities = (side: LoadedSide) =>
   side.points.map((p) => ({ id: p.id, experiment: p.experiment.id, identity: measuredInputs(p, side.root) }));
 
 /** Each side's points with their identities, planned into what the diff measures (seeded by the head commit). */
-export function impactOf(
+function impactOf(
   base: LoadedSide,
   head: LoadedSide,
   controlPoints: number,
@@ -185,4 +185,48 @@ export async function planDiff(opts: DiffPlanOptions): Promise<DiffPlan> {
     ...(unreadable.length ? { unreadable } : {}),
     ...(traced ? { traced: traced.summary } : {}),
   };
+}
+
+/**
+ * What the diff measures: the head's impact plan, widened by the trusted plan where one is given
+ * (the base's harness computed it: its affected points and control are measured whatever this
+ * harness's own analysis says; this one may only add).
+ */
+export function impactPlan(
+  sides: { base: LoadedSide; head: LoadedSide },
+  controlPoints: number,
+  trusted: DiffPlan | undefined,
+  log: (m: string) => void,
+): ImpactPlan {
+  const plan = impactOf(sides.base, sides.head, controlPoints);
+  if (trusted) widenToTrusted(plan, trusted, log);
+  const control = [...plan.measure.values()].filter((i) => i === 'control').length;
+  log(
+    `impact: ${plan.affected.size} points affected by this PR, ${plan.notAffected.length} not affected (byte-identical measured inputs), ${control} drawn as the control`,
+  );
+  return plan;
+}
+
+/** Adds to `plan` what the trusted plan measures and it does not. */
+export function widenToTrusted(plan: ImpactPlan, trusted: DiffPlan, log: (m: string) => void): void {
+  let added = 0;
+  for (const a of trusted.affected) {
+    const own = plan.affected.get(a.benchmark);
+    if (own) {
+      // This harness traced nothing: what the base's trace saw is said all the same.
+      const traced = a.reasons.filter((r) => r.startsWith(SEEN_ONLY_BY_TRACING) && !own.includes(r));
+      if (traced.length) plan.affected.set(a.benchmark, [...own, ...traced]);
+      continue;
+    }
+    plan.measure.set(a.benchmark, 'affected');
+    plan.affected.set(
+      a.benchmark,
+      a.reasons.map((r) => `the base's analysis: ${r}`),
+    );
+    added++;
+  }
+  for (const id of trusted.control) if (!plan.measure.has(id)) plan.measure.set(id, 'control');
+  const measured = new Set(plan.measure.keys());
+  plan.notAffected = plan.notAffected.filter((n) => !measured.has(n.benchmark));
+  if (added) log(`impact: ${added} point(s) the base's analysis calls affected and this one did not are measured too`);
 }

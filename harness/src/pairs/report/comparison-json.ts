@@ -8,8 +8,8 @@ import { PairsComparison } from '../../formats/pairs-format.js';
 import { assertValid } from '../../lib/json-file.js';
 import { SECONDARY_SHARE } from '../analysis/multiplicity.js';
 import { MIN_EFFECT } from '../analysis/pair-statistics.js';
-import { CONTROL_SHARE } from '../analysis/point.js';
 import type { SequentialPlan } from '../analysis/sequential.js';
+import { CONTROL_SHARE } from '../run/budget.js';
 
 /** What the comment's method line says: how pairs were made and judged under this plan. */
 function pairsMethod(plan: SequentialPlan, falsePositiveNote?: string): string {

@@ -11,10 +11,11 @@ import { median } from '../../analysis/two-sample.js';
 import { breakdownInstructions } from '../../counts/callgrind.js';
 import { diffBreakdowns } from '../../counts/count-breakdown.js';
 import { countInstructions } from '../../counts/count-instructions.js';
-import { type CountedRun, relSpread, spanOf } from '../../counts/count-rule.js';
+import { COUNT_TOLERANCE, type CountedRun, relSpread, spanOf } from '../../counts/count-rule.js';
 import { unmeasurableText } from '../../counts/count-span-text.js';
 import { type CountVerdict, compareCounts } from '../../counts/count-verdict.js';
 import { evidenceBecause } from '../../counts/under-valgrind.js';
+import type { PairsWork } from '../../formats/pairs-format.js';
 import type { WorkBreakdown } from '../../formats/parts/work-breakdown-fields.js';
 import type { Tools } from '../../machine/tools.js';
 import type { Job } from '../../model/job.js';
@@ -187,7 +188,7 @@ async function breakdownPoint(point: PointPlan, tools: Tools, pin?: string): Pro
 type PointBreakdown = WorkBreakdown | { unavailable: string };
 
 /** The spread of a side's repeats (for the comment: how deterministic the counts were). */
-export const spreadOf = (values: readonly number[]) => relSpread(values);
+const spreadOf = (values: readonly number[]) => relSpread(values);
 
 /**
  * Counts `points` (the affected ones first, then the control), `parallel` at a time, until
@@ -239,4 +240,27 @@ export async function countPoints(
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(opts.parallel, points.length)) }, worker));
   return out;
+}
+
+/** A point's counts as comparison.json holds them. */
+export function pairsWork(w: PointWork, plan: PointPlan): PairsWork {
+  if (w.status === 'not-counted') return { status: 'not-counted', reason: w.reason.slice(0, 600) };
+  const x = plan.head.experiment.manifest.fit?.x;
+  return {
+    status: 'counted',
+    metric: w.metric,
+    ...(w.metric === 'instructions_per_op' && x ? { per: x.replace(/s$/, '').slice(0, 40) } : {}),
+    unit: w.unit,
+    base: w.base,
+    head: w.head,
+    verdict: w.verdict.kind,
+    ...(w.verdict.kind !== 'not-deterministic' ? { change: w.verdict.change } : {}),
+    spread: Math.max(spreadOf(w.base), spreadOf(w.head)),
+    tolerance: COUNT_TOLERANCE,
+    role: w.role,
+    ...(w.because ? { because: w.because.slice(0, 300) } : {}),
+    settings: w.settings.slice(0, 300),
+    ...(w.breakdown ? { breakdown: w.breakdown } : {}),
+    ...(w.baseStored ? { baseStored: { commit: w.baseStored.commit } } : {}),
+  };
 }

@@ -3,7 +3,12 @@
  * processes (base and head, in the order the schedule says) and times each in C, so the harness's
  * own event loop adds no jitter between the two processes of a pair.
  */
+import { join } from 'node:path';
+import { UserError } from '../../lib/errors.js';
 import { describeExit, runProcess } from '../../lib/exec.js';
+import { cacheRoot, runtimesCache } from '../../machine/cache-root.js';
+import { readPins, resolveRuntime } from '../../machine/toolchains.js';
+import { buildTool } from '../../machine/tools.js';
 import { programEnv } from '../../run/program-env.js';
 
 export type ScheduleResult =
@@ -90,4 +95,13 @@ export async function runSchedule(
     reason: `pair-timer ${describeExit(r, bound)}${stderr ? `: ${stderr}` : ''}`,
     elapsed: r.seconds,
   };
+}
+
+/** The pair timer, built with gcc from the harness/tools of the checkout whose harness runs the diff. */
+export async function pairTimer(root: string, log: (m: string) => void): Promise<string> {
+  const pins = readPins(join(root, 'harness', 'toolchains.json'));
+  const gcc = await resolveRuntime('gcc', pins, runtimesCache(), log);
+  const timer = gcc?.ok ? await buildTool('pair-timer', gcc.path, root, cacheRoot(), log) : undefined;
+  if (!timer) throw new UserError('the paired runner needs gcc to build its process timer', 'apt-get install gcc');
+  return timer;
 }

@@ -8,16 +8,10 @@
 
 import type { PairsCounter } from '../../formats/pairs-format.js';
 import type { FitSizes } from '../analysis/fit-pairs.js';
-import {
-  budgetTiers,
-  decidePoint,
-  finalStep,
-  type PointSoFar,
-  type PointStep,
-  type StopStep,
-} from '../analysis/point.js';
+import { decidePoint, finalStep, type PointSoFar, type PointStep, type StopStep } from '../analysis/point.js';
 import type { SequentialPlan } from '../analysis/sequential.js';
 import { shareBudget } from '../analysis/time-budget.js';
+import type { Budget } from './budget.js';
 import type { Failure, PairExecutor, PointPlan } from './executor.js';
 import { leadMetric, otherMetrics } from './lead-metric.js';
 
@@ -51,16 +45,10 @@ export interface ScheduleOptions {
    * do they keep a point sampling).
    */
   othersPlanOf?: (id: string) => SequentialPlan | undefined;
-  /** The pairs' budget left after set-up, given what set-up took (a deadline may cut it). */
-  leftSeconds: (setupSeconds: number) => number;
-  /** The budget asked for, before any cut: a control alone takes its share of this (budgetTiers). */
-  askedSeconds?: number;
-  /** When the diff started, on the clock's scale: set-up is measured from here. */
-  startedAt: number;
+  /** The diff's time: its clock, set-up measured from its start, what set-up leaves the pairs and each tier's share. */
+  budget: Pick<Budget, 'now' | 'startedAt' | 'askedSeconds' | 'pairsSeconds' | 'tiers' | 'cutText'>;
   /** A point's minimum effect for a lead metric (2%, or its calibrated threshold). */
   minEffectOf: (id: string, metric: string) => number;
-  /** Milliseconds (performance.now, or a fake clock in tests). */
-  now: () => number;
   interrupted: () => boolean;
   log: (m: string) => void;
 }
@@ -130,10 +118,10 @@ async function measureBatch(
   o: ScheduleOptions,
   failures: SamplingResult['failures'],
 ): Promise<PointState> {
-  const t = o.now();
+  const t = o.budget.now();
   const from = s.pairs.length;
   const b = await exec.measure(s.plan, from, n);
-  const spent = s.spent + (o.now() - t) / 1000;
+  const spent = s.spent + (o.budget.now() - t) / 1000;
   const next: PointState = { ...s, spent, pairs: b.ok ? [...s.pairs, ...b.pairs] : s.pairs };
   // A batch the interrupt killed is no failure of the program: its pairs are just missing.
   if (o.interrupted()) return next;
@@ -170,8 +158,8 @@ async function sampleRounds(
   shareSeconds: number,
   failures: SamplingResult['failures'],
 ): Promise<void> {
-  const start = o.now();
-  const shareLeft = () => Math.max(0, shareSeconds - (o.now() - start) / 1000);
+  const start = o.budget.now();
+  const shareLeft = () => Math.max(0, shareSeconds - (o.budget.now() - start) / 1000);
   const index = new Map(states.map((s, i) => [s.plan.id, i]));
   const set = (s: PointState) => {
     states[index.get(s.plan.id)!] = s;
@@ -213,9 +201,10 @@ export async function runPairsPoints(
   o: ScheduleOptions,
 ): Promise<SamplingResult> {
   const { states, failures } = await prepareAll(plans, exec, o);
-  const setupSeconds = (o.now() - o.startedAt) / 1000;
-  const leftSeconds = o.leftSeconds(setupSeconds);
-  for (const tier of budgetTiers(states, leftSeconds, o.askedSeconds))
+  const setupSeconds = (o.budget.now() - o.budget.startedAt) / 1000;
+  const leftSeconds = o.budget.pairsSeconds(setupSeconds);
+  if (leftSeconds < o.budget.askedSeconds) o.log(`pairs: ${o.budget.cutText(setupSeconds, leftSeconds)}`);
+  for (const tier of o.budget.tiers(states, leftSeconds))
     await sampleRounds(states, new Set(tier.points.map((s) => s.plan.id)), exec, o, tier.shareSeconds, failures);
   // Points the loop left undecided (interrupted) are judged on what they have, as cut by the budget.
   const measured = states

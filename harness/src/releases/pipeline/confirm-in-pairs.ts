@@ -1,5 +1,5 @@
 /**
- * Confirming a change between two runtime releases with the paired diff (pairs/pipeline/pairs.ts): the
+ * Confirming a change between two runtime releases with the paired engine (pairs/run/every-point.ts): the
  * same checkout on both sides, the base under release A and the head under release B, on the one
  * suite point where the change was found. Jobs are matched by their id with the runtime parameter
  * set aside (node@24.3.0 and node@24.4.0 run the same program on the same workload). A change is
@@ -13,7 +13,8 @@ import type { Job } from '../../model/job.js';
 import { harnessMetric } from '../../model/metrics.js';
 import type { Profile } from '../../model/profiles.js';
 import { RUNTIME_PARAM } from '../../model/select.js';
-import { runPairs } from '../../pairs/pipeline/pairs.js';
+import { Budget } from '../../pairs/run/budget.js';
+import { pairEveryPoint } from '../../pairs/run/every-point.js';
 import type { Filters } from '../../plan/plan.js';
 import type { Candidate } from '../analysis/changes.js';
 import type { Confirmation, Confirmer, Unconfirmable } from './find-changes.js';
@@ -38,19 +39,19 @@ export function releaseConfirmer(opts: {
   log?: (m: string) => void;
 }): Confirmer {
   return async (c) => {
-    const out = await runPairs({
-      base: opts.root,
-      head: opts.root,
+    // One checkout under two releases: the point is the question, not something a PR changed.
+    const out = await pairEveryPoint({
+      base: { root: opts.root, filters: pairFilters(c, c.from) },
+      head: { root: opts.root, filters: pairFilters(c, c.to) },
       profile: opts.profile,
-      filters: pairFilters(c, c.from),
-      headFilters: pairFilters(c, c.to),
       pairKey: releasePairKey,
-      // One checkout under two releases: the point is the question, not something a PR changed.
-      measure: 'all',
-      askedSeconds: opts.askedSeconds,
-      seed: opts.seed ?? 1,
-      require: [],
-      ...(opts.log ? { log: opts.log } : {}),
+      setup: { require: [] },
+      engine: {
+        harnessRoot: opts.root,
+        budget: new Budget(opts.askedSeconds),
+        seed: opts.seed ?? 1,
+        log: opts.log ?? ((m: string) => process.stderr.write(`${m}\n`)),
+      },
     });
     const point = out.comparison.points[0];
     return point ? judgeInPairs(c, point) : undefined;

@@ -16,8 +16,8 @@ import { judgeOthers, moved, type OtherMetricsPlan } from '../../../src/pairs/an
 import { pairOrder } from '../../../src/pairs/analysis/pair-statistics.js';
 import { decidePoint, type MeasuredPair, type PointSoFar } from '../../../src/pairs/analysis/point.js';
 import { DEFAULT_PLAN } from '../../../src/pairs/analysis/sequential.js';
-import { processValues } from '../../../src/pairs/pipeline/pairs.js';
 import { leadMetric, otherMetrics } from '../../../src/pairs/run/lead-metric.js';
+import { processValues } from '../../../src/pairs/run/pair-engine.js';
 import { loadExperiment } from '../../../src/plan/experiments.js';
 import { expand } from '../../../src/plan/plan.js';
 import { ROOT } from '../../helpers/cli.js';

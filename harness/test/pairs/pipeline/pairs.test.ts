@@ -2,7 +2,7 @@
 // the same build in two directories), and a copy whose wc C variant spins after every read (a
 // planted slowdown). Real gcc, real processes, the real timer; assertions on the artifact, none
 // on timings.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -11,17 +11,9 @@ import { PAIRS_COMPARISON_SCHEMA } from '../../../src/formats/comparison-format.
 import { PairsComparison } from '../../../src/formats/pairs-format.js';
 import { machineInfo } from '../../../src/machine/machine.js';
 import { buildTool } from '../../../src/machine/tools.js';
-import { budgetCutShort, budgetTiers, CONTROL_SHARE } from '../../../src/pairs/analysis/point.js';
-import { COUNT_SHARE } from '../../../src/pairs/pipeline/count-stage.js';
-import {
-  CONTROL_PREPARE_SECONDS,
-  cutToDeadline,
-  DEADLINE_MARGIN_SECONDS,
-  processValues,
-  shiftDeadline,
-} from '../../../src/pairs/pipeline/pairs.js';
 import { renderPairsComparison } from '../../../src/pairs/report/comment.js';
 import { leadMetric } from '../../../src/pairs/run/lead-metric.js';
+import { processValues } from '../../../src/pairs/run/pair-engine.js';
 import { parseTimerOutput, runSchedule } from '../../../src/pairs/run/pair-timer.js';
 import { pairSchedule } from '../../../src/pairs/run/strategies.js';
 import { loadExperiment } from '../../../src/plan/experiments.js';
@@ -181,6 +173,16 @@ describe('npm run pairs', () => {
     expect(plan.stderr).toContain('--no-sandbox goes with a diff, not --plan');
   });
 
+  it('--every-point measures every point as its own question: a plan, transcripts or stored counts are refused with it', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'jsio-pairs-every-'));
+    for (const flag of ['--trusted-plan', '--transcripts', '--count-store']) {
+      const r = runCli(['pairs', '--base', base, '--out', dir, '--every-point', flag, dir]);
+      expect(r.status).toBe(2);
+      expect(r.stderr).toContain(`${flag} does not go with --every-point`);
+    }
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
   it('refuses a base whose programs it cannot read, before measuring', () => {
     const dir = mkdtempSync(join(tmpdir(), 'jsio-pairs-bad-'));
     mkdirSync(join(dir, 'programs', 'x'), { recursive: true });
@@ -192,49 +194,6 @@ describe('npm run pairs', () => {
 });
 
 describe('paired diff: pure parts', () => {
-  it('the affected points share the budget first; the control gets its reserved share after them', () => {
-    const a = { id: 'a', impact: 'control' as const };
-    const b = { id: 'b', impact: 'affected' as const };
-    const c = { id: 'c', impact: 'control' as const };
-    expect(budgetTiers([a, b, c], 600)).toEqual([
-      { points: [b], shareSeconds: 600 * (1 - CONTROL_SHARE) },
-      { points: [a, c], shareSeconds: 600 * CONTROL_SHARE },
-    ]);
-    // A docs-only diff: the control alone, within its share, not the whole budget.
-    expect(budgetTiers([a, c], 600)).toEqual([{ points: [a, c], shareSeconds: 600 * CONTROL_SHARE }]);
-    // No control (--control 0, --every-point): the affected points get everything.
-    expect(budgetTiers([b], 600)).toEqual([{ points: [b], shareSeconds: 600 }]);
-    expect(budgetTiers([], 600)).toEqual([]);
-    // A deadline cut the budget to 300 s: a control alone keeps its share of the 600 asked for,
-    // as far as the 300 reach; beside affected points it shares what is left.
-    expect(budgetTiers([a, c], 300, 600)).toEqual([{ points: [a, c], shareSeconds: 600 * CONTROL_SHARE }]);
-    expect(budgetTiers([a, c], 60, 600)).toEqual([{ points: [a, c], shareSeconds: 60 }]);
-    expect(budgetTiers([a, b], 300, 600)).toEqual([
-      { points: [b], shareSeconds: 300 * (1 - CONTROL_SHARE) },
-      { points: [a], shareSeconds: 300 * CONTROL_SHARE },
-    ]);
-    // The comment warns of a cut only where a tier lost time to it.
-    expect(budgetCutShort([a, c], 300, 600)).toBe(false);
-    expect(budgetCutShort([a, c], 60, 600)).toBe(true);
-    expect(budgetCutShort([a, b], 300, 600)).toBe(true);
-    expect(budgetCutShort([a, b], 600, 600)).toBe(false);
-  });
-
-  it("a harness shift takes a third of the deadline beside affected points, else all but the control's needs", () => {
-    const control = 720 * CONTROL_SHARE + CONTROL_PREPARE_SECONDS + DEADLINE_MARGIN_SECONDS;
-    expect(shiftDeadline(1140, 720, 3)).toBe(380);
-    // Unknown impact (every point measured): as with affected points.
-    expect(shiftDeadline(1140, 720, undefined)).toBe(380);
-    expect(shiftDeadline(1140, 720, 0)).toBe(1140 - control);
-    expect(1140 - control).toBeGreaterThan(1140 / 2);
-    // A deadline too short for the control's needs still leaves the shift its third.
-    expect(shiftDeadline(300, 720, 0)).toBe(100);
-    // Counted work comes after the shift: its share is kept too, and what set-up spent is gone.
-    const counted = 720 * (CONTROL_SHARE + COUNT_SHARE) + CONTROL_PREPARE_SECONDS + DEADLINE_MARGIN_SECONDS;
-    expect(shiftDeadline(1140, 720, 0, { spentSeconds: 40, counting: true })).toBeCloseTo(1100 - counted, 9);
-    expect(shiftDeadline(1140, 720, 3, { spentSeconds: 40, counting: true })).toBeCloseTo(1100 / 3, 9);
-  });
-
   it('a pair runs each process once in its order; a fit runs S L L S, the large runs side by side', () => {
     expect(pairSchedule('AB', false)).toEqual([0, 1]);
     expect(pairSchedule('BA', false)).toEqual([1, 0]);
@@ -340,13 +299,6 @@ describe('paired diff: pure parts', () => {
     expect(renderPairsComparison(timed)).toContain(
       '60 pairs; 18.5 min in all: set-up 6.5 min, pairs 12.0 min (budget 12.0 min, deadline 19.0 min)',
     );
-  });
-
-  it('a deadline cuts the pairs to what set-up leaves, never below zero', () => {
-    expect(cutToDeadline(720, 300)).toBe(720);
-    expect(cutToDeadline(720, 240, 1140)).toBe(720);
-    expect(cutToDeadline(720, 480, 1140)).toBe(1140 - 480 - DEADLINE_MARGIN_SECONDS);
-    expect(cutToDeadline(720, 1200, 1140)).toBe(0);
   });
 
   it('a point the deadline left without pairs is counted in one line, not shown as a row', () => {

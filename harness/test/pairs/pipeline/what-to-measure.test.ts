@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DiffPlan } from '../../../src/formats/diff-plan-format.js';
 import { type ImpactPlan, NOT_AFFECTED_REASON } from '../../../src/pairs/analysis/impact.js';
-import { widenToTrusted } from '../../../src/pairs/pipeline/pairs.js';
+import { widenToTrusted } from '../../../src/pairs/pipeline/what-to-measure.js';
 import { ROOT, runCli } from '../../helpers/cli.js';
 import { removeScratch } from '../../helpers/scratch.js';
 import { cloneWorkingTree } from '../../helpers/working-tree.js';

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DiffPlan } from '../../../src/formats/diff-plan-format.js';
 import { type ImpactPlan, reasonLine } from '../../../src/pairs/analysis/impact.js';
-import { widenToTrusted } from '../../../src/pairs/pipeline/pairs.js';
+import { widenToTrusted } from '../../../src/pairs/pipeline/what-to-measure.js';
 import { renderPairsComparison } from '../../../src/pairs/report/comment.js';
 import { pairsComparison, pairsPoint } from '../../helpers/pairs.js';
 

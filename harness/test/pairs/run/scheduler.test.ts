@@ -7,11 +7,12 @@ import { prng } from '../../../src/analysis/two-sample.js';
 import type { Job } from '../../../src/model/job.js';
 import { planAtLevel } from '../../../src/pairs/analysis/multiplicity.js';
 import { pairOrder } from '../../../src/pairs/analysis/pair-statistics.js';
-import { CONTROL_SHARE, decidePoint, type MeasuredPair, type PointSoFar } from '../../../src/pairs/analysis/point.js';
+import { decidePoint, type MeasuredPair, type PointSoFar } from '../../../src/pairs/analysis/point.js';
 import { pairRecord, pointRow } from '../../../src/pairs/analysis/rows.js';
 import { DEFAULT_PLAN } from '../../../src/pairs/analysis/sequential.js';
-import { notReached } from '../../../src/pairs/pipeline/pairs.js';
+import { Budget, CONTROL_SHARE } from '../../../src/pairs/run/budget.js';
 import type { Batch, PairExecutor, PointPlan, Prepare } from '../../../src/pairs/run/executor.js';
+import { notReached } from '../../../src/pairs/run/pairs-outcome.js';
 import { runPairsPoints, type ScheduleOptions } from '../../../src/pairs/run/scheduler.js';
 import { loadExperiment } from '../../../src/plan/experiments.js';
 import { expand } from '../../../src/plan/plan.js';
@@ -107,10 +108,8 @@ function fake(f: Fake = {}) {
   };
   const opts = (over: Partial<ScheduleOptions> = {}): ScheduleOptions => ({
     plan: DEFAULT_PLAN,
-    leftSeconds: () => 600,
-    startedAt: 0,
+    budget: new Budget(600, undefined, () => clock.ms),
     minEffectOf: () => 0.02,
-    now: () => clock.ms,
     interrupted: () => false,
     log: () => {},
     ...over,
@@ -172,7 +171,7 @@ describe('paired schedule (fake executor)', () => {
     const out = await runPairsPoints(
       [point('a', 'process'), point('b', 'process')],
       exec,
-      opts({ leftSeconds: () => 8 }),
+      opts({ budget: new Budget(8, undefined, () => clock.ms) }),
     );
     const pairs = out.measured.reduce((n, p) => n + p.pairs.length, 0);
     expect(pairs).toBeLessThanOrEqual(8);
@@ -182,15 +181,17 @@ describe('paired schedule (fake executor)', () => {
     expect(clock.ms / 1000 - out.setupSeconds).toBeLessThanOrEqual(8);
   });
 
-  it('the deadline sees the time set-up took', async () => {
-    const seen: number[] = [];
-    const { exec, opts } = fake();
-    await runPairsPoints(
-      [point('a', 'process')],
-      exec,
-      opts({ startedAt: -5000, leftSeconds: (s) => seen.push(s) && 0 }),
-    );
-    expect(seen).toEqual([6]);
+  it("the deadline sees the time set-up took, from the diff's start", async () => {
+    const { exec, opts, clock } = fake();
+    // The diff started 5 s before the schedule: set-up is those and the prepare's second.
+    clock.ms = -5000;
+    const budget = new Budget(600, 40, () => clock.ms);
+    clock.ms = 0;
+    const log: string[] = [];
+    const out = await runPairsPoints([point('a', 'process')], exec, opts({ budget, log: (m) => log.push(m) }));
+    expect(out.setupSeconds).toBe(6);
+    expect(out.leftSeconds).toBe(40 - 6 - 30);
+    expect(log).toContain(`pairs: ${budget.cutText(6, 4)}`);
   });
 
   it('a point that fails in set-up or in a batch is listed once and left out; the others go on', async () => {
