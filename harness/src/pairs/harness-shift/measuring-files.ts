@@ -31,8 +31,10 @@ export const NOT_MEASURING: readonly { paths: readonly string[]; reason: string 
     paths: [
       'harness/src/pairs/report/comment.ts',
       'harness/src/pairs/report/forest-chart.ts',
+      'harness/src/pairs/report/moved-lists.ts',
       'harness/src/pairs/report/plan-text.ts',
       'harness/src/pairs/report/point-tables.ts',
+      'harness/src/pairs/report/summary-table.ts',
       'harness/src/counts/count-breakdown-text.ts',
       'harness/src/counts/count-verdict-text.ts',
     ],

@@ -4,16 +4,11 @@
  * reproduce), then what failed on both sides (the harness's or the machine's problem, one line per
  * reason), exact counter changes, the merge gate's result under the repository's rule, a text
  * forest plot of the points that changed, and a short summary table. The per-point
- * tables are folded below. Always under GitHub's comment limit.
+ * tables are folded below. Always under GitHub's comment limit. The lists said at the top are
+ * ./moved-lists.ts; the summary table, ./summary-table.ts.
  */
 
-import { renderCountBreakdown } from '../../counts/count-breakdown-text.js';
-import {
-  countsTrusted,
-  countVerdictText,
-  decidedCountChange,
-  storedBaseText,
-} from '../../counts/count-verdict-text.js';
+import { storedBaseText } from '../../counts/count-verdict-text.js';
 import type { PairsComparison, PairsPoint } from '../../formats/pairs-format.js';
 import type { DiffSummary } from '../../formats/parts/diff-summary.js';
 import { measuresTheSame } from '../../formats/transcript-format.js';
@@ -22,23 +17,12 @@ import { escapeCell } from '../../lib/markdown.js';
 import { counterName } from '../../model/metrics.js';
 import { COMMENT_LIMIT, toolchainsLine } from '../../report/comparison-sections.js';
 import { DEFAULT_GATE_RULE, describeGateRule, type GateRule, parseGateRule } from '../analysis/merge-gate.js';
-import { notMeasuredWhy } from '../analysis/point-answers.js';
 import { summarize } from '../analysis/summarize.js';
 import { renderHarnessShift } from '../harness-shift/shift-section.js';
 import { forestChart } from './forest-chart.js';
-import {
-  alsoText,
-  changeText,
-  foldedList,
-  hasResult,
-  interval,
-  notMeasuredDetails,
-  notMeasuredLine,
-  pct,
-  pointLabel,
-  pointTable,
-  workloadVerdict,
-} from './point-tables.js';
+import { alsoLines, workLines, workloadLines } from './moved-lists.js';
+import { foldedList, hasResult, notMeasuredDetails, notMeasuredLine, pointLabel, pointTable } from './point-tables.js';
+import { notMeasuredCount, summaryTable } from './summary-table.js';
 
 export interface PairsRenderOptions {
   /** The merge gate's rule (PR_FAIL_ON) its result is stated under; default `broken`. */
@@ -47,10 +31,6 @@ export interface PairsRenderOptions {
   /** The merge check as the reader decided it (workflow/judgement.ts), where it is more than the rule on these rows. */
   check?: { fail: boolean; because: string };
 }
-
-/** Affected points not measured: every reason counted (a summary from before the count: its groups). */
-const notMeasuredCount = (s: DiffSummary) =>
-  s.calls.notMeasured ?? s.notMeasured.reduce((a, g) => a + g.points, 0) + s.calls.unmeasured;
 
 /**
  * The first line: what the PR affected, then one answer per affected point (analysis/point-answers.ts):
@@ -81,82 +61,6 @@ function title(s: DiffSummary): string {
     ...(n.workShrank ? [`less work on ${plural(n.workShrank, 'point')}`] : []),
   ];
   return `## Performance: ${scope}${parts.join(' · ')}${also}${work.length ? `; ${work.join(', ')} (counted exactly)` : ''}`;
-}
-
-/** The points whose other timed metrics moved, each with its lead's verdict: said at the top. */
-function alsoLines(c: PairsComparison, cap = 10): string[] {
-  const ps = c.points.filter((p) => p.impact !== 'control' && p.pairs > 0 && !p.workloadChanged && alsoText(p));
-  if (!ps.length) return [];
-  const lead = (p: PairsPoint) =>
-    `${p.lead.metric} ${p.lead.verdict}${hasResult(p) && p.lead.verdict !== 'unchanged' ? ` ${changeText(p.lead)}` : ''}`;
-  const lines = ps
-    .slice(0, cap)
-    .map((p) => `- ${escapeCell(pointLabel(p))}: ${escapeCell(lead(p))}; ${escapeCell(alsoText(p, 5))}`);
-  const more = ps.length > cap ? [`- …and ${ps.length - cap} more (the tables below)`] : [];
-  return [
-    `**Other timed metrics moved** on ${plural(ps.length, 'point')} (each judged at its share of the diff-wide false-call level, like the lead):\n\n${[...lines, ...more].join('\n')}`,
-  ];
-}
-
-/** The points whose workload the PR changed: measured, said at the top, never folded away. */
-function workloadLines(c: PairsComparison, cap = 10): string[] {
-  const ps = c.points.filter((p) => p.workloadChanged && p.impact !== 'control' && p.pairs > 0);
-  if (!ps.length) return [];
-  const lines = ps.slice(0, cap).map((p) => {
-    const also = alsoText(p);
-    return `- ${escapeCell(pointLabel(p))}: ${workloadVerdict(p)}${also ? `; ${escapeCell(also)}` : ''} — ${escapeCell(p.workloadChanged ?? '')}`;
-  });
-  const more = ps.length > cap ? [`- …and ${ps.length - cap} more (Changed in this PR, below)`] : [];
-  return [
-    `**Workload changed** on ${plural(ps.length, 'point')}: the PR changed what ${ps.length === 1 ? 'it is' : 'they are'} asked to do, so the change below is the workload's; measured in pairs like any other point, it is no regression of the program and the merge check does not count it.\n\n${[...lines, ...more].join('\n')}`,
-  ];
-}
-
-/**
- * The points whose counted work changed, decided by exact counts (the tolerance, docs/counts.md),
- * then the counts that are evidence only; and a warning when the control says the counts cannot
- * be trusted.
- */
-function workLines(c: PairsComparison, cap = 10): string[] {
-  const out: string[] = [];
-  const trusted = countsTrusted(c);
-  if (!trusted)
-    out.push(
-      `> ⚠️ **This diff's counts cannot be trusted**: ${escapeCell(c.counts?.untrustedBecause ?? 'a control point differed')}; no work change is called.`,
-    );
-  const mine = c.points.filter((p) => p.impact !== 'control' && !p.workloadChanged);
-  const decided = mine.filter((p) => decidedCountChange(p, trusted));
-  const line = (p: PairsPoint) => {
-    const b = p.work?.status === 'counted' ? p.work.breakdown : undefined;
-    const where =
-      b === undefined
-        ? ''
-        : 'unavailable' in b
-          ? ` (where they went: not known, ${escapeCell(b.unavailable)})`
-          : `\n\n${renderCountBreakdown(b)
-              .split('\n')
-              .map((l) => (l ? `  ${l}` : l))
-              .join('\n')}\n`;
-    return `- ${escapeCell(pointLabel(p))}: ${escapeCell(countVerdictText(p))}${where}`;
-  };
-  if (decided.length) {
-    const lines = decided.slice(0, cap).map(line);
-    const more = decided.length > cap ? [`- …and ${decided.length - cap} more (the tables below)`] : [];
-    out.push(
-      `**Work changed** on ${plural(decided.length, 'point')}: user-space instructions counted under Valgrind with each runtime's deterministic settings, the same on every repeat of each side and apart by more than the ${((c.counts?.tolerance ?? 0.01) * 100).toFixed(0)} % tolerance; kernel work is not in them (the counters above stand for it), and the timing verdict goes on beside them.\n\n${[...lines, ...more].join('\n')}`,
-    );
-  }
-  const evidence = mine.filter(
-    (p) => p.work?.status === 'counted' && p.work.role === 'evidence' && p.work.verdict === 'changed',
-  );
-  if (evidence.length)
-    out.push(
-      `Counts that moved but only as evidence (threads, the kernel or a runtime without deterministic settings decide these points' cost):\n\n${evidence
-        .slice(0, cap)
-        .map(line)
-        .join('\n')}`,
-    );
-  return out;
 }
 
 /** What is said where an all-clear would be: never while an affected point lacks an answer. */
@@ -305,82 +209,6 @@ function chart(c: PairsComparison): string[] {
   return [
     `Change of head against base per point (● paired ratio, ─ interval of the verdict)${more}:\n\n\`\`\`text\n${lines.join('\n')}\n\`\`\``,
   ];
-}
-
-/** "±2.0%" or "±2.0–3.4%": the margins the unchanged points were decided within (calibrated, else 2 %). */
-function margins(ps: readonly PairsPoint[]): string {
-  const m = ps.map((p) => p.minEffect * 100);
-  if (!m.length) return '';
-  const [lo, hi] = [Math.min(...m), Math.max(...m)];
-  return lo === hi ? `±${lo.toFixed(1)}%` : `±${lo.toFixed(1)}–${hi.toFixed(1)}%`;
-}
-
-/** Why the inconclusive points are, counted: "3 ran out of budget, 1 noisier than 60 pairs can decide". */
-function inconclusiveReasons(ps: readonly PairsPoint[], busy: boolean): string {
-  const n = (stop: PairsPoint['stop']) => ps.filter((p) => p.stop === stop).length;
-  const reasons = [
-    n('budget') ? `${n('budget')} ran out of budget` : '',
-    n('last-look') ? `${n('last-look')} noisier than the plan's last look can decide` : '',
-    n('unmeasurable') ? `${n('unmeasurable')} not measurable` : '',
-  ].filter(Boolean);
-  return reasons.length ? `${reasons.join(', ')}${busy ? ' (the machine was busy: see above)' : ''}` : '';
-}
-
-function summaryTable(c: PairsComparison, s: DiffSummary): string {
-  const n = s.calls;
-  // The PR's own measured answers: the control is the machine's check, a changed workload its own row.
-  const measured = c.points.filter((p) => p.pairs > 0 && p.impact !== 'control' && !p.workloadChanged);
-  const worst = measured.filter((p) => p.lead.verdict === 'slower').sort((a, b) => b.lead.ratio - a.lead.ratio)[0];
-  const best = measured.filter((p) => p.lead.verdict === 'faster').sort((a, b) => a.lead.ratio - b.lead.ratio)[0];
-  const named = (p?: PairsPoint) =>
-    p ? `${escapeCell(pointLabel(p))}: ${pct(p.lead.ratio)} (${interval(p.lead)}, ${p.pairs} pairs)` : '';
-  const undecided = measured.filter((p) => p.changed && (p.lead.verdict === 'inconclusive' || !hasResult(p)));
-  const inconclusive = measured.filter((p) => p.lead.verdict === 'inconclusive');
-  const busy = (c.warnings ?? []).some((w) => /busy|other processes used/.test(w));
-  const unchanged = measured.filter((p) => p.lead.verdict === 'unchanged');
-  const why = notMeasuredWhy(c);
-  const optional = (count: number | undefined, row: string, note = ''): [string, number, string][] =>
-    count ? [[row, count, note]] : [];
-  const rows: [string, number, string][] = [
-    ['❌ broken by this PR', s.brokenPoints, s.brokenPoints ? 'listed above' : ''],
-    ['🔴 slower', n.slower, worst ? `worst: ${named(worst)}` : ''],
-    ['🟢 faster', n.faster, best ? `best: ${named(best)}` : ''],
-    // With an impact plan every measured affected point is changed: the inconclusive row says it all.
-    ...(s.impact
-      ? []
-      : [
-          [
-            'changed in this PR, undecided',
-            undecided.length,
-            undecided.length ? 'inconclusive: more pairs needed' : '',
-          ] as [string, number, string],
-        ]),
-    [`unchanged${unchanged.length ? ` (within ${margins(unchanged)})` : ''}`, n.unchanged, ''],
-    ['inconclusive', n.inconclusive, inconclusiveReasons(inconclusive, busy)],
-    ...optional(n.workloadChanged, 'workload changed', 'measured, listed above; not counted by the merge check'),
-    ...optional(n.added, 'added (head only)', 'nothing to pair them with'),
-    ...optional(n.removed, 'removed (base only)', 'nothing to pair them with'),
-    [
-      'not measured',
-      notMeasuredCount(s),
-      [
-        why.noPairs ? `${why.noPairs} got no pairs (budget)` : '',
-        why.bothSides ? `${why.bothSides} on both sides` : '',
-        why.oneSide ? `${why.oneSide} on one side` : '',
-        why.workload ? `${why.workload} workload changed (an older diff did not measure those)` : '',
-      ]
-        .filter(Boolean)
-        .join(', '),
-    ],
-    ...optional(n.unanswered, '⚠️ unanswered', 'a bug in the harness: neither measured nor listed'),
-    [
-      'programs changed in this PR',
-      s.changedPrograms.length,
-      escapeCell(s.changedPrograms.slice(0, 8).join(', ') + (s.changedPrograms.length > 8 ? ', …' : '')),
-    ],
-  ];
-  const body = rows.map(([k, v, note]) => `| ${k} | ${v} | ${note} |`);
-  return ['| | points | |', '| --- | ---: | --- |', ...body].join('\n');
 }
 
 const HOW_TO_READ =

@@ -4,16 +4,16 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { pooledShifts } from '../../../src/pairs/harness-shift/pooled-shift.js';
+import { keepQuietest } from '../../../src/pairs/harness-shift/quietest.js';
+import { baseFirst, type RunBench, runRounds } from '../../../src/pairs/harness-shift/rounds.js';
+import type { SamplePoint } from '../../../src/pairs/harness-shift/sample.js';
 import {
   candidatesOf,
   firstRoundOf,
   observationsOf,
   roundSeconds,
-} from '../../../src/pairs/harness-shift/measure-harness-shift.js';
-import { pooledShifts } from '../../../src/pairs/harness-shift/pooled-shift.js';
-import { keepQuietest } from '../../../src/pairs/harness-shift/quietest.js';
-import { baseFirst, type RunBench, runRounds } from '../../../src/pairs/harness-shift/rounds.js';
-import type { SamplePoint } from '../../../src/pairs/harness-shift/sample.js';
+} from '../../../src/pairs/harness-shift/shift-observations.js';
 import { bench, results, timed } from '../../helpers/results.js';
 import { removeScratch } from '../../helpers/scratch.js';
 
