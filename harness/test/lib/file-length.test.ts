@@ -9,8 +9,6 @@ import { ROOT } from '../helpers/cli.js';
 /** Longer than this, a source file is split into modules with one responsibility each. */
 const MAX_FILE_LINES = 450;
 const SOURCE_DIR = 'harness/src';
-/** Files allowed over the limit for now, each with why; an entry whose file fits is removed. */
-const KNOWN_LONG = new Map([['harness/src/pairs/pipeline/pairs.ts', "split by the paired engine's core (#58 item 1)"]]);
 
 /** Lines as `wc -l` counts them in a file that ends with a newline (a last line without one counts too). */
 function lineCount(text: string): number {
@@ -36,15 +34,10 @@ describe('file length', () => {
     expect(lineCount('\n\n')).toBe(2);
   });
 
-  it(`no file in ${SOURCE_DIR} is over ${MAX_FILE_LINES} lines (but the known ones)`, () => {
+  it(`no file in ${SOURCE_DIR} is over ${MAX_FILE_LINES} lines`, () => {
     const all = lengths();
     expect(all.length).toBeGreaterThan(50);
-    const long = all.filter((f) => f.lines > MAX_FILE_LINES && !KNOWN_LONG.has(f.file));
+    const long = all.filter((f) => f.lines > MAX_FILE_LINES);
     expect(long.map((f) => `${f.file} (${f.lines} lines)`)).toEqual([]);
-  });
-
-  it('each known long file is still over the limit (an entry whose file was split is removed)', () => {
-    const byFile = new Map(lengths().map((f) => [f.file, f.lines]));
-    for (const file of KNOWN_LONG.keys()) expect(byFile.get(file) ?? 0, file).toBeGreaterThan(MAX_FILE_LINES);
   });
 });
