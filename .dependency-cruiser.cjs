@@ -13,9 +13,10 @@
 //
 // Rooms. A feature that spans the floors has a folder of its own, with the same floors and the same
 // rules inside it: the paired diff (pairs/, with its harness-against-harness measurement in
-// pairs/harness-shift/), calibration (calibration/) and the release axis (releases/). A floor with
-// several files in a room is a folder (pairs/run/, releases/analysis/, ...); a room's other files
-// sit loose in it and FILE_FLOORS below gives each its floor. A room may use every shared floor as
+// pairs/harness-shift/), calibration (calibration/) and the release axis (releases/). A room's
+// folders are named for what they hold, not for their floor (a short path then says where it is:
+// pairs/decide/ and releases/judge/, not two more analysis/), and ROOM_FOLDERS gives each its floor;
+// a room's other files sit loose in it and FILE_FLOORS below gives each its floor. A room may use every shared floor as
 // its own floor of the same name would; no shared floor imports a room. Calibration and the release
 // axis confirm with the paired diff, so they may import pairs/; pairs imports neither, and the two
 // never import each other. workflow/ renders the paired diff's comment, so it may import pairs/ (no
@@ -33,7 +34,18 @@
 // source file stands on exactly one floor (a loose file the map misses would stand on none).
 const SRC = '^harness/src/';
 const ROOMS = ['pairs', 'calibration', 'releases'];
-const ROOM = `(?:(?:${ROOMS.join('|')})/)?`;
+/** A room's folders and the floor each stands on (relative to harness/src). */
+const ROOM_FOLDERS = {
+  // The paired diff: the statistics that decide a point, the engine's core (match the sides,
+  // schedule the pairs, the budget), the PR diff's own stages, and the comment's text.
+  'pairs/decide': 'analysis',
+  'pairs/engine': 'run',
+  'pairs/diff': 'pipeline',
+  'pairs/comment': 'report',
+  // The release axis: judging a release timeline, and the sweeps that run and confirm it.
+  'releases/judge': 'analysis',
+  'releases/sweeps': 'pipeline',
+};
 const STAGES = ['plan', 'build', 'run', 'normalize', 'report'];
 const BELOW = ['lib', 'model', 'formats', 'analysis', 'machine'];
 const DOWNSTREAM = ['compare', 'store', 'site', 'workflow'];
@@ -84,12 +96,15 @@ const FILE_FLOORS = {
   'pairs/harness-shift/harness-transcripts.ts': 'pipeline',
   'pairs/harness-shift/stored-recording.ts': 'pipeline',
   'pairs/harness-shift/verdict-text.ts': 'report',
-  // The paired engine's core in pairs/run/: its one Budget is pure; starting it, the plainest diff
-  // (every point) and the answer it builds orchestrate the stages, so they stand with the pipelines.
-  'pairs/run/budget.ts': 'analysis',
-  'pairs/run/pair-engine.ts': 'pipeline',
-  'pairs/run/pairs-outcome.ts': 'pipeline',
-  'pairs/run/every-point.ts': 'pipeline',
+  // The paired engine's core in pairs/engine/: its one Budget is pure; starting it, the plainest diff
+  // (every point), matching the sides and the answer it builds orchestrate the stages, so they
+  // stand with the pipelines.
+  'pairs/engine/budget.ts': 'analysis',
+  'pairs/engine/pair-engine.ts': 'pipeline',
+  'pairs/engine/pairs-outcome.ts': 'pipeline',
+  'pairs/engine/every-point.ts': 'pipeline',
+  // Matching the sides plans and builds each checkout through bench's shared set-up.
+  'pairs/engine/diff-sides.ts': 'pipeline',
   // Calibration: a replay, a report and the two files that run it.
   'calibration/aa-replay.ts': 'analysis',
   'calibration/figures.ts': 'report',
@@ -149,10 +164,12 @@ const room = (name) => {
   return escape(name);
 };
 const mapped = Object.keys(FILE_FLOORS).map(escape).join('|');
-/** A floor of that name: its folders, shared or inside any room, and the files the map gives it. */
+/** A floor of that name: its shared folder, the rooms' folders on it, and the files the map gives it. */
 const floors = (names) => {
   const files = Object.keys(FILE_FLOORS).filter((f) => names.includes(FILE_FLOORS[f]));
-  const inFolders = `${SRC}${mapped ? `(?!(?:${mapped})$)` : ''}${ROOM}(?:${names.join('|')})/`;
+  const roomFolders = Object.keys(ROOM_FOLDERS).filter((d) => names.includes(ROOM_FOLDERS[d]));
+  roomFolders.forEach((d) => NAMED.folders.add(d));
+  const inFolders = `${SRC}${mapped ? `(?!(?:${mapped})$)` : ''}(?:${[...names, ...roomFolders].map(escape).join('|')})/`;
   return [inFolders, ...files.map(file)];
 };
 const NODE_BUILTINS = '^(node:)?(fs|fs/promises|path|os|child_process|crypto|http|https|net|url|util|stream|worker_threads|zlib|events|process)$';
@@ -249,16 +266,24 @@ module.exports = {
       to: { path: folder('pairs') },
     },
     {
-      name: 'paired-schedule-runs-no-process',
-      comment: 'pairs/run/scheduler.ts decides and schedules; processes are run only through the PairExecutor it is given (tested with a fake one).',
+      name: 'paired-engine-knows-no-caller',
+      comment:
+        "The paired engine's core (pairs/engine/) takes what it needs as arguments: it imports none of the pipelines around it (the PR diff, its harness comparison, its comment, calibration, the release axis).",
       severity: 'error',
-      from: { path: file('pairs/run/scheduler.ts') },
+      from: { path: folder('pairs/engine') },
+      to: { path: ['pairs/diff', 'pairs/harness-shift', 'pairs/comment', 'calibration', 'releases'].map(folder) },
+    },
+    {
+      name: 'paired-schedule-runs-no-process',
+      comment: 'pairs/engine/scheduler.ts decides and schedules; processes are run only through the PairExecutor it is given (tested with a fake one).',
+      severity: 'error',
+      from: { path: file('pairs/engine/scheduler.ts') },
       to: {
         pathNot: [
-          ...['analysis', 'model', 'formats', 'lib', 'pairs/analysis'].map(folder),
-          file('pairs/run/executor.ts'),
-          file('pairs/run/lead-metric.ts'),
-          file('pairs/run/budget.ts'),
+          ...['analysis', 'model', 'formats', 'lib', 'pairs/decide'].map(folder),
+          file('pairs/engine/executor.ts'),
+          file('pairs/engine/lead-metric.ts'),
+          file('pairs/engine/budget.ts'),
         ],
       },
     },
@@ -291,5 +316,5 @@ module.exports = {
 // What harness/test/lib/dependency-rules.test.ts checks against the tree. Not enumerable:
 // dependency-cruiser refuses a configuration with keys of its own.
 Object.defineProperty(module.exports, 'layout', {
-  value: { ROOMS, FLOORS, FILE_FLOORS, floors, named: { files: [...NAMED.files], folders: [...NAMED.folders] } },
+  value: { ROOMS, ROOM_FOLDERS, FLOORS, FILE_FLOORS, floors, named: { files: [...NAMED.files], folders: [...NAMED.folders] } },
 });

@@ -25,7 +25,7 @@ export const SERIAL = [
   'harness/test/run/eviction.test.ts',
   'harness/test/machine/cpu-profile.test.ts',
   'harness/test/model/runtime-families.test.ts',
-  'harness/test/pairs/pipeline/pairs.test.ts',
+  'harness/test/pairs/diff/pairs.test.ts',
   'harness/test/workflow/replay.test.ts',
   'harness/test/store/noise-thresholds.test.ts',
   'harness/test/tools/bootstrap-path.test.ts',

@@ -1,6 +1,6 @@
 /*
  * pair-timer: runs a schedule of shell commands back to back and times each process precisely,
- * for paired PR diffs (harness/src/pairs/run/pair-timer.ts). Spawning every process from Node would add
+ * for paired PR diffs (harness/src/pairs/engine/pair-timer.ts). Spawning every process from Node would add
  * the event loop's own jitter between the two processes of a pair; here the harness starts one
  * timer per batch and sleeps while it runs.
  *

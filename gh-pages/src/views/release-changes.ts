@@ -9,8 +9,8 @@
 
 import type { ReleaseChange, ReleaseChangesFile } from '../../../harness/src/formats/release-store-format.js';
 import { formatValue, plural } from '../../../harness/src/lib/format.js';
-import { countText } from '../../../harness/src/releases/analysis/work-changes.js';
 import { bySize, counterGroups, pointOf, SMALL_COUNTER_STEP } from '../../../harness/src/releases/counter-groups.js';
+import { countText } from '../../../harness/src/releases/judge/work-changes.js';
 import { type Html, html, safeUrl } from '../html.js';
 
 type Label = (experiment: string, metric: string) => string;

@@ -1,5 +1,5 @@
 /**
- * The distributions behind the paired statistics (pairs/analysis/pair-statistics.ts): Hodges-Lehmann centres,
+ * The distributions behind the paired statistics (pairs/decide/pair-statistics.ts): Hodges-Lehmann centres,
  * the standard normal, and the exact Wilcoxon signed-rank distribution with its test and its
  * intervals for the centre (order statistics of the Walsh averages). Pure, no Node imports.
  */

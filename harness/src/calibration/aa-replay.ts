@@ -20,8 +20,8 @@
 import { type Rate, rateOf } from '../analysis/rate.js';
 import { prng } from '../analysis/two-sample.js';
 import type { PairsVerdict } from '../model/verdicts.js';
-import { hodgesLehmann, logMargin, MIN_EFFECT, normalQuantile } from '../pairs/analysis/pair-statistics.js';
-import { DEFAULT_PLAN, runSequential, type SequentialPlan } from '../pairs/analysis/sequential.js';
+import { hodgesLehmann, logMargin, MIN_EFFECT, normalQuantile } from '../pairs/decide/pair-statistics.js';
+import { DEFAULT_PLAN, runSequential, type SequentialPlan } from '../pairs/decide/sequential.js';
 
 export { type Rate, rateOf, wilsonInterval } from '../analysis/rate.js';
 

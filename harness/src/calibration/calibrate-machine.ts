@@ -21,8 +21,8 @@ import { writeFileAtomic } from '../lib/atomic.js';
 import { UserError } from '../lib/errors.js';
 import { runProcess } from '../lib/exec.js';
 import type { Profile } from '../model/profiles.js';
-import { Budget } from '../pairs/run/budget.js';
-import { pairEveryPoint } from '../pairs/run/every-point.js';
+import { Budget } from '../pairs/engine/budget.js';
+import { pairEveryPoint } from '../pairs/engine/every-point.js';
 import type { Filters } from '../plan/plan.js';
 import { publishNoise } from '../store/publish-run.js';
 import {

@@ -9,9 +9,9 @@ import { NOISE_SCHEMA, type NoiseFile } from '../formats/noise-format.js';
 import type { PairsComparison, PairsPoint } from '../formats/pairs-format.js';
 import { formatValue } from '../lib/format.js';
 import { markdownTable } from '../lib/markdown.js';
-import { WALL_TIME } from '../pairs/analysis/point.js';
-import type { PairRecord } from '../pairs/analysis/rows.js';
-import { DEFAULT_PLAN } from '../pairs/analysis/sequential.js';
+import { WALL_TIME } from '../pairs/decide/point.js';
+import type { PairRecord } from '../pairs/decide/rows.js';
+import { DEFAULT_PLAN } from '../pairs/decide/sequential.js';
 import { calibratePoint, type PointCalibration, type Rate, rateOf } from './aa-replay.js';
 
 /** One diff as calibration reads it: its comparison, its pair record, and its wall time. */

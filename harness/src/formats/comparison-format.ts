@@ -30,7 +30,7 @@ export const COMPARISON_OLDEST = 1;
  * `counts.storedBase`). Readers accept every version from PAIRS_COMPARISON_OLDEST on: the
  * PR-comment workflow reads an artifact a pull request's harness wrote with the default branch's
  * reader, so a newer harness writes at the version the reader of its base knows
- * (pairs/report/down-level.ts).
+ * (pairs/comment/down-level.ts).
  */
 export const PAIRS_COMPARISON_SCHEMA = 5;
 export const PAIRS_COMPARISON_OLDEST = 2;

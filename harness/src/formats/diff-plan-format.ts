@@ -42,7 +42,7 @@ export const DiffPlan = z
       .max(1000)
       .optional(),
     /**
-     * The trace of the base's processes (pairs/pipeline/trace-base.ts): how many points ran under
+     * The trace of the base's processes (pairs/diff/trace-base.ts): how many points ran under
      * it and how long it took, the paths it saw that no static identity names (with how many points
      * saw each, and in which experiments), and the points it could not trace fully or at all, with why.
      */

@@ -3,7 +3,7 @@
  * order, with what the sequential rule needs to judge them again (each point's kind, lead, minimum
  * effect, other metrics, fit sizes), the seed, the plan of looks, and each point's counted work
  * with its repeats and where each count came from. The PR-comment job reads it as untrusted data
- * and recomputes every verdict with the default branch's statistics (pairs/analysis/recompute.ts),
+ * and recomputes every verdict with the default branch's statistics (pairs/decide/recompute.ts),
  * so a pull request whose harness wrote comparison.json cannot also decide what it says.
  *
  * Version 3 is the first with a schema (2 was `{ schema: 2, points }` with nothing checked): a

@@ -45,7 +45,7 @@ export const PairsCounter = z.object(COUNTER_SIDES).strict();
 export type PairsCounter = z.infer<typeof PairsCounter>;
 
 /**
- * A point's work counted on both sides (pairs/run/count-sides.ts, schema 3): user-space
+ * A point's work counted on both sides (pairs/engine/count-sides.ts, schema 3): user-space
  * instructions under Valgrind with each runtime's deterministic settings, per operation for a fit
  * (start-up cancelled), else per run. `changed` beyond the tolerance is the point's "work changed",
  * decided at once whatever the timing says; a point whose counts are evidence (threads, the
@@ -118,7 +118,7 @@ export const PairsPoint = z
     lead: PairsMetric,
     /**
      * The point's other metrics over the same pairs. From schema 3, each timed one is judged at its
-     * share of the diff-wide false-positive level (pairs/analysis/multiplicity.ts); in schema 2 they
+     * share of the diff-wide false-positive level (pairs/decide/multiplicity.ts); in schema 2 they
      * were fixed-size comparisons at 5 %, no verdict of a change.
      */
     folded: z.array(PairsMetric).max(50),
@@ -127,7 +127,7 @@ export const PairsPoint = z
     counters: z.array(PairsCounter).max(500),
     /** How much worse the second process of a pair is than the first (> 1: worse), when measurable. */
     orderEffect: Num.optional(),
-    /** This point's share of the diff-wide false-positive level (pairs/analysis/multiplicity.ts): its change test's level. */
+    /** This point's share of the diff-wide false-positive level (pairs/decide/multiplicity.ts): its change test's level. */
     alpha: Num.optional(),
     /** Its work counted on both sides, before the pairs (schema 3). */
     work: PairsWork.optional(),
@@ -222,7 +222,7 @@ export const PairsComparison = z
     /** Which document this is; absent from schemas 2 and 3, which their number told apart (formats/comparison-format.ts). */
     kind: z.literal('pairs' satisfies ComparisonKind).optional(),
     method: short(800),
-    /** Seed of the pair orders (pairs/analysis/pair-statistics.ts pairOrder): the schedule can be recomputed. */
+    /** Seed of the pair orders (pairs/decide/pair-statistics.ts pairOrder): the schedule can be recomputed. */
     seed: z.number().int(),
     budget: z
       .object({
@@ -318,7 +318,7 @@ export type PairsComparisonV4 = z.infer<typeof PairsComparisonV4>;
 /**
  * Schema 3 as its readers check it: schema 4 without `kind`, the one field 4 added. A pull
  * request's harness writes this for a default branch whose reader knows 3 at most
- * (pairs/report/down-level.ts).
+ * (pairs/comment/down-level.ts).
  */
 export const PairsComparisonV3 = PairsComparisonV4.omit({ kind: true }).extend({ schema: z.literal(3) });
 export type PairsComparisonV3 = z.infer<typeof PairsComparisonV3>;
@@ -326,7 +326,7 @@ export type PairsComparisonV3 = z.infer<typeof PairsComparisonV3>;
 /**
  * Schema 2 as its readers check it: schema 3 without the fields 3 added (and without a summary,
  * which they compute again). A pull request's harness writes this for a default branch whose
- * reader knows no newer schema (pairs/report/down-level.ts): the PR-comment workflow runs that
+ * reader knows no newer schema (pairs/comment/down-level.ts): the PR-comment workflow runs that
  * reader on the pull request's artifact.
  */
 const PairsMetricV2 = PairsMetric.omit({ of: true });

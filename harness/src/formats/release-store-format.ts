@@ -169,7 +169,7 @@ const Confirmation = z
   .strict();
 
 /**
- * The change's point profiled under both releases (releases/pipeline/profile-change.ts): which
+ * The change's point profiled under both releases (releases/sweeps/profile-change.ts): which
  * profiler ran, or why none did, and the functions whose self time (ms) changed most.
  */
 export const ChangeProfile = z

@@ -2,7 +2,7 @@
  * A commit's traced paths (`<machine>/traces/<sha>.json` in the trend store, and `traces.json` in a
  * bench run's folder): per profile and point, the checkout-relative paths its processes touched
  * in one traced run (run/trace-files.ts), so the trusted plan of a pull request whose merge base
- * is that commit takes them instead of tracing the base again (pairs/pipeline/stored-traces.ts).
+ * is that commit takes them instead of tracing the base again (pairs/diff/stored-traces.ts).
  * One file per commit: a plan reads only its base's, and pr.yml fetches only that one.
  * Versioned on its own: the trend's files (STORE_SCHEMA) do not change.
  */

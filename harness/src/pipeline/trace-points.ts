@@ -5,7 +5,7 @@
  * point's trace is its generator's, its build's and its run's together: the generator and the
  * build ran under a trace when they were made (a cached input keeps its trace beside it, a build
  * of bench's own run keeps it with the result), and one made without a trace is made again. What
- * the trusted plan does to the base (pairs/pipeline/trace-base.ts) and `bench --trace-profiles`
+ * the trusted plan does to the base (pairs/diff/trace-base.ts) and `bench --trace-profiles`
  * does to the commit it measured (./bench-traces.ts), by one code path, so a trace main stored is
  * the trace the plan would have made.
  */

@@ -2,7 +2,7 @@
  * A point's measured-input identity: the bytes of everything its process could run or read, as
  * named parts ("file programs/scan/scan-common.js", "runtime node@22", "manifest entry", ...). Two
  * checkouts whose parts are byte-identical for a point cannot measure it differently with the
- * same harness, so a paired diff need not measure it (pairs/analysis/impact.ts); a trend marks the
+ * same harness, so a paired diff need not measure it (pairs/decide/impact.ts); a trend marks the
  * commit where the digest changes (Benchmark.definition).
  *
  * By exclusion, not inclusion: every file on disk in the point's experiment folder counts, except

@@ -8,7 +8,7 @@
 
 import type { ReleaseChange } from '../formats/release-store-format.js';
 import { paramText } from '../model/select.js';
-import { percent } from './analysis/changes.js';
+import { percent } from './judge/changes.js';
 
 /** A group whose every count moved by at most this many calls per run is folded, not hidden. */
 export const SMALL_COUNTER_STEP = 2;

@@ -10,7 +10,7 @@ import {
   STEADY_SPREAD,
   type SweepCost,
   steady,
-} from './analysis/reference-spread.js';
+} from './judge/reference-spread.js';
 
 const pct = (x: number | undefined) => (x === undefined ? 'n/a' : `${(x * 100).toFixed(1)}%`);
 

@@ -13,9 +13,9 @@ import { PairsComparison } from '../formats/pairs-format.js';
 import { UserError } from '../lib/errors.js';
 import { escapeCell } from '../lib/markdown.js';
 import { readUntrusted, readUntrustedJson } from '../lib/untrusted.js';
-import { DEFAULT_GATE_RULE, type GateRule, parseGateRule } from '../pairs/analysis/merge-gate.js';
-import type { RecomputeOptions } from '../pairs/analysis/recompute.js';
-import { renderPairsComparison } from '../pairs/report/comment.js';
+import { renderPairsComparison } from '../pairs/comment/comment.js';
+import { DEFAULT_GATE_RULE, type GateRule, parseGateRule } from '../pairs/decide/merge-gate.js';
+import type { RecomputeOptions } from '../pairs/decide/recompute.js';
 import { type Judgement, judgeDiff, type TrustedPlan } from './judgement.js';
 
 export const MAX_ARTIFACT_BYTES = 8 * 2 ** 20;

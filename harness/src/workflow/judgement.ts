@@ -1,7 +1,7 @@
 /**
  * The merge check of a pull request, decided by the code that reads the artifact (the default
  * branch's, in the PR-comment job), never by the harness that measured: every verdict judged again
- * from the pair record (../pairs/analysis/recompute.ts), the repository's rule applied to those
+ * from the pair record (../pairs/decide/recompute.ts), the repository's rule applied to those
  * verdicts, every point the trusted plan names answered (./trusted-coverage.ts), and a plan there
  * at all. Each of these fails the check on its own; together they are the commit status the
  * repository requires. Pure: documents in, the judgement out.
@@ -11,9 +11,9 @@ import type { PairRecordDocument } from '../formats/pair-record-format.js';
 import type { PairsComparison } from '../formats/pairs-format.js';
 import type { GateResult } from '../formats/parts/diff-summary.js';
 import type { TranscriptVerdictFile } from '../formats/transcript-format.js';
-import type { GateRule } from '../pairs/analysis/merge-gate.js';
-import { type RecomputeOptions, recomputeVerdicts } from '../pairs/analysis/recompute.js';
-import { summarize } from '../pairs/analysis/summarize.js';
+import type { GateRule } from '../pairs/decide/merge-gate.js';
+import { type RecomputeOptions, recomputeVerdicts } from '../pairs/decide/recompute.js';
+import { summarize } from '../pairs/decide/summarize.js';
 import { coverageProblem } from './trusted-coverage.js';
 
 /** Why a diff without its pair record fails the check. */

@@ -1,7 +1,7 @@
 /**
  * Which paired comparison.json schema a checkout's harness reads: the PR-comment workflow reads a
  * pull request's artifact with the default branch's harness, so `pairs` writes at the version the
- * base's reader knows (pairs/report/down-level.ts). Read from the base's source, never run: the
+ * base's reader knows (pairs/comment/down-level.ts). Read from the base's source, never run: the
  * constant as each layout declares it (formats/comparison-format.ts now, model/comparison-version.ts
  * from schema 3, model/comparison.ts before), by its name's old spelling or the engine's (PAIRED_ or
  * PAIRS_): a base keeps the one it has.

@@ -2,7 +2,7 @@
  * Whether a PR diff answered every point the trusted plan names (`pairs --plan --json`, made by the
  * default branch's side before any pull-request code ran), by rules that fail closed: a point is
  * answered only by a verdict of its pairs (the comparison as judged again from the pair record,
- * ../pairs/analysis/recompute.ts), by being broken (failed on the head only), by a fix (failed on
+ * ../pairs/decide/recompute.ts), by being broken (failed on the head only), by a fix (failed on
  * the base only), by existing on one side only where the plan says so too, or by a skip on both
  * sides for a reason on ACCEPTED_SKIPS (its runtime is not installed on this runner). Failed on
  * both sides, skipped for any other reason, or not there at all is unanswered. Where the plan fell

@@ -10,7 +10,7 @@ import { compareRuns } from '../../src/compare/quick-look.js';
 import { COMPARISON_SCHEMA, comparisonKind, PAIRS_COMPARISON_SCHEMA } from '../../src/formats/comparison-format.js';
 import type { PairsComparison } from '../../src/formats/pairs-format.js';
 import { Comparison } from '../../src/formats/quick-look-format.js';
-import { forSchema2, forSchema3 } from '../../src/pairs/report/down-level.js';
+import { forSchema2, forSchema3 } from '../../src/pairs/comment/down-level.js';
 import { commentFromArtifact } from '../../src/workflow/artifact.js';
 import { pairsComparison } from '../helpers/pairs.js';
 import { wcResults } from '../helpers/results.js';

@@ -1,8 +1,8 @@
 /** A pair record (pairs.json) of whole-process points with made-up pairs, and a comparison whose rows it judges. */
 import type { PairRecordDocument, RecordedPoint } from '../../src/formats/pair-record-format.js';
 import type { PairsComparison } from '../../src/formats/pairs-format.js';
-import { recomputeVerdicts } from '../../src/pairs/analysis/recompute.js';
-import { DEFAULT_PLAN } from '../../src/pairs/analysis/sequential.js';
+import { recomputeVerdicts } from '../../src/pairs/decide/recompute.js';
+import { DEFAULT_PLAN } from '../../src/pairs/decide/sequential.js';
 import { pairsComparison, pairsPoint } from './pairs.js';
 
 /** `n` pairs of wall times whose head is `ratio` times the base, with a small deterministic spread. */

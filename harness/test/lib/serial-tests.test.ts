@@ -48,7 +48,7 @@ const serial = (file: string) => SERIAL.some((g) => globRegex(g).test(file)) && 
  */
 const NAMES_A_COMMAND_ONLY = [
   'harness/test/pairs/harness-shift/sample.test.ts',
-  'harness/test/pairs/pipeline/what-to-measure.test.ts',
+  'harness/test/pairs/diff/what-to-measure.test.ts',
   'harness/test/workflow/replan.test.ts',
 ];
 

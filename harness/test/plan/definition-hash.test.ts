@@ -1,6 +1,6 @@
 // The workload hash changes with what the program is asked to do (derived sizes, input,
 // placement), never with the program, nor with runs and warm-ups. (The program's side, the
-// measured-input identity, is tested in pairs/analysis/impact.test.ts.)
+// measured-input identity, is tested in pairs/decide/impact.test.ts.)
 import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -20,7 +20,7 @@ import {
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type PointIdentity, planImpact } from '../../src/pairs/analysis/impact.js';
+import { type PointIdentity, planImpact } from '../../src/pairs/decide/impact.js';
 import { loadAllExperiments } from '../../src/plan/experiments.js';
 import { forgetMeasuredInputs, generatorIdentity, measuredInputs } from '../../src/plan/identify-inputs.js';
 import { expand, type Point } from '../../src/plan/plan.js';

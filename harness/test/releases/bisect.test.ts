@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { detectChangePoints } from '../../src/analysis/changepoints.js';
 import type { ReleaseEntry } from '../../src/formats/release-store-format.js';
 import { parseRegistryTimes, releasesBetween } from '../../src/model/release-catalog.js';
-import { bisectStep, detectReleaseChanges, percent, releaseSeries } from '../../src/releases/analysis/changes.js';
+import { bisectStep, detectReleaseChanges, percent, releaseSeries } from '../../src/releases/judge/changes.js';
 import { WC_READSYNC } from './helpers.js';
 
 const node = parseRegistryTimes(

@@ -2,7 +2,7 @@
 // times from V8's profiler and from perf do not compare; a release profiled with perf because its
 // runtime refused V8's flags says so.
 import { describe, expect, it } from 'vitest';
-import { changeProfile } from '../../src/releases/pipeline/profile-change.js';
+import { changeProfile } from '../../src/releases/sweeps/profile-change.js';
 
 const c = { from: '2.6.6', to: '2.6.7' };
 const times = (entries: [string, number][]) => new Map(entries);

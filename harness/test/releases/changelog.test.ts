@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { familyOf } from '../../src/model/runtime-families.js';
-import { changelogDates, NOTES_KEPT, notesBetween, parseEntry } from '../../src/releases/analysis/changelog.js';
+import { changelogDates, NOTES_KEPT, notesBetween, parseEntry } from '../../src/releases/judge/changelog.js';
 
 const text = readFileSync(join(import.meta.dirname, '../fixtures/changelog/node-20.4.0-CHANGELOG.cut.md'), 'utf8');
 const heading = familyOf('node')!.releases!.changelog!.heading;

@@ -3,9 +3,9 @@
 // parameter set aside; the record and its one line for people. (Timings are not asserted.)
 import { describe, expect, it } from 'vitest';
 import { loadExperiment } from '../../src/plan/experiments.js';
-import type { Candidate } from '../../src/releases/analysis/changes.js';
-import { pairFilters, releaseConfirmer, releasePairKey } from '../../src/releases/pipeline/confirm-in-pairs.js';
-import { changeText } from '../../src/releases/pipeline/find-changes.js';
+import type { Candidate } from '../../src/releases/judge/changes.js';
+import { pairFilters, releaseConfirmer, releasePairKey } from '../../src/releases/sweeps/confirm-in-pairs.js';
+import { changeText } from '../../src/releases/sweeps/find-changes.js';
 import { ROOT } from '../helpers/cli.js';
 import { WC_READSYNC } from './helpers.js';
 

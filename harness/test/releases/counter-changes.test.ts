@@ -8,7 +8,7 @@ import {
   counterSeries,
   detectCounterChanges,
   exactCount,
-} from '../../src/releases/analysis/counter-changes.js';
+} from '../../src/releases/judge/counter-changes.js';
 
 function entry(version: string, counts: CounterPoint['counts'], profile = 'quick'): ReleaseEntry {
   return {

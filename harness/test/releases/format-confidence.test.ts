@@ -2,8 +2,8 @@
 // release change was printed "100% CI" for a 99.95% interval).
 import { describe, expect, it } from 'vitest';
 import { formatConfidence } from '../../src/lib/format.js';
-import type { Candidate } from '../../src/releases/analysis/changes.js';
-import { changeText } from '../../src/releases/pipeline/find-changes.js';
+import type { Candidate } from '../../src/releases/judge/changes.js';
+import { changeText } from '../../src/releases/sweeps/find-changes.js';
 
 describe('formatConfidence', () => {
   it('keeps the digits that tell the level apart from 100%', () => {

@@ -3,9 +3,9 @@
 // pairs have no interval for the metric, the change is "not confirmable by pairs", with why.
 import { describe, expect, it } from 'vitest';
 import type { PairsMetric } from '../../src/formats/pairs-format.js';
-import type { Candidate } from '../../src/releases/analysis/changes.js';
-import { judgeInPairs } from '../../src/releases/pipeline/confirm-in-pairs.js';
-import { changeText } from '../../src/releases/pipeline/find-changes.js';
+import type { Candidate } from '../../src/releases/judge/changes.js';
+import { judgeInPairs } from '../../src/releases/sweeps/confirm-in-pairs.js';
+import { changeText } from '../../src/releases/sweeps/find-changes.js';
 
 const metric = (m: string, over: Partial<PairsMetric> = {}): PairsMetric => ({
   metric: m,

@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ReleaseEntry } from '../../src/formats/release-store-format.js';
-import { releaseDates, upstreamDate } from '../../src/releases/pipeline/release-context.js';
 import { dateReleases, publishRelease, readReleaseIndex } from '../../src/releases/release-files.js';
+import { releaseDates, upstreamDate } from '../../src/releases/sweeps/release-context.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'jsio-release-dates-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));

@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Release } from '../../src/model/release-catalog.js';
 import { loadAllExperiments } from '../../src/plan/experiments.js';
-import { suiteExperiments } from '../../src/releases/pipeline/sweep.js';
 import { sweepPlans, withSuites } from '../../src/releases/sweep-plan.js';
+import { suiteExperiments } from '../../src/releases/sweeps/sweep.js';
 import { ROOT } from '../helpers/cli.js';
 import { releaseEntry } from './helpers.js';
 

@@ -12,9 +12,9 @@ import type { ReleaseEntry } from '../../src/formats/release-store-format.js';
 import { machineInfo } from '../../src/machine/machine.js';
 import { npmPackageDir } from '../../src/machine/toolchains.js';
 import { parseRegistryTimes } from '../../src/model/release-catalog.js';
-import { changeCounts, releaseChanges } from '../../src/releases/pipeline/find-changes.js';
-import type { SweepOptions } from '../../src/releases/pipeline/sweep.js';
 import { publishRelease, readReleaseChanges } from '../../src/releases/release-files.js';
+import { changeCounts, releaseChanges } from '../../src/releases/sweeps/find-changes.js';
+import type { SweepOptions } from '../../src/releases/sweeps/sweep.js';
 import { FIXTURES, ROOT } from '../helpers/cli.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'jsio-work-bisect-'));

@@ -13,7 +13,7 @@ import {
   workLabel,
   workPercent,
   workSeries,
-} from '../../src/releases/analysis/work-changes.js';
+} from '../../src/releases/judge/work-changes.js';
 
 /** A fit's counted runs: start-up plus `perRead` per read at 2,048 and 16,384 reads; `jitter` on the repeat. */
 const fitRuns = (perRead: number, jitter = 0): CountedRun[] => [

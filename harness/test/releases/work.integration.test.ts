@@ -12,9 +12,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compareCounts } from '../../src/counts/count-verdict.js';
 import { ReleaseChangesFile, ReleaseIndexFile } from '../../src/formats/release-store-format.js';
 import type { Results } from '../../src/formats/results-format.js';
-import { exactCount } from '../../src/releases/analysis/counter-changes.js';
-import { workCounts } from '../../src/releases/analysis/work-changes.js';
 import { bySize, counterGroups, counterGroupText } from '../../src/releases/counter-groups.js';
+import { exactCount } from '../../src/releases/judge/counter-changes.js';
+import { workCounts } from '../../src/releases/judge/work-changes.js';
 import { type CliResult, FIXTURES, runCli } from '../helpers/cli.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'jsio-release-work-'));

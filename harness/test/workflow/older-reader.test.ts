@@ -15,7 +15,7 @@ import { prOutcomeCmd } from '../../src/cli/commands/pr-outcome.js';
 import { PAIRS_COMPARISON_SCHEMA } from '../../src/formats/comparison-format.js';
 import { type PairsComparison, PairsComparisonV3, type PairsPoint } from '../../src/formats/pairs-format.js';
 import { Comparison } from '../../src/formats/quick-look-format.js';
-import { forReader } from '../../src/pairs/report/down-level.js';
+import { forReader } from '../../src/pairs/comment/down-level.js';
 import { commentFromArtifact } from '../../src/workflow/artifact.js';
 import { pairsSchemaReadBy } from '../../src/workflow/reader-schema.js';
 import { ROOT } from '../helpers/cli.js';

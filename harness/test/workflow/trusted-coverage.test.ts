@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { DiffPlan } from '../../src/formats/diff-plan-format.js';
 import type { PairsComparison } from '../../src/formats/pairs-format.js';
 import type { TranscriptVerdict, TranscriptVerdictFile } from '../../src/formats/transcript-format.js';
-import { parseGateRule } from '../../src/pairs/analysis/merge-gate.js';
+import { parseGateRule } from '../../src/pairs/decide/merge-gate.js';
 import { commentFromArtifact } from '../../src/workflow/artifact.js';
 import { judgeDiff, NO_RECORD, trustedPlanOf } from '../../src/workflow/judgement.js';
 import { coverageProblem, unansweredPoints } from '../../src/workflow/trusted-coverage.js';

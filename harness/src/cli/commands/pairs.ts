@@ -1,9 +1,9 @@
 /**
- * npm run pairs: the paired diff (pairs/pipeline/pr-diff.ts), what pr.yml runs for a pull request. Measures base and head process by
+ * npm run pairs: the paired diff (pairs/diff/pr-diff.ts), what pr.yml runs for a pull request. Measures base and head process by
  * process in pairs, within a time budget, and writes comparison.json, comparison.md and pairs.json
  * (every point's pairs, for calibration). comparison.json is written at the schema the base's
  * harness reads (the PR-comment workflow reads it with the default branch's), the full one beside
- * it when that is older (pairs/report/down-level.ts).
+ * it when that is older (pairs/comment/down-level.ts).
  */
 import { join, resolve } from 'node:path';
 import { readCountStore } from '../../counts/count-store.js';
@@ -14,18 +14,18 @@ import { writeFileAtomic } from '../../lib/atomic.js';
 import { EXIT, UserError } from '../../lib/errors.js';
 import { ensureDirectory, existingDirectory } from '../../lib/paths.js';
 import { commitInfo, machineInfo } from '../../machine/machine.js';
-import { DEFAULT_CONTROL_POINTS } from '../../pairs/analysis/impact.js';
-import { DEFAULT_GATE_RULE, parseGateRule } from '../../pairs/analysis/merge-gate.js';
-import { summarize } from '../../pairs/analysis/summarize.js';
-import { runPrDiff } from '../../pairs/pipeline/pr-diff.js';
-import { planDiff } from '../../pairs/pipeline/what-to-measure.js';
-import { renderPairsComparison } from '../../pairs/report/comment.js';
-import { forReader } from '../../pairs/report/down-level.js';
-import { renderPlan } from '../../pairs/report/plan-text.js';
-import { Budget } from '../../pairs/run/budget.js';
-import { pairEveryPoint } from '../../pairs/run/every-point.js';
-import type { SideSetup } from '../../pairs/run/pair-engine.js';
-import type { PairsResult } from '../../pairs/run/pairs-outcome.js';
+import { renderPairsComparison } from '../../pairs/comment/comment.js';
+import { forReader } from '../../pairs/comment/down-level.js';
+import { renderPlan } from '../../pairs/comment/plan-text.js';
+import { DEFAULT_CONTROL_POINTS } from '../../pairs/decide/impact.js';
+import { DEFAULT_GATE_RULE, parseGateRule } from '../../pairs/decide/merge-gate.js';
+import { summarize } from '../../pairs/decide/summarize.js';
+import { runPrDiff } from '../../pairs/diff/pr-diff.js';
+import { planDiff } from '../../pairs/diff/what-to-measure.js';
+import { Budget } from '../../pairs/engine/budget.js';
+import { pairEveryPoint } from '../../pairs/engine/every-point.js';
+import type { SideSetup } from '../../pairs/engine/pair-engine.js';
+import type { PairsResult } from '../../pairs/engine/pairs-outcome.js';
 import { loadNoise, noiseSourceOf } from '../../store/noise-thresholds.js';
 import { readTrustedPlan } from '../../workflow/artifact.js';
 import { pairsSchemaReadBy } from '../../workflow/reader-schema.js';

@@ -10,7 +10,7 @@ import { EXIT, UserError } from '../../lib/errors.js';
 import { assertSegment } from '../../lib/ids.js';
 import { ensureParentDirectory, existingDirectory } from '../../lib/paths.js';
 import { readUntrusted } from '../../lib/untrusted.js';
-import { DEFAULT_GATE_RULE, parseGateRule } from '../../pairs/analysis/merge-gate.js';
+import { DEFAULT_GATE_RULE, parseGateRule } from '../../pairs/decide/merge-gate.js';
 import { loadNoise } from '../../store/noise-thresholds.js';
 import {
   COMMENT_MARKER,

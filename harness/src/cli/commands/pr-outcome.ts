@@ -1,12 +1,12 @@
 /**
  * `npm run workflow -- pr-outcome --comparison FILE [--fail-on RULE]`: pr.yml's last step, the
- * merge check under the repository's rule (PR_FAIL_ON, pairs/analysis/merge-gate.ts). Prints
+ * merge check under the repository's rule (PR_FAIL_ON, pairs/decide/merge-gate.ts). Prints
  * fail=true|false; exits 1 when the rule fails the check, 2 on a missing or malformed comparison.
  */
 import { resolve } from 'node:path';
 import { EXIT, UserError } from '../../lib/errors.js';
-import { DEFAULT_GATE_RULE, parseGateRule } from '../../pairs/analysis/merge-gate.js';
-import { summarize } from '../../pairs/analysis/summarize.js';
+import { DEFAULT_GATE_RULE, parseGateRule } from '../../pairs/decide/merge-gate.js';
+import { summarize } from '../../pairs/decide/summarize.js';
 import { readPairsComparison, readTrustedPlan } from '../../workflow/artifact.js';
 import { coverageProblem } from '../../workflow/trusted-coverage.js';
 import { type CommandSpec, parseCommand } from '../options.js';

@@ -9,10 +9,10 @@
 import { EXIT, UserError } from '../../lib/errors.js';
 import { ensureDirectory } from '../../lib/paths.js';
 import { lineExamples, releaseFamilies } from '../../model/runtime-families.js';
-import { releaseConfirmer } from '../../releases/pipeline/confirm-in-pairs.js';
-import { changeCounts, releaseChanges } from '../../releases/pipeline/find-changes.js';
-import { profileChange } from '../../releases/pipeline/profile-change.js';
-import { measureReleases } from '../../releases/pipeline/sweep.js';
+import { releaseConfirmer } from '../../releases/sweeps/confirm-in-pairs.js';
+import { changeCounts, releaseChanges } from '../../releases/sweeps/find-changes.js';
+import { profileChange } from '../../releases/sweeps/profile-change.js';
+import { measureReleases } from '../../releases/sweeps/sweep.js';
 import { intFlag, list, ROOT } from '../args.js';
 import { type CommandSpec, parseCommand } from '../options.js';
 import { profileFlag } from '../selection.js';

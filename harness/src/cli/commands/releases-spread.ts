@@ -1,7 +1,7 @@
 /** npm run releases -- spread: how steady the reference was over a sweep, and what the sweep cost. */
 import { EXIT, UserError } from '../../lib/errors.js';
 import { machineInfo } from '../../machine/machine.js';
-import { referenceSpread, sweepCost, sweepEntries } from '../../releases/analysis/reference-spread.js';
+import { referenceSpread, sweepCost, sweepEntries } from '../../releases/judge/reference-spread.js';
 import { readReleaseIndex } from '../../releases/release-files.js';
 import { spreadText } from '../../releases/spread-text.js';
 import { list } from '../args.js';

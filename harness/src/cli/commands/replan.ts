@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import { writeFileAtomic } from '../../lib/atomic.js';
 import { EXIT, UserError } from '../../lib/errors.js';
 import { runSync } from '../../lib/exec.js';
-import { planDiff } from '../../pairs/pipeline/what-to-measure.js';
+import { planDiff } from '../../pairs/diff/what-to-measure.js';
 import { readTrustedPlan } from '../../workflow/artifact.js';
 import { intFlag, ROOT } from '../args.js';
 import { type CommandSpec, parseCommand } from '../options.js';

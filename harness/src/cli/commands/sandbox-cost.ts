@@ -1,11 +1,11 @@
 /**
  * `npm run sandbox-cost`: what the sandbox costs a measured process, A/A — a point's process with
  * its sandbox against the same process without one, in pairs under the pair timer
- * (pairs/pipeline/sandbox-cost.ts). Prints the figures; stores nothing.
+ * (pairs/diff/sandbox-cost.ts). Prints the figures; stores nothing.
  */
 import { loadavg } from 'node:os';
 import { EXIT } from '../../lib/errors.js';
-import { type PointCost, sandboxCost } from '../../pairs/pipeline/sandbox-cost.js';
+import { type PointCost, sandboxCost } from '../../pairs/diff/sandbox-cost.js';
 import { intFlag, ROOT } from '../args.js';
 import { type CommandSpec, parseCommand } from '../options.js';
 import { SELECTION_OPTIONS, selectionOf } from '../selection.js';

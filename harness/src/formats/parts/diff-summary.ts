@@ -1,5 +1,5 @@
 /**
- * The summary at the top of a paired comparison.json (pairs/analysis/summarize.ts computes it from the
+ * The summary at the top of a paired comparison.json (pairs/decide/summarize.ts computes it from the
  * points and the not-measured list): what the pull request broke, what failed on both sides,
  * which programs it changed, the exact counter changes, the counts of verdicts (JSON `calls`), and
  * the merge gate's result under the repository's rule (JSON `outcome`). Those two keys keep the names
@@ -57,7 +57,7 @@ export const CounterFinding = z
   .strict();
 export type CounterFinding = z.infer<typeof CounterFinding>;
 
-/** The merge gate's result (pairs/analysis/merge-gate.ts): the comment's "Merge check" line, pr.yml's last step. */
+/** The merge gate's result (pairs/decide/merge-gate.ts): the comment's "Merge check" line, pr.yml's last step. */
 export const GateResult = z
   .object({
     /** The rule as given (`PR_FAIL_ON`): broken, slower, slower>N%, none, comma-separated. */
@@ -77,7 +77,7 @@ export const DiffSummary = z
     changedPrograms: z.array(short(200)).max(1000),
     counters: z.array(CounterFinding).max(200),
     /**
-     * The affected points' answers (pairs/analysis/point-answers.ts): with the broken points they add
+     * The affected points' answers (pairs/decide/point-answers.ts): with the broken points they add
      * up to the affected points. `unmeasured`: points that got no pairs; `notMeasured` (schema 3):
      * every affected point not measured, for any reason (those included); `unanswered`: points
      * with no answer at all (a bug, said in the comment).

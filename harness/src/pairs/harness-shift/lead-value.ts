@@ -1,13 +1,13 @@
 /**
  * The metric a harness-shift point is judged on: its experiment's lead, as the paired diff chooses
- * it (pairs/run/lead-metric.ts) — a fit's cost per operation, else the manifest's headline
+ * it (pairs/engine/lead-metric.ts) — a fit's cost per operation, else the manifest's headline
  * metrics in order, else wall time — the first timed one positive on both sides in every round, so one
  * point's rounds are all of one metric. The value as measured, whatever its direction: the shift
  * is of the numbers. Pure.
  */
 import type { Manifest } from '../../formats/manifest-format.js';
 import type { Benchmark } from '../../formats/results-format.js';
-import { WALL_TIME } from '../analysis/point.js';
+import { WALL_TIME } from '../decide/point.js';
 
 /** The metrics a point may be judged on, best first. */
 export function leadCandidates(manifest: Pick<Manifest, 'fit' | 'headline'>): string[] {

@@ -29,16 +29,16 @@ export const NOT_MEASURING: readonly { paths: readonly string[]; reason: string 
   {
     // Not comparison-json.ts or down-level.ts: they make the document the comment job judges.
     paths: [
-      'harness/src/pairs/report/comment.ts',
-      'harness/src/pairs/report/forest-chart.ts',
-      'harness/src/pairs/report/moved-lists.ts',
-      'harness/src/pairs/report/plan-text.ts',
-      'harness/src/pairs/report/point-tables.ts',
-      'harness/src/pairs/report/summary-table.ts',
+      'harness/src/pairs/comment/comment.ts',
+      'harness/src/pairs/comment/forest-chart.ts',
+      'harness/src/pairs/comment/moved-lists.ts',
+      'harness/src/pairs/comment/plan-text.ts',
+      'harness/src/pairs/comment/point-tables.ts',
+      'harness/src/pairs/comment/summary-table.ts',
       'harness/src/counts/count-breakdown-text.ts',
       'harness/src/counts/count-verdict-text.ts',
     ],
-    reason: "the PR comment's text, written from verdicts made elsewhere (pairs/analysis/)",
+    reason: "the PR comment's text, written from verdicts made elsewhere (pairs/decide/)",
   },
   {
     paths: ['harness/src/releases/counter-groups.ts', 'harness/src/releases/spread-text.ts'],

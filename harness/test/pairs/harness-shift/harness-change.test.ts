@@ -67,7 +67,7 @@ describe('harnessChange', () => {
   it('does not count a doc, the site, the comment renderer, a test, a runner set-up script or the description', async () => {
     expect(await plant('docs/paired-design.md', 'a note\n')).toEqual([]);
     expect(await plant('gh-pages/src/main.ts', '// a no-op\n')).toEqual([]);
-    expect(await plant('harness/src/pairs/report/comment.ts', '// a no-op\n')).toEqual([]);
+    expect(await plant('harness/src/pairs/comment/comment.ts', '// a no-op\n')).toEqual([]);
     expect(await plant('harness/src/site/bundle.ts', '// a no-op\n')).toEqual([]);
     expect(await plant('harness/test/lib/expr.test.ts', '// a no-op\n')).toEqual([]);
     expect(await plant('harness/tools/setup-runner.sh', '# a no-op\n')).toEqual([]);

@@ -58,8 +58,8 @@ describe('measuringFiles', () => {
       'harness/tools/new-header.h',
       'tsconfig.json',
     ]);
-    expect(notMeasuring('harness/src/pairs/report/comment.ts')).toBe(true);
-    expect(notMeasuring('harness/src/pairs/run/scheduler.ts')).toBe(false);
+    expect(notMeasuring('harness/src/pairs/comment/comment.ts')).toBe(true);
+    expect(notMeasuring('harness/src/pairs/engine/scheduler.ts')).toBe(false);
   });
 
   it('package.json counts by every field but its description (scripts included)', () => {

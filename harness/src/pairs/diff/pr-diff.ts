@@ -1,0 +1,106 @@
+/**
+ * The PR diff (`npm run pairs`, docs/paired-design.md): the engine's stages (pairs/engine/pair-engine.ts)
+ * with what a pull request needs between them —
+ *
+ *   link both checkouts -> set up the machine -> load both sides -> what the PR affects (widened by
+ *   the base's trusted plan) -> what its harness change does -> prepare and match the points it
+ *   measures -> count their work -> measure in pairs -> comparison.json and pairs.json
+ *
+ * Only the affected points and a small control are measured; exact counts decide first, the pairs
+ * go on as the budget allows; a harness change is answered by comparing what each harness ran.
+ */
+import type { DiffPlan } from '../../formats/diff-plan-format.js';
+import type { TranscriptVerdict } from '../../formats/transcript-format.js';
+import { UserError } from '../../lib/errors.js';
+import type { Profile } from '../../model/profiles.js';
+import type { Host } from '../../pipeline/setup.js';
+import type { Filters } from '../../plan/plan.js';
+import { DEFAULT_CONTROL_POINTS } from '../decide/impact.js';
+import { loadSide, matchPoints } from '../engine/diff-sides.js';
+import {
+  type Engine,
+  type EngineStart,
+  measureInPairs,
+  prepareSides,
+  type SideSetup,
+  startEngine,
+  withLinkedSides,
+} from '../engine/pair-engine.js';
+import { type PairsResult, pairsOutcome } from '../engine/pairs-outcome.js';
+import { measureHarnessShift } from '../harness-shift/measure-harness-shift.js';
+import { type CountStoreOnDisk, countStage, storedCountsOf } from './count-stage.js';
+import { impactPlan } from './what-to-measure.js';
+
+export interface PrDiffOptions {
+  base: string;
+  head: string;
+  profile: Profile;
+  filters: Filters;
+  setup: SideSetup;
+  engine: EngineStart;
+  /** Unaffected points measured as the control (default DEFAULT_CONTROL_POINTS). */
+  controlPoints?: number;
+  /** The plan the base's harness computed (`pairs --plan --json`): measured at least. */
+  trusted?: DiffPlan;
+  /** What both harnesses ran and computed, recorded before the diff (transcript --base-side). */
+  transcripts?: TranscriptVerdict;
+  /** Count each measured point's work on both sides before the pairs (JSIO_COUNTS=none turns it off). */
+  counts: boolean;
+  /** This machine's counts in the trend store: a base whose key it holds is not counted again (./stored-base.ts). */
+  countStore?: CountStoreOnDisk;
+}
+
+/** `--require counts` without Valgrind is refused before anything is measured. */
+function refuseMissingCounter(require: readonly string[], host: Host): void {
+  if (require.includes('counts') && !host.tools.valgrind)
+    throw new UserError(
+      '--require counts: valgrind is not installed, so no work can be counted',
+      'apt-get install valgrind',
+    );
+}
+
+/**
+ * What the PR's harness change does, measured before the pairs (its time counts as set-up, so the
+ * deadline still holds), within the budget's share for it.
+ */
+function shiftOf(opts: PrDiffOptions, engine: Engine, affected: number, counting: boolean) {
+  const seconds = engine.budget.shiftSeconds(affected, counting);
+  return measureHarnessShift({
+    base: opts.base,
+    head: opts.head,
+    filters: opts.filters,
+    log: engine.log,
+    ...(engine.noise ? { noise: engine.noise } : {}),
+    ...(opts.trusted ? { trusted: opts.trusted.harnessChange } : {}),
+    ...(opts.transcripts ? { transcripts: opts.transcripts } : {}),
+    ...(seconds !== undefined ? { deadlineSeconds: seconds } : {}),
+  });
+}
+
+export async function runPrDiff(opts: PrDiffOptions): Promise<PairsResult> {
+  return withLinkedSides(opts.base, opts.head, async (baseRoot, headRoot) => {
+    const engine = await startEngine(opts.engine);
+    refuseMissingCounter(opts.setup.require, engine.host);
+    const plan = { profile: opts.profile, filters: opts.filters };
+    const loaded = { base: loadSide(baseRoot, 'base', plan), head: loadSide(headRoot, 'head', plan) };
+    const impact = impactPlan(loaded, opts.controlPoints ?? DEFAULT_CONTROL_POINTS, opts.trusted, engine.log);
+    const counting = opts.counts && Boolean(engine.host.tools.valgrind);
+    const harnessShift = await shiftOf(opts, engine, impact.affected.size, counting);
+    const sides = await prepareSides(engine, loaded, opts.setup, new Set(impact.measure.keys()));
+    const matched = matchPoints(sides.base, sides.head, undefined, (id) => impact.measure.get(id) ?? 'affected');
+    // Exact counts first, on every core: they decide at once; the pairs go on as the budget allows.
+    const stored = storedCountsOf(opts.countStore, engine.host, sides.base);
+    const counts = await countStage(
+      opts.counts ? matched.plans : [],
+      engine.host,
+      engine.budget.countSeconds(),
+      engine.log,
+      stored,
+    );
+    const measured = await measureInPairs(engine, matched);
+    const result = pairsOutcome(engine, sides, matched, measured, { impact, work: counts.work });
+    if (harnessShift) result.comparison.harnessShift = harnessShift;
+    if (counts.summary.counted + counts.summary.notCounted) result.comparison.counts = counts.summary;
+    return result;
+  });
+}
