@@ -82,14 +82,16 @@ async function diffs(
     log(`calibrate: ${what} ${i + 1}/${opts.repeats}`);
     const t = performance.now();
     // Both sides are one commit (the A/A) or differ by a plant: every point is measured, none is a control.
-    const r = await pairEveryPoint({
-      base: { root: sides.base, filters: sides.filters },
-      head: { root: sides.head, filters: sides.filters },
-      profile: opts.profile,
-      setup: { require: opts.require },
+    const r = await pairEveryPoint(
+      {
+        base: { root: sides.base, filters: sides.filters },
+        head: { root: sides.head, filters: sides.filters },
+        profile: opts.profile,
+        setup: { require: opts.require },
+      },
       // The head worktree's harness measures (its cache is the runtimes' and inputs').
-      engine: { harnessRoot: sides.head, budget: new Budget(opts.askedSeconds), seed: seed0 + i, log },
-    });
+      { harnessRoot: sides.head, budget: new Budget(opts.askedSeconds), seed: seed0 + i, log },
+    );
     out.push({ ...r, minutes: (performance.now() - t) / 60_000 });
   }
   return out;

@@ -185,22 +185,15 @@ export async function pairsCommand(argv: string[]): Promise<number> {
   const budget = new Budget(seconds.asked, seconds.deadline);
   // This checkout's harness measures, whichever side it is (pr.yml runs the base's when the harness did not change).
   const engine = { harnessRoot: ROOT, budget, seed, noise: noise.thresholds, strict: values.strict, log };
-  const setup = sideSetup(values, selection.require);
+  const sides = {
+    base: { root: base, filters: selection.filters },
+    head: { root: head, filters: selection.filters },
+    profile: selection.profile,
+    setup: sideSetup(values, selection.require),
+  };
   const { comparison, document, interrupted } = values['every-point']
-    ? await pairEveryPoint({
-        base: { root: base, filters: selection.filters },
-        head: { root: head, filters: selection.filters },
-        profile: selection.profile,
-        setup,
-        engine,
-      })
-    : await runPrDiff({
-        base,
-        head,
-        profile: selection.profile,
-        filters: selection.filters,
-        setup,
-        engine,
+    ? await pairEveryPoint(sides, engine)
+    : await runPrDiff(sides, engine, {
         controlPoints,
         ...(trusted ? { trusted } : {}),
         ...(countStore ? { countStore } : {}),

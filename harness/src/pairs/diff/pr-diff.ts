@@ -12,17 +12,16 @@
 import type { DiffPlan } from '../../formats/diff-plan-format.js';
 import type { TranscriptVerdict } from '../../formats/transcript-format.js';
 import { UserError } from '../../lib/errors.js';
-import type { Profile } from '../../model/profiles.js';
 import type { Host } from '../../pipeline/setup.js';
-import type { Filters } from '../../plan/plan.js';
 import { DEFAULT_CONTROL_POINTS } from '../decide/impact.js';
-import { loadSide, matchPoints } from '../engine/diff-sides.js';
+import { matchPoints } from '../engine/diff-sides.js';
 import {
+  type DiffSides,
   type Engine,
   type EngineStart,
+  loadSides,
   measureInPairs,
   prepareSides,
-  type SideSetup,
   startEngine,
   withLinkedSides,
 } from '../engine/pair-engine.js';
@@ -31,13 +30,8 @@ import { measureHarnessShift } from '../harness-shift/measure-harness-shift.js';
 import { type CountStoreOnDisk, countStage, storedCountsOf } from './count-stage.js';
 import { impactPlan } from './what-to-measure.js';
 
-export interface PrDiffOptions {
-  base: string;
-  head: string;
-  profile: Profile;
-  filters: Filters;
-  setup: SideSetup;
-  engine: EngineStart;
+/** What a pull request's diff adds to the engine's: the control, the base's plan and transcripts, the counts. */
+export interface PrChoices {
   /** Unaffected points measured as the control (default DEFAULT_CONTROL_POINTS). */
   controlPoints?: number;
   /** The plan the base's harness computed (`pairs --plan --json`): measured at least. */
@@ -63,42 +57,42 @@ function refuseMissingCounter(require: readonly string[], host: Host): void {
  * What the PR's harness change does, measured before the pairs (its time counts as set-up, so the
  * deadline still holds), within the budget's share for it.
  */
-function shiftOf(opts: PrDiffOptions, engine: Engine, affected: number, counting: boolean) {
+function shiftOf(sides: DiffSides, engine: Engine, pr: PrChoices, affected: number, counting: boolean) {
   const seconds = engine.budget.shiftSeconds(affected, counting);
   return measureHarnessShift({
-    base: opts.base,
-    head: opts.head,
-    filters: opts.filters,
+    base: sides.base.root,
+    head: sides.head.root,
+    filters: sides.head.filters,
     log: engine.log,
     ...(engine.noise ? { noise: engine.noise } : {}),
-    ...(opts.trusted ? { trusted: opts.trusted.harnessChange } : {}),
-    ...(opts.transcripts ? { transcripts: opts.transcripts } : {}),
+    ...(pr.trusted ? { trusted: pr.trusted.harnessChange } : {}),
+    ...(pr.transcripts ? { transcripts: pr.transcripts } : {}),
     ...(seconds !== undefined ? { deadlineSeconds: seconds } : {}),
   });
 }
 
-export async function runPrDiff(opts: PrDiffOptions): Promise<PairsResult> {
-  return withLinkedSides(opts.base, opts.head, async (baseRoot, headRoot) => {
-    const engine = await startEngine(opts.engine);
-    refuseMissingCounter(opts.setup.require, engine.host);
-    const plan = { profile: opts.profile, filters: opts.filters };
-    const loaded = { base: loadSide(baseRoot, 'base', plan), head: loadSide(headRoot, 'head', plan) };
-    const impact = impactPlan(loaded, opts.controlPoints ?? DEFAULT_CONTROL_POINTS, opts.trusted, engine.log);
-    const counting = opts.counts && Boolean(engine.host.tools.valgrind);
-    const harnessShift = await shiftOf(opts, engine, impact.affected.size, counting);
-    const sides = await prepareSides(engine, loaded, opts.setup, new Set(impact.measure.keys()));
-    const matched = matchPoints(sides.base, sides.head, undefined, (id) => impact.measure.get(id) ?? 'affected');
+/** The PR diff of `sides`, measured by an engine started from `start`, with what the pull request adds (`pr`). */
+export async function runPrDiff(sides: DiffSides, start: EngineStart, pr: PrChoices): Promise<PairsResult> {
+  return withLinkedSides(sides.base.root, sides.head.root, async (baseRoot, headRoot) => {
+    const engine = await startEngine(start);
+    refuseMissingCounter(sides.setup.require, engine.host);
+    const loaded = loadSides(sides, baseRoot, headRoot);
+    const impact = impactPlan(loaded, pr.controlPoints ?? DEFAULT_CONTROL_POINTS, pr.trusted, engine.log);
+    const counting = pr.counts && Boolean(engine.host.tools.valgrind);
+    const harnessShift = await shiftOf(sides, engine, pr, impact.affected.size, counting);
+    const prepared = await prepareSides(engine, loaded, sides.setup, new Set(impact.measure.keys()));
+    const matched = matchPoints(prepared.base, prepared.head, undefined, (id) => impact.measure.get(id) ?? 'affected');
     // Exact counts first, on every core: they decide at once; the pairs go on as the budget allows.
-    const stored = storedCountsOf(opts.countStore, engine.host, sides.base);
+    const stored = storedCountsOf(pr.countStore, engine.host, prepared.base);
     const counts = await countStage(
-      opts.counts ? matched.plans : [],
+      pr.counts ? matched.plans : [],
       engine.host,
       engine.budget.countSeconds(),
       engine.log,
       stored,
     );
     const measured = await measureInPairs(engine, matched);
-    const result = pairsOutcome(engine, sides, matched, measured, { impact, work: counts.work });
+    const result = pairsOutcome(engine, prepared, matched, measured, { impact, work: counts.work });
     if (harnessShift) result.comparison.harnessShift = harnessShift;
     if (counts.summary.counted + counts.summary.notCounted) result.comparison.counts = counts.summary;
     return result;

@@ -5,39 +5,32 @@
  * --every-point` any two checkouts.
  */
 import type { Job } from '../../model/job.js';
-import type { Profile } from '../../model/profiles.js';
-import type { Filters } from '../../plan/plan.js';
-import { loadSide, matchPoints } from './diff-sides.js';
+import { matchPoints } from './diff-sides.js';
 import {
+  type DiffSides,
   type EngineStart,
+  loadSides,
   measureInPairs,
   prepareSides,
-  type SideSetup,
   startEngine,
   withLinkedSides,
 } from './pair-engine.js';
 import { type PairsResult, pairsOutcome } from './pairs-outcome.js';
 
-export interface EveryPointDiff {
-  /** Each side's checkout and the filters that plan its points (a release pair's differ by the runtime). */
-  base: { root: string; filters: Filters };
-  head: { root: string; filters: Filters };
-  profile: Profile;
-  /** What matches a base job with a head job (default: the benchmark id, which names the runtime). */
-  pairKey?: (job: Job) => string;
-  setup: SideSetup;
-  engine: EngineStart;
-}
-
-export async function pairEveryPoint(d: EveryPointDiff): Promise<PairsResult> {
-  return withLinkedSides(d.base.root, d.head.root, async (baseRoot, headRoot) => {
-    const engine = await startEngine(d.engine);
-    const loaded = {
-      base: loadSide(baseRoot, 'base', { profile: d.profile, filters: d.base.filters }),
-      head: loadSide(headRoot, 'head', { profile: d.profile, filters: d.head.filters }),
-    };
-    const sides = await prepareSides(engine, loaded, d.setup);
-    const matched = matchPoints(sides.base, sides.head, d.pairKey);
-    return pairsOutcome(engine, sides, matched, await measureInPairs(engine, matched));
+/**
+ * Every point both sides have, measured in pairs. `pairKey`: what matches a base job with a head
+ * job (default: the benchmark id, which names the runtime; a release pair sets the runtime aside).
+ */
+export async function pairEveryPoint(
+  sides: DiffSides,
+  start: EngineStart,
+  pairKey?: (job: Job) => string,
+): Promise<PairsResult> {
+  return withLinkedSides(sides.base.root, sides.head.root, async (baseRoot, headRoot) => {
+    const engine = await startEngine(start);
+    const loaded = loadSides(sides, baseRoot, headRoot);
+    const prepared = await prepareSides(engine, loaded, sides.setup);
+    const matched = matchPoints(prepared.base, prepared.head, pairKey);
+    return pairsOutcome(engine, prepared, matched, await measureInPairs(engine, matched));
   });
 }

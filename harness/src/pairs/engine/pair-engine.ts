@@ -17,7 +17,9 @@ import type { NoiseThresholds } from '../../formats/noise-format.js';
 import { cpuSnapshot, foreignCores } from '../../machine/cpu-share.js';
 import type { Job } from '../../model/job.js';
 import { harnessMetric } from '../../model/metrics.js';
+import type { Profile } from '../../model/profiles.js';
 import { type Host, onInterrupt, setUpMachine } from '../../pipeline/setup.js';
+import type { Filters } from '../../plan/plan.js';
 import { removeScratch } from '../../run/measure.js';
 import { checkCounters, runMetrics } from '../../run/normalize.js';
 import type { SyscallCounts } from '../../run/parse-strace.js';
@@ -27,7 +29,7 @@ import { MIN_EFFECT } from '../decide/pair-statistics.js';
 import type { Values } from '../decide/point.js';
 import { DEFAULT_PLAN, type SequentialPlan } from '../decide/sequential.js';
 import type { Budget } from './budget.js';
-import { type LoadedSide, type Matched, type PreparedSide, prepareSide } from './diff-sides.js';
+import { type LoadedSide, loadSide, type Matched, type PreparedSide, prepareSide } from './diff-sides.js';
 import { refuseUnequalTools } from './measuring-tools.js';
 import { pairTimer } from './pair-timer.js';
 import { realExecutor } from './real-executor.js';
@@ -104,6 +106,22 @@ export interface SideSetup {
   justHomes?: { base?: string; head?: string };
   /** 'off': both sides measured without bubblewrap, each at its own path (a diagnostic, never a verdict). */
   sandbox?: 'off';
+}
+
+/** The two checkouts a diff compares, the filters that plan each side's points (a release pair's differ by the runtime), and how each is prepared. */
+export interface DiffSides {
+  base: { root: string; filters: Filters };
+  head: { root: string; filters: Filters };
+  profile: Profile;
+  setup: SideSetup;
+}
+
+/** Both checkouts' points, planned with the diff's profile and each side's filters, read from the linked paths. */
+export function loadSides(sides: DiffSides, baseRoot: string, headRoot: string) {
+  return {
+    base: loadSide(baseRoot, 'base', { profile: sides.profile, filters: sides.base.filters }),
+    head: loadSide(headRoot, 'head', { profile: sides.profile, filters: sides.head.filters }),
+  };
 }
 
 /** Resolves, plans and builds both sides' points (`keep`: the ids to measure; all by default); refuses unequal measuring tools. */

@@ -40,19 +40,21 @@ export function releaseConfirmer(opts: {
 }): Confirmer {
   return async (c) => {
     // One checkout under two releases: the point is the question, not something a PR changed.
-    const out = await pairEveryPoint({
-      base: { root: opts.root, filters: pairFilters(c, c.from) },
-      head: { root: opts.root, filters: pairFilters(c, c.to) },
-      profile: opts.profile,
-      pairKey: releasePairKey,
-      setup: { require: [] },
-      engine: {
+    const out = await pairEveryPoint(
+      {
+        base: { root: opts.root, filters: pairFilters(c, c.from) },
+        head: { root: opts.root, filters: pairFilters(c, c.to) },
+        profile: opts.profile,
+        setup: { require: [] },
+      },
+      {
         harnessRoot: opts.root,
         budget: new Budget(opts.askedSeconds),
         seed: opts.seed ?? 1,
         log: opts.log ?? ((m: string) => process.stderr.write(`${m}\n`)),
       },
-    });
+      releasePairKey,
+    );
     const point = out.comparison.points[0];
     return point ? judgeInPairs(c, point) : undefined;
   };
