@@ -59,16 +59,20 @@ function refuseMissingCounter(require: readonly string[], host: Host): void {
  */
 function shiftOf(sides: DiffSides, engine: Engine, pr: PrChoices, affected: number, counting: boolean) {
   const seconds = engine.budget.shiftSeconds(affected, counting);
-  return measureHarnessShift({
-    base: sides.base.root,
-    head: sides.head.root,
-    filters: sides.head.filters,
-    log: engine.log,
-    ...(engine.noise ? { noise: engine.noise } : {}),
-    ...(pr.trusted ? { trusted: pr.trusted.harnessChange } : {}),
-    ...(pr.transcripts ? { transcripts: pr.transcripts } : {}),
-    ...(seconds !== undefined ? { deadlineSeconds: seconds } : {}),
-  });
+  return measureHarnessShift(
+    {
+      base: sides.base.root,
+      head: sides.head.root,
+      filters: sides.head.filters,
+      log: engine.log,
+      ...(engine.noise ? { noise: engine.noise } : {}),
+      ...(seconds !== undefined ? { deadlineSeconds: seconds } : {}),
+    },
+    {
+      ...(pr.trusted ? { trusted: pr.trusted.harnessChange } : {}),
+      ...(pr.transcripts ? { transcripts: pr.transcripts } : {}),
+    },
+  );
 }
 
 /** The PR diff of `sides`, measured by an engine started from `start`, with what the pull request adds (`pr`). */

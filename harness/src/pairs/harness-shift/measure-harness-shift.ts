@@ -77,11 +77,6 @@ export interface HarnessShiftOptions {
   head: string;
   /** The profile both harnesses measure with (default quick). */
   profile?: Profile;
-  /**
-   * What both harnesses ran and computed (harness-transcripts.ts): when they measure the same, no
-   * round is timed; otherwise the rounds are, and the differences go into the answer.
-   */
-  transcripts?: TranscriptVerdict;
   /** Rounds at most (default: MAX_ROUNDS with a deadline, else MIN_ROUNDS); they stop once every experiment's interval settles. */
   rounds?: number;
   /** Points drawn per experiment (at least one each). */
@@ -97,8 +92,17 @@ export interface HarnessShiftOptions {
   runBench?: RunBench;
   /** The machine's calibrated thresholds ("<id> <metric>" -> ratio): the sample takes each experiment's quietest points. */
   noise?: NoiseThresholds;
+}
+
+/** What the base's harness found before this measurement, which it honours. */
+export interface BaseFindings {
   /** The base's own analysis of the harness change (a trusted plan): a change it sees is measured whatever this one finds. */
   trusted?: { changed: boolean; files: readonly string[] };
+  /**
+   * What both harnesses ran and computed (harness-transcripts.ts): when they measure the same, no
+   * round is timed; otherwise the rounds are, and the differences go into the answer.
+   */
+  transcripts?: TranscriptVerdict;
 }
 
 /** Whether a point's runtime is here (resolved as the head's harness would, installing npm-published ones). */
@@ -155,7 +159,11 @@ export function evictsBeforeEveryRun(p: Point): boolean {
 }
 
 /** The harness change's files, and the answer when nothing needs measuring (undefined: measure). */
-async function changedMeasuringCode(opts: HarnessShiftOptions, log: (m: string) => void) {
+async function changedMeasuringCode(
+  opts: HarnessShiftOptions,
+  trusted: BaseFindings['trusted'],
+  log: (m: string) => void,
+) {
   // A base without this project's entry point has no harness to measure with.
   if (!existsSync(join(opts.base, 'harness', 'bootstrap.mjs'))) {
     log('harness shift: the base has no harness/bootstrap.mjs, so its harness cannot be compared');
@@ -163,10 +171,8 @@ async function changedMeasuringCode(opts: HarnessShiftOptions, log: (m: string) 
   }
   const own = await harnessChange(opts.base, opts.head);
   // The trusted side's finding holds where this harness's own finds less.
-  const overruled = opts.trusted?.changed === true && (own.sameCode || own.files.length === 0);
-  const change = overruled
-    ? { files: [...new Set([...own.files, ...opts.trusted!.files])].sort(), sameCode: false }
-    : own;
+  const overruled = trusted?.changed === true && (own.sameCode || own.files.length === 0);
+  const change = overruled ? { files: [...new Set([...own.files, ...trusted.files])].sort(), sameCode: false } : own;
   if (overruled) log("harness shift: the base's analysis finds a harness change this one does not: measuring it");
   const files = change.files.slice(0, MAX_FILES).map((f) => f.slice(0, MAX_PATH));
   if (!files.length) return undefined;
@@ -178,8 +184,7 @@ async function changedMeasuringCode(opts: HarnessShiftOptions, log: (m: string) 
  * The points the timed shift draws from: where the recordings put every difference in named
  * points, those alone (a difference in the harness's own work may move any point: all of them).
  */
-function onlyNamed(points: Point[], v: TranscriptVerdict | undefined, log: (m: string) => void): Point[] {
-  const named = v ? pointsToTime(v) : undefined;
+function onlyNamed(points: Point[], named: readonly string[] | undefined, log: (m: string) => void): Point[] {
   if (!named) return points;
   const kept = points.filter((p) => namedPoint(named, p.id));
   // Names that match no point of this profile (a renamed point, a label of the head's own): all.
@@ -190,10 +195,16 @@ function onlyNamed(points: Point[], v: TranscriptVerdict | undefined, log: (m: s
   return kept;
 }
 
-/** Measures the harness change, or undefined when the pull request changes no measuring file. */
-export async function measureHarnessShift(opts: HarnessShiftOptions): Promise<HarnessShift | undefined> {
+/**
+ * Measures the harness change, or undefined when the pull request changes no measuring file; what
+ * the base's harness already found (`found`) is honoured.
+ */
+export async function measureHarnessShift(
+  opts: HarnessShiftOptions,
+  found: BaseFindings = {},
+): Promise<HarnessShift | undefined> {
   const log = opts.log ?? ((m: string) => process.stderr.write(`${m}\n`));
-  const change = await changedMeasuringCode(opts, log);
+  const change = await changedMeasuringCode(opts, found.trusted, log);
   if (!change) return undefined;
   const { files } = change;
   const profile = opts.profile ?? 'quick';
@@ -202,10 +213,10 @@ export async function measureHarnessShift(opts: HarnessShiftOptions): Promise<Ha
     log('harness shift: both harnesses compile to the same runner code: nothing to measure');
     return { files, profile, rounds: 0, seed, margin: SHIFT_MARGIN, experiments: [], notMeasured: [], sameCode: true };
   }
-  const transcript = opts.transcripts ? { transcript: opts.transcripts } : {};
-  if (opts.transcripts && needsNoTiming(opts.transcripts)) {
+  const transcript = found.transcripts ? { transcript: found.transcripts } : {};
+  if (found.transcripts && needsNoTiming(found.transcripts)) {
     log(
-      measuresTheSame(opts.transcripts)
+      measuresTheSame(found.transcripts)
         ? 'harness shift: both harnesses run the same commands and compute the same numbers (transcripts): nothing to time'
         : 'harness shift: both harnesses run the same commands (transcripts); the numbers they make differently are listed exactly: nothing to time',
     );
@@ -213,7 +224,8 @@ export async function measureHarnessShift(opts: HarnessShiftOptions): Promise<Ha
   }
   const rounds = opts.rounds ?? (opts.deadlineSeconds !== undefined ? MAX_ROUNDS : MIN_ROUNDS);
   const experiments = loadAllExperiments(join(opts.head, 'programs'));
-  const points = onlyNamed(expand(experiments, profile, opts.filters ?? {}), opts.transcripts, log);
+  const named = found.transcripts ? pointsToTime(found.transcripts) : undefined;
+  const points = onlyNamed(expand(experiments, profile, opts.filters ?? {}), named, log);
   // comparison.json holds at most MAX_POINTS per experiment.
   const per = Math.min(MAX_POINTS, Math.max(1, opts.perExperiment ?? DEFAULT_PER_EXPERIMENT));
   const candidates = per * CANDIDATES_PER_POINT;
@@ -225,7 +237,7 @@ export async function measureHarnessShift(opts: HarnessShiftOptions): Promise<Ha
   log(
     `harness shift: ${sample.length} candidate point(s), the quietest ${per} per experiment kept after ${plural(narrowAfter, 'round')}, at most ${rounds} round(s): ${sample.map((p) => p.id).join(', ')}`,
   );
-  const measured = await measureRounds({ opts, sample, per, rounds, narrowAfter, profile, experiments, log });
+  const measured = await measureRounds({ opts, sample, per, rounds, narrowAfter, profile, experiments, named, log });
   return { files, profile, rounds, seed, margin: SHIFT_MARGIN, candidates, ...measured, ...transcript };
 }
 
@@ -239,6 +251,8 @@ interface RoundsJob {
   rounds: number;
   profile: Profile;
   experiments: ReturnType<typeof loadAllExperiments>;
+  /** The points or builds the recordings put every difference in (their work is counted by both harnesses). */
+  named: readonly string[] | undefined;
   log: (m: string) => void;
 }
 
@@ -284,8 +298,7 @@ async function measureRounds(
       const ok = new Set(shifts.filter((s) => insideMargin(s)).map((s) => s.experiment));
       return new Set(sample.filter((p) => ok.has(p.experiment.id)).map((p) => p.id));
     };
-    const inPoints = opts.transcripts ? pointsToTime(opts.transcripts) : undefined;
-    const work = inPoints?.length
+    const work = job.named?.length
       ? await countWithBothHarnesses({ sample, profile, sides, run, stop, log })
       : undefined;
     // Asked only when a round can still start (a spent deadline measures nothing at all).

@@ -81,18 +81,20 @@ describe('measureHarnessShift', () => {
 
   it('times nothing when both harnesses were recorded running the same commands and computing the same numbers', async () => {
     const calls: string[] = [];
-    const shift = await measureHarnessShift({
-      base,
-      head,
-      rounds: 3,
-      filters: { experiments: ['wc'], variants: ['c'] },
-      transcripts: verdict(true),
-      log: () => {},
-      runBench: async (side) => {
-        calls.push(side);
-        return { code: 2, stderr: 'error: not run\n' };
+    const shift = await measureHarnessShift(
+      {
+        base,
+        head,
+        rounds: 3,
+        filters: { experiments: ['wc'], variants: ['c'] },
+        log: () => {},
+        runBench: async (side) => {
+          calls.push(side);
+          return { code: 2, stderr: 'error: not run\n' };
+        },
       },
-    });
+      { transcripts: verdict(true) },
+    );
     expect(calls).toEqual([]);
     expect(shift).toMatchObject({ files: ['harness/src/run/measure.ts'], rounds: 0, experiments: [] });
     expect(HarnessShift.parse(shift)).toEqual(shift);
@@ -100,15 +102,17 @@ describe('measureHarnessShift', () => {
   });
 
   it('times the change when the recordings differ, and keeps what they found', async () => {
-    const shift = await measureHarnessShift({
-      base,
-      head,
-      rounds: 3,
-      deadlineSeconds: 0,
-      filters: { experiments: ['wc'], variants: ['c'] },
-      transcripts: verdict(false),
-      log: () => {},
-    });
+    const shift = await measureHarnessShift(
+      {
+        base,
+        head,
+        rounds: 3,
+        deadlineSeconds: 0,
+        filters: { experiments: ['wc'], variants: ['c'] },
+        log: () => {},
+      },
+      { transcripts: verdict(false) },
+    );
     expect(shift!.rounds).toBe(3);
     expect(shift!.transcript?.runs.differences).toHaveLength(1);
     expect(renderHarnessShift(shift!)).toContain('Recorded from outside before timing:');
@@ -126,15 +130,17 @@ describe('measureHarnessShift', () => {
         inPoints: ['wc/c/bs=65536'],
       },
     };
-    const shift = await measureHarnessShift({
-      base,
-      head,
-      profile: 'smoke',
-      rounds: 1,
-      filters: { experiments: ['wc'], variants: ['c'] },
-      transcripts: inPoint,
-      log: (m) => log.push(m),
-    });
+    const shift = await measureHarnessShift(
+      {
+        base,
+        head,
+        profile: 'smoke',
+        rounds: 1,
+        filters: { experiments: ['wc'], variants: ['c'] },
+        log: (m) => log.push(m),
+      },
+      { transcripts: inPoint },
+    );
     expect(HarnessShift.parse(shift)).toEqual(shift);
     // Only the named point is counted (and timed), by both harnesses: the same C program on the
     // same input does the same work whichever harness starts it, exactly.
