@@ -3,7 +3,9 @@
  * whose key is stored takes its count; the others are counted, at most `budget` of them (the rest
  * wait for a later run, which says so); and in each deciding family one reused point is counted
  * again live and compared with what is stored (the least re-checked first, so the re-check
- * rotates over the family's points run by run). Pure.
+ * rotates over the family's points run by run). Only a point whose stored repeats were steady
+ * stands for its family: one whose work follows the scheduler (a pipe's reads) would disagree
+ * with itself and drop a whole family's counts for nothing. Pure.
  */
 
 import { median } from '../analysis/two-sample.js';
@@ -30,6 +32,8 @@ export interface ReusePlan<J> {
   deferred: Keyed<J>[];
   /** One reused point per deciding family, counted again and compared with the stored count. */
   recheck: { point: Keyed<J>; stored: StoredCount }[];
+  /** Deciding families reused without a re-check: none of their stored points repeated steadily. */
+  unchecked: string[];
 }
 
 export function planReuse<J>(
@@ -46,8 +50,11 @@ export function planReuse<J>(
     else fresh.push(point);
   }
   const byFamily = new Map<string, ReusePlan<J>['reuse'][number]>();
+  const deciding = new Set<string>();
   for (const r of reuse) {
     if (!r.point.decides) continue;
+    deciding.add(r.point.family);
+    if (!steadyStored(r.point.family, r.stored.runs, r.point.vary)) continue;
     const best = byFamily.get(r.point.family);
     if (
       !best ||
@@ -61,6 +68,7 @@ export function planReuse<J>(
     count: fresh.slice(0, budget),
     deferred: fresh.slice(budget),
     recheck: recheck ? [...byFamily.values()] : [],
+    unchecked: recheck ? [...deciding].filter((f) => !byFamily.has(f)).sort() : [],
   };
 }
 
@@ -76,6 +84,30 @@ function repeatsExactly(runs: readonly CountedRun[]): boolean {
   const bySize = new Map<string, Set<number>>();
   for (const r of runs) bySize.set(r.size, (bySize.get(r.size) ?? new Set()).add(r.instructions));
   return [...bySize.values()].every((xs) => xs.size === 1);
+}
+
+/** How far a re-count of the same work may land from the stored total `s`. */
+function allowance(exact: boolean, s: number, vary: number | undefined): number {
+  return exact ? (vary ?? 0) : Math.max(COUNT_TOLERANCE * Math.abs(s), vary ?? 0);
+}
+
+/**
+ * Whether a stored count can stand for its family in a live re-check: at each counted size its
+ * repeats did the same operations (the fit's reads) and their totals lay within half of what a
+ * re-count may move (C: to the instruction, or within its declared `vary`), so a live count of
+ * unchanged work lands inside the allowance. A pipe-fed point fails this: how many reads it makes
+ * depends on how the kernel splits the writer's data.
+ */
+export function steadyStored(family: string, runs: readonly CountedRun[], vary?: number): boolean {
+  const bySize = new Map<string, CountedRun[]>();
+  for (const r of runs) bySize.set(r.size, [...(bySize.get(r.size) ?? []), r]);
+  const exact = family === 'native';
+  return [...bySize.values()].every((rs) => {
+    if (new Set(rs.map((r) => r.x)).size > 1) return false;
+    const xs = rs.map((r) => r.instructions);
+    const range = Math.max(...xs) - Math.min(...xs);
+    return exact ? range <= (vary ?? 0) : range <= allowance(false, median(xs), vary) / 2;
+  });
 }
 
 /**
@@ -98,7 +130,6 @@ export function recountAgrees(
   return [...a].every(([size, s]) => {
     const l = b.get(size);
     if (l === undefined) return false;
-    const allowed = native ? (vary ?? 0) : Math.max(COUNT_TOLERANCE * Math.abs(s), vary ?? 0);
-    return Math.abs(l - s) <= allowed;
+    return Math.abs(l - s) <= allowance(native, s, vary);
   });
 }

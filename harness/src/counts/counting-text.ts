@@ -20,6 +20,10 @@ export function countingSentence(c: Counting): string {
     );
   const agreed = c.rechecked.filter((r) => r.agreed).length;
   if (c.rechecked.length) parts.push(`; re-checked live: ${agreed} of ${c.rechecked.length} agreed with the store`);
+  if (c.unchecked?.length)
+    parts.push(
+      `; not re-checked: ${c.unchecked.join(', ')} (no stored point of ${c.unchecked.length === 1 ? 'that family' : 'those families'} repeated steadily enough to stand for it)`,
+    );
   if (c.dropped.length)
     parts.push(
       `; a re-count disagreed with the stored counts of ${c.dropped.join(', ')}: those stored counts were dropped on this machine and counted again`,

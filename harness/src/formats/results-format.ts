@@ -278,6 +278,8 @@ const Run = z
         budget: Count,
         rechecked: z.array(z.object({ id: BenchmarkId, family: Token, agreed: z.boolean() }).strict()).max(100),
         dropped: z.array(Token).max(100),
+        /** Deciding families reused without a re-check: none of their stored points had repeated steadily. */
+        unchecked: z.array(Token).max(100).optional(),
         /**
          * Other profiles whose points were counted too, untimed (`bench --count-profiles`: main's
          * runners count the pull requests' profile): how many of their keys were stored, counted

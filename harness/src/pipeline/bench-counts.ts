@@ -133,8 +133,8 @@ async function dropAndRecount(
   dropped: ReadonlySet<string>,
   disagreed: readonly [Job, CountResult][],
   log: (m: string) => void,
-): Promise<ReusePlan['reuse']> {
-  if (!dropped.size || !s.stored.ok) return [];
+): Promise<{ planned: number; counted: number }> {
+  if (!dropped.size || !s.stored.ok) return { planned: 0, counted: 0 };
   const counts = s.stored.file.counts;
   for (const [key, c] of Object.entries(counts)) if (dropped.has(c.family)) delete counts[key];
   for (const [job, w] of disagreed) remember(s, job, w);
@@ -142,13 +142,16 @@ async function dropAndRecount(
   log(
     `counts re-checked live disagreed with the stored ones for ${[...dropped].join(', ')}: their stored counts on this machine are dropped and ${again.length} point(s) counted again`,
   );
-  if (!s.stopped())
-    await countLive(
-      s,
-      again.map((r) => r.point.job),
-      (job, w) => remember(s, job, w),
-    );
-  return again;
+  const counted = s.stopped()
+    ? 0
+    : await countLive(
+        s,
+        again.map((r) => r.point.job),
+        (job, w) => remember(s, job, w),
+      );
+  if (counted < again.length)
+    log(`counts: stopped after ${counted} of the ${again.length} dropped point(s) were counted again`);
+  return { planned: again.length, counted };
 }
 
 export async function countStage(
@@ -213,9 +216,14 @@ export async function countStage(
     log(
       `${plan.deferred.length} point(s) with new keys left for a later run: the counting budget of ${opts.budget} new points per run was spent`,
     );
-  // What was counted, not what was planned: an interrupted stage counted fewer.
-  const countedNow = live + again.length;
-  const reused = plan.reuse.length - plan.recheck.length - again.length;
+  if (plan.unchecked.length)
+    log(
+      `counts: ${plan.unchecked.join(', ')} reused without a live re-check: none of their stored points repeated steadily enough to stand for the family`,
+    );
+  // What was counted, not what was planned: an interrupted stage counted fewer, in either pass.
+  const countedNow = live + again.counted;
+  // A dropped family's points are no longer reused, whether or not they were counted again.
+  const reused = plan.reuse.length - plan.recheck.length - again.planned;
   const seconds = (performance.now() - t) / 1000;
   log(
     `counts: ${reused} reused from the store, ${countedNow} counted in ${seconds.toFixed(0)} s${stored.ok ? '' : ` (stored counts not used: ${stored.why})`}`,
@@ -228,6 +236,7 @@ export async function countStage(
     budget: opts.budget,
     rechecked,
     dropped: [...dropped],
+    ...(plan.unchecked.length ? { unchecked: plan.unchecked } : {}),
   };
   return { interrupted: stopped(), counted, seconds, newKeys: plan.count.length, record };
 }

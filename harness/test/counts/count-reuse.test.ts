@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { jobsToCount } from '../../src/counts/count-jobs.js';
 import { type CountMachine, countKey, countKeyParts } from '../../src/counts/count-key.js';
-import { type Keyed, planReuse, recountAgrees } from '../../src/counts/count-reuse.js';
+import { type Keyed, planReuse, recountAgrees, steadyStored } from '../../src/counts/count-reuse.js';
 import { countingSentence } from '../../src/counts/counting-text.js';
 import type { StoredCount } from '../../src/formats/count-store-format.js';
 import { loadAllExperiments } from '../../src/plan/experiments.js';
@@ -54,6 +54,36 @@ describe('planReuse', () => {
     expect(p.reuse.map((r) => r.point.id)).toEqual(['c1', 'c2', 'n1', 'd1']);
     // Deno's counts are evidence: nothing of its is re-checked.
     expect(p.recheck.map((r) => r.point.id).sort()).toEqual(['c2', 'n1']);
+  });
+
+  it('a point whose stored repeats were not steady never stands for its family (a pipe-fed point)', () => {
+    // wc/node-pipe at bs=1024 as stored on the development VM: the reads follow how the kernel
+    // splits the pipe (1,322 and 1,264), so the point disagrees with itself run to run.
+    const pipe: StoredCount = {
+      ...stored('n0', 'node'),
+      runs: [
+        { size: 'small', instructions: 60_100_000, x: 313 },
+        { size: 'large', instructions: 88_400_000, x: 1_322 },
+        { size: 'large', instructions: 86_600_000, x: 1_264 },
+      ],
+    };
+    const steady: StoredCount = {
+      ...stored('n1', 'node', 3),
+      runs: [
+        { size: 'small', instructions: 60_100_000, x: 256 },
+        { size: 'large', instructions: 90_000_000, x: 1_024 },
+        { size: 'large', instructions: 90_010_000, x: 1_024 },
+      ],
+    };
+    const nodes = [point('n0', 'node'), point('n1', 'node')];
+    const p = planReuse(nodes, { 'k-n0': pipe, 'k-n1': steady }, 60);
+    // n0 is the least checked, yet n1 is re-checked.
+    expect(p.recheck.map((r) => r.point.id)).toEqual(['n1']);
+    expect(p.unchecked).toEqual([]);
+    // A family with no steady point is reused unchecked, and said so.
+    const only = planReuse([point('n0', 'node')], { 'k-n0': pipe }, 60);
+    expect(only.recheck).toEqual([]);
+    expect(only.unchecked).toEqual(['node']);
   });
 
   it('a key the store does not hold is counted even when its point has another stored', () => {
@@ -125,6 +155,25 @@ describe('recountAgrees', () => {
   });
 });
 
+describe('steadyStored', () => {
+  const own = (...xs: number[]) => xs.map((instructions) => ({ size: 'own' as const, instructions }));
+  it('C: repeats to the instruction, or within what it declares (countsVary)', () => {
+    expect(steadyStored('native', own(160_928, 160_928))).toBe(true);
+    expect(steadyStored('native', own(160_928, 160_972))).toBe(false);
+    expect(steadyStored('native', own(160_928, 160_972), 500)).toBe(true);
+  });
+  it('the others: repeats within half the tolerance, and the same operations at each size', () => {
+    expect(steadyStored('node', own(100_000_000, 100_400_000))).toBe(true);
+    expect(steadyStored('node', own(100_000_000, 100_600_000))).toBe(false);
+    const largeRuns = (x2: number) => [
+      { size: 'large' as const, instructions: 100_000_000, x: 1_024 },
+      { size: 'large' as const, instructions: 100_000_000, x: x2 },
+    ];
+    expect(steadyStored('node', largeRuns(1_024))).toBe(true);
+    expect(steadyStored('node', largeRuns(1_025))).toBe(false);
+  });
+});
+
 describe('countKey', () => {
   const job = jobsToCount(
     expand(loadAllExperiments(join(ROOT, 'programs')), 'smoke', { experiments: ['wc'] }).map((p) => jobOf(p)),
@@ -181,6 +230,9 @@ describe('countingSentence', () => {
     );
     expect(s).toContain('re-checked live: 0 of 1 agreed with the store');
     expect(s).toContain('a re-count disagreed with the stored counts of native');
+    expect(countingSentence({ ...base, unchecked: ['node'] })).toContain(
+      'not re-checked: node (no stored point of that family repeated steadily enough to stand for it)',
+    );
     expect(countingSentence({ ...base, store: 'not reused: --recount', reused: 0 })).toContain(
       '(stored counts not reused: --recount)',
     );

@@ -5,12 +5,13 @@
  * had). A base whose key the store holds is not counted again, only its head is. Never blindly:
  * in each deciding family one such point is compared live first, by its head where the head's key
  * is the base's (a control point: the head's live count is a re-count of the stored one), else by
- * counting that base live too; a family whose comparison disagrees, or could not be made, takes
- * no stored count in this diff. The store is only read.
+ * counting that base live too; a family whose comparison disagrees, or could not be made (none of
+ * its stored points repeated steadily: counts/count-reuse.ts), takes no stored count in this diff.
+ * The store is only read.
  */
 
 import { countingFamily } from '../../counts/count-jobs.js';
-import { type Keyed, recountAgrees } from '../../counts/count-reuse.js';
+import { type Keyed, recountAgrees, steadyStored } from '../../counts/count-reuse.js';
 import type { CountedRun } from '../../counts/count-rule.js';
 import { keyer, type OpenedCounts } from '../../counts/stored-counts.js';
 import { countsVaryOf, evidenceOf } from '../../counts/under-valgrind.js';
@@ -67,11 +68,14 @@ export function planStoredBase(
   const best = new Map<string, Reusable>();
   const rank = (r: Reusable) => [r.sameKey ? 0 : 1, r.stored.checks] as const;
   for (const r of reusable.values()) {
-    if (!r.decides) continue;
+    if (!r.decides || !steadyStored(r.family, r.stored.runs, r.vary)) continue;
     const b = best.get(r.family);
     const [x, y] = [rank(r), b && rank(b)];
     if (!y || x[0] < y[0] || (x[0] === y[0] && (x[1] < y[1] || (x[1] === y[1] && r.id < b!.id)))) best.set(r.family, r);
   }
+  // A deciding family none of whose stored points repeated steadily cannot be confirmed live: its
+  // bases are counted, not taken.
+  for (const [id, r] of reusable) if (r.decides && !best.has(r.family)) reusable.delete(id);
   return {
     reusable,
     recheck: [...best.values()].map((r) => ({
