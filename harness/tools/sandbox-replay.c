@@ -9,7 +9,8 @@
  *
  * What "everything it can see" is, compared byte for byte (the key):
  *   - its argv, its whole environment, its working directory, umask, CPU set and every limit
- *     (/proc/self/status, /proc/self/limits), and what its descriptors 0-2 are;
+ *     (/proc/self/status, /proc/self/limits), and what its descriptors 0-2 are (a sandbox that
+ *     inherits any other descriptor runs, always: each is shown to strace, see show_inherited);
  *   - every writable folder it binds (--bind SRC DST): each entry's path, type and mode, and each
  *     file's size and content, except a file a sandbox left and nothing touched since (same inode,
  *     size, times and content as when that sandbox ended), which is named by its path and mode
@@ -269,6 +270,27 @@ static void run_real(char **argv) {
   _exit(127);
 }
 
+/*
+ * The descriptors it inherited besides 0-2 (those the sandboxed program inherits besides its
+ * streams), each shown to the recording's strace: dup2 of a descriptor onto itself changes nothing,
+ * and strace -y prints what it is. Returns how many there were, or -1.
+ */
+static int show_inherited(void) {
+  DIR *d = opendir("/proc/self/fd");
+  if (!d) return -1;
+  int own = dirfd(d), n = 0;
+  struct dirent *e;
+  while ((e = readdir(d))) {
+    char *end;
+    long fd = strtol(e->d_name, &end, 10);
+    if (end == e->d_name || *end || fd < 3 || fd == own) continue;
+    dup2((int)fd, (int)fd);
+    n++;
+  }
+  closedir(d);
+  return n;
+}
+
 static void write_all(int fd, const char *p, size_t n) {
   while (n) {
     ssize_t w = write(fd, p, n);
@@ -525,6 +547,8 @@ static int exit_as(int status) {
 }
 
 int main(int argc, char **argv) {
+  /* First, before this opens anything. What the program may write to such a descriptor cannot be played back. */
+  if (show_inherited() != 0) run_real(argv);
   const char *binds[64];
   int nb = writable(argc, argv, binds, 64);
   struct stat st1, st2;

@@ -24,6 +24,8 @@ const NormalRunSchema = z
     fill: z.literal(true).optional(),
     /** Standard input, output and error, when the recording wired them (a file's path, `pipe`, `/dev/null`). */
     stdio: z.tuple([text, text, text]).optional(),
+    /** A sandbox's other inherited descriptors (`3 pipe`, `4 <path>`), as the sandbox player showed them. */
+    fds: z.array(text).max(1000).optional(),
   })
   .strict();
 /** One run as the transcript keeps it: no pid, no order number; the places named. */

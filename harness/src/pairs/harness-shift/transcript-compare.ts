@@ -132,6 +132,7 @@ function describe(base: NormalRun, head: NormalRun): string {
     Object.entries(base.limits).map(([k, v]) => `${k}=${v}`),
     Object.entries(head.limits).map(([k, v]) => `${k}=${v}`),
   );
+  const fds = tokenChange(base.fds ?? [], head.fds ?? []);
   const parts = [
     change('', argv.removed, argv.added),
     change('environment ', env.removed, env.added),
@@ -142,6 +143,7 @@ function describe(base: NormalRun, head: NormalRun): string {
       const [b, h] = [base.stdio?.[i] ?? 'inherited', head.stdio?.[i] ?? 'inherited'];
       return b !== h ? `${stream} ${code(b)} → ${code(h)}` : '';
     }),
+    change('other descriptors ', fds.removed, fds.added),
   ].filter(Boolean);
   return `${program(base)}: ${parts.join('; ') || 'started from another file'}`;
 }

@@ -60,5 +60,6 @@ export function normalizeRun(run: ProcessRun, name: (s: string) => string): Norm
     ...(run.stdio
       ? { stdio: [name(run.stdio[0]), name(run.stdio[1]), name(run.stdio[2])] as [string, string, string] }
       : {}),
+    ...(run.fds ? { fds: run.fds.map(name) } : {}),
   };
 }

@@ -153,6 +153,18 @@ export async function recordHarness(
   }
 }
 
+/**
+ * The recording starts with descriptors 0-2 only: one the recorder inherited (a runner's agent can
+ * leak one) would reach every sandbox of one side's recording and not the other's, whose
+ * descriptors the sandbox player shows (transcript-starts.ts `fds`).
+ */
+export const ONLY_STREAMS = [
+  '/bin/bash',
+  '-c',
+  'for f in /proc/$$/fd/*; do n=${f##*/}; [ "$n" -gt 2 ] && eval "exec $n>&-"; done; exec "$@"',
+  'only-streams',
+];
+
 /** strace from outside, on the process calls, writing `log`. */
 const straceFor = (log: string) => [
   STRACE,
@@ -289,7 +301,7 @@ async function recordIn(
     env: recordingEnv(dirs.tmp),
     timeoutMs,
   });
-  const { r, harnessCpu } = await runWatched(argv, harness[1]!, dirs, root, timeoutMs);
+  const { r, harnessCpu } = await runWatched([...ONLY_STREAMS, ...argv], harness[1]!, dirs, root, timeoutMs);
   let text: string;
   try {
     text = readFileSync(log, 'utf8');

@@ -32,6 +32,11 @@ export interface ProcessRun {
   readonly fill?: true;
   /** What its standard input, output and error are, when something in the recording wired them: see `descriptor`. */
   readonly stdio?: Stdio;
+  /**
+   * A sandbox's other inherited descriptors (`3 pipe`, `4 /path`), as the sandbox player shows
+   * them: each dup2'd onto itself right after its execve (harness/tools/sandbox-replay.c).
+   */
+  readonly fds?: readonly string[];
 }
 
 /** Descriptors 0, 1 and 2: `inherited` (from outside the recording) until a dup2 or dup3 in it sets one. */
@@ -97,6 +102,8 @@ interface ProcessState {
   point?: string;
   fill?: true;
   stdio: Stdio;
+  /** The index of its last start in the runs: what it does after its execve belongs to that start. */
+  lastRun?: number;
 }
 
 const FORKS = new Set(['clone', 'clone3', 'fork', 'vfork']);
@@ -209,6 +216,7 @@ class Tasks {
     const env = list(args[2]);
     self.point = pointOf(exe, list(args[1]), env) ?? self.point;
     if (fillsCache(list(args[1]))) self.fill = true;
+    self.lastRun = this.runs.length;
     this.runs.push({
       seq: this.runs.length,
       pid,
@@ -223,6 +231,14 @@ class Tasks {
       limits: { ...self.limits },
       ...(self.stdio !== INHERITED ? { stdio: self.stdio } : {}),
     });
+  }
+
+  /** A descriptor the sandbox player showed (a dup2 onto itself after its execve), added to its start. */
+  shown(pid: number, fd: number, what: string): void {
+    const at = this.of(pid).lastRun;
+    const run = at === undefined ? undefined : this.runs[at];
+    if (!run || !/(^|\/)bwrap$/.test(run.exe)) return;
+    this.runs[at!] = { ...run, fds: [...(run.fds ?? []), `${fd} ${what}`].sort() };
   }
 }
 
@@ -246,7 +262,9 @@ function apply(tasks: Tasks, call: SysCall, args: readonly ArgValue[]): void {
     // The way a spawner wires a child's standard streams between its fork and its execve.
     const target = Number(/^\d+/.exec(str(args[1]))?.[0]);
     const what = descriptor(str(args[0]));
-    if (what !== undefined && target >= 0 && target <= 2) {
+    if (what !== undefined && target > 2 && Number(/^\d+/.exec(str(args[0]))?.[0]) === target)
+      tasks.shown(call.pid, target, what);
+    else if (what !== undefined && target >= 0 && target <= 2) {
       const next = [...self.stdio] as [string, string, string];
       next[target] = what;
       self.stdio = next;

@@ -8,6 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxPlayer } from '../../../src/pairs/harness-shift/sandbox-replay.js';
+import { ONLY_STREAMS } from '../../../src/pairs/harness-shift/transcript-record.js';
+import { processRuns } from '../../../src/pairs/harness-shift/transcript-starts.js';
+import { readStraceLog } from '../../../src/run/strace-log.js';
 import { ROOT, runCli } from '../../helpers/cli.js';
 import { removeScratch } from '../../helpers/scratch.js';
 import { borrowNodeModules, cloneWorkingTree, plantedClone } from '../../helpers/working-tree.js';
@@ -36,11 +39,16 @@ describe('the sandbox player', () => {
   }, 120_000);
 
   /** One sandbox as the harness starts one: output to pipes, a writable folder, a random answer. */
-  const sandbox = (script = 'echo "$RANDOM$RANDOM"; ls /run/w | tr "\\n" " "; date +%N > /run/w/left.txt; exit 3') => {
+  const sandbox = (
+    script = 'echo "$RANDOM$RANDOM"; ls /run/w | tr "\\n" " "; date +%N > /run/w/left.txt; exit 3',
+    how: { before?: string[] } = {},
+  ) => {
+    // As a recording starts: with the streams only (this test's runner may have leaked others).
+    const [first, ...rest] = [...ONLY_STREAMS, ...(how.before ?? []), ...fenced];
     const r = spawnSync(
-      fenced[0]!,
+      first!,
       [
-        ...fenced.slice(1),
+        ...rest,
         '/usr/bin/bwrap',
         '--unshare-all',
         '--die-with-parent',
@@ -97,6 +105,26 @@ describe('the sandbox player', () => {
     const other = sandbox('echo "$RANDOM$RANDOM"; exit 4');
     expect(other.status).toBe(4);
     expect(sandbox('echo "$RANDOM$RANDOM"; exit 4')).toEqual(other);
+  });
+
+  it('a sandbox handed a descriptor besides its streams runs every time, and the recording sees the descriptor', () => {
+    const log = join(dir, 'fds.strace');
+    // Descriptor 3 opened on a file, then the recording's strace and its fence, as a harness would hand it.
+    const how = {
+      before: ['/bin/sh', '-c', 'exec "$@" 3</etc/hostname', 'fd3', '/usr/bin/strace', '-f', '-q', '-y'],
+    };
+    how.before.push('-e', 'trace=execve,dup2', '-o', log);
+    const script = 'echo "$RANDOM$RANDOM"; ls /proc/self/fd | tr "\\n" " "';
+    const first = sandbox(script, how);
+    // The program inside was handed descriptor 3 too.
+    expect(first.out).toMatch(/^\d+\n0 1 2 3 \d+ $/);
+    expect(sandbox(script, how).out).not.toBe(first.out);
+    const runs = processRuns(readStraceLog(readFileSync(log, 'utf8')), '/');
+    const player = runs.find((r) => r.exe === '/usr/bin/bwrap' && r.argv[1] === '--unshare-all');
+    expect(player?.fds).toEqual(['3 /etc/hostname']);
+    // Without it, the same sandbox is played back from its second start.
+    const plain = sandbox(script);
+    expect(sandbox(script)).toEqual(plain);
   });
 });
 

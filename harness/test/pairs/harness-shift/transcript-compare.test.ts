@@ -57,6 +57,14 @@ describe('compareTranscripts', () => {
     ]);
   });
 
+  it("names a sandbox's other inherited descriptors (one more pipe handed to the program)", () => {
+    const bwrap = (fds?: string[]) => run(['bwrap', '--', 'wc'], { point: 'wc/c/bs=4096', ...(fds ? { fds } : {}) });
+    expect(compareTranscripts([bwrap()], [bwrap(['3 pipe'])]).differences).toEqual([
+      { what: 'bwrap: other descriptors (nothing) → `3 pipe`', runs: 1, kind: 'program', points: ['wc/c/bs=4096'] },
+    ]);
+    expect(compareTranscripts([bwrap(['3 pipe'])], [bwrap(['3 pipe'])]).same).toBe(true);
+  });
+
   it('the same timed runs in another order are a difference', () => {
     const a = [hyperfine(3, 256), hyperfine(3, 4096)];
     expect(compareTranscripts(a, [...a].reverse()).differences).toEqual([

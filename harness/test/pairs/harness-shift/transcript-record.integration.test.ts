@@ -24,6 +24,7 @@ let head: string;
 let centre: string;
 let warmups: string;
 let busy: string;
+let handed: string;
 const BENCH = ['--', '--profile', 'smoke', '--experiments', 'wc', '--variants', 'c'];
 
 function record(side: string, name: string, more: string[] = [], env: NodeJS.ProcessEnv = {}): string {
@@ -73,6 +74,10 @@ beforeAll(() => {
   warmups = join(dir, 'warmups');
   const slots = 'interleavedSlots(sizes.length, s.runs, s.warmup)';
   planted(warmups, 'harness/src/run/hyperfine-runner.ts', slots, slots.replace('s.warmup)', 's.warmup + 1)'));
+  // One more descriptor handed to every process the harness starts (its sandboxes included).
+  handed = join(dir, 'handed');
+  const wiring = "stdio: ['ignore', 'pipe', 'pipe'],";
+  planted(handed, 'harness/src/lib/exec.ts', wiring, "stdio: ['ignore', 'pipe', 'pipe', 'pipe'],");
   // Work of the harness's own between jobs, changing nothing that runs: a busy loop before each job,
   // of 2.5 s of CPU, not of wall time (a loaded machine must not shorten the work planted).
   busy = join(dir, 'busy-loop');
@@ -210,6 +215,14 @@ describe('npm run transcript', () => {
     for (const d of v.runs.differences) expect(d.kind, d.what).toBe('driver');
     expect(v.runs.differences.some((d) => d.what.startsWith('hyperfine: '))).toBe(true);
     expect(pointsToTime(v)).toEqual(['wc/c/bs=4096', 'wc/c/bs=65536']);
+  });
+
+  it("one more descriptor handed to the programs: their sandboxes' other descriptors, in the points' own processes", () => {
+    const v = both(handed, 'pair-handed').file.verdict;
+    expect(measuresTheSame(v)).toBe(false);
+    const fds = v.runs.differences.find((d) => d.what.startsWith('bwrap: ') && d.what.includes('other descriptors'));
+    expect(fds?.what, JSON.stringify(v.runs.differences)).toMatch(/other descriptors \(nothing\) → `3 (pipe|socket)`/);
+    expect(fds?.kind).toBe('program');
   });
 
   it("a busy loop between jobs: the same runs, but the harness's own CPU time beyond the bound", () => {

@@ -37,6 +37,29 @@ describe('processRuns', () => {
     ]);
   });
 
+  it("lists a sandbox's other inherited descriptors as the player shows them (dup2 onto itself after its execve)", () => {
+    const r = runs([
+      '10 execve("/bin/node", ["node"], []) = 0',
+      '10 clone(child_stack=NULL, flags=SIGCHLD) = 11',
+      // The spawner's own wiring before the execve is not the player's.
+      '11 dup2(5<pipe:[9]>, 5<pipe:[9]>) = 5<pipe:[9]>',
+      '11 execve("/usr/bin/bwrap", ["bwrap", "--", "wc"], []) = 0',
+      '11 dup2(4</work/side/in.bin>, 4</work/side/in.bin>) = 4</work/side/in.bin>',
+      '11 dup2(3<pipe:[20426369]>, 3<pipe:[20426369]>) = 3<pipe:[20426369]>',
+      '11 execve("/jsio/real/bwrap", ["bwrap", "--", "wc"], []) = 0',
+      '10 clone(child_stack=NULL, flags=SIGCHLD) = 12',
+      '12 execve("/bin/cat", ["cat"], []) = 0',
+      // Only the sandbox player's starts are shown so.
+      '12 dup2(3<pipe:[7]>, 3<pipe:[7]>) = 3<pipe:[7]>',
+    ]);
+    expect(r.map((x) => [x.exe, x.fds])).toEqual([
+      ['/bin/node', undefined],
+      ['/usr/bin/bwrap', ['3 pipe', '4 /work/side/in.bin']],
+      ['/jsio/real/bwrap', undefined],
+      ['/bin/cat', undefined],
+    ]);
+  });
+
   it('gives each start the directory, CPUs and limits its process had, inherited across forks', () => {
     const r = runs([
       '10 execve("/usr/bin/node", ["node", "cli.mjs"], ["A=1"]) = 0',
