@@ -20,6 +20,8 @@
  * keys in the command lines: both sides of a recording already read each other's entries as what
  * their keys say.
  * An option that hands bwrap a descriptor or another writable place runs the real bwrap, always.
+ * Whether played back or not, each start first shows strace its other inherited descriptors
+ * (show_inherited) and the content of what its command names in the read-only binds (show_reads).
  *
  * Built with -DREAL=... -DMEMO=... (string literals) and -lcrypto (Debian's libssl-dev). Exit status: the sandbox's.
  */
@@ -36,6 +38,7 @@
 #include <sys/sendfile.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <sys/wait.h>
 #include <stdint.h>
 #include <unistd.h>
@@ -206,6 +209,11 @@ static int walk_path(const char *path, buf *b) {
  * option that hands it a descriptor or another writable place, or one this does not know. Options
  * are read with their arguments (a value may look like an option or like `--`).
  */
+/* The read-only binds (--ro-bind, --ro-bind-try SRC DST) and where the command starts: found by writable(). */
+typedef struct { const char *src, *dst; } ro_bind;
+static ro_bind ro[256];
+static int nro, command_at = -1;
+
 static int writable(int argc, char **argv, const char **out, int max) {
   static const char *none[] = {"--unshare-all", "--share-net", "--unshare-user", "--unshare-user-try",
                                "--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts",
@@ -218,8 +226,16 @@ static int writable(int argc, char **argv, const char **out, int max) {
   int n = 0;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
-    if (!strcmp(a, "--")) return i + 1 < argc ? n : -1;
-    if (strncmp(a, "--", 2)) return n; /* the command */
+    if (!strcmp(a, "--")) {
+      command_at = i + 1;
+      return i + 1 < argc ? n : -1;
+    }
+    if (strncmp(a, "--", 2)) { /* the command */
+      command_at = i;
+      return n;
+    }
+    if ((!strcmp(a, "--ro-bind") || !strcmp(a, "--ro-bind-try")) && i + 2 < argc && nro < 256)
+      ro[nro++] = (ro_bind){argv[i + 1], argv[i + 2]};
     int skip = -1;
     for (const char **o = none; *o; o++) if (!strcmp(a, *o)) skip = 0;
     for (const char **o = one; *o; o++) if (!strcmp(a, *o)) skip = 1;
@@ -289,6 +305,96 @@ static int show_inherited(void) {
   }
   closedir(d);
   return n;
+}
+
+/* Digests of the files commands named, per recording, by signature (a rewrite changes the ctime). */
+static buf sums;
+
+/* A named file's SHA-256 in hex: 0; 1 when it is no regular file (a folder: named only); -1 when missing. */
+static int named_hex(const char *host, char *hex) {
+  char real[PATH_MAX];
+  struct stat st;
+  if (!realpath(host, real) || stat(real, &st) < 0) return -1;
+  if (!S_ISREG(st.st_mode)) return 1;
+  char s[164] = "\n";
+  sig_of(&st, s + 1, sizeof s - 1);
+  s[strlen(s) - 1] = ' ';
+  size_t n = strlen(s);
+  const char *at = sums.n ? memmem(sums.p, sums.n, s, n) : NULL;
+  if (at && (size_t)(sums.p + sums.n - (at + n)) >= 64) {
+    memcpy(hex, at + n, 64);
+    hex[64] = 0;
+    return 0;
+  }
+  if (file_hex(AT_FDCWD, real, hex) < 0) return -1;
+  put(&sums, s, n);
+  put(&sums, hex, 64);
+  int fd = open(MEMO "/sums", O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+  if (fd >= 0) {
+    char line[240];
+    int len = snprintf(line, sizeof line, "%s%s", s, hex);
+    if (len > 0 && (size_t)len < sizeof line && write(fd, line, (size_t)len) < 0) { /* a later start hashes it again */ }
+    close(fd);
+  }
+  return 0;
+}
+
+static int path_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' ||
+         c == '/' || c == '-';
+}
+
+/* One path the command names: its content, if a read-only bind (not the whole machine's) holds it. */
+static void show_read(const char *inside, buf *key, buf *shown) {
+  const ro_bind *best = NULL;
+  size_t best_len = 0;
+  for (int i = 0; i < nro; i++) {
+    size_t n = strlen(ro[i].dst);
+    if (n <= 1 || n < best_len || strncmp(inside, ro[i].dst, n) || (inside[n] && inside[n] != '/')) continue;
+    best = &ro[i];
+    best_len = n;
+  }
+  if (!best) return;
+  char mark[PATH_MAX + 100], host[PATH_MAX], hex[65];
+  snprintf(host, sizeof host, "%s%s", best->src, inside + best_len);
+  int r = named_hex(host, hex);
+  if (r == 0) hex[32] = 0;
+  snprintf(mark, sizeof mark, "/jsio-reads/%s %s", r == 0 ? hex : r == 1 ? "folder" : "missing", inside);
+  char tag[PATH_MAX + 3];
+  snprintf(tag, sizeof tag, "\n%s\n", inside);
+  if (shown->n && memmem(shown->p, shown->n, tag, strlen(tag))) return;
+  put(shown, tag, strlen(tag));
+  /* Fails, changes nothing, and strace prints the path: the transcript's record of this read. */
+  struct statfs sf;
+  (void)statfs(mark, &sf);
+  puts0(key, mark);
+}
+
+/*
+ * What the command (every argument after bwrap's options, and every path-like word of one: a shell
+ * command) names inside the read-only binds, by content: shown to strace (show_read) and put in
+ * the key, so the same command line reading other bytes is another start. Paths the program finds
+ * by itself (a module it requires) are not named here.
+ */
+static void show_reads(int argc, char **argv, buf *key) {
+  if (command_at < 0) return;
+  put(&sums, "\n", 1);
+  read_file(MEMO "/sums", &sums);
+  buf shown = {0};
+  for (int i = command_at; i < argc; i++)
+    for (const char *a = argv[i], *p = a; *p;) {
+      if (*p != '/' || (p > a && path_char(p[-1]))) { p++; continue; }
+      const char *e = p;
+      while (*e && path_char(*e)) e++;
+      char inside[PATH_MAX];
+      if ((size_t)(e - p) < sizeof inside) {
+        memcpy(inside, p, (size_t)(e - p));
+        inside[e - p] = 0;
+        show_read(inside, key, &shown);
+      }
+      p = e;
+    }
+  free(shown.p);
 }
 
 static void write_all(int fd, const char *p, size_t n) {
@@ -548,9 +654,12 @@ static int exit_as(int status) {
 
 int main(int argc, char **argv) {
   /* First, before this opens anything. What the program may write to such a descriptor cannot be played back. */
-  if (show_inherited() != 0) run_real(argv);
+  int inherited = show_inherited();
   const char *binds[64];
   int nb = writable(argc, argv, binds, 64);
+  buf reads = {0};
+  show_reads(argc, argv, &reads);
+  if (inherited != 0) run_real(argv);
   struct stat st1, st2;
   /*
    * Played back only when the output goes to pipes or sockets (Node's pipes are socket pairs), as
@@ -572,6 +681,8 @@ int main(int argc, char **argv) {
   puts0(&key, "\1limits");
   if (read_file("/proc/self/limits", &key) < 0) run_real(argv);
   for (int fd = 0; fd < 3; fd++) describe_fd(fd, &key);
+  puts0(&key, "\1reads");
+  put(&key, reads.p, reads.n);
   put(&left, "\n", 1);
   read_file(MEMO "/left", &left);
   for (int i = 0; i < nb; i++) {

@@ -26,6 +26,8 @@ const NormalRunSchema = z
     stdio: z.tuple([text, text, text]).optional(),
     /** A sandbox's other inherited descriptors (`3 pipe`, `4 <path>`), as the sandbox player showed them. */
     fds: z.array(text).max(1000).optional(),
+    /** What a sandbox's command names in its read-only binds, by content (`<path> <digest>`, `folder` or `missing`). */
+    reads: z.array(text).max(10_000).optional(),
   })
   .strict();
 /** One run as the transcript keeps it: no pid, no order number; the places named. */

@@ -124,6 +124,18 @@ const change = (label: string, removed: string[], added: string[]) =>
 
 const STREAMS = ['standard input', 'standard output', 'standard error'];
 
+/** Paths read with other content on each side, and paths only one side's command names (with what they held). */
+function readChange(base: readonly string[], head: readonly string[]) {
+  const split = (r: string) => [r.slice(0, r.lastIndexOf(' ')), r.slice(r.lastIndexOf(' ') + 1)] as const;
+  const [b, h] = [new Map(base.map(split)), new Map(head.map(split))];
+  const other = [...b].filter(([p, d]) => h.has(p) && h.get(p) !== d).map(([p]) => p);
+  const t = tokenChange(
+    base.filter((r) => !h.has(split(r)[0])),
+    head.filter((r) => !b.has(split(r)[0])),
+  );
+  return { other, ...t };
+}
+
 /** How one run differs from another of the same program, in a line. */
 function describe(base: NormalRun, head: NormalRun): string {
   const argv = tokenChange(base.argv, head.argv);
@@ -133,6 +145,7 @@ function describe(base: NormalRun, head: NormalRun): string {
     Object.entries(head.limits).map(([k, v]) => `${k}=${v}`),
   );
   const fds = tokenChange(base.fds ?? [], head.fds ?? []);
+  const reads = readChange(base.reads ?? [], head.reads ?? []);
   const parts = [
     change('', argv.removed, argv.added),
     change('environment ', env.removed, env.added),
@@ -144,6 +157,8 @@ function describe(base: NormalRun, head: NormalRun): string {
       return b !== h ? `${stream} ${code(b)} → ${code(h)}` : '';
     }),
     change('other descriptors ', fds.removed, fds.added),
+    reads.other.length ? `reads other content in ${tokens(reads.other)}` : '',
+    change('reads ', reads.removed, reads.added),
   ].filter(Boolean);
   return `${program(base)}: ${parts.join('; ') || 'started from another file'}`;
 }

@@ -61,5 +61,6 @@ export function normalizeRun(run: ProcessRun, name: (s: string) => string): Norm
       ? { stdio: [name(run.stdio[0]), name(run.stdio[1]), name(run.stdio[2])] as [string, string, string] }
       : {}),
     ...(run.fds ? { fds: run.fds.map(name) } : {}),
+    ...(run.reads ? { reads: run.reads.map(name) } : {}),
   };
 }

@@ -30,10 +30,11 @@ import { watchCpu } from './harness-cpu.js';
 import { hyperfinePlayer } from './hyperfine-player.js';
 import { sandboxPlayer } from './sandbox-replay.js';
 import { normalizeRun, type Place, placeNamer } from './transcript-places.js';
-import { processRuns } from './transcript-starts.js';
+import { type ProcessRun, processRuns } from './transcript-starts.js';
 
 /** The calls that say what started, where, on which CPUs and with which limits. */
-const TRACED = 'execve,chdir,fchdir,clone,clone3,fork,vfork,sched_setaffinity,prlimit64,setrlimit,dup2,dup3';
+// statfs: the sandbox player's marks of what each sandbox's command names (transcript-starts.ts `reads`).
+const TRACED = 'execve,chdir,fchdir,clone,clone3,fork,vfork,sched_setaffinity,prlimit64,setrlimit,dup2,dup3,statfs';
 
 /** Root-owned places only: the recording must not run a tool a checkout could have put on PATH. */
 const STRACE = '/usr/bin/strace';
@@ -210,6 +211,21 @@ async function stubbedMachine(stubs: string, logs: string, fence: Fence): Promis
   ];
 }
 
+/** The recording's own stand-ins for strace, Valgrind, hyperfine and bwrap. */
+const STAND_INS = new Set([...STUBBED, HYPERFINE, BWRAP]);
+
+/**
+ * A start whose command names a stand-in reads it as `<stand-in>`, not by its bytes: they are the
+ * recorder's, the same for both sides, but the hyperfine player names the Node.js that runs it,
+ * whose path is each job's own.
+ */
+function standIns(run: ProcessRun): ProcessRun {
+  if (!run.reads) return run;
+  const named = (r: string) =>
+    STAND_INS.has(r.slice(0, r.lastIndexOf(' '))) ? `${r.slice(0, r.lastIndexOf(' '))} <stand-in>` : r;
+  return { ...run, reads: run.reads.map(named) };
+}
+
 /**
  * The recorded bench run, its harness's own CPU sampled meanwhile: its process is the one whose
  * command line names this recording's own output folder (no other process does).
@@ -316,7 +332,7 @@ async function recordIn(
   const own = argv.slice(straceFor(log).length);
   const all = processRuns(readStraceLog(text), root);
   const fenceAt = all.findIndex((run) => run.argv.length === own.length && run.argv.every((a, i) => a === own[i]));
-  const runs = all.filter((_, i) => i !== fenceAt).map((run) => normalizeRun(run, name));
+  const runs = all.filter((_, i) => i !== fenceAt).map((run) => normalizeRun(standIns(run), name));
   return {
     transcript: {
       schema: 1,

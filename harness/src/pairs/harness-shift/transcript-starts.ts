@@ -37,7 +37,15 @@ export interface ProcessRun {
    * them: each dup2'd onto itself right after its execve (harness/tools/sandbox-replay.c).
    */
   readonly fds?: readonly string[];
+  /**
+   * What a sandbox's command names in its read-only binds, by content (`/jsio/inputs/x.bin <digest>`,
+   * or `folder`, `missing`), as the sandbox player shows it: a statfs of `/jsio-reads/<digest> <path>`.
+   */
+  readonly reads?: readonly string[];
 }
+
+/** The sandbox player's mark of a path its command names (harness/tools/sandbox-replay.c `show_read`). */
+const READ_MARK = /^\/jsio-reads\/([0-9a-f]{32}|folder|missing) (\/.*)$/s;
 
 /** Descriptors 0, 1 and 2: `inherited` (from outside the recording) until a dup2 or dup3 in it sets one. */
 type Stdio = readonly [string, string, string];
@@ -233,12 +241,15 @@ class Tasks {
     });
   }
 
-  /** A descriptor the sandbox player showed (a dup2 onto itself after its execve), added to its start. */
-  shown(pid: number, fd: number, what: string): void {
+  /** What the sandbox player showed of a start of its own (after its execve): a descriptor, or a read. */
+  shown(pid: number, what: { fd: string } | { read: string }): void {
     const at = this.of(pid).lastRun;
     const run = at === undefined ? undefined : this.runs[at];
     if (!run || !/(^|\/)bwrap$/.test(run.exe)) return;
-    this.runs[at!] = { ...run, fds: [...(run.fds ?? []), `${fd} ${what}`].sort() };
+    this.runs[at!] =
+      'fd' in what
+        ? { ...run, fds: [...(run.fds ?? []), what.fd].sort() }
+        : { ...run, reads: [...(run.reads ?? []), what.read].sort() };
   }
 }
 
@@ -263,7 +274,7 @@ function apply(tasks: Tasks, call: SysCall, args: readonly ArgValue[]): void {
     const target = Number(/^\d+/.exec(str(args[1]))?.[0]);
     const what = descriptor(str(args[0]));
     if (what !== undefined && target > 2 && Number(/^\d+/.exec(str(args[0]))?.[0]) === target)
-      tasks.shown(call.pid, target, what);
+      tasks.shown(call.pid, { fd: `${target} ${what}` });
     else if (what !== undefined && target >= 0 && target <= 2) {
       const next = [...self.stdio] as [string, string, string];
       next[target] = what;
@@ -285,6 +296,12 @@ export function processRuns(calls: readonly SysCall[], cwd: string): ProcessRun[
     if (FORKS.has(call.name)) {
       const child = returned(call);
       if (child !== undefined && child > 0) tasks.forked(call.pid, child, call.args);
+      continue;
+    }
+    if (call.name === 'statfs') {
+      // Fails by design: the player's mark of a read, never a call of the harness's that matters.
+      const mark = READ_MARK.exec(str(splitArgs(call.args)[0]));
+      if (mark) tasks.shown(call.pid, { read: `${mark[2]} ${mark[1]}` });
       continue;
     }
     if (returned(call) === undefined) continue;

@@ -126,6 +126,24 @@ describe('the sandbox player', () => {
     const plain = sandbox(script);
     expect(sandbox(script)).toEqual(plain);
   });
+  it('what its command names in a read-only folder is part of what it sees: other bytes under one name run it again, and strace sees them', () => {
+    const log = join(dir, 'reads.strace');
+    const how = { before: ['/usr/bin/strace', '-f', '-q', '-y', '-e', 'trace=execve,statfs', '-o', log] };
+    const script = 'echo "$RANDOM$RANDOM"; cat /run/c/program.txt';
+    const reads = () =>
+      processRuns(readStraceLog(readFileSync(log, 'utf8')), '/').find(
+        (r) => r.exe === '/usr/bin/bwrap' && r.argv[1] === '--unshare-all',
+      )?.reads;
+    const first = sandbox(script, how);
+    expect(sandbox(script, how)).toEqual(first);
+    const before = reads();
+    expect(before).toEqual([expect.stringMatching(/^\/run\/c\/program\.txt [0-9a-f]{32}$/)]);
+    writeFileSync(join(checkout, 'program.txt'), 'v2');
+    const changed = sandbox(script, how);
+    expect(changed.out).toMatch(/^\d+\nv2$/);
+    expect(reads()).not.toEqual(before);
+    writeFileSync(join(checkout, 'program.txt'), 'v1');
+  });
 });
 
 describe('a recording with the player', () => {

@@ -65,6 +65,17 @@ describe('compareTranscripts', () => {
     expect(compareTranscripts([bwrap(['3 pipe'])], [bwrap(['3 pipe'])]).same).toBe(true);
   });
 
+  it('names what a sandbox read with other content, and what only one side named', () => {
+    const bwrap = (...reads: string[]) => run(['bwrap', '--', 'wc'], { point: 'wc/c/bs=4096', reads });
+    const c = compareTranscripts(
+      [bwrap('/jsio/inputs/a.bin 11', '/jsio/side/programs/wc/c.c 22')],
+      [bwrap('/jsio/inputs/a.bin 99', '/jsio/side/programs/wc/c.c 22', '/jsio/tools/x missing')],
+    );
+    expect(c.differences.map((d) => [d.what, d.kind])).toEqual([
+      ['bwrap: reads other content in `/jsio/inputs/a.bin`; reads (nothing) → `/jsio/tools/x missing`', 'program'],
+    ]);
+  });
+
   it('the same timed runs in another order are a difference', () => {
     const a = [hyperfine(3, 256), hyperfine(3, 4096)];
     expect(compareTranscripts(a, [...a].reverse()).differences).toEqual([

@@ -60,6 +60,24 @@ describe('processRuns', () => {
     ]);
   });
 
+  it("lists what a sandbox's command names, by content, as the player marks it (a statfs that fails)", () => {
+    const r = runs([
+      '10 execve("/usr/bin/bwrap", ["bwrap", "--", "wc"], []) = 0',
+      '10 statfs("/jsio-reads/5891b5b522d5df086d0ff0b110fbd9d2 /jsio/inputs/a.bin", 0x7ffc) = -1 ENOENT (No such file or directory)',
+      '10 statfs("/jsio-reads/folder /jsio/side", 0x7ffc) = -1 ENOENT (No such file or directory)',
+      // Not a mark: bwrap's own look for SELinux.
+      '10 statfs("/sys/fs/selinux", 0x7ffc) = -1 ENOENT (No such file or directory)',
+      '10 clone(child_stack=NULL, flags=SIGCHLD) = 11',
+      '11 execve("/bin/sh", ["sh"], []) = 0',
+      // A mark from anything but the player is not one.
+      '11 statfs("/jsio-reads/missing /jsio/inputs/b.bin", 0x7ffc) = -1 ENOENT (No such file or directory)',
+    ]);
+    expect(r.map((x) => [x.exe, x.reads])).toEqual([
+      ['/usr/bin/bwrap', ['/jsio/inputs/a.bin 5891b5b522d5df086d0ff0b110fbd9d2', '/jsio/side folder']],
+      ['/bin/sh', undefined],
+    ]);
+  });
+
   it('gives each start the directory, CPUs and limits its process had, inherited across forks', () => {
     const r = runs([
       '10 execve("/usr/bin/node", ["node", "cli.mjs"], ["A=1"]) = 0',
