@@ -13,12 +13,15 @@ export interface SysCall {
   readonly args: string;
   /** What follows `=`: "0", "12345", "-1 ENOENT (No such file or directory)". */
   readonly result: string;
+  /** When it returned, in seconds since the epoch, when strace printed it (`-ttt`). */
+  readonly time?: number;
 }
 
-const WHOLE = /^(\d+) +([a-z_0-9]+)\((.*)\) += (.*)$/;
-const UNFINISHED = /^(\d+) +([a-z_0-9]+)\((.*?) *<unfinished \.\.\.>$/;
-const RESUMED = /^(\d+) +<\.\.\. ([a-z_0-9]+) resumed>(.*)\) += (.*)$/;
-const GONE = /^(\d+) +\+\+\+ (?:exited with|killed by) /;
+// Each line: the pid, then (with -ttt) the time, then the call.
+const WHOLE = /^(\d+) +(?:(\d+\.\d+) +)?([a-z_0-9]+)\((.*)\) += (.*)$/;
+const UNFINISHED = /^(\d+) +(?:\d+\.\d+ +)?([a-z_0-9]+)\((.*?) *<unfinished \.\.\.>$/;
+const RESUMED = /^(\d+) +(?:(\d+\.\d+) +)?<\.\.\. ([a-z_0-9]+) resumed>(.*)\) += (.*)$/;
+const GONE = /^(\d+) +(?:(\d+\.\d+) +)?\+\+\+ (?:exited with|killed by) /;
 
 /**
  * The name given to a task's end (`+++ exited with 0 +++`, `+++ killed by SIGKILL +++`, printed
@@ -30,6 +33,8 @@ export const GONE_CALL = '+++gone';
  * The calls of a log, and each task's end as a call named GONE_CALL; other lines (signals,
  * strace's own notes) are skipped.
  */
+const at = (time: string | undefined) => (time === undefined ? {} : { time: Number(time) });
+
 export function readStraceLog(text: string): SysCall[] {
   const calls: SysCall[] = [];
   const pending = new Map<number, { name: string; args: string }>();
@@ -38,7 +43,7 @@ export function readStraceLog(text: string): SysCall[] {
     const gone = GONE.exec(line);
     if (gone) {
       pending.delete(Number(gone[1]));
-      calls.push({ pid: Number(gone[1]), name: GONE_CALL, args: '', result: '' });
+      calls.push({ pid: Number(gone[1]), name: GONE_CALL, args: '', result: '', ...at(gone[2]) });
       continue;
     }
     const resumed = RESUMED.exec(line);
@@ -46,8 +51,14 @@ export function readStraceLog(text: string): SysCall[] {
       const pid = Number(resumed[1]);
       const start = pending.get(pid);
       pending.delete(pid);
-      if (start && start.name === resumed[2])
-        calls.push({ pid, name: start.name, args: `${start.args}${resumed[3]}`, result: resumed[4] ?? '' });
+      if (start && start.name === resumed[3])
+        calls.push({
+          pid,
+          name: start.name,
+          args: `${start.args}${resumed[4]}`,
+          result: resumed[5] ?? '',
+          ...at(resumed[2]),
+        });
       continue;
     }
     const unfinished = UNFINISHED.exec(line);
@@ -57,7 +68,13 @@ export function readStraceLog(text: string): SysCall[] {
     }
     const whole = WHOLE.exec(line);
     if (whole)
-      calls.push({ pid: Number(whole[1]), name: whole[2] ?? '', args: whole[3] ?? '', result: whole[4] ?? '' });
+      calls.push({
+        pid: Number(whole[1]),
+        name: whole[3] ?? '',
+        args: whole[4] ?? '',
+        result: whole[5] ?? '',
+        ...at(whole[2]),
+      });
   }
   return calls;
 }

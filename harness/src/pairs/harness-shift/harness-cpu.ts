@@ -7,6 +7,8 @@
  * out with everything under it. A busy loop between jobs, in the harness or in a helper it starts
  * with the same command line on both sides, shows here and nowhere in the transcript. A helper that
  * lives less than one sampling interval (200 ms) is missed; its start is still in the transcript.
+ * The recorder keeps the part spent while the points' processes ran (the window the transcript's
+ * times give: transcript-starts.ts `startsAndWindow`), which is what could weigh on a measurement.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 
@@ -91,13 +93,34 @@ function findProcess(matches: (argv: readonly string[]) => boolean): number | un
   return undefined;
 }
 
+/** The harness's CPU seconds so far (each process's last sample, summed) at each sample's time (seconds since the epoch). */
+export type CpuSeries = readonly { t: number; cpu: number }[];
+
+const round = (x: number) => Math.round(x * 100) / 100;
+
+/**
+ * The CPU seconds spent between `start` and `end` (seconds since the epoch): the sum at the first
+ * sample at or after `end` less the sum at the last sample at or before `start` (0 before the
+ * first). So the window is widened to whole samples, never narrowed. Pure.
+ */
+export function cpuBetween(series: CpuSeries, start: number, end: number): number | undefined {
+  if (!series.length) return undefined;
+  const before = [...series].reverse().find((s) => s.t <= start)?.cpu ?? 0;
+  const after = series.find((s) => s.t >= end)?.cpu ?? series[series.length - 1]!.cpu;
+  return round(Math.max(0, after - before));
+}
+
 /**
  * Samples the CPU time of the first process whose command line `matches` and of the processes it
- * starts outside a sandbox, until `stop`: the sum of each one's last sample.
+ * starts outside a sandbox, until `stop`: the sum of each one's last sample, and that sum at each
+ * sample (to take a window of it, `cpuBetween`).
  */
-export function watchCpu(matches: (argv: readonly string[]) => boolean): { stop: () => number | undefined } {
+export function watchCpu(matches: (argv: readonly string[]) => boolean): {
+  stop: () => { whole: number; series: CpuSeries } | undefined;
+} {
   let root: number | undefined;
   const last = new Map<string, number>();
+  const series: { t: number; cpu: number }[] = [];
   const sample = () => {
     root ??= findProcess(matches);
     if (root === undefined) return;
@@ -106,14 +129,14 @@ export function watchCpu(matches: (argv: readonly string[]) => boolean): { stop:
       const s = table.get(pid)!;
       last.set(`${pid}@${s.start}`, s.cpu);
     }
+    series.push({ t: Date.now() / 1000, cpu: [...last.values()].reduce((a, b) => a + b, 0) });
   };
   const timer = setInterval(sample, EVERY_MS);
   return {
     stop: () => {
       clearInterval(timer);
       if (!last.size) return undefined;
-      const sum = [...last.values()].reduce((a, b) => a + b, 0);
-      return Math.round(sum * 100) / 100;
+      return { whole: round([...last.values()].reduce((a, b) => a + b, 0)), series };
     },
   };
 }

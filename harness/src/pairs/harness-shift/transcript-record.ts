@@ -26,11 +26,11 @@ import { type ProcessResult, runProcess } from '../../lib/exec.js';
 import { cacheRoot, checkoutCache } from '../../machine/cache-root.js';
 import { commitInfo } from '../../machine/machine.js';
 import { readStraceLog } from '../../run/strace-log.js';
-import { watchCpu } from './harness-cpu.js';
+import { cpuBetween, watchCpu } from './harness-cpu.js';
 import { hyperfinePlayer } from './hyperfine-player.js';
 import { sandboxPlayer } from './sandbox-replay.js';
 import { normalizeRun, type Place, placeNamer } from './transcript-places.js';
-import { type ProcessRun, processRuns } from './transcript-starts.js';
+import { type ProcessRun, startsAndWindow } from './transcript-starts.js';
 
 /** The calls that say what started, where, on which CPUs and with which limits. */
 // statfs: the sandbox player's marks of what each sandbox's command names (transcript-starts.ts `reads`).
@@ -174,6 +174,8 @@ const straceFor = (log: string) => [
   '--pidns-translation',
   // One -q, not two: each task's `+++ exited` line says when its id may be reused (transcript-starts.ts).
   '-q',
+  // Times: the window in which the points' processes ran (the harness's own CPU is taken in it).
+  '-ttt',
   '-y',
   '-v',
   '-s',
@@ -236,10 +238,10 @@ async function runWatched(
   dirs: { tmp: string; out: string },
   root: string,
   timeoutMs: number,
-): Promise<{ r: ProcessResult; harnessCpu: number | undefined }> {
+): Promise<{ r: ProcessResult; cpu: ReturnType<ReturnType<typeof watchCpu>['stop']> }> {
   const cpu = watchCpu((a) => a[1] === bootstrap && a[2] === 'bench' && a.includes(dirs.out));
   try {
-    return { r: await runProcess(argv, { cwd: root, env: recordingEnv(dirs.tmp), timeoutMs }), harnessCpu: cpu.stop() };
+    return { r: await runProcess(argv, { cwd: root, env: recordingEnv(dirs.tmp), timeoutMs }), cpu: cpu.stop() };
   } finally {
     // Stopped whatever happens: a sampling timer left running would keep the recorder alive.
     cpu.stop();
@@ -317,7 +319,7 @@ async function recordIn(
     env: recordingEnv(dirs.tmp),
     timeoutMs,
   });
-  const { r, harnessCpu } = await runWatched([...ONLY_STREAMS, ...argv], harness[1]!, dirs, root, timeoutMs);
+  const { r, cpu } = await runWatched([...ONLY_STREAMS, ...argv], harness[1]!, dirs, root, timeoutMs);
   let text: string;
   try {
     text = readFileSync(log, 'utf8');
@@ -330,7 +332,9 @@ async function recordIn(
   // The recorder's own fence is not the harness's start: it names the other side (or none, when the
   // base's recording was made alone on main's push), so it is left out, matched by its exact argv.
   const own = argv.slice(straceFor(log).length);
-  const all = processRuns(readStraceLog(text), root);
+  const { runs: all, window } = startsAndWindow(readStraceLog(text), root);
+  // The harness's own CPU while the points' processes ran; the whole run's when none did.
+  const harnessCpu = cpu && (window ? cpuBetween(cpu.series, window.start, window.end) : cpu.whole);
   const fenceAt = all.findIndex((run) => run.argv.length === own.length && run.argv.every((a, i) => a === own[i]));
   const runs = all.filter((_, i) => i !== fenceAt).map((run) => normalizeRun(standIns(run), name));
   return {

@@ -175,6 +175,11 @@ class Tasks {
     return s;
   }
 
+  /** The point (or build) whose sandbox a task is in, if any. */
+  pointOf(pid: number): string | undefined {
+    return this.states.get(pid)?.point;
+  }
+
   /** A process naming itself or an ancestor by its id (`taskset -p -c 0 PID`): the id is not what ran. */
   lineage(pid: number): Set<string> {
     const ids = new Set<string>();
@@ -285,10 +290,32 @@ function apply(tasks: Tasks, call: SysCall, args: readonly ArgValue[]): void {
   }
 }
 
+/** When the points' processes ran: from the first start in a point's sandbox to the last call of any of them. */
+export interface PointWindow {
+  start: number;
+  end: number;
+}
+
 /** The runs of a log; the first process starts in `cwd`. */
 export function processRuns(calls: readonly SysCall[], cwd: string): ProcessRun[] {
+  return startsAndWindow(calls, cwd).runs;
+}
+
+/**
+ * The runs of a log, and (with a log printed with times, `strace -ttt`) the window in which the
+ * points' processes ran: the measuring stage, without the planning before it and the reports
+ * after. A build's sandbox is no point's.
+ */
+export function startsAndWindow(calls: readonly SysCall[], cwd: string): { runs: ProcessRun[]; window?: PointWindow } {
   const tasks = new Tasks(calls[0]?.pid, cwd);
+  let window: PointWindow | undefined;
+  const inPoint = (pid: number) => {
+    const point = tasks.pointOf(pid);
+    return point !== undefined && !point.endsWith('/');
+  };
   for (const call of calls) {
+    if (call.time !== undefined && inPoint(call.pid))
+      window = { start: Math.min(window?.start ?? call.time, call.time), end: Math.max(window?.end ?? 0, call.time) };
     if (call.name === GONE_CALL) {
       tasks.gone(call.pid);
       continue;
@@ -306,6 +333,9 @@ export function processRuns(calls: readonly SysCall[], cwd: string): ProcessRun[
     }
     if (returned(call) === undefined) continue;
     apply(tasks, call, splitArgs(call.args));
+    // A task's first start in a point opens the window (its execve is the call that put it there).
+    if (call.name === 'execve' && call.time !== undefined && inPoint(call.pid))
+      window = { start: Math.min(window?.start ?? call.time, call.time), end: Math.max(window?.end ?? 0, call.time) };
   }
-  return tasks.runs;
+  return { runs: tasks.runs, ...(window ? { window } : {}) };
 }

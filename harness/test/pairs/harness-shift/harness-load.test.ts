@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { needsNoTiming, pointsToTime, type TranscriptVerdict } from '../../../src/formats/transcript-format.js';
 import {
+  cpuBetween,
   ownProcesses,
   type ProcStat,
   parseStat,
@@ -53,7 +54,7 @@ describe("the harness's own processes", () => {
     const w = watchCpu((a) => a.includes(marker));
     const child = spawn('sh', ['-c', script, marker], { stdio: 'ignore' });
     await new Promise((ok) => child.on('close', ok));
-    return w.stop();
+    return w.stop()?.whole;
   };
 
   it("sums a helper's CPU time with the watched process's own", { timeout: 60_000 }, async () => {
@@ -65,6 +66,22 @@ describe("the harness's own processes", () => {
   it('leaves out what runs in a sandbox', { timeout: 60_000 }, async () => {
     const cpu = await watchOf(`bwrap --dev-bind / / node -e '${busy(1)}'; sleep 0.3`);
     expect(cpu ?? 0).toBeLessThan(0.3);
+  });
+});
+
+describe('cpuBetween', () => {
+  const series = [
+    { t: 10, cpu: 1 },
+    { t: 10.2, cpu: 1.5 },
+    { t: 10.4, cpu: 4 },
+    { t: 10.6, cpu: 4.1 },
+  ];
+  it('takes the window widened to whole samples: the sum after its end less the sum before its start', () => {
+    expect(cpuBetween(series, 10.25, 10.45)).toBeCloseTo(2.6, 5);
+    expect(cpuBetween(series, 10.2, 10.4)).toBeCloseTo(2.5, 5);
+    // Before the first sample nothing was spent; after the last, the last sum stands.
+    expect(cpuBetween(series, 5, 99)).toBeCloseTo(4.1, 5);
+    expect(cpuBetween([], 0, 1)).toBeUndefined();
   });
 });
 

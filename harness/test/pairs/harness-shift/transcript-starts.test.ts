@@ -1,6 +1,6 @@
 // What a process tree started, and how, from strace's calls (pure).
 import { describe, expect, it } from 'vitest';
-import { descriptor, processRuns } from '../../../src/pairs/harness-shift/transcript-starts.js';
+import { descriptor, processRuns, startsAndWindow } from '../../../src/pairs/harness-shift/transcript-starts.js';
 import { readStraceLog } from '../../../src/run/strace-log.js';
 
 const runs = (log: string[]) => processRuns(readStraceLog(log.join('\n')), '/work/side');
@@ -76,6 +76,26 @@ describe('processRuns', () => {
       ['/usr/bin/bwrap', ['/jsio/inputs/a.bin 5891b5b522d5df086d0ff0b110fbd9d2', '/jsio/side folder']],
       ['/bin/sh', undefined],
     ]);
+  });
+
+  it("gives the window in which the points' processes ran, from a log with times (strace -ttt); a build's sandbox is none", () => {
+    const calls = readStraceLog(
+      [
+        '10 100.000001 execve("/usr/bin/node", ["node"], []) = 0',
+        '10 101.000000 clone(child_stack=NULL, flags=SIGCHLD) = 11',
+        '11 101.500000 execve("/usr/bin/bwrap", ["bwrap", "--bind", "/b", "/jsio/build/wc/c", "--", "gcc"], []) = 0',
+        '11 102.000000 +++ exited with 0 +++',
+        '10 103.000000 clone(child_stack=NULL, flags=SIGCHLD) = 12',
+        '12 103.250000 execve("/usr/bin/bwrap", ["bwrap", "--", "wc"], ["JSIO_POINT=wc/c/bs=4096"]) = 0',
+        '12 103.500000 clone(child_stack=NULL, flags=SIGCHLD) = 13',
+        '13 104.000000 execve("/bin/wc", ["wc"], []) = 0',
+        '13 106.750000 +++ exited with 0 +++',
+        '12 107.000000 +++ exited with 0 +++',
+        '10 110.000000 execve("/usr/bin/git", ["git"], []) = 0',
+      ].join('\n'),
+    );
+    expect(startsAndWindow(calls, '/').window).toEqual({ start: 103.25, end: 107 });
+    expect(startsAndWindow(readStraceLog('10 execve("/bin/wc", ["wc"], []) = 0'), '/').window).toBeUndefined();
   });
 
   it('gives each start the directory, CPUs and limits its process had, inherited across forks', () => {
