@@ -43,6 +43,8 @@ export function placeNamer(places: readonly Place[]): (s: string) => string {
     out = out.replace(/^(HYPERFINE_RANDOMIZED_ENVIRONMENT_OFFSET=).*$/, '$1<random>');
     // The harness stages a runtime's install in `<dir>.tmp-<its pid>` (machine/toolchains.ts).
     out = out.replace(/(\.tmp-)\d+(?=\/|$|[^A-Za-z0-9._-])/g, '$1<pid>');
+    // ... and builds a tool as `<tool>.<its pid>.part` before renaming it into place (machine/tools.ts).
+    out = out.replace(/(\/tools\/[A-Za-z0-9_-]+\.)\d+(\.part)/g, '$1<pid>$2');
     return out.replace(/\/proc\/\d+(?=\/|$)/g, '/proc/<pid>');
   };
 }
