@@ -111,6 +111,18 @@ export function steadyStored(family: string, runs: readonly CountedRun[], vary?:
 }
 
 /**
+ * Whether a live re-count did the stored count's work at all: at each counted size the same number
+ * of operations (the fit's reads). A pipe-fed point whose stored repeats happened to agree can make
+ * another number of reads live (how the kernel splits the writer's data); its totals then say
+ * nothing of whether the stored count still holds, so the re-check is not a comparison.
+ */
+export function sameOperations(stored: readonly CountedRun[], live: readonly CountedRun[]): boolean {
+  const ops = (runs: readonly CountedRun[]) =>
+    JSON.stringify([...new Set(runs.filter((r) => r.x !== undefined).map((r) => `${r.size}:${r.x}`))].sort());
+  return ops(stored) === ops(live);
+}
+
+/**
  * Whether a live re-count agrees with the stored one, each counted size's total compared. C is
  * held to the instruction, except by what its manifest declares a run's count may move
  * (`vary`: records' and scan's C print the times they measured, and the C library's float

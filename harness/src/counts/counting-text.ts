@@ -18,8 +18,14 @@ export function countingSentence(c: Counting): string {
     parts.push(
       `; ${points(c.deferred)} with a new key left for a later run (the budget of ${c.budget} new points per run was spent)`,
     );
-  const agreed = c.rechecked.filter((r) => r.agreed).length;
-  if (c.rechecked.length) parts.push(`; re-checked live: ${agreed} of ${c.rechecked.length} agreed with the store`);
+  const compared = c.rechecked.filter((r) => !r.otherWork);
+  const agreed = compared.filter((r) => r.agreed).length;
+  if (compared.length) parts.push(`; re-checked live: ${agreed} of ${compared.length} agreed with the store`);
+  const other = c.rechecked.filter((r) => r.otherWork);
+  if (other.length)
+    parts.push(
+      `; not compared: ${other.map((r) => `${r.id} (${r.family})`).join(', ')} made another number of operations live than stored (its work follows the scheduler), so another point of ${other.length === 1 ? 'its family' : 'their families'} is re-checked next run`,
+    );
   if (c.unchecked?.length)
     parts.push(
       `; not re-checked: ${c.unchecked.join(', ')} (no stored point of ${c.unchecked.length === 1 ? 'that family' : 'those families'} repeated steadily enough to stand for it)`,

@@ -276,7 +276,14 @@ const Run = z
         counted: Count,
         deferred: Count,
         budget: Count,
-        rechecked: z.array(z.object({ id: BenchmarkId, family: Token, agreed: z.boolean() }).strict()).max(100),
+        /** `otherWork`: the re-count made another number of operations than the stored one (a pipe's reads): not compared. */
+        rechecked: z
+          .array(
+            z
+              .object({ id: BenchmarkId, family: Token, agreed: z.boolean(), otherWork: z.literal(true).optional() })
+              .strict(),
+          )
+          .max(100),
         dropped: z.array(Token).max(100),
         /** Deciding families reused without a re-check: none of their stored points had repeated steadily. */
         unchecked: z.array(Token).max(100).optional(),

@@ -16,7 +16,13 @@ import {
   jobsToCount,
   withCountResult,
 } from '../counts/count-jobs.js';
-import { type Keyed, type ReusePlan as PlanOf, planReuse, recountAgrees } from '../counts/count-reuse.js';
+import {
+  type Keyed,
+  type ReusePlan as PlanOf,
+  planReuse,
+  recountAgrees,
+  sameOperations,
+} from '../counts/count-reuse.js';
 import type { CountedRun } from '../counts/count-rule.js';
 import { keyer, type OpenedCounts } from '../counts/stored-counts.js';
 import { countsVaryOf, evidenceOf, VALGRIND_MISSING } from '../counts/under-valgrind.js';
@@ -202,6 +208,13 @@ export async function countStage(
     (job, w) => {
       const r = rechecks.get(job.id);
       if (!r) return remember(s, job, w);
+      // Another number of operations live: no comparison. The family keeps its counts, and the
+      // point's checks go up so that the next run re-checks another of its points.
+      if (w.counts.status === 'ok' && !sameOperations(r.stored.runs, w.runs)) {
+        rechecked.push({ id: job.id, family: r.point.family, agreed: false, otherWork: true });
+        if (stored.ok) stored.file.counts[r.point.key] = { ...r.stored, checks: r.stored.checks + 1 };
+        return;
+      }
       const agreed = w.counts.status === 'ok' && recountAgrees(r.point.family, r.stored.runs, w.runs, r.point.vary);
       rechecked.push({ id: job.id, family: r.point.family, agreed });
       if (agreed && stored.ok) stored.file.counts[r.point.key] = { ...r.stored, checks: r.stored.checks + 1 };

@@ -62,7 +62,7 @@ export function sandboxMark(prev: { run: Results; file: string } | undefined, ru
 export function countsMark(run: Results): Mark | undefined {
   const c = run.run.counting;
   if (!c?.dropped.length) return undefined;
-  const disagreed = c.rechecked.filter((r) => !r.agreed).map((r) => `${r.id} (${r.family})`);
+  const disagreed = c.rechecked.filter((r) => !r.agreed && !r.otherWork).map((r) => `${r.id} (${r.family})`);
   return {
     kind: 'counts',
     profile: run.run.profile,

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { jobsToCount } from '../../src/counts/count-jobs.js';
 import { type CountMachine, countKey, countKeyParts } from '../../src/counts/count-key.js';
-import { type Keyed, planReuse, recountAgrees, steadyStored } from '../../src/counts/count-reuse.js';
+import { type Keyed, planReuse, recountAgrees, sameOperations, steadyStored } from '../../src/counts/count-reuse.js';
 import { countingSentence } from '../../src/counts/counting-text.js';
 import type { StoredCount } from '../../src/formats/count-store-format.js';
 import { loadAllExperiments } from '../../src/plan/experiments.js';
@@ -155,6 +155,19 @@ describe('recountAgrees', () => {
   });
 });
 
+describe('sameOperations', () => {
+  const reads = (small: number, large: number) => [
+    { size: 'small' as const, instructions: 1, x: small },
+    { size: 'large' as const, instructions: 2, x: large },
+    { size: 'large' as const, instructions: 3, x: large },
+  ];
+  it('compares the operations made at each counted size, not the totals', () => {
+    expect(sameOperations(reads(313, 1255), reads(313, 1255))).toBe(true);
+    expect(sameOperations(reads(313, 1255), reads(313, 1267))).toBe(false);
+    expect(sameOperations([{ size: 'own', instructions: 5 }], [{ size: 'own', instructions: 9 }])).toBe(true);
+  });
+});
+
 describe('steadyStored', () => {
   const own = (...xs: number[]) => xs.map((instructions) => ({ size: 'own' as const, instructions }));
   it('C: repeats to the instruction, or within what it declares (countsVary)', () => {
@@ -230,6 +243,17 @@ describe('countingSentence', () => {
     );
     expect(s).toContain('re-checked live: 0 of 1 agreed with the store');
     expect(s).toContain('a re-count disagreed with the stored counts of native');
+    expect(
+      countingSentence({
+        ...base,
+        rechecked: [
+          { id: 'wc/node-pipe/bs=1024,runtime=node24', family: 'node', agreed: false, otherWork: true },
+          { id: 'wc/c/bs=65536', family: 'native', agreed: true },
+        ],
+      }),
+    ).toContain(
+      're-checked live: 1 of 1 agreed with the store; not compared: wc/node-pipe/bs=1024,runtime=node24 (node) made another number of operations live than stored',
+    );
     expect(countingSentence({ ...base, unchecked: ['node'] })).toContain(
       'not re-checked: node (no stored point of that family repeated steadily enough to stand for it)',
     );

@@ -56,11 +56,33 @@ describe('bench reuses the counts stored under their keys', () => {
     expect(fromStore[0]!.metrics.instructions_per_op?.value).toBe(same.metrics.instructions_per_op?.value);
   });
 
+  it('a re-count that made another number of operations is no comparison: the family keeps its counts, another point is re-checked next', () => {
+    const file = countsFile();
+    const stored = JSON.parse(readFileSync(file, 'utf8')) as CountStoreFile;
+    // As a pipe-fed point's stored repeats can be: one more read at each size than the re-count will make.
+    const [key, planted] = Object.entries(stored.counts).sort(([, a], [, b]) => a.checks - b.checks)[0]!;
+    expect(planted.runs.every((r) => r.x !== undefined)).toBe(true);
+    stored.counts[key] = { ...planted, runs: planted.runs.map((r) => ({ ...r, x: r.x! + 1 })) };
+    writeFileSync(file, JSON.stringify(stored));
+    const r = bench();
+    expect(r.run.counting).toMatchObject({ dropped: [], reused: 1, counted: 1 });
+    expect(r.run.counting?.rechecked).toEqual([{ id: planted.id, family: 'native', agreed: false, otherWork: true }]);
+    const summary = readFileSync(join(outs.get(r.run.id)!, 'summary.md'), 'utf8');
+    expect(summary).toContain(`not compared: ${planted.id} (native) made another number of operations`);
+    const after = JSON.parse(readFileSync(file, 'utf8')) as CountStoreFile;
+    expect(after.counts[key]?.checks).toBe(planted.checks + 1);
+    // Put its operations back for what follows.
+    after.counts[key] = { ...after.counts[key]!, runs: planted.runs };
+    writeFileSync(file, JSON.stringify(after));
+  });
+
   it('a planted edit of a stored count is found by the next re-check, dropped and counted again', () => {
     const file = countsFile();
     const stored = JSON.parse(readFileSync(file, 'utf8')) as CountStoreFile;
-    // The re-check takes the least checked point next: plant the edit there.
-    const [key, planted] = Object.entries(stored.counts).sort(([, a], [, b]) => a.checks - b.checks)[0]!;
+    // The re-check takes the least checked point next (the first by id among equals): plant the edit there.
+    const [key, planted] = Object.entries(stored.counts).sort(
+      ([, a], [, b]) => a.checks - b.checks || (a.id < b.id ? -1 : 1),
+    )[0]!;
     const real = planted.runs.map((r) => r.instructions);
     stored.counts[key] = { ...planted, runs: planted.runs.map((r) => ({ ...r, instructions: r.instructions + 1000 })) };
     writeFileSync(file, JSON.stringify(stored));
