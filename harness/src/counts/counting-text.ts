@@ -24,7 +24,7 @@ export function countingSentence(c: Counting): string {
   const other = c.rechecked.filter((r) => r.otherWork);
   if (other.length)
     parts.push(
-      `; not compared: ${other.map((r) => `${r.id} (${r.family})`).join(', ')} made another number of operations live than stored (its work follows the scheduler), so another point of ${other.length === 1 ? 'its family' : 'their families'} is re-checked next run`,
+      `; not compared: ${other.map((r) => `${r.id} (${r.family})`).join(', ')} made another number of operations live than stored (its work follows the scheduler), so another variant of ${other.length === 1 ? 'its family' : 'their families'} is re-checked next run`,
     );
   if (c.unchecked?.length)
     parts.push(

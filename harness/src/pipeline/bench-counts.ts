@@ -209,10 +209,11 @@ export async function countStage(
       const r = rechecks.get(job.id);
       if (!r) return remember(s, job, w);
       // Another number of operations live: no comparison. The family keeps its counts, and the
-      // point's checks go up so that the next run re-checks another of its points.
+      // checks of every stored point of that variant go up (its work follows the scheduler, at
+      // any size), so that the next run re-checks another variant's point.
       if (w.counts.status === 'ok' && !sameOperations(r.stored.runs, w.runs)) {
         rechecked.push({ id: job.id, family: r.point.family, agreed: false, otherWork: true });
-        if (stored.ok) stored.file.counts[r.point.key] = { ...r.stored, checks: r.stored.checks + 1 };
+        if (stored.ok) passOver(stored.file.counts, job.id);
         return;
       }
       const agreed = w.counts.status === 'ok' && recountAgrees(r.point.family, r.stored.runs, w.runs, r.point.vary);
@@ -252,6 +253,13 @@ export async function countStage(
     ...(plan.unchecked.length ? { unchecked: plan.unchecked } : {}),
   };
   return { interrupted: stopped(), counted, seconds, newKeys: plan.count.length, record };
+}
+
+/** One more check on every stored count of the variant of point `id` (`experiment/variant/…`). */
+function passOver(counts: Record<string, StoredCount>, id: string): void {
+  const variant = id.split('/').slice(0, 2).join('/');
+  for (const [key, c] of Object.entries(counts))
+    if (c.id.split('/').slice(0, 2).join('/') === variant) counts[key] = { ...c, checks: c.checks + 1 };
 }
 
 function withStored(b: Parameters<typeof withCountResult>[0], w: CountResult) {
