@@ -226,14 +226,7 @@ export async function countStage(
     },
   );
   const again = await dropAndRecount(s, plan, rechecks, dropped, disagreed, log);
-  if (plan.deferred.length)
-    log(
-      `${plan.deferred.length} point(s) with new keys left for a later run: the counting budget of ${opts.budget} new points per run was spent`,
-    );
-  if (plan.unchecked.length)
-    log(
-      `counts: ${plan.unchecked.join(', ')} reused without a live re-check: none of their stored points repeated steadily enough to stand for the family`,
-    );
+  sayWhatWaits(plan, opts.budget, log);
   // What was counted, not what was planned: an interrupted stage counted fewer, in either pass.
   const countedNow = live + again.counted;
   // A dropped family's points are no longer reused, whether or not they were counted again.
@@ -253,6 +246,18 @@ export async function countStage(
     ...(plan.unchecked.length ? { unchecked: plan.unchecked } : {}),
   };
   return { interrupted: stopped(), counted, seconds, newKeys: plan.count.length, record };
+}
+
+/** What the plan left for a later run (the budget), and the families it reused without a re-check. */
+function sayWhatWaits(plan: ReusePlan, budget: number, log: (m: string) => void): void {
+  if (plan.deferred.length)
+    log(
+      `${plan.deferred.length} point(s) with new keys left for a later run: the counting budget of ${budget} new points per run was spent`,
+    );
+  if (plan.unchecked.length)
+    log(
+      `counts: ${plan.unchecked.join(', ')} reused without a live re-check: none of their stored points repeated steadily enough to stand for the family`,
+    );
 }
 
 /** One more check on every stored count of the variant of point `id` (`experiment/variant/…`). */

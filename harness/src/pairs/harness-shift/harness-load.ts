@@ -9,8 +9,8 @@ import type { TranscriptVerdict } from '../../formats/transcript-format.js';
  * The bound: a share of the base's CPU time, and a floor for short recordings. Measured A/A (the
  * same harness recorded on both sides at once, the smoke profile of every experiment, three
  * times): over the whole run (load 3–10) 10.62/10.74, 10.07/9.81 and 9.42/9.66 s, at most 0.26 s
- * apart; in the window in which the points' processes ran (29 Nov, load 2.9–4.8, a counting run
- * beside it) 4.34/4.64, 4.67/4.79 and 4.79/5.08 s, at most 0.30 s apart. The bound leaves room
+ * apart; in the window in which the points' processes ran (load 2.9–4.8, a counting run beside
+ * it) 4.34/4.64, 4.67/4.79 and 4.79/5.08 s, at most 0.30 s apart. The bound leaves room
  * for a busier machine, and a busy loop of 2.5 s per job is well beyond it.
  */
 const HARNESS_LOAD_SHARE = 0.2;
