@@ -260,6 +260,12 @@ export const PairsComparison = z
     /** When the pull request changes the harness's measuring code: what that did to the numbers. */
     harnessShift: HarnessShift.optional(),
     /**
+     * Nothing in this diff needed timing: no point affected, and the harness unchanged or its change
+     * answered exactly. No control was measured (trusted-coverage.ts accepts that only where the
+     * trusted plan and the recordings say the same).
+     */
+    untimed: z.literal(true).optional(),
+    /**
      * The counting stage (schema 3): how many points were counted and how long it took; whether
      * this diff's counts can be trusted (a control point deterministic on each side yet differing
      * between them says they cannot: every work verdict is then evidence), and the tools' versions.

@@ -8,7 +8,7 @@
  * both sides, skipped for any other reason, or not there at all is unanswered. Where the plan fell
  * back (an experiment its harness could not read), every measured point of that experiment must
  * also be decided: "inconclusive" does not pass there. A harness change the plan found must have
- * been measured. Pure.
+ * been measured. The control may go unmeasured only where nothing is timed (controlExcused). Pure.
  */
 
 import { isDeepStrictEqual } from 'node:util';
@@ -55,14 +55,36 @@ function undecidedUnderFallback(plan: DiffPlan, c: PairsComparison): string[] {
     .map((p) => p.benchmark);
 }
 
+/**
+ * Whether the diff may leave the plan's control unmeasured: the plan found no point affected, and
+ * the harness unchanged or, changed, answered by uploaded recordings of the plan's commits that need
+ * no timing. Nothing is then timed, and the control would vouch for no answer. Fails closed: the
+ * comparison's own claim (`untimed`) is required but never enough.
+ */
+export function controlExcused(plan: DiffPlan, c: PairsComparison, recorded?: TranscriptVerdictFile): boolean {
+  if (!c.untimed || plan.affected.length || c.points.some((p) => p.impact !== 'control')) return false;
+  if (!plan.harnessChange.changed) return true;
+  return (
+    !!recorded &&
+    recorded.base.commit === plan.base.commit &&
+    recorded.head.commit === plan.head.commit &&
+    needsNoTiming(recorded.verdict)
+  );
+}
+
 /** The points the plan names that have no accepted answer, with why, in the plan's order. */
-export function unansweredPoints(plan: DiffPlan, c: PairsComparison): { benchmark: string; why: string }[] {
+export function unansweredPoints(
+  plan: DiffPlan,
+  c: PairsComparison,
+  recorded?: TranscriptVerdictFile,
+): { benchmark: string; why: string }[] {
   const out: { benchmark: string; why: string }[] = [];
   for (const a of plan.affected) {
     const why = whyUnanswered(a.benchmark, a.reasons, c);
     if (why) out.push({ benchmark: a.benchmark, why });
   }
-  for (const id of plan.control) {
+  const control = controlExcused(plan, c, recorded) ? [] : plan.control;
+  for (const id of control) {
     // The control is the machine's check: any row or listing answers it.
     const listed = [...c.points, ...c.notMeasured, ...c.added, ...c.removed].some((x) => x.benchmark === id);
     if (!listed) out.push({ benchmark: id, why: 'a control point neither measured nor listed' });
@@ -123,7 +145,7 @@ export function coverageProblem(
       points: [],
     };
   const lines: string[] = [];
-  const missing = unansweredPoints(plan, c);
+  const missing = unansweredPoints(plan, c, recorded);
   if (missing.length)
     lines.push(
       `${missing.length} point${missing.length === 1 ? '' : 's'} the trusted plan names ${missing.length === 1 ? 'has' : 'have'} no answer the default branch accepts (${countsByWhy(missing)})`,

@@ -194,6 +194,55 @@ describe('a harness change answered by its recordings, without timing', () => {
   });
 });
 
+describe('a diff that times nothing may leave its control unmeasured, and only then', () => {
+  const control = ['scan/c/x=1', 'wc/dd/bs=1'];
+  const nothing = (untimed: boolean) =>
+    comparison((c) => {
+      c.points = [];
+      if (untimed) c.untimed = true;
+    });
+  const verdict = (same: boolean): TranscriptVerdict => ({
+    bench: ['--profile', 'quick'],
+    runs: { same, alike: 50, differences: same ? [] : [{ what: 'bash: `a` → `b`', runs: 3 }], more: 0 },
+    numbers: { same: true, compared: 40, notReplayed: 0, moves: [] },
+    exits: { base: 0, head: 0 },
+    seconds: 30,
+  });
+  const file = (v: TranscriptVerdict, head = 'b'.repeat(40)): TranscriptVerdictFile => ({
+    schema: 1,
+    kind: 'transcript-verdict',
+    base: { commit: 'a'.repeat(40) },
+    head: { commit: head },
+    verdict: v,
+  });
+  const changed = plan([], control, {
+    harnessChange: { changed: true, files: ['harness/src/run/measure.ts'], why: '1 measuring file(s) differ' },
+  });
+  const missing = (p: DiffPlan, c: PairsComparison, f?: TranscriptVerdictFile) =>
+    unansweredPoints(p, c, f).map((u) => u.benchmark);
+
+  it('no point affected and the harness unchanged: excused when the diff says it timed nothing', () => {
+    expect(missing(plan([], control), nothing(true))).toEqual([]);
+    // Without its own claim the control is still owed.
+    expect(missing(plan([], control), nothing(false))).toEqual(control);
+  });
+
+  it('a point the plan calls affected, or a timed row, keeps the control owed', () => {
+    expect(missing(plan([measured], control), nothing(true))).toEqual([measured, ...control]);
+    const timed = comparison((c) => {
+      c.untimed = true;
+    });
+    expect(missing(plan([], control), timed)).toEqual(control);
+  });
+
+  it('a changed harness: excused only by uploaded recordings of the plan commits that need no timing', () => {
+    expect(missing(changed, nothing(true), file(verdict(true)))).toEqual([]);
+    expect(missing(changed, nothing(true))).toEqual(control);
+    expect(missing(changed, nothing(true), file(verdict(false)))).toEqual(control);
+    expect(missing(changed, nothing(true), file(verdict(true), 'c'.repeat(40)))).toEqual(control);
+  });
+});
+
 describe('the judgement: recomputed verdicts, the rule, the plan', () => {
   const rule = parseGateRule('broken');
   it('passes with a plan, a record and every point answered; fails without a plan or a record, saying why', () => {

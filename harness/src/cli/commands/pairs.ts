@@ -64,9 +64,8 @@ export const pairsSpec = {
     ...SELECTION_OPTIONS,
     control: {
       type: 'string',
-      default: String(DEFAULT_CONTROL_POINTS),
       value: 'N',
-      description: 'unaffected points measured as the A/A control (0 for none)',
+      description: `unaffected points measured as the A/A control (default ${DEFAULT_CONTROL_POINTS}, drawn only when something is timed; given, always; 0 for none)`,
     },
     'every-point': {
       type: 'boolean',
@@ -137,7 +136,7 @@ export const pairsSpec = {
   example: 'npm run pairs -- --base ../base --profile smoke --experiments wc --variants c',
   notes: [
     'Bench flags (--profile, --experiments, --variants, --param, --require) may also follow a `--`.',
-    'Only the points whose measured inputs differ between base and head are measured, plus --control unaffected ones (seeded by the head commit); the rest are listed as not affected.',
+    'Only the points whose measured inputs differ between base and head are measured, plus --control unaffected ones (seeded by the head commit) when anything is timed; the rest are listed as not affected.',
     'The plan (--plan) lists the affected points with their reasons, the control, the unaffected count and whether the harness changed, in seconds; it exits 0 whatever it finds.',
     'With --count-store a base point whose count key (everything the count depends on) the store holds for this machine is not counted again, only its head; one such point per deciding family is compared live first, and a family whose comparison disagrees takes nothing from the store.',
     "With --trace the plan also runs each of the base's points (one per experiment, variant and runtime) once under strace in its sandbox, its input generator and build included: a changed file they opened, ran, stat'ed, listed or looked for makes them affected (\"seen only by tracing: programs/wc/x.json\" where no static rule names it). The harness's own start-up (npm run bench -- --help) is traced once too: a changed file it loads that the static harness comparison does not name is a harness change. The head's code never runs.",
@@ -169,7 +168,7 @@ export async function pairsCommand(argv: string[]): Promise<number> {
   if (values.plan) return planCommand(values, selection);
   const seed =
     values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : intFlag('--seed', values.seed, 0, 2 ** 31 - 1);
-  const controlPoints = intFlag('--control', values.control, 0, 100);
+  const controlPoints = intFlag('--control', values.control ?? String(DEFAULT_CONTROL_POINTS), 0, 100);
   const base = existingDirectory(values.base, '--base');
   const head = existingDirectory(values.head, '--head');
   // Read before anything is written: a bad plan touches nothing.
@@ -195,6 +194,8 @@ export async function pairsCommand(argv: string[]): Promise<number> {
     ? await pairEveryPoint(sides, engine)
     : await runPrDiff(sides, engine, {
         controlPoints,
+        // Asked for by hand (an A/A diff of the machine), the control is measured even with nothing to time.
+        ...(values.control !== undefined ? { keepControl: true } : {}),
         ...(trusted ? { trusted } : {}),
         ...(countStore ? { countStore } : {}),
         ...(transcripts ? { transcripts } : {}),
@@ -337,7 +338,7 @@ function trustedPlanOf(file: string, head: string): DiffPlan {
 
 /** `pairs --plan [--json] [--trace]`: nothing measured or written (with --trace, the base's points set up, built and run once). */
 async function planCommand(
-  values: { base?: string; head: string; control: string; json: boolean; trace: boolean; store?: string },
+  values: { base?: string; head: string; control?: string; json: boolean; trace: boolean; store?: string },
   selection: ReturnType<typeof selectionOf>,
 ): Promise<number> {
   if (!values.base) throw new UserError('pairs needs --base DIR (the base checkout; --head defaults to this one)');
@@ -346,7 +347,7 @@ async function planCommand(
     head: existingDirectory(values.head, '--head'),
     profile: selection.profile,
     filters: selection.filters,
-    controlPoints: intFlag('--control', values.control, 0, 100),
+    controlPoints: intFlag('--control', values.control ?? String(DEFAULT_CONTROL_POINTS), 0, 100),
     ...(values.trace
       ? {
           trace: {

@@ -4,6 +4,7 @@
  * fail=true|false; exits 1 when the rule fails the check, 2 on a missing or malformed comparison.
  */
 import { resolve } from 'node:path';
+import { readVerdictFile } from '../../formats/transcript-format.js';
 import { EXIT, UserError } from '../../lib/errors.js';
 import { DEFAULT_GATE_RULE, parseGateRule } from '../../pairs/decide/merge-gate.js';
 import { summarize } from '../../pairs/decide/summarize.js';
@@ -30,6 +31,12 @@ export const prOutcomeSpec = {
       value: 'FILE',
       description: "the plan the base's harness computed: a point it names that the diff left out fails the check",
     },
+    transcripts: {
+      type: 'string',
+      value: 'FILE',
+      description:
+        'the recordings of both harnesses the diff rests on (transcript --base-side), when the plan found the harness changed',
+    },
   },
   example: 'npm run workflow -- pr-outcome --comparison results/pr/comparison.json --fail-on broken',
 } as const satisfies CommandSpec;
@@ -44,7 +51,11 @@ export async function prOutcomeCmd(
   const c = readPairsComparison(resolve(values.comparison));
   const { outcome: gate } = summarize(c, rule);
   const problem = values['trusted-plan']
-    ? coverageProblem(readTrustedPlan(resolve(values['trusted-plan'])), c)
+    ? coverageProblem(
+        readTrustedPlan(resolve(values['trusted-plan'])),
+        c,
+        values.transcripts ? readVerdictFile(resolve(values.transcripts)) : undefined,
+      )
     : undefined;
   // Whatever the rule: a diff that left out what the trusted side found affected has not answered.
   const fail = gate.fail || problem !== undefined;

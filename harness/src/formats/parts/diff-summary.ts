@@ -115,6 +115,8 @@ export const DiffSummary = z
         control: count,
         controlCalled: count,
         controlLevel: z.number().min(0).max(1).optional(),
+        /** Nothing was timed, so no control was drawn (comparison `untimed`). */
+        untimed: z.literal(true).optional(),
       })
       .strict()
       .optional(),

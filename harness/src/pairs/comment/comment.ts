@@ -96,6 +96,10 @@ function impactLines(s: DiffSummary, controlPaired: number, harnessMoved: boolea
   const i = s.impact;
   if (!i) return [];
   const out: string[] = [];
+  if (i.untimed)
+    out.push(
+      '**Control: not needed.** Nothing in this diff is timed (no point is affected, and the harness is unchanged or measures the same, decided exactly), so no answer here rests on how the machine behaved, and no unaffected points were measured to check it.',
+    );
   if (i.control) {
     const at =
       i.controlLevel !== undefined ? `, each at the affected points' false-call level of ${level(i.controlLevel)}` : '';

@@ -154,3 +154,16 @@ export function planImpact(
   }
   return plan;
 }
+
+/**
+ * Drops the control from `plan` (its points join the unaffected ones): for a diff that times
+ * nothing, whose answers rest on no measurement the machine could spoil. Returns how many it dropped.
+ */
+export function dropControl(plan: ImpactPlan): number {
+  const control = [...plan.measure].filter(([, why]) => why === 'control').map(([id]) => id);
+  for (const id of control) {
+    plan.measure.delete(id);
+    plan.notAffected.push({ benchmark: id, reason: NOT_AFFECTED_REASON });
+  }
+  return control.length;
+}

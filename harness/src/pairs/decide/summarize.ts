@@ -169,6 +169,7 @@ function impactSummary(c: PairsComparison, answered: ReadonlySet<string>): DiffS
     control: control.length,
     controlCalled: control.filter(judgedChanged).length,
     ...(level !== undefined ? { controlLevel: level } : {}),
+    ...(c.untimed ? { untimed: true as const } : {}),
   };
 }
 

@@ -7,13 +7,16 @@
  *   measures -> count their work -> measure in pairs -> comparison.json and pairs.json
  *
  * Only the affected points and a small control are measured; exact counts decide first, the pairs
- * go on as the budget allows; a harness change is answered by comparing what each harness ran.
+ * go on as the budget allows; a harness change is answered by comparing what each harness ran. A
+ * diff with nothing to time (no point affected, the harness unchanged or measuring the same) draws
+ * no control.
  */
 import type { DiffPlan } from '../../formats/diff-plan-format.js';
-import type { TranscriptVerdict } from '../../formats/transcript-format.js';
+import type { HarnessShift } from '../../formats/pairs-format.js';
+import { needsNoTiming, type TranscriptVerdict } from '../../formats/transcript-format.js';
 import { UserError } from '../../lib/errors.js';
 import type { Host } from '../../pipeline/setup.js';
-import { DEFAULT_CONTROL_POINTS } from '../decide/impact.js';
+import { DEFAULT_CONTROL_POINTS, dropControl, type ImpactPlan } from '../decide/impact.js';
 import { matchPoints } from '../engine/diff-sides.js';
 import {
   type DiffSides,
@@ -34,6 +37,8 @@ import { impactPlan } from './what-to-measure.js';
 export interface PrChoices {
   /** Unaffected points measured as the control (default DEFAULT_CONTROL_POINTS). */
   controlPoints?: number;
+  /** Measure the control even when nothing else is timed (asked for by hand: an A/A diff). */
+  keepControl?: boolean;
   /** The plan the base's harness computed (`pairs --plan --json`): measured at least. */
   trusted?: DiffPlan;
   /** What both harnesses ran and computed, recorded before the diff (transcript --base-side). */
@@ -75,6 +80,17 @@ function shiftOf(sides: DiffSides, engine: Engine, pr: PrChoices, affected: numb
   );
 }
 
+/**
+ * Whether the diff times nothing: no point is affected, and the harness is unchanged or its change
+ * was answered exactly (the same code, or recordings of both harnesses that need no timing). The
+ * control is an A/A check of the machine for timed answers; here it would vouch for none.
+ */
+function timesNothing(impact: ImpactPlan, shift: HarnessShift | undefined, pr: PrChoices): boolean {
+  if (impact.affected.size) return false;
+  if (!shift) return pr.trusted?.harnessChange.changed !== true;
+  return shift.sameCode === true || (shift.rounds === 0 && !!shift.transcript && needsNoTiming(shift.transcript));
+}
+
 /** The PR diff of `sides`, measured by an engine started from `start`, with what the pull request adds (`pr`). */
 export async function runPrDiff(sides: DiffSides, start: EngineStart, pr: PrChoices): Promise<PairsResult> {
   return withLinkedSides(sides.base.root, sides.head.root, async (baseRoot, headRoot) => {
@@ -84,6 +100,11 @@ export async function runPrDiff(sides: DiffSides, start: EngineStart, pr: PrChoi
     const impact = impactPlan(loaded, pr.controlPoints ?? DEFAULT_CONTROL_POINTS, pr.trusted, engine.log);
     const counting = pr.counts && Boolean(engine.host.tools.valgrind);
     const harnessShift = await shiftOf(sides, engine, pr, impact.affected.size, counting);
+    const untimed = !pr.keepControl && timesNothing(impact, harnessShift, pr);
+    if (untimed && dropControl(impact))
+      engine.log(
+        'impact: nothing in this diff needs timing, so the control (an A/A check of the machine) is not measured',
+      );
     const prepared = await prepareSides(engine, loaded, sides.setup, new Set(impact.measure.keys()));
     const matched = matchPoints(prepared.base, prepared.head, undefined, (id) => impact.measure.get(id) ?? 'affected');
     // Exact counts first, on every core: they decide at once; the pairs go on as the budget allows.
@@ -98,6 +119,7 @@ export async function runPrDiff(sides: DiffSides, start: EngineStart, pr: PrChoi
     const measured = await measureInPairs(engine, matched);
     const result = pairsOutcome(engine, prepared, matched, measured, { impact, work: counts.work });
     if (harnessShift) result.comparison.harnessShift = harnessShift;
+    if (untimed) result.comparison.untimed = true;
     if (counts.summary.counted + counts.summary.notCounted) result.comparison.counts = counts.summary;
     return result;
   });

@@ -19,7 +19,7 @@ import { pairSchedule } from '../../../src/pairs/engine/strategies.js';
 import { loadExperiment } from '../../../src/plan/experiments.js';
 import { placementOf } from '../../../src/plan/jobs.js';
 import { expand } from '../../../src/plan/plan.js';
-import { ROOT, runCli, runPairs } from '../../helpers/cli.js';
+import { commentOnDiff, ROOT, runCli, runPairs } from '../../helpers/cli.js';
 import { jobOf } from '../../helpers/jobs.js';
 import { pairsComparison, pairsPoint } from '../../helpers/pairs.js';
 import { programCheckout } from '../../helpers/program-checkout.js';
@@ -60,7 +60,9 @@ describe('npm run pairs', () => {
         thresholds: { 'wc/c/bs=4096 read_cost': 0.1 },
       }),
     );
-    const { c, md } = pairs(base, checkout('same'), out, ['--noise', noise]);
+    // Asked for by hand: with nothing to time, only a given --control is measured.
+    const { c, md } = pairs(base, checkout('same'), out, ['--noise', noise, '--control', '1']);
+    expect(c.untimed).toBeUndefined();
     expect(c.method).toContain('noise thresholds calibrated on this machine');
     expect(c.schema).toBe(PAIRS_COMPARISON_SCHEMA);
     expect(c.seed).toBe(17);
@@ -91,6 +93,27 @@ describe('npm run pairs', () => {
     // The record beside it holds every pair, for calibration.
     const rec = JSON.parse(readFileSync(join(out, 'pairs.json'), 'utf8')) as { points: { pairs: unknown[] }[] };
     expect(rec.points[0]!.pairs).toHaveLength(p.pairs);
+  });
+
+  it('with nothing to time (no point affected, the same harness) it draws no control and says why; the trusted plan accepts it', {
+    timeout: 300_000,
+  }, () => {
+    const out = mkdtempSync(join(tmpdir(), 'jsio-pairs-untimed-'));
+    const head = checkout('untimed');
+    const { c, md } = pairs(base, head, out);
+    expect(c.points).toEqual([]);
+    expect(c.untimed).toBe(true);
+    expect(c.notAffected?.map((n) => n.benchmark)).toEqual(['wc/c/bs=4096']);
+    expect(c.summary?.impact).toMatchObject({ affected: 0, notAffected: 1, control: 0, untimed: true });
+    expect(md).toMatch(/^## Performance: 0 affected · 1 not affected · 0 control — /);
+    expect(md).toContain('**Control: not needed.** Nothing in this diff is timed');
+    expect(md).toContain('This PR changes nothing any benchmark runs or reads.');
+    // The comment job holds it to the plan made as pr.yml makes it (which drew that point as the control).
+    const select = ['--experiments', 'wc', '--variants', 'c', '--param', 'bs=4096', '--profile', 'smoke'];
+    const judged = commentOnDiff(out, 7, { base, head, flags: select });
+    expect(judged.status, judged.stderr).toBe(0);
+    expect(judged.stdout).toMatch(/Merge check: passes/);
+    expect(judged.stdout).not.toMatch(/no answer the default branch accepts/);
   });
 
   it('a planted slowdown of wc C is called slower, its program marked changed; the unchanged point is measured after it', {
