@@ -61,7 +61,7 @@ function undecidedUnderFallback(plan: DiffPlan, c: PairsComparison): string[] {
  * no timing. Nothing is then timed, and the control would vouch for no answer. Fails closed: the
  * comparison's own claim (`untimed`) is required but never enough.
  */
-export function controlExcused(plan: DiffPlan, c: PairsComparison, recorded?: TranscriptVerdictFile): boolean {
+function controlExcused(plan: DiffPlan, c: PairsComparison, recorded?: TranscriptVerdictFile): boolean {
   if (!c.untimed || plan.affected.length || c.points.some((p) => p.impact !== 'control')) return false;
   if (!plan.harnessChange.changed) return true;
   return (
