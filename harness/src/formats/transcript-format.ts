@@ -88,6 +88,12 @@ export const TranscriptVerdict = z
         same: z.boolean(),
         compared: z.number().int().nonnegative(),
         notReplayed: z.number().int().nonnegative(),
+        /**
+         * Benchmarks whose every number both analyses made from the base's raw samples (`bench
+         * --reduce`: self-timed ones included); absent when the head's harness could not, or the
+         * base kept none.
+         */
+        reduced: z.number().int().nonnegative().optional(),
         moves: z
           .array(
             z
@@ -213,6 +219,11 @@ export const StoredRecording = z
     harnessCpu: z.number().nonnegative().optional(),
     /** The recorded bench's results.json as it wrote it (its numbers are compared, not trusted). */
     results: z
+      .string()
+      .max(256 * 2 ** 20)
+      .optional(),
+    /** The recorded bench's raw-samples.json (what a head's analysis is handed: `bench --reduce`). */
+    raw: z
       .string()
       .max(256 * 2 ** 20)
       .optional(),

@@ -11,6 +11,7 @@ import type { Profile } from '../model/profiles.js';
 import type { Filters } from '../plan/plan.js';
 import type { ProfileResult } from '../run/cpu-profile.js';
 import type { SyscallCounts } from '../run/parse-strace.js';
+import type { RawSamples } from '../run/runner.js';
 import type { CheckoutPlan } from './setup.js';
 
 export interface BenchOptions {
@@ -32,6 +33,12 @@ export interface BenchOptions {
   programsDir?: string;
   /** The cache for runtimes, inputs, tools and builds; by default the harness's (machine/cache-root.ts). */
   cacheDir?: string;
+  /**
+   * Measure nothing: every benchmark is made by this harness's analysis from these raw samples (by
+   * id; another run's raw-samples.json), so two harnesses can be handed the same raw output. No
+   * build, count, trace or store: a reduced run is not a measurement.
+   */
+  reduce?: Readonly<Record<string, RawSamples>>;
   /** Which points' work is counted under Valgrind after the timed runs (counts/count-jobs.ts; default headline). */
   counts?: CountsMode;
   /** Count every chosen point again, taking nothing from the stored counts (`--recount`). */

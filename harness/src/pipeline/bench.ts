@@ -16,6 +16,7 @@ import { join, resolve } from 'node:path';
 import { runAnalyses } from '../analysis/slope.js';
 import { RUN_COUNTS_FILE } from '../counts/stored-counts.js';
 import type { Experiment } from '../formats/manifest-format.js';
+import { RAW_SAMPLES_FILE } from '../formats/raw-samples-format.js';
 import type { Benchmark, Results } from '../formats/results-format.js';
 import { isSha } from '../lib/ids.js';
 import { ensureDirectory } from '../lib/paths.js';
@@ -31,6 +32,7 @@ import { profileJob, profiles } from '../run/cpu-profile.js';
 import { measureJob } from '../run/measure.js';
 import { normalize, notRun } from '../run/normalize.js';
 import type { SyscallCounts } from '../run/parse-strace.js';
+import type { RawSamples } from '../run/runner.js';
 import { checkStore } from '../store/check.js';
 import { publishRun } from '../store/publish-run.js';
 import { storeTraces } from '../store/trace-store.js';
@@ -44,6 +46,7 @@ import {
 } from './bench-traces.js';
 import { checkCounting, countsOfRun, keepCounts } from './counts-of-run.js';
 import { Progress } from './progress.js';
+import { writeRawSamples } from './raw-samples.js';
 import { writeReports } from './reports.js';
 import { type ResultsFile, startResults } from './results-file.js';
 import { type Host, onInterrupt, planCheckout, setUpMachine } from './setup.js';
@@ -76,6 +79,7 @@ async function runJobs(
   const stop = onInterrupt(log, 'stopping the running benchmark; results so far are kept (marked partial)');
   let measuredSeconds = 0;
   const traces = new Map<string, SyscallCounts[]>();
+  const raws = new Map<string, RawSamples>();
   const profiled: BenchResult['profiles'] = [];
   const progress = new Progress(jobs.filter((j) => !j.blocked).length);
   try {
@@ -95,9 +99,10 @@ async function runJobs(
       let b: Benchmark;
       if (build && !build.ok) b = notRun(job, 'failed', `build failed: ${build.reason}`);
       else {
-        const raw = await measureJob(job, host.tools);
-        measuredSeconds += raw.measuredSeconds;
+        const raw = opts.reduce ? rawOf(opts.reduce, job) : await measureJob(job, host.tools);
+        if (!opts.reduce) measuredSeconds += raw.measuredSeconds;
         if (stop.interrupted) break; // the job in flight was killed: it has no honest result
+        raws.set(job.id, raw);
         b = normalize(job, raw, build?.info);
         if ((opts.traces ?? 1) > 1 && b.status === 'ok' && raw.syscalls)
           traces.set(job.id, await traceAgain(job, host.tools, raw.syscalls, opts.traces!));
@@ -118,7 +123,24 @@ async function runJobs(
   } finally {
     stop.dispose();
   }
-  return { interrupted: stop.interrupted, measuredSeconds, traces, profiled };
+  return { interrupted: stop.interrupted, measuredSeconds, traces, profiled, raws };
+}
+
+/** A job's raw samples in a reduced run: another run's, or a skip where that run had none. */
+function rawOf(reduce: Readonly<Record<string, RawSamples>>, job: Job): RawSamples {
+  const raw = Object.hasOwn(reduce, job.id) ? reduce[job.id] : undefined;
+  return (
+    raw ?? {
+      status: 'skipped',
+      reason: 'not in the raw samples this run reduces',
+      command: '',
+      timer: 'harness',
+      report: {},
+      runs: [],
+      notes: [],
+      measuredSeconds: 0,
+    }
+  );
 }
 
 const _paramsText = (job: Job) =>
@@ -178,7 +200,7 @@ export async function bench(opts: BenchOptions): Promise<BenchResult> {
   // Created only once the run is accepted: a refused run leaves nothing behind.
   const outDir = ensureDirectory(resolve(opts.outDir), '--out');
   // An earlier run's traces and counts must not go on beside this run's results (`npm run pages` carries them).
-  for (const f of [RUN_TRACES_FILE, RUN_COUNTS_FILE]) rmSync(join(outDir, f), { force: true });
+  for (const f of [RUN_TRACES_FILE, RUN_COUNTS_FILE, RAW_SAMPLES_FILE]) rmSync(join(outDir, f), { force: true });
   if (opts.storeDir) ensureDirectory(opts.storeDir, '--store');
   const host = await setUpMachine(opts, log);
   checkCounting(opts, host);
@@ -192,8 +214,10 @@ export async function bench(opts: BenchOptions): Promise<BenchResult> {
     conditions: { ...host.conditions, sandbox: sandboxLine(sandbox), ...(coldRead ? { coldRead } : {}) },
     experiments,
   });
-  const builds = await buildAll(jobs, log, traceBuilds(opts, host));
+  // A reduced run runs no program, so it needs no build (and names none in its results).
+  const builds = opts.reduce ? new Map<string, BuildResult>() : await buildAll(jobs, log, traceBuilds(opts, host));
   const timed = await runJobs(jobs, builds, host, file, opts, log);
+  if (!opts.reduce) writeRawSamples(outDir, commitInfo(opts.root).sha, timed.raws);
   const { measuredSeconds, traces, profiled } = timed;
   const traced = timed.interrupted
     ? undefined

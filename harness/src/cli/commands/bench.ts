@@ -7,6 +7,7 @@ import { isProfile, PROFILES, type Profile } from '../../model/profiles.js';
 import { bench } from '../../pipeline/bench.js';
 import { DEFAULT_COUNT_BUDGET } from '../../pipeline/bench-counts.js';
 import type { BenchResult } from '../../pipeline/bench-options.js';
+import { readRawSamples } from '../../pipeline/raw-samples.js';
 import { buildSite } from '../../site/build-site.js';
 import { checkSiteOutput } from '../../site/output-dir.js';
 import { DEFAULT_SITE, DEFAULT_STORE, intFlag, ROOT } from '../args.js';
@@ -69,6 +70,12 @@ export const benchSpec = {
       description:
         'profiles (comma-separated) whose points run once more under a file trace after the timed runs; the paths they touch are kept in DIR/traces.json and the store, for the trusted plan of pull requests based on this commit',
     },
+    reduce: {
+      type: 'string',
+      value: 'FILE',
+      description:
+        "measure nothing: make every benchmark from FILE's raw samples (another run's raw-samples.json) with this harness's analysis, into --out; no build, count, trace or store (a harness pull request's recordings hand both analyses the same raw output)",
+    },
     'profile-cpu': {
       type: 'boolean',
       default: false,
@@ -96,6 +103,7 @@ export async function benchCommand(argv: string[]): Promise<number> {
       '--count-profiles keeps counts for later runs: it needs a store (--store, or --no-store with --count-store) and no --recount',
       'drop --count-profiles, or give a store',
     );
+  const reduce = values.reduce === undefined ? undefined : reducedFrom(values.reduce, given);
   const runs = values.runs === undefined ? undefined : intFlag('--runs', values.runs, 1, 9999);
   const selection = selectionOf(values);
   if (!values['no-store'] && resolve(values.out) === resolve(values.store))
@@ -104,7 +112,7 @@ export async function benchCommand(argv: string[]): Promise<number> {
       'choose another --out',
     );
   // Created by bench() once the run is accepted: a refused run leaves no empty store behind.
-  const storeDir = values['no-store'] ? undefined : resolve(values.store);
+  const storeDir = values['no-store'] || reduce ? undefined : resolve(values.store);
   // The local site belongs to the default store only: a custom store's neighbours are not ours.
   const siteDir = storeDir === DEFAULT_STORE ? DEFAULT_SITE : undefined;
   if (storeDir && siteDir) checkSiteOutput(siteDir, storeDir, 'the local site');
@@ -126,7 +134,8 @@ export async function benchCommand(argv: string[]): Promise<number> {
     ...(values['count-profiles'] === undefined
       ? {}
       : { countProfiles: profilesFlag('--count-profiles', values['count-profiles']) }),
-    counts: countsFlag(values.counts),
+    counts: reduce ? 'none' : countsFlag(values.counts),
+    ...(reduce ? { reduce } : {}),
     recount: values.recount,
     ...(values['count-store'] === undefined ? {} : { countStoreDir: resolve(values['count-store']) }),
     ...(values['count-budget'] === undefined
@@ -136,6 +145,14 @@ export async function benchCommand(argv: string[]): Promise<number> {
   process.stdout.write(`\n${result.summaryText}\n`);
   process.stdout.write(`${whereLines(result, storeDir).join('\n')}\n`);
   return exitStatus(result);
+}
+
+/** `--reduce FILE`'s raw samples; refused beside what would measure or keep anything. */
+function reducedFrom(file: string, given: ReadonlySet<string>) {
+  for (const flag of ['count-store', 'count-profiles', 'trace-profiles', 'profile-cpu', 'recount', 'runs'])
+    if (given.has(flag))
+      throw new UserError(`--reduce measures nothing: --${flag} has nothing to act on`, `drop --${flag}`);
+  return readRawSamples(resolve(file)).benchmarks;
 }
 
 function profilesFlag(flag: string, value: string): Profile[] {

@@ -5,9 +5,10 @@
  * from the same raw hyperfine output (transcript-numbers.ts). Equal on both counts, the two
  * harnesses measure the same, and no time needs to be spent showing it.
  */
-import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { RAW_SAMPLES_FILE } from '../../formats/raw-samples-format.js';
 import type { Results as ResultsDoc } from '../../formats/results-format.js';
 import { Results } from '../../formats/results-format.js';
 import type { TranscriptVerdict } from '../../formats/transcript-format.js';
@@ -18,33 +19,67 @@ import { type Recording, recordHarness } from './transcript-record.js';
 
 const KEPT_DIFFERENCES = 50;
 
-function resultsOf(r: Recording): ResultsDoc | undefined {
-  if (r.results === undefined) return undefined;
+function parsedResults(text: string | undefined): ResultsDoc | undefined {
+  if (text === undefined) return undefined;
   try {
-    const parsed = Results.safeParse(JSON.parse(r.results));
+    const parsed = Results.safeParse(JSON.parse(text));
     return parsed.success ? parsed.data : undefined;
   } catch {
     return undefined;
   }
 }
 
+/** The head's harness making its numbers from the base's raw samples (`bench --reduce`): its results, or how it ended. */
+export interface Reduction {
+  results?: string;
+  exit: number | null;
+  said: string;
+}
+
 /** The numbers of two recordings, or why they could not be compared (as one move). */
-function numbersOf(base: Recording, head: Recording): NumbersComparison {
-  const [a, b] = [resultsOf(base), resultsOf(head)];
-  if (a && b) return compareNumbers(a, b);
-  const missing = [a ? '' : 'base', b ? '' : 'head'].filter(Boolean).join(' and ');
+function numbersOf(base: Recording, head: Recording, reduction?: Reduction): NumbersComparison {
+  const [a, b] = [parsedResults(base.results), parsedResults(head.results)];
+  if (!a || !b) {
+    const missing = [a ? '' : 'base', b ? '' : 'head'].filter(Boolean).join(' and ');
+    return {
+      same: false,
+      compared: 0,
+      notReplayed: 0,
+      moves: [{ what: `no readable results.json from the ${missing}'s recorded bench`, benchmarks: 0 }],
+    };
+  }
+  const replayed = compareNumbers(a, b);
+  // A base whose harness keeps no raw samples: only the replayed numbers can be compared.
+  if (!reduction) return replayed;
+  const r = reduction.exit === 0 ? parsedResults(reduction.results) : undefined;
+  if (!r) {
+    const how = `exited ${reduction.exit ?? 'on a signal'}${reduction.said ? `: ${reduction.said.split('\n').pop()}` : ''}`;
+    const what = `the head's harness could not make numbers from the base's raw samples (bench --reduce ${how}), so ${replayed.notReplayed} self-timed benchmarks' numbers were not compared`;
+    return { ...replayed, same: false, moves: [...replayed.moves, { what, benchmarks: replayed.notReplayed }] };
+  }
+  // Every number both analyses made from the same raw samples, and what only the replayed run shows
+  // (the head's own parsing of hyperfine's output).
+  const reduced = compareNumbers(a, r, true);
+  const seen = new Set(reduced.moves.map((m) => m.what));
+  const moves = [...reduced.moves, ...replayed.moves.filter((m) => !seen.has(m.what))];
   return {
-    same: false,
-    compared: 0,
+    same: moves.length === 0,
+    compared: replayed.compared + reduced.compared,
     notReplayed: 0,
-    moves: [{ what: `no readable results.json from the ${missing}'s recorded bench`, benchmarks: 0 }],
+    reduced: a.benchmarks.length,
+    moves,
   };
 }
 
 /** The verdict of two recordings already made. */
-function verdictOf(bench: readonly string[], base: Recording, head: Recording, seconds: number): TranscriptVerdict {
+function verdictOf(
+  bench: readonly string[],
+  recorded: { base: Recording; head: Recording; reduction: Reduction | undefined },
+  seconds: number,
+): TranscriptVerdict {
+  const { base, head } = recorded;
   const runs = compareTranscripts(base.transcript.runs, head.transcript.runs);
-  const numbers = numbersOf(base, head);
+  const numbers = numbersOf(base, head, recorded.reduction);
   const inPoints = runs.differences.every((d) => d.kind !== 'harness')
     ? [...new Set(runs.differences.flatMap((d) => d.points))].sort()
     : undefined;
@@ -64,6 +99,7 @@ function verdictOf(bench: readonly string[], base: Recording, head: Recording, s
       same: numbers.same,
       compared: numbers.compared,
       notReplayed: numbers.notReplayed,
+      ...(numbers.reduced !== undefined ? { reduced: numbers.reduced } : {}),
       moves: numbers.moves.slice(0, KEPT_DIFFERENCES).map((m) => ({
         what: m.what.slice(0, 600),
         benchmarks: m.benchmarks,
@@ -74,6 +110,35 @@ function verdictOf(bench: readonly string[], base: Recording, head: Recording, s
     exits: { base: base.exit, head: head.exit },
     seconds,
   };
+}
+
+/** The least time the head's reduction is given (it runs no program: seconds, normally). */
+const REDUCE_MIN_MS = 120_000;
+
+/**
+ * The head's harness makes its numbers from the base's raw samples (`bench --reduce`), fenced and
+ * recorded as its recording was (its transcript is not kept: it runs no program), so both analyses
+ * are handed the same raw output, self-timed runs and GNU time included.
+ */
+async function reduceByHead(
+  head: string,
+  o: { base: string; bench: readonly string[]; raw: string; pair: string; player: string | undefined },
+  timeoutMs: number,
+): Promise<Reduction> {
+  const [logs, work] = [join(o.pair, 'reduce-logs'), join(o.pair, 'reduce')];
+  for (const d of [logs, work]) mkdirSync(d);
+  const file = join(work, RAW_SAMPLES_FILE);
+  writeFileSync(file, o.raw);
+  const hidden = ['base', 'head'].map((n) => join(o.pair, n));
+  const r = await recordHarness(head, o.bench, timeoutMs, {
+    logs,
+    work,
+    hidden,
+    readOnly: [],
+    player: o.player,
+    reduce: file,
+  });
+  return { ...(r.results !== undefined ? { results: r.results } : {}), exit: r.exit, said: r.said };
 }
 
 export interface BothRecordings {
@@ -109,8 +174,12 @@ export async function recordBoth(
         recordHarness(b, bench, timeoutMs, { logs, work: baseWork, hidden: [headWork], readOnly: [h], player }),
       recordHarness(h, bench, timeoutMs, { logs, work: headWork, hidden: [baseWork], readOnly: [b], player }),
     ]);
+    const left = Math.max(REDUCE_MIN_MS, timeoutMs - (performance.now() - started));
+    const reduction = base.raw
+      ? await reduceByHead(h, { base: b, bench, raw: base.raw, pair, player }, left)
+      : undefined;
     const seconds = (performance.now() - started) / 1000;
-    const verdict = verdictOf(bench, base, head, Math.round(seconds * 10) / 10);
+    const verdict = verdictOf(bench, { base, head, reduction }, Math.round(seconds * 10) / 10);
     return { base, head, verdict: storedBase ? { ...verdict, baseStored: true } : verdict };
   } finally {
     rmSync(pair, { recursive: true, force: true });

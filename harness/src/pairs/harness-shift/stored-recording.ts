@@ -28,6 +28,7 @@ export function toStored(
     said: r.said.slice(-SAID_MAX),
     ...(r.harnessCpu !== undefined ? { harnessCpu: r.harnessCpu } : {}),
     ...(r.results !== undefined ? { results: r.results } : {}),
+    ...(r.raw !== undefined ? { raw: r.raw } : {}),
     transcript: r.transcript,
   };
 }
@@ -38,6 +39,7 @@ export const fromStored = (s: StoredRecording): Recording => ({
   exit: s.exit,
   said: s.said,
   ...(s.results !== undefined ? { results: s.results } : {}),
+  ...(s.raw !== undefined ? { raw: s.raw } : {}),
   ...(s.harnessCpu !== undefined ? { harnessCpu: s.harnessCpu } : {}),
 });
 

@@ -4,7 +4,8 @@
  * every value made from hyperfine's output must come out equal unless the analysis changed.
  * Values made from what really ran in the recording (the programs' own reports, the harness's
  * clock, GNU time, the stubbed strace and Valgrind) are not replayed, so they are left out and
- * said to be. Pure.
+ * said to be — unless the head's analysis was also handed the base's raw samples (`every`), which
+ * compares them all. Pure.
  */
 import type { Benchmark, Metric, Results } from '../../formats/results-format.js';
 
@@ -26,6 +27,8 @@ export interface NumbersComparison {
   readonly compared: number;
   /** Benchmarks whose numbers come from a real run (self-timed, or a fit over sizes its programs reported differently): not compared. */
   readonly notReplayed: number;
+  /** Benchmarks both analyses made from the base's raw samples (`bench --reduce`), when that was done. */
+  readonly reduced?: number;
   readonly moves: readonly NumberMove[];
 }
 
@@ -87,8 +90,15 @@ function compareMetric(name: string, a: Metric | undefined, b: Metric | undefine
   if (others.length) t.add(`${name}: ${[...new Set(others.map((k) => k.replace(/\[\d+\]$/, '')))].join(', ')}`);
 }
 
-/** Compares two recordings' results benchmark by benchmark; `base`/`head` are results.json as written. */
-export function compareNumbers(base: Results, head: Results): NumbersComparison {
+/** Sources a reduced run (`bench --reduce`) does not make: the counting pass after the timed runs. */
+const NOT_REDUCED = new Set(['valgrind']);
+
+/**
+ * Compares two recordings' results benchmark by benchmark; `base`/`head` are results.json as
+ * written. `every`: both were made from the same raw samples (`head` by `bench --reduce` of the
+ * base's), so every benchmark and every metric a reduction makes is compared, self-timed ones too.
+ */
+export function compareNumbers(base: Results, head: Results, every = false): NumbersComparison {
   const t = new Tally();
   const heads = new Map(head.benchmarks.map((b) => [b.id, b]));
   let notReplayed = 0;
@@ -102,14 +112,15 @@ export function compareNumbers(base: Results, head: Results): NumbersComparison 
     if (a.status !== b.status) t.add(`status ${a.status} → ${b.status}`);
     // A fit's sizes (fit.xs) come from what the programs reported in their real check runs: where
     // they differ, the analyses were handed different inputs, and nothing says which moved the values.
-    if ((!replayed(a) && !replayed(b)) || !sameFitInputs(a, b)) {
+    if (!every && ((!replayed(a) && !replayed(b)) || !sameFitInputs(a, b))) {
       notReplayed++;
       continue;
     }
     const names = [...new Set([...Object.keys(a.metrics ?? {}), ...Object.keys(b.metrics ?? {})])].sort();
     for (const name of names) {
       const [ma, mb] = [a.metrics?.[name], b.metrics?.[name]];
-      if (!REPLAYED.has(ma?.source ?? mb?.source ?? '')) continue;
+      const source = ma?.source ?? mb?.source ?? '';
+      if (every ? NOT_REDUCED.has(source) : !REPLAYED.has(source)) continue;
       compareMetric(name, ma, mb, t);
     }
   }

@@ -20,6 +20,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { RAW_SAMPLES_FILE } from '../../formats/raw-samples-format.js';
 import type { Transcript } from '../../formats/transcript-format.js';
 import { UserError } from '../../lib/errors.js';
 import { type ProcessResult, runProcess } from '../../lib/exec.js';
@@ -114,6 +115,8 @@ export interface Recording {
   said: string;
   /** The recorded bench's results.json, as it wrote it (its numbers come from the player's output). */
   results?: string;
+  /** The recorded bench's raw-samples.json: what another harness's analysis can be handed (`bench --reduce`). */
+  raw?: string;
   /** CPU seconds of the harness's own process (harness-cpu.ts), when it could be sampled. */
   harnessCpu?: number;
 }
@@ -136,6 +139,11 @@ export interface Fence {
    * started again unchanged; without it every sandbox runs.
    */
   player?: string;
+  /**
+   * Measure nothing: the recorded bench makes its numbers from these raw samples (`bench --reduce
+   * FILE --no-store`), a file inside the recording's own folder.
+   */
+  reduce?: string;
 }
 
 /** Records `bench BENCH_ARGS` of the checkout at `side`, in a temporary folder of its own (removed after). */
@@ -308,8 +316,7 @@ async function recordIn(
     ...benchArgs,
     '--out',
     dirs.out,
-    '--store',
-    dirs.store,
+    ...(fence.reduce ? ['--reduce', fence.reduce, '--no-store'] : ['--store', dirs.store]),
   ];
   // The harness bundles itself on its first command: done here, untraced, so that a side whose
   // bundle happens to be cached and one whose bundle is not start alike.
@@ -348,6 +355,9 @@ async function recordIn(
     exit: r.code,
     ...(existsSync(join(dirs.out, 'results.json'))
       ? { results: readFileSync(join(dirs.out, 'results.json'), 'utf8') }
+      : {}),
+    ...(existsSync(join(dirs.out, RAW_SAMPLES_FILE))
+      ? { raw: readFileSync(join(dirs.out, RAW_SAMPLES_FILE), 'utf8') }
       : {}),
     said: r.stderr.trim().split('\n').slice(-3).join('\n'),
     ...(harnessCpu !== undefined ? { harnessCpu } : {}),

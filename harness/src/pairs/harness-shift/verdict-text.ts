@@ -35,7 +35,11 @@ const KIND_TEXT = {
 
 /** The verdict with its evidence and differences, markdown. */
 export function verdictLines(v: TranscriptVerdict): string[] {
-  const how = `${s(v.runs.alike, 'program start')} alike on both sides; ${s(v.numbers.compared, 'value')} made from the same hyperfine output compared exactly (${s(v.numbers.notReplayed, 'self-timed benchmark')} not replayed); ${v.baseStored ? `the head recorded in ${v.seconds.toFixed(0)} s (the base's recording is main's, from the trend store)` : `both recorded at once in ${v.seconds.toFixed(0)} s`}, bench ${escapeCell(v.bench.join(' '))}`;
+  const numbers =
+    v.numbers.reduced !== undefined
+      ? `${s(v.numbers.compared, 'value')} compared exactly, made by both analyses from the same raw output (hyperfine's replayed runs, and the base's raw samples of all ${s(v.numbers.reduced, 'benchmark')}, self-timed ones included)`
+      : `${s(v.numbers.compared, 'value')} made from the same hyperfine output compared exactly (${s(v.numbers.notReplayed, 'self-timed benchmark')} not replayed)`;
+  const how = `${s(v.runs.alike, 'program start')} alike on both sides; ${numbers}; ${v.baseStored ? `the head recorded in ${v.seconds.toFixed(0)} s (the base's recording is main's, from the trend store)` : `both recorded at once in ${v.seconds.toFixed(0)} s`}, bench ${escapeCell(v.bench.join(' '))}`;
   const lines = [`**${verdictHeadline(v)}** — ${how}.`];
   const load = v.harnessLoad;
   if (load)
