@@ -32,7 +32,7 @@ const Syscalls = z
   .object({ calls: SafeRecord(FieldName, Count), errors: SafeRecord(FieldName, Count), total: Count })
   .strict();
 
-export const RawSamples = z
+const RawSamples = z
   .object({
     status: z.enum(['ok', 'failed', 'skipped']),
     reason: Text('long').optional(),

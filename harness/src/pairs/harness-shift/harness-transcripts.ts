@@ -30,7 +30,7 @@ function parsedResults(text: string | undefined): ResultsDoc | undefined {
 }
 
 /** The head's harness making its numbers from the base's raw samples (`bench --reduce`): its results, or how it ended. */
-export interface Reduction {
+interface Reduction {
   results?: string;
   exit: number | null;
   said: string;
