@@ -25,6 +25,7 @@ let centre: string;
 let warmups: string;
 let busy: string;
 let handed: string;
+let items: string;
 const BENCH = ['--', '--profile', 'smoke', '--experiments', 'wc', '--variants', 'c'];
 
 function record(side: string, name: string, more: string[] = [], env: NodeJS.ProcessEnv = {}): string {
@@ -74,6 +75,10 @@ beforeAll(() => {
   warmups = join(dir, 'warmups');
   const slots = 'interleavedSlots(sizes.length, s.runs, s.warmup)';
   planted(warmups, 'harness/src/run/hyperfine-runner.ts', slots, slots.replace('s.warmup)', 's.warmup + 1)'));
+  // A change to a self-timed point's numbers only: its per-item percentiles leave out the first item.
+  items = join(dir, 'items');
+  const all = 'const all = percentiles(each.flat());';
+  planted(items, 'harness/src/run/normalize.ts', all, 'const all = percentiles(each.flat().slice(1));');
   // One more descriptor handed to every process the harness starts (its sandboxes included).
   handed = join(dir, 'handed');
   const wiring = "stdio: ['ignore', 'pipe', 'pipe'],";
@@ -131,6 +136,8 @@ describe('npm run transcript', () => {
     expect(r.stdout).toMatch(/the head recorded in \d+ s \(the base's recording is main's, from the trend store\)/);
     expect(file.verdict.runs.differences, JSON.stringify(file.verdict.runs.differences)).toEqual([]);
     expect(measuresTheSame(file.verdict)).toBe(true);
+    // The stored recording keeps the base's raw samples: the head's analysis is handed them.
+    expect(file.verdict.numbers.reduced).toBeGreaterThan(0);
     expect(compare(first, join(out, 'head.transcript.json')).stdout).toMatch(
       /^runs the same programs the same way: \d+ starts alike/,
     );
@@ -169,9 +176,9 @@ describe('npm run transcript', () => {
     expect(bash.runs).toBeGreaterThan(0);
   });
 
-  const both = (other: string, name: string) => {
+  const both = (other: string, name: string, bench = BENCH) => {
     const out = join(dir, name);
-    const r = runCli(['transcript', '--base-side', base, '--head-side', other, '--dir', out, ...BENCH]);
+    const r = runCli(['transcript', '--base-side', base, '--head-side', other, '--dir', out, ...bench]);
     expect(r.status, r.stderr).toBe(0);
     return { stdout: r.stdout, file: readVerdictFile(join(out, 'transcripts.json')), out };
   };
@@ -196,6 +203,19 @@ describe('npm run transcript', () => {
     expect(v.numbers.same).toBe(false);
     const moved = v.numbers.moves.find((m) => m.what === 'wall_time: reported value');
     expect(moved?.benchmarks).toBeGreaterThan(0);
+  });
+
+  it("a change to a self-timed point's analysis only: both analyses handed the base's raw samples, the moves listed", () => {
+    const selfTimed = ['--', '--profile', 'smoke', '--experiments', 'threadpool', '--variants', 'c-pool'];
+    const v = both(items, 'pair-items', selfTimed).file.verdict;
+    expect(v.runs.same, JSON.stringify(v.runs.differences)).toBe(true);
+    // Without the raw samples these would be "not replayed", and the change would pass as measuring the same.
+    expect(v.numbers.reduced).toBeGreaterThan(0);
+    expect(v.numbers.notReplayed).toBe(0);
+    expect(measuresTheSame(v)).toBe(false);
+    expect(needsNoTiming(v)).toBe(true);
+    const moved = v.numbers.moves.find((m) => /^latency_p\d+: reported value$/.test(m.what));
+    expect(moved?.benchmarks, JSON.stringify(v.numbers.moves)).toBeGreaterThan(0);
   });
 
   it("a change to how commands are wired: runs differently, named, in the points' own processes", () => {
