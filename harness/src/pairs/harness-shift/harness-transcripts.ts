@@ -134,7 +134,8 @@ async function reduceByHead(
     logs,
     work,
     hidden,
-    readOnly: [],
+    // As in its recording: the base's checkout is the head harness's to read, never to change.
+    readOnly: [o.base],
     player: o.player,
     reduce: file,
   });
