@@ -185,9 +185,16 @@ async function recordBothCommand(values: TranscriptValues, benchArgs: readonly s
     { file: join(dir, 'head.transcript.json'), data: `${JSON.stringify(r.head.transcript)}\n` },
     ...(r.base.results !== undefined ? [{ file: join(dir, 'base.results.json'), data: r.base.results }] : []),
     ...(r.head.results !== undefined ? [{ file: join(dir, 'head.results.json'), data: r.head.results }] : []),
+    ...(r.reduction?.results !== undefined
+      ? [{ file: join(dir, 'head.reduced.json'), data: r.reduction.results }]
+      : []),
     { file: join(dir, 'transcripts.json'), data: `${JSON.stringify(file, null, 1)}\n` },
   ]);
   process.stdout.write(`${verdictText(r.verdict)}\n`);
+  if (r.reduction)
+    process.stderr.write(
+      `the head's analysis of the base's raw samples (bench --reduce): exit ${r.reduction.exit}, ${r.reduction.seconds} s\n`,
+    );
   process.stderr.write(`transcripts: ${join(dir, 'transcripts.json')}\n`);
   return EXIT.ok;
 }

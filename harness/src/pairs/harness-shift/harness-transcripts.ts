@@ -34,6 +34,8 @@ interface Reduction {
   results?: string;
   exit: number | null;
   said: string;
+  /** Wall seconds of the head's reducing run (recorded and fenced: its set-up included). */
+  seconds: number;
 }
 
 /** The numbers of two recordings, or why they could not be compared (as one move). */
@@ -130,6 +132,7 @@ async function reduceByHead(
   const file = join(work, RAW_SAMPLES_FILE);
   writeFileSync(file, o.raw);
   const hidden = ['base', 'head'].map((n) => join(o.pair, n));
+  const started = performance.now();
   const r = await recordHarness(head, o.bench, timeoutMs, {
     logs,
     work,
@@ -139,12 +142,15 @@ async function reduceByHead(
     player: o.player,
     reduce: file,
   });
-  return { ...(r.results !== undefined ? { results: r.results } : {}), exit: r.exit, said: r.said };
+  const seconds = Math.round((performance.now() - started) / 100) / 10;
+  return { ...(r.results !== undefined ? { results: r.results } : {}), exit: r.exit, said: r.said, seconds };
 }
 
 export interface BothRecordings {
   base: Recording;
   head: Recording;
+  /** The head's analysis of the base's raw samples (absent when the base kept none). */
+  reduction?: Reduction;
   verdict: TranscriptVerdict;
 }
 
@@ -181,7 +187,12 @@ export async function recordBoth(
       : undefined;
     const seconds = (performance.now() - started) / 1000;
     const verdict = verdictOf(bench, { base, head, reduction }, Math.round(seconds * 10) / 10);
-    return { base, head, verdict: storedBase ? { ...verdict, baseStored: true } : verdict };
+    return {
+      base,
+      head,
+      ...(reduction ? { reduction } : {}),
+      verdict: storedBase ? { ...verdict, baseStored: true } : verdict,
+    };
   } finally {
     rmSync(pair, { recursive: true, force: true });
   }
