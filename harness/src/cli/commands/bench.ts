@@ -187,7 +187,9 @@ function whereLines(result: BenchResult, storeDir: string | undefined): string[]
     `total:    ${results.benchmarks.length} benchmarks in ${experiments} experiment(s): ${count('ok')} ok, ${count('skipped')} skipped, ${count('failed')} failed${notRun > 0 ? `; ${notRun} of ${result.planned} planned not run (interrupted)` : ''}`,
     ...(t
       ? [
-          `time:     ${t.totalSeconds.toFixed(1)} s in all, ${t.measuredSeconds.toFixed(1)} s in measured commands (harness overhead ${(100 * (1 - t.measuredSeconds / t.totalSeconds)).toFixed(1)}%)`,
+          t.measuredSeconds > 0
+            ? `time:     ${t.totalSeconds.toFixed(1)} s in all, ${t.measuredSeconds.toFixed(1)} s in measured commands (harness overhead ${(100 * (1 - t.measuredSeconds / t.totalSeconds)).toFixed(1)}%)`
+            : `time:     ${t.totalSeconds.toFixed(1)} s in all, nothing measured`,
         ]
       : []),
   ];
