@@ -56,7 +56,10 @@ export function verdictLines(v: TranscriptVerdict): string[] {
     if (v.runs.more) lines.push(`- and ${s(v.runs.more, 'more difference')}`);
   }
   if (!v.numbers.same) {
-    lines.push('', 'Numbers made differently from the same raw output:');
+    lines.push(
+      '',
+      "Numbers made differently from the same raw output (which values move is exact; how far, on the recording's samples, not real runs):",
+    );
     for (const m of v.numbers.moves) lines.push(`- ${escapeCell(moveText(m))}`);
   }
   return lines;
