@@ -119,7 +119,12 @@ export async function runPrDiff(sides: DiffSides, start: EngineStart, pr: PrChoi
     const measured = await measureInPairs(engine, matched);
     const result = pairsOutcome(engine, prepared, matched, measured, { impact, work: counts.work });
     if (harnessShift) result.comparison.harnessShift = harnessShift;
-    if (untimed) result.comparison.untimed = true;
+    if (untimed) {
+      result.comparison.untimed = true;
+      // The pairs' method would describe a timing that did not happen.
+      result.comparison.method =
+        'nothing was timed: no point is affected, and the harness is unchanged or measures the same (decided from what each harness runs), so every answer here is exact';
+    }
     if (counts.summary.counted + counts.summary.notCounted) result.comparison.counts = counts.summary;
     return result;
   });

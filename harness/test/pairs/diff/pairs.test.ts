@@ -107,6 +107,7 @@ describe('npm run pairs', () => {
     expect(c.summary?.impact).toMatchObject({ affected: 0, notAffected: 1, control: 0, untimed: true });
     expect(md).toMatch(/^## Performance: 0 affected · 1 not affected · 0 control — /);
     expect(md).toContain('**Control: not needed.** Nothing in this diff is timed');
+    expect(md).toContain('_Method: nothing was timed:');
     expect(md).toContain('This PR changes nothing any benchmark runs or reads.');
     // The comment job holds it to the plan made as pr.yml makes it (which drew that point as the control).
     const select = ['--experiments', 'wc', '--variants', 'c', '--param', 'bs=4096', '--profile', 'smoke'];
