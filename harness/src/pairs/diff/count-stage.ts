@@ -166,10 +166,7 @@ export async function countStage(
     stored?.ok && plans.length && host.tools.valgrind ? await countWithStore(c, order, stored) : undefined;
   const work = withStore?.work ?? (await countWith(c, order));
   const counted = [...work.values()].filter((w) => w.status === 'counted').length;
-  // A control point deterministic on each side yet different: the sides do not count alike here.
-  const odd = plans.filter(
-    (p) => p.impact === 'control' && work.get(p.id)?.status === 'counted' && changedWork(work.get(p.id)!),
-  );
+  const odd = unlikeControls(plans, work);
   const took = (performance.now() - t) / 1000;
   const taken = withStore ? `, ${withStore.summary.taken} of their bases taken from the stored counts` : '';
   log(`counts: ${counted} of ${plans.length} points counted on both sides in ${took.toFixed(0)} s${taken}`);
@@ -198,7 +195,22 @@ export async function countStage(
   };
 }
 
-const changedWork = (w: PointWork) => w.status === 'counted' && w.verdict.kind === 'changed';
+/**
+ * The control points whose counts say the two sides do not count alike here: deterministic on each
+ * side yet different between them. Only a point whose counts decide can say that: one whose
+ * runtime's counts vary from run to run (evidence only: Bun's, say) differs between two countings
+ * made at other times without the sides being at fault, and a diff on 30 Nov lost its exact answer
+ * to a Bun control that moved 1.05 % between the stored base and the live head.
+ */
+export function unlikeControls(
+  plans: readonly Pick<PointPlan, 'id' | 'impact'>[],
+  work: ReadonlyMap<string, PointWork>,
+) {
+  return plans.filter((p) => {
+    const w = work.get(p.id);
+    return p.impact === 'control' && w?.status === 'counted' && w.role === 'decides' && w.verdict.kind === 'changed';
+  });
+}
 
 /** This machine's counts in a trend store, read (and so checked) before anything ran; never written. */
 export interface CountStoreOnDisk {
