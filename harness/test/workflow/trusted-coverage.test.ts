@@ -36,6 +36,23 @@ const comparison = (edit: (c: PairsComparison) => void = () => {}) => {
 };
 const why = (p: DiffPlan, c: PairsComparison) => unansweredPoints(p, c).map((u) => `${u.benchmark}: ${u.why}`);
 
+/** What the recordings of both harnesses said: the same runs, or one difference. */
+const verdict = (same: boolean): TranscriptVerdict => ({
+  bench: ['--profile', 'quick'],
+  runs: { same, alike: 50, differences: same ? [] : [{ what: 'bash: `a` → `b`', runs: 3 }], more: 0 },
+  numbers: { same: true, compared: 40, notReplayed: 0, moves: [] },
+  exits: { base: 0, head: 0 },
+  seconds: 30,
+});
+/** The uploaded transcripts.json of the plan's commits (or of another head). */
+const recorded = (v: TranscriptVerdict, head = 'b'.repeat(40)): TranscriptVerdictFile => ({
+  schema: 1,
+  kind: 'transcript-verdict',
+  base: { commit: 'a'.repeat(40) },
+  head: { commit: head },
+  verdict: v,
+});
+
 describe('trusted coverage', () => {
   it('a judged row answers; a point neither measured nor listed does not', () => {
     expect(why(plan([measured]), comparison())).toEqual([]);
@@ -128,20 +145,6 @@ describe('a harness change answered by its recordings, without timing', () => {
   const changed = plan([measured], [], {
     harnessChange: { changed: true, files: ['harness/src/run/measure.ts'], why: '1 measuring file(s) differ' },
   });
-  const verdict = (same: boolean): TranscriptVerdict => ({
-    bench: ['--profile', 'quick'],
-    runs: { same, alike: 50, differences: same ? [] : [{ what: 'bash: `a` → `b`', runs: 3 }], more: 0 },
-    numbers: { same: true, compared: 40, notReplayed: 0, moves: [] },
-    exits: { base: 0, head: 0 },
-    seconds: 30,
-  });
-  const recorded = (v: TranscriptVerdict, head = 'b'.repeat(40)): TranscriptVerdictFile => ({
-    schema: 1,
-    kind: 'transcript-verdict',
-    base: { commit: 'a'.repeat(40) },
-    head: { commit: head },
-    verdict: v,
-  });
   const untimed = (v: TranscriptVerdict) =>
     comparison((c) => {
       c.harnessShift = {
@@ -201,20 +204,6 @@ describe('a diff that times nothing may leave its control unmeasured, and only t
       c.points = [];
       if (untimed) c.untimed = true;
     });
-  const verdict = (same: boolean): TranscriptVerdict => ({
-    bench: ['--profile', 'quick'],
-    runs: { same, alike: 50, differences: same ? [] : [{ what: 'bash: `a` → `b`', runs: 3 }], more: 0 },
-    numbers: { same: true, compared: 40, notReplayed: 0, moves: [] },
-    exits: { base: 0, head: 0 },
-    seconds: 30,
-  });
-  const file = (v: TranscriptVerdict, head = 'b'.repeat(40)): TranscriptVerdictFile => ({
-    schema: 1,
-    kind: 'transcript-verdict',
-    base: { commit: 'a'.repeat(40) },
-    head: { commit: head },
-    verdict: v,
-  });
   const changed = plan([], control, {
     harnessChange: { changed: true, files: ['harness/src/run/measure.ts'], why: '1 measuring file(s) differ' },
   });
@@ -236,10 +225,10 @@ describe('a diff that times nothing may leave its control unmeasured, and only t
   });
 
   it('a changed harness: excused only by uploaded recordings of the plan commits that need no timing', () => {
-    expect(missing(changed, nothing(true), file(verdict(true)))).toEqual([]);
+    expect(missing(changed, nothing(true), recorded(verdict(true)))).toEqual([]);
     expect(missing(changed, nothing(true))).toEqual(control);
-    expect(missing(changed, nothing(true), file(verdict(false)))).toEqual(control);
-    expect(missing(changed, nothing(true), file(verdict(true), 'c'.repeat(40)))).toEqual(control);
+    expect(missing(changed, nothing(true), recorded(verdict(false)))).toEqual(control);
+    expect(missing(changed, nothing(true), recorded(verdict(true), 'c'.repeat(40)))).toEqual(control);
   });
 });
 
