@@ -38,7 +38,7 @@ export interface BenchOptions {
    * id; another run's raw-samples.json), so two harnesses can be handed the same raw output. No
    * build, count, trace or store: a reduced run is not a measurement.
    */
-  reduce?: Readonly<Record<string, RawSamples>>;
+  reduce?: { commit: string; benchmarks: Readonly<Record<string, RawSamples>> };
   /** Which points' work is counted under Valgrind after the timed runs (counts/count-jobs.ts; default headline). */
   counts?: CountsMode;
   /** Count every chosen point again, taking nothing from the stored counts (`--recount`). */

@@ -99,7 +99,7 @@ async function runJobs(
       let b: Benchmark;
       if (build && !build.ok) b = notRun(job, 'failed', `build failed: ${build.reason}`);
       else {
-        const raw = opts.reduce ? rawOf(opts.reduce, job) : await measureJob(job, host.tools);
+        const raw = opts.reduce ? rawOf(opts.reduce.benchmarks, job) : await measureJob(job, host.tools);
         if (!opts.reduce) measuredSeconds += raw.measuredSeconds;
         if (stop.interrupted) break; // the job in flight was killed: it has no honest result
         raws.set(job.id, raw);
@@ -217,7 +217,9 @@ export async function bench(opts: BenchOptions): Promise<BenchResult> {
   // A reduced run runs no program, so it needs no build (and names none in its results).
   const builds = opts.reduce ? new Map<string, BuildResult>() : await buildAll(jobs, log, traceBuilds(opts, host));
   const timed = await runJobs(jobs, builds, host, file, opts, log);
-  if (!opts.reduce) writeRawSamples(outDir, commitInfo(opts.root).sha, timed.raws);
+  // A reduced run keeps what it was made from (the measuring run's commit): its folder stays whole
+  // even when it is the folder it read them from.
+  writeRawSamples(outDir, opts.reduce?.commit ?? commitInfo(opts.root).sha, timed.raws);
   const { measuredSeconds, traces, profiled } = timed;
   const traced = timed.interrupted
     ? undefined

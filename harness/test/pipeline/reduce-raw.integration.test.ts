@@ -1,7 +1,7 @@
 // Every run keeps its raw samples, and `bench --reduce` makes the same benchmarks from them without
 // running anything: real gcc builds and real runs (a hyperfine-timed point and a self-timed one), then
 // the reduction, compared number for number. Bad input names the file and the field, and loses nothing.
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -57,6 +57,16 @@ describe('raw samples and bench --reduce', () => {
       expect(y.status).toBe(x.status);
       expect(y.metrics, x.id).toEqual(x.metrics);
     }
+  });
+
+  it('reduced into the folder it reads from, it keeps the raw samples it was made from', () => {
+    const same = join(dir, 'same');
+    cpSync(measured, same, { recursive: true });
+    const before = readFileSync(join(same, 'raw-samples.json'), 'utf8');
+    const r = runCli(['bench', ...SELECT, '--out', same, '--reduce', join(same, 'raw-samples.json')]);
+    expect(r.status, r.stderr).toBe(0);
+    const after = RawSamplesFile.parse(JSON.parse(readFileSync(join(same, 'raw-samples.json'), 'utf8')));
+    expect(after).toEqual(RawSamplesFile.parse(JSON.parse(before)));
   });
 
   it('a malformed file is refused naming the file and the field; a missing point is skipped, not invented', () => {

@@ -152,7 +152,8 @@ function reducedFrom(file: string, given: ReadonlySet<string>) {
   for (const flag of ['count-store', 'count-profiles', 'trace-profiles', 'profile-cpu', 'recount', 'runs'])
     if (given.has(flag))
       throw new UserError(`--reduce measures nothing: --${flag} has nothing to act on`, `drop --${flag}`);
-  return readRawSamples(resolve(file)).benchmarks;
+  const { commit, benchmarks } = readRawSamples(resolve(file));
+  return { commit, benchmarks };
 }
 
 function profilesFlag(flag: string, value: string): Profile[] {
