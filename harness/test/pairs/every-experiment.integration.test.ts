@@ -34,7 +34,8 @@ describe('a PR diff of every experiment from fresh clones', () => {
     const variants = 'c,c-blocking,c-pool,core-transform';
     const r = runPairs(
       { base, head, out, budget: '1.5', seed: 5 },
-      ['--noise-store', join(out, 'none'), '--profile', 'smoke', '--variants', variants],
+      // Both sides are the same commit: only a control asked for is measured (six, spread over the experiments).
+      ['--noise-store', join(out, 'none'), '--control', '6', '--profile', 'smoke', '--variants', variants],
       { JSIO_COUNTS: 'none' },
     );
     expect(r.status, r.stderr).toBe(0);

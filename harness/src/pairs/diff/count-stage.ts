@@ -199,8 +199,8 @@ export async function countStage(
  * The control points whose counts say the two sides do not count alike here: deterministic on each
  * side yet different between them. Only a point whose counts decide can say that: one whose
  * runtime's counts vary from run to run (evidence only: Bun's, say) differs between two countings
- * made at other times without the sides being at fault, and a diff on 30 Nov lost its exact answer
- * to a Bun control that moved 1.05 % between the stored base and the live head.
+ * made at other times without the sides being at fault (a one-program diff once lost its exact answer
+ * to a Bun control that moved 1.05 % between the stored base and the live head).
  */
 export function unlikeControls(
   plans: readonly Pick<PointPlan, 'id' | 'impact'>[],

@@ -31,6 +31,9 @@ it('refuses the diff with the reason where the sandbox cannot start', { timeout:
       'bs=4096',
       '--noise-store',
       join(out, 'none'),
+      // The same programs on both sides: a control asked for is what starts a sandbox.
+      '--control',
+      '1',
     ],
     { JSIO_BWRAP: '/bin/false' },
   );

@@ -163,7 +163,10 @@ describe('npm run pairs', () => {
   }, () => {
     const out = mkdtempSync(join(tmpdir(), 'jsio-pairs-deadline-'));
     // 0.2 min for the whole diff is less than the margin kept for the last batches.
-    const { c, md } = pairs(base, checkout('deadline'), out, ['--noise-store', join(out, 'none'), '--deadline', '0.2']);
+    // The same programs: its one point is measured only as a control asked for.
+    const { c, md } = pairs(base, checkout('deadline'), out, [
+      ...['--noise-store', join(out, 'none'), '--deadline', '0.2', '--control', '1'],
+    ]);
     expect(c.budget.deadlineSeconds).toBe(12);
     expect(c.points.map((p) => [p.pairs, p.stop])).toEqual([[0, 'budget']]);
     expect(c.warnings!.join('\n')).toMatch(/deadline of 0\.2 min left 0\.0 of the 2\.0 budgeted minutes for pairs/);
@@ -179,7 +182,7 @@ describe('npm run pairs', () => {
     const head = checkout('nosandbox');
     const sides = { base, head, out, budget: '2', seed: 17 };
     const select = ['--profile', 'smoke', '--experiments', 'wc', '--variants', 'c', '--param', 'bs=4096'];
-    const flags = ['--noise-store', join(out, 'none'), '--deadline', '0.2', ...select];
+    const flags = ['--noise-store', join(out, 'none'), '--deadline', '0.2', '--control', '1', ...select];
     const broken = { JSIO_BWRAP: '/bin/false' };
     const sandboxed = runPairs(sides, flags, broken);
     expect(sandboxed.status).toBe(2);

@@ -41,6 +41,9 @@ it('refuses a side that tracks a file in .cache/, naming it', { timeout: 300_000
     'bs=4096',
     '--noise-store',
     join(out, 'none'),
+    // Nothing else differs: a control asked for is what prepares the sides.
+    '--control',
+    '1',
   ]);
   expect(r.status, r.stderr).toBe(2);
   expect(r.stderr).toContain(`${planted} is tracked, in .cache/ where the harness keeps only what it makes`);
