@@ -94,6 +94,12 @@ export const TranscriptVerdict = z
          * base kept none.
          */
         reduced: z.number().int().nonnegative().optional(),
+        /**
+         * The base kept raw samples and the head's harness could not make numbers from them: what
+         * its analysis does to the benchmarks only they cover (self-timed ones) is unknown, so the
+         * diff is timed (fail closed).
+         */
+        unreduced: z.literal(true).optional(),
         moves: z
           .array(
             z
@@ -160,7 +166,11 @@ export const measuresTheSame = (v: TranscriptVerdict): boolean => v.numbers.same
  * differently from the same raw output are listed exactly (what the trend shows after the merge).
  */
 export const needsNoTiming = (v: TranscriptVerdict): boolean =>
-  v.runs.same && v.exits.base === 0 && v.exits.head === 0 && v.harnessLoad?.within !== false;
+  v.runs.same &&
+  v.exits.base === 0 &&
+  v.exits.head === 0 &&
+  v.harnessLoad?.within !== false &&
+  v.numbers.unreduced !== true;
 
 /**
  * The points a timed shift must measure: none when nothing needs timing, those the differences
@@ -171,6 +181,8 @@ export function pointsToTime(v: TranscriptVerdict): readonly string[] | undefine
   if (needsNoTiming(v)) return [];
   // The harness's own extra work weighs on every point it measures.
   if (v.exits.base !== 0 || v.exits.head !== 0 || v.harnessLoad?.within === false) return undefined;
+  // Numbers the head would not make from the base's raw samples may be any point's.
+  if (v.numbers.unreduced) return undefined;
   return v.runs.inPoints;
 }
 

@@ -57,7 +57,12 @@ function numbersOf(base: Recording, head: Recording, reduction?: Reduction): Num
   if (!r) {
     const how = `exited ${reduction.exit ?? 'on a signal'}${reduction.said ? `: ${reduction.said.split('\n').pop()}` : ''}`;
     const what = `the head's harness could not make numbers from the base's raw samples (bench --reduce ${how}), so ${replayed.notReplayed} self-timed benchmarks' numbers were not compared`;
-    return { ...replayed, same: false, moves: [...replayed.moves, { what, benchmarks: replayed.notReplayed }] };
+    return {
+      ...replayed,
+      same: false,
+      unreduced: true,
+      moves: [...replayed.moves, { what, benchmarks: replayed.notReplayed }],
+    };
   }
   // Every number both analyses made from the same raw samples, and what only the replayed run shows
   // (the head's own parsing of hyperfine's output).
@@ -102,6 +107,7 @@ function verdictOf(
       compared: numbers.compared,
       notReplayed: numbers.notReplayed,
       ...(numbers.reduced !== undefined ? { reduced: numbers.reduced } : {}),
+      ...(numbers.unreduced ? { unreduced: true as const } : {}),
       moves: numbers.moves.slice(0, KEPT_DIFFERENCES).map((m) => ({
         what: m.what.slice(0, 600),
         benchmarks: m.benchmarks,

@@ -29,6 +29,8 @@ export interface NumbersComparison {
   readonly notReplayed: number;
   /** Benchmarks both analyses made from the base's raw samples (`bench --reduce`), when that was done. */
   readonly reduced?: number;
+  /** The head's harness could not make numbers from the base's raw samples (the diff is then timed). */
+  readonly unreduced?: true;
   readonly moves: readonly NumberMove[];
 }
 

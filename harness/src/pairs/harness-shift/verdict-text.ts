@@ -18,6 +18,8 @@ function verdictHeadline(v: TranscriptVerdict): string {
     return `a recorded bench did not finish (base exited ${v.exits.base}, head ${v.exits.head}): the recordings decide nothing`;
   if (v.harnessLoad?.within === false)
     return `${v.runs.same ? 'runs the same commands' : 'runs programs differently'}, but its own work while they run differs beyond the bound: the timed shift samples every point`;
+  if (v.runs.same && v.numbers.unreduced)
+    return "runs the same commands, but its harness could not make numbers from the base's raw samples: the timed shift samples every point";
   if (v.runs.same)
     return 'runs the same commands, and computes different numbers: the moves below are exact, nothing to time';
   const named = pointsToTime(v);

@@ -112,4 +112,26 @@ describe('harnessLoad', () => {
     expect(verdictText(v)).toContain('base 3.00 s, head 9.00 s; they may differ by 1.50 s (measured A/A) — beyond');
     expect(needsNoTiming({ ...v, harnessLoad: harnessLoad(3, 3.4) })).toBe(true);
   });
+
+  it("a head that could not make numbers from the base's raw samples is timed on every point (fail closed)", () => {
+    const v: TranscriptVerdict = {
+      bench: ['--profile', 'smoke'],
+      runs: { same: true, alike: 100, differences: [], more: 0, inPoints: [] },
+      numbers: {
+        same: false,
+        compared: 10,
+        notReplayed: 4,
+        unreduced: true,
+        moves: [{ what: "the head's harness could not make numbers from the base's raw samples", benchmarks: 4 }],
+      },
+      harnessLoad: harnessLoad(3, 3.1),
+      exits: { base: 0, head: 0 },
+      seconds: 20,
+    };
+    expect(needsNoTiming(v)).toBe(false);
+    expect(pointsToTime(v)).toBeUndefined();
+    expect(verdictText(v)).toContain("its harness could not make numbers from the base's raw samples");
+    const { unreduced: _, ...reduced } = v.numbers;
+    expect(needsNoTiming({ ...v, numbers: reduced })).toBe(true);
+  });
 });

@@ -230,6 +230,21 @@ describe('npm run transcript', () => {
     expect(moved?.benchmarks, JSON.stringify(v.numbers.moves)).toBeGreaterThan(0);
   });
 
+  it("a head whose harness cannot reduce the base's raw samples: not the same, and timed (fail closed)", () => {
+    const deaf = join(dir, 'deaf');
+    planted(
+      deaf,
+      'harness/src/cli/commands/bench.ts',
+      'readRawSamples(resolve(file))',
+      "readRawSamples(resolve(file, 'x'))",
+    );
+    const v = both(deaf, 'pair-deaf').file.verdict;
+    expect(v.runs.same, JSON.stringify(v.runs.differences)).toBe(true);
+    expect(v.numbers.unreduced).toBe(true);
+    expect(v.numbers.moves.some((m) => m.what.includes('could not make numbers'))).toBe(true);
+    expect(needsNoTiming(v)).toBe(false);
+  });
+
   it("a change to how commands are wired: runs differently, named, in the points' own processes", () => {
     const v = both(head, 'pair-wired').file.verdict;
     expect(measuresTheSame(v)).toBe(false);
