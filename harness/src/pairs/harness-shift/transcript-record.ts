@@ -339,7 +339,7 @@ async function recordIn(
   // The recorder's own fence is not the harness's start: it names the other side (or none, when the
   // base's recording was made alone on main's push), so it is left out, matched by its exact argv.
   const own = argv.slice(straceFor(log).length);
-  const { runs: all, window } = startsAndWindow(readStraceLog(text), root);
+  const { runs: all, window } = startsAndWindow(readStraceLog(text), root, cacheRoot(recordingEnv(dirs.tmp)));
   // The harness's own CPU while the points' processes ran; the whole run's when none did.
   const harnessCpu = cpu && (window ? cpuBetween(cpu.series, window.start, window.end) : cpu.whole);
   const fenceAt = all.findIndex((run) => run.argv.length === own.length && run.argv.every((a, i) => a === own[i]));

@@ -63,19 +63,21 @@ export function descriptor(v: string): string | undefined {
 }
 
 /**
- * Whether a start fills an entry of the harness's shared, content-keyed cache: it names a staging
- * folder (`<entry>.tmp-<pid>`, renamed into place when done: a generated input, a runtime's
- * install) or writes a probe or tool kept under its digest. Both sides share those entries, so
- * whichever side gets there first fills one and the other finds it filled; what the entry holds
- * is named by its key in the starts that use it, which are compared.
+ * Whether a start fills an entry of the harness's shared, content-keyed cache (whose root is
+ * `cache`, wherever JSIO_CACHE puts it): it names a staging folder (`<entry>.tmp-<pid>`, renamed
+ * into place when done: a generated input, a runtime's install) or writes a probe or tool kept
+ * under its digest. Both sides share those entries, so whichever side gets there first fills one
+ * and the other finds it filled; what the entry holds is named by its key in the starts that use
+ * it, which are compared.
  */
-function fillsCache(argv: readonly string[]): boolean {
+function fillsCache(argv: readonly string[], cache: string): boolean {
+  const under = (a: string, folder: string) => a.startsWith(`${cache}/${folder}/`);
   return argv.some(
     (a, i) =>
       /\.tmp-\d+(\/|$)/.test(a) ||
       // The CPU probe's folder holds nothing else; a tool is filled where gcc writes it.
-      /\/jsio-bench\/valgrind-cpu\//.test(a) ||
-      (['-o', '-dumpdir'].includes(argv[i - 1] ?? '') && /\/jsio-bench\/tools\//.test(a)),
+      under(a, 'valgrind-cpu') ||
+      (['-o', '-dumpdir'].includes(argv[i - 1] ?? '') && under(a, 'tools')),
   );
 }
 
@@ -163,6 +165,7 @@ class Tasks {
   constructor(
     private readonly first: number | undefined,
     private readonly cwd: string,
+    private readonly cache: string,
     readonly runs: ProcessRun[] = [],
   ) {}
 
@@ -228,7 +231,7 @@ class Tasks {
     const exe = str(args[0]);
     const env = list(args[2]);
     self.point = pointOf(exe, list(args[1]), env) ?? self.point;
-    if (fillsCache(list(args[1]))) self.fill = true;
+    if (fillsCache(list(args[1]), this.cache)) self.fill = true;
     self.lastRun = this.runs.length;
     this.runs.push({
       seq: this.runs.length,
@@ -296,9 +299,9 @@ export interface PointWindow {
   end: number;
 }
 
-/** The runs of a log; the first process starts in `cwd`. */
-export function processRuns(calls: readonly SysCall[], cwd: string): ProcessRun[] {
-  return startsAndWindow(calls, cwd).runs;
+/** The runs of a log; the first process starts in `cwd`, with the harness's cache at `cache`. */
+export function processRuns(calls: readonly SysCall[], cwd: string, cache: string): ProcessRun[] {
+  return startsAndWindow(calls, cwd, cache).runs;
 }
 
 /**
@@ -306,8 +309,12 @@ export function processRuns(calls: readonly SysCall[], cwd: string): ProcessRun[
  * points' processes ran: the measuring stage, without the planning before it and the reports
  * after. A build's sandbox is no point's.
  */
-export function startsAndWindow(calls: readonly SysCall[], cwd: string): { runs: ProcessRun[]; window?: PointWindow } {
-  const tasks = new Tasks(calls[0]?.pid, cwd);
+export function startsAndWindow(
+  calls: readonly SysCall[],
+  cwd: string,
+  cache: string,
+): { runs: ProcessRun[]; window?: PointWindow } {
+  const tasks = new Tasks(calls[0]?.pid, cwd, cache);
   let window: PointWindow | undefined;
   const inPoint = (pid: number) => {
     const point = tasks.pointOf(pid);

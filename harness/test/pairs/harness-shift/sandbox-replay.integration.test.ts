@@ -2,11 +2,13 @@
 // bubblewrap: a sandbox started again unchanged is played back, anything it could see changed runs
 // it again; and in a recording under strace every start is still there, so harnesses that differ in
 // what is played back still differ.
+
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cacheRoot } from '../../../src/machine/cache-root.js';
 import { sandboxPlayer } from '../../../src/pairs/harness-shift/sandbox-replay.js';
 import { ONLY_STREAMS } from '../../../src/pairs/harness-shift/transcript-record.js';
 import { processRuns } from '../../../src/pairs/harness-shift/transcript-starts.js';
@@ -119,7 +121,7 @@ describe('the sandbox player', () => {
     // The program inside was handed descriptor 3 too.
     expect(first.out).toMatch(/^\d+\n0 1 2 3 \d+ $/);
     expect(sandbox(script, how).out).not.toBe(first.out);
-    const runs = processRuns(readStraceLog(readFileSync(log, 'utf8')), '/');
+    const runs = processRuns(readStraceLog(readFileSync(log, 'utf8')), '/', cacheRoot());
     const player = runs.find((r) => r.exe === '/usr/bin/bwrap' && r.argv[1] === '--unshare-all');
     expect(player?.fds).toEqual(['3 /etc/hostname']);
     // Without it, the same sandbox is played back from its second start.
@@ -131,7 +133,7 @@ describe('the sandbox player', () => {
     const how = { before: ['/usr/bin/strace', '-f', '-q', '-y', '-e', 'trace=execve,statfs', '-o', log] };
     const script = 'echo "$RANDOM$RANDOM"; cat /run/c/program.txt';
     const reads = () =>
-      processRuns(readStraceLog(readFileSync(log, 'utf8')), '/').find(
+      processRuns(readStraceLog(readFileSync(log, 'utf8')), '/', cacheRoot()).find(
         (r) => r.exe === '/usr/bin/bwrap' && r.argv[1] === '--unshare-all',
       )?.reads;
     const first = sandbox(script, how);

@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { descriptor, processRuns, startsAndWindow } from '../../../src/pairs/harness-shift/transcript-starts.js';
 import { readStraceLog } from '../../../src/run/strace-log.js';
 
-const runs = (log: string[]) => processRuns(readStraceLog(log.join('\n')), '/work/side');
+/** The harness's cache in these logs (the default root: JSIO_CACHE may put it anywhere). */
+const CACHE = '/root/.cache/jsio-bench';
+const runs = (log: string[], cache = CACHE) => processRuns(readStraceLog(log.join('\n')), '/work/side', cache);
 
 describe('descriptor', () => {
   it('names a file by its path and a pipe or socket by its kind (their inode numbers vary)', () => {
@@ -94,8 +96,8 @@ describe('processRuns', () => {
         '10 110.000000 execve("/usr/bin/git", ["git"], []) = 0',
       ].join('\n'),
     );
-    expect(startsAndWindow(calls, '/').window).toEqual({ start: 103.25, end: 107 });
-    expect(startsAndWindow(readStraceLog('10 execve("/bin/wc", ["wc"], []) = 0'), '/').window).toBeUndefined();
+    expect(startsAndWindow(calls, '/', CACHE).window).toEqual({ start: 103.25, end: 107 });
+    expect(startsAndWindow(readStraceLog('10 execve("/bin/wc", ["wc"], []) = 0'), '/', CACHE).window).toBeUndefined();
   });
 
   it('gives each start the directory, CPUs and limits its process had, inherited across forks', () => {
@@ -260,5 +262,22 @@ describe('processRuns', () => {
       // A point's sandbox that uses the tools fills nothing.
       ['/usr/bin/bwrap', undefined],
     ]);
+  });
+
+  it('a tool or probe is a fill wherever JSIO_CACHE puts the cache, and only there', () => {
+    const log = [
+      '10 execve("/usr/bin/node", ["node", "cli.mjs"], []) = 0',
+      '10 clone(child_stack=NULL, flags=SIGCHLD) = 12',
+      '12 execve("/usr/bin/gcc", ["gcc", "-O2", "-o", "/tmp/run-1/cache/tools/evict-1f.12.part", "evict.c"], []) = 0',
+      '12 clone(child_stack=NULL, flags=SIGCHLD) = 13',
+      '13 execve("/usr/bin/ld", ["ld", "-o", "/tmp/run-1/cache/tools/evict-1f.12.part"], []) = 0',
+      '10 clone(child_stack=NULL, flags=SIGCHLD) = 14',
+      '14 execve("/usr/bin/gcc", ["gcc", "-O1", "-o", "/tmp/run-1/cache/valgrind-cpu/probe", "p.c"], []) = 0',
+    ];
+    // The tests' cache (a folder of their own, not named jsio-bench): a side that found the tools built
+    // by the other one must not show "gcc: started only by the base".
+    expect(runs(log, '/tmp/run-1/cache').map((x) => x.fill)).toEqual([undefined, true, true, true]);
+    // The same writes under another cache are a program of the harness's own, compared.
+    expect(runs(log).map((x) => x.fill)).toEqual([undefined, undefined, undefined, undefined]);
   });
 });
