@@ -120,6 +120,9 @@ function verdictOf(
   };
 }
 
+/** The folders of the head's reduction in a pair's folder: its strace logs and its own. */
+const reduceFolders = (pair: string) => [join(pair, 'reduce-logs'), join(pair, 'reduce')] as const;
+
 /** The least time the head's reduction is given (it runs no program: seconds, normally). */
 const REDUCE_MIN_MS = 120_000;
 
@@ -133,8 +136,8 @@ async function reduceByHead(
   o: { base: string; bench: readonly string[]; raw: string; pair: string; player: string | undefined },
   timeoutMs: number,
 ): Promise<Reduction> {
-  const [logs, work] = [join(o.pair, 'reduce-logs'), join(o.pair, 'reduce')];
-  for (const d of [logs, work]) mkdirSync(d);
+  const [logs, work] = reduceFolders(o.pair);
+  for (const d of [logs, work]) mkdirSync(d, { recursive: true });
   const file = join(work, RAW_SAMPLES_FILE);
   writeFileSync(file, o.raw);
   const hidden = ['base', 'head'].map((n) => join(o.pair, n));
@@ -150,6 +153,27 @@ async function reduceByHead(
   });
   const seconds = Math.round((performance.now() - started) / 100) / 10;
   return { ...(r.results !== undefined ? { results: r.results } : {}), exit: r.exit, said: r.said, seconds };
+}
+
+/**
+ * A run that waits for a signal (`go`) before it starts, and can be called off before it does:
+ * `cancel` makes a run not yet started never start, and waits for one that has.
+ */
+function stagedReduction() {
+  let go!: () => void;
+  let off = false;
+  const signal = new Promise<void>((resolve) => {
+    go = resolve;
+  });
+  return {
+    go,
+    after: <T>(run: () => Promise<T>): Promise<T | undefined> => signal.then(() => (off ? undefined : run())),
+    cancel: async (started: Promise<unknown> | undefined): Promise<void> => {
+      off = true;
+      go();
+      await started?.catch(() => undefined);
+    },
+  };
 }
 
 export interface BothRecordings {
@@ -180,17 +204,28 @@ export async function recordBoth(
   const pair = mkdtempSync(join(tmpdir(), 'jsio-transcripts-'));
   const [logs, baseWork, headWork] = ['logs', 'base', 'head'].map((n) => join(pair, n)) as [string, string, string];
   for (const d of [logs, baseWork, headWork]) mkdirSync(d);
+  const reducing = reduceFolders(pair);
+  for (const d of reducing) mkdirSync(d);
+  // With the base's recording stored, the head's analysis of its raw samples need not wait for the
+  // head's recording: it starts once the head's harness is bundled (two runs of one checkout must
+  // not bundle it at once), beside the recording, whose harness CPU is its own process's time.
+  const early = storedBase?.raw !== undefined ? stagedReduction() : undefined;
   try {
     // Neither recorded harness sees the other's folder (its results are the other's numbers) or the logs.
-    const [base, head] = await Promise.all([
+    const headFence = { logs, work: headWork, hidden: [baseWork, ...reducing], readOnly: [b], player };
+    const both = Promise.all([
       storedBase ??
         recordHarness(b, bench, timeoutMs, { logs, work: baseWork, hidden: [headWork], readOnly: [h], player }),
-      recordHarness(h, bench, timeoutMs, { logs, work: headWork, hidden: [baseWork], readOnly: [b], player }),
+      recordHarness(h, bench, timeoutMs, early ? { ...headFence, bundled: early.go } : headFence),
     ]);
+    const reduceWith = (raw: string, ms: number) => reduceByHead(h, { base: b, bench, raw, pair, player }, ms);
+    const reducedEarly = early?.after(() => reduceWith(storedBase!.raw!, timeoutMs));
+    const [base, head] = await both.catch(async (e: unknown) => {
+      await early?.cancel(reducedEarly);
+      throw e;
+    });
     const left = Math.max(REDUCE_MIN_MS, timeoutMs - (performance.now() - started));
-    const reduction = base.raw
-      ? await reduceByHead(h, { base: b, bench, raw: base.raw, pair, player }, left)
-      : undefined;
+    const reduction = reducedEarly ? await reducedEarly : base.raw ? await reduceWith(base.raw, left) : undefined;
     const seconds = (performance.now() - started) / 1000;
     const verdict = verdictOf(bench, { base, head, reduction }, Math.round(seconds * 10) / 10);
     return {

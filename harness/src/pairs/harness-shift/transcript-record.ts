@@ -144,6 +144,8 @@ export interface Fence {
    * FILE --no-store`), a file inside the recording's own folder.
    */
   reduce?: string;
+  /** Called once the side's harness is bundled (before the recorded run): another run of it may start. */
+  bundled?: () => void;
 }
 
 /** Records `bench BENCH_ARGS` of the checkout at `side`, in a temporary folder of its own (removed after). */
@@ -326,6 +328,7 @@ async function recordIn(
     env: recordingEnv(dirs.tmp),
     timeoutMs,
   });
+  fence.bundled?.();
   const { r, cpu } = await runWatched([...ONLY_STREAMS, ...argv], harness[1]!, dirs, root, timeoutMs);
   let text: string;
   try {
