@@ -2,9 +2,10 @@
  * bench.yml's harness marks (docs/workflows.md): on a push to main, the previous commit this
  * machine published (`workflow mark-base`) and whether the harness changed since it (`workflow
  * harness-changed`, the same decision as the pull request's trusted plan: pairs/harness-shift/
- * harness-change.ts). When it did, bench.yml records both harnesses at the smoke profile
- * (`npm run transcript -- --base-side PREVIOUS --head-side .`) and `npm run pages` stores the
- * verdict's differences as the commit's mark.
+ * harness-change.ts). When it did, bench.yml has the previous commit's code record this one's
+ * harness as a pull request's diff would (`npm run transcript -- --base-side . --head-side
+ * RECORDED --store`, at the pull requests' profile) and `npm run pages` stores the verdict's
+ * differences as the commit's mark.
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';

@@ -66,8 +66,11 @@ describe.runIf(ready)('bench.yml under act', () => {
   let machine = '';
   let first: ActRun;
   let firstSha = '';
-  /** A push to main of the next commit (wc's C program as it was before the miscounting commit below), run as `name`. */
-  const pushMain = async (name: string, vars: Record<string, string>) => {
+  /**
+   * A push to main of the next commit (wc's C program as it was before the miscounting commit
+   * below, and what `change` does), run as `name`.
+   */
+  const pushMain = async (name: string, vars: Record<string, string>, change?: (dir: string) => void) => {
     const sha = commitAndPush(
       w,
       w.main,
@@ -76,6 +79,7 @@ describe.runIf(ready)('bench.yml under act', () => {
         // Its count key is the first's again.
         git(d, 'checkout', firstSha, '--', 'programs/wc/wc-c.c');
         writeFileSync(join(d, 'NOTE'), `pushed as ${name}\n`);
+        change?.(d);
       },
       'a push',
     );
@@ -243,17 +247,27 @@ describe.runIf(ready)('bench.yml under act', () => {
   // A push of the next commit, narrowed by the repository's variables to the dispatches' workload:
   // the push-only steps (the harness mark's base, checked out with its own dependencies) and the
   // real github-action-benchmark run, and the stored count is taken and re-checked live.
-  it("a push to main, narrowed by the repository's variables: the harness mark's steps run, the stored count is re-checked live and merged into gh-pages' counts.json, and github-action-benchmark publishes the headline series", {
+  it("a push to main that changes the reported centre, narrowed by the repository's variables: the previous commit's code records this harness at the pull requests' profile and the commit is marked, the stored count is re-checked live and merged into gh-pages' counts.json, and github-action-benchmark publishes the headline series", {
     timeout: 900_000,
   }, async () => {
     const wrongSha = w.main;
-    const { sha, r } = await pushMain('push-narrowed', {
-      PR_BENCH_FLAGS: PR_FLAGS,
-      BENCH_DEFAULT_PROFILE: 'smoke',
-      BENCH_EXPERIMENTS: NARROW.experiments,
-      BENCH_VARIANTS: NARROW.variants,
-      BENCH_PARAMS: NARROW.params,
-    });
+    const median = 'value: stats.median,';
+    const { sha, r } = await pushMain(
+      'push-narrowed',
+      {
+        PR_BENCH_FLAGS: PR_FLAGS,
+        BENCH_DEFAULT_PROFILE: 'smoke',
+        BENCH_EXPERIMENTS: NARROW.experiments,
+        BENCH_VARIANTS: NARROW.variants,
+        BENCH_PARAMS: NARROW.params,
+      },
+      (d) => {
+        const f = join(d, 'harness', 'src', 'run', 'normalize.ts');
+        const src = readFileSync(f, 'utf8');
+        expect(src).toContain(median);
+        writeFileSync(f, src.replace(median, 'value: stats.mean,'));
+      },
+    );
     expect(r.status, why(r)).toBe(0);
     expect([r.jobs.bench?.result, r.jobs.publish?.result]).toEqual(['success', 'success']);
     const results = JSON.parse(artifactFile(r, 'results-jsio-bench-1', 'results.json')) as Counted & {
@@ -265,15 +279,30 @@ describe.runIf(ready)('bench.yml under act', () => {
       'wc/dd-null ok',
     ]);
     // The harness mark's base: the previous commit this machine published, checked out with its
-    // own dependencies; its harness is this one's, so nothing is recorded.
+    // own dependencies. Its harness reports the median, this one's the mean: its code records both
+    // (a dispatch keeps no recording) at the pull requests' profile and flags, as a diff would.
+    // Its wc/c answers wrongly (the dispatch above), so its recorded bench exits 1 and the mark says
+    // what it changes is not known, rather than naming the moves (harness-mark.integration.test.ts does).
     expect(step(r, 'bench', "The previous commit this machine published (a harness mark's base)").output).toContain(
       wrongSha,
     );
     expect(step(r, 'bench', 'Its dependencies, from its own lockfile').result).toBe('success');
-    expect(step(r, 'bench', 'Whether the harness changed since that commit').result).toBe('success');
-    expect(step(r, 'bench', "Record what both harnesses run and compute (the harness mark's reason)").result).toBe(
-      'skipped',
+    expect(step(r, 'bench', 'Whether the harness changed since that commit').output).toContain('harness=changed');
+    const marking = step(r, 'bench', "Record what both harnesses run and compute (the harness mark's reason)");
+    expect(marking.result).toBe('success');
+    expect(marking.output).toContain(`no stored recording of the base (${wrongSha.slice(0, 12)})`);
+    // Run from the previous commit's checkout, recording it and this commit's clean copy.
+    expect(marking.output).toMatch(/\/previous and \S+\/recorded at once/);
+    expect(marking.output).toContain(`bench --profile quick ${PR_FLAGS} under strace`);
+    expect(marking.output).toContain('a recorded bench did not finish (base exited 1, head 0)');
+    const marks = JSON.parse(ghPages(`data/${machine}/marks.json`)) as {
+      commits: Record<string, { marks: { kind: string; reason: string; source: string }[] }>;
+    };
+    const harness = marks.commits[sha]?.marks.find((m) => m.kind === 'harness');
+    expect(harness?.reason).toBe(
+      `the harness changed since ${wrongSha.slice(0, 12)}: its recordings did not finish (previous exited 1, this one 0): what it changes is not known`,
     );
+    expect(harness?.source).toContain(`bench --profile quick ${PR_FLAGS}`);
     // The narrowed suite builds no static just(js) binary: a warning, not a failure.
     expect(step(r, 'bench', 'Upload the static just(js) binary').output).toMatch(/No files were found/);
     // wc's C point: its key is in the store the bench job read from gh-pages, so it is only re-checked.
