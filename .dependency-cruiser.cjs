@@ -86,6 +86,7 @@ const FILE_FLOORS = {
   // What a harness runs, recorded from outside: strace's log read, the starts normalized, compared.
   'pairs/harness-shift/transcript-starts.ts': 'normalize',
   'pairs/harness-shift/transcript-places.ts': 'normalize',
+  'pairs/harness-shift/repeated-sandboxes.ts': 'normalize',
   'pairs/harness-shift/transcript-compare.ts': 'analysis',
   'pairs/harness-shift/transcript-record.ts': 'pipeline',
   // The hyperfine a recording shows (its numbers are the raw output both analyses are handed), the
@@ -94,6 +95,8 @@ const FILE_FLOORS = {
   'pairs/harness-shift/sandbox-replay.ts': 'run',
   'pairs/harness-shift/transcript-numbers.ts': 'analysis',
   'pairs/harness-shift/harness-transcripts.ts': 'pipeline',
+  'pairs/harness-shift/reduction.ts': 'pipeline',
+  'pairs/harness-shift/trend-moves.ts': 'pipeline',
   'pairs/harness-shift/stored-recording.ts': 'pipeline',
   'pairs/harness-shift/verdict-text.ts': 'report',
   // The paired engine's core in pairs/engine/: its one Budget is pure; starting it, the plainest diff

@@ -52,6 +52,22 @@ const line = z.string().max(600);
  * whether both harnesses started the same programs the same way, and whether both made the same
  * numbers from the same raw output, with each difference named.
  */
+/** A profile's name (it becomes a bench argument: no flag, no space). */
+const ProfileName = z.string().regex(/^[a-z][a-z0-9-]{0,39}$/);
+
+/** Values two analyses made differently from the same raw output, by what moved. */
+const Moves = z
+  .array(
+    z
+      .object({
+        what: line,
+        benchmarks: z.number().int().nonnegative(),
+        range: z.tuple([z.number(), z.number()]).optional(),
+      })
+      .strict(),
+  )
+  .max(50);
+
 export const TranscriptVerdict = z
   .object({
     /** The bench arguments both sides were recorded with (the PR's profile and filters). */
@@ -100,17 +116,16 @@ export const TranscriptVerdict = z
          * diff is timed (fail closed).
          */
         unreduced: z.literal(true).optional(),
-        moves: z
-          .array(
-            z
-              .object({
-                what: line,
-                benchmarks: z.number().int().nonnegative(),
-                range: z.tuple([z.number(), z.number()]).optional(),
-              })
-              .strict(),
-          )
-          .max(50),
+        moves: Moves,
+        /**
+         * How far the values move on real runs: both analyses handed the raw samples of the base
+         * commit's timed run on main (its trend's profile), so each range is what the trend will
+         * show after the merge. Absent when main kept none, or either analysis could not reduce them.
+         */
+        trend: z
+          .object({ profile: ProfileName, benchmarks: z.number().int().nonnegative(), moves: Moves })
+          .strict()
+          .optional(),
       })
       .strict(),
     /**
@@ -238,6 +253,18 @@ export const StoredRecording = z
     raw: z
       .string()
       .max(256 * 2 ** 20)
+      .optional(),
+    /**
+     * The raw samples of the commit's timed run (main's push, at its trend's profile): a pull
+     * request's two analyses are both handed them, so a move's size is the trend's, not the
+     * recording's made-up timings.
+     */
+    measured: z
+      .object({
+        profile: ProfileName,
+        raw: z.string().max(256 * 2 ** 20),
+      })
+      .strict()
       .optional(),
     transcript: Transcript,
   })

@@ -81,7 +81,9 @@ function verdictDifferences(v: TranscriptVerdictFile['verdict']): string[] {
     ];
   const runs = v.runs.differences.map((d) => `${d.what} (${d.runs} run${d.runs === 1 ? '' : 's'})`);
   if (v.runs.more) runs.push(`and ${v.runs.more} more`);
-  const numbers = v.numbers.moves.map(moveText);
+  // The sizes of main's real runs when both analyses were handed them; else the recording's.
+  const trend = v.numbers.trend?.moves;
+  const numbers = (trend?.length ? trend : v.numbers.moves).map(moveText);
   return [
     ...(runs.length ? [`runs programs differently: ${runs.join('; ')}`] : []),
     ...(numbers.length ? [`makes numbers differently from the same raw output: ${numbers.join('; ')}`] : []),

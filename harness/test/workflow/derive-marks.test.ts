@@ -132,6 +132,27 @@ describe('deriving marks', () => {
     expect(harnessMark(verdict({ exits: { base: 0, head: 2 } }), r)?.reason).toContain('its recordings did not finish');
   });
 
+  it("a mark sizes its moves by main's real runs when both analyses were handed them, else by the recording's", () => {
+    const r = run(B, 2);
+    const numbers = (trendMoves: { what: string; benchmarks: number; range?: [number, number] }[]) =>
+      verdict({
+        numbers: {
+          same: false,
+          compared: 12,
+          notReplayed: 0,
+          moves: [{ what: 'wall_time: reported value', benchmarks: 4, range: [-0.3, 0.4] }],
+          trend: { profile: 'standard', benchmarks: 9, moves: trendMoves },
+        },
+      });
+    expect(
+      harnessMark(numbers([{ what: 'wall_time: reported value', benchmarks: 9, range: [-0.01, 0.02] }]), r)?.reason,
+    ).toBe(
+      `the harness changed since ${A.slice(0, 12)}: makes numbers differently from the same raw output: wall_time: reported value: 9 benchmarks by −1.0 … +2.0 %`,
+    );
+    // Nothing moved on the real runs (the moves were in values that run has none of): the recording's.
+    expect(harnessMark(numbers([]), r)?.reason).toContain('4 benchmarks by −30.0 … +40.0 %');
+  });
+
   it('a publish decides the harness kind only when it has a verdict', () => {
     expect(marksOf(run(B, 2), undefined, undefined)).toEqual({ decided: ['sandbox', 'counts'], marks: [] });
     expect(marksOf(run(B, 2), undefined, verdict()).decided).toEqual(['sandbox', 'counts', 'harness']);

@@ -3,9 +3,11 @@
  * and two recordings compared — the exact answer to "does this harness change run the programs
  * any differently?" that timing cannot give on a 2-core runner.
  */
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
+import { RAW_SAMPLES_FILE } from '../../formats/raw-samples-format.js';
+import { readResults } from '../../formats/read-results.js';
 import {
   type RecorderContext,
   StoredRecording,
@@ -20,8 +22,14 @@ import { commitInfo, machineInfo } from '../../machine/machine.js';
 import { recordBoth } from '../../pairs/harness-shift/harness-transcripts.js';
 import { fromStored, toStored, unusableBecause } from '../../pairs/harness-shift/stored-recording.js';
 import { compareTranscripts, type TranscriptComparison } from '../../pairs/harness-shift/transcript-compare.js';
-import { hyperfineVersion, type Recording, recordHarness } from '../../pairs/harness-shift/transcript-record.js';
+import {
+  hyperfineVersion,
+  type MeasuredRaw,
+  type Recording,
+  recordHarness,
+} from '../../pairs/harness-shift/transcript-record.js';
 import { verdictText } from '../../pairs/harness-shift/verdict-text.js';
+import { readRawSamples } from '../../pipeline/raw-samples.js';
 import { readStoredRecording } from '../../store/recording-store.js';
 import { intFlag, ROOT } from '../args.js';
 import { type CommandSpec, parseCommand } from '../options.js';
@@ -47,6 +55,12 @@ export const transcriptSpec = {
       value: 'FILE',
       description:
         "with --side: also write the whole recording (transcript, results, the harness's CPU time) for the trend store (`npm run pages` stores a run's recording.json)",
+    },
+    measured: {
+      type: 'string',
+      value: 'DIR',
+      description:
+        "with --recording: the folder of this commit's timed run (its results.json and raw-samples.json, main's push), kept in the recording so that a pull request's two analyses are handed real runs and a move's size is what the trend will show",
     },
     timeout: { type: 'string', default: '30', value: 'MINUTES', description: 'bound on the recording' },
     'base-side': {
@@ -195,6 +209,10 @@ async function recordBothCommand(values: TranscriptValues, benchArgs: readonly s
     process.stderr.write(
       `the head's analysis of the base's raw samples (bench --reduce): exit ${r.reduction.exit}, ${r.reduction.seconds} s\n`,
     );
+  if (r.trend)
+    process.stderr.write(
+      `both analyses of main's timed run of the base: ${r.trend.trend ? `${r.trend.trend.moves.length} move(s) on ${r.trend.trend.benchmarks} benchmarks of its ${r.trend.trend.profile} profile` : r.trend.why}, ${r.trend.seconds} s\n`,
+    );
   process.stderr.write(`transcripts: ${join(dir, 'transcripts.json')}\n`);
   return EXIT.ok;
 }
@@ -220,7 +238,8 @@ async function recordSideCommand(values: TranscriptValues, benchArgs: readonly s
   if (values.store)
     throw new UserError('--store is read by --base-side: --side writes a recording with --recording FILE');
   const side = sideDir(values.side!, '--side');
-  // Checked before recording: a wrong destination must not cost minutes of recording first.
+  // Read before recording, as the destinations are checked: a wrong folder must not cost minutes first.
+  const measured = values.measured === undefined ? undefined : measuredRun(values.measured, side, values.recording);
   const out = values.out ? ensureParentDirectory(values.out, '--out') : undefined;
   const results = values.results ? ensureParentDirectory(values.results, '--results') : undefined;
   const recording = values.recording ? ensureParentDirectory(values.recording, '--recording') : undefined;
@@ -234,6 +253,7 @@ async function recordSideCommand(values: TranscriptValues, benchArgs: readonly s
       machine: machineInfo().id,
       context: await recorderContext(values),
       recorded: new Date().toISOString(),
+      ...(measured ? { measured } : {}),
     });
     writeFileAtomic(recording, `${JSON.stringify(stored)}\n`);
   }
@@ -242,6 +262,28 @@ async function recordSideCommand(values: TranscriptValues, benchArgs: readonly s
     `${r.transcript.runs.length} programs started; bench exited ${r.exit}${r.exit ? `:\n${r.said}` : ''}\n${wrote.filter(Boolean).join('\n')}\n`,
   );
   return EXIT.ok;
+}
+
+/**
+ * `--measured DIR`: the timed run of the recorded commit — its profile (results.json) and its raw
+ * samples, validated here as `bench --reduce` will read them — or a clear refusal.
+ */
+function measuredRun(dir: string, side: string, recording: string | undefined): MeasuredRaw {
+  if (!recording) throw new UserError('--measured is kept in a recording: it needs --recording FILE');
+  const folder = existingDirectory(dir, '--measured');
+  const results = readResults(join(folder, 'results.json'));
+  const commit = commitInfo(side).sha;
+  if (results.run.commit.sha !== commit)
+    throw new UserError(
+      `--measured ${folder}: its results.json is a run of ${results.run.commit.sha.slice(0, 12)}, not of the recorded ${commit.slice(0, 12)}`,
+    );
+  const file = join(folder, RAW_SAMPLES_FILE);
+  const raw = readRawSamples(file);
+  if (raw.commit !== commit)
+    throw new UserError(
+      `--measured ${folder}: ${file} holds raw samples of ${raw.commit.slice(0, 12)}, not of ${commit.slice(0, 12)}`,
+    );
+  return { profile: results.run.profile, raw: readFileSync(file, 'utf8') };
 }
 
 type TranscriptValues = ReturnType<typeof parseCommand<typeof transcriptSpec>>['values'];

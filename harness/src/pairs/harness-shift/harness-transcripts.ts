@@ -5,38 +5,18 @@
  * from the same raw hyperfine output (transcript-numbers.ts). Equal on both counts, the two
  * harnesses measure the same, and no time needs to be spent showing it.
  */
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { RAW_SAMPLES_FILE } from '../../formats/raw-samples-format.js';
-import type { Results as ResultsDoc } from '../../formats/results-format.js';
-import { Results } from '../../formats/results-format.js';
 import type { TranscriptVerdict } from '../../formats/transcript-format.js';
 import { harnessLoad } from './harness-load.js';
+import { parsedResults, REDUCE_MIN_MS, type Reduction, reduceBy, reduceFolders } from './reduction.js';
 import { compareTranscripts } from './transcript-compare.js';
 import { compareNumbers, type NumbersComparison } from './transcript-numbers.js';
 import { type Recording, recordHarness } from './transcript-record.js';
+import { type TrendResult, trendMoves } from './trend-moves.js';
 
 const KEPT_DIFFERENCES = 50;
-
-function parsedResults(text: string | undefined): ResultsDoc | undefined {
-  if (text === undefined) return undefined;
-  try {
-    const parsed = Results.safeParse(JSON.parse(text));
-    return parsed.success ? parsed.data : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** The head's harness making its numbers from the base's raw samples (`bench --reduce`): its results, or how it ended. */
-interface Reduction {
-  results?: string;
-  exit: number | null;
-  said: string;
-  /** Wall seconds of the head's reducing run (recorded and fenced: its set-up included). */
-  seconds: number;
-}
 
 /** The numbers of two recordings, or why they could not be compared (as one move). */
 function numbersOf(base: Recording, head: Recording, reduction?: Reduction): NumbersComparison {
@@ -120,41 +100,6 @@ function verdictOf(
   };
 }
 
-/** The folders of the head's reduction in a pair's folder: its strace logs and its own. */
-const reduceFolders = (pair: string) => [join(pair, 'reduce-logs'), join(pair, 'reduce')] as const;
-
-/** The least time the head's reduction is given (it runs no program: seconds, normally). */
-const REDUCE_MIN_MS = 120_000;
-
-/**
- * The head's harness makes its numbers from the base's raw samples (`bench --reduce`), fenced and
- * recorded as its recording was (its transcript is not kept: it runs no program), so both analyses
- * are handed the same raw output, self-timed runs and GNU time included.
- */
-async function reduceByHead(
-  head: string,
-  o: { base: string; bench: readonly string[]; raw: string; pair: string; player: string | undefined },
-  timeoutMs: number,
-): Promise<Reduction> {
-  const [logs, work] = reduceFolders(o.pair);
-  for (const d of [logs, work]) mkdirSync(d, { recursive: true });
-  const file = join(work, RAW_SAMPLES_FILE);
-  writeFileSync(file, o.raw);
-  const hidden = ['base', 'head'].map((n) => join(o.pair, n));
-  const started = performance.now();
-  const r = await recordHarness(head, o.bench, timeoutMs, {
-    logs,
-    work,
-    hidden,
-    // As in its recording: the base's checkout is the head harness's to read, never to change.
-    readOnly: [o.base],
-    player: o.player,
-    reduce: file,
-  });
-  const seconds = Math.round((performance.now() - started) / 100) / 10;
-  return { ...(r.results !== undefined ? { results: r.results } : {}), exit: r.exit, said: r.said, seconds };
-}
-
 /**
  * A run that waits for a signal (`go`) before it starts, and can be called off before it does:
  * `cancel` makes a run not yet started never start, and waits for one that has.
@@ -181,6 +126,8 @@ export interface BothRecordings {
   head: Recording;
   /** The head's analysis of the base's raw samples (absent when the base kept none). */
   reduction?: Reduction;
+  /** Both analyses of main's timed run of the base, when it was kept and the numbers differ. */
+  trend?: TrendResult;
   verdict: TranscriptVerdict;
 }
 
@@ -204,7 +151,7 @@ export async function recordBoth(
   const pair = mkdtempSync(join(tmpdir(), 'jsio-transcripts-'));
   const [logs, baseWork, headWork] = ['logs', 'base', 'head'].map((n) => join(pair, n)) as [string, string, string];
   for (const d of [logs, baseWork, headWork]) mkdirSync(d);
-  const reducing = reduceFolders(pair);
+  const reducing = reduceFolders(pair, 'reduce');
   for (const d of reducing) mkdirSync(d);
   // With the base's recording stored, the head's analysis of its raw samples need not wait for the
   // head's recording: it starts once the head's harness is bundled (two runs of one checkout must
@@ -218,7 +165,8 @@ export async function recordBoth(
         recordHarness(b, bench, timeoutMs, { logs, work: baseWork, hidden: [headWork], readOnly: [h], player }),
       recordHarness(h, bench, timeoutMs, early ? { ...headFence, bundled: early.go } : headFence),
     ]);
-    const reduceWith = (raw: string, ms: number) => reduceByHead(h, { base: b, bench, raw, pair, player }, ms);
+    const reduceWith = (raw: string, ms: number) =>
+      reduceBy(h, { name: 'reduce', other: b, bench, raw, pair, player, hidden: ['base', 'head'] }, ms);
     const reducedEarly = early?.after(() => reduceWith(storedBase!.raw!, timeoutMs));
     const [base, head] = await both.catch(async (e: unknown) => {
       await early?.cancel(reducedEarly);
@@ -226,12 +174,26 @@ export async function recordBoth(
     });
     const left = Math.max(REDUCE_MIN_MS, timeoutMs - (performance.now() - started));
     const reduction = reducedEarly ? await reducedEarly : base.raw ? await reduceWith(base.raw, left) : undefined;
-    const seconds = (performance.now() - started) / 1000;
-    const verdict = verdictOf(bench, { base, head, reduction }, Math.round(seconds * 10) / 10);
+    const exact = verdictOf(bench, { base, head, reduction }, 0);
+    // Which values move is exact; how far, on main's real runs of the base when it kept them.
+    const measured = storedBase?.measured;
+    const trend =
+      measured && !exact.numbers.same && !exact.numbers.unreduced
+        ? await trendMoves(
+            { base: b, head: h },
+            measured,
+            { pair, player },
+            Math.max(REDUCE_MIN_MS, timeoutMs - (performance.now() - started)),
+          )
+        : undefined;
+    const seconds = Math.round((performance.now() - started) / 100) / 10;
+    const numbers = trend?.trend ? { ...exact.numbers, trend: trend.trend } : exact.numbers;
+    const verdict = { ...exact, numbers, seconds };
     return {
       base,
       head,
       ...(reduction ? { reduction } : {}),
+      ...(trend ? { trend } : {}),
       verdict: storedBase ? { ...verdict, baseStored: true } : verdict,
     };
   } finally {

@@ -8,14 +8,14 @@
  */
 import type { RecorderContext, StoredRecording } from '../../formats/transcript-format.js';
 import { RECORDING_SCHEMA } from '../../formats/transcript-format.js';
-import type { Recording } from './transcript-record.js';
+import type { MeasuredRaw, Recording } from './transcript-record.js';
 
 const SAID_MAX = 4000;
 
 /** A recording as the store keeps it. Pure. */
 export function toStored(
   r: Recording,
-  o: { machine: string; context: RecorderContext; recorded: string },
+  o: { machine: string; context: RecorderContext; recorded: string; measured?: MeasuredRaw },
 ): StoredRecording {
   return {
     schema: RECORDING_SCHEMA,
@@ -29,6 +29,7 @@ export function toStored(
     ...(r.harnessCpu !== undefined ? { harnessCpu: r.harnessCpu } : {}),
     ...(r.results !== undefined ? { results: r.results } : {}),
     ...(r.raw !== undefined ? { raw: r.raw } : {}),
+    ...(o.measured ? { measured: o.measured } : {}),
     transcript: r.transcript,
   };
 }
@@ -41,6 +42,7 @@ export const fromStored = (s: StoredRecording): Recording => ({
   ...(s.results !== undefined ? { results: s.results } : {}),
   ...(s.raw !== undefined ? { raw: s.raw } : {}),
   ...(s.harnessCpu !== undefined ? { harnessCpu: s.harnessCpu } : {}),
+  ...(s.measured ? { measured: s.measured } : {}),
 });
 
 const same = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);

@@ -29,6 +29,7 @@ import { commitInfo } from '../../machine/machine.js';
 import { readStraceLog } from '../../run/strace-log.js';
 import { cpuBetween, watchCpu } from './harness-cpu.js';
 import { hyperfinePlayer } from './hyperfine-player.js';
+import { withoutRepeatedInsides } from './repeated-sandboxes.js';
 import { sandboxPlayer } from './sandbox-replay.js';
 import { normalizeRun, type Place, placeNamer } from './transcript-places.js';
 import { type ProcessRun, startsAndWindow } from './transcript-starts.js';
@@ -119,6 +120,14 @@ export interface Recording {
   raw?: string;
   /** CPU seconds of the harness's own process (harness-cpu.ts), when it could be sampled. */
   harnessCpu?: number;
+  /** A stored recording's: the raw samples of its commit's timed run, at that run's profile (StoredRecording). */
+  measured?: MeasuredRaw;
+}
+
+/** A timed run's raw samples and the profile it measured. */
+export interface MeasuredRaw {
+  profile: string;
+  raw: string;
 }
 
 /**
@@ -346,7 +355,11 @@ async function recordIn(
   // The harness's own CPU while the points' processes ran; the whole run's when none did.
   const harnessCpu = cpu && (window ? cpuBetween(cpu.series, window.start, window.end) : cpu.whole);
   const fenceAt = all.findIndex((run) => run.argv.length === own.length && run.argv.every((a, i) => a === own[i]));
-  const runs = all.filter((_, i) => i !== fenceAt).map((run) => normalizeRun(standIns(run), name));
+  const starts = all.filter((_, i) => i !== fenceAt);
+  const runs = withoutRepeatedInsides(
+    starts,
+    starts.map((run) => normalizeRun(standIns(run), name)),
+  );
   return {
     transcript: {
       schema: 1,

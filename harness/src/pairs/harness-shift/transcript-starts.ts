@@ -30,6 +30,8 @@ export interface ProcessRun {
   readonly point?: string;
   /** It fills a shared cache entry, or descends from a start that does: see `fillsCache`. */
   readonly fill?: true;
+  /** The `seq` of the sandbox start (an execve of /usr/bin/bwrap) it ran inside, if any. */
+  readonly within?: number;
   /** What its standard input, output and error are, when something in the recording wired them: see `descriptor`. */
   readonly stdio?: Stdio;
   /**
@@ -96,6 +98,26 @@ function pointOf(exe: string, argv: readonly string[], env: readonly string[]): 
   return undefined;
 }
 
+/**
+ * `argv` with the id of the process itself or an ancestor (`ids`) named `<pid>` where the command
+ * takes a process id: after `-p`/`--pid`, as `--pid=ID`, or last in a command given `-p` (`taskset
+ * -a -p -c 0 ID`). Anywhere else a number equal to such an id is a coincidence (a block size of
+ * 16384 and a pid of 16384: pids wrap at 32,768 here) and stays what was passed. Pure.
+ */
+export function namedPids(argv: readonly string[], ids: ReadonlySet<string>): string[] {
+  const pidMode = argv.includes('-p') || argv.includes('--pid');
+  return argv.map((a, i) => {
+    const eq = /^--pid=(\d+)$/.exec(a);
+    if (eq && ids.has(eq[1]!)) return '--pid=<pid>';
+    if (!ids.has(a)) return a;
+    const afterFlag = i > 0 && ['-p', '--pid'].includes(argv[i - 1]!);
+    return afterFlag || (pidMode && i === argv.length - 1) ? '<pid>' : a;
+  });
+}
+
+/** Where the harness starts its sandboxes (machine/sandbox: a root-owned bwrap). */
+const SANDBOX = '/usr/bin/bwrap';
+
 /** A working directory, shared by the tasks of a clone with CLONE_FS. */
 interface Folder {
   cwd: string;
@@ -111,6 +133,8 @@ interface ProcessState {
   limits: Record<string, string>;
   point?: string;
   fill?: true;
+  /** The `seq` of the sandbox start it runs inside (ProcessRun.within). */
+  sandbox?: number;
   stdio: Stdio;
   /** The index of its last start in the runs: what it does after its execve belongs to that start. */
   lastRun?: number;
@@ -144,11 +168,12 @@ function adopted(
   return {
     ...run,
     parent,
-    argv: run.argv.map((a) => (ids.has(a) ? '<pid>' : a)),
+    argv: namedPids(run.argv, ids),
     cwd: run.cwd === '?' ? self.folder.cwd : run.cwd,
     ...(run.affinity === undefined && inherited !== undefined ? { affinity: inherited } : {}),
     ...(run.point === undefined && self.point !== undefined ? { point: self.point } : {}),
     ...(self.fill && !run.fill ? { fill: true as const } : {}),
+    ...(run.within === undefined && self.sandbox !== undefined ? { within: self.sandbox } : {}),
     ...(run.stdio === undefined && self.stdio !== INHERITED ? { stdio: self.stdio } : {}),
     limits: { ...self.limits, ...run.limits },
   };
@@ -212,12 +237,14 @@ class Tasks {
     const affinity = known?.affinity ?? self.affinity;
     const point = known?.point ?? self.point;
     const fill = known?.fill ?? self.fill;
+    const sandbox = known?.sandbox ?? self.sandbox;
     this.states.set(child, {
       parent,
       folder: sharesFolder ? self.folder : { cwd },
       ...(affinity !== undefined ? { affinity } : {}),
       ...(point !== undefined ? { point } : {}),
       ...(fill ? { fill } : {}),
+      ...(sandbox !== undefined ? { sandbox } : {}),
       limits: { ...self.limits, ...known?.limits },
       stdio: known && known.stdio !== INHERITED ? known.stdio : self.stdio,
     });
@@ -238,15 +265,19 @@ class Tasks {
       pid,
       ...(self.parent !== undefined ? { parent: self.parent } : {}),
       exe,
-      argv: list(args[1]).map((a) => (ids.has(a) ? '<pid>' : a)),
+      argv: namedPids(list(args[1]), ids),
       env,
       cwd: self.folder.cwd,
       ...(self.affinity !== undefined ? { affinity: self.affinity } : {}),
       ...(self.point !== undefined ? { point: self.point } : {}),
       ...(self.fill ? { fill: true as const } : {}),
+      ...(self.sandbox !== undefined ? { within: self.sandbox } : {}),
       limits: { ...self.limits },
       ...(self.stdio !== INHERITED ? { stdio: self.stdio } : {}),
     });
+    // A sandbox's start (the harness's bwrap, which a recording's player may stand for): what it and
+    // its descendants start next runs inside it.
+    if (exe === SANDBOX && self.sandbox === undefined) self.sandbox = self.lastRun;
   }
 
   /** What the sandbox player showed of a start of its own (after its execve): a descriptor, or a read. */

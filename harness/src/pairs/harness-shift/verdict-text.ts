@@ -58,11 +58,22 @@ export function verdictLines(v: TranscriptVerdict): string[] {
     if (v.runs.more) lines.push(`- and ${s(v.runs.more, 'more difference')}`);
   }
   if (!v.numbers.same) {
+    const trend = v.numbers.trend;
     lines.push(
       '',
-      "Numbers made differently from the same raw output (which values move is exact; how far, on the recording's samples, not real runs):",
+      trend
+        ? "Numbers made differently from the same raw output (which values move is exact; the sizes here are the recording's, whose hyperfine timings are made up; real ones below):"
+        : "Numbers made differently from the same raw output (which values move is exact; how far, on the recording's samples, not real runs):",
     );
     for (const m of v.numbers.moves) lines.push(`- ${escapeCell(moveText(m))}`);
+    if (trend) {
+      lines.push(
+        '',
+        `How far on real runs — both analyses of main's timed run of the base (its ${escapeCell(trend.profile)} profile, ${s(trend.benchmarks, 'benchmark')}), what its trend will show after the merge:`,
+      );
+      for (const m of trend.moves) lines.push(`- ${escapeCell(moveText(m))}`);
+      if (!trend.moves.length) lines.push('- no value of that run moves');
+    }
   }
   return lines;
 }

@@ -134,4 +134,36 @@ describe('harnessLoad', () => {
     const { unreduced: _, ...reduced } = v.numbers;
     expect(needsNoTiming({ ...v, numbers: reduced })).toBe(true);
   });
+
+  it("moves sized on main's real runs are shown after the recording's, escaped, and decide nothing more", () => {
+    const v: TranscriptVerdict = {
+      bench: ['--profile', 'quick'],
+      runs: { same: true, alike: 100, differences: [], more: 0, inPoints: [] },
+      numbers: {
+        same: false,
+        compared: 10,
+        notReplayed: 0,
+        reduced: 4,
+        moves: [{ what: 'wall_time: reported value', benchmarks: 4, range: [-0.3, 0.4] }],
+        trend: {
+          profile: 'standard',
+          benchmarks: 9,
+          moves: [{ what: 'wall_time: <b>reported</b> value', benchmarks: 9, range: [-0.01, 0.02] }],
+        },
+      },
+      harnessLoad: harnessLoad(3, 3.1),
+      exits: { base: 0, head: 0 },
+      seconds: 20,
+    };
+    const text = verdictText(v);
+    expect(text).toContain("the sizes here are the recording's, whose hyperfine timings are made up; real ones below");
+    expect(text).toContain(
+      "How far on real runs — both analyses of main's timed run of the base (its standard profile, 9 benchmarks), what its trend will show after the merge:\n- wall_time: &lt;b&gt;reported&lt;/b&gt; value: 9 benchmarks by −1.0 … +2.0 %",
+    );
+    expect(needsNoTiming(v)).toBe(true);
+    const { trend: _, ...recordingOnly } = v.numbers;
+    expect(verdictText({ ...v, numbers: recordingOnly })).toContain(
+      "how far, on the recording's samples, not real runs",
+    );
+  });
 });

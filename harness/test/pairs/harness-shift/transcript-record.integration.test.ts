@@ -1,7 +1,7 @@
 // `npm run transcript`: what a checkout's harness runs, recorded with real strace from outside the
 // harness, inside real bubblewrap; the same checkout recorded twice runs the same programs the same
 // way, and a harness change to how a command is wired is named exactly (no timing involved).
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -164,6 +164,60 @@ describe('npm run transcript', () => {
       job(2),
     );
     expect(other.stderr).toContain('the stored recording of the base is not used (it was recorded with bench');
+  });
+
+  it("main's timed run kept with the base's recording (--measured): a reported centre's moves are sized on those real runs, by both analyses", () => {
+    // The base's timed run, as main's push makes it before recording: real hyperfine runs.
+    const timed = join(dir, 'timed');
+    const t = spawnSync(
+      process.execPath,
+      [
+        join(base, 'harness', 'bootstrap.mjs'),
+        'bench',
+        ...BENCH.slice(1),
+        '--no-store',
+        '--counts',
+        'none',
+        '--out',
+        timed,
+      ],
+      { cwd: base, encoding: 'utf8', env: { ...process.env, ...job(1) } },
+    );
+    expect(t.status, t.stderr).toBe(0);
+    const rec = join(dir, 'measured.recording.json');
+    // A timed run of another commit is refused, naming it, before anything is recorded.
+    const wrong = runCli(['transcript', '--side', centre, '--recording', rec, '--measured', timed, ...BENCH], job(1));
+    expect(wrong.status).toBe(2);
+    expect(wrong.stderr).toMatch(/--measured .*timed: its results\.json is a run of [0-9a-f]{12}, not of the recorded/);
+    expect(existsSync(rec)).toBe(false);
+    record(base, 'base-measured', ['--recording', rec, '--measured', timed], job(1));
+    const store = join(dir, 'store-measured');
+    mkdirSync(store);
+    storeRecording(store, readRecordingFile(rec));
+    const out = join(dir, 'pair-measured');
+    const r = runCli(
+      ['transcript', '--base-side', base, '--head-side', centre, '--dir', out, '--store', store, ...BENCH],
+      job(2),
+    );
+    expect(r.status, r.stderr).toBe(0);
+    const trend = readVerdictFile(join(out, 'transcripts.json')).verdict.numbers.trend;
+    expect(trend?.profile).toBe('smoke');
+    // The head reports the mean where the base reported the median: on the real runs, by exactly
+    // mean / median − 1 of each benchmark the base measured.
+    const results = JSON.parse(readFileSync(join(timed, 'results.json'), 'utf8')) as {
+      benchmarks: { metrics?: Record<string, { stats?: { mean: number; median: number } }> }[];
+    };
+    const shifts = results.benchmarks
+      .map((b) => b.metrics?.wall_time?.stats)
+      .filter((x) => x !== undefined && x.mean !== x.median)
+      .map((x) => x!.mean / x!.median - 1);
+    const moved = trend?.moves.find((m) => m.what === 'wall_time: reported value');
+    expect(moved?.benchmarks).toBe(shifts.length);
+    expect(moved?.range?.[0]).toBeCloseTo(Math.min(...shifts), 9);
+    expect(moved?.range?.[1]).toBeCloseTo(Math.max(...shifts), 9);
+    expect(r.stdout).toContain(
+      "How far on real runs — both analyses of main's timed run of the base (its smoke profile",
+    );
   });
 
   it('a harness change to how commands are wired: named, with how many starts it touches', () => {

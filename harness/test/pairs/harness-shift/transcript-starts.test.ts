@@ -1,6 +1,11 @@
 // What a process tree started, and how, from strace's calls (pure).
 import { describe, expect, it } from 'vitest';
-import { descriptor, processRuns, startsAndWindow } from '../../../src/pairs/harness-shift/transcript-starts.js';
+import {
+  descriptor,
+  namedPids,
+  processRuns,
+  startsAndWindow,
+} from '../../../src/pairs/harness-shift/transcript-starts.js';
 import { readStraceLog } from '../../../src/run/strace-log.js';
 
 /** The harness's cache in these logs (the default root: JSIO_CACHE may put it anywhere). */
@@ -129,17 +134,22 @@ describe('processRuns', () => {
     expect(r).toEqual([expect.objectContaining({ exe: '/bin/true', cwd: '/jsio/side', affinity: '[0]', parent: 10 })]);
   });
 
-  it('keeps only starts that succeeded, and names a pid a process gives of itself or an ancestor', () => {
+  it('keeps only starts that succeeded, and names a pid a process gives of itself or an ancestor where a pid is taken', () => {
     const r = runs([
       '10 execve("/usr/local/bin/taskset", ["taskset"], []) = -1 ENOENT (No such file or directory)',
       '10 clone(child_stack=NULL, flags=SIGCHLD) = 11',
       '11 execve("/usr/bin/taskset", ["taskset", "-a", "-p", "-c", "0", "10"], []) = 0',
+      '11 execve("/usr/bin/prlimit", ["prlimit", "--pid=10", "--nofile=64"], []) = 0',
+      // A size that happens to equal an ancestor's id (pids wrap at 32,768): what was passed.
       '11 execve("/usr/bin/head", ["head", "-c", "11", "12"], []) = 0',
     ]);
     expect(r.map((x) => x.argv)).toEqual([
       ['taskset', '-a', '-p', '-c', '0', '<pid>'],
-      ['head', '-c', '<pid>', '12'],
+      ['prlimit', '--pid=<pid>', '--nofile=64'],
+      ['head', '-c', '11', '12'],
     ]);
+    expect(namedPids(['wc-readsync.js', '16384'], new Set(['16384']))).toEqual(['wc-readsync.js', '16384']);
+    expect(namedPids(['kill', '-p', '16384', '0'], new Set(['16384']))).toEqual(['kill', '-p', '<pid>', '0']);
   });
 
   it('a child seen before its fork returned, pinning its parent: the same start as when seen after', () => {
