@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TranscriptVerdict } from '../../formats/transcript-format.js';
 import { harnessLoad } from './harness-load.js';
-import { parsedResults, REDUCE_MIN_MS, type Reduction, reduceBy, reduceFolders } from './reduction.js';
+import { parsedResults, RECORDING_LOGS, REDUCE_MIN_MS, type Reduction, reduceBy, reduceFolders } from './reduction.js';
 import { compareTranscripts } from './transcript-compare.js';
 import { compareNumbers, type NumbersComparison } from './transcript-numbers.js';
 import { type Recording, recordHarness } from './transcript-record.js';
@@ -149,7 +149,11 @@ export async function recordBoth(
   // Each recorded harness may read the other checkout (nothing stops a harness from reading the
   // machine) but not change it; each one's logs are hidden from both (recordHarness).
   const pair = mkdtempSync(join(tmpdir(), 'jsio-transcripts-'));
-  const [logs, baseWork, headWork] = ['logs', 'base', 'head'].map((n) => join(pair, n)) as [string, string, string];
+  const [logs, baseWork, headWork] = [RECORDING_LOGS, 'base', 'head'].map((n) => join(pair, n)) as [
+    string,
+    string,
+    string,
+  ];
   for (const d of [logs, baseWork, headWork]) mkdirSync(d);
   const reducing = reduceFolders(pair, 'reduce');
   for (const d of reducing) mkdirSync(d);

@@ -32,6 +32,9 @@ export function parsedResults(text: string | undefined): ResultsDoc | undefined 
 /** The folders of a reduction named `name` in a pair's folder: its strace logs and its own. */
 export const reduceFolders = (pair: string, name: string) => [join(pair, `${name}-logs`), join(pair, name)] as const;
 
+/** The folder of a pair's recordings' strace logs (harness-transcripts.ts): hidden from every reduction. */
+export const RECORDING_LOGS = 'logs';
+
 /** The least time a reduction is given (it runs no program: seconds, normally). */
 export const REDUCE_MIN_MS = 120_000;
 
@@ -59,7 +62,8 @@ export async function reduceBy(side: string, job: ReduceJob, timeoutMs: number):
   const r = await recordHarness(side, job.bench, timeoutMs, {
     logs,
     work,
-    hidden: job.hidden.map((n) => join(job.pair, n)),
+    // The recordings' strace logs too: a reduction may run while a recording is still being written.
+    hidden: [RECORDING_LOGS, ...job.hidden].map((n) => join(job.pair, n)),
     readOnly: [job.other],
     player: job.player,
     reduce: file,

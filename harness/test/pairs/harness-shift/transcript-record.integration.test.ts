@@ -166,6 +166,30 @@ describe('npm run transcript', () => {
     expect(other.stderr).toContain('the stored recording of the base is not used (it was recorded with bench');
   });
 
+  it("the head's reduction, run beside its recording: it cannot see the recordings' strace logs", () => {
+    const store = join(dir, 'store-peek');
+    mkdirSync(store);
+    storeRecording(store, readRecordingFile(kept));
+    // A head whose `bench --reduce` fails when the pair's folder shows it any recording's log
+    // (<pair>/reduce/raw-samples.json is what it reduces; <pair>/logs holds the recordings' logs).
+    const peek = join(dir, 'peek');
+    planted(
+      peek,
+      'harness/src/cli/commands/bench.ts',
+      'const { commit, benchmarks } = readRawSamples(resolve(file));',
+      "if ((process as any).getBuiltinModule('node:fs').readdirSync(resolve(file, '..', '..', 'logs')).length) throw new Error('saw the logs');\n  const { commit, benchmarks } = readRawSamples(resolve(file));",
+    );
+    const out = join(dir, 'pair-peek');
+    const r = runCli(
+      ['transcript', '--base-side', base, '--head-side', peek, '--dir', out, '--store', store, ...BENCH],
+      job(2),
+    );
+    expect(r.status, r.stderr).toBe(0);
+    const v = readVerdictFile(join(out, 'transcripts.json')).verdict;
+    expect(v.numbers.unreduced, JSON.stringify(v.numbers.moves)).toBeUndefined();
+    expect(v.numbers.reduced).toBeGreaterThan(0);
+  });
+
   it("main's timed run kept with the base's recording (--measured): a reported centre's moves are sized on those real runs, by both analyses", () => {
     // The base's timed run, as main's push makes it before recording: real hyperfine runs.
     const timed = join(dir, 'timed');
