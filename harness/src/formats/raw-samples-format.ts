@@ -25,6 +25,13 @@ const RawRun = z
     memoryBytes: Num.nonnegative().optional(),
     report: SafeRecord(FieldName, Num).optional(),
     items: SafeRecord(FieldName, Values).optional(),
+    /** What the program printed (a self-timed run's report line), read again by a reducing harness. */
+    output: z
+      .string()
+      .max(16 * 2 ** 20)
+      .optional(),
+    /** GNU time's report of the run, as written. */
+    time: z.string().max(10_000).optional(),
   })
   .strict();
 

@@ -32,6 +32,7 @@ import { profileJob, profiles } from '../run/cpu-profile.js';
 import { measureJob } from '../run/measure.js';
 import { normalize, notRun } from '../run/normalize.js';
 import type { SyscallCounts } from '../run/parse-strace.js';
+import { reparsed } from '../run/reparse.js';
 import type { RawSamples } from '../run/runner.js';
 import { checkStore } from '../store/check.js';
 import { publishRun } from '../store/publish-run.js';
@@ -126,11 +127,14 @@ async function runJobs(
   return { interrupted: stop.interrupted, measuredSeconds, traces, profiled, raws };
 }
 
-/** A job's raw samples in a reduced run: another run's, or a skip where that run had none. */
+/**
+ * A job's raw samples in a reduced run: another run's, with what its programs printed read again by
+ * this harness (run/reparse.ts), or a skip where that run had none.
+ */
 function rawOf(reduce: Readonly<Record<string, RawSamples>>, job: Job): RawSamples {
   const raw = Object.hasOwn(reduce, job.id) ? reduce[job.id] : undefined;
   return (
-    raw ?? {
+    (raw && reparsed(job, raw)) ?? {
       status: 'skipped',
       reason: 'not in the raw samples this run reduces',
       command: '',

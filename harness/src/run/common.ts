@@ -138,6 +138,9 @@ export type CheckedRun =
       maxRssBytes?: number;
       rssNote?: string;
       seconds: number;
+      /** What the program printed (its report line) and GNU time's report, as written. */
+      stdout: string;
+      time?: string;
     }
   | { ok: false; reason: string; validation?: Validation; fields?: Record<string, number>; seconds: number };
 
@@ -196,24 +199,17 @@ export async function checkedRun(
       fields: report.fields,
       seconds: r.seconds,
     };
-  if (!tools.gnuTime) return { ok: true, fields: report.fields, items, validation, seconds: r.seconds };
+  const read = { ok: true as const, fields: report.fields, items, validation, seconds: r.seconds, stdout: r.stdout };
+  if (!tools.gnuTime) return read;
+  let time: string | undefined;
   try {
-    return {
-      ok: true,
-      fields: report.fields,
-      items,
-      validation,
-      maxRssBytes: parseGnuTime(readFileSync(timeFile, 'utf8')).maxRssBytes,
-      seconds: r.seconds,
-    };
+    time = readFileSync(timeFile, 'utf8');
+    return { ...read, time, maxRssBytes: parseGnuTime(time).maxRssBytes };
   } catch (e) {
     return {
-      ok: true,
-      fields: report.fields,
-      items,
-      validation,
+      ...read,
+      ...(time !== undefined ? { time } : {}),
       rssNote: `max RSS unavailable: ${(e as Error).message}`,
-      seconds: r.seconds,
     };
   }
 }

@@ -18,6 +18,13 @@ export interface RawRun {
   report?: Record<string, number>;
   /** Per-item values the run reported (runner "self": fields declared with `samples`). */
   items?: Record<string, number[]>;
+  /**
+   * What `report` and `items` were read from, as the program printed it (runner "self"): a run
+   * reduced by another harness (`bench --reduce`) is read again by that harness's own parser.
+   */
+  output?: string;
+  /** GNU time's report of the run, as written (the reduction reads its peak RSS again). */
+  time?: string;
 }
 
 export interface RawSamples {

@@ -55,7 +55,13 @@ async function measure(job: Job, tools: Tools): Promise<RawSamples> {
         });
       last = run;
       if (!timed) continue;
-      c.raw.runs.push({ wall: run.seconds, report: run.fields, items: run.items });
+      c.raw.runs.push({
+        wall: run.seconds,
+        report: run.fields,
+        items: run.items,
+        output: run.stdout,
+        ...(run.time !== undefined ? { time: run.time } : {}),
+      });
       if (run.rssNote) c.note(run.rssNote);
       if (run.maxRssBytes !== undefined) maxRssBytes = Math.max(maxRssBytes ?? 0, run.maxRssBytes);
     }

@@ -30,6 +30,11 @@ describe('raw samples and bench --reduce', () => {
     const self = Object.entries(raw.benchmarks).find(([id]) => id.startsWith('threadpool/'))?.[1];
     expect(self?.timer).toBe('harness');
     expect(self?.runs.every((run) => run.wall > 0 && run.report && run.items?.latency?.length)).toBe(true);
+    // What each run printed and GNU time wrote, as written: a reducing harness reads them again itself.
+    for (const run of self?.runs ?? []) {
+      expect(JSON.parse(run.output!.trim().split('\n').at(-1)!)).toMatchObject({ batch_ms: run.report?.batch_ms });
+      expect(run.time).toMatch(/max_rss_kib=\d+/);
+    }
   });
 
   it('makes the same numbers from them, running nothing and storing nothing', () => {

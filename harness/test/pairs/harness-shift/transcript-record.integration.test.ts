@@ -298,6 +298,24 @@ describe('npm run transcript', () => {
     expect(moved?.benchmarks, JSON.stringify(v.numbers.moves)).toBeGreaterThan(0);
   });
 
+  it("a change to how a self-timed program's report line is read: the head reads the base's printed lines with its own parser, the moves listed", () => {
+    const selfTimed = ['--', '--profile', 'smoke', '--experiments', 'threadpool', '--variants', 'c-pool'];
+    const reader = join(dir, 'reader');
+    planted(
+      reader,
+      'harness/src/run/common.ts',
+      'return report.ok ? { ok: true, fields: report.fields, items } : report;',
+      'return report.ok ? { ok: true, fields: { ...report.fields, batch_ms: (report.fields.batch_ms ?? 0) * 1.5 }, items } : report;',
+    );
+    const v = both(reader, 'pair-reader', selfTimed).file.verdict;
+    expect(v.runs.same, JSON.stringify(v.runs.differences)).toBe(true);
+    // Before the runs kept what the programs printed, the base's parsing stood for both: "the same".
+    expect(measuresTheSame(v)).toBe(false);
+    const moved = v.numbers.moves.find((m) => m.what.startsWith('batch_ms: reported value'));
+    expect(moved?.range?.[0], JSON.stringify(v.numbers.moves)).toBeCloseTo(0.5, 9);
+    expect(needsNoTiming(v)).toBe(true);
+  });
+
   it("a head whose harness cannot reduce the base's raw samples: not the same, and timed (fail closed)", () => {
     const deaf = join(dir, 'deaf');
     planted(
