@@ -19,9 +19,20 @@ import { type TrendResult, trendMoves } from './trend-moves.js';
 const KEPT_DIFFERENCES = 50;
 
 /** The numbers of two recordings, or why they could not be compared (as one move). */
-function numbersOf(base: Recording, head: Recording, reduction?: Reduction): NumbersComparison {
-  const [a, b] = [parsedResults(base.results), parsedResults(head.results)];
-  if (!a || !b) {
+function numbersOf(
+  base: Recording,
+  head: Recording,
+  reduction: Reduction | undefined,
+  ranDifferently: (id: string) => boolean,
+): NumbersComparison {
+  // A point whose runs differ (one more warm-up, another command) was handed other raw output by
+  // the player in each recording: its replayed numbers differ whatever the analyses do. Only the
+  // reduction (the same raw samples on both sides) compares how such a point's numbers are made.
+  const whole = parsedResults(base.results);
+  const [a, b] = [whole, parsedResults(head.results)].map(
+    (r) => r && { ...r, benchmarks: r.benchmarks.filter((x) => !ranDifferently(x.id)) },
+  );
+  if (!whole || !a || !b) {
     const missing = [a ? '' : 'base', b ? '' : 'head'].filter(Boolean).join(' and ');
     return {
       same: false,
@@ -46,14 +57,14 @@ function numbersOf(base: Recording, head: Recording, reduction?: Reduction): Num
   }
   // Every number both analyses made from the same raw samples, and what only the replayed run shows
   // (the head's own parsing of hyperfine's output).
-  const reduced = compareNumbers(a, r, true);
+  const reduced = compareNumbers(whole, r, true);
   const seen = new Set(reduced.moves.map((m) => m.what));
   const moves = [...reduced.moves, ...replayed.moves.filter((m) => !seen.has(m.what))];
   return {
     same: moves.length === 0,
     compared: replayed.compared + reduced.compared,
     notReplayed: 0,
-    reduced: a.benchmarks.length,
+    reduced: whole.benchmarks.length,
     moves,
   };
 }
@@ -66,7 +77,10 @@ function verdictOf(
 ): TranscriptVerdict {
   const { base, head } = recorded;
   const runs = compareTranscripts(base.transcript.runs, head.transcript.runs);
-  const numbers = numbersOf(base, head, recorded.reduction);
+  const differing = runs.differences.flatMap((d) => d.points);
+  // A build's difference names `experiment/variant/`: every point of that variant.
+  const ranDifferently = (id: string) => differing.some((p) => p === id || (p.endsWith('/') && id.startsWith(p)));
+  const numbers = numbersOf(base, head, recorded.reduction, ranDifferently);
   const inPoints = runs.differences.every((d) => d.kind !== 'harness')
     ? [...new Set(runs.differences.flatMap((d) => d.points))].sort()
     : undefined;

@@ -348,6 +348,10 @@ describe('npm run transcript', () => {
     for (const d of v.runs.differences) expect(d.kind, d.what).toBe('driver');
     expect(v.runs.differences.some((d) => d.what.startsWith('hyperfine: '))).toBe(true);
     expect(pointsToTime(v)).toEqual(['wc/c/bs=4096', 'wc/c/bs=65536']);
+    // The player hands the two sides' other slots other made-up timings, but the analysis is the
+    // same: made from the same raw samples, the numbers are equal, and none is said to move.
+    expect(v.numbers.same, JSON.stringify(v.numbers.moves)).toBe(true);
+    expect(v.numbers.reduced).toBeGreaterThan(0);
   });
 
   it("one more descriptor handed to the programs: their sandboxes' other descriptors, in the points' own processes", () => {
