@@ -202,6 +202,8 @@ export const HarnessShift = z
             change: Num.optional(),
             spread: Num.optional(),
             reason: short(500).optional(),
+            /** Why this point's counts do not decide (its runtime's, a cold cache): shown, never a warning. */
+            evidence: short(300).optional(),
           })
           .strict(),
       )

@@ -21,14 +21,22 @@ const MAX_COUNTED = 8;
 
 export type ShiftWork = NonNullable<HarnessShift['work']>[number];
 
-/** The counted quantity of a benchmark: per operation for a fit, else per run; each repeat's value. */
-export function countedValues(b: Benchmark | undefined): { metric: string; values: number[] } | { reason: string } {
+/**
+ * The counted quantity of a benchmark: per operation for a fit, else per run; each repeat's value;
+ * and why its counts do not decide, when they do not. Counts that decide only for one program's
+ * code (Node 20's) do not decide here either: the two sides run it from other folders, with other
+ * arguments, which moves them as a change of code that adds no work does.
+ */
+export function countedValues(
+  b: Benchmark | undefined,
+): { metric: string; values: number[]; evidence?: string } | { reason: string } {
   if (!b) return { reason: 'the point is missing from its results' };
   if (b.status !== 'ok') return { reason: `${b.status}: ${b.reason ?? ''}`.trim() };
   if (b.counts?.status === 'unavailable') return { reason: b.counts.reason };
+  const evidence = b.counts?.role === 'evidence' ? (b.counts.because ?? 'its counts do not decide') : undefined;
   for (const metric of ['instructions_per_op', 'instructions']) {
     const m = b.metrics[metric];
-    if (m) return { metric, values: m.samples?.length ? m.samples : [m.value] };
+    if (m) return { metric, values: m.samples?.length ? m.samples : [m.value], ...(evidence ? { evidence } : {}) };
   }
   return { reason: b.counts?.unmeasurable ? 'no cost per operation at the counted sizes' : 'not counted' };
 }
@@ -44,9 +52,19 @@ export function shiftWork(
   if (base.metric !== head.metric)
     return { benchmark: id, verdict: 'not-counted', reason: `the sides counted ${base.metric} and ${head.metric}` };
   const v = compareCounts(base.values, head.values);
+  const because = base.evidence ?? head.evidence;
+  const evidence = because ? { evidence: because.slice(0, 300) } : {};
   return v.kind === 'not-deterministic'
-    ? { benchmark: id, metric: base.metric, verdict: v.kind, spread: v.spread }
-    : { benchmark: id, metric: base.metric, verdict: v.kind, base: v.base, head: v.head, change: v.change };
+    ? { benchmark: id, metric: base.metric, verdict: v.kind, spread: v.spread, ...evidence }
+    : {
+        benchmark: id,
+        metric: base.metric,
+        verdict: v.kind,
+        base: v.base,
+        head: v.head,
+        change: v.change,
+        ...evidence,
+      };
 }
 
 async function countOn(

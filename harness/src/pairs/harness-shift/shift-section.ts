@@ -74,11 +74,12 @@ const count = (n: number | undefined, metric: string | undefined) =>
 
 export function workLine(w: Work): string {
   const id = escapeCell(w.benchmark);
+  const evidence = w.evidence ? ` (evidence only: ${escapeCell(w.evidence)})` : '';
   switch (w.verdict) {
     case 'same':
-      return `- ${id}: work the same on both sides (${count(w.base, w.metric)})`;
+      return `- ${id}: work the same on both sides (${count(w.base, w.metric)})${evidence}`;
     case 'changed':
-      return `- ${id}: ⚠️ work changed, ${count(w.base, w.metric)} → ${count(w.head, w.metric)} (${shiftPct(1 + (w.change ?? 0))})`;
+      return `- ${id}: ${evidence ? '' : '⚠️ '}work changed, ${count(w.base, w.metric)} → ${count(w.head, w.metric)} (${shiftPct(1 + (w.change ?? 0))})${evidence}`;
     case 'not-deterministic':
       return `- ${id}: counts not deterministic here (repeats ${((w.spread ?? 0) * 100).toFixed(2)} % apart)`;
     default:

@@ -47,6 +47,20 @@ describe('shiftWork', () => {
     );
   });
 
+  it("a count that does not decide (Node 20's per operation, a cold cache) is shown as evidence, never as a warning", () => {
+    const node20 = countedValues(
+      benchmarkOf({ instructions_per_op: per([4217]) }, {
+        counts: { status: 'ok', role: 'evidence', because: "Node 20's <i>count</i> moves" },
+      } as never),
+    );
+    expect(node20).toMatchObject({ evidence: "Node 20's <i>count</i> moves" });
+    const w = shiftWork('wc/node-stream/bs=2048', node20, v([4174]));
+    expect(w).toMatchObject({ verdict: 'changed', evidence: "Node 20's <i>count</i> moves" });
+    expect(workLine(w)).toBe(
+      "- wc/node-stream/bs=2048: work changed, 4,217 instructions per operation → 4,174 instructions per operation (−1.0 %) (evidence only: Node 20's &lt;i&gt;count&lt;/i&gt; moves)",
+    );
+  });
+
   it('repeats that disagree are not deterministic; a side without a count is not counted, with why', () => {
     expect(shiftWork('p', v([100, 200]), v([100, 100]))).toMatchObject({ verdict: 'not-deterministic' });
     const missing = shiftWork('p', v([17]), { reason: 'failed: <b>exit</b>' });
