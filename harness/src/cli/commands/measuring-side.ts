@@ -74,7 +74,7 @@ export async function measuringSideCmd(
     !change.changed
       ? `the base's harness measures: ${change.why}\n`
       : same
-        ? `the base's harness measures: the harness changed (${change.why}), but both run the same commands and compute the same numbers (${values.transcripts})\n`
+        ? `the base's harness measures: the harness changed (${change.why}), but both run the same commands, and the numbers they make from the same raw output are compared exactly (${values.transcripts}): nothing to time\n`
         : `the head's harness measures: the trusted plan found the harness changed (${change.why})\n`,
   );
   // harness=changed lets pr.yml record both harnesses (transcript --base-side) before deciding again.
