@@ -154,6 +154,27 @@ async function storedBase(
   return fromStored(stored);
 }
 
+/**
+ * A recording's progress (the recorded bench's own `[N/M] …` lines) on stderr, each side's at most
+ * every `everyMs`: a recording takes minutes, and a job log should show where it is.
+ */
+export function progressPrinter(
+  write: (s: string) => void,
+  everyMs: number,
+  now: () => number = () => Date.now(),
+): (side: string, line: string) => void {
+  const last = new Map<string, number>();
+  return (side, line) => {
+    const t = now();
+    const before = last.get(side);
+    if (before !== undefined && t - before < everyMs) return;
+    last.set(side, t);
+    write(`recording (${side}): ${line}\n`);
+  };
+}
+
+const everyHalfMinute = () => progressPrinter((s) => process.stderr.write(s), 30_000);
+
 /** A checkout to record, or a clear refusal. */
 function sideDir(path: string, flag: string): string {
   const side = existingDirectory(path, flag);
@@ -186,7 +207,7 @@ async function recordBothCommand(values: TranscriptValues, benchArgs: readonly s
   process.stderr.write(
     `recording ${kept ? head : `${base} and ${head} at once`}: bench ${benchArgs.join(' ')} under strace (not a measurement)\n`,
   );
-  const r = await recordBoth({ base, head }, benchArgs, minutes * 60_000, playerFrom(values), kept);
+  const r = await recordBoth({ base, head }, benchArgs, minutes * 60_000, playerFrom(values), kept, everyHalfMinute());
   const file: TranscriptVerdictFile = {
     schema: 1,
     kind: 'transcript-verdict',
@@ -245,7 +266,12 @@ async function recordSideCommand(values: TranscriptValues, benchArgs: readonly s
   const recording = values.recording ? ensureParentDirectory(values.recording, '--recording') : undefined;
   const minutes = intFlag('--timeout', values.timeout, 1, 600);
   process.stderr.write(`recording ${side}: bench ${benchArgs.join(' ')} under strace (not a measurement)\n`);
-  const r = await recordHarness(side, benchArgs, minutes * 60_000, { readOnly: [], player: playerFrom(values) });
+  const say = everyHalfMinute();
+  const r = await recordHarness(side, benchArgs, minutes * 60_000, {
+    readOnly: [],
+    player: playerFrom(values),
+    progress: (line) => say('side', line),
+  });
   if (out) writeFileAtomic(out, `${JSON.stringify(r.transcript)}\n`);
   if (results && r.results !== undefined) writeFileAtomic(results, r.results);
   if (recording) {

@@ -157,6 +157,7 @@ export async function recordBoth(
   timeoutMs: number,
   player?: string,
   storedBase?: Recording,
+  progress?: (side: 'base' | 'head', line: string) => void,
 ): Promise<BothRecordings> {
   const started = performance.now();
   const [b, h] = [realpathSync(sides.base), realpathSync(sides.head)];
@@ -177,10 +178,18 @@ export async function recordBoth(
   const early = storedBase?.raw !== undefined ? stagedReduction() : undefined;
   try {
     // Neither recorded harness sees the other's folder (its results are the other's numbers) or the logs.
-    const headFence = { logs, work: headWork, hidden: [baseWork, ...reducing], readOnly: [b], player };
+    const told = (side: 'base' | 'head') => (progress ? { progress: (l: string) => progress(side, l) } : {});
+    const headFence = { logs, work: headWork, hidden: [baseWork, ...reducing], readOnly: [b], player, ...told('head') };
     const both = Promise.all([
       storedBase ??
-        recordHarness(b, bench, timeoutMs, { logs, work: baseWork, hidden: [headWork], readOnly: [h], player }),
+        recordHarness(b, bench, timeoutMs, {
+          logs,
+          work: baseWork,
+          hidden: [headWork],
+          readOnly: [h],
+          player,
+          ...told('base'),
+        }),
       recordHarness(h, bench, timeoutMs, early ? { ...headFence, bundled: early.go } : headFence),
     ]);
     const reduceWith = (raw: string, ms: number) =>

@@ -155,6 +155,18 @@ export interface Fence {
   reduce?: string;
   /** Called once the side's harness is bundled (before the recorded run): another run of it may start. */
   bundled?: () => void;
+  /** Called with each progress line the recorded bench prints (`[12/413] wc › c › bs=256 · ETA 3m`). */
+  progress?: (line: string) => void;
+}
+
+/** The lines of a stream that say where a bench is (its `[N/M] …` progress), handed on as they come. */
+export function progressLines(onLine: (line: string) => void): (chunk: string) => void {
+  let partial = '';
+  return (chunk) => {
+    const lines = (partial + chunk).split(/\r?\n|\r/);
+    partial = lines.pop() ?? '';
+    for (const l of lines) if (/^\[\d+\/\d+\] /.test(l)) onLine(l.slice(0, 300));
+  };
 }
 
 /** Records `bench BENCH_ARGS` of the checkout at `side`, in a temporary folder of its own (removed after). */
@@ -256,11 +268,13 @@ async function runWatched(
   bootstrap: string,
   dirs: { tmp: string; out: string },
   root: string,
-  timeoutMs: number,
+  o: { timeoutMs: number; progress: ((line: string) => void) | undefined },
 ): Promise<{ r: ProcessResult; cpu: ReturnType<ReturnType<typeof watchCpu>['stop']> }> {
   const cpu = watchCpu((a) => a[1] === bootstrap && a[2] === 'bench' && a.includes(dirs.out));
+  const onStderr = o.progress ? { onStderr: progressLines(o.progress) } : {};
   try {
-    return { r: await runProcess(argv, { cwd: root, env: recordingEnv(dirs.tmp), timeoutMs }), cpu: cpu.stop() };
+    const r = await runProcess(argv, { cwd: root, env: recordingEnv(dirs.tmp), timeoutMs: o.timeoutMs, ...onStderr });
+    return { r, cpu: cpu.stop() };
   } finally {
     // Stopped whatever happens: a sampling timer left running would keep the recorder alive.
     cpu.stop();
@@ -338,7 +352,10 @@ async function recordIn(
     timeoutMs,
   });
   fence.bundled?.();
-  const { r, cpu } = await runWatched([...ONLY_STREAMS, ...argv], harness[1]!, dirs, root, timeoutMs);
+  const { r, cpu } = await runWatched([...ONLY_STREAMS, ...argv], harness[1]!, dirs, root, {
+    timeoutMs,
+    progress: fence.progress,
+  });
   let text: string;
   try {
     text = readFileSync(log, 'utf8');

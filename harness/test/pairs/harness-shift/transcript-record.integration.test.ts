@@ -130,6 +130,8 @@ describe('npm run transcript', () => {
     );
     expect(r.status, r.stderr).toBe(0);
     expect(r.stderr).toContain("the base's recording from the trend store");
+    // Where the recorded bench is, from its own progress lines (the first of each side at once).
+    expect(r.stderr).toMatch(/^recording \(head\): \[1\/\d+\] wc › c › /m);
     const file = readVerdictFile(join(out, 'transcripts.json'));
     expect(file.base.stored).toBe(true);
     expect(file.verdict.baseStored).toBe(true);
