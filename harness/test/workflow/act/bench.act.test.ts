@@ -343,6 +343,9 @@ describe.runIf(ready)('bench.yml under act', () => {
     const rec = readStoredRecording(kept, machine, sha)!;
     expect(rec.exit).toBe(0);
     expect(rec.transcript.bench).toEqual(['--profile', 'quick', ...PR_FLAGS.split(' ')]);
+    // With the timed run's raw samples (--measured): a pull request's moves are sized on them.
+    expect(rec.measured?.profile).toBe('smoke');
+    expect(JSON.parse(rec.measured!.raw).commit).toBe(sha);
   });
 
   // After the push above: its commit's traces and its harness's recording are in gh-pages.
