@@ -47,8 +47,17 @@ describe('workflow measuring-side', () => {
     expect(r.stderr).toContain('measuring code differs');
   });
 
-  const verdictFile = (over: { base?: string; head?: string; same?: boolean }) => {
+  const verdictFile = (over: { base?: string; head?: string; same?: boolean; moved?: boolean }) => {
     const same = over.same ?? true;
+    const numbers = over.moved
+      ? {
+          same: false,
+          compared: 40,
+          notReplayed: 0,
+          reduced: 2,
+          moves: [{ what: 'wall_time: reported value', benchmarks: 2 }],
+        }
+      : { same: true, compared: 40, notReplayed: 2, moves: [] };
     const file = join(dir, `transcripts-${++n}.json`);
     writeFileSync(
       file,
@@ -65,7 +74,7 @@ describe('workflow measuring-side', () => {
             differences: same ? [] : [{ what: 'hyperfine: `--warmup 3` → `--warmup 1`', runs: 4 }],
             more: 0,
           },
-          numbers: { same: true, compared: 40, notReplayed: 2, moves: [] },
+          numbers,
           exits: { base: 0, head: 0 },
           seconds: 12,
         },
@@ -90,6 +99,14 @@ describe('workflow measuring-side', () => {
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toBe('side=base\nharness=changed\n');
     expect(r.stderr).toContain('run the same commands and compute the same numbers');
+  });
+
+  it("the base's harness when both run the same commands and their numbers' moves are listed exactly, saying so", () => {
+    const r = recorded(verdictFile({ moved: true }));
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toBe('side=base\nharness=changed\n');
+    expect(r.stderr).toContain('the numbers they make differently from the same raw output are listed exactly');
+    expect(r.stderr).not.toContain('compute the same numbers');
   });
 
   it("the head's harness when the recordings differ", () => {

@@ -8,7 +8,7 @@
  */
 import { resolve } from 'node:path';
 import type { DiffPlan } from '../../formats/diff-plan-format.js';
-import { needsNoTiming, readVerdictFile } from '../../formats/transcript-format.js';
+import { measuresTheSame, needsNoTiming, readVerdictFile } from '../../formats/transcript-format.js';
 import { EXIT, UserError } from '../../lib/errors.js';
 import { existingDirectory } from '../../lib/paths.js';
 import { refuseNpmConfig } from '../../machine/sandbox/npm-config.js';
@@ -48,13 +48,13 @@ export const measuringSideSpec = {
  * Whether the recorded verdict, of the plan's two commits, says both harnesses run the same
  * programs the same way (numbers made differently are listed, not measured): the base's measures.
  */
-function sameMeasuring(file: string, plan: DiffPlan): boolean {
+function sameMeasuring(file: string, plan: DiffPlan): 'same' | 'listed' | false {
   const v = readVerdictFile(resolve(file));
   if (v.base.commit !== plan.base.commit || v.head.commit !== plan.head.commit)
     throw new UserError(
       `--transcripts ${file} recorded ${v.base.commit.slice(0, 12)}…${v.head.commit.slice(0, 12)}, but the plan is of ${plan.base.commit.slice(0, 12)}…${plan.head.commit.slice(0, 12)}`,
     );
-  return needsNoTiming(v.verdict);
+  return needsNoTiming(v.verdict) ? (measuresTheSame(v.verdict) ? 'same' : 'listed') : false;
 }
 
 export async function measuringSideCmd(
@@ -74,7 +74,7 @@ export async function measuringSideCmd(
     !change.changed
       ? `the base's harness measures: ${change.why}\n`
       : same
-        ? `the base's harness measures: the harness changed (${change.why}), but both run the same commands, and the numbers they make from the same raw output are compared exactly (${values.transcripts}): nothing to time\n`
+        ? `the base's harness measures: the harness changed (${change.why}), but both run the same commands and ${same === 'same' ? 'compute the same numbers' : 'the numbers they make differently from the same raw output are listed exactly'} (${values.transcripts}): nothing to time\n`
         : `the head's harness measures: the trusted plan found the harness changed (${change.why})\n`,
   );
   // harness=changed lets pr.yml record both harnesses (transcript --base-side) before deciding again.
