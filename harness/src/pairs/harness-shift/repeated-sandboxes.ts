@@ -8,9 +8,8 @@
  * differ from the first run's. Pure.
  */
 import type { NormalRun } from '../../formats/transcript-format.js';
+import { keyOf } from './transcript-compare.js';
 import type { ProcessRun } from './transcript-starts.js';
-
-const keyOf = (r: NormalRun) => JSON.stringify(r);
 
 /**
  * `normal` (the normalized `runs`, index for index) without the starts inside a sandbox whose start

@@ -70,7 +70,8 @@ function kindOf(base: NormalRun, head: NormalRun | undefined): DifferenceKind {
   return withoutDriver(base) === withoutDriver(head) ? 'driver' : 'program';
 }
 
-const keyOf = (r: NormalRun) => JSON.stringify(r);
+/** A start as the comparison keys it: every field, normalized. */
+export const keyOf = (r: NormalRun) => JSON.stringify(r);
 /** A code span of what was passed, cut to a readable length. */
 const code = (s: string) => `\`${(s.length > 160 ? `${s.slice(0, 157)}…` : s).replaceAll('`', "'")}\``;
 /** The program's file name (the site bundles analysis code: no node:path). */
