@@ -17,6 +17,10 @@ describe("a recording's progress", () => {
     ]);
     feed('3] wc › c › bs=256\n');
     expect(seen.at(-1)).toBe('[3/413] wc › c › bs=256');
+    // The recorded bench is the pull request's code: nothing else it prints reaches the job log, where
+    // a line starting `::` would be a workflow command; a long line is cut.
+    feed(`::add-mask::x\n##[group]y\n[4/413]${'z'.repeat(10_000)}\n[5/413] ${'z'.repeat(10_000)}\n`);
+    expect(seen.slice(3).map((l) => l.length)).toEqual([300]);
   });
 
   it("prints each side's first line, then at most one per interval and side", () => {
