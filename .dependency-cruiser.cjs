@@ -88,6 +88,8 @@ const FILE_FLOORS = {
   'pairs/harness-shift/transcript-places.ts': 'normalize',
   'pairs/harness-shift/repeated-sandboxes.ts': 'normalize',
   'pairs/harness-shift/transcript-compare.ts': 'analysis',
+  // Which points' differences are only in their own timed commands, with each side's commands.
+  'pairs/harness-shift/transcript-replay.ts': 'analysis',
   'pairs/harness-shift/transcript-record.ts': 'pipeline',
   // The hyperfine a recording shows (its numbers are the raw output both analyses are handed), the
   // numbers compared, both sides recorded at once, and the verdict in words.

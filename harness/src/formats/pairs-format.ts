@@ -187,6 +187,12 @@ export const HarnessShift = z
      */
     transcript: TranscriptVerdict.optional(),
     /**
+     * Points whose every difference is in their own timed commands (the transcripts' `replay`):
+     * timed in pairs with each harness's recorded commands, as a program change is, among the
+     * comparison's points; not in the rounds.
+     */
+    paired: z.array(short(300)).max(1000).optional(),
+    /**
      * When the transcripts put every difference in points: those points' work counted under
      * Valgrind by each side's own harness and compared (pairs/harness-shift/shift-counts.ts).
      */

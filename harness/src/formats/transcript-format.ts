@@ -46,6 +46,8 @@ export const Transcript = z
 export type Transcript = z.infer<typeof Transcript>;
 
 const line = z.string().max(600);
+/** A sandbox's environment as name and value pairs (a variable's name as POSIX spells it). */
+const EnvPairs = z.array(z.tuple([z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,99}$/), z.string().max(4000)])).max(100);
 
 /**
  * What two recordings say about a harness change (pairs/harness-shift/harness-transcripts.ts):
@@ -97,6 +99,26 @@ export const TranscriptVerdict = z
          * difference is in points; absent when one is in the harness's own work (every point).
          */
         inPoints: z.array(z.string().max(300)).max(5000).optional(),
+        /**
+         * The points whose every difference is in their own timed commands or their sandbox's
+         * environment, with each side's commands as hyperfine ran them, and environment where they
+         * differ (pairs/harness-shift/transcript-replay.ts): the diff times them in pairs, as a
+         * program change is, and not in the timed shift. Absent from verdicts made before it.
+         */
+        replay: z
+          .array(
+            z
+              .object({
+                point: z.string().max(300),
+                base: z.array(z.string().max(4000)).min(1).max(8),
+                head: z.array(z.string().max(4000)).min(1).max(8),
+                /** Each side's sandbox environment, when they differ. */
+                env: z.object({ base: EnvPairs, head: EnvPairs }).strict().optional(),
+              })
+              .strict(),
+          )
+          .max(1000)
+          .optional(),
       })
       .strict(),
     numbers: z
@@ -198,7 +220,19 @@ export function pointsToTime(v: TranscriptVerdict): readonly string[] | undefine
   if (v.exits.base !== 0 || v.exits.head !== 0 || v.harnessLoad?.within === false) return undefined;
   // Numbers the head would not make from the base's raw samples may be any point's.
   if (v.numbers.unreduced) return undefined;
-  return v.runs.inPoints;
+  const paired = new Set(pointsToPair(v).map((r) => r.point));
+  return v.runs.inPoints?.filter((p) => !paired.has(p));
+}
+
+/**
+ * The points timed in pairs with each side's recorded commands (`runs.replay`): only where every
+ * difference is in named points (a difference in the harness's own work may move any point, and
+ * the timed shift samples them all).
+ */
+export function pointsToPair(v: TranscriptVerdict): NonNullable<TranscriptVerdict['runs']['replay']> {
+  if (needsNoTiming(v) || v.exits.base !== 0 || v.exits.head !== 0 || v.harnessLoad?.within === false) return [];
+  if (v.numbers.unreduced || !v.runs.inPoints) return [];
+  return v.runs.replay ?? [];
 }
 
 /** Whether a point id is one of `named` (an id, or an `experiment/variant/` prefix). */

@@ -14,7 +14,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { DiffPlan } from '../formats/diff-plan-format.js';
 import type { PairsComparison } from '../formats/pairs-format.js';
-import { needsNoTiming, type TranscriptVerdictFile } from '../formats/transcript-format.js';
+import { needsNoTiming, pointsToPair, pointsToTime, type TranscriptVerdictFile } from '../formats/transcript-format.js';
 
 /** Reasons a point may be left unmeasured on both sides and still count as answered. */
 const ACCEPTED_SKIPS: readonly RegExp[] = [/ is not installed\b/];
@@ -123,11 +123,17 @@ function untimedWithoutRecordings(
   if (!recorded) return `${lead} no recordings of both harnesses were uploaded before it measured`;
   if (recorded.base.commit !== plan.base.commit || recorded.head.commit !== plan.head.commit)
     return `${lead} the uploaded recordings are of other commits than the plan's`;
-  if (!needsNoTiming(recorded.verdict))
+  // Every difference in points' own timed commands: those points are timed in pairs instead, and
+  // each needs its answer, as an affected point does.
+  const paired = needsNoTiming(recorded.verdict) ? [] : pointsToPair(recorded.verdict);
+  if (!needsNoTiming(recorded.verdict) && (!paired.length || pointsToTime(recorded.verdict)?.length !== 0))
     return `${lead} the uploaded recordings show the two harnesses run programs differently`;
   if (!isDeepStrictEqual(h.transcript, recorded.verdict))
     return `${lead} what it reports of the recordings is not what was uploaded`;
-  return undefined;
+  const missing = paired.filter((r) => whyUnanswered(r.point, [], c) !== undefined).map((r) => r.point);
+  return missing.length
+    ? `${lead} ${missing.length} point${missing.length === 1 ? '' : 's'} the recordings time with other commands ${missing.length === 1 ? 'has' : 'have'} no answer from pairs (${missing.slice(0, 5).join(', ')})`
+    : undefined;
 }
 
 /**

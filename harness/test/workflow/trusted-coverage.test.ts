@@ -185,6 +185,40 @@ describe('a harness change answered by its recordings, without timing', () => {
     expect(coverageProblem(changed, untimed(numbers), recorded(numbers))).toBeUndefined();
   });
 
+  it("holds with differences only in points' own timed commands when each of those points was timed in pairs", () => {
+    // The recordings of the plan's commits: one point, timed with other commands by the head's harness.
+    const paired: TranscriptVerdict = {
+      ...verdict(false),
+      runs: {
+        same: false,
+        alike: 50,
+        differences: [{ what: 'hyperfine: `a` → `b`', runs: 1, kind: 'program', points: 1 }],
+        more: 0,
+        inPoints: [measured],
+        replay: [{ point: measured, base: ['a'], head: ['b'] }],
+      },
+    };
+    const answered = untimed(paired);
+    answered.harnessShift!.paired = [measured];
+    expect(coverageProblem(changed, answered, recorded(paired))).toBeUndefined();
+    // The same recordings, the point not measured in pairs: unanswered.
+    const unanswered = comparison((c) => {
+      c.harnessShift = { ...answered.harnessShift! };
+      c.points = [];
+    });
+    expect(coverageProblem(changed, unanswered, recorded(paired))?.line).toContain(
+      `1 point the recordings time with other commands has no answer from pairs (${measured})`,
+    );
+    // Another difference besides, which only the timed shift answers: rounds were owed.
+    const more: TranscriptVerdict = {
+      ...paired,
+      runs: { ...paired.runs, inPoints: [measured, 'wc/c/bs=65536'] },
+    };
+    expect(coverageProblem(changed, untimed(more), recorded(more))?.line).toContain(
+      'show the two harnesses run programs differently',
+    );
+  });
+
   it("the comment shows the uploaded recordings, not the measuring harness's", () => {
     const r = judgeDiff(
       untimed({ ...verdict(true), seconds: 1 }),

@@ -31,6 +31,7 @@ import {
 import { type PairsResult, pairsOutcome } from '../engine/pairs-outcome.js';
 import { measureHarnessShift } from '../harness-shift/measure-harness-shift.js';
 import { type CountStoreOnDisk, countStage, storedCountsOf } from './count-stage.js';
+import { takeRecorded, withRecordedPlans } from './recorded-pairs.js';
 import { impactPlan } from './what-to-measure.js';
 
 /** What a pull request's diff adds to the engine's: the control, the base's plan and transcripts, the counts. */
@@ -99,6 +100,13 @@ export async function runPrDiff(sides: DiffSides, start: EngineStart, pr: PrChoi
     const loaded = loadSides(sides, baseRoot, headRoot);
     const impact = impactPlan(loaded, pr.controlPoints ?? DEFAULT_CONTROL_POINTS, pr.trusted, engine.log);
     const counting = pr.counts && Boolean(engine.host.tools.valgrind);
+    const planned = (s: { points: { id: string }[] }) => new Set(s.points.map((p) => p.id));
+    const recorded = takeRecorded(
+      pr.transcripts,
+      { base: planned(loaded.base), head: planned(loaded.head) },
+      impact,
+      engine.log,
+    );
     const harnessShift = await shiftOf(sides, engine, pr, impact.affected.size, counting);
     const untimed = !pr.keepControl && timesNothing(impact, harnessShift, pr);
     if (untimed && dropControl(impact))
@@ -106,11 +114,15 @@ export async function runPrDiff(sides: DiffSides, start: EngineStart, pr: PrChoi
         'impact: nothing in this diff needs timing, so the control (an A/A check of the machine) is not measured',
       );
     const prepared = await prepareSides(engine, loaded, sides.setup, new Set(impact.measure.keys()));
-    const matched = matchPoints(prepared.base, prepared.head, undefined, (id) => impact.measure.get(id) ?? 'affected');
+    const matched = withRecordedPlans(
+      matchPoints(prepared.base, prepared.head, undefined, (id) => impact.measure.get(id) ?? 'affected'),
+      recorded,
+    );
     // Exact counts first, on every core: they decide at once; the pairs go on as the budget allows.
+    // A point timed with the recorded commands was counted by each harness in the shift.
     const stored = storedCountsOf(pr.countStore, engine.host, prepared.base);
     const counts = await countStage(
-      pr.counts ? matched.plans : [],
+      pr.counts ? matched.plans.filter((p) => !p.recordedCommands) : [],
       engine.host,
       engine.budget.countSeconds(),
       engine.log,

@@ -22,6 +22,11 @@ export interface PointPlan {
   impact: Impact;
   /** What differs in its workload (pairs/decide/workload.ts), when the PR changed what it is asked to do. */
   workloadChange?: string;
+  /**
+   * Its two jobs time the commands each harness was recorded timing (pairs/diff/recorded-pairs.ts):
+   * their answers were checked in those recordings, and their work is counted by both harnesses.
+   */
+  recordedCommands?: true;
 }
 
 export type SideName = 'base' | 'head';

@@ -155,13 +155,30 @@ function changedCounters(traces: Record<SideName, Counts[]>, traced: boolean): P
   return out;
 }
 
+/**
+ * A point timing each harness's recorded commands (PointPlan.recordedCommands): its answers were
+ * checked by each harness in its recording, and only the timed commands were taken from there (a
+ * check run wraps the harness's own command), so here it gets its scratch and eviction only; a
+ * fit's operations per size are the manifest's expected counts.
+ */
+async function recordedSides(point: PointPlan) {
+  for (const side of SIDES) {
+    freshScratch(point[side]);
+    const skip = await verifyEviction(point[side]);
+    if (skip) return { failed: { side, reason: skip } satisfies Failure };
+  }
+  const xs = (point.head.sizes ?? []).map((s) => (s as { expected?: number }).expected ?? Number.NaN);
+  return { xs: { base: xs, head: xs } };
+}
+
 /** Checks, counters and warm-ups of a point (the real executor's prepare). */
 export async function preparePoint(point: PointPlan, ctx: PrepareContext): Promise<Prepare> {
   const work = mkdtempSync(join(tmpdir(), 'jsio-pairs-'));
   try {
-    const checked = await checkSides(point, ctx.tools, work);
+    const checked = point.recordedCommands ? await recordedSides(point) : await checkSides(point, ctx.tools, work);
     if (checked.failed) return { ok: false, failed: checked.failed };
-    const counters = await counterChanges(point, ctx, work);
+    // Their counts are each harness's own (pairs/harness-shift/shift-counts.ts), not a trace of these commands.
+    const counters = point.recordedCommands ? [] : await counterChanges(point, ctx, work);
     // Warm-ups of both sides (at least one each), which also price a pair for the budget.
     const warm = Math.max(1, point.head.settings.warmup);
     const t = performance.now();

@@ -14,6 +14,7 @@ import { parsedResults, RECORDING_LOGS, REDUCE_MIN_MS, type Reduction, reduceBy,
 import { compareTranscripts } from './transcript-compare.js';
 import { compareNumbers, type NumbersComparison } from './transcript-numbers.js';
 import { type Recording, recordHarness } from './transcript-record.js';
+import { replayable } from './transcript-replay.js';
 import { type TrendResult, trendMoves } from './trend-moves.js';
 
 const KEPT_DIFFERENCES = 50;
@@ -69,6 +70,17 @@ function numbersOf(
   };
 }
 
+/**
+ * The points some difference in their own processes is in, and no difference of another kind, nor
+ * one of their build (`experiment/variant/`: the pairs would time one build on both sides).
+ */
+function programOnly(runs: ReturnType<typeof compareTranscripts>): string[] {
+  const other = new Set(runs.differences.filter((d) => d.kind !== 'program').flatMap((d) => d.points));
+  const own = [...new Set(runs.differences.filter((d) => d.kind === 'program').flatMap((d) => d.points))];
+  const builds = own.filter((p) => p.endsWith('/'));
+  return own.filter((p) => !other.has(p) && !builds.some((b) => p !== b && p.startsWith(b))).sort();
+}
+
 /** The verdict of two recordings already made. */
 function verdictOf(
   bench: readonly string[],
@@ -84,6 +96,7 @@ function verdictOf(
   const inPoints = runs.differences.every((d) => d.kind !== 'harness')
     ? [...new Set(runs.differences.flatMap((d) => d.points))].sort()
     : undefined;
+  const replay = inPoints ? replayable(base.transcript.runs, head.transcript.runs, programOnly(runs)).replay : [];
   return {
     bench: [...bench],
     runs: {
@@ -94,7 +107,9 @@ function verdictOf(
         .map((d) => ({ what: d.what.slice(0, 600), runs: d.runs, kind: d.kind, points: d.points.length })),
       more: Math.max(0, runs.differences.length - KEPT_DIFFERENCES),
       // Past the schema's cap, the points are not listed: every point is timed.
-      ...(inPoints && inPoints.length <= 5000 && inPoints.every((p) => p.length <= 300) ? { inPoints } : {}),
+      ...(inPoints && inPoints.length <= 5000 && inPoints.every((p) => p.length <= 300)
+        ? { inPoints, ...(replay.length ? { replay } : {}) }
+        : {}),
     },
     numbers: {
       same: numbers.same,

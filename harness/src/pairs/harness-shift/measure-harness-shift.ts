@@ -16,6 +16,7 @@ import {
   measuresTheSame,
   namedPoint,
   needsNoTiming,
+  pointsToPair,
   pointsToTime,
   type TranscriptVerdict,
 } from '../../formats/transcript-format.js';
@@ -225,7 +226,31 @@ export async function measureHarnessShift(
   const rounds = opts.rounds ?? (opts.deadlineSeconds !== undefined ? MAX_ROUNDS : MIN_ROUNDS);
   const experiments = loadAllExperiments(join(opts.head, 'programs'));
   const named = found.transcripts ? pointsToTime(found.transcripts) : undefined;
-  const points = onlyNamed(expand(experiments, profile, opts.filters ?? {}), named, log);
+  const all = expand(experiments, profile, opts.filters ?? {});
+  // Points whose difference is in their own timed commands are timed in pairs (pr-diff.ts); their
+  // work is counted here, by both harnesses, with the timed shift's points.
+  const pairedIds = new Set(found.transcripts ? pointsToPair(found.transcripts).map((r) => r.point) : []);
+  const paired = all.filter((p) => pairedIds.has(p.id));
+  const inPairs = paired.length ? { paired: paired.map((p) => p.id) } : {};
+  if (paired.length && named?.length === 0) {
+    log(
+      `harness shift: every difference is in ${plural(paired.length, 'point')}' own timed commands: timed in pairs, as a program change is; counted here by both harnesses`,
+    );
+    const work = await countPaired(opts, paired, profile, log);
+    return {
+      files,
+      profile,
+      rounds: 0,
+      seed,
+      margin: SHIFT_MARGIN,
+      experiments: [],
+      notMeasured: [],
+      ...inPairs,
+      ...(work.length ? { work } : {}),
+      ...transcript,
+    };
+  }
+  const points = onlyNamed(all, named, log);
   // comparison.json holds at most MAX_POINTS per experiment.
   const per = Math.min(MAX_POINTS, Math.max(1, opts.perExperiment ?? DEFAULT_PER_EXPERIMENT));
   const candidates = per * CANDIDATES_PER_POINT;
@@ -237,8 +262,44 @@ export async function measureHarnessShift(
   log(
     `harness shift: ${sample.length} candidate point(s), the quietest ${per} per experiment kept after ${plural(narrowAfter, 'round')}, at most ${rounds} round(s): ${sample.map((p) => p.id).join(', ')}`,
   );
-  const measured = await measureRounds({ opts, sample, per, rounds, narrowAfter, profile, experiments, named, log });
-  return { files, profile, rounds, seed, margin: SHIFT_MARGIN, candidates, ...measured, ...transcript };
+  const measured = await measureRounds({
+    opts,
+    sample,
+    per,
+    rounds,
+    narrowAfter,
+    profile,
+    experiments,
+    named,
+    paired,
+    log,
+  });
+  return { files, profile, rounds, seed, margin: SHIFT_MARGIN, candidates, ...measured, ...inPairs, ...transcript };
+}
+
+/** The work of points timed in pairs, counted by both harnesses (nothing else of theirs is run here). */
+async function countPaired(
+  opts: HarnessShiftOptions,
+  paired: readonly SamplePoint[],
+  profile: Profile,
+  log: (m: string) => void,
+) {
+  const sides = makeShiftSides(opts.base, opts.head);
+  const interrupt = onInterrupt(log, 'stopping the count of the points timed in pairs');
+  try {
+    const run = opts.runBench ?? benchProcess;
+    return await countWithBothHarnesses({
+      sample: paired,
+      profile,
+      sides,
+      run,
+      stop: () => interrupt.interrupted,
+      log,
+    });
+  } finally {
+    interrupt.dispose();
+    sides.dispose();
+  }
 }
 
 interface RoundsJob {
@@ -253,6 +314,8 @@ interface RoundsJob {
   experiments: ReturnType<typeof loadAllExperiments>;
   /** The points or builds the recordings put every difference in (their work is counted by both harnesses). */
   named: readonly string[] | undefined;
+  /** Points timed in pairs instead (pr-diff.ts): counted by both harnesses with the sample. */
+  paired: readonly SamplePoint[];
   log: (m: string) => void;
 }
 
@@ -298,9 +361,10 @@ async function measureRounds(
       const ok = new Set(shifts.filter((s) => insideMargin(s)).map((s) => s.experiment));
       return new Set(sample.filter((p) => ok.has(p.experiment.id)).map((p) => p.id));
     };
-    const work = job.named?.length
-      ? await countWithBothHarnesses({ sample, profile, sides, run, stop, log })
-      : undefined;
+    const work =
+      job.named?.length || job.paired.length
+        ? await countWithBothHarnesses({ sample: [...job.paired, ...sample], profile, sides, run, stop, log })
+        : undefined;
     // Asked only when a round can still start (a spent deadline measures nothing at all).
     const runs = !stop() && (await takesRuns(run, 'base', sides.base)) && (await takesRuns(run, 'head', sides.head));
     if (!runs && !stop())

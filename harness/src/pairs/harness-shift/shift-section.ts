@@ -34,7 +34,7 @@ export function shiftLine(e: ExperimentShift): string {
   return `- **${escapeCell(e.experiment)}**: ${shiftPct(e.ratio)}${interval}${flag} — ${points}`;
 }
 
-function filesLine(files: readonly string[]): string {
+function shortList(files: readonly string[]): string {
   const shown = files.slice(0, MAX_FILES).map(escapeCell).join(', ');
   return files.length > MAX_FILES ? `${shown} and ${files.length - MAX_FILES} more` : shown;
 }
@@ -44,7 +44,7 @@ function sameCodeSection(s: HarnessShift): string {
   return [
     "### This PR changes the harness's measuring files, which compile to the same code",
     '',
-    `Changed: ${filesLine(s.files)}`,
+    `Changed: ${shortList(s.files)}`,
     '',
     "Both harnesses' runner code, bundled and minified as it runs (comments, types, formatting and code nothing reaches left out), is byte-identical, and no C tool, pin or package differs: no number can move, so none was measured.",
   ].join('\n');
@@ -57,7 +57,7 @@ function sameRunsSection(s: HarnessShift, v: TranscriptVerdict): string {
       ? "### This PR changes the harness's measuring code, which measures the same"
       : '### This PR changes how the harness makes numbers from the same runs: the moves are listed, exact',
     '',
-    `Changed: ${filesLine(s.files)}`,
+    `Changed: ${shortList(s.files)}`,
     '',
     "Both harnesses were recorded from outside running the same bench (strace on every program they start, hyperfine's runs handed out alike to both), and compared:",
     '',
@@ -102,9 +102,36 @@ const workLead = (s: HarnessShift) =>
 const transcriptLead = (s: HarnessShift) =>
   s.transcript ? ['Recorded from outside before timing:', '', ...verdictLines(s.transcript), ''] : [];
 
+/** Why a point timed with the recorded commands is measured, as the comment lists an affected point's parts. */
+export const RECORDED_REASON = "the harness's timed commands (each side's as recorded)";
+
+/** The points timed in pairs with each harness's recorded commands, as a program change is. */
+const pairedLines = (s: HarnessShift) =>
+  s.paired?.length
+    ? [
+        `Timed in pairs, as a program change is: ${shortList(s.paired)} — each harness's own timed commands, in its own sandbox environment, as its recording shows them: base's against head's, under one pair timer, with the same mounts (their rows above, "${RECORDED_REASON}").`,
+        '',
+      ]
+    : [];
+
+/** The section for a change whose every difference is in points' own timed commands: timed in pairs, nothing in rounds. */
+function pairedSection(s: HarnessShift): string {
+  return [
+    "### This PR changes the harness's measuring code, which times some points with other commands",
+    '',
+    `Changed: ${shortList(s.files)}`,
+    '',
+    ...transcriptLead(s),
+    ...workLead(s),
+    ...pairedLines(s),
+    'Nothing else runs differently, so nothing was timed in rounds of whole benches.',
+  ].join('\n');
+}
+
 export function renderHarnessShift(s: HarnessShift): string {
   if (s.sameCode) return sameCodeSection(s);
   if (s.transcript && needsNoTiming(s.transcript) && s.rounds === 0) return sameRunsSection(s, s.transcript);
+  if (s.paired?.length && s.rounds === 0 && !s.experiments.length) return pairedSection(s);
   const margin = `±${(s.margin * 100).toFixed(1)} %`;
   const plural = (n: number) => `${n} experiment${n === 1 ? '' : 's'}`;
   const beyond = s.experiments.filter((e) => e.flagged && settled(e, s.margin)).length;
@@ -117,10 +144,11 @@ export function renderHarnessShift(s: HarnessShift): string {
   const lines = [
     head,
     '',
-    `Changed: ${filesLine(s.files)}`,
+    `Changed: ${shortList(s.files)}`,
     '',
     ...transcriptLead(s),
     ...workLead(s),
+    ...pairedLines(s),
     `The same programs (the head's) measured by the base's harness and by the head's, alternating in rounds (${escapeCell(s.profile)} profile${s.candidates && s.candidates > 1 ? `; of ${s.candidates} points tried per experiment in the first rounds, those whose ratio moved least between rounds went on` : ''}). Each experiment's pooled shift of its numbers, the head's harness over the base's, with a 95 % interval (flagged when it leaves ${margin}: beyond the margin when wholly outside it, too wide to tell when it straddles it):`,
     '',
     ...(s.experiments.length

@@ -32,7 +32,7 @@ export interface TranscriptComparison {
 }
 
 /** hyperfine's options and its commands (the positional arguments: what it times). */
-function hyperfineParts(argv: readonly string[]): { options: string[]; commands: string[] } {
+export function hyperfineParts(argv: readonly string[]): { options: string[]; commands: string[] } {
   const options: string[] = [];
   const commands: string[] = [];
   // Options of hyperfine's that take their value as the next argument when not given with `=`.

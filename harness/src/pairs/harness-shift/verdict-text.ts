@@ -4,7 +4,12 @@
  * verdict is escaped (a pull request chooses the arguments its harness passes).
  */
 
-import { measuresTheSame, pointsToTime, type TranscriptVerdict } from '../../formats/transcript-format.js';
+import {
+  measuresTheSame,
+  pointsToPair,
+  pointsToTime,
+  type TranscriptVerdict,
+} from '../../formats/transcript-format.js';
 import { escapeCell } from '../../lib/markdown.js';
 import { moveText } from './transcript-numbers.js';
 
@@ -23,9 +28,15 @@ function verdictHeadline(v: TranscriptVerdict): string {
   if (v.runs.same)
     return 'runs the same commands, and computes different numbers: the moves below are exact, nothing to time';
   const named = pointsToTime(v);
-  const where = named
-    ? `, in ${s(named.length, 'named point')} or build${named.length === 1 ? '' : 's'} only: the timed shift measures those`
-    : ", some in the harness's own work: the timed shift samples every point";
+  const paired = pointsToPair(v).length;
+  const inPairs = paired
+    ? `${s(paired, 'point')} in ${paired === 1 ? 'its' : 'their'} own timed commands or their environment only: timed in pairs with each side's recorded ones, as a program change is`
+    : '';
+  const where = !named
+    ? ", some in the harness's own work: the timed shift samples every point"
+    : named.length
+      ? `, in ${s(named.length, 'named point')} or build${named.length === 1 ? '' : 's'}${inPairs ? ` (the timed shift measures those) and ${inPairs}` : ' only: the timed shift measures those'}`
+      : `, in ${inPairs}`;
   return `${v.numbers.same ? 'runs programs differently' : 'runs programs differently and computes different numbers'}${where}`;
 }
 

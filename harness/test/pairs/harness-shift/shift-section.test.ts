@@ -225,6 +225,42 @@ describe('a harness change decided by its recordings (transcripts)', () => {
     expect(md).toContain('(4 runs of 2 points; how hyperfine drives the runs)');
   });
 
+  it("differences only in points' own timed commands: timed in pairs, nothing in rounds, escaped", () => {
+    const runs = {
+      same: false,
+      alike: 10,
+      differences: [{ what: 'hyperfine: `a` → `b`', runs: 2, kind: 'program' as const, points: 2 }],
+      more: 0,
+      inPoints: ['wc/c/bs=256', 'wc/c/bs=<b>4096</b>'],
+      replay: ['wc/c/bs=256', 'wc/c/bs=<b>4096</b>'].map((point) => ({ point, base: ['a'], head: ['b'] })),
+    };
+    const paired = shift({
+      rounds: 0,
+      experiments: [],
+      paired: ['wc/c/bs=256', 'wc/c/bs=<b>4096</b>'],
+      transcript: verdict({ runs }),
+    });
+    const md = renderHarnessShift(paired);
+    expect(md).toContain(
+      "### This PR changes the harness's measuring code, which times some points with other commands",
+    );
+    expect(md).toContain(
+      "**runs programs differently, in 2 points in their own timed commands or their environment only: timed in pairs with each side's recorded ones, as a program change is**",
+    );
+    expect(md).toContain('Timed in pairs, as a program change is: wc/c/bs=256, wc/c/bs=&lt;b&gt;4096&lt;/b&gt;');
+    expect(md).not.toContain('<b>');
+    expect(md).toContain('nothing was timed in rounds of whole benches');
+    expect(PairsComparison.parse({ ...pairsComparison(), harnessShift: paired }).harnessShift?.paired).toHaveLength(2);
+    // One point left to the timed shift besides: both said in the headline, the rounds' section follows.
+    const both = renderHarnessShift(
+      shift({ paired: ['wc/c/bs=256'], transcript: verdict({ runs: { ...runs, replay: runs.replay.slice(0, 1) } }) }),
+    );
+    expect(both).toContain(
+      'in 1 named point or build (the timed shift measures those) and 1 point in its own timed commands or their environment only: timed in pairs',
+    );
+    expect(both).toContain('alternating in rounds');
+  });
+
   it('the same runs, numbers made differently: listed exactly, nothing timed', () => {
     const md = renderHarnessShift(
       shift({

@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PairsComparison } from '../../../src/formats/pairs-format.js';
 import {
   measuresTheSame,
   needsNoTiming,
@@ -26,6 +27,8 @@ let warmups: string;
 let busy: string;
 let handed: string;
 let items: string;
+let timedCommands: string;
+let pointEnv: string;
 const BENCH = ['--', '--profile', 'smoke', '--experiments', 'wc', '--variants', 'c'];
 
 function record(side: string, name: string, more: string[] = [], env: NodeJS.ProcessEnv = {}): string {
@@ -79,6 +82,22 @@ beforeAll(() => {
   items = join(dir, 'items');
   const all = 'const all = percentiles(each.flat());';
   planted(items, 'harness/src/run/normalize.ts', all, 'const all = percentiles(each.flat().slice(1));');
+  // A change to the commands hyperfine times, and to nothing else of what runs.
+  timedCommands = join(dir, 'timed-commands');
+  planted(
+    timedCommands,
+    'harness/src/run/hyperfine-runner.ts',
+    '`set -o pipefail; ${commandLine(sizes[i]!)}`',
+    '`set -o pipefail -o nounset; ${commandLine(sizes[i]!)}`',
+  );
+  // A variable set in the sandboxes of the points without a build (Node's), and nowhere else.
+  pointEnv = join(dir, 'point-env');
+  planted(
+    pointEnv,
+    'harness/src/plan/jobs.ts',
+    '  if (!sandbox || !build) return sandbox;\n',
+    "  if (!sandbox) return sandbox;\n  if (!build) return Object.freeze({ ...sandbox, env: Object.freeze({ ...sandbox.env, MALLOC_ARENA_MAX: '2' }) });\n",
+  );
   // One more descriptor handed to every process the harness starts (its sandboxes included).
   handed = join(dir, 'handed');
   const wiring = "stdio: ['ignore', 'pipe', 'pipe'],";
@@ -340,6 +359,90 @@ describe('npm run transcript', () => {
     expect(bash?.kind).toBe('program');
     // Every difference is in the two points' sandboxes: only they need measuring.
     expect(pointsToTime(v)).toEqual(['wc/c/bs=4096', 'wc/c/bs=65536']);
+  });
+
+  it("a change to the commands hyperfine times: those points timed in pairs with each side's recorded commands, as a program change is", () => {
+    const timedBench = ['--', '--profile', 'smoke', '--experiments', 'wc', '--variants', 'c', '--param', 'bs=65536'];
+    const pair = both(timedCommands, 'pair-timed', timedBench);
+    const v = pair.file.verdict;
+    expect(pair.stdout).toContain(
+      "**runs programs differently, in 1 point in its own timed commands or their environment only: timed in pairs with each side's recorded ones, as a program change is**",
+    );
+    expect(v.runs.differences.every((d) => d.kind === 'program')).toBe(true);
+    const replay = v.runs.replay ?? [];
+    expect(replay.map((r) => r.point)).toEqual(['wc/c/bs=65536']);
+    // Both sizes of the fit, in the order hyperfine first ran them, each side's own.
+    expect(replay[0]!.base).toHaveLength(2);
+    for (const c of replay[0]!.base) expect(c).toMatch(/^set -o pipefail; .*\/jsio\/build\/wc\/c\/c 65536$/);
+    expect(replay[0]!.head).toEqual(
+      replay[0]!.base.map((c) => c.replace('set -o pipefail;', 'set -o pipefail -o nounset;')),
+    );
+    // Nothing left for the timed shift.
+    expect(pointsToTime(v)).toEqual([]);
+
+    // The diff, as pr.yml runs it with these recordings: the point is measured in pairs with the two
+    // sides' recorded commands and counted by both harnesses; no round of whole benches is timed.
+    const out = join(dir, 'pr-timed');
+    const r = runCli([
+      'pairs',
+      '--base',
+      base,
+      '--head',
+      timedCommands,
+      '--budget',
+      '0.5',
+      '--seed',
+      '3',
+      '--control',
+      '0',
+      '--out',
+      out,
+      '--transcripts',
+      join(pair.out, 'transcripts.json'),
+      ...timedBench,
+    ]);
+    expect(r.status, r.stderr).toBe(0);
+    const c = JSON.parse(readFileSync(join(out, 'comparison.json'), 'utf8')) as PairsComparison;
+    const h = c.harnessShift!;
+    expect(h.rounds).toBe(0);
+    expect(h.experiments).toEqual([]);
+    expect(h.paired).toEqual(['wc/c/bs=65536']);
+    expect(h.work, r.stderr).toEqual([
+      expect.objectContaining({ benchmark: 'wc/c/bs=65536', verdict: 'same', metric: 'instructions_per_op' }),
+    ]);
+    const point = c.points.find((p) => p.benchmark === 'wc/c/bs=65536');
+    expect(point, r.stderr).toMatchObject({ impact: 'affected' });
+    expect(point!.pairs).toBeGreaterThan(0);
+    expect(c.untimed).toBeUndefined();
+    expect(readFileSync(join(out, 'comparison.md'), 'utf8')).toContain(
+      'Timed in pairs, as a program change is: wc/c/bs=65536',
+    );
+    expect(r.stderr).toContain("timed in pairs with each side's recorded ones: wc/c/bs=65536");
+  });
+
+  it("a variable in the sandboxes of some points: each side's environment listed, those points timed in pairs", () => {
+    const envBench = [
+      '--',
+      '--profile',
+      'smoke',
+      '--experiments',
+      'wc',
+      '--variants',
+      'c,node-pipe',
+      '--param',
+      'bs=65536',
+    ];
+    const v = both(pointEnv, 'pair-env', envBench).file.verdict;
+    const replay = v.runs.replay ?? [];
+    // Node's points, not C's (its build's sandbox is untouched).
+    expect(replay.length, JSON.stringify(v.runs.differences)).toBeGreaterThan(0);
+    for (const r of replay) {
+      expect(r.point).toMatch(/^wc\/node-pipe\//);
+      expect(r.head).toEqual(r.base);
+      expect(r.env?.head).toContainEqual(['MALLOC_ARENA_MAX', '2']);
+      expect(r.env?.base.some(([k]) => k === 'MALLOC_ARENA_MAX')).toBe(false);
+    }
+    expect(pointsToTime(v)).toEqual([]);
   });
 
   it('one more warm-up: the driver of exactly the points it touches, nothing of the programs', () => {
