@@ -47,7 +47,13 @@ describe('workflow measuring-side', () => {
     expect(r.stderr).toContain('measuring code differs');
   });
 
-  const verdictFile = (over: { base?: string; head?: string; same?: boolean; moved?: boolean }) => {
+  const verdictFile = (over: {
+    base?: string;
+    head?: string;
+    same?: boolean;
+    moved?: boolean;
+    runs?: Record<string, unknown>;
+  }) => {
     const same = over.same ?? true;
     const numbers = over.moved
       ? {
@@ -73,6 +79,7 @@ describe('workflow measuring-side', () => {
             alike: 10,
             differences: same ? [] : [{ what: 'hyperfine: `--warmup 3` → `--warmup 1`', runs: 4 }],
             more: 0,
+            ...over.runs,
           },
           numbers,
           exits: { base: 0, head: 0 },
@@ -113,6 +120,21 @@ describe('workflow measuring-side', () => {
     const r = recorded(verdictFile({ same: false }));
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toBe('side=head\nharness=changed\n');
+  });
+
+  it("the base's harness when every difference is in points' own timed commands, which it times in pairs from the recordings", () => {
+    const point = 'wc/c/bs=4096';
+    const replay = [{ point, base: ['set -o pipefail; a'], head: ['set -o pipefail -o nounset; a'] }];
+    const differences = [{ what: 'hyperfine: `a` → `b`', runs: 2, kind: 'program', points: 1 }];
+    const r = recorded(verdictFile({ same: false, runs: { differences, inPoints: [point], replay } }));
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toBe('side=base\nharness=changed\n');
+    expect(r.stderr).toContain("every difference is in 1 point's own timed commands or their environment");
+    // A point besides that only the timed shift answers: the head's harness measures.
+    const more = recorded(
+      verdictFile({ same: false, runs: { differences, inPoints: [point, 'wc/c/bs=65536'], replay } }),
+    );
+    expect(more.stdout).toBe('side=head\nharness=changed\n');
   });
 
   it('refuses recordings of other commits than the plan, printing no side', () => {

@@ -63,7 +63,14 @@ function refuseMissingCounter(require: readonly string[], host: Host): void {
  * What the PR's harness change does, measured before the pairs (its time counts as set-up, so the
  * deadline still holds), within the budget's share for it.
  */
-function shiftOf(sides: DiffSides, engine: Engine, pr: PrChoices, affected: number, counting: boolean) {
+function shiftOf(
+  sides: DiffSides,
+  engine: Engine,
+  pr: PrChoices,
+  affected: number,
+  counting: boolean,
+  paired: readonly string[],
+) {
   const seconds = engine.budget.shiftSeconds(affected, counting);
   return measureHarnessShift(
     {
@@ -76,7 +83,7 @@ function shiftOf(sides: DiffSides, engine: Engine, pr: PrChoices, affected: numb
     },
     {
       ...(pr.trusted ? { trusted: pr.trusted.harnessChange } : {}),
-      ...(pr.transcripts ? { transcripts: pr.transcripts } : {}),
+      ...(pr.transcripts ? { transcripts: pr.transcripts, paired } : {}),
     },
   );
 }
@@ -107,7 +114,7 @@ export async function runPrDiff(sides: DiffSides, start: EngineStart, pr: PrChoi
       impact,
       engine.log,
     );
-    const harnessShift = await shiftOf(sides, engine, pr, impact.affected.size, counting);
+    const harnessShift = await shiftOf(sides, engine, pr, impact.affected.size, counting, [...recorded.keys()]);
     const untimed = !pr.keepControl && timesNothing(impact, harnessShift, pr);
     if (untimed && dropControl(impact))
       engine.log(

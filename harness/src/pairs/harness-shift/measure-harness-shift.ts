@@ -104,6 +104,12 @@ export interface BaseFindings {
    * round is timed; otherwise the rounds are, and the differences go into the answer.
    */
   transcripts?: TranscriptVerdict;
+  /**
+   * The points the diff times in pairs with each side's recorded commands (pr-diff.ts): by default
+   * every point the transcripts list so (pointsToPair); the diff leaves out those a program change
+   * of the pull request affects, whose own pairs answer it.
+   */
+  paired?: readonly string[];
 }
 
 /** Whether a point's runtime is here (resolved as the head's harness would, installing npm-published ones). */
@@ -229,7 +235,9 @@ export async function measureHarnessShift(
   const all = expand(experiments, profile, opts.filters ?? {});
   // Points whose difference is in their own timed commands are timed in pairs (pr-diff.ts); their
   // work is counted here, by both harnesses, with the timed shift's points.
-  const pairedIds = new Set(found.transcripts ? pointsToPair(found.transcripts).map((r) => r.point) : []);
+  const pairedIds = new Set(
+    found.paired ?? (found.transcripts ? pointsToPair(found.transcripts).map((r) => r.point) : []),
+  );
   const paired = all.filter((p) => pairedIds.has(p.id));
   const inPairs = paired.length ? { paired: paired.map((p) => p.id) } : {};
   if (paired.length && named?.length === 0) {
