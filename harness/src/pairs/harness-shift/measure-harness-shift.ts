@@ -294,16 +294,14 @@ async function countPaired(
 ) {
   const sides = makeShiftSides(opts.base, opts.head);
   const interrupt = onInterrupt(log, 'stopping the count of the points timed in pairs');
+  const started = performance.now();
+  // Within the shift's share of the diff's time, as the rounds are.
+  const stop = () =>
+    interrupt.interrupted ||
+    (opts.deadlineSeconds !== undefined && (performance.now() - started) / 1000 > opts.deadlineSeconds);
   try {
     const run = opts.runBench ?? benchProcess;
-    return await countWithBothHarnesses({
-      sample: paired,
-      profile,
-      sides,
-      run,
-      stop: () => interrupt.interrupted,
-      log,
-    });
+    return await countWithBothHarnesses({ sample: paired, profile, sides, run, stop, log });
   } finally {
     interrupt.dispose();
     sides.dispose();

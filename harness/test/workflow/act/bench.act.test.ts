@@ -12,6 +12,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PairsComparison } from '../../../src/formats/pairs-format.js';
 import { measuresTheSame, readVerdictFile } from '../../../src/formats/transcript-format.js';
 import { readStoredRecording } from '../../../src/store/recording-store.js';
 import { readTrustedPlan } from '../../../src/workflow/artifact.js';
@@ -424,6 +425,77 @@ describe.runIf(ready)('bench.yml under act', () => {
       const cmp = JSON.parse(artifactFile(r, 'perf-diff', 'comparison.json')) as { base: { commits: string[] } };
       expect(cmp.base.commits).toEqual([base]);
       expect(artifactFile(r, 'perf-diff', 'comparison.md')).toContain('measures the same, exact');
+    } finally {
+      await api.close();
+    }
+  });
+
+  it("a pull request changing the commands hyperfine times: the recordings list them, the base's harness measures, and the points are timed in pairs with each side's recorded commands", {
+    timeout: 900_000,
+  }, async () => {
+    const api = await standInApi(REPOSITORY);
+    try {
+      const PR = 4;
+      const base = w.main;
+      const timed = '`set -o pipefail; ${commandLine(sizes[i]!)}`';
+      const head = commitAndPush(
+        w,
+        w.main,
+        `refs/pull/${PR}/head`,
+        (d) => {
+          const f = join(d, 'harness', 'src', 'run', 'hyperfine-runner.ts');
+          const src = readFileSync(f, 'utf8');
+          expect(src).toContain(timed);
+          writeFileSync(f, src.replace(timed, timed.replace('pipefail;', 'pipefail -o nounset;')));
+        },
+        'stricter timed commands',
+      );
+      api.pulls[PR] = { number: PR, state: 'open', head: { sha: head }, base: { repo: { full_name: REPOSITORY } } };
+      const r = await runAct({
+        world: w,
+        name: 'pr-timed-commands',
+        workflow: '.github/workflows/pr.yml',
+        event: 'pull_request_target',
+        payload: {
+          action: 'opened',
+          number: PR,
+          repository: { full_name: REPOSITORY, default_branch: 'main' },
+          sender: { login: 'alice', type: 'User' },
+          pull_request: {
+            number: PR,
+            user: { login: 'alice', type: 'User' },
+            head: { sha: head, ref: 'timed', repo: { full_name: REPOSITORY } },
+            base: { ref: 'main', sha: base, repo: { full_name: REPOSITORY } },
+          },
+        },
+        vars: { PR_BUDGET_MINUTES: '1', PR_BENCH_FLAGS: PR_FLAGS },
+        api,
+        tools: { node: ['22'] },
+      });
+      expect(r.status, why(r)).toBe(0);
+      expect([r.jobs.plan?.result, r.jobs.diff?.result]).toEqual(['success', 'success']);
+      const verdictFile = join(w.root, 'transcripts-timed-commands.json');
+      writeFileSync(verdictFile, artifactFile(r, 'harness-transcripts', 'transcripts.json'));
+      const verdict = readVerdictFile(verdictFile).verdict;
+      const paired = (verdict.runs.replay ?? []).map((x) => x.point);
+      expect(paired.length, JSON.stringify(verdict.runs.differences)).toBeGreaterThan(0);
+      expect(paired).toContain('wc/c/bs=65536');
+      const side = step(
+        r,
+        'diff',
+        "Which harness measures (the base's, unless the harness changed and its recordings differ)",
+      );
+      expect(side.output).toContain('side=base');
+      expect(side.output).toContain('own timed commands or their environment');
+      const cmp = JSON.parse(artifactFile(r, 'perf-diff', 'comparison.json')) as PairsComparison;
+      expect(cmp.harnessShift?.paired).toEqual(paired);
+      expect(cmp.harnessShift?.rounds).toBe(0);
+      for (const id of paired) {
+        const point = cmp.points.find((p) => p.benchmark === id);
+        expect(point, id).toMatchObject({ impact: 'affected' });
+        expect(point!.pairs, id).toBeGreaterThan(0);
+      }
+      expect(artifactFile(r, 'perf-diff', 'comparison.md')).toContain('Timed in pairs, as a program change is:');
     } finally {
       await api.close();
     }
