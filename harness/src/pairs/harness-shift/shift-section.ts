@@ -34,6 +34,9 @@ export function shiftLine(e: ExperimentShift): string {
   return `- **${escapeCell(e.experiment)}**: ${shiftPct(e.ratio)}${interval}${flag} — ${points}`;
 }
 
+/** A section's heading, then the changed files. */
+const heading = (title: string, s: HarnessShift) => [title, '', `Changed: ${shortList(s.files)}`, ''];
+
 function shortList(files: readonly string[]): string {
   const shown = files.slice(0, MAX_FILES).map(escapeCell).join(', ');
   return files.length > MAX_FILES ? `${shown} and ${files.length - MAX_FILES} more` : shown;
@@ -42,10 +45,7 @@ function shortList(files: readonly string[]): string {
 /** The section for a change that compiles to the same runner code: nothing was measured, and why none was needed. */
 function sameCodeSection(s: HarnessShift): string {
   return [
-    "### This PR changes the harness's measuring files, which compile to the same code",
-    '',
-    `Changed: ${shortList(s.files)}`,
-    '',
+    ...heading("### This PR changes the harness's measuring files, which compile to the same code", s),
     "Both harnesses' runner code, bundled and minified as it runs (comments, types, formatting and code nothing reaches left out), is byte-identical, and no C tool, pin or package differs: no number can move, so none was measured.",
   ].join('\n');
 }
@@ -53,12 +53,12 @@ function sameCodeSection(s: HarnessShift): string {
 /** The section for a change whose transcripts show it measures the same: nothing was timed, and why none was needed. */
 function sameRunsSection(s: HarnessShift, v: TranscriptVerdict): string {
   return [
-    measuresTheSame(v)
-      ? "### This PR changes the harness's measuring code, which measures the same"
-      : '### This PR changes how the harness makes numbers from the same runs: the moves are listed, exact',
-    '',
-    `Changed: ${shortList(s.files)}`,
-    '',
+    ...heading(
+      measuresTheSame(v)
+        ? "### This PR changes the harness's measuring code, which measures the same"
+        : '### This PR changes how the harness makes numbers from the same runs: the moves are listed, exact',
+      s,
+    ),
     "Both harnesses were recorded from outside running the same bench (strace on every program they start, hyperfine's runs handed out alike to both), and compared:",
     '',
     ...verdictLines(v),
@@ -117,10 +117,7 @@ const pairedLines = (s: HarnessShift) =>
 /** The section for a change whose every difference is in points' own timed commands: timed in pairs, nothing in rounds. */
 function pairedSection(s: HarnessShift): string {
   return [
-    "### This PR changes the harness's measuring code, which times some points with other commands",
-    '',
-    `Changed: ${shortList(s.files)}`,
-    '',
+    ...heading("### This PR changes the harness's measuring code, which times some points with other commands", s),
     ...transcriptLead(s),
     ...workLead(s),
     ...pairedLines(s),
@@ -142,10 +139,7 @@ export function renderHarnessShift(s: HarnessShift): string {
       ? `### ⚠️ This PR changes the harness's measuring code; a shift beyond ${margin} cannot be ruled out in ${plural(open)} (their intervals are too wide)`
       : "### This PR changes the harness's measuring code";
   const lines = [
-    head,
-    '',
-    `Changed: ${shortList(s.files)}`,
-    '',
+    ...heading(head, s),
     ...transcriptLead(s),
     ...workLead(s),
     ...pairedLines(s),

@@ -349,6 +349,40 @@ describe.runIf(ready)('bench.yml under act', () => {
     expect(JSON.parse(rec.measured!.raw).commit).toBe(sha);
   });
 
+  /** pr.yml on a pull request from the world's own repository (no approval), at the PR flags, budget 1 minute. */
+  async function pullRequestRun(
+    api: Awaited<ReturnType<typeof standInApi>>,
+    pr: { name: string; number: number; head: string; base: string; ref: string },
+  ): Promise<ActRun> {
+    api.pulls[pr.number] = {
+      number: pr.number,
+      state: 'open',
+      head: { sha: pr.head },
+      base: { repo: { full_name: REPOSITORY } },
+    };
+    return runAct({
+      world: w,
+      name: pr.name,
+      workflow: '.github/workflows/pr.yml',
+      event: 'pull_request_target',
+      payload: {
+        action: 'opened',
+        number: pr.number,
+        repository: { full_name: REPOSITORY, default_branch: 'main' },
+        sender: { login: 'alice', type: 'User' },
+        pull_request: {
+          number: pr.number,
+          user: { login: 'alice', type: 'User' },
+          head: { sha: pr.head, ref: pr.ref, repo: { full_name: REPOSITORY } },
+          base: { ref: 'main', sha: pr.base, repo: { full_name: REPOSITORY } },
+        },
+      },
+      vars: { PR_BUDGET_MINUTES: '1', PR_BENCH_FLAGS: PR_FLAGS },
+      api,
+      tools: { node: ['22'] },
+    });
+  }
+
   // After the push above: its commit's traces and its harness's recording are in gh-pages.
   it("a pull request changing the harness, on the pushed commit: the plan takes the base's traces from gh-pages, only the head is recorded (the base's recording is the push's), it measures the same, and the base's harness measures the diff", {
     timeout: 900_000,
@@ -377,28 +411,7 @@ describe.runIf(ready)('bench.yml under act', () => {
         },
         'a harness change that measures the same',
       );
-      api.pulls[PR] = { number: PR, state: 'open', head: { sha: head }, base: { repo: { full_name: REPOSITORY } } };
-      const r = await runAct({
-        world: w,
-        name: 'pr-harness-change',
-        workflow: '.github/workflows/pr.yml',
-        event: 'pull_request_target',
-        payload: {
-          action: 'opened',
-          number: PR,
-          repository: { full_name: REPOSITORY, default_branch: 'main' },
-          sender: { login: 'alice', type: 'User' },
-          pull_request: {
-            number: PR,
-            user: { login: 'alice', type: 'User' },
-            head: { sha: head, ref: 'harness', repo: { full_name: REPOSITORY } },
-            base: { ref: 'main', sha: base, repo: { full_name: REPOSITORY } },
-          },
-        },
-        vars: { PR_BUDGET_MINUTES: '1', PR_BENCH_FLAGS: PR_FLAGS },
-        api,
-        tools: { node: ['22'] },
-      });
+      const r = await pullRequestRun(api, { name: 'pr-harness-change', number: PR, head, base, ref: 'harness' });
       expect(r.status, why(r)).toBe(0);
       expect([r.jobs.plan?.result, r.jobs.diff?.result]).toEqual(['success', 'success']);
       const planFile = join(w.root, 'plan-harness-change.json');
@@ -450,28 +463,7 @@ describe.runIf(ready)('bench.yml under act', () => {
         },
         'stricter timed commands',
       );
-      api.pulls[PR] = { number: PR, state: 'open', head: { sha: head }, base: { repo: { full_name: REPOSITORY } } };
-      const r = await runAct({
-        world: w,
-        name: 'pr-timed-commands',
-        workflow: '.github/workflows/pr.yml',
-        event: 'pull_request_target',
-        payload: {
-          action: 'opened',
-          number: PR,
-          repository: { full_name: REPOSITORY, default_branch: 'main' },
-          sender: { login: 'alice', type: 'User' },
-          pull_request: {
-            number: PR,
-            user: { login: 'alice', type: 'User' },
-            head: { sha: head, ref: 'timed', repo: { full_name: REPOSITORY } },
-            base: { ref: 'main', sha: base, repo: { full_name: REPOSITORY } },
-          },
-        },
-        vars: { PR_BUDGET_MINUTES: '1', PR_BENCH_FLAGS: PR_FLAGS },
-        api,
-        tools: { node: ['22'] },
-      });
+      const r = await pullRequestRun(api, { name: 'pr-timed-commands', number: PR, head, base, ref: 'timed' });
       expect(r.status, why(r)).toBe(0);
       expect([r.jobs.plan?.result, r.jobs.diff?.result]).toEqual(['success', 'success']);
       const verdictFile = join(w.root, 'transcripts-timed-commands.json');
