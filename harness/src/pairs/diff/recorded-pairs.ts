@@ -77,10 +77,12 @@ export function recordedPlan(plan: PointPlan, replay: Replay): PointPlan | { why
   const env = replay.env && { base: envOf(replay.env.base), head: envOf(replay.env.head) };
   const planned = (side: 'base' | 'head') => sameSet(own, replay[side]) && (!env || sameEnv(sandbox.env, env[side]));
   const mine = planned('head') ? replay.head : planned('base') ? replay.base : undefined;
-  if (!mine)
+  if (!mine) {
+    const first = own[0] ?? '';
     return {
-      why: `this harness plans other timed commands${env ? ' or another environment' : ''} than either side's recording: it cannot tell which size each is`,
+      why: `this harness plans other timed commands${env ? ' or another environment' : ''} than either side's recording (\`${first.length > 200 ? `${first.slice(0, 197)}…` : first}\`): it cannot tell which size each is`,
     };
+  }
   return {
     ...plan,
     base: withLines(template, mine, replay.base, env?.base),

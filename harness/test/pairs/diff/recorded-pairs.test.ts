@@ -83,7 +83,9 @@ describe('recordedPlan', () => {
     // Neither side's environment is this harness's own: it cannot tell which recording is its plan.
     const neither = { base: env.base, head: [['LANG', 'C.UTF-8']] as [string, string][] };
     expect(recordedPlan(plan, { point: plan.id, base: lines, head: lines, env: neither })).toEqual({
-      why: "this harness plans other timed commands or another environment than either side's recording: it cannot tell which size each is",
+      why: expect.stringMatching(
+        /^this harness plans other timed commands or another environment than either side's recording \(`set -o pipefail; .*`\): it cannot tell which size each is$/,
+      ),
     });
   });
 
@@ -92,7 +94,7 @@ describe('recordedPlan', () => {
     const lines = recordedLines(plan);
     const other = { point: plan.id, base: lines.map((l) => `${l} x`), head: lines.map(nounset) };
     expect(recordedPlan(plan, other)).toEqual({
-      why: "this harness plans other timed commands than either side's recording: it cannot tell which size each is",
+      why: `this harness plans other timed commands than either side's recording (\`${lines[0]}\`): it cannot tell which size each is`,
     });
     expect(recordedPlan(wcPlan('c', null), { point: plan.id, base: lines, head: lines })).toEqual({
       why: 'it has no sandbox here, and the recorded commands name paths inside one',
