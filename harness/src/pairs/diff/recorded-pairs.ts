@@ -8,6 +8,7 @@
 import { pointsToPair, type TranscriptVerdict } from '../../formats/transcript-format.js';
 import { translate } from '../../machine/sandbox/argv.js';
 import { commandLine, freezeJob, type Job, type JobCommand } from '../../model/job.js';
+import type { SandboxRoot } from '../../model/sandbox.js';
 import type { ImpactPlan } from '../decide/impact.js';
 import type { Matched } from '../engine/diff-sides.js';
 import type { PointPlan } from '../engine/executor.js';
@@ -33,6 +34,23 @@ const asCommand = (line: string): JobCommand => ({
 const sameSet = (a: readonly string[], b: readonly string[]) =>
   a.length === b.length && a.every((x) => b.includes(x)) && b.every((x) => a.includes(x));
 
+/**
+ * A line as compared with another of the same sandbox: a folder bound at two paths inside (one
+ * just(js) installation as both its home and its target, as the paired diff binds it) is written by
+ * the first of them, so `/jsio/just/target/just` and `/jsio/just/home/just` name one program.
+ */
+function canonical(roots: readonly SandboxRoot[]): (line: string) => string {
+  const first = new Map<string, string>();
+  const aliases: SandboxRoot[] = [];
+  for (const r of roots) {
+    if (r.alias) continue;
+    const inside = first.get(r.host);
+    if (inside === undefined) first.set(r.host, r.inside);
+    else if (inside !== r.inside) aliases.push({ host: r.inside, inside });
+  }
+  return (line) => translate(line, aliases);
+}
+
 const envOf = (pairs: readonly [string, string][]) => Object.fromEntries(pairs) as Record<string, string>;
 const sameEnv = (a: Readonly<Record<string, string>>, b: Readonly<Record<string, string>>) =>
   Object.keys(a).length === Object.keys(b).length && Object.entries(a).every(([k, v]) => b[k] === v);
@@ -48,8 +66,9 @@ function withLines(
   lines: readonly string[],
   env?: Readonly<Record<string, string>>,
 ): Job {
+  const same = canonical(job.sandbox?.roots ?? []);
   const swap = (c: Pick<Job, 'command'>) => {
-    const at = mine.indexOf(timedLine(job)(c));
+    const at = mine.map(same).indexOf(same(timedLine(job)(c)));
     return at < 0 ? c.command : asCommand(lines[at]!);
   };
   return freezeJob({
@@ -75,7 +94,9 @@ export function recordedPlan(plan: PointPlan, replay: Replay): PointPlan | { why
     return { why: 'its operation counts per size are known only from a check run' };
   // The side whose recording is this harness's own plan: its commands, and its environment when they differ.
   const env = replay.env && { base: envOf(replay.env.base), head: envOf(replay.env.head) };
-  const planned = (side: 'base' | 'head') => sameSet(own, replay[side]) && (!env || sameEnv(sandbox.env, env[side]));
+  const same = canonical(sandbox.roots);
+  const planned = (side: 'base' | 'head') =>
+    sameSet(own.map(same), replay[side].map(same)) && (!env || sameEnv(sandbox.env, env[side]));
   const mine = planned('head') ? replay.head : planned('base') ? replay.base : undefined;
   if (!mine) {
     const first = own[0] ?? '';

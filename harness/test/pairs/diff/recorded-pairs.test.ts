@@ -89,6 +89,25 @@ describe('recordedPlan', () => {
     });
   });
 
+  it('takes one folder bound at two paths inside as one (a just(js) installation as its home and its target)', () => {
+    const plan = wcPlan('c');
+    const build = plan.head.sandbox!.roots.find((r) => r.inside === '/jsio/build/wc/c')!;
+    const twice = {
+      ...plan.head,
+      sandbox: {
+        ...plan.head.sandbox!,
+        roots: [...plan.head.sandbox!.roots, { host: build.host, inside: '/jsio/build/again' }],
+      },
+    };
+    const bound = { ...plan, base: twice, head: twice };
+    // The recordings name the other path of the same folder.
+    const lines = recordedLines(plan).map((l) => l.replaceAll('/jsio/build/wc/c/', '/jsio/build/again/'));
+    const made = recordedPlan(bound, { point: plan.id, base: lines, head: lines.map(nounset) });
+    if ('why' in made) throw new Error(made.why);
+    // And run as recorded: the path is bound in the sandbox.
+    expect(made.head.sizes!.map((s) => commandLine(s))).toEqual(lines.map(nounset));
+  });
+
   it('says why when it cannot', () => {
     const plan = wcPlan('c');
     const lines = recordedLines(plan);
