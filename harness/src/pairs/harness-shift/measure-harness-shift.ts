@@ -126,6 +126,25 @@ function runtimeAvailable(head: string, log: (m: string) => void): (p: Point) =>
   };
 }
 
+/**
+ * `points` reordered so that each program (experiment, variant and runtime) comes once before any
+ * comes again: the first few counted (MAX_COUNTED) then cover as many programs as they can, where
+ * the points of one program mostly tell the same story.
+ */
+export function oneOfEachFirst<P extends { experiment: { id: string }; variant: { id: string }; runtime: string }>(
+  points: readonly P[],
+): P[] {
+  const groups = new Map<string, P[]>();
+  for (const p of points) {
+    const key = `${p.experiment.id}/${p.variant.id}/${p.runtime}`;
+    groups.set(key, [...(groups.get(key) ?? []), p]);
+  }
+  const out: P[] = [];
+  for (let round = 0; out.length < points.length; round++)
+    for (const g of groups.values()) if (round < g.length) out.push(g[round]!);
+  return out;
+}
+
 /** Whether a side's bench takes --runs (a base from before it does not: then neither side gets it). */
 async function takesRuns(run: RunBench, side: Side, root: string): Promise<boolean> {
   const r = await run(side, root, ['bench', '--help']);
@@ -238,13 +257,15 @@ export async function measureHarnessShift(
   const pairedIds = new Set(
     found.paired ?? (found.transcripts ? pointsToPair(found.transcripts).map((r) => r.point) : []),
   );
+  // Counted one of each program first (their first MAX_COUNTED are).
   const paired = all.filter((p) => pairedIds.has(p.id));
+  const toCount = oneOfEachFirst(paired);
   const inPairs = paired.length ? { paired: paired.map((p) => p.id) } : {};
   if (paired.length && named?.length === 0) {
     log(
-      `harness shift: every difference is in ${plural(paired.length, 'point')}' own timed commands: timed in pairs, as a program change is; counted here by both harnesses`,
+      `harness shift: every difference is in ${plural(paired.length, 'point')}' own timed commands or their environment: timed in pairs, as a program change is; counted here by both harnesses`,
     );
-    const work = await countPaired(opts, paired, profile, log);
+    const work = await countPaired(opts, toCount, profile, log);
     return {
       files,
       profile,
@@ -279,7 +300,7 @@ export async function measureHarnessShift(
     profile,
     experiments,
     named,
-    paired,
+    paired: toCount,
     log,
   });
   return { files, profile, rounds, seed, margin: SHIFT_MARGIN, candidates, ...measured, ...inPairs, ...transcript };

@@ -6,6 +6,7 @@ import {
   CANDIDATE_ROUNDS,
   candidateRounds,
   evictsBeforeEveryRun,
+  oneOfEachFirst,
 } from '../../../src/pairs/harness-shift/measure-harness-shift.js';
 import { drawSample } from '../../../src/pairs/harness-shift/sample.js';
 import { loadExperiment } from '../../../src/plan/experiments.js';
@@ -42,5 +43,26 @@ describe('candidateRounds', () => {
     expect(candidateRounds([p('wc', 'a'), p('scan', 'a')], 1, 40)).toBe(1);
     // Never more than the rounds.
     expect(candidateRounds(three, 1, 2)).toBe(2);
+  });
+});
+
+describe('oneOfEachFirst', () => {
+  it('puts one point of each program (experiment, variant, runtime) before any second one, in order', () => {
+    const p = (experiment: string, variant: string, runtime: string, id: string) => ({
+      id,
+      experiment: { id: experiment },
+      variant: { id: variant },
+      runtime,
+    });
+    const points = [
+      p('wc', 'c', 'gcc', 'c1'),
+      p('wc', 'c', 'gcc', 'c2'),
+      p('wc', 'c', 'gcc', 'c3'),
+      p('wc', 'node', 'node20', 'n20'),
+      p('wc', 'node', 'node22', 'n22a'),
+      p('wc', 'node', 'node22', 'n22b'),
+      p('records', 'c', 'gcc', 'r1'),
+    ];
+    expect(oneOfEachFirst(points).map((x) => x.id)).toEqual(['c1', 'n20', 'n22a', 'r1', 'c2', 'n22b', 'c3']);
   });
 });
