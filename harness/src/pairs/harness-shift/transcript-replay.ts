@@ -36,9 +36,12 @@ const MAX_REPLAYED = 1000;
 const MAX_REPLAYED_CHARS = 1_000_000;
 
 const isHyperfine = (a: string | undefined) => a !== undefined && /(^|\/)hyperfine$/.test(a);
-/** A placeholder the normalization put where an outside path was (`<side>`, `<cache>/…`, `<tmp>/…`). */
-const OUTSIDE =
-  /<(side|side-cache|other|other-cache|cache|tmp|home|just|just-target|recording|other-recording|out|store|logs|pid)>/;
+/**
+ * A name the normalization put where a path outside the sandbox was (`<side>`, `<cache>/…`, `<tmp>`
+ * and the others of transcript-record.ts): any `<name>`, so that a place named later is covered too
+ * (a shell redirect is written with spaces, `< file`, and is not taken for one).
+ */
+const OUTSIDE = /<[a-z][a-z-]*>/;
 
 interface TimedRuns {
   /** The sandboxes that start hyperfine: their options up to `--`, their environment left out, distinct. */

@@ -62,6 +62,11 @@ describe('replayOf', () => {
       [timed([nounset(small)]), 'the two sides time a different number of commands'],
       [timed([small, large]), 'its timed commands and their environment are the same on both sides'],
       [timed([small, `${large} <tmp>/x`]), 'a timed command or its environment names a path outside the sandbox'],
+      // A place named later than this test is an outside path too.
+      [
+        timed([small, `${large} <some-new-place>/x`]),
+        'a timed command or its environment names a path outside the sandbox',
+      ],
       [
         timed([small, large], { sandbox: [...SANDBOX, '--setenv', 'TMPDIR', '<tmp>'] }),
         'a timed command or its environment names a path outside the sandbox',
