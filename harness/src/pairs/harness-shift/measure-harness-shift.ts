@@ -31,7 +31,7 @@ import { loadAllExperiments } from '../../plan/experiments.js';
 import { expand, type Filters, type Point } from '../../plan/plan.js';
 import { benchProcess } from './bench-process.js';
 import { harnessChange } from './harness-change.js';
-import { makeShiftSides } from './harness-sides.js';
+import { makeShiftSides, type ShiftSides } from './harness-sides.js';
 import { EARLY_STOP_ALPHA, insideMargin, pooledShifts, SHIFT_MARGIN, settled } from './pooled-shift.js';
 import { keepQuietest } from './quietest.js';
 import { type Measurement, type RunBench, runRounds, type Side } from './rounds.js';
@@ -306,28 +306,56 @@ export async function measureHarnessShift(
   return { files, profile, rounds, seed, margin: SHIFT_MARGIN, candidates, ...measured, ...inPairs, ...transcript };
 }
 
-/** The work of points timed in pairs, counted by both harnesses (nothing else of theirs is run here). */
-async function countPaired(
+/** Both harnesses set up side by side for a stage of the shift, and when that stage must stop. */
+interface ShiftSession {
+  sides: ShiftSides;
+  run: RunBench;
+  /** Interrupted (SIGINT/SIGTERM) or past the deadline: start nothing more. */
+  stop: () => boolean;
+  overDeadline: () => boolean;
+  interrupted: () => boolean;
+}
+
+/**
+ * `body` with both harnesses set up, within the shift's share of the diff's time
+ * (`opts.deadlineSeconds`) and stopping cleanly on an interrupt (saying `stopping`); the sides are
+ * removed after, whatever happens.
+ */
+async function withShiftSides<T>(
   opts: HarnessShiftOptions,
-  paired: readonly SamplePoint[],
-  profile: Profile,
   log: (m: string) => void,
-) {
+  stopping: string,
+  body: (s: ShiftSession) => Promise<T>,
+): Promise<T> {
   const sides = makeShiftSides(opts.base, opts.head);
-  const interrupt = onInterrupt(log, 'stopping the count of the points timed in pairs');
   const started = performance.now();
-  // Within the shift's share of the diff's time, as the rounds are.
-  const stop = () =>
-    interrupt.interrupted ||
-    (opts.deadlineSeconds !== undefined && (performance.now() - started) / 1000 > opts.deadlineSeconds);
+  const overDeadline = () =>
+    opts.deadlineSeconds !== undefined && (performance.now() - started) / 1000 > opts.deadlineSeconds;
+  const interrupt = onInterrupt(log, stopping);
   try {
-    const run = opts.runBench ?? benchProcess;
-    return await countWithBothHarnesses({ sample: paired, profile, sides, run, stop, log });
+    return await body({
+      sides,
+      run: opts.runBench ?? benchProcess,
+      stop: () => interrupt.interrupted || overDeadline(),
+      overDeadline,
+      interrupted: () => interrupt.interrupted,
+    });
   } finally {
     interrupt.dispose();
     sides.dispose();
   }
 }
+
+/** The work of points timed in pairs, counted by both harnesses (nothing else of theirs is run here). */
+const countPaired = (
+  opts: HarnessShiftOptions,
+  paired: readonly SamplePoint[],
+  profile: Profile,
+  log: (m: string) => void,
+) =>
+  withShiftSides(opts, log, 'stopping the count of the points timed in pairs', ({ sides, run, stop }) =>
+    countWithBothHarnesses({ sample: paired, profile, sides, run, stop, log }),
+  );
 
 interface RoundsJob {
   opts: HarnessShiftOptions;
@@ -354,14 +382,8 @@ async function measureRounds(
   job: RoundsJob,
 ): Promise<Pick<HarnessShift, 'experiments' | 'notMeasured' | 'note' | 'work'>> {
   const { opts, sample, rounds, profile, log } = job;
-  const run = opts.runBench ?? benchProcess;
-  const sides = makeShiftSides(opts.base, opts.head);
-  const started = performance.now();
-  const overDeadline = () =>
-    opts.deadlineSeconds !== undefined && (performance.now() - started) / 1000 > opts.deadlineSeconds;
-  const interrupt = onInterrupt(log, 'stopping the harness shift; the rounds measured so far are pooled');
-  try {
-    const stop = () => interrupt.interrupted || overDeadline();
+  const stopping = 'stopping the harness shift; the rounds measured so far are pooled';
+  return withShiftSides(opts, log, stopping, async ({ sides, run, stop, overDeadline, interrupted }) => {
     const manifests = new Map(job.experiments.map((e) => [e.id, e.manifest]));
     const manifestOf = (id: string) => manifests.get(id);
     let kept: ReadonlySet<string> | undefined;
@@ -420,13 +442,10 @@ async function measureRounds(
       const e = shifts.find((x) => x.experiment === id);
       return !e || !settled(e);
     });
-    const cut = interrupt.interrupted ? 'interrupted' : overDeadline() && unsettled ? 'its time ran out' : undefined;
+    const cut = interrupted() ? 'interrupted' : overDeadline() && unsettled ? 'its time ran out' : undefined;
     const note = cut
       ? `the measurement was ${cut === 'interrupted' ? cut : `stopped when ${cut}`} before every experiment's interval settled (inside ±${SHIFT_MARGIN * 100} % or wholly beyond it)`
       : undefined;
     return { experiments: shifts, notMeasured, ...(note ? { note } : {}), ...(work ? { work } : {}) };
-  } finally {
-    interrupt.dispose();
-    sides.dispose();
-  }
+  });
 }
