@@ -30,6 +30,8 @@ let items: string;
 let timedCommands: string;
 let pointEnv: string;
 const BENCH = ['--', '--profile', 'smoke', '--experiments', 'wc', '--variants', 'c'];
+/** BENCH with these wc variants at one block size. */
+const atOneSize = (variants: string) => [...BENCH.slice(0, -1), variants, '--param', 'bs=65536'];
 
 function record(side: string, name: string, more: string[] = [], env: NodeJS.ProcessEnv = {}): string {
   const out = join(dir, `${name}.json`);
@@ -362,7 +364,7 @@ describe('npm run transcript', () => {
   });
 
   it("a change to the commands hyperfine times: those points timed in pairs with each side's recorded commands, as a program change is", () => {
-    const timedBench = ['--', '--profile', 'smoke', '--experiments', 'wc', '--variants', 'c', '--param', 'bs=65536'];
+    const timedBench = atOneSize('c');
     const pair = both(timedCommands, 'pair-timed', timedBench);
     const v = pair.file.verdict;
     expect(pair.stdout).toContain(
@@ -421,17 +423,7 @@ describe('npm run transcript', () => {
   });
 
   it("a variable in the sandboxes of some points: each side's environment listed, those points timed in pairs", () => {
-    const envBench = [
-      '--',
-      '--profile',
-      'smoke',
-      '--experiments',
-      'wc',
-      '--variants',
-      'c,node-pipe',
-      '--param',
-      'bs=65536',
-    ];
+    const envBench = atOneSize('c,node-pipe');
     const v = both(pointEnv, 'pair-env', envBench).file.verdict;
     const replay = v.runs.replay ?? [];
     // Node's points, not C's (its build's sandbox is untouched).

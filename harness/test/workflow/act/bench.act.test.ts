@@ -349,6 +349,22 @@ describe.runIf(ready)('bench.yml under act', () => {
     expect(JSON.parse(rec.measured!.raw).commit).toBe(sha);
   });
 
+  /** A pull request's head: main with `from` replaced by `to` in the harness file `file` (which must hold it), pushed. */
+  function harnessPullRequest(pr: number, file: string, from: string, to: string, message: string): string {
+    return commitAndPush(
+      w,
+      w.main,
+      `refs/pull/${pr}/head`,
+      (d) => {
+        const f = join(d, file);
+        const src = readFileSync(f, 'utf8');
+        expect(src).toContain(from);
+        writeFileSync(f, src.replace(from, to));
+      },
+      message,
+    );
+  }
+
   /** pr.yml on a pull request from the world's own repository (no approval), at the PR flags, budget 1 minute. */
   async function pullRequestRun(
     api: Awaited<ReturnType<typeof standInApi>>,
@@ -393,22 +409,11 @@ describe.runIf(ready)('bench.yml under act', () => {
       const base = w.main;
       // A harness change that survives minification and changes nothing that runs.
       const start = 'export async function measureJob(job: Job, tools: Tools): Promise<RawSamples> {';
-      const head = commitAndPush(
-        w,
-        w.main,
-        `refs/pull/${PR}/head`,
-        (d) => {
-          const f = join(d, 'harness', 'src', 'run', 'measure.ts');
-          const src = readFileSync(f, 'utf8');
-          expect(src).toContain(start);
-          writeFileSync(
-            f,
-            src.replace(
-              start,
-              `${start}\n  if (process.env.JSIO_UNUSED_SETTING === 'never') process.stderr.write('');`,
-            ),
-          );
-        },
+      const head = harnessPullRequest(
+        PR,
+        'harness/src/run/measure.ts',
+        start,
+        `${start}\n  if (process.env.JSIO_UNUSED_SETTING === 'never') process.stderr.write('');`,
         'a harness change that measures the same',
       );
       const r = await pullRequestRun(api, { name: 'pr-harness-change', number: PR, head, base, ref: 'harness' });
@@ -451,16 +456,12 @@ describe.runIf(ready)('bench.yml under act', () => {
       const PR = 4;
       const base = w.main;
       const timed = '`set -o pipefail; ${commandLine(sizes[i]!)}`';
-      const head = commitAndPush(
-        w,
-        w.main,
-        `refs/pull/${PR}/head`,
-        (d) => {
-          const f = join(d, 'harness', 'src', 'run', 'hyperfine-runner.ts');
-          const src = readFileSync(f, 'utf8');
-          expect(src).toContain(timed);
-          writeFileSync(f, src.replace(timed, timed.replace('pipefail;', 'pipefail -o nounset;')));
-        },
+      const stricter = timed.replace('pipefail;', 'pipefail -o nounset;');
+      const head = harnessPullRequest(
+        PR,
+        'harness/src/run/hyperfine-runner.ts',
+        timed,
+        stricter,
         'stricter timed commands',
       );
       const r = await pullRequestRun(api, { name: 'pr-timed-commands', number: PR, head, base, ref: 'timed' });
