@@ -35,7 +35,7 @@ import { makeShiftSides, type ShiftSides } from './harness-sides.js';
 import { EARLY_STOP_ALPHA, insideMargin, pooledShifts, SHIFT_MARGIN, settled } from './pooled-shift.js';
 import { keepQuietest } from './quietest.js';
 import { type Measurement, type RunBench, runRounds, type Side } from './rounds.js';
-import { drawSample, type SamplePoint, seedOf } from './sample.js';
+import { drawSample, oneOfEachFirst, type SamplePoint, seedOf } from './sample.js';
 import { countWithBothHarnesses } from './shift-counts.js';
 import { candidatesOf, costText, firstRoundOf, observationsOf } from './shift-observations.js';
 import { shiftRuns } from './shift-runs.js';
@@ -124,25 +124,6 @@ function runtimeAvailable(head: string, log: (m: string) => void): (p: Point) =>
       );
     return known.get(p.runtime)!;
   };
-}
-
-/**
- * `points` reordered so that each program (experiment, variant and runtime) comes once before any
- * comes again: the first few counted (MAX_COUNTED) then cover as many programs as they can, where
- * the points of one program mostly tell the same story.
- */
-export function oneOfEachFirst<P extends { experiment: { id: string }; variant: { id: string }; runtime: string }>(
-  points: readonly P[],
-): P[] {
-  const groups = new Map<string, P[]>();
-  for (const p of points) {
-    const key = `${p.experiment.id}/${p.variant.id}/${p.runtime}`;
-    groups.set(key, [...(groups.get(key) ?? []), p]);
-  }
-  const out: P[] = [];
-  for (let round = 0; out.length < points.length; round++)
-    for (const g of groups.values()) if (round < g.length) out.push(g[round]!);
-  return out;
 }
 
 /** Whether a side's bench takes --runs (a base from before it does not: then neither side gets it). */

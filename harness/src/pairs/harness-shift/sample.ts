@@ -102,3 +102,22 @@ export function benchArgs(p: SamplePoint, profile: Profile, out: string, runs?: 
     '--no-store',
   ];
 }
+
+/**
+ * `points` reordered so that each program (experiment, variant and runtime) comes once before any
+ * comes again: the first few counted (MAX_COUNTED) then cover as many programs as they can, where
+ * the points of one program mostly tell the same story.
+ */
+export function oneOfEachFirst<P extends { experiment: { id: string }; variant: { id: string }; runtime: string }>(
+  points: readonly P[],
+): P[] {
+  const groups = new Map<string, P[]>();
+  for (const p of points) {
+    const key = `${p.experiment.id}/${p.variant.id}/${p.runtime}`;
+    groups.set(key, [...(groups.get(key) ?? []), p]);
+  }
+  const out: P[] = [];
+  for (let round = 0; out.length < points.length; round++)
+    for (const g of groups.values()) if (round < g.length) out.push(g[round]!);
+  return out;
+}

@@ -6,9 +6,8 @@ import {
   CANDIDATE_ROUNDS,
   candidateRounds,
   evictsBeforeEveryRun,
-  oneOfEachFirst,
 } from '../../../src/pairs/harness-shift/measure-harness-shift.js';
-import { drawSample } from '../../../src/pairs/harness-shift/sample.js';
+import { drawSample, oneOfEachFirst } from '../../../src/pairs/harness-shift/sample.js';
 import { loadExperiment } from '../../../src/plan/experiments.js';
 import { expand } from '../../../src/plan/plan.js';
 import { ROOT } from '../../helpers/cli.js';
